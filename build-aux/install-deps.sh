@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what Tandem needs to build, run and test on Debian 12 (bookworm).
+# Safe to run again: apt skips what is already there.
+set -euo pipefail
+
+packages=(
+  meson ninja-build pkg-config gcc
+  libglib2.0-dev libsoup-3.0-dev libjson-glib-dev libsqlite3-dev
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

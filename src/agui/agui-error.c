@@ -1,0 +1,87 @@
+/* agui-error.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-types.h"
+
+G_DEFINE_QUARK (agui-error-quark, agui_error)
+
+/**
+ * agui_stage_from_error:
+ * @error: (nullable): an error a run failed with
+ *
+ * Tells which pipeline stage an error belongs to, so that a caller can say
+ * "the agent sent a malformed event" rather than only "the run failed".
+ *
+ * Returns: the stage, or %AGUI_STAGE_NONE for %NULL
+ */
+AguiStage
+agui_stage_from_error (const GError *error)
+{
+  if (error == NULL)
+    return AGUI_STAGE_NONE;
+
+  if (error->domain != AGUI_ERROR)
+    return AGUI_STAGE_TRANSPORT;
+
+  switch ((AguiError) error->code)
+    {
+    case AGUI_ERROR_INVALID_EVENT:
+      return AGUI_STAGE_ENFORCE;
+
+    case AGUI_ERROR_CHUNK:
+      return AGUI_STAGE_CHUNKS;
+
+    case AGUI_ERROR_PROTOCOL:
+      return AGUI_STAGE_VERIFY;
+
+    case AGUI_ERROR_RUN:
+      return AGUI_STAGE_AGENT;
+
+    case AGUI_ERROR_CONFIG:
+    case AGUI_ERROR_INTERRUPTED:
+    case AGUI_ERROR_INVALID_ARGUMENT:
+    case AGUI_ERROR_EXPIRED:
+      return AGUI_STAGE_CLIENT;
+
+    case AGUI_ERROR_FAILED:
+    case AGUI_ERROR_INVALID_FRAME:
+    case AGUI_ERROR_INVALID_JSON:
+    case AGUI_ERROR_PATCH:
+    case AGUI_ERROR_CONNECT:
+    case AGUI_ERROR_HTTP_STATUS:
+    case AGUI_ERROR_STREAM:
+    case AGUI_ERROR_UNSUPPORTED:
+    case AGUI_ERROR_STORE:
+    default:
+      return AGUI_STAGE_TRANSPORT;
+    }
+}
+
+/**
+ * agui_stage_to_string:
+ * @stage: a stage
+ *
+ * Returns: (nullable): the stage's name as the conformance fixtures spell
+ *   it (`"transport"`, `"verify"`, ...), or %NULL for %AGUI_STAGE_NONE
+ */
+const char *
+agui_stage_to_string (AguiStage stage)
+{
+  switch (stage)
+    {
+    case AGUI_STAGE_CLIENT:    return "client";
+    case AGUI_STAGE_TRANSPORT: return "transport";
+    case AGUI_STAGE_ENFORCE:   return "enforce";
+    case AGUI_STAGE_CHUNKS:    return "chunks";
+    case AGUI_STAGE_VERIFY:    return "verify";
+    case AGUI_STAGE_AGENT:     return "agent";
+    case AGUI_STAGE_NONE:
+    default:
+      return NULL;
+    }
+}

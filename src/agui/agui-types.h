@@ -1,0 +1,97 @@
+/* agui-types.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGUI_INSIDE) && !defined(AGUI_COMPILATION)
+# error "Only <agui.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "agui-version-macros.h"
+
+G_BEGIN_DECLS
+
+#define AGUI_ERROR (agui_error_quark ())
+
+/**
+ * AguiError:
+ * @AGUI_ERROR_FAILED: a failure with no more specific code
+ * @AGUI_ERROR_INVALID_FRAME: the SSE body is not valid UTF-8 or a frame is over the size cap
+ * @AGUI_ERROR_INVALID_JSON: a frame's data is not a JSON object carrying an event type
+ * @AGUI_ERROR_INVALID_EVENT: an event breaks the protocol schema (a missing or mistyped member)
+ * @AGUI_ERROR_CHUNK: a `*_CHUNK` event cannot be expanded
+ * @AGUI_ERROR_PROTOCOL: the event stream breaks the protocol's state machine
+ * @AGUI_ERROR_PATCH: a JSON Patch could not be applied
+ * @AGUI_ERROR_CONFIG: a transport was configured with a bad URL or header
+ * @AGUI_ERROR_CONNECT: the agent could not be reached
+ * @AGUI_ERROR_HTTP_STATUS: the agent answered with a status outside 2xx
+ * @AGUI_ERROR_STREAM: the response broke off or stalled mid-stream
+ * @AGUI_ERROR_UNSUPPORTED: the agent answered in a format this client does not speak
+ * @AGUI_ERROR_RUN: the agent ended the run with `RUN_ERROR`
+ * @AGUI_ERROR_INTERRUPTED: the thread waits for answers to its interrupts
+ * @AGUI_ERROR_INVALID_ARGUMENT: the caller passed input the protocol does not allow
+ * @AGUI_ERROR_EXPIRED: an interrupt's answer came after it expired
+ * @AGUI_ERROR_STORE: the session store could not read or write
+ *
+ * Error codes in the %AGUI_ERROR domain.
+ */
+typedef enum
+{
+  AGUI_ERROR_FAILED,
+  AGUI_ERROR_INVALID_FRAME,
+  AGUI_ERROR_INVALID_JSON,
+  AGUI_ERROR_INVALID_EVENT,
+  AGUI_ERROR_CHUNK,
+  AGUI_ERROR_PROTOCOL,
+  AGUI_ERROR_PATCH,
+  AGUI_ERROR_CONFIG,
+  AGUI_ERROR_CONNECT,
+  AGUI_ERROR_HTTP_STATUS,
+  AGUI_ERROR_STREAM,
+  AGUI_ERROR_UNSUPPORTED,
+  AGUI_ERROR_RUN,
+  AGUI_ERROR_INTERRUPTED,
+  AGUI_ERROR_INVALID_ARGUMENT,
+  AGUI_ERROR_EXPIRED,
+  AGUI_ERROR_STORE,
+} AguiError;
+
+/**
+ * AguiStage:
+ * @AGUI_STAGE_NONE: no stage failed
+ * @AGUI_STAGE_CLIENT: the client refused to start the run (nothing was sent)
+ * @AGUI_STAGE_TRANSPORT: HTTP, SSE framing or JSON framing
+ * @AGUI_STAGE_ENFORCE: schema enforcement
+ * @AGUI_STAGE_CHUNKS: chunk expansion
+ * @AGUI_STAGE_VERIFY: the protocol state machine
+ * @AGUI_STAGE_AGENT: the agent reported the failure itself (`RUN_ERROR`)
+ *
+ * The pipeline stage at which a run failed.
+ */
+typedef enum
+{
+  AGUI_STAGE_NONE,
+  AGUI_STAGE_CLIENT,
+  AGUI_STAGE_TRANSPORT,
+  AGUI_STAGE_ENFORCE,
+  AGUI_STAGE_CHUNKS,
+  AGUI_STAGE_VERIFY,
+  AGUI_STAGE_AGENT,
+} AguiStage;
+
+typedef struct _AguiEvent AguiEvent;
+typedef struct _AguiSseFrame AguiSseFrame;
+
+AGUI_AVAILABLE_IN_ALL
+GQuark      agui_error_quark          (void);
+AGUI_AVAILABLE_IN_ALL
+AguiStage   agui_stage_from_error     (const GError *error);
+AGUI_AVAILABLE_IN_ALL
+const char *agui_stage_to_string      (AguiStage     stage);
+
+G_END_DECLS

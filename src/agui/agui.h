@@ -1,0 +1,22 @@
+/* agui.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+#define AGUI_INSIDE
+# include "agui-version-macros.h"
+# include "agui-types.h"
+# include "agui-enums.h"
+# include "agui-event.h"
+# include "agui-event-parser.h"
+# include "agui-sse-decoder.h"
+# include "agui-chunk-normalizer.h"
+# include "agui-verifier.h"
+# include "agui-json-patch.h"
+#undef AGUI_INSIDE
