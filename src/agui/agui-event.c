@@ -6,4 +6,590 @@
 
 #include "config.h"
 
-#include "agui-event.h"
+#include "agui-event-private.h"
+
+/**
+ * AguiEvent:
+ *
+ * One AG-UI event: an immutable, reference-counted value with a type and
+ * the members the 1.0 schema allows for that type.
+ *
+ * Events are made from JSON by [ctor@Agui.Event.new_from_json], which
+ * enforces the schema (unknown members are removed, malformed known members
+ * are an error naming the event type and the member), or built by code
+ * with [ctor@Agui.Event.new]. Members are read with the typed accessors;
+ * an absent optional member reads as %NULL.
+ */
+struct _AguiEvent
+{
+  gatomicrefcount  ref_count;
+  AguiEventType    type;
+  JsonObject      *object;
+};
+
+G_DEFINE_BOXED_TYPE (AguiEvent, agui_event, agui_event_ref, agui_event_unref)
+
+static const char * const event_type_names[] = {
+  [AGUI_EVENT_RUN_STARTED] = "RUN_STARTED",
+  [AGUI_EVENT_RUN_FINISHED] = "RUN_FINISHED",
+  [AGUI_EVENT_RUN_ERROR] = "RUN_ERROR",
+  [AGUI_EVENT_STEP_STARTED] = "STEP_STARTED",
+  [AGUI_EVENT_STEP_FINISHED] = "STEP_FINISHED",
+  [AGUI_EVENT_TEXT_MESSAGE_START] = "TEXT_MESSAGE_START",
+  [AGUI_EVENT_TEXT_MESSAGE_CONTENT] = "TEXT_MESSAGE_CONTENT",
+  [AGUI_EVENT_TEXT_MESSAGE_END] = "TEXT_MESSAGE_END",
+  [AGUI_EVENT_TEXT_MESSAGE_CHUNK] = "TEXT_MESSAGE_CHUNK",
+  [AGUI_EVENT_TOOL_CALL_START] = "TOOL_CALL_START",
+  [AGUI_EVENT_TOOL_CALL_ARGS] = "TOOL_CALL_ARGS",
+  [AGUI_EVENT_TOOL_CALL_END] = "TOOL_CALL_END",
+  [AGUI_EVENT_TOOL_CALL_CHUNK] = "TOOL_CALL_CHUNK",
+  [AGUI_EVENT_TOOL_CALL_RESULT] = "TOOL_CALL_RESULT",
+  [AGUI_EVENT_REASONING_START] = "REASONING_START",
+  [AGUI_EVENT_REASONING_MESSAGE_START] = "REASONING_MESSAGE_START",
+  [AGUI_EVENT_REASONING_MESSAGE_CONTENT] = "REASONING_MESSAGE_CONTENT",
+  [AGUI_EVENT_REASONING_MESSAGE_END] = "REASONING_MESSAGE_END",
+  [AGUI_EVENT_REASONING_MESSAGE_CHUNK] = "REASONING_MESSAGE_CHUNK",
+  [AGUI_EVENT_REASONING_END] = "REASONING_END",
+  [AGUI_EVENT_REASONING_ENCRYPTED_VALUE] = "REASONING_ENCRYPTED_VALUE",
+  [AGUI_EVENT_STATE_SNAPSHOT] = "STATE_SNAPSHOT",
+  [AGUI_EVENT_STATE_DELTA] = "STATE_DELTA",
+  [AGUI_EVENT_MESSAGES_SNAPSHOT] = "MESSAGES_SNAPSHOT",
+  [AGUI_EVENT_ACTIVITY_SNAPSHOT] = "ACTIVITY_SNAPSHOT",
+  [AGUI_EVENT_ACTIVITY_DELTA] = "ACTIVITY_DELTA",
+  [AGUI_EVENT_RAW] = "RAW",
+  [AGUI_EVENT_CUSTOM] = "CUSTOM",
+  [AGUI_EVENT_SUBAGENT_STARTED] = "SUBAGENT_STARTED",
+  [AGUI_EVENT_SUBAGENT_FINISHED] = "SUBAGENT_FINISHED",
+  [AGUI_EVENT_SUBAGENT_ERROR] = "SUBAGENT_ERROR",
+};
+
+/**
+ * agui_event_type_to_string:
+ * @type: an event type
+ *
+ * Returns: the wire name of @type, such as `"TEXT_MESSAGE_START"`
+ */
+const char *
+agui_event_type_to_string (AguiEventType type)
+{
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_type_names), NULL);
+
+  return event_type_names[type];
+}
+
+/**
+ * agui_event_type_from_string:
+ * @name: a wire name such as `"RUN_STARTED"`
+ * @type: (out) (optional): where to store the type
+ *
+ * Returns: %TRUE if @name is an AG-UI 1.0 event type
+ */
+gboolean
+agui_event_type_from_string (const char    *name,
+                             AguiEventType *type)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (event_type_names); i++)
+    {
+      if (g_str_equal (name, event_type_names[i]))
+        {
+          if (type != NULL)
+            *type = (AguiEventType) i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+AguiEvent *
+_agui_event_new_trusted (AguiEventType  type,
+                         JsonObject    *members)
+{
+  AguiEvent *self;
+
+  g_assert ((guint) type < G_N_ELEMENTS (event_type_names));
+  g_assert (members != NULL);
+
+  json_object_set_string_member (members, "type", event_type_names[type]);
+  json_object_seal (members);
+
+  self = g_new0 (AguiEvent, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->type = type;
+  self->object = members;
+
+  return self;
+}
+
+/**
+ * agui_event_new:
+ * @type: the event type
+ * @members: (transfer full): the event's members; "type" may be left out
+ * @error: return location for a #GError
+ *
+ * Builds an event in code and checks it against the schema as if it had
+ * arrived on the wire.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL if @members
+ *   do not make a valid event of @type
+ */
+AguiEvent *
+agui_event_new (AguiEventType   type,
+                JsonObject     *members,
+                GError        **error)
+{
+  g_autoptr(JsonObject) owned = members;
+
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_type_names), NULL);
+  g_return_val_if_fail (members != NULL, NULL);
+
+  json_object_set_string_member (owned, "type", event_type_names[type]);
+
+  if (!_agui_event_schema_enforce (type, owned, NULL, error))
+    return NULL;
+
+  return _agui_event_new_trusted (type, g_steal_pointer (&owned));
+}
+
+/**
+ * agui_event_new_from_json:
+ * @node: a JSON object node
+ * @warnings: (nullable) (element-type utf8): where to append a warning for
+ *   each unknown member removed
+ * @error: return location for a #GError
+ *
+ * Makes an event from its JSON form, enforcing the 1.0 schema: unknown
+ * members are removed (with a warning), a missing or mistyped known member
+ * is an %AGUI_ERROR_INVALID_EVENT error naming the event type and the
+ * member. An unknown event type is an %AGUI_ERROR_INVALID_EVENT error too;
+ * a stream reader that wants to skip such events checks the type first
+ * (see [method@Agui.EventParser.parse]). @node is not modified.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL on error
+ */
+AguiEvent *
+agui_event_new_from_json (JsonNode   *node,
+                          GPtrArray  *warnings,
+                          GError    **error)
+{
+  g_autoptr(JsonNode) copy = NULL;
+  JsonObject *object;
+  const char *name;
+  AguiEventType type;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame is not a JSON object.");
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  name = json_object_get_string_member_with_default (object, "type", NULL);
+  if (name == NULL || name[0] == '\0' ||
+      json_node_get_value_type (json_object_get_member (object, "type")) != G_TYPE_STRING)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame carries no event type.");
+      return NULL;
+    }
+
+  if (!agui_event_type_from_string (name, &type))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT,
+                   "Unknown event type '%s'", name);
+      return NULL;
+    }
+
+  copy = json_node_copy (node);
+  object = json_node_get_object (copy);
+
+  if (!_agui_event_schema_enforce (type, object, warnings, error))
+    return NULL;
+
+  return _agui_event_new_trusted (type, json_object_ref (object));
+}
+
+/**
+ * agui_event_new_from_string:
+ * @json: the event as JSON text
+ * @length: length of @json in bytes, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * Parses @json and makes an event of it as [ctor@Agui.Event.new_from_json]
+ * does. Handy for tests and fixtures; a stream is better read with
+ * [class@Agui.EventParser], which also translates deprecated shapes.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL on error
+ */
+AguiEvent *
+agui_event_new_from_string (const char  *json,
+                            gssize       length,
+                            GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, json, length, &local_error))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                   "Invalid event: %s", local_error->message);
+      return NULL;
+    }
+
+  return agui_event_new_from_json (json_parser_get_root (parser), NULL, error);
+}
+
+/**
+ * agui_event_ref:
+ * @self: an event
+ *
+ * Returns: (transfer full): @self
+ */
+AguiEvent *
+agui_event_ref (AguiEvent *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+/**
+ * agui_event_unref:
+ * @self: (transfer full): an event
+ */
+void
+agui_event_unref (AguiEvent *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    {
+      json_object_unref (self->object);
+      g_free (self);
+    }
+}
+
+/**
+ * agui_event_get_event_type:
+ * @self: an event
+ *
+ * Returns: the type of @self
+ */
+AguiEventType
+agui_event_get_event_type (AguiEvent *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->type;
+}
+
+/**
+ * agui_event_get_type_name:
+ * @self: an event
+ *
+ * Returns: the wire name of the type of @self
+ */
+const char *
+agui_event_get_type_name (AguiEvent *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return event_type_names[self->type];
+}
+
+/**
+ * agui_event_get_object:
+ * @self: an event
+ *
+ * Returns: (transfer none): the event's members, sealed: do not modify
+ */
+JsonObject *
+agui_event_get_object (AguiEvent *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->object;
+}
+
+/**
+ * agui_event_get_member:
+ * @self: an event
+ * @name: a member name
+ *
+ * Returns: (transfer none) (nullable): the member, or %NULL when absent.
+ *   A member present with the value `null` is a node holding null.
+ */
+JsonNode *
+agui_event_get_member (AguiEvent  *self,
+                       const char *name)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return json_object_get_member (self->object, name);
+}
+
+/**
+ * agui_event_has_member:
+ * @self: an event
+ * @name: a member name
+ *
+ * Returns: %TRUE if the member is present (even as `null`)
+ */
+gboolean
+agui_event_has_member (AguiEvent  *self,
+                       const char *name)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return json_object_has_member (self->object, name);
+}
+
+/**
+ * agui_event_get_string:
+ * @self: an event
+ * @name: a member name
+ *
+ * Returns: (nullable): the member's string value, or %NULL when it is
+ *   absent or not a string
+ */
+const char *
+agui_event_get_string (AguiEvent  *self,
+                       const char *name)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  node = json_object_get_member (self->object, name);
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+/**
+ * agui_event_get_boolean:
+ * @self: an event
+ * @name: a member name
+ * @default_value: what to return when the member is absent
+ *
+ * Returns: the member's boolean value, or @default_value
+ */
+gboolean
+agui_event_get_boolean (AguiEvent  *self,
+                        const char *name,
+                        gboolean    default_value)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, default_value);
+  g_return_val_if_fail (name != NULL, default_value);
+
+  node = json_object_get_member (self->object, name);
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return default_value;
+
+  return json_node_get_boolean (node);
+}
+
+/**
+ * agui_event_get_object_member:
+ * @self: an event
+ * @name: a member name
+ *
+ * Returns: (transfer none) (nullable): the member's object value, or %NULL
+ */
+JsonObject *
+agui_event_get_object_member (AguiEvent  *self,
+                              const char *name)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  node = json_object_get_member (self->object, name);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_node_get_object (node);
+}
+
+/**
+ * agui_event_get_array_member:
+ * @self: an event
+ * @name: a member name
+ *
+ * Returns: (transfer none) (nullable): the member's array value, or %NULL
+ */
+JsonArray *
+agui_event_get_array_member (AguiEvent  *self,
+                             const char *name)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  node = json_object_get_member (self->object, name);
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_node_get_array (node);
+}
+
+/**
+ * agui_event_get_message_id:
+ * @self: an event
+ *
+ * Returns: (nullable): the `messageId` member
+ */
+const char *
+agui_event_get_message_id (AguiEvent *self)
+{
+  return agui_event_get_string (self, "messageId");
+}
+
+/**
+ * agui_event_get_tool_call_id:
+ * @self: an event
+ *
+ * Returns: (nullable): the `toolCallId` member
+ */
+const char *
+agui_event_get_tool_call_id (AguiEvent *self)
+{
+  return agui_event_get_string (self, "toolCallId");
+}
+
+/**
+ * agui_event_get_delta:
+ * @self: an event
+ *
+ * Returns: (nullable): the `delta` member when it is a string (text,
+ *   reasoning and tool argument deltas)
+ */
+const char *
+agui_event_get_delta (AguiEvent *self)
+{
+  return agui_event_get_string (self, "delta");
+}
+
+/**
+ * agui_event_get_role:
+ * @self: an event
+ *
+ * Returns: (nullable): the `role` member
+ */
+const char *
+agui_event_get_role (AguiEvent *self)
+{
+  return agui_event_get_string (self, "role");
+}
+
+/**
+ * agui_event_get_subagent_run_id:
+ * @self: an event
+ *
+ * Returns: (nullable): the `subagentRunId` attribution, %NULL for the
+ *   parent agent
+ */
+const char *
+agui_event_get_subagent_run_id (AguiEvent *self)
+{
+  return agui_event_get_string (self, "subagentRunId");
+}
+
+/**
+ * agui_event_get_metadata:
+ * @self: an event
+ *
+ * Returns: (transfer none) (nullable): the `metadata` member
+ */
+JsonObject *
+agui_event_get_metadata (AguiEvent *self)
+{
+  return agui_event_get_object_member (self, "metadata");
+}
+
+/**
+ * agui_event_get_timestamp:
+ * @self: an event
+ * @timestamp: (out) (optional): where to store the timestamp
+ *
+ * Returns: %TRUE if the event carries a timestamp
+ */
+gboolean
+agui_event_get_timestamp (AguiEvent *self,
+                          gint64    *timestamp)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  node = json_object_get_member (self->object, "timestamp");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  if (timestamp != NULL)
+    {
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+        *timestamp = (gint64) json_node_get_double (node);
+      else
+        *timestamp = json_node_get_int (node);
+    }
+
+  return TRUE;
+}
+
+/**
+ * agui_event_to_json:
+ * @self: an event
+ *
+ * Returns: (transfer full): a new JSON object node holding a copy of the
+ *   event's members
+ */
+JsonNode *
+agui_event_to_json (AguiEvent *self)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, self->object);
+
+  return node;
+}
+
+/**
+ * agui_event_to_string:
+ * @self: an event
+ *
+ * Returns: (transfer full): the event as compact JSON, as an AG-UI encoder
+ *   would write it in an SSE frame
+ */
+char *
+agui_event_to_string (AguiEvent *self)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  node = agui_event_to_json (self);
+
+  return json_to_string (node, FALSE);
+}
