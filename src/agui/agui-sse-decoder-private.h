@@ -1,0 +1,18 @@
+/* agui-sse-decoder-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-sse-decoder.h"
+
+G_BEGIN_DECLS
+
+/* How many bytes the line scanner has looked at so far. Tests use it to
+ * prove that no byte is rescanned, however the body is chunked: a timing
+ * test would be flaky, a count is not. */
+guint64 _agui_sse_decoder_get_bytes_scanned (AguiSseDecoder *self);
+
+G_END_DECLS
