@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-event-private.h"
+#include "agui-json-private.h"
 
 /**
  * AguiEvent:
@@ -205,7 +206,7 @@ agui_event_new_from_json (JsonNode   *node,
       return NULL;
     }
 
-  copy = json_node_copy (node);
+  copy = _agui_json_node_copy_deep (node);
   object = json_node_get_object (copy);
 
   if (!_agui_event_schema_enforce (type, object, warnings, error))

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-private.h"
 #include "agui-json-patch.h"
 
 /* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode.
@@ -358,6 +359,14 @@ pointer_resolve (JsonNode   *document,
 }
 
 /* Copies */
+
+static JsonNode *node_copy_deep (JsonNode *node);
+
+JsonNode *
+_agui_json_node_copy_deep (JsonNode *node)
+{
+  return node_copy_deep (node);
+}
 
 static JsonNode *
 node_copy_deep (JsonNode *node)

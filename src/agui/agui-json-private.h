@@ -1,0 +1,17 @@
+/* agui-json-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* json_node_copy() in json-glib 1.6 shares objects and arrays with its
+ * source; this copies the whole tree, unsealed. */
+JsonNode *_agui_json_node_copy_deep (JsonNode *node);
+
+G_END_DECLS
