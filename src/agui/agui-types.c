@@ -1,4 +1,4 @@
-/* agui-error.c
+/* agui-types.c
  *
  * SPDX-FileCopyrightText: 2026 The Tandem developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -84,4 +84,54 @@ agui_stage_to_string (AguiStage stage)
     default:
       return NULL;
     }
+}
+
+static const char * const role_names[] = {
+  [AGUI_ROLE_USER] = "user",
+  [AGUI_ROLE_ASSISTANT] = "assistant",
+  [AGUI_ROLE_SYSTEM] = "system",
+  [AGUI_ROLE_DEVELOPER] = "developer",
+  [AGUI_ROLE_TOOL] = "tool",
+  [AGUI_ROLE_REASONING] = "reasoning",
+  [AGUI_ROLE_ACTIVITY] = "activity",
+};
+
+/**
+ * agui_role_to_string:
+ * @role: a role
+ *
+ * Returns: the role's wire name, such as `"assistant"`
+ */
+const char *
+agui_role_to_string (AguiRole role)
+{
+  g_return_val_if_fail ((guint) role < G_N_ELEMENTS (role_names), NULL);
+
+  return role_names[role];
+}
+
+/**
+ * agui_role_from_string:
+ * @name: a wire name such as `"user"`
+ * @role: (out) (optional): where to store the role
+ *
+ * Returns: %TRUE if @name is a role of AG-UI 1.0
+ */
+gboolean
+agui_role_from_string (const char *name,
+                       AguiRole   *role)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (role_names); i++)
+    {
+      if (g_str_equal (name, role_names[i]))
+        {
+          if (role != NULL)
+            *role = (AguiRole) i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }

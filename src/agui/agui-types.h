@@ -84,7 +84,84 @@ typedef enum
   AGUI_STAGE_AGENT,
 } AguiStage;
 
+/**
+ * AguiRole:
+ * @AGUI_ROLE_USER: the person
+ * @AGUI_ROLE_ASSISTANT: the agent (a turn of it: text, reasoning, tool calls, activities)
+ * @AGUI_ROLE_SYSTEM: a system prompt
+ * @AGUI_ROLE_DEVELOPER: a developer prompt
+ * @AGUI_ROLE_TOOL: a tool's answer
+ * @AGUI_ROLE_REASONING: the agent's visible reasoning
+ * @AGUI_ROLE_ACTIVITY: structured progress (a plan, a search)
+ *
+ * The role of an AG-UI message.
+ */
+typedef enum
+{
+  AGUI_ROLE_USER,
+  AGUI_ROLE_ASSISTANT,
+  AGUI_ROLE_SYSTEM,
+  AGUI_ROLE_DEVELOPER,
+  AGUI_ROLE_TOOL,
+  AGUI_ROLE_REASONING,
+  AGUI_ROLE_ACTIVITY,
+} AguiRole;
+
+/**
+ * AguiToolCallStatus:
+ * @AGUI_TOOL_CALL_STREAMING: the arguments are still arriving
+ * @AGUI_TOOL_CALL_AWAITING_RESULT: the call is complete; nobody has answered it yet
+ * @AGUI_TOOL_CALL_AWAITING_APPROVAL: the run stopped to ask the person about this call
+ * @AGUI_TOOL_CALL_COMPLETE: the tool answered
+ * @AGUI_TOOL_CALL_FAILED: the tool answered with an error
+ *
+ * Where a tool call stands.
+ */
+typedef enum
+{
+  AGUI_TOOL_CALL_STREAMING,
+  AGUI_TOOL_CALL_AWAITING_RESULT,
+  AGUI_TOOL_CALL_AWAITING_APPROVAL,
+  AGUI_TOOL_CALL_COMPLETE,
+  AGUI_TOOL_CALL_FAILED,
+} AguiToolCallStatus;
+
+/**
+ * AguiRunStatus:
+ * @AGUI_RUN_IDLE: no run has started
+ * @AGUI_RUN_RUNNING: a run is streaming
+ * @AGUI_RUN_FINISHED: the last run finished (successfully, cancelled or interrupted)
+ * @AGUI_RUN_FAILED: the last run failed
+ *
+ * The state of a thread's latest run.
+ */
+typedef enum
+{
+  AGUI_RUN_IDLE,
+  AGUI_RUN_RUNNING,
+  AGUI_RUN_FINISHED,
+  AGUI_RUN_FAILED,
+} AguiRunStatus;
+
+/**
+ * AguiRunOutcome:
+ * @AGUI_OUTCOME_NONE: the run has not finished
+ * @AGUI_OUTCOME_SUCCESS: it completed
+ * @AGUI_OUTCOME_INTERRUPT: it paused to ask; the next run must resume it
+ * @AGUI_OUTCOME_CANCELLED: whoever ran it stopped it
+ *
+ * How a finished run ended.
+ */
+typedef enum
+{
+  AGUI_OUTCOME_NONE,
+  AGUI_OUTCOME_SUCCESS,
+  AGUI_OUTCOME_INTERRUPT,
+  AGUI_OUTCOME_CANCELLED,
+} AguiRunOutcome;
+
 typedef struct _AguiEvent AguiEvent;
+typedef struct _AguiRunState AguiRunState;
 typedef struct _AguiSseFrame AguiSseFrame;
 
 AGUI_AVAILABLE_IN_ALL
@@ -93,5 +170,10 @@ AGUI_AVAILABLE_IN_ALL
 AguiStage   agui_stage_from_error     (const GError *error);
 AGUI_AVAILABLE_IN_ALL
 const char *agui_stage_to_string      (AguiStage     stage);
+AGUI_AVAILABLE_IN_ALL
+const char *agui_role_to_string       (AguiRole      role);
+AGUI_AVAILABLE_IN_ALL
+gboolean    agui_role_from_string     (const char   *name,
+                                       AguiRole     *role);
 
 G_END_DECLS

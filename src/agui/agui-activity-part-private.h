@@ -1,0 +1,21 @@
+/* agui-activity-part-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-activity-part.h"
+
+G_BEGIN_DECLS
+
+AguiActivityPart  *_agui_activity_part_new                  (const char       *message_id);
+void               _agui_activity_part_set_activity_type    (AguiActivityPart *self,
+                                                             const char       *activity_type);
+void               _agui_activity_part_take_content         (AguiActivityPart *self,
+                                                             JsonNode         *content);
+JsonNode         **_agui_activity_part_get_content_location (AguiActivityPart *self);
+void               _agui_activity_part_content_changed      (AguiActivityPart *self);
+
+G_END_DECLS

@@ -1,0 +1,168 @@
+/* agui-activity-part.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-part-private.h"
+#include "agui-util-private.h"
+
+/**
+ * AguiActivityPart:
+ *
+ * Structured progress an agent shows while it works (a plan, a search):
+ * a producer-defined type and a JSON object, replaced by snapshots and
+ * patched by deltas. Activities hold a place in the transcript but are
+ * never sent back to the agent.
+ */
+struct _AguiActivityPart
+{
+  AguiPart  parent_instance;
+  char     *activity_type;
+  JsonNode *content;
+};
+
+G_DEFINE_FINAL_TYPE (AguiActivityPart, agui_activity_part, AGUI_TYPE_PART)
+
+enum {
+  PROP_0,
+  PROP_ACTIVITY_TYPE,
+  PROP_CONTENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+agui_activity_part_finalize (GObject *object)
+{
+  AguiActivityPart *self = AGUI_ACTIVITY_PART (object);
+
+  g_clear_pointer (&self->activity_type, g_free);
+  g_clear_pointer (&self->content, json_node_unref);
+
+  G_OBJECT_CLASS (agui_activity_part_parent_class)->finalize (object);
+}
+
+static void
+agui_activity_part_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  AguiActivityPart *self = AGUI_ACTIVITY_PART (object);
+
+  switch (prop_id)
+    {
+    case PROP_ACTIVITY_TYPE:
+      g_value_set_string (value, self->activity_type);
+      break;
+
+    case PROP_CONTENT:
+      g_value_set_boxed (value, self->content);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_activity_part_class_init (AguiActivityPartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agui_activity_part_finalize;
+  object_class->get_property = agui_activity_part_get_property;
+
+  properties[PROP_ACTIVITY_TYPE] =
+    g_param_spec_string ("activity-type", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CONTENT] =
+    g_param_spec_boxed ("content", NULL, NULL, JSON_TYPE_NODE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agui_activity_part_init (AguiActivityPart *self)
+{
+}
+
+AguiActivityPart *
+_agui_activity_part_new (const char *message_id)
+{
+  AguiActivityPart *self = g_object_new (AGUI_TYPE_ACTIVITY_PART, NULL);
+
+  _agui_part_set_message_id (AGUI_PART (self), message_id);
+
+  return self;
+}
+
+/**
+ * agui_activity_part_get_activity_type:
+ * @self: an activity part
+ *
+ * Returns: (nullable): the producer-defined kind of activity
+ */
+const char *
+agui_activity_part_get_activity_type (AguiActivityPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_ACTIVITY_PART (self), NULL);
+
+  return self->activity_type;
+}
+
+/**
+ * agui_activity_part_get_content:
+ * @self: an activity part
+ *
+ * Returns: (transfer none) (nullable): the activity's JSON object
+ */
+JsonNode *
+agui_activity_part_get_content (AguiActivityPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_ACTIVITY_PART (self), NULL);
+
+  return self->content;
+}
+
+void
+_agui_activity_part_set_activity_type (AguiActivityPart *self,
+                                       const char       *activity_type)
+{
+  g_return_if_fail (AGUI_IS_ACTIVITY_PART (self));
+
+  if (_agui_set_str (&self->activity_type, activity_type))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVITY_TYPE]);
+}
+
+/* Takes ownership of @content. */
+void
+_agui_activity_part_take_content (AguiActivityPart *self,
+                                  JsonNode         *content)
+{
+  g_return_if_fail (AGUI_IS_ACTIVITY_PART (self));
+
+  g_clear_pointer (&self->content, json_node_unref);
+  self->content = content;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
+}
+
+/* For patching in place; the caller notifies with _agui_activity_part_content_changed(). */
+JsonNode **
+_agui_activity_part_get_content_location (AguiActivityPart *self)
+{
+  return &self->content;
+}
+
+void
+_agui_activity_part_content_changed (AguiActivityPart *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
+}

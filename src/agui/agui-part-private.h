@@ -1,0 +1,18 @@
+/* agui-part-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-part.h"
+
+G_BEGIN_DECLS
+
+void _agui_part_set_message_id (AguiPart   *self,
+                                const char *message_id);
+void _agui_part_set_complete   (AguiPart   *self,
+                                gboolean    complete);
+
+G_END_DECLS

@@ -1,0 +1,166 @@
+/* agui-part.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-part-private.h"
+#include "agui-util-private.h"
+
+/**
+ * AguiPart:
+ *
+ * One piece of a message as the agent produced it: text, reasoning, a tool
+ * call, an activity or a media attachment.
+ *
+ * An assistant turn is a [class@Agui.Message] whose parts keep the order in
+ * which they were made, so that text, a tool call and more text draw in
+ * that order. Each part remembers the id of the AG-UI message it belongs
+ * to, which is how the transcript projects itself back to AG-UI messages.
+ */
+
+typedef struct
+{
+  char     *message_id;
+  gboolean  complete;
+} AguiPartPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_MESSAGE_ID,
+  PROP_COMPLETE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+agui_part_finalize (GObject *object)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
+
+  g_clear_pointer (&priv->message_id, g_free);
+
+  G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);
+}
+
+static void
+agui_part_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  AguiPart *self = AGUI_PART (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGE_ID:
+      g_value_set_string (value, agui_part_get_message_id (self));
+      break;
+
+    case PROP_COMPLETE:
+      g_value_set_boolean (value, agui_part_get_complete (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_part_class_init (AguiPartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agui_part_finalize;
+  object_class->get_property = agui_part_get_property;
+
+  /**
+   * AguiPart:message-id:
+   *
+   * The id of the AG-UI message this part belongs to.
+   */
+  properties[PROP_MESSAGE_ID] =
+    g_param_spec_string ("message-id", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiPart:complete:
+   *
+   * Whether the part has stopped streaming.
+   */
+  properties[PROP_COMPLETE] =
+    g_param_spec_boolean ("complete", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agui_part_init (AguiPart *self)
+{
+}
+
+/**
+ * agui_part_get_message_id:
+ * @self: a part
+ *
+ * Returns: (nullable): the id of the AG-UI message the part belongs to
+ */
+const char *
+agui_part_get_message_id (AguiPart *self)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_val_if_fail (AGUI_IS_PART (self), NULL);
+
+  return priv->message_id;
+}
+
+/**
+ * agui_part_get_complete:
+ * @self: a part
+ *
+ * Returns: %TRUE once the part has stopped streaming
+ */
+gboolean
+agui_part_get_complete (AguiPart *self)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_val_if_fail (AGUI_IS_PART (self), FALSE);
+
+  return priv->complete;
+}
+
+void
+_agui_part_set_message_id (AguiPart   *self,
+                           const char *message_id)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_if_fail (AGUI_IS_PART (self));
+
+  if (_agui_set_str (&priv->message_id, message_id))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE_ID]);
+}
+
+void
+_agui_part_set_complete (AguiPart *self,
+                         gboolean  complete)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_if_fail (AGUI_IS_PART (self));
+
+  complete = !!complete;
+  if (priv->complete != complete)
+    {
+      priv->complete = complete;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+    }
+}

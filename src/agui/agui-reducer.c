@@ -1,0 +1,881 @@
+/* agui-reducer.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-json-patch.h"
+#include "agui-part-private.h"
+#include "agui-reasoning-part-private.h"
+#include "agui-reducer.h"
+#include "agui-run-state-private.h"
+#include "agui-text-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-private.h"
+
+/**
+ * AguiReducer:
+ *
+ * Folds verified AG-UI events into one [class@Agui.Transcript], for the
+ * whole life of a thread: a second run grows the same transcript, so the
+ * first answer never vanishes.
+ *
+ * Every event costs in proportion to what it carries: deltas are appended
+ * in place to the part they extend, messages and tool calls are found by
+ * id in hash tables, and nothing is copied or serialised per event. Only
+ * snapshots (`MESSAGES_SNAPSHOT`, `STATE_SNAPSHOT`) touch the whole thing.
+ *
+ * The reducer never fails: events the protocol allows but that make no
+ * sense (content for an unknown message, a state delta that does not
+ * apply) leave the transcript as it was and add a warning.
+ */
+struct _AguiReducer
+{
+  GObject         parent_instance;
+  AguiTranscript *transcript;
+  GPtrArray      *warnings;
+  /* Tool calls started in the current run, in order, and the ones that got
+   * a result in it (AG-UI 13.4). */
+  GPtrArray      *run_tool_calls;
+  GHashTable     *run_results;
+  GPtrArray      *steps;
+  char           *thread_id;
+  char           *run_id;
+};
+
+G_DEFINE_FINAL_TYPE (AguiReducer, agui_reducer, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_WARNING,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+warn (AguiReducer *self,
+      const char  *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static void
+warn (AguiReducer *self,
+      const char  *format,
+      ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (self->warnings, message);
+  g_debug ("%s", message);
+  g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
+}
+
+static void
+agui_reducer_dispose (GObject *object)
+{
+  AguiReducer *self = AGUI_REDUCER (object);
+
+  g_clear_object (&self->transcript);
+
+  G_OBJECT_CLASS (agui_reducer_parent_class)->dispose (object);
+}
+
+static void
+agui_reducer_finalize (GObject *object)
+{
+  AguiReducer *self = AGUI_REDUCER (object);
+
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
+  g_clear_pointer (&self->run_results, g_hash_table_unref);
+  g_clear_pointer (&self->steps, g_ptr_array_unref);
+  g_clear_pointer (&self->thread_id, g_free);
+  g_clear_pointer (&self->run_id, g_free);
+
+  G_OBJECT_CLASS (agui_reducer_parent_class)->finalize (object);
+}
+
+static void
+agui_reducer_class_init (AguiReducerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = agui_reducer_dispose;
+  object_class->finalize = agui_reducer_finalize;
+
+  /**
+   * AguiReducer::warning:
+   * @self: the reducer
+   * @message: what was ignored, and why
+   *
+   * Emitted when an event could not be applied and was ignored.
+   */
+  signals[SIGNAL_WARNING] =
+    g_signal_new ("warning",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+agui_reducer_init (AguiReducer *self)
+{
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->run_tool_calls = g_ptr_array_new_with_free_func (g_free);
+  self->run_results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->steps = g_ptr_array_new_with_free_func (g_free);
+}
+
+/**
+ * agui_reducer_new:
+ * @transcript: (nullable): the transcript to fold into, or %NULL for a new one
+ *
+ * Returns: (transfer full): a new reducer
+ */
+AguiReducer *
+agui_reducer_new (AguiTranscript *transcript)
+{
+  AguiReducer *self;
+
+  g_return_val_if_fail (!transcript || AGUI_IS_TRANSCRIPT (transcript), NULL);
+
+  self = g_object_new (AGUI_TYPE_REDUCER, NULL);
+  self->transcript = transcript ? g_object_ref (transcript) : agui_transcript_new ();
+
+  return self;
+}
+
+/**
+ * agui_reducer_get_transcript:
+ * @self: a reducer
+ *
+ * Returns: (transfer none): the transcript
+ */
+AguiTranscript *
+agui_reducer_get_transcript (AguiReducer *self)
+{
+  g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
+
+  return self->transcript;
+}
+
+/**
+ * agui_reducer_get_warnings:
+ * @self: a reducer
+ *
+ * Returns: (transfer none) (element-type utf8): every warning so far
+ */
+GPtrArray *
+agui_reducer_get_warnings (AguiReducer *self)
+{
+  g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
+
+  return self->warnings;
+}
+
+static AguiPart *
+last_part_of_type (AguiRecord *record,
+                   GType       type)
+{
+  for (guint i = record->parts->len; i > 0; i--)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
+        return part;
+    }
+
+  return NULL;
+}
+
+static void
+append_missing_messages (AguiReducer *self,
+                         JsonArray   *messages)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      const char *id;
+      AguiRecord *record;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      id = json_object_get_string_member_with_default (json_node_get_object (element), "id", NULL);
+      if (id == NULL || _agui_transcript_lookup_record (self->transcript, id) != NULL)
+        continue;
+
+      record = _agui_record_new_from_message (json_node_get_object (element));
+      if (record == NULL)
+        continue;
+
+      if (record->role == AGUI_ROLE_TOOL)
+        _agui_transcript_insert_tool_record (self->transcript, record);
+      else
+        _agui_transcript_append_record (self->transcript, record);
+    }
+}
+
+static void
+apply_run_started (AguiReducer *self,
+                   AguiEvent   *event)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  JsonObject *input = agui_event_get_object_member (event, "input");
+  g_autoptr(JsonArray) no_subagents = json_array_new ();
+
+  if (input != NULL && json_object_has_member (input, "messages") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
+    append_missing_messages (self, json_object_get_array_member (input, "messages"));
+
+  g_ptr_array_set_size (self->run_tool_calls, 0);
+  g_hash_table_remove_all (self->run_results);
+  g_ptr_array_set_size (self->steps, 0);
+  _agui_transcript_set_steps (self->transcript, self->steps);
+  if (json_array_get_length (agui_transcript_get_subagents (self->transcript)) > 0)
+    _agui_transcript_set_subagents (self->transcript, no_subagents);
+
+  g_free (self->thread_id);
+  g_free (self->run_id);
+  self->thread_id = g_strdup (agui_event_get_string (event, "threadId"));
+  self->run_id = g_strdup (agui_event_get_string (event, "runId"));
+
+  state = agui_run_state_new_running (self->thread_id, self->run_id);
+  _agui_transcript_set_run_state (self->transcript, state);
+}
+
+static GStrv
+pending_tool_call_ids (AguiReducer *self,
+                       JsonObject  *outcome)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (outcome != NULL && json_object_has_member (outcome, "pendingToolCallIds") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (outcome, "pendingToolCallIds")) &&
+      json_array_get_length (json_object_get_array_member (outcome, "pendingToolCallIds")) > 0)
+    {
+      JsonArray *ids = json_object_get_array_member (outcome, "pendingToolCallIds");
+
+      for (guint i = 0; i < json_array_get_length (ids); i++)
+        g_strv_builder_add (builder, json_array_get_string_element (ids, i));
+    }
+  else
+    {
+      for (guint i = 0; i < self->run_tool_calls->len; i++)
+        {
+          const char *id = g_ptr_array_index (self->run_tool_calls, i);
+
+          if (!g_hash_table_contains (self->run_results, id))
+            g_strv_builder_add (builder, id);
+        }
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static void
+apply_run_finished (AguiReducer *self,
+                    AguiEvent   *event)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  JsonObject *outcome = agui_event_get_object_member (event, "outcome");
+  const char *type = outcome ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
+  AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
+  JsonArray *interrupts = NULL;
+
+  if (g_strcmp0 (type, "interrupt") == 0)
+    {
+      kind = AGUI_OUTCOME_INTERRUPT;
+      interrupts = json_object_get_array_member (outcome, "interrupts");
+    }
+  else if (g_strcmp0 (type, "cancelled") == 0)
+    {
+      kind = AGUI_OUTCOME_CANCELLED;
+    }
+
+  state = agui_run_state_new_finished (agui_event_get_string (event, "threadId"),
+                                       agui_event_get_string (event, "runId"),
+                                       kind,
+                                       kind == AGUI_OUTCOME_SUCCESS ? agui_event_get_member (event, "result") : NULL,
+                                       interrupts);
+  if (kind == AGUI_OUTCOME_SUCCESS)
+    _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
+
+  _agui_transcript_set_pending_interrupts (self->transcript, interrupts);
+  _agui_transcript_set_run_state (self->transcript, state);
+}
+
+static void
+apply_run_error (AguiReducer *self,
+                 AguiEvent   *event)
+{
+  g_autoptr(AguiRunState) state = NULL;
+
+  state = agui_run_state_new_failed (self->thread_id, self->run_id,
+                                     agui_event_get_string (event, "message"),
+                                     agui_event_get_string (event, "code"),
+                                     AGUI_STAGE_AGENT);
+  _agui_transcript_set_run_state (self->transcript, state);
+}
+
+static void
+apply_step (AguiReducer *self,
+            AguiEvent   *event,
+            gboolean     started)
+{
+  const char *name = agui_event_get_string (event, "stepName");
+
+  if (name == NULL)
+    return;
+
+  if (started)
+    {
+      g_ptr_array_add (self->steps, g_strdup (name));
+    }
+  else
+    {
+      for (guint i = self->steps->len; i > 0; i--)
+        {
+          if (g_str_equal (g_ptr_array_index (self->steps, i - 1), name))
+            {
+              g_ptr_array_remove_index (self->steps, i - 1);
+              break;
+            }
+        }
+    }
+
+  _agui_transcript_set_steps (self->transcript, self->steps);
+}
+
+static AguiRecord *
+open_text_record (AguiReducer *self,
+                  AguiEvent   *event,
+                  AguiRole     role)
+{
+  const char *id = agui_event_get_message_id (event);
+  AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
+
+  if (record != NULL)
+    {
+      if (record->role == AGUI_ROLE_ACTIVITY)
+        {
+          warn (self, "%s for '%s' ignored: that id names an activity",
+                agui_event_get_type_name (event), id);
+          return NULL;
+        }
+
+      /* Reopening keeps the message as it was; new text is appended. */
+      return record;
+    }
+
+  record = _agui_record_new (id, role);
+  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+  record->has_content = TRUE;
+
+  if (role == AGUI_ROLE_REASONING)
+    {
+      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
+    }
+  else
+    {
+      record->name = g_strdup (agui_event_get_string (event, "name"));
+      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
+    }
+
+  _agui_transcript_append_record (self->transcript, record);
+
+  return record;
+}
+
+static AguiRecord *
+find_text_record (AguiReducer *self,
+                  AguiEvent   *event)
+{
+  const char *id = agui_event_get_message_id (event);
+  AguiRecord *record = id ? _agui_transcript_lookup_record (self->transcript, id) : NULL;
+
+  if (record == NULL || record->role == AGUI_ROLE_ACTIVITY)
+    {
+      warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
+      return NULL;
+    }
+
+  return record;
+}
+
+static void
+apply_text_content (AguiReducer *self,
+                    AguiEvent   *event)
+{
+  AguiRecord *record = find_text_record (self, event);
+  const char *delta = agui_event_get_delta (event);
+
+  if (record == NULL)
+    return;
+
+  _agui_transcript_append_text (self->transcript, record, delta ? delta : "");
+  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+}
+
+static void
+apply_text_end (AguiReducer *self,
+                AguiEvent   *event)
+{
+  AguiRecord *record = find_text_record (self, event);
+  AguiPart *part;
+
+  if (record == NULL)
+    return;
+
+  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+
+  part = last_part_of_type (record, record->role == AGUI_ROLE_REASONING
+                                    ? AGUI_TYPE_REASONING_PART : AGUI_TYPE_TEXT_PART);
+  if (part != NULL)
+    _agui_part_set_complete (part, TRUE);
+}
+
+static void
+apply_tool_call_start (AguiReducer *self,
+                       AguiEvent   *event)
+{
+  const char *id = agui_event_get_tool_call_id (event);
+  const char *name = agui_event_get_string (event, "toolCallName");
+  const char *parent_id = agui_event_get_string (event, "parentMessageId");
+  g_autoptr(AguiToolCallPart) call = NULL;
+  AguiToolCallPart *existing = NULL;
+  AguiRecord *parent = NULL;
+
+  g_ptr_array_add (self->run_tool_calls, g_strdup (id));
+
+  if (_agui_transcript_lookup_tool_call (self->transcript, id, &existing) != NULL)
+    {
+      if (g_strcmp0 (agui_tool_call_part_get_tool_name (existing), name) != 0)
+        {
+          warn (self, "TOOL_CALL_START for '%s' renames the call from '%s' to '%s'",
+                id, agui_tool_call_part_get_tool_name (existing), name);
+          _agui_tool_call_part_set_tool_name (existing, name);
+        }
+      _agui_tool_call_part_merge_metadata (existing, agui_event_get_metadata (event));
+      return;
+    }
+
+  if (parent_id != NULL)
+    {
+      parent = _agui_transcript_lookup_record (self->transcript, parent_id);
+      if (parent != NULL && parent->role != AGUI_ROLE_ASSISTANT)
+        {
+          warn (self, "TOOL_CALL_START for '%s': parent '%s' is not an assistant message",
+                id, parent_id);
+          parent = NULL;
+          parent_id = id;
+        }
+    }
+  else
+    {
+      parent_id = id;
+    }
+
+  if (parent == NULL)
+    {
+      parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
+      parent->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+      _agui_transcript_append_record (self->transcript, parent);
+    }
+
+  call = _agui_tool_call_part_new (parent->id, id, name);
+  _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
+  _agui_transcript_add_part (self->transcript, parent, AGUI_PART (call));
+}
+
+static AguiToolCallPart *
+find_tool_call (AguiReducer *self,
+                AguiEvent   *event)
+{
+  const char *id = agui_event_get_tool_call_id (event);
+  AguiToolCallPart *part = NULL;
+
+  if (id != NULL)
+    _agui_transcript_lookup_tool_call (self->transcript, id, &part);
+
+  if (part == NULL)
+    warn (self, "%s for '%s' ignored: no such tool call", agui_event_get_type_name (event), id);
+
+  return part;
+}
+
+static void
+apply_tool_call_result (AguiReducer *self,
+                        AguiEvent   *event)
+{
+  AguiRecord *record;
+  JsonNode *content = agui_event_get_member (event, "content");
+  const char *message_id = agui_event_get_message_id (event);
+
+  if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
+    warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
+
+  record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
+  record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
+  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+  record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+  record->has_content = TRUE;
+  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+
+  g_hash_table_add (self->run_results, g_strdup (record->tool_call_id));
+  _agui_transcript_insert_tool_record (self->transcript, record);
+}
+
+static void
+apply_activity_snapshot (AguiReducer *self,
+                         AguiEvent   *event)
+{
+  const char *id = agui_event_get_message_id (event);
+  gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
+  JsonNode *content = agui_event_get_member (event, "content");
+  AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
+  AguiRecord *record;
+  AguiActivityPart *part;
+
+  if (existing != NULL && existing->role == AGUI_ROLE_ACTIVITY)
+    {
+      _agui_record_merge_metadata (existing, agui_event_get_metadata (event));
+      if (!replace)
+        return;
+
+      part = AGUI_ACTIVITY_PART (last_part_of_type (existing, AGUI_TYPE_ACTIVITY_PART));
+      _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
+      _agui_activity_part_take_content (part, json_node_copy (content));
+      g_free (existing->subagent_run_id);
+      existing->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+      return;
+    }
+
+  if (existing != NULL && !replace)
+    return;
+
+  record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
+  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+  part = _agui_activity_part_new (id);
+  _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
+  _agui_activity_part_take_content (part, json_node_copy (content));
+  _agui_part_set_complete (AGUI_PART (part), TRUE);
+  g_ptr_array_add (record->parts, part);
+
+  if (existing != NULL)
+    {
+      warn (self, "ACTIVITY_SNAPSHOT replaces the %s message '%s'",
+            agui_role_to_string (existing->role), id);
+      _agui_transcript_replace_record (self->transcript, existing, record);
+    }
+  else
+    {
+      _agui_transcript_append_record (self->transcript, record);
+    }
+}
+
+static void
+apply_activity_delta (AguiReducer *self,
+                      AguiEvent   *event)
+{
+  const char *id = agui_event_get_message_id (event);
+  AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
+  AguiActivityPart *part;
+  g_autoptr(GError) error = NULL;
+
+  if (record == NULL)
+    return;
+
+  if (record->role != AGUI_ROLE_ACTIVITY)
+    {
+      warn (self, "ACTIVITY_DELTA for '%s' ignored: it is a %s message",
+            id, agui_role_to_string (record->role));
+      return;
+    }
+
+  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+
+  part = AGUI_ACTIVITY_PART (last_part_of_type (record, AGUI_TYPE_ACTIVITY_PART));
+  if (!agui_json_patch_apply (_agui_activity_part_get_content_location (part),
+                              agui_event_get_array_member (event, "patch"), &error))
+    {
+      warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
+      return;
+    }
+
+  _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
+  _agui_activity_part_content_changed (part);
+}
+
+static void
+apply_state_delta (AguiReducer *self,
+                   AguiEvent   *event)
+{
+  JsonArray *delta = agui_event_get_array_member (event, "delta");
+  g_autoptr(GError) error = NULL;
+
+  if (!agui_json_patch_apply (_agui_transcript_get_state_location (self->transcript), delta, &error))
+    {
+      warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
+      return;
+    }
+
+  _agui_transcript_state_patched (self->transcript, delta);
+}
+
+static void
+apply_encrypted_value (AguiReducer *self,
+                       AguiEvent   *event)
+{
+  const char *subtype = agui_event_get_string (event, "subtype");
+  const char *entity_id = agui_event_get_string (event, "entityId");
+  const char *value = agui_event_get_string (event, "encryptedValue");
+
+  if (g_strcmp0 (subtype, "tool-call") == 0)
+    {
+      AguiToolCallPart *part = NULL;
+
+      if (_agui_transcript_lookup_tool_call (self->transcript, entity_id, &part) != NULL)
+        _agui_tool_call_part_set_encrypted_value (part, value);
+    }
+  else
+    {
+      AguiRecord *record = _agui_transcript_lookup_record (self->transcript, entity_id);
+      AguiPart *part;
+
+      if (record == NULL || record->role == AGUI_ROLE_ACTIVITY)
+        return;
+
+      g_free (record->encrypted_value);
+      record->encrypted_value = g_strdup (value);
+      if ((part = last_part_of_type (record, AGUI_TYPE_REASONING_PART)))
+        _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
+    }
+}
+
+static void
+apply_subagent (AguiReducer *self,
+                AguiEvent   *event)
+{
+  g_autoptr(JsonArray) subagents = json_array_new ();
+  JsonArray *current = agui_transcript_get_subagents (self->transcript);
+  const char *id = agui_event_get_subagent_run_id (event);
+  JsonObject *entry = NULL;
+
+  /* The array is a property value others may hold: build a new one. */
+  for (guint i = 0; i < json_array_get_length (current); i++)
+    {
+      JsonNode *node = json_node_copy (json_array_get_element (current, i));
+      JsonObject *copy = json_node_get_object (node);
+
+      json_array_add_element (subagents, node);
+      if (g_strcmp0 (json_object_get_string_member_with_default (copy, "subagentRunId", NULL), id) == 0)
+        entry = copy;
+    }
+
+  switch (agui_event_get_event_type (event))
+    {
+    case AGUI_EVENT_SUBAGENT_STARTED:
+      entry = json_object_new ();
+      json_object_set_string_member (entry, "subagentRunId", id);
+      json_object_set_string_member (entry, "name", agui_event_get_string (event, "name"));
+      if (agui_event_get_string (event, "description"))
+        json_object_set_string_member (entry, "description", agui_event_get_string (event, "description"));
+      json_object_set_string_member (entry, "status", "running");
+      json_array_add_object_element (subagents, entry);
+      break;
+
+    case AGUI_EVENT_SUBAGENT_FINISHED:
+      if (entry == NULL)
+        return;
+      json_object_set_string_member (entry, "status", "finished");
+      if (agui_event_get_member (event, "result"))
+        json_object_set_member (entry, "result", json_node_copy (agui_event_get_member (event, "result")));
+      break;
+
+    case AGUI_EVENT_SUBAGENT_ERROR:
+      if (entry == NULL)
+        return;
+      json_object_set_string_member (entry, "status", "failed");
+      json_object_set_string_member (entry, "error", agui_event_get_string (event, "message"));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  _agui_transcript_set_subagents (self->transcript, subagents);
+}
+
+/**
+ * agui_reducer_apply:
+ * @self: a reducer
+ * @event: an event that passed verification
+ *
+ * Folds one event into the transcript, as AG-UI section 12 describes.
+ */
+void
+agui_reducer_apply (AguiReducer *self,
+                    AguiEvent   *event)
+{
+  AguiRecord *record;
+  AguiToolCallPart *call;
+
+  g_return_if_fail (AGUI_IS_REDUCER (self));
+  g_return_if_fail (event != NULL);
+
+  switch (agui_event_get_event_type (event))
+    {
+    case AGUI_EVENT_RUN_STARTED:
+      apply_run_started (self, event);
+      break;
+
+    case AGUI_EVENT_RUN_FINISHED:
+      apply_run_finished (self, event);
+      break;
+
+    case AGUI_EVENT_RUN_ERROR:
+      apply_run_error (self, event);
+      break;
+
+    case AGUI_EVENT_STEP_STARTED:
+    case AGUI_EVENT_STEP_FINISHED:
+      apply_step (self, event, agui_event_get_event_type (event) == AGUI_EVENT_STEP_STARTED);
+      break;
+
+    case AGUI_EVENT_TEXT_MESSAGE_START:
+      {
+        AguiRole role = AGUI_ROLE_ASSISTANT;
+
+        if (agui_event_get_role (event))
+          agui_role_from_string (agui_event_get_role (event), &role);
+        if ((record = open_text_record (self, event, role)))
+          _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+      }
+      break;
+
+    case AGUI_EVENT_REASONING_MESSAGE_START:
+      if ((record = open_text_record (self, event, AGUI_ROLE_REASONING)))
+        _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+      break;
+
+    case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
+    case AGUI_EVENT_REASONING_MESSAGE_CONTENT:
+      apply_text_content (self, event);
+      break;
+
+    case AGUI_EVENT_TEXT_MESSAGE_END:
+    case AGUI_EVENT_REASONING_MESSAGE_END:
+      apply_text_end (self, event);
+      break;
+
+    case AGUI_EVENT_TOOL_CALL_START:
+      apply_tool_call_start (self, event);
+      break;
+
+    case AGUI_EVENT_TOOL_CALL_ARGS:
+      if ((call = find_tool_call (self, event)))
+        {
+          _agui_tool_call_part_append_arguments (call, agui_event_get_delta (event));
+          _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
+        }
+      break;
+
+    case AGUI_EVENT_TOOL_CALL_END:
+      if ((call = find_tool_call (self, event)))
+        {
+          _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
+          _agui_tool_call_part_finish_arguments (call);
+        }
+      break;
+
+    case AGUI_EVENT_TOOL_CALL_RESULT:
+      apply_tool_call_result (self, event);
+      break;
+
+    case AGUI_EVENT_STATE_SNAPSHOT:
+      {
+        JsonNode *snapshot = agui_event_get_member (event, "snapshot");
+
+        _agui_transcript_take_state (self->transcript,
+                                     snapshot ? json_node_copy (snapshot) : NULL);
+      }
+      break;
+
+    case AGUI_EVENT_STATE_DELTA:
+      apply_state_delta (self, event);
+      break;
+
+    case AGUI_EVENT_MESSAGES_SNAPSHOT:
+      _agui_transcript_merge_snapshot (self->transcript,
+                                       agui_event_get_array_member (event, "messages"),
+                                       agui_event_get_metadata (event));
+      break;
+
+    case AGUI_EVENT_ACTIVITY_SNAPSHOT:
+      apply_activity_snapshot (self, event);
+      break;
+
+    case AGUI_EVENT_ACTIVITY_DELTA:
+      apply_activity_delta (self, event);
+      break;
+
+    case AGUI_EVENT_REASONING_ENCRYPTED_VALUE:
+      apply_encrypted_value (self, event);
+      break;
+
+    case AGUI_EVENT_SUBAGENT_STARTED:
+    case AGUI_EVENT_SUBAGENT_FINISHED:
+    case AGUI_EVENT_SUBAGENT_ERROR:
+      apply_subagent (self, event);
+      break;
+
+    case AGUI_EVENT_REASONING_START:
+    case AGUI_EVENT_REASONING_END:
+    case AGUI_EVENT_RAW:
+    case AGUI_EVENT_CUSTOM:
+      break;
+
+    case AGUI_EVENT_TEXT_MESSAGE_CHUNK:
+    case AGUI_EVENT_TOOL_CALL_CHUNK:
+    case AGUI_EVENT_REASONING_MESSAGE_CHUNK:
+      g_critical ("%s reached the reducer; chunks must be expanded first",
+                  agui_event_get_type_name (event));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * agui_reducer_fail:
+ * @self: a reducer
+ * @error: why the run failed
+ *
+ * Ends the current run as failed because the pipeline failed (the
+ * transport broke, an event was malformed, the stream broke the
+ * protocol). The transcript keeps everything folded so far.
+ */
+void
+agui_reducer_fail (AguiReducer  *self,
+                   const GError *error)
+{
+  g_autoptr(AguiRunState) state = NULL;
+
+  g_return_if_fail (AGUI_IS_REDUCER (self));
+  g_return_if_fail (error != NULL);
+
+  state = agui_run_state_new_failed (self->thread_id, self->run_id, error->message, NULL,
+                                     agui_stage_from_error (error));
+  _agui_transcript_set_run_state (self->transcript, state);
+}

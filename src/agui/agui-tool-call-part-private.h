@@ -1,0 +1,35 @@
+/* agui-tool-call-part-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-tool-call-part.h"
+
+G_BEGIN_DECLS
+
+AguiToolCallPart *_agui_tool_call_part_new                 (const char         *message_id,
+                                                            const char         *tool_call_id,
+                                                            const char         *tool_name);
+void              _agui_tool_call_part_set_tool_name       (AguiToolCallPart   *self,
+                                                            const char         *tool_name);
+void              _agui_tool_call_part_append_arguments    (AguiToolCallPart   *self,
+                                                            const char         *delta);
+void              _agui_tool_call_part_set_arguments       (AguiToolCallPart   *self,
+                                                            const char         *arguments);
+void              _agui_tool_call_part_finish_arguments    (AguiToolCallPart   *self);
+void              _agui_tool_call_part_set_result          (AguiToolCallPart   *self,
+                                                            const char         *result,
+                                                            const char         *error);
+void              _agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *self,
+                                                              gboolean          awaiting);
+JsonObject       *_agui_tool_call_part_get_metadata        (AguiToolCallPart   *self);
+void              _agui_tool_call_part_merge_metadata      (AguiToolCallPart   *self,
+                                                            JsonObject         *metadata);
+const char       *_agui_tool_call_part_get_encrypted_value (AguiToolCallPart   *self);
+void              _agui_tool_call_part_set_encrypted_value (AguiToolCallPart   *self,
+                                                            const char         *value);
+
+G_END_DECLS

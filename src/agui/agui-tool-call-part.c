@@ -1,0 +1,431 @@
+/* agui-tool-call-part.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-enums.h"
+#include "agui-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-util-private.h"
+
+/**
+ * AguiToolCallPart:
+ *
+ * A call the agent made to a tool: its name, the argument text as it
+ * streams (and, once complete, the arguments parsed as JSON when they
+ * parse), where the call stands ([enum@Agui.ToolCallStatus]) and the
+ * tool's answer.
+ */
+struct _AguiToolCallPart
+{
+  AguiPart            parent_instance;
+  char               *tool_call_id;
+  char               *tool_name;
+  GString            *arguments;
+  JsonNode           *parsed_arguments;
+  char               *result;
+  char               *error;
+  JsonObject         *metadata;
+  char               *encrypted_value;
+  AguiToolCallStatus  status;
+  guint               has_result : 1;
+  guint               awaiting_approval : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
+
+enum {
+  PROP_0,
+  PROP_TOOL_CALL_ID,
+  PROP_TOOL_NAME,
+  PROP_ARGUMENTS,
+  PROP_PARSED_ARGUMENTS,
+  PROP_STATUS,
+  PROP_RESULT,
+  PROP_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+update_status (AguiToolCallPart *self)
+{
+  AguiToolCallStatus status;
+
+  if (self->has_result)
+    status = self->error ? AGUI_TOOL_CALL_FAILED : AGUI_TOOL_CALL_COMPLETE;
+  else if (self->awaiting_approval)
+    status = AGUI_TOOL_CALL_AWAITING_APPROVAL;
+  else if (agui_part_get_complete (AGUI_PART (self)))
+    status = AGUI_TOOL_CALL_AWAITING_RESULT;
+  else
+    status = AGUI_TOOL_CALL_STREAMING;
+
+  if (status != self->status)
+    {
+      self->status = status;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+    }
+}
+
+static void
+agui_tool_call_part_finalize (GObject *object)
+{
+  AguiToolCallPart *self = AGUI_TOOL_CALL_PART (object);
+
+  g_clear_pointer (&self->tool_call_id, g_free);
+  g_clear_pointer (&self->tool_name, g_free);
+  g_string_free (self->arguments, TRUE);
+  g_clear_pointer (&self->parsed_arguments, json_node_unref);
+  g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->metadata, json_object_unref);
+  g_clear_pointer (&self->encrypted_value, g_free);
+
+  G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
+}
+
+static void
+agui_tool_call_part_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  AguiToolCallPart *self = AGUI_TOOL_CALL_PART (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL_CALL_ID:
+      g_value_set_string (value, self->tool_call_id);
+      break;
+
+    case PROP_TOOL_NAME:
+      g_value_set_string (value, self->tool_name);
+      break;
+
+    case PROP_ARGUMENTS:
+      g_value_set_string (value, self->arguments->str);
+      break;
+
+    case PROP_PARSED_ARGUMENTS:
+      g_value_set_boxed (value, self->parsed_arguments);
+      break;
+
+    case PROP_STATUS:
+      g_value_set_enum (value, self->status);
+      break;
+
+    case PROP_RESULT:
+      g_value_set_string (value, self->result);
+      break;
+
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_tool_call_part_class_init (AguiToolCallPartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agui_tool_call_part_finalize;
+  object_class->get_property = agui_tool_call_part_get_property;
+
+  properties[PROP_TOOL_CALL_ID] =
+    g_param_spec_string ("tool-call-id", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TOOL_NAME] =
+    g_param_spec_string ("tool-name", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiToolCallPart:arguments:
+   *
+   * The argument text as streamed so far (normally JSON, possibly invalid).
+   */
+  properties[PROP_ARGUMENTS] =
+    g_param_spec_string ("arguments", NULL, NULL, "",
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiToolCallPart:parsed-arguments:
+   *
+   * The arguments parsed as JSON once the call is complete, or %NULL while
+   * streaming or when the text is not JSON.
+   */
+  properties[PROP_PARSED_ARGUMENTS] =
+    g_param_spec_boxed ("parsed-arguments", NULL, NULL, JSON_TYPE_NODE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_STATUS] =
+    g_param_spec_enum ("status", NULL, NULL,
+                       AGUI_TYPE_TOOL_CALL_STATUS, AGUI_TOOL_CALL_STREAMING,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RESULT] =
+    g_param_spec_string ("result", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agui_tool_call_part_init (AguiToolCallPart *self)
+{
+  self->arguments = g_string_new (NULL);
+  self->status = AGUI_TOOL_CALL_STREAMING;
+}
+
+AguiToolCallPart *
+_agui_tool_call_part_new (const char *message_id,
+                          const char *tool_call_id,
+                          const char *tool_name)
+{
+  AguiToolCallPart *self = g_object_new (AGUI_TYPE_TOOL_CALL_PART, NULL);
+
+  _agui_part_set_message_id (AGUI_PART (self), message_id);
+  self->tool_call_id = g_strdup (tool_call_id);
+  self->tool_name = g_strdup (tool_name);
+
+  return self;
+}
+
+/**
+ * agui_tool_call_part_get_tool_call_id:
+ * @self: a tool call part
+ *
+ * Returns: the tool call's id
+ */
+const char *
+agui_tool_call_part_get_tool_call_id (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->tool_call_id;
+}
+
+/**
+ * agui_tool_call_part_get_tool_name:
+ * @self: a tool call part
+ *
+ * Returns: (nullable): the name of the tool called
+ */
+const char *
+agui_tool_call_part_get_tool_name (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->tool_name;
+}
+
+/**
+ * agui_tool_call_part_get_arguments:
+ * @self: a tool call part
+ *
+ * Returns: the argument text so far
+ */
+const char *
+agui_tool_call_part_get_arguments (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->arguments->str;
+}
+
+/**
+ * agui_tool_call_part_get_parsed_arguments:
+ * @self: a tool call part
+ *
+ * Returns: (transfer none) (nullable): the arguments as JSON, once complete
+ */
+JsonNode *
+agui_tool_call_part_get_parsed_arguments (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->parsed_arguments;
+}
+
+/**
+ * agui_tool_call_part_get_status:
+ * @self: a tool call part
+ *
+ * Returns: where the call stands
+ */
+AguiToolCallStatus
+agui_tool_call_part_get_status (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), AGUI_TOOL_CALL_STREAMING);
+
+  return self->status;
+}
+
+/**
+ * agui_tool_call_part_get_result:
+ * @self: a tool call part
+ *
+ * Returns: (nullable): the tool's answer as text
+ */
+const char *
+agui_tool_call_part_get_result (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->result;
+}
+
+/**
+ * agui_tool_call_part_get_error:
+ * @self: a tool call part
+ *
+ * Returns: (nullable): the error the tool reported
+ */
+const char *
+agui_tool_call_part_get_error (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->error;
+}
+
+void
+_agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
+                                    const char       *tool_name)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  if (_agui_set_str (&self->tool_name, tool_name))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
+}
+
+void
+_agui_tool_call_part_append_arguments (AguiToolCallPart *self,
+                                       const char       *delta)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  if (delta == NULL || delta[0] == '\0')
+    return;
+
+  g_string_append (self->arguments, delta);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
+}
+
+void
+_agui_tool_call_part_set_arguments (AguiToolCallPart *self,
+                                    const char       *arguments)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  if (g_strcmp0 (self->arguments->str, arguments) == 0)
+    return;
+
+  g_string_assign (self->arguments, arguments ? arguments : "");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
+}
+
+/* Marks the arguments complete and parses them once, here rather than per
+ * delta: partial JSON never parses, and parsing on every delta would make
+ * streaming quadratic. */
+void
+_agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *parsed = NULL;
+
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  parser = json_parser_new_immutable ();
+  if (self->arguments->len > 0 &&
+      json_parser_load_from_data (parser, self->arguments->str, self->arguments->len, NULL))
+    parsed = json_parser_steal_root (parser);
+
+  g_clear_pointer (&self->parsed_arguments, json_node_unref);
+  self->parsed_arguments = parsed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSED_ARGUMENTS]);
+
+  _agui_part_set_complete (AGUI_PART (self), TRUE);
+  update_status (self);
+}
+
+void
+_agui_tool_call_part_set_result (AguiToolCallPart *self,
+                                 const char       *result,
+                                 const char       *error)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  self->has_result = TRUE;
+  if (_agui_set_str (&self->result, result))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
+  if (_agui_set_str (&self->error, error))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+
+  /* A result means the arguments are as complete as they will get. */
+  if (!agui_part_get_complete (AGUI_PART (self)))
+    _agui_part_set_complete (AGUI_PART (self), TRUE);
+
+  update_status (self);
+}
+
+void
+_agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *self,
+                                            gboolean          awaiting)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  self->awaiting_approval = !!awaiting;
+  update_status (self);
+}
+
+JsonObject *
+_agui_tool_call_part_get_metadata (AguiToolCallPart *self)
+{
+  return self->metadata;
+}
+
+void
+_agui_tool_call_part_merge_metadata (AguiToolCallPart *self,
+                                     JsonObject       *metadata)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  if (metadata == NULL)
+    return;
+
+  if (self->metadata == NULL)
+    self->metadata = json_object_new ();
+
+  json_object_iter_init (&iter, metadata);
+  while (json_object_iter_next (&iter, &name, &value))
+    json_object_set_member (self->metadata, name, json_node_copy (value));
+}
+
+const char *
+_agui_tool_call_part_get_encrypted_value (AguiToolCallPart *self)
+{
+  return self->encrypted_value;
+}
+
+void
+_agui_tool_call_part_set_encrypted_value (AguiToolCallPart *self,
+                                          const char       *value)
+{
+  _agui_set_str (&self->encrypted_value, value);
+}

@@ -1,0 +1,81 @@
+/* agui-transcript-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-message.h"
+#include "agui-transcript.h"
+
+G_BEGIN_DECLS
+
+/* A record is one AG-UI message, exactly as the protocol sees it; rows
+ * (AguiMessage) group records for display. Streaming data lives in the
+ * parts, which both share, so a delta touches one GString and nothing
+ * else. */
+typedef struct _AguiRecord
+{
+  char        *id;
+  AguiRole     role;
+  char        *name;
+  char        *subagent_run_id;
+  char        *encrypted_value;
+  JsonObject  *metadata;
+  /* Tool messages, and messages whose content is a parts array, keep the
+   * content node; otherwise the text lives in the parts. */
+  JsonNode    *content;
+  char        *tool_call_id;
+  char        *error;
+  GPtrArray   *parts;
+  AguiMessage *row;
+  guint        has_content : 1;
+} AguiRecord;
+
+AguiRecord *_agui_record_new                        (const char      *id,
+                                                     AguiRole         role);
+void        _agui_record_free                       (AguiRecord      *record);
+void        _agui_record_merge_metadata             (AguiRecord      *record,
+                                                     JsonObject      *metadata);
+AguiRecord *_agui_record_new_from_message           (JsonObject      *message);
+JsonObject *_agui_record_to_message                 (AguiRecord      *record);
+
+AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
+                                                     const char      *id);
+AguiRecord *_agui_transcript_lookup_tool_call       (AguiTranscript  *self,
+                                                     const char      *tool_call_id,
+                                                     AguiToolCallPart **part);
+void        _agui_transcript_append_record          (AguiTranscript  *self,
+                                                     AguiRecord      *record);
+void        _agui_transcript_insert_tool_record     (AguiTranscript  *self,
+                                                     AguiRecord      *record);
+void        _agui_transcript_replace_record         (AguiTranscript  *self,
+                                                     AguiRecord      *old_record,
+                                                     AguiRecord      *replacement);
+void        _agui_transcript_add_part               (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     AguiPart        *part);
+void        _agui_transcript_clear_parts            (AguiTranscript  *self,
+                                                     AguiRecord      *record);
+void        _agui_transcript_append_text            (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     const char      *delta);
+void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
+                                                     JsonArray       *messages,
+                                                     JsonObject      *metadata);
+void        _agui_transcript_take_state             (AguiTranscript  *self,
+                                                     JsonNode        *state);
+JsonNode  **_agui_transcript_get_state_location     (AguiTranscript  *self);
+void        _agui_transcript_state_patched          (AguiTranscript  *self,
+                                                     JsonArray       *delta);
+void        _agui_transcript_set_run_state          (AguiTranscript  *self,
+                                                     AguiRunState    *run_state);
+void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
+                                                     JsonArray       *interrupts);
+void        _agui_transcript_set_steps              (AguiTranscript  *self,
+                                                     GPtrArray       *steps);
+void        _agui_transcript_set_subagents          (AguiTranscript  *self,
+                                                     JsonArray       *subagents);
+
+G_END_DECLS

@@ -1,0 +1,1403 @@
+/* agui-transcript.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-media-part-private.h"
+#include "agui-message-private.h"
+#include "agui-part-private.h"
+#include "agui-reasoning-part-private.h"
+#include "agui-text-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-private.h"
+
+/**
+ * AguiTranscript:
+ *
+ * A thread's conversation as a [iface@Gio.ListModel] of
+ * [class@Agui.Message], together with everything else a run changes: the
+ * shared state, the run state, the open steps, the pending interrupts and
+ * the subagents at work.
+ *
+ * The transcript is a model, not a log. Each row is something the person
+ * said or one turn of the agent; an agent's turn keeps its parts in the
+ * order they were produced. A streamed delta changes one part and emits
+ * one notification; `items-changed` is emitted only when a row is added or
+ * removed. A [class@Agui.Reducer] is what changes it.
+ *
+ * The AG-UI messages the protocol needs are a projection of it:
+ * [method@Agui.Transcript.to_messages] gives them for the next run, and
+ * [method@Agui.Transcript.load_messages] rebuilds the transcript from them.
+ */
+struct _AguiTranscript
+{
+  GObject       parent_instance;
+
+  GPtrArray    *rows;
+  GPtrArray    *records;
+  /* Both map to the first holder, as the reference's find() does. */
+  GHashTable   *records_by_id;
+  GHashTable   *tool_calls_by_id;
+
+  JsonNode     *state;
+  JsonArray    *last_state_delta;
+  AguiRunState *run_state;
+  JsonArray    *pending_interrupts;
+  GStrv         steps;
+  JsonArray    *subagents;
+};
+
+typedef struct
+{
+  AguiRecord       *record;
+  AguiToolCallPart *part;
+} ToolCallEntry;
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AguiTranscript, agui_transcript, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+enum {
+  PROP_0,
+  PROP_N_ITEMS,
+  PROP_STATE,
+  PROP_LAST_STATE_DELTA,
+  PROP_RUN_STATE,
+  PROP_PENDING_INTERRUPTS,
+  PROP_STEPS,
+  PROP_SUBAGENTS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Records */
+
+AguiRecord *
+_agui_record_new (const char *id,
+                  AguiRole    role)
+{
+  AguiRecord *record = g_new0 (AguiRecord, 1);
+
+  record->id = g_strdup (id);
+  record->role = role;
+  record->parts = g_ptr_array_new_with_free_func (g_object_unref);
+
+  return record;
+}
+
+void
+_agui_record_free (AguiRecord *record)
+{
+  if (record == NULL)
+    return;
+
+  g_free (record->id);
+  g_free (record->name);
+  g_free (record->subagent_run_id);
+  g_free (record->encrypted_value);
+  g_clear_pointer (&record->metadata, json_object_unref);
+  g_clear_pointer (&record->content, json_node_unref);
+  g_free (record->tool_call_id);
+  g_free (record->error);
+  g_ptr_array_unref (record->parts);
+  g_free (record);
+}
+
+void
+_agui_record_merge_metadata (AguiRecord *record,
+                             JsonObject *metadata)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  if (metadata == NULL)
+    return;
+
+  if (record->metadata == NULL)
+    record->metadata = json_object_new ();
+
+  /* Shallow, key by key, last write wins (AG-UI 12.2). */
+  json_object_iter_init (&iter, metadata);
+  while (json_object_iter_next (&iter, &name, &value))
+    json_object_set_member (record->metadata, name, json_node_copy (value));
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+/* The text a tool answered with, for display: the content itself, or the
+ * text parts of a multimodal answer. */
+static char *
+content_to_text (JsonNode *content)
+{
+  GString *text;
+  JsonArray *array;
+
+  if (content == NULL)
+    return NULL;
+
+  if (json_node_get_value_type (content) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (content));
+
+  if (!JSON_NODE_HOLDS_ARRAY (content))
+    return NULL;
+
+  text = g_string_new (NULL);
+  array = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *piece;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      piece = get_string (json_node_get_object (element), "text");
+      if (piece == NULL)
+        continue;
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, piece);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+add_content_parts (AguiRecord *record,
+                   JsonArray  *content)
+{
+  for (guint i = 0; i < json_array_get_length (content); i++)
+    {
+      JsonNode *element = json_array_get_element (content, i);
+      JsonObject *object;
+      const char *type;
+      AguiPart *part;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      object = json_node_get_object (element);
+      type = get_string (object, "type");
+      if (g_strcmp0 (type, "text") == 0)
+        part = AGUI_PART (_agui_text_part_new (record->id, get_string (object, "text")));
+      else
+        part = AGUI_PART (_agui_media_part_new (record->id, object));
+
+      _agui_part_set_complete (part, TRUE);
+      g_ptr_array_add (record->parts, part);
+    }
+}
+
+AguiRecord *
+_agui_record_new_from_message (JsonObject *message)
+{
+  AguiRecord *record;
+  const char *role_name;
+  AguiRole role;
+  JsonNode *content;
+
+  role_name = get_string (message, "role");
+  if (role_name == NULL || !agui_role_from_string (role_name, &role))
+    return NULL;
+
+  record = _agui_record_new (get_string (message, "id"), role);
+  record->name = g_strdup (get_string (message, "name"));
+  record->subagent_run_id = g_strdup (get_string (message, "subagentRunId"));
+  record->encrypted_value = g_strdup (get_string (message, "encryptedValue"));
+  if (json_object_has_member (message, "metadata") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
+    _agui_record_merge_metadata (record, json_object_get_object_member (message, "metadata"));
+
+  content = json_object_get_member (message, "content");
+
+  switch (role)
+    {
+    case AGUI_ROLE_USER:
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+    case AGUI_ROLE_ASSISTANT:
+      if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+        {
+          record->has_content = TRUE;
+          record->content = json_node_copy (content);
+          add_content_parts (record, json_node_get_array (content));
+        }
+      else if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
+        {
+          AguiTextPart *part = _agui_text_part_new (record->id, json_node_get_string (content));
+
+          record->has_content = TRUE;
+          _agui_part_set_complete (AGUI_PART (part), TRUE);
+          g_ptr_array_add (record->parts, part);
+        }
+
+      if (role == AGUI_ROLE_ASSISTANT &&
+          json_object_has_member (message, "toolCalls") &&
+          JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
+        {
+          JsonArray *calls = json_object_get_array_member (message, "toolCalls");
+
+          for (guint i = 0; i < json_array_get_length (calls); i++)
+            {
+              JsonNode *element = json_array_get_element (calls, i);
+              JsonObject *call, *function = NULL;
+              AguiToolCallPart *part;
+
+              if (!JSON_NODE_HOLDS_OBJECT (element))
+                continue;
+
+              call = json_node_get_object (element);
+              if (json_object_has_member (call, "function") &&
+                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "function")))
+                function = json_object_get_object_member (call, "function");
+
+              part = _agui_tool_call_part_new (record->id, get_string (call, "id"),
+                                               function ? get_string (function, "name") : NULL);
+              if (function != NULL)
+                _agui_tool_call_part_set_arguments (part, get_string (function, "arguments"));
+              _agui_tool_call_part_set_encrypted_value (part, get_string (call, "encryptedValue"));
+              if (json_object_has_member (call, "metadata") &&
+                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
+                _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
+              _agui_tool_call_part_finish_arguments (part);
+              g_ptr_array_add (record->parts, part);
+            }
+        }
+      break;
+
+    case AGUI_ROLE_TOOL:
+      record->tool_call_id = g_strdup (get_string (message, "toolCallId"));
+      record->error = g_strdup (get_string (message, "error"));
+      record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+      record->has_content = TRUE;
+      break;
+
+    case AGUI_ROLE_REASONING:
+      {
+        AguiReasoningPart *part;
+
+        part = _agui_reasoning_part_new (record->id,
+                                         content && json_node_get_value_type (content) == G_TYPE_STRING
+                                           ? json_node_get_string (content) : NULL);
+        _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
+        _agui_part_set_complete (AGUI_PART (part), TRUE);
+        g_ptr_array_add (record->parts, part);
+        record->has_content = TRUE;
+      }
+      break;
+
+    case AGUI_ROLE_ACTIVITY:
+      {
+        AguiActivityPart *part = _agui_activity_part_new (record->id);
+
+        _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
+        _agui_activity_part_take_content (part, content ? json_node_copy (content)
+                                                        : json_node_init_object (json_node_alloc (), json_object_new ()));
+        _agui_part_set_complete (AGUI_PART (part), TRUE);
+        g_ptr_array_add (record->parts, part);
+        /* Activities carry neither a name nor an encrypted value. */
+        g_clear_pointer (&record->encrypted_value, g_free);
+        g_clear_pointer (&record->name, g_free);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return record;
+}
+
+static char *
+record_dup_text (AguiRecord *record)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < record->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i);
+
+      if (AGUI_IS_TEXT_PART (part))
+        g_string_append_len (text,
+                             _agui_text_part_get_buffer (AGUI_TEXT_PART (part))->str,
+                             _agui_text_part_get_buffer (AGUI_TEXT_PART (part))->len);
+      else if (AGUI_IS_REASONING_PART (part))
+        g_string_append (text, agui_reasoning_part_get_text (AGUI_REASONING_PART (part)));
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static JsonNode *
+record_text_node (AguiRecord *record)
+{
+  g_autofree char *text = record_dup_text (record);
+
+  return json_node_init_string (json_node_alloc (), text);
+}
+
+JsonObject *
+_agui_record_to_message (AguiRecord *record)
+{
+  JsonObject *message = json_object_new ();
+
+  json_object_set_string_member (message, "id", record->id);
+  json_object_set_string_member (message, "role", agui_role_to_string (record->role));
+
+  switch (record->role)
+    {
+    case AGUI_ROLE_USER:
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+    case AGUI_ROLE_ASSISTANT:
+      if (record->content != NULL)
+        json_object_set_member (message, "content", json_node_copy (record->content));
+      else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
+        json_object_set_member (message, "content",
+                                record_text_node (record));
+      if (record->role == AGUI_ROLE_ASSISTANT)
+        {
+          JsonArray *calls = NULL;
+
+          for (guint i = 0; i < record->parts->len; i++)
+            {
+              AguiPart *part = g_ptr_array_index (record->parts, i);
+              AguiToolCallPart *call;
+              JsonObject *object, *function;
+
+              if (!AGUI_IS_TOOL_CALL_PART (part))
+                continue;
+
+              call = AGUI_TOOL_CALL_PART (part);
+              if (calls == NULL)
+                calls = json_array_new ();
+
+              function = json_object_new ();
+              json_object_set_string_member (function, "name",
+                                             agui_tool_call_part_get_tool_name (call)
+                                               ? agui_tool_call_part_get_tool_name (call) : "");
+              json_object_set_string_member (function, "arguments",
+                                             agui_tool_call_part_get_arguments (call));
+
+              object = json_object_new ();
+              json_object_set_string_member (object, "id", agui_tool_call_part_get_tool_call_id (call));
+              json_object_set_string_member (object, "type", "function");
+              json_object_set_object_member (object, "function", function);
+              if (_agui_tool_call_part_get_encrypted_value (call))
+                json_object_set_string_member (object, "encryptedValue",
+                                               _agui_tool_call_part_get_encrypted_value (call));
+              if (_agui_tool_call_part_get_metadata (call))
+                json_object_set_object_member (object, "metadata",
+                                               json_object_ref (_agui_tool_call_part_get_metadata (call)));
+              json_array_add_object_element (calls, object);
+            }
+
+          if (calls != NULL)
+            json_object_set_array_member (message, "toolCalls", calls);
+        }
+      break;
+
+    case AGUI_ROLE_TOOL:
+      json_object_set_string_member (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      json_object_set_member (message, "content",
+                              record->content ? json_node_copy (record->content)
+                                              : json_node_init_string (json_node_alloc (), ""));
+      if (record->error)
+        json_object_set_string_member (message, "error", record->error);
+      break;
+
+    case AGUI_ROLE_REASONING:
+      json_object_set_member (message, "content",
+                              record_text_node (record));
+      break;
+
+    case AGUI_ROLE_ACTIVITY:
+      {
+        AguiActivityPart *part = NULL;
+
+        for (guint i = 0; i < record->parts->len; i++)
+          if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
+            part = g_ptr_array_index (record->parts, i);
+
+        json_object_set_string_member (message, "activityType",
+                                       part && agui_activity_part_get_activity_type (part)
+                                         ? agui_activity_part_get_activity_type (part) : "");
+        json_object_set_member (message, "content",
+                                part && agui_activity_part_get_content (part)
+                                  ? json_node_copy (agui_activity_part_get_content (part))
+                                  : json_node_init_object (json_node_alloc (), json_object_new ()));
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (record->name && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
+      record->role != AGUI_ROLE_TOOL)
+    json_object_set_string_member (message, "name", record->name);
+  if (record->subagent_run_id)
+    json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
+  if (record->metadata)
+    json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
+  if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
+    json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
+
+  return message;
+}
+
+/* Indexes */
+
+static void
+index_tool_call (AguiTranscript   *self,
+                 AguiRecord       *record,
+                 AguiToolCallPart *part)
+{
+  const char *id = agui_tool_call_part_get_tool_call_id (part);
+  ToolCallEntry *entry;
+
+  if (id == NULL || g_hash_table_contains (self->tool_calls_by_id, id))
+    return;
+
+  entry = g_new0 (ToolCallEntry, 1);
+  entry->record = record;
+  entry->part = part;
+  g_hash_table_insert (self->tool_calls_by_id, g_strdup (id), entry);
+}
+
+static void
+index_record (AguiTranscript *self,
+              AguiRecord     *record)
+{
+  if (record->id != NULL && !g_hash_table_contains (self->records_by_id, record->id))
+    g_hash_table_insert (self->records_by_id, record->id, record);
+
+  if (record->role == AGUI_ROLE_ASSISTANT)
+    {
+      for (guint i = 0; i < record->parts->len; i++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, i);
+
+          if (AGUI_IS_TOOL_CALL_PART (part))
+            index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
+        }
+    }
+}
+
+static void
+link_tool_result (AguiTranscript *self,
+                  AguiRecord     *record)
+{
+  ToolCallEntry *entry;
+  g_autofree char *text = NULL;
+
+  if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
+    return;
+
+  entry = g_hash_table_lookup (self->tool_calls_by_id, record->tool_call_id);
+  if (entry == NULL)
+    return;
+
+  text = content_to_text (record->content);
+  _agui_tool_call_part_set_result (entry->part, text, record->error);
+}
+
+static void
+update_approvals (AguiTranscript *self,
+                  JsonArray      *previous)
+{
+  /* Calls that an interrupt named stop waiting for approval... */
+  if (previous != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (previous); i++)
+        {
+          JsonNode *element = json_array_get_element (previous, i);
+          const char *tool_call_id;
+          ToolCallEntry *entry;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            continue;
+
+          tool_call_id = get_string (json_node_get_object (element), "toolCallId");
+          if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
+            _agui_tool_call_part_set_awaiting_approval (entry->part, FALSE);
+        }
+    }
+
+  /* ...and the ones the current interrupts name wait for it. */
+  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
+      const char *tool_call_id;
+      ToolCallEntry *entry;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      tool_call_id = get_string (json_node_get_object (element), "toolCallId");
+      if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
+        _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
+    }
+}
+
+/* Rows */
+
+static gboolean
+role_has_own_row (AguiRole role)
+{
+  return role == AGUI_ROLE_USER || role == AGUI_ROLE_SYSTEM || role == AGUI_ROLE_DEVELOPER;
+}
+
+/* Puts @record in a row of @rows: the person's messages (and system or
+ * developer prompts) get a row each; everything the agent produced
+ * between two of them shares one turn row. Tool answers have no row of
+ * their own: they are drawn on the call they answer. Returns whether a
+ * row was appended. */
+static gboolean
+place_record (GPtrArray  *rows,
+              AguiRecord *record)
+{
+  AguiMessage *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
+  gboolean appended = FALSE;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      record->row = NULL;
+      return FALSE;
+    }
+
+  if (role_has_own_row (record->role) ||
+      last == NULL || agui_message_get_role (last) != AGUI_ROLE_ASSISTANT)
+    {
+      AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
+
+      last = _agui_message_new (record->id, row_role, record->name);
+      g_ptr_array_add (rows, last);
+      appended = TRUE;
+    }
+
+  record->row = last;
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_message_append_part (last, g_ptr_array_index (record->parts, i));
+
+  return appended;
+}
+
+static void
+rebuild (AguiTranscript *self)
+{
+  g_autoptr(GPtrArray) old_rows = NULL;
+  guint old_n;
+
+  g_hash_table_remove_all (self->records_by_id);
+  g_hash_table_remove_all (self->tool_calls_by_id);
+  for (guint i = 0; i < self->records->len; i++)
+    index_record (self, g_ptr_array_index (self->records, i));
+  for (guint i = 0; i < self->records->len; i++)
+    link_tool_result (self, g_ptr_array_index (self->records, i));
+  update_approvals (self, NULL);
+
+  old_rows = g_steal_pointer (&self->rows);
+  old_n = old_rows->len;
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < self->records->len; i++)
+    place_record (self->rows, g_ptr_array_index (self->records, i));
+
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n, self->rows->len);
+  if (old_n != self->rows->len)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/* GListModel */
+
+static GType
+agui_transcript_get_item_type (GListModel *model)
+{
+  return AGUI_TYPE_MESSAGE;
+}
+
+static guint
+agui_transcript_get_n_items (GListModel *model)
+{
+  return AGUI_TRANSCRIPT (model)->rows->len;
+}
+
+static gpointer
+agui_transcript_get_item (GListModel *model,
+                          guint       position)
+{
+  AguiTranscript *self = AGUI_TRANSCRIPT (model);
+
+  if (position >= self->rows->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->rows, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = agui_transcript_get_item_type;
+  iface->get_n_items = agui_transcript_get_n_items;
+  iface->get_item = agui_transcript_get_item;
+}
+
+/* GObject */
+
+static void
+agui_transcript_finalize (GObject *object)
+{
+  AguiTranscript *self = AGUI_TRANSCRIPT (object);
+
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->records_by_id, g_hash_table_unref);
+  g_clear_pointer (&self->tool_calls_by_id, g_hash_table_unref);
+  g_clear_pointer (&self->records, g_ptr_array_unref);
+  g_clear_pointer (&self->state, json_node_unref);
+  g_clear_pointer (&self->last_state_delta, json_array_unref);
+  g_clear_pointer (&self->run_state, agui_run_state_unref);
+  g_clear_pointer (&self->pending_interrupts, json_array_unref);
+  g_clear_pointer (&self->steps, g_strfreev);
+  g_clear_pointer (&self->subagents, json_array_unref);
+
+  G_OBJECT_CLASS (agui_transcript_parent_class)->finalize (object);
+}
+
+static void
+agui_transcript_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  AguiTranscript *self = AGUI_TRANSCRIPT (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->rows->len);
+      break;
+
+    case PROP_STATE:
+      g_value_set_boxed (value, self->state);
+      break;
+
+    case PROP_LAST_STATE_DELTA:
+      g_value_set_boxed (value, self->last_state_delta);
+      break;
+
+    case PROP_RUN_STATE:
+      g_value_set_boxed (value, self->run_state);
+      break;
+
+    case PROP_PENDING_INTERRUPTS:
+      g_value_set_boxed (value, self->pending_interrupts);
+      break;
+
+    case PROP_STEPS:
+      g_value_set_boxed (value, self->steps);
+      break;
+
+    case PROP_SUBAGENTS:
+      g_value_set_boxed (value, self->subagents);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_transcript_class_init (AguiTranscriptClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agui_transcript_finalize;
+  object_class->get_property = agui_transcript_get_property;
+
+  properties[PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:state:
+   *
+   * The agent's shared state, any JSON value.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_boxed ("state", NULL, NULL, JSON_TYPE_NODE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:last-state-delta:
+   *
+   * The JSON Patch that last changed the state, or %NULL after a snapshot.
+   */
+  properties[PROP_LAST_STATE_DELTA] =
+    g_param_spec_boxed ("last-state-delta", NULL, NULL, JSON_TYPE_ARRAY,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:run-state:
+   *
+   * Where the latest run stands.
+   */
+  properties[PROP_RUN_STATE] =
+    g_param_spec_boxed ("run-state", NULL, NULL, AGUI_TYPE_RUN_STATE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:pending-interrupts:
+   *
+   * The interrupts the thread waits on, as AG-UI Interrupt objects.
+   */
+  properties[PROP_PENDING_INTERRUPTS] =
+    g_param_spec_boxed ("pending-interrupts", NULL, NULL, JSON_TYPE_ARRAY,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:steps:
+   *
+   * The names of the steps open in the current run, outermost first.
+   */
+  properties[PROP_STEPS] =
+    g_param_spec_boxed ("steps", NULL, NULL, G_TYPE_STRV,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiTranscript:subagents:
+   *
+   * The subagents of the current run: objects with `subagentRunId`,
+   * `name`, `status` (`running`, `finished`, `failed`) and, when known,
+   * `description`, `result` and `error`.
+   */
+  properties[PROP_SUBAGENTS] =
+    g_param_spec_boxed ("subagents", NULL, NULL, JSON_TYPE_ARRAY,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agui_transcript_init (AguiTranscript *self)
+{
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
+  self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->state = json_node_init_object (json_node_alloc (), json_object_new ());
+  self->run_state = agui_run_state_new_idle ();
+  self->pending_interrupts = json_array_new ();
+  self->steps = g_new0 (char *, 1);
+  self->subagents = json_array_new ();
+}
+
+/**
+ * agui_transcript_new:
+ *
+ * Returns: (transfer full): an empty transcript with the state `{}`
+ */
+AguiTranscript *
+agui_transcript_new (void)
+{
+  return g_object_new (AGUI_TYPE_TRANSCRIPT, NULL);
+}
+
+/**
+ * agui_transcript_get_state:
+ * @self: a transcript
+ *
+ * Returns: (transfer none): the shared state
+ */
+JsonNode *
+agui_transcript_get_state (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->state;
+}
+
+/**
+ * agui_transcript_get_last_state_delta:
+ * @self: a transcript
+ *
+ * Returns: (transfer none) (nullable): the patch that last changed the state
+ */
+JsonArray *
+agui_transcript_get_last_state_delta (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->last_state_delta;
+}
+
+/**
+ * agui_transcript_get_run_state:
+ * @self: a transcript
+ *
+ * Returns: (transfer none): where the latest run stands
+ */
+AguiRunState *
+agui_transcript_get_run_state (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->run_state;
+}
+
+/**
+ * agui_transcript_get_pending_interrupts:
+ * @self: a transcript
+ *
+ * Returns: (transfer none): the interrupts the thread waits on (maybe empty)
+ */
+JsonArray *
+agui_transcript_get_pending_interrupts (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->pending_interrupts;
+}
+
+/**
+ * agui_transcript_get_steps:
+ * @self: a transcript
+ *
+ * Returns: (transfer none): the open steps, outermost first
+ */
+const char * const *
+agui_transcript_get_steps (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return (const char * const *) self->steps;
+}
+
+/**
+ * agui_transcript_get_subagents:
+ * @self: a transcript
+ *
+ * Returns: (transfer none): the subagents of the current run
+ */
+JsonArray *
+agui_transcript_get_subagents (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->subagents;
+}
+
+/**
+ * agui_transcript_lookup_tool_call:
+ * @self: a transcript
+ * @tool_call_id: a tool call id
+ *
+ * Returns: (transfer none) (nullable): the first tool call with that id
+ */
+AguiToolCallPart *
+agui_transcript_lookup_tool_call (AguiTranscript *self,
+                                  const char     *tool_call_id)
+{
+  ToolCallEntry *entry;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+  g_return_val_if_fail (tool_call_id != NULL, NULL);
+
+  entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
+
+  return entry ? entry->part : NULL;
+}
+
+/**
+ * agui_transcript_get_n_ag_ui_messages:
+ * @self: a transcript
+ *
+ * Returns: how many AG-UI messages the transcript projects to
+ */
+guint
+agui_transcript_get_n_ag_ui_messages (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), 0);
+
+  return self->records->len;
+}
+
+/**
+ * agui_transcript_to_messages:
+ * @self: a transcript
+ * @include_activity: whether to include activity messages (a run's input
+ *   leaves them out: they are never sent back to the agent)
+ *
+ * Projects the transcript to AG-UI messages, in protocol order: tool
+ * answers directly after the assistant message holding their call.
+ *
+ * Returns: (transfer full): an array of AG-UI Message objects
+ */
+JsonArray *
+agui_transcript_to_messages (AguiTranscript *self,
+                             gboolean        include_activity)
+{
+  JsonArray *messages;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  messages = json_array_sized_new (self->records->len);
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
+        continue;
+
+      json_array_add_object_element (messages, _agui_record_to_message (record));
+    }
+
+  return messages;
+}
+
+/**
+ * agui_transcript_load_messages:
+ * @self: a transcript
+ * @messages: AG-UI Message objects
+ * @error: return location for a #GError
+ *
+ * Replaces the conversation with @messages (a stored thread, or the
+ * history a run starts from). Messages with a role AG-UI does not define
+ * are an error, and nothing changes.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_transcript_load_messages (AguiTranscript  *self,
+                               JsonArray       *messages,
+                               GError         **error)
+{
+  g_autoptr(GPtrArray) records = NULL;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), FALSE);
+  g_return_val_if_fail (messages != NULL, FALSE);
+
+  records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      AguiRecord *record = NULL;
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        record = _agui_record_new_from_message (json_node_get_object (element));
+
+      if (record == NULL || record->id == NULL)
+        {
+          _agui_record_free (record);
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
+                       "Message %u is not an AG-UI message with an id and a known role", i);
+          return FALSE;
+        }
+
+      g_ptr_array_add (records, record);
+    }
+
+  g_ptr_array_unref (self->records);
+  self->records = g_steal_pointer (&records);
+  rebuild (self);
+
+  return TRUE;
+}
+
+/* Mutators, for the reducer */
+
+AguiRecord *
+_agui_transcript_lookup_record (AguiTranscript *self,
+                                const char     *id)
+{
+  return g_hash_table_lookup (self->records_by_id, id);
+}
+
+AguiRecord *
+_agui_transcript_lookup_tool_call (AguiTranscript    *self,
+                                   const char        *tool_call_id,
+                                   AguiToolCallPart **part)
+{
+  ToolCallEntry *entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
+
+  if (part != NULL)
+    *part = entry ? entry->part : NULL;
+
+  return entry ? entry->record : NULL;
+}
+
+void
+_agui_transcript_append_record (AguiTranscript *self,
+                                AguiRecord     *record)
+{
+  g_ptr_array_add (self->records, record);
+  index_record (self, record);
+  link_tool_result (self, record);
+
+  if (place_record (self->rows, record))
+    {
+      g_list_model_items_changed (G_LIST_MODEL (self), self->rows->len - 1, 0, 1);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+    }
+}
+
+/* A tool answer goes right after the assistant message holding its call,
+ * after any answers already there, so parallel results keep their
+ * arrival order; with no such message it goes at the end. Tool records
+ * have no row, so rows are untouched. */
+void
+_agui_transcript_insert_tool_record (AguiTranscript *self,
+                                     AguiRecord     *record)
+{
+  AguiRecord *holder = NULL;
+  guint position;
+
+  if (record->tool_call_id != NULL)
+    holder = _agui_transcript_lookup_tool_call (self, record->tool_call_id, NULL);
+
+  if (holder == NULL || !g_ptr_array_find (self->records, holder, &position))
+    {
+      _agui_transcript_append_record (self, record);
+      return;
+    }
+
+  position++;
+  while (position < self->records->len &&
+         ((AguiRecord *) g_ptr_array_index (self->records, position))->role == AGUI_ROLE_TOOL)
+    position++;
+
+  g_ptr_array_insert (self->records, position, record);
+  index_record (self, record);
+  link_tool_result (self, record);
+}
+
+void
+_agui_transcript_replace_record (AguiTranscript *self,
+                                 AguiRecord     *old_record,
+                                 AguiRecord     *replacement)
+{
+  guint position;
+
+  if (!g_ptr_array_find (self->records, old_record, &position))
+    {
+      _agui_record_free (replacement);
+      return;
+    }
+
+  self->records->pdata[position] = replacement;
+  _agui_record_free (old_record);
+  rebuild (self);
+}
+
+void
+_agui_transcript_add_part (AguiTranscript *self,
+                           AguiRecord     *record,
+                           AguiPart       *part)
+{
+  g_ptr_array_add (record->parts, g_object_ref (part));
+
+  if (AGUI_IS_TOOL_CALL_PART (part))
+    index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
+
+  if (record->row != NULL)
+    _agui_message_append_part (record->row, part);
+}
+
+void
+_agui_transcript_clear_parts (AguiTranscript *self,
+                              AguiRecord     *record)
+{
+  while (record->parts->len > 0)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, record->parts->len - 1);
+
+      if (record->row != NULL)
+        _agui_message_remove_part (record->row, part);
+      g_ptr_array_remove_index (record->parts, record->parts->len - 1);
+    }
+}
+
+/* Appends streamed text to @record, wherever its text lives: reasoning in
+ * its reasoning part; otherwise the last text part, or a new one when a
+ * tool call came since, so text, call, text draw in that order. */
+void
+_agui_transcript_append_text (AguiTranscript *self,
+                              AguiRecord     *record,
+                              const char     *delta)
+{
+  AguiPart *last = record->parts->len > 0
+                   ? g_ptr_array_index (record->parts, record->parts->len - 1) : NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Only reachable when ids collide; the reference appends to string content. */
+      text = g_strconcat (record->content && json_node_get_value_type (record->content) == G_TYPE_STRING
+                            ? json_node_get_string (record->content) : "",
+                          delta, NULL);
+      g_clear_pointer (&record->content, json_node_unref);
+      record->content = json_node_init_string (json_node_alloc (), text);
+      link_tool_result (self, record);
+      return;
+    }
+
+  if (record->role == AGUI_ROLE_REASONING && last != NULL && AGUI_IS_REASONING_PART (last))
+    {
+      _agui_reasoning_part_append (AGUI_REASONING_PART (last), delta);
+      return;
+    }
+
+  if (record->content != NULL)
+    {
+      /* Content that was a parts array becomes text, as the reference does. */
+      g_clear_pointer (&record->content, json_node_unref);
+      _agui_transcript_clear_parts (self, record);
+      last = NULL;
+    }
+
+  record->has_content = TRUE;
+
+  if (last != NULL && AGUI_IS_TEXT_PART (last))
+    {
+      _agui_text_part_append (AGUI_TEXT_PART (last), delta);
+    }
+  else
+    {
+      g_autoptr(AguiTextPart) part = _agui_text_part_new (record->id, delta);
+
+      _agui_transcript_add_part (self, record, AGUI_PART (part));
+    }
+}
+
+static gboolean
+snapshot_owns_activity (JsonObject *metadata,
+                        gboolean    snapshot_has_activity,
+                        const char *activity_type)
+{
+  JsonNode *convention = NULL;
+  JsonNode *types;
+
+  if (metadata != NULL && json_object_has_member (metadata, "@ag-ui/client"))
+    convention = json_object_get_member (metadata, "@ag-ui/client");
+
+  if (convention == NULL || !JSON_NODE_HOLDS_OBJECT (convention) ||
+      !json_object_has_member (json_node_get_object (convention), "authoritativeActivityTypes"))
+    return snapshot_has_activity;
+
+  types = json_object_get_member (json_node_get_object (convention), "authoritativeActivityTypes");
+  if (JSON_NODE_HOLDS_NULL (types))
+    return TRUE;
+
+  if (JSON_NODE_HOLDS_ARRAY (types))
+    {
+      JsonArray *array = json_node_get_array (types);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (json_node_get_value_type (element) == G_TYPE_STRING &&
+              g_strcmp0 (json_node_get_string (element), activity_type) == 0)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* MESSAGES_SNAPSHOT (AG-UI 12.4): messages the snapshot names are replaced
+ * where they stand, unprotected ones it omits disappear, new ones go to the
+ * end. A snapshot is a boundary, so rebuilding the rows here is fine. */
+void
+_agui_transcript_merge_snapshot (AguiTranscript *self,
+                                 JsonArray      *messages,
+                                 JsonObject     *metadata)
+{
+  g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) records = NULL;
+  gboolean has_reasoning = FALSE;
+  gboolean has_activity = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonObject *message;
+      const char *id, *role;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      message = json_node_get_object (element);
+      id = get_string (message, "id");
+      role = get_string (message, "role");
+      if (id != NULL && !g_hash_table_contains (incoming, id))
+        g_hash_table_insert (incoming, (gpointer) id, message);
+      has_reasoning |= g_strcmp0 (role, "reasoning") == 0;
+      has_activity |= g_strcmp0 (role, "activity") == 0;
+    }
+
+  records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
+
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+      JsonObject *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
+
+      if (message != NULL)
+        {
+          AguiRecord *replacement = _agui_record_new_from_message (message);
+
+          if (replacement != NULL)
+            {
+              g_ptr_array_add (records, replacement);
+              g_hash_table_add (kept, replacement->id);
+            }
+          continue;
+        }
+
+      if ((record->role == AGUI_ROLE_REASONING && !has_reasoning) ||
+          (record->role == AGUI_ROLE_ACTIVITY &&
+           !snapshot_owns_activity (metadata, has_activity,
+                                    record->parts->len > 0 && AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, 0))
+                                      ? agui_activity_part_get_activity_type (g_ptr_array_index (record->parts, 0))
+                                      : NULL)))
+        {
+          /* Protected: moved over as it is, parts and all. */
+          self->records->pdata[i] = NULL;
+          g_ptr_array_add (records, record);
+          g_hash_table_add (kept, record->id);
+        }
+    }
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      AguiRecord *record;
+      const char *id;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      id = get_string (json_node_get_object (element), "id");
+      if (id == NULL || g_hash_table_contains (kept, id))
+        continue;
+
+      record = _agui_record_new_from_message (json_node_get_object (element));
+      if (record == NULL)
+        continue;
+
+      g_ptr_array_add (records, record);
+      g_hash_table_add (kept, record->id);
+    }
+
+  g_ptr_array_set_free_func (self->records, NULL);
+  for (guint i = 0; i < self->records->len; i++)
+    _agui_record_free (g_ptr_array_index (self->records, i));
+  g_ptr_array_unref (self->records);
+  self->records = g_steal_pointer (&records);
+
+  rebuild (self);
+}
+
+void
+_agui_transcript_take_state (AguiTranscript *self,
+                             JsonNode       *state)
+{
+  g_clear_pointer (&self->state, json_node_unref);
+  self->state = state ? state : json_node_init_null (json_node_alloc ());
+  g_clear_pointer (&self->last_state_delta, json_array_unref);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+JsonNode **
+_agui_transcript_get_state_location (AguiTranscript *self)
+{
+  return &self->state;
+}
+
+void
+_agui_transcript_state_patched (AguiTranscript *self,
+                                JsonArray      *delta)
+{
+  g_clear_pointer (&self->last_state_delta, json_array_unref);
+  self->last_state_delta = delta ? json_array_ref (delta) : NULL;
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+void
+_agui_transcript_set_run_state (AguiTranscript *self,
+                                AguiRunState   *run_state)
+{
+  if (self->run_state == run_state)
+    return;
+
+  g_clear_pointer (&self->run_state, agui_run_state_unref);
+  self->run_state = agui_run_state_ref (run_state);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN_STATE]);
+}
+
+void
+_agui_transcript_set_pending_interrupts (AguiTranscript *self,
+                                         JsonArray      *interrupts)
+{
+  g_autoptr(JsonArray) previous = NULL;
+
+  if (json_array_get_length (self->pending_interrupts) == 0 &&
+      (interrupts == NULL || json_array_get_length (interrupts) == 0))
+    return;
+
+  previous = g_steal_pointer (&self->pending_interrupts);
+  self->pending_interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
+  update_approvals (self, previous);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
+}
+
+void
+_agui_transcript_set_steps (AguiTranscript *self,
+                            GPtrArray      *steps)
+{
+  g_auto(GStrv) copy = g_new0 (char *, steps->len + 1);
+
+  for (guint i = 0; i < steps->len; i++)
+    copy[i] = g_strdup (g_ptr_array_index (steps, i));
+
+  if (g_strv_equal ((const char * const *) copy, (const char * const *) self->steps))
+    return;
+
+  g_strfreev (self->steps);
+  self->steps = g_steal_pointer (&copy);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEPS]);
+}
+
+void
+_agui_transcript_set_subagents (AguiTranscript *self,
+                                JsonArray      *subagents)
+{
+  g_clear_pointer (&self->subagents, json_array_unref);
+  self->subagents = json_array_ref (subagents);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBAGENTS]);
+}

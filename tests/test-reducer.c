@@ -1,0 +1,283 @@
+/* test-reducer.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include "agui.h"
+
+static void
+apply (AguiReducer *reducer,
+       const char  *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
+
+  g_assert_no_error (error);
+  agui_reducer_apply (reducer, event);
+}
+
+static char *
+messages_json (AguiTranscript *transcript)
+{
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (),
+                                                   agui_transcript_to_messages (transcript, TRUE));
+
+  json_array_unref (json_node_get_array (node));
+  return json_to_string (node, FALSE);
+}
+
+static AguiMessage *
+row (AguiTranscript *transcript,
+     guint           position)
+{
+  AguiMessage *message = g_list_model_get_item (G_LIST_MODEL (transcript), position);
+
+  g_assert_nonnull (message);
+  g_object_unref (message);   /* the transcript keeps it alive */
+
+  return message;
+}
+
+static void
+test_part_order (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autofree char *json = NULL;
+  AguiMessage *turn;
+  g_autoptr(AguiPart) first = NULL, second = NULL, third = NULL;
+
+  g_test_summary ("Text, a tool call and more text keep their order in one turn");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Let me check. \"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":1}\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Found it.\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}");
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
+  turn = row (transcript, 0);
+  g_assert_cmpint (agui_message_get_role (turn), ==, AGUI_ROLE_ASSISTANT);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_message_get_parts (turn)), ==, 3);
+
+  first = g_list_model_get_item (agui_message_get_parts (turn), 0);
+  second = g_list_model_get_item (agui_message_get_parts (turn), 1);
+  third = g_list_model_get_item (agui_message_get_parts (turn), 2);
+  g_assert_cmpstr (agui_text_part_get_text (AGUI_TEXT_PART (first)), ==, "Let me check. ");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (second)), ==, "lookup");
+  g_assert_cmpint (agui_tool_call_part_get_status (AGUI_TOOL_CALL_PART (second)), ==, AGUI_TOOL_CALL_AWAITING_RESULT);
+  g_assert_nonnull (agui_tool_call_part_get_parsed_arguments (AGUI_TOOL_CALL_PART (second)));
+  g_assert_cmpstr (agui_text_part_get_text (AGUI_TEXT_PART (third)), ==, "Found it.");
+
+  /* The protocol still sees one message holding both texts and the call. */
+  json = messages_json (transcript);
+  g_assert_cmpstr (json, ==,
+                   "[{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"Let me check. Found it.\","
+                   "\"toolCalls\":[{\"id\":\"tc1\",\"type\":\"function\","
+                   "\"function\":{\"name\":\"lookup\",\"arguments\":\"{\\\"q\\\":1}\"}}]}]");
+}
+
+static void
+test_two_runs (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(JsonArray) messages = NULL;
+
+  g_test_summary ("A second run grows the same transcript; the first answer stays");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"first\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FINISHED);
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_RUNNING);
+  g_assert_cmpstr (agui_run_state_get_run_id (agui_transcript_get_run_state (transcript)), ==, "r2");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"user\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"again\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m3\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m3\",\"delta\":\"second\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m3\"}");
+  apply (reducer, "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\",\"code\":\"busy\"}");
+
+  messages = agui_transcript_to_messages (transcript, TRUE);
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==, "first");
+  /* Agent turn, the user's message, a second agent turn. */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 3);
+  g_assert_cmpint (agui_message_get_role (row (transcript, 1)), ==, AGUI_ROLE_USER);
+
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
+  g_assert_cmpstr (agui_run_state_get_error_message (agui_transcript_get_run_state (transcript)), ==, "overloaded");
+  g_assert_cmpstr (agui_run_state_get_error_code (agui_transcript_get_run_state (transcript)), ==, "busy");
+  g_assert_cmpint (agui_run_state_get_error_stage (agui_transcript_get_run_state (transcript)), ==, AGUI_STAGE_AGENT);
+}
+
+static void
+count_cb (gpointer  object,
+          gpointer  pspec_or_position,
+          gpointer  user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+count_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+test_notify_contract (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiPart) part = NULL;
+  guint rows_changed = 0, parts_changed = 0, text_notifies = 0;
+  AguiMessage *turn;
+
+  g_test_summary ("A delta is one notify on its part; items-changed only on add/remove");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (count_items_changed_cb), &rows_changed);
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\"}");
+  g_assert_cmpuint (rows_changed, ==, 1);
+
+  turn = row (transcript, 0);
+  part = g_list_model_get_item (agui_message_get_parts (turn), 0);
+  g_signal_connect (turn, "items-changed", G_CALLBACK (count_items_changed_cb), &parts_changed);
+  g_signal_connect (part, "notify::text", G_CALLBACK (count_cb), &text_notifies);
+
+  for (guint i = 0; i < 100; i++)
+    apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"x\"}");
+  /* Keep-alives change nothing and say nothing. */
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"\"}");
+
+  g_assert_cmpuint (text_notifies, ==, 100);
+  g_assert_cmpuint (parts_changed, ==, 0);
+  g_assert_cmpuint (rows_changed, ==, 1);
+  g_assert_cmpuint (agui_text_part_get_length (AGUI_TEXT_PART (part)), ==, 100);
+
+  /* A tool call in the same turn adds a part, not a row. */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc\",\"toolCallName\":\"n\",\"parentMessageId\":\"m1\"}");
+  g_assert_cmpuint (parts_changed, ==, 1);
+  g_assert_cmpuint (rows_changed, ==, 1);
+}
+
+static void
+test_state_delta_failure (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autofree char *state = NULL;
+
+  g_test_summary ("A state delta that fails leaves the state unchanged and records a warning");
+
+  apply (reducer, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[\"a\"]}}");
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":2},"
+                  "{\"op\":\"test\",\"path\":\"/items/0\",\"value\":\"nope\"}]}");
+  g_assert_cmpuint (agui_reducer_get_warnings (reducer)->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (agui_reducer_get_warnings (reducer), 0), "STATE_DELTA"));
+
+  state = json_to_string (agui_transcript_get_state (transcript), FALSE);
+  g_assert_cmpstr (state, ==, "{\"count\":1,\"items\":[\"a\"]}");
+
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/items/-\",\"value\":\"b\"}]}");
+  g_clear_pointer (&state, g_free);
+  state = json_to_string (agui_transcript_get_state (transcript), FALSE);
+  g_assert_cmpstr (state, ==, "{\"count\":1,\"items\":[\"a\",\"b\"]}");
+  g_assert_nonnull (agui_transcript_get_last_state_delta (transcript));
+}
+
+static void
+test_tool_statuses (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiToolCallPart *call;
+
+  g_test_summary ("A tool card goes streaming, awaiting approval, awaiting result, complete");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"delete_db\"}");
+  call = agui_transcript_lookup_tool_call (transcript, "tc1");
+  g_assert_nonnull (call);
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_STREAMING);
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"name\\\":\"}");
+  g_assert_null (agui_tool_call_part_get_parsed_arguments (call));
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"\\\"staging\\\"}\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_AWAITING_RESULT);
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\","
+                  "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}]}}");
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_AWAITING_APPROVAL);
+  g_assert_cmpuint (json_array_get_length (agui_transcript_get_pending_interrupts (transcript)), ==, 1);
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"tc1\",\"content\":\"done\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_COMPLETE);
+  g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "done");
+  g_assert_cmpuint (json_array_get_length (agui_transcript_get_pending_interrupts (transcript)), ==, 0);
+}
+
+static void
+test_messages_snapshot (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autofree char *json = NULL;
+
+  g_test_summary ("MESSAGES_SNAPSHOT replaces known messages in place and drops the ones it omits");
+
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a\",\"role\":\"user\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a\",\"delta\":\"hi\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"b\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"b\",\"delta\":\"draft\"}");
+  apply (reducer, "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r\",\"role\":\"reasoning\"}");
+  apply (reducer, "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":["
+                  "{\"id\":\"c\",\"role\":\"assistant\",\"content\":\"new\"},"
+                  "{\"id\":\"b\",\"role\":\"assistant\",\"content\":\"final\"}]}");
+
+  json = messages_json (transcript);
+  /* b keeps its place, the local reasoning is protected, a is gone, c is new. */
+  g_assert_cmpstr (json, ==,
+                   "[{\"id\":\"b\",\"role\":\"assistant\",\"content\":\"final\"},"
+                   "{\"id\":\"r\",\"role\":\"reasoning\",\"content\":\"\"},"
+                   "{\"id\":\"c\",\"role\":\"assistant\",\"content\":\"new\"}]");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/agui/reducer/part-order", test_part_order);
+  g_test_add_func ("/agui/reducer/two-runs", test_two_runs);
+  g_test_add_func ("/agui/reducer/notify-contract", test_notify_contract);
+  g_test_add_func ("/agui/reducer/state-delta-failure", test_state_delta_failure);
+  g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
+  g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
+
+  return g_test_run ();
+}
