@@ -1,0 +1,47 @@
+/* agui-pipeline-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-event.h"
+#include "agui-reducer.h"
+
+G_BEGIN_DECLS
+
+/* The synchronous half of a run: bytes → SSE frames → events (compat,
+ * schema) → chunk expansion → verification → the reducer. The transport
+ * feeds it; it never blocks and never needs a main loop. */
+typedef struct _AguiPipeline AguiPipeline;
+
+typedef void (*AguiPipelineEventFunc) (AguiEvent *event,
+                                       gpointer   user_data);
+typedef void (*AguiPipelineErrorFunc) (const GError *error,
+                                       gpointer      user_data);
+
+AguiPipeline *_agui_pipeline_new            (AguiReducer            *reducer);
+void          _agui_pipeline_free           (AguiPipeline           *self);
+void          _agui_pipeline_set_callbacks  (AguiPipeline           *self,
+                                             AguiPipelineEventFunc   applied,
+                                             AguiPipelineErrorFunc   item_error,
+                                             gpointer                user_data);
+void          _agui_pipeline_set_max_frame_size (AguiPipeline       *self,
+                                                 gsize               max_frame_size);
+gboolean      _agui_pipeline_push_bytes     (AguiPipeline           *self,
+                                             const guint8           *data,
+                                             gsize                   length);
+gboolean      _agui_pipeline_push_node      (AguiPipeline           *self,
+                                             JsonNode               *node);
+gboolean      _agui_pipeline_push_event     (AguiPipeline           *self,
+                                             AguiEvent              *event);
+gboolean      _agui_pipeline_finish         (AguiPipeline           *self);
+void          _agui_pipeline_fail           (AguiPipeline           *self,
+                                             const GError           *error);
+const GError *_agui_pipeline_get_error      (AguiPipeline           *self);
+gboolean      _agui_pipeline_get_run_open   (AguiPipeline           *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiPipeline, _agui_pipeline_free)
+
+G_END_DECLS

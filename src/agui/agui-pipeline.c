@@ -1,0 +1,291 @@
+/* agui-pipeline.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-chunk-normalizer.h"
+#include "agui-event-parser.h"
+#include "agui-pipeline-private.h"
+#include "agui-sse-decoder.h"
+#include "agui-verifier.h"
+
+struct _AguiPipeline
+{
+  AguiSseDecoder        *decoder;
+  AguiEventParser       *parser;
+  AguiChunkNormalizer   *normalizer;
+  AguiVerifier          *verifier;
+  AguiReducer           *reducer;
+  GPtrArray             *expanded;
+  GError                *error;
+  AguiPipelineEventFunc  applied;
+  AguiPipelineErrorFunc  item_error;
+  gpointer               user_data;
+  /* A frame that is not a valid event is reported and skipped, so one bad
+   * event does not silence the rest of the run; the run still ends failed,
+   * with the first such error. */
+  GError                *item_failure;
+  guint                  fatal : 1;
+  guint                  run_open : 1;
+};
+
+AguiPipeline *
+_agui_pipeline_new (AguiReducer *reducer)
+{
+  AguiPipeline *self = g_new0 (AguiPipeline, 1);
+
+  self->decoder = agui_sse_decoder_new ();
+  self->parser = agui_event_parser_new ();
+  self->normalizer = agui_chunk_normalizer_new ();
+  self->verifier = agui_verifier_new ();
+  self->reducer = reducer ? g_object_ref (reducer) : NULL;
+  self->expanded = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+
+  return self;
+}
+
+void
+_agui_pipeline_free (AguiPipeline *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_object (&self->decoder);
+  g_clear_object (&self->parser);
+  g_clear_object (&self->normalizer);
+  g_clear_object (&self->verifier);
+  g_clear_object (&self->reducer);
+  g_clear_pointer (&self->expanded, g_ptr_array_unref);
+  g_clear_error (&self->error);
+  g_clear_error (&self->item_failure);
+  g_free (self);
+}
+
+void
+_agui_pipeline_set_callbacks (AguiPipeline          *self,
+                              AguiPipelineEventFunc  applied,
+                              AguiPipelineErrorFunc  item_error,
+                              gpointer               user_data)
+{
+  self->applied = applied;
+  self->item_error = item_error;
+  self->user_data = user_data;
+}
+
+void
+_agui_pipeline_set_max_frame_size (AguiPipeline *self,
+                                   gsize         max_frame_size)
+{
+  agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
+}
+
+void
+_agui_pipeline_fail (AguiPipeline *self,
+                     const GError *error)
+{
+  if (self->fatal)
+    return;
+
+  self->fatal = TRUE;
+  if (self->error == NULL)
+    self->error = g_error_copy (self->item_failure ? self->item_failure : error);
+
+  if (self->reducer != NULL)
+    agui_reducer_fail (self->reducer, self->error);
+}
+
+static void
+item_failed (AguiPipeline *self,
+             GError       *error)
+{
+  if (self->item_error != NULL)
+    self->item_error (error, self->user_data);
+
+  if (self->item_failure == NULL)
+    self->item_failure = error;
+  else
+    g_error_free (error);
+}
+
+gboolean
+_agui_pipeline_push_event (AguiPipeline *self,
+                           AguiEvent    *event)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->fatal)
+    return FALSE;
+
+  g_ptr_array_set_size (self->expanded, 0);
+  if (!agui_chunk_normalizer_push (self->normalizer, event, self->expanded, &error))
+    {
+      /* Synthetic ENDs emitted before the failure are still applied; if
+       * one of them breaks the protocol, that came first and is what the
+       * run failed with. */
+      for (guint i = 0; i < self->expanded->len; i++)
+        {
+          AguiEvent *expanded = g_ptr_array_index (self->expanded, i);
+          g_autoptr(GError) verify_error = NULL;
+
+          if (!agui_verifier_check (self->verifier, expanded, &verify_error))
+            {
+              _agui_pipeline_fail (self, verify_error);
+              return FALSE;
+            }
+          if (self->reducer)
+            agui_reducer_apply (self->reducer, expanded);
+          if (self->applied)
+            self->applied (expanded, self->user_data);
+        }
+      _agui_pipeline_fail (self, error);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < self->expanded->len; i++)
+    {
+      AguiEvent *expanded = g_ptr_array_index (self->expanded, i);
+      AguiEventType type = agui_event_get_event_type (expanded);
+
+      if (!agui_verifier_check (self->verifier, expanded, &error))
+        {
+          _agui_pipeline_fail (self, error);
+          return FALSE;
+        }
+
+      if (type == AGUI_EVENT_RUN_STARTED)
+        self->run_open = TRUE;
+      else if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+        self->run_open = FALSE;
+
+      if (self->reducer)
+        agui_reducer_apply (self->reducer, expanded);
+      if (self->applied)
+        self->applied (expanded, self->user_data);
+    }
+
+  return TRUE;
+}
+
+gboolean
+_agui_pipeline_push_node (AguiPipeline *self,
+                          JsonNode     *node)
+{
+  g_autoptr(AguiEvent) event = NULL;
+  GError *error = NULL;
+
+  if (self->fatal)
+    return FALSE;
+
+  event = agui_event_parser_parse_node (self->parser, node, &error);
+  if (event == NULL)
+    {
+      if (error != NULL)
+        item_failed (self, error);
+      return TRUE;
+    }
+
+  return _agui_pipeline_push_event (self, event);
+}
+
+static gboolean
+drain_frames (AguiPipeline *self)
+{
+  AguiSseFrame *frame;
+
+  while (!self->fatal && (frame = agui_sse_decoder_next_frame (self->decoder)))
+    {
+      g_autoptr(AguiSseFrame) owned = frame;
+      g_autoptr(AguiEvent) event = NULL;
+      GError *error = NULL;
+
+      event = agui_event_parser_parse (self->parser,
+                                       agui_sse_frame_get_data (frame),
+                                       agui_sse_frame_get_data_length (frame),
+                                       &error);
+      if (event == NULL)
+        {
+          if (error != NULL)
+            item_failed (self, error);
+          continue;
+        }
+
+      if (!_agui_pipeline_push_event (self, event))
+        return FALSE;
+    }
+
+  return !self->fatal;
+}
+
+gboolean
+_agui_pipeline_push_bytes (AguiPipeline *self,
+                           const guint8 *data,
+                           gsize         length)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->fatal)
+    return FALSE;
+
+  if (!agui_sse_decoder_push (self->decoder, data, length, &error))
+    {
+      /* Frames completed before the bad bytes still count. */
+      drain_frames (self);
+      _agui_pipeline_fail (self, error);
+      return FALSE;
+    }
+
+  return drain_frames (self);
+}
+
+gboolean
+_agui_pipeline_finish (AguiPipeline *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->fatal)
+    return FALSE;
+
+  if (!agui_sse_decoder_finish (self->decoder, &error))
+    {
+      drain_frames (self);
+      _agui_pipeline_fail (self, error);
+      return FALSE;
+    }
+
+  if (!drain_frames (self))
+    return FALSE;
+
+  if (self->item_failure != NULL)
+    {
+      _agui_pipeline_fail (self, self->item_failure);
+      return FALSE;
+    }
+
+  if (self->run_open)
+    {
+      g_autoptr(GError) truncated = NULL;
+
+      truncated = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
+                                       "The stream ended before the run finished "
+                                       "(no RUN_FINISHED or RUN_ERROR)");
+      _agui_pipeline_fail (self, truncated);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+const GError *
+_agui_pipeline_get_error (AguiPipeline *self)
+{
+  return self->error;
+}
+
+gboolean
+_agui_pipeline_get_run_open (AguiPipeline *self)
+{
+  return self->run_open;
+}
