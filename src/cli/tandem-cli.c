@@ -7,13 +7,345 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <unistd.h>
+
+#include <gio/gunixinputstream.h>
 
 #include "agui.h"
+#include "agui-pipeline-private.h"
+
+#include "tandem-conform.h"
+
+static const char usage[] =
+  "Usage: tandem-cli COMMAND [ARGS...]\n"
+  "\n"
+  "Commands:\n"
+  "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
+  "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
+  "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
+  "  bench fold FILE          Measure folding a stream: events/s, MB/s, peak memory\n";
+
+/* g_print() converts to the locale's charset; JSON output stays UTF-8
+ * whatever the locale, or a C locale would turn every é into '?'. */
+static void
+print_utf8 (const char *text)
+{
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+}
+
+static GBytes *
+read_input (const char  *path,
+            GError     **error)
+{
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GOutputStream) memory = NULL;
+
+  if (path == NULL || g_str_equal (path, "-"))
+    {
+      stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+    }
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+
+      stream = G_INPUT_STREAM (g_file_read (file, NULL, error));
+      if (stream == NULL)
+        return NULL;
+    }
+
+  memory = g_memory_output_stream_new_resizable ();
+  if (g_output_stream_splice (memory, stream,
+                              G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+                              NULL, error) < 0)
+    return NULL;
+
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+static void
+print_event_cb (AguiEvent *event,
+                gpointer   user_data)
+{
+  g_autofree char *text = agui_event_to_string (event);
+
+  print_utf8 (text);
+}
+
+static void
+print_item_error_cb (const GError *error,
+                     gpointer      user_data)
+{
+  g_printerr ("tandem-cli: skipped a frame: %s\n", error->message);
+}
+
+/* Feeds @body through the pipeline as it would arrive from a network:
+ * in reads of a few kilobytes. */
+static gboolean
+feed (AguiPipeline *pipeline,
+      GBytes       *body)
+{
+  gsize length;
+  const guint8 *data = g_bytes_get_data (body, &length);
+
+  for (gsize offset = 0; offset < length; offset += 4096)
+    if (!_agui_pipeline_push_bytes (pipeline, data + offset, MIN (4096, length - offset)))
+      return FALSE;
+
+  return _agui_pipeline_finish (pipeline);
+}
+
+static int
+command_events (int    argc,
+                char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = read_input (argc > 1 ? argv[1] : NULL, &error);
+  g_autoptr(AguiPipeline) pipeline = NULL;
+  const GError *failure;
+
+  if (body == NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 2;
+    }
+
+  pipeline = _agui_pipeline_new (NULL);
+  _agui_pipeline_set_callbacks (pipeline, print_event_cb, print_item_error_cb, NULL);
+  feed (pipeline, body);
+
+  failure = _agui_pipeline_get_error (pipeline);
+  if (failure == NULL)
+    return 0;
+
+  g_printerr ("tandem-cli: %s failed: %s\n",
+              agui_stage_to_string (agui_stage_from_error (failure)), failure->message);
+
+  return 1;
+}
+
+static JsonNode *
+fold_to_json (AguiReducer  *reducer,
+              const GError *failure)
+{
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonNode *node;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "messages");
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, agui_transcript_to_messages (transcript, TRUE));
+  json_builder_add_value (builder, node);
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_value (builder, json_node_copy (agui_transcript_get_state (transcript)));
+  json_builder_set_member_name (builder, "runState");
+  json_builder_add_value (builder, agui_run_state_to_json (agui_transcript_get_run_state (transcript)));
+  json_builder_set_member_name (builder, "pendingInterrupts");
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (node, agui_transcript_get_pending_interrupts (transcript));
+  json_builder_add_value (builder, node);
+  json_builder_set_member_name (builder, "error");
+  if (failure != NULL)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, failure->message);
+      json_builder_set_member_name (builder, "stage");
+      json_builder_add_string_value (builder, agui_stage_to_string (agui_stage_from_error (failure)));
+      json_builder_end_object (builder);
+    }
+  else
+    {
+      json_builder_add_null_value (builder);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static int
+command_fold (int    argc,
+              char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = read_input (argc > 1 ? argv[1] : NULL, &error);
+  g_autoptr(AguiReducer) reducer = NULL;
+  g_autoptr(AguiPipeline) pipeline = NULL;
+  g_autoptr(JsonNode) output = NULL;
+  g_autofree char *text = NULL;
+
+  if (body == NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 2;
+    }
+
+  reducer = agui_reducer_new (NULL);
+  pipeline = _agui_pipeline_new (reducer);
+  _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, NULL);
+  feed (pipeline, body);
+
+  output = fold_to_json (reducer, _agui_pipeline_get_error (pipeline));
+  text = json_to_string (output, TRUE);
+  print_utf8 (text);
+
+  return _agui_pipeline_get_error (pipeline) ? 1 : 0;
+}
+
+static int
+command_conform (int    argc,
+                 char **argv)
+{
+  g_autoptr(GHashTable) deviations = NULL;
+  g_autoptr(GBytes) table = NULL;
+  guint passed = 0, failed = 0;
+
+  if (argc < 2)
+    {
+      g_printerr ("Usage: tandem-cli conform FIXTURE.json...\n");
+      return 2;
+    }
+
+  table = g_resources_lookup_data ("/io/github/tandemdesk/Tandem/cli/conformance-deviations.md", 0, NULL);
+  if (table != NULL)
+    deviations = tandem_conform_load_deviations (g_bytes_get_data (table, NULL), NULL);
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_auto(TandemConformResult) result = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *base = g_path_get_basename (argv[i]);
+
+      if (!tandem_conform_run (argv[i], deviations, &result, &error))
+        {
+          g_print ("FAIL %s: %s\n", base, error->message);
+          failed++;
+          continue;
+        }
+
+      switch (result.verdict)
+        {
+        case TANDEM_CONFORM_PASS:
+          g_print ("PASS %s\n", result.name);
+          passed++;
+          break;
+
+        case TANDEM_CONFORM_DEVIATION:
+          g_print ("PASS %s (documented deviation: %s)\n", result.name, result.deviation);
+          passed++;
+          break;
+
+        case TANDEM_CONFORM_FAIL:
+        default:
+          g_print ("FAIL %s\n%s", result.name, result.diff->str);
+          failed++;
+          break;
+        }
+    }
+
+  g_print ("%u passed, %u failed\n", passed, failed);
+
+  return failed > 0 ? 1 : 0;
+}
+
+static gsize
+peak_rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+
+  line = strstr (status, "VmHWM:");
+  if (line == NULL)
+    return 0;
+
+  return (gsize) g_ascii_strtoull (line + strlen ("VmHWM:"), NULL, 10);
+}
+
+static void
+count_event_cb (AguiEvent *event,
+                gpointer   user_data)
+{
+  (*(guint64 *) user_data)++;
+}
+
+static int
+command_bench (int    argc,
+               char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(AguiReducer) reducer = NULL;
+  g_autoptr(AguiPipeline) pipeline = NULL;
+  guint64 events = 0;
+  gint64 start, elapsed;
+  double seconds;
+  gsize length;
+
+  if (argc < 3 || !g_str_equal (argv[1], "fold"))
+    {
+      g_printerr ("Usage: tandem-cli bench fold FILE\n");
+      return 2;
+    }
+
+  body = read_input (argv[2], &error);
+  if (body == NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 2;
+    }
+
+  length = g_bytes_get_size (body);
+  reducer = agui_reducer_new (NULL);
+  pipeline = _agui_pipeline_new (reducer);
+  _agui_pipeline_set_callbacks (pipeline, count_event_cb, NULL, &events);
+
+  start = g_get_monotonic_time ();
+  feed (pipeline, body);
+  elapsed = g_get_monotonic_time () - start;
+  seconds = MAX (elapsed, 1) / (double) G_USEC_PER_SEC;
+
+  g_print ("events: %" G_GUINT64_FORMAT "\n", events);
+  g_print ("bytes: %" G_GSIZE_FORMAT "\n", length);
+  g_print ("seconds: %.3f\n", seconds);
+  g_print ("events/s: %.0f\n", events / seconds);
+  g_print ("MB/s: %.1f\n", length / seconds / 1e6);
+  g_print ("peak RSS: %" G_GSIZE_FORMAT " KiB\n", peak_rss_kib ());
+  if (_agui_pipeline_get_error (pipeline))
+    g_print ("error: %s\n", _agui_pipeline_get_error (pipeline)->message);
+
+  return _agui_pipeline_get_error (pipeline) ? 1 : 0;
+}
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_printerr ("usage: tandem-cli COMMAND ...\n");
+  if (argc < 2)
+    {
+      g_printerr ("%s", usage);
+      return 2;
+    }
+
+  if (g_str_equal (argv[1], "events"))
+    return command_events (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "fold"))
+    return command_fold (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "conform"))
+    return command_conform (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "bench"))
+    return command_bench (argc - 1, argv + 1);
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "help"))
+    {
+      g_print ("%s", usage);
+      return 0;
+    }
+
+  g_printerr ("tandem-cli: unknown command '%s'\n\n%s", argv[1], usage);
+
   return 2;
 }
