@@ -127,7 +127,7 @@ add_fixtures (const char *dir_path,
       g_autofree char *events_path = g_strdup_printf ("/agui/fixtures/%s/events-cli/%s", label, stem);
       char *full = g_build_filename (dir_path, file, NULL);
 
-      g_test_add_data_func_full (conform_path, full, test_conform, NULL);
+      g_test_add_data_func_full (conform_path, full, test_conform, g_free);
       g_test_add_data_func_full (events_path, g_strdup (full), test_events_cli, g_free);
     }
 }
