@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 
 /* json_node_copy() in json-glib 1.6 shares objects and arrays with its
  * source; this copies the whole tree, unsealed. */
-JsonNode *_agui_json_node_copy_deep (JsonNode *node);
+JsonNode *_agui_json_node_copy_deep (JsonNode   *node);
+void      _agui_json_object_merge   (JsonObject *target,
+                                     JsonObject *source);
 
 G_END_DECLS

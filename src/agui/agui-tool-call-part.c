@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-enums.h"
+#include "agui-json-private.h"
 #include "agui-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-util-private.h"
@@ -402,19 +403,13 @@ void
 _agui_tool_call_part_merge_metadata (AguiToolCallPart *self,
                                      JsonObject       *metadata)
 {
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *value;
-
   if (metadata == NULL)
     return;
 
   if (self->metadata == NULL)
     self->metadata = json_object_new ();
 
-  json_object_iter_init (&iter, metadata);
-  while (json_object_iter_next (&iter, &name, &value))
-    json_object_set_member (self->metadata, name, json_node_copy (value));
+  _agui_json_object_merge (self->metadata, metadata);
 }
 
 const char *

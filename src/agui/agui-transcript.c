@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-message-private.h"
 #include "agui-part-private.h"
@@ -113,20 +114,13 @@ void
 _agui_record_merge_metadata (AguiRecord *record,
                              JsonObject *metadata)
 {
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *value;
-
   if (metadata == NULL)
     return;
 
   if (record->metadata == NULL)
     record->metadata = json_object_new ();
 
-  /* Shallow, key by key, last write wins (AG-UI 12.2). */
-  json_object_iter_init (&iter, metadata);
-  while (json_object_iter_next (&iter, &name, &value))
-    json_object_set_member (record->metadata, name, json_node_copy (value));
+  _agui_json_object_merge (record->metadata, metadata);
 }
 
 static const char *
