@@ -23,10 +23,7 @@ echo "== Build and test =="
 run_suite _build
 
 echo "== Build and test under ASan + UBSan =="
-# detect_leaks stays on: a leak is a failure like any other.
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:fast_unwind_on_malloc=0"
-export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# The sanitizer options (leaks are failures too) are set by tests/meson.build.
 run_suite _asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 
 echo "All tests passed in both builds."

@@ -10,36 +10,6 @@
 
 #include "agui.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-# define WITH_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define WITH_ADDRESS_SANITIZER 1
-# endif
-#endif
-
-#ifdef WITH_ADDRESS_SANITIZER
-/* HACK: GLib 2.74 leaks the directories that G_TEST_OPTION_ISOLATE_DIRS
- * sets for every test case, in g_set_user_dirs(). Only that function is
- * suppressed, so a leak of ours still fails the run; matching it needs
- * full stacks, which the fast unwinder cannot give through a GLib built
- * without frame pointers. */
-const char *__asan_default_options (void);
-const char *__lsan_default_suppressions (void);
-
-const char *
-__asan_default_options (void)
-{
-  return "fast_unwind_on_malloc=0";
-}
-
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:g_set_user_dirs\n";
-}
-#endif
-
 #define RS "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}"
 #define RF "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}"
 
