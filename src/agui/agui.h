@@ -29,4 +29,6 @@
 # include "agui-run-state.h"
 # include "agui-transcript.h"
 # include "agui-reducer.h"
+# include "agui-event-stream.h"
+# include "agui-transport.h"
 #undef AGUI_INSIDE
