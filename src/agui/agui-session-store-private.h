@@ -1,0 +1,24 @@
+/* agui-session-store-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-session-store.h"
+
+G_BEGIN_DECLS
+
+/* Joins each stream's consecutive deltas into one event (see the comment
+ * in agui-session-store.c for when two deltas may be joined). Returns a
+ * new array of new references; @events is left as it was. */
+GPtrArray *_agui_session_store_compact_events    (GPtrArray        *events);
+
+/* Test hook: caps the database at @max_pages pages (clamped by SQLite to
+ * the current size), so the next write that needs a page fails as on a
+ * full disk. Returns the cap in effect, or -1 on error. */
+gint64     _agui_session_store_set_max_page_count (AguiSessionStore *self,
+                                                  gint64            max_pages);
+
+G_END_DECLS

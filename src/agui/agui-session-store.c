@@ -1,0 +1,2278 @@
+/* agui-session-store.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <sqlite3.h>
+
+#include "agui-event-private.h"
+#include "agui-json-private.h"
+#include "agui-session-store-private.h"
+#include "agui-transcript.h"
+
+/**
+ * AguiSessionStore:
+ *
+ * Keeps threads on disk in one SQLite database: each thread's event log,
+ * one snapshot per turn and the interrupts the thread waits on.
+ *
+ * A turn is written by [method@Agui.SessionStore.save_turn] in one
+ * transaction, so a crash, a kill or a full disk loses at most the turn
+ * in flight. Before they are written, a turn's events are compacted: the
+ * deltas of one message or tool call that arrived back to back become one
+ * event, and replaying the compacted log draws the same transcript.
+ *
+ * ```c
+ * g_autoptr(AguiSessionStore) store = agui_session_store_new (NULL, &error);
+ * AguiTurnRecord turn = {
+ *   .thread_id = thread_id,
+ *   .snapshot_id = snapshot_id,
+ *   .parent_id = previous_snapshot_id,
+ *   .turn_index = agui_session_store_get_turn_count (store, thread_id, NULL),
+ *   .status = AGUI_SNAPSHOT_COMPLETED,
+ *   .messages = agui_transcript_to_messages (transcript, FALSE),
+ *   .state = agui_transcript_get_state (transcript),
+ *   .events = events,
+ * };
+ *
+ * if (!agui_session_store_save_turn (store, &turn, &error))
+ *   g_warning ("%s", error->message);
+ * ```
+ *
+ * Several processes may share a database: writers wait for each other
+ * (up to five seconds) rather than fail. One store may be used from
+ * several threads; its calls are serialized.
+ */
+struct _AguiSessionStore
+{
+  GObject  parent_instance;
+  char    *path;
+  sqlite3 *db;
+  GMutex   mutex;
+  int      last_code;
+  guint    folder_read_only : 1;
+};
+
+static void agui_session_store_initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AguiSessionStore, agui_session_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      agui_session_store_initable_iface_init))
+
+enum { PROP_0, PROP_PATH, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+#define BUSY_TIMEOUT_MS 5000
+
+/* Each entry moves the schema one version forward; the database's
+ * PRAGMA user_version says how many have run. To change the schema,
+ * append an entry: never edit one that has shipped. */
+static const char * const migrations[] = {
+  /* 1: threads, their event logs, one snapshot per turn, interrupts */
+  "CREATE TABLE threads ("
+  "  id TEXT PRIMARY KEY NOT NULL,"
+  "  title TEXT NOT NULL DEFAULT '',"
+  "  agent TEXT,"
+  "  created INTEGER NOT NULL,"
+  "  updated INTEGER NOT NULL"
+  ");"
+  "CREATE INDEX threads_by_updated ON threads (updated);"
+  "CREATE TABLE events ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  run_id TEXT,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, seq)"
+  ");"
+  "CREATE TABLE snapshots ("
+  "  id TEXT PRIMARY KEY NOT NULL,"
+  "  parent_id TEXT,"
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  turn_index INTEGER NOT NULL,"
+  "  status TEXT NOT NULL CHECK (status IN ('COMPLETED', 'FAILED', 'ABORTED')),"
+  "  finish_reason TEXT,"
+  "  error TEXT,"
+  "  messages TEXT NOT NULL,"
+  "  state TEXT NOT NULL,"
+  "  created_at INTEGER NOT NULL,"
+  "  UNIQUE (thread_id, turn_index)"
+  ");"
+  "CREATE INDEX snapshots_by_status ON snapshots (thread_id, status, turn_index);"
+  "CREATE TABLE interrupts ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  position INTEGER NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, position)"
+  ");",
+};
+
+static const char * const status_names[] = {
+  [AGUI_SNAPSHOT_COMPLETED] = "COMPLETED",
+  [AGUI_SNAPSHOT_FAILED] = "FAILED",
+  [AGUI_SNAPSHOT_ABORTED] = "ABORTED",
+};
+
+/* Errors */
+
+static char *
+describe_failure (sqlite3  *db,
+                  int       code,
+                  gboolean  folder_read_only)
+{
+  int system_errno = db != NULL ? sqlite3_system_errno (db) : 0;
+
+  switch (code & 0xff)
+    {
+    case SQLITE_FULL:
+      return g_strdup ("the disk is full");
+
+    case SQLITE_READONLY:
+      if (folder_read_only || code == SQLITE_READONLY_DIRECTORY)
+        return g_strdup ("the database's folder is read-only");
+      return g_strdup ("the database is read-only");
+
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return g_strdup ("another process kept the database locked for too long");
+
+    case SQLITE_CORRUPT:
+      return g_strdup ("the database file is damaged");
+
+    case SQLITE_NOTADB:
+      return g_strdup ("the file is not a database");
+
+    case SQLITE_NOMEM:
+      return g_strdup ("out of memory");
+
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return g_strdup ("permission denied");
+
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+      if (system_errno == ENOSPC)
+        return g_strdup ("the disk is full");
+      if (system_errno == EROFS || system_errno == EACCES || system_errno == EPERM)
+        return g_strdup_printf ("the database or its folder is read-only (%s)",
+                                g_strerror (system_errno));
+      return g_strdup_printf ("%s (%s)",
+                              (code & 0xff) == SQLITE_CANTOPEN
+                                ? "the database file cannot be opened"
+                                : "reading or writing the database failed",
+                              system_errno != 0 ? g_strerror (system_errno) : sqlite3_errmsg (db));
+
+    default:
+      return g_strdup (db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (code));
+    }
+}
+
+/* Call at once after the failing call: a ROLLBACK would replace the
+ * connection's error message. */
+static void
+set_sqlite_error (AguiSessionStore  *self,
+                  int                code,
+                  const char        *what,
+                  GError           **error)
+{
+  g_autofree char *reason = describe_failure (self->db, code, self->folder_read_only);
+
+  self->last_code = code;
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: %s", what, reason);
+}
+
+static gboolean
+exec_sql (AguiSessionStore  *self,
+          const char        *sql,
+          const char        *what,
+          GError           **error)
+{
+  int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static sqlite3_stmt *
+prepare (AguiSessionStore  *self,
+         const char        *sql,
+         const char        *what,
+         GError           **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      set_sqlite_error (self, rc, what, error);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+
+  return stmt;
+}
+
+/* Runs a statement that returns no rows. */
+static gboolean
+step_done (AguiSessionStore  *self,
+           sqlite3_stmt      *stmt,
+           const char        *what,
+           GError           **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+
+  sqlite3_reset (stmt);
+  return TRUE;
+}
+
+static void
+rollback (AguiSessionStore *self)
+{
+  /* SQLite may already have rolled back by itself (after SQLITE_FULL,
+   * SQLITE_IOERR...); a second ROLLBACK would only fail. */
+  if (!sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static gboolean
+commit (AguiSessionStore  *self,
+        const char        *what,
+        GError           **error)
+{
+  if (!exec_sql (self, "COMMIT", what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* JSON helpers */
+
+static char *
+node_to_string (JsonNode *node)
+{
+  if (node == NULL)
+    return g_strdup ("null");
+
+  return json_to_string (node, FALSE);
+}
+
+static char *
+array_to_string (JsonArray *array)
+{
+  g_autoptr(JsonArray) empty = array == NULL ? json_array_new () : NULL;
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array ? array : empty);
+
+  return json_to_string (node, FALSE);
+}
+
+static JsonNode *
+parse_json (JsonParser  *parser,
+            const char  *text,
+            GError     **error)
+{
+  if (text == NULL || !json_parser_load_from_data (parser, text, -1, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "empty");
+      return NULL;
+    }
+
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "empty");
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
+}
+
+static JsonNode *
+column_json (sqlite3_stmt  *stmt,
+             int            column,
+             const char    *what,
+             const char    *name,
+             GError       **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *node;
+
+  node = parse_json (parser, (const char *) sqlite3_column_text (stmt, column), &local_error);
+  if (node == NULL)
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                 "%s: the stored %s are not valid JSON (%s)", what, name, local_error->message);
+
+  return node;
+}
+
+static void
+set_string_or_null (JsonObject *object,
+                    const char *name,
+                    const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, name, value);
+  else
+    json_object_set_null_member (object, name);
+}
+
+/* Search */
+
+static char *
+fold_text (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *normalized = g_utf8_normalize (valid, -1, G_NORMALIZE_ALL);
+
+  return g_utf8_casefold (normalized, -1);
+}
+
+/* agui_text_matches (haystack, needle): case-insensitive substring match
+ * for any script, which LIKE only does for ASCII. The folded needle is
+ * kept as auxiliary data, so it is folded once per statement. */
+static void
+text_matches_func (sqlite3_context  *context,
+                   int               argc,
+                   sqlite3_value   **argv)
+{
+  const char *haystack = (const char *) sqlite3_value_text (argv[0]);
+  const char *needle = (const char *) sqlite3_value_text (argv[1]);
+  g_autofree char *owned_needle = NULL;
+  g_autofree char *folded = NULL;
+  const char *folded_needle;
+
+  g_assert (argc == 2);
+
+  if (haystack == NULL || needle == NULL)
+    {
+      sqlite3_result_int (context, 0);
+      return;
+    }
+
+  folded_needle = sqlite3_get_auxdata (context, 1);
+  if (folded_needle == NULL)
+    {
+      folded_needle = owned_needle = fold_text (needle);
+      sqlite3_set_auxdata (context, 1, g_strdup (owned_needle), g_free);
+    }
+
+  folded = fold_text (haystack);
+  sqlite3_result_int (context, strstr (folded, folded_needle) != NULL);
+}
+
+/* Compaction
+ *
+ * A delta may join the previous delta of its stream (the same event type
+ * and id) when every event between them is a delta of another stream.
+ * The reducer only appends a delta to its own message or tool call, so
+ * moving it back past other streams' deltas changes nothing; any other
+ * event (a START, an END, a tool call, a state change) may change where
+ * the next delta lands, so nothing joins across one. A delta carrying
+ * more than its stream id, its text and a timestamp (metadata, a raw
+ * event) is kept apart, since the reducer reads those members on every
+ * delta; later deltas may still join it. */
+
+typedef struct
+{
+  AguiEvent *event;
+  GString   *delta;
+} Slot;
+
+static void
+slot_clear (Slot *slot)
+{
+  g_clear_pointer (&slot->event, agui_event_unref);
+  if (slot->delta != NULL)
+    g_string_free (g_steal_pointer (&slot->delta), TRUE);
+}
+
+static const char *
+stream_id_member (AguiEventType type)
+{
+  switch (type)
+    {
+    case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
+    case AGUI_EVENT_REASONING_MESSAGE_CONTENT:
+      return "messageId";
+
+    case AGUI_EVENT_TOOL_CALL_ARGS:
+      return "toolCallId";
+
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+is_plain_delta (AguiEvent  *event,
+                const char *id_member)
+{
+  JsonObjectIter iter;
+  const char *name;
+
+  json_object_iter_init (&iter, agui_event_get_object (event));
+  while (json_object_iter_next (&iter, &name, NULL))
+    {
+      if (!g_str_equal (name, "type") &&
+          !g_str_equal (name, "delta") &&
+          !g_str_equal (name, "timestamp") &&
+          !g_str_equal (name, id_member))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static AguiEvent *
+slot_to_event (Slot *slot)
+{
+  JsonObject *object;
+  JsonObject *members;
+  g_autoptr(GList) names = NULL;
+
+  if (slot->delta == NULL)
+    return agui_event_ref (slot->event);
+
+  /* Same members in the same order, so the stored JSON reads as the
+   * first delta did. */
+  object = agui_event_get_object (slot->event);
+  names = json_object_get_members (object);
+  members = json_object_new ();
+  for (const GList *l = names; l != NULL; l = l->next)
+    {
+      if (g_str_equal (l->data, "delta"))
+        json_object_set_string_member (members, "delta", slot->delta->str);
+      else
+        json_object_set_member (members, l->data, json_object_dup_member (object, l->data));
+    }
+
+  return _agui_event_new_trusted (agui_event_get_event_type (slot->event), members);
+}
+
+GPtrArray *
+_agui_session_store_compact_events (GPtrArray *events)
+{
+  g_autoptr(GArray) slots = NULL;
+  g_autoptr(GHashTable) open_streams = NULL;
+  GPtrArray *compacted;
+
+  g_return_val_if_fail (events != NULL, NULL);
+
+  slots = g_array_sized_new (FALSE, TRUE, sizeof (Slot), events->len);
+  g_array_set_clear_func (slots, (GDestroyNotify) slot_clear);
+  open_streams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      AguiEvent *event = g_ptr_array_index (events, i);
+      AguiEventType type = agui_event_get_event_type (event);
+      const char *id_member = stream_id_member (type);
+      const char *id = id_member ? agui_event_get_string (event, id_member) : NULL;
+      const char *delta = agui_event_get_delta (event);
+      Slot slot = { agui_event_ref (event), NULL };
+      g_autofree char *key = NULL;
+      gpointer index;
+
+      if (id == NULL || delta == NULL)
+        {
+          g_array_append_val (slots, slot);
+          g_hash_table_remove_all (open_streams);
+          continue;
+        }
+
+      key = g_strdup_printf ("%d:%s", type, id);
+      if (g_hash_table_lookup_extended (open_streams, key, NULL, &index) &&
+          is_plain_delta (event, id_member))
+        {
+          Slot *target = &g_array_index (slots, Slot, GPOINTER_TO_UINT (index));
+
+          if (target->delta == NULL)
+            target->delta = g_string_new (agui_event_get_delta (target->event));
+          g_string_append (target->delta, delta);
+          agui_event_unref (slot.event);
+          continue;
+        }
+
+      g_array_append_val (slots, slot);
+      g_hash_table_replace (open_streams, g_steal_pointer (&key), GUINT_TO_POINTER (slots->len - 1));
+    }
+
+  compacted = g_ptr_array_new_full (slots->len, (GDestroyNotify) agui_event_unref);
+  for (guint i = 0; i < slots->len; i++)
+    g_ptr_array_add (compacted, slot_to_event (&g_array_index (slots, Slot, i)));
+
+  return compacted;
+}
+
+/* Schema */
+
+static gboolean
+read_user_version (AguiSessionStore  *self,
+                   int               *version,
+                   const char        *what,
+                   GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, "PRAGMA user_version", what, error)))
+    return FALSE;
+
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  *version = sqlite3_column_int (stmt, 0);
+  return TRUE;
+}
+
+static gboolean
+migrate (AguiSessionStore  *self,
+         const char        *what,
+         GError           **error)
+{
+  const int latest = G_N_ELEMENTS (migrations);
+  g_autofree char *set_version = NULL;
+  int version;
+
+  if (!read_user_version (self, &version, what, error))
+    return FALSE;
+
+  if (version == latest)
+    return TRUE;
+
+  /* Re-read under the write lock: another process may have migrated
+   * the database meanwhile. */
+  if (version < latest)
+    {
+      if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
+        return FALSE;
+
+      if (!read_user_version (self, &version, what, error))
+        {
+          rollback (self);
+          return FALSE;
+        }
+    }
+
+  if (version > latest)
+    {
+      rollback (self);
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the database was written by a newer version of Tandem "
+                   "(schema version %d; this version knows up to %d)",
+                   what, version, latest);
+      return FALSE;
+    }
+
+  for (int i = version; i < latest; i++)
+    {
+      if (!exec_sql (self, migrations[i], what, error))
+        {
+          rollback (self);
+          return FALSE;
+        }
+    }
+
+  set_version = g_strdup_printf ("PRAGMA user_version = %d", latest);
+  if (!exec_sql (self, set_version, what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
+
+  return commit (self, what, error);
+}
+
+typedef enum
+{
+  OPEN_READ_WRITE,
+  OPEN_READ_ONLY,
+  OPEN_IMMUTABLE,
+} OpenMode;
+
+static gboolean
+open_database (AguiSessionStore  *self,
+               OpenMode           mode,
+               const char        *what,
+               GError           **error)
+{
+  gboolean read_only = mode != OPEN_READ_WRITE;
+  g_autofree char *uri = NULL;
+  int rc;
+
+  self->last_code = SQLITE_OK;
+  if (mode == OPEN_IMMUTABLE)
+    {
+      g_autofree char *file_uri = g_filename_to_uri (self->path, NULL, NULL);
+
+      uri = g_strconcat (file_uri, "?immutable=1", NULL);
+      rc = sqlite3_open_v2 (uri, &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    }
+  else
+    {
+      rc = sqlite3_open_v2 (self->path, &self->db,
+                            read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                            NULL);
+    }
+  if (rc != SQLITE_OK)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  sqlite3_extended_result_codes (self->db, TRUE);
+
+  /* Two processes on one database wait for each other's write instead of
+   * failing at once. */
+  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+
+  /* WAL lets readers go on while a turn is written. synchronous=FULL syncs
+   * the log on every commit: NORMAL would survive a killed process too,
+   * but a power cut could then roll back turns that were already
+   * reported saved, and one sync per turn (a turn lasts seconds) is
+   * cheap. The journal mode is stored in the file, so a read-only
+   * connection leaves it be. */
+  if ((!read_only && !exec_sql (self, "PRAGMA journal_mode = WAL", what, error)) ||
+      !exec_sql (self, "PRAGMA synchronous = FULL", what, error) ||
+      !exec_sql (self, "PRAGMA foreign_keys = ON", what, error))
+    return FALSE;
+
+  rc = sqlite3_create_function_v2 (self->db, "agui_text_matches", 2,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                   NULL, text_matches_func, NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return migrate (self, what, error);
+}
+
+static gboolean
+agui_session_store_initable_init (GInitable     *initable,
+                                  GCancellable  *cancellable,
+                                  GError       **error)
+{
+  AguiSessionStore *self = AGUI_SESSION_STORE (initable);
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *directory = NULL;
+
+  if (self->path == NULL)
+    self->path = agui_session_store_dup_default_path ();
+
+  what = g_strdup_printf ("Could not open the session store at %s", self->path);
+
+  directory = g_path_get_dirname (self->path);
+  if (g_mkdir_with_parents (directory, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: cannot create the folder %s: %s",
+                   what, directory, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  /* Switching a new file to WAL and creating the schema need the write
+   * lock; SQLite may answer BUSY there without waiting (it cannot wait
+   * while it might deadlock), so a second process opening a brand-new
+   * database at the same moment tries again a few times. */
+  for (guint attempt = 0; ; attempt++)
+    {
+      if (open_database (self, OPEN_READ_WRITE, what, &local_error))
+        return TRUE;
+
+      if ((self->last_code & 0xff) != SQLITE_BUSY || attempt >= 10)
+        break;
+
+      g_clear_error (&local_error);
+      g_clear_pointer (&self->db, sqlite3_close_v2);
+      g_usleep ((attempt + 1) * 20 * 1000);
+    }
+
+  /* A read-only file or folder: open it for reading, so the threads can
+   * still be shown; each write then fails saying why. In a read-only
+   * folder SQLite cannot create the WAL index a reader needs, unless it
+   * is told that nobody writes the file (immutable): true of a file no
+   * one may write, and its log was merged into it when it was closed. */
+  if ((self->last_code & 0xff) == SQLITE_READONLY || (self->last_code & 0xff) == SQLITE_CANTOPEN)
+    {
+      self->folder_read_only = self->last_code == SQLITE_READONLY_DIRECTORY;
+
+      g_clear_pointer (&self->db, sqlite3_close_v2);
+      if (open_database (self, OPEN_READ_ONLY, what, NULL))
+        return TRUE;
+
+      g_clear_pointer (&self->db, sqlite3_close_v2);
+      if (open_database (self, OPEN_IMMUTABLE, what, NULL))
+        return TRUE;
+    }
+
+  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+static void
+agui_session_store_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = agui_session_store_initable_init;
+}
+
+static void
+agui_session_store_finalize (GObject *object)
+{
+  AguiSessionStore *self = (AguiSessionStore *) object;
+
+  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_clear_pointer (&self->path, g_free);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (agui_session_store_parent_class)->finalize (object);
+}
+
+static void
+agui_session_store_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  AguiSessionStore *self = AGUI_SESSION_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_session_store_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  AguiSessionStore *self = AGUI_SESSION_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_assert (self->path == NULL);
+      self->path = g_value_dup_string (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_session_store_class_init (AguiSessionStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agui_session_store_finalize;
+  object_class->get_property = agui_session_store_get_property;
+  object_class->set_property = agui_session_store_set_property;
+
+  /**
+   * AguiSessionStore:path:
+   *
+   * The database file; %NULL at construction means the default path
+   * (see [func@Agui.SessionStore.dup_default_path]).
+   */
+  properties[PROP_PATH] =
+    g_param_spec_string ("path", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agui_session_store_init (AguiSessionStore *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+/* API */
+
+/**
+ * agui_snapshot_status_to_string:
+ * @status: a snapshot status
+ *
+ * Returns: the stored name of @status, such as `"COMPLETED"`
+ */
+const char *
+agui_snapshot_status_to_string (AguiSnapshotStatus status)
+{
+  g_return_val_if_fail ((guint) status < G_N_ELEMENTS (status_names), NULL);
+
+  return status_names[status];
+}
+
+/**
+ * agui_snapshot_status_from_string:
+ * @name: a stored name such as `"FAILED"`
+ * @status: (out) (optional): where to store the status
+ *
+ * Returns: %TRUE if @name names a snapshot status
+ */
+gboolean
+agui_snapshot_status_from_string (const char         *name,
+                                  AguiSnapshotStatus *status)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (status_names); i++)
+    {
+      if (g_str_equal (name, status_names[i]))
+        {
+          if (status != NULL)
+            *status = (AguiSnapshotStatus) i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * agui_session_store_new:
+ * @path: (nullable) (type filename): the database file, or %NULL for the
+ *   default path
+ * @error: return location for a #GError
+ *
+ * Opens the database at @path, creating it (and its folder) if needed,
+ * and brings its schema up to date. A database written by a newer
+ * version, one that is not a database, or one that cannot be opened is
+ * an %AGUI_ERROR_STORE error.
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL on error
+ */
+AguiSessionStore *
+agui_session_store_new (const char  *path,
+                        GError     **error)
+{
+  return g_initable_new (AGUI_TYPE_SESSION_STORE, NULL, error, "path", path, NULL);
+}
+
+/**
+ * agui_session_store_dup_default_path:
+ *
+ * The database file used when none is given:
+ * `$XDG_DATA_HOME/tandem/tandem.db` (see g_get_user_data_dir()), which
+ * in a Flatpak sandbox is inside the application's own data folder. The
+ * folder is created when the store is opened.
+ *
+ * Returns: (transfer full) (type filename): the default path
+ */
+char *
+agui_session_store_dup_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "tandem", "tandem.db", NULL);
+}
+
+/**
+ * agui_session_store_get_path:
+ * @self: a session store
+ *
+ * Returns: (type filename): the database file
+ */
+const char *
+agui_session_store_get_path (AguiSessionStore *self)
+{
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+
+  return self->path;
+}
+
+/* The next "updated" time: now, or just after the newest thread if the
+ * clock is coarse or went back, so "newest first" is never a tie. */
+#define NEXT_UPDATED_SQL "MAX (?4, (SELECT COALESCE (MAX (updated), 0) + 1 FROM threads))"
+
+/**
+ * agui_session_store_create_thread:
+ * @self: a session store
+ * @thread_id: a new thread's id
+ * @title: (nullable): its title
+ * @agent: (nullable): the agent it talks to (a URL or a name)
+ * @error: return location for a #GError
+ *
+ * Adds an empty thread. An id that is already taken is an error.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_create_thread (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  const char        *title,
+                                  const char        *agent,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL && thread_id[0] != '\0', FALSE);
+
+  what = g_strdup_printf ("Could not create the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "INSERT INTO threads (id, title, agent, created, updated) "
+                        "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ")",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, title ? title : "", -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 3, agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 4, g_get_real_time ());
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: a thread with that id already exists", what);
+      return FALSE;
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Runs a one-row UPDATE or DELETE keyed by thread id; no row is an error. */
+static gboolean
+change_thread (AguiSessionStore  *self,
+               const char        *sql,
+               const char        *thread_id,
+               const char        *title,
+               const char        *what,
+               GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (!(stmt = prepare (self, sql, what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  if (title != NULL)
+    sqlite3_bind_text (stmt, 2, title, -1, SQLITE_STATIC);
+
+  if (!step_done (self, stmt, what, error))
+    return FALSE;
+
+  if (sqlite3_changes (self->db) == 0)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * agui_session_store_rename_thread:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @title: its new title
+ * @error: return location for a #GError
+ *
+ * Changes a thread's title. Its "updated" time stays: that tracks the
+ * conversation, not its name.
+ *
+ * Returns: %TRUE on success; an unknown thread is an error
+ */
+gboolean
+agui_session_store_rename_thread (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  const char        *title,
+                                  GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+  g_return_val_if_fail (title != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not rename the thread '%s'", thread_id);
+  return change_thread (self, "UPDATE threads SET title = ?2 WHERE id = ?1",
+                        thread_id, title, what, error);
+}
+
+/**
+ * agui_session_store_delete_thread:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Deletes a thread with its event log, snapshots and interrupts.
+ *
+ * Returns: %TRUE on success; an unknown thread is an error
+ */
+gboolean
+agui_session_store_delete_thread (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not delete the thread '%s'", thread_id);
+
+  /* The foreign keys cascade to the log, snapshots and interrupts. */
+  return change_thread (self, "DELETE FROM threads WHERE id = ?1",
+                        thread_id, NULL, what, error);
+}
+
+static JsonObject *
+thread_from_row (sqlite3_stmt *stmt)
+{
+  JsonObject *thread = json_object_new ();
+
+  json_object_set_string_member (thread, "id", (const char *) sqlite3_column_text (stmt, 0));
+  json_object_set_string_member (thread, "title", (const char *) sqlite3_column_text (stmt, 1));
+  set_string_or_null (thread, "agent", (const char *) sqlite3_column_text (stmt, 2));
+  json_object_set_int_member (thread, "created", sqlite3_column_int64 (stmt, 3));
+  json_object_set_int_member (thread, "updated", sqlite3_column_int64 (stmt, 4));
+
+  return thread;
+}
+
+/**
+ * agui_session_store_list_threads:
+ * @self: a session store
+ * @search: (nullable): text to look for, or %NULL for every thread
+ * @error: return location for a #GError
+ *
+ * Lists threads, most recently updated first, as objects with `id`,
+ * `title`, `agent` (or null), `created` and `updated` (microseconds since
+ * the Unix epoch, as g_get_real_time()). With @search, only threads whose
+ * title or current message text contains it, ignoring case.
+ *
+ * Returns: (transfer full) (nullable): the threads, or %NULL on error
+ */
+JsonArray *
+agui_session_store_list_threads (AguiSessionStore  *self,
+                                 const char        *search,
+                                 GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) threads = NULL;
+  const char *what = "Could not list the threads";
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+
+  if (search != NULL && search[0] == '\0')
+    search = NULL;
+
+  locker = g_mutex_locker_new (&self->mutex);
+
+  /* The messages searched are those of the thread's last snapshot, which
+   * holds the whole conversation; only message text is looked at, not
+   * ids or roles. */
+  if (!(stmt = prepare (self,
+                        "SELECT t.id, t.title, t.agent, t.created, t.updated FROM threads t "
+                        "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
+                        "  SELECT 1 FROM snapshots s, json_tree (s.messages) j"
+                        "  WHERE s.thread_id = t.id"
+                        "    AND s.turn_index = (SELECT MAX (turn_index) FROM snapshots WHERE thread_id = t.id)"
+                        "    AND j.type = 'text' AND j.key IN ('content', 'text')"
+                        "    AND agui_text_matches (j.value, ?1)) "
+                        "ORDER BY t.updated DESC",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
+
+  threads = json_array_new ();
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    json_array_add_object_element (threads, thread_from_row (stmt));
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&threads);
+}
+
+static JsonObject *
+get_thread_locked (AguiSessionStore  *self,
+                   const char        *thread_id,
+                   const char        *what,
+                   GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self,
+                        "SELECT id, title, agent, created, updated FROM threads WHERE id = ?1",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return thread_from_row (stmt);
+
+  if (rc == SQLITE_DONE)
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+  else
+    set_sqlite_error (self, rc, what, error);
+
+  return NULL;
+}
+
+/**
+ * agui_session_store_get_thread:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the thread as
+ *   [method@Agui.SessionStore.list_threads] describes it, or %NULL if
+ *   there is no such thread or it could not be read
+ */
+JsonObject *
+agui_session_store_get_thread (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return get_thread_locked (self, thread_id, what, error);
+}
+
+/* Turns */
+
+/* A turn turned into rows, done before the transaction to keep it short. */
+typedef struct
+{
+  GPtrArray *event_json;
+  GPtrArray *event_run_ids;
+  char      *messages;
+  char      *state;
+  GPtrArray *interrupts;
+} TurnRows;
+
+static void
+turn_rows_clear (TurnRows *rows)
+{
+  g_clear_pointer (&rows->event_json, g_ptr_array_unref);
+  g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
+  g_clear_pointer (&rows->messages, g_free);
+  g_clear_pointer (&rows->state, g_free);
+  g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TurnRows, turn_rows_clear)
+
+static void
+turn_rows_init (TurnRows             *rows,
+                const AguiTurnRecord *turn)
+{
+  g_autoptr(GPtrArray) compacted = NULL;
+  const char *run_id = NULL;
+
+  rows->event_json = g_ptr_array_new_with_free_func (g_free);
+  rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
+  rows->interrupts = g_ptr_array_new_with_free_func (g_free);
+
+  if (turn->events != NULL)
+    {
+      compacted = _agui_session_store_compact_events (turn->events);
+
+      /* Each event is filed under the run it belongs to: from its
+       * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
+      for (guint i = 0; i < compacted->len; i++)
+        {
+          AguiEvent *event = g_ptr_array_index (compacted, i);
+          AguiEventType type = agui_event_get_event_type (event);
+
+          if (type == AGUI_EVENT_RUN_STARTED)
+            run_id = agui_event_get_string (event, "runId");
+
+          g_ptr_array_add (rows->event_json, agui_event_to_string (event));
+          g_ptr_array_add (rows->event_run_ids, g_strdup (run_id));
+
+          if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+            run_id = NULL;
+        }
+    }
+
+  rows->messages = array_to_string (turn->messages);
+  rows->state = node_to_string (turn->state);
+
+  if (turn->pending_interrupts != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (turn->pending_interrupts); i++)
+        g_ptr_array_add (rows->interrupts,
+                         node_to_string (json_array_get_element (turn->pending_interrupts, i)));
+    }
+}
+
+/* Writes one turn inside a transaction the caller opened. The thread row
+ * is created if missing (with @title and @agent), else its updated time
+ * is bumped. */
+static gboolean
+write_turn_locked (AguiSessionStore      *self,
+                   const AguiTurnRecord  *turn,
+                   const TurnRows        *rows,
+                   const char            *title,
+                   const char            *agent,
+                   const char            *what,
+                   GError               **error)
+{
+  g_autoptr(sqlite3_stmt) upsert = NULL;
+  g_autoptr(sqlite3_stmt) next_seq = NULL;
+  g_autoptr(sqlite3_stmt) insert_event = NULL;
+  g_autoptr(sqlite3_stmt) insert_snapshot = NULL;
+  g_autoptr(sqlite3_stmt) clear_interrupts = NULL;
+  g_autoptr(sqlite3_stmt) insert_interrupt = NULL;
+  gint64 now = g_get_real_time ();
+  gint64 seq;
+  int rc;
+
+  if (!(upsert = prepare (self,
+                          "INSERT INTO threads (id, title, agent, created, updated) "
+                          "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                          "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
+                          what, error)) ||
+      !(next_seq = prepare (self,
+                            "SELECT COALESCE (MAX (seq), -1) + 1 FROM events WHERE thread_id = ?1",
+                            what, error)) ||
+      !(insert_event = prepare (self,
+                                "INSERT INTO events (thread_id, seq, run_id, json) VALUES (?1, ?2, ?3, ?4)",
+                                what, error)) ||
+      !(insert_snapshot = prepare (self,
+                                   "INSERT INTO snapshots (id, parent_id, thread_id, turn_index, status, "
+                                   "finish_reason, error, messages, state, created_at) "
+                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                   what, error)) ||
+      !(clear_interrupts = prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
+      !(insert_interrupt = prepare (self,
+                                    "INSERT INTO interrupts (thread_id, position, json) VALUES (?1, ?2, ?3)",
+                                    what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (upsert, 1, turn->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 2, title ? title : "", -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 3, agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (upsert, 4, now);
+  if (!step_done (self, upsert, what, error))
+    return FALSE;
+
+  sqlite3_bind_text (next_seq, 1, turn->thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (next_seq);
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+  seq = sqlite3_column_int64 (next_seq, 0);
+  sqlite3_reset (next_seq);
+
+  sqlite3_bind_text (insert_event, 1, turn->thread_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->event_json->len; i++)
+    {
+      sqlite3_bind_int64 (insert_event, 2, seq + i);
+      sqlite3_bind_text (insert_event, 3, g_ptr_array_index (rows->event_run_ids, i), -1, SQLITE_STATIC);
+      sqlite3_bind_text (insert_event, 4, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      if (!step_done (self, insert_event, what, error))
+        return FALSE;
+    }
+
+  sqlite3_bind_text (insert_snapshot, 1, turn->snapshot_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 2, turn->parent_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 3, turn->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int (insert_snapshot, 4, turn->turn_index);
+  sqlite3_bind_text (insert_snapshot, 5, status_names[turn->status], -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 6, turn->finish_reason, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 7, turn->error, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 8, rows->messages, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert_snapshot, 10, now);
+  rc = sqlite3_step (insert_snapshot);
+  if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: a snapshot with the id '%s' already exists", what, turn->snapshot_id);
+      return FALSE;
+    }
+  else if (rc == SQLITE_CONSTRAINT_UNIQUE)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the thread already has a turn %d", what, turn->turn_index);
+      return FALSE;
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  sqlite3_bind_text (clear_interrupts, 1, turn->thread_id, -1, SQLITE_STATIC);
+  if (!step_done (self, clear_interrupts, what, error))
+    return FALSE;
+
+  sqlite3_bind_text (insert_interrupt, 1, turn->thread_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->interrupts->len; i++)
+    {
+      sqlite3_bind_int (insert_interrupt, 2, i);
+      sqlite3_bind_text (insert_interrupt, 3, g_ptr_array_index (rows->interrupts, i), -1, SQLITE_STATIC);
+      if (!step_done (self, insert_interrupt, what, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+save_turn_with_thread (AguiSessionStore      *self,
+                       const AguiTurnRecord  *turn,
+                       const char            *title,
+                       const char            *agent,
+                       const char            *what,
+                       GError               **error)
+{
+  g_auto(TurnRows) rows = { NULL, };
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  turn_rows_init (&rows, turn);
+
+  locker = g_mutex_locker_new (&self->mutex);
+
+  /* IMMEDIATE takes the write lock up front, so a second writer waits
+   * (busy timeout) instead of failing on a lock upgrade halfway. */
+  if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
+
+  if (!write_turn_locked (self, turn, &rows, title, agent, what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
+
+  return commit (self, what, error);
+}
+
+/**
+ * agui_session_store_save_turn:
+ * @self: a session store
+ * @turn: the turn to save
+ * @error: return location for a #GError
+ *
+ * Saves one turn in a single transaction: its events, compacted, are
+ * appended to the thread's log, its snapshot is added, the thread's
+ * pending interrupts are replaced by the turn's, and the thread's
+ * updated time is bumped (the thread is created, untitled, if it does
+ * not exist). On error nothing of the turn is written.
+ *
+ * A snapshot id that is already taken, or a turn index the thread
+ * already has, is an error.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_save_turn (AguiSessionStore      *self,
+                              const AguiTurnRecord  *turn,
+                              GError               **error)
+{
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (turn != NULL, FALSE);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', FALSE);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', FALSE);
+  g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), FALSE);
+
+  return save_turn_with_thread (self, turn, NULL, NULL, "Could not save the turn", error);
+}
+
+static GPtrArray *
+load_events_locked (AguiSessionStore  *self,
+                    const char        *thread_id,
+                    const char        *what,
+                    GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GPtrArray) events = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, "SELECT seq, json FROM events WHERE thread_id = ?1 ORDER BY seq",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *json = (const char *) sqlite3_column_text (stmt, 1);
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *object;
+      AguiEventType type;
+
+      /* The log holds only events that passed the pipeline, so the
+       * schema is not checked again: reopening a thread stays fast. */
+      node = parse_json (parser, json, &local_error);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+          !agui_event_type_from_string (json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                                    "type", ""),
+                                        &type))
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                       "%s: stored event %" G_GINT64_FORMAT " is not an AG-UI event%s%s",
+                       what, (gint64) sqlite3_column_int64 (stmt, 0),
+                       local_error ? ": " : "", local_error ? local_error->message : "");
+          return NULL;
+        }
+
+      object = json_node_dup_object (node);
+      g_ptr_array_add (events, _agui_event_new_trusted (type, object));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&events);
+}
+
+/**
+ * agui_session_store_load_events:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads a thread's compacted event log, oldest first. Folding it through
+ * an [class@Agui.Reducer] draws the thread's transcript. A thread with no
+ * log, or no such thread, gives an empty array.
+ *
+ * Returns: (transfer container) (element-type AguiEvent) (nullable): the
+ *   events, or %NULL on error
+ */
+GPtrArray *
+agui_session_store_load_events (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not load the events of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return load_events_locked (self, thread_id, what, error);
+}
+
+#define SNAPSHOT_COLUMNS \
+  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at"
+
+static JsonObject *
+snapshot_from_row (sqlite3_stmt  *stmt,
+                   const char    *what,
+                   GError       **error)
+{
+  g_autoptr(JsonObject) snapshot = json_object_new ();
+  g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(JsonNode) state = NULL;
+
+  if (!(messages = column_json (stmt, 7, what, "messages", error)) ||
+      !(state = column_json (stmt, 8, what, "state", error)))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_ARRAY (messages))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages are not an array", what);
+      return NULL;
+    }
+
+  json_object_set_string_member (snapshot, "id", (const char *) sqlite3_column_text (stmt, 0));
+  set_string_or_null (snapshot, "parentId", (const char *) sqlite3_column_text (stmt, 1));
+  json_object_set_string_member (snapshot, "threadId", (const char *) sqlite3_column_text (stmt, 2));
+  json_object_set_int_member (snapshot, "turnIndex", sqlite3_column_int (stmt, 3));
+  json_object_set_string_member (snapshot, "status", (const char *) sqlite3_column_text (stmt, 4));
+  if (sqlite3_column_type (stmt, 5) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "finishReason", (const char *) sqlite3_column_text (stmt, 5));
+  if (sqlite3_column_type (stmt, 6) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "error", (const char *) sqlite3_column_text (stmt, 6));
+  json_object_set_member (snapshot, "messages", g_steal_pointer (&messages));
+  json_object_set_member (snapshot, "state", g_steal_pointer (&state));
+  json_object_set_int_member (snapshot, "createdAt", sqlite3_column_int64 (stmt, 9));
+
+  return g_steal_pointer (&snapshot);
+}
+
+/* Sets *snapshot to NULL (and returns TRUE) when the thread has none. */
+static gboolean
+get_last_snapshot_locked (AguiSessionStore  *self,
+                          const char        *thread_id,
+                          gboolean           completed_only,
+                          JsonObject       **snapshot,
+                          const char        *what,
+                          GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  *snapshot = NULL;
+
+  if (!(stmt = prepare (self,
+                        completed_only
+                          ? "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
+                            "AND status = 'COMPLETED' ORDER BY turn_index DESC LIMIT 1"
+                          : "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
+                            "ORDER BY turn_index DESC LIMIT 1",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    return TRUE;
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  *snapshot = snapshot_from_row (stmt, what, error);
+  return *snapshot != NULL;
+}
+
+/**
+ * agui_session_store_get_last_snapshot:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the snapshot of the thread's latest turn (the highest turn
+ * index), whatever its status: an object with `id`, `parentId` (or
+ * null), `threadId`, `turnIndex`, `status` (`"COMPLETED"`, `"FAILED"` or
+ * `"ABORTED"`), `finishReason` and `error` when set, `messages`, `state`
+ * and `createdAt` (microseconds since the Unix epoch).
+ *
+ * Returns: (transfer full) (nullable): the snapshot, or %NULL with no
+ *   error if the thread has none, or %NULL with @error set
+ */
+JsonObject *
+agui_session_store_get_last_snapshot (AguiSessionStore  *self,
+                                      const char        *thread_id,
+                                      GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonObject *snapshot;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error);
+  return snapshot;
+}
+
+/**
+ * agui_session_store_get_last_good_state:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the state as of the thread's latest COMPLETED turn, skipping
+ * failed and aborted turns after it.
+ *
+ * Returns: (transfer full) (nullable): the state, or %NULL with no error
+ *   if no turn completed, or %NULL with @error set
+ */
+JsonNode *
+agui_session_store_get_last_good_state (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last good state of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!get_last_snapshot_locked (self, thread_id, TRUE, &snapshot, what, error) || snapshot == NULL)
+    return NULL;
+
+  return json_object_dup_member (snapshot, "state");
+}
+
+/**
+ * agui_session_store_get_turn_count:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Counts the thread's saved turns, failed and aborted ones included:
+ * the next turn's index when turns are numbered from 0.
+ *
+ * Returns: the number of turns, or -1 on error
+ */
+int
+agui_session_store_get_turn_count (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the turns of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self, "SELECT COUNT (*) FROM snapshots WHERE thread_id = ?1", what, error)))
+    return -1;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return -1;
+    }
+
+  return sqlite3_column_int (stmt, 0);
+}
+
+static JsonArray *
+get_pending_interrupts_locked (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               const char        *what,
+                               GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, "SELECT json FROM interrupts WHERE thread_id = ?1 ORDER BY position",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  interrupts = json_array_new ();
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      JsonNode *interrupt = column_json (stmt, 0, what, "interrupts", error);
+
+      if (interrupt == NULL)
+        return NULL;
+      json_array_add_element (interrupts, interrupt);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&interrupts);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the interrupts the thread waits on, as its latest turn left
+ * them.
+ *
+ * Returns: (transfer full) (nullable): the interrupts (possibly empty),
+ *   or %NULL on error
+ */
+JsonArray *
+agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
+                                           const char        *thread_id,
+                                           GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the interrupts of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return get_pending_interrupts_locked (self, thread_id, what, error);
+}
+
+/* Export and import */
+
+#define EXPORT_FORMAT "tandem-thread"
+#define EXPORT_VERSION 1
+
+static JsonNode *
+export_json_locked (AguiSessionStore  *self,
+                    const char        *thread_id,
+                    const char        *what,
+                    GError           **error)
+{
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  JsonArray *event_array;
+
+  if (!(thread = get_thread_locked (self, thread_id, what, error)) ||
+      !get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error) ||
+      !(events = load_events_locked (self, thread_id, what, error)) ||
+      !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)))
+    return NULL;
+
+  root = json_object_new ();
+  json_object_set_string_member (root, "format", EXPORT_FORMAT);
+  json_object_set_int_member (root, "version", EXPORT_VERSION);
+  json_object_set_object_member (root, "thread", g_steal_pointer (&thread));
+
+  if (snapshot != NULL)
+    {
+      json_object_set_member (root, "messages", json_object_dup_member (snapshot, "messages"));
+      json_object_set_member (root, "state", json_object_dup_member (snapshot, "state"));
+    }
+  else
+    {
+      json_object_set_array_member (root, "messages", json_array_new ());
+      json_object_set_null_member (root, "state");
+    }
+
+  json_object_set_array_member (root, "pendingInterrupts", g_steal_pointer (&interrupts));
+
+  event_array = json_array_sized_new (events->len);
+  for (guint i = 0; i < events->len; i++)
+    json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
+  json_object_set_array_member (root, "events", event_array);
+
+  return json_node_init_object (json_node_alloc (), root);
+}
+
+/**
+ * agui_session_store_export_json:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Exports a thread as one JSON object:
+ *
+ * ```json
+ * { "format": "tandem-thread", "version": 1,
+ *   "thread": { "id": …, "title": …, "agent": …, "created": …, "updated": … },
+ *   "messages": [ AG-UI messages ], "state": …, "pendingInterrupts": [ … ],
+ *   "events": [ the compacted log ] }
+ * ```
+ *
+ * The messages and state are those of the latest turn. The snapshot
+ * chain is not exported: it belongs to this database.
+ * [method@Agui.SessionStore.import_json] reads it back.
+ *
+ * Returns: (transfer full) (nullable): the export, or %NULL on error
+ */
+JsonNode *
+agui_session_store_export_json (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonNode *exported;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  /* One read transaction, so a writer in another process cannot slip a
+   * turn in between the snapshot and the log. */
+  if (!exec_sql (self, "BEGIN", what, error))
+    return NULL;
+
+  exported = export_json_locked (self, thread_id, what, error);
+  rollback (self);
+
+  return exported;
+}
+
+/* Markdown */
+
+/* A fence longer than any run of backticks in @text, so the block
+ * cannot end early. */
+static char *
+fence_for (const char *text)
+{
+  guint longest = 0;
+  guint run = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      run = *p == '`' ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+
+  return g_strnfill (MAX (3, longest + 1), '`');
+}
+
+static void
+append_code_block (GString    *out,
+                   const char *language,
+                   const char *text)
+{
+  g_autofree char *fence = fence_for (text);
+
+  g_string_append_printf (out, "%s%s\n%s%s%s\n\n",
+                          fence, language, text,
+                          g_str_has_suffix (text, "\n") || text[0] == '\0' ? "" : "\n",
+                          fence);
+}
+
+static void
+append_json_block (GString  *out,
+                   JsonNode *node)
+{
+  g_autofree char *text = NULL;
+
+  if (node == NULL)
+    text = g_strdup ("null");
+  else
+    text = json_to_string (node, TRUE);
+
+  append_code_block (out, "json", text);
+}
+
+static void
+append_quoted (GString    *out,
+               const char *heading,
+               const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_string_append_printf (out, "> %s\n>\n", heading);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0')
+        g_string_append (out, ">\n");
+      else
+        g_string_append_printf (out, "> %s\n", lines[i]);
+    }
+  g_string_append_c (out, '\n');
+}
+
+/* The text of a message's content: a string, or the text of its input
+ * parts with a placeholder for each non-text part. */
+static char *
+content_to_text (JsonNode *content)
+{
+  GString *text;
+  JsonArray *parts;
+
+  if (content == NULL || JSON_NODE_HOLDS_NULL (content))
+    return g_strdup ("");
+
+  if (json_node_get_value_type (content) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (content));
+
+  if (!JSON_NODE_HOLDS_ARRAY (content))
+    return json_to_string (content, TRUE);
+
+  text = g_string_new (NULL);
+  parts = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (parts); i++)
+    {
+      JsonNode *element = json_array_get_element (parts, i);
+      JsonObject *part = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      const char *type = part ? json_object_get_string_member_with_default (part, "type", "") : "";
+
+      if (text->len > 0)
+        g_string_append (text, "\n\n");
+
+      if (g_str_equal (type, "text"))
+        g_string_append (text, json_object_get_string_member_with_default (part, "text", ""));
+      else if (part != NULL && json_object_has_member (part, "mimeType"))
+        g_string_append_printf (text, "*[%s: %s]*", type,
+                                json_object_get_string_member_with_default (part, "mimeType", ""));
+      else
+        g_string_append_printf (text, "*[%s]*", type);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+append_tool_calls (GString    *out,
+                   JsonArray  *calls,
+                   GHashTable *tool_names)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonNode *element = json_array_get_element (calls, i);
+      JsonObject *call = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      JsonObject *function = call && json_object_has_member (call, "function")
+                               ? json_object_get_object_member (call, "function") : NULL;
+      const char *name = function ? json_object_get_string_member_with_default (function, "name", "") : "";
+      const char *arguments = function
+                                ? json_object_get_string_member_with_default (function, "arguments", "")
+                                : "";
+      g_autoptr(JsonNode) parsed = NULL;
+
+      if (call == NULL)
+        continue;
+
+      if (json_object_has_member (call, "id"))
+        g_hash_table_insert (tool_names,
+                             g_strdup (json_object_get_string_member_with_default (call, "id", "")),
+                             g_strdup (name));
+
+      g_string_append_printf (out, "**Tool call:** `%s`\n\n", name);
+
+      /* Arguments arrive as a JSON string; pretty-print them when they parse. */
+      if ((parsed = json_from_string (arguments, NULL)) != NULL)
+        append_json_block (out, parsed);
+      else
+        append_code_block (out, "json", arguments);
+    }
+}
+
+static void
+append_message (GString    *out,
+                JsonObject *message,
+                GHashTable *tool_names)
+{
+  const char *role = json_object_get_string_member_with_default (message, "role", "");
+  JsonNode *content = json_object_get_member (message, "content");
+  g_autofree char *text = content_to_text (content);
+
+  if (g_str_equal (role, "tool"))
+    {
+      const char *call_id = json_object_get_string_member_with_default (message, "toolCallId", "");
+      const char *name = g_hash_table_lookup (tool_names, call_id);
+      const char *failure = json_object_get_string_member_with_default (message, "error", NULL);
+      g_autofree char *heading = g_strdup_printf ("**Tool result** (`%s`)%s",
+                                                  name ? name : call_id,
+                                                  failure ? " — failed" : "");
+
+      append_quoted (out, heading, failure && text[0] == '\0' ? failure : text);
+      return;
+    }
+
+  if (g_str_equal (role, "reasoning"))
+    {
+      append_quoted (out, "**Reasoning**", text);
+      return;
+    }
+
+  if (g_str_equal (role, "activity"))
+    {
+      g_string_append_printf (out, "**Activity:** `%s`\n\n",
+                              json_object_get_string_member_with_default (message, "activityType", ""));
+      append_json_block (out, content);
+      return;
+    }
+
+  if (g_str_equal (role, "user"))
+    g_string_append (out, "### User\n\n");
+  else if (g_str_equal (role, "assistant"))
+    g_string_append (out, "### Assistant\n\n");
+  else if (g_str_equal (role, "system"))
+    g_string_append (out, "### System\n\n");
+  else if (g_str_equal (role, "developer"))
+    g_string_append (out, "### Developer\n\n");
+  else
+    g_string_append_printf (out, "### %s\n\n", role);
+
+  if (text[0] != '\0')
+    g_string_append_printf (out, "%s\n\n", text);
+
+  if (json_object_has_member (message, "toolCalls") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
+    append_tool_calls (out, json_object_get_array_member (message, "toolCalls"), tool_names);
+}
+
+/**
+ * agui_session_store_export_markdown:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Renders a thread for people to read: its title, then each message
+ * under its role, tool calls with their arguments as JSON blocks, tool
+ * results and reasoning as quotes, and the final state as JSON.
+ *
+ * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
+ */
+char *
+agui_session_store_export_markdown (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GHashTable) tool_names = NULL;
+  JsonObject *root;
+  JsonObject *thread;
+  JsonArray *messages;
+  const char *title;
+  GString *out;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  if (!(exported = agui_session_store_export_json (self, thread_id, error)))
+    return NULL;
+
+  root = json_node_get_object (exported);
+  thread = json_object_get_object_member (root, "thread");
+  messages = json_object_get_array_member (root, "messages");
+  title = json_object_get_string_member (thread, "title");
+  tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
+  if (!json_object_get_null_member (thread, "agent"))
+    g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        append_message (out, json_node_get_object (element), tool_names);
+    }
+
+  g_string_append (out, "## State\n\n");
+  append_json_block (out, json_object_get_member (root, "state"));
+
+  return g_string_free (out, FALSE);
+}
+
+static char *
+import_error (GError     **error,
+              const char  *reason)
+{
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "Could not import the thread: %s", reason);
+  return NULL;
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * agui_session_store_import_json:
+ * @self: a session store
+ * @exported: an export made by [method@Agui.SessionStore.export_json]
+ * @error: return location for a #GError
+ *
+ * Adds a new thread, under a new id, with the title, messages, state,
+ * interrupts and event log of @exported. The import is checked first
+ * (its format and version, each message and each event against the
+ * schema); if anything is wrong nothing is written. The new thread has
+ * one COMPLETED snapshot, turn 0, holding the imported messages and state.
+ *
+ * Returns: (transfer full) (nullable): the new thread's id, or %NULL on error
+ */
+char *
+agui_session_store_import_json (AguiSessionStore  *self,
+                                JsonNode          *exported,
+                                GError           **error)
+{
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(AguiTranscript) check = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *snapshot_id = NULL;
+  g_autofree char *reason = NULL;
+  AguiTurnRecord turn = { NULL, };
+  JsonObject *root;
+  JsonObject *thread = NULL;
+  JsonArray *messages;
+  JsonArray *interrupts;
+  JsonArray *event_array;
+  JsonNode *member;
+  JsonNode *state;
+  const char *title = NULL;
+  const char *agent = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (exported != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (exported))
+    return import_error (error, "it is not a JSON object");
+
+  root = json_node_get_object (exported);
+  if (g_strcmp0 (json_object_get_string_member_with_default (root, "format", NULL), EXPORT_FORMAT) != 0)
+    return import_error (error, "it is not a Tandem thread export");
+
+  member = json_object_get_member (root, "version");
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_INT64)
+    return import_error (error, "the export has no version");
+  if (json_node_get_int (member) != EXPORT_VERSION)
+    {
+      reason = g_strdup_printf ("the export has version %" G_GINT64_FORMAT "; this version of Tandem reads version %d",
+                                json_node_get_int (member), EXPORT_VERSION);
+      return import_error (error, reason);
+    }
+
+  member = json_object_get_member (root, "thread");
+  if (member != NULL && JSON_NODE_HOLDS_OBJECT (member))
+    thread = json_node_get_object (member);
+  if (thread == NULL)
+    return import_error (error, "the export has no thread");
+
+  member = json_object_get_member (thread, "title");
+  if (member != NULL && json_node_get_value_type (member) == G_TYPE_STRING)
+    title = json_node_get_string (member);
+  member = json_object_get_member (thread, "agent");
+  if (member != NULL && json_node_get_value_type (member) == G_TYPE_STRING)
+    agent = json_node_get_string (member);
+
+  if (!(messages = member_array (root, "messages")))
+    return import_error (error, "the export has no messages array");
+
+  check = agui_transcript_new ();
+  if (!agui_transcript_load_messages (check, messages, &local_error))
+    {
+      reason = g_strdup_printf ("its messages are invalid: %s", local_error->message);
+      return import_error (error, reason);
+    }
+
+  interrupts = member_array (root, "pendingInterrupts");
+  if (json_object_has_member (root, "pendingInterrupts") && interrupts == NULL)
+    return import_error (error, "its pending interrupts are not an array");
+
+  if (!(event_array = member_array (root, "events")))
+    return import_error (error, "the export has no events array");
+
+  events = g_ptr_array_new_full (json_array_get_length (event_array), (GDestroyNotify) agui_event_unref);
+  for (guint i = 0; i < json_array_get_length (event_array); i++)
+    {
+      AguiEvent *event = agui_event_new_from_json (json_array_get_element (event_array, i),
+                                                   NULL, &local_error);
+
+      if (event == NULL)
+        {
+          reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
+          return import_error (error, reason);
+        }
+      g_ptr_array_add (events, event);
+    }
+
+  state = json_object_get_member (root, "state");
+
+  thread_id = g_uuid_string_random ();
+  snapshot_id = g_uuid_string_random ();
+
+  turn.thread_id = thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.turn_index = 0;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.messages = messages;
+  turn.state = state;
+  turn.events = events;
+  turn.pending_interrupts = interrupts;
+
+  if (!save_turn_with_thread (self, &turn, title, agent, "Could not import the thread", error))
+    return NULL;
+
+  return g_steal_pointer (&thread_id);
+}
+
+/* Test hooks */
+
+gint64
+_agui_session_store_set_max_page_count (AguiSessionStore *self,
+                                        gint64            max_pages)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *sql = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  sql = g_strdup_printf ("PRAGMA max_page_count = %" G_GINT64_FORMAT, max_pages);
+  if (!(stmt = prepare (self, sql, "Could not cap the database", NULL)) ||
+      sqlite3_step (stmt) != SQLITE_ROW)
+    return -1;
+
+  return sqlite3_column_int64 (stmt, 0);
+}

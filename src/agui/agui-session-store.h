@@ -1,0 +1,142 @@
+/* agui-session-store.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGUI_INSIDE) && !defined(AGUI_COMPILATION)
+# error "Only <agui.h> can be included directly."
+#endif
+
+#include <json-glib/json-glib.h>
+
+#include "agui-event.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AguiSnapshotStatus:
+ * @AGUI_SNAPSHOT_COMPLETED: the turn ran to its end
+ * @AGUI_SNAPSHOT_FAILED: the turn failed; the snapshot carries the error
+ * @AGUI_SNAPSHOT_ABORTED: the turn was cancelled
+ *
+ * How the turn a snapshot records ended.
+ */
+typedef enum
+{
+  AGUI_SNAPSHOT_COMPLETED,
+  AGUI_SNAPSHOT_FAILED,
+  AGUI_SNAPSHOT_ABORTED,
+} AguiSnapshotStatus;
+
+/**
+ * AguiTurnRecord:
+ * @thread_id: the thread the turn belongs to
+ * @snapshot_id: the id reserved for the turn's snapshot, unique in the store
+ * @parent_id: (nullable): the previous snapshot's id, %NULL for the first turn
+ * @turn_index: the turn's position in the thread, failed and aborted turns included
+ * @status: how the turn ended
+ * @finish_reason: (nullable): why the agent stopped, as the runner names it
+ * @error: (nullable): what went wrong, for a failed turn
+ * @messages: (nullable): the thread's AG-UI messages after the turn
+ * @state: (nullable): the thread's state after the turn
+ * @events: (nullable) (element-type AguiEvent): the turn's raw events, in order
+ * @pending_interrupts: (nullable): the interrupts the thread waits on after the turn
+ *
+ * Everything [method@Agui.SessionStore.save_turn] writes for one turn. The
+ * caller owns the record and its members; the store only reads them.
+ */
+typedef struct
+{
+  const char         *thread_id;
+  const char         *snapshot_id;
+  const char         *parent_id;
+  int                 turn_index;
+  AguiSnapshotStatus  status;
+  const char         *finish_reason;
+  const char         *error;
+  JsonArray          *messages;
+  JsonNode           *state;
+  GPtrArray          *events;
+  JsonArray          *pending_interrupts;
+} AguiTurnRecord;
+
+#define AGUI_TYPE_SESSION_STORE (agui_session_store_get_type ())
+AGUI_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AguiSessionStore, agui_session_store, AGUI, SESSION_STORE, GObject)
+
+AGUI_AVAILABLE_IN_ALL
+const char       *agui_snapshot_status_to_string           (AguiSnapshotStatus   status);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_snapshot_status_from_string         (const char          *name,
+                                                            AguiSnapshotStatus  *status);
+AGUI_AVAILABLE_IN_ALL
+AguiSessionStore *agui_session_store_new                   (const char          *path,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_dup_default_path      (void);
+AGUI_AVAILABLE_IN_ALL
+const char       *agui_session_store_get_path              (AguiSessionStore    *self);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_session_store_create_thread         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            const char          *title,
+                                                            const char          *agent,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_session_store_rename_thread         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            const char          *title,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_session_store_delete_thread         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonArray        *agui_session_store_list_threads          (AguiSessionStore    *self,
+                                                            const char          *search,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonObject       *agui_session_store_get_thread            (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_session_store_save_turn             (AguiSessionStore    *self,
+                                                            const AguiTurnRecord *turn,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+GPtrArray        *agui_session_store_load_events           (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonObject       *agui_session_store_get_last_snapshot     (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonNode         *agui_session_store_get_last_good_state   (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+int               agui_session_store_get_turn_count        (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonArray        *agui_session_store_get_pending_interrupts (AguiSessionStore   *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_export_markdown       (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonNode         *agui_session_store_export_json           (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_import_json           (AguiSessionStore    *self,
+                                                            JsonNode            *exported,
+                                                            GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,228 @@
+/* store-child.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A second process for test-session-store: it writes turns into a
+ * database while the test kills it, races it against another writer, or
+ * runs it as another user. Usage:
+ *
+ *   store-child loop DB THREAD CALLS           saves turns until killed, resuming after the
+ *                                             thread's last turn; prints "saved N" after each
+ *   store-child write DB THREAD FIRST STEP N CALLS
+ *                                             saves N turns FIRST, FIRST+STEP, ...
+ *   store-child save-once DB THREAD TURN      prints "turns N" (the thread's turn count), saves
+ *                                             one turn, prints "saved" or "error: MESSAGE"
+ *
+ * Turn N of THREAD is the same in every mode, and test-session-store.c
+ * knows its shape: RUN_STARTED (runId "run-N"), CALLS tool calls (START,
+ * two ARGS deltas, END), a text message "msg-N" of TEXT_DELTAS deltas,
+ * RUN_FINISHED; snapshot "THREAD-snap-N" whose parent is
+ * "THREAD-snap-(N-1)"; state {"turn": N}; one interrupt {"id": "int-N"}.
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "agui.h"
+
+#define TEXT_DELTAS 50
+
+static void
+add_event (GPtrArray  *events,
+           const char *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add_event (GPtrArray  *events,
+           const char *format,
+           ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  va_list args;
+  AguiEvent *event;
+
+  va_start (args, format);
+  json = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  event = agui_event_new_from_string (json, -1, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (events, event);
+}
+
+static gboolean
+save_turn (AguiSessionStore  *store,
+           const char        *thread_id,
+           int                turn_index,
+           int                calls,
+           GError           **error)
+{
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  g_autoptr(JsonArray) messages = json_array_new ();
+  g_autoptr(JsonArray) interrupts = json_array_new ();
+  g_autoptr(JsonObject) message = json_object_new ();
+  g_autoptr(JsonObject) state = json_object_new ();
+  g_autoptr(JsonObject) interrupt = json_object_new ();
+  g_autoptr(JsonNode) state_node = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *snapshot_id = g_strdup_printf ("%s-snap-%d", thread_id, turn_index);
+  g_autofree char *parent_id = g_strdup_printf ("%s-snap-%d", thread_id, turn_index - 1);
+  g_autofree char *interrupt_id = g_strdup_printf ("int-%d", turn_index);
+  g_autofree char *message_id = g_strdup_printf ("msg-%d", turn_index);
+  AguiTurnRecord turn = { NULL, };
+
+  add_event (events, "{\"type\":\"RUN_STARTED\",\"threadId\":\"%s\",\"runId\":\"run-%d\"}",
+             thread_id, turn_index);
+  for (int i = 0; i < calls; i++)
+    {
+      add_event (events, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc-%d-%d\",\"toolCallName\":\"probe\"}",
+                 turn_index, i);
+      add_event (events, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc-%d-%d\",\"delta\":\"{\\\"i\\\":\"}",
+                 turn_index, i);
+      add_event (events, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc-%d-%d\",\"delta\":\"%d}\"}",
+                 turn_index, i, i);
+      add_event (events, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc-%d-%d\"}", turn_index, i);
+    }
+  add_event (events, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"assistant\"}",
+             message_id);
+  for (int i = 0; i < TEXT_DELTAS; i++)
+    {
+      add_event (events, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"w%d.%d \"}",
+                 message_id, turn_index, i);
+      g_string_append_printf (text, "w%d.%d ", turn_index, i);
+    }
+  add_event (events, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", message_id);
+  add_event (events, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"%s\",\"runId\":\"run-%d\"}",
+             thread_id, turn_index);
+
+  json_object_set_string_member (message, "id", message_id);
+  json_object_set_string_member (message, "role", "assistant");
+  json_object_set_string_member (message, "content", text->str);
+  json_array_add_object_element (messages, g_steal_pointer (&message));
+
+  json_object_set_int_member (state, "turn", turn_index);
+  state_node = json_node_init_object (json_node_alloc (), state);
+
+  json_object_set_string_member (interrupt, "id", interrupt_id);
+  json_array_add_object_element (interrupts, g_steal_pointer (&interrupt));
+
+  turn.thread_id = thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.parent_id = turn_index > 0 ? parent_id : NULL;
+  turn.turn_index = turn_index;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.messages = messages;
+  turn.state = state_node;
+  turn.events = events;
+  turn.pending_interrupts = interrupts;
+
+  return agui_session_store_save_turn (store, &turn, error);
+}
+
+static int
+run_loop (const char *path,
+          const char *thread_id,
+          int         calls)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  int turn_index;
+
+  if (!(store = agui_session_store_new (path, &error)) ||
+      (turn_index = agui_session_store_get_turn_count (store, thread_id, &error)) < 0)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  for (;; turn_index++)
+    {
+      if (!save_turn (store, thread_id, turn_index, calls, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      printf ("saved %d\n", turn_index);
+      fflush (stdout);
+    }
+}
+
+static int
+run_write (const char *path,
+           const char *thread_id,
+           int         first,
+           int         step,
+           int         count,
+           int         calls)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(store = agui_session_store_new (path, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  for (int i = 0; i < count; i++)
+    {
+      if (!save_turn (store, thread_id, first + i * step, calls, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+    }
+
+  return 0;
+}
+
+static int
+run_save_once (const char *path,
+               const char *thread_id,
+               int         turn_index)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(store = agui_session_store_new (path, &error)))
+    {
+      printf ("error: %s\n", error->message);
+      return 2;
+    }
+
+  /* A read-only database still reads. */
+  printf ("turns %d\n", agui_session_store_get_turn_count (store, thread_id, NULL));
+
+  if (!save_turn (store, thread_id, turn_index, 1, &error))
+    {
+      g_assert_true (g_error_matches (error, AGUI_ERROR, AGUI_ERROR_STORE));
+      printf ("error: %s\n", error->message);
+      return 2;
+    }
+
+  printf ("saved\n");
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc == 5 && g_str_equal (argv[1], "loop"))
+    return run_loop (argv[2], argv[3], atoi (argv[4]));
+
+  if (argc == 8 && g_str_equal (argv[1], "write"))
+    return run_write (argv[2], argv[3], atoi (argv[4]), atoi (argv[5]), atoi (argv[6]), atoi (argv[7]));
+
+  if (argc == 5 && g_str_equal (argv[1], "save-once"))
+    return run_save_once (argv[2], argv[3], atoi (argv[4]));
+
+  g_printerr ("usage: store-child loop|write|save-once ...\n");
+  return 64;
+}

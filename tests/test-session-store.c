@@ -1,0 +1,1610 @@
+/* test-session-store.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <grp.h>
+#include <sqlite3.h>
+#ifdef __linux__
+# include <sys/prctl.h>
+#endif
+
+#include "agui.h"
+#include "agui-session-store-private.h"
+
+/* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
+ * START + ARGS + END once compacted, START + one CONTENT + END of the
+ * text, RUN_FINISHED. */
+#define CHILD_TEXT_DELTAS 50
+#define CHILD_EVENTS_PER_TURN(calls) (3 * (calls) + 5)
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+set_up (Fixture       *f,
+        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("session-store-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "tandem.db", NULL);
+}
+
+static void
+tear_down (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_chmod (f->dir, 0700);
+  dir = g_dir_open (f->dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+/* Helpers */
+
+static AguiEvent *
+event (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  AguiEvent *result = agui_event_new_from_string (json, -1, &error);
+
+  g_assert_no_error (error);
+  return result;
+}
+
+static GPtrArray *
+events_from_strings (const char * const *jsons)
+{
+  GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+
+  for (guint i = 0; jsons != NULL && jsons[i] != NULL; i++)
+    g_ptr_array_add (events, event (jsons[i]));
+
+  return events;
+}
+
+static JsonNode *
+json (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static char *
+to_string (JsonNode *node)
+{
+  return node ? json_to_string (node, FALSE) : g_strdup ("(none)");
+}
+
+static char *
+array_string (JsonArray *array)
+{
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array);
+
+  return json_to_string (node, FALSE);
+}
+
+static char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  return to_string (json_object_get_member (object, name));
+}
+
+typedef struct
+{
+  const char         *thread_id;
+  const char         *snapshot_id;
+  const char         *parent_id;
+  int                 turn_index;
+  AguiSnapshotStatus  status;
+  const char         *finish_reason;
+  const char         *error;
+  const char         *messages;
+  const char         *state;
+  const char         *interrupts;
+  const char * const *events;
+} TurnSpec;
+
+static gboolean
+save (AguiSessionStore  *store,
+      const TurnSpec    *spec,
+      GError           **error)
+{
+  g_autoptr(JsonNode) messages = json (spec->messages ? spec->messages : "[]");
+  g_autoptr(JsonNode) state = json (spec->state ? spec->state : "null");
+  g_autoptr(JsonNode) interrupts = json (spec->interrupts ? spec->interrupts : "[]");
+  g_autoptr(GPtrArray) events = events_from_strings (spec->events);
+  AguiTurnRecord turn = {
+    .thread_id = spec->thread_id,
+    .snapshot_id = spec->snapshot_id,
+    .parent_id = spec->parent_id,
+    .turn_index = spec->turn_index,
+    .status = spec->status,
+    .finish_reason = spec->finish_reason,
+    .error = spec->error,
+    .messages = json_node_get_array (messages),
+    .state = state,
+    .events = events,
+    .pending_interrupts = json_node_get_array (interrupts),
+  };
+
+  return agui_session_store_save_turn (store, &turn, error);
+}
+
+static void
+save_ok (AguiSessionStore *store,
+         const TurnSpec   *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (save (store, spec, &error));
+  g_assert_no_error (error);
+}
+
+static AguiSessionStore *
+open_store (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  AguiSessionStore *store = agui_session_store_new (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+/* Reads one integer (or text) with a connection of our own, beside the store's. */
+static gint64
+sql_int (const char *path,
+         const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 value;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return value;
+}
+
+static void
+sql_exec (const char *path,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static void
+assert_integrity (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA integrity_check", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "ok");
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+static char *
+events_string (GPtrArray *events)
+{
+  GString *out = g_string_new ("[");
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      g_autofree char *text = agui_event_to_string (g_ptr_array_index (events, i));
+
+      g_string_append_printf (out, "%s%s", i ? "," : "", text);
+    }
+  g_string_append_c (out, ']');
+
+  return g_string_free (out, FALSE);
+}
+
+static char *
+snapshot_field (AguiSessionStore *store,
+                const char       *thread_id,
+                const char       *member)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) snapshot = agui_session_store_get_last_snapshot (store, thread_id, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (snapshot);
+  return member_string (snapshot, member);
+}
+
+/* Transcript structure: every row's role and id, then each part's type
+ * and text, so two transcripts compare as they would be drawn. */
+static char *
+describe_transcript (AguiTranscript *transcript)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_message_get_parts (message);
+
+      g_string_append_printf (out, "row %s %s\n", agui_role_to_string (agui_message_get_role (message)),
+                              agui_message_get_id (message));
+      for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);
+
+          g_string_append_printf (out, "  %s complete=%d", G_OBJECT_TYPE_NAME (part),
+                                  agui_part_get_complete (part));
+          if (AGUI_IS_TEXT_PART (part))
+            g_string_append_printf (out, " \"%s\"", agui_text_part_get_text (AGUI_TEXT_PART (part)));
+          else if (AGUI_IS_REASONING_PART (part))
+            g_string_append_printf (out, " \"%s\"", agui_reasoning_part_get_text (AGUI_REASONING_PART (part)));
+          else if (AGUI_IS_TOOL_CALL_PART (part))
+            g_string_append_printf (out, " %s %s '%s' status=%d",
+                                    agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part)),
+                                    agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)),
+                                    agui_tool_call_part_get_arguments (AGUI_TOOL_CALL_PART (part)),
+                                    agui_tool_call_part_get_status (AGUI_TOOL_CALL_PART (part)));
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+fold (GPtrArray  *events,
+      char      **messages,
+      char      **structure,
+      char      **state)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+
+  for (guint i = 0; i < events->len; i++)
+    agui_reducer_apply (reducer, g_ptr_array_index (events, i));
+
+  *messages = array_string (agui_transcript_to_messages (transcript, TRUE));
+  *structure = describe_transcript (transcript);
+  *state = to_string (agui_transcript_get_state (transcript));
+}
+
+static void
+assert_same_transcript (GPtrArray *raw,
+                        GPtrArray *compacted)
+{
+  g_autofree char *raw_messages = NULL, *raw_structure = NULL, *raw_state = NULL;
+  g_autofree char *messages = NULL, *structure = NULL, *state = NULL;
+
+  fold (raw, &raw_messages, &raw_structure, &raw_state);
+  fold (compacted, &messages, &structure, &state);
+
+  g_assert_cmpstr (structure, ==, raw_structure);
+  g_assert_cmpstr (messages, ==, raw_messages);
+  g_assert_cmpstr (state, ==, raw_state);
+}
+
+/* Schema */
+
+static void
+test_schema_version (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+
+  g_test_summary ("A new database gets schema version 1, the tables, WAL and its indexes");
+
+  store = open_store (f->path);
+  g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
+
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                                     "('threads', 'events', 'snapshots', 'interrupts')"), ==, 4);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                                     "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
+  g_clear_object (&store);
+
+  /* Reopening a current database changes nothing. */
+  store = open_store (f->path);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+}
+
+static void
+test_schema_future (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A database from a newer version is refused, untouched");
+
+  sql_exec (f->path, "CREATE TABLE later (x); PRAGMA user_version = 2;");
+
+  store = agui_session_store_new (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "newer version"));
+  g_assert_nonnull (strstr (error->message, f->path));
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE name = 'threads'"), ==, 0);
+}
+
+static void
+test_not_a_database (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A file that is not a database is a clear error");
+
+  g_assert_true (g_file_set_contents (f->path, "This is not SQLite, just some text that is long enough "
+                                               "to fill a database header and then some more.", -1, NULL));
+  store = agui_session_store_new (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "not a database"));
+}
+
+static void
+test_default_path (void)
+{
+  g_autofree char *path = agui_session_store_dup_default_path ();
+  g_autofree char *expected = g_build_filename (g_get_user_data_dir (), "tandem", "tandem.db", NULL);
+  g_autofree char *folder = g_path_get_dirname (expected);
+  g_autoptr(AguiSessionStore) store = NULL;
+
+  g_test_summary ("The default database lives under the user data folder, which is created");
+
+  g_assert_cmpstr (path, ==, expected);
+  store = open_store (NULL);
+  g_assert_cmpstr (agui_session_store_get_path (store), ==, expected);
+  g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
+}
+
+/* Threads */
+
+static const char * const one_message_events[] = {
+  "{\"type\":\"RUN_STARTED\",\"threadId\":\"a\",\"runId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hello \"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"there\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"a\",\"runId\":\"r1\"}",
+  NULL
+};
+
+static char *
+list_ids (AguiSessionStore *store,
+          const char       *search)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) threads = agui_session_store_list_threads (store, search, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (threads);
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, i);
+
+      g_string_append_printf (out, "%s%s", i ? " " : "", json_object_get_string_member (thread, "id"));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_threads (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autofree char *ids = NULL;
+  TurnSpec turn = {
+    .thread_id = "a", .snapshot_id = "a-0", .turn_index = 0,
+    .messages = "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Where is the Zebra report?\"},"
+                "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"Hello there\"}]",
+    .state = "{\"topic\":\"reports\"}",
+    .events = one_message_events,
+  };
+
+  g_test_summary ("Threads are created, listed newest first, searched, renamed and deleted");
+
+  g_assert_true (agui_session_store_create_thread (store, "a", "First", "http://agent/a", &error));
+  g_assert_no_error (error);
+  g_assert_true (agui_session_store_create_thread (store, "b", "Ärger im Büro", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (agui_session_store_create_thread (store, "c", "Third", NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_false (agui_session_store_create_thread (store, "a", "Again", NULL, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "already exists"));
+  g_clear_error (&error);
+
+  ids = list_ids (store, NULL);
+  g_assert_cmpstr (ids, ==, "c b a");
+  g_clear_pointer (&ids, g_free);
+
+  thread = agui_session_store_get_thread (store, "a", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "First");
+  g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "http://agent/a");
+  g_assert_cmpint (json_object_get_int_member (thread, "created"), >, 0);
+  g_clear_pointer (&thread, json_object_unref);
+
+  /* A turn makes its thread the newest. */
+  save_ok (store, &turn);
+  ids = list_ids (store, NULL);
+  g_assert_cmpstr (ids, ==, "a c b");
+  g_clear_pointer (&ids, g_free);
+
+  /* Search looks at titles and message text, ignoring case in any script,
+   * but not at ids or roles. */
+  ids = list_ids (store, "zebra");
+  g_assert_cmpstr (ids, ==, "a");
+  g_clear_pointer (&ids, g_free);
+  ids = list_ids (store, "ÄRGER");
+  g_assert_cmpstr (ids, ==, "b");
+  g_clear_pointer (&ids, g_free);
+  ids = list_ids (store, "HELLO THERE");
+  g_assert_cmpstr (ids, ==, "a");
+  g_clear_pointer (&ids, g_free);
+  ids = list_ids (store, "assistant");
+  g_assert_cmpstr (ids, ==, "");
+  g_clear_pointer (&ids, g_free);
+  ids = list_ids (store, "%");
+  g_assert_cmpstr (ids, ==, "");
+  g_clear_pointer (&ids, g_free);
+  ids = list_ids (store, "");
+  g_assert_cmpstr (ids, ==, "a c b");
+  g_clear_pointer (&ids, g_free);
+
+  g_assert_true (agui_session_store_rename_thread (store, "c", "Zebras, renamed", &error));
+  g_assert_no_error (error);
+  ids = list_ids (store, "zebra");
+  g_assert_cmpstr (ids, ==, "a c");
+  g_clear_pointer (&ids, g_free);
+
+  g_assert_false (agui_session_store_rename_thread (store, "nope", "x", &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "no such thread"));
+  g_clear_error (&error);
+
+  g_assert_true (agui_session_store_delete_thread (store, "a", &error));
+  g_assert_no_error (error);
+  ids = list_ids (store, NULL);
+  g_assert_cmpstr (ids, ==, "c b");
+  g_clear_pointer (&ids, g_free);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM events"), ==, 0);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots"), ==, 0);
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "a", &error), ==, 0);
+  g_assert_no_error (error);
+
+  g_assert_false (agui_session_store_delete_thread (store, "a", &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_clear_error (&error);
+
+  thread = agui_session_store_get_thread (store, "a", &error);
+  g_assert_null (thread);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "no such thread"));
+}
+
+/* Turns */
+
+static void
+test_turns (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) good = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autofree char *text = NULL;
+  TurnSpec turns[] = {
+    { .thread_id = "t", .snapshot_id = "s0", .turn_index = 0, .status = AGUI_SNAPSHOT_COMPLETED,
+      .finish_reason = "stop", .state = "{\"n\":0}", .events = one_message_events },
+    { .thread_id = "t", .snapshot_id = "s1", .parent_id = "s0", .turn_index = 1,
+      .status = AGUI_SNAPSHOT_COMPLETED, .state = "{\"n\":1}",
+      .interrupts = "[{\"id\":\"i1\",\"reason\":\"approve\"}]" },
+    { .thread_id = "t", .snapshot_id = "s2", .parent_id = "s1", .turn_index = 2,
+      .status = AGUI_SNAPSHOT_FAILED, .error = "the agent broke", .state = "{\"n\":2}",
+      .events = one_message_events },
+    { .thread_id = "t", .snapshot_id = "s3", .parent_id = "s2", .turn_index = 3,
+      .status = AGUI_SNAPSHOT_ABORTED, .finish_reason = "cancelled", .state = "{\"n\":3}" },
+  };
+
+  g_test_summary ("Turns count failures, the last good state skips them, parents are kept");
+
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "t", &error), ==, 0);
+  g_assert_no_error (error);
+  snapshot = agui_session_store_get_last_snapshot (store, "t", &error);
+  g_assert_null (snapshot);
+  g_assert_no_error (error);
+  good = agui_session_store_get_last_good_state (store, "t", &error);
+  g_assert_null (good);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (turns); i++)
+    {
+      g_autofree char *parent = NULL;
+      g_autofree char *id = NULL;
+      g_autofree char *expected_parent = i == 0 ? g_strdup ("null") : g_strdup_printf ("\"s%u\"", i - 1);
+      g_autofree char *expected_id = g_strdup_printf ("\"s%u\"", i);
+
+      save_ok (store, &turns[i]);
+      g_assert_cmpint (agui_session_store_get_turn_count (store, "t", &error), ==, i + 1);
+      g_assert_no_error (error);
+
+      parent = snapshot_field (store, "t", "parentId");
+      id = snapshot_field (store, "t", "id");
+      g_assert_cmpstr (parent, ==, expected_parent);
+      g_assert_cmpstr (id, ==, expected_id);
+    }
+
+  /* The thread was created by the first turn, untitled. */
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads WHERE id = 't' AND title = ''"), ==, 1);
+
+  good = agui_session_store_get_last_good_state (store, "t", &error);
+  g_assert_no_error (error);
+  text = to_string (good);
+  g_assert_cmpstr (text, ==, "{\"n\":1}");
+  g_clear_pointer (&text, g_free);
+
+  snapshot = agui_session_store_get_last_snapshot (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "status"), ==, "ABORTED");
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "finishReason"), ==, "cancelled");
+  g_assert_false (json_object_has_member (snapshot, "error"));
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "threadId"), ==, "t");
+  g_assert_cmpint (json_object_get_int_member (snapshot, "turnIndex"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (snapshot, "createdAt"), >, 0);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (snapshot, "messages")), ==, 0);
+  g_clear_pointer (&snapshot, json_object_unref);
+
+  /* Each turn replaces the interrupts; the aborted one left none. */
+  interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_array_get_length (interrupts), ==, 0);
+  g_clear_pointer (&interrupts, json_array_unref);
+
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE id = 's2' AND status = 'FAILED' "
+                                     "AND error = 'the agent broke'"), ==, 1);
+
+  /* Two turns of one message each, compacted to five events apiece, with
+   * consecutive sequence numbers and their run id. */
+  events = agui_session_store_load_events (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (events->len, ==, 10);
+  g_assert_cmpstr (agui_event_get_delta (g_ptr_array_index (events, 2)), ==, "Hello there");
+  g_assert_cmpint (sql_int (f->path, "SELECT MAX (seq) FROM events WHERE thread_id = 't'"), ==, 9);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM events WHERE run_id = 'r1'"), ==, 10);
+
+  /* Turn 1 had interrupts: check them by saving one more. */
+  {
+    TurnSpec more = { .thread_id = "t", .snapshot_id = "s4", .parent_id = "s3", .turn_index = 4,
+                      .interrupts = "[{\"id\":\"i1\"},{\"id\":\"i2\"}]" };
+
+    save_ok (store, &more);
+    interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
+    g_assert_no_error (error);
+    text = array_string (interrupts);
+    g_assert_cmpstr (text, ==, "[{\"id\":\"i1\"},{\"id\":\"i2\"}]");
+  }
+}
+
+static void
+assert_turn_not_written (Fixture          *f,
+                         AguiSessionStore *store,
+                         gint64            updated_before)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autofree char *id = NULL;
+
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "t", &error), ==, 1);
+  events = agui_session_store_load_events (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (events->len, ==, 5);
+  interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_array_get_length (interrupts), ==, 1);
+  thread = agui_session_store_get_thread (store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_object_get_int_member (thread, "updated"), ==, updated_before);
+  id = snapshot_field (store, "t", "id");
+  g_assert_cmpstr (id, ==, "\"s0\"");
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, 1);
+}
+
+static void
+test_turn_atomic (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  gint64 updated;
+  TurnSpec first = { .thread_id = "t", .snapshot_id = "s0", .turn_index = 0,
+                     .interrupts = "[{\"id\":\"keep\"}]", .events = one_message_events };
+  TurnSpec same_id = { .thread_id = "t", .snapshot_id = "s0", .turn_index = 1,
+                       .interrupts = "[]", .events = one_message_events };
+  TurnSpec same_index = { .thread_id = "t", .snapshot_id = "s1", .turn_index = 0,
+                          .interrupts = "[]", .events = one_message_events };
+
+  g_test_summary ("A turn that fails halfway writes nothing: no events, thread bump or interrupts");
+
+  save_ok (store, &first);
+  thread = agui_session_store_get_thread (store, "t", &error);
+  g_assert_no_error (error);
+  updated = json_object_get_int_member (thread, "updated");
+
+  /* The snapshot insert fails after the thread bump and the events. */
+  g_assert_false (save (store, &same_id, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "Could not save the turn"));
+  g_assert_nonnull (strstr (error->message, "'s0' already exists"));
+  g_clear_error (&error);
+  assert_turn_not_written (f, store, updated);
+
+  g_assert_false (save (store, &same_index, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "already has a turn 0"));
+  g_clear_error (&error);
+  assert_turn_not_written (f, store, updated);
+
+  /* The store is still usable. */
+  same_id.snapshot_id = "s1";
+  save_ok (store, &same_id);
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "t", &error), ==, 2);
+}
+
+static void
+test_disk_full (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(GString) big_state = g_string_new ("{\"blob\":\"");
+  g_autoptr(GPtrArray) many = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *text = NULL;
+  gint64 updated;
+  TurnSpec first = { .thread_id = "t", .snapshot_id = "s0", .turn_index = 0,
+                     .interrupts = "[{\"id\":\"keep\"}]", .events = one_message_events };
+  TurnSpec second = { .thread_id = "t", .snapshot_id = "s1", .parent_id = "s0", .turn_index = 1 };
+
+  g_test_summary ("A full disk is a clear error; the earlier turns stay and the store recovers");
+
+  save_ok (store, &first);
+  thread = agui_session_store_get_thread (store, "t", &error);
+  g_assert_no_error (error);
+  updated = json_object_get_int_member (thread, "updated");
+
+  /* Thousands of tool calls that cannot be compacted, and a large state:
+   * the write runs out of pages partway through the events. */
+  for (int i = 0; i < 2000; i++)
+    {
+      g_ptr_array_add (many, g_strdup_printf ("{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%d\","
+                                              "\"toolCallName\":\"n\"}", i));
+      g_ptr_array_add (many, g_strdup_printf ("{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc%d\"}", i));
+    }
+  g_ptr_array_add (many, NULL);
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (big_state, 'a' + i % 26);
+  g_string_append (big_state, "\"}");
+  second.events = (const char * const *) many->pdata;
+  second.state = big_state->str;
+
+  g_assert_cmpint (_agui_session_store_set_max_page_count (store, 1), >, 0);
+  g_assert_false (save (store, &second, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_cmpstr (error->message, ==, "Could not save the turn: the disk is full");
+  g_clear_error (&error);
+
+  assert_turn_not_written (f, store, updated);
+  assert_integrity (f->path);
+
+  /* Room again: the same turn goes through. */
+  g_assert_cmpint (_agui_session_store_set_max_page_count (store, 1 << 30), >=, 1 << 30);
+  save_ok (store, &second);
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "t", &error), ==, 2);
+  text = snapshot_field (store, "t", "state");
+  g_assert_cmpstr (text, ==, big_state->str);
+}
+
+/* Compaction */
+
+static const char * const stream_events[] = {
+  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hel\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"lo\"}",
+  "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r1\",\"role\":\"reasoning\"}",
+  /* After a START: not joined to "Hello". */
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\" wor\"}",
+  "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\"think\"}",
+  /* Only another stream's delta in between: joined. */
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"ld\"}",
+  "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\"ing\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"search\",\"parentMessageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc2\",\"delta\":\"{\\\"s\\\":\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"1}\"}",
+  /* Text after the tool calls is a new part of m1: it must not join "Hello world". */
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"after\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc2\",\"delta\":\"2}\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\" tools\"}",
+  /* Metadata is merged by the reducer on each delta: kept apart, but later deltas join it. */
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"!\",\"metadata\":{\"k\":1}}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"?\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}",
+  "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"tc1\",\"content\":\"ok\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"a\",\"timestamp\":1}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"b\",\"timestamp\":2}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"c\",\"timestamp\":3}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"d\",\"timestamp\":4}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}",
+  /* The same id again after an END is a new stretch. */
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"e\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}",
+  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"done\":true}}",
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+  NULL
+};
+
+static const char * const expected_compacted[] = {
+  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hello\"}",
+  "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r1\",\"role\":\"reasoning\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\" world\"}",
+  "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\"thinking\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"search\",\"parentMessageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":1}\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc2\",\"delta\":\"{\\\"s\\\":2}\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"after tools\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"!?\",\"metadata\":{\"k\":1}}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}",
+  "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"tc1\",\"content\":\"ok\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"abcd\",\"timestamp\":1}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"e\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}",
+  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"done\":true}}",
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+  NULL
+};
+
+static void
+assert_events_equal (GPtrArray          *events,
+                     const char * const *expected)
+{
+  g_autoptr(GPtrArray) expected_events = events_from_strings (expected);
+  g_autofree char *got = events_string (events);
+  g_autofree char *want = events_string (expected_events);
+
+  g_assert_cmpstr (got, ==, want);
+}
+
+static void
+test_compaction (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) raw = events_from_strings (stream_events);
+  g_autoptr(GPtrArray) compacted = _agui_session_store_compact_events (raw);
+  g_autoptr(GPtrArray) again = _agui_session_store_compact_events (compacted);
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  TurnSpec turn = { .thread_id = "t", .snapshot_id = "s0", .events = stream_events };
+  g_autofree char *structure = NULL, *messages = NULL, *state = NULL;
+
+  g_test_summary ("Deltas join only across other streams' deltas, and the transcript is the same");
+
+  assert_events_equal (compacted, expected_compacted);
+  assert_same_transcript (raw, compacted);
+
+  /* The fold really did see text after the tool calls as its own part. */
+  fold (compacted, &messages, &structure, &state);
+  g_assert_nonnull (strstr (structure, "AguiTextPart complete=0 \"Hello world\"\n"));
+  g_assert_nonnull (strstr (structure, "status=1\n  AguiTextPart complete=1 \"after tools!?\"\n"));
+
+  /* Compacting a compacted log changes nothing. */
+  assert_events_equal (again, expected_compacted);
+
+  /* The store writes the compacted log and reads it back. */
+  save_ok (store, &turn);
+  loaded = agui_session_store_load_events (store, "t", &error);
+  g_assert_no_error (error);
+  assert_events_equal (loaded, expected_compacted);
+  assert_same_transcript (raw, loaded);
+}
+
+static void
+test_compaction_random (void)
+{
+  g_test_summary ("Randomly interleaved streams replay to the same transcript once compacted");
+
+  for (int round = 0; round < 50; round++)
+    {
+      g_autoptr(GPtrArray) raw = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+      g_autoptr(GPtrArray) compacted = NULL;
+      gboolean open_text[3] = { FALSE, }, open_call[3] = { FALSE, }, started_call[3] = { FALSE, };
+      gboolean open_reasoning = FALSE;
+
+      g_ptr_array_add (raw, event ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}"));
+      for (int step = 0; step < 300; step++)
+        {
+          int which = g_test_rand_int_range (0, 3);
+          g_autofree char *text = NULL;
+
+          switch (g_test_rand_int_range (0, 9))
+            {
+            case 0:
+              if (!open_text[which])
+                text = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%d\"}", which);
+              else
+                text = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m%d\"}", which);
+              open_text[which] = !open_text[which];
+              break;
+
+            case 1:
+              if (!open_call[which] && !started_call[which])
+                text = g_strdup_printf ("{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%d\","
+                                        "\"toolCallName\":\"f\",\"parentMessageId\":\"m%d\"}",
+                                        which, g_test_rand_int_range (0, 3));
+              else if (open_call[which])
+                text = g_strdup_printf ("{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c%d\"}", which);
+              started_call[which] = TRUE;
+              open_call[which] = text != NULL && !open_call[which];
+              break;
+
+            case 2:
+              text = g_strdup_printf (open_reasoning
+                                        ? "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r\"}"
+                                        : "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r\","
+                                          "\"role\":\"reasoning\"}");
+              open_reasoning = !open_reasoning;
+              break;
+
+            case 3: case 4: case 5:
+              if (open_text[which])
+                text = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m%d\","
+                                        "\"delta\":\"%c%d\"}", which, 'a' + which, step);
+              break;
+
+            case 6: case 7:
+              if (open_call[which])
+                text = g_strdup_printf ("{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c%d\","
+                                        "\"delta\":\"%d,\"}", which, step);
+              break;
+
+            default:
+              if (open_reasoning)
+                text = g_strdup_printf ("{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r\","
+                                        "\"delta\":\"r%d\"}", step);
+              break;
+            }
+
+          if (text != NULL)
+            g_ptr_array_add (raw, event (text));
+        }
+
+      compacted = _agui_session_store_compact_events (raw);
+      g_assert_cmpuint (compacted->len, <, raw->len);
+      assert_same_transcript (raw, compacted);
+    }
+}
+
+/* Export and import */
+
+static const char * const export_events[] = {
+  "{\"type\":\"RUN_STARTED\",\"threadId\":\"x\",\"runId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"Let me \"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"check.\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"a1\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":\\\"zebra\\\"}\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"x\",\"runId\":\"r1\"}",
+  NULL
+};
+
+static const char export_messages[] =
+  "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Find the zebra report\"},"
+  "{\"id\":\"r1\",\"role\":\"reasoning\",\"content\":\"The user wants a report.\\nLook it up.\"},"
+  "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"Let me check.\",\"toolCalls\":[{\"id\":\"tc1\","
+  "\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"{\\\"q\\\":\\\"zebra\\\"}\"}}]},"
+  "{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"tc1\",\"content\":\"Found 3 reports.\"},"
+  "{\"id\":\"a2\",\"role\":\"assistant\",\"content\":\"There are three: ```a```.\"}]";
+
+static void
+save_export_thread (AguiSessionStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  TurnSpec first = { .thread_id = "x", .snapshot_id = "x0", .turn_index = 0,
+                     .messages = "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Find the zebra report\"}]",
+                     .state = "{\"step\":1}", .events = export_events };
+  TurnSpec second = { .thread_id = "x", .snapshot_id = "x1", .parent_id = "x0", .turn_index = 1,
+                      .messages = export_messages, .state = "{\"step\":2,\"found\":[1,2,3]}",
+                      .interrupts = "[{\"id\":\"i1\",\"reason\":\"confirm\"}]", .events = export_events };
+
+  g_assert_true (agui_session_store_create_thread (store, "x", "Zebra reports", "demo", &error));
+  g_assert_no_error (error);
+  save_ok (store, &first);
+  save_ok (store, &second);
+}
+
+static void
+test_export_markdown (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *markdown = NULL;
+  const char *expected =
+    "# Zebra reports\n"
+    "\n"
+    "Agent: demo\n"
+    "\n"
+    "### User\n"
+    "\n"
+    "Find the zebra report\n"
+    "\n"
+    "> **Reasoning**\n"
+    ">\n"
+    "> The user wants a report.\n"
+    "> Look it up.\n"
+    "\n"
+    "### Assistant\n"
+    "\n"
+    "Let me check.\n"
+    "\n"
+    "**Tool call:** `lookup`\n"
+    "\n"
+    "```json\n"
+    "{\n"
+    "  \"q\" : \"zebra\"\n"
+    "}\n"
+    "```\n"
+    "\n"
+    "> **Tool result** (`lookup`)\n"
+    ">\n"
+    "> Found 3 reports.\n"
+    "\n"
+    "### Assistant\n"
+    "\n"
+    "There are three: ```a```.\n"
+    "\n"
+    "## State\n"
+    "\n"
+    "```json\n"
+    "{\n"
+    "  \"step\" : 2,\n"
+    "  \"found\" : [\n"
+    "    1,\n"
+    "    2,\n"
+    "    3\n"
+    "  ]\n"
+    "}\n"
+    "```\n"
+    "\n";
+
+  g_test_summary ("Markdown export: title, messages by role, tool calls as JSON, quoted results, state");
+
+  save_export_thread (store);
+  markdown = agui_session_store_export_markdown (store, "x", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (markdown, ==, expected);
+
+  g_assert_null (agui_session_store_export_markdown (store, "missing", &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+}
+
+static void
+test_export_import (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(JsonNode) reexported = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GPtrArray) imported_events = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autofree char *new_id = NULL;
+  g_autofree char *text = NULL, *imported_text = NULL;
+  JsonObject *root;
+
+  g_test_summary ("A JSON export imports as a new thread with the same messages, state and events");
+
+  save_export_thread (store);
+  exported = agui_session_store_export_json (store, "x", &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (exported);
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "tandem-thread");
+  g_assert_cmpint (json_object_get_int_member (root, "version"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "thread"), "id"), ==, "x");
+  text = member_string (root, "messages");
+  g_assert_cmpstr (text, ==, export_messages);
+  g_clear_pointer (&text, g_free);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "events")), ==, 16);
+
+  new_id = agui_session_store_import_json (store, exported, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (new_id);
+  g_assert_cmpstr (new_id, !=, "x");
+  g_assert_true (g_uuid_string_is_valid (new_id));
+
+  thread = agui_session_store_get_thread (store, new_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "Zebra reports");
+  g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "demo");
+
+  text = snapshot_field (store, "x", "messages");
+  imported_text = snapshot_field (store, new_id, "messages");
+  g_assert_cmpstr (imported_text, ==, text);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&imported_text, g_free);
+
+  text = snapshot_field (store, "x", "state");
+  imported_text = snapshot_field (store, new_id, "state");
+  g_assert_cmpstr (imported_text, ==, text);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&imported_text, g_free);
+
+  events = agui_session_store_load_events (store, "x", &error);
+  g_assert_no_error (error);
+  imported_events = agui_session_store_load_events (store, new_id, &error);
+  g_assert_no_error (error);
+  text = events_string (events);
+  imported_text = events_string (imported_events);
+  g_assert_cmpstr (imported_text, ==, text);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&imported_text, g_free);
+
+  interrupts = agui_session_store_get_pending_interrupts (store, new_id, &error);
+  g_assert_no_error (error);
+  text = array_string (interrupts);
+  g_assert_cmpstr (text, ==, "[{\"id\":\"i1\",\"reason\":\"confirm\"}]");
+  g_clear_pointer (&text, g_free);
+
+  /* Re-exporting the import gives the same document but for the thread. */
+  reexported = agui_session_store_export_json (store, new_id, &error);
+  g_assert_no_error (error);
+  json_object_remove_member (json_node_get_object (reexported), "thread");
+  json_object_remove_member (root, "thread");
+  text = to_string (exported);
+  imported_text = to_string (reexported);
+  g_assert_cmpstr (imported_text, ==, text);
+}
+
+static void
+test_import_invalid (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  struct {
+    const char *json;
+    const char *message;
+  } cases[] = {
+    { "[]", "not a JSON object" },
+    { "{\"format\":\"other\",\"version\":1}", "not a Tandem thread export" },
+    { "{\"format\":\"tandem-thread\",\"version\":2,\"thread\":{},\"messages\":[],\"events\":[]}", "version 2" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"messages\":[],\"events\":[]}", "no thread" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[{\"id\":\"m\",\"role\":\"robot\"}],"
+      "\"events\":[]}", "messages are invalid" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],"
+      "\"events\":[{\"type\":\"RUN_STARTED\",\"threadId\":\"t\"},{\"type\":\"NOPE\"}]}", "event 0 is invalid" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[],"
+      "\"pendingInterrupts\":{}}", "interrupts are not an array" },
+  };
+
+  g_test_summary ("A bad import is refused with the reason, and writes nothing");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = json (cases[i].json);
+      g_autofree char *id = agui_session_store_import_json (store, node, &error);
+
+      g_assert_null (id);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+      g_assert_true (g_str_has_prefix (error->message, "Could not import the thread: "));
+      g_assert_nonnull (strstr (error->message, cases[i].message));
+      g_clear_error (&error);
+    }
+
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, 0);
+}
+
+/* Other processes */
+
+static char *
+child_path (void)
+{
+  return g_test_build_filename (G_TEST_BUILT, "store-child", NULL);
+}
+
+static void
+check_child_turns (AguiSessionStore *store,
+                   const char       *path,
+                   const char       *thread_id,
+                   int               count,
+                   int               calls)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autofree char *sql = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *expected_interrupts = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected_state = g_strdup_printf ("{\"turn\":%d}", count - 1);
+  g_autofree char *expected_parent = g_strdup_printf ("\"%s-snap-%d\"", thread_id, count - 2);
+  int per_turn = CHILD_EVENTS_PER_TURN (calls);
+
+  g_assert_cmpint (agui_session_store_get_turn_count (store, thread_id, &error), ==, count);
+  g_assert_no_error (error);
+
+  /* Every turn is whole, in order, compacted. */
+  events = agui_session_store_load_events (store, thread_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (events->len, ==, count * per_turn);
+  for (int turn = 0; turn < count; turn++)
+    {
+      AguiEvent *first = g_ptr_array_index (events, turn * per_turn);
+      AguiEvent *content = g_ptr_array_index (events, turn * per_turn + 3 * calls + 2);
+      AguiEvent *last = g_ptr_array_index (events, (turn + 1) * per_turn - 1);
+      g_autofree char *run_id = g_strdup_printf ("run-%d", turn);
+      g_autoptr(GString) expected = g_string_new (NULL);
+
+      for (int i = 0; i < CHILD_TEXT_DELTAS; i++)
+        g_string_append_printf (expected, "w%d.%d ", turn, i);
+
+      g_assert_cmpint (agui_event_get_event_type (first), ==, AGUI_EVENT_RUN_STARTED);
+      g_assert_cmpstr (agui_event_get_string (first, "runId"), ==, run_id);
+      g_assert_cmpint (agui_event_get_event_type (content), ==, AGUI_EVENT_TEXT_MESSAGE_CONTENT);
+      g_assert_cmpstr (agui_event_get_delta (content), ==, expected->str);
+      g_assert_cmpint (agui_event_get_event_type (last), ==, AGUI_EVENT_RUN_FINISHED);
+      g_assert_cmpstr (agui_event_get_string (last, "runId"), ==, run_id);
+    }
+
+  sql = g_strdup_printf ("SELECT COUNT (*) FROM snapshots WHERE thread_id = '%s' "
+                         "AND json_extract (state, '$.turn') = turn_index "
+                         "AND id = '%s-snap-' || turn_index "
+                         "AND json_extract (messages, '$[0].id') = 'msg-' || turn_index",
+                         thread_id, thread_id);
+  g_assert_cmpint (sql_int (path, sql), ==, count);
+
+  state = snapshot_field (store, thread_id, "state");
+  g_assert_cmpstr (state, ==, expected_state);
+  parent = snapshot_field (store, thread_id, "parentId");
+  if (count > 1)
+    g_assert_cmpstr (parent, ==, expected_parent);
+
+  interrupts = agui_session_store_get_pending_interrupts (store, thread_id, &error);
+  g_assert_no_error (error);
+  text = array_string (interrupts);
+  expected_interrupts = g_strdup_printf ("[{\"id\":\"int-%d\"}]", count - 1);
+  g_assert_cmpstr (text, ==, expected_interrupts);
+}
+
+static void
+test_kill (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *child = child_path ();
+  const int calls = 300;
+  int acked = -1;
+
+  g_test_summary ("A writer killed mid-turn loses only that turn; the database stays sound");
+
+  for (int round = 0; round < 4; round++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GDataInputStream) lines = NULL;
+      g_autoptr(AguiSessionStore) store = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *calls_arg = g_strdup_printf ("%d", calls);
+      int wanted = g_test_rand_int_range (1, 4);
+      int count;
+      char *line;
+
+      process = g_subprocess_launcher_spawn (launcher, &error, child, "loop", f->path, "kill", calls_arg, NULL);
+      g_assert_no_error (error);
+      lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+
+      for (int seen = 0; seen < wanted; seen++)
+        {
+          line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+          g_assert_no_error (error);
+          g_assert_nonnull (line);
+          g_assert_cmpint (sscanf (line, "saved %d", &acked), ==, 1);
+          g_free (line);
+        }
+
+      /* Somewhere into the next turn (or two). */
+      g_usleep (g_test_rand_int_range (0, 40000));
+      g_subprocess_send_signal (process, SIGKILL);
+
+      while ((line = g_data_input_stream_read_line (lines, NULL, NULL, NULL)) != NULL)
+        {
+          g_assert_cmpint (sscanf (line, "saved %d", &acked), ==, 1);
+          g_free (line);
+        }
+      g_assert_true (g_subprocess_wait (process, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_signaled (process));
+      g_assert_cmpint (g_subprocess_get_term_sig (process), ==, SIGKILL);
+
+      assert_integrity (f->path);
+
+      store = open_store (f->path);
+      count = agui_session_store_get_turn_count (store, "kill", &error);
+      g_assert_no_error (error);
+      g_test_message ("round %d: %d turns reported saved, %d in the database", round, acked + 1, count);
+
+      /* The turn in flight may have committed before its "saved" line. */
+      g_assert_cmpint (count, >=, acked + 1);
+      g_assert_cmpint (count, <=, acked + 2);
+      check_child_turns (store, f->path, "kill", count, calls);
+      acked = count - 1;
+    }
+}
+
+static void
+test_two_writers (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *child = child_path ();
+  g_autoptr(GSubprocess) even = NULL;
+  g_autoptr(GSubprocess) odd = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const int calls = 20;
+  const int per_child = 25;
+  int per_turn = CHILD_EVENTS_PER_TURN (calls);
+
+  g_test_summary ("Two processes writing turns into one thread at once: all turns, whole, no damage");
+
+  /* Both start on a database that does not exist yet, so they also race
+   * to create the schema. */
+  even = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
+                           child, "write", f->path, "shared", "0", "2", "25", "20", NULL);
+  g_assert_no_error (error);
+  odd = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
+                          child, "write", f->path, "shared", "1", "2", "25", "20", NULL);
+  g_assert_no_error (error);
+
+  g_assert_true (g_subprocess_wait_check (even, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (odd, NULL, &error));
+  g_assert_no_error (error);
+
+  assert_integrity (f->path);
+
+  store = open_store (f->path);
+  g_assert_cmpint (agui_session_store_get_turn_count (store, "shared", &error), ==, 2 * per_child);
+  g_assert_no_error (error);
+
+  /* The log is a sequence of whole turns, each one unbroken. */
+  events = agui_session_store_load_events (store, "shared", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (events->len, ==, 2 * per_child * per_turn);
+  for (guint start = 0; start < events->len; start += per_turn)
+    {
+      AguiEvent *first = g_ptr_array_index (events, start);
+      AguiEvent *last = g_ptr_array_index (events, start + per_turn - 1);
+      const char *run_id = agui_event_get_string (first, "runId");
+
+      g_assert_cmpint (agui_event_get_event_type (first), ==, AGUI_EVENT_RUN_STARTED);
+      g_assert_cmpint (agui_event_get_event_type (last), ==, AGUI_EVENT_RUN_FINISHED);
+      g_assert_cmpstr (agui_event_get_string (last, "runId"), ==, run_id);
+      for (int i = 1; i < per_turn - 1; i++)
+        g_assert_cmpint (agui_event_get_event_type (g_ptr_array_index (events, start + i)), !=,
+                         AGUI_EVENT_RUN_STARTED);
+      g_assert_true (g_hash_table_add (runs, g_strdup (run_id)));
+    }
+  for (int i = 0; i < 2 * per_child; i++)
+    {
+      g_autofree char *run_id = g_strdup_printf ("run-%d", i);
+
+      g_assert_true (g_hash_table_contains (runs, run_id));
+    }
+
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE "
+                                     "json_extract (state, '$.turn') = turn_index"), ==, 2 * per_child);
+}
+
+static void
+drop_privileges (gpointer user_data)
+{
+  /* Root writes through any file mode, so the child runs as nobody. */
+  if (geteuid () == 0)
+    {
+      if (setgroups (0, NULL) != 0 || setgid (65534) != 0 || setuid (65534) != 0)
+        _exit (99);
+#ifdef __linux__
+      /* Changing user makes the process undumpable, which stops the leak
+       * checker of sanitizer builds from tracing it. */
+      prctl (PR_SET_DUMPABLE, 1);
+#endif
+    }
+}
+
+static char *
+run_save_once (const char *path,
+               int         turn_index)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *child = child_path ();
+  g_autofree char *turn_arg = g_strdup_printf ("%d", turn_index);
+  char *output = NULL;
+
+  g_subprocess_launcher_set_child_setup (launcher, drop_privileges, NULL, NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, child, "save-once", path, "ro", turn_arg, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &output, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+
+  return output;
+}
+
+static void
+test_read_only (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  struct {
+    const char *what;
+    int         dir_mode;
+    int         file_mode;
+    const char *message;
+  } cases[] = {
+    { "read-only file", 0777, 0444, "the database is read-only\n" },
+    { "read-only folder", 0555, 0666, "the database's folder is read-only\n" },
+  };
+
+  g_test_summary ("Saving into a read-only file or folder is a clear error, and loses nothing");
+
+  save_ok (store, &(TurnSpec) { .thread_id = "ro", .snapshot_id = "ro-snap-0", .events = one_message_events });
+  g_clear_object (&store);
+
+  /* The folder can be entered by the unprivileged child, and it works
+   * there before the modes change. */
+  g_assert_cmpint (g_chmod (f->dir, 0777), ==, 0);
+  g_assert_cmpint (g_chmod (f->path, 0666), ==, 0);
+  output = run_save_once (f->path, 1);
+  g_assert_cmpstr (output, ==, "turns 1\nsaved\n");
+  g_clear_pointer (&output, g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_assert_cmpint (g_chmod (f->path, cases[i].file_mode), ==, 0);
+      g_assert_cmpint (g_chmod (f->dir, cases[i].dir_mode), ==, 0);
+
+      output = run_save_once (f->path, 2);
+      g_test_message ("%s: %s", cases[i].what, output);
+      g_assert_true (g_str_has_prefix (output, "turns 2\nerror: Could not save the turn: "));
+      g_assert_nonnull (strstr (output, cases[i].message));
+      g_clear_pointer (&output, g_free);
+
+      g_assert_cmpint (g_chmod (f->dir, 0777), ==, 0);
+      g_assert_cmpint (g_chmod (f->path, 0666), ==, 0);
+
+      assert_integrity (f->path);
+      store = open_store (f->path);
+      g_assert_cmpint (agui_session_store_get_turn_count (store, "ro", &error), ==, 2);
+      g_assert_no_error (error);
+      g_clear_object (&store);
+    }
+}
+
+/* Benchmark */
+
+static void
+test_bench_reopen (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiReducer) writer = agui_reducer_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTimer) timer = g_timer_new ();
+  const int turns = 10;
+  guint raw_total = 0;
+  double save_seconds = 0;
+
+  g_test_summary ("Reopening a thread whose log held 100 000 events before compaction");
+
+  for (int turn = 0; turn < turns; turn++)
+    {
+      g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+      g_autoptr(JsonArray) messages = NULL;
+      g_autofree char *snapshot_id = g_strdup_printf ("b%d", turn);
+      g_autofree char *parent_id = g_strdup_printf ("b%d", turn - 1);
+      AguiTurnRecord record = { NULL, };
+
+#define ADD(...) G_STMT_START { \
+    g_autofree char *text_ = g_strdup_printf (__VA_ARGS__); \
+    g_ptr_array_add (events, event (text_)); \
+  } G_STMT_END
+
+      ADD ("{\"type\":\"RUN_STARTED\",\"threadId\":\"bench\",\"runId\":\"r%d\"}", turn);
+      for (int m = 0; m < 20; m++)
+        {
+          ADD ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%d-%d\",\"role\":\"assistant\"}", turn, m);
+          for (int d = 0; d < 500; d++)
+            ADD ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m%d-%d\",\"delta\":\"token%d \"}",
+                 turn, m, d);
+          ADD ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m%d-%d\"}", turn, m);
+          ADD ("{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%d-%d\",\"toolCallName\":\"f\","
+               "\"parentMessageId\":\"m%d-%d\"}", turn, m, turn, m);
+          ADD ("{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c%d-%d\",\"delta\":\"{\\\"a\\\":\"}", turn, m);
+          ADD ("{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c%d-%d\",\"delta\":\"%d}\"}", turn, m, m);
+          ADD ("{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c%d-%d\"}", turn, m);
+        }
+      ADD ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"bench\",\"runId\":\"r%d\"}", turn);
+#undef ADD
+
+      for (guint i = 0; i < events->len; i++)
+        agui_reducer_apply (writer, g_ptr_array_index (events, i));
+      messages = agui_transcript_to_messages (agui_reducer_get_transcript (writer), FALSE);
+
+      record.thread_id = "bench";
+      record.snapshot_id = snapshot_id;
+      record.parent_id = turn > 0 ? parent_id : NULL;
+      record.turn_index = turn;
+      record.status = AGUI_SNAPSHOT_COMPLETED;
+      record.messages = messages;
+      record.events = events;
+
+      g_timer_start (timer);
+      g_assert_true (agui_session_store_save_turn (store, &record, &error));
+      g_assert_no_error (error);
+      save_seconds += g_timer_elapsed (timer, NULL);
+      raw_total += events->len;
+    }
+  g_clear_object (&store);
+  g_assert_cmpuint (raw_total, >=, 100000);
+
+  /* Reopen: open the database, read the last snapshot, and replay the
+   * log into a fresh transcript, as the app does when a thread is
+   * selected. */
+  for (int run = 0; run < 3; run++)
+    {
+      g_autoptr(AguiReducer) reader = agui_reducer_new (NULL);
+      g_autoptr(GPtrArray) events = NULL;
+      g_autoptr(JsonObject) snapshot = NULL;
+      double open_s, snapshot_s, load_s, fold_s;
+
+      g_timer_start (timer);
+      store = open_store (f->path);
+      open_s = g_timer_elapsed (timer, NULL);
+      snapshot = agui_session_store_get_last_snapshot (store, "bench", &error);
+      g_assert_no_error (error);
+      snapshot_s = g_timer_elapsed (timer, NULL);
+      events = agui_session_store_load_events (store, "bench", &error);
+      g_assert_no_error (error);
+      load_s = g_timer_elapsed (timer, NULL);
+      for (guint i = 0; i < events->len; i++)
+        agui_reducer_apply (reader, g_ptr_array_index (events, i));
+      fold_s = g_timer_elapsed (timer, NULL);
+
+      g_test_message ("reopen %d: %u raw events stored as %u; open %.1f ms, last snapshot %.1f ms, "
+                      "load log %.1f ms, fold %.1f ms, total %.1f ms (saving all %d turns took %.1f ms)",
+                      run, raw_total, events->len, open_s * 1000, (snapshot_s - open_s) * 1000,
+                      (load_s - snapshot_s) * 1000, (fold_s - load_s) * 1000, fold_s * 1000,
+                      turns, save_seconds * 1000);
+      if (run == 2)
+        g_test_minimized_result (fold_s, "reopen of a 100k-event thread: %.1f ms", fold_s * 1000);
+      g_clear_object (&store);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD_TEST(path, fn) g_test_add (path, Fixture, NULL, set_up, fn, tear_down)
+
+  ADD_TEST ("/agui/session-store/schema/version", test_schema_version);
+  ADD_TEST ("/agui/session-store/schema/future", test_schema_future);
+  ADD_TEST ("/agui/session-store/schema/not-a-database", test_not_a_database);
+  g_test_add_func ("/agui/session-store/schema/default-path", test_default_path);
+  ADD_TEST ("/agui/session-store/threads", test_threads);
+  ADD_TEST ("/agui/session-store/turns/basics", test_turns);
+  ADD_TEST ("/agui/session-store/turns/atomic", test_turn_atomic);
+  ADD_TEST ("/agui/session-store/turns/disk-full", test_disk_full);
+  ADD_TEST ("/agui/session-store/compaction/streams", test_compaction);
+  g_test_add_func ("/agui/session-store/compaction/random", test_compaction_random);
+  ADD_TEST ("/agui/session-store/export/markdown", test_export_markdown);
+  ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);
+  ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
+  ADD_TEST ("/agui/session-store/processes/kill", test_kill);
+  ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
+  ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
+  if (g_test_perf ())
+    ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
+
+#undef ADD_TEST
+
+  return g_test_run ();
+}
