@@ -1,0 +1,1135 @@
+/* test-http-transport.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui.h"
+#include "agui-test-server.h"
+
+/* Every wait is bounded: a bug fails the test instead of hanging it. */
+#define WAIT_MS 5000
+
+#define RUN_STARTED "{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}"
+#define TEXT_START "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}"
+#define TEXT_CONTENT "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hé, there\"}"
+#define TEXT_END "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}"
+#define RUN_FINISHED "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}"
+
+#define INPUT_JSON \
+  "{\"threadId\":\"t1\",\"runId\":\"r1\",\"state\":{},\"messages\":" \
+  "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"héllo\"}]," \
+  "\"tools\":[],\"context\":[],\"forwardedProps\":{}}"
+
+typedef struct
+{
+  AguiTestServer *server;
+} Fixture;
+
+/* What a stream gave, in order: event type names and "ERROR" for error
+ * items and the end error alike, those errors kept aside. */
+typedef struct
+{
+  GPtrArray *items;
+  GPtrArray *errors;
+  gboolean   ended;
+} Collected;
+
+static void
+collected_clear (Collected *collected)
+{
+  g_clear_pointer (&collected->items, g_ptr_array_unref);
+  g_clear_pointer (&collected->errors, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Collected, collected_clear)
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  g_assert_nonnull (f->server);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_object (&f->server);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **location = user_data;
+
+  g_assert_null (*location);
+  *location = g_object_ref (result);
+}
+
+static JsonNode *
+make_input (void)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (INPUT_JSON, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static AguiHttpTransport *
+build_transport (AguiHttpTransportBuilder *builder)
+{
+  g_autoptr(GError) error = NULL;
+  AguiHttpTransport *transport = agui_http_transport_builder_build (builder, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (transport);
+  return transport;
+}
+
+static AguiHttpTransport *
+new_transport (Fixture *f)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  return build_transport (builder);
+}
+
+static AguiEventStream *
+run (AguiHttpTransport  *transport,
+     GCancellable       *cancellable,
+     GError            **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonNode) input = make_input ();
+
+  agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable,
+                            store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+
+  return agui_transport_run_finish (AGUI_TRANSPORT (transport), result, error);
+}
+
+static AguiEventStream *
+run_ok (AguiHttpTransport *transport)
+{
+  g_autoptr(GError) error = NULL;
+  AguiEventStream *stream = run (transport, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (stream);
+  return stream;
+}
+
+/* The next item; FALSE at the end of the stream. */
+static gboolean
+next_item (AguiEventStream  *stream,
+           AguiEvent       **event,
+           GError          **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  GError *local_error = NULL;
+
+  agui_event_stream_next_async (stream, NULL, store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+
+  *event = agui_event_stream_next_finish (stream, result, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return TRUE;
+    }
+
+  return *event != NULL;
+}
+
+static AguiEvent *
+next_event (AguiEventStream *stream)
+{
+  g_autoptr(GError) error = NULL;
+  AguiEvent *event = NULL;
+
+  g_assert_true (next_item (stream, &event, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (event);
+  return event;
+}
+
+static void
+collect (AguiEventStream *stream,
+         Collected       *collected)
+{
+  collected->items = g_ptr_array_new_with_free_func (g_free);
+  collected->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+
+  for (guint i = 0; i < 10000; i++)
+    {
+      g_autoptr(AguiEvent) event = NULL;
+      GError *error = NULL;
+
+      if (!next_item (stream, &event, &error))
+        {
+          collected->ended = TRUE;
+          return;
+        }
+
+      if (error != NULL)
+        {
+          g_ptr_array_add (collected->items, g_strdup ("ERROR"));
+          g_ptr_array_add (collected->errors, error);
+        }
+      else
+        {
+          g_ptr_array_add (collected->items, g_strdup (agui_event_get_type_name (event)));
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static char *
+items_to_string (Collected *collected)
+{
+  g_ptr_array_add (collected->items, NULL);
+  g_ptr_array_set_size (collected->items, collected->items->len - 1);
+
+  return g_strjoinv (" ", (char **) collected->items->pdata);
+}
+
+static void
+assert_items (Collected  *collected,
+              const char *expected)
+{
+  g_autofree char *items = items_to_string (collected);
+
+  g_assert_true (collected->ended);
+  g_assert_cmpstr (items, ==, expected);
+}
+
+static const GError *
+last_error (Collected *collected)
+{
+  g_assert_cmpuint (collected->errors->len, >, 0);
+
+  return g_ptr_array_index (collected->errors, collected->errors->len - 1);
+}
+
+static AguiTestResponse *
+full_run_response (void)
+{
+  return agui_test_response_new_events (RUN_STARTED, TEXT_START, TEXT_CONTENT, TEXT_END,
+                                        RUN_FINISHED, NULL);
+}
+
+#define FULL_RUN "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED"
+
+static gboolean
+on_wait_cb (gpointer user_data)
+{
+  gboolean *done = user_data;
+
+  *done = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+iterate_for (guint milliseconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (milliseconds, on_wait_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gint64
+elapsed_ms (gint64 since)
+{
+  return (g_get_monotonic_time () - since) / 1000;
+}
+
+/* The request */
+
+static void
+test_request_shape (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(JsonNode) input = make_input ();
+  g_auto(GStrv) headers = NULL;
+  g_auto(Collected) collected = { 0 };
+  const AguiTestRequest *request;
+  const char * const expected_headers[] = {
+    "Authorization: Bearer token",
+    "X-Tenant: acme",
+    "Content-Type: application/json",
+    "Accept: text/event-stream",
+    NULL
+  };
+
+  g_test_summary ("One POST to the URL as configured, with the caller's headers and "
+                  "exactly the transport's Accept and Content-Type");
+
+  agui_test_server_push_response (f->server, full_run_response ());
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer token");
+  agui_http_transport_builder_add_header (builder, "accept", "*/*");
+  agui_http_transport_builder_add_header (builder, "X-Tenant", "acme");
+  agui_http_transport_builder_add_header (builder, "Content-Type", "text/plain");
+  transport = build_transport (builder);
+
+  g_assert_cmpstr (agui_http_transport_get_url (transport), ==, agui_test_server_get_url (f->server));
+  headers = agui_http_transport_dup_headers (transport);
+  g_assert_cmpstrv (headers, expected_headers);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpstr (request->method, ==, "POST");
+  g_assert_cmpstr (request->path, ==, "/agent");
+  /* get_list joins repeated headers, so a second Accept would show. */
+  g_assert_cmpstr (soup_message_headers_get_list (request->headers, "Accept"), ==, "text/event-stream");
+  g_assert_cmpstr (soup_message_headers_get_list (request->headers, "Content-Type"), ==, "application/json");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer token");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "X-Tenant"), ==, "acme");
+  g_assert_nonnull (request->json);
+  g_assert_true (json_node_equal (request->json, input));
+  /* Compact: exactly what json-glib writes without pretty-printing. */
+  g_assert_cmpmem (g_bytes_get_data (request->body, NULL), g_bytes_get_size (request->body),
+                   INPUT_JSON, strlen (INPUT_JSON));
+}
+
+static void
+assert_config_error (const char *url,
+                     const char *header_name,
+                     const char *header_value)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = agui_http_transport_builder_new (url);
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (header_name != NULL)
+    agui_http_transport_builder_add_header (builder, header_name, header_value);
+
+  transport = agui_http_transport_builder_build (builder, &error);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG);
+  g_assert_null (transport);
+}
+
+static void
+test_config_errors (void)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("Bad URLs and headers are refused when built, not when set");
+
+  assert_config_error ("not a url", NULL, NULL);
+  assert_config_error ("", NULL, NULL);
+  assert_config_error ("http://", NULL, NULL);
+  assert_config_error ("ftp://example.com/agent", NULL, NULL);
+  assert_config_error ("file:///tmp/agent", NULL, NULL);
+  assert_config_error ("http://example.com/agent", "X Tenant", "acme");
+  assert_config_error ("http://example.com/agent", "", "acme");
+  assert_config_error ("http://example.com/agent", "X-Tenant:", "acme");
+  assert_config_error ("http://example.com/agent", "X-Tenant", "acme\r\nX-Evil: 1");
+  assert_config_error ("http://example.com/agent", "X-Tenant", "acme\n");
+  assert_config_error ("http://example.com/agent", "X-Tenant", "a\001b");
+
+  builder = agui_http_transport_builder_new ("https://example.com/agent?x=1");
+  agui_http_transport_builder_add_header (builder, "X-Tenant", "acme\tcorp");
+  agui_http_transport_builder_set_connect_timeout (builder, 5000);
+  agui_http_transport_builder_set_timeout (builder, 60000);
+  transport = agui_http_transport_builder_build (builder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agui_http_transport_get_url (transport), ==, "https://example.com/agent?x=1");
+  g_assert_cmpuint (agui_http_transport_get_connect_timeout (transport), ==, 5000);
+  g_assert_cmpuint (agui_http_transport_get_timeout (transport), ==, 60000);
+  g_clear_object (&transport);
+
+  transport = agui_http_transport_new ("http://127.0.0.1:1/agent", &error);
+  g_assert_no_error (error);
+  g_assert_true (AGUI_IS_TRANSPORT (transport));
+}
+
+static void
+test_null_url (void)
+{
+  if (g_test_subprocess ())
+    {
+      agui_http_transport_builder_new (NULL);
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 0, 0);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*CRITICAL*");
+}
+
+static void
+test_default_session (void)
+{
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+  guint timeout = G_MAXUINT;
+
+  g_test_summary ("The transport's own session has no I/O timeout to cut a slow stream");
+
+  transport = agui_http_transport_new ("http://127.0.0.1:1/agent", &error);
+  g_assert_no_error (error);
+  g_object_get (agui_http_transport_get_session (transport), "timeout", &timeout, NULL);
+  g_assert_cmpuint (timeout, ==, 0);
+}
+
+/* Streaming */
+
+static void
+test_events_in_order (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  agui_test_server_push_response (f->server, full_run_response ());
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_cmpuint (collected.errors->len, ==, 0);
+}
+
+static void
+test_no_content_type (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A 2xx without a Content-Type, or another one, is read as SSE");
+
+  agui_test_response_set_content_type (response, NULL);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+}
+
+static void
+test_drip (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A body written one byte at a time gives the same events");
+
+  agui_test_response_set_drip (response, 1);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==, AGUI_TEST_EXCHANGE_COMPLETE);
+}
+
+static void
+test_first_event_before_stall (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  g_auto(Collected) collected = { 0 };
+  const AguiTestRequest *request;
+  gint64 started;
+
+  g_test_summary ("The first event reaches the consumer while the agent still thinks");
+
+  agui_test_response_append_event_json (response, RUN_STARTED);
+  agui_test_response_append_stall (response, 1500);
+  agui_test_response_append_event_json (response, RUN_FINISHED);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  first = next_event (stream);
+  g_assert_cmpstr (agui_event_get_type_name (first), ==, "RUN_STARTED");
+  g_assert_cmpint (elapsed_ms (started), <, 1000);
+
+  /* Proof that nothing more had been sent yet. */
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_STREAMING);
+  g_assert_cmpuint (request->bytes_written, ==, strlen ("data: " RUN_STARTED "\n\n"));
+
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_FINISHED");
+  g_assert_cmpint (elapsed_ms (started), >=, 1500);
+}
+
+static void
+test_slow_stream_within_connect_timeout (Fixture       *f,
+                                         gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+  gint64 started;
+
+  g_test_summary ("The connect timeout bounds the setup only, never the stream");
+
+  agui_test_response_set_chunk_interval (response, 150);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_connect_timeout (builder, 300);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_cmpint (elapsed_ms (started), >=, 4 * 150);
+}
+
+static void
+test_missing_run_finished (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A body that ends without RUN_FINISHED ends the stream cleanly; "
+                  "judging the run is the verifier's job");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RUN_STARTED, TEXT_START, NULL));
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START");
+  g_assert_cmpuint (collected.errors->len, ==, 0);
+}
+
+/* Failing to start */
+
+static void
+assert_run_fails (AguiHttpTransport *transport,
+                  GQuark             domain,
+                  int                code,
+                  GError           **out_error)
+{
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stream = run (transport, NULL, &error);
+  g_assert_null (stream);
+  g_assert_error (error, domain, code);
+  if (out_error != NULL)
+    *out_error = g_steal_pointer (&error);
+}
+
+static void
+test_http_500_html (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_autoptr(GString) html = g_string_new ("<html><body>");
+  g_autoptr(GError) error = NULL;
+  const AguiTestRequest *request;
+  const char *quoted;
+  gint64 started;
+
+  g_test_summary ("A 500 with a large HTML page fails with the status and the first "
+                  "2048 characters (not bytes) of the body, without reading the rest");
+
+  /* Three bytes a character: a cut counting bytes would quote 683, and
+   * the 1 KiB chunks below split characters. */
+  while (html->len < 100 * 1024)
+    g_string_append (html, "€");
+  g_string_append (html, "</body></html>");
+
+  response = agui_test_response_new ();
+  agui_test_response_set_status (response, 500);
+  agui_test_response_set_content_type (response, "text/html");
+  for (gsize offset = 0; offset < html->len; offset += 1024)
+    agui_test_response_append_data (response, html->str + offset, MIN (1024, html->len - offset));
+  /* A page the server takes half a second to write. */
+  agui_test_response_set_chunk_interval (response, 5);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  started = g_get_monotonic_time ();
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpint (elapsed_ms (started), <, 400);
+  g_assert_true (g_str_has_prefix (error->message, "HTTP 500: <html><body>€€"));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  quoted = error->message + strlen ("HTTP 500: ");
+  g_assert_cmpint (g_utf8_strlen (quoted, -1), ==, 2048);
+
+  /* The connection is dropped rather than the rest read. */
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_DISCONNECTED);
+  g_assert_cmpuint (request->bytes_written, <, html->len);
+}
+
+static void
+test_http_500_json (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A JSON error body is quoted as compact JSON, as the reference does");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (500, "application/json; charset=utf-8",
+                                                                "{\n  \"error\" : \"internal\"\n}\n"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==, "HTTP 500: {\"error\":\"internal\"}");
+}
+
+static void
+test_http_401 (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(GError) error = NULL;
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (401, "text/plain", "bad token"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==, "HTTP 401: bad token");
+  g_clear_error (&error);
+
+  /* No body: the reason phrase says what the status means. */
+  agui_test_server_push_response (f->server, agui_test_response_new_error (401, "text/plain", NULL));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==, "HTTP 401: Unauthorized");
+}
+
+static void
+test_protobuf (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A binary AG-UI answer is unsupported, never fed to the SSE decoder");
+
+  agui_test_response_set_content_type (response, "application/vnd.ag-ui.event+proto");
+  agui_test_response_append_data (response, "\0\0\0\2\x0a\x00", 6);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED, &error);
+  g_assert_nonnull (strstr (error->message, "binary"));
+}
+
+static void
+test_connection_refused (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  g_test_summary ("Nobody listening is AGUI_ERROR_CONNECT with a readable message");
+
+  /* Bound but not listening: a port nobody else can take meanwhile. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  address = g_inet_socket_address_new (loopback, 0);
+  g_socket_bind (socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  url = g_strdup_printf ("http://127.0.0.1:%u/agent",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  transport = agui_http_transport_new (url, &error);
+  g_assert_no_error (error);
+
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
+  g_assert_true (g_str_has_prefix (error->message, "Could not reach the agent at http://127.0.0.1:"));
+}
+
+static void
+test_connect_timeout (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_autoptr(GError) error = NULL;
+  gint64 started;
+
+  g_test_summary ("Headers slower than the connect timeout fail the call");
+
+  agui_test_response_set_headers_delay (response, 3000);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_connect_timeout (builder, 200);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
+  g_assert_cmpint (elapsed_ms (started), >=, 200);
+  g_assert_cmpint (elapsed_ms (started), <, 2000);
+  g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms"));
+
+  /* The request was given up, and the server sees it go. */
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_run_timeout_before_headers (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("The whole-run timeout also bounds the wait for headers");
+
+  agui_test_response_set_headers_delay (response, 3000);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_connect_timeout (builder, 10000);
+  agui_http_transport_builder_set_timeout (builder, 200);
+  transport = build_transport (builder);
+
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
+  g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms"));
+}
+
+static void
+test_cancel_before_headers (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 started;
+
+  g_test_summary ("Cancelling before the headers fails the call with G_IO_ERROR_CANCELLED");
+
+  agui_test_response_set_headers_delay (response, 3000);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  g_timeout_add_once (100, (GSourceOnceFunc) g_cancellable_cancel, cancellable);
+  started = g_get_monotonic_time ();
+  stream = run (transport, cancellable, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (stream);
+  g_assert_cmpint (elapsed_ms (started), <, 2000);
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_cancelled_already (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agui_test_server_push_response (f->server, full_run_response ());
+  g_cancellable_cancel (cancellable);
+  stream = run (transport, cancellable, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (stream);
+}
+
+/* Failing mid-stream */
+
+static void
+test_run_timeout (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_auto(Collected) collected = { 0 };
+  const GError *error;
+  gint64 started;
+
+  g_test_summary ("The whole-run timeout cuts a stalled stream with AGUI_ERROR_STREAM");
+
+  agui_test_response_append_event_json (response, RUN_STARTED);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_timeout (builder, 300);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED ERROR");
+  error = last_error (&collected);
+  g_assert_error ((GError *) error, AGUI_ERROR, AGUI_ERROR_STREAM);
+  g_assert_cmpstr (error->message, ==, "The run took longer than 300 ms");
+  g_assert_cmpint (elapsed_ms (started), >=, 300);
+  g_assert_cmpint (elapsed_ms (started), <, 2000);
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_run_timeout_not_reached (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A run done within the timeout is not touched by it later");
+
+  agui_test_server_push_response (f->server, full_run_response ());
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_timeout (builder, 200);
+  transport = build_transport (builder);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  iterate_for (300);
+  g_assert_cmpuint (collected.errors->len, ==, 0);
+}
+
+static void
+test_reset_mid_stream (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A connection dropped mid-stream gives the events before it, "
+                  "then an AGUI_ERROR_STREAM end");
+
+  response = agui_test_response_new_events (RUN_STARTED, TEXT_START, NULL);
+  agui_test_response_append_data (response, "data: {\"type\":\"TEXT_MES", -1);
+  agui_test_response_append_reset (response);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START ERROR");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_STREAM);
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==, AGUI_TEST_EXCHANGE_RESET);
+}
+
+static void
+test_invalid_utf8 (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  response = agui_test_response_new_events (RUN_STARTED, NULL);
+  agui_test_response_append_data (response,
+                                  "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                  "\"delta\":\"\xff\xfe\"}\n\n", -1);
+  agui_test_response_append_event_json (response, RUN_FINISHED);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED ERROR");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
+}
+
+static void
+test_frame_over_cap (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_autofree char *padding = g_strnfill (500, 'x');
+  g_autofree char *big = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  big = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"%s\"}", padding);
+  response = agui_test_response_new_events (RUN_STARTED, big, RUN_FINISHED, NULL);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_max_frame_size (builder, 128);
+  transport = build_transport (builder);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED ERROR");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
+}
+
+static void
+test_malformed_frame (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("One malformed frame is an error item; the events after it still arrive");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RUN_STARTED, "{not json", TEXT_START,
+                                                                 TEXT_END, RUN_FINISHED, NULL));
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED ERROR TEXT_MESSAGE_START TEXT_MESSAGE_END RUN_FINISHED");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+}
+
+/* Closing */
+
+static void
+test_close_mid_run (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  const AguiTestRequest *request;
+  gsize total = 0;
+  gsize written;
+  gint64 closed_at;
+
+  g_test_summary ("Closing the stream closes the connection: the server stops writing");
+
+  for (guint i = 0; i < 200; i++)
+    {
+      agui_test_response_append_event_json (response, i == 0 ? RUN_STARTED : TEXT_CONTENT);
+      total += strlen ("data: \n\n") + strlen (i == 0 ? RUN_STARTED : TEXT_CONTENT);
+    }
+  agui_test_response_set_chunk_interval (response, 20);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  first = next_event (stream);
+  g_assert_cmpstr (agui_event_get_type_name (first), ==, "RUN_STARTED");
+
+  agui_event_stream_close (stream);
+  closed_at = g_get_monotonic_time ();
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (elapsed_ms (closed_at), <, 1000);
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_DISCONNECTED);
+
+  written = request->bytes_written;
+  g_assert_cmpuint (written, <, total);
+  iterate_for (200);
+  g_assert_cmpuint (request->bytes_written, ==, written);
+}
+
+static void
+test_close_during_stall (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  gint64 closed_at;
+
+  g_test_summary ("Closing while the agent writes nothing still hangs up on it");
+
+  agui_test_response_append_event_json (response, RUN_STARTED);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  first = next_event (stream);
+  g_assert_cmpstr (agui_event_get_type_name (first), ==, "RUN_STARTED");
+
+  agui_event_stream_close (stream);
+  closed_at = g_get_monotonic_time ();
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (elapsed_ms (closed_at), <, 1000);
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_stream_outlives_transport (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A run stands alone: dropping the transport does not cut its stream");
+
+  agui_test_response_set_chunk_interval (response, 20);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  stream = run_ok (transport);
+  g_clear_object (&transport);
+
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+}
+
+/* A caller's session */
+
+static void
+on_request_queued_cb (SoupSession *session,
+                      SoupMessage *message,
+                      gpointer     user_data)
+{
+  guint *n_queued = user_data;
+
+  (*n_queued)++;
+}
+
+static void
+test_caller_session (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(SoupSession) session = soup_session_new ();
+  SoupSession *weak_session = session;
+  g_auto(Collected) collected = { 0 };
+  g_auto(Collected) again = { 0 };
+  guint n_queued = 0;
+
+  g_test_summary ("A caller's session is used, and neither aborted nor disposed");
+
+  g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &weak_session);
+  g_signal_connect (session, "request-queued", G_CALLBACK (on_request_queued_cb), &n_queued);
+
+  agui_test_server_push_response (f->server, full_run_response ());
+  agui_test_server_push_response (f->server, full_run_response ());
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_session (builder, session);
+  transport = build_transport (builder);
+  g_assert_true (agui_http_transport_get_session (transport) == session);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_cmpuint (n_queued, ==, 1);
+
+  g_clear_object (&stream);
+  g_clear_object (&transport);
+  agui_http_transport_builder_free (g_steal_pointer (&builder));
+  g_assert_nonnull (weak_session);
+
+  /* Still whole: a new transport on it runs as before. */
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_session (builder, session);
+  transport = build_transport (builder);
+  stream = run_ok (transport);
+  collect (stream, &again);
+  assert_items (&again, FULL_RUN);
+  g_assert_cmpuint (n_queued, ==, 2);
+
+  g_clear_object (&stream);
+  g_clear_object (&transport);
+  g_clear_pointer (&builder, agui_http_transport_builder_free);
+  g_object_remove_weak_pointer (G_OBJECT (session), (gpointer *) &weak_session);
+}
+
+#define ADD(path, func) \
+  g_test_add ("/agui/http-transport/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  ADD ("request-shape", test_request_shape);
+  g_test_add_func ("/agui/http-transport/config-errors", test_config_errors);
+  g_test_add_func ("/agui/http-transport/null-url", test_null_url);
+  g_test_add_func ("/agui/http-transport/default-session", test_default_session);
+  ADD ("events-in-order", test_events_in_order);
+  ADD ("no-content-type", test_no_content_type);
+  ADD ("drip", test_drip);
+  ADD ("first-event-before-stall", test_first_event_before_stall);
+  ADD ("slow-stream-within-connect-timeout", test_slow_stream_within_connect_timeout);
+  ADD ("missing-run-finished", test_missing_run_finished);
+  ADD ("http-500-html", test_http_500_html);
+  ADD ("http-500-json", test_http_500_json);
+  ADD ("http-401", test_http_401);
+  ADD ("protobuf", test_protobuf);
+  g_test_add_func ("/agui/http-transport/connection-refused", test_connection_refused);
+  ADD ("connect-timeout", test_connect_timeout);
+  ADD ("run-timeout-before-headers", test_run_timeout_before_headers);
+  ADD ("cancel-before-headers", test_cancel_before_headers);
+  ADD ("cancelled-already", test_cancelled_already);
+  ADD ("run-timeout", test_run_timeout);
+  ADD ("run-timeout-not-reached", test_run_timeout_not_reached);
+  ADD ("reset-mid-stream", test_reset_mid_stream);
+  ADD ("invalid-utf8", test_invalid_utf8);
+  ADD ("frame-over-cap", test_frame_over_cap);
+  ADD ("malformed-frame", test_malformed_frame);
+  ADD ("close-mid-run", test_close_mid_run);
+  ADD ("close-during-stall", test_close_during_stall);
+  ADD ("stream-outlives-transport", test_stream_outlives_transport);
+  ADD ("caller-session", test_caller_session);
+
+  return g_test_run ();
+}
