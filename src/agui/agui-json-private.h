@@ -15,5 +15,9 @@ G_BEGIN_DECLS
 JsonNode *_agui_json_node_copy_deep (JsonNode   *node);
 void      _agui_json_object_merge   (JsonObject *target,
                                      JsonObject *source);
+/* Unlike json_node_init_object/array(), these take the caller's
+ * reference instead of adding one. */
+JsonNode *_agui_json_node_new_object (JsonObject *object);
+JsonNode *_agui_json_node_new_array  (JsonArray  *array);
 
 G_END_DECLS

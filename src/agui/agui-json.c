@@ -22,3 +22,23 @@ _agui_json_object_merge (JsonObject *target,
   while (json_object_iter_next (&iter, &name, &value))
     json_object_set_member (target, name, json_node_copy (value));
 }
+
+JsonNode *
+_agui_json_node_new_object (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+
+  return node;
+}
+
+JsonNode *
+_agui_json_node_new_array (JsonArray *array)
+{
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  json_node_take_array (node, array);
+
+  return node;
+}

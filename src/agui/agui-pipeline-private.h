@@ -36,6 +36,8 @@ gboolean      _agui_pipeline_push_node      (AguiPipeline           *self,
                                              JsonNode               *node);
 gboolean      _agui_pipeline_push_event     (AguiPipeline           *self,
                                              AguiEvent              *event);
+void          _agui_pipeline_push_error     (AguiPipeline           *self,
+                                             const GError           *error);
 gboolean      _agui_pipeline_finish         (AguiPipeline           *self);
 void          _agui_pipeline_fail           (AguiPipeline           *self,
                                              const GError           *error);

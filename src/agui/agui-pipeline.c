@@ -278,6 +278,18 @@ _agui_pipeline_finish (AguiPipeline *self)
   return TRUE;
 }
 
+/* An error item from a transport's stream: reported, skipped, and the
+ * run's failure if nothing worse comes. */
+void
+_agui_pipeline_push_error (AguiPipeline *self,
+                           const GError *error)
+{
+  if (self->fatal)
+    return;
+
+  item_failed (self, g_error_copy (error));
+}
+
 const GError *
 _agui_pipeline_get_error (AguiPipeline *self)
 {

@@ -7,10 +7,11 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-event-private.h"
 #include "agui-json-patch.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
-#include "agui-reducer.h"
+#include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
@@ -376,6 +377,20 @@ open_text_record (AguiReducer *self,
       return record;
     }
 
+  /* A multimodal message the person sent: only client-made events carry
+   * whole content (schema enforcement strips it from an agent's). */
+  if (agui_event_get_array_member (event, "content") != NULL)
+    {
+      g_autoptr(JsonObject) message = json_object_new ();
+
+      json_object_set_string_member (message, "id", id);
+      json_object_set_string_member (message, "role", agui_role_to_string (role));
+      json_object_set_member (message, "content", json_node_copy (agui_event_get_member (event, "content")));
+      record = _agui_record_new_from_message (message);
+      _agui_transcript_append_record (self->transcript, record);
+      return record;
+    }
+
   record = _agui_record_new (id, role);
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
   record->has_content = TRUE;
@@ -527,6 +542,9 @@ apply_tool_call_result (AguiReducer *self,
   record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
   record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+  /* Only events the client made itself carry an error: schema
+   * enforcement strips the member from anything an agent sends. */
+  record->error = g_strdup (agui_event_get_string (event, "error"));
   record->has_content = TRUE;
   _agui_record_merge_metadata (record, agui_event_get_metadata (event));
 
@@ -877,5 +895,93 @@ agui_reducer_fail (AguiReducer  *self,
 
   state = agui_run_state_new_failed (self->thread_id, self->run_id, error->message, NULL,
                                      agui_stage_from_error (error));
+  _agui_transcript_set_run_state (self->transcript, state);
+}
+
+/* The person's message, as the three events that would carry it, so a
+ * stored log replays it like anything else. */
+GPtrArray *
+_agui_reducer_add_user_message (AguiReducer *self,
+                                const char  *message_id,
+                                JsonNode    *content)
+{
+  GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  gboolean text = JSON_NODE_HOLDS_VALUE (content);
+  JsonObject *members;
+
+  g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
+
+  members = json_object_new ();
+  json_object_set_string_member (members, "messageId", message_id);
+  json_object_set_string_member (members, "role", "user");
+  if (!text)
+    json_object_set_member (members, "content", json_node_copy (content));
+  g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, members));
+
+  if (text)
+    {
+      members = json_object_new ();
+      json_object_set_string_member (members, "messageId", message_id);
+      json_object_set_string_member (members, "delta", json_node_get_string (content));
+      g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_CONTENT, members));
+    }
+
+  members = json_object_new ();
+  json_object_set_string_member (members, "messageId", message_id);
+  g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_END, members));
+
+  for (guint i = 0; i < events->len; i++)
+    agui_reducer_apply (self, g_ptr_array_index (events, i));
+
+  return events;
+}
+
+/* A frontend tool's answer, folded as the TOOL_CALL_RESULT an agent would
+ * send, plus the error member a tool message may carry. */
+AguiEvent *
+_agui_reducer_add_tool_result (AguiReducer *self,
+                               const char  *message_id,
+                               const char  *tool_call_id,
+                               const char  *content,
+                               const char  *error)
+{
+  JsonObject *members;
+  AguiEvent *event;
+
+  g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
+
+  members = json_object_new ();
+  json_object_set_string_member (members, "messageId", message_id);
+  json_object_set_string_member (members, "toolCallId", tool_call_id);
+  json_object_set_string_member (members, "content", content ? content : "");
+  json_object_set_string_member (members, "role", "tool");
+  if (error != NULL)
+    json_object_set_string_member (members, "error", error);
+
+  event = _agui_event_new_trusted (AGUI_EVENT_TOOL_CALL_RESULT, members);
+  agui_reducer_apply (self, event);
+
+  return event;
+}
+
+/* The person stopped the run: it ends as cancelled, not failed. */
+void
+_agui_reducer_cancel_run (AguiReducer *self)
+{
+  g_autoptr(AguiRunState) state = NULL;
+
+  g_return_if_fail (AGUI_IS_REDUCER (self));
+
+  state = agui_run_state_new_finished (self->thread_id, self->run_id,
+                                       AGUI_OUTCOME_CANCELLED, NULL, NULL);
+  _agui_transcript_set_run_state (self->transcript, state);
+}
+
+void
+_agui_reducer_set_run_state (AguiReducer  *self,
+                             AguiRunState *state)
+{
+  g_return_if_fail (AGUI_IS_REDUCER (self));
+
   _agui_transcript_set_run_state (self->transcript, state);
 }

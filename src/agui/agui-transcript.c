@@ -304,7 +304,7 @@ _agui_record_new_from_message (JsonObject *message)
 
         _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
         _agui_activity_part_take_content (part, content ? json_node_copy (content)
-                                                        : json_node_init_object (json_node_alloc (), json_object_new ()));
+                                                        : _agui_json_node_new_object (json_object_new ()));
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
         /* Activities carry neither a name nor an encrypted value. */
@@ -437,7 +437,7 @@ _agui_record_to_message (AguiRecord *record)
         json_object_set_member (message, "content",
                                 part && agui_activity_part_get_content (part)
                                   ? json_node_copy (agui_activity_part_get_content (part))
-                                  : json_node_init_object (json_node_alloc (), json_object_new ()));
+                                  : _agui_json_node_new_object (json_object_new ()));
       }
       break;
 
@@ -796,7 +796,7 @@ agui_transcript_init (AguiTranscript *self)
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
   self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->state = json_node_init_object (json_node_alloc (), json_object_new ());
+  self->state = _agui_json_node_new_object (json_object_new ());
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->steps = g_new0 (char *, 1);

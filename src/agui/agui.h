@@ -31,4 +31,12 @@
 # include "agui-reducer.h"
 # include "agui-event-stream.h"
 # include "agui-transport.h"
+# include "agui-demo-agent.h"
+# include "agui-http-transport.h"
+# include "agui-replay-transport.h"
+# include "agui-tool.h"
+# include "agui-tool-registry.h"
+# include "agui-run-parameters.h"
+# include "agui-agent-session.h"
+# include "agui-session-store.h"
 #undef AGUI_INSIDE

@@ -1,0 +1,26 @@
+/* agui-reducer-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-reducer.h"
+
+G_BEGIN_DECLS
+
+/* What the client itself adds to a thread, outside any agent's stream. */
+GPtrArray *_agui_reducer_add_user_message (AguiReducer *self,
+                                           const char  *message_id,
+                                           JsonNode    *content);
+AguiEvent *_agui_reducer_add_tool_result  (AguiReducer *self,
+                                           const char  *message_id,
+                                           const char  *tool_call_id,
+                                           const char  *content,
+                                           const char  *error);
+void       _agui_reducer_cancel_run       (AguiReducer *self);
+void       _agui_reducer_set_run_state    (AguiReducer  *self,
+                                           AguiRunState *state);
+
+G_END_DECLS

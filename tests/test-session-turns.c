@@ -1,0 +1,409 @@
+/* test-session-turns.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "agui.h"
+#include "agui-session-store-private.h"
+
+/* A session's turns against a real SQLite file: snapshots chained by
+ * parent id, failed and aborted turns, refused input, and a thread that
+ * reopens exactly as it was, across a "restart" (a new session). */
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TEXT(id, text) \
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\"}," \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}," \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\" more\"}," \
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+
+typedef struct
+{
+  char             *dir;
+  char             *path;
+  AguiSessionStore *store;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("tandem-turns-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "tandem.db", NULL);
+  f->store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *wal = g_strconcat (f->path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (f->path, "-shm", NULL);
+
+  g_clear_object (&f->store);
+  g_unlink (f->path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+wait_for (GAsyncResult **result)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (*result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static void
+script (AguiReplayTransport *replay,
+        const char          *events)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = g_strdup_printf ("[%s]", events);
+
+  g_assert_true (agui_replay_transport_add_run_json (replay, json, &error));
+  g_assert_no_error (error);
+}
+
+static void
+send (AguiAgentSession *session,
+      const char       *text)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+
+  agui_agent_session_send_async (session, text, NULL, NULL, store_result_cb, &result);
+  wait_for (&result);
+  state = agui_agent_session_send_finish (session, result, NULL);
+  g_assert_nonnull (state);
+}
+
+static char *
+describe_rows (AguiTranscript *transcript)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AguiMessage) row = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_message_get_parts (row);
+
+      g_string_append_printf (out, "%s:", agui_role_to_string (agui_message_get_role (row)));
+      for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);
+
+          if (AGUI_IS_TEXT_PART (part))
+            g_string_append_printf (out, " text(%s)", agui_text_part_get_text (AGUI_TEXT_PART (part)));
+          else if (AGUI_IS_REASONING_PART (part))
+            g_string_append_printf (out, " reasoning(%s)", agui_reasoning_part_get_text (AGUI_REASONING_PART (part)));
+          else if (AGUI_IS_TOOL_CALL_PART (part))
+            g_string_append_printf (out, " tool(%s,%d,%s)",
+                                    agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)),
+                                    agui_tool_call_part_get_status (AGUI_TOOL_CALL_PART (part)),
+                                    agui_tool_call_part_get_result (AGUI_TOOL_CALL_PART (part)));
+          else if (AGUI_IS_ACTIVITY_PART (part))
+            g_string_append_printf (out, " activity(%s)",
+                                    agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)));
+        }
+      g_string_append_c (out, '\n');
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static char *
+messages_and_state (AguiTranscript *transcript)
+{
+  g_autoptr(JsonNode) messages = json_node_new (JSON_NODE_ARRAY);
+  g_autofree char *m = NULL, *s = NULL;
+
+  json_node_take_array (messages, agui_transcript_to_messages (transcript, TRUE));
+  m = json_to_string (messages, FALSE);
+  s = json_to_string (agui_transcript_get_state (transcript), FALSE);
+
+  return g_strdup_printf ("%s\n%s", m, s);
+}
+
+static char *
+clock_tool (JsonNode  *arguments,
+            gpointer   user_data,
+            GError   **error)
+{
+  return g_strdup ("09:30");
+}
+
+static void
+test_client_managed (void)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = agui_agent_session_new (AGUI_TRANSPORT (replay));
+
+  g_test_summary ("With no store nothing is written and the snapshot id is empty");
+
+  g_assert_null (agui_agent_session_get_last_snapshot_id (session));
+  script (replay, RS ("r1") "," TEXT ("m1", "hi") "," RF ("r1"));
+  send (session, "hello");
+  g_assert_cmpstr (agui_agent_session_get_last_snapshot_id (session), ==, "");
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 1);
+}
+
+static void
+test_snapshots_chain (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, "test-agent");
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonNode) good = NULL;
+  g_autofree char *first = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("Each turn saves a snapshot chained to the one before; failed and aborted turns count");
+
+  script (replay, RS ("r1") ",{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1}}," TEXT ("m1", "one") "," RF ("r1"));
+  send (session, "first question\nwith a second line");
+  first = g_strdup (agui_agent_session_get_last_snapshot_id (session));
+  g_assert_cmpuint (strlen (first), ==, 36);
+
+  thread = agui_session_store_get_thread (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "first question");
+  g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "test-agent");
+
+  script (replay, RS ("r2") ",{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":2}},"
+                  "{\"type\":\"RUN_ERROR\",\"message\":\"model overloaded\"}");
+  send (session, "second");
+  snapshot = agui_session_store_get_last_snapshot (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "parentId"), ==, first);
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "status"), ==, "FAILED");
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "error"), ==, "model overloaded");
+  g_assert_cmpint (json_object_get_int_member (snapshot, "turnIndex"), ==, 1);
+
+  /* The last good state is the one before the failure. */
+  good = agui_session_store_get_last_good_state (f->store, "t", &error);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (good), "n"), ==, 1);
+
+  /* Cancelled before the transport answered: ABORTED. */
+  agui_agent_session_send_async (session, "third", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_cancel (session);
+  wait_for (&result);
+  g_assert_null (agui_agent_session_send_finish (session, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_pointer (&snapshot, json_object_unref);
+  snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "status"), ==, "ABORTED");
+  g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 3);
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 3);
+}
+
+static void
+test_refused_input (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  const char *bad[] = {
+    "{\"role\":\"assistant\",\"content\":\"hi\"}",
+    "{\"role\":\"user\",\"content\":\"hi\",\"toolCalls\":[]}",
+    "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"x\"}]}",
+    "{\"role\":\"tool\",\"toolCallId\":\"c\",\"content\":\"x\"}",
+  };
+
+  g_test_summary ("A turn whose input is not a plain user message fails at once and writes nothing");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(JsonNode) message = json_from_string (bad[i], NULL);
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+
+      agui_agent_session_send_message_async (session, json_node_get_object (message), NULL, NULL,
+                                             store_result_cb, &result);
+      wait_for (&result);
+      g_assert_null (agui_agent_session_send_message_finish (session, result, &error));
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT);
+    }
+
+  g_assert_cmpuint (agui_replay_transport_get_n_requests (replay), ==, 0);
+  g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 0);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 0);
+}
+
+static void
+test_restore_draws_the_same (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiToolRegistry) tools = agui_tool_registry_new ();
+  g_autoptr(AguiTool) clock = agui_tool_new_simple ("clock", "time", NULL, clock_tool, NULL, NULL);
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autofree char *rows_before = NULL, *rows_after = NULL;
+  g_autofree char *data_before = NULL, *data_after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A thread reopened from its log draws exactly as it did");
+
+  agui_tool_registry_add (tools, clock);
+  session = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", tools, f->store, NULL);
+
+  script (replay, RS ("r1") ","
+          "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r\",\"role\":\"reasoning\"},"
+          "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r\",\"delta\":\"think\"},"
+          "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r\"},"
+          TEXT ("m1", "Looking") ","
+          "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\",\"parentMessageId\":\"m1\"},"
+          "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{}\"},"
+          "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"},"
+          "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"search\",\"parentMessageId\":\"m1\"},"
+          "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"},"
+          TEXT ("m1", "and more") ","
+          "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a1\",\"activityType\":\"plan\",\"content\":{\"steps\":[1]}},"
+          "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"k\":[1]}},"
+          "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/k/-\",\"value\":2}]},"
+          RF ("r1"));
+  script (replay, RS ("r2") "," TEXT ("m2", "It is half past nine") ","
+          "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\",\"outcome\":{\"type\":\"interrupt\","
+          "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"confirmation\",\"message\":\"OK?\"}]}}");
+  send (session, "what time is it?");
+
+  rows_before = describe_rows (agui_agent_session_get_transcript (session));
+  data_before = messages_and_state (agui_agent_session_get_transcript (session));
+  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+
+  /* "Restart": a new session on the same store and thread. */
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", tools, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (reopened, &error));
+  g_assert_no_error (error);
+
+  rows_after = describe_rows (agui_agent_session_get_transcript (reopened));
+  data_after = messages_and_state (agui_agent_session_get_transcript (reopened));
+  g_assert_cmpstr (rows_after, ==, rows_before);
+  g_assert_cmpstr (data_after, ==, data_before);
+
+  /* Still interrupted, and it can be resumed; the next snapshot chains on. */
+  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (reopened)), ==, 1);
+  g_assert_cmpstr (agui_agent_session_get_last_snapshot_id (reopened), ==,
+                   agui_agent_session_get_last_snapshot_id (session));
+  {
+    g_autoptr(JsonNode) answers = json_from_string ("[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"ok\":true}}]", NULL);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(AguiRunState) state = NULL;
+    g_autoptr(JsonObject) snapshot = NULL;
+
+    script (replay, RS ("r3") "," TEXT ("m3", "Thanks") "," RF ("r3"));
+    agui_agent_session_resume_async (reopened, json_node_get_array (answers), NULL, NULL, store_result_cb, &result);
+    wait_for (&result);
+    state = agui_agent_session_resume_finish (reopened, result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
+
+    snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+    g_assert_cmpstr (json_object_get_string_member (snapshot, "parentId"), ==,
+                     agui_agent_session_get_last_snapshot_id (session));
+    g_assert_cmpint (json_object_get_int_member (snapshot, "turnIndex"), ==, 1);
+  }
+}
+
+static void
+test_restore_failed_turn (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  AguiRunState *state;
+
+  g_test_summary ("A turn that failed in the transport reopens failed, with its reason");
+
+  /* No script: the transport cannot start the run. */
+  send (session, "anyone there?");
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  state = agui_agent_session_get_run_state (reopened);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FAILED);
+  g_assert_cmpint (agui_run_state_get_error_stage (state), ==, AGUI_STAGE_TRANSPORT);
+  g_assert_nonnull (strstr (agui_run_state_get_error_message (state), "no script"));
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 1);
+}
+
+static void
+test_full_disk_keeps_conversation (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+
+  g_test_summary ("A store that cannot write says so on the session; the conversation goes on");
+
+  script (replay, RS ("r1") "," TEXT ("m1", "saved") "," RF ("r1"));
+  send (session, "one");
+  g_assert_null (agui_agent_session_get_store_error (session));
+
+  _agui_session_store_set_max_page_count (f->store, 1);
+  {
+    /* Big enough that the turn needs pages the database does not have. */
+    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
+
+    script (replay, events);
+  }
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*full*");
+  send (session, "two");
+  g_test_assert_expected_messages ();
+
+  g_assert_nonnull (agui_agent_session_get_store_error (session));
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 4);
+  g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/agui/session-turns/client-managed", test_client_managed);
+  g_test_add ("/agui/session-turns/snapshots-chain", Fixture, NULL, fixture_set_up, test_snapshots_chain, fixture_tear_down);
+  g_test_add ("/agui/session-turns/refused-input", Fixture, NULL, fixture_set_up, test_refused_input, fixture_tear_down);
+  g_test_add ("/agui/session-turns/restore-draws-the-same", Fixture, NULL, fixture_set_up, test_restore_draws_the_same, fixture_tear_down);
+  g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
+  g_test_add ("/agui/session-turns/full-disk-keeps-conversation", Fixture, NULL, fixture_set_up, test_full_disk_keeps_conversation, fixture_tear_down);
+
+  return g_test_run ();
+}
