@@ -14,6 +14,7 @@
 #include "agui.h"
 #include "agui-pipeline-private.h"
 
+#include "tandem-cli-send.h"
 #include "tandem-conform.h"
 
 static const char usage[] =
@@ -23,7 +24,9 @@ static const char usage[] =
   "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
   "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
-  "  bench fold FILE          Measure folding a stream: events/s, MB/s, peak memory\n";
+  "  bench fold FILE          Measure folding a stream: events/s, MB/s, peak memory\n"
+  "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
+  "  chat URL|--demo          Chat with an agent at the terminal\n";
 
 /* g_print() converts to the locale's charset; JSON output stays UTF-8
  * whatever the locale, or a C locale would turn every é into '?'. */
@@ -320,6 +323,108 @@ command_bench (int    argc,
   return _agui_pipeline_get_error (pipeline) ? 1 : 0;
 }
 
+typedef struct
+{
+  char     **headers;
+  gboolean   demo;
+  gboolean   json;
+  gboolean   approve;
+  gboolean   deny;
+  char      *answers;
+  char      *thread;
+} SessionOptions;
+
+static void
+session_options_clear (SessionOptions *options)
+{
+  g_strfreev (options->headers);
+  g_free (options->answers);
+  g_free (options->thread);
+}
+
+static AguiAgentSession *
+open_session (const char      *url,
+              SessionOptions  *options,
+              GError         **error)
+{
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(AguiToolRegistry) tools = tandem_cli_tools_new ();
+
+  transport = tandem_cli_transport_new (options->demo ? NULL : url,
+                                        (const char * const *) options->headers, error);
+  if (transport == NULL)
+    return NULL;
+
+  return agui_agent_session_new_for_thread (transport, options->thread, tools);
+}
+
+static int
+command_session (int      argc,
+                 char   **argv,
+                 gboolean chat)
+{
+  SessionOptions options = { 0 };
+  GOptionEntry entries[] = {
+    { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &options.headers, "Send an extra HTTP header", "'NAME: VALUE'" },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, &options.demo, "Talk to the built-in demo agent", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options.json, "Print the final transcript as JSON instead", NULL },
+    { "approve", 0, 0, G_OPTION_ARG_NONE, &options.approve, "Approve every interrupt", NULL },
+    { "deny", 0, 0, G_OPTION_ARG_NONE, &options.deny, "Deny every interrupt", NULL },
+    { "answers", 0, 0, G_OPTION_ARG_FILENAME, &options.answers, "Answer interrupts from a JSON object keyed by interrupt id", "FILE" },
+    { "thread", 0, 0, G_OPTION_ARG_STRING, &options.thread, "The thread id", "ID" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo" : "URL|--demo MESSAGE");
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *url = NULL, *message = NULL;
+  int status;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      session_options_clear (&options);
+      return 2;
+    }
+
+  if (options.demo)
+    message = argc > 1 ? argv[1] : NULL;
+  else
+    {
+      url = argc > 1 ? argv[1] : NULL;
+      message = argc > 2 ? argv[2] : NULL;
+    }
+
+  if ((!options.demo && url == NULL) || (!chat && message == NULL))
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+      g_printerr ("%s", help);
+      session_options_clear (&options);
+      return 2;
+    }
+
+  session = open_session (url, &options, &error);
+  if (session == NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      session_options_clear (&options);
+      return 2;
+    }
+
+  if (chat)
+    status = tandem_cli_chat (session);
+  else
+    status = tandem_cli_send (session, message,
+                              options.approve ? "approve" : options.deny ? "deny" : NULL,
+                              options.answers, options.json);
+
+  session_options_clear (&options);
+
+  return status;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -338,6 +443,10 @@ main (int   argc,
     return command_conform (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "bench"))
     return command_bench (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "send"))
+    return command_session (argc - 1, argv + 1, FALSE);
+  if (g_str_equal (argv[1], "chat"))
+    return command_session (argc - 1, argv + 1, TRUE);
 
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "help"))
     {

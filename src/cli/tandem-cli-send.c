@@ -1,0 +1,642 @@
+/* tandem-cli-send.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "agui.h"
+
+#include "tandem-cli-send.h"
+
+/* `tandem-cli send` and `tandem-cli chat`: a session on a terminal. The
+ * answer is printed as it streams by watching the transcript, exactly as
+ * the window does. */
+
+typedef struct
+{
+  AguiAgentSession *session;
+  GMainLoop        *loop;
+  GHashTable       *printed;      /* AguiPart → bytes already printed */
+  GHashTable       *watched;      /* AguiMessage → TRUE */
+  GAsyncResult     *result;
+  gboolean          quiet;
+  gboolean          at_line_start;
+} Printer;
+
+static void
+print_raw (Printer    *printer,
+           const char *text)
+{
+  gsize length = strlen (text);
+
+  if (printer->quiet || length == 0)
+    return;
+
+  fwrite (text, 1, length, stdout);
+  fflush (stdout);
+  printer->at_line_start = text[length - 1] == '\n';
+}
+
+static void
+print_note (Printer    *printer,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static void
+print_note (Printer    *printer,
+            const char *format,
+            ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  if (printer->quiet)
+    return;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (!printer->at_line_start)
+    print_raw (printer, "\n");
+  print_raw (printer, text);
+  print_raw (printer, "\n");
+}
+
+static void
+on_text_changed (AguiPart   *part,
+                 GParamSpec *pspec,
+                 Printer    *printer)
+{
+  const char *text;
+  gsize done = GPOINTER_TO_SIZE (g_hash_table_lookup (printer->printed, part));
+
+  if (AGUI_IS_TEXT_PART (part))
+    text = agui_text_part_get_text (AGUI_TEXT_PART (part));
+  else
+    text = agui_reasoning_part_get_text (AGUI_REASONING_PART (part));
+
+  /* Only the new bytes: O(delta) per event, as in the window. */
+  if (strlen (text) > done)
+    {
+      if (done == 0 && AGUI_IS_REASONING_PART (part))
+        print_note (printer, "[reasoning]");
+      print_raw (printer, text + done);
+      g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (strlen (text)));
+    }
+}
+
+static const char *
+status_name (AguiToolCallStatus status)
+{
+  switch (status)
+    {
+    case AGUI_TOOL_CALL_STREAMING:         return "streaming";
+    case AGUI_TOOL_CALL_AWAITING_RESULT:   return "awaiting result";
+    case AGUI_TOOL_CALL_AWAITING_APPROVAL: return "awaiting approval";
+    case AGUI_TOOL_CALL_COMPLETE:          return "complete";
+    case AGUI_TOOL_CALL_FAILED:            return "failed";
+    default:                               return "?";
+    }
+}
+
+static void
+on_tool_status (AguiToolCallPart *part,
+                GParamSpec       *pspec,
+                Printer          *printer)
+{
+  AguiToolCallStatus status = agui_tool_call_part_get_status (part);
+
+  if (status == AGUI_TOOL_CALL_STREAMING)
+    return;
+
+  if (status == AGUI_TOOL_CALL_COMPLETE || status == AGUI_TOOL_CALL_FAILED)
+    print_note (printer, "[tool] %s → %s: %s",
+                agui_tool_call_part_get_tool_name (part), status_name (status),
+                agui_tool_call_part_get_error (part) ? agui_tool_call_part_get_error (part)
+                                                     : agui_tool_call_part_get_result (part));
+  else
+    print_note (printer, "[tool] %s(%s) %s",
+                agui_tool_call_part_get_tool_name (part),
+                agui_tool_call_part_get_arguments (part),
+                status_name (status));
+}
+
+static void
+watch_part (Printer  *printer,
+            AguiPart *part)
+{
+  if (g_hash_table_contains (printer->printed, part))
+    return;
+
+  g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (0));
+
+  if (AGUI_IS_TEXT_PART (part) || AGUI_IS_REASONING_PART (part))
+    {
+      g_signal_connect (part, "notify::text", G_CALLBACK (on_text_changed), printer);
+      on_text_changed (part, NULL, printer);
+    }
+  else if (AGUI_IS_TOOL_CALL_PART (part))
+    {
+      print_note (printer, "[tool] %s called", agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)));
+      g_signal_connect (part, "notify::status", G_CALLBACK (on_tool_status), printer);
+    }
+  else if (AGUI_IS_ACTIVITY_PART (part))
+    {
+      print_note (printer, "[activity] %s", agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)));
+    }
+}
+
+static void
+on_parts_changed (GListModel *parts,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Printer    *printer)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+      watch_part (printer, part);
+    }
+}
+
+static void
+watch_message (Printer     *printer,
+               AguiMessage *message)
+{
+  GListModel *parts = agui_message_get_parts (message);
+
+  if (g_hash_table_contains (printer->watched, message))
+    return;
+  g_hash_table_add (printer->watched, message);
+
+  /* Only the agent's turns are echoed; the person knows what they said. */
+  if (agui_message_get_role (message) != AGUI_ROLE_ASSISTANT)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+          g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (G_MAXSIZE));
+        }
+      return;
+    }
+
+  g_signal_connect (parts, "items-changed", G_CALLBACK (on_parts_changed), printer);
+  on_parts_changed (parts, 0, 0, g_list_model_get_n_items (parts), printer);
+}
+
+static void
+on_rows_changed (GListModel *rows,
+                 guint       position,
+                 guint       removed,
+                 guint       added,
+                 Printer    *printer)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
+
+      watch_message (printer, message);
+    }
+}
+
+static void
+on_state_changed (AguiTranscript *transcript,
+                  GParamSpec     *pspec,
+                  Printer        *printer)
+{
+  JsonArray *delta = agui_transcript_get_last_state_delta (transcript);
+  g_autofree char *text = NULL;
+
+  if (delta != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), delta);
+
+      text = json_to_string (node, FALSE);
+      print_note (printer, "[state] patched %s", text);
+    }
+  else
+    {
+      text = json_to_string (agui_transcript_get_state (transcript), FALSE);
+      print_note (printer, "[state] %s", text);
+    }
+}
+
+static void
+on_steps_changed (AguiTranscript *transcript,
+                  GParamSpec     *pspec,
+                  Printer        *printer)
+{
+  const char * const *steps = agui_transcript_get_steps (transcript);
+
+  if (steps[0] != NULL)
+    print_note (printer, "[step] %s", steps[g_strv_length ((char **) steps) - 1]);
+}
+
+static char *
+current_time_tool (JsonNode  *arguments,
+                   gpointer   user_data,
+                   GError   **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  return g_date_time_format_iso8601 (now);
+}
+
+AguiToolRegistry *
+tandem_cli_tools_new (void)
+{
+  g_autoptr(AguiToolRegistry) registry = agui_tool_registry_new ();
+  g_autoptr(JsonNode) schema = json_from_string ("{\"type\":\"object\",\"properties\":{"
+                                                 "\"timezone\":{\"type\":\"string\","
+                                                 "\"description\":\"An IANA zone, or 'local'\"}}}", NULL);
+  g_autoptr(AguiTool) clock = agui_tool_new_simple ("get_current_time",
+                                                    "The current date and time on the user's computer, in ISO 8601",
+                                                    schema, current_time_tool, NULL, NULL);
+
+  agui_tool_registry_add (registry, clock);
+
+  return g_steal_pointer (&registry);
+}
+
+AguiTransport *
+tandem_cli_transport_new (const char          *url,
+                          const char * const  *headers,
+                          GError             **error)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+
+  if (url == NULL || g_str_equal (url, "--demo") || g_str_equal (url, "demo"))
+    return AGUI_TRANSPORT (agui_demo_agent_new ());
+
+  builder = agui_http_transport_builder_new (url);
+  for (guint i = 0; headers && headers[i]; i++)
+    {
+      const char *colon = strchr (headers[i], ':');
+      g_autofree char *name = NULL;
+
+      if (colon == NULL)
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                       "The header '%s' is not of the form 'Name: value'", headers[i]);
+          return NULL;
+        }
+
+      name = g_strndup (headers[i], colon - headers[i]);
+      agui_http_transport_builder_add_header (builder, g_strstrip (name), g_strstrip ((char *) colon + 1));
+    }
+  agui_http_transport_builder_set_connect_timeout (builder, 30000);
+
+  return AGUI_TRANSPORT (agui_http_transport_builder_build (builder, error));
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Printer *printer = user_data;
+
+  printer->result = g_object_ref (result);
+  g_main_loop_quit (printer->loop);
+}
+
+static void
+printer_init (Printer          *printer,
+              AguiAgentSession *session,
+              gboolean          quiet)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (session);
+
+  printer->session = session;
+  printer->loop = g_main_loop_new (NULL, FALSE);
+  printer->printed = g_hash_table_new (NULL, NULL);
+  printer->watched = g_hash_table_new (NULL, NULL);
+  printer->quiet = quiet;
+  printer->at_line_start = TRUE;
+
+  g_signal_connect (transcript, "items-changed", G_CALLBACK (on_rows_changed), printer);
+  g_signal_connect (transcript, "notify::state", G_CALLBACK (on_state_changed), printer);
+  g_signal_connect (transcript, "notify::steps", G_CALLBACK (on_steps_changed), printer);
+  on_rows_changed (G_LIST_MODEL (transcript), 0, 0, g_list_model_get_n_items (G_LIST_MODEL (transcript)), printer);
+}
+
+static void
+printer_clear (Printer *printer)
+{
+  g_signal_handlers_disconnect_by_data (agui_agent_session_get_transcript (printer->session), printer);
+  g_clear_pointer (&printer->loop, g_main_loop_unref);
+  g_clear_pointer (&printer->printed, g_hash_table_unref);
+  g_clear_pointer (&printer->watched, g_hash_table_unref);
+  g_clear_object (&printer->result);
+}
+
+static AguiRunState *
+wait_exchange (Printer  *printer,
+               gpointer  finish_func,
+               GError  **error)
+{
+  AguiRunState *(*finish) (AguiAgentSession *, GAsyncResult *, GError **) = finish_func;
+  AguiRunState *state;
+
+  g_main_loop_run (printer->loop);
+  state = finish (printer->session, printer->result, error);
+  g_clear_object (&printer->result);
+  if (!printer->at_line_start)
+    print_raw (printer, "\n");
+
+  return state;
+}
+
+static void
+describe_end (Printer      *printer,
+              AguiRunState *state)
+{
+  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    print_note (printer, "[failed] %s%s%s (at the %s stage)",
+                agui_run_state_get_error_message (state),
+                agui_run_state_get_error_code (state) ? " — " : "",
+                agui_run_state_get_error_code (state) ? agui_run_state_get_error_code (state) : "",
+                agui_stage_to_string (agui_run_state_get_error_stage (state)));
+}
+
+static JsonArray *
+answers_for (JsonArray  *pending,
+             const char *mode,
+             JsonObject *answers)
+{
+  JsonArray *result = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (pending); i++)
+    {
+      JsonObject *interrupt = json_array_get_object_element (pending, i);
+      const char *id = json_object_get_string_member (interrupt, "id");
+      JsonObject *entry = json_object_new ();
+
+      json_object_set_string_member (entry, "interruptId", id);
+      if (answers != NULL)
+        {
+          JsonNode *payload = json_object_get_member (answers, id);
+
+          if (payload == NULL || (JSON_NODE_HOLDS_VALUE (payload) &&
+                                  g_strcmp0 (json_node_get_string (payload), "cancel") == 0))
+            {
+              json_object_set_string_member (entry, "status", "cancelled");
+            }
+          else
+            {
+              json_object_set_string_member (entry, "status", "resolved");
+              json_object_set_member (entry, "payload", json_node_copy (payload));
+            }
+        }
+      else
+        {
+          JsonObject *payload = json_object_new ();
+
+          json_object_set_boolean_member (payload, "approved", g_str_equal (mode, "approve"));
+          json_object_set_string_member (entry, "status", "resolved");
+          json_object_set_object_member (entry, "payload", payload);
+        }
+      json_array_add_object_element (result, entry);
+    }
+
+  return result;
+}
+
+static JsonNode *
+fold_json (AguiAgentSession *session)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (session);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  AguiRunState *state = agui_transcript_get_run_state (transcript);
+  JsonNode *node;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "messages");
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, agui_transcript_to_messages (transcript, TRUE));
+  json_builder_add_value (builder, node);
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_value (builder, json_node_copy (agui_transcript_get_state (transcript)));
+  json_builder_set_member_name (builder, "runState");
+  json_builder_add_value (builder, agui_run_state_to_json (state));
+  json_builder_set_member_name (builder, "pendingInterrupts");
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (node, agui_transcript_get_pending_interrupts (transcript));
+  json_builder_add_value (builder, node);
+  json_builder_set_member_name (builder, "error");
+  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, agui_run_state_get_error_message (state));
+      json_builder_set_member_name (builder, "stage");
+      json_builder_add_string_value (builder, agui_stage_to_string (agui_run_state_get_error_stage (state)));
+      json_builder_end_object (builder);
+    }
+  else
+    {
+      json_builder_add_null_value (builder);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+int
+tandem_cli_send (AguiAgentSession *session,
+                 const char       *message,
+                 const char       *answer_mode,
+                 const char       *answers_path,
+                 gboolean          json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(JsonObject) answers = NULL;
+  Printer printer = { 0 };
+  int status = 0;
+
+  if (answers_path != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (!json_parser_load_from_file (parser, answers_path, &error) ||
+          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        {
+          g_printerr ("tandem-cli: %s: %s\n", answers_path,
+                      error ? error->message : "the answers must be a JSON object keyed by interrupt id");
+          return 2;
+        }
+      answers = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+    }
+
+  printer_init (&printer, session, json);
+
+  /* A stored thread may be waiting already: answer first if told how. */
+  if (message != NULL && json_array_get_length (agui_agent_session_get_pending_interrupts (session)) == 0)
+    {
+      agui_agent_session_send_async (session, message, NULL, NULL, store_result_cb, &printer);
+      state = wait_exchange (&printer, agui_agent_session_send_finish, &error);
+    }
+
+  while (error == NULL &&
+         json_array_get_length (agui_agent_session_get_pending_interrupts (session)) > 0)
+    {
+      JsonArray *pending = agui_agent_session_get_pending_interrupts (session);
+      g_autoptr(JsonArray) resume = NULL;
+
+      for (guint i = 0; i < json_array_get_length (pending); i++)
+        {
+          JsonObject *interrupt = json_array_get_object_element (pending, i);
+
+          print_note (&printer, "[interrupt %s] %s", json_object_get_string_member (interrupt, "id"),
+                      json_object_get_string_member_with_default (interrupt, "message",
+                                                                  json_object_get_string_member (interrupt, "reason")));
+        }
+
+      if (answer_mode == NULL && answers == NULL)
+        {
+          g_printerr ("tandem-cli: the thread %s is waiting for an answer to %u interrupt(s); "
+                      "answer with --approve, --deny or --answers FILE\n",
+                      agui_agent_session_get_thread_id (session), json_array_get_length (pending));
+          status = 3;
+          break;
+        }
+
+      resume = answers_for (pending, answer_mode, answers);
+      g_clear_pointer (&state, agui_run_state_unref);
+      agui_agent_session_resume_async (session, resume, NULL, NULL, store_result_cb, &printer);
+      state = wait_exchange (&printer, agui_agent_session_resume_finish, &error);
+      /* Answer each set of interrupts once; new ones need new answers. */
+      answer_mode = NULL;
+      g_clear_pointer (&answers, json_object_unref);
+    }
+
+  if (error != NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      status = 1;
+    }
+  else if (state != NULL)
+    {
+      describe_end (&printer, state);
+      if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+        status = 1;
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonNode) output = fold_json (session);
+      g_autofree char *text = json_to_string (output, TRUE);
+
+      fputs (text, stdout);
+      fputc ('\n', stdout);
+    }
+
+  printer_clear (&printer);
+
+  return status;
+}
+
+static char *
+read_line (const char *prompt)
+{
+  char buffer[4096];
+
+  fputs (prompt, stdout);
+  fflush (stdout);
+  if (fgets (buffer, sizeof buffer, stdin) == NULL)
+    return NULL;
+
+  return g_strstrip (g_strdup (buffer));
+}
+
+static JsonArray *
+ask_at_terminal (JsonArray *pending)
+{
+  JsonArray *result = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (pending); i++)
+    {
+      JsonObject *interrupt = json_array_get_object_element (pending, i);
+      JsonObject *entry = json_object_new ();
+      g_autofree char *answer = NULL;
+
+      g_print ("\n%s\n", json_object_get_string_member_with_default (interrupt, "message", "The agent asks for approval."));
+      answer = read_line ("Approve? [y]es / [n]o / [c]ancel / or JSON to answer: ");
+
+      json_object_set_string_member (entry, "interruptId", json_object_get_string_member (interrupt, "id"));
+      if (answer == NULL || answer[0] == 'c')
+        {
+          json_object_set_string_member (entry, "status", "cancelled");
+        }
+      else if (answer[0] == '{')
+        {
+          JsonNode *payload = json_from_string (answer, NULL);
+
+          json_object_set_string_member (entry, "status", "resolved");
+          json_object_set_member (entry, "payload", payload ? payload : json_node_init_object (json_node_alloc (), json_object_new ()));
+        }
+      else
+        {
+          JsonObject *payload = json_object_new ();
+
+          json_object_set_boolean_member (payload, "approved", answer[0] == 'y' || answer[0] == 'Y');
+          json_object_set_string_member (entry, "status", "resolved");
+          json_object_set_object_member (entry, "payload", payload);
+        }
+      json_array_add_object_element (result, entry);
+    }
+
+  return result;
+}
+
+int
+tandem_cli_chat (AguiAgentSession *session)
+{
+  Printer printer = { 0 };
+
+  printer_init (&printer, session, FALSE);
+  g_print ("Chatting on thread %s. An empty line or end of input quits.\n", agui_agent_session_get_thread_id (session));
+
+  for (;;)
+    {
+      g_autoptr(AguiRunState) state = NULL;
+      g_autoptr(GError) error = NULL;
+      JsonArray *pending = agui_agent_session_get_pending_interrupts (session);
+
+      if (json_array_get_length (pending) > 0)
+        {
+          g_autoptr(JsonArray) resume = ask_at_terminal (pending);
+
+          agui_agent_session_resume_async (session, resume, NULL, NULL, store_result_cb, &printer);
+          state = wait_exchange (&printer, agui_agent_session_resume_finish, &error);
+        }
+      else
+        {
+          g_autofree char *line = read_line ("\n> ");
+
+          if (line == NULL || line[0] == '\0')
+            break;
+
+          agui_agent_session_send_async (session, line, NULL, NULL, store_result_cb, &printer);
+          state = wait_exchange (&printer, agui_agent_session_send_finish, &error);
+        }
+
+      if (error != NULL)
+        g_printerr ("tandem-cli: %s\n", error->message);
+      else
+        describe_end (&printer, state);
+    }
+
+  printer_clear (&printer);
+
+  return 0;
+}
