@@ -1,0 +1,64 @@
+/* tandem-agents.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "agui.h"
+
+G_BEGIN_DECLS
+
+#define TANDEM_AGENTS_DEMO_ID "demo"
+
+#define TANDEM_TYPE_AGENT (tandem_agent_get_type ())
+G_DECLARE_FINAL_TYPE (TandemAgent, tandem_agent, TANDEM, AGENT, GObject)
+
+TandemAgent        *tandem_agent_new         (const char          *id,
+                                              const char          *name,
+                                              const char          *url,
+                                              const char * const  *headers);
+const char         *tandem_agent_get_id      (TandemAgent         *self);
+const char         *tandem_agent_get_name    (TandemAgent         *self);
+const char         *tandem_agent_get_url     (TandemAgent         *self);
+const char * const *tandem_agent_get_headers (TandemAgent         *self);
+gboolean            tandem_agent_is_demo     (TandemAgent         *self);
+
+#define TANDEM_TYPE_AGENTS (tandem_agents_get_type ())
+G_DECLARE_FINAL_TYPE (TandemAgents, tandem_agents, TANDEM, AGENTS, GObject)
+
+TandemAgents  *tandem_agents_new                    (GSettings            *settings);
+GListModel    *tandem_agents_get_model              (TandemAgents         *self);
+TandemAgent   *tandem_agents_lookup                 (TandemAgents         *self,
+                                                     const char           *id);
+const char    *tandem_agents_get_active_id          (TandemAgents         *self);
+void           tandem_agents_set_active_id          (TandemAgents         *self,
+                                                     const char           *id);
+gboolean       tandem_agents_save                   (TandemAgents         *self,
+                                                     TandemAgent          *agent,
+                                                     GError              **error);
+gboolean       tandem_agents_remove                 (TandemAgents         *self,
+                                                     const char           *id,
+                                                     GError              **error);
+void           tandem_agents_store_token_async      (TandemAgents         *self,
+                                                     const char           *id,
+                                                     const char           *token,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+gboolean       tandem_agents_store_token_finish     (TandemAgents         *self,
+                                                     GAsyncResult         *result,
+                                                     GError              **error);
+void           tandem_agents_create_transport_async (TandemAgents         *self,
+                                                     const char           *id,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+AguiTransport *tandem_agents_create_transport_finish (TandemAgents        *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* tandem-approval-dialog.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "agui.h"
+
+G_BEGIN_DECLS
+
+#define TANDEM_TYPE_APPROVAL_DIALOG (tandem_approval_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (TandemApprovalDialog, tandem_approval_dialog, TANDEM, APPROVAL_DIALOG, AdwMessageDialog)
+
+TandemApprovalDialog *tandem_approval_dialog_new        (GtkWindow            *parent,
+                                                         AguiTranscript       *transcript,
+                                                         JsonObject           *interrupt);
+void                  tandem_approval_dialog_ask_async  (TandemApprovalDialog *self,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+JsonObject           *tandem_approval_dialog_ask_finish (TandemApprovalDialog *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error);
+
+G_END_DECLS

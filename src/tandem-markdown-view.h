@@ -1,0 +1,22 @@
+/* tandem-markdown-view.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TANDEM_TYPE_MARKDOWN_VIEW (tandem_markdown_view_get_type ())
+G_DECLARE_FINAL_TYPE (TandemMarkdownView, tandem_markdown_view, TANDEM, MARKDOWN_VIEW, GtkWidget)
+
+GtkWidget  *tandem_markdown_view_new              (void);
+const char *tandem_markdown_view_get_text         (TandemMarkdownView *self);
+void        tandem_markdown_view_set_text         (TandemMarkdownView *self,
+                                                   const char         *text);
+guint       tandem_markdown_view_get_blocks_built (TandemMarkdownView *self);
+
+G_END_DECLS
