@@ -274,7 +274,16 @@ tandem_cli_transport_new (const char          *url,
   g_autoptr(AguiHttpTransportBuilder) builder = NULL;
 
   if (url == NULL || g_str_equal (url, "--demo") || g_str_equal (url, "demo"))
-    return AGUI_TRANSPORT (agui_demo_agent_new ());
+    {
+      AguiDemoAgent *demo = agui_demo_agent_new ();
+      const char *delay = g_getenv ("TANDEM_DEMO_DELAY");
+
+      /* Scripts and tests want the answer, not the typing effect. */
+      if (delay != NULL)
+        agui_demo_agent_set_delay (demo, (guint) g_ascii_strtoull (delay, NULL, 10));
+
+      return AGUI_TRANSPORT (demo);
+    }
 
   builder = agui_http_transport_builder_new (url);
   for (guint i = 0; headers && headers[i]; i++)
@@ -410,8 +419,8 @@ answers_for (JsonArray  *pending,
   return result;
 }
 
-static JsonNode *
-fold_json (AguiAgentSession *session)
+JsonNode *
+tandem_cli_fold_json (AguiAgentSession *session)
 {
   AguiTranscript *transcript = agui_agent_session_get_transcript (session);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -479,18 +488,24 @@ tandem_cli_send (AguiAgentSession *session,
 
   printer_init (&printer, session, json);
 
-  /* A stored thread may be waiting already: answer first if told how. */
-  if (message != NULL && json_array_get_length (agui_agent_session_get_pending_interrupts (session)) == 0)
-    {
-      agui_agent_session_send_async (session, message, NULL, NULL, store_result_cb, &printer);
-      state = wait_exchange (&printer, agui_agent_session_send_finish, &error);
-    }
-
-  while (error == NULL &&
-         json_array_get_length (agui_agent_session_get_pending_interrupts (session)) > 0)
+  /* A stored thread may be waiting already: its interrupts are answered
+   * first (if we were told how), then the message goes out. */
+  for (gboolean sent = message == NULL; error == NULL; )
     {
       JsonArray *pending = agui_agent_session_get_pending_interrupts (session);
       g_autoptr(JsonArray) resume = NULL;
+
+      if (json_array_get_length (pending) == 0)
+        {
+          if (sent)
+            break;
+
+          g_clear_pointer (&state, agui_run_state_unref);
+          agui_agent_session_send_async (session, message, NULL, NULL, store_result_cb, &printer);
+          state = wait_exchange (&printer, agui_agent_session_send_finish, &error);
+          sent = TRUE;
+          continue;
+        }
 
       for (guint i = 0; i < json_array_get_length (pending); i++)
         {
@@ -504,8 +519,9 @@ tandem_cli_send (AguiAgentSession *session,
       if (answer_mode == NULL && answers == NULL)
         {
           g_printerr ("tandem-cli: the thread %s is waiting for an answer to %u interrupt(s); "
-                      "answer with --approve, --deny or --answers FILE\n",
-                      agui_agent_session_get_thread_id (session), json_array_get_length (pending));
+                      "answer with --approve, --deny or --answers FILE%s\n",
+                      agui_agent_session_get_thread_id (session), json_array_get_length (pending),
+                      sent ? "" : " (the message was not sent)");
           status = 3;
           break;
         }
@@ -533,7 +549,7 @@ tandem_cli_send (AguiAgentSession *session,
 
   if (json)
     {
-      g_autoptr(JsonNode) output = fold_json (session);
+      g_autoptr(JsonNode) output = tandem_cli_fold_json (session);
       g_autofree char *text = json_to_string (output, TRUE);
 
       fputs (text, stdout);

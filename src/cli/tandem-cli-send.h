@@ -20,5 +20,6 @@ int               tandem_cli_send          (AguiAgentSession    *session,
                                             const char          *answers_path,
                                             gboolean             json);
 int               tandem_cli_chat          (AguiAgentSession    *session);
+JsonNode         *tandem_cli_fold_json     (AguiAgentSession    *session);
 
 G_END_DECLS

@@ -26,7 +26,11 @@ static const char usage[] =
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
   "  bench fold FILE          Measure folding a stream: events/s, MB/s, peak memory\n"
   "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
-  "  chat URL|--demo          Chat with an agent at the terminal\n";
+  "  chat URL|--demo          Chat with an agent at the terminal\n"
+  "  threads --store PATH      List the stored conversations, newest first\n"
+  "  show THREAD --store PATH  Print a stored conversation (--markdown, --json or --export)\n"
+  "\n"
+  "send and chat keep the conversation with --store PATH and continue one with --thread ID.\n";
 
 /* g_print() converts to the locale's charset; JSON output stays UTF-8
  * whatever the locale, or a C locale would turn every é into '?'. */
@@ -332,6 +336,7 @@ typedef struct
   gboolean   deny;
   char      *answers;
   char      *thread;
+  char      *store;
 } SessionOptions;
 
 static void
@@ -340,6 +345,7 @@ session_options_clear (SessionOptions *options)
   g_strfreev (options->headers);
   g_free (options->answers);
   g_free (options->thread);
+  g_free (options->store);
 }
 
 static AguiAgentSession *
@@ -349,13 +355,25 @@ open_session (const char      *url,
 {
   g_autoptr(AguiTransport) transport = NULL;
   g_autoptr(AguiToolRegistry) tools = tandem_cli_tools_new ();
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
 
   transport = tandem_cli_transport_new (options->demo ? NULL : url,
                                         (const char * const *) options->headers, error);
   if (transport == NULL)
     return NULL;
 
-  return agui_agent_session_new_for_thread (transport, options->thread, tools);
+  if (options->store != NULL && !(store = agui_session_store_new (options->store, error)))
+    return NULL;
+
+  session = agui_agent_session_new_full (transport, options->thread, tools, store,
+                                         options->demo ? "demo" : url);
+
+  /* Continuing a stored thread: it reopens as it was, interrupts included. */
+  if (store != NULL && options->thread != NULL && !agui_agent_session_restore (session, error))
+    return NULL;
+
+  return g_steal_pointer (&session);
 }
 
 static int
@@ -372,6 +390,7 @@ command_session (int      argc,
     { "deny", 0, 0, G_OPTION_ARG_NONE, &options.deny, "Deny every interrupt", NULL },
     { "answers", 0, 0, G_OPTION_ARG_FILENAME, &options.answers, "Answer interrupts from a JSON object keyed by interrupt id", "FILE" },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &options.thread, "The thread id", "ID" },
+    { "store", 0, 0, G_OPTION_ARG_FILENAME, &options.store, "Keep the conversation in this database", "PATH" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo" : "URL|--demo MESSAGE");
@@ -413,6 +432,9 @@ command_session (int      argc,
       return 2;
     }
 
+  if (options.store != NULL && !options.json)
+    g_printerr ("thread %s\n", agui_agent_session_get_thread_id (session));
+
   if (chat)
     status = tandem_cli_chat (session);
   else
@@ -423,6 +445,122 @@ command_session (int      argc,
   session_options_clear (&options);
 
   return status;
+}
+
+static int
+command_threads (int    argc,
+                 char **argv)
+{
+  g_autofree char *store_path = NULL;
+  g_autofree char *search = NULL;
+  GOptionEntry entries[] = {
+    { "store", 0, 0, G_OPTION_ARG_FILENAME, &store_path, "The database", "PATH" },
+    { "search", 0, 0, G_OPTION_ARG_STRING, &search, "Only threads whose title or messages contain TEXT", "TEXT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonArray) threads = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 2;
+    }
+
+  if (!(store = agui_session_store_new (store_path, &error)) ||
+      !(threads = agui_session_store_list_threads (store, search, &error)))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 1;
+    }
+
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, i);
+      g_autoptr(GDateTime) updated = g_date_time_new_from_unix_local (json_object_get_int_member (thread, "updated") / G_USEC_PER_SEC);
+      g_autofree char *when = g_date_time_format (updated, "%Y-%m-%d %H:%M");
+      g_autofree char *line = g_strdup_printf ("%s  %s  %s", json_object_get_string_member (thread, "id"), when,
+                                               json_object_get_string_member_with_default (thread, "title", ""));
+
+      print_utf8 (line);
+    }
+
+  return 0;
+}
+
+static int
+command_show (int    argc,
+              char **argv)
+{
+  g_autofree char *store_path = NULL;
+  gboolean markdown = FALSE, json = FALSE, export = FALSE;
+  GOptionEntry entries[] = {
+    { "store", 0, 0, G_OPTION_ARG_FILENAME, &store_path, "The database", "PATH" },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print it as Markdown (the default)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the reopened transcript as tandem-cli send --json does", NULL },
+    { "export", 0, 0, G_OPTION_ARG_NONE, &export, "Print the JSON export: messages, state and event log", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("THREAD");
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *thread;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2)
+    {
+      g_printerr ("tandem-cli: %s\n", error ? error->message : "which thread? (tandem-cli threads lists them)");
+      return 2;
+    }
+  thread = argv[1];
+
+  if (!(store = agui_session_store_new (store_path, &error)) ||
+      !agui_session_store_get_thread (store, thread, &error))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 1;
+    }
+
+  if (json)
+    {
+      /* Reopen it as the app would, and print what it draws. */
+      g_autoptr(AguiDemoAgent) unused = agui_demo_agent_new ();
+      g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (unused), thread, NULL, store, NULL);
+      g_autoptr(JsonNode) output = NULL;
+
+      if (!agui_agent_session_restore (session, &error))
+        {
+          g_printerr ("tandem-cli: %s\n", error->message);
+          return 1;
+        }
+      output = tandem_cli_fold_json (session);
+      text = json_to_string (output, TRUE);
+    }
+  else if (export)
+    {
+      g_autoptr(JsonNode) output = agui_session_store_export_json (store, thread, &error);
+
+      if (output != NULL)
+        text = json_to_string (output, TRUE);
+    }
+  else
+    {
+      text = agui_session_store_export_markdown (store, thread, &error);
+    }
+
+  if (text == NULL)
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 1;
+    }
+
+  print_utf8 (text);
+
+  return 0;
 }
 
 int
@@ -447,6 +585,10 @@ main (int   argc,
     return command_session (argc - 1, argv + 1, FALSE);
   if (g_str_equal (argv[1], "chat"))
     return command_session (argc - 1, argv + 1, TRUE);
+  if (g_str_equal (argv[1], "threads"))
+    return command_threads (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "show"))
+    return command_show (argc - 1, argv + 1);
 
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "help"))
     {

@@ -1,0 +1,142 @@
+/* test-cli.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+/* The real tandem-cli binary, run as a person would. */
+
+static char *
+run_cli (int         *status,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("TANDEM_CLI"));
+  va_start (args, first);
+  for (arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &out, err, &error));
+  g_assert_no_error (error);
+  *status = g_subprocess_get_exit_status (process);
+
+  return out;
+}
+
+static void
+test_send_store_show_identical (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tandem-cli-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "t.db", NULL);
+  g_autofree char *sent = NULL, *shown = NULL, *threads = NULL, *err = NULL, *id = NULL;
+  g_autoptr(JsonNode) sent_json = NULL, shown_json = NULL;
+  int status;
+
+  g_test_summary ("A thread written by send --store reopens identically in show --json");
+
+  sent = run_cli (&status, &err, "send", "--demo", "hello", "--approve", "--store", db, "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+
+  threads = run_cli (&status, &err, "threads", "--store", db, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (strstr (threads, "hello") != NULL);
+  id = g_strndup (threads, strcspn (threads, " "));
+  g_clear_pointer (&err, g_free);
+
+  shown = run_cli (&status, &err, "show", id, "--store", db, "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+
+  sent_json = json_from_string (sent, NULL);
+  shown_json = json_from_string (shown, NULL);
+  g_assert_nonnull (sent_json);
+  g_assert_nonnull (shown_json);
+  g_assert_true (json_node_equal (sent_json, shown_json));
+
+  /* The whole repertoire happened: reasoning, a tool answered, the approval. */
+  g_assert_true (strstr (sent, "\"role\" : \"reasoning\"") != NULL);
+  g_assert_true (strstr (sent, "get_current_time") != NULL);
+  g_assert_true (strstr (sent, "archived") != NULL);
+  g_assert_true (strstr (sent, "```c") != NULL);
+
+  g_clear_pointer (&err, g_free);
+  g_free (run_cli (&status, &err, "show", "no-such-thread", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 1);
+}
+
+static void
+test_send_waits_for_answer (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_test_summary ("Without an answer, send says the thread is waiting and fails");
+
+  out = run_cli (&status, &err, "send", "--demo", "hi", NULL);
+  g_assert_cmpint (status, ==, 3);
+  g_assert_true (strstr (err, "waiting for an answer") != NULL);
+  g_assert_true (strstr (out, "May I archive") != NULL);
+  /* The answer streamed as it was written. */
+  g_assert_true (strstr (out, "Hello from the demo agent") != NULL);
+}
+
+static void
+test_send_deny (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  out = run_cli (&status, &err, "send", "--demo", "hi", "--deny", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (strstr (out, "left them alone") != NULL);
+}
+
+static void
+test_bad_url_is_config_error (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  out = run_cli (&status, &err, "send", "ftp://example.invalid/agent", "hi", NULL);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_true (err[0] != '\0');
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  out = run_cli (&status, &err, "send", "http://127.0.0.1:9/agent", "hi", "--header", "Bad Header: x", NULL);
+  g_assert_cmpint (status, ==, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tandem-cli/send-store-show-identical", test_send_store_show_identical);
+  g_test_add_func ("/tandem-cli/send-waits-for-answer", test_send_waits_for_answer);
+  g_test_add_func ("/tandem-cli/send-deny", test_send_deny);
+  g_test_add_func ("/tandem-cli/bad-url-is-config-error", test_bad_url_is_config_error);
+
+  return g_test_run ();
+}
