@@ -82,6 +82,31 @@ test_send_store_show_identical (void)
   g_clear_pointer (&err, g_free);
   g_free (run_cli (&status, &err, "show", "no-such-thread", "--store", db, NULL));
   g_assert_cmpint (status, ==, 1);
+
+  /* Export, then import as a new thread: it reads back the same. */
+  {
+    g_autofree char *exported = NULL, *export_path = g_build_filename (dir, "export.json", NULL);
+    g_autofree char *new_id = NULL, *reshown = NULL;
+    g_autoptr(JsonNode) reshown_json = NULL;
+
+    g_clear_pointer (&err, g_free);
+    exported = run_cli (&status, &err, "show", id, "--store", db, "--export", NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_file_set_contents (export_path, exported, -1, NULL));
+    g_clear_pointer (&err, g_free);
+    new_id = run_cli (&status, &err, "import", export_path, "--store", db, NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_strstrip (new_id);
+    g_assert_cmpstr (new_id, !=, id);
+    g_clear_pointer (&err, g_free);
+    reshown = run_cli (&status, &err, "show", new_id, "--store", db, "--json", NULL);
+    g_assert_cmpint (status, ==, 0);
+    reshown_json = json_from_string (reshown, NULL);
+    g_assert_true (json_node_equal (json_object_get_member (json_node_get_object (reshown_json), "messages"),
+                                    json_object_get_member (json_node_get_object (shown_json), "messages")));
+    g_unlink (export_path);
+  }
+  g_unlink (db);
 }
 
 static void

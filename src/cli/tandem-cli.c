@@ -29,6 +29,7 @@ static const char usage[] =
   "  chat URL|--demo          Chat with an agent at the terminal\n"
   "  threads --store PATH      List the stored conversations, newest first\n"
   "  show THREAD --store PATH  Print a stored conversation (--markdown, --json or --export)\n"
+  "  import FILE --store PATH  Add a conversation exported with show --export, as a new thread\n"
   "\n"
   "send and chat keep the conversation with --store PATH and continue one with --thread ID.\n";
 
@@ -563,6 +564,41 @@ command_show (int    argc,
   return 0;
 }
 
+static int
+command_import (int    argc,
+                char **argv)
+{
+  g_autofree char *store_path = NULL;
+  GOptionEntry entries[] = {
+    { "store", 0, 0, G_OPTION_ARG_FILENAME, &store_path, "The database", "PATH" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2)
+    {
+      g_printerr ("tandem-cli: %s\n", error ? error->message : "which file?");
+      return 2;
+    }
+
+  if (!json_parser_load_from_file (parser, argv[1], &error) ||
+      !(store = agui_session_store_new (store_path, &error)) ||
+      !(id = agui_session_store_import_json (store, json_parser_get_root (parser), &error)))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 1;
+    }
+
+  print_utf8 (id);
+
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -589,6 +625,8 @@ main (int   argc,
     return command_threads (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "show"))
     return command_show (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "import"))
+    return command_import (argc - 1, argv + 1);
 
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "help"))
     {
