@@ -432,9 +432,10 @@ manual_run_async (AguiTransport       *transport,
   TestManualTransport *self = TEST_MANUAL_TRANSPORT (transport);
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   AguiEventStream *stream = agui_event_stream_new ();
+  g_autofree char *text = json_to_string (input, FALSE);
 
   g_ptr_array_add (self->streams, g_object_ref (stream));
-  g_ptr_array_add (self->inputs, json_from_string (json_to_string (input, FALSE), NULL));
+  g_ptr_array_add (self->inputs, json_from_string (text, NULL));
   g_task_return_pointer (task, stream, g_object_unref);
 }
 
