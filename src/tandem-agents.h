@@ -60,5 +60,12 @@ void           tandem_agents_create_transport_async (TandemAgents         *self,
 AguiTransport *tandem_agents_create_transport_finish (TandemAgents        *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
+gboolean       tandem_agents_check_name             (const char           *name,
+                                                     GError              **error);
+gboolean       tandem_agents_check_url              (const char           *url,
+                                                     GError              **error);
+gboolean       tandem_agents_check_header           (const char           *name,
+                                                     const char           *value,
+                                                     GError              **error);
 
 G_END_DECLS

@@ -5,3 +5,1101 @@
  */
 
 #include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tandem-preferences-window.h"
+
+/* A row of the agent list: the agent, and the check button that makes it
+ * the one new conversations use. */
+
+#define TANDEM_TYPE_AGENT_ROW (tandem_agent_row_get_type ())
+G_DECLARE_FINAL_TYPE (TandemAgentRow, tandem_agent_row, TANDEM, AGENT_ROW, AdwActionRow)
+
+struct _TandemAgentRow
+{
+  AdwActionRow    parent_instance;
+  TandemAgent    *agent;
+  GtkCheckButton *check;
+};
+
+G_DEFINE_FINAL_TYPE (TandemAgentRow, tandem_agent_row, ADW_TYPE_ACTION_ROW)
+
+static void
+tandem_agent_row_dispose (GObject *object)
+{
+  TandemAgentRow *self = TANDEM_AGENT_ROW (object);
+
+  g_clear_object (&self->agent);
+
+  G_OBJECT_CLASS (tandem_agent_row_parent_class)->dispose (object);
+}
+
+static void
+tandem_agent_row_class_init (TandemAgentRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = tandem_agent_row_dispose;
+}
+
+static void
+tandem_agent_row_init (TandemAgentRow *self)
+{
+}
+
+/* One extra header in the editor. The widgets are owned by the group. */
+typedef struct
+{
+  GtkWidget   *row;
+  GtkEditable *name;
+  GtkEditable *value;
+} HeaderRow;
+
+struct _TandemPreferencesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  TandemAgents         *agents;
+  GCancellable         *cancellable;
+
+  GtkListBox           *agent_list;
+  GtkCheckButton       *demo_check;
+
+  /* The editor subpage, while one is open. */
+  GtkWidget            *editor;
+  char                 *editor_id;
+  AdwEntryRow          *name_row;
+  AdwEntryRow          *url_row;
+  AdwPasswordEntryRow  *token_row;
+  GtkLabel             *editor_error;
+  AdwPreferencesGroup  *headers_group;
+  GPtrArray            *header_rows;
+
+  /* An editor asked for while the last one is still closing. */
+  guint                 pending_open_id;
+  char                 *pending_agent_id;
+};
+
+G_DEFINE_FINAL_TYPE (TandemPreferencesWindow, tandem_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_AGENTS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_accessible_label (GtkWidget  *widget,
+                      const char *label)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+}
+
+static void
+show_toast (TandemPreferencesWindow *self,
+            const char              *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
+}
+
+static void
+on_check_toggled_cb (GtkCheckButton *check,
+                     TandemAgentRow *row)
+{
+  TandemPreferencesWindow *self;
+  GtkRoot *root;
+
+  if (!gtk_check_button_get_active (check))
+    return;
+
+  root = gtk_widget_get_root (GTK_WIDGET (row));
+  if (!TANDEM_IS_PREFERENCES_WINDOW (root))
+    return;
+
+  self = TANDEM_PREFERENCES_WINDOW (root);
+  tandem_agents_set_active_id (self->agents, tandem_agent_get_id (row->agent));
+}
+
+static GtkWidget *
+create_icon_button (const char *icon_name,
+                    const char *tooltip,
+                    const char *accessible_label,
+                    const char *action_name,
+                    const char *id)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon_name);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, tooltip);
+  set_accessible_label (button, accessible_label);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action_name);
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", id);
+
+  return button;
+}
+
+static GtkWidget *
+create_agent_row_cb (gpointer item,
+                     gpointer user_data)
+{
+  TandemPreferencesWindow *self = user_data;
+  TandemAgent *agent = item;
+  TandemAgentRow *row = g_object_new (TANDEM_TYPE_AGENT_ROW, NULL);
+  const char *id = tandem_agent_get_id (agent);
+  const char *name = tandem_agent_get_name (agent);
+  g_autofree char *use_label = g_strdup_printf (_("Use “%s” for new conversations"), name);
+
+  row->agent = g_object_ref (agent);
+
+  /* Names and URLs are the person's text, not markup. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+
+  row->check = GTK_CHECK_BUTTON (gtk_check_button_new ());
+  gtk_widget_set_valign (GTK_WIDGET (row->check), GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (row->check), _("Use for new conversations"));
+  set_accessible_label (GTK_WIDGET (row->check), use_label);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
+
+  if (tandem_agent_is_demo (agent))
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                   _("Runs inside Tandem, with no server or account; good for trying things out"));
+      self->demo_check = row->check;
+      g_object_add_weak_pointer (G_OBJECT (row->check), (gpointer *) &self->demo_check);
+    }
+  else
+    {
+      g_autofree char *edit_label = g_strdup_printf (_("Edit “%s”"), name);
+      g_autofree char *remove_label = g_strdup_printf (_("Remove “%s”"), name);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                 create_icon_button ("document-edit-symbolic", _("Edit"),
+                                                     edit_label, "agents.edit", id));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                 create_icon_button ("user-trash-symbolic", _("Remove"),
+                                                     remove_label, "agents.remove", id));
+      if (self->demo_check != NULL)
+        gtk_check_button_set_group (row->check, self->demo_check);
+    }
+
+  gtk_check_button_set_active (row->check,
+                               g_strcmp0 (id, tandem_agents_get_active_id (self->agents)) == 0);
+  g_signal_connect (row->check, "toggled", G_CALLBACK (on_check_toggled_cb), row);
+
+  return GTK_WIDGET (row);
+}
+
+static void
+on_active_id_changed_cb (TandemPreferencesWindow *self)
+{
+  const char *active_id = tandem_agents_get_active_id (self->agents);
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->agent_list, i)); i++)
+    {
+      TandemAgentRow *agent_row = TANDEM_AGENT_ROW (row);
+
+      if (g_strcmp0 (tandem_agent_get_id (agent_row->agent), active_id) == 0)
+        gtk_check_button_set_active (agent_row->check, TRUE);
+    }
+}
+
+/* The editor */
+
+static void
+clear_field_error (GtkWidget *widget)
+{
+  gtk_widget_remove_css_class (widget, "error");
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+static void
+set_field_error (TandemPreferencesWindow *self,
+                 GtkWidget               *widget,
+                 const char              *message,
+                 gboolean                 first)
+{
+  gtk_widget_add_css_class (widget, "error");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message,
+                                  -1);
+
+  if (first)
+    {
+      gtk_label_set_text (self->editor_error, message);
+      gtk_widget_set_visible (GTK_WIDGET (self->editor_error), TRUE);
+      gtk_widget_grab_focus (widget);
+    }
+}
+
+static void
+on_field_changed_cb (GtkWidget *widget)
+{
+  clear_field_error (widget);
+}
+
+static void
+on_remove_header_clicked_cb (GtkButton *button,
+                             GtkWidget *row)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (gtk_widget_get_root (row));
+
+  if (self->header_rows == NULL)
+    return;
+
+  for (guint i = 0; i < self->header_rows->len; i++)
+    {
+      HeaderRow *header = g_ptr_array_index (self->header_rows, i);
+
+      if (header->row == row)
+        {
+          adw_preferences_group_remove (self->headers_group, row);
+          g_ptr_array_remove_index (self->header_rows, i);
+          break;
+        }
+    }
+}
+
+static GtkEditable *
+create_header_entry (GtkBox     *box,
+                     const char *placeholder,
+                     const char *text)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
+  set_accessible_label (entry, placeholder);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text ? text : "");
+  gtk_widget_set_valign (entry, GTK_ALIGN_CENTER);
+  g_signal_connect (entry, "changed", G_CALLBACK (on_field_changed_cb), NULL);
+  gtk_box_append (box, entry);
+
+  return GTK_EDITABLE (entry);
+}
+
+static void
+editor_add_header_row (TandemPreferencesWindow *self,
+                       const char              *name,
+                       const char              *value)
+{
+  HeaderRow *header = g_new0 (HeaderRow, 1);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *remove;
+
+  gtk_widget_add_css_class (box, "tandem-header-row");
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 6);
+
+  header->name = create_header_entry (GTK_BOX (box), _("Header name"), name);
+  gtk_editable_set_width_chars (header->name, 14);
+  header->value = create_header_entry (GTK_BOX (box), _("Value"), value);
+  gtk_widget_set_hexpand (GTK_WIDGET (header->value), TRUE);
+
+  header->row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (header->row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (header->row), box);
+
+  remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (remove, _("Remove header"));
+  set_accessible_label (remove, _("Remove header"));
+  g_signal_connect (remove, "clicked", G_CALLBACK (on_remove_header_clicked_cb), header->row);
+  gtk_box_append (GTK_BOX (box), remove);
+
+  adw_preferences_group_add (self->headers_group, header->row);
+  g_ptr_array_add (self->header_rows, header);
+}
+
+static void
+on_forget_token_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+      return;
+    }
+
+  show_toast (self, _("The token was removed from the keyring"));
+}
+
+static void
+on_token_stored_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
+    {
+      /* The agent itself is saved; only the token is missing. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+    }
+}
+
+static void editor_clear (TandemPreferencesWindow *self);
+
+static void
+editor_close (TandemPreferencesWindow *self)
+{
+  editor_clear (self);
+  adw_preferences_window_close_subpage (ADW_PREFERENCES_WINDOW (self));
+}
+
+static void
+editor_clear (TandemPreferencesWindow *self)
+{
+  g_clear_pointer (&self->editor_id, g_free);
+  g_clear_pointer (&self->header_rows, g_ptr_array_unref);
+  self->name_row = NULL;
+  self->url_row = NULL;
+  self->token_row = NULL;
+  self->editor_error = NULL;
+  self->headers_group = NULL;
+}
+
+static AdwEntryRow *
+create_entry_row (AdwPreferencesGroup *group,
+                  GtkWidget           *row,
+                  const char          *title,
+                  const char          *text)
+{
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (row), text ? text : "");
+  g_signal_connect (row, "changed", G_CALLBACK (on_field_changed_cb), NULL);
+  adw_preferences_group_add (group, row);
+
+  return ADW_ENTRY_ROW (row);
+}
+
+static void editor_open (TandemPreferencesWindow *self,
+                         TandemAgent             *agent);
+
+static gboolean
+editor_is_closing (TandemPreferencesWindow *self)
+{
+  GtkWidget *leaflet = self->editor ? gtk_widget_get_parent (self->editor) : NULL;
+
+  return ADW_IS_LEAFLET (leaflet) &&
+         adw_leaflet_get_visible_child (ADW_LEAFLET (leaflet)) != self->editor;
+}
+
+static gboolean
+on_pending_open_cb (gpointer user_data)
+{
+  TandemPreferencesWindow *self = user_data;
+  g_autoptr(TandemAgent) agent = NULL;
+
+  if (editor_is_closing (self))
+    return G_SOURCE_CONTINUE;
+
+  self->pending_open_id = 0;
+
+  if (self->pending_agent_id != NULL)
+    {
+      TandemAgent *found = tandem_agents_lookup (self->agents, self->pending_agent_id);
+
+      g_clear_pointer (&self->pending_agent_id, g_free);
+      if (found == NULL)
+        return G_SOURCE_REMOVE;
+      agent = g_object_ref (found);
+    }
+
+  editor_open (self, agent);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+editor_open (TandemPreferencesWindow *self,
+             TandemAgent             *agent)
+{
+  GtkWidget *header_bar;
+  GtkWidget *back;
+  GtkWidget *save;
+  GtkWidget *page;
+  GtkWidget *add;
+  AdwPreferencesGroup *group;
+  AdwPreferencesGroup *token_group;
+
+  g_autoptr(GtkWidget) previous = NULL;
+  GtkWidget *leaflet = self->editor ? gtk_widget_get_parent (self->editor) : NULL;
+  gboolean shown;
+
+  /* HACK: libadwaita 1.2 uses a subpage it has already freed when another
+   * replaces it on screen or while it closes. So an editor on screen is
+   * refilled in place, and a new one waits for the old to be gone. */
+  if (editor_is_closing (self))
+    {
+      g_free (self->pending_agent_id);
+      self->pending_agent_id = agent ? g_strdup (tandem_agent_get_id (agent)) : NULL;
+      if (self->pending_open_id == 0)
+        self->pending_open_id = g_timeout_add (50, on_pending_open_cb, self);
+      return;
+    }
+
+  shown = ADW_IS_LEAFLET (leaflet);
+
+  editor_clear (self);
+
+  if (shown)
+    {
+      GtkWidget *child;
+
+      while ((child = gtk_widget_get_first_child (self->editor)))
+        gtk_box_remove (GTK_BOX (self->editor), child);
+    }
+  else
+    {
+      previous = g_steal_pointer (&self->editor);
+      self->editor = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+    }
+
+  self->editor_id = agent ? g_strdup (tandem_agent_get_id (agent)) : NULL;
+  self->header_rows = g_ptr_array_new_with_free_func (g_free);
+
+  header_bar = adw_header_bar_new ();
+  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header_bar),
+                                   adw_window_title_new (agent ? _("Edit Agent") : _("Add Agent"), NULL));
+  back = gtk_button_new_from_icon_name ("go-previous-symbolic");
+  gtk_widget_set_tooltip_text (back, _("Back"));
+  set_accessible_label (back, _("Back"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (back), "editor.cancel");
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header_bar), back);
+  save = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_add_css_class (save, "suggested-action");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "editor.save");
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header_bar), save);
+  gtk_box_append (GTK_BOX (self->editor), header_bar);
+
+  page = adw_preferences_page_new ();
+  gtk_widget_set_vexpand (page, TRUE);
+  gtk_box_append (GTK_BOX (self->editor), page);
+
+  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
+  self->name_row = create_entry_row (group, adw_entry_row_new (), _("_Name"),
+                                     agent ? tandem_agent_get_name (agent) : NULL);
+  self->url_row = create_entry_row (group, adw_entry_row_new (), _("_URL"),
+                                    agent ? tandem_agent_get_url (agent) : NULL);
+  gtk_editable_set_enable_undo (GTK_EDITABLE (self->url_row), TRUE);
+  adw_entry_row_set_input_purpose (self->url_row, GTK_INPUT_PURPOSE_URL);
+  adw_entry_row_set_activates_default (self->name_row, TRUE);
+
+  self->editor_error = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->editor_error, TRUE);
+  gtk_label_set_xalign (self->editor_error, 0);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->editor_error), 12);
+  gtk_widget_add_css_class (GTK_WIDGET (self->editor_error), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->editor_error), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->editor_error),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Error"),
+                                  -1);
+  adw_preferences_group_add (group, GTK_WIDGET (self->editor_error));
+
+  token_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (token_group, _("Authentication"));
+  adw_preferences_group_set_description (token_group,
+                                         agent
+                                         ? _("The token is kept in your keyring and sent as “Authorization: Bearer”. Leave it empty to keep the token already stored.")
+                                         : _("The token is kept in your keyring and sent as “Authorization: Bearer”."));
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), token_group);
+  self->token_row = ADW_PASSWORD_ENTRY_ROW (create_entry_row (token_group, adw_password_entry_row_new (),
+                                                              _("Bearer _Token (optional)"), NULL));
+  if (agent != NULL)
+    {
+      GtkWidget *forget = gtk_button_new_with_mnemonic (_("_Forget Stored Token"));
+
+      gtk_widget_set_halign (forget, GTK_ALIGN_START);
+      gtk_widget_set_margin_top (forget, 12);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (forget), "editor.forget-token");
+      adw_preferences_group_add (token_group, forget);
+    }
+
+  self->headers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (self->headers_group, _("Extra Headers"));
+  adw_preferences_group_set_description (self->headers_group,
+                                         _("Sent with every request, for example for an API gateway."));
+  add = gtk_button_new_from_icon_name ("list-add-symbolic");
+  gtk_widget_add_css_class (add, "flat");
+  gtk_widget_set_tooltip_text (add, _("Add Header"));
+  set_accessible_label (add, _("Add header"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "editor.add-header");
+  adw_preferences_group_set_header_suffix (self->headers_group, add);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), self->headers_group);
+
+  if (agent != NULL)
+    {
+      const char * const *headers = tandem_agent_get_headers (agent);
+
+      for (guint i = 0; headers[i] != NULL; i++)
+        {
+          const char *colon = strchr (headers[i], ':');
+          g_autofree char *name = NULL;
+          g_autofree char *value = NULL;
+
+          if (colon == NULL)
+            continue;
+
+          name = g_strndup (headers[i], colon - headers[i]);
+          value = g_strstrip (g_strdup (colon + 1));
+          editor_add_header_row (self, name, value);
+        }
+    }
+
+  if (!shown)
+    adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), self->editor);
+  gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
+}
+
+static char *
+dup_stripped_text (GtkEditable *editable)
+{
+  return g_strstrip (g_strdup (gtk_editable_get_text (editable)));
+}
+
+static gboolean
+editor_save (TandemPreferencesWindow *self)
+{
+  g_autoptr(GStrvBuilder) headers_builder = g_strv_builder_new ();
+  g_auto(GStrv) headers = NULL;
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *id = NULL;
+  const char *token;
+  gboolean valid = TRUE;
+
+  g_return_val_if_fail (self->name_row != NULL, FALSE);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->editor_error), FALSE);
+
+  name = dup_stripped_text (GTK_EDITABLE (self->name_row));
+  url = dup_stripped_text (GTK_EDITABLE (self->url_row));
+
+  if (!tandem_agents_check_name (name, &error))
+    {
+      set_field_error (self, GTK_WIDGET (self->name_row), error->message, valid);
+      valid = FALSE;
+      g_clear_error (&error);
+    }
+
+  if (!tandem_agents_check_url (url, &error))
+    {
+      set_field_error (self, GTK_WIDGET (self->url_row), error->message, valid);
+      valid = FALSE;
+      g_clear_error (&error);
+    }
+
+  for (guint i = 0; i < self->header_rows->len; i++)
+    {
+      HeaderRow *header = g_ptr_array_index (self->header_rows, i);
+      g_autofree char *header_name = dup_stripped_text (header->name);
+      g_autofree char *header_value = dup_stripped_text (header->value);
+      g_autofree char *line = NULL;
+
+      if (header_name[0] == '\0' && header_value[0] == '\0')
+        continue;
+
+      if (!tandem_agents_check_header (header_name, header_value, &error))
+        {
+          GtkEditable *field = header->name;
+
+          if (tandem_agents_check_header (header_name, "", NULL))
+            field = header->value;
+
+          set_field_error (self, GTK_WIDGET (field), error->message, valid);
+          valid = FALSE;
+          g_clear_error (&error);
+          continue;
+        }
+
+      line = g_strdup_printf ("%s: %s", header_name, header_value);
+      g_strv_builder_add (headers_builder, line);
+    }
+
+  if (!valid)
+    return FALSE;
+
+  id = self->editor_id ? g_strdup (self->editor_id) : g_uuid_string_random ();
+  headers = g_strv_builder_end (headers_builder);
+  agent = tandem_agent_new (id, name, url, (const char * const *) headers);
+
+  if (!tandem_agents_save (self->agents, agent, &error))
+    {
+      gtk_label_set_text (self->editor_error, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->editor_error), TRUE);
+      return FALSE;
+    }
+
+  token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+  if (token[0] != '\0')
+    {
+      tandem_agents_store_token_async (self->agents, id, token, self->cancellable,
+                                       on_token_stored_cb, g_object_ref (self));
+      gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
+    }
+
+  editor_close (self);
+
+  return TRUE;
+}
+
+/* Actions */
+
+static void
+agents_add_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  editor_open (TANDEM_PREFERENCES_WINDOW (widget), NULL);
+}
+
+static void
+agents_edit_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  tandem_preferences_window_edit_agent (self, g_variant_get_string (parameter, NULL));
+}
+
+typedef struct
+{
+  TandemPreferencesWindow *self;
+  char                    *id;
+} RemoveRequest;
+
+static void
+remove_request_free (gpointer  data,
+                     GClosure *closure)
+{
+  RemoveRequest *request = data;
+
+  g_clear_object (&request->self);
+  g_clear_pointer (&request->id, g_free);
+  g_free (request);
+}
+
+static void
+on_remove_response_cb (AdwMessageDialog *dialog,
+                       const char       *response,
+                       RemoveRequest    *request)
+{
+  TandemPreferencesWindow *self = request->self;
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (response, "remove") != 0 || self->agents == NULL)
+    return;
+
+  if (!tandem_agents_remove (self->agents, request->id, &error))
+    show_toast (self, error->message);
+}
+
+static void
+agents_remove_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+  const char *id = g_variant_get_string (parameter, NULL);
+  TandemAgent *agent = tandem_agents_lookup (self->agents, id);
+  g_autofree char *heading = NULL;
+  RemoveRequest *request;
+  GtkWidget *dialog;
+
+  if (agent == NULL || tandem_agent_is_demo (agent))
+    return;
+
+  heading = g_strdup_printf (_("Remove “%s”?"), tandem_agent_get_name (agent));
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading,
+                                   _("Tandem will forget its address, its headers and its token. Conversations with it are kept."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "remove", _("_Remove"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "remove", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  request = g_new0 (RemoveRequest, 1);
+  request->self = g_object_ref (self);
+  request->id = g_strdup (id);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (on_remove_response_cb),
+                         request, remove_request_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+editor_save_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  if (self->name_row != NULL)
+    editor_save (self);
+}
+
+static void
+editor_cancel_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  editor_close (TANDEM_PREFERENCES_WINDOW (widget));
+}
+
+static void
+editor_add_header_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+  HeaderRow *header;
+
+  if (self->header_rows == NULL)
+    return;
+
+  editor_add_header_row (self, NULL, NULL);
+  header = g_ptr_array_index (self->header_rows, self->header_rows->len - 1);
+  gtk_widget_grab_focus (GTK_WIDGET (header->name));
+}
+
+static void
+editor_forget_token_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  if (self->editor_id == NULL)
+    return;
+
+  tandem_agents_store_token_async (self->agents, self->editor_id, NULL, self->cancellable,
+                                   on_forget_token_cb, g_object_ref (self));
+}
+
+/* GObject */
+
+static void
+tandem_preferences_window_constructed (GObject *object)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
+
+  G_OBJECT_CLASS (tandem_preferences_window_parent_class)->constructed (object);
+
+  g_assert (TANDEM_IS_AGENTS (self->agents));
+
+  gtk_list_box_bind_model (self->agent_list,
+                           tandem_agents_get_model (self->agents),
+                           create_agent_row_cb, self, NULL);
+  g_signal_connect_object (self->agents, "notify::active-id",
+                           G_CALLBACK (on_active_id_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+}
+
+static void
+tandem_preferences_window_dispose (GObject *object)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->pending_open_id, g_source_remove);
+  g_clear_pointer (&self->pending_agent_id, g_free);
+
+  if (self->agent_list != NULL)
+    gtk_list_box_bind_model (self->agent_list, NULL, NULL, NULL, NULL);
+  if (self->demo_check != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->demo_check), (gpointer *) &self->demo_check);
+  self->demo_check = NULL;
+  self->agent_list = NULL;
+
+  editor_clear (self);
+  g_clear_object (&self->editor);
+  g_clear_object (&self->agents);
+
+  G_OBJECT_CLASS (tandem_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+tandem_preferences_window_finalize (GObject *object)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (tandem_preferences_window_parent_class)->finalize (object);
+}
+
+static void
+tandem_preferences_window_get_property (GObject    *object,
+                                        guint       prop_id,
+                                        GValue     *value,
+                                        GParamSpec *pspec)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGENTS:
+      g_value_set_object (value, self->agents);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_preferences_window_set_property (GObject      *object,
+                                        guint         prop_id,
+                                        const GValue *value,
+                                        GParamSpec   *pspec)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGENTS:
+      self->agents = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = tandem_preferences_window_constructed;
+  object_class->dispose = tandem_preferences_window_dispose;
+  object_class->finalize = tandem_preferences_window_finalize;
+  object_class->get_property = tandem_preferences_window_get_property;
+  object_class->set_property = tandem_preferences_window_set_property;
+
+  properties[PROP_AGENTS] =
+    g_param_spec_object ("agents", NULL, NULL, TANDEM_TYPE_AGENTS,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "agents.add", NULL, agents_add_action);
+  gtk_widget_class_install_action (widget_class, "agents.edit", "s", agents_edit_action);
+  gtk_widget_class_install_action (widget_class, "agents.remove", "s", agents_remove_action);
+  gtk_widget_class_install_action (widget_class, "editor.save", NULL, editor_save_action);
+  gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
+  gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
+  gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
+}
+
+static void
+tandem_preferences_window_init (TandemPreferencesWindow *self)
+{
+  GtkWidget *page;
+  GtkWidget *group;
+  GtkWidget *add;
+
+  self->cancellable = g_cancellable_new ();
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
+  adw_preferences_window_set_search_enabled (ADW_PREFERENCES_WINDOW (self), FALSE);
+
+  page = adw_preferences_page_new ();
+  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Agents"));
+  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "network-server-symbolic");
+
+  group = adw_preferences_group_new ();
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Agents"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("New conversations use the chosen agent."));
+
+  add = gtk_button_new ();
+  gtk_button_set_child (GTK_BUTTON (add), adw_button_content_new ());
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), "list-add-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), _("_Add Agent"));
+  adw_button_content_set_use_underline (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), TRUE);
+  gtk_widget_add_css_class (add, "flat");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "agents.add");
+  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), add);
+
+  self->agent_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->agent_list, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->agent_list), "boxed-list");
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), GTK_WIDGET (self->agent_list));
+
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
+}
+
+/**
+ * tandem_preferences_window_new:
+ * @parent: (nullable): the window it belongs to
+ * @agents: the agents to configure
+ *
+ * Returns: (transfer floating): a new preferences window, not yet shown
+ */
+GtkWidget *
+tandem_preferences_window_new (GtkWindow    *parent,
+                               TandemAgents *agents)
+{
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (TANDEM_IS_AGENTS (agents), NULL);
+
+  return g_object_new (TANDEM_TYPE_PREFERENCES_WINDOW,
+                       "agents", agents,
+                       "transient-for", parent,
+                       "modal", parent != NULL,
+                       NULL);
+}
+
+/**
+ * tandem_preferences_window_get_agent_list:
+ * @self: a preferences window
+ *
+ * Returns: (transfer none): the list with one row per agent, the demo
+ *   agent first
+ */
+GtkListBox *
+tandem_preferences_window_get_agent_list (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return self->agent_list;
+}
+
+/**
+ * tandem_preferences_window_edit_agent:
+ * @self: a preferences window
+ * @id: (nullable): the id of the agent to edit, or %NULL to add one
+ *
+ * Opens the editor.
+ */
+void
+tandem_preferences_window_edit_agent (TandemPreferencesWindow *self,
+                                      const char              *id)
+{
+  g_autoptr(TandemAgent) agent = NULL;
+
+  g_return_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self));
+
+  if (id != NULL)
+    {
+      agent = tandem_agents_lookup (self->agents, id);
+      if (agent != NULL)
+        g_object_ref (agent);
+      if (agent == NULL || tandem_agent_is_demo (agent))
+        return;
+    }
+
+  editor_open (self, agent);
+}
+
+/**
+ * tandem_preferences_window_get_editor_field:
+ * @self: a preferences window
+ * @field: "name", "url" or "token"
+ *
+ * Returns: (transfer none) (nullable): the editor's field, if the editor
+ *   is open
+ */
+GtkEditable *
+tandem_preferences_window_get_editor_field (TandemPreferencesWindow *self,
+                                            const char              *field)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+  g_return_val_if_fail (field != NULL, NULL);
+
+  if (self->name_row == NULL)
+    return NULL;
+
+  if (g_str_equal (field, "name"))
+    return GTK_EDITABLE (self->name_row);
+  if (g_str_equal (field, "url"))
+    return GTK_EDITABLE (self->url_row);
+  if (g_str_equal (field, "token"))
+    return GTK_EDITABLE (self->token_row);
+
+  g_return_val_if_reached (NULL);
+}
+
+/**
+ * tandem_preferences_window_add_editor_header:
+ * @self: a preferences window
+ * @name: a header name
+ * @value: its value
+ *
+ * Adds a header row to the open editor, as its add button does.
+ */
+void
+tandem_preferences_window_add_editor_header (TandemPreferencesWindow *self,
+                                             const char              *name,
+                                             const char              *value)
+{
+  g_return_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self));
+  g_return_if_fail (self->header_rows != NULL);
+
+  editor_add_header_row (self, name, value);
+}
+
+/**
+ * tandem_preferences_window_save_editor:
+ * @self: a preferences window
+ *
+ * Saves the open editor, as its Save button does.
+ *
+ * Returns: whether the agent was saved; if not, the editor shows why
+ */
+gboolean
+tandem_preferences_window_save_editor (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), FALSE);
+  g_return_val_if_fail (self->name_row != NULL, FALSE);
+
+  return editor_save (self);
+}
+
+/**
+ * tandem_preferences_window_get_editor_error:
+ * @self: a preferences window
+ *
+ * Returns: (nullable): the error the open editor shows, if any
+ */
+const char *
+tandem_preferences_window_get_editor_error (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+
+  if (self->editor_error == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->editor_error)))
+    return NULL;
+
+  return gtk_label_get_text (self->editor_error);
+}
