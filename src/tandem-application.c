@@ -6,23 +6,209 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tandem-application.h"
+#include "tandem-preferences-window.h"
+#include "tandem-window.h"
 
 struct _TandemApplication
 {
-  AdwApplication  parent_instance;
+  AdwApplication    parent_instance;
+  GSettings        *settings;
+  AguiSessionStore *store;
+  char             *store_error;
+  char             *store_path;
+  char             *agent_url;
+  TandemAgents     *agents;
 };
 
 G_DEFINE_FINAL_TYPE (TandemApplication, tandem_application, ADW_TYPE_APPLICATION)
 
+static GtkWindow *
+tandem_application_ensure_window (TandemApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (tandem_window_new (self));
+
+  return window;
+}
+
+static void
+tandem_application_preferences_action (GSimpleAction *action,
+                                       GVariant      *parameter,
+                                       gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWidget *preferences = tandem_preferences_window_new (parent, self->agents);
+
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
+tandem_application_shortcuts_action (GSimpleAction *action,
+                                     GVariant      *parameter,
+                                     gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GtkWindow *window = tandem_application_ensure_window (self);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static void
+tandem_application_about_action (GSimpleAction *action,
+                                 GVariant      *parameter,
+                                 gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  static const char *developers[] = { "The Tandem developers", NULL };
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  adw_show_about_window (parent,
+                         "application-name", _("Tandem"),
+                         "application-icon", APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "developer-name", _("The Tandem developers"),
+                         "developers", developers,
+                         "comments", _("Chat with AI agents over the AG-UI protocol"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "website", "https://github.com/tandemdesk/tandem",
+                         "issue-url", "https://github.com/tandemdesk/tandem/issues",
+                         "copyright", "© 2026 The Tandem developers",
+                         NULL);
+}
+
+static void
+tandem_application_quit_action (GSimpleAction *action,
+                                GVariant      *parameter,
+                                gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Close the windows first so each saves its size. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+
+  g_application_quit (G_APPLICATION (self));
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", tandem_application_preferences_action },
+  { "shortcuts", tandem_application_shortcuts_action },
+  { "about", tandem_application_about_action },
+  { "quit", tandem_application_quit_action },
+};
+
+static void
+tandem_application_startup (GApplication *application)
+{
+  TandemApplication *self = TANDEM_APPLICATION (application);
+  g_autoptr(GError) error = NULL;
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "app.shortcuts", { "<Control>question", NULL } },
+    { "win.new-chat", { "<Control>n", NULL } },
+    { "win.search", { "<Control>f", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.stop", { "Escape", NULL } },
+  };
+
+  G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  self->agents = tandem_agents_new (self->settings);
+
+  self->store = agui_session_store_new (self->store_path, &error);
+  if (self->store == NULL)
+    {
+      g_warning ("Cannot open the conversation store: %s", error->message);
+      self->store_error = g_strdup (error->message);
+    }
+}
+
+static void
+tandem_application_activate (GApplication *application)
+{
+  TandemApplication *self = TANDEM_APPLICATION (application);
+
+  gtk_window_present (tandem_application_ensure_window (self));
+}
+
+static int
+tandem_application_handle_local_options (GApplication *application,
+                                         GVariantDict *options)
+{
+  TandemApplication *self = TANDEM_APPLICATION (application);
+  const char *store = NULL;
+  const char *agent = NULL;
+
+  if (g_variant_dict_lookup (options, "store", "^&ay", &store))
+    tandem_application_set_store_path (self, store);
+  if (g_variant_dict_lookup (options, "agent", "&s", &agent))
+    tandem_application_set_agent_url (self, agent);
+
+  return -1;
+}
+
+static void
+tandem_application_dispose (GObject *object)
+{
+  TandemApplication *self = TANDEM_APPLICATION (object);
+
+  g_clear_object (&self->agents);
+  g_clear_object (&self->store);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (tandem_application_parent_class)->dispose (object);
+}
+
+static void
+tandem_application_finalize (GObject *object)
+{
+  TandemApplication *self = TANDEM_APPLICATION (object);
+
+  g_clear_pointer (&self->store_error, g_free);
+  g_clear_pointer (&self->store_path, g_free);
+  g_clear_pointer (&self->agent_url, g_free);
+
+  G_OBJECT_CLASS (tandem_application_parent_class)->finalize (object);
+}
+
 static void
 tandem_application_class_init (TandemApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = tandem_application_dispose;
+  object_class->finalize = tandem_application_finalize;
+
+  application_class->startup = tandem_application_startup;
+  application_class->activate = tandem_application_activate;
+  application_class->handle_local_options = tandem_application_handle_local_options;
 }
 
 static void
 tandem_application_init (TandemApplication *self)
 {
+  static const GOptionEntry options[] = {
+    { "store", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Keep conversations in this database file"), N_("PATH") },
+    { "agent", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Talk to the AG-UI agent at this URL"), N_("URL") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
 }
 
 TandemApplication *
@@ -30,5 +216,89 @@ tandem_application_new (void)
 {
   return g_object_new (TANDEM_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
+                       "resource-base-path", "/io/github/tandemdesk/Tandem",
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
                        NULL);
+}
+
+/**
+ * tandem_application_get_store:
+ * @self: the application
+ *
+ * Returns: (transfer none) (nullable): the conversation store, or %NULL
+ *   when it could not be opened
+ */
+AguiSessionStore *
+tandem_application_get_store (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
+
+  return self->store;
+}
+
+const char *
+tandem_application_get_store_error (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
+
+  return self->store_error;
+}
+
+/**
+ * tandem_application_set_store_path:
+ * @self: the application
+ * @path: (nullable): the database file, or %NULL for the default
+ *
+ * Call before the application starts up.
+ */
+void
+tandem_application_set_store_path (TandemApplication *self,
+                                   const char        *path)
+{
+  g_return_if_fail (TANDEM_IS_APPLICATION (self));
+  g_return_if_fail (self->settings == NULL);
+
+  g_free (self->store_path);
+  self->store_path = g_strdup (path);
+}
+
+TandemAgents *
+tandem_application_get_agents (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
+
+  return self->agents;
+}
+
+GSettings *
+tandem_application_get_settings (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}
+
+/**
+ * tandem_application_get_agent_url:
+ * @self: the application
+ *
+ * Returns: (nullable): the agent given with `--agent`, which new
+ *   conversations use instead of the configured one
+ */
+const char *
+tandem_application_get_agent_url (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
+
+  return self->agent_url;
+}
+
+void
+tandem_application_set_agent_url (TandemApplication *self,
+                                  const char        *url)
+{
+  g_return_if_fail (TANDEM_IS_APPLICATION (self));
+
+  g_free (self->agent_url);
+  self->agent_url = g_strdup (url);
 }

@@ -5,3 +5,409 @@
  */
 
 #include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-markdown-view.h"
+#include "tandem-message-row.h"
+#include "tandem-tool-card.h"
+
+/* One message of the transcript, its parts drawn in order. The row
+ * follows the parts model: an appended part adds one widget, a streamed
+ * delta updates the one widget it belongs to, nothing is rebuilt. Agent
+ * text only ever reaches gtk_label_set_text() or the Markdown view, never
+ * Pango markup. */
+
+struct _TandemMessageRow
+{
+  GtkWidget    parent_instance;
+  AguiMessage *message;
+  GListModel  *parts;
+  GtkWidget   *box;
+  GPtrArray   *part_widgets;
+};
+
+G_DEFINE_FINAL_TYPE (TandemMessageRow, tandem_message_row, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_MESSAGE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_label_text (GtkLabel   *label,
+                const char *text)
+{
+  gtk_label_set_text (label, text != NULL ? text : "");
+}
+
+static GtkWidget *
+plain_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  set_label_text (GTK_LABEL (label), text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+
+  return label;
+}
+
+static void
+on_text_part_notify_text_cb (AguiTextPart *part,
+                             GParamSpec   *pspec,
+                             GtkLabel     *label)
+{
+  set_label_text (label, agui_text_part_get_text (part));
+}
+
+static void
+on_markdown_part_notify_text_cb (AguiTextPart       *part,
+                                 GParamSpec         *pspec,
+                                 TandemMarkdownView *view)
+{
+  tandem_markdown_view_set_text (view, agui_text_part_get_text (part));
+}
+
+static void
+on_reasoning_notify_text_cb (AguiReasoningPart *part,
+                             GParamSpec        *pspec,
+                             GtkLabel          *label)
+{
+  const char *text = agui_reasoning_part_get_text (part);
+
+  set_label_text (label, text);
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && text[0] != '\0');
+}
+
+static void
+on_reasoning_notify_encrypted_cb (AguiReasoningPart *part,
+                                  GParamSpec        *pspec,
+                                  GtkWidget         *note)
+{
+  gtk_widget_set_visible (note, agui_reasoning_part_get_encrypted (part));
+}
+
+static void
+on_activity_notify_content_cb (AguiActivityPart *part,
+                               GParamSpec       *pspec,
+                               GtkLabel         *label)
+{
+  g_autofree char *text = tandem_pretty_json (agui_activity_part_get_content (part));
+
+  set_label_text (label, text);
+}
+
+static void
+on_activity_notify_type_cb (AguiActivityPart *part,
+                            GParamSpec       *pspec,
+                            GtkLabel         *label)
+{
+  set_label_text (label, agui_activity_part_get_activity_type (part));
+}
+
+static GtkWidget *
+create_text_widget (TandemMessageRow *self,
+                    AguiTextPart     *part)
+{
+  AguiRole role = agui_message_get_role (self->message);
+  GtkWidget *widget;
+
+  if (role == AGUI_ROLE_ASSISTANT)
+    {
+      widget = tandem_markdown_view_new ();
+      tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (widget), agui_text_part_get_text (part));
+      g_signal_connect_object (part, "notify::text", G_CALLBACK (on_markdown_part_notify_text_cb), widget, 0);
+      return widget;
+    }
+
+  widget = plain_label (agui_text_part_get_text (part));
+  if (role != AGUI_ROLE_USER)
+    gtk_widget_add_css_class (widget, "dim-label");
+  g_signal_connect_object (part, "notify::text", G_CALLBACK (on_text_part_notify_text_cb), widget, 0);
+
+  return widget;
+}
+
+static GtkWidget *
+create_reasoning_widget (AguiReasoningPart *part)
+{
+  GtkWidget *expander = gtk_expander_new (_("Reasoning"));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *label = plain_label (NULL);
+  GtkWidget *note = gtk_label_new (_("Encrypted reasoning: the agent keeps its content private."));
+
+  gtk_widget_add_css_class (expander, "reasoning");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (note, "dim-label");
+  gtk_widget_add_css_class (note, "caption");
+  gtk_label_set_xalign (GTK_LABEL (note), 0);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), note);
+  gtk_expander_set_child (GTK_EXPANDER (expander), box);
+
+  on_reasoning_notify_text_cb (part, NULL, GTK_LABEL (label));
+  on_reasoning_notify_encrypted_cb (part, NULL, note);
+  g_signal_connect_object (part, "notify::text", G_CALLBACK (on_reasoning_notify_text_cb), label, 0);
+  g_signal_connect_object (part, "notify::encrypted", G_CALLBACK (on_reasoning_notify_encrypted_cb), note, 0);
+
+  return expander;
+}
+
+static GtkWidget *
+create_activity_widget (AguiActivityPart *part)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *content = plain_label (NULL);
+
+  gtk_widget_add_css_class (box, "card");
+  gtk_widget_add_css_class (box, "activity-card");
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_add_css_class (content, "monospace");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_box_append (GTK_BOX (header), gtk_image_new_from_icon_name ("emblem-system-symbolic"));
+  gtk_box_append (GTK_BOX (header), title);
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), content);
+
+  on_activity_notify_type_cb (part, NULL, GTK_LABEL (title));
+  on_activity_notify_content_cb (part, NULL, GTK_LABEL (content));
+  g_signal_connect_object (part, "notify::activity-type", G_CALLBACK (on_activity_notify_type_cb), title, 0);
+  g_signal_connect_object (part, "notify::content", G_CALLBACK (on_activity_notify_content_cb), content, 0);
+
+  return box;
+}
+
+static GtkWidget *
+create_media_widget (AguiMediaPart *part)
+{
+  const char *kind = agui_media_part_get_kind (part);
+  const char *mime = agui_media_part_get_mime_type (part);
+  g_autofree char *text = NULL;
+  GtkWidget *label;
+
+  if (g_strcmp0 (kind, "image") == 0)
+    /* Translators: an image attached to a message, with its MIME type */
+    text = g_strdup_printf (_("🖼 image (%s)"), mime != NULL ? mime : _("unknown type"));
+  else
+    /* Translators: a file attached to a message: its kind and MIME type */
+    text = g_strdup_printf (_("📎 %s (%s)"), kind != NULL ? kind : _("file"), mime != NULL ? mime : _("unknown type"));
+
+  label = gtk_label_new (text);
+  gtk_widget_set_halign (label, GTK_ALIGN_START);
+  gtk_widget_add_css_class (label, "media-chip");
+
+  return label;
+}
+
+static GtkWidget *
+create_part_widget (TandemMessageRow *self,
+                    AguiPart         *part)
+{
+  if (AGUI_IS_TEXT_PART (part))
+    return create_text_widget (self, AGUI_TEXT_PART (part));
+  if (AGUI_IS_REASONING_PART (part))
+    return create_reasoning_widget (AGUI_REASONING_PART (part));
+  if (AGUI_IS_TOOL_CALL_PART (part))
+    return tandem_tool_card_new (AGUI_TOOL_CALL_PART (part));
+  if (AGUI_IS_ACTIVITY_PART (part))
+    return create_activity_widget (AGUI_ACTIVITY_PART (part));
+  if (AGUI_IS_MEDIA_PART (part))
+    return create_media_widget (AGUI_MEDIA_PART (part));
+
+  return plain_label (G_OBJECT_TYPE_NAME (part));
+}
+
+static void
+on_parts_items_changed_cb (TandemMessageRow *self,
+                           guint             position,
+                           guint             removed,
+                           guint             added,
+                           GListModel       *parts)
+{
+  GtkWidget *sibling;
+
+  g_assert (TANDEM_IS_MESSAGE_ROW (self));
+  g_assert (position + removed <= self->part_widgets->len);
+
+  for (guint i = 0; i < removed; i++)
+    {
+      gtk_box_remove (GTK_BOX (self->box), g_ptr_array_index (self->part_widgets, position));
+      g_ptr_array_remove_index (self->part_widgets, position);
+    }
+
+  sibling = position > 0 ? g_ptr_array_index (self->part_widgets, position - 1) : NULL;
+  for (guint i = 0; i < added; i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, position + i);
+      GtkWidget *widget = create_part_widget (self, part);
+
+      gtk_box_insert_child_after (GTK_BOX (self->box), widget, sibling);
+      g_ptr_array_insert (self->part_widgets, position + i, widget);
+      sibling = widget;
+    }
+}
+
+static void
+tandem_message_row_clear (TandemMessageRow *self)
+{
+  if (self->parts != NULL)
+    g_signal_handlers_disconnect_by_data (self->parts, self);
+  g_clear_object (&self->parts);
+  g_clear_object (&self->message);
+
+  for (guint i = 0; i < self->part_widgets->len; i++)
+    gtk_box_remove (GTK_BOX (self->box), g_ptr_array_index (self->part_widgets, i));
+  g_ptr_array_set_size (self->part_widgets, 0);
+
+  gtk_widget_remove_css_class (self->box, "user-bubble");
+  gtk_widget_remove_css_class (self->box, "agent-message");
+  gtk_widget_remove_css_class (self->box, "other-message");
+}
+
+static void
+tandem_message_row_dispose (GObject *object)
+{
+  TandemMessageRow *self = TANDEM_MESSAGE_ROW (object);
+
+  if (self->part_widgets != NULL)
+    tandem_message_row_clear (self);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_pointer (&self->part_widgets, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tandem_message_row_parent_class)->dispose (object);
+}
+
+static void
+tandem_message_row_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TandemMessageRow *self = TANDEM_MESSAGE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGE:
+      g_value_set_object (value, self->message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_message_row_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  TandemMessageRow *self = TANDEM_MESSAGE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGE:
+      tandem_message_row_set_message (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_message_row_class_init (TandemMessageRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tandem_message_row_dispose;
+  object_class->get_property = tandem_message_row_get_property;
+  object_class->set_property = tandem_message_row_set_property;
+
+  properties[PROP_MESSAGE] =
+    g_param_spec_object ("message", NULL, NULL, AGUI_TYPE_MESSAGE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "messagerow");
+}
+
+static void
+tandem_message_row_init (TandemMessageRow *self)
+{
+  self->part_widgets = g_ptr_array_new ();
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+}
+
+GtkWidget *
+tandem_message_row_new (void)
+{
+  return g_object_new (TANDEM_TYPE_MESSAGE_ROW, NULL);
+}
+
+/**
+ * tandem_message_row_get_message:
+ * @self: a row
+ *
+ * Returns: (transfer none) (nullable): the message drawn
+ */
+AguiMessage *
+tandem_message_row_get_message (TandemMessageRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_MESSAGE_ROW (self), NULL);
+
+  return self->message;
+}
+
+void
+tandem_message_row_set_message (TandemMessageRow *self,
+                                AguiMessage      *message)
+{
+  AguiRole role;
+
+  g_return_if_fail (TANDEM_IS_MESSAGE_ROW (self));
+  g_return_if_fail (!message || AGUI_IS_MESSAGE (message));
+
+  if (self->message == message)
+    return;
+
+  tandem_message_row_clear (self);
+
+  if (message != NULL)
+    {
+      self->message = g_object_ref (message);
+      self->parts = g_object_ref (agui_message_get_parts (message));
+      role = agui_message_get_role (message);
+
+      if (role == AGUI_ROLE_USER)
+        {
+          gtk_widget_set_halign (self->box, GTK_ALIGN_END);
+          gtk_widget_add_css_class (self->box, "user-bubble");
+        }
+      else
+        {
+          gtk_widget_set_halign (self->box, GTK_ALIGN_FILL);
+          gtk_widget_add_css_class (self->box, role == AGUI_ROLE_ASSISTANT || role == AGUI_ROLE_ACTIVITY
+                                                 ? "agent-message" : "other-message");
+        }
+
+      g_signal_connect_object (self->parts, "items-changed",
+                               G_CALLBACK (on_parts_items_changed_cb), self, G_CONNECT_SWAPPED);
+      on_parts_items_changed_cb (self, 0, 0, g_list_model_get_n_items (self->parts), self->parts);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+}
+
+guint
+tandem_message_row_get_n_parts (TandemMessageRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_MESSAGE_ROW (self), 0);
+
+  return self->part_widgets->len;
+}

@@ -5,3 +5,1515 @@
  */
 
 #include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-approval-dialog.h"
+#include "tandem-desktop-tools.h"
+#include "tandem-message-row.h"
+#include "tandem-state-inspector.h"
+#include "tandem-window.h"
+
+/* How close to the end counts as "at the bottom", in pixels. */
+#define BOTTOM_EPSILON 8.0
+
+struct _TandemWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  AguiSessionStore     *store;
+  TandemAgents         *agents;
+  AguiToolRegistry     *tools;
+  AguiAgentSession     *session;
+  AguiTranscript       *transcript;
+  GCancellable         *cancellable;
+  GCancellable         *open_cancellable;
+  GtkWindow            *approval_dialog;
+  GPtrArray            *thread_ids;
+  GHashTable           *pending_deletes;
+  char                 *last_user_text;
+  double                last_scroll_value;
+  double                last_scroll_upper;
+
+  guint                 following : 1;
+  guint                 preedit_active : 1;
+  guint                 asking : 1;
+  guint                 refreshing_threads : 1;
+
+  /* Template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *flap;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkStack             *threads_stack;
+  GtkListBox           *thread_list;
+  AdwWindowTitle       *window_title;
+  GtkWidget            *steps_box;
+  GtkSpinner           *steps_spinner;
+  GtkLabel             *steps_label;
+  GtkStack             *content_stack;
+  AdwStatusPage        *welcome_page;
+  GtkWidget            *welcome_preferences_button;
+  GtkScrolledWindow    *transcript_scroller;
+  GtkListView          *transcript_view;
+  GtkNoSelection       *transcript_selection;
+  GtkWidget            *jump_button;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_label;
+  GtkRevealer          *interrupt_revealer;
+  GtkWidget            *composer;
+  GtkTextView          *composer_view;
+  GtkWidget            *send_button;
+  GtkWidget            *stop_button;
+  GtkRevealer          *inspector_revealer;
+  TandemStateInspector *inspector;
+};
+
+G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void tandem_window_update_actions  (TandemWindow *self);
+static void tandem_window_ask_interrupts  (TandemWindow *self);
+static void tandem_window_update_title    (TandemWindow *self);
+
+typedef enum
+{
+  EXCHANGE_SEND,
+  EXCHANGE_RUN,
+  EXCHANGE_RESUME,
+} ExchangeKind;
+
+/* Helpers */
+
+static gboolean
+is_blank (const char *text)
+{
+  for (const char *p = text; p != NULL && *p != '\0'; p = g_utf8_next_char (p))
+    if (!g_unichar_isspace (g_utf8_get_char (p)))
+      return FALSE;
+
+  return TRUE;
+}
+
+static char *
+dup_composer_text (TandemWindow *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->composer_view);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static gboolean
+has_pending_interrupts (TandemWindow *self)
+{
+  JsonArray *interrupts;
+
+  if (self->session == NULL)
+    return FALSE;
+
+  interrupts = agui_agent_session_get_pending_interrupts (self->session);
+
+  return interrupts != NULL && json_array_get_length (interrupts) > 0;
+}
+
+static gboolean
+is_busy (TandemWindow *self)
+{
+  return self->session != NULL && agui_agent_session_get_busy (self->session);
+}
+
+static char *
+format_relative_time (gint64 microseconds)
+{
+  g_autoptr(GDateTime) then = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  GTimeSpan span;
+
+  if (then == NULL)
+    return g_strdup ("");
+
+  span = g_date_time_difference (now, then);
+  if (span < G_TIME_SPAN_MINUTE)
+    return g_strdup (_("Just now"));
+  if (span < G_TIME_SPAN_HOUR)
+    {
+      int minutes = (int) (span / G_TIME_SPAN_MINUTE);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d minute ago", "%d minutes ago", minutes), minutes);
+    }
+  if (g_date_time_get_year (now) == g_date_time_get_year (then) &&
+      g_date_time_get_day_of_year (now) == g_date_time_get_day_of_year (then))
+    return g_date_time_format (then, "%H:%M");
+  if (span < 2 * G_TIME_SPAN_DAY)
+    return g_strdup (_("Yesterday"));
+  if (g_date_time_get_year (now) == g_date_time_get_year (then))
+    /* Translators: a date in this year, see g_date_time_format() */
+    return g_date_time_format (then, _("%e %B"));
+
+  /* Translators: a date in another year, see g_date_time_format() */
+  return g_date_time_format (then, _("%e %B %Y"));
+}
+
+void
+tandem_window_show_toast (TandemWindow *self,
+                          const char   *title)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (title != NULL);
+
+  toast = adw_toast_new (title);
+  /* The title is Pango markup; ours may quote the agent or the system. */
+  {
+    g_autofree char *escaped = g_markup_escape_text (title, -1);
+    adw_toast_set_title (toast, escaped);
+  }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+tandem_window_notify (TandemWindow *self,
+                      const char   *id,
+                      const char   *title,
+                      const char   *body)
+{
+  g_autoptr(GNotification) notification = NULL;
+  GApplication *application;
+
+  if (gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+
+  application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  /* GLib's notification backends all need the session bus. */
+  if (application == NULL || g_application_get_dbus_connection (application) == NULL)
+    return;
+
+  notification = g_notification_new (title);
+  if (body != NULL && body[0] != '\0')
+    g_notification_set_body (notification, body);
+  g_notification_set_default_action (notification, "app.activate");
+  g_application_send_notification (application, id, notification);
+}
+
+static char *
+dup_last_agent_text (TandemWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->transcript));
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (self->transcript), i - 1);
+
+      if (agui_message_get_role (message) == AGUI_ROLE_ASSISTANT)
+        {
+          g_autofree char *text = agui_message_dup_text (message);
+
+          if (text != NULL && g_utf8_strlen (text, -1) > 120)
+            {
+              char *end = g_utf8_offset_to_pointer (text, 120);
+              return g_strdup_printf ("%.*s…", (int) (end - text), text);
+            }
+          return g_steal_pointer (&text);
+        }
+    }
+
+  return NULL;
+}
+
+/* Following the bottom */
+
+static gboolean
+is_at_bottom (GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  return value >= upper - page - BOTTOM_EPSILON;
+}
+
+static void
+tandem_window_update_jump_button (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  gboolean scrollable = gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
+
+  gtk_widget_set_visible (self->jump_button, !self->following && scrollable);
+}
+
+static void
+tandem_window_scroll_to_end (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  gtk_adjustment_set_value (adjustment,
+                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+}
+
+static void
+on_vadjustment_value_changed_cb (TandemWindow  *self,
+                                 GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  /* Only the person moving up stops following. The list view moves the
+   * value on its own too, while it measures rows: then the content size
+   * changes with it. */
+  if (is_at_bottom (adjustment))
+    self->following = TRUE;
+  else if (value < self->last_scroll_value && upper == self->last_scroll_upper)
+    self->following = FALSE;
+
+  self->last_scroll_value = value;
+  self->last_scroll_upper = upper;
+  tandem_window_update_jump_button (self);
+}
+
+static void
+on_vadjustment_changed_cb (TandemWindow  *self,
+                           GtkAdjustment *adjustment)
+{
+  if (self->following && !is_at_bottom (adjustment))
+    tandem_window_scroll_to_end (self);
+
+  tandem_window_update_jump_button (self);
+}
+
+/* The conversation */
+
+static void
+tandem_window_update_content_page (TandemWindow *self)
+{
+  guint n = self->transcript != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) : 0;
+  gboolean demo = self->agents == NULL ||
+                  g_strcmp0 (tandem_agents_get_active_id (self->agents), TANDEM_AGENTS_DEMO_ID) == 0;
+
+  if (demo)
+    adw_status_page_set_description (self->welcome_page,
+                                     _("You are chatting with the built-in demo agent. Add your own agent in Preferences."));
+  else
+    adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
+  gtk_widget_set_visible (self->welcome_preferences_button, demo);
+
+  gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
+}
+
+static void
+tandem_window_update_steps (TandemWindow *self)
+{
+  const char * const *steps = self->transcript != NULL ? agui_transcript_get_steps (self->transcript) : NULL;
+  gboolean busy = is_busy (self);
+  const char *current = NULL;
+
+  if (steps != NULL && steps[0] != NULL)
+    current = steps[g_strv_length ((char **) steps) - 1];
+
+  gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
+  gtk_spinner_set_spinning (self->steps_spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
+  gtk_widget_set_visible (self->steps_box, busy || current != NULL);
+}
+
+static void
+tandem_window_update_run_state (TandemWindow *self)
+{
+  AguiRunState *state = self->session != NULL ? agui_agent_session_get_run_state (self->session) : NULL;
+
+  if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    {
+      const char *reason = agui_run_state_get_error_message (state);
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("The run failed: %s"), reason != NULL && reason[0] != '\0' ? reason : _("unknown error"));
+      gtk_label_set_text (self->error_label, text);
+      gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+    }
+  else
+    {
+      gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+    }
+
+  tandem_window_update_actions (self);
+}
+
+static void
+tandem_window_update_actions (TandemWindow *self)
+{
+  gboolean busy = is_busy (self);
+  gboolean waiting = has_pending_interrupts (self);
+  gboolean failed = FALSE;
+  g_autofree char *text = dup_composer_text (self);
+
+  if (self->session != NULL)
+    failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.send",
+                                 self->session != NULL && !busy && !waiting && !is_blank (text));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", self->session != NULL && failed && !busy && !waiting);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", waiting && !busy && !self->asking);
+
+  gtk_widget_set_visible (self->send_button, !busy);
+  gtk_widget_set_visible (self->stop_button, busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting);
+  gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
+}
+
+static void
+on_session_busy_changed_cb (TandemWindow *self)
+{
+  tandem_window_update_actions (self);
+  tandem_window_update_steps (self);
+}
+
+static void
+on_session_store_error_changed_cb (TandemWindow     *self,
+                                   GParamSpec       *pspec,
+                                   AguiAgentSession *session)
+{
+  const char *error = agui_agent_session_get_store_error (session);
+  g_autofree char *text = NULL;
+
+  if (error == NULL)
+    return;
+
+  text = g_strdup_printf (_("The conversation could not be saved: %s"), error);
+  tandem_window_show_toast (self, text);
+}
+
+static void
+on_transcript_items_changed_cb (TandemWindow *self)
+{
+  tandem_window_update_content_page (self);
+}
+
+static void
+tandem_window_exchange_done (TandemWindow     *self,
+                             AguiAgentSession *session,
+                             AguiRunState     *state,
+                             const GError     *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (session != self->session)
+    return;
+
+  tandem_window_refresh_threads (self);
+  tandem_window_update_title (self);
+  tandem_window_update_actions (self);
+
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The message could not be sent: %s"), error->message);
+      tandem_window_show_toast (self, text);
+      return;
+    }
+
+  if (has_pending_interrupts (self))
+    {
+      tandem_window_notify (self, "approval", _("The agent needs your approval"), NULL);
+      tandem_window_ask_interrupts (self);
+    }
+  else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
+           agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
+    {
+      g_autofree char *body = dup_last_agent_text (self);
+      tandem_window_notify (self, "answered", _("Tandem: the agent answered"), body);
+    }
+}
+
+static void
+on_send_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_send_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+static void
+on_run_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_run_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+static void
+on_resume_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_resume_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+/* Interrupts: one dialog each, in turn, then one resume with every answer. */
+
+/* The window is held weakly: a dialog waiting for the person must not
+ * keep a destroyed window alive, and its dispose cancels the dialogs. */
+typedef struct
+{
+  GWeakRef          self;
+  AguiAgentSession *session;
+  JsonArray        *interrupts;
+  JsonArray        *answers;
+  guint             index;
+} AskData;
+
+static void
+ask_data_free (AskData *data)
+{
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
+
+  if (self != NULL)
+    {
+      self->asking = FALSE;
+      tandem_window_update_actions (self);
+    }
+  g_weak_ref_clear (&data->self);
+  g_clear_object (&data->session);
+  g_clear_pointer (&data->interrupts, json_array_unref);
+  g_clear_pointer (&data->answers, json_array_unref);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AskData, ask_data_free)
+
+static void ask_next (AskData *data);
+
+static void
+on_approval_answered_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(AskData) data = user_data;
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  answer = tandem_approval_dialog_ask_finish (TANDEM_APPROVAL_DIALOG (object), result, &error);
+  if (answer == NULL)
+    {
+      if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, error->message);
+      return;
+    }
+
+  if (self == NULL)
+    {
+      json_object_unref (answer);
+      return;
+    }
+
+  json_array_add_object_element (data->answers, answer);
+  data->index++;
+  ask_next (g_steal_pointer (&data));
+}
+
+static void
+ask_next (AskData *data)
+{
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
+  TandemApprovalDialog *dialog;
+  JsonObject *interrupt;
+
+  g_assert (self != NULL);
+
+  if (data->index >= json_array_get_length (data->interrupts))
+    {
+      g_autoptr(AskData) owned = data;
+
+      agui_agent_session_resume_async (data->session, data->answers, NULL, self->cancellable,
+                                       on_resume_done_cb, g_object_ref (self));
+      return;
+    }
+
+  interrupt = json_array_get_object_element (data->interrupts, data->index);
+  dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
+                                       agui_agent_session_get_transcript (data->session),
+                                       interrupt);
+  g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
+  tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
+}
+
+static void
+tandem_window_ask_interrupts (TandemWindow *self)
+{
+  JsonArray *interrupts;
+  AskData *data;
+
+  if (self->asking || !has_pending_interrupts (self) || is_busy (self))
+    return;
+
+  interrupts = agui_agent_session_get_pending_interrupts (self->session);
+
+  data = g_new0 (AskData, 1);
+  g_weak_ref_init (&data->self, self);
+  data->session = g_object_ref (self->session);
+  data->interrupts = json_array_ref (interrupts);
+  data->answers = json_array_new ();
+  self->asking = TRUE;
+  tandem_window_update_actions (self);
+
+  ask_next (data);
+}
+
+/* The thread list */
+
+static void
+tandem_window_update_title (TandemWindow *self)
+{
+  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
+  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  const char *title = NULL;
+
+  if (self->session != NULL && self->store != NULL)
+    thread = agui_session_store_get_thread (self->store, agui_agent_session_get_thread_id (self->session), NULL);
+  if (thread != NULL)
+    title = json_object_get_string_member_with_default (thread, "title", NULL);
+
+  adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
+
+  if (application != NULL && tandem_application_get_agent_url (application) != NULL)
+    {
+      adw_window_title_set_subtitle (self->window_title, tandem_application_get_agent_url (application));
+    }
+  else if (self->agents != NULL)
+    {
+      TandemAgent *agent = tandem_agents_lookup (self->agents, tandem_agents_get_active_id (self->agents));
+
+      adw_window_title_set_subtitle (self->window_title,
+                                     agent != NULL ? tandem_agent_get_name (agent) : _("Demo agent"));
+    }
+}
+
+static GtkWidget *
+create_thread_row (JsonObject *thread)
+{
+  const char *id = json_object_get_string_member_with_default (thread, "id", "");
+  const char *title = json_object_get_string_member_with_default (thread, "title", NULL);
+  g_autofree char *when = format_relative_time (json_object_get_int_member_with_default (thread, "updated", 0));
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
+  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title_label = gtk_label_new (NULL);
+  GtkWidget *when_label = gtk_label_new (when);
+  GtkWidget *menu_button = gtk_menu_button_new ();
+
+  if (title == NULL || title[0] == '\0')
+    title = _("Untitled conversation");
+
+  gtk_label_set_text (GTK_LABEL (title_label), title);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (when_label), 0);
+  gtk_widget_add_css_class (when_label, "dim-label");
+  gtk_widget_add_css_class (when_label, "caption");
+  gtk_widget_set_hexpand (labels, TRUE);
+  gtk_box_append (GTK_BOX (labels), title_label);
+  gtk_box_append (GTK_BOX (labels), when_label);
+
+  g_menu_item_set_action_and_target_value (rename, "win.rename-thread", g_variant_new_string (id));
+  g_menu_item_set_action_and_target_value (delete, "win.delete-thread", g_variant_new_string (id));
+  g_menu_append_item (menu, rename);
+  g_menu_append_item (menu, delete);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "view-more-symbolic");
+  gtk_widget_set_tooltip_text (menu_button, _("Conversation Menu"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation Menu"),
+                                  -1);
+  gtk_widget_set_valign (menu_button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (menu_button, "flat");
+
+  gtk_box_append (GTK_BOX (box), labels);
+  gtk_box_append (GTK_BOX (box), menu_button);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  -1);
+
+  return row;
+}
+
+void
+tandem_window_refresh_threads (TandemWindow *self)
+{
+  g_autoptr(JsonArray) threads = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *search;
+  const char *current = NULL;
+  GtkWidget *child;
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  self->refreshing_threads = TRUE;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
+    gtk_list_box_remove (self->thread_list, child);
+  g_ptr_array_set_size (self->thread_ids, 0);
+
+  if (self->session != NULL)
+    current = agui_agent_session_get_thread_id (self->session);
+
+  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  if (self->store != NULL)
+    threads = agui_session_store_list_threads (self->store, search[0] != '\0' ? search : NULL, &error);
+  if (error != NULL)
+    g_warning ("Cannot list the conversations: %s", error->message);
+
+  for (guint i = 0; threads != NULL && i < json_array_get_length (threads); i++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, i);
+      const char *id = json_object_get_string_member_with_default (thread, "id", NULL);
+      GtkWidget *row;
+
+      if (id == NULL || g_hash_table_contains (self->pending_deletes, id))
+        continue;
+
+      row = create_thread_row (thread);
+      gtk_list_box_append (self->thread_list, row);
+      g_ptr_array_add (self->thread_ids, g_strdup (id));
+      if (g_strcmp0 (id, current) == 0)
+        gtk_list_box_select_row (self->thread_list, GTK_LIST_BOX_ROW (row));
+    }
+
+  if (self->thread_ids->len == 0)
+    adw_status_page_set_description (ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty")),
+                                     search[0] != '\0' ? _("No conversation matches the search.")
+                                                       : (self->store != NULL ? _("Your conversations will appear here.")
+                                                                              : _("Conversations are not saved.")));
+  gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
+  self->refreshing_threads = FALSE;
+}
+
+static void
+on_search_changed_cb (TandemWindow *self)
+{
+  tandem_window_refresh_threads (self);
+}
+
+static void
+on_thread_row_activated_cb (TandemWindow  *self,
+                            GtkListBoxRow *row)
+{
+  int index = gtk_list_box_row_get_index (row);
+  const char *id;
+
+  if (index < 0 || (guint) index >= self->thread_ids->len)
+    return;
+
+  id = g_ptr_array_index (self->thread_ids, index);
+  if (self->session != NULL && g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) == 0)
+    return;
+
+  tandem_window_open_thread (self, id);
+
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+}
+
+/* Opening a conversation */
+
+typedef struct
+{
+  TandemWindow *self;
+  char         *thread_id;
+  char         *agent_id;
+  GCancellable *cancellable;
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->cancellable);
+  g_free (data->thread_id);
+  g_free (data->agent_id);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
+
+static void
+tandem_window_finish_open (TandemWindow  *self,
+                           AguiTransport *transport,
+                           const char    *thread_id,
+                           const char    *agent_id)
+{
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  session = agui_agent_session_new_full (transport, thread_id, self->tools, self->store, agent_id);
+  if (thread_id != NULL && self->store != NULL && !agui_agent_session_restore (session, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
+      tandem_window_show_toast (self, text);
+    }
+
+  tandem_window_set_session (self, session);
+}
+
+static void
+on_transport_created_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(OpenData) data = user_data;
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  transport = tandem_agents_create_transport_finish (TANDEM_AGENTS (object), result, &error);
+  if (g_cancellable_is_cancelled (data->cancellable))
+    return;
+
+  if (transport == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Cannot reach the agent, using the demo agent: %s"), error->message);
+
+      tandem_window_show_toast (data->self, text);
+      transport = AGUI_TRANSPORT (agui_demo_agent_new ());
+    }
+
+  tandem_window_finish_open (data->self, transport, data->thread_id, data->agent_id);
+}
+
+static void
+tandem_window_open (TandemWindow *self,
+                    const char   *thread_id)
+{
+  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
+  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
+  const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
+  const char *agent_id = TANDEM_AGENTS_DEMO_ID;
+  OpenData *data;
+
+  g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
+
+  if (url != NULL)
+    {
+      g_autoptr(AguiHttpTransport) transport = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if ((transport = agui_http_transport_new (url, &error)) != NULL)
+        {
+          tandem_window_finish_open (self, AGUI_TRANSPORT (transport), thread_id, url);
+          return;
+        }
+
+      tandem_window_show_toast (self, error->message);
+    }
+
+  if (self->agents != NULL)
+    {
+      agent_id = tandem_agents_get_active_id (self->agents);
+
+      if (thread_id != NULL && self->store != NULL)
+        {
+          g_autoptr(JsonObject) thread = agui_session_store_get_thread (self->store, thread_id, NULL);
+          const char *thread_agent = thread != NULL ? json_object_get_string_member_with_default (thread, "agent", NULL) : NULL;
+
+          if (thread_agent != NULL && tandem_agents_lookup (self->agents, thread_agent) != NULL)
+            agent_id = thread_agent;
+        }
+    }
+
+  if (self->agents == NULL || g_strcmp0 (agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
+    {
+      g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
+
+      tandem_window_finish_open (self, AGUI_TRANSPORT (demo), thread_id, TANDEM_AGENTS_DEMO_ID);
+      return;
+    }
+
+  self->open_cancellable = g_cancellable_new ();
+  data = g_new0 (OpenData, 1);
+  data->self = g_object_ref (self);
+  data->thread_id = g_strdup (thread_id);
+  data->agent_id = g_strdup (agent_id);
+  data->cancellable = g_object_ref (self->open_cancellable);
+  tandem_agents_create_transport_async (self->agents, agent_id, self->open_cancellable,
+                                        on_transport_created_cb, data);
+}
+
+/* The composer */
+
+static void
+on_composer_preedit_changed_cb (TandemWindow *self,
+                                const char   *preedit)
+{
+  self->preedit_active = preedit != NULL && preedit[0] != '\0';
+}
+
+/**
+ * tandem_window_handle_composer_key:
+ * @self: a window
+ * @keyval: the key pressed
+ * @state: the modifiers held
+ *
+ * What the composer does with a key, before the text view sees it: Enter
+ * sends, Shift+Enter is left to the text view (a new line), and so is
+ * Enter while an input method is composing. GTK 4.8 has no getter for
+ * the text view's input method context, so composing is tracked through
+ * the text view's #GtkTextView::preedit-changed signal: a non-empty
+ * preedit means the input method owns the key. The key controller calls
+ * this; tests call it directly, as GTK 4 cannot synthesize key events.
+ *
+ * Returns: %TRUE if the key was handled
+ */
+gboolean
+tandem_window_handle_composer_key (TandemWindow    *self,
+                                   guint            keyval,
+                                   GdkModifierType  state)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
+    return FALSE;
+
+  if (self->preedit_active)
+    return FALSE;
+
+  if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK)) != 0)
+    return FALSE;
+
+  text = dup_composer_text (self);
+  if (!is_blank (text) && !is_busy (self) && !has_pending_interrupts (self))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
+
+  return TRUE;
+}
+
+static gboolean
+on_composer_key_pressed_cb (TandemWindow          *self,
+                            guint                  keyval,
+                            guint                  keycode,
+                            GdkModifierType        state,
+                            GtkEventControllerKey *controller)
+{
+  return tandem_window_handle_composer_key (self, keyval, state);
+}
+
+void
+tandem_window_send (TandemWindow *self,
+                    const char   *text)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (text != NULL);
+
+  if (self->session == NULL || is_blank (text) || has_pending_interrupts (self))
+    return;
+
+  g_free (self->last_user_text);
+  self->last_user_text = g_strdup (text);
+  self->following = TRUE;
+
+  agui_agent_session_send_async (self->session, text, NULL, self->cancellable,
+                                 on_send_done_cb, g_object_ref (self));
+  tandem_window_update_actions (self);
+}
+
+/* Actions */
+
+static void
+send_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  g_autofree char *text = dup_composer_text (self);
+
+  if (is_blank (text) || is_busy (self))
+    return;
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
+  tandem_window_send (self, text);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (self->session != NULL)
+    agui_agent_session_cancel (self->session);
+}
+
+static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (self->session == NULL || is_busy (self))
+    return;
+
+  /* The person's message is already in the thread: run the agent on it again. */
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  self->following = TRUE;
+  agui_agent_session_run_async (self->session, NULL, self->cancellable, on_run_done_cb, g_object_ref (self));
+  tandem_window_update_actions (self);
+}
+
+static void
+answer_interrupts_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  tandem_window_ask_interrupts (TANDEM_WINDOW (widget));
+}
+
+static void
+jump_to_latest_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  self->following = TRUE;
+  tandem_window_scroll_to_end (self);
+  tandem_window_update_jump_button (self);
+}
+
+static void
+new_chat_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  tandem_window_new_chat (TANDEM_WINDOW (widget));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
+on_flap_reveal_changed_cb (TandemWindow *self)
+{
+  if (self->settings != NULL && !adw_flap_get_folded (self->flap))
+    g_settings_set_boolean (self->settings, "sidebar-visible", adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
+on_rename_response_cb (AdwMessageDialog *dialog,
+                       const char       *response,
+                       gpointer          user_data)
+{
+  TandemWindow *self = TANDEM_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+  const char *thread_id = user_data;
+  g_autoptr(GError) error = NULL;
+  const char *title;
+
+  if (g_strcmp0 (response, "rename") != 0 || self->store == NULL)
+    return;
+
+  title = gtk_editable_get_text (GTK_EDITABLE (entry));
+  if (is_blank (title))
+    return;
+
+  if (!agui_session_store_rename_thread (self->store, thread_id, title, &error))
+    tandem_window_show_toast (self, error->message);
+
+  tandem_window_refresh_threads (self);
+  tandem_window_update_title (self);
+}
+
+static void
+free_string_closure_data (gpointer  data,
+                          GClosure *closure)
+{
+  g_free (data);
+}
+
+static void
+rename_thread_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  const char *thread_id = g_variant_get_string (parameter, NULL);
+  g_autoptr(JsonObject) thread = NULL;
+  GtkWidget *dialog;
+  GtkWidget *entry;
+
+  if (self->store == NULL)
+    return;
+
+  thread = agui_session_store_get_thread (self->store, thread_id, NULL);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Rename Conversation"), NULL);
+  entry = gtk_entry_new ();
+  if (thread != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (entry), json_object_get_string_member_with_default (thread, "title", ""));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"),
+                                  -1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "rename", _("_Rename"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (on_rename_response_cb),
+                         g_strdup (thread_id), free_string_closure_data, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+typedef struct
+{
+  GWeakRef  window;
+  char     *thread_id;
+} DeleteData;
+
+static void
+delete_data_free (gpointer  user_data,
+                  GClosure *closure)
+{
+  DeleteData *data = user_data;
+
+  g_weak_ref_clear (&data->window);
+  g_free (data->thread_id);
+  g_free (data);
+}
+
+static void
+on_delete_toast_button_clicked_cb (AdwToast   *toast,
+                                   DeleteData *data)
+{
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
+
+  if (self == NULL)
+    return;
+
+  g_hash_table_remove (self->pending_deletes, data->thread_id);
+  tandem_window_refresh_threads (self);
+}
+
+static void
+on_delete_toast_dismissed_cb (AdwToast   *toast,
+                              DeleteData *data)
+{
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
+    return;
+
+  if (self->store != NULL && !agui_session_store_delete_thread (self->store, data->thread_id, &error))
+    tandem_window_show_toast (self, error->message);
+}
+
+static void
+delete_thread_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  const char *thread_id = g_variant_get_string (parameter, NULL);
+  DeleteData *data;
+  AdwToast *toast;
+
+  g_hash_table_add (self->pending_deletes, g_strdup (thread_id));
+  tandem_window_refresh_threads (self);
+
+  if (self->session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (self->session), thread_id) == 0)
+    tandem_window_new_chat (self);
+
+  data = g_new0 (DeleteData, 1);
+  g_weak_ref_init (&data->window, self);
+  data->thread_id = g_strdup (thread_id);
+
+  toast = adw_toast_new (_("Conversation deleted"));
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  g_signal_connect (toast, "button-clicked", G_CALLBACK (on_delete_toast_button_clicked_cb), data);
+  g_signal_connect_data (toast, "dismissed", G_CALLBACK (on_delete_toast_dismissed_cb), data, delete_data_free, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+flush_pending_deletes (TandemWindow *self)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->pending_deletes);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      if (self->store != NULL)
+        agui_session_store_delete_thread (self->store, key, NULL);
+      g_hash_table_iter_remove (&iter);
+    }
+}
+
+/* GObject */
+
+static gboolean
+tandem_window_close_request (GtkWindow *window)
+{
+  TandemWindow *self = TANDEM_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      if (!gtk_window_is_maximized (window))
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      g_settings_apply (self->settings);
+    }
+
+  flush_pending_deletes (self);
+
+  return GTK_WINDOW_CLASS (tandem_window_parent_class)->close_request (window);
+}
+
+/* GtkWindow:application is not a construct property: this runs once it is set. */
+static void
+tandem_window_setup (TandemWindow *self)
+{
+  TandemApplication *application = TANDEM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  if (application != NULL)
+    {
+      self->settings = g_object_ref (tandem_application_get_settings (application));
+      g_set_object (&self->store, tandem_application_get_store (application));
+      g_set_object (&self->agents, tandem_application_get_agents (application));
+    }
+
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      adw_flap_set_reveal_flap (self->flap, g_settings_get_boolean (self->settings, "sidebar-visible"));
+      g_settings_bind (self->settings, "inspector-visible", self->inspector_revealer, "reveal-child",
+                       G_SETTINGS_BIND_DEFAULT);
+      if (self->agents != NULL)
+        g_signal_connect_object (self->settings, "changed::active-agent",
+                                 G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+    }
+
+  if (application != NULL && tandem_application_get_store_error (application) != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Conversations will not be saved: %s"),
+                                               tandem_application_get_store_error (application));
+      tandem_window_show_toast (self, text);
+    }
+
+  self->tools = tandem_desktop_tools_new (GTK_WINDOW (self));
+
+  tandem_window_refresh_threads (self);
+  tandem_window_new_chat (self);
+}
+
+static void
+tandem_window_dispose (GObject *object)
+{
+  TandemWindow *self = TANDEM_WINDOW (object);
+
+  /* HACK: the dialog outlives us until its cancellation is dispatched,
+   * and GTK 4.8 would then unlink it from a freed transient parent. */
+  if (self->approval_dialog != NULL)
+    gtk_window_set_transient_for (self->approval_dialog, NULL);
+  g_clear_weak_pointer (&self->approval_dialog);
+
+  g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->open_cancellable);
+
+  if (self->pending_deletes != NULL)
+    flush_pending_deletes (self);
+
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (self->transcript, self);
+    }
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
+
+  g_clear_object (&self->session);
+  self->transcript = NULL;
+  g_clear_object (&self->tools);
+  g_clear_object (&self->agents);
+  g_clear_object (&self->store);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->open_cancellable);
+
+  G_OBJECT_CLASS (tandem_window_parent_class)->dispose (object);
+}
+
+static void
+tandem_window_finalize (GObject *object)
+{
+  TandemWindow *self = TANDEM_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->thread_ids, g_ptr_array_unref);
+  g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
+  g_clear_pointer (&self->last_user_text, g_free);
+
+  G_OBJECT_CLASS (tandem_window_parent_class)->finalize (object);
+}
+
+static void
+tandem_window_class_init (TandemWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tandem_window_dispose;
+  object_class->finalize = tandem_window_finalize;
+  window_class->close_request = tandem_window_close_request;
+
+  g_type_ensure (TANDEM_TYPE_MESSAGE_ROW);
+  g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, thread_list);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_box);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_spinner);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_page);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_preferences_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_view);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_selection);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, jump_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
+  gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
+  gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
+}
+
+static void
+tandem_window_init (TandemWindow *self)
+{
+  GtkEventController *controller;
+  GtkAdjustment *adjustment;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->thread_ids = g_ptr_array_new_with_free_func (g_free);
+  self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->following = TRUE;
+
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_composer_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->composer_view), controller);
+
+  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+
+  adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  tandem_window_update_actions (self);
+}
+
+/* API */
+
+TandemWindow *
+tandem_window_new (TandemApplication *application)
+{
+  TandemWindow *self;
+
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (application), NULL);
+
+  self = g_object_new (TANDEM_TYPE_WINDOW, "application", application, NULL);
+  tandem_window_setup (self);
+
+  return self;
+}
+
+/**
+ * tandem_window_get_session:
+ * @self: a window
+ *
+ * Returns: (transfer none) (nullable): the conversation shown
+ */
+AguiAgentSession *
+tandem_window_get_session (TandemWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), NULL);
+
+  return self->session;
+}
+
+/**
+ * tandem_window_set_session:
+ * @self: a window
+ * @session: the conversation to show
+ *
+ * Shows @session, replacing the conversation shown; a conversation still
+ * being opened is abandoned. Tests use it to drive the window with a
+ * session on a scripted transport.
+ */
+void
+tandem_window_set_session (TandemWindow     *self,
+                           AguiAgentSession *session)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (session));
+
+  g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
+
+  if (self->session == session)
+    return;
+
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (self->transcript, self);
+      agui_agent_session_cancel (self->session);
+    }
+
+  g_set_object (&self->session, session);
+  self->transcript = agui_agent_session_get_transcript (session);
+  self->following = TRUE;
+
+  gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->transcript));
+  tandem_state_inspector_set_transcript (self->inspector, self->transcript);
+
+  g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::store-error", G_CALLBACK (on_session_store_error_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transcript, "items-changed", G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
+
+  tandem_window_update_content_page (self);
+  tandem_window_update_run_state (self);
+  tandem_window_update_steps (self);
+  tandem_window_update_title (self);
+  tandem_window_refresh_threads (self);
+  tandem_window_update_actions (self);
+  tandem_window_scroll_to_end (self);
+}
+
+/**
+ * tandem_window_new_chat:
+ * @self: a window
+ *
+ * Starts a new conversation with the active agent.
+ */
+void
+tandem_window_new_chat (TandemWindow *self)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  tandem_window_open (self, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+}
+
+/**
+ * tandem_window_open_thread:
+ * @self: a window
+ * @thread_id: a thread in the store
+ *
+ * Opens a saved conversation: a new session on the thread's agent,
+ * restored from the store. The agent's transport may be created
+ * asynchronously; the session is shown once it is.
+ */
+void
+tandem_window_open_thread (TandemWindow *self,
+                           const char   *thread_id)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (thread_id != NULL);
+
+  tandem_window_open (self, thread_id);
+}

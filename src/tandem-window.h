@@ -1,0 +1,35 @@
+/* tandem-window.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "agui.h"
+#include "tandem-application.h"
+
+G_BEGIN_DECLS
+
+#define TANDEM_TYPE_WINDOW (tandem_window_get_type ())
+G_DECLARE_FINAL_TYPE (TandemWindow, tandem_window, TANDEM, WINDOW, AdwApplicationWindow)
+
+TandemWindow     *tandem_window_new                 (TandemApplication *application);
+AguiAgentSession *tandem_window_get_session         (TandemWindow      *self);
+void              tandem_window_set_session         (TandemWindow      *self,
+                                                     AguiAgentSession  *session);
+void              tandem_window_new_chat            (TandemWindow      *self);
+void              tandem_window_open_thread         (TandemWindow      *self,
+                                                     const char        *thread_id);
+void              tandem_window_send                (TandemWindow      *self,
+                                                     const char        *text);
+void              tandem_window_refresh_threads     (TandemWindow      *self);
+void              tandem_window_show_toast          (TandemWindow      *self,
+                                                     const char        *title);
+gboolean          tandem_window_handle_composer_key (TandemWindow      *self,
+                                                     guint              keyval,
+                                                     GdkModifierType    state);
+
+G_END_DECLS
