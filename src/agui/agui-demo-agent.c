@@ -1558,6 +1558,9 @@ run_schedule (DemoRun *run,
   g_assert (run->source == NULL);
 
   run->source = milliseconds == 0 ? g_idle_source_new () : g_timeout_source_new (milliseconds);
+  /* An idle source at its default priority starves while a window keeps
+   * redrawing (a spinner does): events must arrive like network I/O. */
+  g_source_set_priority (run->source, G_PRIORITY_DEFAULT);
   g_source_set_callback (run->source, run_tick_cb, run, NULL);
   g_source_set_static_name (run->source, "[agui] demo agent run");
   g_source_attach (run->source, run->context);
