@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+# test-gir.py: drives libagui through GObject Introspection, as a binding
+# would, so wrong annotations (transfer, nullable, element-type, array
+# lengths, async scopes) show up as failures or crashes here.
+#
+# SPDX-FileCopyrightText: 2026 The Tandem developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Run by meson with GI_TYPELIB_PATH and LD_LIBRARY_PATH pointing at the
+# build tree. Exits 77 (skip) when PyGObject is not installed.
+
+import gc
+import json
+import sys
+
+try:
+    import gi
+except ImportError:
+    print('SKIP: python3-gi (PyGObject) is not installed', file=sys.stderr)
+    sys.exit(77)
+
+gi.require_version('GLib', '2.0')
+gi.require_version('GObject', '2.0')
+gi.require_version('Gio', '2.0')
+gi.require_version('Json', '1.0')
+gi.require_version('Agui', '1.0')
+
+from gi.repository import Agui, Gio, GLib, GObject, Json  # noqa: E402
+
+RUN = [
+    {'type': 'RUN_STARTED', 'threadId': 'thread-1', 'runId': 'run-1'},
+    {'type': 'TEXT_MESSAGE_START', 'messageId': 'msg-1', 'role': 'assistant'},
+    {'type': 'TEXT_MESSAGE_CONTENT', 'messageId': 'msg-1', 'delta': 'Hello, '},
+    {'type': 'TEXT_MESSAGE_CONTENT', 'messageId': 'msg-1', 'delta': 'Python!'},
+    {'type': 'TEXT_MESSAGE_END', 'messageId': 'msg-1'},
+    {'type': 'RUN_FINISHED', 'threadId': 'thread-1', 'runId': 'run-1'},
+]
+
+failures = 0
+
+
+def check(condition, what):
+    global failures
+    if condition:
+        print('ok - %s' % what)
+    else:
+        failures += 1
+        print('not ok - %s' % what)
+
+
+def run_until(predicate, seconds=10):
+    """Spins a main loop until predicate() holds, with a deadline."""
+    loop = GLib.MainLoop()
+    timed_out = []
+
+    def on_timeout():
+        timed_out.append(True)
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    def on_idle():
+        if predicate():
+            loop.quit()
+            return GLib.SOURCE_REMOVE
+        return GLib.SOURCE_CONTINUE
+
+    timeout_id = GLib.timeout_add_seconds(seconds, on_timeout)
+    GLib.idle_add(on_idle)
+    loop.run()
+    if not timed_out:
+        GLib.source_remove(timeout_id)
+    return not timed_out
+
+
+def test_session():
+    transport = Agui.ReplayTransport.new()
+    check(isinstance(transport, Agui.Transport), 'ReplayTransport implements Agui.Transport')
+    check(transport.add_run_json(json.dumps(RUN)), 'add_run_json accepts the scripted run')
+    check(transport.get_remaining() == 1, 'one scripted run queued')
+
+    # A bad script raises GLib.Error instead of returning FALSE.
+    try:
+        transport.add_run_json('{"not": "an array"}')
+        check(False, 'add_run_json rejects a non-array')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.INVALID_ARGUMENT),
+              'add_run_json raises AGUI_ERROR_INVALID_ARGUMENT')
+
+    session = Agui.AgentSession.new(transport)
+    check(session.get_transport() == transport, 'session keeps its transport')
+    check(not session.get_busy(), 'a new session is idle')
+
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def on_sent(source, result, *user_data):
+        try:
+            outcome['state'] = source.send_finish(result)
+        except GLib.Error as error:
+            outcome['error'] = error
+        outcome['user_data'] = user_data
+        loop.quit()
+
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async('Hi there', None, None, on_sent, 'token')
+    loop.run()
+    GLib.source_remove(timeout_id)
+
+    check('error' not in outcome, 'send_finish does not fail: %s' % outcome.get('error'))
+    check(outcome.get('user_data') == ('token',), 'user_data reaches the callback')
+    state = outcome.get('state')
+    check(isinstance(state, Agui.RunState), 'send_finish returns an Agui.RunState')
+    if state is None:
+        return
+    check(state.get_status() == Agui.RunStatus.FINISHED, 'run status is FINISHED')
+    check(state.get_thread_id() == 'thread-1', 'run state thread id')
+    check(state.get_run_id() == 'run-1', 'run state run id')
+    check(state.get_error_message() is None, 'no error message on a finished run')
+    node = state.to_json()
+    check(isinstance(node, Json.Node), 'RunState.to_json returns a Json.Node')
+    check(session.get_run_state().get_status() == Agui.RunStatus.FINISHED,
+          'session run-state property agrees')
+
+    # The request the transport saw carries the user's message.
+    check(transport.get_n_requests() == 1, 'transport saw one request')
+    request = json.loads(Json.to_string(transport.get_request(0), False))
+    check(any(m.get('role') == 'user' and m.get('content') == 'Hi there'
+              for m in request.get('messages', [])),
+          'request carries the user message')
+    check(transport.get_request(5) is None, 'get_request out of range is None')
+
+    transcript = session.get_transcript()
+    check(isinstance(transcript, Gio.ListModel), 'transcript is a Gio.ListModel')
+    check(transcript.get_item_type() == Agui.Message.__gtype__, 'transcript item type is Agui.Message')
+    n_items = transcript.get_n_items()
+    check(n_items == 2, 'two messages in the transcript (user, assistant): %d' % n_items)
+
+    assistant_text = None
+    user_text = None
+    for i in range(n_items):
+        message = transcript.get_item(i)
+        check(isinstance(message, Agui.Message), 'item %d is an Agui.Message' % i)
+        parts = message.get_parts()
+        check(isinstance(parts, Gio.ListModel), 'message parts are a Gio.ListModel')
+        texts = []
+        for j in range(parts.get_n_items()):
+            part = parts.get_item(j)
+            check(isinstance(part, Agui.Part), 'part %d is an Agui.Part' % j)
+            if isinstance(part, Agui.TextPart):
+                texts.append(part.get_text())
+                check(part.get_length() == len(part.get_text().encode('utf-8')),
+                      'TextPart length is its byte length')
+        if message.get_role() == Agui.Role.ASSISTANT:
+            assistant_text = ''.join(texts)
+            check(message.get_id() == 'msg-1', 'assistant message id')
+            check(message.dup_text() == assistant_text, 'Message.dup_text matches its parts')
+        elif message.get_role() == Agui.Role.USER:
+            user_text = ''.join(texts)
+    check(assistant_text == 'Hello, Python!', 'assistant text via TextPart.get_text: %r' % assistant_text)
+    check(user_text == 'Hi there', 'user text via TextPart.get_text: %r' % user_text)
+
+    messages = transcript.to_messages(False)
+    check(isinstance(messages, Json.Array), 'to_messages returns a Json.Array')
+    projected = [json.loads(Json.to_string(messages.get_element(i), False))
+                 for i in range(messages.get_length())]
+    assistant = [m for m in projected if m.get('role') == 'assistant']
+    check(len(assistant) == 1 and assistant[0].get('content') == 'Hello, Python!',
+          'JSON projection carries the assistant text: %r' % projected)
+    check(transcript.get_n_ag_ui_messages() == len(projected), 'n_ag_ui_messages agrees')
+
+    steps = transcript.get_steps()
+    check(isinstance(steps, list) and steps == [], 'get_steps is an empty string list')
+
+    # Drop everything and collect: wrong transfer annotations crash here.
+    del messages, transcript, state, session, transport
+    gc.collect()
+
+
+def test_event():
+    event = Agui.Event.new_from_string(
+        '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"}', -1)
+    check(isinstance(event, Agui.Event), 'Event.new_from_string returns an Agui.Event')
+    check(event.get_event_type() == Agui.EventType.TEXT_MESSAGE_CONTENT, 'event type')
+    check(event.get_type_name() == 'TEXT_MESSAGE_CONTENT', 'event type name')
+    check(event.get_message_id() == 'm', 'event message id')
+    check(event.get_delta() == 'hi', 'event delta')
+    check(event.get_tool_call_id() is None, 'absent member is None')
+    check(event.has_member('delta') and not event.has_member('nope'), 'has_member')
+    check(event.get_member('delta').get_string() == 'hi', 'get_member returns a Json.Node')
+    check(json.loads(event.to_string()) == {'type': 'TEXT_MESSAGE_CONTENT', 'messageId': 'm', 'delta': 'hi'},
+          'to_string round-trips')
+    ok, timestamp = event.get_timestamp()
+    check(ok is False, 'no timestamp on the event')
+    check(Agui.event_type_to_string(Agui.EventType.RUN_STARTED) == 'RUN_STARTED',
+          'event_type_to_string')
+    ok, event_type = Agui.event_type_from_string('RUN_FINISHED')
+    check(ok and event_type == Agui.EventType.RUN_FINISHED, 'event_type_from_string (out)')
+
+    try:
+        Agui.Event.new_from_string('{"type":"TEXT_MESSAGE_CONTENT"', -1)
+        check(False, 'bad JSON raises')
+    except GLib.Error:
+        check(True, 'bad JSON raises GLib.Error')
+
+    members = Json.from_string('{"threadId":"t","runId":"r"}').get_object()
+    event = Agui.Event.new(Agui.EventType.RUN_STARTED, members)
+    check(event.get_string('threadId') == 't', 'Event.new with members')
+    del members, event
+    gc.collect()
+
+
+def test_sse_decoder():
+    decoder = Agui.SseDecoder.new()
+    body = (b'event: message\nid: 7\ndata: {"type":"RUN_STARTED",\n'
+            b'data: "threadId":"t","runId":"r"}\n\n'
+            b'data: second\n\n')
+    # Split in the middle of a frame: the decoder buffers across pushes.
+    check(decoder.push(body[:20]), 'first push')
+    check(decoder.next_frame() is None, 'no frame yet')
+    check(decoder.push(body[20:]), 'second push')
+
+    frame = decoder.next_frame()
+    check(isinstance(frame, Agui.SseFrame), 'next_frame returns an Agui.SseFrame')
+    check(frame.get_event() == 'message', 'frame event')
+    check(frame.get_id() == '7', 'frame id')
+    data = frame.get_data()
+    check(data == '{"type":"RUN_STARTED",\n"threadId":"t","runId":"r"}', 'frame data joins data lines: %r' % data)
+    check(frame.get_data_length() == len(data.encode('utf-8')), 'frame data length')
+    event = Agui.Event.new_from_string(data, -1)
+    check(event.get_event_type() == Agui.EventType.RUN_STARTED, 'frame data parses as an event')
+
+    frame = decoder.next_frame()
+    check(frame is not None and frame.get_data() == 'second', 'second frame')
+    check(decoder.next_frame() is None, 'queue drained')
+    check(decoder.finish(), 'finish on a clean boundary')
+
+    decoder = Agui.SseDecoder.new()
+    decoder.set_max_frame_size(16)
+    check(decoder.get_max_frame_size() == 16 and decoder.props.max_frame_size == 16,
+          'max-frame-size property')
+    try:
+        decoder.push(b'data: ' + b'x' * 64 + b'\n\n')
+        check(False, 'oversized frame raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.INVALID_FRAME),
+              'oversized frame raises AGUI_ERROR_INVALID_FRAME')
+    del decoder, frame
+    gc.collect()
+
+
+class PythonTransport(GObject.Object, Agui.Transport):
+    """A transport written in Python: the interface's vfuncs must be
+    annotated well enough for a binding to implement them."""
+
+    def __init__(self, body):
+        super().__init__()
+        self.body = body
+        self.inputs = []
+
+    def do_run_async(self, input, cancellable, callback, *user_data):
+        self.inputs.append(json.loads(Json.to_string(input, False)))
+        # The callback arrives bound to its user_data (closure annotation).
+        task = Gio.Task.new(self, cancellable, lambda source, result, *data: callback(source, result), None)
+        task.return_boolean(True)
+
+    def do_run_finish(self, result):
+        result.propagate_boolean()
+        stream = Agui.EventStream.new()
+        stream.read_sse(Gio.MemoryInputStream.new_from_bytes(GLib.Bytes.new(self.body)), 0)
+        return stream
+
+
+class UpperTool(Agui.Tool):
+    """A tool whose execute vfuncs are written in Python."""
+
+    def do_execute_async(self, arguments, cancellable, callback, *user_data):
+        text = arguments.get_object().get_string_member('text') if arguments else ''
+        task = Gio.Task.new(self, cancellable, lambda source, result, *data: callback(source, result), None)
+        self.answer = text.upper()
+        task.return_boolean(True)
+
+    def do_execute_finish(self, result):
+        result.propagate_boolean()
+        return self.answer
+
+
+def test_python_implementations():
+    body = ''.join('data: %s\n\n' % json.dumps(event) for event in [
+        {'type': 'RUN_STARTED', 'threadId': 'py', 'runId': 'py-run'},
+        {'type': 'TEXT_MESSAGE_CHUNK', 'messageId': 'py-msg', 'role': 'assistant', 'delta': 'from '},
+        {'type': 'TEXT_MESSAGE_CHUNK', 'messageId': 'py-msg', 'delta': 'Python'},
+        {'type': 'RUN_FINISHED', 'threadId': 'py', 'runId': 'py-run'},
+    ]).encode('utf-8')
+    transport = PythonTransport(body)
+    session = Agui.AgentSession.new_for_thread(transport, 'py', None)
+
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def on_sent(source, result):
+        try:
+            outcome['state'] = source.send_finish(result)
+        except GLib.Error as error:
+            outcome['error'] = error
+        loop.quit()
+
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async('ping', None, None, on_sent)
+    loop.run()
+    GLib.source_remove(timeout_id)
+
+    check('error' not in outcome, 'a session over a Python transport does not fail: %s' % outcome.get('error'))
+    state = outcome.get('state')
+    check(state is not None and state.get_status() == Agui.RunStatus.FINISHED,
+          'a session over a Python transport finishes its run')
+    check(len(transport.inputs) == 1 and transport.inputs[0].get('threadId') == 'py',
+          'the Python transport receives the run input as a Json.Node')
+    transcript = session.get_transcript()
+    texts = [transcript.get_item(i).dup_text() for i in range(transcript.get_n_items())]
+    check(texts == ['ping', 'from Python'], 'chunks from the Python transport reach the transcript: %r' % texts)
+
+    tool = GObject.new(UpperTool, name='upper', description='Upper-cases text')
+    registry = Agui.ToolRegistry.new()
+    registry.add(tool)
+    check(registry.lookup('upper') == tool, 'ToolRegistry.lookup finds the Python tool')
+    check(registry.lookup('missing') is None, 'ToolRegistry.lookup of a missing tool is None')
+    check(json.loads(Json.to_string(tool.to_json(), False)).get('name') == 'upper', 'Tool.to_json')
+
+    loop = GLib.MainLoop()
+    answers = []
+
+    def on_executed(source, result):
+        answers.append(source.execute_finish(result))
+        loop.quit()
+
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    tool.execute_async(Json.from_string('{"text":"quiet"}'), None, on_executed)
+    loop.run()
+    GLib.source_remove(timeout_id)
+    check(answers == ['QUIET'], 'a Python tool runs through execute_async/finish: %r' % answers)
+
+    simple = Agui.Tool.new_simple('echo', 'Echoes', None,
+                                  lambda arguments, *data: Json.to_string(arguments, False))
+    loop = GLib.MainLoop()
+    answers = []
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    simple.execute_async(Json.from_string('{"a":1}'), None, on_executed)
+    loop.run()
+    GLib.source_remove(timeout_id)
+    check(answers == ['{"a":1}'], 'Tool.new_simple calls a Python function: %r' % answers)
+
+    del session, transport, transcript, tool, registry, simple
+    gc.collect()
+
+
+test_session()
+test_event()
+test_sse_decoder()
+test_python_implementations()
+
+if failures:
+    print('%d check(s) failed' % failures, file=sys.stderr)
+    sys.exit(1)
