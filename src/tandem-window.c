@@ -33,8 +33,7 @@ struct _TandemWindow
   GPtrArray            *thread_ids;
   GHashTable           *pending_deletes;
   char                 *last_user_text;
-  double                last_scroll_value;
-  double                last_scroll_upper;
+  guint                 follow_source;
 
   guint                 following : 1;
   guint                 preedit_active : 1;
@@ -258,20 +257,27 @@ static void
 on_vadjustment_value_changed_cb (TandemWindow  *self,
                                  GtkAdjustment *adjustment)
 {
-  double value = gtk_adjustment_get_value (adjustment);
-  double upper = gtk_adjustment_get_upper (adjustment);
-
-  /* Only the person moving up stops following. The list view moves the
-   * value on its own too, while it measures rows: then the content size
-   * changes with it. */
+  /* Reaching the bottom, by any means, resumes following. Leaving it is
+   * decided by what the person does (see tandem_window_user_scrolled()),
+   * never by the value alone: the list view moves the value by itself
+   * while it re-measures a row that grew, and that must not count. */
   if (is_at_bottom (adjustment))
     self->following = TRUE;
-  else if (value < self->last_scroll_value && upper == self->last_scroll_upper)
-    self->following = FALSE;
 
-  self->last_scroll_value = value;
-  self->last_scroll_upper = upper;
   tandem_window_update_jump_button (self);
+}
+
+static gboolean
+follow_after_layout_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  self->follow_source = 0;
+  if (self->following && !is_at_bottom (adjustment))
+    tandem_window_scroll_to_end (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -281,7 +287,56 @@ on_vadjustment_changed_cb (TandemWindow  *self,
   if (self->following && !is_at_bottom (adjustment))
     tandem_window_scroll_to_end (self);
 
+  /* Once more after the list view has laid out what changed: a row that
+   * grew is measured a frame later than its content changed. */
+  if (self->following && self->follow_source == 0)
+    self->follow_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, follow_after_layout_cb, self, NULL);
+
   tandem_window_update_jump_button (self);
+}
+
+/**
+ * tandem_window_user_scrolled:
+ * @self: a window
+ *
+ * The person moved the transcript themselves: unless that left it at the
+ * bottom, stop following new output and offer Jump to Latest.
+ */
+void
+tandem_window_user_scrolled (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  self->following = is_at_bottom (adjustment);
+  tandem_window_update_jump_button (self);
+}
+
+static gboolean
+on_transcript_scroll_cb (TandemWindow             *self,
+                         double                    dx,
+                         double                    dy,
+                         GtkEventControllerScroll *controller)
+{
+  /* Upwards is the person reading back; the scroll itself happens after
+   * this handler, so judge once it has. */
+  if (dy < 0)
+    {
+      self->following = FALSE;
+      tandem_window_update_jump_button (self);
+    }
+
+  return FALSE;
+}
+
+static void
+on_scrollbar_drag_end_cb (TandemWindow   *self,
+                          double          x,
+                          double          y,
+                          GtkGestureDrag *gesture)
+{
+  tandem_window_user_scrolled (self);
 }
 
 /* The conversation */
@@ -1277,6 +1332,7 @@ tandem_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
+  g_clear_handle_id (&self->follow_source, g_source_remove);
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
@@ -1392,6 +1448,18 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "scroll", G_CALLBACK (on_transcript_scroll_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
+
+  controller = GTK_EVENT_CONTROLLER (gtk_gesture_drag_new ());
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (gtk_scrolled_window_get_vscrollbar (self->transcript_scroller), controller);
 
   adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
   g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),

@@ -32,4 +32,6 @@ gboolean          tandem_window_handle_composer_key (TandemWindow      *self,
                                                      guint              keyval,
                                                      GdkModifierType    state);
 
+void              tandem_window_user_scrolled       (TandemWindow      *self);
+
 G_END_DECLS
