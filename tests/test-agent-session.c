@@ -233,14 +233,22 @@ test_failures_end_as_failed_state (void)
   g_assert_cmpint (agui_run_state_get_error_stage (state), ==, AGUI_STAGE_VERIFY);
   g_clear_pointer (&state, agui_run_state_unref);
 
+  /* An answer with no events at all is not a success. */
+  script (replay, "");
+  state = send_and_wait (session, "empty", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FAILED);
+  g_assert_nonnull (strstr (agui_run_state_get_error_message (state), "without sending any event"));
+  g_clear_pointer (&state, agui_run_state_unref);
+
   /* No script left: the transport cannot start the run. */
   state = send_and_wait (session, "c", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FAILED);
   g_assert_cmpint (agui_run_state_get_error_stage (state), ==, AGUI_STAGE_TRANSPORT);
 
-  /* Nothing was lost: three user messages and the partial answer. */
-  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (transcript), ==, 4);
+  /* Nothing was lost: four user messages and the partial answer. */
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (transcript), ==, 5);
 }
 
 static void

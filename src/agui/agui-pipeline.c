@@ -30,6 +30,7 @@ struct _AguiPipeline
   GError                *item_failure;
   guint                  fatal : 1;
   guint                  run_open : 1;
+  guint                  saw_event : 1;
 };
 
 AguiPipeline *
@@ -155,6 +156,7 @@ _agui_pipeline_push_event (AguiPipeline *self,
           return FALSE;
         }
 
+      self->saw_event = TRUE;
       if (type == AGUI_EVENT_RUN_STARTED)
         self->run_open = TRUE;
       else if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
@@ -261,6 +263,17 @@ _agui_pipeline_finish (AguiPipeline *self)
   if (self->item_failure != NULL)
     {
       _agui_pipeline_fail (self, self->item_failure);
+      return FALSE;
+    }
+
+  if (!self->saw_event)
+    {
+      g_autoptr(GError) empty = NULL;
+
+      /* An answer with no run in it is not a successful run. */
+      empty = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
+                                   "The agent ended the stream without sending any event");
+      _agui_pipeline_fail (self, empty);
       return FALSE;
     }
 
