@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up everything, builds, and runs Tandem's main job.
+# Sets up everything, builds, and launches Tandem from the build tree.
+# With no agent configured it talks to the built-in demo agent.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -11,6 +12,6 @@ if [ ! -d _build ]; then
 fi
 meson compile -C _build
 
-# Until the window lands, Tandem's main job is the command-line client:
-# decode, check and print a sample agent stream.
-exec _build/src/cli/tandem-cli events tests/data/sample-run.sse
+# Run uninstalled: the settings schema comes from the build tree.
+exec env GSETTINGS_SCHEMA_DIR="$PWD/_build/data${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}" \
+  _build/src/tandem "$@"

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Takes the screenshots the metainfo shows (data/screenshots/) of the real
+# app under Xvfb, talking to the built-in demo agent.
+#
+#   build-aux/take-screenshots.sh [BUILD_DIR]
+#
+# Needs xvfb-run, xdotool and ImageMagick's import (apt: xvfb xdotool
+# imagemagick). Nothing here touches your own settings or conversations.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+build=${1:-_build}
+out=data/screenshots
+
+if [ -z "${TANDEM_SCREENSHOT_INNER:-}" ]; then
+  for tool in xvfb-run xdotool import; do
+    command -v "$tool" >/dev/null || { echo "$tool is missing (apt install xvfb xdotool imagemagick)" >&2; exit 1; }
+  done
+  meson compile -C "$build" src/tandem
+  export TANDEM_SCREENSHOT_INNER=1
+  exec xvfb-run -a -s "-screen 0 1400x1000x24" "$0" "$build"
+fi
+
+tmp=$(mktemp -d)
+trap 'kill "${app:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+
+export GSETTINGS_SCHEMA_DIR="$PWD/$build/data"
+export GSETTINGS_BACKEND=memory
+export GTK_A11Y=none
+export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+
+"$build/src/tandem" --store "$tmp/tandem.db" &
+app=$!
+
+window=""
+for _ in $(seq 50); do
+  window=$(xdotool search --onlyvisible --name "Tandem|New Chat" 2>/dev/null | head -1 || true)
+  [ -n "$window" ] && break
+  sleep 0.2
+done
+[ -n "$window" ] || { echo "the window did not appear" >&2; exit 1; }
+
+xdotool windowsize "$window" 1200 860
+xdotool windowactivate --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
+sleep 1
+
+xdotool type --delay 15 "Hi! What can you show me?"
+xdotool key Return
+
+# The demo streams, calls the clock, then asks for approval.
+dialog=""
+for _ in $(seq 150); do
+  dialog=$(xdotool search --onlyvisible --name "Approve" 2>/dev/null | head -1 || true)
+  [ -n "$dialog" ] && break
+  sleep 0.2
+done
+sleep 1
+import -window root "$tmp/approval.png"
+convert "$tmp/approval.png" -crop 1200x860+0+0 +repage "$out/approval.png"
+
+# Approve, let the agent finish, then show the finished conversation.
+xdotool key Return
+sleep 6
+import -window "$window" "$out/conversation.png"
+
+xdotool key ctrl+comma
+sleep 2
+prefs=$(xdotool search --onlyvisible --name "Preferences" 2>/dev/null | head -1 || true)
+if [ -n "$prefs" ]; then
+  import -window "$prefs" "$out/preferences.png"
+else
+  import -window root "$out/preferences.png"
+fi
+
+echo "Screenshots in $out:"
+ls -l "$out"
