@@ -14,4 +14,5 @@ meson compile -C _build
 
 # Run uninstalled: the settings schema comes from the build tree.
 exec env GSETTINGS_SCHEMA_DIR="$PWD/_build/data${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}" \
+  TANDEM_LOCALEDIR="$PWD/_build/po" \
   _build/src/tandem "$@"

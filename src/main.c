@@ -18,7 +18,8 @@ main (int   argc,
   g_autoptr(TandemApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Run from the build tree, the translations are not installed yet. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TANDEM_LOCALEDIR") ? g_getenv ("TANDEM_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
