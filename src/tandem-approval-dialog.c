@@ -5,3 +5,892 @@
  */
 
 #include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-approval-dialog.h"
+#include "tandem-schema-form.h"
+
+/**
+ * TandemApprovalDialog:
+ *
+ * Asks the person to answer one AG-UI interrupt and produces its
+ * `ResumeEntry`.
+ *
+ * An interrupt whose `responseSchema` is absent or has the approval shape
+ * (`approved` or `editedArgs` among its properties) gets the responses
+ * `approve`, `deny` and `cancel`; `editedArgs` adds an "Edit arguments"
+ * toggle that reveals a [class@Tandem.SchemaForm] pre-filled with the tool
+ * call's arguments. Any other interrupt gets a form for its `responseSchema`
+ * (a text field for `input_required` without one) and the responses
+ * `submit` and `cancel`. Escape answers `cancel`.
+ *
+ * | Response | Entry |
+ * | --- | --- |
+ * | `approve` | `{"status": "resolved", "payload": {"approved": true}}`, plus `editedArgs` while editing |
+ * | `deny` | `{"status": "resolved", "payload": {"approved": false}}` |
+ * | `submit` | `{"status": "resolved", "payload": <the form's value>}` |
+ * | `cancel` | `{"status": "cancelled"}` |
+ *
+ * Once `expiresAt` has passed, every response but `cancel` is disabled and
+ * any answer becomes `cancelled`.
+ */
+
+#define RESPONSE_APPROVE "approve"
+#define RESPONSE_DENY    "deny"
+#define RESPONSE_SUBMIT  "submit"
+#define RESPONSE_CANCEL  "cancel"
+
+struct _TandemApprovalDialog
+{
+  AdwMessageDialog  parent_instance;
+
+  AguiTranscript   *transcript;
+  JsonObject       *interrupt;
+  JsonNode         *arguments;
+  GDateTime        *expires_at;
+  GTask            *task;
+  GSource          *cancelled_source;
+
+  GtkWidget        *edit_button;
+  GtkWidget        *edit_revealer;
+  GtkWidget        *form;
+  GtkWidget        *error_label;
+  GtkWidget        *expiry_label;
+
+  guint             expiry_timeout_id;
+  guint             approval : 1;
+  guint             expired : 1;
+  guint             finished : 1;
+  guint             in_close_request : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TandemApprovalDialog, tandem_approval_dialog, ADW_TYPE_MESSAGE_DIALOG)
+
+static const char *
+object_get_string (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+
+  return NULL;
+}
+
+static JsonObject *
+object_get_object (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    return json_node_get_object (node);
+
+  return NULL;
+}
+
+static JsonObject *
+schema_get_property (JsonObject *schema,
+                     const char *name)
+{
+  JsonObject *properties;
+
+  if (schema == NULL || !(properties = object_get_object (schema, "properties")))
+    return NULL;
+
+  if (!json_object_has_member (properties, name))
+    return NULL;
+
+  return object_get_object (properties, name);
+}
+
+static gboolean
+is_approval_shape (JsonObject *response_schema)
+{
+  JsonObject *properties;
+
+  if (response_schema == NULL)
+    return TRUE;
+
+  if (!(properties = object_get_object (response_schema, "properties")))
+    return FALSE;
+
+  return json_object_has_member (properties, "approved") ||
+         json_object_has_member (properties, "editedArgs");
+}
+
+static const char *
+heading_for_reason (const char *reason,
+                    gboolean    approval)
+{
+  if (g_strcmp0 (reason, "tool_call") == 0 && approval)
+    return _("Approve tool call?");
+  if (g_strcmp0 (reason, "confirmation") == 0 && approval)
+    return _("Confirmation needed");
+  if (g_strcmp0 (reason, "input_required") == 0)
+    return _("The agent needs your input");
+
+  return approval ? _("The agent asks for approval") : _("The agent needs a response");
+}
+
+static gboolean
+tandem_approval_dialog_is_expired_now (TandemApprovalDialog *self)
+{
+  g_autoptr(GDateTime) now = NULL;
+
+  if (self->expires_at == NULL)
+    return FALSE;
+
+  now = g_date_time_new_now_utc ();
+
+  return g_date_time_compare (now, self->expires_at) >= 0;
+}
+
+static void
+tandem_approval_dialog_set_response_available (TandemApprovalDialog *self,
+                                               const char           *response,
+                                               gboolean              enabled)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
+
+  if (adw_message_dialog_has_response (dialog, response))
+    adw_message_dialog_set_response_enabled (dialog, response, enabled);
+}
+
+static void
+tandem_approval_dialog_mark_expired (TandemApprovalDialog *self)
+{
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  g_clear_handle_id (&self->expiry_timeout_id, g_source_remove);
+
+  if (self->expired)
+    return;
+
+  self->expired = TRUE;
+
+  tandem_approval_dialog_set_response_available (self, RESPONSE_APPROVE, FALSE);
+  tandem_approval_dialog_set_response_available (self, RESPONSE_DENY, FALSE);
+  tandem_approval_dialog_set_response_available (self, RESPONSE_SUBMIT, FALSE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (self), RESPONSE_CANCEL);
+
+  if (self->edit_button != NULL)
+    gtk_widget_set_sensitive (self->edit_button, FALSE);
+  if (self->form != NULL)
+    gtk_widget_set_sensitive (self->form, FALSE);
+  gtk_widget_set_visible (self->error_label, FALSE);
+
+  gtk_label_set_text (GTK_LABEL (self->expiry_label), _("This request has expired"));
+  gtk_widget_remove_css_class (self->expiry_label, "dim-label");
+  gtk_widget_add_css_class (self->expiry_label, "error");
+  gtk_widget_set_visible (self->expiry_label, TRUE);
+}
+
+static gboolean
+tandem_approval_dialog_update_expiry (TandemApprovalDialog *self)
+{
+  g_autoptr(GDateTime) now = NULL;
+  g_autoptr(GDateTime) local = NULL;
+  g_autofree char *formatted = NULL;
+  g_autofree char *text = NULL;
+  GTimeSpan remaining;
+
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  if (self->expires_at == NULL)
+    return G_SOURCE_REMOVE;
+
+  now = g_date_time_new_now_utc ();
+  remaining = g_date_time_difference (self->expires_at, now);
+
+  if (remaining <= 0)
+    {
+      self->expiry_timeout_id = 0;
+      tandem_approval_dialog_mark_expired (self);
+      return G_SOURCE_REMOVE;
+    }
+
+  local = g_date_time_to_local (self->expires_at);
+
+  if (remaining < G_TIME_SPAN_MINUTE)
+    {
+      int seconds = (int) ((remaining + G_TIME_SPAN_SECOND - 1) / G_TIME_SPAN_SECOND);
+
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Expires in %d second", "Expires in %d seconds", seconds),
+                              seconds);
+    }
+  else if (remaining < G_TIME_SPAN_DAY)
+    {
+      /* Translators: a time of day, see g_date_time_format() */
+      formatted = g_date_time_format (local, _("%H:%M"));
+      /* Translators: %s is a time of day */
+      text = g_strdup_printf (_("Expires at %s"), formatted);
+    }
+  else
+    {
+      /* Translators: a date and time, see g_date_time_format() */
+      formatted = g_date_time_format (local, _("%x %H:%M"));
+      /* Translators: %s is a date and time */
+      text = g_strdup_printf (_("Expires on %s"), formatted);
+    }
+
+  gtk_label_set_text (GTK_LABEL (self->expiry_label), text);
+  gtk_widget_set_visible (self->expiry_label, TRUE);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_expiry_timeout_cb (gpointer user_data)
+{
+  TandemApprovalDialog *self = user_data;
+
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  return tandem_approval_dialog_update_expiry (self);
+}
+
+static JsonObject *
+new_entry (TandemApprovalDialog *self,
+           const char           *status,
+           JsonNode             *payload)
+{
+  JsonObject *entry = json_object_new ();
+  const char *id = object_get_string (self->interrupt, "id");
+
+  json_object_set_string_member (entry, "interruptId", id ? id : "");
+  json_object_set_string_member (entry, "status", status);
+  if (payload != NULL)
+    json_object_set_member (entry, "payload", payload);
+
+  return entry;
+}
+
+static void
+tandem_approval_dialog_close (TandemApprovalDialog *self)
+{
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+  g_assert (self->finished);
+
+  /* Inside close-request, returning FALSE lets GTK destroy the window. */
+  if (!self->in_close_request)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+tandem_approval_dialog_stop (TandemApprovalDialog *self)
+{
+  self->finished = TRUE;
+  g_clear_handle_id (&self->expiry_timeout_id, g_source_remove);
+  if (self->cancelled_source != NULL)
+    {
+      g_source_destroy (self->cancelled_source);
+      g_clear_pointer (&self->cancelled_source, g_source_unref);
+    }
+}
+
+static void
+tandem_approval_dialog_finish (TandemApprovalDialog *self,
+                               JsonObject           *entry)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+  g_assert (entry != NULL);
+
+  tandem_approval_dialog_stop (self);
+
+  if ((task = g_steal_pointer (&self->task)))
+    g_task_return_pointer (task, entry, (GDestroyNotify) json_object_unref);
+  else
+    json_object_unref (entry);
+}
+
+static void
+tandem_approval_dialog_show_error (TandemApprovalDialog *self,
+                                   const char           *message)
+{
+  gtk_label_set_text (GTK_LABEL (self->error_label), message);
+  gtk_widget_set_visible (self->error_label, TRUE);
+}
+
+/* editedArgs replaces the arguments, so arguments the form does not show
+ * are carried over instead of being dropped. */
+static JsonNode *
+tandem_approval_dialog_dup_edited_arguments (TandemApprovalDialog *self)
+{
+  g_autoptr(JsonNode) value = tandem_schema_form_get_value (TANDEM_SCHEMA_FORM (self->form));
+  JsonObject *edited;
+  JsonObject *original;
+  g_autoptr(GList) names = NULL;
+
+  if (value == NULL ||
+      tandem_schema_form_is_single (TANDEM_SCHEMA_FORM (self->form)) ||
+      !JSON_NODE_HOLDS_OBJECT (value) ||
+      self->arguments == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (self->arguments))
+    return g_steal_pointer (&value);
+
+  edited = json_node_get_object (value);
+  original = json_node_get_object (self->arguments);
+  names = json_object_get_members (original);
+
+  for (const GList *iter = names; iter != NULL; iter = iter->next)
+    {
+      const char *name = iter->data;
+
+      if (!tandem_schema_form_has_field (TANDEM_SCHEMA_FORM (self->form), name) &&
+          !json_object_has_member (edited, name))
+        json_object_set_member (edited, name, json_node_copy (json_object_get_member (original, name)));
+    }
+
+  return g_steal_pointer (&value);
+}
+
+static void
+on_response_cb (TandemApprovalDialog *self,
+                const char           *response)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) payload = NULL;
+
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  if (self->finished || response == NULL)
+    return;
+
+  if (g_strcmp0 (response, RESPONSE_CANCEL) == 0)
+    {
+      tandem_approval_dialog_finish (self, new_entry (self, "cancelled", NULL));
+      tandem_approval_dialog_close (self);
+      return;
+    }
+
+  if (!adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (self), response))
+    return;
+
+  /* The protocol forbids answering after expiresAt, whatever the button
+   * state was when the answer was given. */
+  if (self->expired || tandem_approval_dialog_is_expired_now (self))
+    {
+      tandem_approval_dialog_mark_expired (self);
+      tandem_approval_dialog_finish (self, new_entry (self, "cancelled", NULL));
+      tandem_approval_dialog_close (self);
+      return;
+    }
+
+  if (g_strcmp0 (response, RESPONSE_APPROVE) == 0 || g_strcmp0 (response, RESPONSE_DENY) == 0)
+    {
+      gboolean approved = g_strcmp0 (response, RESPONSE_APPROVE) == 0;
+
+      payload = json_object_new ();
+      json_object_set_boolean_member (payload, "approved", approved);
+
+      if (approved && tandem_approval_dialog_get_editing (self))
+        {
+          JsonNode *edited;
+
+          if (!tandem_schema_form_validate (TANDEM_SCHEMA_FORM (self->form), &error))
+            {
+              tandem_approval_dialog_show_error (self, error->message);
+              return;
+            }
+
+          if (!(edited = tandem_approval_dialog_dup_edited_arguments (self)))
+            {
+              tandem_approval_dialog_show_error (self, _("The arguments are missing"));
+              return;
+            }
+
+          json_object_set_member (payload, "editedArgs", edited);
+        }
+
+      tandem_approval_dialog_finish (self,
+                                     new_entry (self, "resolved",
+                                                json_node_init_object (json_node_alloc (), payload)));
+      tandem_approval_dialog_close (self);
+      return;
+    }
+
+  if (g_strcmp0 (response, RESPONSE_SUBMIT) == 0 && self->form != NULL)
+    {
+      JsonNode *value;
+
+      if (!tandem_schema_form_validate (TANDEM_SCHEMA_FORM (self->form), &error))
+        {
+          tandem_approval_dialog_show_error (self, error->message);
+          return;
+        }
+
+      if (!(value = tandem_schema_form_get_value (TANDEM_SCHEMA_FORM (self->form))))
+        {
+          tandem_approval_dialog_show_error (self, _("An answer is required"));
+          return;
+        }
+
+      tandem_approval_dialog_finish (self, new_entry (self, "resolved", value));
+      tandem_approval_dialog_close (self);
+    }
+}
+
+static void
+on_edit_button_toggled_cb (TandemApprovalDialog *self)
+{
+  gboolean editing = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->edit_button));
+
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->edit_revealer), editing);
+  gtk_widget_set_visible (self->error_label, FALSE);
+}
+
+static gboolean
+on_cancelled_cb (GCancellable *cancellable,
+                 gpointer      user_data)
+{
+  TandemApprovalDialog *self = user_data;
+  g_autoptr(GTask) task = NULL;
+
+  g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  if (self->finished)
+    return G_SOURCE_REMOVE;
+
+  g_object_ref (self);
+  tandem_approval_dialog_stop (self);
+
+  if ((task = g_steal_pointer (&self->task)))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             "The question was withdrawn");
+
+  tandem_approval_dialog_close (self);
+  g_object_unref (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static GtkWidget *
+tandem_approval_dialog_build_tool_call (TandemApprovalDialog *self,
+                                        const char           *tool_call_id)
+{
+  AguiToolCallPart *part = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *arguments = NULL;
+  GtkWidget *box;
+  GtkWidget *label;
+  GtkWidget *scrolled;
+
+  if (self->transcript != NULL)
+    part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  if (part == NULL)
+    {
+      /* Translators: %s is an opaque tool call id */
+      title = g_strdup_printf (_("Tool call %s"), tool_call_id);
+      label = gtk_label_new (title);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_box_append (GTK_BOX (box), label);
+      return box;
+    }
+
+  if (agui_tool_call_part_get_parsed_arguments (part) != NULL)
+    {
+      self->arguments = json_node_copy (agui_tool_call_part_get_parsed_arguments (part));
+      arguments = json_to_string (self->arguments, TRUE);
+    }
+  else
+    {
+      arguments = g_strdup (agui_tool_call_part_get_arguments (part));
+    }
+
+  /* Translators: %s is the name of a tool the agent wants to run */
+  title = g_strdup_printf (_("Tool: %s"), agui_tool_call_part_get_tool_name (part));
+  label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_box_append (GTK_BOX (box), label);
+
+  label = gtk_label_new (arguments != NULL ? arguments : "");
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_add_css_class (label, "tandem-approval-arguments");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
+                                  -1);
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_widget_add_css_class (scrolled, "card");
+  gtk_box_append (GTK_BOX (box), scrolled);
+
+  return box;
+}
+
+static void
+tandem_approval_dialog_build (TandemApprovalDialog *self)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
+  JsonObject *response_schema = object_get_object (self->interrupt, "responseSchema");
+  const char *reason = object_get_string (self->interrupt, "reason");
+  const char *message = object_get_string (self->interrupt, "message");
+  const char *tool_call_id = object_get_string (self->interrupt, "toolCallId");
+  const char *expires_at = object_get_string (self->interrupt, "expiresAt");
+  GtkWidget *box;
+
+  self->approval = is_approval_shape (response_schema) && g_strcmp0 (reason, "input_required") != 0;
+
+  adw_message_dialog_set_heading_use_markup (dialog, FALSE);
+  adw_message_dialog_set_body_use_markup (dialog, FALSE);
+  adw_message_dialog_set_heading (dialog, heading_for_reason (reason, self->approval));
+  adw_message_dialog_set_body (dialog, message ? message : "");
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+
+  if (tool_call_id != NULL)
+    gtk_box_append (GTK_BOX (box), tandem_approval_dialog_build_tool_call (self, tool_call_id));
+
+  if (self->approval)
+    {
+      JsonObject *edited_schema = schema_get_property (response_schema, "editedArgs");
+
+      if (edited_schema != NULL)
+        {
+          self->form = tandem_schema_form_new (edited_schema, self->arguments);
+
+          self->edit_button = gtk_toggle_button_new_with_mnemonic (_("_Edit Arguments"));
+          gtk_widget_set_halign (self->edit_button, GTK_ALIGN_START);
+          g_signal_connect_object (self->edit_button, "toggled",
+                                   G_CALLBACK (on_edit_button_toggled_cb), self,
+                                   G_CONNECT_SWAPPED);
+
+          self->edit_revealer = gtk_revealer_new ();
+          gtk_revealer_set_transition_type (GTK_REVEALER (self->edit_revealer),
+                                            GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
+          gtk_revealer_set_child (GTK_REVEALER (self->edit_revealer), self->form);
+
+          gtk_box_append (GTK_BOX (box), self->edit_button);
+          gtk_box_append (GTK_BOX (box), self->edit_revealer);
+        }
+
+      adw_message_dialog_add_responses (dialog,
+                                        RESPONSE_CANCEL, _("_Cancel"),
+                                        RESPONSE_DENY, _("_Deny"),
+                                        RESPONSE_APPROVE, _("_Approve"),
+                                        NULL);
+      adw_message_dialog_set_response_appearance (dialog, RESPONSE_DENY, ADW_RESPONSE_DESTRUCTIVE);
+      adw_message_dialog_set_response_appearance (dialog, RESPONSE_APPROVE, ADW_RESPONSE_SUGGESTED);
+      adw_message_dialog_set_default_response (dialog, RESPONSE_APPROVE);
+    }
+  else
+    {
+      g_autoptr(JsonObject) text_schema = NULL;
+
+      if (response_schema == NULL)
+        {
+          text_schema = json_object_new ();
+          json_object_set_string_member (text_schema, "type", "string");
+          json_object_set_string_member (text_schema, "title", _("Answer"));
+          response_schema = text_schema;
+        }
+
+      self->form = tandem_schema_form_new (response_schema, NULL);
+      gtk_box_append (GTK_BOX (box), self->form);
+
+      adw_message_dialog_add_responses (dialog,
+                                        RESPONSE_CANCEL, _("_Cancel"),
+                                        RESPONSE_SUBMIT, _("_Submit"),
+                                        NULL);
+      adw_message_dialog_set_response_appearance (dialog, RESPONSE_SUBMIT, ADW_RESPONSE_SUGGESTED);
+      adw_message_dialog_set_default_response (dialog, RESPONSE_SUBMIT);
+    }
+
+  adw_message_dialog_set_close_response (dialog, RESPONSE_CANCEL);
+
+  self->error_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_widget_set_visible (self->error_label, FALSE);
+  gtk_box_append (GTK_BOX (box), self->error_label);
+
+  self->expiry_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->expiry_label), TRUE);
+  gtk_widget_add_css_class (self->expiry_label, "dim-label");
+  gtk_widget_set_visible (self->expiry_label, FALSE);
+  gtk_box_append (GTK_BOX (box), self->expiry_label);
+
+  gtk_widget_add_css_class (box, "tandem-approval");
+  adw_message_dialog_set_extra_child (dialog, box);
+
+  /* An unparseable expiresAt never expires. */
+  if (expires_at != NULL)
+    self->expires_at = g_date_time_new_from_iso8601 (expires_at, NULL);
+
+  if (self->expires_at != NULL && tandem_approval_dialog_update_expiry (self) == G_SOURCE_CONTINUE)
+    self->expiry_timeout_id = g_timeout_add_seconds (1, on_expiry_timeout_cb, self);
+}
+
+static gboolean
+tandem_approval_dialog_close_request (GtkWindow *window)
+{
+  TandemApprovalDialog *self = TANDEM_APPROVAL_DIALOG (window);
+
+  /* A response button closes the dialog before it emits its response, and
+   * a form that does not validate must stay open; so stay open unless the
+   * parent turned the close into an answer (Escape answers "cancel"). */
+  self->in_close_request = TRUE;
+  GTK_WINDOW_CLASS (tandem_approval_dialog_parent_class)->close_request (window);
+  self->in_close_request = FALSE;
+
+  return !self->finished;
+}
+
+/* Destroyed without an answer, say with its parent: that is a cancel. */
+static void
+tandem_approval_dialog_abandon (TandemApprovalDialog *self)
+{
+  if (!self->finished && self->task != NULL)
+    tandem_approval_dialog_finish (self, new_entry (self, "cancelled", NULL));
+  tandem_approval_dialog_stop (self);
+}
+
+static void
+tandem_approval_dialog_unrealize (GtkWidget *widget)
+{
+  TandemApprovalDialog *self = TANDEM_APPROVAL_DIALOG (widget);
+
+  g_object_ref (self);
+  tandem_approval_dialog_abandon (self);
+
+  GTK_WIDGET_CLASS (tandem_approval_dialog_parent_class)->unrealize (widget);
+  g_object_unref (self);
+}
+
+static void
+tandem_approval_dialog_dispose (GObject *object)
+{
+  TandemApprovalDialog *self = (TandemApprovalDialog *)object;
+
+  tandem_approval_dialog_abandon (self);
+
+  g_clear_object (&self->transcript);
+
+  G_OBJECT_CLASS (tandem_approval_dialog_parent_class)->dispose (object);
+}
+
+static void
+tandem_approval_dialog_finalize (GObject *object)
+{
+  TandemApprovalDialog *self = (TandemApprovalDialog *)object;
+
+  g_clear_pointer (&self->interrupt, json_object_unref);
+  g_clear_pointer (&self->arguments, json_node_unref);
+  g_clear_pointer (&self->expires_at, g_date_time_unref);
+
+  G_OBJECT_CLASS (tandem_approval_dialog_parent_class)->finalize (object);
+}
+
+static void
+tandem_approval_dialog_class_init (TandemApprovalDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tandem_approval_dialog_dispose;
+  object_class->finalize = tandem_approval_dialog_finalize;
+
+  widget_class->unrealize = tandem_approval_dialog_unrealize;
+
+  window_class->close_request = tandem_approval_dialog_close_request;
+
+  g_type_ensure (TANDEM_TYPE_SCHEMA_FORM);
+}
+
+static void
+tandem_approval_dialog_init (TandemApprovalDialog *self)
+{
+  g_signal_connect (self, "response", G_CALLBACK (on_response_cb), NULL);
+}
+
+/**
+ * tandem_approval_dialog_new:
+ * @parent: (nullable): the window the dialog belongs to
+ * @transcript: (nullable): the conversation, to find the tool call
+ * @interrupt: an AG-UI `Interrupt`
+ *
+ * Returns: (transfer none): a new dialog, owned by GTK like any toplevel;
+ *   present it with [method@Tandem.ApprovalDialog.ask_async]
+ */
+TandemApprovalDialog *
+tandem_approval_dialog_new (GtkWindow      *parent,
+                            AguiTranscript *transcript,
+                            JsonObject     *interrupt)
+{
+  TandemApprovalDialog *self;
+
+  g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (!transcript || AGUI_IS_TRANSCRIPT (transcript), NULL);
+  g_return_val_if_fail (interrupt != NULL, NULL);
+
+  self = g_object_new (TANDEM_TYPE_APPROVAL_DIALOG,
+                       "transient-for", parent,
+                       "modal", TRUE,
+                       NULL);
+  self->transcript = transcript ? g_object_ref (transcript) : NULL;
+  self->interrupt = json_object_ref (interrupt);
+
+  tandem_approval_dialog_build (self);
+
+  return self;
+}
+
+/**
+ * tandem_approval_dialog_ask_async:
+ * @self: an approval dialog
+ * @cancellable: (nullable): withdraws the question and closes the dialog
+ * @callback: called with the answer
+ * @user_data: data for @callback
+ *
+ * Presents the dialog and waits for the person's answer.
+ */
+void
+tandem_approval_dialog_ask_async (TandemApprovalDialog *self,
+                                  GCancellable         *cancellable,
+                                  GAsyncReadyCallback   callback,
+                                  gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (TANDEM_IS_APPROVAL_DIALOG (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_approval_dialog_ask_async);
+
+  if (self->task != NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
+                               "The dialog is already asking");
+      return;
+    }
+
+  if (self->finished)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED,
+                               "The dialog has already been answered");
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      tandem_approval_dialog_stop (self);
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+
+  self->task = g_steal_pointer (&task);
+
+  if (cancellable != NULL)
+    {
+      self->cancelled_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (self->cancelled_source, G_SOURCE_FUNC (on_cancelled_cb), self, NULL);
+      g_source_attach (self->cancelled_source, g_main_context_get_thread_default ());
+    }
+
+  gtk_window_present (GTK_WINDOW (self));
+}
+
+/**
+ * tandem_approval_dialog_ask_finish:
+ * @self: an approval dialog
+ * @result: the result passed to the callback
+ * @error: return location for a #GError, %G_IO_ERROR_CANCELLED when the
+ *   cancellable fired
+ *
+ * Returns: (transfer full): the `ResumeEntry`: `interruptId`, `status` and,
+ *   when resolved, `payload`
+ */
+JsonObject *
+tandem_approval_dialog_ask_finish (TandemApprovalDialog  *self,
+                                   GAsyncResult          *result,
+                                   GError               **error)
+{
+  g_return_val_if_fail (TANDEM_IS_APPROVAL_DIALOG (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * tandem_approval_dialog_get_form:
+ * @self: an approval dialog
+ *
+ * Returns: (transfer none) (nullable): the form for `editedArgs` or for the
+ *   response schema, if the dialog has one
+ */
+GtkWidget *
+tandem_approval_dialog_get_form (TandemApprovalDialog *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPROVAL_DIALOG (self), NULL);
+
+  return self->form;
+}
+
+/**
+ * tandem_approval_dialog_get_editing:
+ * @self: an approval dialog
+ *
+ * Returns: whether approving sends the edited arguments
+ */
+gboolean
+tandem_approval_dialog_get_editing (TandemApprovalDialog *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPROVAL_DIALOG (self), FALSE);
+
+  return self->edit_button != NULL &&
+         gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->edit_button));
+}
+
+/**
+ * tandem_approval_dialog_set_editing:
+ * @self: an approval dialog
+ * @editing: whether to show the arguments form
+ *
+ * Same as toggling "Edit Arguments"; ignored when the interrupt does not
+ * offer `editedArgs` or has expired.
+ */
+void
+tandem_approval_dialog_set_editing (TandemApprovalDialog *self,
+                                    gboolean              editing)
+{
+  g_return_if_fail (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  if (self->edit_button == NULL || self->expired)
+    return;
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->edit_button), editing);
+}
+
+/**
+ * tandem_approval_dialog_get_expired:
+ * @self: an approval dialog
+ *
+ * Returns: whether the interrupt's `expiresAt` has passed
+ */
+gboolean
+tandem_approval_dialog_get_expired (TandemApprovalDialog *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPROVAL_DIALOG (self), FALSE);
+
+  return self->expired || tandem_approval_dialog_is_expired_now (self);
+}

@@ -19,5 +19,12 @@ GtkWidget *tandem_schema_form_new       (JsonObject        *schema,
 gboolean   tandem_schema_form_validate  (TandemSchemaForm  *self,
                                          GError           **error);
 JsonNode  *tandem_schema_form_get_value (TandemSchemaForm  *self);
+gboolean   tandem_schema_form_is_single (TandemSchemaForm  *self);
+gboolean   tandem_schema_form_has_field (TandemSchemaForm  *self,
+                                         const char        *name);
+GtkWidget *tandem_schema_form_get_row   (TandemSchemaForm  *self,
+                                         const char        *name);
+GtkWidget *tandem_schema_form_get_input (TandemSchemaForm  *self,
+                                         const char        *name);
 
 G_END_DECLS
