@@ -60,7 +60,10 @@ import -window root "$tmp/approval.png"
 convert "$tmp/approval.png" -crop 1200x860+0+0 +repage "$out/approval.png"
 
 # Approve, let the agent finish, then show the finished conversation.
-xdotool key Return
+if [ -n "$dialog" ]; then
+  xdotool windowactivate --sync "$dialog" 2>/dev/null || xdotool windowfocus "$dialog"
+  xdotool key Return
+fi
 sleep 6
 import -window "$window" "$out/conversation.png"
 

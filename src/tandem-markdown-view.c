@@ -1271,7 +1271,6 @@ static GtkWidget *
 table_build (Node *table)
 {
   GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *scroller;
 
   gtk_widget_add_css_class (grid, "md-table");
   gtk_grid_set_column_spacing (GTK_GRID (grid), 0);
@@ -1297,14 +1296,13 @@ table_build (Node *table)
         }
     }
 
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
-                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+  /* No horizontal scroller: cells wrap (at most 40 characters wide), and
+   * a GtkScrolledWindow measures its child's height at the child's
+   * minimum width, where every cell wraps word by word, leaving a tall
+   * empty frame under the table. */
   table->box = grid;
 
-  return scroller;
+  return grid;
 }
 
 static GtkWidget *
