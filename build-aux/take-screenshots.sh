@@ -45,6 +45,20 @@ xdotool windowsize "$window" 1200 860
 xdotool windowactivate --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
 sleep 1
 
+# Preferences first, while nothing else is open.
+xdotool key ctrl+comma
+sleep 2
+prefs=$(xdotool search --onlyvisible --name "Preferences" 2>/dev/null | head -1 || true)
+if [ -n "$prefs" ]; then
+  import -window "$prefs" "$out/preferences.png"
+  xdotool windowactivate --sync "$prefs" 2>/dev/null || true
+  xdotool key Escape
+else
+  import -window root "$out/preferences.png"
+fi
+sleep 1
+xdotool windowactivate --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
+
 xdotool type --delay 15 "Hi! What can you show me?"
 xdotool key Return
 
@@ -59,22 +73,17 @@ sleep 1
 import -window root "$tmp/approval.png"
 convert "$tmp/approval.png" -crop 1200x860+0+0 +repage "$out/approval.png"
 
-# Approve, let the agent finish, then show the finished conversation.
+# Answer with the dialog's default (Approve) and let the agent finish.
 if [ -n "$dialog" ]; then
   xdotool windowactivate --sync "$dialog" 2>/dev/null || xdotool windowfocus "$dialog"
-  xdotool key Return
+  xdotool key --clearmodifiers ctrl+Return 2>/dev/null || true
+  sleep 0.5
+  if xdotool search --onlyvisible --name "Approve" >/dev/null 2>&1; then
+    xdotool key Escape
+  fi
 fi
 sleep 6
 import -window "$window" "$out/conversation.png"
-
-xdotool key ctrl+comma
-sleep 2
-prefs=$(xdotool search --onlyvisible --name "Preferences" 2>/dev/null | head -1 || true)
-if [ -n "$prefs" ]; then
-  import -window "$prefs" "$out/preferences.png"
-else
-  import -window root "$out/preferences.png"
-fi
 
 echo "Screenshots in $out:"
 ls -l "$out"
