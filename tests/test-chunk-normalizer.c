@@ -692,11 +692,35 @@ test_reset (void)
   g_assert_cmpuint (out->len, ==, 1);
 }
 
+static void
+test_expand (void)
+{
+  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiEvent) chunk = agui_event_new_from_string ("{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"hi\"}", -1, NULL);
+  g_autoptr(AguiEvent) bad = agui_event_new_from_string ("{\"type\":\"TOOL_CALL_CHUNK\",\"delta\":\"x\"}", -1, NULL);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("expand() returns what push() would append, the caller owning the events");
+
+  events = agui_chunk_normalizer_expand (normalizer, chunk, &error);
+  g_assert_no_error (error);
+  g_ptr_array_set_free_func (events, (GDestroyNotify) agui_event_unref);
+  g_assert_cmpuint (events->len, ==, 2);
+  g_assert_cmpint (agui_event_get_event_type (g_ptr_array_index (events, 0)), ==, AGUI_EVENT_TEXT_MESSAGE_START);
+  g_assert_cmpstr (agui_event_get_delta (g_ptr_array_index (events, 1)), ==, "hi");
+
+  g_assert_null (agui_chunk_normalizer_expand (normalizer, bad, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CHUNK);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/agui/chunk-normalizer/expand", test_expand);
 
   for (guint i = 0; i < G_N_ELEMENTS (chunk_cases); i++)
     {

@@ -353,7 +353,23 @@ def test_python_implementations():
     gc.collect()
 
 
+def test_chunk_normalizer():
+    normalizer = Agui.ChunkNormalizer.new()
+    chunk = Agui.Event.new_from_string(
+        '{"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","delta":"hi"}', -1)
+    events = normalizer.expand(chunk)
+    check([event.get_type_name() for event in events] == ['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT'],
+          'ChunkNormalizer.expand returns the expanded events: %r'
+          % [event.get_type_name() for event in events])
+    try:
+        normalizer.expand(Agui.Event.new_from_string('{"type":"TOOL_CALL_CHUNK","delta":"x"}', -1))
+        check(False, 'an id-less first tool chunk is refused')
+    except GLib.Error as error:
+        check('toolCallId' in error.message, 'an id-less first tool chunk is refused: %s' % error.message)
+
+
 test_session()
+test_chunk_normalizer()
 test_event()
 test_sse_decoder()
 test_python_implementations()

@@ -619,3 +619,40 @@ agui_chunk_normalizer_reset (AguiChunkNormalizer *self)
   while (self->open_order.head != NULL)
     forget_stream (self, self->open_order.head->data);
 }
+
+/**
+ * agui_chunk_normalizer_expand:
+ * @self: a chunk normalizer
+ * @event: the next event of the stream, after schema enforcement
+ * @error: return location for a #GError
+ *
+ * Like [method@Agui.ChunkNormalizer.push], returning the events instead of
+ * appending them to a caller's array; the form bindings can use. On
+ * failure the synthetic END events emitted before it are lost: callers
+ * that must apply them use push().
+ *
+ * The array has no free function, as introspection expects of a
+ * (transfer full) array: a C caller unrefs the events itself, or sets
+ * agui_event_unref() with g_ptr_array_set_free_func().
+ *
+ * Returns: (transfer full) (element-type AguiEvent) (nullable): the events
+ *   @event expands to, in order, or %NULL with @error set
+ */
+GPtrArray *
+agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
+                              AguiEvent            *event,
+                              GError              **error)
+{
+  g_autoptr(GPtrArray) out = NULL;
+
+  g_return_val_if_fail (AGUI_IS_CHUNK_NORMALIZER (self), NULL);
+  g_return_val_if_fail (event != NULL, NULL);
+
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  if (!agui_chunk_normalizer_push (self, event, out, error))
+    return NULL;
+
+  g_ptr_array_set_free_func (out, NULL);
+
+  return g_steal_pointer (&out);
+}

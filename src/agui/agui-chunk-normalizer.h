@@ -26,6 +26,10 @@ gboolean             agui_chunk_normalizer_push  (AguiChunkNormalizer  *self,
                                                   GPtrArray            *out,
                                                   GError              **error);
 AGUI_AVAILABLE_IN_ALL
+GPtrArray           *agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
+                                                   AguiEvent            *event,
+                                                   GError              **error);
+AGUI_AVAILABLE_IN_ALL
 void                 agui_chunk_normalizer_reset (AguiChunkNormalizer  *self);
 
 G_END_DECLS
