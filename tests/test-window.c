@@ -224,7 +224,7 @@ fixture_tear_down (Fixture       *f,
   GList *toplevels = gtk_window_list_toplevels ();
 
   for (GList *l = toplevels; l != NULL; l = l->next)
-    if (TANDEM_IS_APPROVAL_DIALOG (l->data))
+    if (ADW_IS_MESSAGE_DIALOG (l->data))
       gtk_window_destroy (l->data);
   g_list_free (toplevels);
 
@@ -700,6 +700,582 @@ test_state_inspector (Fixture       *f,
   g_assert_cmpstr (changes, ==, "replace /progress");
 }
 
+/* The conversation sidebar */
+
+/* A thread straight in the store: one turn whose only message, from the
+ * person, is @text, logged as the events a restore replays. */
+static char *
+add_thread (const char *title,
+            const char *text)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(JsonArray) messages = json_array_new ();
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *snapshot_id = g_uuid_string_random ();
+  char *thread_id = g_uuid_string_random ();
+  JsonObject *message = json_object_new ();
+  AguiTurnRecord turn = { 0 };
+  AguiEvent *event;
+
+  json_object_set_string_member (message, "id", "m1");
+  json_object_set_string_member (message, "role", "user");
+  json_object_set_string_member (message, "content", text);
+  json_array_add_object_element (messages, message);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "MESSAGES_SNAPSHOT");
+  json_builder_set_member_name (builder, "messages");
+  json_builder_add_value (builder, json_node_init_array (json_node_alloc (), messages));
+  json_builder_end_object (builder);
+  snapshot = json_builder_get_root (builder);
+
+  event = agui_event_new_from_string (RS ("r1"), -1, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (events, event);
+  event = agui_event_new_from_json (snapshot, NULL, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (events, event);
+  event = agui_event_new_from_string (RF ("r1"), -1, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (events, event);
+
+  g_assert_true (agui_session_store_create_thread (store, thread_id, title, NULL, &error));
+  g_assert_no_error (error);
+
+  turn.thread_id = thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.messages = messages;
+  turn.events = events;
+  g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+  g_assert_no_error (error);
+
+  return thread_id;
+}
+
+static gboolean
+store_has_thread (const char *thread_id)
+{
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(GError) error = NULL;
+
+  thread = agui_session_store_get_thread (tandem_application_get_store (app), thread_id, &error);
+  g_assert_true ((thread != NULL) == (error == NULL));
+
+  return thread != NULL;
+}
+
+/* The sidebar's rows, top to bottom, by the title each shows. */
+static GStrv
+dup_sidebar_titles (TandemWindow *window)
+{
+  GtkListBox *list = GTK_LIST_BOX (child (window, "thread_list"));
+  g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
+    {
+      g_autoptr(GPtrArray) labels = find_all (row, GTK_TYPE_LABEL);
+
+      g_assert_cmpuint (labels->len, >, 0);
+      g_strv_builder_add (titles, gtk_label_get_text (labels->pdata[0]));
+    }
+
+  return g_strv_builder_end (titles);
+}
+
+static int
+sidebar_index (TandemWindow *window,
+               const char   *title)
+{
+  g_auto(GStrv) titles = dup_sidebar_titles (window);
+
+  for (guint i = 0; titles[i] != NULL; i++)
+    if (g_strcmp0 (titles[i], title) == 0)
+      return (int) i;
+
+  return -1;
+}
+
+typedef struct
+{
+  const char *text;
+  gboolean    answered;
+} Search;
+
+static void
+on_search_changed_cb (GtkSearchEntry *entry,
+                      Search         *search)
+{
+  /* Replacing the text empties the entry first, and an empty entry
+   * reports at once: only the change to the text typed counts. */
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (entry)), search->text) == 0)
+    search->answered = TRUE;
+}
+
+static gboolean
+search_answered (gpointer data)
+{
+  Search *search = data;
+
+  return search->answered;
+}
+
+/* Types @text into the search entry and waits for the sidebar to have
+ * answered it: the entry reports a change only after a pause. */
+static void
+search_for (Fixture    *f,
+            const char *text)
+{
+  GtkWidget *entry = child (f->window, "search_entry");
+  Search search = { text, FALSE };
+  gulong handler;
+
+  /* Connected after the window's own handler, so it runs after it. */
+  handler = g_signal_connect (entry, "search-changed", G_CALLBACK (on_search_changed_cb), &search);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_assert_true (agui_test_wait_for (search_answered, &search, TIMEOUT_MS));
+  g_signal_handler_disconnect (entry, handler);
+}
+
+static void
+test_threads_newest_first (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *first = add_thread ("Oldest of three", "one");
+  g_autofree char *second = add_thread ("Middle of three", "two");
+  g_autofree char *third = add_thread ("Newest of three", "three");
+  g_auto(GStrv) titles = NULL;
+  GtkListBoxRow *selected;
+
+  g_test_summary ("The sidebar lists the conversations newest first and selects the open one");
+
+  tandem_window_refresh_threads (f->window);
+  titles = dup_sidebar_titles (f->window);
+
+  /* Other tests share the store; these three are the newest in it. */
+  g_assert_cmpuint (g_strv_length (titles), >=, 3);
+  g_assert_cmpstr (titles[0], ==, "Newest of three");
+  g_assert_cmpstr (titles[1], ==, "Middle of three");
+  g_assert_cmpstr (titles[2], ==, "Oldest of three");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "list");
+
+  /* A new turn brings a conversation to the top. */
+  {
+    g_autoptr(JsonArray) messages = json_array_new ();
+    g_autoptr(GError) error = NULL;
+    g_autofree char *snapshot_id = g_uuid_string_random ();
+    AguiTurnRecord turn = { 0 };
+
+    turn.thread_id = first;
+    turn.snapshot_id = snapshot_id;
+    turn.turn_index = 1;
+    turn.status = AGUI_SNAPSHOT_COMPLETED;
+    turn.messages = messages;
+    g_assert_true (agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
+    g_assert_no_error (error);
+  }
+  tandem_window_refresh_threads (f->window);
+  g_assert_cmpint (sidebar_index (f->window, "Oldest of three"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Newest of three"), ==, 1);
+  g_assert_cmpint (sidebar_index (f->window, "Middle of three"), ==, 2);
+
+  /* The open conversation is the selected row. */
+  tandem_window_open_thread (f->window, second);
+  iterate_for (50);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, second);
+  selected = gtk_list_box_get_selected_row (GTK_LIST_BOX (child (f->window, "thread_list")));
+  g_assert_nonnull (selected);
+  g_assert_cmpint (gtk_list_box_row_get_index (selected), ==, sidebar_index (f->window, "Middle of three"));
+}
+
+static void
+test_threads_open (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *older = add_thread ("Opened from the sidebar", "earlier words");
+  g_autoptr(AguiAgentSession) session = NULL;
+  GtkListBox *list = GTK_LIST_BOX (child (f->window, "thread_list"));
+  g_autofree char *sent_id = NULL;
+  GtkListBoxRow *row;
+
+  g_test_summary ("A conversation sent from the window goes to the top, selected; activating a row opens it");
+
+  /* A stored conversation, as New Chat makes, on the scripted agent. */
+  session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
+                                         tandem_application_get_store (app), "test");
+  tandem_window_set_session (f->window, session);
+  g_set_object (&f->session, session);
+  sent_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Noted"), RF ("r1"), NULL));
+  send_by_enter (f, "Sent from the window");
+  wait_for_exchange (f);
+  g_assert_null (agui_agent_session_get_store_error (session));
+
+  g_assert_cmpint (sidebar_index (f->window, "Sent from the window"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Opened from the sidebar"), ==, 1);
+  row = gtk_list_box_get_selected_row (list);
+  g_assert_nonnull (row);
+  g_assert_cmpint (gtk_list_box_row_get_index (row), ==, 0);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+                   "Sent from the window");
+
+  /* What a click on the row does. */
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
+  iterate_for (50);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, older);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 1);
+  g_assert_nonnull (find_label (child (f->window, "transcript_view"), "earlier words"));
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+                   "Opened from the sidebar");
+  row = gtk_list_box_get_selected_row (list);
+  g_assert_nonnull (row);
+  g_assert_cmpint (gtk_list_box_row_get_index (row), ==, sidebar_index (f->window, "Opened from the sidebar"));
+
+  /* And back: the first conversation, restored from the store. */
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, sidebar_index (f->window, "Sent from the window")));
+  iterate_for (50);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, sent_id);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
+}
+
+static void
+test_threads_search (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *garden = add_thread ("Garden notes", "The tomatoes need water");
+  g_autofree char *budget = add_thread ("Budget review", "Quarterly numbers");
+  g_autofree char *travel = add_thread ("Travel", "Pack the Zebra-striped umbrella");
+  g_auto(GStrv) titles = NULL;
+
+  g_test_summary ("The search filters the sidebar by title and by message text; clearing it shows all again");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
+  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (child (f->window, "search_bar"))));
+
+  /* By title, ignoring case. */
+  search_for (f, "BUDGET");
+  titles = dup_sidebar_titles (f->window);
+  g_assert_cmpstrv (titles, ((const char *[]) { "Budget review", NULL }));
+  g_clear_pointer (&titles, g_strfreev);
+
+  /* By what was said, though the title does not match. */
+  search_for (f, "zebra");
+  titles = dup_sidebar_titles (f->window);
+  g_assert_cmpstrv (titles, ((const char *[]) { "Travel", NULL }));
+  g_clear_pointer (&titles, g_strfreev);
+
+  search_for (f, "no conversation says this");
+  g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, -1);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "empty");
+
+  search_for (f, "");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "list");
+  g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Budget review"), ==, 1);
+  g_assert_cmpint (sidebar_index (f->window, "Garden notes"), ==, 2);
+}
+
+static AdwMessageDialog *
+find_rename_dialog (Fixture *f)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  AdwMessageDialog *dialog = NULL;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && !TANDEM_IS_APPROVAL_DIALOG (l->data) &&
+        gtk_widget_get_visible (l->data) &&
+        gtk_window_get_transient_for (l->data) == GTK_WINDOW (f->window))
+      dialog = l->data;
+  g_list_free (toplevels);
+
+  return dialog;
+}
+
+static GtkButton *
+find_button (gpointer    widget,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
+      return buttons->pdata[i];
+
+  return NULL;
+}
+
+/* A click, as the person makes it; activating a button would emit
+ * clicked only after its press animation. */
+static void
+click (GtkButton *button)
+{
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (button)));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+/* Opens the rename dialog for @thread_id the way the row's menu does,
+ * types @title and presses @button. */
+static void
+rename_through_dialog (Fixture    *f,
+                       const char *thread_id,
+                       const char *old_title,
+                       const char *title,
+                       const char *button)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.rename-thread", "s", thread_id));
+  dialog = find_rename_dialog (f);
+  g_assert_nonnull (dialog);
+
+  entry = adw_message_dialog_get_extra_child (dialog);
+  g_assert_true (GTK_IS_EDITABLE (entry));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, old_title);
+  gtk_editable_set_text (GTK_EDITABLE (entry), title);
+
+  g_assert_nonnull (find_button (dialog, button));
+  click (find_button (dialog, button));
+  iterate_for (50);
+  g_assert_null (find_rename_dialog (f));
+}
+
+static char *
+dup_store_title (const char *thread_id)
+{
+  g_autoptr(JsonObject) thread = agui_session_store_get_thread (tandem_application_get_store (app), thread_id, NULL);
+
+  g_assert_nonnull (thread);
+
+  return g_strdup (json_object_get_string_member (thread, "title"));
+}
+
+static void
+test_threads_rename (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *other = add_thread ("Not renamed", "left alone");
+  g_autofree char *thread_id = add_thread ("Before the rename", "hello");
+  g_autofree char *title = NULL;
+
+  g_test_summary ("Rename asks for a title, saves it and shows it in the sidebar and the header");
+
+  tandem_window_open_thread (f->window, thread_id);
+  iterate_for (50);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
+  g_assert_cmpint (sidebar_index (f->window, "Before the rename"), ==, 0);
+
+  /* Cancel changes nothing. */
+  rename_through_dialog (f, thread_id, "Before the rename", "Never saved", "_Cancel");
+  title = dup_store_title (thread_id);
+  g_assert_cmpstr (title, ==, "Before the rename");
+  g_clear_pointer (&title, g_free);
+  g_assert_cmpint (sidebar_index (f->window, "Never saved"), ==, -1);
+
+  rename_through_dialog (f, thread_id, "Before the rename", "After the rename", "_Rename");
+  title = dup_store_title (thread_id);
+  g_assert_cmpstr (title, ==, "After the rename");
+  g_clear_pointer (&title, g_free);
+  g_assert_cmpint (sidebar_index (f->window, "Before the rename"), ==, -1);
+  /* A rename is not activity: the conversation keeps its place. */
+  g_assert_cmpint (sidebar_index (f->window, "After the rename"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Not renamed"), ==, 1);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+                   "After the rename");
+
+  /* Renaming a conversation that is not open leaves the header alone. */
+  rename_through_dialog (f, other, "Not renamed", "Renamed too", "_Rename");
+  title = dup_store_title (other);
+  g_assert_cmpstr (title, ==, "Renamed too");
+  g_assert_cmpint (sidebar_index (f->window, "Renamed too"), ==, 1);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+                   "After the rename");
+}
+
+/* The toast widget showing "Conversation deleted", if any. */
+static GtkWidget *
+find_delete_toast (Fixture *f)
+{
+  GType type = g_type_from_name ("AdwToastWidget");
+  g_autoptr(GPtrArray) widgets = NULL;
+
+  g_assert_true (type != G_TYPE_INVALID);
+  widgets = find_all (child (f->window, "toast_overlay"), type);
+  g_assert_cmpuint (widgets->len, <=, 1);
+  for (guint i = 0; i < widgets->len; i++)
+    if (find_label (widgets->pdata[i], "Conversation deleted") != NULL)
+      return widgets->pdata[i];
+
+  return NULL;
+}
+
+static gboolean
+no_delete_toast (gpointer data)
+{
+  return find_delete_toast (data) == NULL;
+}
+
+static void
+test_threads_delete (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *kept = add_thread ("Kept around", "stay");
+  g_autofree char *thread_id = add_thread ("Deleted twice", "bye");
+  g_autoptr(AdwToast) toast = NULL;
+  GtkWidget *toast_widget;
+
+  g_test_summary ("Delete hides a conversation at once; Undo brings it back, else it leaves the store");
+
+  tandem_window_refresh_threads (f->window);
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
+  g_assert_cmpint (sidebar_index (f->window, "Kept around"), ==, 0);
+  toast_widget = find_delete_toast (f);
+  g_assert_nonnull (toast_widget);
+  g_assert_true (store_has_thread (thread_id));
+
+  /* A refresh, as after an exchange, does not bring it back early. */
+  tandem_window_refresh_threads (f->window);
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
+
+  /* Undo: back in the list, and the toast going away deletes nothing. */
+  click (find_button (toast_widget, "_Undo"));
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
+  g_assert_true (agui_test_wait_for (no_delete_toast, f, TIMEOUT_MS));
+  iterate_for (50);
+  g_assert_true (store_has_thread (thread_id));
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
+
+  /* Again, and this time the toast is dismissed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
+  toast_widget = find_delete_toast (f);
+  g_assert_nonnull (toast_widget);
+  g_object_get (toast_widget, "toast", &toast, NULL);
+  g_assert_true (ADW_IS_TOAST (toast));
+  g_assert_true (store_has_thread (thread_id));
+
+  adw_toast_dismiss (toast);
+  iterate_for (50);
+  g_assert_false (store_has_thread (thread_id));
+  tandem_window_refresh_threads (f->window);
+  g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
+  g_assert_cmpint (sidebar_index (f->window, "Kept around"), ==, 0);
+  g_assert_true (store_has_thread (kept));
+}
+
+static void
+test_threads_delete_on_close (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autofree char *closed = add_thread ("Deleted at close", "bye");
+  g_autofree char *destroyed = add_thread ("Deleted at destroy", "bye");
+
+  g_test_summary ("A window going away with a delete still offered carries the delete out");
+
+  /* Closed, as Ctrl+W and Quit do. */
+  tandem_window_refresh_threads (f->window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", closed));
+  g_assert_nonnull (find_delete_toast (f));
+  g_assert_true (store_has_thread (closed));
+  gtk_window_close (GTK_WINDOW (f->window));
+  iterate_for (50);
+  g_assert_false (store_has_thread (closed));
+
+  /* Destroyed without a close request. */
+  f->window = tandem_window_new (app);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", destroyed));
+  g_assert_true (store_has_thread (destroyed));
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_for (50);
+  g_assert_false (store_has_thread (destroyed));
+
+  f->window = tandem_window_new (app);
+  g_assert_cmpint (sidebar_index (f->window, "Deleted at destroy"), ==, -1);
+  iterate_for (50);
+}
+
+static void
+test_threads_delete_open (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("Open and deleted", "bye");
+  AguiAgentSession *session;
+
+  g_test_summary ("Deleting the open conversation starts a new one; Undo lists it again");
+
+  tandem_window_open_thread (f->window, thread_id);
+  iterate_for (50);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));
+  session = tandem_window_get_session (f->window);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (session), !=, thread_id);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (session))), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Open and deleted"), ==, -1);
+
+  click (find_button (find_delete_toast (f), "_Undo"));
+  g_assert_true (agui_test_wait_for (no_delete_toast, f, TIMEOUT_MS));
+  g_assert_true (store_has_thread (thread_id));
+  g_assert_cmpint (sidebar_index (f->window, "Open and deleted"), ==, 0);
+}
+
+static void
+test_new_chat (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *old_id = NULL;
+  g_autofree char *draft = NULL;
+  g_auto(GStrv) accels = NULL;
+  AguiAgentSession *session;
+
+  g_test_summary ("New Chat, also on Ctrl+N, switches to an empty conversation on a new thread");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Sure"), RF ("r1"), NULL));
+  send_by_enter (f, "An old conversation");
+  wait_for_exchange (f);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "transcript");
+  old_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.new-chat");
+  g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>n"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  iterate_for (50);
+
+  session = tandem_window_get_session (f->window);
+  g_assert_nonnull (session);
+  g_assert_true (session != f->session);
+  g_assert_nonnull (agui_agent_session_get_thread_id (session));
+  g_assert_cmpstr (agui_agent_session_get_thread_id (session), !=, "");
+  g_assert_cmpstr (agui_agent_session_get_thread_id (session), !=, old_id);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (session))), ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "welcome");
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==, "New Chat");
+  g_assert_null (gtk_list_box_get_selected_row (GTK_LIST_BOX (child (f->window, "thread_list"))));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (child (f->window, "error_revealer"))));
+  draft = dup_composer_text (f->window);
+  g_assert_cmpstr (draft, ==, "");
+
+  /* A second New Chat is yet another thread. */
+  old_id = g_strdup (agui_agent_session_get_thread_id (session));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  iterate_for (50);
+  g_assert_true (tandem_window_get_session (f->window) != session);
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), !=, old_id);
+}
+
 /* Benchmarks: only with -m perf */
 
 typedef struct
@@ -872,6 +1448,14 @@ main (int   argc,
   ADD ("jump-to-latest", test_jump_to_latest, NULL);
   ADD ("failed-run", test_failed_run, NULL);
   ADD ("state-inspector", test_state_inspector, NULL);
+  ADD ("threads/newest-first", test_threads_newest_first, NULL);
+  ADD ("threads/open", test_threads_open, NULL);
+  ADD ("threads/search", test_threads_search, NULL);
+  ADD ("threads/rename", test_threads_rename, NULL);
+  ADD ("threads/delete", test_threads_delete, NULL);
+  ADD ("threads/delete-on-close", test_threads_delete_on_close, NULL);
+  ADD ("threads/delete-open", test_threads_delete_open, NULL);
+  ADD ("new-chat", test_new_chat, NULL);
   ADD ("perf/stream-10000-deltas", test_perf_stream, NULL);
   ADD ("perf/scroll-10000-messages", test_perf_scroll, NULL);
 #undef ADD
