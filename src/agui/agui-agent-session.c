@@ -93,6 +93,7 @@ typedef struct
 
   /* The turn: everything this exchange added to the thread, for the store. */
   gboolean           started;
+  GError            *finish_error;
   char              *snapshot_id;
   GPtrArray         *turn_events;
 } Exchange;
@@ -164,6 +165,7 @@ exchange_free (Exchange *exchange)
   g_clear_pointer (&exchange->calls, g_hash_table_unref);
   g_free (exchange->snapshot_id);
   g_clear_pointer (&exchange->turn_events, g_ptr_array_unref);
+  g_clear_error (&exchange->finish_error);
   g_free (exchange);
 }
 
@@ -647,53 +649,147 @@ title_for (AguiAgentSession *self)
   return g_strdup ("New conversation");
 }
 
-/* The turn ends as a snapshot chained to the one before it: COMPLETED,
- * FAILED with its error, or ABORTED when cancelled. A store that cannot
- * write says so on the session; the conversation itself goes on. */
-static void
-persist_turn (AguiAgentSession *self,
-              Exchange         *exchange)
+/* What one turn writes, copied so that a worker thread can write it while
+ * the conversation goes on in the main thread. */
+typedef struct
 {
-  AguiRunState *state = agui_transcript_get_run_state (self->transcript);
-  g_autoptr(JsonArray) messages = NULL;
-  g_autoptr(GError) error = NULL;
+  char               *thread_id;
+  char               *title;
+  char               *agent;
+  char               *snapshot_id;
+  char               *parent_id;
+  char               *finish_reason;
+  char               *error;
+  int                 turn_index;
+  AguiSnapshotStatus  status;
+  JsonNode           *messages;
+  JsonNode           *state;
+  JsonNode           *pending_interrupts;
+  GPtrArray          *events;
+} TurnSave;
+
+static void
+turn_save_free (TurnSave *save)
+{
+  g_free (save->thread_id);
+  g_free (save->title);
+  g_free (save->agent);
+  g_free (save->snapshot_id);
+  g_free (save->parent_id);
+  g_free (save->finish_reason);
+  g_free (save->error);
+  g_clear_pointer (&save->messages, json_node_unref);
+  g_clear_pointer (&save->state, json_node_unref);
+  g_clear_pointer (&save->pending_interrupts, json_node_unref);
+  g_clear_pointer (&save->events, g_ptr_array_unref);
+  g_free (save);
+}
+
+static void
+save_turn_in_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  AguiSessionStore *store = source_object;
+  TurnSave *save = task_data;
+  g_autoptr(JsonObject) thread = agui_session_store_get_thread (store, save->thread_id, NULL);
   AguiTurnRecord turn = { 0 };
+  GError *error = NULL;
+
+  if (thread == NULL)
+    agui_session_store_create_thread (store, save->thread_id, save->title, save->agent, NULL);
+
+  turn.thread_id = save->thread_id;
+  turn.snapshot_id = save->snapshot_id;
+  turn.parent_id = save->parent_id;
+  turn.turn_index = save->turn_index;
+  turn.status = save->status;
+  turn.finish_reason = save->finish_reason;
+  turn.error = save->error;
+  turn.messages = json_node_get_array (save->messages);
+  turn.state = save->state;
+  turn.events = save->events;
+  turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
+
+  if (agui_session_store_save_turn (store, &turn, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void complete_exchange (GTask  *task,
+                               GError *error);
+
+static void
+on_turn_saved (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) exchange_task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (exchange_task);
+  Exchange *exchange = g_task_get_task_data (exchange_task);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_warning ("%s", error->message);
+      set_store_error (self, error->message);
+    }
+  else
+    {
+      set_store_error (self, NULL);
+    }
+
+  complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
+}
+
+/* The turn ends as a snapshot chained to the one before it: COMPLETED,
+ * FAILED with its error, or ABORTED when cancelled. The write happens in
+ * a worker thread (a turn's log can be long, and SQLite syncs the disk),
+ * and the exchange completes once it is done, so a caller that sees the
+ * turn end also sees it stored. A store that cannot write says so on the
+ * session; the conversation itself goes on. Returns whether a write was
+ * started. */
+static gboolean
+persist_turn (AguiAgentSession *self,
+              GTask            *exchange_task)
+{
+  Exchange *exchange = g_task_get_task_data (exchange_task);
+  AguiRunState *state = agui_transcript_get_run_state (self->transcript);
+  gboolean started = FALSE;
 
   if (self->store != NULL)
     {
-      g_autoptr(JsonObject) thread = agui_session_store_get_thread (self->store, self->thread_id, NULL);
+      g_autoptr(GTask) task = NULL;
+      TurnSave *save = g_new0 (TurnSave, 1);
+      g_autoptr(JsonNode) messages = NULL;
+      g_autoptr(JsonNode) interrupts = NULL;
 
-      if (thread == NULL)
-        {
-          g_autofree char *title = title_for (self);
+      save->thread_id = g_strdup (self->thread_id);
+      save->title = title_for (self);
+      save->agent = g_strdup (self->agent);
+      save->snapshot_id = g_strdup (exchange->snapshot_id);
+      save->parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? g_strdup (self->last_snapshot_id) : NULL;
+      save->turn_index = self->turn_index;
+      save->status = exchange->cancelled ? AGUI_SNAPSHOT_ABORTED
+                     : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
+                     : AGUI_SNAPSHOT_COMPLETED;
+      save->finish_reason = g_strdup (finish_reason (state, exchange->cancelled));
+      save->error = save->status == AGUI_SNAPSHOT_FAILED ? g_strdup (agui_run_state_get_error_message (state)) : NULL;
+      /* Deep copies: the transcript goes on changing while the thread writes. */
+      messages = _agui_json_node_new_array (agui_transcript_to_messages (self->transcript, TRUE));
+      save->messages = _agui_json_node_copy_deep (messages);
+      save->state = _agui_json_node_copy_deep (agui_transcript_get_state (self->transcript));
+      interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (self->transcript));
+      save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
+      save->events = g_ptr_array_ref (exchange->turn_events);
 
-          agui_session_store_create_thread (self->store, self->thread_id, title, self->agent, NULL);
-        }
-
-      messages = agui_transcript_to_messages (self->transcript, TRUE);
-      turn.thread_id = self->thread_id;
-      turn.snapshot_id = exchange->snapshot_id;
-      turn.parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? self->last_snapshot_id : NULL;
-      turn.turn_index = self->turn_index;
-      turn.status = exchange->cancelled ? AGUI_SNAPSHOT_ABORTED
-                    : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
-                    : AGUI_SNAPSHOT_COMPLETED;
-      turn.finish_reason = finish_reason (state, exchange->cancelled);
-      turn.error = turn.status == AGUI_SNAPSHOT_FAILED ? agui_run_state_get_error_message (state) : NULL;
-      turn.messages = messages;
-      turn.state = agui_transcript_get_state (self->transcript);
-      turn.events = exchange->turn_events;
-      turn.pending_interrupts = agui_transcript_get_pending_interrupts (self->transcript);
-
-      if (!agui_session_store_save_turn (self->store, &turn, &error))
-        {
-          g_warning ("%s", error->message);
-          set_store_error (self, error->message);
-        }
-      else
-        {
-          set_store_error (self, NULL);
-        }
+      task = g_task_new (self->store, NULL, on_turn_saved, g_object_ref (exchange_task));
+      g_task_set_source_tag (task, persist_turn);
+      g_task_set_task_data (task, save, (GDestroyNotify) turn_save_free);
+      g_task_run_in_thread (task, save_turn_in_thread);
+      started = TRUE;
     }
 
   g_free (self->last_snapshot_id);
@@ -701,21 +797,18 @@ persist_turn (AguiAgentSession *self,
   self->turn_index++;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+
+  return started;
 }
 
 static void
-finish_exchange (GTask  *task,
-                 GError *error)
+complete_exchange (GTask  *task,
+                   GError *error)
 {
   AguiAgentSession *self = g_task_get_source_object (task);
-  Exchange *exchange = g_task_get_task_data (task);
   g_autoptr(GTask) finished = NULL;
 
   g_assert (self->current == task);
-
-  /* Only a turn that started is a turn: refused input writes nothing. */
-  if (exchange->started)
-    persist_turn (self, exchange);
 
   finished = g_steal_pointer (&self->current);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -729,6 +822,25 @@ finish_exchange (GTask  *task,
 
   if (self->current == NULL)
     start_next (self);
+}
+
+static void
+finish_exchange (GTask  *task,
+                 GError *error)
+{
+  AguiAgentSession *self = g_task_get_source_object (task);
+  Exchange *exchange = g_task_get_task_data (task);
+
+  g_assert (self->current == task);
+
+  /* Only a turn that started is a turn: refused input writes nothing. */
+  if (exchange->started && persist_turn (self, task))
+    {
+      exchange->finish_error = error;
+      return;
+    }
+
+  complete_exchange (task, error);
 }
 
 static JsonNode *
