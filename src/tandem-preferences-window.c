@@ -63,6 +63,7 @@ struct _TandemPreferencesWindow
   TandemAgents         *agents;
   GCancellable         *cancellable;
 
+  /* Template widgets */
   GtkListBox           *agent_list;
   GtkCheckButton       *demo_check;
 
@@ -836,11 +837,12 @@ tandem_preferences_window_dispose (GObject *object)
   if (self->demo_check != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->demo_check), (gpointer *) &self->demo_check);
   self->demo_check = NULL;
-  self->agent_list = NULL;
 
   editor_clear (self);
   g_clear_object (&self->editor);
   g_clear_object (&self->agents);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_PREFERENCES_WINDOW);
 
   G_OBJECT_CLASS (tandem_preferences_window_parent_class)->dispose (object);
 }
@@ -918,46 +920,17 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
   gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
   gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TandemPreferencesWindow, agent_list);
 }
 
 static void
 tandem_preferences_window_init (TandemPreferencesWindow *self)
 {
-  GtkWidget *page;
-  GtkWidget *group;
-  GtkWidget *add;
-
   self->cancellable = g_cancellable_new ();
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
-  adw_preferences_window_set_search_enabled (ADW_PREFERENCES_WINDOW (self), FALSE);
-
-  page = adw_preferences_page_new ();
-  adw_preferences_page_set_title (ADW_PREFERENCES_PAGE (page), _("Agents"));
-  adw_preferences_page_set_icon_name (ADW_PREFERENCES_PAGE (page), "network-server-symbolic");
-
-  group = adw_preferences_group_new ();
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Agents"));
-  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
-                                         _("New conversations use the chosen agent."));
-
-  add = gtk_button_new ();
-  gtk_button_set_child (GTK_BUTTON (add), adw_button_content_new ());
-  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), "list-add-symbolic");
-  adw_button_content_set_label (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), _("_Add Agent"));
-  adw_button_content_set_use_underline (ADW_BUTTON_CONTENT (gtk_button_get_child (GTK_BUTTON (add))), TRUE);
-  gtk_widget_add_css_class (add, "flat");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "agents.add");
-  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), add);
-
-  self->agent_list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->agent_list, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->agent_list), "boxed-list");
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), GTK_WIDGET (self->agent_list));
-
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), ADW_PREFERENCES_PAGE (page));
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /**

@@ -19,12 +19,13 @@ struct _TandemToolCard
   GtkWidget         parent_instance;
   AguiToolCallPart *part;
 
+  /* Template widgets; box is bound only so that
+   * gtk_widget_dispose_template() unparents it. */
   GtkWidget        *box;
   GtkWidget        *status_icon;
   GtkWidget        *spinner;
   GtkWidget        *name_label;
   GtkWidget        *status_label;
-  GtkWidget        *expander;
   GtkWidget        *arguments_label;
   GtkWidget        *result_title;
   GtkWidget        *result_label;
@@ -188,7 +189,8 @@ tandem_tool_card_dispose (GObject *object)
   if (self->part != NULL)
     g_signal_handlers_disconnect_by_data (self->part, self);
   g_clear_object (&self->part);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_TOOL_CARD);
 
   G_OBJECT_CLASS (tandem_tool_card_parent_class)->dispose (object);
 }
@@ -247,70 +249,22 @@ tandem_tool_card_class_init (TandemToolCardClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "toolcard");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
-}
 
-static GtkWidget *
-monospace_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (label, "monospace");
-
-  return label;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-tool-card.ui");
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, box);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, status_icon);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, name_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, arguments_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, result_title);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, result_label);
 }
 
 static void
 tandem_tool_card_init (TandemToolCard *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *arguments_title = gtk_label_new (_("Arguments"));
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_add_css_class (self->box, "card");
-  gtk_widget_add_css_class (self->box, "tool-card");
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  self->expander = gtk_expander_new (NULL);
-  gtk_expander_set_expanded (GTK_EXPANDER (self->expander), TRUE);
-  gtk_box_append (GTK_BOX (self->box), self->expander);
-
-  self->status_icon = gtk_image_new ();
-  self->spinner = gtk_spinner_new ();
-  self->name_label = gtk_label_new (NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (self->name_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->name_label), 0);
-  gtk_widget_set_hexpand (self->name_label, TRUE);
-  gtk_widget_add_css_class (self->name_label, "heading");
-  self->status_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->status_label, "dim-label");
-  gtk_widget_add_css_class (self->status_label, "caption");
-
-  gtk_box_append (GTK_BOX (header), gtk_image_new_from_icon_name ("applications-engineering-symbolic"));
-  gtk_box_append (GTK_BOX (header), self->name_label);
-  gtk_box_append (GTK_BOX (header), self->spinner);
-  gtk_box_append (GTK_BOX (header), self->status_icon);
-  gtk_box_append (GTK_BOX (header), self->status_label);
-  gtk_expander_set_label_widget (GTK_EXPANDER (self->expander), header);
-
-  gtk_label_set_xalign (GTK_LABEL (arguments_title), 0);
-  gtk_widget_add_css_class (arguments_title, "caption-heading");
-  self->arguments_label = monospace_label ();
-  self->result_title = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->result_title), 0);
-  gtk_widget_add_css_class (self->result_title, "caption-heading");
-  self->result_label = monospace_label ();
-
-  gtk_box_append (GTK_BOX (details), arguments_title);
-  gtk_box_append (GTK_BOX (details), self->arguments_label);
-  gtk_box_append (GTK_BOX (details), self->result_title);
-  gtk_box_append (GTK_BOX (details), self->result_label);
-  gtk_widget_set_margin_top (details, 6);
-  gtk_expander_set_child (GTK_EXPANDER (self->expander), details);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *
