@@ -73,20 +73,28 @@ on_text_changed (AguiPart   *part,
                  Printer    *printer)
 {
   const char *text;
+  gsize length;
   gsize done = GPOINTER_TO_SIZE (g_hash_table_lookup (printer->printed, part));
 
-  if (AGUI_IS_TEXT_PART (part))
-    text = agui_text_part_get_text (AGUI_TEXT_PART (part));
-  else
-    text = agui_reasoning_part_get_text (AGUI_REASONING_PART (part));
-
   /* Only the new bytes: O(delta) per event, as in the window. */
-  if (strlen (text) > done)
+  if (AGUI_IS_TEXT_PART (part))
+    {
+      text = agui_text_part_get_text (AGUI_TEXT_PART (part));
+      length = agui_text_part_get_length (AGUI_TEXT_PART (part));
+    }
+  else
+    {
+      /* Reasoning is short; its length is not kept. */
+      text = agui_reasoning_part_get_text (AGUI_REASONING_PART (part));
+      length = strlen (text);
+    }
+
+  if (length > done)
     {
       if (done == 0 && AGUI_IS_REASONING_PART (part))
         print_note (printer, "[reasoning]");
       print_raw (printer, text + done);
-      g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (strlen (text)));
+      g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (length));
     }
 }
 
@@ -419,13 +427,24 @@ answers_for (JsonArray  *pending,
   return result;
 }
 
+/* {messages, state, runState, pendingInterrupts, error}: what `fold`,
+ * `send --json` and `show --json` print. @failure is the pipeline's error
+ * when there is no session to say it; otherwise a failed run state is. */
 JsonNode *
-tandem_cli_fold_json (AguiAgentSession *session)
+tandem_cli_transcript_json (AguiTranscript *transcript,
+                            const GError   *failure)
 {
-  AguiTranscript *transcript = agui_agent_session_get_transcript (session);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   AguiRunState *state = agui_transcript_get_run_state (transcript);
+  const char *message = failure ? failure->message : NULL;
+  AguiStage stage = failure ? agui_stage_from_error (failure) : AGUI_STAGE_NONE;
   JsonNode *node;
+
+  if (failure == NULL && agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    {
+      message = agui_run_state_get_error_message (state);
+      stage = agui_run_state_get_error_stage (state);
+    }
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "messages");
@@ -441,13 +460,13 @@ tandem_cli_fold_json (AguiAgentSession *session)
   json_node_set_array (node, agui_transcript_get_pending_interrupts (transcript));
   json_builder_add_value (builder, node);
   json_builder_set_member_name (builder, "error");
-  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+  if (message != NULL)
     {
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, agui_run_state_get_error_message (state));
+      json_builder_add_string_value (builder, message);
       json_builder_set_member_name (builder, "stage");
-      json_builder_add_string_value (builder, agui_stage_to_string (agui_run_state_get_error_stage (state)));
+      json_builder_add_string_value (builder, agui_stage_to_string (stage));
       json_builder_end_object (builder);
     }
   else
@@ -549,7 +568,7 @@ tandem_cli_send (AguiAgentSession *session,
 
   if (json)
     {
-      g_autoptr(JsonNode) output = tandem_cli_fold_json (session);
+      g_autoptr(JsonNode) output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
       g_autofree char *text = json_to_string (output, TRUE);
 
       fputs (text, stdout);

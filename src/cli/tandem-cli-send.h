@@ -20,6 +20,7 @@ int               tandem_cli_send          (AguiAgentSession    *session,
                                             const char          *answers_path,
                                             gboolean             json);
 int               tandem_cli_chat          (AguiAgentSession    *session);
-JsonNode         *tandem_cli_fold_json     (AguiAgentSession    *session);
+JsonNode         *tandem_cli_transcript_json (AguiTranscript    *transcript,
+                                              const GError      *failure);
 
 G_END_DECLS

@@ -132,46 +132,6 @@ command_events (int    argc,
   return 1;
 }
 
-static JsonNode *
-fold_to_json (AguiReducer  *reducer,
-              const GError *failure)
-{
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  JsonNode *node;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "messages");
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, agui_transcript_to_messages (transcript, TRUE));
-  json_builder_add_value (builder, node);
-  json_builder_set_member_name (builder, "state");
-  json_builder_add_value (builder, json_node_copy (agui_transcript_get_state (transcript)));
-  json_builder_set_member_name (builder, "runState");
-  json_builder_add_value (builder, agui_run_state_to_json (agui_transcript_get_run_state (transcript)));
-  json_builder_set_member_name (builder, "pendingInterrupts");
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_set_array (node, agui_transcript_get_pending_interrupts (transcript));
-  json_builder_add_value (builder, node);
-  json_builder_set_member_name (builder, "error");
-  if (failure != NULL)
-    {
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, failure->message);
-      json_builder_set_member_name (builder, "stage");
-      json_builder_add_string_value (builder, agui_stage_to_string (agui_stage_from_error (failure)));
-      json_builder_end_object (builder);
-    }
-  else
-    {
-      json_builder_add_null_value (builder);
-    }
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
-}
-
 static int
 command_fold (int    argc,
               char **argv)
@@ -194,7 +154,7 @@ command_fold (int    argc,
   _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, NULL);
   feed (pipeline, body);
 
-  output = fold_to_json (reducer, _agui_pipeline_get_error (pipeline));
+  output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), _agui_pipeline_get_error (pipeline));
   text = json_to_string (output, TRUE);
   print_utf8 (text);
 
@@ -538,7 +498,7 @@ command_show (int    argc,
           g_printerr ("tandem-cli: %s\n", error->message);
           return 1;
         }
-      output = tandem_cli_fold_json (session);
+      output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
       text = json_to_string (output, TRUE);
     }
   else if (export)
