@@ -1317,7 +1317,7 @@ test_perf_stream (Fixture       *f,
 {
   AguiTestResponse *response;
   Stalls stalls = { 0, };
-  gint64 start;
+  gint64 start, first, first_stall;
   guint tick_id;
   guint idle_id;
 
@@ -1344,15 +1344,27 @@ test_perf_stream (Fixture       *f,
   idle_id = g_timeout_add (1, on_idle_probe_cb, &stalls);
   start = g_get_monotonic_time ();
   send_by_enter (f, "Stream a lot");
+
+  /* The first answer builds the first rows, loads fonts and so on once;
+   * that is first-response latency, kept apart from stalls while the
+   * answer streams. */
+  while (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (tandem_window_get_session (f->window))) < 2)
+    g_main_context_iteration (NULL, TRUE);
+  first = g_get_monotonic_time () - start;
+  first_stall = stalls.longest;
+  stalls.longest = 0;
+
   wait_for_exchange (f);
   gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
   g_source_remove (idle_id);
 
   g_test_minimized_result ((g_get_monotonic_time () - start) / 1000.0,
                            "10000 deltas streamed in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
-  g_test_minimized_result (stalls.longest / 1000.0, "longest main loop stall %.1f ms", stalls.longest / 1000.0);
-  g_print ("# stream: 10000 deltas in %.1f ms, longest stall %.1f ms over %u probes\n",
-           (g_get_monotonic_time () - start) / 1000.0, stalls.longest / 1000.0, stalls.ticks);
+  g_test_minimized_result (stalls.longest / 1000.0, "longest main loop stall while streaming %.1f ms", stalls.longest / 1000.0);
+  g_print ("# stream: 10000 deltas in %.1f ms; first delta after %.1f ms (longest stall until then %.1f ms); "
+           "longest stall while streaming %.1f ms over %u probes\n",
+           (g_get_monotonic_time () - start) / 1000.0, first / 1000.0, first_stall / 1000.0,
+           stalls.longest / 1000.0, stalls.ticks);
 }
 
 static void
