@@ -107,10 +107,9 @@ on_activity_notify_type_cb (AguiActivityPart *part,
 }
 
 static GtkWidget *
-create_text_widget (TandemMessageRow *self,
-                    AguiTextPart     *part)
+create_text_widget (AguiRole      role,
+                    AguiTextPart *part)
 {
-  AguiRole role = agui_message_get_role (self->message);
   GtkWidget *widget;
 
   if (role == AGUI_ROLE_ASSISTANT)
@@ -203,12 +202,24 @@ create_media_widget (AguiMediaPart *part)
   return label;
 }
 
-static GtkWidget *
-create_part_widget (TandemMessageRow *self,
-                    AguiPart         *part)
+/**
+ * tandem_part_widget_new:
+ * @role: the role of the message @part belongs to
+ * @part: a part of a message
+ *
+ * Makes the widget that shows @part and follows its changes: a message
+ * row holds one per part, and the transcript view's block rows one each.
+ *
+ * Returns: (transfer floating): a new widget
+ */
+GtkWidget *
+tandem_part_widget_new (AguiRole  role,
+                        AguiPart *part)
 {
+  g_return_val_if_fail (AGUI_IS_PART (part), NULL);
+
   if (AGUI_IS_TEXT_PART (part))
-    return create_text_widget (self, AGUI_TEXT_PART (part));
+    return create_text_widget (role, AGUI_TEXT_PART (part));
   if (AGUI_IS_REASONING_PART (part))
     return create_reasoning_widget (AGUI_REASONING_PART (part));
   if (AGUI_IS_TOOL_CALL_PART (part))
@@ -243,7 +254,7 @@ on_parts_items_changed_cb (TandemMessageRow *self,
   for (guint i = 0; i < added; i++)
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, position + i);
-      GtkWidget *widget = create_part_widget (self, part);
+      GtkWidget *widget = tandem_part_widget_new (agui_message_get_role (self->message), part);
 
       gtk_box_insert_child_after (GTK_BOX (self->box), widget, sibling);
       g_ptr_array_insert (self->part_widgets, position + i, widget);

@@ -21,4 +21,7 @@ void         tandem_message_row_set_message (TandemMessageRow *self,
                                              AguiMessage      *message);
 guint        tandem_message_row_get_n_parts (TandemMessageRow *self);
 
+GtkWidget   *tandem_part_widget_new         (AguiRole          role,
+                                             AguiPart         *part);
+
 G_END_DECLS

@@ -9,8 +9,9 @@
 #include <glib/gi18n.h>
 
 #include "tandem-approval-dialog.h"
+#include "tandem-block-list.h"
+#include "tandem-block-row.h"
 #include "tandem-desktop-tools.h"
-#include "tandem-message-row.h"
 #include "tandem-state-inspector.h"
 #include "tandem-window.h"
 
@@ -27,6 +28,10 @@ struct _TandemWindow
   AguiToolRegistry     *tools;
   AguiAgentSession     *session;
   AguiTranscript       *transcript;
+  TandemBlockList      *blocks;
+  char                 *agent_id;      /* the conversation's: an agent's id or a URL */
+  char                 *agent_problem; /* why it cannot be used, or NULL */
+  char                 *next_agent_problem;
   GCancellable         *cancellable;
   GCancellable         *open_cancellable;
   GtkWindow            *approval_dialog;
@@ -39,6 +44,7 @@ struct _TandemWindow
   guint                 preedit_active : 1;
   guint                 asking : 1;
   guint                 refreshing_threads : 1;
+  guint                 syncing_dropdown : 1;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
@@ -48,6 +54,9 @@ struct _TandemWindow
   GtkStack             *threads_stack;
   GtkListBox           *thread_list;
   AdwWindowTitle       *window_title;
+  GtkDropDown          *agent_dropdown;
+  GtkRevealer          *agent_missing_revealer;
+  GtkLabel             *agent_missing_label;
   GtkWidget            *steps_box;
   GtkSpinner           *steps_spinner;
   GtkLabel             *steps_label;
@@ -74,6 +83,11 @@ G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
 static void tandem_window_update_actions  (TandemWindow *self);
 static void tandem_window_ask_interrupts  (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
+static void tandem_window_update_agent    (TandemWindow *self);
+static gboolean is_url                    (const char   *agent);
+static void tandem_window_open            (TandemWindow *self,
+                                           const char   *thread_id,
+                                           const char   *agent_id);
 
 typedef enum
 {
@@ -164,6 +178,10 @@ tandem_window_show_toast (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (title != NULL);
 
+  /* A toast that says nothing is worse than none */
+  if (is_blank (title))
+    return;
+
   toast = adw_toast_new (title);
   /* The title is Pango markup; ours may quote the agent or the system. */
   {
@@ -235,13 +253,18 @@ is_at_bottom (GtkAdjustment *adjustment)
   return value >= upper - page - BOTTOM_EPSILON;
 }
 
+static gboolean
+overflows (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
+}
+
 static void
 tandem_window_update_jump_button (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-  gboolean scrollable = gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
 
-  gtk_widget_set_visible (self->jump_button, !self->following && scrollable);
+  gtk_widget_set_visible (self->jump_button, !self->following && overflows (adjustment));
 }
 
 static void
@@ -309,7 +332,8 @@ tandem_window_user_scrolled (TandemWindow *self)
 
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  self->following = is_at_bottom (adjustment);
+  /* While everything fits there is nothing to read back to */
+  self->following = is_at_bottom (adjustment) || !overflows (adjustment);
   tandem_window_update_jump_button (self);
 }
 
@@ -319,15 +343,67 @@ on_transcript_scroll_cb (TandemWindow             *self,
                          double                    dy,
                          GtkEventControllerScroll *controller)
 {
-  /* Upwards is the person reading back; the scroll itself happens after
-   * this handler, so judge once it has. */
-  if (dy < 0)
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  /* Upwards is the person reading back, when there is something above to
+   * read; reaching the bottom again resumes following (see
+   * on_vadjustment_value_changed_cb()). */
+  if (dy < 0 && overflows (adjustment))
     {
       self->following = FALSE;
       tandem_window_update_jump_button (self);
     }
 
   return FALSE;
+}
+
+/* Page Up/Down and Home/End move the transcript wherever the focus is in
+ * it, except in something that edits text, which has its own use for
+ * them. GtkScrolledWindow's own bindings need Ctrl for Home and End. */
+static gboolean
+on_transcript_key_pressed_cb (TandemWindow          *self,
+                              guint                  keyval,
+                              guint                  keycode,
+                              GdkModifierType        state,
+                              GtkEventControllerKey *controller)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double bottom = gtk_adjustment_get_upper (adjustment) - page;
+
+  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
+    return FALSE;
+  if ((state & (GDK_SHIFT_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+      value -= page * 0.9;
+      break;
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Down:
+      value += page * 0.9;
+      break;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      value = 0;
+      break;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+      value = bottom;
+      break;
+    default:
+      return FALSE;
+    }
+
+  gtk_adjustment_set_value (adjustment, CLAMP (value, 0, MAX (bottom, 0)));
+  tandem_window_user_scrolled (self);
+
+  return TRUE;
 }
 
 static void
@@ -345,8 +421,7 @@ static void
 tandem_window_update_content_page (TandemWindow *self)
 {
   guint n = self->transcript != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) : 0;
-  gboolean demo = self->agents == NULL ||
-                  g_strcmp0 (tandem_agents_get_active_id (self->agents), TANDEM_AGENTS_DEMO_ID) == 0;
+  gboolean demo = self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0;
 
   if (demo)
     adw_status_page_set_description (self->welcome_page,
@@ -402,20 +477,22 @@ tandem_window_update_actions (TandemWindow *self)
   gboolean busy = is_busy (self);
   gboolean waiting = has_pending_interrupts (self);
   gboolean failed = FALSE;
+  /* Without its agent a conversation can be read, not continued */
+  gboolean usable = self->session != NULL && self->agent_problem == NULL;
   g_autofree char *text = dup_composer_text (self);
 
   if (self->session != NULL)
     failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.send",
-                                 self->session != NULL && !busy && !waiting && !is_blank (text));
+                                 usable && !busy && !waiting && !is_blank (text));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", self->session != NULL && failed && !busy && !waiting);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", waiting && !busy && !self->asking);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", usable && waiting && !busy && !self->asking);
 
   gtk_widget_set_visible (self->send_button, !busy);
   gtk_widget_set_visible (self->stop_button, busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
 }
 
@@ -445,6 +522,7 @@ static void
 on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
+  tandem_window_update_agent (self);
 }
 
 static void
@@ -617,7 +695,7 @@ tandem_window_ask_interrupts (TandemWindow *self)
   JsonArray *interrupts;
   AskData *data;
 
-  if (self->asking || !has_pending_interrupts (self) || is_busy (self))
+  if (self->asking || !has_pending_interrupts (self) || is_busy (self) || self->agent_problem != NULL)
     return;
 
   interrupts = agui_agent_session_get_pending_interrupts (self->session);
@@ -650,17 +728,25 @@ tandem_window_update_title (TandemWindow *self)
 
   adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
 
-  if (application != NULL && tandem_application_get_agent_url (application) != NULL)
-    {
-      adw_window_title_set_subtitle (self->window_title, tandem_application_get_agent_url (application));
-    }
-  else if (self->agents != NULL)
-    {
-      TandemAgent *agent = tandem_agents_lookup (self->agents, tandem_agents_get_active_id (self->agents));
+  /* The conversation's own agent, never merely the default one */
+  {
+    TandemAgent *agent = self->agents != NULL && self->agent_id != NULL
+                         ? tandem_agents_lookup (self->agents, self->agent_id) : NULL;
+    const char *subtitle;
 
-      adw_window_title_set_subtitle (self->window_title,
-                                     agent != NULL ? tandem_agent_get_name (agent) : _("Demo agent"));
-    }
+    if (agent != NULL)
+      subtitle = tandem_agent_get_name (agent);
+    else if (self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
+      subtitle = _("Demo agent");
+    else if (is_url (self->agent_id))
+      subtitle = self->agent_id;
+    else
+      subtitle = _("Agent not available");
+
+    adw_window_title_set_subtitle (self->window_title, subtitle);
+  }
+
+  (void) application;
 }
 
 static GtkWidget *
@@ -791,7 +877,13 @@ on_thread_row_activated_cb (TandemWindow  *self,
     adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
-/* Opening a conversation */
+/* Opening a conversation
+ *
+ * A conversation always talks to the agent it was started with, stored
+ * with its thread. When that agent is gone from Preferences (or its
+ * transport cannot be made) the conversation still opens, to be read, but
+ * nothing is sent until the person picks another agent in the header:
+ * never silently the demo agent. */
 
 typedef struct
 {
@@ -817,7 +909,8 @@ static void
 tandem_window_finish_open (TandemWindow  *self,
                            AguiTransport *transport,
                            const char    *thread_id,
-                           const char    *agent_id)
+                           const char    *agent_id,
+                           const char    *problem)
 {
   g_autoptr(AguiAgentSession) session = NULL;
   g_autoptr(GError) error = NULL;
@@ -829,7 +922,23 @@ tandem_window_finish_open (TandemWindow  *self,
       tandem_window_show_toast (self, text);
     }
 
+  /* For tandem_window_set_session(), which shows it */
+  g_free (self->next_agent_problem);
+  self->next_agent_problem = g_strdup (problem);
   tandem_window_set_session (self, session);
+}
+
+/* Opens the conversation for reading only: its agent cannot be reached.
+ * The transport is never run (see tandem_window_update_actions()). */
+static void
+tandem_window_finish_open_without_agent (TandemWindow *self,
+                                         const char   *thread_id,
+                                         const char   *agent_id,
+                                         const char   *problem)
+{
+  g_autoptr(AguiReplayTransport) nothing = agui_replay_transport_new ();
+
+  tandem_window_finish_open (self, AGUI_TRANSPORT (nothing), thread_id, agent_id, problem);
 }
 
 static void
@@ -847,61 +956,108 @@ on_transport_created_cb (GObject      *object,
 
   if (transport == NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("Cannot reach the agent, using the demo agent: %s"), error->message);
+      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
 
-      tandem_window_show_toast (data->self, text);
-      transport = AGUI_TRANSPORT (agui_demo_agent_new ());
+      tandem_window_finish_open_without_agent (data->self, data->thread_id, data->agent_id, problem);
+      return;
     }
 
-  tandem_window_finish_open (data->self, transport, data->thread_id, data->agent_id);
+  tandem_window_finish_open (data->self, transport, data->thread_id, data->agent_id, NULL);
+}
+
+static gboolean
+is_url (const char *agent)
+{
+  return agent != NULL &&
+         (g_str_has_prefix (agent, "http://") || g_str_has_prefix (agent, "https://"));
 }
 
 static void
+open_url (TandemWindow *self,
+          const char   *thread_id,
+          const char   *url)
+{
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if ((transport = agui_http_transport_new (url, &error)) != NULL)
+    {
+      tandem_window_finish_open (self, AGUI_TRANSPORT (transport), thread_id, url, NULL);
+    }
+  else
+    {
+      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
+
+      tandem_window_finish_open_without_agent (self, thread_id, url, problem);
+    }
+}
+
+/* The agent a stored conversation was started with, or NULL when the
+ * store does not say (a conversation from before agents were kept). */
+static char *
+dup_thread_agent (TandemWindow *self,
+                  const char   *thread_id)
+{
+  g_autoptr(JsonObject) thread = NULL;
+
+  if (thread_id == NULL || self->store == NULL)
+    return NULL;
+
+  thread = agui_session_store_get_thread (self->store, thread_id, NULL);
+  if (thread == NULL)
+    return NULL;
+
+  return g_strdup (json_object_get_string_member_with_default (thread, "agent", NULL));
+}
+
+/* @agent_id: the agent to use, or NULL for the conversation's own (the
+ * last used one for a new conversation) */
+static void
 tandem_window_open (TandemWindow *self,
-                    const char   *thread_id)
+                    const char   *thread_id,
+                    const char   *agent_id)
 {
   GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
   TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
   const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
-  const char *agent_id = TANDEM_AGENTS_DEMO_ID;
+  g_autofree char *stored = NULL;
   OpenData *data;
 
   g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
 
-  if (url != NULL)
+  /* An agent URL on the command line is the agent of every conversation */
+  if (url != NULL && agent_id == NULL)
     {
-      g_autoptr(AguiHttpTransport) transport = NULL;
-      g_autoptr(GError) error = NULL;
-
-      if ((transport = agui_http_transport_new (url, &error)) != NULL)
-        {
-          tandem_window_finish_open (self, AGUI_TRANSPORT (transport), thread_id, url);
-          return;
-        }
-
-      tandem_window_show_toast (self, error->message);
+      open_url (self, thread_id, url);
+      return;
     }
 
-  if (self->agents != NULL)
+  if (agent_id == NULL)
     {
-      agent_id = tandem_agents_get_active_id (self->agents);
-
-      if (thread_id != NULL && self->store != NULL)
-        {
-          g_autoptr(JsonObject) thread = agui_session_store_get_thread (self->store, thread_id, NULL);
-          const char *thread_agent = thread != NULL ? json_object_get_string_member_with_default (thread, "agent", NULL) : NULL;
-
-          if (thread_agent != NULL && tandem_agents_lookup (self->agents, thread_agent) != NULL)
-            agent_id = thread_agent;
-        }
+      stored = dup_thread_agent (self, thread_id);
+      agent_id = stored;
     }
+  if (agent_id == NULL)
+    agent_id = self->agents != NULL ? tandem_agents_get_active_id (self->agents) : TANDEM_AGENTS_DEMO_ID;
 
-  if (self->agents == NULL || g_strcmp0 (agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
+  if (g_strcmp0 (agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
     {
       g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
 
-      tandem_window_finish_open (self, AGUI_TRANSPORT (demo), thread_id, TANDEM_AGENTS_DEMO_ID);
+      tandem_window_finish_open (self, AGUI_TRANSPORT (demo), thread_id, TANDEM_AGENTS_DEMO_ID, NULL);
+      return;
+    }
+
+  if (self->agents == NULL || tandem_agents_lookup (self->agents, agent_id) == NULL)
+    {
+      /* Started with --agent-url in an earlier run */
+      if (is_url (agent_id))
+        open_url (self, thread_id, agent_id);
+      else
+        tandem_window_finish_open_without_agent (self, thread_id, agent_id,
+                                                 _("The agent of this conversation was removed. "
+                                                   "Choose another agent above to continue."));
       return;
     }
 
@@ -913,6 +1069,86 @@ tandem_window_open (TandemWindow *self,
   data->cancellable = g_object_ref (self->open_cancellable);
   tandem_agents_create_transport_async (self->agents, agent_id, self->open_cancellable,
                                         on_transport_created_cb, data);
+}
+
+/* The agent selector: which agent a new conversation talks to, or which
+ * one takes over a conversation whose agent is gone. A conversation under
+ * way keeps its agent, so then the selector is hidden. */
+
+static gboolean
+is_new_conversation (TandemWindow *self)
+{
+  g_autoptr(JsonObject) thread = NULL;
+
+  if (self->session == NULL)
+    return TRUE;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+    return FALSE;
+  if (self->store != NULL)
+    thread = agui_session_store_get_thread (self->store, agui_agent_session_get_thread_id (self->session), NULL);
+
+  return thread == NULL;
+}
+
+static void
+tandem_window_update_agent (TandemWindow *self)
+{
+  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
+  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
+  gboolean override = application != NULL && tandem_application_get_agent_url (application) != NULL;
+  GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
+  guint selected = GTK_INVALID_LIST_POSITION;
+
+  if (model != NULL && gtk_drop_down_get_model (self->agent_dropdown) != model)
+    {
+      self->syncing_dropdown = TRUE;
+      gtk_drop_down_set_model (self->agent_dropdown, model);
+      self->syncing_dropdown = FALSE;
+    }
+
+  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (tandem_agent_get_id (agent), self->agent_id) == 0)
+        selected = i;
+    }
+
+  self->syncing_dropdown = TRUE;
+  gtk_drop_down_set_selected (self->agent_dropdown, selected);
+  self->syncing_dropdown = FALSE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
+                          model != NULL && !override &&
+                          (self->agent_problem != NULL || is_new_conversation (self)));
+
+  if (self->agent_problem != NULL)
+    gtk_label_set_text (self->agent_missing_label, self->agent_problem);
+  gtk_revealer_set_reveal_child (self->agent_missing_revealer, self->agent_problem != NULL);
+}
+
+static void
+on_agent_selected_cb (TandemWindow *self)
+{
+  TandemAgent *agent = gtk_drop_down_get_selected_item (self->agent_dropdown);
+  const char *id;
+
+  if (self->syncing_dropdown || agent == NULL)
+    return;
+
+  id = tandem_agent_get_id (agent);
+  if (g_strcmp0 (id, self->agent_id) == 0 && self->agent_problem == NULL)
+    return;
+
+  if (self->agents != NULL)
+    tandem_agents_set_active_id (self->agents, id);
+
+  /* A new conversation starts over with that agent; one whose agent is
+   * gone goes on with it. */
+  if (self->session != NULL && self->agent_problem != NULL && !is_new_conversation (self))
+    tandem_window_open (self, agui_agent_session_get_thread_id (self->session), id);
+  else
+    tandem_window_open (self, NULL, id);
 }
 
 /* The composer */
@@ -982,7 +1218,7 @@ tandem_window_send (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (text != NULL);
 
-  if (self->session == NULL || is_blank (text) || has_pending_interrupts (self))
+  if (self->session == NULL || is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
 
   g_free (self->last_user_text);
@@ -1346,6 +1582,7 @@ tandem_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   g_clear_object (&self->session);
+  g_clear_object (&self->blocks);
   self->transcript = NULL;
   g_clear_object (&self->tools);
   g_clear_object (&self->agents);
@@ -1365,6 +1602,9 @@ tandem_window_finalize (GObject *object)
   g_clear_pointer (&self->thread_ids, g_ptr_array_unref);
   g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
+  g_clear_pointer (&self->agent_id, g_free);
+  g_clear_pointer (&self->agent_problem, g_free);
+  g_clear_pointer (&self->next_agent_problem, g_free);
 
   G_OBJECT_CLASS (tandem_window_parent_class)->finalize (object);
 }
@@ -1380,7 +1620,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   object_class->finalize = tandem_window_finalize;
   window_class->close_request = tandem_window_close_request;
 
-  g_type_ensure (TANDEM_TYPE_MESSAGE_ROW);
+  g_type_ensure (TANDEM_TYPE_AGENT);
+  g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
@@ -1391,6 +1632,9 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, thread_list);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_box);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_spinner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_label);
@@ -1455,6 +1699,12 @@ tandem_window_init (TandemWindow *self)
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
 
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_transcript_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
+
   controller = GTK_EVENT_CONTROLLER (gtk_gesture_drag_new ());
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
@@ -1466,6 +1716,9 @@ tandem_window_init (TandemWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb),
                            self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->agent_dropdown, "notify::selected",
+                           G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
 
   tandem_window_update_actions (self);
 }
@@ -1531,8 +1784,14 @@ tandem_window_set_session (TandemWindow     *self,
   g_set_object (&self->session, session);
   self->transcript = agui_agent_session_get_transcript (session);
   self->following = TRUE;
+  g_clear_pointer (&self->agent_id, g_free);
+  g_object_get (session, "agent", &self->agent_id, NULL);
+  g_free (self->agent_problem);
+  self->agent_problem = g_steal_pointer (&self->next_agent_problem);
 
-  gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->transcript));
+  g_clear_object (&self->blocks);
+  self->blocks = tandem_block_list_new (self->transcript);
+  gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->blocks));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
@@ -1546,6 +1805,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_content_page (self);
   tandem_window_update_run_state (self);
   tandem_window_update_steps (self);
+  tandem_window_update_agent (self);
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
@@ -1563,7 +1823,7 @@ tandem_window_new_chat (TandemWindow *self)
 {
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  tandem_window_open (self, NULL);
+  tandem_window_open (self, NULL, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
 }
 
@@ -1583,5 +1843,5 @@ tandem_window_open_thread (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (thread_id != NULL);
 
-  tandem_window_open (self, thread_id);
+  tandem_window_open (self, thread_id, NULL);
 }

@@ -15,7 +15,7 @@
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-markdown-view.h"
-#include "tandem-message-row.h"
+#include "tandem-block-row.h"
 #include "tandem-state-inspector.h"
 #include "tandem-tool-card.h"
 #include "tandem-window.h"
@@ -285,7 +285,7 @@ test_stream (Fixture       *f,
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "transcript");
   g_assert_true (agui_test_wait_for (markdown_shows, f, TIMEOUT_MS));
 
-  rows = find_all (f->window, TANDEM_TYPE_MESSAGE_ROW);
+  rows = find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
   g_assert_cmpuint (rows->len, >=, 2);
   g_assert_nonnull (find_label (f->window, "Hi"));
 }

@@ -1289,7 +1289,8 @@ write_turn_locked (AguiSessionStore      *self,
   if (!(upsert = prepare (self,
                           "INSERT INTO threads (id, title, agent, created, updated) "
                           "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
-                          "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
+                          "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
+                          "agent = COALESCE (excluded.agent, agent)",
                           what, error)) ||
       !(next_seq = prepare (self,
                             "SELECT COALESCE (MAX (seq), -1) + 1 FROM events WHERE thread_id = ?1",

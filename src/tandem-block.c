@@ -1,0 +1,246 @@
+/* tandem-block.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "tandem-block.h"
+
+/**
+ * TandemBlock:
+ *
+ * One row of the transcript view: a message of the person's, or one piece
+ * of an agent's turn (a stretch of its Markdown, a reasoning section, a
+ * tool card, ...). A block holds no widget. A Markdown block is a range of
+ * its text part's bytes; the last block of a streaming part has no end
+ * yet and grows with the part, and says so with [signal@Tandem.Block::changed].
+ */
+
+#define OPEN_END G_MAXSIZE
+
+struct _TandemBlock
+{
+  GObject          parent_instance;
+
+  TandemBlockKind  kind;
+  AguiMessage     *message;
+  AguiPart        *part;
+  gsize            start;
+  gsize            end;
+  guint            first : 1;
+  guint            continued : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TandemBlock, tandem_block, G_TYPE_OBJECT)
+
+enum { CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+tandem_block_dispose (GObject *object)
+{
+  TandemBlock *self = TANDEM_BLOCK (object);
+
+  g_clear_object (&self->message);
+  g_clear_object (&self->part);
+
+  G_OBJECT_CLASS (tandem_block_parent_class)->dispose (object);
+}
+
+static void
+tandem_block_class_init (TandemBlockClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tandem_block_dispose;
+
+  /**
+   * TandemBlock::changed:
+   *
+   * The text the block shows changed: text was appended to the part it
+   * ends with, or its range moved.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+tandem_block_init (TandemBlock *self)
+{
+  self->end = OPEN_END;
+}
+
+TandemBlock *
+tandem_block_new (TandemBlockKind  kind,
+                  AguiMessage     *message,
+                  AguiPart        *part)
+{
+  TandemBlock *self;
+
+  g_return_val_if_fail (AGUI_IS_MESSAGE (message), NULL);
+  g_return_val_if_fail (part == NULL || AGUI_IS_PART (part), NULL);
+
+  self = g_object_new (TANDEM_TYPE_BLOCK, NULL);
+  self->kind = kind;
+  self->message = g_object_ref (message);
+  g_set_object (&self->part, part);
+
+  return self;
+}
+
+TandemBlockKind
+tandem_block_get_kind (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), TANDEM_BLOCK_TEXT);
+
+  return self->kind;
+}
+
+/**
+ * tandem_block_get_message:
+ * @self: a block
+ *
+ * Returns: (transfer none): the message the block belongs to
+ */
+AguiMessage *
+tandem_block_get_message (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
+
+  return self->message;
+}
+
+/**
+ * tandem_block_get_part:
+ * @self: a block
+ *
+ * Returns: (transfer none) (nullable): the part shown, %NULL for a
+ *   message of the person's, which is shown whole
+ */
+AguiPart *
+tandem_block_get_part (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
+
+  return self->part;
+}
+
+/**
+ * tandem_block_get_first:
+ * @self: a block
+ *
+ * Returns: whether the block is the first of its message
+ */
+gboolean
+tandem_block_get_first (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), FALSE);
+
+  return self->first;
+}
+
+/**
+ * tandem_block_get_continued:
+ * @self: a block
+ *
+ * Returns: whether the block goes on with the paragraph of the block
+ *   before it, cut only to keep rows short
+ */
+gboolean
+tandem_block_get_continued (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), FALSE);
+
+  return self->continued;
+}
+
+/**
+ * tandem_block_get_start:
+ * @self: a Markdown or text block
+ *
+ * Returns: where the block's text starts in its part's text, in bytes
+ */
+gsize
+tandem_block_get_start (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), 0);
+
+  return self->start;
+}
+
+/**
+ * tandem_block_peek_text:
+ * @self: a Markdown or text block
+ * @length: (out): the length of the block's text in bytes
+ *
+ * The text of a block is a range of its part's text, so this is not
+ * nul-terminated unless the block is the part's last.
+ *
+ * Returns: (transfer none) (nullable): the start of the block's text
+ */
+const char *
+tandem_block_peek_text (TandemBlock *self,
+                        gsize       *length)
+{
+  const char *text;
+  gsize total;
+  gsize end;
+
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
+  g_return_val_if_fail (length != NULL, NULL);
+
+  *length = 0;
+  if (!AGUI_IS_TEXT_PART (self->part))
+    return NULL;
+
+  text = agui_text_part_get_text (AGUI_TEXT_PART (self->part));
+  total = agui_text_part_get_length (AGUI_TEXT_PART (self->part));
+  if (text == NULL)
+    return NULL;
+
+  end = MIN (self->end, total);
+  if (self->start > end)
+    return NULL;
+
+  *length = end - self->start;
+
+  return text + self->start;
+}
+
+void
+tandem_block_set_first (TandemBlock *self,
+                        gboolean     first)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+
+  self->first = !!first;
+}
+
+/* @end is G_MAXSIZE for the last block of a part, which grows with it */
+void
+tandem_block_set_range (TandemBlock *self,
+                        gsize        start,
+                        gsize        end,
+                        gboolean     continued)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+
+  if (self->start == start && self->end == end && self->continued == !!continued)
+    return;
+
+  self->start = start;
+  self->end = end;
+  self->continued = !!continued;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+tandem_block_text_changed (TandemBlock *self)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+
+  g_signal_emit (self, signals[CHANGED], 0);
+}
