@@ -1,0 +1,572 @@
+/* test-block-list.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <string.h>
+
+#include <md4c.h>
+
+#include "tandem-block-list.h"
+#include "tandem-block-splitter.h"
+
+/* The display model, headless: where Markdown is cut, that a cut between
+ * blocks renders exactly as the whole text, and that the block list
+ * follows a streaming transcript with one change per new block. */
+
+/* What md4c makes of a text, as a string: blocks, spans and text runs.
+ * Two texts that give the same dump render the same. */
+
+static int
+dump_enter_block (MD_BLOCKTYPE type, void *detail, void *data)
+{
+  g_string_append_printf (data, "<b%d", type);
+  if (type == MD_BLOCK_OL)
+    g_string_append_printf (data, " start=%u", ((MD_BLOCK_OL_DETAIL *) detail)->start);
+  if (type == MD_BLOCK_UL || type == MD_BLOCK_OL)
+    g_string_append_printf (data, " tight=%d", type == MD_BLOCK_UL
+                                                 ? ((MD_BLOCK_UL_DETAIL *) detail)->is_tight
+                                                 : ((MD_BLOCK_OL_DETAIL *) detail)->is_tight);
+  if (type == MD_BLOCK_H)
+    g_string_append_printf (data, " level=%u", ((MD_BLOCK_H_DETAIL *) detail)->level);
+  g_string_append_c (data, '>');
+  return 0;
+}
+
+static int
+dump_leave_block (MD_BLOCKTYPE type, void *detail, void *data)
+{
+  g_string_append_printf (data, "</b%d>", type);
+  return 0;
+}
+
+static int
+dump_enter_span (MD_SPANTYPE type, void *detail, void *data)
+{
+  g_string_append_printf (data, "<s%d>", type);
+  return 0;
+}
+
+static int
+dump_leave_span (MD_SPANTYPE type, void *detail, void *data)
+{
+  g_string_append_printf (data, "</s%d>", type);
+  return 0;
+}
+
+static int
+dump_text (MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *data)
+{
+  g_string_append_printf (data, "[%d:", type);
+  g_string_append_len (data, text, size);
+  g_string_append_c (data, ']');
+  return 0;
+}
+
+static void
+dump_append (GString    *out,
+             const char *text,
+             gsize       length)
+{
+  MD_PARSER parser = {
+    .abi_version = 0,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .enter_block = dump_enter_block,
+    .leave_block = dump_leave_block,
+    .enter_span = dump_enter_span,
+    .leave_span = dump_leave_span,
+    .text = dump_text,
+  };
+  g_autoptr(GString) one = g_string_new (NULL);
+
+  md_parse (text, length, &parser, one);
+  /* Every text is a document; only what is inside matters */
+  if (g_str_has_prefix (one->str, "<b0>") && g_str_has_suffix (one->str, "</b0>"))
+    g_string_append_len (out, one->str + 4, one->len - 9);
+  else
+    g_string_append (out, one->str);
+}
+
+static GArray *
+split (const char *text,
+       gsize       step)
+{
+  g_autoptr(TandemBlockSplitter) splitter = tandem_block_splitter_new ();
+  GArray *cuts = g_array_new (FALSE, FALSE, sizeof (TandemBlockCut));
+  gsize length = strlen (text);
+
+  if (step == 0)
+    step = length;
+  for (gsize fed = MIN (step, length); ; fed = MIN (fed + step, length))
+    {
+      tandem_block_splitter_feed (splitter, text, fed, fed == length, cuts);
+      if (fed == length)
+        break;
+    }
+
+  if (tandem_block_splitter_get_whole (splitter))
+    g_array_set_size (cuts, 0);
+
+  return cuts;
+}
+
+static char *
+dup_cut_offsets (GArray *cuts)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < cuts->len; i++)
+    g_string_append_printf (out, "%s%" G_GSIZE_FORMAT "%s", i > 0 ? "," : "",
+                            g_array_index (cuts, TandemBlockCut, i).offset,
+                            g_array_index (cuts, TandemBlockCut, i).continued ? "~" : "");
+
+  return g_string_free (out, FALSE);
+}
+
+/* Texts whose cuts are only between top-level blocks, each with where
+ * they must be cut. */
+static const struct
+{
+  const char *text;
+  const char *cuts;
+} block_cases[] = {
+  { "One paragraph.", "" },
+  { "First.\n\nSecond.\n\nThird.", "8,17" },
+  { "# Title\n\nText under it.", "9" },
+  { "Text\n\n```\ncode\n\nmore code\n```\n\nAfter.", "6,31" },
+  { "~~~~ tildes\n\n~~~\nstill code\n\n~~~~\n\nout", "35" },
+  { "- one\n\n- two\n\n- three\n\nAfter the list.", "23" },
+  { "1. one\n\n   continued\n\n2. two\n\nDone.", "30" },
+  { "> quoted\n\n> another quote\n\nplain", "10,27" },
+  { "| a | b |\n|---|---|\n| 1 | 2 |\n\nbelow", "31" },
+  { "para\n\n    indented code\n\n    more\n\nend", "35" },
+  { "Setext\n======\n\nnext", "15" },
+  { "a\n\n\n\nb", "5" },
+  { "Uses [a link][ref] here.\n\nMore.\n\n[ref]: https://example.com", "" },
+  { "*emphasis\n\nnot closed*", "11" },
+  { "```\nunclosed fence\n\nstill in it", "" },
+  { "line one\nline two\n\n---\n\nafter rule", "19,24" },
+};
+
+static void
+test_splitter_block_cuts (void)
+{
+  g_test_summary ("Text is cut between top-level blocks, never inside a fence, a loose list or a list item");
+
+  for (guint i = 0; i < G_N_ELEMENTS (block_cases); i++)
+    {
+      g_autoptr(GArray) cuts = split (block_cases[i].text, 0);
+      g_autofree char *got = dup_cut_offsets (cuts);
+
+      g_test_message ("case %u: %s", i, block_cases[i].text);
+      g_assert_cmpstr (got, ==, block_cases[i].cuts);
+    }
+}
+
+static void
+test_splitter_streaming (void)
+{
+  g_test_summary ("Fed in deltas of any size, the splitter finds the cuts it finds in the whole text");
+
+  for (guint i = 0; i < G_N_ELEMENTS (block_cases); i++)
+    for (gsize step = 1; step <= 7; step++)
+      {
+        g_autoptr(GArray) whole = split (block_cases[i].text, 0);
+        g_autoptr(GArray) streamed = split (block_cases[i].text, step);
+        g_autofree char *a = dup_cut_offsets (whole);
+        g_autofree char *b = dup_cut_offsets (streamed);
+
+        g_assert_cmpstr (a, ==, b);
+      }
+}
+
+static void
+test_splitter_exact (void)
+{
+  g_test_summary ("Rendering the stretches between block cuts apart gives what rendering the whole gives");
+
+  for (guint i = 0; i < G_N_ELEMENTS (block_cases); i++)
+    {
+      const char *text = block_cases[i].text;
+      g_autoptr(GArray) cuts = split (text, 0);
+      g_autoptr(GString) whole = g_string_new (NULL);
+      g_autoptr(GString) pieces = g_string_new (NULL);
+      gsize start = 0;
+
+      dump_append (whole, text, strlen (text));
+      for (guint c = 0; c <= cuts->len; c++)
+        {
+          gsize end = c < cuts->len ? g_array_index (cuts, TandemBlockCut, c).offset : strlen (text);
+
+          dump_append (pieces, text + start, end - start);
+          start = end;
+        }
+
+      g_test_message ("case %u: %s", i, text);
+      g_assert_cmpstr (pieces->str, ==, whole->str);
+    }
+}
+
+static void
+test_splitter_exact_random (void)
+{
+  static const char *lines[] = {
+    "", "", "", "Some text", "more *em", "ph* here", "- item", "* star item", "+ plus",
+    "1. first", "2) second", "   indented", "    code", "  - nested", "```", "```c", "~~~",
+    "> quote", ">", "# Heading", "## Two", "---", "***", "===", "| a | b |", "|---|---|",
+    "`tick", "tock`", "[link](u)", "[x]: http://u", "\\*", "\t tab", "<b>html</b>",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261201);
+
+  g_test_summary ("On random documents, the stretches between block cuts render as the whole does");
+
+  for (guint doc = 0; doc < 3000; doc++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GString) whole = g_string_new (NULL);
+      g_autoptr(GString) pieces = g_string_new (NULL);
+      g_autoptr(GArray) cuts = NULL;
+      guint n = g_rand_int_range (rand, 1, 14);
+      gsize start = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_string_append (text, lines[g_rand_int_range (rand, 0, G_N_ELEMENTS (lines))]);
+          if (i + 1 < n || g_rand_boolean (rand))
+            g_string_append_c (text, '\n');
+        }
+
+      cuts = split (text->str, g_rand_int_range (rand, 0, 4));
+      dump_append (whole, text->str, text->len);
+      for (guint c = 0; c <= cuts->len; c++)
+        {
+          gsize end = c < cuts->len ? g_array_index (cuts, TandemBlockCut, c).offset : text->len;
+
+          dump_append (pieces, text->str + start, end - start);
+          start = end;
+        }
+
+      if (g_strcmp0 (pieces->str, whole->str) != 0)
+        g_error ("Cutting changes the rendering of:\n%s\nwhole:  %s\npieces: %s", text->str, whole->str, pieces->str);
+    }
+}
+
+static void
+test_splitter_long_paragraph (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GArray) cuts = NULL;
+  g_autoptr(GArray) streamed = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  gsize start = 0;
+
+  g_test_summary ("One long paragraph is cut at words, between sentences where it can, so no stretch grows far past two kilobytes");
+
+  for (guint i = 0; text->len < 200000; i++)
+    g_string_append_printf (text, "word%u %s", i, i % 97 == 96 ? "ends here. " : "");
+
+  cuts = split (text->str, 0);
+  g_assert_cmpuint (cuts->len, >, 200000 / TANDEM_BLOCK_SPLITTER_WORD_BYTES);
+  for (guint c = 0; c <= cuts->len; c++)
+    {
+      gsize end = c < cuts->len ? g_array_index (cuts, TandemBlockCut, c).offset : text->len;
+
+      g_assert_cmpuint (end - start, <=, TANDEM_BLOCK_SPLITTER_WORD_BYTES + 32);
+      if (c < cuts->len)
+        {
+          g_assert_true (g_array_index (cuts, TandemBlockCut, c).continued);
+          g_assert_cmpint (text->str[end - 1], ==, ' ');
+          g_assert_true (g_ascii_isalpha (text->str[end]));
+        }
+      start = end;
+    }
+
+  /* In 10-byte deltas, as the benchmark streams it */
+  streamed = split (text->str, 10);
+  a = dup_cut_offsets (cuts);
+  b = dup_cut_offsets (streamed);
+  g_assert_cmpstr (a, ==, b);
+}
+
+static void
+test_splitter_open_spans (void)
+{
+  g_autoptr(GString) text = g_string_new ("**");
+  g_autoptr(GArray) cuts = NULL;
+  gsize close;
+
+  g_test_summary ("A long paragraph is never cut inside emphasis, a code span or a link");
+
+  while (text->len < 5000)
+    g_string_append (text, "bold words ");
+  close = text->len;
+  g_string_append (text, "done** then `a code span that is long ");
+  while (text->len < 12000)
+    g_string_append (text, "more code ");
+  g_string_append (text, "` and [a link ");
+  while (text->len < 18000)
+    g_string_append (text, "text ");
+  g_string_append (text, "](https://example.com) end ");
+  while (text->len < 21000)
+    g_string_append (text, "tail ");
+
+  cuts = split (text->str, 0);
+  for (guint c = 0; c < cuts->len; c++)
+    {
+      gsize at = g_array_index (cuts, TandemBlockCut, c).offset;
+
+      g_assert_cmpuint (at, >, close);
+      /* Balanced at the cut: an even number of backticks, brackets closed */
+      {
+        guint ticks = 0;
+        int brackets = 0;
+
+        for (const char *p = text->str; p < text->str + at; p++)
+          {
+            ticks += *p == '`';
+            brackets += (*p == '[') - (*p == ']');
+          }
+        g_assert_cmpuint (ticks % 2, ==, 0);
+        g_assert_cmpint (brackets, ==, 0);
+      }
+    }
+  g_assert_cmpuint (cuts->len, >, 0);
+}
+
+/* The block list over a transcript */
+
+static void
+apply (AguiReducer *reducer,
+       const char  *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
+
+  g_assert_no_error (error);
+  agui_reducer_apply (reducer, event);
+}
+
+typedef struct
+{
+  guint changes;
+  guint added;
+  guint removed;
+} Changes;
+
+static void
+on_items_changed_cb (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     Changes    *changes)
+{
+  changes->changes++;
+  changes->added += added;
+  changes->removed += removed;
+}
+
+static TandemBlockKind
+kind_at (GListModel *model,
+         guint       position)
+{
+  g_autoptr(TandemBlock) block = g_list_model_get_item (model, position);
+
+  return tandem_block_get_kind (block);
+}
+
+static char *
+dup_block_text (GListModel *model,
+                guint       position)
+{
+  g_autoptr(TandemBlock) block = g_list_model_get_item (model, position);
+  const char *text;
+  gsize length;
+
+  text = tandem_block_peek_text (block, &length);
+
+  return g_strndup (text, length);
+}
+
+static void
+test_list_kinds (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
+  GListModel *model = G_LIST_MODEL (blocks);
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  g_test_summary ("A turn becomes a block per part, its Markdown a block per paragraph");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"REASONING_START\",\"messageId\":\"think\"}");
+  apply (reducer, "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"think\",\"role\":\"reasoning\"}");
+  apply (reducer, "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"think\",\"delta\":\"Hmm\"}");
+  apply (reducer, "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"think\"}");
+  apply (reducer, "{\"type\":\"REASONING_END\",\"messageId\":\"think\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"One.\\n\\nTwo.\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"clock\",\"parentMessageId\":\"m\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), >=, 4);
+  {
+    guint n = g_list_model_get_n_items (model);
+    guint markdown = 0, reasoning = 0, tools = 0;
+
+    for (guint i = 0; i < n; i++)
+      {
+        switch (kind_at (model, i))
+          {
+          case TANDEM_BLOCK_MARKDOWN: markdown++; break;
+          case TANDEM_BLOCK_REASONING: reasoning++; break;
+          case TANDEM_BLOCK_TOOL_CALL: tools++; break;
+          default: break;
+          }
+      }
+    g_assert_cmpuint (markdown, ==, 2);
+    g_assert_cmpuint (reasoning, ==, 1);
+    g_assert_cmpuint (tools, ==, 1);
+
+    for (guint i = 0; i < n; i++)
+      if (kind_at (model, i) == TANDEM_BLOCK_MARKDOWN)
+        {
+          if (first == NULL)
+            first = dup_block_text (model, i);
+          else
+            second = dup_block_text (model, i);
+        }
+  }
+  g_assert_cmpstr (first, ==, "One.\n\n");
+  g_assert_cmpstr (second, ==, "Two.");
+}
+
+static void
+test_list_streaming (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
+  GListModel *model = G_LIST_MODEL (blocks);
+  Changes changes = { 0, };
+  guint last_changed = 0;
+  guint deltas = 0;
+  g_autoptr(GString) sent = g_string_new (NULL);
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  g_test_summary ("Streaming a 200 KB paragraph adds a block at a time; the blocks hold the text in order");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}");
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed_cb), &changes);
+
+  while (sent->len < 200000)
+    {
+      g_autofree char *delta = g_strdup_printf ("word%05u ", deltas++);
+      g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"%s\"}", delta);
+
+      g_string_append (sent, delta);
+      apply (reducer, event);
+      if (changes.changes != last_changed)
+        {
+          /* Blocks are only ever appended at the end, one at a time */
+          g_assert_cmpuint (changes.removed, ==, 0);
+          g_assert_cmpuint (changes.added, ==, changes.changes);
+          last_changed = changes.changes;
+        }
+    }
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}");
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), >, 50);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autofree char *text = dup_block_text (model, i);
+
+      g_assert_cmpuint (strlen (text), <=, TANDEM_BLOCK_SPLITTER_WORD_BYTES + 32);
+      g_string_append (shown, text);
+    }
+  g_assert_cmpstr (shown->str, ==, sent->str);
+}
+
+static void
+test_list_definition (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
+  GListModel *model = G_LIST_MODEL (blocks);
+  g_autofree char *text = NULL;
+
+  g_test_summary ("A link reference definition arriving late joins the text's blocks back into one");
+
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"See [x].\\n\\nMore.\\n\\n\"}");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"[x]: https://example.com\\n\"}");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  text = dup_block_text (model, 0);
+  g_assert_cmpstr (text, ==, "See [x].\n\nMore.\n\n[x]: https://example.com\n");
+}
+
+static void
+test_list_snapshot (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  GListModel *model = G_LIST_MODEL (blocks);
+
+  g_test_summary ("Loading messages gives the person's message one block and splits the answer");
+
+  g_assert_true (json_parser_load_from_data (parser,
+                                             "[{\"id\":\"u\",\"role\":\"user\",\"content\":\"Hi\\n\\nthere\"},"
+                                             "{\"id\":\"a\",\"role\":\"assistant\",\"content\":\"A.\\n\\nB.\\n\\nC.\"}]",
+                                             -1, &error));
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (json_parser_get_root (parser)), &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  g_assert_cmpint (kind_at (model, 0), ==, TANDEM_BLOCK_USER);
+  for (guint i = 1; i < 4; i++)
+    {
+      g_autoptr(TandemBlock) block = g_list_model_get_item (model, i);
+
+      g_assert_cmpint (tandem_block_get_kind (block), ==, TANDEM_BLOCK_MARKDOWN);
+      g_assert_true (tandem_block_get_first (block) == (i == 1));
+    }
+
+  /* Replaced: the old blocks go, the new ones come */
+  g_assert_true (json_parser_load_from_data (parser, "[{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Only\"}]", -1, &error));
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (json_parser_get_root (parser)), &error));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/tandem/block-splitter/block-cuts", test_splitter_block_cuts);
+  g_test_add_func ("/tandem/block-splitter/streaming", test_splitter_streaming);
+  g_test_add_func ("/tandem/block-splitter/exact", test_splitter_exact);
+  g_test_add_func ("/tandem/block-splitter/exact-random", test_splitter_exact_random);
+  g_test_add_func ("/tandem/block-splitter/long-paragraph", test_splitter_long_paragraph);
+  g_test_add_func ("/tandem/block-splitter/open-spans", test_splitter_open_spans);
+  g_test_add_func ("/tandem/block-list/kinds", test_list_kinds);
+  g_test_add_func ("/tandem/block-list/streaming", test_list_streaming);
+  g_test_add_func ("/tandem/block-list/definition", test_list_definition);
+  g_test_add_func ("/tandem/block-list/snapshot", test_list_snapshot);
+
+  return g_test_run ();
+}
