@@ -38,7 +38,7 @@ struct _TandemWindow
   GPtrArray            *thread_ids;
   GHashTable           *pending_deletes;
   char                 *last_user_text;
-  guint                 follow_source;
+  guint                 follow_tick;
 
   guint                 following : 1;
   guint                 preedit_active : 1;
@@ -55,8 +55,9 @@ struct _TandemWindow
   GtkListBox           *thread_list;
   AdwWindowTitle       *window_title;
   GtkDropDown          *agent_dropdown;
-  GtkRevealer          *agent_missing_revealer;
+  GtkWidget            *agent_missing_banner;
   GtkLabel             *agent_missing_label;
+  GtkDropDown          *continue_dropdown;
   GtkWidget            *steps_box;
   GtkSpinner           *steps_spinner;
   GtkLabel             *steps_label;
@@ -271,6 +272,13 @@ static void
 tandem_window_scroll_to_end (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  guint n = self->blocks != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->blocks)) : 0;
+
+  /* The list view estimates the height of rows it has not made, so a
+   * value alone may land short of the end: bring the last row in first,
+   * which moves the list view's own anchor, then go to the bottom. */
+  if (n > 0 && !is_at_bottom (adjustment))
+    gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", n - 1);
 
   gtk_adjustment_set_value (adjustment,
                             gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
@@ -291,29 +299,38 @@ on_vadjustment_value_changed_cb (TandemWindow  *self,
 }
 
 static gboolean
-follow_after_layout_cb (gpointer user_data)
+follow_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
 {
   TandemWindow *self = user_data;
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
 
-  self->follow_source = 0;
-  if (self->following && !is_at_bottom (adjustment))
+  self->follow_tick = 0;
+  if (self->following)
     tandem_window_scroll_to_end (self);
 
   return G_SOURCE_REMOVE;
+}
+
+/* Follows at the start of the next frame, before its layout. Never from
+ * inside the list view's size allocation, which is where the adjustment
+ * changes: a value set then moves the scrollbar but not the rows, since
+ * the list view cannot lay itself out again while it is being laid out,
+ * and the picture stays where it was. */
+static void
+tandem_window_queue_follow (TandemWindow *self)
+{
+  if (self->follow_tick == 0)
+    /* On the window: the scroller has no frames while its page is hidden */
+    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, self, NULL);
 }
 
 static void
 on_vadjustment_changed_cb (TandemWindow  *self,
                            GtkAdjustment *adjustment)
 {
-  if (self->following && !is_at_bottom (adjustment))
-    tandem_window_scroll_to_end (self);
-
-  /* Once more after the list view has laid out what changed: a row that
-   * grew is measured a frame later than its content changed. */
-  if (self->following && self->follow_source == 0)
-    self->follow_source = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, follow_after_layout_cb, self, NULL);
+  if (self->following)
+    tandem_window_queue_follow (self);
 
   tandem_window_update_jump_button (self);
 }
@@ -400,8 +417,12 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       return FALSE;
     }
 
-  gtk_adjustment_set_value (adjustment, CLAMP (value, 0, MAX (bottom, 0)));
-  tandem_window_user_scrolled (self);
+  value = CLAMP (value, 0, MAX (bottom, 0));
+  /* Judged before the move: the list view may re-measure rows as it
+   * scrolls, and the content overflowed when the key was pressed. */
+  self->following = value >= bottom - BOTTOM_EPSILON || !overflows (adjustment);
+  gtk_adjustment_set_value (adjustment, value);
+  tandem_window_update_jump_button (self);
 
   return TRUE;
 }
@@ -1056,8 +1077,7 @@ tandem_window_open (TandemWindow *self,
         open_url (self, thread_id, agent_id);
       else
         tandem_window_finish_open_without_agent (self, thread_id, agent_id,
-                                                 _("The agent of this conversation was removed. "
-                                                   "Choose another agent above to continue."));
+                                                 _("The agent of this conversation was removed."));
       return;
     }
 
@@ -1103,6 +1123,7 @@ tandem_window_update_agent (TandemWindow *self)
     {
       self->syncing_dropdown = TRUE;
       gtk_drop_down_set_model (self->agent_dropdown, model);
+      gtk_drop_down_set_model (self->continue_dropdown, model);
       self->syncing_dropdown = FALSE;
     }
 
@@ -1114,17 +1135,29 @@ tandem_window_update_agent (TandemWindow *self)
         selected = i;
     }
 
-  self->syncing_dropdown = TRUE;
-  gtk_drop_down_set_selected (self->agent_dropdown, selected);
-  self->syncing_dropdown = FALSE;
-
   gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
-                          model != NULL && !override &&
-                          (self->agent_problem != NULL || is_new_conversation (self)));
+                          model != NULL && !override && self->agent_problem == NULL &&
+                          selected != GTK_INVALID_LIST_POSITION && is_new_conversation (self));
+  if (selected != GTK_INVALID_LIST_POSITION)
+    {
+      self->syncing_dropdown = TRUE;
+      gtk_drop_down_set_selected (self->agent_dropdown, selected);
+      self->syncing_dropdown = FALSE;
+    }
 
   if (self->agent_problem != NULL)
-    gtk_label_set_text (self->agent_missing_label, self->agent_problem);
-  gtk_revealer_set_reveal_child (self->agent_missing_revealer, self->agent_problem != NULL);
+    {
+      /* Offer the agent new conversations use */
+      for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
+        {
+          g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
+
+          if (g_strcmp0 (tandem_agent_get_id (agent), tandem_agents_get_active_id (self->agents)) == 0)
+            gtk_drop_down_set_selected (self->continue_dropdown, i);
+        }
+      gtk_label_set_text (self->agent_missing_label, self->agent_problem);
+    }
+  gtk_widget_set_visible (self->agent_missing_banner, self->agent_problem != NULL);
 }
 
 static void
@@ -1137,18 +1170,31 @@ on_agent_selected_cb (TandemWindow *self)
     return;
 
   id = tandem_agent_get_id (agent);
-  if (g_strcmp0 (id, self->agent_id) == 0 && self->agent_problem == NULL)
+  if (g_strcmp0 (id, self->agent_id) == 0)
     return;
 
   if (self->agents != NULL)
     tandem_agents_set_active_id (self->agents, id);
 
-  /* A new conversation starts over with that agent; one whose agent is
-   * gone goes on with it. */
-  if (self->session != NULL && self->agent_problem != NULL && !is_new_conversation (self))
-    tandem_window_open (self, agui_agent_session_get_thread_id (self->session), id);
-  else
-    tandem_window_open (self, NULL, id);
+  /* A new conversation starts over with that agent */
+  tandem_window_open (self, NULL, id);
+}
+
+static void
+continue_with_agent_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  TandemAgent *agent = gtk_drop_down_get_selected_item (self->continue_dropdown);
+
+  if (agent == NULL || self->session == NULL)
+    return;
+
+  tandem_agents_set_active_id (self->agents, tandem_agent_get_id (agent));
+  /* The same thread goes on with that agent; the store records it with
+   * the next turn. */
+  tandem_window_open (self, agui_agent_session_get_thread_id (self->session), tandem_agent_get_id (agent));
 }
 
 /* The composer */
@@ -1292,6 +1338,7 @@ jump_to_latest_action (GtkWidget  *widget,
 
   self->following = TRUE;
   tandem_window_scroll_to_end (self);
+  tandem_window_queue_follow (self);
   tandem_window_update_jump_button (self);
 }
 
@@ -1568,7 +1615,9 @@ tandem_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
-  g_clear_handle_id (&self->follow_source, g_source_remove);
+  if (self->follow_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
+  self->follow_tick = 0;
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
@@ -1633,8 +1682,9 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, thread_list);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, continue_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_box);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_spinner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_label);
@@ -1662,6 +1712,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
   gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
@@ -1700,6 +1751,7 @@ tandem_window_init (TandemWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
 
   controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (controller, "transcript-keys");
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_transcript_key_pressed_cb),
                            self, G_CONNECT_SWAPPED);
@@ -1809,7 +1861,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
-  tandem_window_scroll_to_end (self);
+  tandem_window_queue_follow (self);
 }
 
 /**

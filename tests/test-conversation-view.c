@@ -1,0 +1,862 @@
+/* test-conversation-view.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-application.h"
+#include "tandem-block-list.h"
+#include "tandem-block-row.h"
+#include "tandem-markdown-view.h"
+#include "tandem-window.h"
+
+/* What a person sees of a conversation, measured on a real window under
+ * Xvfb: whether the latest row is on screen, where the scrollbar is,
+ * which agent's server got the message. These are the checks that a
+ * model-only test could pass while the window showed the wrong thing. */
+
+#define TIMEOUT_MS 20000
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define START(id) "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}"
+#define END(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer *server;
+  TandemWindow   *window;
+} Fixture;
+
+/* Helpers */
+
+static void
+iterate_for (guint milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static GtkWidget *
+child (TandemWindow *window,
+       const char   *name)
+{
+  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
+
+  g_assert_nonnull (object);
+
+  return GTK_WIDGET (object);
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect (c, type, found);
+}
+
+static GtkAdjustment *
+vadjustment (TandemWindow *window)
+{
+  return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child (window, "transcript_scroller")));
+}
+
+static GListModel *
+shown_blocks (TandemWindow *window)
+{
+  GtkListView *view = GTK_LIST_VIEW (child (window, "transcript_view"));
+
+  return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (view)));
+}
+
+/* The row drawing the last block, if the list view has made one */
+static GtkWidget *
+last_row (TandemWindow *window)
+{
+  GListModel *blocks = shown_blocks (window);
+  guint n = blocks != NULL ? g_list_model_get_n_items (blocks) : 0;
+  g_autoptr(TandemBlock) last = n > 0 ? g_list_model_get_item (blocks, n - 1) : NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  if (last == NULL)
+    return NULL;
+
+  collect (child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (tandem_block_row_get_block (rows->pdata[i]) == last && gtk_widget_get_mapped (rows->pdata[i]))
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+/* Whether the person sees the end of the conversation: the adjustment at
+ * its bottom, and the bottom of the last row inside the viewport. */
+static gboolean
+shows_latest (TandemWindow *window,
+              GString      *why)
+{
+  GtkAdjustment *adjustment = vadjustment (window);
+  GtkWidget *scroller = child (window, "transcript_scroller");
+  double value = gtk_adjustment_get_value (adjustment);
+  double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  GtkWidget *row = last_row (window);
+  graphene_rect_t bounds;
+
+  if (why != NULL)
+    g_string_truncate (why, 0);
+
+  if (value < bottom - 1.0)
+    {
+      if (why != NULL)
+        g_string_printf (why, "the adjustment is at %.1f, its bottom at %.1f", value, bottom);
+      return FALSE;
+    }
+  if (row == NULL)
+    {
+      if (why != NULL)
+        {
+          g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+          GListModel *blocks = shown_blocks (window);
+          guint n = g_list_model_get_n_items (blocks);
+
+          collect (child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+          g_string_printf (why, "the last of %u blocks has no row on screen (%u rows; value %.1f of %.1f, page %.1f)",
+                           n, rows->len, value, gtk_adjustment_get_upper (adjustment),
+                           gtk_adjustment_get_page_size (adjustment));
+          for (guint i = 0; i < rows->len; i++)
+            {
+              TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+              guint position = G_MAXUINT;
+
+              for (guint j = n; block != NULL && j > 0; j--)
+                {
+                  g_autoptr(TandemBlock) other = g_list_model_get_item (blocks, j - 1);
+
+                  if (other == block)
+                    {
+                      position = j - 1;
+                      break;
+                    }
+                }
+              g_string_append_printf (why, " %u%s", position, gtk_widget_get_mapped (rows->pdata[i]) ? "" : "(unmapped)");
+            }
+        }
+      return FALSE;
+    }
+  if (!gtk_widget_compute_bounds (row, scroller, &bounds))
+    return FALSE;
+  if (bounds.origin.y + bounds.size.height > gtk_widget_get_height (scroller) + 1.0 ||
+      bounds.origin.y + bounds.size.height < 0)
+    {
+      if (why != NULL)
+        g_string_printf (why, "the last row ends at %.1f in a viewport %d high",
+                         bounds.origin.y + bounds.size.height, gtk_widget_get_height (scroller));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+shows_latest_cb (gpointer data)
+{
+  return shows_latest (data, NULL);
+}
+
+static void
+assert_shows_latest (TandemWindow *window)
+{
+  g_autoptr(GString) why = g_string_new (NULL);
+
+  /* Layout takes a frame or two after the content changed */
+  agui_test_wait_for (shows_latest_cb, window, 3000);
+  if (!shows_latest (window, why))
+    g_error ("The latest message is not in view: %s", why->str);
+}
+
+static gboolean
+overflowing (gpointer data)
+{
+  GtkAdjustment *adjustment = vadjustment (data);
+
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 50;
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  AguiAgentSession *session = tandem_window_get_session (data);
+
+  return session != NULL && !agui_agent_session_get_busy (session);
+}
+
+static gboolean
+window_busy (gpointer data)
+{
+  AguiAgentSession *session = tandem_window_get_session (data);
+
+  return session != NULL && agui_agent_session_get_busy (session);
+}
+
+static gboolean
+has_blocks (gpointer data)
+{
+  return g_list_model_get_n_items (shown_blocks (data)) >= 4;
+}
+
+static void
+send_text (TandemWindow *window,
+           const char   *text)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (child (window, "composer_view"));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (window, GDK_KEY_Return, 0));
+}
+
+static void
+wait_for_exchange (TandemWindow *window)
+{
+  agui_test_wait_for (window_busy, window, 1000);
+  g_assert_true (agui_test_wait_for (window_idle, window, TIMEOUT_MS));
+}
+
+/* A wheel turn, as the scroll controller reports it */
+static void
+wheel (TandemWindow *window,
+       double        dy)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (child (window, "transcript_scroller"));
+  GtkAdjustment *adjustment = vadjustment (window);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
+        g_signal_emit_by_name (controller, "scroll", 0.0, dy, &handled);
+    }
+  g_object_unref (controllers);
+
+  /* What the scrolled window then does with it */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + dy * 50);
+}
+
+static AguiTestResponse *
+paragraphs_response (guint    paragraphs,
+                     gboolean stall)
+{
+  AguiTestResponse *response = agui_test_response_new_events (RS ("r1"), START ("m1"), NULL);
+
+  for (guint i = 0; i < paragraphs; i++)
+    {
+      g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                "\"delta\":\"Paragraph %u of a long answer, with a few words to wrap.\\n\\n\"}",
+                                                i);
+      if (stall)
+        agui_test_response_append_stall (response, 5);
+      agui_test_response_append_event_json (response, event);
+    }
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+
+  return response;
+}
+
+/* Fixture: a window on the application, whose new conversations go to
+ * the loopback server as the agent "Loopback". */
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+
+  agent = tandem_agent_new ("loopback", "Loopback", agui_test_server_get_url (f->server), NULL);
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+  tandem_agents_set_active_id (agents, "loopback");
+
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 600);
+  gtk_window_present (GTK_WINDOW (f->window));
+  g_assert_true (agui_test_wait_for (window_idle, f->window, TIMEOUT_MS));
+  iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_for (20);
+  tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+}
+
+/* Following the answer */
+
+static void
+test_follow_streaming (Fixture       *f,
+                       gconstpointer  data)
+{
+  AguiTestResponse *response = agui_test_response_new_events (RS ("r1"), START ("m1"), NULL);
+
+  g_test_summary ("In a new conversation the view follows a streaming answer from its first token");
+
+  for (guint i = 0; i < 60; i++)
+    {
+      g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                "\"delta\":\"Line %u of the answer, streaming in.\\n\\n\"}", i);
+
+      agui_test_response_append_stall (response, i == 30 ? 600 : 8);
+      agui_test_response_append_event_json (response, event);
+    }
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f->window, "long");
+
+  /* Halfway, while the server pauses, the answer overflows and is followed */
+  g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
+  g_assert_true (window_busy (f->window));
+  assert_shows_latest (f->window);
+
+  wait_for_exchange (f->window);
+  assert_shows_latest (f->window);
+  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+}
+
+static void
+test_follow_burst (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_test_summary ("An answer that arrives in one burst is followed to its end");
+
+  agui_test_server_push_response (f->server, paragraphs_response (80, FALSE));
+  send_text (f->window, "burst");
+  wait_for_exchange (f->window);
+  g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+}
+
+static void
+test_follow_long_paragraph (Fixture       *f,
+                            gconstpointer  data)
+{
+  AguiTestResponse *response = agui_test_response_new_events (RS ("r1"), START ("m1"), NULL);
+  guint deltas = 0;
+
+  g_test_summary ("One 200 KB paragraph in 10-byte deltas is followed, and no row grows much past the window");
+
+  for (gsize sent = 0; sent < 200000; sent += 10)
+    {
+      g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                "\"delta\":\"w%07u \"}", deltas++);
+
+      agui_test_response_append_event_json (response, event);
+      if (deltas == 10000)
+        agui_test_response_append_stall (response, 800);
+    }
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f->window, "one long paragraph");
+  g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
+  iterate_for (300);
+  if (window_busy (f->window))
+    assert_shows_latest (f->window);
+
+  wait_for_exchange (f->window);
+  assert_shows_latest (f->window);
+
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    int viewport = gtk_widget_get_height (child (f->window, "transcript_scroller"));
+
+    collect (child (f->window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+    g_assert_cmpuint (rows->len, >, 1);
+    for (guint i = 0; i < rows->len; i++)
+      if (gtk_widget_get_mapped (rows->pdata[i]))
+        g_assert_cmpint (gtk_widget_get_height (rows->pdata[i]), <, viewport * 2);
+  }
+}
+
+static void
+test_wheel (Fixture       *f,
+            gconstpointer  data)
+{
+  AguiTestResponse *response;
+
+  g_test_summary ("A wheel-up stops following only when there is something above; Jump to Latest resumes");
+
+  /* Short: everything fits, a wheel-up changes nothing */
+  response = agui_test_response_new_events (RS ("r1"), START ("m1"), NULL);
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Short.\"}");
+  agui_test_response_append_stall (response, 400);
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                  "\"delta\":\"\\n\\nStill going.\"}");
+  for (guint i = 0; i < 60; i++)
+    agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                    "\"delta\":\"\\n\\nMore of the answer.\"}");
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f->window, "hi");
+  g_assert_true (agui_test_wait_for (window_busy, f->window, TIMEOUT_MS));
+  iterate_for (150);
+  g_assert_false (overflowing (f->window));
+  wheel (f->window, -1);
+  wait_for_exchange (f->window);
+  g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+
+  /* Long: a wheel-up is reading back, and new output does not pull down */
+  wheel (f->window, -3);
+  iterate_for (100);
+  g_assert_true (gtk_widget_get_visible (child (f->window, "jump_button")));
+  {
+    double before = gtk_adjustment_get_value (vadjustment (f->window));
+
+    /* Output the person did not ask for just now (sending would jump) */
+    agui_test_server_push_response (f->server, paragraphs_response (20, FALSE));
+    agui_agent_session_run_async (tandem_window_get_session (f->window), NULL, NULL, NULL, NULL);
+    wait_for_exchange (f->window);
+    iterate_for (200);
+    g_assert_cmpfloat (fabs (gtk_adjustment_get_value (vadjustment (f->window)) - before), <, 2);
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.jump-to-latest", NULL));
+  assert_shows_latest (f->window);
+  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+
+  /* And following holds again for the next answer */
+  agui_test_server_push_response (f->server, paragraphs_response (30, TRUE));
+  send_text (f->window, "again");
+  wait_for_exchange (f->window);
+  assert_shows_latest (f->window);
+}
+
+static void
+test_keys (Fixture       *f,
+           gconstpointer  data)
+{
+  GtkEventController *keys = NULL;
+  GListModel *controllers;
+  gboolean handled = FALSE;
+
+  g_test_summary ("Page Up and Home in the transcript scroll it and stop following; End resumes");
+
+  agui_test_server_push_response (f->server, paragraphs_response (80, FALSE));
+  send_text (f->window, "burst");
+  wait_for_exchange (f->window);
+  g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+
+  gtk_widget_grab_focus (child (f->window, "transcript_view"));
+  controllers = gtk_widget_observe_controllers (child (f->window, "transcript_scroller"));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (controller), "transcript-keys") == 0)
+        g_set_object (&keys, controller);
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (keys);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+  g_assert_true (handled);
+  iterate_for (100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment (f->window)), <, 1);
+  g_assert_true (gtk_widget_get_visible (child (f->window, "jump_button")));
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Down, 0, 0, &handled);
+  iterate_for (50);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment (f->window)), >, 100);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_End, 0, 0, &handled);
+  assert_shows_latest (f->window);
+  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+  g_object_unref (keys);
+}
+
+/* The conversation's own agent */
+
+static char *
+add_thread (const char *agent,
+            guint       n_messages)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(JsonArray) messages = json_array_new ();
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  JsonObject *members = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *snapshot_id = g_uuid_string_random ();
+  char *thread_id = g_uuid_string_random ();
+  AguiTurnRecord turn = { 0 };
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      JsonObject *message = json_object_new ();
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+      g_autofree char *content = g_strdup_printf (i + 1 == n_messages ? "The very last message, number %u."
+                                                                      : "Message number %u, **with** some Markdown.", i);
+
+      json_object_set_string_member (message, "id", id);
+      json_object_set_string_member (message, "role", i % 2 ? "assistant" : "user");
+      json_object_set_string_member (message, "content", content);
+      json_array_add_object_element (messages, message);
+    }
+
+  g_ptr_array_add (events, agui_event_new_from_string (RS ("r1"), -1, &error));
+  g_assert_no_error (error);
+  json_object_set_array_member (members, "messages", json_array_ref (messages));
+  g_ptr_array_add (events, agui_event_new (AGUI_EVENT_MESSAGES_SNAPSHOT, members, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (events, agui_event_new_from_string (RF ("r1"), -1, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (agui_session_store_create_thread (store, thread_id, "Stored", agent, &error));
+  g_assert_no_error (error);
+
+  turn.thread_id = thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.messages = messages;
+  turn.events = events;
+  g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+  g_assert_no_error (error);
+
+  return thread_id;
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *thread_id;
+} Opened;
+
+static gboolean
+thread_opened (gpointer data)
+{
+  Opened *opened = data;
+  AguiAgentSession *session = tandem_window_get_session (opened->window);
+
+  return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), opened->thread_id) == 0;
+}
+
+static TandemApplication *
+relaunch (void)
+{
+  static guint n;
+  g_autofree char *id = g_strdup_printf ("io.github.tandemdesk.Tandem.Relaunch%u", n++);
+  g_autoptr(GError) error = NULL;
+  TandemApplication *second;
+
+  second = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                             "application-id", id,
+                                             "flags", G_APPLICATION_NON_UNIQUE,
+                                             NULL));
+  tandem_application_set_store_path (second, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (second), NULL, &error));
+  g_assert_no_error (error);
+
+  return second;
+}
+
+/* Opens @thread_id as the person does: a click on its row in the sidebar */
+static void
+open_from_sidebar (TandemWindow *window,
+                   const char   *title)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GtkWidget *list = child (window, "thread_list");
+
+  collect (list, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), title) == 0)
+      {
+        GtkWidget *row = gtk_widget_get_ancestor (labels->pdata[i], GTK_TYPE_LIST_BOX_ROW);
+
+        g_signal_emit_by_name (list, "row-activated", row);
+        return;
+      }
+
+  g_error ("No conversation “%s” in the sidebar", title);
+}
+
+static const char *
+subtitle (TandemWindow *window)
+{
+  return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (child (window, "window_title")));
+}
+
+static void
+test_agent_after_relaunch (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  TandemWindow *window;
+  Opened opened;
+  guint before;
+
+  g_test_summary ("After a relaunch, a conversation opened from the sidebar, its Retry and the subtitle all use its own agent");
+
+  g_assert_cmpstr (subtitle (f->window), ==, "Loopback");
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), START ("m1"),
+                                                                 "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"From the loopback.\"}",
+                                                                 END ("m1"), RF ("r1"), NULL));
+  send_text (f->window, "Remember this server");
+  wait_for_exchange (f->window);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
+  iterate_for (200);
+
+  /* The default agent is now the demo one: it must not take over */
+  tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
+  second = relaunch ();
+  window = tandem_window_new (second);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_for (200);
+  g_assert_cmpstr (subtitle (window), ==, "Demo agent (built in)");
+
+  open_from_sidebar (window, "Remember this server");
+  opened.window = window;
+  opened.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  iterate_for (100);
+  g_assert_cmpstr (subtitle (window), ==, "Loopback");
+  g_assert_false (gtk_widget_get_visible (child (window, "agent_dropdown")));
+  assert_shows_latest (window);
+
+  /* Send: the loopback server gets it, on the same thread */
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r2"), START ("m2"),
+                                                                 "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"Again from the loopback.\"}",
+                                                                 END ("m2"), RF ("r2"), NULL));
+  send_text (window, "And now?");
+  wait_for_exchange (window);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  {
+    const AguiTestRequest *request = agui_test_server_get_request (f->server, 1);
+
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (request->json), "threadId"), ==, thread_id);
+  }
+
+  /* Retry goes there too */
+  agui_test_server_push_response (f->server, agui_test_response_new_error (500, "text/plain", "down"));
+  send_text (window, "Fail once");
+  wait_for_exchange (window);
+  before = agui_test_server_get_n_requests (f->server);
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r3"), START ("m3"),
+                                                                 "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m3\",\"delta\":\"Retried.\"}",
+                                                                 END ("m3"), RF ("r3"), NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.retry", NULL));
+  wait_for_exchange (window);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, before + 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+static void
+test_agent_removed (Fixture       *f,
+                    gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  g_autoptr(TandemAgent) gone = tandem_agent_new ("gone", "Gone Agent", "http://127.0.0.1:9/", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+  GtkDropDown *dropdown;
+  Opened opened;
+
+  g_test_summary ("A conversation whose agent was removed says so, sends nothing, and goes on with the agent the person picks");
+
+  g_assert_true (tandem_agents_save (agents, gone, &error));
+  thread_id = add_thread ("gone", 4);
+  g_assert_true (tandem_agents_remove (agents, "gone", &error));
+  g_assert_no_error (error);
+
+  tandem_window_refresh_threads (f->window);
+  opened.window = f->window;
+  opened.thread_id = thread_id;
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  iterate_for (200);
+
+  g_assert_true (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  g_assert_cmpstr (subtitle (f->window), ==, "Agent not available");
+  g_assert_false (gtk_widget_get_sensitive (child (f->window, "composer_view")));
+  send_text (f->window, "Anyone?");
+  iterate_for (100);
+  g_assert_false (window_busy (f->window));
+
+  /* Continue with the loopback agent, on the same thread */
+  g_assert_false (gtk_widget_get_visible (child (f->window, "agent_dropdown")));
+  dropdown = GTK_DROP_DOWN (child (f->window, "continue_dropdown"));
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (dropdown)));
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)); i++)
+    {
+      g_autoptr(TandemAgent) agent = g_list_model_get_item (gtk_drop_down_get_model (dropdown), i);
+
+      if (g_strcmp0 (tandem_agent_get_id (agent), "loopback") == 0)
+        gtk_drop_down_set_selected (dropdown, i);
+    }
+  /* Choosing is not yet continuing */
+  iterate_for (100);
+  g_assert_true (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.continue-with-agent", NULL));
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  iterate_for (100);
+  g_assert_false (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  g_assert_cmpstr (subtitle (f->window), ==, "Loopback");
+  g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), START ("m1"),
+                                                                 "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Taken over.\"}",
+                                                                 END ("m1"), RF ("r1"), NULL));
+  send_text (f->window, "Anyone?");
+  wait_for_exchange (f->window);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+}
+
+static void
+test_reopen_long (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("loopback", 500);
+  GtkWidget *row;
+  Opened opened = { f->window, thread_id };
+
+  g_test_summary ("A reopened 500-message conversation shows its last message");
+
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+
+  row = last_row (f->window);
+  {
+    g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+    collect (row, TANDEM_TYPE_MARKDOWN_VIEW, views);
+    g_assert_cmpuint (views->len, ==, 1);
+    g_assert_cmpstr (tandem_markdown_view_get_text (views->pdata[0]), ==, "The very last message, number 499.");
+  }
+}
+
+static void
+test_new_chat_agent (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (child (f->window, "agent_dropdown"));
+  g_autofree char *agent = NULL;
+
+  g_test_summary ("A new conversation picks its agent in the header; the choice is remembered, and hidden once it started");
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  /* The demo agent comes first */
+  gtk_drop_down_set_selected (dropdown, 0);
+  iterate_for (100);
+  g_assert_cmpstr (subtitle (f->window), ==, "Demo agent (built in)");
+  g_assert_cmpstr (tandem_agents_get_active_id (tandem_application_get_agents (app)), ==, TANDEM_AGENTS_DEMO_ID);
+  g_object_get (tandem_window_get_session (f->window), "agent", &agent, NULL);
+  g_assert_cmpstr (agent, ==, TANDEM_AGENTS_DEMO_ID);
+
+  /* The demo agent's long answer streams for a while: see it come, then stop */
+  send_text (f->window, "Something long, please");
+  g_assert_true (agui_test_wait_for (has_blocks, f->window, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
+  g_assert_true (agui_test_wait_for (window_idle, f->window, TIMEOUT_MS));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  gtk_test_init (&argc, &argv, NULL);
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+
+  store_dir = g_dir_make_tmp ("tandem-view-XXXXXX", &error);
+  g_assert_no_error (error);
+  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+
+  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                          "application-id", "io.github.tandemdesk.Tandem.ViewTest",
+                                          "flags", G_APPLICATION_NON_UNIQUE,
+                                          NULL));
+  tandem_application_set_store_path (app, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+#define ADD(path, fn) g_test_add ("/tandem/conversation-view/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("follow/streaming", test_follow_streaming);
+  ADD ("follow/burst", test_follow_burst);
+  ADD ("follow/long-paragraph", test_follow_long_paragraph);
+  ADD ("follow/wheel", test_wheel);
+  ADD ("follow/keys", test_keys);
+  ADD ("agent/after-relaunch", test_agent_after_relaunch);
+  ADD ("agent/removed", test_agent_removed);
+  ADD ("agent/new-chat", test_new_chat_agent);
+  ADD ("reopen-500", test_reopen_long);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  {
+    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
+
+    g_unlink (store_path);
+    g_unlink (wal);
+    g_unlink (shm);
+    g_rmdir (store_dir);
+  }
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}
