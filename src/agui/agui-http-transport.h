@@ -16,6 +16,23 @@
 
 G_BEGIN_DECLS
 
+/**
+ * AguiHttpEncoding:
+ * @AGUI_HTTP_ENCODING_SSE: `text/event-stream`, the default
+ * @AGUI_HTTP_ENCODING_PROTOBUF: the binary encoding of `@ag-ui/proto`,
+ *   `application/vnd.ag-ui.event+proto`
+ *
+ * The encoding a transport asks the agent for in its `Accept` header.
+ */
+typedef enum
+{
+  AGUI_HTTP_ENCODING_SSE,
+  AGUI_HTTP_ENCODING_PROTOBUF,
+} AguiHttpEncoding;
+
+/* Generous: an agent may think for minutes between two tokens. */
+#define AGUI_HTTP_DEFAULT_IDLE_TIMEOUT (5 * 60 * 1000)
+
 typedef struct _AguiHttpTransportBuilder AguiHttpTransportBuilder;
 
 #define AGUI_TYPE_HTTP_TRANSPORT_BUILDER (agui_http_transport_builder_get_type ())
@@ -35,6 +52,9 @@ AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder  *self,
                                                                            guint                      milliseconds);
 AGUI_AVAILABLE_IN_ALL
+void                      agui_http_transport_builder_set_idle_timeout    (AguiHttpTransportBuilder  *self,
+                                                                           guint                      milliseconds);
+AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_timeout         (AguiHttpTransportBuilder  *self,
                                                                            guint                      milliseconds);
 AGUI_AVAILABLE_IN_ALL
@@ -43,6 +63,9 @@ void                      agui_http_transport_builder_set_session         (AguiH
 AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_max_frame_size  (AguiHttpTransportBuilder  *self,
                                                                            gsize                      max_frame_size);
+AGUI_AVAILABLE_IN_ALL
+void                      agui_http_transport_builder_set_encoding        (AguiHttpTransportBuilder  *self,
+                                                                           AguiHttpEncoding           encoding);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiHttpTransportBuilder, agui_http_transport_builder_free)
 
@@ -63,10 +86,14 @@ char                    **agui_http_transport_dup_headers                 (AguiH
 AGUI_AVAILABLE_IN_ALL
 guint                     agui_http_transport_get_connect_timeout         (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
+guint                     agui_http_transport_get_idle_timeout            (AguiHttpTransport         *self);
+AGUI_AVAILABLE_IN_ALL
 guint                     agui_http_transport_get_timeout                 (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
 SoupSession              *agui_http_transport_get_session                 (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
 gsize                     agui_http_transport_get_max_frame_size          (AguiHttpTransport         *self);
+AGUI_AVAILABLE_IN_ALL
+AguiHttpEncoding          agui_http_transport_get_encoding                (AguiHttpTransport         *self);
 
 G_END_DECLS
