@@ -18,8 +18,7 @@
  *
  * One agent Tandem can talk to: an id, a name, and for a remote agent its
  * URL, extra HTTP headers, each as `Name: value`, and how its answers are
- * read: the encoding asked for, the idle timeout, the largest event
- * accepted. Immutable: editing an agent saves a new one with the same id.
+ * read: the idle timeout and the largest event accepted. Immutable: editing an agent saves a new one with the same id.
  *
  * Its bearer token is not part of it; it lives in the keyring only.
  */
@@ -32,7 +31,6 @@ struct _TandemAgent
   char    **headers;
   guint64   max_frame_size;
   guint     idle_timeout;
-  AguiHttpEncoding encoding;
 };
 
 G_DEFINE_FINAL_TYPE (TandemAgent, tandem_agent, G_TYPE_OBJECT)
@@ -44,7 +42,6 @@ enum {
   AGENT_PROP_URL,
   AGENT_PROP_HEADERS,
   AGENT_PROP_IS_DEMO,
-  AGENT_PROP_ENCODING,
   AGENT_PROP_IDLE_TIMEOUT,
   AGENT_PROP_MAX_FRAME_SIZE,
   AGENT_N_PROPS
@@ -95,10 +92,6 @@ tandem_agent_get_property (GObject    *object,
       g_value_set_boolean (value, tandem_agent_is_demo (self));
       break;
 
-    case AGENT_PROP_ENCODING:
-      g_value_set_enum (value, self->encoding);
-      break;
-
     case AGENT_PROP_IDLE_TIMEOUT:
       g_value_set_uint (value, self->idle_timeout);
       break;
@@ -138,10 +131,6 @@ tandem_agent_set_property (GObject      *object,
       self->headers = g_value_dup_boxed (value);
       break;
 
-    case AGENT_PROP_ENCODING:
-      self->encoding = g_value_get_enum (value);
-      break;
-
     case AGENT_PROP_IDLE_TIMEOUT:
       self->idle_timeout = g_value_get_uint (value);
       break;
@@ -179,9 +168,6 @@ tandem_agent_class_init (TandemAgentClass *klass)
   agent_properties[AGENT_PROP_IS_DEMO] =
     g_param_spec_boolean ("is-demo", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  agent_properties[AGENT_PROP_ENCODING] =
-    g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
-                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   /* Seconds, 0 for none. */
   agent_properties[AGENT_PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 0, TANDEM_AGENT_MAX_IDLE_TIMEOUT, TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT,
@@ -233,7 +219,6 @@ tandem_agent_new (const char         *id,
  * @name: its name, as the person gave it
  * @url: (nullable): its endpoint; %NULL for the demo agent
  * @headers: (nullable) (array zero-terminated=1): extra headers as `Name: value`
- * @encoding: the encoding to ask for
  * @idle_timeout: seconds the agent may send nothing, 0 for no limit
  * @max_frame_size: the largest event accepted in bytes, 0 for the default
  *
@@ -244,7 +229,6 @@ tandem_agent_new_full (const char         *id,
                        const char         *name,
                        const char         *url,
                        const char * const *headers,
-                       AguiHttpEncoding    encoding,
                        guint               idle_timeout,
                        gsize               max_frame_size)
 {
@@ -258,18 +242,9 @@ tandem_agent_new_full (const char         *id,
                        "name", name,
                        "url", url,
                        "headers", headers ? headers : empty,
-                       "encoding", encoding,
                        "idle-timeout", MIN (idle_timeout, TANDEM_AGENT_MAX_IDLE_TIMEOUT),
                        "max-frame-size", (guint64) max_frame_size,
                        NULL);
-}
-
-AguiHttpEncoding
-tandem_agent_get_encoding (TandemAgent *self)
-{
-  g_return_val_if_fail (TANDEM_IS_AGENT (self), AGUI_HTTP_ENCODING_SSE);
-
-  return self->encoding;
 }
 
 guint
@@ -349,7 +324,6 @@ tandem_agent_equal (TandemAgent *a,
          g_strcmp0 (a->name, b->name) == 0 &&
          g_strcmp0 (a->url, b->url) == 0 &&
          g_strv_equal ((const char * const *) a->headers, (const char * const *) b->headers) &&
-         a->encoding == b->encoding &&
          a->idle_timeout == b->idle_timeout &&
          a->max_frame_size == b->max_frame_size;
 }
@@ -429,7 +403,6 @@ parse_agents (GVariant *value)
       const char *key;
       const char *setting;
       const char *url = NULL;
-      AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
       guint idle_timeout = TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT;
       guint64 max_frame_size = 0;
 
@@ -437,8 +410,6 @@ parse_agents (GVariant *value)
         {
           if (strcmp (key, "url") == 0)
             url = setting;
-          else if (strcmp (key, "encoding") == 0)
-            encoding = strcmp (setting, "protobuf") == 0 ? AGUI_HTTP_ENCODING_PROTOBUF : AGUI_HTTP_ENCODING_SSE;
           else if (strcmp (key, "idle-timeout") == 0)
             {
               guint64 seconds;
@@ -463,7 +434,7 @@ parse_agents (GVariant *value)
         g_debug ("Ignoring an agent with the reserved id “%s”", id);
       else
         g_ptr_array_add (agents, tandem_agent_new_full (id, name, url ? url : "", (const char * const *) strv,
-                                                        encoding, idle_timeout, max_frame_size));
+                                                        idle_timeout, max_frame_size));
 
       /* The strings above point into settings, so free it last. */
       g_variant_iter_free (settings);
@@ -482,8 +453,6 @@ agent_to_variant (TandemAgent *agent)
 
   /* Only what differs from the defaults, so that older settings and
    * newer ones read the same. */
-  if (agent->encoding == AGUI_HTTP_ENCODING_PROTOBUF)
-    g_variant_builder_add (&settings, "{ss}", "encoding", "protobuf");
   if (agent->idle_timeout != TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT)
     {
       g_autofree char *seconds = g_strdup_printf ("%u", agent->idle_timeout);
@@ -1280,7 +1249,6 @@ tandem_agents_lookup_token_cb (GObject      *object,
   agui_http_transport_builder_set_connect_timeout (builder, CONNECT_TIMEOUT_MS);
   agui_http_transport_builder_set_idle_timeout (builder, agent->idle_timeout * 1000);
   agui_http_transport_builder_set_max_frame_size (builder, agent->max_frame_size);
-  agui_http_transport_builder_set_encoding (builder, agent->encoding);
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -1323,8 +1291,8 @@ tandem_agents_lookup_token_cb (GObject      *object,
  *
  * Makes the transport to talk to an agent: an [class@Agui.DemoAgent] for
  * "demo", otherwise an [class@Agui.HttpTransport] with the agent's URL
- * and headers, a 30 second connect timeout, its encoding, idle timeout and
- * largest event and, when the keyring holds a
+ * and headers, a 30 second connect timeout, its idle timeout and largest
+ * event and, when the keyring holds a
  * token for it, `Authorization: Bearer`. When no keyring answers, the
  * transport goes without the token.
  */

@@ -29,7 +29,6 @@ TandemAgent        *tandem_agent_new_full    (const char          *id,
                                               const char          *name,
                                               const char          *url,
                                               const char * const  *headers,
-                                              AguiHttpEncoding     encoding,
                                               guint                idle_timeout,
                                               gsize                max_frame_size);
 const char         *tandem_agent_get_id      (TandemAgent         *self);
@@ -37,7 +36,6 @@ const char         *tandem_agent_get_name    (TandemAgent         *self);
 const char         *tandem_agent_get_url     (TandemAgent         *self);
 const char * const *tandem_agent_get_headers (TandemAgent         *self);
 gboolean            tandem_agent_is_demo     (TandemAgent         *self);
-AguiHttpEncoding    tandem_agent_get_encoding       (TandemAgent  *self);
 guint               tandem_agent_get_idle_timeout   (TandemAgent  *self);
 gsize               tandem_agent_get_max_frame_size (TandemAgent  *self);
 

@@ -78,7 +78,6 @@ struct _TandemPreferencesWindow
   GtkLabel             *editor_error;
   AdwPreferencesGroup  *headers_group;
   GPtrArray            *header_rows;
-  AdwComboRow          *encoding_row;
   GtkSpinButton        *idle_timeout_spin;
   GtkSpinButton        *max_frame_spin;
 
@@ -384,7 +383,6 @@ editor_clear (TandemPreferencesWindow *self)
   self->token_row = NULL;
   self->editor_error = NULL;
   self->headers_group = NULL;
-  self->encoding_row = NULL;
   self->idle_timeout_spin = NULL;
   self->max_frame_spin = NULL;
 }
@@ -421,25 +419,12 @@ editor_add_connection_group (TandemPreferencesWindow *self,
                              TandemAgent             *agent)
 {
   AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  g_autoptr(GtkStringList) encodings = NULL;
   gsize max_frame_size = agent ? tandem_agent_get_max_frame_size (agent) : 0;
 
   adw_preferences_group_set_title (group, _("Connection"));
   adw_preferences_group_set_description (group,
                                          _("How the agent's answers are read. The defaults suit most servers."));
   adw_preferences_page_add (page, group);
-
-  /* In the order of AguiHttpEncoding. */
-  encodings = gtk_string_list_new ((const char * const []) { _("Event stream (SSE)"), _("Binary (protobuf)"), NULL });
-  self->encoding_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->encoding_row), _("_Encoding"));
-  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (self->encoding_row), TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->encoding_row),
-                               _("Binary is smaller and faster, for servers built on @ag-ui/encoder"));
-  adw_combo_row_set_model (self->encoding_row, G_LIST_MODEL (encodings));
-  adw_combo_row_set_selected (self->encoding_row,
-                              agent && tandem_agent_get_encoding (agent) == AGUI_HTTP_ENCODING_PROTOBUF ? 1 : 0);
-  adw_preferences_group_add (group, GTK_WIDGET (self->encoding_row));
 
   self->idle_timeout_spin = add_spin_row (group, _("_Idle Timeout"),
                                           _("Seconds the agent may send nothing before the run is given up; 0 waits forever"),
@@ -727,8 +712,6 @@ editor_save (TandemPreferencesWindow *self)
   gtk_spin_button_update (self->max_frame_spin);
   frame_mib = gtk_spin_button_get_value_as_int (self->max_frame_spin);
   agent = tandem_agent_new_full (id, name, url, (const char * const *) headers,
-                                 adw_combo_row_get_selected (self->encoding_row) == 1
-                                 ? AGUI_HTTP_ENCODING_PROTOBUF : AGUI_HTTP_ENCODING_SSE,
                                  gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
                                  /* The default is kept as "default", so that it follows the library's. */
                                  (gsize) frame_mib * MIB == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
@@ -1164,17 +1147,3 @@ tandem_preferences_window_get_editor_error (TandemPreferencesWindow *self)
   return gtk_label_get_text (self->editor_error);
 }
 
-/**
- * tandem_preferences_window_get_editor_encoding:
- * @self: a preferences window
- *
- * Returns: (transfer none) (nullable): the editor's encoding row (0 for
- *   SSE, 1 for protobuf), if the editor is open
- */
-AdwComboRow *
-tandem_preferences_window_get_editor_encoding (TandemPreferencesWindow *self)
-{
-  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
-
-  return self->encoding_row;
-}

@@ -386,22 +386,19 @@ test_agents_transport_settings (void)
   g_auto(GStrv) sent = NULL;
   TandemAgent *found;
 
-  g_test_summary ("An agent's encoding, idle timeout and largest event survive the settings "
+  g_test_summary ("An agent's idle timeout and largest event survive the settings "
                   "and reach its transport; an agent without them gets the defaults");
 
-  a = tandem_agent_new_full ("a", "A", "https://a.example/run", NULL,
-                             AGUI_HTTP_ENCODING_PROTOBUF, 45, 10 * 1024 * 1024);
+  a = tandem_agent_new_full ("a", "A", "https://a.example/run", NULL, 45, 10 * 1024 * 1024);
   g_assert_true (tandem_agents_save (agents, a, NULL));
   g_assert_true (tandem_agents_save (agents, plain, NULL));
 
   reread = tandem_agents_new (settings);
   found = tandem_agents_lookup (reread, "a");
   g_assert_nonnull (found);
-  g_assert_cmpint (tandem_agent_get_encoding (found), ==, AGUI_HTTP_ENCODING_PROTOBUF);
   g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 45);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 10 * 1024 * 1024);
   found = tandem_agents_lookup (reread, "p");
-  g_assert_cmpint (tandem_agent_get_encoding (found), ==, AGUI_HTTP_ENCODING_SSE);
   g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 300);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 0);
 
@@ -409,11 +406,10 @@ test_agents_transport_settings (void)
   wait_for (&result);
   transport = tandem_agents_create_transport_finish (reread, result, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (agui_http_transport_get_encoding (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_ENCODING_PROTOBUF);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, 45000);
   g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 10 * 1024 * 1024);
   sent = agui_http_transport_dup_headers (AGUI_HTTP_TRANSPORT (transport));
-  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: application/vnd.ag-ui.event+proto"));
+  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: text/event-stream"));
   g_clear_object (&result);
   g_clear_object (&transport);
 
@@ -421,7 +417,6 @@ test_agents_transport_settings (void)
   wait_for (&result);
   transport = tandem_agents_create_transport_finish (reread, result, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (agui_http_transport_get_encoding (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_ENCODING_SSE);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT);
   g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 0);
 }
@@ -592,11 +587,9 @@ test_preferences_add_agent (void)
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "name")), ==, "My agent");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "token")), ==, "");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "name"), "Renamed");
-  /* The defaults were shown: SSE, five minutes, 8 MiB. */
-  g_assert_cmpuint (adw_combo_row_get_selected (tandem_preferences_window_get_editor_encoding (window)), ==, 0);
+  /* The defaults were shown: five minutes, 8 MiB. */
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "300");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "8");
-  adw_combo_row_set_selected (tandem_preferences_window_get_editor_encoding (window), 1);
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "idle-timeout"), "60");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "max-frame-size"), "10");
   g_assert_true (tandem_preferences_window_save_editor (window));
@@ -605,14 +598,12 @@ test_preferences_add_agent (void)
   added = get_agent (agents, 1);
   g_assert_cmpstr (tandem_agent_get_name (added), ==, "Renamed");
   g_assert_cmpstrv (tandem_agent_get_headers (added), expected_headers);
-  g_assert_cmpint (tandem_agent_get_encoding (added), ==, AGUI_HTTP_ENCODING_PROTOBUF);
   g_assert_cmpuint (tandem_agent_get_idle_timeout (added), ==, 60);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (added), ==, 10 * 1024 * 1024);
 
   /* Reopened, the editor shows what was saved. */
   tandem_preferences_window_edit_agent (window, tandem_agent_get_id (added));
   wait_for_editor (window);
-  g_assert_cmpuint (adw_combo_row_get_selected (tandem_preferences_window_get_editor_encoding (window)), ==, 1);
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "60");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "10");
 

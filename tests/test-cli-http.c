@@ -224,27 +224,6 @@ test_max_frame_size_flag (Fixture       *f,
 }
 
 static void
-test_encoding_flag (Fixture       *f,
-                    gconstpointer  data)
-{
-  g_auto(Outcome) outcome = { 0 };
-
-  g_test_summary ("--encoding protobuf asks for the binary encoding; anything else is refused");
-
-  agui_test_server_push_response (f->server, reasoning_then_answer ());
-  run_send (f, &outcome, "--encoding", "protobuf", NULL);
-  g_assert_cmpint (outcome.status, ==, 0);
-  g_assert_cmpstr (soup_message_headers_get_list (agui_test_server_get_request (f->server, 0)->headers, "Accept"), ==,
-                   "application/vnd.ag-ui.event+proto");
-  outcome_clear (&outcome);
-  outcome.done = FALSE;
-
-  run_send (f, &outcome, "--encoding", "xml", NULL);
-  g_assert_cmpint (outcome.status, ==, 2);
-  g_assert_nonnull (strstr (outcome.err, "The encoding must be sse or protobuf, not 'xml'"));
-}
-
-static void
 test_error_details (Fixture       *f,
                     gconstpointer  data)
 {
@@ -279,7 +258,6 @@ main (int   argc,
   ADD ("json-unchanged", test_json_unchanged);
   ADD ("idle-timeout-flag", test_idle_timeout_flag);
   ADD ("max-frame-size-flag", test_max_frame_size_flag);
-  ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);
 
   return g_test_run ();

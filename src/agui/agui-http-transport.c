@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-#include "agui-enums.h"
 #include "agui-error-private.h"
 #include "agui-event-parser.h"
 #include "agui-event-stream.h"
@@ -54,10 +53,10 @@
  *   g_printerr ("%s\n", error->message);
  * ```
  *
- * Every request carries `Content-Type: application/json` and exactly one
- * type in `Accept` (`text/event-stream` unless the builder asks for the
- * binary encoding), after the caller's headers and replacing any of the
- * same name.
+ * Every request carries `Content-Type: application/json` and exactly
+ * `Accept: text/event-stream`, after the caller's headers and replacing
+ * any of the same name: an agent asked with a wider `Accept` may answer
+ * in the binary encoding, which this client does not speak yet.
  *
  * Three timers bound a run, each failing with its own message: the
  * connect timeout (setting up the connection only), the idle timeout (the
@@ -106,7 +105,6 @@ struct _AguiHttpTransportBuilder
   guint             connect_timeout;
   guint             idle_timeout;
   guint             timeout;
-  AguiHttpEncoding  encoding;
 };
 
 struct _AguiHttpTransport
@@ -120,7 +118,6 @@ struct _AguiHttpTransport
   guint             connect_timeout;
   guint             idle_timeout;
   guint             timeout;
-  AguiHttpEncoding  encoding;
 };
 
 typedef enum
@@ -192,7 +189,6 @@ enum {
   PROP_IDLE_TIMEOUT,
   PROP_TIMEOUT,
   PROP_SESSION,
-  PROP_ENCODING,
   N_PROPS
 };
 
@@ -1020,10 +1016,6 @@ agui_http_transport_get_property (GObject    *object,
       g_value_set_uint (value, self->timeout);
       break;
 
-    case PROP_ENCODING:
-      g_value_set_enum (value, self->encoding);
-      break;
-
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
@@ -1069,15 +1061,6 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
    */
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 0, G_MAXUINT, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
-                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * AguiHttpTransport:encoding:
-   *
-   * The encoding asked for in `Accept`.
-   */
-  properties[PROP_ENCODING] =
-    g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
                        (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -1158,7 +1141,6 @@ agui_http_transport_builder_copy (AguiHttpTransportBuilder *self)
   copy->connect_timeout = self->connect_timeout;
   copy->idle_timeout = self->idle_timeout;
   copy->timeout = self->timeout;
-  copy->encoding = self->encoding;
 
   return copy;
 }
@@ -1303,26 +1285,6 @@ agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
 }
 
 /**
- * agui_http_transport_builder_set_encoding:
- * @self: a builder
- * @encoding: the encoding to ask for
- *
- * Chooses the `Accept` header: exactly `text/event-stream` by default,
- * exactly `application/vnd.ag-ui.event+proto` for
- * %AGUI_HTTP_ENCODING_PROTOBUF. Either answer is read whatever was asked:
- * the response's `Content-Type` decides.
- */
-void
-agui_http_transport_builder_set_encoding (AguiHttpTransportBuilder *self,
-                                          AguiHttpEncoding          encoding)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (encoding == AGUI_HTTP_ENCODING_SSE || encoding == AGUI_HTTP_ENCODING_PROTOBUF);
-
-  self->encoding = encoding;
-}
-
-/**
  * agui_http_transport_builder_build:
  * @self: a builder
  * @error: return location for a #GError
@@ -1396,11 +1358,10 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
         header_array_append (transport->headers, header->name, header->value);
     }
 
-  /* Exactly one type in Accept: an agent offered anything wider picks
-   * whichever it likes (AG-UI.md 2.2). */
+  /* Exactly this Accept: an agent offered anything wider may pick the
+   * binary encoding (AG-UI.md 2.2). */
   header_array_append (transport->headers, "Content-Type", "application/json");
-  header_array_append (transport->headers, "Accept",
-                       self->encoding == AGUI_HTTP_ENCODING_PROTOBUF ? PROTOBUF_CONTENT_TYPE : SSE_CONTENT_TYPE);
+  header_array_append (transport->headers, "Accept", SSE_CONTENT_TYPE);
 
   transport->url = g_strdup (self->url);
   transport->uri = g_steal_pointer (&uri);
@@ -1408,7 +1369,6 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
   transport->idle_timeout = self->idle_timeout;
   transport->timeout = self->timeout;
   transport->max_frame_size = self->max_frame_size;
-  transport->encoding = self->encoding;
 
   if (self->session != NULL)
     transport->session = g_object_ref (self->session);
@@ -1560,16 +1520,3 @@ agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
   return self->max_frame_size;
 }
 
-/**
- * agui_http_transport_get_encoding:
- * @self: a transport
- *
- * Returns: the encoding asked for in `Accept`
- */
-AguiHttpEncoding
-agui_http_transport_get_encoding (AguiHttpTransport *self)
-{
-  g_return_val_if_fail (AGUI_IS_HTTP_TRANSPORT (self), AGUI_HTTP_ENCODING_SSE);
-
-  return self->encoding;
-}

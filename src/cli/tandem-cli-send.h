@@ -16,7 +16,6 @@ typedef struct
   const char * const *headers;
   int                 idle_timeout;    /* seconds; 0 for none, -1 for the library's default */
   gsize               max_frame_size;  /* bytes; 0 for the default */
-  AguiHttpEncoding    encoding;
 } TandemCliTransportOptions;
 
 AguiToolRegistry *tandem_cli_tools_new     (void);
@@ -26,9 +25,6 @@ AguiTransport    *tandem_cli_transport_new (const char                       *ur
 gboolean          tandem_cli_parse_size    (const char                       *text,
                                             gsize                            *size,
                                             GError                          **error);
-gboolean          tandem_cli_parse_encoding (const char                      *text,
-                                             AguiHttpEncoding                *encoding,
-                                             GError                         **error);
 int               tandem_cli_send          (AguiAgentSession    *session,
                                             const char          *message,
                                             const char          *answer_mode,
