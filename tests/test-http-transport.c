@@ -111,18 +111,27 @@ new_transport (Fixture *f)
 }
 
 static AguiEventStream *
-run (AguiHttpTransport  *transport,
-     GCancellable       *cancellable,
-     GError            **error)
+run_within (AguiHttpTransport  *transport,
+            GCancellable       *cancellable,
+            guint               wait_ms,
+            GError            **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonNode) input = make_input ();
 
   agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable,
                             store_result_cb, &result);
-  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, wait_ms));
 
   return agui_transport_run_finish (AGUI_TRANSPORT (transport), result, error);
+}
+
+static AguiEventStream *
+run (AguiHttpTransport  *transport,
+     GCancellable       *cancellable,
+     GError            **error)
+{
+  return run_within (transport, cancellable, WAIT_MS, error);
 }
 
 static AguiEventStream *
@@ -877,6 +886,13 @@ test_connect_timeout (void)
   agui_http_transport_builder_set_connect_timeout (builder, 200);
   transport = build_transport (builder);
 
+  /* The first TLS connection of a process loads the TLS backend and the
+   * system's certificates, blocking the main loop (for seconds under
+   * ASan); that one-time cost is not the timeout's, so it is paid first. */
+  g_assert_null (run_within (transport, NULL, 60000, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONNECT);
+  g_clear_error (&error);
+
   started = g_get_monotonic_time ();
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
   g_assert_cmpint (elapsed_ms (started), >=, 200);
@@ -884,7 +900,7 @@ test_connect_timeout (void)
   expected = g_strdup_printf ("Could not connect to %s within 200 ms (the connect timeout): "
                               "check the network and the agent's URL", url);
   g_assert_cmpstr (error->message, ==, expected);
-  g_assert_cmpuint (server.connections->len, ==, 1);
+  g_assert_cmpuint (server.connections->len, ==, 2);
 
   silent_server_stop (&server);
 }

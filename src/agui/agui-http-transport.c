@@ -162,6 +162,12 @@ typedef struct
   GByteArray       *error_body;
   char             *content_type;
 
+  /* The run's task until it has returned; a timer that runs out before
+   * the headers returns it at once, since a TLS handshake in progress
+   * does not always heed the cancellable. */
+  GTask            *setup_task;
+  gboolean          got_headers;
+
   guint             connect_timeout_id;
   guint             idle_timeout_id;
   guint             deadline_id;
@@ -353,12 +359,51 @@ on_caller_cancelled (GCancellable *caller_cancellable,
   g_cancellable_cancel (cancellable);
 }
 
+static GError *expiry_error (Run      *run,
+                             gboolean  streaming);
+
+static void
+setup_return_error (GTask  *task,
+                    GError *error)
+{
+  Run *run = g_task_get_task_data (task);
+
+  run->setup_task = NULL;
+  g_task_return_error (task, error);
+}
+
+static void
+setup_return_new_error (GTask      *task,
+                        int         code,
+                        const char *format,
+                        ...) G_GNUC_PRINTF (3, 4);
+
+static void
+setup_return_new_error (GTask      *task,
+                        int         code,
+                        const char *format,
+                        ...)
+{
+  GError *error;
+  va_list args;
+
+  va_start (args, format);
+  error = g_error_new_valist (AGUI_ERROR, code, format, args);
+  va_end (args);
+
+  setup_return_error (task, error);
+}
+
 static void
 run_expire (Run    *run,
             Expiry  expiry)
 {
   if (run->expired == EXPIRED_NONE)
     run->expired = expiry;
+
+  if (run->setup_task != NULL && !run->got_headers)
+    setup_return_error (run->setup_task, expiry_error (run, FALSE));
+
   g_cancellable_cancel (run->cancellable);
 }
 
@@ -622,7 +667,7 @@ error_body_finish (GTask *task)
                                          run->content_type,
                                          run->error_body->data, run->error_body->len);
 
-  g_task_return_error (task, error);
+  setup_return_error (task, error);
 }
 
 static void error_body_read_next (GTask *task);
@@ -644,7 +689,7 @@ error_body_read_cb (GObject      *object,
       run->expired == EXPIRED_NONE)
     {
       close_body (run->body);
-      g_task_return_error (task, g_steal_pointer (&error));
+      setup_return_error (task, g_steal_pointer (&error));
       return;
     }
 
@@ -704,10 +749,10 @@ follow_redirect (GTask      *task,
       ((scheme = g_uri_get_scheme (next)),
        g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
     {
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS,
-                               "The agent's server redirected the run (HTTP %u) to “%s”, "
-                               "which is not an http or https URL; check the agent's URL",
-                               status, location);
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent's server redirected the run (HTTP %u) to “%s”, "
+                              "which is not an http or https URL; check the agent's URL",
+                              status, location);
       return;
     }
 
@@ -717,11 +762,11 @@ follow_redirect (GTask      *task,
    * drop the run's input; say where the agent went instead of guessing. */
   if (status != 307 && status != 308)
     {
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS,
-                               "The agent moved to %s (HTTP %u); a POST redirected this way is not "
-                               "followed, because it would be sent again as a GET without the run: "
-                               "set the agent's URL to the new location",
-                               next_url, status);
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent moved to %s (HTTP %u); a POST redirected this way is not "
+                              "followed, because it would be sent again as a GET without the run: "
+                              "set the agent's URL to the new location",
+                              next_url, status);
       return;
     }
 
@@ -729,21 +774,21 @@ follow_redirect (GTask      *task,
     {
       if (g_strcmp0 (g_ptr_array_index (run->visited, i), next_url) == 0)
         {
-          g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS,
-                                   "The agent's server redirects in a loop (%s leads back to %s); "
-                                   "check the agent's URL and the server's configuration",
-                                   (const char *) g_ptr_array_index (run->visited, run->visited->len - 1),
-                                   next_url);
+          setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                                  "The agent's server redirects in a loop (%s leads back to %s); "
+                                  "check the agent's URL and the server's configuration",
+                                  (const char *) g_ptr_array_index (run->visited, run->visited->len - 1),
+                                  next_url);
           return;
         }
     }
 
   if (run->visited->len > MAX_REDIRECTS)
     {
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS,
-                               "The agent's server redirected the run more than %d times (last to %s); "
-                               "check the agent's URL",
-                               MAX_REDIRECTS, next_url);
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent's server redirected the run more than %d times (last to %s); "
+                              "check the agent's URL",
+                              MAX_REDIRECTS, next_url);
       return;
     }
 
@@ -782,6 +827,7 @@ start_stream (GTask        *task,
   run_touch (run);
   reader_read_next (run_ref (run));
 
+  run->setup_task = NULL;
   g_task_return_pointer (task, g_steal_pointer (&stream), g_object_unref);
 }
 
@@ -798,18 +844,29 @@ agui_http_transport_send_cb (GObject      *object,
   SoupMessageHeaders *headers;
   guint status;
 
-  if (!(body = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
+  body = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+
+  /* A timer has returned the task already. */
+  if (run->setup_task == NULL)
+    {
+      if (body != NULL)
+        close_body (body);
+      return;
+    }
+
+  if (body == NULL)
     {
       if (run->expired != EXPIRED_NONE)
-        g_task_return_error (task, expiry_error (run, FALSE));
+        setup_return_error (task, expiry_error (run, FALSE));
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
+        setup_return_error (task, g_steal_pointer (&error));
       else
-        g_task_return_error (task, _agui_http_error_new_connect (run->url, error));
+        setup_return_error (task, _agui_http_error_new_connect (run->url, error));
       return;
     }
 
   /* The headers are an answer: the idle timeout starts over for the body. */
+  run->got_headers = TRUE;
   g_clear_handle_id (&run->connect_timeout_id, g_source_remove);
   run_touch (run);
 
@@ -842,10 +899,10 @@ agui_http_transport_send_cb (GObject      *object,
   if (media_type != NULL && g_strcmp0 (media_type, PROTOBUF_CONTENT_TYPE) == 0)
     {
       close_body (body);
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED,
-                               "The agent at %s answered in the binary AG-UI encoding (%s), "
-                               "which this client does not speak; it asked for text/event-stream",
-                               run->url, PROTOBUF_CONTENT_TYPE);
+      setup_return_new_error (task, AGUI_ERROR_UNSUPPORTED,
+                              "The agent at %s answered in the binary AG-UI encoding (%s), "
+                              "which this client does not speak; it asked for text/event-stream",
+                              run->url, PROTOBUF_CONTENT_TYPE);
       return;
     }
 
@@ -869,6 +926,7 @@ send_request (GTask *task)
   SoupMessageHeaders *headers;
 
   run_drop_message (run);
+  run->got_headers = FALSE;
   g_clear_handle_id (&run->idle_timeout_id, g_source_remove);
 
   run->message = soup_message_new_from_uri (SOUP_METHOD_POST, run->uri);
@@ -928,6 +986,7 @@ agui_http_transport_run_async (AguiTransport       *transport,
   run->visited = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (run->visited, g_uri_to_string_partial (self->uri, G_URI_HIDE_PASSWORD));
   g_task_set_task_data (task, run, (GDestroyNotify) run_unref);
+  run->setup_task = task;
 
   json = json_to_string (input, FALSE);
   run->request_body = g_bytes_new_take (json, strlen (json));

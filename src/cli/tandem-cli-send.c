@@ -770,7 +770,7 @@ tandem_cli_parse_size (const char  *text,
   if (errno != 0)
     goto invalid;
 
-  suffix = g_ascii_strdown (g_strstrip (g_strdup (end)), -1);
+  suffix = g_strstrip (g_ascii_strdown (end, -1));
   for (guint i = 0; i < G_N_ELEMENTS (units); i++)
     {
       if (g_str_equal (suffix, units[i].suffix))
