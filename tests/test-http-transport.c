@@ -439,7 +439,7 @@ test_no_content_type (Fixture       *f,
   g_autoptr(AguiTestResponse) response = full_run_response ();
   g_auto(Collected) collected = { 0 };
 
-  g_test_summary ("A 2xx without a Content-Type, or another one, is read as SSE");
+  g_test_summary ("A 2xx without a Content-Type is read as SSE, as the reference does");
 
   agui_test_response_set_content_type (response, NULL);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
