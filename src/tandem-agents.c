@@ -17,8 +17,8 @@
  * TandemAgent:
  *
  * One agent Tandem can talk to: an id, a name, and for a remote agent its
- * URL and extra HTTP headers, each as `Name: value`. Immutable: editing an
- * agent saves a new one with the same id.
+ * URL, extra HTTP headers, each as `Name: value`, and how its answers are
+ * read: the idle timeout and the largest event accepted. Immutable: editing an agent saves a new one with the same id.
  *
  * Its bearer token is not part of it; it lives in the keyring only.
  */
@@ -29,6 +29,8 @@ struct _TandemAgent
   char     *name;
   char     *url;
   char    **headers;
+  guint64   max_frame_size;
+  guint     idle_timeout;
 };
 
 G_DEFINE_FINAL_TYPE (TandemAgent, tandem_agent, G_TYPE_OBJECT)
@@ -40,6 +42,8 @@ enum {
   AGENT_PROP_URL,
   AGENT_PROP_HEADERS,
   AGENT_PROP_IS_DEMO,
+  AGENT_PROP_IDLE_TIMEOUT,
+  AGENT_PROP_MAX_FRAME_SIZE,
   AGENT_N_PROPS
 };
 
@@ -88,6 +92,14 @@ tandem_agent_get_property (GObject    *object,
       g_value_set_boolean (value, tandem_agent_is_demo (self));
       break;
 
+    case AGENT_PROP_IDLE_TIMEOUT:
+      g_value_set_uint (value, self->idle_timeout);
+      break;
+
+    case AGENT_PROP_MAX_FRAME_SIZE:
+      g_value_set_uint64 (value, self->max_frame_size);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -119,6 +131,14 @@ tandem_agent_set_property (GObject      *object,
       self->headers = g_value_dup_boxed (value);
       break;
 
+    case AGENT_PROP_IDLE_TIMEOUT:
+      self->idle_timeout = g_value_get_uint (value);
+      break;
+
+    case AGENT_PROP_MAX_FRAME_SIZE:
+      self->max_frame_size = g_value_get_uint64 (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -148,6 +168,14 @@ tandem_agent_class_init (TandemAgentClass *klass)
   agent_properties[AGENT_PROP_IS_DEMO] =
     g_param_spec_boolean ("is-demo", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /* Seconds, 0 for none. */
+  agent_properties[AGENT_PROP_IDLE_TIMEOUT] =
+    g_param_spec_uint ("idle-timeout", NULL, NULL, 0, TANDEM_AGENT_MAX_IDLE_TIMEOUT, TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /* Bytes, 0 for the decoder's default. */
+  agent_properties[AGENT_PROP_MAX_FRAME_SIZE] =
+    g_param_spec_uint64 ("max-frame-size", NULL, NULL, 0, G_MAXSIZE, 0,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, AGENT_N_PROPS, agent_properties);
 }
@@ -183,6 +211,56 @@ tandem_agent_new (const char         *id,
                        "url", url,
                        "headers", headers ? headers : empty,
                        NULL);
+}
+
+/**
+ * tandem_agent_new_full:
+ * @id: the agent's id, unique among the agents
+ * @name: its name, as the person gave it
+ * @url: (nullable): its endpoint; %NULL for the demo agent
+ * @headers: (nullable) (array zero-terminated=1): extra headers as `Name: value`
+ * @idle_timeout: seconds the agent may send nothing, 0 for no limit
+ * @max_frame_size: the largest event accepted in bytes, 0 for the default
+ *
+ * Returns: (transfer full): a new agent
+ */
+TandemAgent *
+tandem_agent_new_full (const char         *id,
+                       const char         *name,
+                       const char         *url,
+                       const char * const *headers,
+                       guint               idle_timeout,
+                       gsize               max_frame_size)
+{
+  const char * const empty[] = { NULL };
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return g_object_new (TANDEM_TYPE_AGENT,
+                       "id", id,
+                       "name", name,
+                       "url", url,
+                       "headers", headers ? headers : empty,
+                       "idle-timeout", MIN (idle_timeout, TANDEM_AGENT_MAX_IDLE_TIMEOUT),
+                       "max-frame-size", (guint64) max_frame_size,
+                       NULL);
+}
+
+guint
+tandem_agent_get_idle_timeout (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), 0);
+
+  return self->idle_timeout;
+}
+
+gsize
+tandem_agent_get_max_frame_size (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), 0);
+
+  return self->max_frame_size;
 }
 
 const char *
@@ -245,7 +323,9 @@ tandem_agent_equal (TandemAgent *a,
   return g_strcmp0 (a->id, b->id) == 0 &&
          g_strcmp0 (a->name, b->name) == 0 &&
          g_strcmp0 (a->url, b->url) == 0 &&
-         g_strv_equal ((const char * const *) a->headers, (const char * const *) b->headers);
+         g_strv_equal ((const char * const *) a->headers, (const char * const *) b->headers) &&
+         a->idle_timeout == b->idle_timeout &&
+         a->max_frame_size == b->max_frame_size;
 }
 
 /**
@@ -323,11 +403,23 @@ parse_agents (GVariant *value)
       const char *key;
       const char *setting;
       const char *url = NULL;
+      guint idle_timeout = TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT;
+      guint64 max_frame_size = 0;
 
       while (g_variant_iter_next (settings, "{&s&s}", &key, &setting))
         {
           if (strcmp (key, "url") == 0)
             url = setting;
+          else if (strcmp (key, "idle-timeout") == 0)
+            {
+              guint64 seconds;
+
+              /* A hand-edited value that is no number keeps the default. */
+              if (g_ascii_string_to_unsigned (setting, 10, 0, TANDEM_AGENT_MAX_IDLE_TIMEOUT, &seconds, NULL))
+                idle_timeout = (guint) seconds;
+            }
+          else if (strcmp (key, "max-frame-size") == 0)
+            g_ascii_string_to_unsigned (setting, 10, 0, G_MAXSIZE, &max_frame_size, NULL);
           else if (g_str_has_prefix (key, "header:"))
             {
               g_autofree char *header = g_strdup_printf ("%s: %s", key + strlen ("header:"), setting);
@@ -341,7 +433,8 @@ parse_agents (GVariant *value)
       if (id[0] == '\0' || strcmp (id, TANDEM_AGENTS_DEMO_ID) == 0)
         g_debug ("Ignoring an agent with the reserved id “%s”", id);
       else
-        g_ptr_array_add (agents, tandem_agent_new (id, name, url ? url : "", (const char * const *) strv));
+        g_ptr_array_add (agents, tandem_agent_new_full (id, name, url ? url : "", (const char * const *) strv,
+                                                        idle_timeout, max_frame_size));
 
       /* The strings above point into settings, so free it last. */
       g_variant_iter_free (settings);
@@ -357,6 +450,21 @@ agent_to_variant (TandemAgent *agent)
 
   g_variant_builder_init (&settings, G_VARIANT_TYPE ("a{ss}"));
   g_variant_builder_add (&settings, "{ss}", "url", agent->url ? agent->url : "");
+
+  /* Only what differs from the defaults, so that older settings and
+   * newer ones read the same. */
+  if (agent->idle_timeout != TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT)
+    {
+      g_autofree char *seconds = g_strdup_printf ("%u", agent->idle_timeout);
+
+      g_variant_builder_add (&settings, "{ss}", "idle-timeout", seconds);
+    }
+  if (agent->max_frame_size != 0)
+    {
+      g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, agent->max_frame_size);
+
+      g_variant_builder_add (&settings, "{ss}", "max-frame-size", bytes);
+    }
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -1139,6 +1247,8 @@ tandem_agents_lookup_token_cb (GObject      *object,
 
   builder = agui_http_transport_builder_new (agent->url);
   agui_http_transport_builder_set_connect_timeout (builder, CONNECT_TIMEOUT_MS);
+  agui_http_transport_builder_set_idle_timeout (builder, agent->idle_timeout * 1000);
+  agui_http_transport_builder_set_max_frame_size (builder, agent->max_frame_size);
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -1181,7 +1291,8 @@ tandem_agents_lookup_token_cb (GObject      *object,
  *
  * Makes the transport to talk to an agent: an [class@Agui.DemoAgent] for
  * "demo", otherwise an [class@Agui.HttpTransport] with the agent's URL
- * and headers, a 30 second connect timeout and, when the keyring holds a
+ * and headers, a 30 second connect timeout, its idle timeout and largest
+ * event and, when the keyring holds a
  * token for it, `Authorization: Bearer`. When no keyring answers, the
  * transport goes without the token.
  */

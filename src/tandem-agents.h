@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 
 #define TANDEM_AGENTS_DEMO_ID "demo"
 
+/* In seconds: the library's five minutes, and a day at most. */
+#define TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT (AGUI_HTTP_DEFAULT_IDLE_TIMEOUT / 1000)
+#define TANDEM_AGENT_MAX_IDLE_TIMEOUT (24 * 60 * 60)
+
 #define TANDEM_TYPE_AGENT (tandem_agent_get_type ())
 G_DECLARE_FINAL_TYPE (TandemAgent, tandem_agent, TANDEM, AGENT, GObject)
 
@@ -21,11 +25,19 @@ TandemAgent        *tandem_agent_new         (const char          *id,
                                               const char          *name,
                                               const char          *url,
                                               const char * const  *headers);
+TandemAgent        *tandem_agent_new_full    (const char          *id,
+                                              const char          *name,
+                                              const char          *url,
+                                              const char * const  *headers,
+                                              guint                idle_timeout,
+                                              gsize                max_frame_size);
 const char         *tandem_agent_get_id      (TandemAgent         *self);
 const char         *tandem_agent_get_name    (TandemAgent         *self);
 const char         *tandem_agent_get_url     (TandemAgent         *self);
 const char * const *tandem_agent_get_headers (TandemAgent         *self);
 gboolean            tandem_agent_is_demo     (TandemAgent         *self);
+guint               tandem_agent_get_idle_timeout   (TandemAgent  *self);
+gsize               tandem_agent_get_max_frame_size (TandemAgent  *self);
 
 #define TANDEM_TYPE_AGENTS (tandem_agents_get_type ())
 G_DECLARE_FINAL_TYPE (TandemAgents, tandem_agents, TANDEM, AGENTS, GObject)

@@ -12,6 +12,8 @@
 
 #include "tandem-preferences-window.h"
 
+#define MIB (1024 * 1024)
+
 /* A row of the agent list: the agent, and the check button that makes it
  * the one new conversations use. */
 
@@ -76,6 +78,8 @@ struct _TandemPreferencesWindow
   GtkLabel             *editor_error;
   AdwPreferencesGroup  *headers_group;
   GPtrArray            *header_rows;
+  GtkSpinButton        *idle_timeout_spin;
+  GtkSpinButton        *max_frame_spin;
 
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
@@ -379,6 +383,59 @@ editor_clear (TandemPreferencesWindow *self)
   self->token_row = NULL;
   self->editor_error = NULL;
   self->headers_group = NULL;
+  self->idle_timeout_spin = NULL;
+  self->max_frame_spin = NULL;
+}
+
+/* A number in a row, as AdwSpinRow (libadwaita 1.4) would show it. */
+static GtkSpinButton *
+add_spin_row (AdwPreferencesGroup *group,
+              const char          *title,
+              const char          *subtitle,
+              double               lower,
+              double               upper,
+              double               value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *spin = gtk_spin_button_new_with_range (lower, upper, 1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  adw_preferences_group_add (group, row);
+
+  return GTK_SPIN_BUTTON (spin);
+}
+
+static void
+editor_add_connection_group (TandemPreferencesWindow *self,
+                             AdwPreferencesPage      *page,
+                             TandemAgent             *agent)
+{
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  gsize max_frame_size = agent ? tandem_agent_get_max_frame_size (agent) : 0;
+
+  adw_preferences_group_set_title (group, _("Connection"));
+  adw_preferences_group_set_description (group,
+                                         _("How the agent's answers are read. The defaults suit most servers."));
+  adw_preferences_page_add (page, group);
+
+  self->idle_timeout_spin = add_spin_row (group, _("_Idle Timeout"),
+                                          _("Seconds the agent may send nothing before the run is given up; 0 waits forever"),
+                                          0, TANDEM_AGENT_MAX_IDLE_TIMEOUT,
+                                          agent ? tandem_agent_get_idle_timeout (agent) : TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT);
+
+  if (max_frame_size == 0)
+    max_frame_size = AGUI_SSE_DEFAULT_MAX_FRAME_SIZE;
+  self->max_frame_spin = add_spin_row (group, _("_Largest Event"),
+                                       _("In MiB; a larger event, such as a huge state snapshot, ends the run"),
+                                       1, 1024, (max_frame_size + MIB - 1) / MIB);
 }
 
 static AdwEntryRow *
@@ -540,6 +597,8 @@ editor_open (TandemPreferencesWindow *self,
       adw_preferences_group_add (token_group, forget);
     }
 
+  editor_add_connection_group (self, ADW_PREFERENCES_PAGE (page), agent);
+
   self->headers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->headers_group, _("Extra Headers"));
   adw_preferences_group_set_description (self->headers_group,
@@ -594,6 +653,7 @@ editor_save (TandemPreferencesWindow *self)
   g_autofree char *id = NULL;
   const char *token;
   gboolean valid = TRUE;
+  int frame_mib;
 
   g_return_val_if_fail (self->name_row != NULL, FALSE);
 
@@ -648,7 +708,13 @@ editor_save (TandemPreferencesWindow *self)
 
   id = self->editor_id ? g_strdup (self->editor_id) : g_uuid_string_random ();
   headers = g_strv_builder_end (headers_builder);
-  agent = tandem_agent_new (id, name, url, (const char * const *) headers);
+  gtk_spin_button_update (self->idle_timeout_spin);
+  gtk_spin_button_update (self->max_frame_spin);
+  frame_mib = gtk_spin_button_get_value_as_int (self->max_frame_spin);
+  agent = tandem_agent_new_full (id, name, url, (const char * const *) headers,
+                                 gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
+                                 /* The default is kept as "default", so that it follows the library's. */
+                                 (gsize) frame_mib * MIB == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
 
   if (!tandem_agents_save (self->agents, agent, &error))
     {
@@ -999,7 +1065,7 @@ tandem_preferences_window_edit_agent (TandemPreferencesWindow *self,
 /**
  * tandem_preferences_window_get_editor_field:
  * @self: a preferences window
- * @field: "name", "url" or "token"
+ * @field: "name", "url", "token", "idle-timeout" or "max-frame-size"
  *
  * Returns: (transfer none) (nullable): the editor's field, if the editor
  *   is open
@@ -1020,6 +1086,10 @@ tandem_preferences_window_get_editor_field (TandemPreferencesWindow *self,
     return GTK_EDITABLE (self->url_row);
   if (g_str_equal (field, "token"))
     return GTK_EDITABLE (self->token_row);
+  if (g_str_equal (field, "idle-timeout"))
+    return GTK_EDITABLE (self->idle_timeout_spin);
+  if (g_str_equal (field, "max-frame-size"))
+    return GTK_EDITABLE (self->max_frame_spin);
 
   g_return_val_if_reached (NULL);
 }
@@ -1076,3 +1146,4 @@ tandem_preferences_window_get_editor_error (TandemPreferencesWindow *self)
 
   return gtk_label_get_text (self->editor_error);
 }
+

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 
+#include "agui-run-state-private.h"
+
 #include "tandem-approval-dialog.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
@@ -70,6 +72,8 @@ struct _TandemWindow
   GtkWidget            *jump_button;
   GtkRevealer          *error_revealer;
   GtkLabel             *error_label;
+  GtkExpander          *error_details;
+  GtkLabel             *error_details_label;
   GtkRevealer          *interrupt_revealer;
   GtkWidget            *composer;
   GtkTextView          *composer_view;
@@ -480,8 +484,16 @@ tandem_window_update_run_state (TandemWindow *self)
       const char *reason = agui_run_state_get_error_message (state);
       g_autofree char *text = NULL;
 
+      const char *details = _agui_run_state_get_error_details (state);
+
       text = g_strdup_printf (_("The run failed: %s"), reason != NULL && reason[0] != '\0' ? reason : _("unknown error"));
       gtk_label_set_text (self->error_label, text);
+      /* The short reason says what to do; what the server sent is for
+       * whoever has to look closer. */
+      gtk_label_set_text (self->error_details_label, details != NULL ? details : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->error_details), details != NULL);
+      if (details == NULL)
+        gtk_expander_set_expanded (self->error_details, FALSE);
       gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
     }
   else
@@ -1697,6 +1709,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, jump_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);

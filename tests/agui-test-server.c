@@ -144,6 +144,19 @@ agui_test_response_new_error (guint       status,
   return self;
 }
 
+/* A redirect, for the transport's tests of which ones it follows and
+ * what it carries along. */
+AguiTestResponse *
+agui_test_response_new_redirect (guint       status,
+                                 const char *location)
+{
+  AguiTestResponse *self = agui_test_response_new_error (status, NULL, NULL);
+
+  agui_test_response_add_header (self, "Location", location);
+
+  return self;
+}
+
 void
 agui_test_response_free (AguiTestResponse *self)
 {

@@ -22,6 +22,8 @@ AguiTestResponse *agui_test_response_new_events         (const char        *firs
 AguiTestResponse *agui_test_response_new_error          (guint              status,
                                                          const char        *content_type,
                                                          const char        *body);
+AguiTestResponse *agui_test_response_new_redirect       (guint              status,
+                                                         const char        *location);
 void              agui_test_response_free               (AguiTestResponse  *self);
 void              agui_test_response_set_status         (AguiTestResponse  *self,
                                                          guint              status);

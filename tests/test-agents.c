@@ -373,6 +373,55 @@ test_agents_transport_http (void)
 }
 
 static void
+test_agents_transport_settings (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgents) reread = NULL;
+  g_autoptr(TandemAgent) a = NULL;
+  g_autoptr(TandemAgent) plain = tandem_agent_new ("p", "P", "https://p.example/run", NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) sent = NULL;
+  TandemAgent *found;
+
+  g_test_summary ("An agent's idle timeout and largest event survive the settings "
+                  "and reach its transport; an agent without them gets the defaults");
+
+  a = tandem_agent_new_full ("a", "A", "https://a.example/run", NULL, 45, 10 * 1024 * 1024);
+  g_assert_true (tandem_agents_save (agents, a, NULL));
+  g_assert_true (tandem_agents_save (agents, plain, NULL));
+
+  reread = tandem_agents_new (settings);
+  found = tandem_agents_lookup (reread, "a");
+  g_assert_nonnull (found);
+  g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 45);
+  g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 10 * 1024 * 1024);
+  found = tandem_agents_lookup (reread, "p");
+  g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 300);
+  g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 0);
+
+  tandem_agents_create_transport_async (reread, "a", NULL, store_result_cb, &result);
+  wait_for (&result);
+  transport = tandem_agents_create_transport_finish (reread, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, 45000);
+  g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 10 * 1024 * 1024);
+  sent = agui_http_transport_dup_headers (AGUI_HTTP_TRANSPORT (transport));
+  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: text/event-stream"));
+  g_clear_object (&result);
+  g_clear_object (&transport);
+
+  tandem_agents_create_transport_async (reread, "p", NULL, store_result_cb, &result);
+  wait_for (&result);
+  transport = tandem_agents_create_transport_finish (reread, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT);
+  g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 0);
+}
+
+static void
 test_agents_cancelled (void)
 {
   g_autoptr(GSettings) settings = new_settings ();
@@ -538,12 +587,25 @@ test_preferences_add_agent (void)
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "name")), ==, "My agent");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "token")), ==, "");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "name"), "Renamed");
+  /* The defaults were shown: five minutes, 8 MiB. */
+  g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "300");
+  g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "8");
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "idle-timeout"), "60");
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "max-frame-size"), "10");
   g_assert_true (tandem_preferences_window_save_editor (window));
   g_assert_cmpuint (count_agents_in_settings (settings), ==, 1);
   g_clear_object (&added);
   added = get_agent (agents, 1);
   g_assert_cmpstr (tandem_agent_get_name (added), ==, "Renamed");
   g_assert_cmpstrv (tandem_agent_get_headers (added), expected_headers);
+  g_assert_cmpuint (tandem_agent_get_idle_timeout (added), ==, 60);
+  g_assert_cmpuint (tandem_agent_get_max_frame_size (added), ==, 10 * 1024 * 1024);
+
+  /* Reopened, the editor shows what was saved. */
+  tandem_preferences_window_edit_agent (window, tandem_agent_get_id (added));
+  wait_for_editor (window);
+  g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "60");
+  g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "10");
 
   gtk_window_destroy (GTK_WINDOW (window));
   flush_events ();
@@ -983,6 +1045,7 @@ main (int   argc,
   g_test_add_func ("/agents/token-no-keyring", test_agents_token_no_keyring);
   g_test_add_func ("/agents/transport-demo", test_agents_transport_demo);
   g_test_add_func ("/agents/transport-http", test_agents_transport_http);
+  g_test_add_func ("/agents/transport-settings", test_agents_transport_settings);
   g_test_add_func ("/agents/cancelled", test_agents_cancelled);
   g_test_add_func ("/preferences/lists-agents", test_preferences_lists_agents);
   g_test_add_func ("/preferences/add-agent", test_preferences_add_agent);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-error-private.h"
 #include "agui-test-server.h"
 
 /* Every wait is bounded: a bug fails the test instead of hanging it. */
@@ -110,18 +111,27 @@ new_transport (Fixture *f)
 }
 
 static AguiEventStream *
-run (AguiHttpTransport  *transport,
-     GCancellable       *cancellable,
-     GError            **error)
+run_within (AguiHttpTransport  *transport,
+            GCancellable       *cancellable,
+            guint               wait_ms,
+            GError            **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonNode) input = make_input ();
 
   agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable,
                             store_result_cb, &result);
-  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, wait_ms));
 
   return agui_transport_run_finish (AGUI_TRANSPORT (transport), result, error);
+}
+
+static AguiEventStream *
+run (AguiHttpTransport  *transport,
+     GCancellable       *cancellable,
+     GError            **error)
+{
+  return run_within (transport, cancellable, WAIT_MS, error);
 }
 
 static AguiEventStream *
@@ -429,7 +439,7 @@ test_no_content_type (Fixture       *f,
   g_autoptr(AguiTestResponse) response = full_run_response ();
   g_auto(Collected) collected = { 0 };
 
-  g_test_summary ("A 2xx without a Content-Type, or another one, is read as SSE");
+  g_test_summary ("A 2xx without a Content-Type is read as SSE, as the reference does");
 
   agui_test_response_set_content_type (response, NULL);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
@@ -566,11 +576,13 @@ test_http_500_html (Fixture       *f,
   g_autoptr(GString) html = g_string_new ("<html><body>");
   g_autoptr(GError) error = NULL;
   const AguiTestRequest *request;
+  const char *details;
   const char *quoted;
   gint64 started;
 
-  g_test_summary ("A 500 with a large HTML page fails with the status and the first "
-                  "2048 characters (not bytes) of the body, without reading the rest");
+  g_test_summary ("A 500 with a large HTML page fails with the status and a short reason; "
+                  "the details quote the first 2048 characters (not bytes) of the body, "
+                  "without the rest being read");
 
   /* Three bytes a character: a cut counting bytes would quote 683, and
    * the 1 KiB chunks below split characters. */
@@ -590,9 +602,13 @@ test_http_500_html (Fixture       *f,
   started = g_get_monotonic_time ();
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
   g_assert_cmpint (elapsed_ms (started), <, 400);
-  g_assert_true (g_str_has_prefix (error->message, "HTTP 500: <html><body>€€"));
-  g_assert_true (g_utf8_validate (error->message, -1, NULL));
-  quoted = error->message + strlen ("HTTP 500: ");
+  g_assert_cmpstr (error->message, ==, "The agent's server failed (HTTP 500): Internal Server Error");
+
+  details = _agui_error_get_details (error);
+  g_assert_nonnull (details);
+  g_assert_true (g_str_has_prefix (details, "HTTP 500 Internal Server Error\nContent-Type: text/html\n\n<html><body>€€"));
+  g_assert_true (g_utf8_validate (details, -1, NULL));
+  quoted = strstr (details, "\n\n") + 2;
   g_assert_cmpint (g_utf8_strlen (quoted, -1), ==, 2048);
 
   /* The connection is dropped rather than the rest read. */
@@ -609,13 +625,18 @@ test_http_500_json (Fixture       *f,
   g_autoptr(AguiHttpTransport) transport = new_transport (f);
   g_autoptr(GError) error = NULL;
 
-  g_test_summary ("A JSON error body is quoted as compact JSON, as the reference does");
+  g_test_summary ("A JSON error body gives its detail as the reason; the details quote it "
+                  "as compact JSON, as the reference does");
 
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_error (500, "application/json; charset=utf-8",
-                                                                "{\n  \"error\" : \"internal\"\n}\n"));
+                                                                "{\n  \"error\" : \"internal\",\n"
+                                                                "  \"detail\" : \"database unavailable\"\n}\n"));
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
-  g_assert_cmpstr (error->message, ==, "HTTP 500: {\"error\":\"internal\"}");
+  g_assert_cmpstr (error->message, ==, "The agent's server failed (HTTP 500): database unavailable");
+  g_assert_cmpstr (_agui_error_get_details (error), ==,
+                   "HTTP 500 Internal Server Error\nContent-Type: application/json; charset=utf-8\n\n"
+                   "{\"error\":\"internal\",\"detail\":\"database unavailable\"}");
 }
 
 static void
@@ -625,16 +646,115 @@ test_http_401 (Fixture       *f,
   g_autoptr(AguiHttpTransport) transport = new_transport (f);
   g_autoptr(GError) error = NULL;
 
+  g_test_summary ("401 and 403 say to check the token in Preferences");
+
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_error (401, "text/plain", "bad token"));
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
-  g_assert_cmpstr (error->message, ==, "HTTP 401: bad token");
+  g_assert_cmpstr (error->message, ==,
+                   "The agent's server refused the credentials (HTTP 401): bad token; "
+                   "check the agent's token in Preferences");
   g_clear_error (&error);
 
   /* No body: the reason phrase says what the status means. */
   agui_test_server_push_response (f->server, agui_test_response_new_error (401, "text/plain", NULL));
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
-  g_assert_cmpstr (error->message, ==, "HTTP 401: Unauthorized");
+  g_assert_cmpstr (error->message, ==,
+                   "The agent's server refused the credentials (HTTP 401): Unauthorized; "
+                   "check the agent's token in Preferences");
+  g_clear_error (&error);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (403, "application/json",
+                                                                "{\"error\":{\"message\":\"Key expired\",\"code\":7}}"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==,
+                   "The agent's server refused the credentials (HTTP 403): Key expired; "
+                   "check the agent's token in Preferences");
+}
+
+static void
+test_http_404 (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  g_test_summary ("A 404 says that no agent is at the URL; a 422's FastAPI detail list gives its first message");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (404, "text/html", "<h1>Not Found</h1>"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  expected = g_strdup_printf ("There is no AG-UI agent at %s (HTTP 404): Not Found; check the agent's URL",
+                              agui_test_server_get_url (f->server));
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (422, "application/json",
+                                                                "{\"detail\":[{\"loc\":[\"body\",\"runId\"],"
+                                                                "\"msg\":\"field required\"}]}"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==, "The agent's server rejected the request (HTTP 422): field required");
+  g_clear_error (&error);
+
+  agui_test_server_push_response (f->server, agui_test_response_new_error (503, NULL, NULL));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_cmpstr (error->message, ==,
+                   "The agent's server is unavailable (HTTP 503): Service Unavailable; try again later");
+}
+
+static void
+test_not_an_event_stream (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  g_test_summary ("A 200 web page is no event stream: the error says the URL does not look "
+                  "like an AG-UI endpoint and names the Content-Type; the page is in the details");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (200, "text/html; charset=utf-8",
+                                                                "<!doctype html><title>Welcome</title>"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED, &error);
+  expected = g_strdup_printf ("%s does not look like an AG-UI endpoint: it answered with "
+                              "text/html; charset=utf-8 instead of an event stream; check the agent's URL",
+                              agui_test_server_get_url (f->server));
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_cmpstr (_agui_error_get_details (error), ==,
+                   "Content-Type: text/html; charset=utf-8\n\n<!doctype html><title>Welcome</title>");
+  g_clear_error (&error);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_error (200, "application/json", "{\"status\":\"ok\"}"));
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED, &error);
+  g_assert_nonnull (strstr (error->message, "answered with application/json instead of an event stream"));
+}
+
+static void
+test_content_type_parameters (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  const char * const types[] = { "text/event-stream; charset=utf-8", "Text/Event-Stream", "text/event-stream;charset=UTF-8", NULL };
+
+  g_test_summary ("An event stream is recognised whatever its parameters and case");
+
+  for (guint i = 0; types[i] != NULL; i++)
+    {
+      g_autoptr(AguiTestResponse) response = full_run_response ();
+      g_autoptr(AguiEventStream) stream = NULL;
+      g_auto(Collected) collected = { 0 };
+
+      agui_test_response_set_content_type (response, types[i]);
+      agui_test_server_push_response (f->server, g_steal_pointer (&response));
+      stream = run_ok (transport);
+      collect (stream, &collected);
+      assert_items (&collected, FULL_RUN);
+    }
 }
 
 static void
@@ -664,8 +784,9 @@ test_connection_refused (void)
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
+  g_autofree char *expected = NULL;
 
-  g_test_summary ("Nobody listening is AGUI_ERROR_CONNECT with a readable message");
+  g_test_summary ("Nobody listening is AGUI_ERROR_CONNECT saying that nothing listens at the URL");
 
   /* Bound but not listening: a port nobody else can take meanwhile. */
   socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
@@ -683,38 +804,240 @@ test_connection_refused (void)
   g_assert_no_error (error);
 
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
-  g_assert_true (g_str_has_prefix (error->message, "Could not reach the agent at http://127.0.0.1:"));
+  expected = g_strdup_printf ("Nothing is listening at %s: check that the agent's server is running "
+                              "and that the URL (host and port) is right", url);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_nonnull (_agui_error_get_details (error));
+}
+
+/* A TCP server that accepts and never says a word: a TLS handshake with
+ * it never completes, which is a connection that cannot be set up. */
+typedef struct
+{
+  GSocketListener *listener;
+  GPtrArray       *connections;
+  guint16          port;
+} SilentServer;
+
+static void
+on_silent_accept_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  SilentServer *server = user_data;
+  GSocketConnection *connection;
+
+  connection = g_socket_listener_accept_finish (G_SOCKET_LISTENER (object), result, NULL, NULL);
+  if (connection == NULL)
+    return;
+
+  g_ptr_array_add (server->connections, connection);
+  g_socket_listener_accept_async (server->listener, NULL, on_silent_accept_cb, server);
 }
 
 static void
-test_connect_timeout (Fixture       *f,
-                      gconstpointer  data)
+silent_server_start (SilentServer *server)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) effective = NULL;
+
+  server->listener = g_socket_listener_new ();
+  server->connections = g_ptr_array_new_with_free_func (g_object_unref);
+  g_socket_listener_add_address (server->listener, address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                 NULL, &effective, &error);
+  g_assert_no_error (error);
+  server->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
+  g_socket_listener_accept_async (server->listener, NULL, on_silent_accept_cb, server);
+}
+
+static void
+silent_server_stop (SilentServer *server)
+{
+  g_socket_listener_close (server->listener);
+  g_clear_object (&server->listener);
+  g_clear_pointer (&server->connections, g_ptr_array_unref);
+}
+
+static void
+test_connect_timeout (void)
 {
   g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
-  g_autoptr(AguiTestResponse) response = full_run_response ();
   g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *expected = NULL;
+  SilentServer server = { 0 };
   gint64 started;
 
-  g_test_summary ("Headers slower than the connect timeout fail the call");
+  g_test_summary ("A connection that cannot be set up (a TLS handshake never answered) "
+                  "fails at the connect timeout, with its own message");
 
-  agui_test_response_set_headers_delay (response, 3000);
-  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  if (!g_tls_backend_supports_tls (g_tls_backend_get_default ()))
+    {
+      g_test_skip ("No TLS backend (glib-networking) to start a handshake with");
+      return;
+    }
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  silent_server_start (&server);
+  url = g_strdup_printf ("https://127.0.0.1:%u/agent", server.port);
+  builder = agui_http_transport_builder_new (url);
   agui_http_transport_builder_set_connect_timeout (builder, 200);
   transport = build_transport (builder);
+
+  /* The first TLS connection of a process loads the TLS backend and the
+   * system's certificates, blocking the main loop (for seconds under
+   * ASan); that one-time cost is not the timeout's, so it is paid first. */
+  g_assert_null (run_within (transport, NULL, 60000, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONNECT);
+  g_clear_error (&error);
 
   started = g_get_monotonic_time ();
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
   g_assert_cmpint (elapsed_ms (started), >=, 200);
   g_assert_cmpint (elapsed_ms (started), <, 2000);
-  g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms"));
+  expected = g_strdup_printf ("Could not connect to %s within 200 ms (the connect timeout): "
+                              "check the network and the agent's URL", url);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_cmpuint (server.connections->len, ==, 2);
+
+  silent_server_stop (&server);
+}
+
+static void
+test_slow_headers_within_idle_timeout (Fixture       *f,
+                                       gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+  gint64 started;
+
+  g_test_summary ("An agent that thinks before its headers (35 s against 30 s, scaled down) "
+                  "is waited for: the connect timeout bounds only the connection");
+
+  agui_test_response_set_headers_delay (response, 700);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_connect_timeout (builder, 600);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  g_assert_cmpint (elapsed_ms (started), >=, 700);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+}
+
+static void
+test_idle_timeout_before_headers (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  gint64 started;
+
+  g_test_summary ("Headers slower than the idle timeout fail the call with the idle timeout's message");
+
+  agui_test_response_set_headers_delay (response, 3000);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_connect_timeout (builder, 100);
+  agui_http_transport_builder_set_idle_timeout (builder, 400);
+  transport = build_transport (builder);
+  g_assert_cmpuint (agui_http_transport_get_idle_timeout (transport), ==, 400);
+
+  started = g_get_monotonic_time ();
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
+  g_assert_cmpint (elapsed_ms (started), >=, 400);
+  g_assert_cmpint (elapsed_ms (started), <, 2500);
+  expected = g_strdup_printf ("The agent at %s did not start answering within 400 ms (the idle timeout); "
+                              "an agent that thinks longer before it answers needs a longer idle timeout",
+                              agui_test_server_get_url (f->server));
+  g_assert_cmpstr (error->message, ==, expected);
 
   /* The request was given up, and the server sees it go. */
   g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
   g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
                    AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_idle_timeout_mid_stream (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_auto(Collected) collected = { 0 };
+  const GError *error;
+  gint64 started;
+
+  g_test_summary ("A stream that stalls mid-answer ends at the idle timeout with AGUI_ERROR_STREAM, "
+                  "after the events that came, and hangs up");
+
+  agui_test_response_append_event_json (response, RUN_STARTED);
+  agui_test_response_append_event_json (response, TEXT_START);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_idle_timeout (builder, 300);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START ERROR");
+  error = last_error (&collected);
+  g_assert_error ((GError *) error, AGUI_ERROR, AGUI_ERROR_STREAM);
+  g_assert_cmpstr (error->message, ==,
+                   "The agent stopped sending before the answer was complete: nothing arrived for "
+                   "300 ms (the idle timeout); try again, or raise the idle timeout for a slow agent");
+  g_assert_cmpint (elapsed_ms (started), >=, 300);
+  g_assert_cmpint (elapsed_ms (started), <, 2500);
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
+static void
+test_idle_timeout_restarts (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = full_run_response ();
+  g_auto(Collected) collected = { 0 };
+  gint64 started;
+
+  g_test_summary ("Each arrival starts the idle timeout over: a stream longer than it, "
+                  "with shorter gaps, completes");
+
+  agui_test_response_set_headers_delay (response, 250);
+  agui_test_response_set_chunk_interval (response, 250);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_idle_timeout (builder, 600);
+  transport = build_transport (builder);
+
+  started = g_get_monotonic_time ();
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_cmpint (elapsed_ms (started), >=, 5 * 250);
 }
 
 static void
@@ -737,7 +1060,7 @@ test_run_timeout_before_headers (Fixture       *f,
   transport = build_transport (builder);
 
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
-  g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms"));
+  g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms, the time limit of a whole run"));
 }
 
 static void
@@ -814,7 +1137,7 @@ test_run_timeout (Fixture       *f,
   assert_items (&collected, "RUN_STARTED ERROR");
   error = last_error (&collected);
   g_assert_error ((GError *) error, AGUI_ERROR, AGUI_ERROR_STREAM);
-  g_assert_cmpstr (error->message, ==, "The run took longer than 300 ms");
+  g_assert_cmpstr (error->message, ==, "The run took longer than its time limit of 300 ms, and the answer is incomplete");
   g_assert_cmpint (elapsed_ms (started), >=, 300);
   g_assert_cmpint (elapsed_ms (started), <, 2000);
 
@@ -916,6 +1239,12 @@ test_frame_over_cap (Fixture       *f,
   collect (stream, &collected);
   assert_items (&collected, "RUN_STARTED ERROR");
   g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
+  /* The size, the cap and the way past it; the size is what had arrived
+   * when the cap was passed, so a lower bound. */
+  g_assert_true (g_regex_match_simple ("^An event of at least [0-9]+ bytes is larger than the maximum frame "
+                                       "size of 128 bytes; raise the agent's maximum frame size \\(in "
+                                       "Preferences, or --max-frame-size for tandem-cli\\) to accept it$",
+                                       last_error (&collected)->message, 0, 0));
 }
 
 static void
@@ -1029,6 +1358,176 @@ test_stream_outlives_transport (Fixture       *f,
   assert_items (&collected, FULL_RUN);
 }
 
+/* Redirects */
+
+typedef struct
+{
+  AguiTestServer *server;
+  AguiTestServer *other;
+} RedirectFixture;
+
+static void
+redirect_set_up (RedirectFixture *f,
+                 gconstpointer    data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  f->other = agui_test_server_new (&error);
+  g_assert_no_error (error);
+}
+
+static void
+redirect_tear_down (RedirectFixture *f,
+                    gconstpointer    data)
+{
+  g_clear_object (&f->server);
+  g_clear_object (&f->other);
+}
+
+static AguiHttpTransport *
+new_transport_with_secrets (const char *url)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = agui_http_transport_builder_new (url);
+
+  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer secret");
+  agui_http_transport_builder_add_header (builder, "X-Api-Key", "key");
+  agui_http_transport_builder_add_header (builder, "Cookie", "session=1");
+  return build_transport (builder);
+}
+
+static void
+test_redirect_307_other_origin (RedirectFixture *f,
+                                gconstpointer    data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport_with_secrets (agui_test_server_get_url (f->server));
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+  g_autoptr(JsonNode) input = make_input ();
+  const AguiTestRequest *request;
+
+  g_test_summary ("A 307 to another port is followed with the same POST and body, "
+                  "but none of the caller's headers reach the other origin");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_redirect (307, agui_test_server_get_url (f->other)));
+  agui_test_server_push_response (f->other, full_run_response ());
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->other), ==, 1);
+  request = agui_test_server_get_request (f->other, 0);
+  g_assert_cmpstr (request->method, ==, "POST");
+  g_assert_true (json_node_equal (request->json, input));
+  g_assert_cmpstr (soup_message_headers_get_list (request->headers, "Accept"), ==, "text/event-stream");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Content-Type"), ==, "application/json");
+  g_assert_null (soup_message_headers_get_one (request->headers, "Authorization"));
+  g_assert_null (soup_message_headers_get_one (request->headers, "X-Api-Key"));
+  g_assert_null (soup_message_headers_get_one (request->headers, "Cookie"));
+}
+
+static void
+test_redirect_308_same_origin (RedirectFixture *f,
+                               gconstpointer    data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport_with_secrets (agui_test_server_get_url (f->server));
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+  const AguiTestRequest *request;
+
+  g_test_summary ("A 308 within the agent's origin keeps the caller's headers and the body");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_redirect (308, "/v2/agent"));
+  agui_test_server_push_response (f->server, full_run_response ());
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  request = agui_test_server_get_request (f->server, 1);
+  g_assert_cmpstr (request->method, ==, "POST");
+  g_assert_cmpstr (request->path, ==, "/v2/agent");
+  g_assert_nonnull (request->json);
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer secret");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "X-Api-Key"), ==, "key");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Cookie"), ==, "session=1");
+}
+
+static void
+test_redirect_302_not_followed (RedirectFixture *f,
+                                gconstpointer    data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport_with_secrets (agui_test_server_get_url (f->server));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  const guint statuses[] = { 301, 302, 303 };
+
+  g_test_summary ("A 301, 302 or 303 is never turned into a GET: it is an error naming the new location, "
+                  "and the other server hears nothing");
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      agui_test_server_push_response (f->server,
+                                      agui_test_response_new_redirect (statuses[i], agui_test_server_get_url (f->other)));
+      assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+      expected = g_strdup_printf ("The agent moved to %s (HTTP %u); a POST redirected this way is not "
+                                  "followed, because it would be sent again as a GET without the run: "
+                                  "set the agent's URL to the new location",
+                                  agui_test_server_get_url (f->other), statuses[i]);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+      g_clear_pointer (&expected, g_free);
+    }
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->other), ==, 0);
+}
+
+static void
+test_redirect_loop (RedirectFixture *f,
+                    gconstpointer    data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport_with_secrets (agui_test_server_get_url (f->server));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  g_test_summary ("A redirect loop is a clear error, found on its first repetition");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_redirect (307, agui_test_server_get_url (f->other)));
+  agui_test_server_push_response (f->other, agui_test_response_new_redirect (307, agui_test_server_get_url (f->server)));
+
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  expected = g_strdup_printf ("The agent's server redirects in a loop (%s leads back to %s); "
+                              "check the agent's URL and the server's configuration",
+                              agui_test_server_get_url (f->other), agui_test_server_get_url (f->server));
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->other), ==, 1);
+}
+
+static void
+test_redirect_too_many (RedirectFixture *f,
+                        gconstpointer    data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport_with_secrets (agui_test_server_get_url (f->server));
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("At most five hops are followed");
+
+  for (guint i = 1; i <= 7; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/hop%u", i);
+
+      agui_test_server_push_response (f->server, agui_test_response_new_redirect (307, path));
+    }
+
+  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, &error);
+  g_assert_true (g_str_has_prefix (error->message, "The agent's server redirected the run more than 5 times (last to "));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 6);
+}
+
 /* A caller's session */
 
 static void
@@ -1092,6 +1591,9 @@ test_caller_session (Fixture       *f,
   g_object_remove_weak_pointer (G_OBJECT (session), (gpointer *) &weak_session);
 }
 
+#define ADD_REDIRECT(path, func) \
+  g_test_add ("/agui/http-transport/" path, RedirectFixture, NULL, redirect_set_up, func, redirect_tear_down)
+
 #define ADD(path, func) \
   g_test_add ("/agui/http-transport/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -1114,9 +1616,16 @@ main (int   argc,
   ADD ("http-500-html", test_http_500_html);
   ADD ("http-500-json", test_http_500_json);
   ADD ("http-401", test_http_401);
+  ADD ("http-404", test_http_404);
+  ADD ("not-an-event-stream", test_not_an_event_stream);
+  ADD ("content-type-parameters", test_content_type_parameters);
   ADD ("protobuf", test_protobuf);
   g_test_add_func ("/agui/http-transport/connection-refused", test_connection_refused);
-  ADD ("connect-timeout", test_connect_timeout);
+  g_test_add_func ("/agui/http-transport/connect-timeout", test_connect_timeout);
+  ADD ("slow-headers-within-idle-timeout", test_slow_headers_within_idle_timeout);
+  ADD ("idle-timeout-before-headers", test_idle_timeout_before_headers);
+  ADD ("idle-timeout-mid-stream", test_idle_timeout_mid_stream);
+  ADD ("idle-timeout-restarts", test_idle_timeout_restarts);
   ADD ("run-timeout-before-headers", test_run_timeout_before_headers);
   ADD ("cancel-before-headers", test_cancel_before_headers);
   ADD ("cancelled-already", test_cancelled_already);
@@ -1130,6 +1639,11 @@ main (int   argc,
   ADD ("close-during-stall", test_close_during_stall);
   ADD ("stream-outlives-transport", test_stream_outlives_transport);
   ADD ("caller-session", test_caller_session);
+  ADD_REDIRECT ("redirect-307-other-origin", test_redirect_307_other_origin);
+  ADD_REDIRECT ("redirect-308-same-origin", test_redirect_308_same_origin);
+  ADD_REDIRECT ("redirect-302-not-followed", test_redirect_302_not_followed);
+  ADD_REDIRECT ("redirect-loop", test_redirect_loop);
+  ADD_REDIRECT ("redirect-too-many", test_redirect_too_many);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 
 #include "agui.h"
 #include "agui-test-server.h"
+#include "agui-run-state-private.h"
 
 /* AguiAgentSession over real HTTP on 127.0.0.1: what the client sends
  * (headers, message order, tool placement, tools, resume) and how every
@@ -52,6 +53,8 @@ fixture_set_up (Fixture       *f,
   agui_http_transport_builder_add_header (builder, "Authorization", "Bearer secret");
   agui_http_transport_builder_add_header (builder, "Accept", "*/*");
   agui_http_transport_builder_set_connect_timeout (builder, GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 5000);
+  if (GPOINTER_TO_UINT (data) != 0)
+    agui_http_transport_builder_set_idle_timeout (builder, GPOINTER_TO_UINT (data));
   f->transport = agui_http_transport_builder_build (builder, &error);
   g_assert_no_error (error);
 
@@ -229,13 +232,18 @@ test_faults (Fixture       *f,
   /* A 500 with a 100 KB page: the reason is short and names the status. */
   agui_test_server_push_response (f->server, agui_test_response_new_error (500, "text/html", html));
   state = send (f, "one", NULL);
-  assert_failed (state, AGUI_STAGE_TRANSPORT, "HTTP 500");
+  assert_failed (state, AGUI_STAGE_TRANSPORT, "The agent's server failed (HTTP 500)");
   g_assert_cmpuint (strlen (agui_run_state_get_error_message (state)), <=, 2048 + 16);
+  /* The page is kept for the "Details" section, not put in the message. */
+  g_assert_true (g_str_has_prefix (_agui_run_state_get_error_details (state),
+                                   "HTTP 500 Internal Server Error\nContent-Type: text/html\n\n"));
   agui_run_state_unref (state);
 
   agui_test_server_push_response (f->server, agui_test_response_new_error (401, "application/json", "{\"error\":\"no token\"}"));
   state = send (f, "two", NULL);
-  assert_failed (state, AGUI_STAGE_TRANSPORT, "HTTP 401: {\"error\":\"no token\"}");
+  assert_failed (state, AGUI_STAGE_TRANSPORT,
+                 "The agent's server refused the credentials (HTTP 401): no token; "
+                 "check the agent's token in Preferences");
   agui_run_state_unref (state);
 
   /* Reset mid-stream: the partial answer stays. */
@@ -250,7 +258,7 @@ test_faults (Fixture       *f,
   /* A stream that just ends without RUN_FINISHED. */
   agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r4"), TS ("m4"), TC ("m4", "cut"), NULL));
   state = send (f, "four", NULL);
-  assert_failed (state, AGUI_STAGE_TRANSPORT, "ended before the run finished");
+  assert_failed (state, AGUI_STAGE_TRANSPORT, "ended before the answer was complete");
   agui_run_state_unref (state);
 
   /* Invalid UTF-8, one-byte drip of a protocol violation. */
@@ -297,13 +305,13 @@ test_slow_headers_vs_slow_stream (Fixture       *f,
   AguiTestResponse *response;
   AguiRunState *state;
 
-  g_test_summary ("A first byte slower than the connect timeout fails; a slow stream within it does not");
+  g_test_summary ("Headers slower than the idle timeout fail; a slow stream whose gaps stay within it does not");
 
   response = agui_test_response_new_events (RS ("r1"), RF ("r1"), NULL);
   agui_test_response_set_headers_delay (response, 1500);
   agui_test_server_push_response (f->server, response);
   state = send (f, "slow", NULL);
-  assert_failed (state, AGUI_STAGE_TRANSPORT, "did not answer");
+  assert_failed (state, AGUI_STAGE_TRANSPORT, "did not start answering within 800 ms (the idle timeout)");
   agui_run_state_unref (state);
 
   response = agui_test_response_new_events (RS ("r2"), TS ("m2"), TC ("m2", "slow"), TC ("m2", " but fine"), TE ("m2"), RF ("r2"), NULL);
@@ -346,6 +354,39 @@ test_cancel_closes_connection (Fixture       *f,
   g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_DISCONNECTED);
 }
 
+static void
+test_dropped_stream (Fixture       *f,
+                     gconstpointer  data)
+{
+  AguiTestResponse *response;
+  AguiRunState *state;
+
+  g_test_summary ("A stream that ends or breaks mid-answer fails the run saying the answer is "
+                  "incomplete, keeps the partial text, and a retry works");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TS ("m1"), TC ("m1", "Half an"), NULL));
+  state = send (f, "one", NULL);
+  assert_failed (state, AGUI_STAGE_TRANSPORT,
+                 "The connection ended before the answer was complete; try again "
+                 "(the stream had no RUN_FINISHED or RUN_ERROR)");
+  agui_run_state_unref (state);
+
+  response = agui_test_response_new_events (RS ("r2"), TS ("m2"), TC ("m2", "Half"), NULL);
+  agui_test_response_append_reset (response);
+  agui_test_server_push_response (f->server, response);
+  state = send (f, "two", NULL);
+  assert_failed (state, AGUI_STAGE_TRANSPORT, "The connection to the agent broke before the answer was complete: ");
+  agui_run_state_unref (state);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r3"), TS ("m3"), TC ("m3", "Whole"), TE ("m3"),
+                                                                 RF ("r3"), NULL));
+  state = send (f, "three", NULL);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  agui_run_state_unref (state);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -358,6 +399,7 @@ main (int   argc,
   g_test_add ("/agui/session-http/faults", Fixture, NULL, fixture_set_up, test_faults, fixture_tear_down);
   g_test_add ("/agui/session-http/slow-headers-vs-slow-stream", Fixture, GUINT_TO_POINTER (800),
               fixture_set_up, test_slow_headers_vs_slow_stream, fixture_tear_down);
+  g_test_add ("/agui/session-http/dropped-stream", Fixture, NULL, fixture_set_up, test_dropped_stream, fixture_tear_down);
   g_test_add ("/agui/session-http/cancel-closes-connection", Fixture, NULL, fixture_set_up, test_cancel_closes_connection, fixture_tear_down);
 
   return g_test_run ();

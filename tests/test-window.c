@@ -654,7 +654,8 @@ test_failed_run (Fixture       *f,
   GtkRevealer *revealer = GTK_REVEALER (child (f->window, "error_revealer"));
   Count two = { f, 2 };
 
-  g_test_summary ("A failed run shows a banner whose Retry runs the agent again");
+  g_test_summary ("A failed run shows a banner with the short reason, the server's answer "
+                  "under Details, and a Retry that runs the agent again");
 
   agui_test_server_push_response (f->server, agui_test_response_new_error (500, "text/plain", "boom"));
   agui_test_server_push_response (f->server,
@@ -664,7 +665,12 @@ test_failed_run (Fixture       *f,
   wait_for_exchange (f);
 
   g_assert_true (gtk_revealer_get_reveal_child (revealer));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_label"))), "500"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_label"))), ==,
+                   "The run failed: The agent's server failed (HTTP 500): boom");
+  /* What the server sent is behind the Details expander. */
+  g_assert_true (gtk_widget_get_visible (child (f->window, "error_details")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_details_label"))), ==,
+                   "HTTP 500 Internal Server Error\nContent-Type: text/plain\n\nboom");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));

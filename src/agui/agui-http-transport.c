@@ -8,15 +8,24 @@
 
 #include <string.h>
 
+#include "agui-error-private.h"
+#include "agui-event-parser.h"
+#include "agui-event-stream.h"
+#include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
+#include "agui-sse-decoder-private.h"
 
-/* The reference client quotes this much of an error response. */
-#define ERROR_BODY_MAX_CHARS 2048
 /* A character is at most four bytes of UTF-8, so this many bytes always
  * hold the characters quoted and never a megabyte of HTML. */
-#define ERROR_BODY_MAX_BYTES (ERROR_BODY_MAX_CHARS * 4)
+#define ERROR_BODY_MAX_BYTES (AGUI_HTTP_ERROR_BODY_MAX_CHARS * 4)
 
+#define SSE_CONTENT_TYPE "text/event-stream"
 #define PROTOBUF_CONTENT_TYPE "application/vnd.ag-ui.event+proto"
+
+#define READ_SIZE 16384
+
+/* Browsers follow 20; an agent behind more than a few is misconfigured. */
+#define MAX_REDIRECTS 5
 
 /**
  * AguiHttpTransport:
@@ -38,6 +47,8 @@
  * agui_http_transport_builder_add_header (builder, "Authorization", "Bearer token");
  * // Bounds the setup only; a long answer is not cut off.
  * agui_http_transport_builder_set_connect_timeout (builder, 5000);
+ * // An agent silent for a minute is taken to be stuck.
+ * agui_http_transport_builder_set_idle_timeout (builder, 60000);
  * if (!(transport = agui_http_transport_builder_build (builder, &error)))
  *   g_printerr ("%s\n", error->message);
  * ```
@@ -45,15 +56,28 @@
  * Every request carries `Content-Type: application/json` and exactly
  * `Accept: text/event-stream`, after the caller's headers and replacing
  * any of the same name: an agent asked with a wider `Accept` may answer
- * in the binary encoding, which this client does not speak.
+ * in the binary encoding, which this client does not speak yet.
+ *
+ * Three timers bound a run, each failing with its own message: the
+ * connect timeout (setting up the connection only), the idle timeout (the
+ * agent sending nothing, before its headers or mid-stream; five minutes
+ * by default) and the optional whole-run timeout.
+ *
+ * A `307` or `308` redirect is followed with the same `POST` body, at
+ * most five times; the caller's headers (a token, an API key, a cookie)
+ * go only to the agent's own origin. A `301`, `302` or `303` is an error
+ * naming the new location, since following it would turn the run into a
+ * `GET`.
  *
  * Failing to start a run is an error of
  * [method@Agui.Transport.run_finish]: %AGUI_ERROR_CONNECT when the agent
- * cannot be reached or does not answer within the connect timeout,
- * %AGUI_ERROR_HTTP_STATUS for a status outside 2xx (with the start of the
- * body in the message) and %AGUI_ERROR_UNSUPPORTED for a binary answer.
- * Failing later, a broken connection or the whole-run timeout, ends the
- * [class@Agui.EventStream] with %AGUI_ERROR_STREAM.
+ * cannot be reached or does not answer in time, %AGUI_ERROR_HTTP_STATUS
+ * for a status outside 2xx and %AGUI_ERROR_UNSUPPORTED for an answer that
+ * is no event stream (a web page, say). Their messages say first what
+ * happened and what to do; the raw material (the status line, the
+ * Content-Type, the start of the body) is kept apart as the error's
+ * details. Failing later, a broken connection or a timer running out,
+ * ends the [class@Agui.EventStream] with %AGUI_ERROR_STREAM.
  *
  * Runs stand alone: a stream keeps being read after the transport is
  * dropped, and closing the stream closes its connection.
@@ -74,50 +98,86 @@ typedef struct
 
 struct _AguiHttpTransportBuilder
 {
-  char        *url;
-  GArray      *headers;
-  SoupSession *session;
-  gsize        max_frame_size;
-  guint        connect_timeout;
-  guint        timeout;
+  char             *url;
+  GArray           *headers;
+  SoupSession      *session;
+  gsize             max_frame_size;
+  guint             connect_timeout;
+  guint             idle_timeout;
+  guint             timeout;
 };
 
 struct _AguiHttpTransport
 {
-  GObject      parent_instance;
-  char        *url;
-  GUri        *uri;
-  GArray      *headers;
-  SoupSession *session;
-  gsize        max_frame_size;
-  guint        connect_timeout;
-  guint        timeout;
+  GObject           parent_instance;
+  char             *url;
+  GUri             *uri;
+  GArray           *headers;
+  SoupSession      *session;
+  gsize             max_frame_size;
+  guint             connect_timeout;
+  guint             idle_timeout;
+  guint             timeout;
 };
 
-/* One run until its stream is handed over. */
-typedef struct
+typedef enum
 {
-  SoupMessage  *message;
-  GCancellable *cancellable;
-  GCancellable *caller_cancellable;
-  gulong        caller_cancelled_id;
-  GInputStream *body;
-  GByteArray   *error_body;
-  gint64        started_at;
-  guint         setup_timeout_id;
-  guint         setup_limit;
-  guint         timed_out : 1;
-} Run;
+  EXPIRED_NONE,
+  EXPIRED_CONNECT,
+  EXPIRED_IDLE,
+  EXPIRED_RUN,
+} Expiry;
 
-/* The whole-run timeout, once the stream is the consumer's. */
+typedef enum
+{
+  BODY_EVENTS,
+  BODY_STATUS_ERROR,
+  BODY_NOT_AGUI,
+} BodyKind;
+
+/* One run, from the request to the end of its stream. It copies what it
+ * needs of the transport, so that it goes on after the transport is
+ * dropped; the task holds it until the stream is handed over, the reader
+ * afterwards. */
 typedef struct
 {
-  GWeakRef     stream;
-  SoupMessage *message;
-  gulong       finished_id;
-  guint        source_id;
-  guint        timeout;
-} Deadline;
+  char             *url;
+  GUri             *origin;
+  GArray           *headers;
+  SoupSession      *session;
+  gsize             max_frame_size;
+  guint             connect_timeout;
+  guint             idle_timeout;
+  guint             timeout;
+
+  GBytes           *request_body;
+  GUri             *uri;
+  GPtrArray        *visited;
+  SoupMessage      *message;
+  GCancellable     *cancellable;
+  GCancellable     *caller_cancellable;
+  gulong            caller_cancelled_id;
+  GInputStream     *body;
+  BodyKind          body_kind;
+  GByteArray       *error_body;
+  char             *content_type;
+
+  /* The run's task until it has returned; a timer that runs out before
+   * the headers returns it at once, since a TLS handshake in progress
+   * does not always heed the cancellable. */
+  GTask            *setup_task;
+  gboolean          got_headers;
+
+  guint             connect_timeout_id;
+  guint             idle_timeout_id;
+  guint             deadline_id;
+  Expiry            expired;
+
+  AguiEventStream  *stream;
+  gulong            stream_closed_id;
+  AguiSseDecoder   *decoder;
+  AguiEventParser  *parser;
+} Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
 
@@ -132,6 +192,7 @@ enum {
   PROP_0,
   PROP_URL,
   PROP_CONNECT_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
   PROP_TIMEOUT,
   PROP_SESSION,
   N_PROPS
@@ -203,81 +264,83 @@ is_fixed_header (const char *name)
          g_ascii_strcasecmp (name, "Accept") == 0;
 }
 
-static void
-run_free (Run *run)
+static int
+uri_port (GUri *uri)
 {
-  if (run->caller_cancellable != NULL)
+  int port = g_uri_get_port (uri);
+
+  if (port > 0)
+    return port;
+
+  return g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ? 443 : 80;
+}
+
+/* RFC 6454: scheme, host and port. Only the agent's own origin is trusted
+ * with the caller's headers: a token, an API key or a cookie. */
+static gboolean
+is_same_origin (GUri *a,
+                GUri *b)
+{
+  return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
+         g_ascii_strcasecmp (g_uri_get_host (a), g_uri_get_host (b)) == 0 &&
+         uri_port (a) == uri_port (b);
+}
+
+static void
+run_stop_timers (Run *run)
+{
+  g_clear_handle_id (&run->connect_timeout_id, g_source_remove);
+  g_clear_handle_id (&run->idle_timeout_id, g_source_remove);
+  g_clear_handle_id (&run->deadline_id, g_source_remove);
+}
+
+static void
+run_drop_message (Run *run)
+{
+  if (run->message != NULL)
+    g_signal_handlers_disconnect_by_data (run->message, run);
+  g_clear_object (&run->message);
+}
+
+static void
+run_clear (Run *run)
+{
+  run_stop_timers (run);
+  if (run->caller_cancelled_id != 0)
     g_cancellable_disconnect (run->caller_cancellable, run->caller_cancelled_id);
-  g_clear_handle_id (&run->setup_timeout_id, g_source_remove);
+  if (run->stream_closed_id != 0)
+    g_cancellable_disconnect (agui_event_stream_get_cancellable (run->stream), run->stream_closed_id);
+  run_drop_message (run);
   g_clear_object (&run->caller_cancellable);
   g_clear_object (&run->cancellable);
-  g_clear_object (&run->message);
   g_clear_object (&run->body);
+  g_clear_object (&run->stream);
+  g_clear_object (&run->decoder);
+  g_clear_object (&run->parser);
+  g_clear_object (&run->session);
   g_clear_pointer (&run->error_body, g_byte_array_unref);
-  g_free (run);
+  g_clear_pointer (&run->content_type, g_free);
+  g_clear_pointer (&run->request_body, g_bytes_unref);
+  g_clear_pointer (&run->visited, g_ptr_array_unref);
+  g_clear_pointer (&run->uri, g_uri_unref);
+  g_clear_pointer (&run->origin, g_uri_unref);
+  g_clear_pointer (&run->headers, g_array_unref);
+  g_clear_pointer (&run->url, g_free);
+}
+
+static Run *
+run_ref (Run *run)
+{
+  return g_rc_box_acquire (run);
 }
 
 static void
-deadline_free (gpointer data)
+run_unref (Run *run)
 {
-  Deadline *deadline = data;
-
-  g_clear_signal_handler (&deadline->finished_id, deadline->message);
-  g_clear_object (&deadline->message);
-  g_weak_ref_clear (&deadline->stream);
-  g_free (deadline);
+  g_rc_box_release_full (run, (GDestroyNotify) run_clear);
 }
 
-static gboolean
-on_deadline_cb (gpointer user_data)
-{
-  Deadline *deadline = user_data;
-  g_autoptr(AguiEventStream) stream = g_weak_ref_get (&deadline->stream);
-
-  deadline->source_id = 0;
-
-  if (stream != NULL && !agui_event_stream_is_ended (stream))
-    {
-      g_autoptr(GError) error = NULL;
-
-      error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
-                           "The run took longer than %u ms", deadline->timeout);
-      agui_event_stream_end (stream, error);
-      /* The stream has its end; cancelling its reader closes the body,
-       * and with it the connection. */
-      g_cancellable_cancel (agui_event_stream_get_cancellable (stream));
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_message_finished_cb (SoupMessage *message,
-                        gpointer     user_data)
-{
-  Deadline *deadline = user_data;
-
-  /* The body is done with, one way or another; nothing is left to cut. */
-  if (deadline->source_id != 0)
-    g_source_remove (deadline->source_id);
-}
-
-static void
-deadline_start (AguiEventStream *stream,
-                SoupMessage     *message,
-                guint            timeout,
-                guint            remaining)
-{
-  Deadline *deadline = g_new0 (Deadline, 1);
-
-  g_weak_ref_init (&deadline->stream, stream);
-  deadline->message = g_object_ref (message);
-  deadline->timeout = timeout;
-  deadline->source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, remaining,
-                                            on_deadline_cb, deadline, deadline_free);
-  deadline->finished_id = g_signal_connect (message, "finished",
-                                            G_CALLBACK (on_message_finished_cb), deadline);
-}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_unref)
 
 /* Closing a response body before its end makes libsoup drop the
  * connection instead of reading the rest to reuse it. */
@@ -296,76 +359,315 @@ on_caller_cancelled (GCancellable *caller_cancellable,
   g_cancellable_cancel (cancellable);
 }
 
+static GError *expiry_error (Run      *run,
+                             gboolean  streaming);
+
+static void
+setup_return_error (GTask  *task,
+                    GError *error)
+{
+  Run *run = g_task_get_task_data (task);
+
+  run->setup_task = NULL;
+  g_task_return_error (task, error);
+}
+
+static void
+setup_return_new_error (GTask      *task,
+                        int         code,
+                        const char *format,
+                        ...) G_GNUC_PRINTF (3, 4);
+
+static void
+setup_return_new_error (GTask      *task,
+                        int         code,
+                        const char *format,
+                        ...)
+{
+  GError *error;
+  va_list args;
+
+  va_start (args, format);
+  error = g_error_new_valist (AGUI_ERROR, code, format, args);
+  va_end (args);
+
+  setup_return_error (task, error);
+}
+
+static void
+run_expire (Run    *run,
+            Expiry  expiry)
+{
+  if (run->expired == EXPIRED_NONE)
+    run->expired = expiry;
+
+  if (run->setup_task != NULL && !run->got_headers)
+    setup_return_error (run->setup_task, expiry_error (run, FALSE));
+
+  g_cancellable_cancel (run->cancellable);
+}
+
 static gboolean
-on_setup_timeout_cb (gpointer user_data)
+on_connect_timeout_cb (gpointer user_data)
 {
   Run *run = user_data;
 
-  run->setup_timeout_id = 0;
-  run->timed_out = TRUE;
-  g_cancellable_cancel (run->cancellable);
+  run->connect_timeout_id = 0;
+  run_expire (run, EXPIRED_CONNECT);
 
   return G_SOURCE_REMOVE;
 }
 
-static char *
-error_body_to_text (GByteArray *bytes,
-                    const char *content_type)
+static gboolean
+on_idle_timeout_cb (gpointer user_data)
 {
-  g_autofree char *text = NULL;
+  Run *run = user_data;
 
-  if (bytes->len == 0)
-    return g_strdup ("");
+  run->idle_timeout_id = 0;
+  run_expire (run, EXPIRED_IDLE);
 
-  text = g_utf8_make_valid ((const char *) bytes->data, bytes->len);
+  return G_SOURCE_REMOVE;
+}
 
-  /* As the reference does, a JSON error is re-serialised compactly; one
-   * cut short by the size limit is quoted as it came. */
-  if (content_type != NULL && strstr (content_type, "application/json") != NULL)
+static gboolean
+on_deadline_cb (gpointer user_data)
+{
+  Run *run = user_data;
+
+  run->deadline_id = 0;
+  run_expire (run, EXPIRED_RUN);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Something arrived (or the request went out): the agent has another
+ * idle timeout's worth of time to send the next byte. */
+static void
+run_touch (Run *run)
+{
+  g_clear_handle_id (&run->idle_timeout_id, g_source_remove);
+  if (run->idle_timeout > 0 && run->expired == EXPIRED_NONE)
+    run->idle_timeout_id = g_timeout_add (run->idle_timeout, on_idle_timeout_cb, run);
+}
+
+/* The connection is up (TCP, TLS, a proxy), or an open one was reused and
+ * the request is being written: the connect timeout has done its job,
+ * and from here the idle timeout governs. */
+static void
+run_connected (Run *run)
+{
+  if (run->connect_timeout_id == 0 && run->idle_timeout_id != 0)
+    return;
+
+  g_clear_handle_id (&run->connect_timeout_id, g_source_remove);
+  run_touch (run);
+}
+
+static void
+on_network_event_cb (SoupMessage        *message,
+                     GSocketClientEvent  event,
+                     GIOStream          *connection,
+                     gpointer            user_data)
+{
+  if (event == G_SOCKET_CLIENT_COMPLETE)
+    run_connected (user_data);
+}
+
+static void
+on_wrote_headers_cb (SoupMessage *message,
+                     gpointer     user_data)
+{
+  run_connected (user_data);
+}
+
+static void
+on_wrote_body_cb (SoupMessage *message,
+                  gpointer     user_data)
+{
+  run_touch (user_data);
+}
+
+static GError *
+expiry_error (Run      *run,
+              gboolean  streaming)
+{
+  g_autofree char *connect = _agui_http_format_duration (run->connect_timeout);
+  g_autofree char *idle = _agui_http_format_duration (run->idle_timeout);
+  g_autofree char *whole = _agui_http_format_duration (run->timeout);
+
+  switch (run->expired)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
+    case EXPIRED_CONNECT:
+      return g_error_new (AGUI_ERROR, AGUI_ERROR_CONNECT,
+                          "Could not connect to %s within %s (the connect timeout): "
+                          "check the network and the agent's URL",
+                          run->url, connect);
 
-      if (json_parser_load_from_data (parser, text, -1, NULL) &&
-          json_parser_get_root (parser) != NULL)
+    case EXPIRED_IDLE:
+      if (!streaming)
+        return g_error_new (AGUI_ERROR, AGUI_ERROR_CONNECT,
+                            "The agent at %s did not start answering within %s (the idle timeout); "
+                            "an agent that thinks longer before it answers needs a longer idle timeout",
+                            run->url, idle);
+      return g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                          "The agent stopped sending before the answer was complete: nothing arrived "
+                          "for %s (the idle timeout); try again, or raise the idle timeout for a slow agent",
+                          idle);
+
+    case EXPIRED_RUN:
+      if (!streaming)
+        return g_error_new (AGUI_ERROR, AGUI_ERROR_CONNECT,
+                            "The agent at %s did not answer within %s, the time limit of a whole run",
+                            run->url, whole);
+      return g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                          "The run took longer than its time limit of %s, and the answer is incomplete",
+                          whole);
+
+    case EXPIRED_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Reading the events */
+
+static void
+reader_end (Run          *run,
+            const GError *error)
+{
+  run_stop_timers (run);
+  agui_event_stream_end (run->stream, error);
+  close_body (run->body);
+}
+
+static void
+reader_drain (Run *run)
+{
+  AguiSseFrame *frame;
+
+  while ((frame = agui_sse_decoder_next_frame (run->decoder)))
+    {
+      g_autoptr(AguiSseFrame) owned = frame;
+      g_autoptr(AguiEvent) event = NULL;
+      g_autoptr(GError) error = NULL;
+
+      event = agui_event_parser_parse (run->parser,
+                                       agui_sse_frame_get_data (frame),
+                                       agui_sse_frame_get_data_length (frame),
+                                       &error);
+      if (event != NULL)
+        agui_event_stream_push_event (run->stream, event);
+      else if (error != NULL)
+        agui_event_stream_push_error (run->stream, error);
+    }
+}
+
+static void reader_read_next (Run *run);
+
+static void
+reader_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(Run) run = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+
+  if (bytes == NULL)
+    {
+      g_autoptr(GError) end_error = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_free (text);
-          text = json_to_string (json_parser_get_root (parser), FALSE);
+          /* Cancelled by a timer of ours, or by the consumer closing. */
+          if (run->expired != EXPIRED_NONE)
+            end_error = expiry_error (run, TRUE);
         }
+      else
+        {
+          reader_drain (run);
+          end_error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                                   "The connection to the agent broke before the answer was complete: %s",
+                                   error->message);
+          _agui_error_set_details (end_error, error->message);
+        }
+      reader_end (run, end_error);
+      return;
     }
 
-  if (g_utf8_strlen (text, -1) > ERROR_BODY_MAX_CHARS)
-    *g_utf8_offset_to_pointer (text, ERROR_BODY_MAX_CHARS) = '\0';
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      gboolean finished = agui_sse_decoder_finish (run->decoder, &error);
 
-  return g_steal_pointer (&text);
+      reader_drain (run);
+      reader_end (run, finished ? NULL : error);
+      return;
+    }
+
+  if (!agui_sse_decoder_push (run->decoder, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+    {
+      gsize overflow = _agui_sse_decoder_get_overflow_size (run->decoder);
+
+      reader_drain (run);
+      if (overflow > 0)
+        {
+          g_autoptr(GError) cap = NULL;
+
+          cap = _agui_http_error_new_frame_cap (overflow, TRUE,
+                                                agui_sse_decoder_get_max_frame_size (run->decoder));
+          reader_end (run, cap);
+        }
+      else
+        {
+          reader_end (run, error);
+        }
+      return;
+    }
+
+  reader_drain (run);
+  run_touch (run);
+  reader_read_next (g_steal_pointer (&run));
 }
+
+static void
+reader_read_next (Run *run)
+{
+  g_input_stream_read_bytes_async (run->body, READ_SIZE, G_PRIORITY_DEFAULT,
+                                   run->cancellable, reader_read_cb, run);
+}
+
+static void
+on_stream_closed (GCancellable *stream_cancellable,
+                  gpointer      user_data)
+{
+  GCancellable *cancellable = user_data;
+
+  g_cancellable_cancel (cancellable);
+}
+
+/* Setting up */
 
 static void
 error_body_finish (GTask *task)
 {
-  AguiHttpTransport *self = g_task_get_source_object (task);
   Run *run = g_task_get_task_data (task);
-  SoupMessageHeaders *headers = soup_message_get_response_headers (run->message);
-  guint status = soup_message_get_status (run->message);
-  g_autofree char *text = NULL;
+  GError *error;
 
-  g_assert (AGUI_IS_HTTP_TRANSPORT (self));
-
-  text = error_body_to_text (run->error_body,
-                             soup_message_headers_get_one (headers, "Content-Type"));
   close_body (run->body);
 
-  if (text[0] == '\0')
-    {
-      const char *phrase = soup_message_get_reason_phrase (run->message);
+  if (run->body_kind == BODY_NOT_AGUI)
+    error = _agui_http_error_new_not_agui (run->url, run->content_type,
+                                           run->error_body->data, run->error_body->len);
+  else
+    error = _agui_http_error_new_status (run->url,
+                                         soup_message_get_status (run->message),
+                                         soup_message_get_reason_phrase (run->message),
+                                         run->content_type,
+                                         run->error_body->data, run->error_body->len);
 
-      if (phrase == NULL || phrase[0] == '\0')
-        phrase = soup_status_get_phrase (status);
-      g_free (text);
-      text = g_strdup (phrase != NULL ? phrase : "");
-    }
-
-  g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_HTTP_STATUS,
-                           "HTTP %u: %s", status, text);
+  setup_return_error (task, error);
 }
 
 static void error_body_read_next (GTask *task);
@@ -384,14 +686,14 @@ error_body_read_cb (GObject      *object,
 
   if (bytes == NULL &&
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-      !run->timed_out)
+      run->expired == EXPIRED_NONE)
     {
       close_body (run->body);
-      g_task_return_error (task, g_steal_pointer (&error));
+      setup_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  /* A body that breaks off or stalls still has a status worth reporting:
+  /* The end of the body, a broken connection or a timer running out:
    * quote what arrived. */
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)
     {
@@ -399,9 +701,8 @@ error_body_read_cb (GObject      *object,
       return;
     }
 
-  g_byte_array_append (run->error_body,
-                       g_bytes_get_data (bytes, NULL),
-                       g_bytes_get_size (bytes));
+  g_byte_array_append (run->error_body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  run_touch (run);
 
   if (run->error_body->len >= ERROR_BODY_MAX_BYTES)
     error_body_finish (task);
@@ -422,76 +723,236 @@ error_body_read_next (GTask *task)
                                    task);
 }
 
+static void send_request (GTask *task);
+
+static gboolean
+is_redirect (guint status)
+{
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+static void
+follow_redirect (GTask      *task,
+                 guint       status,
+                 const char *location)
+{
+  Run *run = g_task_get_task_data (task);
+  g_autoptr(GUri) next = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *next_url = NULL;
+  const char *scheme;
+
+  close_body (g_steal_pointer (&run->body));
+
+  if (!(next = g_uri_parse_relative (run->uri, location, SOUP_HTTP_URI_FLAGS, &error)) ||
+      g_uri_get_host (next) == NULL ||
+      ((scheme = g_uri_get_scheme (next)),
+       g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
+    {
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent's server redirected the run (HTTP %u) to “%s”, "
+                              "which is not an http or https URL; check the agent's URL",
+                              status, location);
+      return;
+    }
+
+  next_url = g_uri_to_string_partial (next, G_URI_HIDE_PASSWORD);
+
+  /* 301, 302 and 303 let a client turn the POST into a GET, which would
+   * drop the run's input; say where the agent went instead of guessing. */
+  if (status != 307 && status != 308)
+    {
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent moved to %s (HTTP %u); a POST redirected this way is not "
+                              "followed, because it would be sent again as a GET without the run: "
+                              "set the agent's URL to the new location",
+                              next_url, status);
+      return;
+    }
+
+  for (guint i = 0; i < run->visited->len; i++)
+    {
+      if (g_strcmp0 (g_ptr_array_index (run->visited, i), next_url) == 0)
+        {
+          setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                                  "The agent's server redirects in a loop (%s leads back to %s); "
+                                  "check the agent's URL and the server's configuration",
+                                  (const char *) g_ptr_array_index (run->visited, run->visited->len - 1),
+                                  next_url);
+          return;
+        }
+    }
+
+  if (run->visited->len > MAX_REDIRECTS)
+    {
+      setup_return_new_error (task, AGUI_ERROR_HTTP_STATUS,
+                              "The agent's server redirected the run more than %d times (last to %s); "
+                              "check the agent's URL",
+                              MAX_REDIRECTS, next_url);
+      return;
+    }
+
+  g_ptr_array_add (run->visited, g_steal_pointer (&next_url));
+  g_clear_pointer (&run->uri, g_uri_unref);
+  run->uri = g_steal_pointer (&next);
+
+  send_request (g_object_ref (task));
+}
+
+static void
+start_stream (GTask        *task,
+              GInputStream *body)
+{
+  Run *run = g_task_get_task_data (task);
+  g_autoptr(AguiEventStream) stream = agui_event_stream_new ();
+
+  /* From here the run belongs to its stream: the caller's cancellable
+   * bounded the setup, closing the stream ends the rest. */
+  if (run->caller_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (run->caller_cancellable, run->caller_cancelled_id);
+      run->caller_cancelled_id = 0;
+    }
+
+  run->body = g_object_ref (body);
+  run->stream = g_object_ref (stream);
+  run->decoder = agui_sse_decoder_new ();
+  run->parser = agui_event_parser_new ();
+  if (run->max_frame_size > 0)
+    agui_sse_decoder_set_max_frame_size (run->decoder, run->max_frame_size);
+
+  run->stream_closed_id = g_cancellable_connect (agui_event_stream_get_cancellable (stream),
+                                                 G_CALLBACK (on_stream_closed),
+                                                 run->cancellable, NULL);
+  run_touch (run);
+  reader_read_next (run_ref (run));
+
+  run->setup_task = NULL;
+  g_task_return_pointer (task, g_steal_pointer (&stream), g_object_unref);
+}
+
 static void
 agui_http_transport_send_cb (GObject      *object,
                              GAsyncResult *result,
                              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  AguiHttpTransport *self = g_task_get_source_object (task);
   Run *run = g_task_get_task_data (task);
-  g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(GInputStream) body = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *media_type = NULL;
   SoupMessageHeaders *headers;
-  const char *content_type;
   guint status;
 
-  g_assert (AGUI_IS_HTTP_TRANSPORT (self));
+  body = soup_session_send_finish (SOUP_SESSION (object), result, &error);
 
-  if (!(body = soup_session_send_finish (SOUP_SESSION (object), result, &error)))
+  /* A timer has returned the task already. */
+  if (run->setup_task == NULL)
     {
-      if (run->timed_out)
-        g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_CONNECT,
-                                 "The agent at %s did not answer within %u ms",
-                                 self->url, run->setup_limit);
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_CONNECT,
-                                 "Could not reach the agent at %s: %s",
-                                 self->url, error->message);
+      if (body != NULL)
+        close_body (body);
       return;
     }
 
+  if (body == NULL)
+    {
+      if (run->expired != EXPIRED_NONE)
+        setup_return_error (task, expiry_error (run, FALSE));
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        setup_return_error (task, g_steal_pointer (&error));
+      else
+        setup_return_error (task, _agui_http_error_new_connect (run->url, error));
+      return;
+    }
+
+  /* The headers are an answer: the idle timeout starts over for the body. */
+  run->got_headers = TRUE;
+  g_clear_handle_id (&run->connect_timeout_id, g_source_remove);
+  run_touch (run);
+
   status = soup_message_get_status (run->message);
   headers = soup_message_get_response_headers (run->message);
+  g_clear_pointer (&run->content_type, g_free);
+  run->content_type = g_strdup (soup_message_headers_get_one (headers, "Content-Type"));
+
+  if (is_redirect (status) && soup_message_headers_get_one (headers, "Location") != NULL)
+    {
+      run->body = g_steal_pointer (&body);
+      follow_redirect (task, status, soup_message_headers_get_one (headers, "Location"));
+      return;
+    }
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      /* The connect timeout keeps bounding this read: until there is a
-       * stream, the run is still being set up. */
       run->body = g_steal_pointer (&body);
+      run->body_kind = BODY_STATUS_ERROR;
       run->error_body = g_byte_array_new ();
       error_body_read_next (g_steal_pointer (&task));
       return;
     }
 
-  content_type = soup_message_headers_get_one (headers, "Content-Type");
-  if (g_strcmp0 (content_type, PROTOBUF_CONTENT_TYPE) == 0)
+  /* Parameters (charset=utf-8) and case do not matter; no Content-Type at
+   * all is read as SSE, as the reference does. */
+  if (run->content_type != NULL)
+    media_type = g_ascii_strdown (soup_message_headers_get_content_type (headers, NULL) ?: "", -1);
+
+  if (media_type != NULL && g_strcmp0 (media_type, PROTOBUF_CONTENT_TYPE) == 0)
     {
       close_body (body);
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED,
-                               "The agent at %s answered in the binary AG-UI encoding (%s), "
-                               "which this client does not speak; it asked for text/event-stream",
-                               self->url, PROTOBUF_CONTENT_TYPE);
+      setup_return_new_error (task, AGUI_ERROR_UNSUPPORTED,
+                              "The agent at %s answered in the binary AG-UI encoding (%s), "
+                              "which this client does not speak; it asked for text/event-stream",
+                              run->url, PROTOBUF_CONTENT_TYPE);
       return;
     }
 
-  g_clear_handle_id (&run->setup_timeout_id, g_source_remove);
-
-  stream = agui_event_stream_new ();
-  agui_event_stream_read_sse (stream, body, self->max_frame_size);
-
-  if (self->timeout > 0)
+  if (media_type != NULL && g_strcmp0 (media_type, SSE_CONTENT_TYPE) != 0)
     {
-      gint64 elapsed = (g_get_monotonic_time () - run->started_at) / 1000;
-      guint remaining = elapsed >= self->timeout ? 0 : self->timeout - (guint) elapsed;
-
-      deadline_start (stream, run->message, self->timeout, remaining);
+      run->body = g_steal_pointer (&body);
+      run->body_kind = BODY_NOT_AGUI;
+      run->error_body = g_byte_array_new ();
+      error_body_read_next (g_steal_pointer (&task));
+      return;
     }
 
-  g_task_return_pointer (task, g_steal_pointer (&stream), g_object_unref);
+  start_stream (task, body);
+}
+
+static void
+send_request (GTask *task)
+{
+  Run *run = g_task_get_task_data (task);
+  gboolean trusted = is_same_origin (run->uri, run->origin);
+  SoupMessageHeaders *headers;
+
+  run_drop_message (run);
+  run->got_headers = FALSE;
+  g_clear_handle_id (&run->idle_timeout_id, g_source_remove);
+
+  run->message = soup_message_new_from_uri (SOUP_METHOD_POST, run->uri);
+  /* Redirects are ours to judge: libsoup would turn a 301-303 into a GET
+   * and carry every header to wherever the Location points. */
+  soup_message_add_flags (run->message, SOUP_MESSAGE_NO_REDIRECT);
+  soup_message_set_request_body_from_bytes (run->message, NULL, run->request_body);
+  headers = soup_message_get_request_headers (run->message);
+  for (guint i = 0; i < run->headers->len; i++)
+    {
+      const Header *header = &g_array_index (run->headers, Header, i);
+
+      if (trusted || is_fixed_header (header->name))
+        soup_message_headers_append (headers, header->name, header->value);
+    }
+
+  g_signal_connect (run->message, "network-event", G_CALLBACK (on_network_event_cb), run);
+  g_signal_connect (run->message, "wrote-headers", G_CALLBACK (on_wrote_headers_cb), run);
+  g_signal_connect (run->message, "wrote-body", G_CALLBACK (on_wrote_body_cb), run);
+
+  g_clear_handle_id (&run->connect_timeout_id, g_source_remove);
+  if (run->connect_timeout > 0)
+    run->connect_timeout_id = g_timeout_add (run->connect_timeout, on_connect_timeout_cb, run);
+
+  soup_session_send_async (run->session, run->message, G_PRIORITY_DEFAULT, run->cancellable,
+                           agui_http_transport_send_cb, task);
 }
 
 static void
@@ -503,8 +964,6 @@ agui_http_transport_run_async (AguiTransport       *transport,
 {
   AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) body = NULL;
-  SoupMessageHeaders *headers;
   char *json;
   Run *run;
 
@@ -513,26 +972,27 @@ agui_http_transport_run_async (AguiTransport       *transport,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agui_http_transport_run_async);
 
-  run = g_new0 (Run, 1);
-  run->started_at = g_get_monotonic_time ();
+  run = g_rc_box_new0 (Run);
+  run->url = g_strdup (self->url);
+  run->origin = g_uri_ref (self->uri);
+  run->uri = g_uri_ref (self->uri);
+  run->headers = g_array_ref (self->headers);
+  run->session = g_object_ref (self->session);
+  run->max_frame_size = self->max_frame_size;
+  run->connect_timeout = self->connect_timeout;
+  run->idle_timeout = self->idle_timeout;
+  run->timeout = self->timeout;
   run->cancellable = g_cancellable_new ();
-  g_task_set_task_data (task, run, (GDestroyNotify) run_free);
+  run->visited = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (run->visited, g_uri_to_string_partial (self->uri, G_URI_HIDE_PASSWORD));
+  g_task_set_task_data (task, run, (GDestroyNotify) run_unref);
+  run->setup_task = task;
 
   json = json_to_string (input, FALSE);
-  body = g_bytes_new_take (json, strlen (json));
+  run->request_body = g_bytes_new_take (json, strlen (json));
 
-  run->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
-  soup_message_set_request_body_from_bytes (run->message, NULL, body);
-  headers = soup_message_get_request_headers (run->message);
-  for (guint i = 0; i < self->headers->len; i++)
-    {
-      const Header *header = &g_array_index (self->headers, Header, i);
-
-      soup_message_headers_append (headers, header->name, header->value);
-    }
-
-  /* soup sees a cancellable of the run's own, so that the connect timeout
-   * can stop the request without touching the caller's. */
+  /* soup sees a cancellable of the run's own, so that the timers can stop
+   * the request without touching the caller's. */
   if (cancellable != NULL)
     {
       run->caller_cancellable = g_object_ref (cancellable);
@@ -541,16 +1001,10 @@ agui_http_transport_run_async (AguiTransport       *transport,
                                                         run->cancellable, NULL);
     }
 
-  if (self->connect_timeout > 0 && (self->timeout == 0 || self->connect_timeout <= self->timeout))
-    run->setup_limit = self->connect_timeout;
-  else
-    run->setup_limit = self->timeout;
+  if (run->timeout > 0)
+    run->deadline_id = g_timeout_add (run->timeout, on_deadline_cb, run);
 
-  if (run->setup_limit > 0)
-    run->setup_timeout_id = g_timeout_add (run->setup_limit, on_setup_timeout_cb, run);
-
-  soup_session_send_async (self->session, run->message, G_PRIORITY_DEFAULT, run->cancellable,
-                           agui_http_transport_send_cb, g_steal_pointer (&task));
+  send_request (g_steal_pointer (&task));
 }
 
 static AguiEventStream *
@@ -613,6 +1067,10 @@ agui_http_transport_get_property (GObject    *object,
       g_value_set_uint (value, self->connect_timeout);
       break;
 
+    case PROP_IDLE_TIMEOUT:
+      g_value_set_uint (value, self->idle_timeout);
+      break;
+
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout);
       break;
@@ -647,11 +1105,21 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
   /**
    * AguiHttpTransport:connect-timeout:
    *
-   * How long, in milliseconds, the agent has to answer a run with its
-   * response headers; 0 for no limit.
+   * How long, in milliseconds, setting up the connection (TCP, TLS, a
+   * proxy) may take; 0 for no limit.
    */
   properties[PROP_CONNECT_TIMEOUT] =
     g_param_spec_uint ("connect-timeout", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiHttpTransport:idle-timeout:
+   *
+   * How long, in milliseconds, the agent may stay silent: before its
+   * response headers and between two reads of the body; 0 for no limit.
+   */
+  properties[PROP_IDLE_TIMEOUT] =
+    g_param_spec_uint ("idle-timeout", NULL, NULL, 0, G_MAXUINT, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
                        (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -680,6 +1148,7 @@ static void
 agui_http_transport_init (AguiHttpTransport *self)
 {
   self->headers = header_array_new ();
+  self->idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
 }
 
 /**
@@ -701,6 +1170,7 @@ agui_http_transport_builder_new (const char *url)
   self = g_new0 (AguiHttpTransportBuilder, 1);
   self->url = g_strdup (url);
   self->headers = header_array_new ();
+  self->idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
 
   return self;
 }
@@ -728,6 +1198,7 @@ agui_http_transport_builder_copy (AguiHttpTransportBuilder *self)
   g_set_object (&copy->session, self->session);
   copy->max_frame_size = self->max_frame_size;
   copy->connect_timeout = self->connect_timeout;
+  copy->idle_timeout = self->idle_timeout;
   copy->timeout = self->timeout;
 
   return copy;
@@ -778,9 +1249,12 @@ agui_http_transport_builder_add_header (AguiHttpTransportBuilder *self,
  * @self: a builder
  * @milliseconds: the limit, or 0 for none
  *
- * Bounds the setup of a run only: from sending the request until the
- * response headers arrive. The stream itself stays unbounded, which is
- * what an agent that thinks for a long time needs.
+ * Bounds setting up the connection only: resolving the host, TCP, TLS
+ * and a proxy's tunnel. Once the request is on its way, waiting for the
+ * answer is the idle timeout's business
+ * ([method@Agui.HttpTransportBuilder.set_idle_timeout]), so an agent that
+ * thinks before it answers is not cut off. Running out fails the run with
+ * %AGUI_ERROR_CONNECT.
  */
 void
 agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder *self,
@@ -792,14 +1266,34 @@ agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder *self,
 }
 
 /**
+ * agui_http_transport_builder_set_idle_timeout:
+ * @self: a builder
+ * @milliseconds: the limit, or 0 for none
+ *
+ * Bounds how long the agent may send nothing: between sending the request
+ * and the response headers (%AGUI_ERROR_CONNECT), and between two reads
+ * of the stream (the stream ends with %AGUI_ERROR_STREAM). Each byte that
+ * arrives starts it over. The default, %AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
+ * is five minutes.
+ */
+void
+agui_http_transport_builder_set_idle_timeout (AguiHttpTransportBuilder *self,
+                                              guint                     milliseconds)
+{
+  g_return_if_fail (self != NULL);
+
+  self->idle_timeout = milliseconds;
+}
+
+/**
  * agui_http_transport_builder_set_timeout:
  * @self: a builder
  * @milliseconds: the limit, or 0 for none
  *
  * Bounds the whole run, streaming included: a stream still going when
- * the time is up ends with %AGUI_ERROR_STREAM, a truncated run. A
- * long-running agent wants [method@Agui.HttpTransportBuilder.set_connect_timeout]
- * instead.
+ * the time is up ends with %AGUI_ERROR_STREAM, a truncated run; one still
+ * waiting for the headers fails with %AGUI_ERROR_CONNECT. A long-running
+ * agent wants [method@Agui.HttpTransportBuilder.set_idle_timeout] instead.
  */
 void
 agui_http_transport_builder_set_timeout (AguiHttpTransportBuilder *self,
@@ -837,7 +1331,8 @@ agui_http_transport_builder_set_session (AguiHttpTransportBuilder *self,
  *   decoder's default (8 MiB)
  *
  * Caps a single frame; a larger one ends the stream with
- * %AGUI_ERROR_INVALID_FRAME.
+ * %AGUI_ERROR_INVALID_FRAME, whose message names the frame's size, the cap
+ * and how to raise it.
  */
 void
 agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
@@ -925,11 +1420,12 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
   /* Exactly this Accept: an agent offered anything wider may pick the
    * binary encoding (AG-UI.md 2.2). */
   header_array_append (transport->headers, "Content-Type", "application/json");
-  header_array_append (transport->headers, "Accept", "text/event-stream");
+  header_array_append (transport->headers, "Accept", SSE_CONTENT_TYPE);
 
   transport->url = g_strdup (self->url);
   transport->uri = g_steal_pointer (&uri);
   transport->connect_timeout = self->connect_timeout;
+  transport->idle_timeout = self->idle_timeout;
   transport->timeout = self->timeout;
   transport->max_frame_size = self->max_frame_size;
 
@@ -1027,6 +1523,20 @@ agui_http_transport_get_connect_timeout (AguiHttpTransport *self)
 }
 
 /**
+ * agui_http_transport_get_idle_timeout:
+ * @self: a transport
+ *
+ * Returns: the idle timeout in milliseconds, 0 for none
+ */
+guint
+agui_http_transport_get_idle_timeout (AguiHttpTransport *self)
+{
+  g_return_val_if_fail (AGUI_IS_HTTP_TRANSPORT (self), 0);
+
+  return self->idle_timeout;
+}
+
+/**
  * agui_http_transport_get_timeout:
  * @self: a transport
  *
@@ -1068,3 +1578,4 @@ agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
 
   return self->max_frame_size;
 }
+

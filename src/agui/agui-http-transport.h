@@ -16,6 +16,9 @@
 
 G_BEGIN_DECLS
 
+/* Generous: an agent may think for minutes between two tokens. */
+#define AGUI_HTTP_DEFAULT_IDLE_TIMEOUT (5 * 60 * 1000)
+
 typedef struct _AguiHttpTransportBuilder AguiHttpTransportBuilder;
 
 #define AGUI_TYPE_HTTP_TRANSPORT_BUILDER (agui_http_transport_builder_get_type ())
@@ -33,6 +36,9 @@ void                      agui_http_transport_builder_add_header          (AguiH
                                                                            const char                *value);
 AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder  *self,
+                                                                           guint                      milliseconds);
+AGUI_AVAILABLE_IN_ALL
+void                      agui_http_transport_builder_set_idle_timeout    (AguiHttpTransportBuilder  *self,
                                                                            guint                      milliseconds);
 AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_timeout         (AguiHttpTransportBuilder  *self,
@@ -62,6 +68,8 @@ AGUI_AVAILABLE_IN_ALL
 char                    **agui_http_transport_dup_headers                 (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
 guint                     agui_http_transport_get_connect_timeout         (AguiHttpTransport         *self);
+AGUI_AVAILABLE_IN_ALL
+guint                     agui_http_transport_get_idle_timeout            (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
 guint                     agui_http_transport_get_timeout                 (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL

@@ -272,7 +272,8 @@ _agui_pipeline_finish (AguiPipeline *self)
 
       /* An answer with no run in it is not a successful run. */
       empty = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
-                                   "The agent ended the stream without sending any event");
+                                   "The agent ended the stream without sending any event; "
+                                   "check that the agent's URL is an AG-UI endpoint");
       _agui_pipeline_fail (self, empty);
       return FALSE;
     }
@@ -281,9 +282,11 @@ _agui_pipeline_finish (AguiPipeline *self)
     {
       g_autoptr(GError) truncated = NULL;
 
+      /* Said as the person sees it: the answer is cut off, and trying
+       * again is what to do; the protocol's view comes after. */
       truncated = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
-                                       "The stream ended before the run finished "
-                                       "(no RUN_FINISHED or RUN_ERROR)");
+                                       "The connection ended before the answer was complete; "
+                                       "try again (the stream had no RUN_FINISHED or RUN_ERROR)");
       _agui_pipeline_fail (self, truncated);
       return FALSE;
     }

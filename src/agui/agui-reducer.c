@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-error-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch.h"
 #include "agui-part-private.h"
@@ -895,6 +896,7 @@ agui_reducer_fail (AguiReducer  *self,
 
   state = agui_run_state_new_failed (self->thread_id, self->run_id, error->message, NULL,
                                      agui_stage_from_error (error));
+  _agui_run_state_set_error_details (state, _agui_error_get_details (error));
   _agui_transcript_set_run_state (self->transcript, state);
 }
 

@@ -28,6 +28,7 @@ struct _AguiRunState
   JsonArray       *interrupts;
   char            *error_message;
   char            *error_code;
+  char            *error_details;
   GStrv            pending_tool_call_ids;
 };
 
@@ -158,6 +159,7 @@ agui_run_state_unref (AguiRunState *self)
       g_clear_pointer (&self->interrupts, json_array_unref);
       g_free (self->error_message);
       g_free (self->error_code);
+      g_free (self->error_details);
       g_strfreev (self->pending_tool_call_ids);
       g_free (self);
     }
@@ -259,6 +261,28 @@ agui_run_state_get_error_message (AguiRunState *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->error_message;
+}
+
+/* Private: the raw material behind a failed run's short message (an HTTP
+ * error body, a Content-Type), for the app's "Details" section. Set on a
+ * state before it is published, never afterwards; not part of the JSON
+ * form, and not stored. */
+void
+_agui_run_state_set_error_details (AguiRunState *self,
+                                   const char   *details)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->error_details);
+  self->error_details = g_strdup (details);
+}
+
+const char *
+_agui_run_state_get_error_details (AguiRunState *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->error_details;
 }
 
 /**

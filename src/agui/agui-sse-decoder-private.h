@@ -15,4 +15,8 @@ G_BEGIN_DECLS
  * test would be flaky, a count is not. */
 guint64 _agui_sse_decoder_get_bytes_scanned (AguiSseDecoder *self);
 
+/* After a push refused a frame over the cap: how large the frame had
+ * grown by then (a lower bound of its real size), else 0. */
+gsize   _agui_sse_decoder_get_overflow_size (AguiSseDecoder *self);
+
 G_END_DECLS

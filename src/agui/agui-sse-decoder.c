@@ -110,6 +110,7 @@ struct _AguiSseDecoder
    * wire), the line scanner's work counter, the UTF-8 validator's state. */
   guint64   offset;
   guint64   bytes_scanned;
+  gsize     overflow_size;
   guint64   utf8_sequence_start;
   guint     utf8_state;
   guint     bom_matched;
@@ -439,9 +440,12 @@ agui_sse_decoder_check_size (AguiSseDecoder  *self,
   gsize held = self->data->len + self->line->len;
 
   if (held > self->max_frame_size || more > self->max_frame_size - held)
-    return agui_sse_decoder_fail (self, error,
-                                  "SSE frame exceeds the maximum frame size of %" G_GSIZE_FORMAT " bytes",
-                                  self->max_frame_size);
+    {
+      self->overflow_size = held + more;
+      return agui_sse_decoder_fail (self, error,
+                                    "SSE frame exceeds the maximum frame size of %" G_GSIZE_FORMAT " bytes",
+                                    self->max_frame_size);
+    }
 
   return TRUE;
 }
@@ -947,4 +951,12 @@ _agui_sse_decoder_get_bytes_scanned (AguiSseDecoder *self)
   g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), 0);
 
   return self->bytes_scanned;
+}
+
+gsize
+_agui_sse_decoder_get_overflow_size (AguiSseDecoder *self)
+{
+  g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), 0);
+
+  return self->overflow_size;
 }

@@ -6,9 +6,70 @@
 
 #include "config.h"
 
+#include "agui-error-private.h"
 #include "agui-types.h"
 
-G_DEFINE_QUARK (agui-error-quark, agui_error)
+/* An extended domain, so that an error carries the raw material behind
+ * its short message (an error body, a Content-Type) through every
+ * g_error_copy() between the transport and the run state. */
+typedef struct
+{
+  char *details;
+} AguiErrorPrivate;
+
+static void
+agui_error_private_init (AguiErrorPrivate *priv)
+{
+  priv->details = NULL;
+}
+
+static void
+agui_error_private_copy (const AguiErrorPrivate *src,
+                         AguiErrorPrivate       *dest)
+{
+  dest->details = g_strdup (src->details);
+}
+
+static void
+agui_error_private_clear (AguiErrorPrivate *priv)
+{
+  g_clear_pointer (&priv->details, g_free);
+}
+
+G_DEFINE_EXTENDED_ERROR (AguiError, agui_error)
+
+/* Private: the details of an %AGUI_ERROR, such as the body of an HTTP
+ * error response, for a "Details" section beside the short message. */
+void
+_agui_error_set_details (GError     *error,
+                         const char *details)
+{
+  AguiErrorPrivate *priv;
+
+  g_return_if_fail (error != NULL);
+
+  if (error->domain != AGUI_ERROR)
+    return;
+
+  priv = agui_error_get_private (error);
+
+  g_free (priv->details);
+  priv->details = details != NULL && details[0] != '\0' ? g_strdup (details) : NULL;
+}
+
+/* Returns: (nullable): the details of an %AGUI_ERROR, or %NULL for none
+ * and for an error of another domain */
+const char *
+_agui_error_get_details (const GError *error)
+{
+  AguiErrorPrivate *priv;
+
+  if (error == NULL || error->domain != AGUI_ERROR)
+    return NULL;
+
+  priv = agui_error_get_private (error);
+  return priv->details;
+}
 
 /**
  * agui_stage_from_error:

@@ -6,11 +6,18 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "agui.h"
+#include "agui-run-state-private.h"
 
 #include "tandem-cli-send.h"
+
+/* SGR faint and back to normal intensity. */
+#define DIM "\033[2m"
+#define NORMAL "\033[22m"
 
 /* `tandem-cli send` and `tandem-cli chat`: a session on a terminal. The
  * answer is printed as it streams by watching the transcript, exactly as
@@ -23,8 +30,10 @@ typedef struct
   GHashTable       *printed;      /* AguiPart → bytes already printed */
   GHashTable       *watched;      /* AguiMessage → TRUE */
   GAsyncResult     *result;
+  AguiPart         *last_part;    /* the text or reasoning part printed last */
   gboolean          quiet;
   gboolean          at_line_start;
+  gboolean          dim;           /* a terminal that shows reasoning faint */
 } Printer;
 
 static void
@@ -39,6 +48,18 @@ print_raw (Printer    *printer,
   fwrite (text, 1, length, stdout);
   fflush (stdout);
   printer->at_line_start = text[length - 1] == '\n';
+}
+
+/* A terminal escape: it moves no cursor, so the line state stays. */
+static void
+print_escape (Printer    *printer,
+              const char *escape)
+{
+  if (printer->quiet || !printer->dim)
+    return;
+
+  fputs (escape, stdout);
+  fflush (stdout);
 }
 
 static void
@@ -91,9 +112,35 @@ on_text_changed (AguiPart   *part,
 
   if (length > done)
     {
-      if (done == 0 && AGUI_IS_REASONING_PART (part))
-        print_note (printer, "[reasoning]");
+      gboolean reasoning = AGUI_IS_REASONING_PART (part);
+
+      /* Reasoning is a labelled block, the answer starts after a blank
+       * line: run together, "…ask the desktop for the time.Hello!" reads
+       * as one sentence. */
+      if (part != printer->last_part)
+        {
+          if (reasoning)
+            {
+              if (!printer->at_line_start)
+                print_raw (printer, "\n");
+              print_escape (printer, DIM);
+              print_raw (printer, "[reasoning]\n");
+              print_escape (printer, NORMAL);
+            }
+          else if (printer->last_part != NULL && AGUI_IS_REASONING_PART (printer->last_part))
+            {
+              if (!printer->at_line_start)
+                print_raw (printer, "\n");
+              print_raw (printer, "\n");
+            }
+          printer->last_part = part;
+        }
+
+      if (reasoning)
+        print_escape (printer, DIM);
       print_raw (printer, text + done);
+      if (reasoning)
+        print_escape (printer, NORMAL);
       g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (length));
     }
 }
@@ -275,10 +322,11 @@ tandem_cli_tools_new (void)
 }
 
 AguiTransport *
-tandem_cli_transport_new (const char          *url,
-                          const char * const  *headers,
-                          GError             **error)
+tandem_cli_transport_new (const char                       *url,
+                          const TandemCliTransportOptions  *options,
+                          GError                          **error)
 {
+  const char * const *headers = options != NULL ? options->headers : NULL;
   g_autoptr(AguiHttpTransportBuilder) builder = NULL;
 
   if (url == NULL || g_str_equal (url, "--demo") || g_str_equal (url, "demo"))
@@ -310,6 +358,13 @@ tandem_cli_transport_new (const char          *url,
       agui_http_transport_builder_add_header (builder, g_strstrip (name), g_strstrip ((char *) colon + 1));
     }
   agui_http_transport_builder_set_connect_timeout (builder, 30000);
+  if (options != NULL)
+    {
+      if (options->idle_timeout >= 0)
+        agui_http_transport_builder_set_idle_timeout (builder,
+                                                      (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT));
+      agui_http_transport_builder_set_max_frame_size (builder, options->max_frame_size);
+    }
 
   return AGUI_TRANSPORT (agui_http_transport_builder_build (builder, error));
 }
@@ -338,6 +393,9 @@ printer_init (Printer          *printer,
   printer->watched = g_hash_table_new (NULL, NULL);
   printer->quiet = quiet;
   printer->at_line_start = TRUE;
+  /* https://no-color.org: faint text only for a person at a terminal. */
+  printer->dim = isatty (fileno (stdout)) && g_getenv ("NO_COLOR") == NULL &&
+                 g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
 
   g_signal_connect (transcript, "items-changed", G_CALLBACK (on_rows_changed), printer);
   g_signal_connect (transcript, "notify::state", G_CALLBACK (on_state_changed), printer);
@@ -382,6 +440,17 @@ describe_end (Printer      *printer,
                 agui_run_state_get_error_code (state) ? " — " : "",
                 agui_run_state_get_error_code (state) ? agui_run_state_get_error_code (state) : "",
                 agui_stage_to_string (agui_run_state_get_error_stage (state)));
+
+  /* The raw material behind the short message: an error body, say. */
+  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED &&
+      _agui_run_state_get_error_details (state) != NULL)
+    {
+      g_auto(GStrv) lines = g_strsplit (_agui_run_state_get_error_details (state), "\n", -1);
+
+      print_note (printer, "[details]");
+      for (guint i = 0; lines[i] != NULL; i++)
+        print_note (printer, "  %s", lines[i]);
+    }
 }
 
 static JsonArray *
@@ -675,3 +744,48 @@ tandem_cli_chat (AguiAgentSession *session)
 
   return 0;
 }
+
+/* "10485760", "10M", "10MiB", "512k": sizes as people write them, in
+ * powers of 1024 as the frame cap is. */
+gboolean
+tandem_cli_parse_size (const char  *text,
+                       gsize       *size,
+                       GError     **error)
+{
+  static const struct { const char *suffix; guint64 factor; } units[] = {
+    { "", 1 }, { "b", 1 },
+    { "k", 1024 }, { "kb", 1024 }, { "kib", 1024 },
+    { "m", 1024 * 1024 }, { "mb", 1024 * 1024 }, { "mib", 1024 * 1024 },
+    { "g", 1024 * 1024 * 1024 }, { "gb", 1024 * 1024 * 1024 }, { "gib", 1024 * 1024 * 1024 },
+  };
+  g_autofree char *suffix = NULL;
+  guint64 number;
+  char *end = NULL;
+
+  if (text == NULL || !g_ascii_isdigit (text[0]))
+    goto invalid;
+
+  errno = 0;
+  number = g_ascii_strtoull (text, &end, 10);
+  if (errno != 0)
+    goto invalid;
+
+  suffix = g_strstrip (g_ascii_strdown (end, -1));
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      if (g_str_equal (suffix, units[i].suffix))
+        {
+          if (number == 0 || number > G_MAXSIZE / units[i].factor)
+            goto invalid;
+          *size = (gsize) (number * units[i].factor);
+          return TRUE;
+        }
+    }
+
+invalid:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "'%s' is not a size: give bytes, or a number with K, M or G (e.g. 10M)",
+               text != NULL ? text : "");
+  return FALSE;
+}
+

@@ -10,10 +10,21 @@
 
 G_BEGIN_DECLS
 
+/* How `send` and `chat` reach an HTTP agent, from the command line. */
+typedef struct
+{
+  const char * const *headers;
+  int                 idle_timeout;    /* seconds; 0 for none, -1 for the library's default */
+  gsize               max_frame_size;  /* bytes; 0 for the default */
+} TandemCliTransportOptions;
+
 AguiToolRegistry *tandem_cli_tools_new     (void);
-AguiTransport    *tandem_cli_transport_new (const char          *url,
-                                            const char * const  *headers,
-                                            GError             **error);
+AguiTransport    *tandem_cli_transport_new (const char                       *url,
+                                            const TandemCliTransportOptions  *options,
+                                            GError                          **error);
+gboolean          tandem_cli_parse_size    (const char                       *text,
+                                            gsize                            *size,
+                                            GError                          **error);
 int               tandem_cli_send          (AguiAgentSession    *session,
                                             const char          *message,
                                             const char          *answer_mode,

@@ -298,6 +298,8 @@ typedef struct
   char      *answers;
   char      *thread;
   char      *store;
+  int        idle_timeout;
+  char      *max_frame_size;
 } SessionOptions;
 
 static void
@@ -307,6 +309,7 @@ session_options_clear (SessionOptions *options)
   g_free (options->answers);
   g_free (options->thread);
   g_free (options->store);
+  g_free (options->max_frame_size);
 }
 
 static AguiAgentSession *
@@ -318,9 +321,22 @@ open_session (const char      *url,
   g_autoptr(AguiToolRegistry) tools = tandem_cli_tools_new ();
   g_autoptr(AguiSessionStore) store = NULL;
   g_autoptr(AguiAgentSession) session = NULL;
+  TandemCliTransportOptions transport_options = {
+    .headers = (const char * const *) options->headers,
+    .idle_timeout = options->idle_timeout,
+  };
 
-  transport = tandem_cli_transport_new (options->demo ? NULL : url,
-                                        (const char * const *) options->headers, error);
+  if (options->idle_timeout < -1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--idle-timeout takes seconds, 0 for none, not %d", options->idle_timeout);
+      return NULL;
+    }
+  if (options->max_frame_size != NULL &&
+      !tandem_cli_parse_size (options->max_frame_size, &transport_options.max_frame_size, error))
+    return NULL;
+
+  transport = tandem_cli_transport_new (options->demo ? NULL : url, &transport_options, error);
   if (transport == NULL)
     return NULL;
 
@@ -342,7 +358,7 @@ command_session (int      argc,
                  char   **argv,
                  gboolean chat)
 {
-  SessionOptions options = { 0 };
+  SessionOptions options = { .idle_timeout = -1 };
   GOptionEntry entries[] = {
     { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &options.headers, "Send an extra HTTP header", "'NAME: VALUE'" },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &options.demo, "Talk to the built-in demo agent", NULL },
@@ -352,6 +368,10 @@ command_session (int      argc,
     { "answers", 0, 0, G_OPTION_ARG_FILENAME, &options.answers, "Answer interrupts from a JSON object keyed by interrupt id", "FILE" },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &options.thread, "The thread id", "ID" },
     { "store", 0, 0, G_OPTION_ARG_FILENAME, &options.store, "Keep the conversation in this database", "PATH" },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &options.idle_timeout,
+      "Give up when the agent sends nothing for this long (default 300; 0 waits forever)", "SECONDS" },
+    { "max-frame-size", 0, 0, G_OPTION_ARG_STRING, &options.max_frame_size,
+      "Accept events up to this size (default 8M)", "SIZE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo" : "URL|--demo MESSAGE");
