@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <time.h>
 
 #include <glib/gstdio.h>
 #include <adwaita.h>
@@ -217,6 +218,17 @@ window_busy (gpointer data)
   AguiAgentSession *session = tandem_window_get_session (data);
 
   return session != NULL && agui_agent_session_get_busy (session);
+}
+
+static void
+apply (AguiReducer *reducer,
+       const char  *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
+
+  g_assert_no_error (error);
+  agui_reducer_apply (reducer, event);
 }
 
 static gboolean
@@ -808,6 +820,184 @@ test_new_chat_agent (Fixture       *f,
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
 }
 
+/* Benchmarks: meson test --benchmark runs these with -m perf */
+
+typedef struct
+{
+  gint64 last;
+  gint64 longest;
+} Ticks;
+
+static gboolean
+on_tick_cb (GtkWidget     *widget,
+            GdkFrameClock *clock,
+            gpointer       user_data)
+{
+  Ticks *ticks = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (ticks->last != 0)
+    ticks->longest = MAX (ticks->longest, now - ticks->last);
+  ticks->last = now;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* Runs the main loop until a frame has been drawn after now */
+static void
+wait_frame (TandemWindow *window,
+            Ticks        *ticks)
+{
+  gint64 since = g_get_monotonic_time ();
+
+  while (ticks->last < since)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Streams @n deltas made by @make into a visible transcript straight
+ * through a reducer, @batch per frame, as a fast server would, and says
+ * what each cost the main thread. */
+static void
+bench_stream (Fixture    *f,
+              const char *name,
+              guint       n,
+              guint       batch,
+              char     *(*make) (guint i),
+              guint       early_from,
+              guint       late_from)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (tandem_window_get_session (f->window));
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  Ticks ticks = { 0, };
+  guint tick_id;
+  gint64 start, cpu_start, early_cpu = 0, late_cpu = 0, mark = 0;
+  gint64 longest = 0;
+
+  tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (f->window), on_tick_cb, &ticks, NULL);
+  apply (reducer, RS ("r1"));
+  apply (reducer, START ("m1"));
+  wait_frame (f->window, &ticks);
+  wait_frame (f->window, &ticks);
+
+  start = g_get_monotonic_time ();
+  cpu_start = thread_cpu_us ();
+  for (guint i = 0; i < n; i += batch)
+    {
+      gint64 batch_start = g_get_monotonic_time ();
+
+      if (i == early_from || i == late_from)
+        mark = thread_cpu_us ();
+      for (guint j = i; j < MIN (i + batch, n); j++)
+        {
+          g_autofree char *delta = make (j);
+          g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
+                                                    "\"delta\":\"%s\"}", delta);
+          apply (reducer, event);
+        }
+      ticks.last = 0;
+      wait_frame (f->window, &ticks);
+      /* The work of one batch: its deltas, then the frame that shows them */
+      longest = MAX (longest, g_get_monotonic_time () - batch_start);
+      if (i + batch == early_from + 1000)
+        early_cpu = thread_cpu_us () - mark;
+      if (i + batch == late_from + 1000)
+        late_cpu = thread_cpu_us () - mark;
+    }
+  apply (reducer, END ("m1"));
+  apply (reducer, RF ("r1"));
+  wait_frame (f->window, &ticks);
+  gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
+
+  assert_shows_latest (f->window);
+  g_print ("# %s: %u deltas in %.0f ms wall, %.0f ms main-thread CPU; longest batch + frame %.1f ms; "
+           "per delta %.1f µs at the start, %.1f µs at the end (ratio %.2f)\n",
+           name, n, (g_get_monotonic_time () - start) / 1000.0, (thread_cpu_us () - cpu_start) / 1000.0,
+           longest / 1000.0, early_cpu / 1000.0, late_cpu / 1000.0,
+           early_cpu > 0 ? (double) late_cpu / early_cpu : 0);
+}
+
+static char *
+small_delta (guint i)
+{
+  return g_strdup_printf ("word%u %s", i, i % 40 == 39 ? "\\n\\n" : "");
+}
+
+static char *
+paragraph_delta (guint i)
+{
+  return g_strdup_printf ("w%07u ", i);
+}
+
+static void
+test_perf_small_deltas (Fixture       *f,
+                        gconstpointer  data)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("Run with -m perf");
+      return;
+    }
+
+  bench_stream (f, "10000 small deltas", 10000, 100, small_delta, 1000, 9000);
+}
+
+static void
+test_perf_long_paragraph (Fixture       *f,
+                          gconstpointer  data)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("Run with -m perf");
+      return;
+    }
+
+  /* 10-byte deltas: the text is 10 KB at delta 1000, 200 KB at 20000;
+   * the two costs are of the thousand deltas from there. */
+  bench_stream (f, "one 200 KB paragraph", 20000, 100, paragraph_delta, 1000, 19000);
+}
+
+static void
+test_perf_reopen (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *thread_id = NULL;
+  Opened opened = { f->window, NULL };
+  gint64 start;
+
+  if (!g_test_perf ())
+    {
+      g_test_skip ("Run with -m perf");
+      return;
+    }
+
+  thread_id = add_thread ("loopback", 10000);
+  opened.thread_id = thread_id;
+  start = g_get_monotonic_time ();
+  tandem_window_open_thread (f->window, thread_id);
+  while (!thread_opened (&opened))
+    g_main_context_iteration (NULL, TRUE);
+  {
+    gint64 opened_at = g_get_monotonic_time ();
+
+    while (!shows_latest (f->window, NULL))
+      g_main_context_iteration (NULL, TRUE);
+    g_print ("# reopen 10000 messages: restored in %.0f ms; last message on screen after %.0f ms\n",
+             (opened_at - start) / 1000.0, (g_get_monotonic_time () - start) / 1000.0);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -841,6 +1031,9 @@ main (int   argc,
   ADD ("agent/removed", test_agent_removed);
   ADD ("agent/new-chat", test_new_chat_agent);
   ADD ("reopen-500", test_reopen_long);
+  ADD ("perf/small-deltas", test_perf_small_deltas);
+  ADD ("perf/long-paragraph", test_perf_long_paragraph);
+  ADD ("perf/reopen-10000", test_perf_reopen);
 #undef ADD
 
   result = g_test_run ();
