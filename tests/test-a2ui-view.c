@@ -423,6 +423,49 @@ test_image (Fixture       *f,
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
 }
 
+static gboolean
+label_says_planned (gpointer data)
+{
+  return g_str_has_prefix (gtk_label_get_text (data), "Planned: ");
+}
+
+static void
+test_demo_dashboard (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (demo), NULL, NULL, NULL, "demo");
+  TandemA2uiSurfaceView *view;
+  GtkWidget *summary;
+  GtkWidget *card;
+  GtkRange *slider;
+  guint builds;
+
+  g_test_summary ("The demo agent's dashboard is drawn, and its button's action comes back as a data update");
+  g_set_object (&f->session, session);
+  tandem_window_set_session (f->window, session);
+  send_text (f, "Show me a dashboard");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+  view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  g_assert_null (agui_a2ui_surface_get_errors (tandem_a2ui_surface_view_get_surface (view))[0]);
+
+  card = tandem_a2ui_surface_view_get_widget (view, "root");
+  summary = tandem_a2ui_surface_view_get_widget (view, "summary");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (summary)), ==, "Nothing planned yet.");
+  slider = find_first (tandem_a2ui_surface_view_get_widget (view, "focus"), GTK_TYPE_RANGE);
+  g_assert_cmpfloat (gtk_range_get_value (slider), ==, 3);
+  gtk_range_set_value (slider, 5);
+  builds = tandem_a2ui_surface_view_get_n_builds (view);
+
+  g_signal_emit_by_name (tandem_a2ui_surface_view_get_widget (view, "plan"), "clicked");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (label_says_planned, summary, TIMEOUT_MS));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (summary)), "Planned: 5 hours of focus"));
+  g_assert_true (tandem_a2ui_surface_view_get_widget (view, "root") == card);
+  g_assert_cmpuint (tandem_a2ui_surface_view_get_n_builds (view), ==, builds);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +495,7 @@ main (int   argc,
   ADD ("malformed-surface", test_malformed_surface);
   ADD ("buffered-until-begin-rendering", test_buffered_until_begin_rendering);
   ADD ("image", test_image);
+  ADD ("demo-dashboard", test_demo_dashboard);
 #undef ADD
 
   result = g_test_run ();
