@@ -1111,7 +1111,17 @@ build_slider (TandemA2uiSurfaceView *self,
 
   if (!(max > min))
     max = min + 1;
-  scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, min, max, (max - min) / 100);
+  /* Whole numbers for a whole-number range: "5", not "5.00". */
+  if (min == (double) (gint64) min && max == (double) (gint64) max && max - min >= 2)
+    {
+      scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, min, max, 1);
+      gtk_scale_set_digits (GTK_SCALE (scale), 0);
+      gtk_range_set_round_digits (GTK_RANGE (scale), 0);
+    }
+  else
+    {
+      scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, min, max, (max - min) / 100);
+    }
   gtk_scale_set_draw_value (GTK_SCALE (scale), TRUE);
   gtk_widget_set_hexpand (scale, TRUE);
   g_object_set_data_full (G_OBJECT (scale), "tandem-a2ui-component", g_object_ref (component), g_object_unref);

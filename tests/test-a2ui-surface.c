@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "agui.h"
 
 /* The A2UI surface model, headless, on fixtures written from the
@@ -580,6 +582,101 @@ test_from_activity_events (void)
   g_assert_cmpstr (location, ==, "Oslo");
 }
 
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static AguiActivityPart *
+find_surface_part (AguiTranscript *transcript)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (message)); j++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (G_LIST_MODEL (message), j);
+
+          if (AGUI_IS_ACTIVITY_PART (part) &&
+              g_strcmp0 (agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)), AGUI_A2UI_ACTIVITY_TYPE) == 0)
+            return AGUI_ACTIVITY_PART (part);
+        }
+    }
+
+  return NULL;
+}
+
+static void
+test_persists_with_the_thread (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tandem-a2ui-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "tandem.db", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autoptr(AguiSessionStore) store = agui_session_store_new (path, &error);
+  g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (demo), NULL, NULL, store, "demo");
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
+  g_autoptr(AguiA2uiSurface) restored = agui_a2ui_surface_new ();
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) acted = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(JsonObject) action = NULL;
+  g_autoptr(JsonNode) hours = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *summary = NULL;
+  g_autofree char *restored_summary = NULL;
+
+  g_test_summary ("An action goes to the agent; the surface it updated reopens from the store as it was");
+  g_assert_no_error (error);
+
+  agui_agent_session_send_async (session, "dashboard", NULL, NULL, store_result_cb, &sent);
+  while (sent == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  state = agui_agent_session_send_finish (session, sent, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&state, agui_run_state_unref);
+
+  agui_a2ui_surface_apply_content (surface, agui_activity_part_get_content (find_surface_part (agui_agent_session_get_transcript (session))));
+  g_assert_true (agui_a2ui_surface_get_ready (surface));
+  json_node_set_int (hours, 6);
+  g_assert_true (agui_a2ui_surface_set_value (surface, "/focus", hours, &error));
+  action = agui_a2ui_surface_build_action (surface, agui_a2ui_surface_get_component (surface, "plan"), NULL, &error);
+  g_assert_no_error (error);
+
+  agui_agent_session_send_a2ui_action_async (session, action, NULL, NULL, store_result_cb, &acted);
+  while (acted == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  state = agui_agent_session_send_a2ui_action_finish (session, acted, &error);
+  g_assert_no_error (error);
+  g_assert_null (agui_run_state_get_error_message (state));
+
+  agui_a2ui_surface_apply_content (surface, agui_activity_part_get_content (find_surface_part (agui_agent_session_get_transcript (session))));
+  summary = text_of (surface, "summary", NULL);
+  g_assert_true (g_str_has_prefix (summary, "Planned: 6 hours of focus"));
+
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (demo), agui_agent_session_get_thread_id (session), NULL, store, "demo");
+  g_assert_true (agui_agent_session_restore (reopened, &error));
+  g_assert_no_error (error);
+  agui_a2ui_surface_apply_content (restored, agui_activity_part_get_content (find_surface_part (agui_agent_session_get_transcript (reopened))));
+  restored_summary = text_of (restored, "summary", NULL);
+  g_assert_cmpstr (restored_summary, ==, summary);
+  g_assert_null (agui_a2ui_surface_get_errors (restored)[0]);
+
+  g_clear_object (&reopened);
+  g_clear_object (&session);
+  g_clear_object (&store);
+  g_unlink (path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -597,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/agui/a2ui-surface/deep-tree", test_deep_tree);
   g_test_add_func ("/agui/a2ui-surface/fuzz", test_fuzz);
   g_test_add_func ("/agui/a2ui-surface/from-activity-events", test_from_activity_events);
+  g_test_add_func ("/agui/a2ui-surface/persists-with-the-thread", test_persists_with_the_thread);
 
   return g_test_run ();
 }

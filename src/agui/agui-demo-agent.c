@@ -1020,9 +1020,6 @@ plan_dashboard_answer (DemoRun    *run,
                              g_str_equal (mood_name, "busy") ? "busy" : g_str_equal (mood_name, "tired") ? "tired" : "calm",
                              remind && JSON_NODE_HOLDS_VALUE (remind) && json_node_get_value_type (remind) == G_TYPE_BOOLEAN &&
                              json_node_get_boolean (remind) ? ", with reminders to take breaks" : "");
-  text = g_strdup_printf ("Got it. %s I updated the dashboard: only its data changed, the card stayed.", summary);
-  plan_text (run, message_id, text);
-
   /* ACTIVITY_DELTA appends a dataModelUpdate: the surface changes its
    * summary without being sent again. */
   update = json_object_new ();
@@ -1044,6 +1041,9 @@ plan_dashboard_answer (DemoRun    *run,
   members = string_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
   json_object_set_array_member (members, "patch", patch);
   plan_event (run, 1, AGUI_EVENT_ACTIVITY_DELTA, members);
+
+  text = g_strdup_printf ("Got it. %s I updated the dashboard: only its data changed, the card stayed.", summary);
+  plan_text (run, message_id, text);
   plan_run_succeeded (run);
 }
 
