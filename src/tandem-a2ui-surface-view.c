@@ -229,13 +229,17 @@ on_action_sent_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(TandemA2uiSurfaceView) self = user_data;
+  GWeakRef *weak = user_data;
+  g_autoptr(TandemA2uiSurfaceView) self = g_weak_ref_get (weak);
   g_autoptr(AguiRunState) state = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
   state = agui_agent_session_send_a2ui_action_finish (AGUI_AGENT_SESSION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+  if (self == NULL)
     return;
 
   if (state == NULL)
@@ -278,6 +282,7 @@ send_action (TandemA2uiSurfaceView *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   AguiAgentSession *session;
+  GWeakRef *weak;
   gboolean handled = FALSE;
 
   if (!(action = agui_a2ui_surface_build_action (self->surface, component, scope, &error)))
@@ -299,8 +304,13 @@ send_action (TandemA2uiSurfaceView *self,
   /* Translators: %s is the name of the action the person took */
   text = g_strdup_printf (_("Sending “%s” to the agent…"), json_object_get_string_member (action, "name"));
   set_status (self, text, TRUE);
-  agui_agent_session_send_a2ui_action_async (session, action, NULL, self->cancellable,
-                                             on_action_sent_cb, g_object_ref (self));
+  /* The run belongs to the conversation, not to this widget: a list view
+   * may recycle the widget while the agent answers, so no cancellable of
+   * ours stops it (the window's Stop does), and the answer finds the view
+   * through a weak reference. */
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
+  agui_agent_session_send_a2ui_action_async (session, action, NULL, NULL, on_action_sent_cb, weak);
 }
 
 static void

@@ -633,6 +633,7 @@ test_persists_with_the_thread (void)
   g_autofree char *restored_summary = NULL;
 
   g_test_summary ("An action goes to the agent; the surface it updated reopens from the store as it was");
+  agui_demo_agent_set_delay (demo, 0);
   g_assert_no_error (error);
 
   agui_agent_session_send_async (session, "dashboard", NULL, NULL, store_result_cb, &sent);
