@@ -1700,12 +1700,36 @@ tandem_a2ui_surface_view_set_property (GObject      *object,
     }
 }
 
+static GQuark
+surface_quark (void)
+{
+  return g_quark_from_static_string ("tandem-a2ui-surface");
+}
+
 static void
 tandem_a2ui_surface_view_constructed (GObject *object)
 {
   TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (object);
 
   G_OBJECT_CLASS (tandem_a2ui_surface_view_parent_class)->constructed (object);
+
+  /* One model per part, kept on the part: a list view that recycles this
+   * widget, or draws the part again, keeps what the person entered. */
+  if (self->part != NULL)
+    {
+      AguiA2uiSurface *shared = g_object_get_qdata (G_OBJECT (self->part), surface_quark ());
+
+      if (shared == NULL)
+        {
+          shared = agui_a2ui_surface_new ();
+          g_object_set_qdata_full (G_OBJECT (self->part), surface_quark (), shared, g_object_unref);
+        }
+      self->surface = g_object_ref (shared);
+    }
+  else
+    {
+      self->surface = agui_a2ui_surface_new ();
+    }
 
   g_signal_connect_object (self->surface, "structure-changed", G_CALLBACK (on_structure_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -1762,7 +1786,6 @@ tandem_a2ui_surface_view_class_init (TandemA2uiSurfaceViewClass *klass)
 static void
 tandem_a2ui_surface_view_init (TandemA2uiSurfaceView *self)
 {
-  self->surface = agui_a2ui_surface_new ();
   self->cancellable = g_cancellable_new ();
   self->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
   self->widgets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -231,6 +231,16 @@ test_action_round_trip (Fixture       *f,
                                  "city");
   g_assert_cmpstr (json_node_get_string (city), ==, "Oslo");
 
+  /* A second view of the part (a recycled row) shows what was typed. */
+  {
+    GtkWidget *again = g_object_ref_sink (tandem_a2ui_surface_view_new (tandem_a2ui_surface_view_get_part (view), NULL));
+    GtkEditable *again_entry = find_first (tandem_a2ui_surface_view_get_widget (TANDEM_A2UI_SURFACE_VIEW (again), "city-field"),
+                                           GTK_TYPE_ENTRY);
+
+    g_assert_cmpstr (gtk_editable_get_text (again_entry), ==, "Oslo");
+    g_object_unref (again);
+  }
+
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r2"),
                                                                  "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a2ui-surface-call1\","
