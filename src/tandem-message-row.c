@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-a2ui-surface-view.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-row.h"
 #include "tandem-tool-card.h"
@@ -224,6 +225,8 @@ tandem_part_widget_new (AguiRole  role,
     return create_reasoning_widget (AGUI_REASONING_PART (part));
   if (AGUI_IS_TOOL_CALL_PART (part))
     return tandem_tool_card_new (AGUI_TOOL_CALL_PART (part));
+  if (AGUI_IS_ACTIVITY_PART (part) && tandem_a2ui_is_surface (AGUI_ACTIVITY_PART (part)))
+    return tandem_a2ui_surface_view_new (AGUI_ACTIVITY_PART (part), NULL);
   if (AGUI_IS_ACTIVITY_PART (part))
     return create_activity_widget (AGUI_ACTIVITY_PART (part));
   if (AGUI_IS_MEDIA_PART (part))

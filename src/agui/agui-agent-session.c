@@ -77,6 +77,9 @@ typedef struct
   JsonNode          *content;
   JsonArray         *answers;
   AguiRunParameters *parameters;
+  /* An A2UI user action: forwarded with the first run only, so a tool
+   * follow-up does not repeat what the person did. */
+  JsonObject        *a2ui_action;
   GCancellable      *cancellable;
   GCancellable      *caller_cancellable;
   gulong             caller_cancelled_id;
@@ -158,6 +161,7 @@ exchange_free (Exchange *exchange)
   g_clear_pointer (&exchange->content, json_node_unref);
   g_clear_pointer (&exchange->answers, json_array_unref);
   g_clear_pointer (&exchange->parameters, agui_run_parameters_unref);
+  g_clear_pointer (&exchange->a2ui_action, json_object_unref);
   g_clear_pointer (&exchange->pipeline, _agui_pipeline_free);
   if (exchange->stream != NULL)
     agui_event_stream_close (exchange->stream);
@@ -851,6 +855,28 @@ copy_array (JsonArray *array)
   return _agui_json_node_copy_deep (node);
 }
 
+/* The A2UI middleware reads forwardedProps.a2uiAction.userAction; a
+ * caller's forwardedProps that are not an object are replaced. */
+static void
+add_a2ui_action (JsonObject *input,
+                 JsonObject *user_action)
+{
+  JsonNode *forwarded = json_object_get_member (input, "forwardedProps");
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), user_action);
+  g_autoptr(JsonNode) copy = _agui_json_node_copy_deep (node);
+  JsonObject *wrapper;
+
+  if (!JSON_NODE_HOLDS_OBJECT (forwarded))
+    {
+      json_object_set_member (input, "forwardedProps", _agui_json_node_new_object (json_object_new ()));
+      forwarded = json_object_get_member (input, "forwardedProps");
+    }
+
+  wrapper = json_object_new ();
+  json_object_set_member (wrapper, "userAction", g_steal_pointer (&copy));
+  json_object_set_object_member (json_node_get_object (forwarded), "a2uiAction", wrapper);
+}
+
 static JsonNode *
 build_input (AguiAgentSession *self,
              Exchange         *exchange,
@@ -905,6 +931,8 @@ build_input (AguiAgentSession *self,
   json_object_set_member (input, "forwardedProps",
                           forwarded ? _agui_json_node_copy_deep (forwarded)
                                     : _agui_json_node_new_object (json_object_new ()));
+  if (exchange->a2ui_action != NULL && exchange->runs == 0)
+    add_a2ui_action (input, exchange->a2ui_action);
 
   if (exchange->kind == EXCHANGE_RESUME && exchange->runs == 0)
     json_object_set_member (input, "resume", copy_array (exchange->answers));
@@ -1346,16 +1374,16 @@ on_caller_cancelled (GCancellable *caller,
   g_cancellable_cancel (internal);
 }
 
-static void
-enqueue (AguiAgentSession    *self,
-         ExchangeKind         kind,
-         JsonNode            *content,
-         JsonArray           *answers,
-         AguiRunParameters   *parameters,
-         GCancellable        *cancellable,
-         GAsyncReadyCallback  callback,
-         gpointer             user_data,
-         gpointer             source_tag)
+static GTask *
+exchange_task_new (AguiAgentSession    *self,
+                   ExchangeKind         kind,
+                   JsonNode            *content,
+                   JsonArray           *answers,
+                   AguiRunParameters   *parameters,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data,
+                   gpointer             source_tag)
 {
   GTask *task;
   Exchange *exchange;
@@ -1385,9 +1413,31 @@ enqueue (AguiAgentSession    *self,
     }
   g_task_set_task_data (task, exchange, (GDestroyNotify) exchange_free);
 
+  return task;
+}
+
+static void
+enqueue_task (AguiAgentSession *self,
+              GTask            *task)
+{
   g_queue_push_tail (&self->waiting, task);
   if (self->current == NULL)
     start_next (self);
+}
+
+static void
+enqueue (AguiAgentSession    *self,
+         ExchangeKind         kind,
+         JsonNode            *content,
+         JsonArray           *answers,
+         AguiRunParameters   *parameters,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  callback,
+         gpointer             user_data,
+         gpointer             source_tag)
+{
+  enqueue_task (self, exchange_task_new (self, kind, content, answers, parameters,
+                                         cancellable, callback, user_data, source_tag));
 }
 
 /**
@@ -1493,6 +1543,59 @@ agui_agent_session_run_finish (AguiAgentSession  *self,
                                GError           **error)
 {
   return propagate (self, result, agui_agent_session_run_async, error);
+}
+
+/**
+ * agui_agent_session_send_a2ui_action_async:
+ * @self: a session
+ * @user_action: the A2UI `userAction`, as from [method@Agui.A2uiSurface.build_action]
+ * @parameters: (nullable): tools, context, forwarded properties and state
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole exchange has ended
+ * @user_data: data for @callback
+ *
+ * Tells the agent what the person did on an A2UI surface: runs the agent
+ * on the thread as it stands, with no new message, and with
+ * `forwardedProps.a2uiAction.userAction` set to @user_action beside the
+ * forwarded properties of @parameters. Tool follow-ups of that run do not
+ * repeat the action.
+ */
+void
+agui_agent_session_send_a2ui_action_async (AguiAgentSession    *self,
+                                           JsonObject          *user_action,
+                                           AguiRunParameters   *parameters,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  GTask *task;
+  Exchange *exchange;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (user_action != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = exchange_task_new (self, EXCHANGE_RUN, NULL, NULL, parameters, cancellable, callback, user_data,
+                            agui_agent_session_send_a2ui_action_async);
+  exchange = g_task_get_task_data (task);
+  exchange->a2ui_action = json_object_ref (user_action);
+  enqueue_task (self, task);
+}
+
+/**
+ * agui_agent_session_send_a2ui_action_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the state the last run ended in
+ */
+AguiRunState *
+agui_agent_session_send_a2ui_action_finish (AguiAgentSession  *self,
+                                            GAsyncResult      *result,
+                                            GError           **error)
+{
+  return propagate (self, result, agui_agent_session_send_a2ui_action_async, error);
 }
 
 /**

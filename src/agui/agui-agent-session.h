@@ -65,6 +65,17 @@ AguiRunState     *agui_agent_session_run_finish             (AguiAgentSession   
                                                              GAsyncResult         *result,
                                                              GError              **error);
 AGUI_AVAILABLE_IN_ALL
+void              agui_agent_session_send_a2ui_action_async  (AguiAgentSession     *self,
+                                                             JsonObject           *user_action,
+                                                             AguiRunParameters    *parameters,
+                                                             GCancellable         *cancellable,
+                                                             GAsyncReadyCallback   callback,
+                                                             gpointer              user_data);
+AGUI_AVAILABLE_IN_ALL
+AguiRunState     *agui_agent_session_send_a2ui_action_finish (AguiAgentSession     *self,
+                                                             GAsyncResult         *result,
+                                                             GError              **error);
+AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_resume_async           (AguiAgentSession     *self,
                                                              JsonArray            *answers,
                                                              AguiRunParameters    *parameters,

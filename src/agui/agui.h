@@ -24,6 +24,8 @@
 # include "agui-reasoning-part.h"
 # include "agui-tool-call-part.h"
 # include "agui-activity-part.h"
+# include "agui-a2ui-component.h"
+# include "agui-a2ui-surface.h"
 # include "agui-media-part.h"
 # include "agui-message.h"
 # include "agui-run-state.h"

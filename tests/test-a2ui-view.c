@@ -1,0 +1,529 @@
+/* test-a2ui-view.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-a2ui-surface-view.h"
+#include "tandem-application.h"
+#include "tandem-window.h"
+
+/* A2UI surfaces in a real TandemWindow under Xvfb, sent by the loopback
+ * AG-UI server the way the A2UI middleware sends them: an
+ * ACTIVITY_SNAPSHOT of activityType "a2ui-surface", then operations
+ * appended by ACTIVITY_DELTA. */
+
+#define TIMEOUT_MS 10000
+
+#define RS(run) "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run) "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+
+/* A weather card and a form, in the middleware's v0.9 wrapping. */
+#define WEATHER_SURFACE \
+  "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a2ui-surface-call1\",\"activityType\":\"a2ui-surface\"," \
+  "\"replace\":true,\"content\":{\"a2ui_operations\":[" \
+  "{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"weather\",\"catalogId\":\"basic\"}}," \
+  "{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"weather\",\"components\":[" \
+  "{\"id\":\"root\",\"component\":\"Card\",\"child\":\"main\"}," \
+  "{\"id\":\"main\",\"component\":\"Column\",\"children\":[\"title\",\"summary\",\"divider\",\"city-field\",\"send-btn\"]}," \
+  "{\"id\":\"title\",\"component\":\"Text\",\"text\":\"Weather\",\"variant\":\"h2\"}," \
+  "{\"id\":\"summary\",\"component\":\"Text\",\"text\":{\"path\":\"/summary\"}}," \
+  "{\"id\":\"divider\",\"component\":\"Divider\"}," \
+  "{\"id\":\"city-field\",\"component\":\"TextField\",\"label\":\"City\",\"value\":{\"path\":\"/city\"}}," \
+  "{\"id\":\"send-text\",\"component\":\"Text\",\"text\":\"Look up\"}," \
+  "{\"id\":\"send-btn\",\"component\":\"Button\",\"child\":\"send-text\",\"variant\":\"primary\"," \
+  "\"action\":{\"event\":{\"name\":\"lookup_weather\",\"context\":{\"city\":{\"path\":\"/city\"}}}}}]}}," \
+  "{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"weather\",\"value\":" \
+  "{\"summary\":\"Sunny, 21°\",\"city\":\"\"}}}]}}"
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer    *server;
+  AguiHttpTransport *transport;
+  AguiAgentSession  *session;
+  TandemWindow      *window;
+} Fixture;
+
+static void
+iterate_for (guint milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect (c, type, found);
+}
+
+static gpointer
+find_first (gpointer widget,
+            GType    type)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (widget), type, found);
+
+  return found->len > 0 ? found->pdata[0] : NULL;
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  Fixture *f = data;
+
+  return !agui_agent_session_get_busy (f->session);
+}
+
+static gboolean
+session_busy (gpointer data)
+{
+  return !session_idle (data);
+}
+
+static void
+wait_for_exchange (Fixture *f)
+{
+  agui_test_wait_for (session_busy, f, 500);
+  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
+  iterate_for (50);
+}
+
+static void
+send_text (Fixture    *f,
+           const char *text)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW,
+                                                                    "composer_view"));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+}
+
+static gboolean
+surface_view_shows (gpointer data)
+{
+  Fixture *f = data;
+  TandemA2uiSurfaceView *view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+
+  return view != NULL && gtk_widget_get_visible (GTK_WIDGET (view)) &&
+         tandem_a2ui_surface_view_get_widget (view, "root") != NULL;
+}
+
+static TandemA2uiSurfaceView *
+show_surface (Fixture    *f,
+              const char *snapshot)
+{
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r1"), snapshot, RF ("r1"), NULL));
+  send_text (f, "Show me");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+
+  return find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+}
+
+/* Fixture */
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  f->transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
+  tandem_window_set_session (f->window, f->session);
+  iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (l->data != (gpointer) f->window)
+      gtk_window_destroy (l->data);
+  g_list_free (toplevels);
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_for (20);
+  g_clear_object (&f->session);
+  g_clear_object (&f->transport);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+}
+
+/* Tests */
+
+static gboolean
+status_is_answered (gpointer data)
+{
+  return g_strcmp0 (tandem_a2ui_surface_view_get_status_text (data), "The agent answered.") == 0;
+}
+
+static void
+test_action_round_trip (Fixture       *f,
+                        gconstpointer  data)
+{
+  TandemA2uiSurfaceView *view;
+  const AguiTestRequest *request;
+  GtkWidget *card;
+  GtkWidget *summary;
+  GtkWidget *button;
+  GtkEditable *entry;
+  JsonObject *forwarded;
+  JsonObject *action;
+  JsonNode *city;
+  guint builds;
+  guint n_messages;
+
+  g_test_summary ("Typing and pressing the button sends a run whose forwarded userAction carries the typed value; "
+                  "the answer's dataModelUpdate changes the label without rebuilding the card");
+  view = show_surface (f, WEATHER_SURFACE);
+
+  card = tandem_a2ui_surface_view_get_widget (view, "root");
+  summary = tandem_a2ui_surface_view_get_widget (view, "summary");
+  button = tandem_a2ui_surface_view_get_widget (view, "send-btn");
+  g_assert_true (gtk_widget_has_css_class (card, "card"));
+  g_assert_true (GTK_IS_LABEL (summary));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (summary)), ==, "Sunny, 21°");
+  g_assert_true (gtk_widget_has_css_class (tandem_a2ui_surface_view_get_widget (view, "title"), "title-2"));
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+  g_assert_true (GTK_IS_SEPARATOR (tandem_a2ui_surface_view_get_widget (view, "divider")));
+  entry = find_first (tandem_a2ui_surface_view_get_widget (view, "city-field"), GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+
+  /* Two-way: typing writes the data model. */
+  gtk_editable_set_text (entry, "Oslo");
+  city = json_object_get_member (json_node_get_object (agui_a2ui_surface_get_data_model (tandem_a2ui_surface_view_get_surface (view))),
+                                 "city");
+  g_assert_cmpstr (json_node_get_string (city), ==, "Oslo");
+
+  /* A second view of the part (a recycled row) shows what was typed. */
+  {
+    GtkWidget *again = g_object_ref_sink (tandem_a2ui_surface_view_new (tandem_a2ui_surface_view_get_part (view), NULL));
+    GtkEditable *again_entry = find_first (tandem_a2ui_surface_view_get_widget (TANDEM_A2UI_SURFACE_VIEW (again), "city-field"),
+                                           GTK_TYPE_ENTRY);
+
+    g_assert_cmpstr (gtk_editable_get_text (again_entry), ==, "Oslo");
+    g_object_unref (again);
+  }
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r2"),
+                                                                 "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a2ui-surface-call1\","
+                                                                 "\"activityType\":\"a2ui-surface\",\"patch\":[{\"op\":\"add\","
+                                                                 "\"path\":\"/a2ui_operations/-\",\"value\":{\"version\":\"v0.9\","
+                                                                 "\"updateDataModel\":{\"surfaceId\":\"weather\",\"path\":\"/summary\","
+                                                                 "\"value\":\"Rain in Oslo, 9°\"}}}]}",
+                                                                 RF ("r2"), NULL));
+  builds = tandem_a2ui_surface_view_get_n_builds (view);
+  n_messages = g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (f->session)));
+
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_nonnull (tandem_a2ui_surface_view_get_status_text (view));
+  g_assert_true (g_str_has_prefix (tandem_a2ui_surface_view_get_status_text (view), "Sending"));
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (status_is_answered, view, TIMEOUT_MS));
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  request = agui_test_server_get_request (f->server, 1);
+  forwarded = json_object_get_object_member (json_node_get_object (request->json), "forwardedProps");
+  action = json_object_get_object_member (json_object_get_object_member (forwarded, "a2uiAction"), "userAction");
+  g_assert_cmpstr (json_object_get_string_member (action, "name"), ==, "lookup_weather");
+  g_assert_cmpstr (json_object_get_string_member (action, "surfaceId"), ==, "weather");
+  g_assert_cmpstr (json_object_get_string_member (action, "sourceComponentId"), ==, "send-btn");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (action, "context"), "city"), ==, "Oslo");
+  /* No message was added for the action: the history is the first run's
+   * (activities are never sent back). */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (request->json), "messages")),
+                    ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (f->session))), ==, n_messages);
+
+  /* The same card and label, a new text. */
+  g_assert_true (tandem_a2ui_surface_view_get_widget (view, "root") == card);
+  g_assert_true (tandem_a2ui_surface_view_get_widget (view, "summary") == summary);
+  g_assert_cmpuint (tandem_a2ui_surface_view_get_n_builds (view), ==, builds);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (summary)), ==, "Rain in Oslo, 9°");
+  /* What the person typed stays typed. */
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "Oslo");
+}
+
+static void
+test_malformed_surface (Fixture       *f,
+                        gconstpointer  data)
+{
+  TandemA2uiSurfaceView *view;
+  GtkWidget *errors;
+  GtkWidget *placeholder;
+
+  g_test_summary ("A malformed surface shows what it can, a placeholder for an unknown type and an error row");
+  view = show_surface (f,
+                       "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a2ui-surface-bad\",\"activityType\":\"a2ui-surface\","
+                       "\"content\":{\"operations\":["
+                       "{\"surfaceUpdate\":{\"surfaceId\":\"bad\",\"components\":["
+                       "{\"id\":\"root\",\"component\":{\"Column\":{\"children\":{\"explicitList\":[\"ok\",\"odd\",\"nowhere\",\"loop\"]}}}},"
+                       "{\"id\":\"ok\",\"component\":{\"Text\":{\"text\":{\"literalString\":\"<b>not markup</b>\"}}}},"
+                       "{\"id\":\"odd\",\"component\":{\"Hologram\":{}}},"
+                       "{\"id\":\"loop\",\"component\":{\"Card\":{\"child\":\"loop\"}}},"
+                       "42]}},"
+                       "{\"dataModelUpdate\":{\"surfaceId\":\"bad\",\"path\":\"/x\",\"contents\":[{\"key\":\"y\"}]}},"
+                       "{\"beginRendering\":{\"surfaceId\":\"bad\",\"root\":\"root\"}}]}}");
+
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_a2ui_surface_view_get_widget (view, "ok"))), ==,
+                   "<b>not markup</b>");
+  g_assert_false (gtk_label_get_use_markup (GTK_LABEL (tandem_a2ui_surface_view_get_widget (view, "ok"))));
+  placeholder = tandem_a2ui_surface_view_get_widget (view, "odd");
+  g_assert_true (gtk_widget_has_css_class (placeholder, "a2ui-placeholder"));
+  g_assert_nonnull (find_first (placeholder, GTK_TYPE_LABEL));
+  g_assert_cmpstr (gtk_label_get_text (find_first (placeholder, GTK_TYPE_LABEL)), ==, "Unsupported component “Hologram”");
+
+  errors = NULL;
+  {
+    g_autoptr(GPtrArray) boxes = g_ptr_array_new ();
+
+    collect (GTK_WIDGET (view), GTK_TYPE_BOX, boxes);
+    for (guint i = 0; i < boxes->len && errors == NULL; i++)
+      if (g_strcmp0 (gtk_widget_get_name (boxes->pdata[i]), "a2ui-errors") == 0)
+        errors = boxes->pdata[i];
+  }
+  g_assert_nonnull (errors);
+  g_assert_true (gtk_widget_get_visible (errors));
+  /* A title and one line per problem: the unknown type, the missing
+   * child, the cycle, the item that is no component, the entry with no value. */
+  {
+    guint n = 0;
+
+    for (GtkWidget *c = gtk_widget_get_first_child (errors); c != NULL; c = gtk_widget_get_next_sibling (c))
+      n++;
+    g_assert_cmpuint (n, ==, 6);
+  }
+}
+
+static void
+test_buffered_until_begin_rendering (Fixture       *f,
+                                     gconstpointer  data)
+{
+  TandemA2uiSurfaceView *view;
+
+  g_test_summary ("Before beginRendering the surface shows nothing; the delta that begins it draws it");
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"),
+                                                                 "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a2ui-surface-s\","
+                                                                 "\"activityType\":\"a2ui-surface\",\"content\":{\"operations\":["
+                                                                 "{\"surfaceUpdate\":{\"surfaceId\":\"s\",\"components\":["
+                                                                 "{\"id\":\"root\",\"component\":{\"Text\":{\"text\":{\"literalString\":\"Hi\"}}}}]}}]}}",
+                                                                 RF ("r1"), NULL));
+  send_text (f, "Show me");
+  wait_for_exchange (f);
+
+  view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  g_assert_nonnull (view);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+  g_assert_null (tandem_a2ui_surface_view_get_widget (view, "root"));
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r2"),
+                                                                 "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a2ui-surface-s\","
+                                                                 "\"activityType\":\"a2ui-surface\",\"patch\":[{\"op\":\"add\","
+                                                                 "\"path\":\"/operations/-\",\"value\":{\"beginRendering\":"
+                                                                 "{\"surfaceId\":\"s\",\"root\":\"root\"}}}]}",
+                                                                 RF ("r2"), NULL));
+  send_text (f, "Go on");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_a2ui_surface_view_get_widget (view, "root"))), ==, "Hi");
+}
+
+static gboolean
+picture_loaded (gpointer data)
+{
+  return gtk_picture_get_paintable (data) != NULL;
+}
+
+static gboolean
+picture_failed (gpointer data)
+{
+  return gtk_widget_has_css_class (data, "a2ui-image-failed");
+}
+
+static void
+test_image (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 4, 4);
+  g_autofree char *png = NULL;
+  g_autofree char *snapshot = NULL;
+  AguiTestResponse *image;
+  TandemA2uiSurfaceView *view;
+  const AguiTestRequest *request;
+  GtkWidget *loopback;
+  GtkWidget *local;
+  gsize png_length;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("An image loads over http off the main loop; a file: URL is never read");
+  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &png, &png_length, "png", &error, NULL));
+  g_assert_no_error (error);
+
+  snapshot = g_strdup_printf ("{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a2ui-surface-img\",\"activityType\":\"a2ui-surface\","
+                              "\"content\":{\"a2ui_operations\":["
+                              "{\"createSurface\":{\"surfaceId\":\"img\",\"catalogId\":\"basic\"}},"
+                              "{\"updateComponents\":{\"surfaceId\":\"img\",\"components\":["
+                              "{\"id\":\"root\",\"component\":\"Row\",\"children\":[\"picture\",\"local\"]},"
+                              "{\"id\":\"picture\",\"component\":\"Image\",\"url\":\"http://127.0.0.1:%u/image.png\",\"description\":\"A blue square\","
+                              "\"variant\":\"avatar\"},"
+                              "{\"id\":\"local\",\"component\":\"Image\",\"url\":\"file:///etc/hostname\"}]}}]}}",
+                              agui_test_server_get_port (f->server));
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r1"), snapshot, RF ("r1"), NULL));
+  image = agui_test_response_new ();
+  agui_test_response_set_content_type (image, "image/png");
+  agui_test_response_append_data (image, png, png_length);
+  agui_test_server_push_response (f->server, image);
+
+  send_text (f, "Show me");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+  view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  loopback = tandem_a2ui_surface_view_get_widget (view, "picture");
+  local = tandem_a2ui_surface_view_get_widget (view, "local");
+
+  g_assert_true (agui_test_wait_for (picture_loaded, loopback, TIMEOUT_MS));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (gtk_picture_get_paintable (GTK_PICTURE (loopback))), ==, 4);
+  g_assert_cmpstr (gtk_picture_get_alternative_text (GTK_PICTURE (loopback)), ==, "A blue square");
+  request = agui_test_server_get_request (f->server, 1);
+  g_assert_cmpstr (request->method, ==, "GET");
+  g_assert_cmpstr (request->path, ==, "/image.png");
+
+  g_assert_true (agui_test_wait_for (picture_failed, local, TIMEOUT_MS));
+  g_assert_null (gtk_picture_get_paintable (GTK_PICTURE (local)));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+}
+
+static gboolean
+label_says_planned (gpointer data)
+{
+  return g_str_has_prefix (gtk_label_get_text (data), "Planned: ");
+}
+
+static void
+test_demo_dashboard (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (demo), NULL, NULL, NULL, "demo");
+  TandemA2uiSurfaceView *view;
+  GtkWidget *summary;
+  GtkWidget *card;
+  GtkRange *slider;
+  guint builds;
+
+  g_test_summary ("The demo agent's dashboard is drawn, and its button's action comes back as a data update");
+  /* The demo paces its events for people; the test needs no pauses. */
+  agui_demo_agent_set_delay (demo, 0);
+  g_set_object (&f->session, session);
+  tandem_window_set_session (f->window, session);
+  send_text (f, "Show me a dashboard");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+  view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  g_assert_null (agui_a2ui_surface_get_errors (tandem_a2ui_surface_view_get_surface (view))[0]);
+
+  card = tandem_a2ui_surface_view_get_widget (view, "root");
+  summary = tandem_a2ui_surface_view_get_widget (view, "summary");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (summary)), ==, "Nothing planned yet.");
+  slider = find_first (tandem_a2ui_surface_view_get_widget (view, "focus"), GTK_TYPE_RANGE);
+  g_assert_cmpfloat (gtk_range_get_value (slider), ==, 3);
+  gtk_range_set_value (slider, 5);
+  builds = tandem_a2ui_surface_view_get_n_builds (view);
+
+  g_signal_emit_by_name (tandem_a2ui_surface_view_get_widget (view, "plan"), "clicked");
+  wait_for_exchange (f);
+  g_assert_true (agui_test_wait_for (label_says_planned, summary, TIMEOUT_MS));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (summary)), "Planned: 5 hours of focus"));
+  g_assert_true (tandem_a2ui_surface_view_get_widget (view, "root") == card);
+  g_assert_cmpuint (tandem_a2ui_surface_view_get_n_builds (view), ==, builds);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  gtk_test_init (&argc, &argv, NULL);
+  /* gtk_test_init() leaves GTK's own warnings non-fatal; a warning is a bug. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+
+  store_dir = g_dir_make_tmp ("tandem-a2ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+
+  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                          "application-id", "io.github.tandemdesk.Tandem.A2uiTest",
+                                          "flags", G_APPLICATION_NON_UNIQUE,
+                                          NULL));
+  tandem_application_set_store_path (app, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+#define ADD(path, fn) g_test_add ("/tandem/a2ui-view/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("action-round-trip", test_action_round_trip);
+  ADD ("malformed-surface", test_malformed_surface);
+  ADD ("buffered-until-begin-rendering", test_buffered_until_begin_rendering);
+  ADD ("image", test_image);
+  ADD ("demo-dashboard", test_demo_dashboard);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  {
+    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
+
+    g_unlink (store_path);
+    g_unlink (wal);
+    g_unlink (shm);
+    g_rmdir (store_dir);
+  }
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}
