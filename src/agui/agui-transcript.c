@@ -200,6 +200,43 @@ add_content_parts (AguiRecord *record,
     }
 }
 
+/* Tandem's own knowledge of a call lives under this key of the call's
+ * metadata in the stored projection only. */
+#define LOCAL_STATE_KEY "tandem"
+
+static JsonObject *
+call_metadata (AguiToolCallPart *call,
+               gboolean          local)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (call);
+  g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
+  JsonObject *copy;
+
+  if (state == NULL)
+    return metadata ? json_object_ref (metadata) : NULL;
+
+  copy = json_object_new ();
+  if (metadata != NULL)
+    _agui_json_object_merge (copy, metadata);
+  json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
+
+  return copy;
+}
+
+static void
+take_local_state (AguiToolCallPart *part)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (part);
+  JsonNode *state;
+
+  if (metadata == NULL || !(state = json_object_get_member (metadata, LOCAL_STATE_KEY)))
+    return;
+
+  if (JSON_NODE_HOLDS_OBJECT (state))
+    _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
+  json_object_remove_member (metadata, LOCAL_STATE_KEY);
+}
+
 AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
@@ -272,6 +309,7 @@ _agui_record_new_from_message (JsonObject *message)
                   JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
                 _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
               _agui_tool_call_part_finish_arguments (part);
+              take_local_state (part);
               g_ptr_array_add (record->parts, part);
             }
         }
@@ -348,8 +386,9 @@ record_text_node (AguiRecord *record)
   return json_node_init_string (json_node_alloc (), text);
 }
 
-JsonObject *
-_agui_record_to_message (AguiRecord *record)
+static JsonObject *
+record_to_message (AguiRecord *record,
+                   gboolean    local)
 {
   JsonObject *message = json_object_new ();
 
@@ -375,7 +414,7 @@ _agui_record_to_message (AguiRecord *record)
             {
               AguiPart *part = g_ptr_array_index (record->parts, i);
               AguiToolCallPart *call;
-              JsonObject *object, *function;
+              JsonObject *object, *function, *metadata;
 
               if (!AGUI_IS_TOOL_CALL_PART (part))
                 continue;
@@ -398,9 +437,8 @@ _agui_record_to_message (AguiRecord *record)
               if (_agui_tool_call_part_get_encrypted_value (call))
                 json_object_set_string_member (object, "encryptedValue",
                                                _agui_tool_call_part_get_encrypted_value (call));
-              if (_agui_tool_call_part_get_metadata (call))
-                json_object_set_object_member (object, "metadata",
-                                               json_object_ref (_agui_tool_call_part_get_metadata (call)));
+              if ((metadata = call_metadata (call, local)))
+                json_object_set_object_member (object, "metadata", metadata);
               json_array_add_object_element (calls, object);
             }
 
@@ -549,6 +587,31 @@ update_approvals (AguiTranscript *self,
       tool_call_id = get_string (json_node_get_object (element), "toolCallId");
       if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
         _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
+    }
+}
+
+/* A snapshot from the agent rebuilds records from its messages, which
+ * know nothing of the person's answers: keep them on the new parts. */
+static void
+carry_local_state (AguiRecord *from,
+                   AguiRecord *to)
+{
+  for (guint i = 0; i < to->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (to->parts, i);
+
+      if (!AGUI_IS_TOOL_CALL_PART (part))
+        continue;
+
+      for (guint j = 0; j < from->parts->len; j++)
+        {
+          AguiPart *old = g_ptr_array_index (from->parts, j);
+
+          if (AGUI_IS_TOOL_CALL_PART (old) &&
+              g_strcmp0 (agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (old)),
+                         agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part))) == 0)
+            _agui_tool_call_part_copy_local_state (AGUI_TOOL_CALL_PART (part), AGUI_TOOL_CALL_PART (old));
+        }
     }
 }
 
@@ -936,8 +999,10 @@ agui_transcript_get_n_ag_ui_messages (AguiTranscript *self)
 /**
  * agui_transcript_to_messages:
  * @self: a transcript
- * @include_activity: whether to include activity messages (a run's input
- *   leaves them out: they are never sent back to the agent)
+ * @include_activity: whether the projection is for keeping rather than
+ *   for a run's input: it then includes activity messages and, in a tool
+ *   call's `metadata.tandem`, what the person answered about the call;
+ *   neither is ever sent back to the agent
  *
  * Projects the transcript to AG-UI messages, in protocol order: tool
  * answers directly after the assistant message holding their call.
@@ -960,7 +1025,7 @@ agui_transcript_to_messages (AguiTranscript *self,
       if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
         continue;
 
-      json_array_add_object_element (messages, _agui_record_to_message (record));
+      json_array_add_object_element (messages, record_to_message (record, include_activity));
     }
 
   return messages;
@@ -1096,6 +1161,7 @@ _agui_transcript_replace_record (AguiTranscript *self,
     }
 
   self->records->pdata[position] = replacement;
+  carry_local_state (old_record, replacement);
   _agui_record_free (old_record);
   rebuild (self);
 }
@@ -1262,6 +1328,7 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
 
           if (replacement != NULL)
             {
+              carry_local_state (record, replacement);
               g_ptr_array_add (records, replacement);
               g_hash_table_add (kept, replacement->id);
             }
@@ -1368,6 +1435,70 @@ _agui_transcript_set_pending_interrupts (AguiTranscript *self,
   update_approvals (self, previous);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
+}
+
+/* Once no run will answer them any more, calls that still wait for a
+ * result say that none came. */
+void
+_agui_transcript_mark_unanswered_calls (AguiTranscript *self)
+{
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      for (guint j = 0; j < record->parts->len; j++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, j);
+          AguiToolCallPart *call;
+
+          if (!AGUI_IS_TOOL_CALL_PART (part))
+            continue;
+
+          call = AGUI_TOOL_CALL_PART (part);
+          if (!_agui_tool_call_part_get_has_result (call) &&
+              !_agui_tool_call_part_get_awaiting_approval (call))
+            _agui_tool_call_part_set_no_result (call, TRUE);
+        }
+    }
+}
+
+/* A thread rebuilt from its event log lacks what only this client knew
+ * about its calls; the stored messages (a snapshot's, say) have it. */
+void
+_agui_transcript_restore_local_state (AguiTranscript *self,
+                                      JsonArray      *messages)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonNode *calls;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !(calls = json_object_get_member (json_node_get_object (element), "toolCalls")) ||
+          !JSON_NODE_HOLDS_ARRAY (calls))
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (json_node_get_array (calls)); j++)
+        {
+          JsonNode *call = json_array_get_element (json_node_get_array (calls), j);
+          JsonObject *metadata;
+          JsonNode *state;
+          ToolCallEntry *entry;
+          const char *id;
+
+          if (!JSON_NODE_HOLDS_OBJECT (call) ||
+              !(id = get_string (json_node_get_object (call), "id")) ||
+              !(entry = g_hash_table_lookup (self->tool_calls_by_id, id)) ||
+              !json_object_has_member (json_node_get_object (call), "metadata") ||
+              !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (call), "metadata")))
+            continue;
+
+          metadata = json_object_get_object_member (json_node_get_object (call), "metadata");
+          state = json_object_get_member (metadata, LOCAL_STATE_KEY);
+          if (state != NULL && JSON_NODE_HOLDS_OBJECT (state))
+            _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
+        }
+    }
 }
 
 void
