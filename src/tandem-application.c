@@ -117,7 +117,6 @@ tandem_application_startup (GApplication *application)
     { "win.search", { "<Control>f", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
-    { "win.stop", { "Escape", NULL } },
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);

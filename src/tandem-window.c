@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-approval-dialog.h"
+#include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-message-row.h"
 #include "tandem-state-inspector.h"
@@ -61,6 +62,7 @@ struct _TandemWindow
   GtkRevealer          *error_revealer;
   GtkLabel             *error_label;
   GtkRevealer          *interrupt_revealer;
+  TandemInterruptBanner *interrupt_banner;
   GtkWidget            *composer;
   GtkTextView          *composer_view;
   GtkWidget            *send_button;
@@ -417,6 +419,8 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_set_visible (self->stop_button, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
+  tandem_interrupt_banner_set_count (self->interrupt_banner,
+                                     waiting ? json_array_get_length (agui_agent_session_get_pending_interrupts (self->session)) : 0);
 }
 
 static void
@@ -566,6 +570,8 @@ on_approval_answered_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *answer;
 
+  /* CANCELLED is "decide later": nothing goes out, the question stays
+   * on its card and in the banner, and Answer… asks again from the first. */
   answer = tandem_approval_dialog_ask_finish (TANDEM_APPROVAL_DIALOG (object), result, &error);
   if (answer == NULL)
     {
@@ -607,6 +613,7 @@ ask_next (AskData *data)
   dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
                                        agui_agent_session_get_transcript (data->session),
                                        interrupt);
+  tandem_approval_dialog_set_position (dialog, data->index + 1, json_array_get_length (data->interrupts));
   g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
   tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
 }
@@ -963,6 +970,50 @@ tandem_window_handle_composer_key (TandemWindow    *self,
     gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
 
   return TRUE;
+}
+
+/**
+ * tandem_window_handle_escape:
+ * @self: a window
+ *
+ * Escape stops the run only while focus is in the composer or the
+ * transcript: pressed to close the conversation search, a popover or a
+ * dialog, it is theirs. The window's key controller calls this; tests
+ * call it directly, as GTK 4 cannot synthesize key events.
+ *
+ * Returns: %TRUE if the run was stopped
+ */
+gboolean
+tandem_window_handle_escape (TandemWindow *self)
+{
+  GtkWidget *focus;
+
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (!is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+
+  if (focus != self->composer && !gtk_widget_is_ancestor (focus, self->composer) &&
+      focus != GTK_WIDGET (self->transcript_scroller) &&
+      !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript_scroller)))
+    return FALSE;
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.stop", NULL);
+  return TRUE;
+}
+
+static gboolean
+on_window_key_pressed_cb (TandemWindow          *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  if (keyval != GDK_KEY_Escape || (state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return FALSE;
+
+  return tandem_window_handle_escape (self);
 }
 
 static gboolean
@@ -1382,6 +1433,7 @@ tandem_window_class_init (TandemWindowClass *klass)
 
   g_type_ensure (TANDEM_TYPE_MESSAGE_ROW);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
+  g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -1404,6 +1456,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
@@ -1445,6 +1498,11 @@ tandem_window_init (TandemWindow *self)
   g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_composer_key_pressed_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->composer_view), controller);
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_window_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
