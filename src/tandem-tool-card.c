@@ -170,13 +170,14 @@ tandem_tool_card_dup_answer_text (AguiToolCallPart *part)
       return g_strdup (_("You declined"));
     case AGUI_ANSWER_ANSWERED:
       {
-        g_autoptr(JsonNode) node = json_from_string (agui_tool_call_part_get_answer_text (part), NULL);
+        const char *text = agui_tool_call_part_get_answer_text (part);
+        g_autoptr(JsonNode) node = text != NULL ? json_from_string (text, NULL) : NULL;
         g_autofree char *value = NULL;
 
         if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
           value = g_strdup (json_node_get_string (node));
         else
-          value = g_strdup (agui_tool_call_part_get_answer_text (part));
+          value = g_strdup (text);
 
         /* Translators: %s is what the person typed or chose */
         return g_strdup_printf (_("You answered: %s"), value != NULL ? value : "");

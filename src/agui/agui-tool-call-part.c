@@ -557,17 +557,23 @@ _agui_tool_call_part_set_answer (AguiToolCallPart *self,
                                  const char       *edited_arguments,
                                  const char       *answer_text)
 {
+  gboolean answer_changed, edited_changed, text_changed;
+
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (self->answer != answer)
-    {
-      self->answer = answer;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWER]);
-    }
-  if (_agui_set_str (&self->edited_arguments, edited_arguments))
+  /* Everything first, then the notifications: a listener reading the
+   * answer sees it whole. */
+  answer_changed = self->answer != answer;
+  self->answer = answer;
+  edited_changed = _agui_set_str (&self->edited_arguments, edited_arguments);
+  text_changed = _agui_set_str (&self->answer_text, answer_text);
+
+  if (edited_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITED_ARGUMENTS]);
-  if (_agui_set_str (&self->answer_text, answer_text))
+  if (text_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWER_TEXT]);
+  if (answer_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWER]);
 
   update_status (self);
 }
