@@ -14,6 +14,7 @@
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
+#include "tandem-attempt-frame.h"
 #include "tandem-interrupt-banner.h"
 #include "tandem-tool-card.h"
 #include "tandem-window.h"
@@ -622,6 +623,154 @@ test_escape_in_search (Fixture       *f,
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_CANCELLED);
 }
 
+static const char *
+find_mark (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) frames = find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
+
+  for (guint i = 0; i < frames->len; i++)
+    if (tandem_attempt_frame_get_mark_text (frames->pdata[i]) != NULL)
+      return tandem_attempt_frame_get_mark_text (frames->pdata[i]);
+
+  return NULL;
+}
+
+static gboolean
+window_has_mark (gpointer data)
+{
+  return find_mark (data) != NULL;
+}
+
+/* Every tool result answers a call of an earlier assistant message, and
+ * every call has its result. */
+static void
+assert_history_valid (JsonArray *messages)
+{
+  g_autoptr(GHashTable) calls = g_hash_table_new (g_str_hash, g_str_equal);
+  guint results = 0;
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+      const char *role = json_object_get_string_member (message, "role");
+
+      if (g_str_equal (role, "assistant") && json_object_has_member (message, "toolCalls"))
+        {
+          JsonArray *list = json_object_get_array_member (message, "toolCalls");
+
+          for (guint j = 0; j < json_array_get_length (list); j++)
+            g_hash_table_add (calls, (gpointer) json_object_get_string_member (json_array_get_object_element (list, j), "id"));
+        }
+      else if (g_str_equal (role, "tool"))
+        {
+          g_assert_true (g_hash_table_contains (calls, json_object_get_string_member (message, "toolCallId")));
+          results++;
+        }
+    }
+
+  g_assert_cmpuint (results, ==, g_hash_table_size (calls));
+}
+
+static void
+test_retry (Fixture       *f,
+            gconstpointer  data)
+{
+  gboolean with_tools = GPOINTER_TO_INT (data);
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  TandemWindow *window;
+  JsonArray *messages;
+  JsonObject *last;
+  Count two = { f, 2 };
+
+  g_test_summary ("Retry answers the person's question again: the failed attempt stays, marked, "
+                  "and is not sent as the agent's answer; the tool history stays valid");
+
+  if (with_tools)
+    push (f, RS ("r1"), CALL ("tc1", "read_file"), RESULT ("tc1", "contents"), CALL ("tc2", "read_file"),
+          TEXT ("m1", "Hello, I am Tan"), "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
+  else
+    push (f, RS ("r1"), TEXT ("m1", "Hello, I am Tan"), "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
+  push (f, RS ("r2"), TEXT ("m2", "Four."), RF ("r2"), NULL);
+
+  send_text (f, "What is 2 + 2?");
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
+
+  /* The mark is kept with the conversation. */
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  wait_for_exchange (f->session);
+
+  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  assert_history_valid (messages);
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      g_assert_cmpstr (json_object_get_string_member (message, "id"), !=, "m1");
+      if (json_object_has_member (message, "content") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (message, "content")))
+        g_assert_cmpstr (json_object_get_string_member (message, "content"), !=, "Hello, I am Tan");
+    }
+
+  last = json_array_get_object_element (messages, json_array_get_length (messages) - 1);
+  if (with_tools)
+    {
+      /* The call that was answered goes with its answer, after the
+       * question; the one nobody answered is left out. */
+      g_assert_cmpstr (json_object_get_string_member (last, "role"), ==, "tool");
+      g_assert_cmpstr (json_object_get_string_member (last, "toolCallId"), ==, "tc1");
+    }
+  else
+    {
+      g_assert_cmpstr (json_object_get_string_member (last, "role"), ==, "user");
+      g_assert_cmpstr (json_object_get_string_member (last, "content"), ==, "What is 2 + 2?");
+    }
+
+  /* The failed attempt is still on screen. */
+  g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
+}
+
+static void
+test_stopped (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  AguiTestResponse *response;
+  TandemWindow *window;
+
+  g_test_summary ("A stopped turn says Stopped, also after a relaunch");
+
+  response = agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Let me think"), NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f, "Go slowly");
+  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  iterate_for (200);
+  g_assert_null (find_mark (f->window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (f->window), ==, "Stopped");
+
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (window), ==, "Stopped");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -652,11 +801,14 @@ main (int   argc,
 
       g_test_add (path, Fixture, &cases[i], fixture_set_up, test_card_state, fixture_tear_down);
     }
+  g_test_add ("/tandem/approvals/retry/text", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_retry, fixture_tear_down);
+  g_test_add ("/tandem/approvals/retry/tools", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_retry, fixture_tear_down);
 #define ADD(path, fn) g_test_add ("/tandem/approvals/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("decide-later", test_decide_later);
   ADD ("two-questions", test_two_questions);
   ADD ("metadata-only", test_metadata_only);
   ADD ("escape-in-search", test_escape_in_search);
+  ADD ("stopped", test_stopped);
 #undef ADD
 
   result = g_test_run ();

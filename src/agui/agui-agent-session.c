@@ -92,6 +92,7 @@ typedef struct
   gboolean           stream_done;
   gboolean           called_tools;
   gboolean           cancelled;
+  guint              attempt;
 
   /* The turn: everything this exchange added to the thread, for the store. */
   gboolean           started;
@@ -1090,6 +1091,7 @@ maybe_finish_run (GTask *task)
 
   if (exchange->cancelled)
     {
+      _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_STOPPED);
       _agui_reducer_cancel_run (self->reducer);
       finish_exchange (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                   "The run was cancelled"));
@@ -1108,6 +1110,7 @@ maybe_finish_run (GTask *task)
                                                  exchange->runs);
 
           agui_reducer_fail (self->reducer, error);
+          _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_FAILED);
           finish_exchange (task, NULL);
           return;
         }
@@ -1115,6 +1118,9 @@ maybe_finish_run (GTask *task)
       start_run (task);
       return;
     }
+
+  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_FAILED);
 
   finish_exchange (task, NULL);
 }
@@ -1224,6 +1230,7 @@ start_run (GTask *task)
   g_autoptr(JsonNode) input = NULL;
 
   input = build_input (self, exchange, run_id);
+  exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
   exchange->called_tools = FALSE;

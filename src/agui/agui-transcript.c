@@ -50,6 +50,7 @@ struct _AguiTranscript
   JsonArray    *pending_interrupts;
   GStrv         steps;
   JsonArray    *subagents;
+  guint         serial;
 };
 
 typedef struct
@@ -204,6 +205,11 @@ add_content_parts (AguiRecord *record,
  * metadata in the stored projection only. */
 #define LOCAL_STATE_KEY "tandem"
 
+static void        restore_record_state (AguiRecord *record,
+                                         JsonObject *state);
+static JsonObject *record_to_message    (AguiRecord *record,
+                                         gboolean    local);
+
 static JsonObject *
 call_metadata (AguiToolCallPart *call,
                gboolean          local)
@@ -355,6 +361,18 @@ _agui_record_new_from_message (JsonObject *message)
       g_assert_not_reached ();
     }
 
+  if (record->metadata != NULL && json_object_has_member (record->metadata, LOCAL_STATE_KEY))
+    {
+      JsonNode *state = json_object_get_member (record->metadata, LOCAL_STATE_KEY);
+
+      if (JSON_NODE_HOLDS_OBJECT (state))
+        restore_record_state (record, json_node_get_object (state));
+      json_object_remove_member (record->metadata, LOCAL_STATE_KEY);
+      if (json_object_get_size (record->metadata) == 0)
+        g_clear_pointer (&record->metadata, json_object_unref);
+    }
+
+
   return record;
 }
 
@@ -384,6 +402,98 @@ record_text_node (AguiRecord *record)
   g_autofree char *text = record_dup_text (record);
 
   return json_node_init_string (json_node_alloc (), text);
+}
+
+static void
+set_record_attempt (AguiRecord  *record,
+                    AguiAttempt  attempt,
+                    gboolean     attempt_end)
+{
+  record->attempt = attempt;
+  record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
+
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_part_set_attempt (g_ptr_array_index (record->parts, i), attempt,
+                            record->attempt_end && i == record->parts->len - 1);
+}
+
+static void
+restore_record_state (AguiRecord *record,
+                      JsonObject *state)
+{
+  const char *attempt = get_string (state, "attempt");
+  JsonNode *end = json_object_get_member (state, "attemptEnd");
+
+  set_record_attempt (record,
+                      g_strcmp0 (attempt, "failed") == 0 ? AGUI_ATTEMPT_FAILED
+                      : g_strcmp0 (attempt, "stopped") == 0 ? AGUI_ATTEMPT_STOPPED
+                      : AGUI_ATTEMPT_NONE,
+                      end != NULL && JSON_NODE_HOLDS_VALUE (end) &&
+                      json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
+}
+
+/* A failed attempt is not the agent's answer, and a stopped one may hold
+ * calls nobody will answer. What the next run is given of them:
+ *
+ * - a tool result always goes with the call it answers, so every call
+ *   that got a result stays, in its assistant message, with its result;
+ * - a call without a result is left out, as an assistant message with a
+ *   call and no answer is not a valid history;
+ * - a failed attempt's text and reasoning are left out: the agent would
+ *   take its own broken-off words for its answer (and answer them);
+ * - a stopped attempt's text stays: the person read it, and stopped it.
+ *
+ * The transcript keeps all of it, marked, for the person to see. Returns
+ * NULL when nothing of @record goes to the agent. */
+static JsonObject *
+attempt_to_message (AguiRecord *record)
+{
+  JsonObject *message;
+  JsonArray *calls;
+  g_autoptr(JsonArray) kept = NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    return record_to_message (record, FALSE);
+
+  if (record->role == AGUI_ROLE_REASONING)
+    return record->attempt == AGUI_ATTEMPT_FAILED ? NULL : record_to_message (record, FALSE);
+
+  if (record->role != AGUI_ROLE_ASSISTANT)
+    return record_to_message (record, FALSE);
+
+  message = record_to_message (record, FALSE);
+  if (record->attempt == AGUI_ATTEMPT_FAILED)
+    json_object_remove_member (message, "content");
+
+  calls = json_object_has_member (message, "toolCalls") ? json_object_get_array_member (message, "toolCalls") : NULL;
+  kept = json_array_new ();
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (calls, i);
+      const char *id = get_string (call, "id");
+      AguiToolCallPart *part = NULL;
+
+      for (guint j = 0; j < record->parts->len; j++)
+        if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
+            g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
+          part = g_ptr_array_index (record->parts, j);
+
+      if (part != NULL && _agui_tool_call_part_get_has_result (part))
+        json_array_add_element (kept, json_node_copy (json_array_get_element (calls, i)));
+    }
+
+  if (calls != NULL)
+    json_object_remove_member (message, "toolCalls");
+  if (json_array_get_length (kept) > 0)
+    json_object_set_array_member (message, "toolCalls", g_steal_pointer (&kept));
+
+  if (!json_object_has_member (message, "content") && !json_object_has_member (message, "toolCalls"))
+    {
+      json_object_unref (message);
+      return NULL;
+    }
+
+  return message;
 }
 
 static JsonObject *
@@ -488,7 +598,21 @@ record_to_message (AguiRecord *record,
     json_object_set_string_member (message, "name", record->name);
   if (record->subagent_run_id)
     json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
-  if (record->metadata)
+  if (local && record->attempt != AGUI_ATTEMPT_NONE)
+    {
+      JsonObject *metadata = json_object_new ();
+      JsonObject *state = json_object_new ();
+
+      if (record->metadata)
+        _agui_json_object_merge (metadata, record->metadata);
+      json_object_set_string_member (state, "attempt",
+                                     record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      if (record->attempt_end)
+        json_object_set_boolean_member (state, "attemptEnd", TRUE);
+      json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
+      json_object_set_object_member (message, "metadata", metadata);
+    }
+  else if (record->metadata)
     json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
   if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
     json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
@@ -1025,6 +1149,15 @@ agui_transcript_to_messages (AguiTranscript *self,
       if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
         continue;
 
+      if (!include_activity && record->attempt != AGUI_ATTEMPT_NONE)
+        {
+          JsonObject *message = attempt_to_message (record);
+
+          if (message != NULL)
+            json_array_add_object_element (messages, message);
+          continue;
+        }
+
       json_array_add_object_element (messages, record_to_message (record, include_activity));
     }
 
@@ -1107,6 +1240,7 @@ _agui_transcript_append_record (AguiTranscript *self,
                                 AguiRecord     *record)
 {
   g_ptr_array_add (self->records, record);
+  record->serial = self->serial;
   index_record (self, record);
   link_tool_result (self, record);
 
@@ -1143,6 +1277,7 @@ _agui_transcript_insert_tool_record (AguiTranscript *self,
     position++;
 
   g_ptr_array_insert (self->records, position, record);
+  record->serial = self->serial;
   index_record (self, record);
   link_tool_result (self, record);
 }
@@ -1472,6 +1607,17 @@ _agui_transcript_restore_local_state (AguiTranscript *self,
     {
       JsonNode *element = json_array_get_element (messages, i);
       JsonNode *calls;
+      JsonNode *metadata_node;
+      AguiRecord *record;
+
+      if (JSON_NODE_HOLDS_OBJECT (element) &&
+          (metadata_node = json_object_get_member (json_node_get_object (element), "metadata")) &&
+          JSON_NODE_HOLDS_OBJECT (metadata_node) &&
+          json_object_has_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY) &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY)) &&
+          (record = g_hash_table_lookup (self->records_by_id, get_string (json_node_get_object (element), "id") ?: "")))
+        restore_record_state (record,
+                              json_object_get_object_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY));
 
       if (!JSON_NODE_HOLDS_OBJECT (element) ||
           !(calls = json_object_get_member (json_node_get_object (element), "toolCalls")) ||
@@ -1499,6 +1645,38 @@ _agui_transcript_restore_local_state (AguiTranscript *self,
             _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
         }
     }
+}
+
+/* Each run the session starts is an attempt; records it appends carry
+ * its serial, so that a failed or stopped run can be marked afterwards
+ * whatever else happened in the transcript meanwhile. */
+guint
+_agui_transcript_begin_attempt (AguiTranscript *self)
+{
+  return ++self->serial;
+}
+
+void
+_agui_transcript_mark_attempt (AguiTranscript *self,
+                               guint           serial,
+                               AguiAttempt     attempt)
+{
+  AguiRecord *last = NULL;
+
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      if (record->serial != serial || serial == 0)
+        continue;
+
+      set_record_attempt (record, attempt, FALSE);
+      if (record->parts->len > 0)
+        last = record;
+    }
+
+  if (last != NULL)
+    set_record_attempt (last, attempt, TRUE);
 }
 
 void

@@ -142,6 +142,21 @@ typedef enum
 } AguiToolCallStatus;
 
 /**
+ * AguiAttempt:
+ * @AGUI_ATTEMPT_NONE: the part belongs to a run that ended normally, or is still running
+ * @AGUI_ATTEMPT_FAILED: the part belongs to a run that failed
+ * @AGUI_ATTEMPT_STOPPED: the part belongs to a run the person stopped
+ *
+ * How the run a part came from ended, when it did not end normally.
+ */
+typedef enum
+{
+  AGUI_ATTEMPT_NONE,
+  AGUI_ATTEMPT_FAILED,
+  AGUI_ATTEMPT_STOPPED,
+} AguiAttempt;
+
+/**
  * AguiAnswer:
  * @AGUI_ANSWER_NONE: nobody has answered a question about the call
  * @AGUI_ANSWER_APPROVED: approved as the agent asked
