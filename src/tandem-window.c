@@ -40,6 +40,7 @@ struct _TandemWindow
   guint                 preedit_active : 1;
   guint                 asking : 1;
   guint                 refreshing_threads : 1;
+  guint                 waiting_only : 1;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
@@ -196,7 +197,11 @@ tandem_window_notify (TandemWindow *self,
   notification = g_notification_new (title);
   if (body != NULL && body[0] != '\0')
     g_notification_set_body (notification, body);
-  g_notification_set_default_action (notification, "app.activate");
+  if (self->session != NULL && self->store != NULL)
+    g_notification_set_default_action_and_target (notification, "app.open-thread", "s",
+                                                  agui_agent_session_get_thread_id (self->session));
+  else
+    g_notification_set_default_action (notification, "app.activate");
   g_application_send_notification (application, id, notification);
 }
 
@@ -671,7 +676,8 @@ tandem_window_update_title (TandemWindow *self)
 }
 
 static GtkWidget *
-create_thread_row (JsonObject *thread)
+create_thread_row (JsonObject *thread,
+                   gboolean    waiting)
 {
   const char *id = json_object_get_string_member_with_default (thread, "id", "");
   const char *title = json_object_get_string_member_with_default (thread, "title", NULL);
@@ -713,6 +719,18 @@ create_thread_row (JsonObject *thread)
   gtk_widget_add_css_class (menu_button, "flat");
 
   gtk_box_append (GTK_BOX (box), labels);
+  if (waiting)
+    {
+      GtkWidget *mark = gtk_image_new_from_icon_name ("dialog-question-symbolic");
+
+      gtk_widget_set_tooltip_text (mark, _("Waiting for your answer"));
+      gtk_widget_add_css_class (mark, "warning");
+      gtk_widget_add_css_class (row, "waiting");
+      gtk_box_append (GTK_BOX (box), mark);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Waiting for your answer"),
+                                      -1);
+    }
   gtk_box_append (GTK_BOX (box), menu_button);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
@@ -720,6 +738,25 @@ create_thread_row (JsonObject *thread)
                                   -1);
 
   return row;
+}
+
+/* The conversation shown may be ahead of the store (its turn is written
+ * in a worker); the others are as their last turn left them. */
+static gboolean
+thread_is_waiting (TandemWindow *self,
+                   const char   *thread_id)
+{
+  g_autoptr(JsonArray) interrupts = NULL;
+
+  if (self->session != NULL && g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) == 0)
+    return has_pending_interrupts (self);
+
+  if (self->store == NULL)
+    return FALSE;
+
+  interrupts = agui_session_store_get_pending_interrupts (self->store, thread_id, NULL);
+
+  return interrupts != NULL && json_array_get_length (interrupts) > 0;
 }
 
 void
@@ -751,12 +788,17 @@ tandem_window_refresh_threads (TandemWindow *self)
     {
       JsonObject *thread = json_array_get_object_element (threads, i);
       const char *id = json_object_get_string_member_with_default (thread, "id", NULL);
+      gboolean waiting;
       GtkWidget *row;
 
       if (id == NULL || g_hash_table_contains (self->pending_deletes, id))
         continue;
 
-      row = create_thread_row (thread);
+      waiting = thread_is_waiting (self, id);
+      if (self->waiting_only && !waiting)
+        continue;
+
+      row = create_thread_row (thread, waiting);
       gtk_list_box_append (self->thread_list, row);
       g_ptr_array_add (self->thread_ids, g_strdup (id));
       if (g_strcmp0 (id, current) == 0)
@@ -765,7 +807,8 @@ tandem_window_refresh_threads (TandemWindow *self)
 
   if (self->thread_ids->len == 0)
     adw_status_page_set_description (ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty")),
-                                     search[0] != '\0' ? _("No conversation matches the search.")
+                                     self->waiting_only ? _("No conversation is waiting for you.")
+                                     : search[0] != '\0' ? _("No conversation matches the search.")
                                                        : (self->store != NULL ? _("Your conversations will appear here.")
                                                                               : _("Conversations are not saved.")));
   gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
@@ -775,6 +818,15 @@ tandem_window_refresh_threads (TandemWindow *self)
 static void
 on_search_changed_cb (TandemWindow *self)
 {
+  tandem_window_refresh_threads (self);
+}
+
+/* The approval inbox: only the conversations that wait for the person. */
+static void
+on_waiting_toggled_cb (TandemWindow    *self,
+                       GtkToggleButton *button)
+{
+  self->waiting_only = gtk_toggle_button_get_active (button);
   tandem_window_refresh_threads (self);
 }
 
@@ -1464,6 +1516,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_waiting_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
@@ -1596,6 +1649,7 @@ tandem_window_set_session (TandemWindow     *self,
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::store-error", G_CALLBACK (on_session_store_error_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);

@@ -539,6 +539,87 @@ test_decide_later (Fixture       *f,
   iterate_for (20);
 }
 
+typedef struct
+{
+  TandemWindow *window;
+  gboolean      waiting_only;
+} ThreadRows;
+
+/* Whether the sidebar lists rows, at least one of them marked waiting,
+ * and (with waiting_only) nothing else. */
+static gboolean
+rows_marked (gpointer data)
+{
+  ThreadRows *expected = data;
+  GtkWidget *list = child (expected->window, "thread_list");
+  guint waiting = 0, others = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      if (!GTK_IS_LIST_BOX_ROW (row))
+        continue;
+      if (gtk_widget_has_css_class (row, "waiting"))
+        waiting++;
+      else
+        others++;
+    }
+
+  return waiting > 0 && (!expected->waiting_only || others == 0);
+}
+
+static GtkWidget *
+find_waiting_button (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) buttons = find_all (window, GTK_TYPE_TOGGLE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Show Only Conversations Waiting for You") == 0)
+      return buttons->pdata[i];
+
+  g_assert_not_reached ();
+}
+
+static void
+test_sidebar_waiting (Fixture       *f,
+                      gconstpointer  data)
+{
+  ThreadRows marked = { f->window, FALSE };
+  ThreadRows only = { f->window, TRUE };
+  g_autoptr(AguiAgentSession) other = NULL;
+  TandemApprovalDialog *dialog;
+  GtkWidget *list = child (f->window, "thread_list");
+  guint rows = 0;
+
+  g_test_summary ("A conversation waiting for the person is marked in the sidebar; the filter shows only those");
+
+  /* A conversation that does not wait, so the filter has something to hide. */
+  push (f, RS ("r0"), TEXT ("m0", "Nothing to ask."), RF ("r0"), NULL);
+  send_text (f, "Just chatting");
+  wait_for_exchange (f->session);
+
+  other = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
+                                       tandem_application_get_store (app), "test");
+  tandem_window_set_session (f->window, other);
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
+  g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
+  wait_for_exchange (other);
+
+  tandem_window_refresh_threads (f->window);
+  g_assert_true (agui_test_wait_for (rows_marked, &marked, TIMEOUT_MS));
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_waiting_button (f->window)), TRUE);
+  g_assert_true (agui_test_wait_for (rows_marked, &only, TIMEOUT_MS));
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    rows += GTK_IS_LIST_BOX_ROW (row);
+  g_assert_cmpuint (rows, >=, 1);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_waiting_button (f->window)), FALSE);
+  g_assert_false (rows_marked (&only));
+}
+
 static void
 test_two_questions (Fixture       *f,
                     gconstpointer  data)
@@ -809,6 +890,7 @@ main (int   argc,
   ADD ("metadata-only", test_metadata_only);
   ADD ("escape-in-search", test_escape_in_search);
   ADD ("stopped", test_stopped);
+  ADD ("sidebar-waiting", test_sidebar_waiting);
 #undef ADD
 
   result = g_test_run ();
