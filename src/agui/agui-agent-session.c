@@ -55,6 +55,15 @@
  * mid-way answers that it failed, so the history never holds a call
  * without an answer.
  *
+ * A run that fails or is stopped is marked as a failed or stopped attempt
+ * ([property@Agui.Part:attempt]) and stays in the transcript. Retrying it
+ * runs the agent again on the person's question: the next run's input
+ * leaves out a failed attempt's text and reasoning (the agent must not
+ * take its own broken-off words for its answer), keeps every call of it
+ * that got a result together with that result (a result goes with the
+ * call it answers), and leaves out calls no one answered, so the history
+ * stays one the agent can continue. A stopped attempt keeps its text.
+ *
  * The session never disposes a transport it was given.
  */
 
