@@ -97,7 +97,30 @@ tandem_application_quit_action (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
+/* A notification's click: the conversation it is about, in front. */
+static void
+tandem_application_open_thread_action (GSimpleAction *action,
+                                       GVariant      *parameter,
+                                       gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  const char *thread_id = g_variant_get_string (parameter, NULL);
+  GtkWindow *window;
+
+  g_application_activate (G_APPLICATION (self));
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (TANDEM_IS_WINDOW (window) && thread_id[0] != '\0')
+    {
+      AguiAgentSession *session = tandem_window_get_session (TANDEM_WINDOW (window));
+
+      if (session == NULL || g_strcmp0 (agui_agent_session_get_thread_id (session), thread_id) != 0)
+        tandem_window_open_thread (TANDEM_WINDOW (window), thread_id);
+      gtk_window_present (window);
+    }
+}
+
 static const GActionEntry app_actions[] = {
+  { "open-thread", tandem_application_open_thread_action, "s" },
   { "preferences", tandem_application_preferences_action },
   { "shortcuts", tandem_application_shortcuts_action },
   { "about", tandem_application_about_action },
@@ -117,7 +140,6 @@ tandem_application_startup (GApplication *application)
     { "win.search", { "<Control>f", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
-    { "win.stop", { "Escape", NULL } },
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);

@@ -17,13 +17,25 @@
  * Asks the person to answer one AG-UI interrupt and produces its
  * `ResumeEntry`.
  *
+ * The dialog is never modal: the person may read the conversation, switch
+ * to another or quit while it is open. Closing it (Escape, the close
+ * button, the window going away) is "decide later": nothing is answered,
+ * and [method@Tandem.ApprovalDialog.ask_finish] fails with
+ * %G_IO_ERROR_CANCELLED, so the question stays open for another time.
+ *
  * An interrupt whose `responseSchema` is absent or has the approval shape
  * (`approved` or `editedArgs` among its properties) gets the responses
- * `approve`, `deny` and `cancel`; `editedArgs` adds an "Edit arguments"
+ * `later`, `deny` and `approve`; `editedArgs` adds an "Edit arguments"
  * toggle that reveals a [class@Tandem.SchemaForm] pre-filled with the tool
  * call's arguments. Any other interrupt gets a form for its `responseSchema`
  * (a text field for `input_required` without one) and the responses
- * `submit` and `cancel`. Escape answers `cancel`.
+ * `later`, `cancel` and `submit`. Focus starts on the primary answer, so
+ * Enter approves (or submits).
+ *
+ * What is asked comes from the interrupt's `message`; without one, from
+ * the tool call it is bound to, else from its `metadata` (known shapes
+ * such as Mastra's `metadata.mastra` read as a tool and its arguments,
+ * anything else shown as JSON), else from its `reason`.
  *
  * | Response | Entry |
  * | --- | --- |
@@ -32,14 +44,15 @@
  * | `submit` | `{"status": "resolved", "payload": <the form's value>}` |
  * | `cancel` | `{"status": "cancelled"}` |
  *
- * Once `expiresAt` has passed, every response but `cancel` is disabled and
- * any answer becomes `cancelled`.
+ * Once `expiresAt` has passed, every response but `later` and `cancel`
+ * (offered then as Dismiss) is disabled and any answer becomes `cancelled`.
  */
 
 #define RESPONSE_APPROVE "approve"
 #define RESPONSE_DENY    "deny"
 #define RESPONSE_SUBMIT  "submit"
 #define RESPONSE_CANCEL  "cancel"
+#define RESPONSE_LATER   "later"
 
 struct _TandemApprovalDialog
 {
@@ -57,6 +70,7 @@ struct _TandemApprovalDialog
   GtkWidget        *form;
   GtkWidget        *error_label;
   GtkWidget        *expiry_label;
+  GtkWidget        *position_label;
 
   guint             expiry_timeout_id;
   guint             approval : 1;
@@ -174,6 +188,8 @@ tandem_approval_dialog_mark_expired (TandemApprovalDialog *self)
   tandem_approval_dialog_set_response_available (self, RESPONSE_APPROVE, FALSE);
   tandem_approval_dialog_set_response_available (self, RESPONSE_DENY, FALSE);
   tandem_approval_dialog_set_response_available (self, RESPONSE_SUBMIT, FALSE);
+  if (!adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (self), RESPONSE_CANCEL))
+    adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (self), RESPONSE_CANCEL, _("_Dismiss"));
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (self), RESPONSE_CANCEL);
 
   if (self->edit_button != NULL)
@@ -308,6 +324,19 @@ tandem_approval_dialog_finish (TandemApprovalDialog *self,
     json_object_unref (entry);
 }
 
+/* Nothing is answered: the question stays open for another time. */
+static void
+tandem_approval_dialog_postpone (TandemApprovalDialog *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  tandem_approval_dialog_stop (self);
+
+  if ((task = g_steal_pointer (&self->task)))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             "The question was put off");
+}
+
 static void
 tandem_approval_dialog_show_error (TandemApprovalDialog *self,
                                    const char           *message)
@@ -360,6 +389,13 @@ on_response_cb (TandemApprovalDialog *self,
 
   if (self->finished || response == NULL)
     return;
+
+  if (g_strcmp0 (response, RESPONSE_LATER) == 0)
+    {
+      tandem_approval_dialog_postpone (self);
+      tandem_approval_dialog_close (self);
+      return;
+    }
 
   if (g_strcmp0 (response, RESPONSE_CANCEL) == 0)
     {
@@ -470,6 +506,44 @@ on_cancelled_cb (GCancellable *cancellable,
 }
 
 static GtkWidget *
+new_arguments_view (const char *arguments)
+{
+  GtkWidget *label = gtk_label_new (arguments != NULL ? arguments : "");
+  GtkWidget *scrolled;
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_add_css_class (label, "tandem-approval-arguments");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
+                                  -1);
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_widget_add_css_class (scrolled, "card");
+
+  return scrolled;
+}
+
+static GtkWidget *
+new_heading_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "heading");
+
+  return label;
+}
+
+static GtkWidget *
 tandem_approval_dialog_build_tool_call (TandemApprovalDialog *self,
                                         const char           *tool_call_id)
 {
@@ -478,7 +552,6 @@ tandem_approval_dialog_build_tool_call (TandemApprovalDialog *self,
   g_autofree char *arguments = NULL;
   GtkWidget *box;
   GtkWidget *label;
-  GtkWidget *scrolled;
 
   if (self->transcript != NULL)
     part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id);
@@ -508,32 +581,128 @@ tandem_approval_dialog_build_tool_call (TandemApprovalDialog *self,
 
   /* Translators: %s is the name of a tool the agent wants to run */
   title = g_strdup_printf (_("Tool: %s"), agui_tool_call_part_get_tool_name (part));
-  label = gtk_label_new (title);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_box_append (GTK_BOX (box), label);
-
-  label = gtk_label_new (arguments != NULL ? arguments : "");
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "monospace");
-  gtk_widget_add_css_class (label, "tandem-approval-arguments");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
-                                  -1);
-
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), label);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_widget_add_css_class (scrolled, "card");
-  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_box_append (GTK_BOX (box), new_heading_label (title));
+  gtk_box_append (GTK_BOX (box), new_arguments_view (arguments));
 
   return box;
+}
+
+static char *
+dup_args_text (JsonNode *node)
+{
+  if (node == NULL)
+    return NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      g_autoptr(JsonNode) parsed = json_from_string (json_node_get_string (node), NULL);
+
+      if (parsed != NULL)
+        return json_to_string (parsed, TRUE);
+      return g_strdup (json_node_get_string (node));
+    }
+
+  return json_to_string (node, TRUE);
+}
+
+/* Known ways agents describe a suspended tool in `metadata`: Mastra's
+ * `metadata.mastra` ({toolName, args, reason or suspendPayload}), and the
+ * plain `toolName`/`args` many servers use. */
+static JsonObject *
+find_tool_shape (JsonObject *metadata)
+{
+  JsonObject *mastra;
+
+  if (metadata == NULL)
+    return NULL;
+
+  if ((mastra = object_get_object (metadata, "mastra")) &&
+      (object_get_string (mastra, "toolName") || object_get_string (mastra, "tool_name")))
+    return mastra;
+
+  if (object_get_string (metadata, "toolName") || object_get_string (metadata, "tool_name"))
+    return metadata;
+
+  return NULL;
+}
+
+static const char *
+shape_get_reason (JsonObject *shape)
+{
+  JsonObject *suspend;
+
+  if (object_get_string (shape, "reason"))
+    return object_get_string (shape, "reason");
+  if ((suspend = object_get_object (shape, "suspendPayload")))
+    return object_get_string (suspend, "reason") ? object_get_string (suspend, "reason")
+                                                 : object_get_string (suspend, "message");
+
+  return NULL;
+}
+
+static const char *
+body_for_reason (const char *reason)
+{
+  if (g_strcmp0 (reason, "tool_call") == 0)
+    return _("The agent wants to run a tool and asks for your approval first.");
+  if (g_strcmp0 (reason, "confirmation") == 0)
+    return _("The agent asks you to confirm before it goes on.");
+  if (g_strcmp0 (reason, "input_required") == 0)
+    return _("The agent needs an answer from you to go on.");
+
+  return NULL;
+}
+
+/* The metadata of an interrupt that carries nothing else: a known tool
+ * shape reads as a tool and its arguments, anything else as JSON. Returns
+ * the body text it suggests. */
+static char *
+tandem_approval_dialog_build_metadata (TandemApprovalDialog *self,
+                                       GtkWidget            *box,
+                                       JsonObject           *metadata)
+{
+  JsonObject *shape = find_tool_shape (metadata);
+  g_autofree char *title = NULL;
+  g_autofree char *arguments = NULL;
+  const char *name;
+  JsonNode *args;
+
+  if (shape == NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), metadata);
+      g_autofree char *text = json_to_string (node, TRUE);
+
+      gtk_box_append (GTK_BOX (box), new_heading_label (_("Details from the agent")));
+      gtk_box_append (GTK_BOX (box), new_arguments_view (text));
+      return NULL;
+    }
+
+  name = object_get_string (shape, "toolName") ? object_get_string (shape, "toolName")
+                                               : object_get_string (shape, "tool_name");
+  args = json_object_get_member (shape, "args");
+  if (args == NULL)
+    args = json_object_get_member (shape, "arguments");
+
+  if (args != NULL && self->arguments == NULL)
+    {
+      if (JSON_NODE_HOLDS_VALUE (args) && json_node_get_value_type (args) == G_TYPE_STRING)
+        self->arguments = json_from_string (json_node_get_string (args), NULL);
+      else
+        self->arguments = json_node_copy (args);
+    }
+  arguments = dup_args_text (args);
+
+  /* Translators: %s is the name of a tool the agent wants to run */
+  title = g_strdup_printf (_("Tool: %s"), name);
+  gtk_box_append (GTK_BOX (box), new_heading_label (title));
+  if (arguments != NULL)
+    gtk_box_append (GTK_BOX (box), new_arguments_view (arguments));
+
+  if (shape_get_reason (shape) != NULL)
+    return g_strdup (shape_get_reason (shape));
+
+  /* Translators: %s is the name of a tool */
+  return g_strdup_printf (_("The agent wants to run “%s” and asks for your approval first."), name);
 }
 
 static void
@@ -545,6 +714,9 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   const char *message = object_get_string (self->interrupt, "message");
   const char *tool_call_id = object_get_string (self->interrupt, "toolCallId");
   const char *expires_at = object_get_string (self->interrupt, "expiresAt");
+  JsonObject *metadata = object_get_object (self->interrupt, "metadata");
+  AguiToolCallPart *part = NULL;
+  g_autofree char *body = NULL;
   GtkWidget *box;
 
   self->approval = is_approval_shape (response_schema) && g_strcmp0 (reason, "input_required") != 0;
@@ -552,12 +724,45 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   adw_message_dialog_set_heading_use_markup (dialog, FALSE);
   adw_message_dialog_set_body_use_markup (dialog, FALSE);
   adw_message_dialog_set_heading (dialog, heading_for_reason (reason, self->approval));
-  adw_message_dialog_set_body (dialog, message ? message : "");
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
-  if (tool_call_id != NULL)
-    gtk_box_append (GTK_BOX (box), tandem_approval_dialog_build_tool_call (self, tool_call_id));
+  self->position_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->position_label, "dim-label");
+  gtk_widget_add_css_class (self->position_label, "caption-heading");
+  gtk_widget_set_visible (self->position_label, FALSE);
+  gtk_box_append (GTK_BOX (box), self->position_label);
+
+  /* Never an empty question: the message, else the bound call, else the
+   * metadata, else the reason. */
+  if (tool_call_id != NULL && self->transcript != NULL)
+    part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id);
+
+  if (part != NULL || (tool_call_id != NULL && find_tool_shape (metadata) == NULL))
+    {
+      gtk_box_append (GTK_BOX (box), tandem_approval_dialog_build_tool_call (self, tool_call_id));
+      if (part != NULL && agui_tool_call_part_get_tool_name (part) != NULL)
+        /* Translators: %s is the name of a tool */
+        body = g_strdup_printf (_("The agent wants to run “%s” and asks for your approval first."),
+                                agui_tool_call_part_get_tool_name (part));
+    }
+  else if (metadata != NULL && json_object_get_size (metadata) > 0)
+    {
+      body = tandem_approval_dialog_build_metadata (self, box, metadata);
+    }
+
+  if (message != NULL && message[0] != '\0')
+    adw_message_dialog_set_body (dialog, message);
+  else if (body != NULL)
+    adw_message_dialog_set_body (dialog, body);
+  else if (body_for_reason (reason) != NULL)
+    adw_message_dialog_set_body (dialog, body_for_reason (reason));
+  else
+    {
+      /* Translators: %s is the agent's own word for why it asks */
+      g_autofree char *text = g_strdup_printf (_("The agent asks (%s)."), reason ? reason : _("no reason given"));
+      adw_message_dialog_set_body (dialog, text);
+    }
 
   if (self->approval)
     {
@@ -583,7 +788,7 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
         }
 
       adw_message_dialog_add_responses (dialog,
-                                        RESPONSE_CANCEL, _("_Cancel"),
+                                        RESPONSE_LATER, _("_Later"),
                                         RESPONSE_DENY, _("_Deny"),
                                         RESPONSE_APPROVE, _("_Approve"),
                                         NULL);
@@ -607,14 +812,15 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
       gtk_box_append (GTK_BOX (box), self->form);
 
       adw_message_dialog_add_responses (dialog,
-                                        RESPONSE_CANCEL, _("_Cancel"),
+                                        RESPONSE_LATER, _("_Later"),
+                                        RESPONSE_CANCEL, _("_Don’t Answer"),
                                         RESPONSE_SUBMIT, _("_Submit"),
                                         NULL);
       adw_message_dialog_set_response_appearance (dialog, RESPONSE_SUBMIT, ADW_RESPONSE_SUGGESTED);
       adw_message_dialog_set_default_response (dialog, RESPONSE_SUBMIT);
     }
 
-  adw_message_dialog_set_close_response (dialog, RESPONSE_CANCEL);
+  adw_message_dialog_set_close_response (dialog, RESPONSE_LATER);
 
   self->error_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
@@ -646,7 +852,7 @@ tandem_approval_dialog_close_request (GtkWindow *window)
 
   /* A response button closes the dialog before it emits its response, and
    * a form that does not validate must stay open; so stay open unless the
-   * parent turned the close into an answer (Escape answers "cancel"). */
+   * parent turned the close into an answer or into "later" (Escape). */
   self->in_close_request = TRUE;
   GTK_WINDOW_CLASS (tandem_approval_dialog_parent_class)->close_request (window);
   self->in_close_request = FALSE;
@@ -654,12 +860,13 @@ tandem_approval_dialog_close_request (GtkWindow *window)
   return !self->finished;
 }
 
-/* Destroyed without an answer, say with its parent: that is a cancel. */
+/* Destroyed without an answer, say because the app quits: the question
+ * is put off, never answered for the person. */
 static void
 tandem_approval_dialog_abandon (TandemApprovalDialog *self)
 {
   if (!self->finished && self->task != NULL)
-    tandem_approval_dialog_finish (self, new_entry (self, "cancelled", NULL));
+    tandem_approval_dialog_postpone (self);
   tandem_approval_dialog_stop (self);
 }
 
@@ -744,7 +951,8 @@ tandem_approval_dialog_new (GtkWindow      *parent,
 
   self = g_object_new (TANDEM_TYPE_APPROVAL_DIALOG,
                        "transient-for", parent,
-                       "modal", TRUE,
+                       "modal", FALSE,
+                       "destroy-with-parent", TRUE,
                        NULL);
   self->transcript = transcript ? g_object_ref (transcript) : NULL;
   self->interrupt = json_object_ref (interrupt);
@@ -808,6 +1016,45 @@ tandem_approval_dialog_ask_async (TandemApprovalDialog *self,
     }
 
   gtk_window_present (GTK_WINDOW (self));
+
+  /* Otherwise focus lands on the first focusable child (Edit Arguments),
+   * and Enter would open the form instead of approving. */
+  if (gtk_window_get_default_widget (GTK_WINDOW (self)) != NULL)
+    gtk_widget_grab_focus (gtk_window_get_default_widget (GTK_WINDOW (self)));
+}
+
+/**
+ * tandem_approval_dialog_set_position:
+ * @self: an approval dialog
+ * @position: which question this is, from 1
+ * @count: how many questions the run asked
+ *
+ * Shows "1 of 2" when the run asked more than one question.
+ */
+void
+tandem_approval_dialog_set_position (TandemApprovalDialog *self,
+                                     guint                 position,
+                                     guint                 count)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  gtk_widget_set_visible (self->position_label, count > 1);
+  if (count <= 1)
+    return;
+
+  /* Translators: which of the agent's questions this is, as in "1 of 2" */
+  text = g_strdup_printf (_("Question %u of %u"), position, count);
+  gtk_label_set_text (GTK_LABEL (self->position_label), text);
+}
+
+const char *
+tandem_approval_dialog_get_position_text (TandemApprovalDialog *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPROVAL_DIALOG (self), NULL);
+
+  return gtk_widget_get_visible (self->position_label) ? gtk_label_get_text (GTK_LABEL (self->position_label)) : NULL;
 }
 
 /**
@@ -815,7 +1062,8 @@ tandem_approval_dialog_ask_async (TandemApprovalDialog *self,
  * @self: an approval dialog
  * @result: the result passed to the callback
  * @error: return location for a #GError, %G_IO_ERROR_CANCELLED when the
- *   cancellable fired
+ *   person put the question off (closed the dialog) or the cancellable
+ *   fired: nothing was answered
  *
  * Returns: (transfer full): the `ResumeEntry`: `interruptId`, `status` and,
  *   when resolved, `payload`

@@ -30,5 +30,9 @@ gboolean              tandem_approval_dialog_get_editing (TandemApprovalDialog *
 void                  tandem_approval_dialog_set_editing (TandemApprovalDialog *self,
                                                           gboolean              editing);
 gboolean              tandem_approval_dialog_get_expired (TandemApprovalDialog *self);
+void                  tandem_approval_dialog_set_position (TandemApprovalDialog *self,
+                                                           guint                 position,
+                                                           guint                 count);
+const char           *tandem_approval_dialog_get_position_text (TandemApprovalDialog *self);
 
 G_END_DECLS

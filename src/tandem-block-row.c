@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "tandem-attempt-frame.h"
 #include "tandem-block-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-row.h"
@@ -25,7 +26,8 @@ struct _TandemBlockRow
   GtkWidget    parent_instance;
 
   TandemBlock *block;
-  GtkWidget   *child;
+  GtkWidget   *child;  /* the attempt frame around the view, or the user's message row */
+  GtkWidget   *view;
   guint        tick_id;
 };
 
@@ -43,7 +45,10 @@ update_markdown (TandemBlockRow *self)
 
   start = tandem_block_peek_text (self->block, &length);
   text = g_strndup (start != NULL ? start : "", length);
-  tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (self->child), text);
+  tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (self->view), text);
+  if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+    tandem_attempt_frame_set_show_mark (TANDEM_ATTEMPT_FRAME (self->child),
+                                        tandem_block_get_last_of_part (self->block));
 }
 
 static gboolean
@@ -54,7 +59,7 @@ on_tick_cb (GtkWidget     *widget,
   TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
 
   self->tick_id = 0;
-  if (self->block != NULL && TANDEM_IS_MARKDOWN_VIEW (self->child))
+  if (self->block != NULL && TANDEM_IS_MARKDOWN_VIEW (self->view))
     update_markdown (self);
 
   return G_SOURCE_REMOVE;
@@ -85,6 +90,7 @@ tandem_block_row_clear (TandemBlockRow *self)
   if (self->block != NULL)
     g_signal_handlers_disconnect_by_data (self->block, self);
   g_clear_object (&self->block);
+  self->view = NULL;
   g_clear_pointer (&self->child, gtk_widget_unparent);
 
   for (const char * const *c = (const char * const []) { "user", "agent", "other", "first", "continued", "markdown", NULL };
@@ -107,9 +113,9 @@ create_child (TandemBlockRow *self)
       return widget;
 
     case TANDEM_BLOCK_MARKDOWN:
-      widget = tandem_markdown_view_new ();
+      self->view = tandem_markdown_view_new ();
       gtk_widget_add_css_class (GTK_WIDGET (self), "markdown");
-      return widget;
+      break;
 
     case TANDEM_BLOCK_TEXT:
     case TANDEM_BLOCK_REASONING:
@@ -117,8 +123,12 @@ create_child (TandemBlockRow *self)
     case TANDEM_BLOCK_ACTIVITY:
     case TANDEM_BLOCK_MEDIA:
     default:
-      return tandem_part_widget_new (role, tandem_block_get_part (self->block));
+      self->view = tandem_part_widget_new (role, tandem_block_get_part (self->block));
+      break;
     }
+
+  /* A failed or stopped attempt is marked on every block of it */
+  return tandem_attempt_frame_new (tandem_block_get_part (self->block), self->view);
 }
 
 static void

@@ -172,6 +172,21 @@ tandem_block_get_start (TandemBlock *self)
 }
 
 /**
+ * tandem_block_get_last_of_part:
+ * @self: a block
+ *
+ * Returns: whether the block is the last one drawing its part: always,
+ *   but for the stretches of a Markdown text before its last
+ */
+gboolean
+tandem_block_get_last_of_part (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), TRUE);
+
+  return self->end == OPEN_END;
+}
+
+/**
  * tandem_block_peek_text:
  * @self: a Markdown or text block
  * @length: (out): the length of the block's text in bytes

@@ -47,6 +47,7 @@ AguiPart        *tandem_block_get_part        (TandemBlock     *self);
 gboolean         tandem_block_get_first       (TandemBlock     *self);
 gboolean         tandem_block_get_continued   (TandemBlock     *self);
 gsize            tandem_block_get_start       (TandemBlock     *self);
+gboolean         tandem_block_get_last_of_part (TandemBlock    *self);
 const char      *tandem_block_peek_text       (TandemBlock     *self,
                                                gsize           *length);
 

@@ -11,6 +11,7 @@
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-row.h"
+#include "tandem-attempt-frame.h"
 #include "tandem-tool-card.h"
 
 /* One message of the transcript, its parts drawn in order. The row
@@ -257,7 +258,7 @@ on_parts_items_changed_cb (TandemMessageRow *self,
   for (guint i = 0; i < added; i++)
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, position + i);
-      GtkWidget *widget = tandem_part_widget_new (agui_message_get_role (self->message), part);
+      GtkWidget *widget = tandem_attempt_frame_new (part, tandem_part_widget_new (agui_message_get_role (self->message), part));
 
       gtk_box_insert_child_after (GTK_BOX (self->box), widget, sibling);
       g_ptr_array_insert (self->part_widgets, position + i, widget);

@@ -10,8 +10,12 @@
 
 #include "tandem-tool-card.h"
 
-/* One tool call: its name, where it stands, its arguments as they stream
- * (pretty JSON once they parse) and its result or error. Every text the
+/* One tool call: its name, where it stands, what the person answered
+ * about it (with Answer… while the question is open), its arguments as
+ * they stream (pretty JSON once they parse; the person's edit, marked,
+ * with the agent's original beneath) and its result or error. It reads
+ * everything from its one part and follows its notifications, so it can
+ * stand as a row of its own. Every text the
  * agent sent is set with gtk_label_set_text(), never as markup. */
 
 struct _TandemToolCard
@@ -26,7 +30,13 @@ struct _TandemToolCard
   GtkWidget        *spinner;
   GtkWidget        *name_label;
   GtkWidget        *status_label;
+  GtkWidget        *answer_box;
+  GtkWidget        *answer_label;
+  GtkWidget        *answer_button;
+  GtkWidget        *arguments_title;
   GtkWidget        *arguments_label;
+  GtkWidget        *original_expander;
+  GtkWidget        *original_label;
   GtkWidget        *result_title;
   GtkWidget        *result_label;
 };
@@ -72,61 +82,129 @@ pretty_text (const char *text)
   return g_strdup (text);
 }
 
+typedef struct
+{
+  const char *label;
+  const char *icon;
+  const char *css;
+  gboolean    spinning;
+} StatusLook;
+
+/* Colours are libadwaita's text colours (success, warning, error, accent),
+ * which keep their contrast in the light and the dark style; a coloured
+ * label is never dimmed on top, which would lose it. States without a
+ * colour of their own stay dim. */
+static const StatusLook status_looks[] = {
+  [AGUI_TOOL_CALL_STREAMING] = { N_("Streaming"), NULL, "dim-label", TRUE },
+  [AGUI_TOOL_CALL_AWAITING_RESULT] = { N_("Awaiting result"), NULL, "dim-label", TRUE },
+  [AGUI_TOOL_CALL_AWAITING_APPROVAL] = { N_("Awaiting approval"), "dialog-question-symbolic", "warning", FALSE },
+  [AGUI_TOOL_CALL_COMPLETE] = { N_("Complete"), "emblem-ok-symbolic", "success", FALSE },
+  [AGUI_TOOL_CALL_FAILED] = { N_("Failed"), "dialog-error-symbolic", "error", FALSE },
+  [AGUI_TOOL_CALL_APPROVED] = { N_("Approved"), NULL, "accent", TRUE },
+  [AGUI_TOOL_CALL_APPROVED_EDITED] = { N_("Approved with changes"), NULL, "accent", TRUE },
+  [AGUI_TOOL_CALL_DENIED] = { N_("Denied"), "action-unavailable-symbolic", "error", FALSE },
+  [AGUI_TOOL_CALL_CANCELLED] = { N_("Cancelled"), "process-stop-symbolic", "dim-label", FALSE },
+  [AGUI_TOOL_CALL_DECLINED] = { N_("Declined"), "action-unavailable-symbolic", "error", FALSE },
+  [AGUI_TOOL_CALL_EXPIRED] = { N_("Expired"), "alarm-symbolic", "dim-label", FALSE },
+  [AGUI_TOOL_CALL_NO_RESULT] = { N_("No result"), "dialog-warning-symbolic", "warning", FALSE },
+};
+
+static const char * const status_classes[] = { "dim-label", "accent", "success", "warning", "error" };
+
 static void
 tandem_tool_card_update_status (TandemToolCard *self)
 {
   AguiToolCallStatus status = agui_tool_call_part_get_status (self->part);
-  const char *text = NULL;
-  const char *icon = NULL;
-  const char *css = NULL;
-  gboolean spinning = FALSE;
+  const StatusLook *look;
 
-  switch (status)
+  if ((guint) status >= G_N_ELEMENTS (status_looks) || status_looks[status].label == NULL)
+    status = AGUI_TOOL_CALL_FAILED;
+  look = &status_looks[status];
+
+  gtk_label_set_text (GTK_LABEL (self->status_label), _(look->label));
+  gtk_widget_set_visible (self->spinner, look->spinning);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), look->spinning);
+  gtk_widget_set_visible (self->status_icon, look->icon != NULL);
+  if (look->icon != NULL)
+    gtk_image_set_from_icon_name (GTK_IMAGE (self->status_icon), look->icon);
+
+  for (guint i = 0; i < G_N_ELEMENTS (status_classes); i++)
     {
-    case AGUI_TOOL_CALL_STREAMING:
-      text = _("Streaming");
-      spinning = TRUE;
-      break;
-    case AGUI_TOOL_CALL_AWAITING_RESULT:
-      text = _("Awaiting result");
-      spinning = TRUE;
-      break;
-    case AGUI_TOOL_CALL_AWAITING_APPROVAL:
-      text = _("Awaiting approval");
-      icon = "dialog-question-symbolic";
-      css = "warning";
-      break;
-    case AGUI_TOOL_CALL_COMPLETE:
-      text = _("Complete");
-      icon = "emblem-ok-symbolic";
-      css = "success";
-      break;
-    case AGUI_TOOL_CALL_FAILED:
-    default:
-      text = _("Failed");
-      icon = "dialog-error-symbolic";
-      css = "error";
-      break;
+      gtk_widget_remove_css_class (self->status_label, status_classes[i]);
+      gtk_widget_remove_css_class (self->status_icon, status_classes[i]);
     }
+  gtk_widget_add_css_class (self->status_label, look->css);
+  gtk_widget_add_css_class (self->status_icon, look->css);
 
-  gtk_label_set_text (GTK_LABEL (self->status_label), text);
-  gtk_widget_set_visible (self->spinner, spinning);
-  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), spinning);
-  gtk_widget_set_visible (self->status_icon, icon != NULL);
-  if (icon != NULL)
-    gtk_image_set_from_icon_name (GTK_IMAGE (self->status_icon), icon);
-
-  gtk_widget_remove_css_class (self->status_label, "warning");
-  gtk_widget_remove_css_class (self->status_label, "success");
-  gtk_widget_remove_css_class (self->status_label, "error");
-  if (css != NULL)
-    gtk_widget_add_css_class (self->status_label, css);
+  gtk_widget_set_visible (self->answer_button, status == AGUI_TOOL_CALL_AWAITING_APPROVAL);
+  gtk_widget_set_visible (self->answer_box,
+                          status == AGUI_TOOL_CALL_AWAITING_APPROVAL ||
+                          agui_tool_call_part_get_answer (self->part) != AGUI_ANSWER_NONE);
 }
 
+/**
+ * tandem_tool_card_dup_answer_text:
+ * @part: a tool call
+ *
+ * Returns: (transfer full) (nullable): one line saying what the person
+ *   answered about @part, or %NULL when nobody has
+ */
+char *
+tandem_tool_card_dup_answer_text (AguiToolCallPart *part)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (part), NULL);
+
+  switch (agui_tool_call_part_get_answer (part))
+    {
+    case AGUI_ANSWER_APPROVED:
+      return g_strdup (_("You approved"));
+    case AGUI_ANSWER_APPROVED_EDITED:
+      return g_strdup (_("You approved with changes"));
+    case AGUI_ANSWER_DENIED:
+      return g_strdup (_("You denied"));
+    case AGUI_ANSWER_CANCELLED:
+      return g_strdup (_("You dismissed the question"));
+    case AGUI_ANSWER_EXPIRED:
+      return g_strdup (_("The question expired unanswered"));
+    case AGUI_ANSWER_DECLINED:
+      return g_strdup (_("You declined"));
+    case AGUI_ANSWER_ANSWERED:
+      {
+        const char *text = agui_tool_call_part_get_answer_text (part);
+        g_autoptr(JsonNode) node = text != NULL ? json_from_string (text, NULL) : NULL;
+        g_autofree char *value = NULL;
+
+        if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+          value = g_strdup (json_node_get_string (node));
+        else
+          value = g_strdup (text);
+
+        /* Translators: %s is what the person typed or chose */
+        return g_strdup_printf (_("You answered: %s"), value != NULL ? value : "");
+      }
+    case AGUI_ANSWER_NONE:
+    default:
+      return NULL;
+    }
+}
+
+static void
+tandem_tool_card_update_answer (TandemToolCard *self)
+{
+  g_autofree char *text = tandem_tool_card_dup_answer_text (self->part);
+
+  gtk_label_set_text (GTK_LABEL (self->answer_label),
+                      text != NULL ? text : _("The agent is waiting for your answer"));
+  gtk_widget_set_visible (self->answer_box,
+                          text != NULL || agui_tool_call_part_get_status (self->part) == AGUI_TOOL_CALL_AWAITING_APPROVAL);
+}
+
+/* Edited arguments are what ran; the agent's own stay one click away. */
 static void
 tandem_tool_card_update_arguments (TandemToolCard *self)
 {
   JsonNode *parsed = agui_tool_call_part_get_parsed_arguments (self->part);
+  const char *edited = agui_tool_call_part_get_edited_arguments (self->part);
   g_autofree char *text = NULL;
 
   if (parsed != NULL)
@@ -134,7 +212,21 @@ tandem_tool_card_update_arguments (TandemToolCard *self)
   else
     text = g_strdup (agui_tool_call_part_get_arguments (self->part));
 
-  gtk_label_set_text (GTK_LABEL (self->arguments_label), text != NULL ? text : "");
+  if (edited != NULL)
+    {
+      g_autofree char *pretty = pretty_text (edited);
+
+      gtk_label_set_text (GTK_LABEL (self->arguments_title), _("Arguments (edited by you)"));
+      gtk_label_set_text (GTK_LABEL (self->arguments_label), pretty);
+      gtk_label_set_text (GTK_LABEL (self->original_label), text != NULL ? text : "");
+      gtk_widget_set_visible (self->original_expander, TRUE);
+    }
+  else
+    {
+      gtk_label_set_text (GTK_LABEL (self->arguments_title), _("Arguments"));
+      gtk_label_set_text (GTK_LABEL (self->arguments_label), text != NULL ? text : "");
+      gtk_widget_set_visible (self->original_expander, FALSE);
+    }
 }
 
 static void
@@ -172,9 +264,15 @@ on_part_notify_cb (TandemToolCard   *self,
   g_assert (TANDEM_IS_TOOL_CARD (self));
 
   if (g_str_equal (name, "status"))
-    tandem_tool_card_update_status (self);
-  else if (g_str_equal (name, "arguments") || g_str_equal (name, "parsed-arguments"))
+    {
+      tandem_tool_card_update_status (self);
+      tandem_tool_card_update_answer (self);
+    }
+  else if (g_str_equal (name, "arguments") || g_str_equal (name, "parsed-arguments") ||
+           g_str_equal (name, "edited-arguments"))
     tandem_tool_card_update_arguments (self);
+  else if (g_str_equal (name, "answer") || g_str_equal (name, "answer-text"))
+    tandem_tool_card_update_answer (self);
   else if (g_str_equal (name, "result") || g_str_equal (name, "error"))
     tandem_tool_card_update_result (self);
   else if (g_str_equal (name, "tool-name"))
@@ -256,7 +354,13 @@ tandem_tool_card_class_init (TandemToolCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, spinner);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, name_label);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, answer_box);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, answer_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, answer_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, arguments_title);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, arguments_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, original_expander);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, original_label);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, result_title);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, result_label);
 }
@@ -302,6 +406,7 @@ tandem_tool_card_set_part (TandemToolCard   *self,
       g_signal_connect_object (part, "notify", G_CALLBACK (on_part_notify_cb), self, G_CONNECT_SWAPPED);
       gtk_label_set_text (GTK_LABEL (self->name_label), agui_tool_call_part_get_tool_name (part) ? agui_tool_call_part_get_tool_name (part) : "");
       tandem_tool_card_update_status (self);
+      tandem_tool_card_update_answer (self);
       tandem_tool_card_update_arguments (self);
       tandem_tool_card_update_result (self);
     }
@@ -323,6 +428,22 @@ tandem_tool_card_get_arguments_text (TandemToolCard *self)
   g_return_val_if_fail (TANDEM_IS_TOOL_CARD (self), NULL);
 
   return gtk_label_get_text (GTK_LABEL (self->arguments_label));
+}
+
+const char *
+tandem_tool_card_get_answer_text (TandemToolCard *self)
+{
+  g_return_val_if_fail (TANDEM_IS_TOOL_CARD (self), NULL);
+
+  return gtk_widget_get_visible (self->answer_box) ? gtk_label_get_text (GTK_LABEL (self->answer_label)) : NULL;
+}
+
+const char *
+tandem_tool_card_get_original_arguments_text (TandemToolCard *self)
+{
+  g_return_val_if_fail (TANDEM_IS_TOOL_CARD (self), NULL);
+
+  return gtk_widget_get_visible (self->original_expander) ? gtk_label_get_text (GTK_LABEL (self->original_label)) : NULL;
 }
 
 const char *

@@ -22,6 +22,10 @@ void              tandem_tool_card_set_part        (TandemToolCard   *self,
 const char       *tandem_tool_card_get_status_text (TandemToolCard   *self);
 const char       *tandem_tool_card_get_arguments_text (TandemToolCard *self);
 const char       *tandem_tool_card_get_result_text (TandemToolCard   *self);
+const char       *tandem_tool_card_get_answer_text (TandemToolCard   *self);
+const char       *tandem_tool_card_get_original_arguments_text (TandemToolCard *self);
+
+char             *tandem_tool_card_dup_answer_text (AguiToolCallPart *part);
 
 char             *tandem_pretty_json               (JsonNode         *node);
 

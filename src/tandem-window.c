@@ -13,6 +13,7 @@
 #include "tandem-approval-dialog.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-state-inspector.h"
 #include "tandem-window.h"
@@ -47,6 +48,7 @@ struct _TandemWindow
   guint                 asking : 1;
   guint                 refreshing_threads : 1;
   guint                 syncing_dropdown : 1;
+  guint                 waiting_only : 1;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
@@ -75,6 +77,7 @@ struct _TandemWindow
   GtkExpander          *error_details;
   GtkLabel             *error_details_label;
   GtkRevealer          *interrupt_revealer;
+  TandemInterruptBanner *interrupt_banner;
   GtkWidget            *composer;
   GtkTextView          *composer_view;
   GtkWidget            *send_button;
@@ -217,7 +220,11 @@ tandem_window_notify (TandemWindow *self,
   notification = g_notification_new (title);
   if (body != NULL && body[0] != '\0')
     g_notification_set_body (notification, body);
-  g_notification_set_default_action (notification, "app.activate");
+  if (self->session != NULL && self->store != NULL)
+    g_notification_set_default_action_and_target (notification, "app.open-thread", "s",
+                                                  agui_agent_session_get_thread_id (self->session));
+  else
+    g_notification_set_default_action (notification, "app.activate");
   g_application_send_notification (application, id, notification);
 }
 
@@ -527,6 +534,8 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_set_visible (self->stop_button, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
+  tandem_interrupt_banner_set_count (self->interrupt_banner,
+                                     waiting ? json_array_get_length (agui_agent_session_get_pending_interrupts (self->session)) : 0);
 }
 
 static void
@@ -677,6 +686,8 @@ on_approval_answered_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *answer;
 
+  /* CANCELLED is "decide later": nothing goes out, the question stays
+   * on its card and in the banner, and Answer… asks again from the first. */
   answer = tandem_approval_dialog_ask_finish (TANDEM_APPROVAL_DIALOG (object), result, &error);
   if (answer == NULL)
     {
@@ -718,6 +729,7 @@ ask_next (AskData *data)
   dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
                                        agui_agent_session_get_transcript (data->session),
                                        interrupt);
+  tandem_approval_dialog_set_position (dialog, data->index + 1, json_array_get_length (data->interrupts));
   g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
   tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
 }
@@ -783,7 +795,8 @@ tandem_window_update_title (TandemWindow *self)
 }
 
 static GtkWidget *
-create_thread_row (JsonObject *thread)
+create_thread_row (JsonObject *thread,
+                   gboolean    waiting)
 {
   const char *id = json_object_get_string_member_with_default (thread, "id", "");
   const char *title = json_object_get_string_member_with_default (thread, "title", NULL);
@@ -825,6 +838,18 @@ create_thread_row (JsonObject *thread)
   gtk_widget_add_css_class (menu_button, "flat");
 
   gtk_box_append (GTK_BOX (box), labels);
+  if (waiting)
+    {
+      GtkWidget *mark = gtk_image_new_from_icon_name ("dialog-question-symbolic");
+
+      gtk_widget_set_tooltip_text (mark, _("Waiting for your answer"));
+      gtk_widget_add_css_class (mark, "warning");
+      gtk_widget_add_css_class (row, "waiting");
+      gtk_box_append (GTK_BOX (box), mark);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Waiting for your answer"),
+                                      -1);
+    }
   gtk_box_append (GTK_BOX (box), menu_button);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
@@ -832,6 +857,25 @@ create_thread_row (JsonObject *thread)
                                   -1);
 
   return row;
+}
+
+/* The conversation shown may be ahead of the store (its turn is written
+ * in a worker); the others are as their last turn left them. */
+static gboolean
+thread_is_waiting (TandemWindow *self,
+                   const char   *thread_id)
+{
+  g_autoptr(JsonArray) interrupts = NULL;
+
+  if (self->session != NULL && g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) == 0)
+    return has_pending_interrupts (self);
+
+  if (self->store == NULL)
+    return FALSE;
+
+  interrupts = agui_session_store_get_pending_interrupts (self->store, thread_id, NULL);
+
+  return interrupts != NULL && json_array_get_length (interrupts) > 0;
 }
 
 void
@@ -863,12 +907,17 @@ tandem_window_refresh_threads (TandemWindow *self)
     {
       JsonObject *thread = json_array_get_object_element (threads, i);
       const char *id = json_object_get_string_member_with_default (thread, "id", NULL);
+      gboolean waiting;
       GtkWidget *row;
 
       if (id == NULL || g_hash_table_contains (self->pending_deletes, id))
         continue;
 
-      row = create_thread_row (thread);
+      waiting = thread_is_waiting (self, id);
+      if (self->waiting_only && !waiting)
+        continue;
+
+      row = create_thread_row (thread, waiting);
       gtk_list_box_append (self->thread_list, row);
       g_ptr_array_add (self->thread_ids, g_strdup (id));
       if (g_strcmp0 (id, current) == 0)
@@ -877,7 +926,8 @@ tandem_window_refresh_threads (TandemWindow *self)
 
   if (self->thread_ids->len == 0)
     adw_status_page_set_description (ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty")),
-                                     search[0] != '\0' ? _("No conversation matches the search.")
+                                     self->waiting_only ? _("No conversation is waiting for you.")
+                                     : search[0] != '\0' ? _("No conversation matches the search.")
                                                        : (self->store != NULL ? _("Your conversations will appear here.")
                                                                               : _("Conversations are not saved.")));
   gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
@@ -887,6 +937,15 @@ tandem_window_refresh_threads (TandemWindow *self)
 static void
 on_search_changed_cb (TandemWindow *self)
 {
+  tandem_window_refresh_threads (self);
+}
+
+/* The approval inbox: only the conversations that wait for the person. */
+static void
+on_waiting_toggled_cb (TandemWindow    *self,
+                       GtkToggleButton *button)
+{
+  self->waiting_only = gtk_toggle_button_get_active (button);
   tandem_window_refresh_threads (self);
 }
 
@@ -1257,6 +1316,50 @@ tandem_window_handle_composer_key (TandemWindow    *self,
     gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
 
   return TRUE;
+}
+
+/**
+ * tandem_window_handle_escape:
+ * @self: a window
+ *
+ * Escape stops the run only while focus is in the composer or the
+ * transcript: pressed to close the conversation search, a popover or a
+ * dialog, it is theirs. The window's key controller calls this; tests
+ * call it directly, as GTK 4 cannot synthesize key events.
+ *
+ * Returns: %TRUE if the run was stopped
+ */
+gboolean
+tandem_window_handle_escape (TandemWindow *self)
+{
+  GtkWidget *focus;
+
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (!is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+
+  if (focus != self->composer && !gtk_widget_is_ancestor (focus, self->composer) &&
+      focus != GTK_WIDGET (self->transcript_scroller) &&
+      !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript_scroller)))
+    return FALSE;
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.stop", NULL);
+  return TRUE;
+}
+
+static gboolean
+on_window_key_pressed_cb (TandemWindow          *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  if (keyval != GDK_KEY_Escape || (state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return FALSE;
+
+  return tandem_window_handle_escape (self);
 }
 
 static gboolean
@@ -1684,6 +1787,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_AGENT);
   g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
+  g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -1712,6 +1816,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
@@ -1719,6 +1824,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_waiting_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
@@ -1754,6 +1860,11 @@ tandem_window_init (TandemWindow *self)
   g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_composer_key_pressed_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->composer_view), controller);
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_window_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
@@ -1863,6 +1974,7 @@ tandem_window_set_session (TandemWindow     *self,
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::store-error", G_CALLBACK (on_session_store_error_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);

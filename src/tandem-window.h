@@ -28,6 +28,7 @@ void              tandem_window_send                (TandemWindow      *self,
 void              tandem_window_refresh_threads     (TandemWindow      *self);
 void              tandem_window_show_toast          (TandemWindow      *self,
                                                      const char        *title);
+gboolean          tandem_window_handle_escape       (TandemWindow      *self);
 gboolean          tandem_window_handle_composer_key (TandemWindow      *self,
                                                      guint              keyval,
                                                      GdkModifierType    state);

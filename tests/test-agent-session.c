@@ -145,6 +145,89 @@ time_registry (guint *calls)
   return g_steal_pointer (&registry);
 }
 
+static char *
+refusing_tool_func (JsonNode  *arguments,
+                    gpointer   user_data,
+                    GError   **error)
+{
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "The user declined");
+  return NULL;
+}
+
+static void
+test_declined_tool (void)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiToolRegistry) registry = agui_tool_registry_new ();
+  g_autoptr(AguiTool) tool = agui_tool_new_simple ("get_time", "Asks first", NULL, refusing_tool_func, NULL, NULL);
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  AguiToolCallPart *part;
+
+  g_test_summary ("A desktop tool the person refuses reads declined, not failed");
+
+  agui_tool_registry_add (registry, tool);
+  session = agui_agent_session_new_for_thread (AGUI_TRANSPORT (replay), NULL, registry);
+  script (replay, RS ("r1") "," TEXT ("m1", "Checking") "," CALL ("tc1", "get_time", "m1") "," RF ("r1"));
+  script (replay, RS ("r2") "," TEXT ("m2", "Fine.") "," RF ("r2"));
+  state = send_and_wait (session, "time?", NULL, NULL);
+  g_assert_nonnull (state);
+
+  part = agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1");
+  g_assert_cmpint (agui_tool_call_part_get_answer (part), ==, AGUI_ANSWER_DECLINED);
+  g_assert_cmpint (agui_tool_call_part_get_status (part), ==, AGUI_TOOL_CALL_DECLINED);
+  /* The agent still hears that the call failed. */
+  g_assert_nonnull (agui_tool_call_part_get_error (part));
+}
+
+static void
+test_answers_outrank_results (void)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = agui_agent_session_new (AGUI_TRANSPORT (replay));
+  g_autoptr(AguiRunState) first = NULL;
+  g_autoptr(AguiRunState) second = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiToolCallPart *part;
+  JsonArray *messages;
+
+  g_test_summary ("A denied call stays denied when the agent reports a result; the answer stays out of the run's input");
+
+  script (replay, RS ("r1") "," TEXT ("m1", "Deleting") "," CALL ("tc1", "delete", "m1") "," INTERRUPT ("r1", ""));
+  script (replay, RS ("r2") ","
+          "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"res1\",\"toolCallId\":\"tc1\",\"content\":\"ok\",\"role\":\"tool\"},"
+          RF ("r2"));
+  script (replay, RS ("r3") "," RF ("r3"));
+
+  first = send_and_wait (session, "delete it", NULL, &error);
+  g_assert_no_error (error);
+  part = agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1");
+  g_assert_cmpint (agui_tool_call_part_get_status (part), ==, AGUI_TOOL_CALL_AWAITING_APPROVAL);
+
+  second = resume_and_wait (session, "[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"approved\":false}}]", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (agui_tool_call_part_get_answer (part), ==, AGUI_ANSWER_DENIED);
+  g_assert_cmpint (agui_tool_call_part_get_status (part), ==, AGUI_TOOL_CALL_DENIED);
+
+  /* Stored, the answer travels with the call; sent, it does not. */
+  messages = agui_transcript_to_messages (agui_agent_session_get_transcript (session), TRUE);
+  {
+    g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), messages);
+    g_autofree char *text = json_to_string (node, FALSE);
+
+    g_assert_nonnull (strstr (text, "\"tandem\":{\"answer\":\"denied\"}"));
+    json_array_unref (messages);
+  }
+  messages = agui_transcript_to_messages (agui_agent_session_get_transcript (session), FALSE);
+  {
+    g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), messages);
+    g_autofree char *text = json_to_string (node, FALSE);
+
+    g_assert_null (strstr (text, "tandem"));
+    json_array_unref (messages);
+  }
+}
+
 static void
 test_send_streams_text (void)
 {
@@ -331,8 +414,9 @@ test_backend_tool_left_alone (void)
   g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
   g_assert_cmpuint (calls, ==, 0);
   g_assert_cmpuint (agui_replay_transport_get_n_requests (replay), ==, 1);
+  /* Its run ended without a result for it, and no later run will bring one. */
   g_assert_cmpint (agui_tool_call_part_get_status (agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1")),
-                   ==, AGUI_TOOL_CALL_AWAITING_RESULT);
+                   ==, AGUI_TOOL_CALL_NO_RESULT);
 }
 
 static void
@@ -698,6 +782,8 @@ main (int   argc,
   g_test_add_func ("/agui/agent-session/result-of-failed-run-is-kept", test_result_of_failed_run_is_kept);
   g_test_add_func ("/agui/agent-session/does-not-dispose-transport", test_does_not_dispose_transport);
   g_test_add_func ("/agui/agent-session/cancel-before-start", test_cancel_before_start);
+  g_test_add_func ("/agui/agent-session/declined-tool", test_declined_tool);
+  g_test_add_func ("/agui/agent-session/answers-outrank-results", test_answers_outrank_results);
 
   return g_test_run ();
 }

@@ -262,6 +262,17 @@ click (TandemApprovalDialog *dialog,
   g_assert_not_reached ();
 }
 
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect_buttons (root, label, buttons);
+
+  return buttons->len > 0 ? buttons->pdata[0] : NULL;
+}
+
 static void
 test_approve (Fixture       *f,
               gconstpointer  data)
@@ -288,8 +299,13 @@ test_approve (Fixture       *f,
   g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Delete old files?");
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "approve"));
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "deny"));
-  g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "cancel"));
+  g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "later"));
+  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==, "later");
+  g_assert_false (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "cancel"));
   g_assert_false (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "submit"));
+  g_assert_false (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  /* One question: no "1 of 1". */
+  g_assert_null (tandem_approval_dialog_get_position_text (dialog));
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "approve"),
                    ==, ADW_RESPONSE_SUGGESTED);
   g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Tool: clean_folder"));
@@ -322,12 +338,30 @@ test_cancel (Fixture       *f,
   g_autoptr(TandemApprovalDialog) dialog = NULL;
   g_autoptr(JsonObject) entry = NULL;
 
-  g_test_summary ("Cancel is a cancelled entry without payload");
+  g_test_summary ("Don't Answer is a cancelled entry without payload");
 
-  dialog = ask (f, "{\"id\":\"i3\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
+  dialog = ask (f, "{\"id\":\"i3\",\"reason\":\"input_required\",\"message\":\"Which folder?\"}");
   entry = respond (f, dialog, "cancel");
   assert_json_equal (entry, "{\"interruptId\":\"i3\",\"status\":\"cancelled\"}");
   g_assert_false (json_object_has_member (entry, "payload"));
+}
+
+/* Asks, closes the dialog as @close does, and checks that nothing was
+ * answered: the task fails with CANCELLED and no entry. */
+static void
+assert_put_off (Fixture              *f,
+                TandemApprovalDialog *dialog)
+{
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GError) error = NULL;
+
+  wait_for_result (f, 10);
+  g_assert_nonnull (f->result);
+  entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (entry);
+  g_clear_object (&f->result);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 }
 
 static void
@@ -335,22 +369,130 @@ test_escape (Fixture       *f,
              gconstpointer  data)
 {
   g_autoptr(TandemApprovalDialog) dialog = NULL;
-  g_autoptr(JsonObject) entry = NULL;
-  g_autoptr(GError) error = NULL;
 
-  g_test_summary ("Closing with Escape answers cancelled, not an error");
+  g_test_summary ("Escape closes the dialog to decide later: nothing is answered");
 
   dialog = ask (f, "{\"id\":\"i4\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
 
   /* What AdwMessageDialog binds Escape to. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+  assert_put_off (f, dialog);
+
+  /* A late response changes nothing either. */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  wait_for_result (f, 0.1);
+  g_assert_null (f->result);
+}
+
+static void
+test_later (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+
+  g_test_summary ("Later, on an input form too, answers nothing");
+
+  dialog = ask (f, "{\"id\":\"i4b\",\"reason\":\"input_required\",\"message\":\"Name?\"}");
+  click (dialog, "_Later");
+  assert_put_off (f, dialog);
+}
+
+static void
+test_enter_approves (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *focus;
+
+  g_test_summary ("Focus starts on Approve, not on Edit Arguments: Enter approves");
+
+  dialog = ask (f, "{\"id\":\"i4c\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\","
+                   "\"responseSchema\":{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"},"
+                   "\"editedArgs\":{\"type\":\"object\",\"properties\":{\"folder\":{\"type\":\"string\"}}}}}}");
+  g_assert_nonnull (find_button (GTK_WIDGET (dialog), "_Edit Arguments"));
+
+  focus = gtk_root_get_focus (GTK_ROOT (dialog));
+  g_assert_nonnull (focus);
+  g_assert_true (GTK_IS_BUTTON (focus));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "_Approve");
+
+  /* What Enter does to the focused button. */
+  gtk_widget_activate (focus);
   wait_for_result (f, 10);
   g_assert_nonnull (f->result);
-
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_no_error (error);
-  assert_json_equal (entry, "{\"interruptId\":\"i4\",\"status\":\"cancelled\"}");
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  assert_json_equal (entry, "{\"interruptId\":\"i4c\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}");
+}
+
+static void
+test_position (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+
+  g_test_summary ("The second of two questions says so");
+
+  dialog = ask (f, "{\"id\":\"i4d\",\"reason\":\"confirmation\",\"message\":\"Sure?\"}");
+  tandem_approval_dialog_set_position (dialog, 2, 2);
+  g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 2 of 2");
+  g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Question 2 of 2"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_metadata_only (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+  GtkLabel *label;
+
+  g_test_summary ("A Mastra suspension with only metadata shows its tool, arguments and reason");
+
+  dialog = ask (f, "{\"id\":\"i4e\",\"reason\":\"tool_call\",\"toolCallId\":\"call_archive_2\","
+                   "\"metadata\":{\"mastra\":{\"toolName\":\"archive_files\",\"args\":{\"folder\":\"/srv/old\"},"
+                   "\"suspendPayload\":{\"reason\":\"Archiving moves files off this disk\"}}}}");
+  g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Tool: archive_files"));
+  g_assert_null (find_label (GTK_WIDGET (dialog), "Tool call call_archive_2"));
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Archiving moves files off this disk");
+  label = find_label_with_class (GTK_WIDGET (dialog), "tandem-approval-arguments");
+  g_assert_nonnull (label);
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "/srv/old"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_unknown_metadata (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+  GtkLabel *label;
+
+  g_test_summary ("Metadata of no known shape is shown as JSON; the reason says what is asked");
+
+  dialog = ask (f, "{\"id\":\"i4f\",\"reason\":\"confirmation\",\"metadata\":{\"budget\":5}}");
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "The agent asks you to confirm before it goes on.");
+  label = find_label_with_class (GTK_WIDGET (dialog), "tandem-approval-arguments");
+  g_assert_nonnull (label);
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "\"budget\" : 5"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_bound_without_message (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(TandemApprovalDialog) dialog = NULL;
+
+  g_test_summary ("Without a message, the bound tool call says what is asked");
+
+  dialog = ask (f, "{\"id\":\"i4g\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "The agent wants to run “clean_folder” and asks for your approval first.");
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 static const char edit_interrupt[] =
@@ -985,15 +1127,15 @@ test_destroyed (Fixture       *f,
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_test_summary ("A dialog destroyed without an answer reports cancelled");
+  g_test_summary ("A dialog destroyed without an answer (the app quits) answers nothing");
 
   dialog = ask (f, "{\"id\":\"i18\",\"reason\":\"confirmation\"}");
   gtk_window_destroy (GTK_WINDOW (dialog));
   wait_for_result (f, 10);
   g_assert_nonnull (f->result);
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
-  g_assert_no_error (error);
-  assert_json_equal (entry, "{\"interruptId\":\"i18\",\"status\":\"cancelled\"}");
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (entry);
 }
 
 int
@@ -1010,6 +1152,12 @@ main (int   argc,
   ADD ("/approval-dialog/deny", test_deny);
   ADD ("/approval-dialog/cancel", test_cancel);
   ADD ("/approval-dialog/escape", test_escape);
+  ADD ("/approval-dialog/later", test_later);
+  ADD ("/approval-dialog/enter-approves", test_enter_approves);
+  ADD ("/approval-dialog/position", test_position);
+  ADD ("/approval-dialog/metadata-only", test_metadata_only);
+  ADD ("/approval-dialog/unknown-metadata", test_unknown_metadata);
+  ADD ("/approval-dialog/bound-without-message", test_bound_without_message);
   ADD ("/approval-dialog/edit", test_edit);
   ADD ("/approval-dialog/edit-not-editing", test_edit_not_editing);
   ADD ("/approval-dialog/edit-json", test_edit_json);

@@ -12,6 +12,8 @@
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -53,6 +55,15 @@
  * mid-way answers that it failed, so the history never holds a call
  * without an answer.
  *
+ * A run that fails or is stopped is marked as a failed or stopped attempt
+ * ([property@Agui.Part:attempt]) and stays in the transcript. Retrying it
+ * runs the agent again on the person's question: the next run's input
+ * leaves out a failed attempt's text and reasoning (the agent must not
+ * take its own broken-off words for its answer), keeps every call of it
+ * that got a result together with that result (a result goes with the
+ * call it answers), and leaves out calls no one answered, so the history
+ * stays one the agent can continue. A stopped attempt keeps its text.
+ *
  * The session never disposes a transport it was given.
  */
 
@@ -93,6 +104,7 @@ typedef struct
   gboolean           stream_done;
   gboolean           called_tools;
   gboolean           cancelled;
+  guint              attempt;
 
   /* The turn: everything this exchange added to the thread, for the store. */
   gboolean           started;
@@ -837,6 +849,13 @@ finish_exchange (GTask  *task,
 
   g_assert (self->current == task);
 
+  /* No run of this exchange is left to answer a call that is still
+   * waiting, unless the thread waits for the person: then the answer may
+   * still bring the result. */
+  if (exchange->started &&
+      json_array_get_length (agui_transcript_get_pending_interrupts (self->transcript)) == 0)
+    _agui_transcript_mark_unanswered_calls (self->transcript);
+
   /* Only a turn that started is a turn: refused input writes nothing. */
   if (exchange->started && persist_turn (self, task))
     {
@@ -984,6 +1003,12 @@ on_tool_executed (GObject      *object,
   if (answer == NULL)
     {
       g_autofree char *content = g_strdup_printf ("Tool execution failed: %s", error->message);
+      AguiToolCallPart *part = agui_transcript_lookup_tool_call (self->transcript, execution->call->id);
+
+      /* A tool that asks the person first fails with PERMISSION_DENIED
+       * when they say no: that is their answer, not the tool failing. */
+      if (part != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+        _agui_tool_call_part_set_answer (part, AGUI_ANSWER_DECLINED, NULL, NULL);
 
       answer_call (self, execution->call, content, error->message);
     }
@@ -1103,6 +1128,7 @@ maybe_finish_run (GTask *task)
 
   if (exchange->cancelled)
     {
+      _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_STOPPED);
       _agui_reducer_cancel_run (self->reducer);
       finish_exchange (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                   "The run was cancelled"));
@@ -1121,6 +1147,7 @@ maybe_finish_run (GTask *task)
                                                  exchange->runs);
 
           agui_reducer_fail (self->reducer, error);
+          _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_FAILED);
           finish_exchange (task, NULL);
           return;
         }
@@ -1128,6 +1155,9 @@ maybe_finish_run (GTask *task)
       start_run (task);
       return;
     }
+
+  if (agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_FAILED);
 
   finish_exchange (task, NULL);
 }
@@ -1237,6 +1267,7 @@ start_run (GTask *task)
   g_autoptr(JsonNode) input = NULL;
 
   input = build_input (self, exchange, run_id);
+  exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
   exchange->called_tools = FALSE;
@@ -1300,6 +1331,82 @@ check_answers (AguiAgentSession  *self,
   return _agui_interrupts_check_resume (pending, answers, now, error);
 }
 
+static char *
+node_to_text (JsonNode *node)
+{
+  return node != NULL ? json_to_string (node, FALSE) : NULL;
+}
+
+/* The person's answer is part of the conversation: it goes on the call the
+ * interrupt is bound to, before the run that delivers it, so the card
+ * says "approved" while the agent works and the turn's snapshot keeps it. */
+static void
+record_answers (AguiAgentSession *self,
+                JsonArray        *answers)
+{
+  JsonArray *pending = agui_transcript_get_pending_interrupts (self->transcript);
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+  for (guint i = 0; i < json_array_get_length (pending); i++)
+    {
+      JsonObject *interrupt = json_array_get_object_element (pending, i);
+      const char *id = json_object_get_string_member_with_default (interrupt, "id", NULL);
+      const char *tool_call_id = json_object_get_string_member_with_default (interrupt, "toolCallId", NULL);
+      const char *expires_at = json_object_get_string_member_with_default (interrupt, "expiresAt", NULL);
+      AguiToolCallPart *part;
+      JsonObject *answer = NULL;
+      JsonObject *payload = NULL;
+      g_autofree char *edited = NULL;
+      g_autofree char *text = NULL;
+      AguiAnswer kind;
+
+      if (tool_call_id == NULL || !(part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id)))
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (answers); j++)
+        {
+          JsonObject *entry = json_array_get_object_element (answers, j);
+
+          if (g_strcmp0 (json_object_get_string_member_with_default (entry, "interruptId", NULL), id) == 0)
+            answer = entry;
+        }
+      if (answer == NULL)
+        continue;
+
+      if (json_object_has_member (answer, "payload") &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "payload")))
+        payload = json_object_get_object_member (answer, "payload");
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (answer, "status", NULL), "cancelled") == 0)
+        {
+          g_autoptr(GDateTime) expiry = expires_at ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
+
+          kind = expiry != NULL && g_date_time_compare (expiry, now) <= 0 ? AGUI_ANSWER_EXPIRED : AGUI_ANSWER_CANCELLED;
+        }
+      else if (payload != NULL && json_object_has_member (payload, "approved"))
+        {
+          gboolean approved = json_object_get_boolean_member_with_default (payload, "approved", FALSE);
+
+          if (approved && json_object_has_member (payload, "editedArgs"))
+            {
+              kind = AGUI_ANSWER_APPROVED_EDITED;
+              edited = node_to_text (json_object_get_member (payload, "editedArgs"));
+            }
+          else
+            {
+              kind = approved ? AGUI_ANSWER_APPROVED : AGUI_ANSWER_DENIED;
+            }
+        }
+      else
+        {
+          kind = AGUI_ANSWER_ANSWERED;
+          text = node_to_text (json_object_get_member (answer, "payload"));
+        }
+
+      _agui_tool_call_part_set_answer (part, kind, edited, text);
+    }
+}
+
 static void
 begin_exchange (GTask *task)
 {
@@ -1336,6 +1443,9 @@ begin_exchange (GTask *task)
       finish_exchange (task, error);
       return;
     }
+
+  if (exchange->kind == EXCHANGE_RESUME)
+    record_answers (self, exchange->answers);
 
   /* The turn begins: a snapshot id is reserved (none without a store). */
   exchange->started = TRUE;
@@ -1851,7 +1961,13 @@ agui_agent_session_restore (AguiAgentSession  *self,
   if (snapshot == NULL)
     return TRUE;
 
-  /* What the log cannot say: how the last turn ended if not by an event. */
+  /* What the log cannot say: what the person answered, which calls got
+   * no result... */
+  if (json_object_has_member (snapshot, "messages") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
+    _agui_transcript_restore_local_state (self->transcript, json_object_get_array_member (snapshot, "messages"));
+
+  /* ...and how the last turn ended if not by an event. */
   status = json_object_get_string_member_with_default (snapshot, "status", NULL);
   if (g_strcmp0 (status, "ABORTED") == 0)
     {

@@ -14,5 +14,8 @@ void _agui_part_set_message_id (AguiPart   *self,
                                 const char *message_id);
 void _agui_part_set_complete   (AguiPart   *self,
                                 gboolean    complete);
+void _agui_part_set_attempt    (AguiPart    *self,
+                                AguiAttempt  attempt,
+                                gboolean     attempt_end);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-enums.h"
 #include "agui-part-private.h"
 #include "agui-util-private.h"
 
@@ -23,8 +24,10 @@
 
 typedef struct
 {
-  char     *message_id;
-  gboolean  complete;
+  char        *message_id;
+  gboolean     complete;
+  AguiAttempt  attempt;
+  gboolean     attempt_end;
 } AguiPartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)
@@ -33,6 +36,8 @@ enum {
   PROP_0,
   PROP_MESSAGE_ID,
   PROP_COMPLETE,
+  PROP_ATTEMPT,
+  PROP_ATTEMPT_END,
   N_PROPS
 };
 
@@ -66,6 +71,14 @@ agui_part_get_property (GObject    *object,
       g_value_set_boolean (value, agui_part_get_complete (self));
       break;
 
+    case PROP_ATTEMPT:
+      g_value_set_enum (value, agui_part_get_attempt (self));
+      break;
+
+    case PROP_ATTEMPT_END:
+      g_value_set_boolean (value, agui_part_get_attempt_end (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -95,6 +108,26 @@ agui_part_class_init (AguiPartClass *klass)
    */
   properties[PROP_COMPLETE] =
     g_param_spec_boolean ("complete", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiPart:attempt:
+   *
+   * How the run this part came from ended, when it failed or the person
+   * stopped it. A failed attempt's text is not given back to the agent.
+   */
+  properties[PROP_ATTEMPT] =
+    g_param_spec_enum ("attempt", NULL, NULL, AGUI_TYPE_ATTEMPT, AGUI_ATTEMPT_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiPart:attempt-end:
+   *
+   * Whether this is the last part of a failed or stopped attempt: where a
+   * view says "Stopped" or "Failed".
+   */
+  properties[PROP_ATTEMPT_END] =
+    g_param_spec_boolean ("attempt-end", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -162,5 +195,60 @@ _agui_part_set_complete (AguiPart *self,
     {
       priv->complete = complete;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+    }
+}
+
+/**
+ * agui_part_get_attempt:
+ * @self: a part
+ *
+ * Returns: how the run the part came from ended, if not normally
+ */
+AguiAttempt
+agui_part_get_attempt (AguiPart *self)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_val_if_fail (AGUI_IS_PART (self), AGUI_ATTEMPT_NONE);
+
+  return priv->attempt;
+}
+
+/**
+ * agui_part_get_attempt_end:
+ * @self: a part
+ *
+ * Returns: whether the part is the last of a failed or stopped attempt
+ */
+gboolean
+agui_part_get_attempt_end (AguiPart *self)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_val_if_fail (AGUI_IS_PART (self), FALSE);
+
+  return priv->attempt_end;
+}
+
+void
+_agui_part_set_attempt (AguiPart    *self,
+                        AguiAttempt  attempt,
+                        gboolean     attempt_end)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_if_fail (AGUI_IS_PART (self));
+
+  attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
+
+  if (priv->attempt != attempt)
+    {
+      priv->attempt = attempt;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT]);
+    }
+  if (priv->attempt_end != attempt_end)
+    {
+      priv->attempt_end = attempt_end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT_END]);
     }
 }

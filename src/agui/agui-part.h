@@ -30,5 +30,9 @@ AGUI_AVAILABLE_IN_ALL
 const char *agui_part_get_message_id (AguiPart *self);
 AGUI_AVAILABLE_IN_ALL
 gboolean    agui_part_get_complete   (AguiPart *self);
+AGUI_AVAILABLE_IN_ALL
+AguiAttempt agui_part_get_attempt    (AguiPart *self);
+AGUI_AVAILABLE_IN_ALL
+gboolean    agui_part_get_attempt_end (AguiPart *self);
 
 G_END_DECLS

@@ -31,5 +31,18 @@ void              _agui_tool_call_part_merge_metadata      (AguiToolCallPart   *
 const char       *_agui_tool_call_part_get_encrypted_value (AguiToolCallPart   *self);
 void              _agui_tool_call_part_set_encrypted_value (AguiToolCallPart   *self,
                                                             const char         *value);
+void              _agui_tool_call_part_set_answer          (AguiToolCallPart   *self,
+                                                            AguiAnswer          answer,
+                                                            const char         *edited_arguments,
+                                                            const char         *answer_text);
+void              _agui_tool_call_part_set_no_result       (AguiToolCallPart   *self,
+                                                            gboolean            no_result);
+gboolean          _agui_tool_call_part_get_has_result      (AguiToolCallPart   *self);
+gboolean          _agui_tool_call_part_get_awaiting_approval (AguiToolCallPart *self);
+JsonObject       *_agui_tool_call_part_dup_local_state     (AguiToolCallPart   *self);
+void              _agui_tool_call_part_restore_local_state (AguiToolCallPart   *self,
+                                                            JsonObject         *local);
+void              _agui_tool_call_part_copy_local_state    (AguiToolCallPart   *self,
+                                                            AguiToolCallPart   *source);
 
 G_END_DECLS

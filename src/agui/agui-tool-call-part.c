@@ -31,9 +31,13 @@ struct _AguiToolCallPart
   char               *error;
   JsonObject         *metadata;
   char               *encrypted_value;
+  char               *edited_arguments;
+  char               *answer_text;
   AguiToolCallStatus  status;
+  AguiAnswer          answer;
   guint               has_result : 1;
   guint               awaiting_approval : 1;
+  guint               no_result : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
@@ -47,24 +51,57 @@ enum {
   PROP_STATUS,
   PROP_RESULT,
   PROP_ERROR,
+  PROP_ANSWER,
+  PROP_EDITED_ARGUMENTS,
+  PROP_ANSWER_TEXT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
+/* The person's answer outranks the result: an agent that reports
+ * "done" for a call the person denied has not made it approved. A
+ * question still open outranks everything, and "no result" only says
+ * something about a call nobody refused. */
+static AguiToolCallStatus
+derive_status (AguiToolCallPart *self)
+{
+  gboolean refused = self->answer == AGUI_ANSWER_DENIED ||
+                     self->answer == AGUI_ANSWER_CANCELLED ||
+                     self->answer == AGUI_ANSWER_EXPIRED;
+
+  if (self->awaiting_approval && !self->has_result)
+    return AGUI_TOOL_CALL_AWAITING_APPROVAL;
+
+  if (refused)
+    return self->answer == AGUI_ANSWER_DENIED ? AGUI_TOOL_CALL_DENIED
+           : self->answer == AGUI_ANSWER_CANCELLED ? AGUI_TOOL_CALL_CANCELLED
+           : AGUI_TOOL_CALL_EXPIRED;
+
+  if (self->answer == AGUI_ANSWER_DECLINED)
+    return AGUI_TOOL_CALL_DECLINED;
+
+  if (self->has_result)
+    return self->error ? AGUI_TOOL_CALL_FAILED : AGUI_TOOL_CALL_COMPLETE;
+
+  if (self->no_result)
+    return AGUI_TOOL_CALL_NO_RESULT;
+
+  if (self->answer == AGUI_ANSWER_APPROVED)
+    return AGUI_TOOL_CALL_APPROVED;
+  if (self->answer == AGUI_ANSWER_APPROVED_EDITED)
+    return AGUI_TOOL_CALL_APPROVED_EDITED;
+
+  if (agui_part_get_complete (AGUI_PART (self)))
+    return AGUI_TOOL_CALL_AWAITING_RESULT;
+
+  return AGUI_TOOL_CALL_STREAMING;
+}
+
 static void
 update_status (AguiToolCallPart *self)
 {
-  AguiToolCallStatus status;
-
-  if (self->has_result)
-    status = self->error ? AGUI_TOOL_CALL_FAILED : AGUI_TOOL_CALL_COMPLETE;
-  else if (self->awaiting_approval)
-    status = AGUI_TOOL_CALL_AWAITING_APPROVAL;
-  else if (agui_part_get_complete (AGUI_PART (self)))
-    status = AGUI_TOOL_CALL_AWAITING_RESULT;
-  else
-    status = AGUI_TOOL_CALL_STREAMING;
+  AguiToolCallStatus status = derive_status (self);
 
   if (status != self->status)
     {
@@ -86,6 +123,8 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->metadata, json_object_unref);
   g_clear_pointer (&self->encrypted_value, g_free);
+  g_clear_pointer (&self->edited_arguments, g_free);
+  g_clear_pointer (&self->answer_text, g_free);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
 }
@@ -126,6 +165,18 @@ agui_tool_call_part_get_property (GObject    *object,
 
     case PROP_ERROR:
       g_value_set_string (value, self->error);
+      break;
+
+    case PROP_ANSWER:
+      g_value_set_enum (value, self->answer);
+      break;
+
+    case PROP_EDITED_ARGUMENTS:
+      g_value_set_string (value, self->edited_arguments);
+      break;
+
+    case PROP_ANSWER_TEXT:
+      g_value_set_string (value, self->answer_text);
       break;
 
     default:
@@ -179,6 +230,38 @@ agui_tool_call_part_class_init (AguiToolCallPartClass *klass)
 
   properties[PROP_ERROR] =
     g_param_spec_string ("error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiToolCallPart:answer:
+   *
+   * What the person answered when asked about this call, or declined
+   * when the call was to a tool on this computer.
+   */
+  properties[PROP_ANSWER] =
+    g_param_spec_enum ("answer", NULL, NULL,
+                       AGUI_TYPE_ANSWER, AGUI_ANSWER_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiToolCallPart:edited-arguments:
+   *
+   * The arguments the person approved the call with, as JSON text, when
+   * they changed them; [property@Agui.ToolCallPart:arguments] keeps what
+   * the agent asked for.
+   */
+  properties[PROP_EDITED_ARGUMENTS] =
+    g_param_spec_string ("edited-arguments", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiToolCallPart:answer-text:
+   *
+   * The value the person answered with, as JSON text, when the agent
+   * asked for input rather than approval.
+   */
+  properties[PROP_ANSWER_TEXT] =
+    g_param_spec_string ("answer-text", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -303,6 +386,49 @@ agui_tool_call_part_get_error (AguiToolCallPart *self)
   return self->error;
 }
 
+/**
+ * agui_tool_call_part_get_answer:
+ * @self: a tool call part
+ *
+ * Returns: what the person answered about the call
+ */
+AguiAnswer
+agui_tool_call_part_get_answer (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), AGUI_ANSWER_NONE);
+
+  return self->answer;
+}
+
+/**
+ * agui_tool_call_part_get_edited_arguments:
+ * @self: a tool call part
+ *
+ * Returns: (nullable): the arguments the person approved instead of the
+ *   agent's, as JSON text
+ */
+const char *
+agui_tool_call_part_get_edited_arguments (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->edited_arguments;
+}
+
+/**
+ * agui_tool_call_part_get_answer_text:
+ * @self: a tool call part
+ *
+ * Returns: (nullable): the value the person answered with, as JSON text
+ */
+const char *
+agui_tool_call_part_get_answer_text (AguiToolCallPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  return self->answer_text;
+}
+
 void
 _agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
                                     const char       *tool_name)
@@ -423,4 +549,130 @@ _agui_tool_call_part_set_encrypted_value (AguiToolCallPart *self,
                                           const char       *value)
 {
   _agui_set_str (&self->encrypted_value, value);
+}
+
+void
+_agui_tool_call_part_set_answer (AguiToolCallPart *self,
+                                 AguiAnswer        answer,
+                                 const char       *edited_arguments,
+                                 const char       *answer_text)
+{
+  gboolean answer_changed, edited_changed, text_changed;
+
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  /* Everything first, then the notifications: a listener reading the
+   * answer sees it whole. */
+  answer_changed = self->answer != answer;
+  self->answer = answer;
+  edited_changed = _agui_set_str (&self->edited_arguments, edited_arguments);
+  text_changed = _agui_set_str (&self->answer_text, answer_text);
+
+  if (edited_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITED_ARGUMENTS]);
+  if (text_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWER_TEXT]);
+  if (answer_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWER]);
+
+  update_status (self);
+}
+
+void
+_agui_tool_call_part_set_no_result (AguiToolCallPart *self,
+                                    gboolean          no_result)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  self->no_result = !!no_result;
+  update_status (self);
+}
+
+gboolean
+_agui_tool_call_part_get_has_result (AguiToolCallPart *self)
+{
+  return self->has_result;
+}
+
+gboolean
+_agui_tool_call_part_get_awaiting_approval (AguiToolCallPart *self)
+{
+  return self->awaiting_approval;
+}
+
+static const char *
+local_get_string (JsonObject *object,
+                  const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+
+  return NULL;
+}
+
+static const char * const answer_names[] = {
+  [AGUI_ANSWER_NONE] = NULL,
+  [AGUI_ANSWER_APPROVED] = "approved",
+  [AGUI_ANSWER_APPROVED_EDITED] = "approved-edited",
+  [AGUI_ANSWER_DENIED] = "denied",
+  [AGUI_ANSWER_CANCELLED] = "cancelled",
+  [AGUI_ANSWER_EXPIRED] = "expired",
+  [AGUI_ANSWER_ANSWERED] = "answered",
+  [AGUI_ANSWER_DECLINED] = "declined",
+};
+
+/* What only this client knows about the call (the person's answer, that
+ * its run ended without a result), for the store; NULL when there is
+ * nothing. It is never sent to an agent. */
+JsonObject *
+_agui_tool_call_part_dup_local_state (AguiToolCallPart *self)
+{
+  JsonObject *local;
+
+  if (self->answer == AGUI_ANSWER_NONE && !self->no_result)
+    return NULL;
+
+  local = json_object_new ();
+  if (answer_names[self->answer] != NULL)
+    json_object_set_string_member (local, "answer", answer_names[self->answer]);
+  if (self->edited_arguments != NULL)
+    json_object_set_string_member (local, "editedArguments", self->edited_arguments);
+  if (self->answer_text != NULL)
+    json_object_set_string_member (local, "answerText", self->answer_text);
+  if (self->no_result)
+    json_object_set_boolean_member (local, "noResult", TRUE);
+
+  return local;
+}
+
+/* A stored row may come from an older or newer Tandem: what is not
+ * understood is ignored, never an error. */
+void
+_agui_tool_call_part_restore_local_state (AguiToolCallPart *self,
+                                          JsonObject       *local)
+{
+  const char *name = local_get_string (local, "answer");
+  AguiAnswer answer = AGUI_ANSWER_NONE;
+  JsonNode *no_result = json_object_get_member (local, "noResult");
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (answer_names); i++)
+    if (g_strcmp0 (answer_names[i], name) == 0)
+      answer = i;
+
+  self->no_result = no_result != NULL && JSON_NODE_HOLDS_VALUE (no_result) &&
+                    json_node_get_value_type (no_result) == G_TYPE_BOOLEAN &&
+                    json_node_get_boolean (no_result);
+  _agui_tool_call_part_set_answer (self, answer,
+                                   local_get_string (local, "editedArguments"),
+                                   local_get_string (local, "answerText"));
+}
+
+void
+_agui_tool_call_part_copy_local_state (AguiToolCallPart *self,
+                                       AguiToolCallPart *source)
+{
+  self->no_result = source->no_result;
+  _agui_tool_call_part_set_answer (self, source->answer, source->edited_arguments, source->answer_text);
 }

@@ -34,5 +34,11 @@ AGUI_AVAILABLE_IN_ALL
 const char         *agui_tool_call_part_get_result           (AguiToolCallPart *self);
 AGUI_AVAILABLE_IN_ALL
 const char         *agui_tool_call_part_get_error            (AguiToolCallPart *self);
+AGUI_AVAILABLE_IN_ALL
+AguiAnswer          agui_tool_call_part_get_answer           (AguiToolCallPart *self);
+AGUI_AVAILABLE_IN_ALL
+const char         *agui_tool_call_part_get_edited_arguments (AguiToolCallPart *self);
+AGUI_AVAILABLE_IN_ALL
+const char         *agui_tool_call_part_get_answer_text      (AguiToolCallPart *self);
 
 G_END_DECLS

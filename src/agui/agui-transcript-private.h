@@ -30,6 +30,11 @@ typedef struct _AguiRecord
   char        *error;
   GPtrArray   *parts;
   AguiMessage *row;
+  /* Which attempt (run) appended the record, to mark it when the run
+   * fails or is stopped; 0 for records from a snapshot or a load. */
+  guint        serial;
+  AguiAttempt  attempt;
+  guint        attempt_end : 1;
   guint        has_content : 1;
 } AguiRecord;
 
@@ -39,7 +44,6 @@ void        _agui_record_free                       (AguiRecord      *record);
 void        _agui_record_merge_metadata             (AguiRecord      *record,
                                                      JsonObject      *metadata);
 AguiRecord *_agui_record_new_from_message           (JsonObject      *message);
-JsonObject *_agui_record_to_message                 (AguiRecord      *record);
 
 AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
                                                      const char      *id);
@@ -73,6 +77,13 @@ void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
 void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
                                                      JsonArray       *interrupts);
+void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
+guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
+void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
+                                                     guint            serial,
+                                                     AguiAttempt      attempt);
+void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
+                                                     JsonArray       *messages);
 void        _agui_transcript_set_steps              (AguiTranscript  *self,
                                                      GPtrArray       *steps);
 void        _agui_transcript_set_subagents          (AguiTranscript  *self,

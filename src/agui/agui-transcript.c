@@ -50,6 +50,7 @@ struct _AguiTranscript
   JsonArray    *pending_interrupts;
   GStrv         steps;
   JsonArray    *subagents;
+  guint         serial;
 };
 
 typedef struct
@@ -200,6 +201,48 @@ add_content_parts (AguiRecord *record,
     }
 }
 
+/* Tandem's own knowledge of a call lives under this key of the call's
+ * metadata in the stored projection only. */
+#define LOCAL_STATE_KEY "tandem"
+
+static void        restore_record_state (AguiRecord *record,
+                                         JsonObject *state);
+static JsonObject *record_to_message    (AguiRecord *record,
+                                         gboolean    local);
+
+static JsonObject *
+call_metadata (AguiToolCallPart *call,
+               gboolean          local)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (call);
+  g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
+  JsonObject *copy;
+
+  if (state == NULL)
+    return metadata ? json_object_ref (metadata) : NULL;
+
+  copy = json_object_new ();
+  if (metadata != NULL)
+    _agui_json_object_merge (copy, metadata);
+  json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
+
+  return copy;
+}
+
+static void
+take_local_state (AguiToolCallPart *part)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (part);
+  JsonNode *state;
+
+  if (metadata == NULL || !(state = json_object_get_member (metadata, LOCAL_STATE_KEY)))
+    return;
+
+  if (JSON_NODE_HOLDS_OBJECT (state))
+    _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
+  json_object_remove_member (metadata, LOCAL_STATE_KEY);
+}
+
 AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
@@ -272,6 +315,7 @@ _agui_record_new_from_message (JsonObject *message)
                   JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
                 _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
               _agui_tool_call_part_finish_arguments (part);
+              take_local_state (part);
               g_ptr_array_add (record->parts, part);
             }
         }
@@ -317,6 +361,18 @@ _agui_record_new_from_message (JsonObject *message)
       g_assert_not_reached ();
     }
 
+  if (record->metadata != NULL && json_object_has_member (record->metadata, LOCAL_STATE_KEY))
+    {
+      JsonNode *state = json_object_get_member (record->metadata, LOCAL_STATE_KEY);
+
+      if (JSON_NODE_HOLDS_OBJECT (state))
+        restore_record_state (record, json_node_get_object (state));
+      json_object_remove_member (record->metadata, LOCAL_STATE_KEY);
+      if (json_object_get_size (record->metadata) == 0)
+        g_clear_pointer (&record->metadata, json_object_unref);
+    }
+
+
   return record;
 }
 
@@ -348,8 +404,101 @@ record_text_node (AguiRecord *record)
   return json_node_init_string (json_node_alloc (), text);
 }
 
-JsonObject *
-_agui_record_to_message (AguiRecord *record)
+static void
+set_record_attempt (AguiRecord  *record,
+                    AguiAttempt  attempt,
+                    gboolean     attempt_end)
+{
+  record->attempt = attempt;
+  record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
+
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_part_set_attempt (g_ptr_array_index (record->parts, i), attempt,
+                            record->attempt_end && i == record->parts->len - 1);
+}
+
+static void
+restore_record_state (AguiRecord *record,
+                      JsonObject *state)
+{
+  const char *attempt = get_string (state, "attempt");
+  JsonNode *end = json_object_get_member (state, "attemptEnd");
+
+  set_record_attempt (record,
+                      g_strcmp0 (attempt, "failed") == 0 ? AGUI_ATTEMPT_FAILED
+                      : g_strcmp0 (attempt, "stopped") == 0 ? AGUI_ATTEMPT_STOPPED
+                      : AGUI_ATTEMPT_NONE,
+                      end != NULL && JSON_NODE_HOLDS_VALUE (end) &&
+                      json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
+}
+
+/* A failed attempt is not the agent's answer, and a stopped one may hold
+ * calls nobody will answer. What the next run is given of them:
+ *
+ * - a tool result always goes with the call it answers, so every call
+ *   that got a result stays, in its assistant message, with its result;
+ * - a call without a result is left out, as an assistant message with a
+ *   call and no answer is not a valid history;
+ * - a failed attempt's text and reasoning are left out: the agent would
+ *   take its own broken-off words for its answer (and answer them);
+ * - a stopped attempt's text stays: the person read it, and stopped it.
+ *
+ * The transcript keeps all of it, marked, for the person to see. Returns
+ * NULL when nothing of @record goes to the agent. */
+static JsonObject *
+attempt_to_message (AguiRecord *record)
+{
+  JsonObject *message;
+  JsonArray *calls;
+  g_autoptr(JsonArray) kept = NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    return record_to_message (record, FALSE);
+
+  if (record->role == AGUI_ROLE_REASONING)
+    return record->attempt == AGUI_ATTEMPT_FAILED ? NULL : record_to_message (record, FALSE);
+
+  if (record->role != AGUI_ROLE_ASSISTANT)
+    return record_to_message (record, FALSE);
+
+  message = record_to_message (record, FALSE);
+  if (record->attempt == AGUI_ATTEMPT_FAILED)
+    json_object_remove_member (message, "content");
+
+  calls = json_object_has_member (message, "toolCalls") ? json_object_get_array_member (message, "toolCalls") : NULL;
+  kept = json_array_new ();
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (calls, i);
+      const char *id = get_string (call, "id");
+      AguiToolCallPart *part = NULL;
+
+      for (guint j = 0; j < record->parts->len; j++)
+        if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
+            g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
+          part = g_ptr_array_index (record->parts, j);
+
+      if (part != NULL && _agui_tool_call_part_get_has_result (part))
+        json_array_add_element (kept, json_node_copy (json_array_get_element (calls, i)));
+    }
+
+  if (calls != NULL)
+    json_object_remove_member (message, "toolCalls");
+  if (json_array_get_length (kept) > 0)
+    json_object_set_array_member (message, "toolCalls", g_steal_pointer (&kept));
+
+  if (!json_object_has_member (message, "content") && !json_object_has_member (message, "toolCalls"))
+    {
+      json_object_unref (message);
+      return NULL;
+    }
+
+  return message;
+}
+
+static JsonObject *
+record_to_message (AguiRecord *record,
+                   gboolean    local)
 {
   JsonObject *message = json_object_new ();
 
@@ -375,7 +524,7 @@ _agui_record_to_message (AguiRecord *record)
             {
               AguiPart *part = g_ptr_array_index (record->parts, i);
               AguiToolCallPart *call;
-              JsonObject *object, *function;
+              JsonObject *object, *function, *metadata;
 
               if (!AGUI_IS_TOOL_CALL_PART (part))
                 continue;
@@ -398,9 +547,8 @@ _agui_record_to_message (AguiRecord *record)
               if (_agui_tool_call_part_get_encrypted_value (call))
                 json_object_set_string_member (object, "encryptedValue",
                                                _agui_tool_call_part_get_encrypted_value (call));
-              if (_agui_tool_call_part_get_metadata (call))
-                json_object_set_object_member (object, "metadata",
-                                               json_object_ref (_agui_tool_call_part_get_metadata (call)));
+              if ((metadata = call_metadata (call, local)))
+                json_object_set_object_member (object, "metadata", metadata);
               json_array_add_object_element (calls, object);
             }
 
@@ -450,7 +598,21 @@ _agui_record_to_message (AguiRecord *record)
     json_object_set_string_member (message, "name", record->name);
   if (record->subagent_run_id)
     json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
-  if (record->metadata)
+  if (local && record->attempt != AGUI_ATTEMPT_NONE)
+    {
+      JsonObject *metadata = json_object_new ();
+      JsonObject *state = json_object_new ();
+
+      if (record->metadata)
+        _agui_json_object_merge (metadata, record->metadata);
+      json_object_set_string_member (state, "attempt",
+                                     record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      if (record->attempt_end)
+        json_object_set_boolean_member (state, "attemptEnd", TRUE);
+      json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
+      json_object_set_object_member (message, "metadata", metadata);
+    }
+  else if (record->metadata)
     json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
   if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
     json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
@@ -549,6 +711,31 @@ update_approvals (AguiTranscript *self,
       tool_call_id = get_string (json_node_get_object (element), "toolCallId");
       if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
         _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
+    }
+}
+
+/* A snapshot from the agent rebuilds records from its messages, which
+ * know nothing of the person's answers: keep them on the new parts. */
+static void
+carry_local_state (AguiRecord *from,
+                   AguiRecord *to)
+{
+  for (guint i = 0; i < to->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (to->parts, i);
+
+      if (!AGUI_IS_TOOL_CALL_PART (part))
+        continue;
+
+      for (guint j = 0; j < from->parts->len; j++)
+        {
+          AguiPart *old = g_ptr_array_index (from->parts, j);
+
+          if (AGUI_IS_TOOL_CALL_PART (old) &&
+              g_strcmp0 (agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (old)),
+                         agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part))) == 0)
+            _agui_tool_call_part_copy_local_state (AGUI_TOOL_CALL_PART (part), AGUI_TOOL_CALL_PART (old));
+        }
     }
 }
 
@@ -936,8 +1123,10 @@ agui_transcript_get_n_ag_ui_messages (AguiTranscript *self)
 /**
  * agui_transcript_to_messages:
  * @self: a transcript
- * @include_activity: whether to include activity messages (a run's input
- *   leaves them out: they are never sent back to the agent)
+ * @include_activity: whether the projection is for keeping rather than
+ *   for a run's input: it then includes activity messages and, in a tool
+ *   call's `metadata.tandem`, what the person answered about the call;
+ *   neither is ever sent back to the agent
  *
  * Projects the transcript to AG-UI messages, in protocol order: tool
  * answers directly after the assistant message holding their call.
@@ -960,7 +1149,16 @@ agui_transcript_to_messages (AguiTranscript *self,
       if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
         continue;
 
-      json_array_add_object_element (messages, _agui_record_to_message (record));
+      if (!include_activity && record->attempt != AGUI_ATTEMPT_NONE)
+        {
+          JsonObject *message = attempt_to_message (record);
+
+          if (message != NULL)
+            json_array_add_object_element (messages, message);
+          continue;
+        }
+
+      json_array_add_object_element (messages, record_to_message (record, include_activity));
     }
 
   return messages;
@@ -1042,6 +1240,7 @@ _agui_transcript_append_record (AguiTranscript *self,
                                 AguiRecord     *record)
 {
   g_ptr_array_add (self->records, record);
+  record->serial = self->serial;
   index_record (self, record);
   link_tool_result (self, record);
 
@@ -1078,6 +1277,7 @@ _agui_transcript_insert_tool_record (AguiTranscript *self,
     position++;
 
   g_ptr_array_insert (self->records, position, record);
+  record->serial = self->serial;
   index_record (self, record);
   link_tool_result (self, record);
 }
@@ -1096,6 +1296,7 @@ _agui_transcript_replace_record (AguiTranscript *self,
     }
 
   self->records->pdata[position] = replacement;
+  carry_local_state (old_record, replacement);
   _agui_record_free (old_record);
   rebuild (self);
 }
@@ -1262,6 +1463,7 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
 
           if (replacement != NULL)
             {
+              carry_local_state (record, replacement);
               g_ptr_array_add (records, replacement);
               g_hash_table_add (kept, replacement->id);
             }
@@ -1368,6 +1570,113 @@ _agui_transcript_set_pending_interrupts (AguiTranscript *self,
   update_approvals (self, previous);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
+}
+
+/* Once no run will answer them any more, calls that still wait for a
+ * result say that none came. */
+void
+_agui_transcript_mark_unanswered_calls (AguiTranscript *self)
+{
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      for (guint j = 0; j < record->parts->len; j++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, j);
+          AguiToolCallPart *call;
+
+          if (!AGUI_IS_TOOL_CALL_PART (part))
+            continue;
+
+          call = AGUI_TOOL_CALL_PART (part);
+          if (!_agui_tool_call_part_get_has_result (call) &&
+              !_agui_tool_call_part_get_awaiting_approval (call))
+            _agui_tool_call_part_set_no_result (call, TRUE);
+        }
+    }
+}
+
+/* A thread rebuilt from its event log lacks what only this client knew
+ * about its calls; the stored messages (a snapshot's, say) have it. */
+void
+_agui_transcript_restore_local_state (AguiTranscript *self,
+                                      JsonArray      *messages)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonNode *calls;
+      JsonNode *metadata_node;
+      AguiRecord *record;
+
+      if (JSON_NODE_HOLDS_OBJECT (element) &&
+          (metadata_node = json_object_get_member (json_node_get_object (element), "metadata")) &&
+          JSON_NODE_HOLDS_OBJECT (metadata_node) &&
+          json_object_has_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY) &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY)) &&
+          (record = g_hash_table_lookup (self->records_by_id, get_string (json_node_get_object (element), "id") ?: "")))
+        restore_record_state (record,
+                              json_object_get_object_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY));
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !(calls = json_object_get_member (json_node_get_object (element), "toolCalls")) ||
+          !JSON_NODE_HOLDS_ARRAY (calls))
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (json_node_get_array (calls)); j++)
+        {
+          JsonNode *call = json_array_get_element (json_node_get_array (calls), j);
+          JsonObject *metadata;
+          JsonNode *state;
+          ToolCallEntry *entry;
+          const char *id;
+
+          if (!JSON_NODE_HOLDS_OBJECT (call) ||
+              !(id = get_string (json_node_get_object (call), "id")) ||
+              !(entry = g_hash_table_lookup (self->tool_calls_by_id, id)) ||
+              !json_object_has_member (json_node_get_object (call), "metadata") ||
+              !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (call), "metadata")))
+            continue;
+
+          metadata = json_object_get_object_member (json_node_get_object (call), "metadata");
+          state = json_object_get_member (metadata, LOCAL_STATE_KEY);
+          if (state != NULL && JSON_NODE_HOLDS_OBJECT (state))
+            _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
+        }
+    }
+}
+
+/* Each run the session starts is an attempt; records it appends carry
+ * its serial, so that a failed or stopped run can be marked afterwards
+ * whatever else happened in the transcript meanwhile. */
+guint
+_agui_transcript_begin_attempt (AguiTranscript *self)
+{
+  return ++self->serial;
+}
+
+void
+_agui_transcript_mark_attempt (AguiTranscript *self,
+                               guint           serial,
+                               AguiAttempt     attempt)
+{
+  AguiRecord *last = NULL;
+
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      if (record->serial != serial || serial == 0)
+        continue;
+
+      set_record_attempt (record, attempt, FALSE);
+      if (record->parts->len > 0)
+        last = record;
+    }
+
+  if (last != NULL)
+    set_record_attempt (last, attempt, TRUE);
 }
 
 void

@@ -114,8 +114,16 @@ typedef enum
  * @AGUI_TOOL_CALL_AWAITING_APPROVAL: the run stopped to ask the person about this call
  * @AGUI_TOOL_CALL_COMPLETE: the tool answered
  * @AGUI_TOOL_CALL_FAILED: the tool answered with an error
+ * @AGUI_TOOL_CALL_APPROVED: the person approved the call; its result has not come yet
+ * @AGUI_TOOL_CALL_APPROVED_EDITED: the person approved the call with changed arguments; its result has not come yet
+ * @AGUI_TOOL_CALL_DENIED: the person refused the call
+ * @AGUI_TOOL_CALL_CANCELLED: the person dismissed the question about the call
+ * @AGUI_TOOL_CALL_DECLINED: the person refused to let a tool on this computer run
+ * @AGUI_TOOL_CALL_EXPIRED: the question about the call expired unanswered
+ * @AGUI_TOOL_CALL_NO_RESULT: the run that should have answered the call ended without a result for it
  *
- * Where a tool call stands.
+ * Where a tool call stands. The person's answer outranks the result: a
+ * denied call stays denied whatever the agent then reports for it.
  */
 typedef enum
 {
@@ -124,7 +132,54 @@ typedef enum
   AGUI_TOOL_CALL_AWAITING_APPROVAL,
   AGUI_TOOL_CALL_COMPLETE,
   AGUI_TOOL_CALL_FAILED,
+  AGUI_TOOL_CALL_APPROVED,
+  AGUI_TOOL_CALL_APPROVED_EDITED,
+  AGUI_TOOL_CALL_DENIED,
+  AGUI_TOOL_CALL_CANCELLED,
+  AGUI_TOOL_CALL_DECLINED,
+  AGUI_TOOL_CALL_EXPIRED,
+  AGUI_TOOL_CALL_NO_RESULT,
 } AguiToolCallStatus;
+
+/**
+ * AguiAttempt:
+ * @AGUI_ATTEMPT_NONE: the part belongs to a run that ended normally, or is still running
+ * @AGUI_ATTEMPT_FAILED: the part belongs to a run that failed
+ * @AGUI_ATTEMPT_STOPPED: the part belongs to a run the person stopped
+ *
+ * How the run a part came from ended, when it did not end normally.
+ */
+typedef enum
+{
+  AGUI_ATTEMPT_NONE,
+  AGUI_ATTEMPT_FAILED,
+  AGUI_ATTEMPT_STOPPED,
+} AguiAttempt;
+
+/**
+ * AguiAnswer:
+ * @AGUI_ANSWER_NONE: nobody has answered a question about the call
+ * @AGUI_ANSWER_APPROVED: approved as the agent asked
+ * @AGUI_ANSWER_APPROVED_EDITED: approved with changed arguments
+ * @AGUI_ANSWER_DENIED: refused
+ * @AGUI_ANSWER_CANCELLED: the question was dismissed unanswered
+ * @AGUI_ANSWER_EXPIRED: the question expired before it was answered
+ * @AGUI_ANSWER_ANSWERED: answered with a value (input the agent asked for)
+ * @AGUI_ANSWER_DECLINED: the person refused to let a tool on this computer run
+ *
+ * What the person answered when asked about a tool call.
+ */
+typedef enum
+{
+  AGUI_ANSWER_NONE,
+  AGUI_ANSWER_APPROVED,
+  AGUI_ANSWER_APPROVED_EDITED,
+  AGUI_ANSWER_DENIED,
+  AGUI_ANSWER_CANCELLED,
+  AGUI_ANSWER_EXPIRED,
+  AGUI_ANSWER_ANSWERED,
+  AGUI_ANSWER_DECLINED,
+} AguiAnswer;
 
 /**
  * AguiRunStatus:

@@ -155,6 +155,13 @@ status_name (AguiToolCallStatus status)
     case AGUI_TOOL_CALL_AWAITING_APPROVAL: return "awaiting approval";
     case AGUI_TOOL_CALL_COMPLETE:          return "complete";
     case AGUI_TOOL_CALL_FAILED:            return "failed";
+    case AGUI_TOOL_CALL_APPROVED:          return "approved";
+    case AGUI_TOOL_CALL_APPROVED_EDITED:   return "approved with changes";
+    case AGUI_TOOL_CALL_DENIED:            return "denied";
+    case AGUI_TOOL_CALL_CANCELLED:         return "cancelled";
+    case AGUI_TOOL_CALL_DECLINED:          return "declined";
+    case AGUI_TOOL_CALL_EXPIRED:           return "expired";
+    case AGUI_TOOL_CALL_NO_RESULT:         return "no result";
     default:                               return "?";
     }
 }

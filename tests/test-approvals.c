@@ -1,0 +1,912 @@
+/* test-approvals.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-application.h"
+#include "tandem-approval-dialog.h"
+#include "tandem-attempt-frame.h"
+#include "tandem-interrupt-banner.h"
+#include "tandem-tool-card.h"
+#include "tandem-window.h"
+
+/* Every way a question can be answered, put off or never answered, in a
+ * real TandemWindow on a real store, against the loopback AG-UI server;
+ * and what the tool card says afterwards, also once the conversation is
+ * reopened by a second application on the same file. */
+
+#define TIMEOUT_MS 10000
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TEXT(id, text) \
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}", \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}", \
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+#define CALL(id, name) \
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name "\"}", \
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"" id "\",\"delta\":\"{\\\"folder\\\":\\\"/tmp/old\\\"}\"}", \
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"" id "\"}"
+#define RESULT(id, text) \
+  "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"res-" id "\",\"toolCallId\":\"" id "\",\"content\":\"" text "\",\"role\":\"tool\"}"
+#define APPROVAL_SCHEMA \
+  ",\"responseSchema\":{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}," \
+  "\"editedArgs\":{\"type\":\"object\",\"properties\":{\"folder\":{\"type\":\"string\"}}}}}"
+#define INTERRUPTS(run, list) \
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\",\"outcome\":{\"type\":\"interrupt\"," \
+  "\"interrupts\":[" list "]}}"
+#define ASK(id, call, extra) \
+  "{\"id\":\"" id "\",\"toolCallId\":\"" call "\"" extra "}"
+#define TOOL_CALL ",\"reason\":\"tool_call\""
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer    *server;
+  AguiHttpTransport *transport;
+  AguiAgentSession  *session;
+  TandemWindow      *window;
+} Fixture;
+
+/* Helpers */
+
+static void
+iterate_for (guint milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static GtkWidget *
+child (TandemWindow *window,
+       const char   *name)
+{
+  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
+
+  g_assert_nonnull (object);
+
+  return GTK_WIDGET (object);
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect (c, type, found);
+}
+
+static GPtrArray *
+find_all (gpointer widget,
+          GType    type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (widget), type, found);
+
+  return found;
+}
+
+static GtkLabel *
+find_label (gpointer    widget,
+            const char *text)
+{
+  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
+      return labels->pdata[i];
+
+  return NULL;
+}
+
+static TandemToolCard *
+find_card (TandemWindow *window,
+           const char   *tool_call_id)
+{
+  g_autoptr(GPtrArray) cards = find_all (window, TANDEM_TYPE_TOOL_CARD);
+
+  for (guint i = 0; i < cards->len; i++)
+    {
+      AguiToolCallPart *part = tandem_tool_card_get_part (cards->pdata[i]);
+
+      if (part != NULL && g_strcmp0 (agui_tool_call_part_get_tool_call_id (part), tool_call_id) == 0)
+        return cards->pdata[i];
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *tool_call_id;
+  const char   *status;
+} CardStatus;
+
+static gboolean
+card_has_status (gpointer data)
+{
+  CardStatus *expected = data;
+  TandemToolCard *card = find_card (expected->window, expected->tool_call_id);
+
+  return card != NULL && g_strcmp0 (tandem_tool_card_get_status_text (card), expected->status) == 0;
+}
+
+static void
+assert_card_status (TandemWindow *window,
+                    const char   *tool_call_id,
+                    const char   *status)
+{
+  CardStatus expected = { window, tool_call_id, status };
+
+  if (!agui_test_wait_for (card_has_status, &expected, TIMEOUT_MS))
+    {
+      TandemToolCard *card = find_card (window, tool_call_id);
+
+      g_error ("Card %s reads “%s”, expected “%s”", tool_call_id,
+               card ? tandem_tool_card_get_status_text (card) : "(no card)", status);
+    }
+}
+
+static TandemApprovalDialog *
+find_dialog (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  TandemApprovalDialog *dialog = NULL;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (TANDEM_IS_APPROVAL_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+
+  return dialog;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return find_dialog () != NULL;
+}
+
+static TandemApprovalDialog *
+wait_for_dialog (void)
+{
+  g_assert_true (agui_test_wait_for (dialog_shown, NULL, TIMEOUT_MS));
+
+  return find_dialog ();
+}
+
+static gboolean
+no_dialog (gpointer data)
+{
+  return find_dialog () == NULL;
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  return !agui_agent_session_get_busy (data);
+}
+
+static gboolean
+session_busy (gpointer data)
+{
+  return agui_agent_session_get_busy (data);
+}
+
+static void
+wait_for_exchange (AguiAgentSession *session)
+{
+  agui_test_wait_for (session_busy, session, 500);
+  g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
+  iterate_for (50);
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    n;
+} Count;
+
+static gboolean
+server_has_requests (gpointer data)
+{
+  Count *count = data;
+
+  return agui_test_server_get_n_requests (count->f->server) >= count->n;
+}
+
+static void
+send_text (Fixture    *f,
+           const char *text)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (child (f->window, "composer_view"));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+}
+
+static JsonObject *
+request_body (Fixture *f,
+              guint    index)
+{
+  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
+
+  g_assert_nonnull (request);
+  g_assert_nonnull (request->json);
+
+  return json_node_get_object (request->json);
+}
+
+static void
+push (Fixture    *f,
+      const char *first,
+      ...) G_GNUC_NULL_TERMINATED;
+
+static void
+push (Fixture    *f,
+      const char *first,
+      ...)
+{
+  AguiTestResponse *response = agui_test_response_new ();
+  va_list args;
+
+  va_start (args, first);
+  for (const char *json = first; json != NULL; json = va_arg (args, const char *))
+    agui_test_response_append_event_json (response, json);
+  va_end (args);
+
+  agui_test_server_push_response (f->server, response);
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *thread_id;
+} Reopen;
+
+static gboolean
+thread_opened (gpointer data)
+{
+  Reopen *reopen = data;
+  AguiAgentSession *session = tandem_window_get_session (reopen->window);
+
+  return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), reopen->thread_id) == 0;
+}
+
+/* A second application on the same store, as after a restart, showing
+ * @thread_id. */
+static TandemWindow *
+relaunch (TandemApplication **second,
+          const char         *thread_id)
+{
+  g_autoptr(GError) error = NULL;
+  static guint n;
+  g_autofree char *id = g_strdup_printf ("io.github.tandemdesk.Tandem.Relaunch%u", ++n);
+  TandemWindow *window;
+  Reopen reopen;
+
+  *second = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                              "application-id", id,
+                                              "flags", G_APPLICATION_NON_UNIQUE,
+                                              NULL));
+  tandem_application_set_store_path (*second, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (*second), NULL, &error));
+  g_assert_no_error (error);
+
+  window = tandem_window_new (*second);
+  gtk_window_present (GTK_WINDOW (window));
+  reopen.window = window;
+  reopen.thread_id = thread_id;
+  tandem_window_open_thread (window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
+  iterate_for (100);
+
+  return window;
+}
+
+/* Fixture: a stored conversation on the loopback agent. */
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = g_uuid_string_random ();
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  f->transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), thread_id, NULL,
+                                            tandem_application_get_store (app), "test");
+  tandem_window_set_session (f->window, f->session);
+  iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data))
+      gtk_window_destroy (l->data);
+  g_list_free (toplevels);
+
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_for (20);
+  g_clear_object (&f->session);
+  g_clear_object (&f->transport);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+}
+
+/* Tests */
+
+typedef struct
+{
+  const char *name;
+  const char *interrupt;  /* the interrupt's extra members */
+  const char *response;   /* the dialog response given */
+  gboolean    edit;
+  const char *result;     /* the resumed run's result for tc1, or NULL */
+  const char *status;     /* what the card reads then, and after a relaunch */
+  const char *answer;     /* the answer line */
+} Case;
+
+static const Case cases[] = {
+  { "approved", TOOL_CALL APPROVAL_SCHEMA, "approve", FALSE, "done", "Complete", "You approved" },
+  { "approved-no-result", TOOL_CALL APPROVAL_SCHEMA, "approve", FALSE, NULL, "No result", "You approved" },
+  { "approved-edited", TOOL_CALL APPROVAL_SCHEMA, "approve", TRUE, NULL, "No result", "You approved with changes" },
+  { "denied", TOOL_CALL APPROVAL_SCHEMA, "deny", FALSE, "The user denied this", "Denied", "You denied" },
+  { "denied-no-result", TOOL_CALL, "deny", FALSE, NULL, "Denied", "You denied" },
+  { "cancelled", ",\"reason\":\"input_required\"", "cancel", FALSE, "cancelled", "Cancelled", "You dismissed the question" },
+  { "expired", TOOL_CALL ",\"expiresAt\":\"2001-02-03T04:05:06Z\"", "cancel", FALSE, "expired", "Expired", "The question expired unanswered" },
+  { "answered", ",\"reason\":\"input_required\"", "submit", FALSE, "ok", "Complete", "You answered: /srv/new" },
+};
+
+static void
+test_card_state (Fixture       *f,
+                 gconstpointer  data)
+{
+  const Case *c = data;
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *interrupt = g_strdup_printf (INTERRUPTS ("r1", ASK ("i1", "tc1", "%s")), c->interrupt);
+  g_autofree char *result = c->result ? g_strdup_printf (RESULT ("tc1", "%s"), c->result) : NULL;
+  g_autofree char *thread_id = NULL;
+  TandemApprovalDialog *dialog;
+  TandemToolCard *card;
+  TandemWindow *window;
+  Count two = { f, 2 };
+
+  g_test_summary ("Each answer leaves the card in its own state, with its answer line, also after a relaunch; "
+                  "deny, cancel and expiry never read Complete");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), interrupt, NULL);
+  if (result != NULL)
+    push (f, RS ("r2"), result, TEXT ("m2", "Finished."), RF ("r2"), NULL);
+  else
+    push (f, RS ("r2"), TEXT ("m2", "Finished."), RF ("r2"), NULL);
+
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  assert_card_status (f->window, "tc1", "Awaiting approval");
+  card = find_card (f->window, "tc1");
+  g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, "The agent is waiting for your answer");
+
+  if (c->edit)
+    {
+      GtkWidget *form;
+
+      tandem_approval_dialog_set_editing (dialog, TRUE);
+      form = tandem_approval_dialog_get_form (dialog);
+      g_assert_nonnull (form);
+      {
+        g_autoptr(GPtrArray) entries = find_all (form, GTK_TYPE_EDITABLE);
+
+        g_assert_cmpuint (entries->len, >, 0);
+        gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "/tmp/older");
+      }
+    }
+  if (g_str_equal (c->response, "submit"))
+    {
+      g_autoptr(GPtrArray) entries = find_all (tandem_approval_dialog_get_form (dialog), GTK_TYPE_EDITABLE);
+
+      gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "/srv/new");
+    }
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), c->response);
+
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  wait_for_exchange (f->session);
+
+  assert_card_status (f->window, "tc1", c->status);
+  card = find_card (f->window, "tc1");
+  g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, c->answer);
+  if (!g_str_equal (c->status, "Complete"))
+    g_assert_cmpstr (tandem_tool_card_get_status_text (card), !=, "Complete");
+  if (c->edit)
+    {
+      g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "/tmp/older"));
+      g_assert_nonnull (find_label (card, "Arguments (edited by you)"));
+      g_assert_nonnull (strstr (tandem_tool_card_get_original_arguments_text (card), "/tmp/old\""));
+    }
+  else
+    {
+      g_assert_null (tandem_tool_card_get_original_arguments_text (card));
+    }
+
+  /* The banner went with the question. */
+  g_assert_cmpuint (tandem_interrupt_banner_get_count (TANDEM_INTERRUPT_BANNER (child (f->window, "interrupt_banner"))), ==, 0);
+
+  /* After a relaunch, the same. */
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  assert_card_status (window, "tc1", c->status);
+  card = find_card (window, "tc1");
+  g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, c->answer);
+  if (c->edit)
+    g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "/tmp/older"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+}
+
+static void
+test_decide_later (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  TandemApprovalDialog *dialog;
+  TandemInterruptBanner *banner;
+  TandemWindow *window;
+  AguiAgentSession *session;
+
+  g_test_summary ("With a question open the window scrolls, switches conversations and quits; "
+                  "closing the dialog answers nothing and the question is back after a relaunch");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL APPROVAL_SCHEMA)), NULL);
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  g_assert_false (gtk_window_get_modal (GTK_WINDOW (dialog)));
+
+  /* The window still works while it asks: another conversation... */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  iterate_for (50);
+  g_assert_true (tandem_window_get_session (f->window) != f->session);
+  /* ...and back. */
+  tandem_window_set_session (f->window, f->session);
+  iterate_for (50);
+
+  /* Escape on the dialog: decide later. */
+  dialog = find_dialog ();
+  if (dialog != NULL)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+      g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
+    }
+  iterate_for (50);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  banner = TANDEM_INTERRUPT_BANNER (child (f->window, "interrupt_banner"));
+  g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
+  g_assert_cmpstr (tandem_interrupt_banner_get_text (banner), ==, "1 question waiting for your answer");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (banner)));
+  assert_card_status (f->window, "tc1", "Awaiting approval");
+
+  /* Answer… reopens it; quitting with it open answers nothing either. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.answer-interrupts", NULL));
+  wait_for_dialog ();
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  f->window = NULL;
+  g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
+  iterate_for (50);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+
+  window = relaunch (&second, thread_id);
+  session = tandem_window_get_session (window);
+  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  assert_card_status (window, "tc1", "Awaiting approval");
+  banner = TANDEM_INTERRUPT_BANNER (child (window, "interrupt_banner"));
+  g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  gboolean      waiting_only;
+} ThreadRows;
+
+/* Whether the sidebar lists rows, at least one of them marked waiting,
+ * and (with waiting_only) nothing else. */
+static gboolean
+rows_marked (gpointer data)
+{
+  ThreadRows *expected = data;
+  GtkWidget *list = child (expected->window, "thread_list");
+  guint waiting = 0, others = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      if (!GTK_IS_LIST_BOX_ROW (row))
+        continue;
+      if (gtk_widget_has_css_class (row, "waiting"))
+        waiting++;
+      else
+        others++;
+    }
+
+  return waiting > 0 && (!expected->waiting_only || others == 0);
+}
+
+static GtkWidget *
+find_waiting_button (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) buttons = find_all (window, GTK_TYPE_TOGGLE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Show Only Conversations Waiting for You") == 0)
+      return buttons->pdata[i];
+
+  g_assert_not_reached ();
+}
+
+static void
+test_sidebar_waiting (Fixture       *f,
+                      gconstpointer  data)
+{
+  ThreadRows marked = { f->window, FALSE };
+  ThreadRows only = { f->window, TRUE };
+  g_autoptr(AguiAgentSession) other = NULL;
+  TandemApprovalDialog *dialog;
+  GtkWidget *list = child (f->window, "thread_list");
+  guint rows = 0;
+
+  g_test_summary ("A conversation waiting for the person is marked in the sidebar; the filter shows only those");
+
+  /* A conversation that does not wait, so the filter has something to hide. */
+  push (f, RS ("r0"), TEXT ("m0", "Nothing to ask."), RF ("r0"), NULL);
+  send_text (f, "Just chatting");
+  wait_for_exchange (f->session);
+
+  other = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
+                                       tandem_application_get_store (app), "test");
+  tandem_window_set_session (f->window, other);
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
+  g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
+  wait_for_exchange (other);
+
+  tandem_window_refresh_threads (f->window);
+  g_assert_true (agui_test_wait_for (rows_marked, &marked, TIMEOUT_MS));
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_waiting_button (f->window)), TRUE);
+  g_assert_true (agui_test_wait_for (rows_marked, &only, TIMEOUT_MS));
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    rows += GTK_IS_LIST_BOX_ROW (row);
+  g_assert_cmpuint (rows, >=, 1);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_waiting_button (f->window)), FALSE);
+  g_assert_false (rows_marked (&only));
+}
+
+static void
+test_two_questions (Fixture       *f,
+                    gconstpointer  data)
+{
+  TandemApprovalDialog *dialog;
+  JsonArray *resume;
+  Count two = { f, 2 };
+
+  g_test_summary ("Two questions in one run read 1 of 2 and 2 of 2 and go out in one resume");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), CALL ("tc2", "clean_folder"),
+        INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL) "," ASK ("i2", "tc2", TOOL_CALL)), NULL);
+  push (f, RS ("r2"), RESULT ("tc1", "done"), RESULT ("tc2", "denied"), RF ("r2"), NULL);
+
+  send_text (f, "Clean both");
+  dialog = wait_for_dialog ();
+  g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 1 of 2");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  iterate_for (50);
+  dialog = wait_for_dialog ();
+  g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 2 of 2");
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "deny");
+
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  wait_for_exchange (f->session);
+  resume = json_object_get_array_member (request_body (f, 1), "resume");
+  g_assert_cmpuint (json_array_get_length (resume), ==, 2);
+  assert_card_status (f->window, "tc1", "Complete");
+  assert_card_status (f->window, "tc2", "Denied");
+}
+
+static void
+test_metadata_only (Fixture       *f,
+                    gconstpointer  data)
+{
+  TandemApprovalDialog *dialog;
+
+  g_test_summary ("A Mastra suspension with no message and no streamed call shows its tool name");
+
+  push (f, RS ("r1"), TEXT ("m1", "Let me archive that."),
+        INTERRUPTS ("r1", ASK ("i1", "call_archive_2",
+                               TOOL_CALL ",\"metadata\":{\"mastra\":{\"toolName\":\"archive_files\","
+                               "\"args\":{\"folder\":\"/srv/old\"},\"suspendPayload\":{\"reason\":\"Needs approval\"}}}")),
+        NULL);
+  send_text (f, "Archive");
+  dialog = wait_for_dialog ();
+  g_assert_nonnull (find_label (dialog, "Tool: archive_files"));
+  g_assert_null (find_label (dialog, "Tool call call_archive_2"));
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Needs approval");
+}
+
+static void
+test_escape_in_search (Fixture       *f,
+                       gconstpointer  data)
+{
+  AguiTestResponse *response;
+  AguiRunState *state;
+
+  g_test_summary ("Escape in the search entry does not stop a run; in the composer it does");
+
+  response = agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Working"), NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f, "Take your time");
+  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
+  gtk_widget_grab_focus (child (f->window, "search_entry"));
+  iterate_for (50);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), child (f->window, "search_entry")) ||
+                 gtk_root_get_focus (GTK_ROOT (f->window)) == child (f->window, "search_entry"));
+  g_assert_false (tandem_window_handle_escape (f->window));
+  iterate_for (100);
+  g_assert_true (agui_agent_session_get_busy (f->session));
+
+  gtk_widget_grab_focus (child (f->window, "composer_view"));
+  g_assert_true (tandem_window_handle_escape (f->window));
+  g_assert_true (agui_test_wait_for (session_idle, f->session, TIMEOUT_MS));
+  state = agui_agent_session_get_run_state (f->session);
+  g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_CANCELLED);
+}
+
+static const char *
+find_mark (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) frames = find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
+
+  for (guint i = 0; i < frames->len; i++)
+    if (tandem_attempt_frame_get_mark_text (frames->pdata[i]) != NULL)
+      return tandem_attempt_frame_get_mark_text (frames->pdata[i]);
+
+  return NULL;
+}
+
+static gboolean
+window_has_mark (gpointer data)
+{
+  return find_mark (data) != NULL;
+}
+
+/* Every tool result answers a call of an earlier assistant message, and
+ * every call has its result. */
+static void
+assert_history_valid (JsonArray *messages)
+{
+  g_autoptr(GHashTable) calls = g_hash_table_new (g_str_hash, g_str_equal);
+  guint results = 0;
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+      const char *role = json_object_get_string_member (message, "role");
+
+      if (g_str_equal (role, "assistant") && json_object_has_member (message, "toolCalls"))
+        {
+          JsonArray *list = json_object_get_array_member (message, "toolCalls");
+
+          for (guint j = 0; j < json_array_get_length (list); j++)
+            g_hash_table_add (calls, (gpointer) json_object_get_string_member (json_array_get_object_element (list, j), "id"));
+        }
+      else if (g_str_equal (role, "tool"))
+        {
+          g_assert_true (g_hash_table_contains (calls, json_object_get_string_member (message, "toolCallId")));
+          results++;
+        }
+    }
+
+  g_assert_cmpuint (results, ==, g_hash_table_size (calls));
+}
+
+static void
+test_retry (Fixture       *f,
+            gconstpointer  data)
+{
+  gboolean with_tools = GPOINTER_TO_INT (data);
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  TandemWindow *window;
+  JsonArray *messages;
+  JsonObject *last;
+  Count two = { f, 2 };
+
+  g_test_summary ("Retry answers the person's question again: the failed attempt stays, marked, "
+                  "and is not sent as the agent's answer; the tool history stays valid");
+
+  if (with_tools)
+    push (f, RS ("r1"), CALL ("tc1", "read_file"), RESULT ("tc1", "contents"), CALL ("tc2", "read_file"),
+          TEXT ("m1", "Hello, I am Tan"), "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
+  else
+    push (f, RS ("r1"), TEXT ("m1", "Hello, I am Tan"), "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
+  push (f, RS ("r2"), TEXT ("m2", "Four."), RF ("r2"), NULL);
+
+  send_text (f, "What is 2 + 2?");
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
+
+  /* The mark is kept with the conversation. */
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  wait_for_exchange (f->session);
+
+  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  assert_history_valid (messages);
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      g_assert_cmpstr (json_object_get_string_member (message, "id"), !=, "m1");
+      if (json_object_has_member (message, "content") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (message, "content")))
+        g_assert_cmpstr (json_object_get_string_member (message, "content"), !=, "Hello, I am Tan");
+    }
+
+  last = json_array_get_object_element (messages, json_array_get_length (messages) - 1);
+  if (with_tools)
+    {
+      /* The call that was answered goes with its answer, after the
+       * question; the one nobody answered is left out. */
+      g_assert_cmpstr (json_object_get_string_member (last, "role"), ==, "tool");
+      g_assert_cmpstr (json_object_get_string_member (last, "toolCallId"), ==, "tc1");
+    }
+  else
+    {
+      g_assert_cmpstr (json_object_get_string_member (last, "role"), ==, "user");
+      g_assert_cmpstr (json_object_get_string_member (last, "content"), ==, "What is 2 + 2?");
+    }
+
+  /* The failed attempt is still on screen. */
+  g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
+}
+
+static void
+test_stopped (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  AguiTestResponse *response;
+  TandemWindow *window;
+
+  g_test_summary ("A stopped turn says Stopped, also after a relaunch");
+
+  response = agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Let me think"), NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f, "Go slowly");
+  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  iterate_for (200);
+  g_assert_null (find_mark (f->window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (f->window), ==, "Stopped");
+
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
+  g_assert_cmpstr (find_mark (window), ==, "Stopped");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (20);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  gtk_test_init (&argc, &argv, NULL);
+  /* gtk_test_init() leaves GTK's own warnings non-fatal; a warning is a bug. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+
+  store_dir = g_dir_make_tmp ("tandem-approvals-XXXXXX", &error);
+  g_assert_no_error (error);
+  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+
+  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                          "application-id", "io.github.tandemdesk.Tandem.Approvals",
+                                          "flags", G_APPLICATION_NON_UNIQUE,
+                                          NULL));
+  tandem_application_set_store_path (app, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/tandem/approvals/card/%s", cases[i].name);
+
+      g_test_add (path, Fixture, &cases[i], fixture_set_up, test_card_state, fixture_tear_down);
+    }
+  g_test_add ("/tandem/approvals/retry/text", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_retry, fixture_tear_down);
+  g_test_add ("/tandem/approvals/retry/tools", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_retry, fixture_tear_down);
+#define ADD(path, fn) g_test_add ("/tandem/approvals/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("decide-later", test_decide_later);
+  ADD ("two-questions", test_two_questions);
+  ADD ("metadata-only", test_metadata_only);
+  ADD ("escape-in-search", test_escape_in_search);
+  ADD ("stopped", test_stopped);
+  ADD ("sidebar-waiting", test_sidebar_waiting);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  {
+    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
+
+    g_unlink (store_path);
+    g_unlink (wal);
+    g_unlink (shm);
+    g_rmdir (store_dir);
+  }
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}
