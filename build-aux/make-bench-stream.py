@@ -2,6 +2,11 @@
 """Writes an SSE body of about N events (default 100,000) for benchmarks.
 
     make-bench-stream.py OUTPUT [COUNT] [chat|tools|state|mixed]
+    make-bench-stream.py --bench TANDEM_CLI OUTPUT COUNT WORKLOAD
+
+The second form (the meson benchmarks) writes OUTPUT only when it is not
+there yet, then runs `TANDEM_CLI bench fold OUTPUT`: the 1M-event streams
+are up to 260 MB, too big to make on every build.
 
 Each workload is one long run, the way a chatty agent streams it, so that a
 per-event cost that depends on history shows up as growth from 100k to 1M:
@@ -14,13 +19,25 @@ mixed  (the default) a message, a tool call and a state delta per turn.
 """
 
 import json
+import os
 import sys
 
 
 def main():
-    path = sys.argv[1]
-    target = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
-    workload = sys.argv[3] if len(sys.argv) > 3 else "mixed"
+    if sys.argv[1] == "--bench":
+        tandem_cli, path = sys.argv[2], sys.argv[3]
+        if not os.path.exists(path):
+            partial = path + ".partial"
+            write(partial, int(sys.argv[4]), sys.argv[5])
+            os.replace(partial, path)
+        sys.stdout.flush()
+        os.execv(tandem_cli, [tandem_cli, "bench", "fold", path])
+    write(sys.argv[1],
+          int(sys.argv[2]) if len(sys.argv) > 2 else 100_000,
+          sys.argv[3] if len(sys.argv) > 3 else "mixed")
+
+
+def write(path, target, workload):
     if workload not in ("chat", "tools", "state", "mixed"):
         sys.exit(f"make-bench-stream.py: unknown workload '{workload}'")
     count = 0

@@ -97,19 +97,30 @@ gboolean
 agui_event_type_from_string (const char    *name,
                              AguiEventType *type)
 {
+  /* Asked once per frame: a hash lookup, not 31 string compares. */
+  static GHashTable *types;
+  gpointer found;
+
   g_return_val_if_fail (name != NULL, FALSE);
 
-  for (guint i = 0; i < G_N_ELEMENTS (event_type_names); i++)
+  if (g_once_init_enter (&types))
     {
-      if (g_str_equal (name, event_type_names[i]))
-        {
-          if (type != NULL)
-            *type = (AguiEventType) i;
-          return TRUE;
-        }
+      GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < G_N_ELEMENTS (event_type_names); i++)
+        g_hash_table_insert (table, (gpointer) event_type_names[i], GUINT_TO_POINTER (i + 1));
+
+      g_once_init_leave (&types, table);
     }
 
-  return FALSE;
+  found = g_hash_table_lookup (types, name);
+  if (found == NULL)
+    return FALSE;
+
+  if (type != NULL)
+    *type = (AguiEventType) (GPOINTER_TO_UINT (found) - 1);
+
+  return TRUE;
 }
 
 AguiEvent *
