@@ -22,6 +22,11 @@
 /* A number longer than this is quoted shortened in an error. */
 #define QUOTED_NUMBER 40
 
+/* yajl allocates its handle, lexer and buffers afresh for each frame; they
+ * come from this pool, emptied between frames, instead of malloc. */
+#define POOL_SIZE 16384
+#define POOL_ALIGN 16
+
 typedef struct
 {
   JsonNode *container;
@@ -39,6 +44,8 @@ struct _AguiEventReader
   GString    *scratch;
   GError     *error;
   gsize       key;          /* the pending top-level name, an arena offset */
+  gsize       pool_used;
+  guint8     *pool;
   guint       depth;
   guint       has_markers : 1;
   guint       root_seen : 1;
@@ -58,6 +65,7 @@ _agui_event_reader_new (void)
   self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
   self->rewritten = g_string_new (NULL);
   self->scratch = g_string_new (NULL);
+  self->pool = g_malloc (POOL_SIZE);
 
   return self;
 }
@@ -103,7 +111,69 @@ _agui_event_reader_free (AguiEventReader *self)
   g_array_unref (self->levels);
   g_string_free (self->rewritten, TRUE);
   g_string_free (self->scratch, TRUE);
+  g_free (self->pool);
   g_free (self);
+}
+
+/* yajl's memory */
+
+static gboolean
+in_pool (AguiEventReader *self,
+         void            *pointer)
+{
+  return (guint8 *) pointer >= self->pool && (guint8 *) pointer < self->pool + POOL_SIZE;
+}
+
+/* Each block is preceded by its size, for realloc. */
+static void *
+pool_malloc (void   *ctx,
+             size_t  size)
+{
+  AguiEventReader *self = ctx;
+  gsize needed = POOL_ALIGN + ((size + POOL_ALIGN - 1) & ~(gsize) (POOL_ALIGN - 1));
+  guint8 *block;
+
+  if (size > POOL_SIZE || self->pool_used + needed > POOL_SIZE)
+    return g_malloc (size);
+
+  block = self->pool + self->pool_used;
+  self->pool_used += needed;
+  *(gsize *) block = size;
+
+  return block + POOL_ALIGN;
+}
+
+static void *
+pool_realloc (void   *ctx,
+              void   *pointer,
+              size_t  size)
+{
+  AguiEventReader *self = ctx;
+  void *moved;
+  gsize old_size;
+
+  if (pointer == NULL)
+    return pool_malloc (ctx, size);
+
+  if (!in_pool (self, pointer))
+    return g_realloc (pointer, size);
+
+  old_size = *(gsize *) ((guint8 *) pointer - POOL_ALIGN);
+  if (size <= old_size)
+    return pointer;
+
+  moved = pool_malloc (ctx, size);
+  memcpy (moved, pointer, old_size);
+
+  return moved;
+}
+
+static void
+pool_free (void *ctx,
+           void *pointer)
+{
+  if (pointer != NULL && !in_pool (ctx, pointer))
+    g_free (pointer);
 }
 
 /* Lone surrogates */
@@ -636,7 +706,12 @@ _agui_event_reader_read (AguiEventReader  *self,
       length = self->rewritten->len;
     }
 
-  handle = yajl_alloc (&callbacks, NULL, self);
+  {
+    yajl_alloc_funcs funcs = { pool_malloc, pool_realloc, pool_free, self };
+
+    self->pool_used = 0;
+    handle = yajl_alloc (&callbacks, &funcs, self);
+  }
   /* The caller has checked that the frame is valid UTF-8, more strictly
    * than yajl would (which lets surrogates and overlong forms through),
    * and markers are deliberately not UTF-8. */
