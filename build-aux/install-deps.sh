@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc
-  libglib2.0-dev libsoup-3.0-dev libjson-glib-dev libsqlite3-dev
+  libglib2.0-dev libsoup-3.0-dev libjson-glib-dev libyajl-dev libsqlite3-dev
   libgtk-4-dev libadwaita-1-dev libmd4c-dev libsecret-1-dev
   gettext desktop-file-utils appstream
   xvfb xauth

@@ -1590,6 +1590,149 @@ add_fixture_tests (void)
     }
 }
 
+/* Limits of the frame reader */
+
+static char *
+nested_frame (guint depth)
+{
+  GString *frame = g_string_new ("{\"type\":\"CUSTOM\",\"name\":\"deep\",\"value\":");
+
+  /* The event object is one level; the value adds the rest. */
+  for (guint i = 1; i < depth; i++)
+    g_string_append_c (frame, '[');
+  for (guint i = 1; i < depth; i++)
+    g_string_append_c (frame, ']');
+  g_string_append_c (frame, '}');
+
+  return g_string_free (frame, FALSE);
+}
+
+static void
+test_depth_limit (void)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autofree char *deepest = nested_frame (512);
+  g_autofree char *too_deep = nested_frame (513);
+  g_autofree char *expected = g_strdup_printf ("nested deeper than %d levels", 512);
+  g_autoptr(GString) hostile = g_string_new (NULL);
+  g_autoptr(AguiEvent) ok = NULL;
+  g_autoptr(AguiEvent) after = NULL;
+
+  g_test_summary ("A frame nested deeper than AGUI_JSON_MAX_DEPTH is refused, naming the limit, "
+                  "and the parser reads the next frame");
+
+  ok = agui_event_parser_parse (parser, deepest, -1, NULL);
+  g_assert_nonnull (ok);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AguiEvent) event = NULL;
+
+      if (i == 1)
+        {
+          /* a hundred thousand brackets, never closed: yajl would reject the
+           * frame only at its end; json-glib would recurse off the stack */
+          for (guint j = 0; j < 100000; j++)
+            g_string_append_c (hostile, '[');
+        }
+
+      event = agui_event_parser_parse (parser, i == 0 ? too_deep : hostile->str, -1, &error);
+      g_assert_null (event);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+      g_assert_nonnull (strstr (error->message, expected));
+    }
+
+  after = agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
+  g_assert_nonnull (after);
+  g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
+}
+
+static void
+test_numbers_exact (void)
+{
+  static const struct { const char *frame; const char *problem; } refused[] = {
+    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":9223372036854775808}", "does not fit in a 64-bit integer" },
+    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":-12345678901234567890}", "does not fit in a 64-bit integer" },
+    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":[1e400]}", "is too large for a double" },
+    { "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\",\"timestamp\":-1e309}", "is too large for a double" },
+  };
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEvent) event = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("Numbers are kept exactly or refused, never wrapped or made infinite");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AguiEvent) bad = agui_event_parser_parse (parser, refused[i].frame, -1, &error);
+
+      g_assert_null (bad);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+      g_assert_nonnull (strstr (error->message, refused[i].problem));
+    }
+
+  event = agui_event_parser_parse (parser,
+                                   "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"max\":9223372036854775807,"
+                                   "\"min\":-9223372036854775808,\"big\":9007199254740993,\"tiny\":1e-400}}",
+                                   -1, NULL);
+  g_assert_nonnull (event);
+  text = agui_event_to_string (event);
+  g_assert_cmpstr (text, ==, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"max\":9223372036854775807,"
+                             "\"min\":-9223372036854775808,\"big\":9007199254740993,\"tiny\":0.0}}");
+}
+
+static void
+test_surrogate_marker_literal (void)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  g_autoptr(AguiEvent) second = NULL;
+
+  g_test_summary ("A literal character of the last private-use plane is not taken for a "
+                  "surrogate marker, even in a frame that has a lone surrogate");
+
+  /* U+10F83D is what the previous parser used as the marker of \uD83D. */
+  first = agui_event_parser_parse (parser,
+                                   "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\","
+                                   "\"delta\":\"\xF4\x8F\xA0\xBD and \\uD83D\"}", -1, NULL);
+  second = agui_event_parser_parse (parser,
+                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\\uDE00\"}",
+                                    -1, NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_cmpstr (agui_event_get_delta (first), ==, "\xF4\x8F\xA0\xBD and ");
+  g_assert_cmpstr (agui_event_get_delta (second), ==, "\xF0\x9F\x98\x80");
+}
+
+static void
+test_flat_event_api (void)
+{
+  g_autoptr(AguiEvent) event = parse_ok ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\","
+                                         "\"role\":\"assistant\",\"timestamp\":1e3}", NULL);
+  JsonObject *object;
+  gint64 timestamp = 0;
+
+  g_test_summary ("An event read without a tree answers every accessor as one built on a JsonObject");
+
+  g_assert_cmpstr (agui_event_get_message_id (event), ==, "m");
+  g_assert_cmpstr (agui_event_get_role (event), ==, "assistant");
+  g_assert_null (agui_event_get_delta (event));
+  g_assert_null (agui_event_get_metadata (event));
+  g_assert_null (agui_event_get_member (event, "name"));
+  g_assert_true (agui_event_has_member (event, "role"));
+  g_assert_false (agui_event_has_member (event, "name"));
+  g_assert_true (agui_event_get_timestamp (event, &timestamp));
+  g_assert_cmpint (timestamp, ==, 1000);
+  g_assert_cmpint (json_node_get_int (agui_event_get_member (event, "timestamp")), ==, 1000);
+
+  object = agui_event_get_object (event);
+  g_assert_true (object == agui_event_get_object (event));
+  assert_event_json (event, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\","
+                            "\"role\":\"assistant\",\"timestamp\":1000}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1625,6 +1768,10 @@ main (int   argc,
   g_test_add_func ("/agui/event/surrogates/unpaired", test_surrogates_unpaired);
   g_test_add_func ("/agui/event/surrogates/fixture", test_surrogates_fixture);
   g_test_add_func ("/agui/event/fixture-bad-types", test_fixture_bad_types);
+  g_test_add_func ("/agui/event/limits/depth", test_depth_limit);
+  g_test_add_func ("/agui/event/limits/numbers", test_numbers_exact);
+  g_test_add_func ("/agui/event/surrogates/marker-literal", test_surrogate_marker_literal);
+  g_test_add_func ("/agui/event/flat", test_flat_event_api);
   add_fixture_tests ();
 
   return g_test_run ();

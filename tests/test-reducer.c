@@ -240,6 +240,33 @@ test_tool_statuses (void)
 }
 
 static void
+test_tool_call_replayed (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiRunState *state;
+  const char * const *pending;
+
+  g_test_summary ("A TOOL_CALL_START replayed for a known call leaves the call pending once");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  state = agui_transcript_get_run_state (transcript);
+  pending = agui_run_state_get_pending_tool_call_ids (state);
+  g_assert_nonnull (pending);
+  g_assert_cmpuint (g_strv_length ((char **) pending), ==, 2);
+  g_assert_cmpstr (pending[0], ==, "tc1");
+  g_assert_cmpstr (pending[1], ==, "tc2");
+}
+
+static void
 test_messages_snapshot (void)
 {
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
@@ -277,6 +304,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/notify-contract", test_notify_contract);
   g_test_add_func ("/agui/reducer/state-delta-failure", test_state_delta_failure);
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
+  g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
 
   return g_test_run ();

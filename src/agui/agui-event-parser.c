@@ -8,8 +8,10 @@
 
 #include <string.h>
 
-#include "agui-event-parser.h"
+#include "agui-event-parser-private.h"
 #include "agui-event-private.h"
+#include "agui-event-reader-private.h"
+#include "agui-json-private.h"
 
 /**
  * AguiEventParser:
@@ -30,9 +32,14 @@
  * A parser keeps state between frames, so use one per stream: the ids it
  * mints for `THINKING_*` events, and the first half of a UTF-16 surrogate
  * pair that a JavaScript producer split across two deltas. Such halves
- * arrive as lone `\uD83D` / `\uDE00` escapes, which json-glib cannot
+ * arrive as lone `\uD83D` / `\uDE00` escapes, which UTF-8 cannot
  * represent; the parser joins them, and every string it hands out is valid
  * UTF-8.
+ *
+ * A frame nested deeper than 512 levels, an integer beyond 64 bits or a
+ * number beyond the range of a double is refused with an
+ * %AGUI_ERROR_INVALID_JSON error that says so, rather than read as some
+ * other number.
  *
  * ```c
  * g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
@@ -48,7 +55,13 @@
  * ```
  */
 
-/* Lone surrogate escapes are rewritten, before json-glib sees them, to the
+/* Frames are read by AguiEventReader (yajl, one pass, typed members). The
+ * json-glib path below is the implementation that preceded it: it still
+ * explains frames yajl rejects (so the error text stays the same), reads
+ * frames that are not valid UTF-8, and serves as the reference the tests
+ * and `tandem-cli bench fold` compare the fast path with.
+ *
+ * In that path, lone surrogate escapes are rewritten, before json-glib sees them, to the
  * code points U+10F800 + (surrogate - 0xD800): Supplementary Private Use
  * Area-B has room for exactly the 2048 surrogates. After parsing, these
  * markers are joined or replaced; none ever leaves the parser. */
@@ -68,7 +81,13 @@ struct _AguiEventParser
   GHashTable *pending_highs;
   /* family + lane → the id of the chunk stream last seen in that lane */
   GHashTable *chunk_lane_ids;
+
+  AguiEventReader *reader;
+  GPtrArray  *warnings;
+  gboolean    reference;
 };
+
+static gboolean reference_by_default;
 
 G_DEFINE_FINAL_TYPE (AguiEventParser, agui_event_parser, G_TYPE_OBJECT)
 
@@ -404,16 +423,14 @@ string_member (JsonObject *object,
  * without an id continues the stream last opened by a chunk in its lane
  * (its subagentRunId), as chunk expansion will decide (section 10.2). */
 static char *
-stream_key (AguiEventParser *self,
-            StreamFamily     family,
-            gboolean         is_chunk,
-            JsonObject      *object)
+stream_key_for (AguiEventParser *self,
+                StreamFamily     family,
+                gboolean         is_chunk,
+                const char      *id,
+                const char      *lane)
 {
-  const char *id = string_member (object, family_id_member (family));
-
   if (is_chunk)
     {
-      const char *lane = string_member (object, "subagentRunId");
       g_autofree char *lane_key = g_strdup_printf ("%d\x1f%s", family, lane ? lane : "");
 
       if (id != NULL)
@@ -426,6 +443,17 @@ stream_key (AguiEventParser *self,
     }
 
   return g_strdup_printf ("%d\x1f%s", family, id ? id : "");
+}
+
+static char *
+stream_key (AguiEventParser *self,
+            StreamFamily     family,
+            gboolean         is_chunk,
+            JsonObject      *object)
+{
+  return stream_key_for (self, family, is_chunk,
+                         string_member (object, family_id_member (family)),
+                         string_member (object, "subagentRunId"));
 }
 
 /* The delta was copied with its markers; join a pending high surrogate
@@ -930,6 +958,374 @@ parse_tree (AguiEventParser  *self,
   return _agui_event_new_trusted (type, json_object_ref (object));
 }
 
+/* The fast path */
+
+typedef const char *(*StringGetter) (gpointer    data,
+                                     const char *name);
+
+static const char *
+object_getter (gpointer    data,
+               const char *name)
+{
+  return string_member (data, name);
+}
+
+static AguiFlatMember *
+reader_member (AguiEventReader *reader,
+               const char      *name)
+{
+  AguiFlatMember *members;
+  JsonNode **nodes;
+  guint n = _agui_event_reader_get_members (reader, &members, &nodes);
+  gsize length;
+  const char *arena = _agui_event_reader_get_arena (reader, &length);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (strcmp (arena + members[i].name, name) == 0)
+        return nodes[i] == NULL ? &members[i] : NULL;
+    }
+
+  return NULL;
+}
+
+static const char *
+reader_getter (gpointer    data,
+               const char *name)
+{
+  AguiFlatMember *member = reader_member (data, name);
+  gsize length;
+
+  if (member == NULL || member->kind != AGUI_FLAT_STRING)
+    return NULL;
+
+  return _agui_event_reader_get_arena (data, &length) + member->string;
+}
+
+static char *
+replace_markers (const char *string)
+{
+  GString *result = g_string_sized_new (strlen (string));
+
+  for (const char *p = string; *p != '\0';)
+    {
+      if (_agui_event_reader_is_marker (p))
+        {
+          g_string_append_unichar (result, REPLACEMENT);
+          p += 3;
+        }
+      else
+        {
+          g_string_append_c (result, *p++);
+        }
+    }
+
+  return g_string_free (result, FALSE);
+}
+
+/* As join_delta () for a delta read by AguiEventReader, whose lone
+ * surrogates are three-byte markers. */
+static char *
+join_marked_delta (AguiEventParser *self,
+                   const char      *key,
+                   const char      *delta)
+{
+  GString *result = g_string_sized_new (strlen (delta) + 4);
+  g_autofree char *pending_key = NULL;
+  gpointer pending = NULL;
+  const char *p = delta;
+
+  if (g_hash_table_steal_extended (self->pending_highs, key, (gpointer *) &pending_key, &pending))
+    {
+      gunichar high = GPOINTER_TO_UINT (pending);
+
+      if (_agui_event_reader_is_marker (p) && _agui_event_reader_marker_surrogate (p) >= 0xDC00)
+        {
+          gunichar low = _agui_event_reader_marker_surrogate (p);
+
+          g_string_append_unichar (result, 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+          p += 3;
+        }
+      else
+        {
+          emit_warning (self, "Replacing an unpaired UTF-16 surrogate at the end of a delta with U+FFFD");
+          g_string_append_unichar (result, REPLACEMENT);
+        }
+    }
+
+  while (*p != '\0')
+    {
+      guint unit;
+
+      if (!_agui_event_reader_is_marker (p))
+        {
+          g_string_append_c (result, *p++);
+          continue;
+        }
+
+      unit = _agui_event_reader_marker_surrogate (p);
+      p += 3;
+
+      if (unit <= 0xDBFF && *p == '\0')
+        {
+          g_hash_table_insert (self->pending_highs, g_strdup (key), GUINT_TO_POINTER (unit));
+          continue;
+        }
+
+      emit_warning (self, "Replacing an unpaired UTF-16 surrogate in a delta with U+FFFD");
+      g_string_append_unichar (result, REPLACEMENT);
+    }
+
+  return g_string_free (result, FALSE);
+}
+
+/* As fix_delta (), reading members through @get. Returns the delta to
+ * use instead, or %NULL when it stands as it is, which is the case, with
+ * no work done, for a frame with no lone surrogate while none is pending. */
+static char *
+fix_read_delta (AguiEventParser *self,
+                AguiEventType    type,
+                gboolean         has_markers,
+                StringGetter     get,
+                gpointer         data)
+{
+  StreamFamily family;
+  gboolean is_chunk;
+  gboolean pending = g_hash_table_size (self->pending_highs) > 0;
+  const char *delta;
+
+  family = end_family (type);
+  if (family != FAMILY_NONE)
+    {
+      g_autofree char *key = NULL;
+
+      if (!pending)
+        return NULL;
+
+      key = stream_key_for (self, family, FALSE, get (data, family_id_member (family)),
+                            get (data, "subagentRunId"));
+      if (g_hash_table_remove (self->pending_highs, key))
+        emit_warning (self, "Dropping an unpaired UTF-16 surrogate left at the end of the stream before %s",
+                      agui_event_type_to_string (type));
+      return NULL;
+    }
+
+  delta = get (data, "delta");
+  if (delta == NULL)
+    return NULL;
+
+  family = delta_family (type, &is_chunk);
+  if (family == FAMILY_NONE)
+    return has_markers ? replace_markers (delta) : NULL;
+
+  /* A keep-alive between the two halves must not break the pair. */
+  if (delta[0] == '\0')
+    return NULL;
+
+  if (!has_markers && !pending && !is_chunk)
+    return NULL;
+
+  {
+    g_autofree char *key = stream_key_for (self, family, is_chunk,
+                                           get (data, family_id_member (family)),
+                                           get (data, "subagentRunId"));
+
+    if (!has_markers && !pending)
+      return NULL;
+
+    return join_marked_delta (self, key, delta);
+  }
+}
+
+static gboolean
+emit_warnings_and_check (AguiEventParser  *self,
+                         gboolean          valid,
+                         GError           *local_error,
+                         GError          **error)
+{
+  for (guint i = 0; i < self->warnings->len; i++)
+    emit_warning (self, "%s", (const char *) g_ptr_array_index (self->warnings, i));
+  g_ptr_array_set_size (self->warnings, 0);
+
+  if (!valid)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static AguiEvent *
+parse_flat (AguiEventParser  *self,
+            AguiEventType     type,
+            GError          **error)
+{
+  g_autofree char *fixed = NULL;
+  GError *local_error = NULL;
+  AguiFlatMember *members;
+  const char *arena;
+  gsize arena_length;
+  guint n;
+  gboolean valid;
+
+  fixed = fix_read_delta (self, type, _agui_event_reader_has_markers (self->reader),
+                          reader_getter, self->reader);
+  if (fixed != NULL)
+    {
+      gsize offset = _agui_event_reader_add_string (self->reader, fixed);
+      AguiFlatMember *delta = reader_member (self->reader, "delta");
+
+      delta->string = offset;
+      delta->length = strlen (fixed);
+    }
+
+  n = _agui_event_reader_get_members (self->reader, &members, NULL);
+  arena = _agui_event_reader_get_arena (self->reader, &arena_length);
+
+  valid = _agui_event_schema_enforce_flat (type, members, &n, arena, self->warnings, &local_error);
+  if (!emit_warnings_and_check (self, valid, local_error, error))
+    return NULL;
+
+  return _agui_event_new_flat (type, members, n, arena, arena_length);
+}
+
+static AguiEvent *
+parse_object (AguiEventParser  *self,
+              const char       *type_name,
+              GError          **error)
+{
+  g_autoptr(JsonObject) object = _agui_event_reader_steal_object (self->reader);
+  g_autofree char *name = g_strdup (type_name);
+  g_autofree char *fixed = NULL;
+  GError *local_error = NULL;
+  const char *translated;
+  AguiEventType type;
+  gboolean valid;
+
+  if ((translated = translate_thinking (self, object, name)) != NULL)
+    {
+      g_free (name);
+      name = g_strdup (translated);
+    }
+
+  translate_compat (self, name, object);
+
+  if (!agui_event_type_from_string (name, &type))
+    {
+      emit_warning (self, "Dropping unrecognised event '%s'", name);
+      return NULL;
+    }
+
+  fixed = fix_read_delta (self, type, _agui_event_reader_has_markers (self->reader),
+                          object_getter, object);
+  if (fixed != NULL)
+    json_object_set_string_member (object, "delta", fixed);
+
+  valid = _agui_event_schema_enforce (type, object, self->warnings, &local_error);
+  if (!emit_warnings_and_check (self, valid, local_error, error))
+    return NULL;
+
+  return _agui_event_new_trusted (type, g_steal_pointer (&object));
+}
+
+/* Before json-glib, whose parser recurses, is asked to explain a frame
+ * yajl rejected: brackets are counted outside strings. */
+static gboolean
+nested_too_deep (const char *data,
+                 gsize       length)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        {
+          in_string = TRUE;
+        }
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > AGUI_JSON_MAX_DEPTH)
+            return TRUE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        {
+          depth--;
+        }
+    }
+
+  return FALSE;
+}
+
+static AguiEvent *parse_reference (AguiEventParser  *self,
+                                   const char       *data,
+                                   gsize             length,
+                                   GError          **error);
+
+static AguiEvent *
+parse_fast (AguiEventParser  *self,
+            const char       *data,
+            gsize             length,
+            GError          **error)
+{
+  AguiFlatMember *type_member;
+  AguiEventType type;
+  const char *type_name;
+  gsize arena_length;
+
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      if (nested_too_deep (data, length))
+        goto too_deep;
+      return parse_reference (self, data, length, error);
+    }
+
+  switch (_agui_event_reader_read (self->reader, data, length, error))
+    {
+    case AGUI_READ_OK:
+      break;
+    case AGUI_READ_REFUSED:
+      return NULL;
+    case AGUI_READ_MALFORMED:
+      if (nested_too_deep (data, length))
+        goto too_deep;
+      return parse_reference (self, data, length, error);
+    default:
+      g_assert_not_reached ();
+    }
+
+  type_member = reader_member (self->reader, "type");
+  if (type_member == NULL || type_member->kind != AGUI_FLAT_STRING || type_member->length == 0)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame carries no event type.");
+      return NULL;
+    }
+
+  type_name = _agui_event_reader_get_arena (self->reader, &arena_length) + type_member->string;
+
+  if (_agui_event_reader_is_flat (self->reader) && agui_event_type_from_string (type_name, &type))
+    return parse_flat (self, type, error);
+
+  return parse_object (self, type_name, error);
+
+too_deep:
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: arrays and objects are nested deeper than %d levels",
+               AGUI_JSON_MAX_DEPTH);
+  return NULL;
+}
+
 static void
 agui_event_parser_finalize (GObject *object)
 {
@@ -939,6 +1335,8 @@ agui_event_parser_finalize (GObject *object)
   g_clear_pointer (&self->thinking_message_id, g_free);
   g_clear_pointer (&self->pending_highs, g_hash_table_unref);
   g_clear_pointer (&self->chunk_lane_ids, g_hash_table_unref);
+  g_clear_pointer (&self->reader, _agui_event_reader_free);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agui_event_parser_parent_class)->finalize (object);
 }
@@ -973,6 +1371,24 @@ agui_event_parser_init (AguiEventParser *self)
 {
   self->pending_highs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->chunk_lane_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->reader = _agui_event_reader_new ();
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->reference = reference_by_default;
+}
+
+void
+_agui_event_parser_set_reference (AguiEventParser *self,
+                                  gboolean         reference)
+{
+  g_return_if_fail (AGUI_IS_EVENT_PARSER (self));
+
+  self->reference = reference;
+}
+
+void
+_agui_event_parser_set_reference_by_default (gboolean reference)
+{
+  reference_by_default = reference;
 }
 
 /**
@@ -1007,16 +1423,28 @@ agui_event_parser_parse (AguiEventParser  *self,
                          gssize            length,
                          GError          **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GString) rewritten = NULL;
-
   g_return_val_if_fail (AGUI_IS_EVENT_PARSER (self), NULL);
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (length < 0)
     length = strlen (data);
+
+  if (self->reference)
+    return parse_reference (self, data, length, error);
+
+  return parse_fast (self, data, length, error);
+}
+
+static AguiEvent *
+parse_reference (AguiEventParser  *self,
+                 const char       *data,
+                 gsize             length,
+                 GError          **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GString) rewritten = NULL;
 
   rewritten = rewrite_lone_surrogates (data, length);
   if (rewritten != NULL)

@@ -10,6 +10,42 @@
 
 G_BEGIN_DECLS
 
+/* A top-level member of a flat event: one whose members are all strings,
+ * numbers or booleans, which is what nearly every event of a stream is.
+ * Such an event keeps its members in one block, strings included, and
+ * builds a JsonObject only when an API user asks for it. */
+typedef enum
+{
+  AGUI_FLAT_STRING,
+  AGUI_FLAT_INTEGER,
+  AGUI_FLAT_DOUBLE,
+  AGUI_FLAT_BOOLEAN,
+} AguiFlatKind;
+
+typedef struct
+{
+  gsize         name;      /* offset of the name in the arena */
+  gsize         string;    /* AGUI_FLAT_STRING: offset of the value */
+  gsize         length;    /* its length in bytes (it may hold U+0000) */
+  gint64        integer;
+  double        number;
+  AguiFlatKind  kind;
+  gboolean      boolean;
+} AguiFlatMember;
+
+/* Copies @members and @arena into one allocation. The members must already
+ * satisfy the schema (see _agui_event_schema_enforce_flat ()). */
+AguiEvent *_agui_event_new_flat (AguiEventType          type,
+                                 const AguiFlatMember  *members,
+                                 guint                  n_members,
+                                 const char            *arena,
+                                 gsize                  arena_length);
+
+/* %TRUE if the member is present and holds null, without building the
+ * event's JsonObject. */
+gboolean   _agui_event_member_is_null (AguiEvent     *self,
+                                       const char    *name);
+
 /* Wraps members that are already known to be valid (built by the chunk
  * normalizer, the demo agent, a stored log): no schema check. Takes
  * ownership of @members; "type" is set here. */
@@ -23,5 +59,15 @@ gboolean   _agui_event_schema_enforce (AguiEventType   type,
                                        JsonObject     *members,
                                        GPtrArray      *warnings,
                                        GError        **error);
+
+/* The same checks as _agui_event_schema_enforce () on a flat event, with the
+ * same warnings and errors: unknown members are removed from @members
+ * (n_members shrinks), an integer written as a double becomes an integer. */
+gboolean   _agui_event_schema_enforce_flat (AguiEventType    type,
+                                            AguiFlatMember  *members,
+                                            guint           *n_members,
+                                            const char      *arena,
+                                            GPtrArray       *warnings,
+                                            GError         **error);
 
 G_END_DECLS

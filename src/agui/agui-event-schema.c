@@ -1176,3 +1176,217 @@ _agui_event_schema_enforce (AguiEventType   type,
 
   return result == CHECK_OK;
 }
+
+/* Flat events: check_object () and check_value () for members that are
+ * all scalars, giving the same warnings and errors without a JsonObject. */
+
+static gboolean
+flat_is_string (const AguiFlatMember *member)
+{
+  return member->kind == AGUI_FLAT_STRING;
+}
+
+static CheckResult
+check_flat_integer (Context        *ctx,
+                    const Type     *type,
+                    AguiFlatMember *member)
+{
+  gint64 value;
+
+  if (member->kind == AGUI_FLAT_INTEGER)
+    {
+      value = member->integer;
+    }
+  else if (member->kind == AGUI_FLAT_DOUBLE)
+    {
+      double number = member->number;
+
+      if (!isfinite (number) || floor (number) != number ||
+          fabs (number) > (double) MAX_SAFE_INTEGER)
+        return fail (ctx, "must be %s", describe_type (type));
+      value = (gint64) number;
+    }
+  else
+    {
+      return fail (ctx, "must be %s", describe_type (type));
+    }
+
+  if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER ||
+      (type->kind == TYPE_COUNT && value < 0))
+    return fail (ctx, "must be %s", describe_type (type));
+
+  member->kind = AGUI_FLAT_INTEGER;
+  member->integer = value;
+
+  return CHECK_OK;
+}
+
+static CheckResult
+check_flat_value (Context        *ctx,
+                  const Type     *type,
+                  AguiFlatMember *member,
+                  const char     *arena)
+{
+  switch (type->kind)
+    {
+    case TYPE_STRING:
+      if (!flat_is_string (member))
+        return fail (ctx, "must be a string");
+      return CHECK_OK;
+
+    case TYPE_BOOLEAN:
+      if (member->kind != AGUI_FLAT_BOOLEAN)
+        return fail (ctx, "must be a boolean");
+      return CHECK_OK;
+
+    case TYPE_INTEGER:
+    case TYPE_COUNT:
+      return check_flat_integer (ctx, type, member);
+
+    case TYPE_OBJECT:
+    case TYPE_SHAPE:
+    case TYPE_UNION:
+      return fail (ctx, "must be an object");
+
+    case TYPE_ANY:
+    case TYPE_ANY_OR_NULL:
+      return CHECK_OK;
+
+    case TYPE_POINTER:
+      if (!flat_is_string (member))
+        return fail (ctx, "must be a string");
+      if (!is_json_pointer (arena + member->string))
+        return fail (ctx, "must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)");
+      return CHECK_OK;
+
+    case TYPE_ENUM:
+      {
+        g_autofree char *allowed = NULL;
+
+        if (!flat_is_string (member))
+          return fail (ctx, "must be a string");
+        if (g_strv_contains ((const char * const *) type->values, arena + member->string))
+          return CHECK_OK;
+
+        allowed = g_strjoinv ("', '", (char **) type->values);
+        return fail (ctx, "must be one of '%s'", allowed);
+      }
+
+    case TYPE_ARRAY:
+      return fail (ctx, "must be an array");
+
+    case TYPE_STRING_OR_ARRAY:
+      if (flat_is_string (member))
+        return CHECK_OK;
+      return fail (ctx, "must be a string or an array");
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Warnings and errors are rare: the path they print is made only then. */
+static void
+flat_path_set (Context    *ctx,
+               const char *name)
+{
+  PathSegment segment = { name, 0 };
+
+  if (ctx->path == NULL)
+    ctx->path = g_array_new (FALSE, FALSE, sizeof (PathSegment));
+  g_array_set_size (ctx->path, 0);
+  g_array_append_val (ctx->path, segment);
+}
+
+static CheckResult
+check_flat_member (Context        *ctx,
+                   const Field    *field,
+                   AguiFlatMember *member,
+                   const char     *arena)
+{
+  /* Only the failing branches read the path; set it up front for them
+   * when the member is not an obvious match. */
+  if (field->type->kind == TYPE_STRING && member->kind == AGUI_FLAT_STRING)
+    return CHECK_OK;
+
+  flat_path_set (ctx, field->name);
+
+  return check_flat_value (ctx, field->type, member, arena);
+}
+
+gboolean
+_agui_event_schema_enforce_flat (AguiEventType    type,
+                                 AguiFlatMember  *members,
+                                 guint           *n_members,
+                                 const char      *arena,
+                                 GPtrArray       *warnings,
+                                 GError         **error)
+{
+  g_autoptr(GArray) path = NULL;
+  const EventSchema *schema;
+  const Field *lists[2];
+  CheckResult result = CHECK_OK;
+  Context ctx;
+  guint kept = 0;
+
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  schema = &event_schemas[type];
+  lists[0] = schema->base;
+  lists[1] = schema->fields;
+  ctx.event_name = agui_event_type_to_string (type);
+  ctx.warnings = warnings;
+  ctx.path = NULL;
+  ctx.error = error;
+
+  for (guint i = 0; i < *n_members; i++)
+    {
+      const char *name = arena + members[i].name;
+
+      if (g_str_equal (name, "type") ||
+          field_list_has (schema->base, name) ||
+          field_list_has (schema->fields, name))
+        {
+          members[kept++] = members[i];
+          continue;
+        }
+
+      flat_path_set (&ctx, name);
+      warn_removed (&ctx);
+    }
+  *n_members = kept;
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists) && result == CHECK_OK; l++)
+    {
+      for (const Field *field = lists[l]; field != NULL && field->name != NULL; field++)
+        {
+          AguiFlatMember *member = NULL;
+
+          for (guint i = 0; i < kept && member == NULL; i++)
+            {
+              if (g_str_equal (arena + members[i].name, field->name))
+                member = &members[i];
+            }
+
+          if (member == NULL)
+            {
+              if (!field->required)
+                continue;
+
+              g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT,
+                           "%s: required member '%s' is missing", ctx.event_name, field->name);
+              result = CHECK_ERROR;
+              break;
+            }
+
+          result = check_flat_member (&ctx, field, member, arena);
+          if (result != CHECK_OK)
+            break;
+        }
+    }
+
+  path = ctx.path;
+
+  return result == CHECK_OK;
+}

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-event-private.h"
 #include "agui-json-private.h"
 
@@ -25,7 +27,13 @@ struct _AguiEvent
 {
   gatomicrefcount  ref_count;
   AguiEventType    type;
+  /* A flat event builds this on first request; events are shared across
+   * threads, so it is published with a compare-and-swap. */
   JsonObject      *object;
+  /* NULL for an event made from a JsonObject */
+  AguiFlatMember  *flat;
+  guint            n_flat;
+  const char      *arena;
 };
 
 G_DEFINE_BOXED_TYPE (AguiEvent, agui_event, agui_event_ref, agui_event_unref)
@@ -89,19 +97,30 @@ gboolean
 agui_event_type_from_string (const char    *name,
                              AguiEventType *type)
 {
+  /* Asked once per frame: a hash lookup, not 31 string compares. */
+  static GHashTable *types;
+  gpointer found;
+
   g_return_val_if_fail (name != NULL, FALSE);
 
-  for (guint i = 0; i < G_N_ELEMENTS (event_type_names); i++)
+  if (g_once_init_enter (&types))
     {
-      if (g_str_equal (name, event_type_names[i]))
-        {
-          if (type != NULL)
-            *type = (AguiEventType) i;
-          return TRUE;
-        }
+      GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < G_N_ELEMENTS (event_type_names); i++)
+        g_hash_table_insert (table, (gpointer) event_type_names[i], GUINT_TO_POINTER (i + 1));
+
+      g_once_init_leave (&types, table);
     }
 
-  return FALSE;
+  found = g_hash_table_lookup (types, name);
+  if (found == NULL)
+    return FALSE;
+
+  if (type != NULL)
+    *type = (AguiEventType) (GPOINTER_TO_UINT (found) - 1);
+
+  return TRUE;
 }
 
 AguiEvent *
@@ -122,6 +141,110 @@ _agui_event_new_trusted (AguiEventType  type,
   self->object = members;
 
   return self;
+}
+
+/* The members and the arena follow the struct in one block. */
+G_STATIC_ASSERT (sizeof (AguiEvent) % G_ALIGNOF (AguiFlatMember) == 0);
+
+AguiEvent *
+_agui_event_new_flat (AguiEventType         type,
+                      const AguiFlatMember *members,
+                      guint                 n_members,
+                      const char           *arena,
+                      gsize                 arena_length)
+{
+  gsize members_size = n_members * sizeof (AguiFlatMember);
+  AguiEvent *self;
+  char *block;
+
+  g_assert ((guint) type < G_N_ELEMENTS (event_type_names));
+
+  block = g_malloc (sizeof (AguiEvent) + members_size + arena_length);
+  self = (AguiEvent *) block;
+  g_atomic_ref_count_init (&self->ref_count);
+  self->type = type;
+  self->object = NULL;
+  self->n_flat = n_members;
+  self->flat = (AguiFlatMember *) (block + sizeof (AguiEvent));
+  if (members_size > 0)
+    memcpy (self->flat, members, members_size);
+  memcpy (block + sizeof (AguiEvent) + members_size, arena, arena_length);
+  self->arena = block + sizeof (AguiEvent) + members_size;
+
+  return self;
+}
+
+static const AguiFlatMember *
+flat_lookup (AguiEvent  *self,
+             const char *name)
+{
+  for (guint i = 0; i < self->n_flat; i++)
+    {
+      if (strcmp (self->arena + self->flat[i].name, name) == 0)
+        return &self->flat[i];
+    }
+
+  return NULL;
+}
+
+static JsonNode *
+flat_to_node (AguiEvent            *self,
+              const AguiFlatMember *member)
+{
+  JsonNode *node = json_node_alloc ();
+
+  switch (member->kind)
+    {
+    case AGUI_FLAT_STRING:
+      return json_node_init_string (node, self->arena + member->string);
+    case AGUI_FLAT_INTEGER:
+      return json_node_init_int (node, member->integer);
+    case AGUI_FLAT_DOUBLE:
+      return json_node_init_double (node, member->number);
+    case AGUI_FLAT_BOOLEAN:
+      return json_node_init_boolean (node, member->boolean);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static JsonObject *
+ensure_object (AguiEvent *self)
+{
+  JsonObject *object = g_atomic_pointer_get (&self->object);
+
+  if (object != NULL)
+    return object;
+
+  object = json_object_new ();
+  for (guint i = 0; i < self->n_flat; i++)
+    json_object_set_member (object, self->arena + self->flat[i].name,
+                            flat_to_node (self, &self->flat[i]));
+  json_object_seal (object);
+
+  if (!g_atomic_pointer_compare_and_exchange (&self->object, NULL, object))
+    {
+      json_object_unref (object);
+      object = g_atomic_pointer_get (&self->object);
+    }
+
+  return object;
+}
+
+gboolean
+_agui_event_member_is_null (AguiEvent  *self,
+                            const char *name)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->flat != NULL)
+    return FALSE;
+
+  node = json_object_get_member (self->object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_NULL (node);
 }
 
 /**
@@ -275,7 +398,8 @@ agui_event_unref (AguiEvent *self)
 
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      json_object_unref (self->object);
+      if (self->object != NULL)
+        json_object_unref (self->object);
       g_free (self);
     }
 }
@@ -319,7 +443,7 @@ agui_event_get_object (AguiEvent *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->object;
+  return ensure_object (self);
 }
 
 /**
@@ -337,7 +461,10 @@ agui_event_get_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  return json_object_get_member (self->object, name);
+  if (self->flat != NULL && flat_lookup (self, name) == NULL)
+    return NULL;
+
+  return json_object_get_member (ensure_object (self), name);
 }
 
 /**
@@ -353,6 +480,9 @@ agui_event_has_member (AguiEvent  *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
+
+  if (self->flat != NULL)
+    return flat_lookup (self, name) != NULL;
 
   return json_object_has_member (self->object, name);
 }
@@ -373,6 +503,16 @@ agui_event_get_string (AguiEvent  *self,
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
+
+  if (self->flat != NULL)
+    {
+      const AguiFlatMember *member = flat_lookup (self, name);
+
+      if (member == NULL || member->kind != AGUI_FLAT_STRING)
+        return NULL;
+
+      return self->arena + member->string;
+    }
 
   node = json_object_get_member (self->object, name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
@@ -399,6 +539,16 @@ agui_event_get_boolean (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, default_value);
   g_return_val_if_fail (name != NULL, default_value);
 
+  if (self->flat != NULL)
+    {
+      const AguiFlatMember *member = flat_lookup (self, name);
+
+      if (member == NULL || member->kind != AGUI_FLAT_BOOLEAN)
+        return default_value;
+
+      return member->boolean;
+    }
+
   node = json_object_get_member (self->object, name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     return default_value;
@@ -422,6 +572,10 @@ agui_event_get_object_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
+  /* A flat event holds no objects. */
+  if (self->flat != NULL)
+    return NULL;
+
   node = json_object_get_member (self->object, name);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
@@ -444,6 +598,9 @@ agui_event_get_array_member (AguiEvent  *self,
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
+
+  if (self->flat != NULL)
+    return NULL;
 
   node = json_object_get_member (self->object, name);
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
@@ -541,6 +698,19 @@ agui_event_get_timestamp (AguiEvent *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
+  if (self->flat != NULL)
+    {
+      const AguiFlatMember *member = flat_lookup (self, "timestamp");
+
+      if (member == NULL || member->kind == AGUI_FLAT_STRING || member->kind == AGUI_FLAT_BOOLEAN)
+        return FALSE;
+
+      if (timestamp != NULL)
+        *timestamp = member->kind == AGUI_FLAT_DOUBLE ? (gint64) member->number : member->integer;
+
+      return TRUE;
+    }
+
   node = json_object_get_member (self->object, "timestamp");
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return FALSE;
@@ -571,7 +741,7 @@ agui_event_to_json (AguiEvent *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, self->object);
+  json_node_set_object (node, ensure_object (self));
 
   return node;
 }

@@ -42,6 +42,9 @@ struct _AguiReducer
   /* Tool calls started in the current run, in order, and the ones that got
    * a result in it (AG-UI 13.4). */
   GPtrArray      *run_tool_calls;
+  /* the same ids as run_tool_calls: a replayed TOOL_CALL_START must not
+   * list its call twice, or a frontend tool would run twice */
+  GHashTable     *run_tool_call_ids;
   GHashTable     *run_results;
   GPtrArray      *steps;
   char           *thread_id;
@@ -96,6 +99,7 @@ agui_reducer_finalize (GObject *object)
 
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
+  g_clear_pointer (&self->run_tool_call_ids, g_hash_table_unref);
   g_clear_pointer (&self->run_results, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_ptr_array_unref);
   g_clear_pointer (&self->thread_id, g_free);
@@ -132,6 +136,7 @@ agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->run_tool_calls = g_ptr_array_new_with_free_func (g_free);
+  self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->steps = g_ptr_array_new_with_free_func (g_free);
 }
@@ -238,6 +243,7 @@ apply_run_started (AguiReducer *self,
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
     append_missing_messages (self, json_object_get_array_member (input, "messages"));
 
+  g_hash_table_remove_all (self->run_tool_call_ids);
   g_ptr_array_set_size (self->run_tool_calls, 0);
   g_hash_table_remove_all (self->run_results);
   g_ptr_array_set_size (self->steps, 0);
@@ -470,7 +476,13 @@ apply_tool_call_start (AguiReducer *self,
   AguiToolCallPart *existing = NULL;
   AguiRecord *parent = NULL;
 
-  g_ptr_array_add (self->run_tool_calls, g_strdup (id));
+  if (!g_hash_table_contains (self->run_tool_call_ids, id))
+    {
+      char *owned = g_strdup (id);
+
+      g_ptr_array_add (self->run_tool_calls, owned);
+      g_hash_table_add (self->run_tool_call_ids, owned);
+    }
 
   if (_agui_transcript_lookup_tool_call (self->transcript, id, &existing) != NULL)
     {

@@ -1260,12 +1260,24 @@ _agui_transcript_insert_tool_record (AguiTranscript *self,
                                      AguiRecord     *record)
 {
   AguiRecord *holder = NULL;
-  guint position;
+  guint position = 0;
+  gboolean found = FALSE;
 
   if (record->tool_call_id != NULL)
     holder = _agui_transcript_lookup_tool_call (self, record->tool_call_id, NULL);
 
-  if (holder == NULL || !g_ptr_array_find (self->records, holder, &position))
+  /* From the end: the holder is nearly always the latest message, and a
+   * search from the start made a long run of tool calls quadratic. */
+  for (guint i = self->records->len; holder != NULL && i > 0 && !found; i--)
+    {
+      if (g_ptr_array_index (self->records, i - 1) == holder)
+        {
+          position = i - 1;
+          found = TRUE;
+        }
+    }
+
+  if (!found)
     {
       _agui_transcript_append_record (self, record);
       return;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-event-private.h"
 #include "agui-verifier.h"
 
 /**
@@ -281,7 +282,7 @@ check_null_member (AguiEvent   *event,
                    const char  *member,
                    GError     **error)
 {
-  if (!member_is_null (agui_event_get_object (event), member))
+  if (!_agui_event_member_is_null (event, member))
     return TRUE;
 
   g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,

@@ -12,8 +12,10 @@
 #include <gio/gunixinputstream.h>
 
 #include "agui.h"
+#include "agui-event-parser-private.h"
 #include "agui-pipeline-private.h"
 
+#include "tandem-bench.h"
 #include "tandem-cli-send.h"
 #include "tandem-conform.h"
 
@@ -24,7 +26,8 @@ static const char usage[] =
   "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
   "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
-  "  bench fold FILE          Measure folding a stream: events/s, MB/s, peak memory\n"
+  "  bench fold FILE          Measure folding a stream against the previous parser:\n"
+  "                           events/s (CPU, wall), MB/s, peak memory\n"
   "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
   "  chat URL|--demo          Chat with an agent at the terminal\n"
   "  threads --store PATH      List the stored conversations, newest first\n"
@@ -137,12 +140,22 @@ command_fold (int    argc,
               char **argv)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = read_input (argc > 1 ? argv[1] : NULL, &error);
+  g_autoptr(GBytes) body = NULL;
   g_autoptr(AguiReducer) reducer = NULL;
   g_autoptr(AguiPipeline) pipeline = NULL;
   g_autoptr(JsonNode) output = NULL;
   g_autofree char *text = NULL;
 
+  /* For the differential tests: the json-glib parser the fast one
+   * replaced, which must fold every stream to the same bytes. */
+  if (argc > 1 && g_str_equal (argv[1], "--reference"))
+    {
+      _agui_event_parser_set_reference_by_default (TRUE);
+      argc--;
+      argv++;
+    }
+
+  body = read_input (argc > 1 ? argv[1] : NULL, &error);
   if (body == NULL)
     {
       g_printerr ("tandem-cli: %s\n", error->message);
@@ -215,77 +228,6 @@ command_conform (int    argc,
   g_print ("%u passed, %u failed\n", passed, failed);
 
   return failed > 0 ? 1 : 0;
-}
-
-static gsize
-peak_rss_kib (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-
-  line = strstr (status, "VmHWM:");
-  if (line == NULL)
-    return 0;
-
-  return (gsize) g_ascii_strtoull (line + strlen ("VmHWM:"), NULL, 10);
-}
-
-static void
-count_event_cb (AguiEvent *event,
-                gpointer   user_data)
-{
-  (*(guint64 *) user_data)++;
-}
-
-static int
-command_bench (int    argc,
-               char **argv)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(AguiReducer) reducer = NULL;
-  g_autoptr(AguiPipeline) pipeline = NULL;
-  guint64 events = 0;
-  gint64 start, elapsed;
-  double seconds;
-  gsize length;
-
-  if (argc < 3 || !g_str_equal (argv[1], "fold"))
-    {
-      g_printerr ("Usage: tandem-cli bench fold FILE\n");
-      return 2;
-    }
-
-  body = read_input (argv[2], &error);
-  if (body == NULL)
-    {
-      g_printerr ("tandem-cli: %s\n", error->message);
-      return 2;
-    }
-
-  length = g_bytes_get_size (body);
-  reducer = agui_reducer_new (NULL);
-  pipeline = _agui_pipeline_new (reducer);
-  _agui_pipeline_set_callbacks (pipeline, count_event_cb, NULL, &events);
-
-  start = g_get_monotonic_time ();
-  feed (pipeline, body);
-  elapsed = g_get_monotonic_time () - start;
-  seconds = MAX (elapsed, 1) / (double) G_USEC_PER_SEC;
-
-  g_print ("events: %" G_GUINT64_FORMAT "\n", events);
-  g_print ("bytes: %" G_GSIZE_FORMAT "\n", length);
-  g_print ("seconds: %.3f\n", seconds);
-  g_print ("events/s: %.0f\n", events / seconds);
-  g_print ("MB/s: %.1f\n", length / seconds / 1e6);
-  g_print ("peak RSS: %" G_GSIZE_FORMAT " KiB\n", peak_rss_kib ());
-  if (_agui_pipeline_get_error (pipeline))
-    g_print ("error: %s\n", _agui_pipeline_get_error (pipeline)->message);
-
-  return _agui_pipeline_get_error (pipeline) ? 1 : 0;
 }
 
 typedef struct
@@ -596,7 +538,7 @@ main (int   argc,
   if (g_str_equal (argv[1], "conform"))
     return command_conform (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "bench"))
-    return command_bench (argc - 1, argv + 1);
+    return tandem_bench_command (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "send"))
     return command_session (argc - 1, argv + 1, FALSE);
   if (g_str_equal (argv[1], "chat"))

@@ -1,0 +1,21 @@
+/* agui-event-parser-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-event-parser.h"
+
+G_BEGIN_DECLS
+
+/* For the differential tests and `tandem-cli bench fold` only: read frames
+ * with the json-glib implementation that preceded the fast reader. */
+void _agui_event_parser_set_reference            (AguiEventParser *self,
+                                                  gboolean         reference);
+/* Parsers made from now on (such as the one inside a pipeline) start with
+ * this setting; not thread-safe, set it before making them. */
+void _agui_event_parser_set_reference_by_default (gboolean         reference);
+
+G_END_DECLS

@@ -1,0 +1,78 @@
+/* agui-event-reader-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "agui-event-private.h"
+
+G_BEGIN_DECLS
+
+/* Reads the JSON of one SSE frame in a single pass of a streaming parser
+ * (yajl): top-level scalars become AguiFlatMembers whose strings live in
+ * one arena, and only nested values (objects, arrays) and nulls become
+ * JsonNodes. One reader serves a whole stream; nothing is allocated per
+ * frame beyond the nodes and the yajl handle. */
+typedef struct _AguiEventReader AguiEventReader;
+
+typedef enum
+{
+  AGUI_READ_OK,
+  /* not JSON as yajl reads it, or not an object: the caller asks
+   * json-glib, so the error text (or leniency) stays what it was */
+  AGUI_READ_MALFORMED,
+  /* a limit is broken (nesting depth, a number out of range): @error says
+   * which, and the frame is refused */
+  AGUI_READ_REFUSED,
+} AguiReadResult;
+
+/* Lone UTF-16 surrogate escapes are read as these three bytes, the form a
+ * lax UTF-8 encoder would give the surrogate: ED A0..BF 80..BF. Valid
+ * UTF-8 never holds them, and a frame is checked to be valid UTF-8 before
+ * it is read, so a marker cannot be mistaken for a literal character. */
+static inline gboolean
+_agui_event_reader_is_marker (const char *p)
+{
+  return (guchar) p[0] == 0xED && (guchar) p[1] >= 0xA0 && (guchar) p[2] >= 0x80 && (guchar) p[2] <= 0xBF;
+}
+
+static inline guint
+_agui_event_reader_marker_surrogate (const char *p)
+{
+  return 0xD000 | (((guint) (guchar) p[1] & 0x3F) << 6) | ((guint) (guchar) p[2] & 0x3F);
+}
+
+AguiEventReader *_agui_event_reader_new   (void);
+void             _agui_event_reader_free  (AguiEventReader  *self);
+
+AguiReadResult   _agui_event_reader_read  (AguiEventReader  *self,
+                                           const char       *data,
+                                           gsize             length,
+                                           GError          **error);
+
+/* After AGUI_READ_OK: the members in the frame's order (a repeated name
+ * keeps its first place and its last value). @nodes[i] is non-NULL for a
+ * member whose value is an object, an array or null; the flat fields of
+ * such a member are unused. */
+guint            _agui_event_reader_get_members (AguiEventReader   *self,
+                                                 AguiFlatMember   **members,
+                                                 JsonNode        ***nodes);
+/* The arena the members' offsets point into; _agui_event_reader_add_string ()
+ * may move it. */
+const char      *_agui_event_reader_get_arena   (AguiEventReader   *self,
+                                                 gsize             *length);
+gsize            _agui_event_reader_add_string  (AguiEventReader   *self,
+                                                 const char        *string);
+gboolean         _agui_event_reader_has_markers (AguiEventReader   *self);
+/* %TRUE when no member holds an object, an array or null. */
+gboolean         _agui_event_reader_is_flat     (AguiEventReader   *self);
+/* Builds the frame as a JsonObject, taking the nodes. */
+JsonObject      *_agui_event_reader_steal_object (AguiEventReader  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiEventReader, _agui_event_reader_free)
+
+G_END_DECLS

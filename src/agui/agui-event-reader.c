@@ -1,0 +1,814 @@
+/* agui-event-reader.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "agui-event-reader-private.h"
+#include "agui-json-private.h"
+
+/* Past this many top-level members a name is found through a hash table:
+ * a hostile frame of a million members must not cost a million squared. */
+#define LINEAR_MEMBERS 16
+
+/* A number longer than this is quoted shortened in an error. */
+#define QUOTED_NUMBER 40
+
+/* yajl allocates its handle, lexer and buffers afresh for each frame; they
+ * come from this pool, emptied between frames, instead of malloc. */
+#define POOL_SIZE 16384
+#define POOL_ALIGN 16
+
+typedef struct
+{
+  JsonNode *container;
+  char     *key;            /* the pending member name of an object */
+} Level;
+
+struct _AguiEventReader
+{
+  GArray     *members;      /* AguiFlatMember */
+  GPtrArray  *nodes;        /* JsonNode *, NULL for a scalar member */
+  GString    *arena;
+  GHashTable *index;        /* name → position + 1, past LINEAR_MEMBERS */
+  GArray     *levels;       /* Level: the nested containers open now */
+  GString    *rewritten;    /* the frame with its lone surrogates marked */
+  GString    *scratch;
+  GError     *error;
+  gsize       key;          /* the pending top-level name, an arena offset */
+  gsize       pool_used;
+  guint8     *pool;
+  guint       depth;
+  guint       has_markers : 1;
+  guint       root_seen : 1;
+  guint       not_object : 1;
+  guint       in_delta : 1;
+  guint       flat : 1;
+};
+
+AguiEventReader *
+_agui_event_reader_new (void)
+{
+  AguiEventReader *self = g_new0 (AguiEventReader, 1);
+
+  self->members = g_array_new (FALSE, FALSE, sizeof (AguiFlatMember));
+  self->nodes = g_ptr_array_new ();
+  self->arena = g_string_sized_new (256);
+  self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
+  self->rewritten = g_string_new (NULL);
+  self->scratch = g_string_new (NULL);
+  self->pool = g_malloc (POOL_SIZE);
+
+  return self;
+}
+
+static void
+reset (AguiEventReader *self)
+{
+  for (guint i = 0; i < self->nodes->len; i++)
+    g_clear_pointer (&g_ptr_array_index (self->nodes, i), json_node_unref);
+  g_ptr_array_set_size (self->nodes, 0);
+
+  for (guint i = 0; i < self->levels->len; i++)
+    {
+      Level *level = &g_array_index (self->levels, Level, i);
+
+      json_node_unref (level->container);
+      g_free (level->key);
+    }
+  g_array_set_size (self->levels, 0);
+
+  g_array_set_size (self->members, 0);
+  g_string_truncate (self->arena, 0);
+  g_clear_pointer (&self->index, g_hash_table_unref);
+  g_clear_error (&self->error);
+  self->depth = 0;
+  self->has_markers = FALSE;
+  self->root_seen = FALSE;
+  self->not_object = FALSE;
+  self->in_delta = FALSE;
+  self->flat = TRUE;
+}
+
+void
+_agui_event_reader_free (AguiEventReader *self)
+{
+  if (self == NULL)
+    return;
+
+  reset (self);
+  g_array_unref (self->members);
+  g_ptr_array_unref (self->nodes);
+  g_string_free (self->arena, TRUE);
+  g_array_unref (self->levels);
+  g_string_free (self->rewritten, TRUE);
+  g_string_free (self->scratch, TRUE);
+  g_free (self->pool);
+  g_free (self);
+}
+
+/* yajl's memory */
+
+static gboolean
+in_pool (AguiEventReader *self,
+         void            *pointer)
+{
+  return (guint8 *) pointer >= self->pool && (guint8 *) pointer < self->pool + POOL_SIZE;
+}
+
+/* Each block is preceded by its size, for realloc. */
+static void *
+pool_malloc (void   *ctx,
+             size_t  size)
+{
+  AguiEventReader *self = ctx;
+  gsize needed = POOL_ALIGN + ((size + POOL_ALIGN - 1) & ~(gsize) (POOL_ALIGN - 1));
+  guint8 *block;
+
+  if (size > POOL_SIZE || self->pool_used + needed > POOL_SIZE)
+    return g_malloc (size);
+
+  block = self->pool + self->pool_used;
+  self->pool_used += needed;
+  *(gsize *) block = size;
+
+  return block + POOL_ALIGN;
+}
+
+static void *
+pool_realloc (void   *ctx,
+              void   *pointer,
+              size_t  size)
+{
+  AguiEventReader *self = ctx;
+  void *moved;
+  gsize old_size;
+
+  if (pointer == NULL)
+    return pool_malloc (ctx, size);
+
+  if (!in_pool (self, pointer))
+    return g_realloc (pointer, size);
+
+  old_size = *(gsize *) ((guint8 *) pointer - POOL_ALIGN);
+  if (size <= old_size)
+    return pointer;
+
+  moved = pool_malloc (ctx, size);
+  memcpy (moved, pointer, old_size);
+
+  return moved;
+}
+
+static void
+pool_free (void *ctx,
+           void *pointer)
+{
+  if (pointer != NULL && !in_pool (ctx, pointer))
+    g_free (pointer);
+}
+
+/* Lone surrogates */
+
+static gboolean
+read_hex4 (const char *data,
+           gsize       available,
+           guint      *value)
+{
+  guint result = 0;
+
+  if (available < 4)
+    return FALSE;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      int digit = g_ascii_xdigit_value (data[i]);
+
+      if (digit < 0)
+        return FALSE;
+
+      result = (result << 4) | (guint) digit;
+    }
+
+  *value = result;
+
+  return TRUE;
+}
+
+/* yajl turns a lone surrogate escape into '?' or joins it with whatever
+ * escape follows, so each one is replaced by its marker first. Returns
+ * FALSE, copying nothing, for the usual frame that has none. Backslashes
+ * are taken in pairs, so the "\u" of an escaped backslash followed by "u"
+ * is not mistaken for an escape. */
+static gboolean
+mark_lone_surrogates (AguiEventReader *self,
+                      const char      *data,
+                      gsize            length)
+{
+  gsize copied = 0;
+  gsize i = 0;
+  gboolean marked = FALSE;
+  const char *p;
+
+  while ((p = memchr (data + i, '\\', length - i)) != NULL)
+    {
+      guint unit;
+      guint next;
+
+      i = p - data;
+      if (i + 1 >= length)
+        break;
+
+      if (data[i + 1] != 'u' || !read_hex4 (data + i + 2, length - i - 2, &unit))
+        {
+          i += 2;
+          continue;
+        }
+
+      if (unit < 0xD800 || unit > 0xDFFF)
+        {
+          i += 6;
+          continue;
+        }
+
+      if (unit <= 0xDBFF &&
+          i + 12 <= length &&
+          data[i + 6] == '\\' && data[i + 7] == 'u' &&
+          read_hex4 (data + i + 8, length - i - 8, &next) &&
+          next >= 0xDC00 && next <= 0xDFFF)
+        {
+          i += 12;
+          continue;
+        }
+
+      if (!marked)
+        {
+          g_string_truncate (self->rewritten, 0);
+          marked = TRUE;
+        }
+
+      g_string_append_len (self->rewritten, data + copied, i - copied);
+      g_string_append_c (self->rewritten, (char) 0xED);
+      g_string_append_c (self->rewritten, (char) (0x80 | ((unit >> 6) & 0x3F)));
+      g_string_append_c (self->rewritten, (char) (0x80 | (unit & 0x3F)));
+      i += 6;
+      copied = i;
+    }
+
+  if (marked)
+    g_string_append_len (self->rewritten, data + copied, length - copied);
+
+  return marked;
+}
+
+/* Appends @string to @out with every marker replaced by U+FFFD: a lone
+ * surrogate outside a delta has nothing to join. */
+static void
+append_sanitized (GString    *out,
+                  const char *string,
+                  gsize       length)
+{
+  gsize copied = 0;
+
+  for (gsize i = 0; i + 2 < length; i++)
+    {
+      if (!_agui_event_reader_is_marker (string + i))
+        continue;
+
+      g_string_append_len (out, string + copied, i - copied);
+      g_string_append (out, "\xEF\xBF\xBD");
+      i += 2;
+      copied = i + 1;
+    }
+
+  g_string_append_len (out, string + copied, length - copied);
+}
+
+/* Returns the arena offset of a nul-terminated copy of @string. */
+static gsize
+arena_add (AguiEventReader *self,
+           const char      *string,
+           gsize            length,
+           gboolean         sanitize)
+{
+  gsize offset = self->arena->len;
+
+  if (sanitize && self->has_markers)
+    append_sanitized (self->arena, string, length);
+  else
+    g_string_append_len (self->arena, string, length);
+  g_string_append_c (self->arena, '\0');
+
+  return offset;
+}
+
+static const char *
+scratch_string (AguiEventReader *self,
+                const char      *string,
+                gsize            length)
+{
+  g_string_truncate (self->scratch, 0);
+  if (self->has_markers)
+    append_sanitized (self->scratch, string, length);
+  else
+    g_string_append_len (self->scratch, string, length);
+
+  return self->scratch->str;
+}
+
+/* Building values */
+
+static AguiFlatMember *
+top_member (AguiEventReader *self)
+{
+  const char *name = self->arena->str + self->key;
+  AguiFlatMember member = { .name = self->key };
+  guint position = G_MAXUINT;
+
+  if (self->index != NULL)
+    {
+      gpointer found = g_hash_table_lookup (self->index, name);
+
+      if (found != NULL)
+        position = GPOINTER_TO_UINT (found) - 1;
+    }
+  else
+    {
+      for (guint i = 0; i < self->members->len; i++)
+        {
+          if (strcmp (self->arena->str + g_array_index (self->members, AguiFlatMember, i).name, name) == 0)
+            {
+              position = i;
+              break;
+            }
+        }
+    }
+
+  if (position != G_MAXUINT)
+    {
+      /* json-glib's parser keeps the first place and the last value. */
+      g_clear_pointer (&g_ptr_array_index (self->nodes, position), json_node_unref);
+      return &g_array_index (self->members, AguiFlatMember, position);
+    }
+
+  g_array_append_val (self->members, member);
+  g_ptr_array_add (self->nodes, NULL);
+
+  if (self->members->len > LINEAR_MEMBERS)
+    {
+      /* Offsets, not pointers, go in: the arena may move. Keys are
+       * compared as strings of the arena at lookup time. */
+      if (self->index == NULL)
+        {
+          self->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          for (guint i = 0; i < self->members->len; i++)
+            g_hash_table_insert (self->index,
+                                 g_strdup (self->arena->str + g_array_index (self->members, AguiFlatMember, i).name),
+                                 GUINT_TO_POINTER (i + 1));
+        }
+      else
+        {
+          g_hash_table_insert (self->index, g_strdup (name), GUINT_TO_POINTER (self->members->len));
+        }
+    }
+
+  return &g_array_index (self->members, AguiFlatMember, self->members->len - 1);
+}
+
+/* Puts a finished nested value (or null) where it belongs. */
+static void
+add_node (AguiEventReader *self,
+          JsonNode        *node)
+{
+  if (self->levels->len == 0)
+    {
+      AguiFlatMember *member = top_member (self);
+      guint position = (guint) (member - &g_array_index (self->members, AguiFlatMember, 0));
+
+      g_ptr_array_index (self->nodes, position) = node;
+      self->flat = FALSE;
+    }
+  else
+    {
+      Level *level = &g_array_index (self->levels, Level, self->levels->len - 1);
+
+      if (JSON_NODE_HOLDS_ARRAY (level->container))
+        {
+          json_array_add_element (json_node_get_array (level->container), node);
+        }
+      else
+        {
+          g_autofree char *key = g_steal_pointer (&level->key);
+
+          json_object_set_member (json_node_get_object (level->container), key, node);
+        }
+    }
+}
+
+static gboolean
+at_top (AguiEventReader *self)
+{
+  return self->depth == 1;
+}
+
+static int
+on_null (void *ctx)
+{
+  AguiEventReader *self = ctx;
+
+  if (self->depth == 0)
+    {
+      self->not_object = TRUE;
+      return 0;
+    }
+
+  add_node (self, json_node_new (JSON_NODE_NULL));
+
+  return 1;
+}
+
+static int
+on_boolean (void *ctx,
+            int   value)
+{
+  AguiEventReader *self = ctx;
+
+  if (self->depth == 0)
+    {
+      self->not_object = TRUE;
+      return 0;
+    }
+
+  if (at_top (self))
+    {
+      AguiFlatMember *member = top_member (self);
+
+      member->kind = AGUI_FLAT_BOOLEAN;
+      member->boolean = value != 0;
+    }
+  else
+    {
+      add_node (self, json_node_init_boolean (json_node_alloc (), value != 0));
+    }
+
+  return 1;
+}
+
+static void
+refuse_number (AguiEventReader *self,
+               const char      *text,
+               gsize            length,
+               const char      *problem)
+{
+  g_autofree char *quoted = g_strndup (text, MIN (length, QUOTED_NUMBER));
+
+  g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: the number %s%s %s", quoted,
+               length > QUOTED_NUMBER ? "…" : "", problem);
+}
+
+/* json-glib would wrap an integer beyond 64 bits and turn a double beyond
+ * its range into infinity; neither is the number that was sent, so such a
+ * frame is refused. */
+static int
+on_number (void       *ctx,
+           const char *text,
+           size_t      length)
+{
+  AguiEventReader *self = ctx;
+  gboolean is_double = memchr (text, '.', length) || memchr (text, 'e', length) || memchr (text, 'E', length);
+  char buffer[64];
+  g_autofree char *long_text = NULL;
+  const char *string;
+  gint64 integer = 0;
+  double number = 0;
+
+  if (self->depth == 0)
+    {
+      self->not_object = TRUE;
+      return 0;
+    }
+
+  if (length < sizeof buffer)
+    {
+      memcpy (buffer, text, length);
+      buffer[length] = '\0';
+      string = buffer;
+    }
+  else
+    {
+      string = long_text = g_strndup (text, length);
+    }
+
+  errno = 0;
+  if (is_double)
+    {
+      number = g_ascii_strtod (string, NULL);
+      if (!isfinite (number))
+        {
+          refuse_number (self, text, length, "is too large for a double");
+          return 0;
+        }
+    }
+  else
+    {
+      integer = g_ascii_strtoll (string, NULL, 10);
+      if (errno == ERANGE)
+        {
+          refuse_number (self, text, length, "does not fit in a 64-bit integer");
+          return 0;
+        }
+    }
+
+  if (at_top (self))
+    {
+      AguiFlatMember *member = top_member (self);
+
+      member->kind = is_double ? AGUI_FLAT_DOUBLE : AGUI_FLAT_INTEGER;
+      member->integer = integer;
+      member->number = number;
+    }
+  else if (is_double)
+    {
+      add_node (self, json_node_init_double (json_node_alloc (), number));
+    }
+  else
+    {
+      add_node (self, json_node_init_int (json_node_alloc (), integer));
+    }
+
+  return 1;
+}
+
+static int
+on_string (void                *ctx,
+           const unsigned char *string,
+           size_t               length)
+{
+  AguiEventReader *self = ctx;
+
+  if (self->depth == 0)
+    {
+      self->not_object = TRUE;
+      return 0;
+    }
+
+  if (at_top (self))
+    {
+      /* A delta keeps its markers: the parser joins split halves once it
+       * knows the delta's stream. */
+      gboolean sanitize = !self->in_delta;
+      gsize offset = arena_add (self, (const char *) string, length, sanitize);
+      AguiFlatMember *member = top_member (self);
+
+      member->kind = AGUI_FLAT_STRING;
+      member->string = offset;
+      member->length = self->arena->len - offset - 1;
+    }
+  else
+    {
+      add_node (self, json_node_init_string (json_node_alloc (),
+                                             scratch_string (self, (const char *) string, length)));
+    }
+
+  return 1;
+}
+
+static int
+on_key (void                *ctx,
+        const unsigned char *key,
+        size_t               length)
+{
+  AguiEventReader *self = ctx;
+
+  if (at_top (self))
+    {
+      self->key = arena_add (self, (const char *) key, length, TRUE);
+      self->in_delta = strcmp (self->arena->str + self->key, "delta") == 0;
+    }
+  else
+    {
+      Level *level = &g_array_index (self->levels, Level, self->levels->len - 1);
+
+      g_free (level->key);
+      level->key = g_strdup (scratch_string (self, (const char *) key, length));
+    }
+
+  return 1;
+}
+
+static int
+open_container (AguiEventReader *self,
+                JsonNodeType     type)
+{
+  Level level = { NULL, NULL };
+
+  if (++self->depth > AGUI_JSON_MAX_DEPTH)
+    {
+      g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                   "Invalid event: arrays and objects are nested deeper than %d levels",
+                   AGUI_JSON_MAX_DEPTH);
+      return 0;
+    }
+
+  if (self->depth == 1)
+    {
+      self->root_seen = TRUE;
+      if (type != JSON_NODE_OBJECT)
+        {
+          self->not_object = TRUE;
+          return 0;
+        }
+      return 1;
+    }
+
+  level.container = json_node_new (type);
+  if (type == JSON_NODE_OBJECT)
+    json_node_take_object (level.container, json_object_new ());
+  else
+    json_node_take_array (level.container, json_array_new ());
+
+  g_array_append_val (self->levels, level);
+
+  return 1;
+}
+
+static int
+close_container (AguiEventReader *self)
+{
+  Level level;
+
+  self->depth--;
+  if (self->depth == 0)
+    return 1;
+
+  level = g_array_index (self->levels, Level, self->levels->len - 1);
+  g_array_set_size (self->levels, self->levels->len - 1);
+  g_free (level.key);
+  add_node (self, level.container);
+
+  return 1;
+}
+
+static int
+on_start_map (void *ctx)
+{
+  return open_container (ctx, JSON_NODE_OBJECT);
+}
+
+static int
+on_start_array (void *ctx)
+{
+  return open_container (ctx, JSON_NODE_ARRAY);
+}
+
+static int
+on_end (void *ctx)
+{
+  return close_container (ctx);
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = on_null,
+  .yajl_boolean = on_boolean,
+  .yajl_number = on_number,
+  .yajl_string = on_string,
+  .yajl_start_map = on_start_map,
+  .yajl_map_key = on_key,
+  .yajl_end_map = on_end,
+  .yajl_start_array = on_start_array,
+  .yajl_end_array = on_end,
+};
+
+AguiReadResult
+_agui_event_reader_read (AguiEventReader  *self,
+                         const char       *data,
+                         gsize             length,
+                         GError          **error)
+{
+  yajl_handle handle;
+  yajl_status status;
+
+  reset (self);
+
+  if (mark_lone_surrogates (self, data, length))
+    {
+      self->has_markers = TRUE;
+      data = self->rewritten->str;
+      length = self->rewritten->len;
+    }
+
+  {
+    yajl_alloc_funcs funcs = { pool_malloc, pool_realloc, pool_free, self };
+
+    self->pool_used = 0;
+    handle = yajl_alloc (&callbacks, &funcs, self);
+  }
+  /* The caller has checked that the frame is valid UTF-8, more strictly
+   * than yajl would (which lets surrogates and overlong forms through),
+   * and markers are deliberately not UTF-8. */
+  yajl_config (handle, yajl_dont_validate_strings, 1);
+
+  status = yajl_parse (handle, (const unsigned char *) data, length);
+  if (status == yajl_status_ok)
+    status = yajl_complete_parse (handle);
+  yajl_free (handle);
+
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return AGUI_READ_REFUSED;
+    }
+
+  if (status != yajl_status_ok || self->not_object || !self->root_seen)
+    return AGUI_READ_MALFORMED;
+
+  return AGUI_READ_OK;
+}
+
+guint
+_agui_event_reader_get_members (AguiEventReader   *self,
+                                AguiFlatMember   **members,
+                                JsonNode        ***nodes)
+{
+  *members = (AguiFlatMember *) (gpointer) self->members->data;
+  if (nodes != NULL)
+    *nodes = (JsonNode **) self->nodes->pdata;
+
+  return self->members->len;
+}
+
+const char *
+_agui_event_reader_get_arena (AguiEventReader *self,
+                              gsize           *length)
+{
+  *length = self->arena->len;
+
+  return self->arena->str;
+}
+
+gsize
+_agui_event_reader_add_string (AguiEventReader *self,
+                               const char      *string)
+{
+  return arena_add (self, string, strlen (string), FALSE);
+}
+
+gboolean
+_agui_event_reader_has_markers (AguiEventReader *self)
+{
+  return self->has_markers;
+}
+
+gboolean
+_agui_event_reader_is_flat (AguiEventReader *self)
+{
+  return self->flat;
+}
+
+JsonObject *
+_agui_event_reader_steal_object (AguiEventReader *self)
+{
+  JsonObject *object = json_object_new ();
+  const char *arena = self->arena->str;
+
+  for (guint i = 0; i < self->members->len; i++)
+    {
+      const AguiFlatMember *member = &g_array_index (self->members, AguiFlatMember, i);
+      JsonNode *node = g_steal_pointer (&g_ptr_array_index (self->nodes, i));
+
+      if (node == NULL)
+        {
+          node = json_node_alloc ();
+          switch (member->kind)
+            {
+            case AGUI_FLAT_STRING:
+              json_node_init_string (node, arena + member->string);
+              break;
+            case AGUI_FLAT_INTEGER:
+              json_node_init_int (node, member->integer);
+              break;
+            case AGUI_FLAT_DOUBLE:
+              json_node_init_double (node, member->number);
+              break;
+            case AGUI_FLAT_BOOLEAN:
+              json_node_init_boolean (node, member->boolean);
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+        }
+
+      json_object_set_member (object, arena + member->name, node);
+    }
+
+  return object;
+}
