@@ -15,6 +15,7 @@
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-application.h"
 #include "tandem-window.h"
+#include "tandem-test-window.h"
 
 /* A2UI surfaces in a real TandemWindow under Xvfb, sent by the loopback
  * AG-UI server the way the A2UI middleware sends them: an
@@ -56,34 +57,13 @@ typedef struct
   TandemWindow      *window;
 } Fixture;
 
-static void
-iterate_for (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    g_ptr_array_add (found, widget);
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    collect (c, type, found);
-}
-
 static gpointer
 find_first (gpointer widget,
             GType    type)
 {
   g_autoptr(GPtrArray) found = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (widget), type, found);
+  tandem_test_collect (GTK_WIDGET (widget), type, found);
 
   return found->len > 0 ? found->pdata[0] : NULL;
 }
@@ -107,7 +87,7 @@ wait_for_exchange (Fixture *f)
 {
   agui_test_wait_for (session_busy, f, 500);
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -162,7 +142,7 @@ fixture_set_up (Fixture       *f,
 
   f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
   tandem_window_set_session (f->window, f->session);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -177,7 +157,7 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -314,7 +294,7 @@ test_malformed_surface (Fixture       *f,
   {
     g_autoptr(GPtrArray) boxes = g_ptr_array_new ();
 
-    collect (GTK_WIDGET (view), GTK_TYPE_BOX, boxes);
+    tandem_test_collect (GTK_WIDGET (view), GTK_TYPE_BOX, boxes);
     for (guint i = 0; i < boxes->len && errors == NULL; i++)
       if (g_strcmp0 (gtk_widget_get_name (boxes->pdata[i]), "a2ui-errors") == 0)
         errors = boxes->pdata[i];
@@ -485,22 +465,11 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int result;
 
-  gtk_test_init (&argc, &argv, NULL);
-  /* gtk_test_init() leaves GTK's own warnings non-fatal; a warning is a bug. */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  adw_init ();
+  tandem_test_init (&argc, &argv);
 
-  store_dir = g_dir_make_tmp ("tandem-a2ui-XXXXXX", &error);
-  g_assert_no_error (error);
-  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+  store_dir = tandem_test_make_store_dir ("a2ui", &store_path);
 
-  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                          "application-id", "io.github.tandemdesk.Tandem.A2uiTest",
-                                          "flags", G_APPLICATION_NON_UNIQUE,
-                                          NULL));
-  tandem_application_set_store_path (app, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.A2uiTest", store_path);
 
 #define ADD(path, fn) g_test_add ("/tandem/a2ui-view/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("action-round-trip", test_action_round_trip);
@@ -513,15 +482,7 @@ main (int   argc,
   result = g_test_run ();
 
   g_clear_object (&app);
-  {
-    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
-    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
-
-    g_unlink (store_path);
-    g_unlink (wal);
-    g_unlink (shm);
-    g_rmdir (store_dir);
-  }
+  tandem_test_remove_store (store_dir, store_path);
   g_free (store_path);
   g_free (store_dir);
 

@@ -18,6 +18,7 @@
 #include "tandem-interrupt-banner.h"
 #include "tandem-tool-card.h"
 #include "tandem-window.h"
+#include "tandem-test-window.h"
 
 /* Every way a question can be answered, put off or never answered, in a
  * real TandemWindow on a real store, against the loopback AG-UI server;
@@ -62,67 +63,11 @@ typedef struct
 
 /* Helpers */
 
-static void
-iterate_for (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static GtkWidget *
-child (TandemWindow *window,
-       const char   *name)
-{
-  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
-
-  g_assert_nonnull (object);
-
-  return GTK_WIDGET (object);
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    g_ptr_array_add (found, widget);
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    collect (c, type, found);
-}
-
-static GPtrArray *
-find_all (gpointer widget,
-          GType    type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (GTK_WIDGET (widget), type, found);
-
-  return found;
-}
-
-static GtkLabel *
-find_label (gpointer    widget,
-            const char *text)
-{
-  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
-      return labels->pdata[i];
-
-  return NULL;
-}
-
 static TandemToolCard *
 find_card (TandemWindow *window,
            const char   *tool_call_id)
 {
-  g_autoptr(GPtrArray) cards = find_all (window, TANDEM_TYPE_TOOL_CARD);
+  g_autoptr(GPtrArray) cards = tandem_test_find_all (window, TANDEM_TYPE_TOOL_CARD);
 
   for (guint i = 0; i < cards->len; i++)
     {
@@ -218,7 +163,7 @@ wait_for_exchange (AguiAgentSession *session)
 {
   agui_test_wait_for (session_busy, session, 500);
   g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 typedef struct
@@ -239,7 +184,7 @@ static void
 send_text (Fixture    *f,
            const char *text)
 {
-  GtkTextView *view = GTK_TEXT_VIEW (child (f->window, "composer_view"));
+  GtkTextView *view = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
@@ -305,13 +250,7 @@ relaunch (TandemApplication **second,
   TandemWindow *window;
   Reopen reopen;
 
-  *second = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                              "application-id", id,
-                                              "flags", G_APPLICATION_NON_UNIQUE,
-                                              NULL));
-  tandem_application_set_store_path (*second, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (*second), NULL, &error));
-  g_assert_no_error (error);
+  *second = tandem_test_application_new (id, store_path);
 
   window = tandem_window_new (*second);
   gtk_window_present (GTK_WINDOW (window));
@@ -319,7 +258,7 @@ relaunch (TandemApplication **second,
   reopen.thread_id = thread_id;
   tandem_window_open_thread (window, thread_id);
   g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
 
   return window;
 }
@@ -345,7 +284,7 @@ fixture_set_up (Fixture       *f,
   f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), thread_id, NULL,
                                             tandem_application_get_store (app), "test");
   tandem_window_set_session (f->window, f->session);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -361,7 +300,7 @@ fixture_tear_down (Fixture       *f,
 
   if (f->window != NULL)
     gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -429,7 +368,7 @@ test_card_state (Fixture       *f,
       form = tandem_approval_dialog_get_form (dialog);
       g_assert_nonnull (form);
       {
-        g_autoptr(GPtrArray) entries = find_all (form, GTK_TYPE_EDITABLE);
+        g_autoptr(GPtrArray) entries = tandem_test_find_all (form, GTK_TYPE_EDITABLE);
 
         g_assert_cmpuint (entries->len, >, 0);
         gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "/tmp/older");
@@ -437,7 +376,7 @@ test_card_state (Fixture       *f,
     }
   if (g_str_equal (c->response, "submit"))
     {
-      g_autoptr(GPtrArray) entries = find_all (tandem_approval_dialog_get_form (dialog), GTK_TYPE_EDITABLE);
+      g_autoptr(GPtrArray) entries = tandem_test_find_all (tandem_approval_dialog_get_form (dialog), GTK_TYPE_EDITABLE);
 
       gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "/srv/new");
     }
@@ -454,7 +393,7 @@ test_card_state (Fixture       *f,
   if (c->edit)
     {
       g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "/tmp/older"));
-      g_assert_nonnull (find_label (card, "Arguments (edited by you)"));
+      g_assert_nonnull (tandem_test_find_label (card, "Arguments (edited by you)"));
       g_assert_nonnull (strstr (tandem_tool_card_get_original_arguments_text (card), "/tmp/old\""));
     }
   else
@@ -463,7 +402,7 @@ test_card_state (Fixture       *f,
     }
 
   /* The banner went with the question. */
-  g_assert_cmpuint (tandem_interrupt_banner_get_count (TANDEM_INTERRUPT_BANNER (child (f->window, "interrupt_banner"))), ==, 0);
+  g_assert_cmpuint (tandem_interrupt_banner_get_count (TANDEM_INTERRUPT_BANNER (tandem_test_child (f->window, "interrupt_banner"))), ==, 0);
 
   /* After a relaunch, the same. */
   thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
@@ -474,7 +413,7 @@ test_card_state (Fixture       *f,
   if (c->edit)
     g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "/tmp/older"));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
 }
 
 static void
@@ -498,11 +437,11 @@ test_decide_later (Fixture       *f,
 
   /* The window still works while it asks: another conversation... */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_true (tandem_window_get_session (f->window) != f->session);
   /* ...and back. */
   tandem_window_set_session (f->window, f->session);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 
   /* Escape on the dialog: decide later. */
   dialog = find_dialog ();
@@ -511,9 +450,9 @@ test_decide_later (Fixture       *f,
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
       g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
     }
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
-  banner = TANDEM_INTERRUPT_BANNER (child (f->window, "interrupt_banner"));
+  banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (f->window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
   g_assert_cmpstr (tandem_interrupt_banner_get_text (banner), ==, "1 question waiting for your answer");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (banner)));
@@ -526,17 +465,17 @@ test_decide_later (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (f->window));
   f->window = NULL;
   g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 
   window = relaunch (&second, thread_id);
   session = tandem_window_get_session (window);
   g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
   assert_card_status (window, "tc1", "Awaiting approval");
-  banner = TANDEM_INTERRUPT_BANNER (child (window, "interrupt_banner"));
+  banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
 }
 
 typedef struct
@@ -551,7 +490,7 @@ static gboolean
 rows_marked (gpointer data)
 {
   ThreadRows *expected = data;
-  GtkWidget *list = child (expected->window, "thread_list");
+  GtkWidget *list = tandem_test_child (expected->window, "thread_list");
   guint waiting = 0, others = 0;
 
   for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
@@ -570,7 +509,7 @@ rows_marked (gpointer data)
 static GtkWidget *
 find_waiting_button (TandemWindow *window)
 {
-  g_autoptr(GPtrArray) buttons = find_all (window, GTK_TYPE_TOGGLE_BUTTON);
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (window, GTK_TYPE_TOGGLE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Show Only Conversations Waiting for You") == 0)
@@ -587,7 +526,7 @@ test_sidebar_waiting (Fixture       *f,
   ThreadRows only = { f->window, TRUE };
   g_autoptr(AguiAgentSession) other = NULL;
   TandemApprovalDialog *dialog;
-  GtkWidget *list = child (f->window, "thread_list");
+  GtkWidget *list = tandem_test_child (f->window, "thread_list");
   guint rows = 0;
 
   g_test_summary ("A conversation waiting for the person is marked in the sidebar; the filter shows only those");
@@ -638,7 +577,7 @@ test_two_questions (Fixture       *f,
   dialog = wait_for_dialog ();
   g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 1 of 2");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   dialog = wait_for_dialog ();
   g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 2 of 2");
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
@@ -667,8 +606,8 @@ test_metadata_only (Fixture       *f,
         NULL);
   send_text (f, "Archive");
   dialog = wait_for_dialog ();
-  g_assert_nonnull (find_label (dialog, "Tool: archive_files"));
-  g_assert_null (find_label (dialog, "Tool call call_archive_2"));
+  g_assert_nonnull (tandem_test_find_label (dialog, "Tool: archive_files"));
+  g_assert_null (tandem_test_find_label (dialog, "Tool call call_archive_2"));
   g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Needs approval");
 }
 
@@ -689,15 +628,15 @@ test_escape_in_search (Fixture       *f,
   g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
-  gtk_widget_grab_focus (child (f->window, "search_entry"));
-  iterate_for (50);
-  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), child (f->window, "search_entry")) ||
-                 gtk_root_get_focus (GTK_ROOT (f->window)) == child (f->window, "search_entry"));
+  gtk_widget_grab_focus (tandem_test_child (f->window, "search_entry"));
+  tandem_test_iterate_for (50);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), tandem_test_child (f->window, "search_entry")) ||
+                 gtk_root_get_focus (GTK_ROOT (f->window)) == tandem_test_child (f->window, "search_entry"));
   g_assert_false (tandem_window_handle_escape (f->window));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_true (agui_agent_session_get_busy (f->session));
 
-  gtk_widget_grab_focus (child (f->window, "composer_view"));
+  gtk_widget_grab_focus (tandem_test_child (f->window, "composer_view"));
   g_assert_true (tandem_window_handle_escape (f->window));
   g_assert_true (agui_test_wait_for (session_idle, f->session, TIMEOUT_MS));
   state = agui_agent_session_get_run_state (f->session);
@@ -707,7 +646,7 @@ test_escape_in_search (Fixture       *f,
 static const char *
 find_mark (TandemWindow *window)
 {
-  g_autoptr(GPtrArray) frames = find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
+  g_autoptr(GPtrArray) frames = tandem_test_find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
 
   for (guint i = 0; i < frames->len; i++)
     if (tandem_attempt_frame_get_mark_text (frames->pdata[i]) != NULL)
@@ -784,7 +723,7 @@ test_retry (Fixture       *f,
   window = relaunch (&second, thread_id);
   g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
@@ -837,7 +776,7 @@ test_stopped (Fixture       *f,
 
   send_text (f, "Go slowly");
   g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
-  iterate_for (200);
+  tandem_test_iterate_for (200);
   g_assert_null (find_mark (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
   wait_for_exchange (f->session);
@@ -849,7 +788,7 @@ test_stopped (Fixture       *f,
   g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (window), ==, "Stopped");
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
 }
 
 int
@@ -859,22 +798,11 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int result;
 
-  gtk_test_init (&argc, &argv, NULL);
-  /* gtk_test_init() leaves GTK's own warnings non-fatal; a warning is a bug. */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  adw_init ();
+  tandem_test_init (&argc, &argv);
 
-  store_dir = g_dir_make_tmp ("tandem-approvals-XXXXXX", &error);
-  g_assert_no_error (error);
-  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+  store_dir = tandem_test_make_store_dir ("approvals", &store_path);
 
-  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                          "application-id", "io.github.tandemdesk.Tandem.Approvals",
-                                          "flags", G_APPLICATION_NON_UNIQUE,
-                                          NULL));
-  tandem_application_set_store_path (app, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Approvals", store_path);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -896,15 +824,7 @@ main (int   argc,
   result = g_test_run ();
 
   g_clear_object (&app);
-  {
-    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
-    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
-
-    g_unlink (store_path);
-    g_unlink (wal);
-    g_unlink (shm);
-    g_rmdir (store_dir);
-  }
+  tandem_test_remove_store (store_dir, store_path);
   g_free (store_path);
   g_free (store_dir);
 

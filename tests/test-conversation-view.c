@@ -20,6 +20,7 @@
 #include "tandem-block-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-window.h"
+#include "tandem-test-window.h"
 
 /* What a person sees of a conversation, measured on a real window under
  * Xvfb: whether the latest row is on screen, where the scrollbar is,
@@ -45,48 +46,16 @@ typedef struct
 
 /* Helpers */
 
-static void
-iterate_for (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static GtkWidget *
-child (TandemWindow *window,
-       const char   *name)
-{
-  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
-
-  g_assert_nonnull (object);
-
-  return GTK_WIDGET (object);
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    g_ptr_array_add (found, widget);
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    collect (c, type, found);
-}
-
 static GtkAdjustment *
 vadjustment (TandemWindow *window)
 {
-  return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child (window, "transcript_scroller")));
+  return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (window, "transcript_scroller")));
 }
 
 static GListModel *
 shown_blocks (TandemWindow *window)
 {
-  GtkListView *view = GTK_LIST_VIEW (child (window, "transcript_view"));
+  GtkListView *view = GTK_LIST_VIEW (tandem_test_child (window, "transcript_view"));
 
   return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (view)));
 }
@@ -103,7 +72,7 @@ last_row (TandemWindow *window)
   if (last == NULL)
     return NULL;
 
-  collect (child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+  tandem_test_collect (tandem_test_child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
   for (guint i = 0; i < rows->len; i++)
     if (tandem_block_row_get_block (rows->pdata[i]) == last && gtk_widget_get_mapped (rows->pdata[i]))
       return rows->pdata[i];
@@ -118,7 +87,7 @@ shows_latest (TandemWindow *window,
               GString      *why)
 {
   GtkAdjustment *adjustment = vadjustment (window);
-  GtkWidget *scroller = child (window, "transcript_scroller");
+  GtkWidget *scroller = tandem_test_child (window, "transcript_scroller");
   double value = gtk_adjustment_get_value (adjustment);
   double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
   GtkWidget *row = last_row (window);
@@ -141,7 +110,7 @@ shows_latest (TandemWindow *window,
           GListModel *blocks = shown_blocks (window);
           guint n = g_list_model_get_n_items (blocks);
 
-          collect (child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+          tandem_test_collect (tandem_test_child (window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
           g_string_printf (why, "the last of %u blocks has no row on screen (%u rows; value %.1f of %.1f, page %.1f)",
                            n, rows->len, value, gtk_adjustment_get_upper (adjustment),
                            gtk_adjustment_get_page_size (adjustment));
@@ -255,7 +224,7 @@ static void
 send_text (TandemWindow *window,
            const char   *text)
 {
-  GtkTextView *view = GTK_TEXT_VIEW (child (window, "composer_view"));
+  GtkTextView *view = GTK_TEXT_VIEW (tandem_test_child (window, "composer_view"));
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (window, GDK_KEY_Return, 0));
@@ -273,7 +242,7 @@ static void
 wheel (TandemWindow *window,
        double        dy)
 {
-  GListModel *controllers = gtk_widget_observe_controllers (child (window, "transcript_scroller"));
+  GListModel *controllers = gtk_widget_observe_controllers (tandem_test_child (window, "transcript_scroller"));
   GtkAdjustment *adjustment = vadjustment (window);
   gboolean handled = FALSE;
 
@@ -334,7 +303,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 600);
   gtk_window_present (GTK_WINDOW (f->window));
   g_assert_true (agui_test_wait_for (window_idle, f->window, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -342,7 +311,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
   tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
   agui_test_server_stop (f->server);
   g_clear_object (&f->server);
@@ -379,7 +348,7 @@ test_follow_streaming (Fixture       *f,
 
   wait_for_exchange (f->window);
   assert_shows_latest (f->window);
-  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 }
 
 static void
@@ -428,9 +397,9 @@ test_follow_long_paragraph (Fixture       *f,
 
   {
     g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-    int viewport = gtk_widget_get_height (child (f->window, "transcript_scroller"));
+    int viewport = gtk_widget_get_height (tandem_test_child (f->window, "transcript_scroller"));
 
-    collect (child (f->window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
+    tandem_test_collect (tandem_test_child (f->window, "transcript_view"), TANDEM_TYPE_BLOCK_ROW, rows);
     g_assert_cmpuint (rows->len, >, 1);
     for (guint i = 0; i < rows->len; i++)
       if (gtk_widget_get_mapped (rows->pdata[i]))
@@ -461,7 +430,7 @@ test_wheel (Fixture       *f,
 
   send_text (f->window, "hi");
   g_assert_true (agui_test_wait_for (window_busy, f->window, TIMEOUT_MS));
-  iterate_for (150);
+  tandem_test_iterate_for (150);
   g_assert_false (overflowing (f->window));
   wheel (f->window, -1);
   wait_for_exchange (f->window);
@@ -470,8 +439,8 @@ test_wheel (Fixture       *f,
 
   /* Long: a wheel-up is reading back, and new output does not pull down */
   wheel (f->window, -3);
-  iterate_for (100);
-  g_assert_true (gtk_widget_get_visible (child (f->window, "jump_button")));
+  tandem_test_iterate_for (100);
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
   {
     double before = gtk_adjustment_get_value (vadjustment (f->window));
 
@@ -479,13 +448,13 @@ test_wheel (Fixture       *f,
     agui_test_server_push_response (f->server, paragraphs_response (20, FALSE));
     agui_agent_session_run_async (tandem_window_get_session (f->window), NULL, NULL, NULL, NULL);
     wait_for_exchange (f->window);
-    iterate_for (200);
+    tandem_test_iterate_for (200);
     g_assert_cmpfloat (fabs (gtk_adjustment_get_value (vadjustment (f->window)) - before), <, 2);
   }
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.jump-to-latest", NULL));
   assert_shows_latest (f->window);
-  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 
   /* And following holds again for the next answer */
   agui_test_server_push_response (f->server, paragraphs_response (30, TRUE));
@@ -510,8 +479,8 @@ test_keys (Fixture       *f,
   g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
   assert_shows_latest (f->window);
 
-  gtk_widget_grab_focus (child (f->window, "transcript_view"));
-  controllers = gtk_widget_observe_controllers (child (f->window, "transcript_scroller"));
+  gtk_widget_grab_focus (tandem_test_child (f->window, "transcript_view"));
+  controllers = gtk_widget_observe_controllers (tandem_test_child (f->window, "transcript_scroller"));
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
@@ -524,17 +493,17 @@ test_keys (Fixture       *f,
 
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &handled);
   g_assert_true (handled);
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment (f->window)), <, 1);
-  g_assert_true (gtk_widget_get_visible (child (f->window, "jump_button")));
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Down, 0, 0, &handled);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment (f->window)), >, 100);
 
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_End, 0, 0, &handled);
   assert_shows_latest (f->window);
-  g_assert_false (gtk_widget_get_visible (child (f->window, "jump_button")));
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
   g_object_unref (keys);
 }
 
@@ -611,13 +580,7 @@ relaunch (void)
   g_autoptr(GError) error = NULL;
   TandemApplication *second;
 
-  second = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                             "application-id", id,
-                                             "flags", G_APPLICATION_NON_UNIQUE,
-                                             NULL));
-  tandem_application_set_store_path (second, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (second), NULL, &error));
-  g_assert_no_error (error);
+  second = tandem_test_application_new (id, store_path);
 
   return second;
 }
@@ -628,9 +591,9 @@ open_from_sidebar (TandemWindow *window,
                    const char   *title)
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
-  GtkWidget *list = child (window, "thread_list");
+  GtkWidget *list = tandem_test_child (window, "thread_list");
 
-  collect (list, GTK_TYPE_LABEL, labels);
+  tandem_test_collect (list, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), title) == 0)
       {
@@ -646,7 +609,7 @@ open_from_sidebar (TandemWindow *window,
 static const char *
 subtitle (TandemWindow *window)
 {
-  return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (child (window, "window_title")));
+  return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (tandem_test_child (window, "window_title")));
 }
 
 static void
@@ -670,23 +633,23 @@ test_agent_after_relaunch (Fixture       *f,
   wait_for_exchange (f->window);
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
   thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
-  iterate_for (200);
+  tandem_test_iterate_for (200);
 
   /* The default agent is now the demo one: it must not take over */
   tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
   second = relaunch ();
   window = tandem_window_new (second);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_for (200);
+  tandem_test_iterate_for (200);
   g_assert_cmpstr (subtitle (window), ==, "Demo agent (built in)");
 
   open_from_sidebar (window, "Remember this server");
   opened.window = window;
   opened.thread_id = thread_id;
   g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_cmpstr (subtitle (window), ==, "Loopback");
-  g_assert_false (gtk_widget_get_visible (child (window, "agent_dropdown")));
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (window, "agent_dropdown")));
   assert_shows_latest (window);
 
   /* Send: the loopback server gets it, on the same thread */
@@ -717,7 +680,7 @@ test_agent_after_relaunch (Fixture       *f,
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, before + 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -743,18 +706,18 @@ test_agent_removed (Fixture       *f,
   opened.thread_id = thread_id;
   tandem_window_open_thread (f->window, thread_id);
   g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
-  iterate_for (200);
+  tandem_test_iterate_for (200);
 
-  g_assert_true (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "agent_missing_banner")));
   g_assert_cmpstr (subtitle (f->window), ==, "Agent not available");
-  g_assert_false (gtk_widget_get_sensitive (child (f->window, "composer_view")));
+  g_assert_false (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
   send_text (f->window, "Anyone?");
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_false (window_busy (f->window));
 
   /* Continue with the loopback agent, on the same thread */
-  g_assert_false (gtk_widget_get_visible (child (f->window, "agent_dropdown")));
-  dropdown = GTK_DROP_DOWN (child (f->window, "continue_dropdown"));
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "agent_dropdown")));
+  dropdown = GTK_DROP_DOWN (tandem_test_child (f->window, "continue_dropdown"));
   g_assert_true (gtk_widget_is_visible (GTK_WIDGET (dropdown)));
   for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)); i++)
     {
@@ -764,12 +727,12 @@ test_agent_removed (Fixture       *f,
         gtk_drop_down_set_selected (dropdown, i);
     }
   /* Choosing is not yet continuing */
-  iterate_for (100);
-  g_assert_true (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  tandem_test_iterate_for (100);
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "agent_missing_banner")));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.continue-with-agent", NULL));
   g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
-  iterate_for (100);
-  g_assert_false (gtk_widget_get_visible (child (f->window, "agent_missing_banner")));
+  tandem_test_iterate_for (100);
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "agent_missing_banner")));
   g_assert_cmpstr (subtitle (f->window), ==, "Loopback");
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
 
@@ -800,7 +763,7 @@ test_reopen_long (Fixture       *f,
   {
     g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
-    collect (row, TANDEM_TYPE_MARKDOWN_VIEW, views);
+    tandem_test_collect (row, TANDEM_TYPE_MARKDOWN_VIEW, views);
     g_assert_cmpuint (views->len, ==, 1);
     g_assert_cmpstr (tandem_markdown_view_get_text (views->pdata[0]), ==, "The very last message, number 499.");
   }
@@ -810,7 +773,7 @@ static void
 test_new_chat_agent (Fixture       *f,
                      gconstpointer  data)
 {
-  GtkDropDown *dropdown = GTK_DROP_DOWN (child (f->window, "agent_dropdown"));
+  GtkDropDown *dropdown = GTK_DROP_DOWN (tandem_test_child (f->window, "agent_dropdown"));
   g_autofree char *agent = NULL;
 
   g_test_summary ("A new conversation picks its agent in the header; the choice is remembered, and hidden once it started");
@@ -818,7 +781,7 @@ test_new_chat_agent (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
   /* The demo agent comes first */
   gtk_drop_down_set_selected (dropdown, 0);
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_cmpstr (subtitle (f->window), ==, "Demo agent (built in)");
   g_assert_cmpstr (tandem_agents_get_active_id (tandem_application_get_agents (app)), ==, TANDEM_AGENTS_DEMO_ID);
   g_object_get (tandem_window_get_session (f->window), "agent", &agent, NULL);
@@ -1019,21 +982,11 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int result;
 
-  gtk_test_init (&argc, &argv, NULL);
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  adw_init ();
+  tandem_test_init (&argc, &argv);
 
-  store_dir = g_dir_make_tmp ("tandem-view-XXXXXX", &error);
-  g_assert_no_error (error);
-  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+  store_dir = tandem_test_make_store_dir ("view", &store_path);
 
-  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                          "application-id", "io.github.tandemdesk.Tandem.ViewTest",
-                                          "flags", G_APPLICATION_NON_UNIQUE,
-                                          NULL));
-  tandem_application_set_store_path (app, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.ViewTest", store_path);
 
 #define ADD(path, fn) g_test_add ("/tandem/conversation-view/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("follow/streaming", test_follow_streaming);
@@ -1053,15 +1006,7 @@ main (int   argc,
   result = g_test_run ();
 
   g_clear_object (&app);
-  {
-    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
-    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
-
-    g_unlink (store_path);
-    g_unlink (wal);
-    g_unlink (shm);
-    g_rmdir (store_dir);
-  }
+  tandem_test_remove_store (store_dir, store_path);
   g_free (store_path);
   g_free (store_dir);
 

@@ -19,6 +19,7 @@
 #include "tandem-state-inspector.h"
 #include "tandem-tool-card.h"
 #include "tandem-window.h"
+#include "tandem-test-window.h"
 
 /* A real TandemWindow on a real TandemApplication, driven by the loopback
  * AG-UI server. Each test waits on conditions with a timeout, so a bug
@@ -60,66 +61,10 @@ typedef struct
 /* Helpers */
 
 static void
-iterate_for (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static GtkWidget *
-child (TandemWindow *window,
-       const char   *name)
-{
-  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
-
-  g_assert_nonnull (object);
-
-  return GTK_WIDGET (object);
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    g_ptr_array_add (found, widget);
-
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    collect (c, type, found);
-}
-
-static GPtrArray *
-find_all (gpointer widget,
-          GType    type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (GTK_WIDGET (widget), type, found);
-
-  return found;
-}
-
-static GtkLabel *
-find_label (gpointer    widget,
-            const char *text)
-{
-  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
-      return labels->pdata[i];
-
-  return NULL;
-}
-
-static void
 set_composer_text (TandemWindow *window,
                    const char   *text)
 {
-  GtkTextView *view = GTK_TEXT_VIEW (child (window, "composer_view"));
+  GtkTextView *view = GTK_TEXT_VIEW (tandem_test_child (window, "composer_view"));
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
 }
@@ -127,7 +72,7 @@ set_composer_text (TandemWindow *window,
 static char *
 dup_composer_text (TandemWindow *window)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (child (window, "composer_view")));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (tandem_test_child (window, "composer_view")));
   GtkTextIter start, end;
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
@@ -178,7 +123,7 @@ wait_for_exchange (Fixture *f)
 {
   agui_test_wait_for (session_busy, f, 500);
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static JsonObject *
@@ -214,7 +159,7 @@ fixture_set_up (Fixture       *f,
   f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
   tandem_window_set_session (f->window, f->session);
   g_assert_true (tandem_window_get_session (f->window) == f->session);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -229,7 +174,7 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -242,7 +187,7 @@ static gboolean
 markdown_shows (gpointer data)
 {
   Fixture *f = data;
-  g_autoptr(GPtrArray) views = find_all (f->window, TANDEM_TYPE_MARKDOWN_VIEW);
+  g_autoptr(GPtrArray) views = tandem_test_find_all (f->window, TANDEM_TYPE_MARKDOWN_VIEW);
 
   for (guint i = 0; i < views->len; i++)
     if (g_strcmp0 (tandem_markdown_view_get_text (views->pdata[i]), "Hello there, how are you?") == 0)
@@ -275,19 +220,19 @@ test_stream (Fixture       *f,
   agui_test_response_append_event_json (response, RF ("r1"));
   agui_test_server_push_response (f->server, response);
 
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "welcome");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "welcome");
 
   send_by_enter (f, "Hi");
   wait_for_exchange (f);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (f->session))), ==, 2);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "transcript");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "transcript");
   g_assert_true (agui_test_wait_for (markdown_shows, f, TIMEOUT_MS));
 
-  rows = find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+  rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
   g_assert_cmpuint (rows->len, >=, 2);
-  g_assert_nonnull (find_label (f->window, "Hi"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "Hi"));
 }
 
 static void
@@ -307,13 +252,13 @@ test_composer_keys (Fixture       *f,
   g_assert_false (tandem_window_handle_composer_key (f->window, GDK_KEY_a, 0));
 
   /* An input method composing owns Enter. */
-  g_signal_emit_by_name (child (f->window, "composer_view"), "preedit-changed", "か");
+  g_signal_emit_by_name (tandem_test_child (f->window, "composer_view"), "preedit-changed", "か");
   g_assert_false (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-  g_signal_emit_by_name (child (f->window, "composer_view"), "preedit-changed", "");
+  g_signal_emit_by_name (tandem_test_child (f->window, "composer_view"), "preedit-changed", "");
 
   set_composer_text (f->window, "   \n\t ");
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (f->session))), ==, 0);
 
@@ -324,7 +269,7 @@ test_composer_keys (Fixture       *f,
 
   text = dup_composer_text (f->window);
   g_assert_cmpstr (text, ==, "");
-  g_assert_nonnull (find_label (f->window, "line one\nline two"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "line one\nline two"));
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 }
 
@@ -337,7 +282,7 @@ typedef struct
 static TandemToolCard *
 find_card (Fixture *f)
 {
-  g_autoptr(GPtrArray) cards = find_all (f->window, TANDEM_TYPE_TOOL_CARD);
+  g_autoptr(GPtrArray) cards = tandem_test_find_all (f->window, TANDEM_TYPE_TOOL_CARD);
 
   return cards->len > 0 ? cards->pdata[0] : NULL;
 }
@@ -378,7 +323,7 @@ test_tool_card (Fixture       *f,
 
   g_assert_true (agui_test_wait_for (card_has_status, &streaming, TIMEOUT_MS));
   card = find_card (f);
-  g_assert_nonnull (find_label (card, "get_time"));
+  g_assert_nonnull (tandem_test_find_label (card, "get_time"));
   g_assert_true (agui_test_wait_for (card_has_status, &awaiting, TIMEOUT_MS));
   card = find_card (f);
   g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "\"zone\""));
@@ -434,7 +379,7 @@ test_interrupt (Fixture       *f,
   dialog = find_dialog ();
 
   /* While the dialog asks, the composer waits. */
-  g_assert_false (gtk_widget_get_sensitive (child (f->window, "composer_view")));
+  g_assert_false (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 
   if (edit)
@@ -464,8 +409,8 @@ test_interrupt (Fixture       *f,
       g_assert_false (json_object_has_member (payload, "editedArgs"));
     }
 
-  g_assert_true (gtk_widget_get_sensitive (child (f->window, "composer_view")));
-  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (child (f->window, "interrupt_revealer"))));
+  g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
 }
 
 static void
@@ -483,7 +428,7 @@ test_interrupt_cancelled_by_close (Fixture       *f,
 
   gtk_window_destroy (GTK_WINDOW (f->window));
   f->window = tandem_window_new (app);
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_null (find_dialog ());
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 }
@@ -531,16 +476,10 @@ test_reopen (Fixture       *f,
   g_assert_null (agui_agent_session_get_store_error (session));
 
   /* The thread list shows it. */
-  g_assert_nonnull (find_label (child (f->window, "thread_list"), "Remember me"));
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "thread_list"), "Remember me"));
 
   /* A second application on the same file, as after a restart. */
-  second = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                             "application-id", "io.github.tandemdesk.Tandem.Test2",
-                                             "flags", G_APPLICATION_NON_UNIQUE,
-                                             NULL));
-  tandem_application_set_store_path (second, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (second), NULL, &error));
-  g_assert_no_error (error);
+  second = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test2", store_path);
 
   window = tandem_window_new (second);
   gtk_window_present (GTK_WINDOW (window));
@@ -548,13 +487,13 @@ test_reopen (Fixture       *f,
   reopen.thread_id = thread_id;
   tandem_window_open_thread (window, thread_id);
   g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
 
   transcript = agui_agent_session_get_transcript (tandem_window_get_session (window));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 2);
-  g_assert_nonnull (find_label (window, "Remember me"));
+  g_assert_nonnull (tandem_test_find_label (window, "Remember me"));
   {
-    g_autoptr(GPtrArray) views = find_all (window, TANDEM_TYPE_MARKDOWN_VIEW);
+    g_autoptr(GPtrArray) views = tandem_test_find_all (window, TANDEM_TYPE_MARKDOWN_VIEW);
     gboolean found = FALSE;
 
     for (guint i = 0; i < views->len; i++)
@@ -563,7 +502,7 @@ test_reopen (Fixture       *f,
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (20);
+  tandem_test_iterate_for (20);
 }
 
 static void
@@ -587,10 +526,10 @@ test_markup (Fixture       *f,
   send_by_enter (f, text);
   wait_for_exchange (f);
 
-  g_assert_nonnull (find_label (f->window, text));
-  g_assert_nonnull (find_label (f->window, "<b>tool</b>"));
-  g_assert_nonnull (find_label (f->window, "<i>broken & markup"));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_label"))), "<b>nope</b> & <gone"));
+  g_assert_nonnull (tandem_test_find_label (f->window, text));
+  g_assert_nonnull (tandem_test_find_label (f->window, "<b>tool</b>"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "<i>broken & markup"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_label"))), "<b>nope</b> & <gone"));
 }
 
 static void
@@ -618,9 +557,9 @@ test_jump_to_latest (Fixture       *f,
   g_assert_true (agui_transcript_load_messages (agui_agent_session_get_transcript (f->session), messages, &error));
   g_assert_no_error (error);
 
-  iterate_for (500);
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child (f->window, "transcript_scroller")));
-  jump = child (f->window, "jump_button");
+  tandem_test_iterate_for (500);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
+  jump = tandem_test_child (f->window, "jump_button");
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >=,
                      gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 10);
@@ -629,7 +568,7 @@ test_jump_to_latest (Fixture       *f,
   /* What a wheel or a scrollbar drag does: move up, and say so. */
   gtk_adjustment_set_value (adjustment, 0);
   tandem_window_user_scrolled (TANDEM_WINDOW (f->window));
-  iterate_for (100);
+  tandem_test_iterate_for (100);
   g_assert_true (gtk_widget_get_visible (jump));
 
   /* New content does not pull the person back down. */
@@ -637,11 +576,11 @@ test_jump_to_latest (Fixture       *f,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("new", "Fresh"), RF ("r1"), NULL));
   agui_agent_session_run_async (f->session, NULL, NULL, NULL, NULL);
   wait_for_exchange (f);
-  iterate_for (200);
+  tandem_test_iterate_for (200);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <, 50);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.jump-to-latest", NULL));
-  iterate_for (300);
+  tandem_test_iterate_for (300);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >=,
                      gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 10);
   g_assert_false (gtk_widget_get_visible (jump));
@@ -651,7 +590,7 @@ static void
 test_failed_run (Fixture       *f,
                  gconstpointer  data)
 {
-  GtkRevealer *revealer = GTK_REVEALER (child (f->window, "error_revealer"));
+  GtkRevealer *revealer = GTK_REVEALER (tandem_test_child (f->window, "error_revealer"));
   Count two = { f, 2 };
 
   g_test_summary ("A failed run shows a banner with the short reason, the server's answer "
@@ -665,11 +604,11 @@ test_failed_run (Fixture       *f,
   wait_for_exchange (f);
 
   g_assert_true (gtk_revealer_get_reveal_child (revealer));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_label"))), ==,
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_label"))), ==,
                    "The run failed: The agent's server failed (HTTP 500): boom");
   /* What the server sent is behind the Details expander. */
-  g_assert_true (gtk_widget_get_visible (child (f->window, "error_details")));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (f->window, "error_details_label"))), ==,
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "error_details")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_details_label"))), ==,
                    "HTTP 500 Internal Server Error\nContent-Type: text/plain\n\nboom");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
@@ -685,7 +624,7 @@ static void
 test_state_inspector (Fixture       *f,
                       gconstpointer  data)
 {
-  TandemStateInspector *inspector = TANDEM_STATE_INSPECTOR (child (f->window, "inspector"));
+  TandemStateInspector *inspector = TANDEM_STATE_INSPECTOR (tandem_test_child (f->window, "inspector"));
   g_autofree char *text = NULL;
   g_autofree char *changes = NULL;
 
@@ -779,13 +718,13 @@ store_has_thread (const char *thread_id)
 static GStrv
 dup_sidebar_titles (TandemWindow *window)
 {
-  GtkListBox *list = GTK_LIST_BOX (child (window, "thread_list"));
+  GtkListBox *list = GTK_LIST_BOX (tandem_test_child (window, "thread_list"));
   g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
   GtkListBoxRow *row;
 
   for (int i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
     {
-      g_autoptr(GPtrArray) labels = find_all (row, GTK_TYPE_LABEL);
+      g_autoptr(GPtrArray) labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
 
       g_assert_cmpuint (labels->len, >, 0);
       g_strv_builder_add (titles, gtk_label_get_text (labels->pdata[0]));
@@ -837,7 +776,7 @@ static void
 search_for (Fixture    *f,
             const char *text)
 {
-  GtkWidget *entry = child (f->window, "search_entry");
+  GtkWidget *entry = tandem_test_child (f->window, "search_entry");
   Search search = { text, FALSE };
   gulong handler;
 
@@ -868,7 +807,7 @@ test_threads_newest_first (Fixture       *f,
   g_assert_cmpstr (titles[0], ==, "Newest of three");
   g_assert_cmpstr (titles[1], ==, "Middle of three");
   g_assert_cmpstr (titles[2], ==, "Oldest of three");
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "list");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "threads_stack"))), ==, "list");
 
   /* A new turn brings a conversation to the top. */
   {
@@ -892,9 +831,9 @@ test_threads_newest_first (Fixture       *f,
 
   /* The open conversation is the selected row. */
   tandem_window_open_thread (f->window, second);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, second);
-  selected = gtk_list_box_get_selected_row (GTK_LIST_BOX (child (f->window, "thread_list")));
+  selected = gtk_list_box_get_selected_row (GTK_LIST_BOX (tandem_test_child (f->window, "thread_list")));
   g_assert_nonnull (selected);
   g_assert_cmpint (gtk_list_box_row_get_index (selected), ==, sidebar_index (f->window, "Middle of three"));
 }
@@ -905,7 +844,7 @@ test_threads_open (Fixture       *f,
 {
   g_autofree char *older = add_thread ("Opened from the sidebar", "earlier words");
   g_autoptr(AguiAgentSession) session = NULL;
-  GtkListBox *list = GTK_LIST_BOX (child (f->window, "thread_list"));
+  GtkListBox *list = GTK_LIST_BOX (tandem_test_child (f->window, "thread_list"));
   g_autofree char *sent_id = NULL;
   GtkListBoxRow *row;
 
@@ -929,16 +868,16 @@ test_threads_open (Fixture       *f,
   row = gtk_list_box_get_selected_row (list);
   g_assert_nonnull (row);
   g_assert_cmpint (gtk_list_box_row_get_index (row), ==, 0);
-  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))), ==,
                    "Sent from the window");
 
   /* What a click on the row does. */
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, older);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 1);
-  g_assert_nonnull (find_label (child (f->window, "transcript_view"), "earlier words"));
-  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "earlier words"));
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))), ==,
                    "Opened from the sidebar");
   row = gtk_list_box_get_selected_row (list);
   g_assert_nonnull (row);
@@ -946,7 +885,7 @@ test_threads_open (Fixture       *f,
 
   /* And back: the first conversation, restored from the store. */
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, sidebar_index (f->window, "Sent from the window")));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, sent_id);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
 }
@@ -963,7 +902,7 @@ test_threads_search (Fixture       *f,
   g_test_summary ("The search filters the sidebar by title and by message text; clearing it shows all again");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
-  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (child (f->window, "search_bar"))));
+  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (tandem_test_child (f->window, "search_bar"))));
 
   /* By title, ignoring case. */
   search_for (f, "BUDGET");
@@ -979,10 +918,10 @@ test_threads_search (Fixture       *f,
 
   search_for (f, "no conversation says this");
   g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, -1);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "empty");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "threads_stack"))), ==, "empty");
 
   search_for (f, "");
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "threads_stack"))), ==, "list");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "threads_stack"))), ==, "list");
   g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, 0);
   g_assert_cmpint (sidebar_index (f->window, "Budget review"), ==, 1);
   g_assert_cmpint (sidebar_index (f->window, "Garden notes"), ==, 2);
@@ -1008,7 +947,7 @@ static GtkButton *
 find_button (gpointer    widget,
              const char *label)
 {
-  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (widget, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
@@ -1050,7 +989,7 @@ rename_through_dialog (Fixture    *f,
 
   g_assert_nonnull (find_button (dialog, button));
   click (find_button (dialog, button));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_null (find_rename_dialog (f));
 }
 
@@ -1075,7 +1014,7 @@ test_threads_rename (Fixture       *f,
   g_test_summary ("Rename asks for a title, saves it and shows it in the sidebar and the header");
 
   tandem_window_open_thread (f->window, thread_id);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
   g_assert_cmpint (sidebar_index (f->window, "Before the rename"), ==, 0);
 
@@ -1094,7 +1033,7 @@ test_threads_rename (Fixture       *f,
   /* A rename is not activity: the conversation keeps its place. */
   g_assert_cmpint (sidebar_index (f->window, "After the rename"), ==, 0);
   g_assert_cmpint (sidebar_index (f->window, "Not renamed"), ==, 1);
-  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))), ==,
                    "After the rename");
 
   /* Renaming a conversation that is not open leaves the header alone. */
@@ -1102,7 +1041,7 @@ test_threads_rename (Fixture       *f,
   title = dup_store_title (other);
   g_assert_cmpstr (title, ==, "Renamed too");
   g_assert_cmpint (sidebar_index (f->window, "Renamed too"), ==, 1);
-  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==,
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))), ==,
                    "After the rename");
 }
 
@@ -1114,10 +1053,10 @@ find_delete_toast (Fixture *f)
   g_autoptr(GPtrArray) widgets = NULL;
 
   g_assert_true (type != G_TYPE_INVALID);
-  widgets = find_all (child (f->window, "toast_overlay"), type);
+  widgets = tandem_test_find_all (tandem_test_child (f->window, "toast_overlay"), type);
   g_assert_cmpuint (widgets->len, <=, 1);
   for (guint i = 0; i < widgets->len; i++)
-    if (find_label (widgets->pdata[i], "Conversation deleted") != NULL)
+    if (tandem_test_find_label (widgets->pdata[i], "Conversation deleted") != NULL)
       return widgets->pdata[i];
 
   return NULL;
@@ -1158,7 +1097,7 @@ test_threads_delete (Fixture       *f,
   click (find_button (toast_widget, "_Undo"));
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
   g_assert_true (agui_test_wait_for (no_delete_toast, f, TIMEOUT_MS));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_true (store_has_thread (thread_id));
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
 
@@ -1172,7 +1111,7 @@ test_threads_delete (Fixture       *f,
   g_assert_true (store_has_thread (thread_id));
 
   adw_toast_dismiss (toast);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_false (store_has_thread (thread_id));
   tandem_window_refresh_threads (f->window);
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
@@ -1195,7 +1134,7 @@ test_threads_delete_on_close (Fixture       *f,
   g_assert_nonnull (find_delete_toast (f));
   g_assert_true (store_has_thread (closed));
   gtk_window_close (GTK_WINDOW (f->window));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_false (store_has_thread (closed));
 
   /* Destroyed without a close request. */
@@ -1203,12 +1142,12 @@ test_threads_delete_on_close (Fixture       *f,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", destroyed));
   g_assert_true (store_has_thread (destroyed));
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_false (store_has_thread (destroyed));
 
   f->window = tandem_window_new (app);
   g_assert_cmpint (sidebar_index (f->window, "Deleted at destroy"), ==, -1);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 }
 
 static void
@@ -1221,7 +1160,7 @@ test_threads_delete_open (Fixture       *f,
   g_test_summary ("Deleting the open conversation starts a new one; Undo lists it again");
 
   tandem_window_open_thread (f->window, thread_id);
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));
@@ -1251,14 +1190,14 @@ test_new_chat (Fixture       *f,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Sure"), RF ("r1"), NULL));
   send_by_enter (f, "An old conversation");
   wait_for_exchange (f);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "transcript");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "transcript");
   old_id = g_strdup (agui_agent_session_get_thread_id (f->session));
 
   accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.new-chat");
   g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>n"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
 
   session = tandem_window_get_session (f->window);
   g_assert_nonnull (session);
@@ -1267,17 +1206,17 @@ test_new_chat (Fixture       *f,
   g_assert_cmpstr (agui_agent_session_get_thread_id (session), !=, "");
   g_assert_cmpstr (agui_agent_session_get_thread_id (session), !=, old_id);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (session))), ==, 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (child (f->window, "content_stack"))), ==, "welcome");
-  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (child (f->window, "window_title"))), ==, "New Chat");
-  g_assert_null (gtk_list_box_get_selected_row (GTK_LIST_BOX (child (f->window, "thread_list"))));
-  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (child (f->window, "error_revealer"))));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "welcome");
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))), ==, "New Chat");
+  g_assert_null (gtk_list_box_get_selected_row (GTK_LIST_BOX (tandem_test_child (f->window, "thread_list"))));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "error_revealer"))));
   draft = dup_composer_text (f->window);
   g_assert_cmpstr (draft, ==, "");
 
   /* A second New Chat is yet another thread. */
   old_id = g_strdup (agui_agent_session_get_thread_id (session));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
-  iterate_for (50);
+  tandem_test_iterate_for (50);
   g_assert_true (tandem_window_get_session (f->window) != session);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), !=, old_id);
 }
@@ -1406,17 +1345,17 @@ test_perf_scroll (Fixture       *f,
   start = g_get_monotonic_time ();
   g_assert_true (agui_transcript_load_messages (agui_agent_session_get_transcript (f->session), messages, &error));
   g_assert_no_error (error);
-  iterate_for (200);
+  tandem_test_iterate_for (200);
   g_print ("# scroll: loaded 10000 messages in %.1f ms\n", (g_get_monotonic_time () - start) / 1000.0);
 
   /* Walk the whole transcript, top to bottom, a few rows at a time, the
    * way a person dragging the scrollbar would bring rows into view. */
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (child (f->window, "transcript_scroller")));
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
   idle_id = g_timeout_add (1, on_idle_probe_cb, &stalls);
   start = g_get_monotonic_time ();
   for (guint row = 0; row < 10000; row += 20)
     {
-      g_assert_true (gtk_widget_activate_action (child (f->window, "transcript_view"),
+      g_assert_true (gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"),
                                                  "list.scroll-to-item", "u", row));
       while (g_main_context_iteration (NULL, FALSE))
         ;
@@ -1437,22 +1376,11 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int result;
 
-  gtk_test_init (&argc, &argv, NULL);
-  /* gtk_test_init() leaves GTK's own warnings non-fatal; a warning is a bug. */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  adw_init ();
+  tandem_test_init (&argc, &argv);
 
-  store_dir = g_dir_make_tmp ("tandem-window-XXXXXX", &error);
-  g_assert_no_error (error);
-  store_path = g_build_filename (store_dir, "tandem.db", NULL);
+  store_dir = tandem_test_make_store_dir ("window", &store_path);
 
-  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
-                                          "application-id", "io.github.tandemdesk.Tandem.Test",
-                                          "flags", G_APPLICATION_NON_UNIQUE,
-                                          NULL));
-  tandem_application_set_store_path (app, store_path);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
 
 #define ADD(path, fn, data) g_test_add ("/tandem/window/" path, Fixture, data, fixture_set_up, fn, fixture_tear_down)
   ADD ("stream", test_stream, NULL);
@@ -1481,15 +1409,7 @@ main (int   argc,
   result = g_test_run ();
 
   g_clear_object (&app);
-  {
-    g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
-    g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
-
-    g_unlink (store_path);
-    g_unlink (wal);
-    g_unlink (shm);
-    g_rmdir (store_dir);
-  }
+  tandem_test_remove_store (store_dir, store_path);
   g_free (store_path);
   g_free (store_dir);
 

@@ -1,0 +1,133 @@
+/* tandem-test-window.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "tandem-test-window.h"
+
+/* Runs the main loop for @milliseconds, whatever it has to do */
+void
+tandem_test_iterate_for (guint milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The window's template child @name, which must exist */
+GtkWidget *
+tandem_test_child (TandemWindow *window,
+                   const char   *name)
+{
+  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
+
+  g_assert_nonnull (object);
+
+  return GTK_WIDGET (object);
+}
+
+void
+tandem_test_collect (GtkWidget *widget,
+                     GType      type,
+                     GPtrArray *found)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    tandem_test_collect (c, type, found);
+}
+
+/* Every widget of @type in @widget's tree, @widget included */
+GPtrArray *
+tandem_test_find_all (gpointer widget,
+                      GType    type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  tandem_test_collect (GTK_WIDGET (widget), type, found);
+
+  return found;
+}
+
+/* The first label in @widget's tree that shows exactly @text */
+GtkLabel *
+tandem_test_find_label (gpointer    widget,
+                        const char *text)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (widget, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
+      return labels->pdata[i];
+
+  return NULL;
+}
+
+/* GTK and libadwaita for a widget test, where a warning is a bug:
+ * gtk_test_init() leaves GTK's own warnings non-fatal. */
+void
+tandem_test_init (int    *argc,
+                  char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+}
+
+/* A scratch folder for a store; @store_path receives the store's file */
+char *
+tandem_test_make_store_dir (const char  *name,
+                            char       **store_path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *template = g_strdup_printf ("tandem-%s-XXXXXX", name);
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  *store_path = g_build_filename (dir, "tandem.db", NULL);
+
+  return dir;
+}
+
+void
+tandem_test_remove_store (const char *store_dir,
+                          const char *store_path)
+{
+  g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (store_path, "-shm", NULL);
+
+  g_unlink (store_path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_rmdir (store_dir);
+}
+
+/* A registered application keeping its conversations at @store_path, as
+ * after a launch; a second one on the same path is a relaunch. */
+TandemApplication *
+tandem_test_application_new (const char *application_id,
+                             const char *store_path)
+{
+  g_autoptr(GError) error = NULL;
+  TandemApplication *app;
+
+  app = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                          "application-id", application_id,
+                                          "flags", G_APPLICATION_NON_UNIQUE,
+                                          NULL));
+  tandem_application_set_store_path (app, store_path);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  return app;
+}

@@ -1,0 +1,39 @@
+/* tandem-test-window.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tandem-application.h"
+#include "tandem-window.h"
+
+G_BEGIN_DECLS
+
+/* What the widget tests share: looking into a real window as a person
+ * would see it. */
+
+void       tandem_test_iterate_for (guint         milliseconds);
+GtkWidget *tandem_test_child       (TandemWindow *window,
+                                    const char   *name);
+void       tandem_test_collect     (GtkWidget    *widget,
+                                    GType         type,
+                                    GPtrArray    *found);
+GPtrArray *tandem_test_find_all    (gpointer      widget,
+                                    GType         type);
+GtkLabel  *tandem_test_find_label  (gpointer      widget,
+                                    const char   *text);
+
+void               tandem_test_init             (int          *argc,
+                                                 char       ***argv);
+char              *tandem_test_make_store_dir   (const char   *name,
+                                                 char        **store_path);
+void               tandem_test_remove_store     (const char   *store_dir,
+                                                 const char   *store_path);
+TandemApplication *tandem_test_application_new  (const char   *application_id,
+                                                 const char   *store_path);
+
+G_END_DECLS
