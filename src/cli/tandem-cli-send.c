@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "agui.h"
+#include "agui-json-private.h"
 
 #include "tandem-cli-send.h"
 
@@ -227,13 +228,13 @@ on_state_changed (AguiTranscript *transcript,
     {
       g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), delta);
 
-      text = json_to_string (node, FALSE);
-      print_note (printer, "[state] patched %s", text);
+      text = _agui_json_to_string (node, FALSE, NULL);
+      print_note (printer, "[state] patched %s", text ? text : "(cannot be printed)");
     }
   else
     {
-      text = json_to_string (agui_transcript_get_state (transcript), FALSE);
-      print_note (printer, "[state] %s", text);
+      text = _agui_json_to_string (agui_transcript_get_state (transcript), FALSE, NULL);
+      print_note (printer, "[state] %s", text ? text : "(cannot be printed)");
     }
 }
 
@@ -569,10 +570,19 @@ tandem_cli_send (AguiAgentSession *session,
   if (json)
     {
       g_autoptr(JsonNode) output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
-      g_autofree char *text = json_to_string (output, TRUE);
+      g_autoptr(GError) print_error = NULL;
+      g_autofree char *text = _agui_json_to_string (output, TRUE, &print_error);
 
-      fputs (text, stdout);
-      fputc ('\n', stdout);
+      if (text != NULL)
+        {
+          fputs (text, stdout);
+          fputc ('\n', stdout);
+        }
+      else
+        {
+          g_printerr ("tandem-cli: cannot print the transcript as JSON: %s\n", print_error->message);
+          status = 1;
+        }
     }
 
   printer_clear (&printer);
