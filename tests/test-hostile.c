@@ -12,6 +12,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <grp.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -48,6 +50,16 @@ fixture_tear_down (Fixture       *f,
   g_free (f->dir);
 }
 
+static void
+drop_privileges (gpointer user_data)
+{
+  /* Root writes through any file mode, so the child runs as nobody. */
+  if (geteuid () == 0 && (setgroups (0, NULL) != 0 || setgid (65534) != 0 || setuid (65534) != 0))
+    _exit (99);
+}
+
+static gboolean as_nobody;
+
 static char *
 run_cli (int         *status,
          char       **err,
@@ -55,6 +67,7 @@ run_cli (int         *status,
          ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   char *out = NULL;
@@ -68,8 +81,10 @@ run_cli (int         *status,
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (as_nobody)
+    g_subprocess_launcher_set_child_setup (launcher, drop_privileges, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &out, err, &error));
   g_assert_no_error (error);
@@ -250,6 +265,154 @@ test_nul_byte (Fixture       *f,
   assert_strict_json (out);
 }
 
+static void
+sql (const char *path,
+     const char *statement)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "python3", "-c",
+                              "import sqlite3, sys\n"
+                              "db = sqlite3.connect(sys.argv[1])\n"
+                              "db.executescript(sys.argv[2])\n"
+                              "db.commit()\n",
+                              path, statement, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (process, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+first_thread (const char *db,
+              const char *search)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  out = run_cli (&status, &err, "threads", "--store", db, "--search", search, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+
+  return g_strndup (out, strcspn (out, " \n"));
+}
+
+static void
+test_store_stays_readable (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *db = g_build_filename (f->dir, "t.db", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *unit = NULL, *other = NULL;
+  int status;
+
+  g_test_summary ("U+001F in a message, a damaged event row and a damaged snapshot: every output "
+                  "stays strict JSON, the damaged thread opens with a warning, search still works");
+
+  g_free (run_cli (&status, &err, "send", "--demo", "alpha\x1f" "beta", "--approve", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_free (run_cli (&status, &err, "send", "--demo", "second thread", "--approve", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+
+  unit = first_thread (db, "beta");
+  other = first_thread (db, "second");
+  g_assert_cmpstr (unit, !=, "");
+  g_assert_cmpstr (other, !=, "");
+  g_assert_cmpstr (unit, !=, other);
+
+  out = run_cli (&status, &err, "show", unit, "--store", db, "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  assert_strict_json (out);
+  g_assert_nonnull (strstr (out, "alpha\\u001fbeta"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  out = run_cli (&status, &err, "show", unit, "--store", db, "--export", NULL);
+  g_assert_cmpint (status, ==, 0);
+  assert_strict_json (out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Damage written by something else than this version of Tandem. */
+  {
+    g_autofree char *damage = g_strdup_printf (
+      "UPDATE events SET json = '{\"type\": inf.0' WHERE thread_id = '%s' AND seq = "
+      "  (SELECT MAX (seq) FROM events WHERE thread_id = '%s');"
+      "UPDATE snapshots SET messages = '[' || messages WHERE thread_id = '%s';",
+      unit, unit, other);
+
+    sql (db, damage);
+  }
+
+  out = run_cli (&status, &err, "show", unit, "--store", db, "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "skipped the stored event"));
+  assert_strict_json (out);
+  g_assert_nonnull (strstr (out, "alpha\\u001fbeta"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  out = run_cli (&status, &err, "show", other, "--store", db, "--export", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "skipped the damaged snapshot"));
+  assert_strict_json (out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_free (first_thread (db, "beta"));
+  g_free (first_thread (db, "second"));
+}
+
+static void
+test_empty_store_file (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *db = g_build_filename (f->dir, "empty.db", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_test_summary ("A zero-length store file is refused with a clear message, not taken for a new store");
+
+  g_assert_true (g_file_set_contents (db, "", 0, NULL));
+  out = run_cli (&status, &err, "threads", "--store", db, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "the file is empty (0 bytes)"));
+
+  {
+    GStatBuf buf;
+
+    g_assert_cmpint (g_stat (db, &buf), ==, 0);
+    g_assert_cmpint (buf.st_size, ==, 0);
+  }
+}
+
+static void
+test_read_only_send (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *db = g_build_filename (f->dir, "t.db", NULL);
+  g_autofree char *out = NULL, *err = NULL, *id = NULL;
+  int status;
+
+  g_test_summary ("send into a store that cannot be written still reads it, and fails saying so");
+
+  g_free (run_cli (&status, &err, "send", "--demo", "first", "--approve", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  id = first_thread (db, "first");
+
+  g_assert_cmpint (g_chmod (f->dir, 0777), ==, 0);
+  g_assert_cmpint (g_chmod (db, 0444), ==, 0);
+  as_nobody = TRUE;
+  out = run_cli (&status, &err, "send", "--demo", "second", "--approve", "--store", db, "--thread", id, NULL);
+  as_nobody = FALSE;
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "the conversation was not saved"));
+  g_assert_nonnull (strstr (err, "read-only"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -262,6 +425,10 @@ main (int   argc,
 
   g_test_add ("/tandem/hostile/skipped-summary", Fixture, NULL, fixture_set_up, test_skipped_summary, fixture_tear_down);
   g_test_add ("/tandem/hostile/nul-byte", Fixture, NULL, fixture_set_up, test_nul_byte, fixture_tear_down);
+
+  g_test_add ("/tandem/hostile/store-stays-readable", Fixture, NULL, fixture_set_up, test_store_stays_readable, fixture_tear_down);
+  g_test_add ("/tandem/hostile/empty-store-file", Fixture, NULL, fixture_set_up, test_empty_store_file, fixture_tear_down);
+  g_test_add ("/tandem/hostile/read-only-send", Fixture, NULL, fixture_set_up, test_read_only_send, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -333,14 +333,14 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 1, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 2, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                     "('threads', 'events', 'snapshots', 'interrupts')"), ==, 4);
+                                     "('threads', 'events', 'snapshots', 'interrupts', 'search_text')"), ==, 5);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -348,7 +348,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
 }
 
 static void
@@ -360,14 +360,14 @@ test_schema_future (Fixture       *f,
 
   g_test_summary ("A database from a newer version is refused, untouched");
 
-  sql_exec (f->path, "CREATE TABLE later (x); PRAGMA user_version = 2;");
+  sql_exec (f->path, "CREATE TABLE later (x); PRAGMA user_version = 99;");
 
   store = agui_session_store_new (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
   g_assert_nonnull (strstr (error->message, "newer version"));
   g_assert_nonnull (strstr (error->message, f->path));
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 99);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE name = 'threads'"), ==, 0);
 }
 

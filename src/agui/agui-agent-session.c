@@ -11,7 +11,7 @@
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
-#include "agui-session-store.h"
+#include "agui-session-store-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -114,6 +114,9 @@ struct _AguiAgentSession
   char             *last_snapshot_id;
   guint             turn_index;
   char             *store_error;
+  /* The events of turns whose save failed: written with the next turn
+   * that saves, so the log still replays everything the snapshot holds. */
+  GPtrArray        *unsaved_events;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
@@ -220,6 +223,7 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->agent, g_free);
   g_clear_pointer (&self->last_snapshot_id, g_free);
+  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
   g_clear_pointer (&self->store_error, g_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
@@ -693,12 +697,8 @@ save_turn_in_thread (GTask        *task,
 {
   AguiSessionStore *store = source_object;
   TurnSave *save = task_data;
-  g_autoptr(JsonObject) thread = agui_session_store_get_thread (store, save->thread_id, NULL);
   AguiTurnRecord turn = { 0 };
   GError *error = NULL;
-
-  if (thread == NULL)
-    agui_session_store_create_thread (store, save->thread_id, save->title, save->agent, NULL);
 
   turn.thread_id = save->thread_id;
   turn.snapshot_id = save->snapshot_id;
@@ -712,7 +712,9 @@ save_turn_in_thread (GTask        *task,
   turn.events = save->events;
   turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
 
-  if (agui_session_store_save_turn (store, &turn, &error))
+  /* The thread is created in the turn's transaction: a kill between
+   * the two must not leave a titled thread with no messages. */
+  if (_agui_session_store_save_turn_in_thread (store, &turn, save->title, save->agent, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -720,6 +722,17 @@ save_turn_in_thread (GTask        *task,
 
 static void complete_exchange (GTask  *task,
                                GError *error);
+
+static void
+advance_turn (AguiAgentSession *self,
+              const char       *snapshot_id)
+{
+  g_free (self->last_snapshot_id);
+  self->last_snapshot_id = g_strdup (snapshot_id);
+  self->turn_index++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+}
 
 static void
 on_turn_saved (GObject      *object,
@@ -731,14 +744,25 @@ on_turn_saved (GObject      *object,
   Exchange *exchange = g_task_get_task_data (exchange_task);
   g_autoptr(GError) error = NULL;
 
+  TurnSave *save = g_task_get_task_data (G_TASK (result));
+
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_warning ("%s", error->message);
       set_store_error (self, error->message);
+
+      /* The turn counter and the parent link stay on the last snapshot
+       * that was written, and this turn's events wait for the next
+       * save, so a retried save neither skips an index nor names a
+       * parent that does not exist. */
+      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+      self->unsaved_events = g_ptr_array_ref (save->events);
     }
   else
     {
       set_store_error (self, NULL);
+      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+      advance_turn (self, save->snapshot_id);
     }
 
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
@@ -783,7 +807,19 @@ persist_turn (AguiAgentSession *self,
       save->state = _agui_json_node_copy_deep (agui_transcript_get_state (self->transcript));
       interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (self->transcript));
       save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
-      save->events = g_ptr_array_ref (exchange->turn_events);
+      if (self->unsaved_events != NULL)
+        {
+          save->events = g_ptr_array_new_full (self->unsaved_events->len + exchange->turn_events->len,
+                                               (GDestroyNotify) agui_event_unref);
+          for (guint i = 0; i < self->unsaved_events->len; i++)
+            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
+          for (guint i = 0; i < exchange->turn_events->len; i++)
+            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (exchange->turn_events, i)));
+        }
+      else
+        {
+          save->events = g_ptr_array_ref (exchange->turn_events);
+        }
 
       task = g_task_new (self->store, NULL, on_turn_saved, g_object_ref (exchange_task));
       g_task_set_source_tag (task, persist_turn);
@@ -791,12 +827,10 @@ persist_turn (AguiAgentSession *self,
       g_task_run_in_thread (task, save_turn_in_thread);
       started = TRUE;
     }
-
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (exchange->snapshot_id);
-  self->turn_index++;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+  else
+    {
+      advance_turn (self, exchange->snapshot_id);
+    }
 
   return started;
 }
@@ -1776,6 +1810,10 @@ agui_agent_session_restore (AguiAgentSession  *self,
   g_free (self->last_snapshot_id);
   self->last_snapshot_id = g_strdup (json_object_get_string_member_with_default (snapshot, "id", NULL));
   self->turn_index = (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1;
+  /* A damaged latest snapshot is skipped on reading; the next turn must
+   * still not reuse its index. */
+  self->turn_index = MAX (self->turn_index,
+                          (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL)));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
 

@@ -567,6 +567,15 @@ tandem_cli_send (AguiAgentSession *session,
         status = 1;
     }
 
+  /* A conversation that was not kept must not look like one that was. */
+  if (agui_agent_session_get_store_error (session) != NULL)
+    {
+      g_printerr ("tandem-cli: the conversation was not saved: %s\n",
+                  agui_agent_session_get_store_error (session));
+      if (status == 0 || status == 3)
+        status = 1;
+    }
+
   if (json)
     {
       g_autoptr(JsonNode) output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
@@ -647,6 +656,7 @@ int
 tandem_cli_chat (AguiAgentSession *session)
 {
   Printer printer = { 0 };
+  int status = 0;
 
   printer_init (&printer, session, FALSE);
   g_print ("Chatting on thread %s. An empty line or end of input quits.\n", agui_agent_session_get_thread_id (session));
@@ -679,9 +689,16 @@ tandem_cli_chat (AguiAgentSession *session)
         g_printerr ("tandem-cli: %s\n", error->message);
       else
         describe_end (&printer, state);
+
+      if (agui_agent_session_get_store_error (session) != NULL)
+        {
+          g_printerr ("tandem-cli: this exchange was not saved: %s\n",
+                      agui_agent_session_get_store_error (session));
+          status = 1;
+        }
     }
 
   printer_clear (&printer);
 
-  return 0;
+  return status;
 }
