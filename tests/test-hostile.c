@@ -248,6 +248,24 @@ test_skipped_summary (Fixture       *f,
 }
 
 static void
+test_closed_mid_frame (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char body[] = "data: " RUN_STARTED "\n\ndata: {\"type\":\"TEXT_MESSAGE_ST";
+  g_autofree char *path = g_build_filename (f->dir, "cut.sse", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_test_summary ("A body cut inside a frame says so, not just 'parse error'");
+
+  g_assert_true (g_file_set_contents (path, body, sizeof body - 1, NULL));
+  out = run_cli (&status, &err, "fold", path, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "The connection closed in the middle of an event, after 24 bytes of it"));
+  assert_strict_json (out);
+}
+
+static void
 test_nul_byte (Fixture       *f,
                gconstpointer  data)
 {
@@ -424,6 +442,7 @@ main (int   argc,
   g_test_add ("/tandem/hostile/values-fold", Fixture, NULL, fixture_set_up, test_hostile_values_fold, fixture_tear_down);
 
   g_test_add ("/tandem/hostile/skipped-summary", Fixture, NULL, fixture_set_up, test_skipped_summary, fixture_tear_down);
+  g_test_add ("/tandem/hostile/closed-mid-frame", Fixture, NULL, fixture_set_up, test_closed_mid_frame, fixture_tear_down);
   g_test_add ("/tandem/hostile/nul-byte", Fixture, NULL, fixture_set_up, test_nul_byte, fixture_tear_down);
 
   g_test_add ("/tandem/hostile/store-stays-readable", Fixture, NULL, fixture_set_up, test_store_stays_readable, fixture_tear_down);

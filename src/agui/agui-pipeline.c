@@ -10,7 +10,7 @@
 #include "agui-event-parser.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
-#include "agui-sse-decoder.h"
+#include "agui-sse-decoder-private.h"
 #include "agui-verifier.h"
 
 struct _AguiPipeline
@@ -207,6 +207,17 @@ _agui_pipeline_parse_frame (AguiEventParser  *parser,
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
                    "Invalid event: %s", local_error->message);
       return NULL;
+    }
+
+  if (_agui_sse_frame_get_unterminated (frame))
+    {
+      AguiEvent *event = agui_event_parser_parse (parser, data, length, &local_error);
+
+      if (event == NULL && local_error != NULL)
+        g_set_error (error, AGUI_ERROR, AGUI_ERROR_STREAM,
+                     "The connection closed in the middle of an event, after %" G_GSIZE_FORMAT
+                     " bytes of it (%s)", length, local_error->message);
+      return event;
     }
 
   return agui_event_parser_parse (parser, data, length, error);

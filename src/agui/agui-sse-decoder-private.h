@@ -15,4 +15,7 @@ G_BEGIN_DECLS
  * test would be flaky, a count is not. */
 guint64 _agui_sse_decoder_get_bytes_scanned (AguiSseDecoder *self);
 
+/* Whether the body ended inside @frame, before its closing blank line. */
+gboolean _agui_sse_frame_get_unterminated (AguiSseFrame *frame);
+
 G_END_DECLS

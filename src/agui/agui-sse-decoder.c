@@ -28,6 +28,8 @@ struct _AguiSseFrame
   char            *event;
   char            *id;
   gint64           retry;
+  /* The body ended before the blank line that closes the frame. */
+  gboolean         unterminated;
 };
 
 G_DEFINE_BOXED_TYPE (AguiSseFrame, agui_sse_frame, agui_sse_frame_ref, agui_sse_frame_unref)
@@ -910,6 +912,8 @@ gboolean
 agui_sse_decoder_finish (AguiSseDecoder  *self,
                          GError         **error)
 {
+  gboolean unterminated;
+
   g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), FALSE);
   g_return_val_if_fail (!self->finished, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -936,9 +940,22 @@ agui_sse_decoder_finish (AguiSseDecoder  *self,
       agui_sse_decoder_clear_line (self);
     }
 
+  /* Data with no blank line after it: the body was cut inside a frame,
+   * which explains a frame that then does not parse. */
+  unterminated = self->has_data;
   agui_sse_decoder_dispatch (self);
+  if (unterminated)
+    ((AguiSseFrame *) g_queue_peek_tail (&self->frames))->unterminated = TRUE;
 
   return TRUE;
+}
+
+gboolean
+_agui_sse_frame_get_unterminated (AguiSseFrame *frame)
+{
+  g_return_val_if_fail (frame != NULL, FALSE);
+
+  return frame->unterminated;
 }
 
 guint64
