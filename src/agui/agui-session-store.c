@@ -15,6 +15,10 @@
 
 #include "agui-event-private.h"
 #include "agui-json-private.h"
+#include "agui-json-patch.h"
+#include "agui-chunk-normalizer.h"
+#include "agui-event-parser.h"
+#include "agui-reducer.h"
 #include "agui-session-store-private.h"
 #include "agui-transcript.h"
 
@@ -2389,6 +2393,110 @@ member_array (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
+static char *
+first_difference (JsonArray *imported,
+                  JsonArray *folded)
+{
+  guint n_imported = json_array_get_length (imported);
+  guint n_folded = json_array_get_length (folded);
+
+  for (guint i = 0; i < MIN (n_imported, n_folded); i++)
+    {
+      if (!agui_json_node_equal (json_array_get_element (imported, i), json_array_get_element (folded, i)))
+        {
+          JsonNode *element = json_array_get_element (imported, i);
+          const char *id = JSON_NODE_HOLDS_OBJECT (element)
+                             ? object_string (json_node_get_object (element), "id") : "";
+
+          return g_strdup_printf ("message %u (id '%s') is not what its event log reproduces", i, id);
+        }
+    }
+
+  if (n_imported != n_folded)
+    return g_strdup_printf ("it has %u messages but its event log reproduces %u", n_imported, n_folded);
+
+  return NULL;
+}
+
+/* Returns the expanded events the log applies, or NULL with @reason.
+ * Each event is checked against the schema and CHUNK events are
+ * expanded, as in a live stream; the protocol's run order is not
+ * checked, since a thread's log also holds the events the client added
+ * between runs (the user's messages), just as reopening a thread folds
+ * it. */
+static GPtrArray *
+replay_import (JsonArray   *event_array,
+               JsonArray   *messages,
+               JsonNode    *state,
+               char       **reason)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  g_autoptr(JsonArray) folded = NULL;
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  JsonNode *folded_state;
+  char *difference;
+
+  for (guint i = 0; i < json_array_get_length (event_array); i++)
+    {
+      JsonNode *node = json_array_get_element (event_array, i);
+      g_autoptr(AguiEvent) event = NULL;
+      g_autoptr(GError) local_error = NULL;
+      guint first = applied->len;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node) ||
+          json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
+                                      ? json_object_get_member (json_node_get_object (node), "type")
+                                      : node) != G_TYPE_STRING)
+        {
+          *reason = g_strdup_printf ("event %u is not an object with a string \"type\"", i);
+          return NULL;
+        }
+
+      if (!(event = agui_event_parser_parse_node (parser, node, &local_error)))
+        {
+          *reason = g_strdup_printf ("event %u is invalid: %s", i,
+                                     local_error ? local_error->message : "its type is not one of AG-UI 1.0");
+          return NULL;
+        }
+
+      if (!agui_chunk_normalizer_push (normalizer, event, applied, &local_error))
+        {
+          *reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
+          return NULL;
+        }
+
+      for (guint j = first; j < applied->len; j++)
+        agui_reducer_apply (reducer, g_ptr_array_index (applied, j));
+    }
+
+  folded = agui_transcript_to_messages (transcript, TRUE);
+  if ((difference = first_difference (messages, folded)) != NULL)
+    {
+      *reason = difference;
+      return NULL;
+    }
+
+  /* No state is written null by the export and is an empty object in
+   * a transcript that never received one. */
+  folded_state = agui_transcript_get_state (transcript);
+  if (folded_state != NULL && JSON_NODE_HOLDS_OBJECT (folded_state) &&
+      json_object_get_size (json_node_get_object (folded_state)) == 0 &&
+      (state == NULL || JSON_NODE_HOLDS_NULL (state)))
+    folded_state = NULL;
+  if ((state == NULL || JSON_NODE_HOLDS_NULL (state))
+        ? (folded_state != NULL && !JSON_NODE_HOLDS_NULL (folded_state))
+        : (folded_state == NULL || !agui_json_node_equal (state, folded_state)))
+    {
+      *reason = g_strdup ("its state is not what its event log reproduces");
+      return NULL;
+    }
+
+  return g_steal_pointer (&applied);
+}
+
 /**
  * agui_session_store_import_json:
  * @self: a session store
@@ -2475,21 +2583,14 @@ agui_session_store_import_json (AguiSessionStore  *self,
   if (!(event_array = member_array (root, "events")))
     return import_error (error, "the export has no events array");
 
-  events = g_ptr_array_new_full (json_array_get_length (event_array), (GDestroyNotify) agui_event_unref);
-  for (guint i = 0; i < json_array_get_length (event_array); i++)
-    {
-      AguiEvent *event = agui_event_new_from_json (json_array_get_element (event_array, i),
-                                                   NULL, &local_error);
-
-      if (event == NULL)
-        {
-          reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
-          return import_error (error, reason);
-        }
-      g_ptr_array_add (events, event);
-    }
-
   state = json_object_get_member (root, "state");
+
+  /* The log is read as a live stream would be (chunks expanded, the
+   * protocol verified, folded), and it is the log that is kept: the
+   * messages and state must be what it folds to, or they would vanish
+   * from the next snapshot. */
+  if (!(events = replay_import (event_array, messages, state, &reason)))
+    return import_error (error, reason);
 
   thread_id = g_uuid_string_random ();
   snapshot_id = g_uuid_string_random ();
