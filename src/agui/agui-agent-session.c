@@ -117,9 +117,13 @@ struct _AguiAgentSession
   /* The events of turns whose save failed: written with the next turn
    * that saves, so the log still replays everything the snapshot holds. */
   GPtrArray        *unsaved_events;
+  /* The last turn that could not be saved, for a retry. */
+  struct _TurnSave *failed_save;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
+
+static void turn_save_free (struct _TurnSave *save);
 
 enum {
   PROP_0,
@@ -224,6 +228,7 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->agent, g_free);
   g_clear_pointer (&self->last_snapshot_id, g_free);
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+  g_clear_pointer (&self->failed_save, turn_save_free);
   g_clear_pointer (&self->store_error, g_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
@@ -655,7 +660,7 @@ title_for (AguiAgentSession *self)
 
 /* What one turn writes, copied so that a worker thread can write it while
  * the conversation goes on in the main thread. */
-typedef struct
+typedef struct _TurnSave
 {
   char               *thread_id;
   char               *title;
@@ -687,6 +692,29 @@ turn_save_free (TurnSave *save)
   g_clear_pointer (&save->pending_interrupts, json_node_unref);
   g_clear_pointer (&save->events, g_ptr_array_unref);
   g_free (save);
+}
+
+/* Shares the trees: nothing modifies a save once it is made. */
+static TurnSave *
+turn_save_copy (const TurnSave *save)
+{
+  TurnSave *copy = g_new0 (TurnSave, 1);
+
+  copy->thread_id = g_strdup (save->thread_id);
+  copy->title = g_strdup (save->title);
+  copy->agent = g_strdup (save->agent);
+  copy->snapshot_id = g_strdup (save->snapshot_id);
+  copy->parent_id = g_strdup (save->parent_id);
+  copy->finish_reason = g_strdup (save->finish_reason);
+  copy->error = g_strdup (save->error);
+  copy->turn_index = save->turn_index;
+  copy->status = save->status;
+  copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
+  copy->state = save->state ? json_node_ref (save->state) : NULL;
+  copy->pending_interrupts = save->pending_interrupts ? json_node_ref (save->pending_interrupts) : NULL;
+  copy->events = save->events ? g_ptr_array_ref (save->events) : NULL;
+
+  return copy;
 }
 
 static void
@@ -735,6 +763,18 @@ advance_turn (AguiAgentSession *self,
 }
 
 static void
+turn_saved (AguiAgentSession *self,
+            const TurnSave   *save)
+{
+  g_autofree char *snapshot_id = g_strdup (save->snapshot_id);
+
+  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+  g_clear_pointer (&self->failed_save, turn_save_free);
+  set_store_error (self, NULL);
+  advance_turn (self, snapshot_id);
+}
+
+static void
 on_turn_saved (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
@@ -757,12 +797,12 @@ on_turn_saved (GObject      *object,
        * parent that does not exist. */
       g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
       self->unsaved_events = g_ptr_array_ref (save->events);
+      g_clear_pointer (&self->failed_save, turn_save_free);
+      self->failed_save = turn_save_copy (save);
     }
   else
     {
-      set_store_error (self, NULL);
-      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-      advance_turn (self, save->snapshot_id);
+      turn_saved (self, save);
     }
 
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
@@ -1875,4 +1915,86 @@ agui_agent_session_get_store_error (AguiAgentSession *self)
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
   return self->store_error;
+}
+
+static void
+on_retry_saved (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (task);
+  TurnSave *save = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      set_store_error (self, error->message);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* A turn that saved meanwhile carried these events and this index. */
+  if (self->failed_save != NULL && g_strcmp0 (self->failed_save->snapshot_id, save->snapshot_id) == 0)
+    turn_saved (self, save);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * agui_agent_session_retry_save_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the save is done
+ * @user_data: data for @callback
+ *
+ * Writes again the last turn that could not be saved (see
+ * [property@Agui.AgentSession:store-error]), with the events of every
+ * unsaved turn before it. Nothing to retry is a success. On success the
+ * store error is cleared and the turn index advances; on failure the
+ * store error says why.
+ */
+void
+agui_agent_session_retry_save_async (AguiAgentSession    *self,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) save_task = NULL;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agui_agent_session_retry_save_async);
+
+  if (self->failed_save == NULL || self->store == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  save_task = g_task_new (self->store, cancellable, on_retry_saved, g_steal_pointer (&task));
+  g_task_set_source_tag (save_task, agui_agent_session_retry_save_async);
+  g_task_set_task_data (save_task, turn_save_copy (self->failed_save), (GDestroyNotify) turn_save_free);
+  g_task_run_in_thread (save_task, save_turn_in_thread);
+}
+
+/**
+ * agui_agent_session_retry_save_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE if the turn is saved now (or nothing needed saving)
+ */
+gboolean
+agui_agent_session_retry_save_finish (AguiAgentSession  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
