@@ -1103,6 +1103,7 @@ save_consistent_thread (AguiSessionStore *store,
       g_assert_no_error (error);
       expanded = agui_chunk_normalizer_expand (normalizer, event, &error);
       g_assert_no_error (error);
+      g_ptr_array_set_free_func (expanded, (GDestroyNotify) agui_event_unref);
       for (guint j = 0; j < expanded->len; j++)
         agui_reducer_apply (reducer, g_ptr_array_index (expanded, j));
     }
