@@ -528,6 +528,7 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
                           gsize            length,
                           GError         **error)
 {
+  gboolean at_start = self->offset == 0;
   gsize valid;
 
   valid = agui_sse_decoder_validate_utf8 (self, data, length);
@@ -536,6 +537,12 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
     return FALSE;
 
   self->offset += valid;
+
+  /* libsoup passes a gzip body it cannot decompress on as it came. */
+  if (valid < length && at_start && length >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+    return agui_sse_decoder_fail (self, error,
+                                  "The SSE body is gzip-compressed data that could not be "
+                                  "decompressed (corrupt or cut short)");
 
   if (valid < length)
     return agui_sse_decoder_fail (self, error,
