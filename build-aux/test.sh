@@ -44,10 +44,12 @@ if command -v clang >/dev/null 2>&1; then
     mkdir -p "$scratch/$h"
     cp tests/fuzz/corpus/"$h"/* "$scratch/$h/"
     ASAN_OPTIONS=detect_leaks=0 _fuzz/tests/fuzz/fuzz-"$h" "$scratch/$h" \
-      -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+      -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=60 -rss_limit_mb=4096 \
       -artifact_prefix="$scratch/$h-" -print_final_stats=1 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==[0-9]+==|SUMMARY)' || true
-    if ls "$scratch/$h"-* >/dev/null 2>&1; then
-      echo "fuzz-$h found a failing input:" "$scratch/$h"-*
+    # A slow unit on a loaded machine is no finding; a crash, a
+    # timeout or running out of memory is.
+    if ls "$scratch/$h"-crash-* "$scratch/$h"-timeout-* "$scratch/$h"-oom-* >/dev/null 2>&1; then
+      echo "fuzz-$h found a failing input:" "$scratch/$h"-crash-* "$scratch/$h"-timeout-* "$scratch/$h"-oom-* 2>/dev/null
       exit 1
     fi
   done
