@@ -48,8 +48,9 @@ if command -v clang >/dev/null 2>&1; then
       -artifact_prefix="$scratch/$h-" -print_final_stats=1 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==[0-9]+==|SUMMARY)' || true
     # A slow unit on a loaded machine is no finding; a crash, a
     # timeout or running out of memory is.
-    if ls "$scratch/$h"-crash-* "$scratch/$h"-timeout-* "$scratch/$h"-oom-* >/dev/null 2>&1; then
-      echo "fuzz-$h found a failing input:" "$scratch/$h"-crash-* "$scratch/$h"-timeout-* "$scratch/$h"-oom-* 2>/dev/null
+    found=$(find "$scratch" -maxdepth 1 \( -name "$h-crash-*" -o -name "$h-timeout-*" -o -name "$h-oom-*" \))
+    if [ -n "$found" ]; then
+      echo "fuzz-$h found a failing input:" $found
       exit 1
     fi
   done
