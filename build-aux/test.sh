@@ -26,4 +26,34 @@ echo "== Build and test under ASan + UBSan =="
 # The sanitizer options (leaks are failures too) are set by tests/meson.build.
 run_suite _asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 
+# Both builds above replayed the committed fuzz corpora (suite
+# fuzz-corpus). With clang, each libFuzzer harness also explores for a
+# bounded time from its corpus; new inputs go to a scratch copy, so the
+# checkout is never changed by CI.
+if command -v clang >/dev/null 2>&1; then
+  echo "== Fuzz each harness for ${FUZZ_SECONDS:=20} s =="
+  if [ ! -d _fuzz ]; then
+    CC=clang meson setup _fuzz -Dfuzzing=true -Dintrospection=disabled \
+      -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
+  fi
+  harnesses="json sse-decoder pipeline json-patch import"
+  meson compile -C _fuzz $(for h in $harnesses; do echo "tests/fuzz/fuzz-$h"; done)
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  for h in $harnesses; do
+    mkdir -p "$scratch/$h"
+    cp tests/fuzz/corpus/"$h"/* "$scratch/$h/"
+    ASAN_OPTIONS=detect_leaks=0 _fuzz/tests/fuzz/fuzz-"$h" "$scratch/$h" \
+      -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=60 -rss_limit_mb=4096 \
+      -artifact_prefix="$scratch/$h-" -print_final_stats=1 2>&1 | grep -E '^(Done|stat::number_of_executed_units|==[0-9]+==|SUMMARY)' || true
+    # A slow unit on a loaded machine is no finding; a crash, a
+    # timeout or running out of memory is.
+    found=$(find "$scratch" -maxdepth 1 \( -name "$h-crash-*" -o -name "$h-timeout-*" -o -name "$h-oom-*" \))
+    if [ -n "$found" ]; then
+      echo "fuzz-$h found a failing input:" $found
+      exit 1
+    fi
+  done
+fi
+
 echo "All tests passed in both builds."

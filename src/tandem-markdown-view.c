@@ -116,7 +116,7 @@ typedef struct
   gsize       length;
   GPtrArray  *blocks;
   GPtrArray  *stack;          /* Node, or NULL for a block shown by its parent */
-  GArray     *links;          /* gboolean per open link: whether <a> was written */
+  GArray     *spans;          /* OpenSpan per span entered and not yet left */
   guint       open_anchors;
   guint       nesting;
   guint       list_depth;
@@ -834,6 +834,21 @@ on_leave_block_cb (MD_BLOCKTYPE  type,
   return 0;
 }
 
+/* md4c 0.4 does not always pair its span callbacks: for `![]([)]()` it
+ * leaves a link it never entered. Each leave is matched against the
+ * spans entered, and one that matches nothing is ignored, so the markup
+ * stays balanced whatever the text. */
+typedef struct
+{
+  MD_SPANTYPE type;
+  gboolean    closes;    /* a tag was written that the leave must close */
+} OpenSpan;
+
+static gboolean write_span_open (Builder     *b,
+                                 Node        *node,
+                                 MD_SPANTYPE  type,
+                                 void        *detail);
+
 static int
 on_enter_span_cb (MD_SPANTYPE  type,
                   void        *detail,
@@ -841,36 +856,47 @@ on_enter_span_cb (MD_SPANTYPE  type,
 {
   Builder *b = user_data;
   Node *node = builder_get_inline_node (b);
+  OpenSpan span = { type, FALSE };
 
-  if (node == NULL || node->kind == NODE_CODE)
-    return 0;
+  if (node != NULL && node->kind != NODE_CODE)
+    span.closes = write_span_open (b, node, type, detail);
 
+  g_array_append_val (b->spans, span);
+
+  return 0;
+}
+
+static gboolean
+write_span_open (Builder     *b,
+                 Node        *node,
+                 MD_SPANTYPE  type,
+                 void        *detail)
+{
   switch (type)
     {
     case MD_SPAN_EM:
       g_string_append (node->text, "<i>");
-      break;
+      return TRUE;
 
     case MD_SPAN_STRONG:
       g_string_append (node->text, "<b>");
-      break;
+      return TRUE;
 
     case MD_SPAN_DEL:
       g_string_append (node->text, "<s>");
-      break;
+      return TRUE;
 
     case MD_SPAN_U:
       g_string_append (node->text, "<u>");
-      break;
+      return TRUE;
 
     case MD_SPAN_CODE:
       g_string_append (node->text, "<tt>");
-      break;
+      return TRUE;
 
     case MD_SPAN_A:
       {
         g_autofree char *href = attribute_to_string (&((MD_SPAN_A_DETAIL *) detail)->href);
-        gboolean opened = FALSE;
 
         /* GtkLabel cannot nest links; the inner one stays text. */
         if (b->open_anchors == 0 && uri_is_openable (href))
@@ -879,11 +905,10 @@ on_enter_span_cb (MD_SPANTYPE  type,
             append_escaped (node->text, href, -1);
             g_string_append (node->text, "\">");
             b->open_anchors++;
-            opened = TRUE;
+            return TRUE;
           }
-        g_array_append_val (b->links, opened);
       }
-      break;
+      return FALSE;
 
     case MD_SPAN_IMG:
     case MD_SPAN_LATEXMATH:
@@ -891,10 +916,8 @@ on_enter_span_cb (MD_SPANTYPE  type,
     case MD_SPAN_WIKILINK:
     default:
       /* Images show their alternative text; nothing is fetched. */
-      break;
+      return FALSE;
     }
-
-  return 0;
 }
 
 static int
@@ -904,8 +927,15 @@ on_leave_span_cb (MD_SPANTYPE  type,
 {
   Builder *b = user_data;
   Node *node = builder_get_inline_node (b);
+  OpenSpan span;
 
-  if (node == NULL || node->kind == NODE_CODE)
+  if (b->spans->len == 0 || g_array_index (b->spans, OpenSpan, b->spans->len - 1).type != type)
+    return 0;
+
+  span = g_array_index (b->spans, OpenSpan, b->spans->len - 1);
+  g_array_set_size (b->spans, b->spans->len - 1);
+
+  if (!span.closes || node == NULL)
     return 0;
 
   switch (type)
@@ -931,13 +961,8 @@ on_leave_span_cb (MD_SPANTYPE  type,
       break;
 
     case MD_SPAN_A:
-      g_assert (b->links->len > 0);
-      if (g_array_index (b->links, gboolean, b->links->len - 1))
-        {
-          g_string_append (node->text, "</a>");
-          b->open_anchors--;
-        }
-      g_array_set_size (b->links, b->links->len - 1);
+      g_string_append (node->text, "</a>");
+      b->open_anchors--;
       break;
 
     case MD_SPAN_IMG:
@@ -1034,7 +1059,7 @@ parse_blocks (const char *source,
 
   b.blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) block_free);
   b.stack = g_ptr_array_new ();
-  b.links = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  b.spans = g_array_new (FALSE, FALSE, sizeof (OpenSpan));
   b.spine = g_array_new (FALSE, FALSE, sizeof (SpineStep));
 
   /* Only fails when out of memory; whatever was built is shown. */
@@ -1051,7 +1076,7 @@ parse_blocks (const char *source,
     }
 
   g_ptr_array_unref (b.stack);
-  g_array_unref (b.links);
+  g_array_unref (b.spans);
   g_array_unref (b.spine);
 
   return b.blocks;

@@ -15,6 +15,7 @@
 #include "tandem-block-row.h"
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
+#include "tandem-save-banner.h"
 #include "tandem-state-inspector.h"
 #include "tandem-window.h"
 
@@ -73,6 +74,7 @@ struct _TandemWindow
   GtkNoSelection       *transcript_selection;
   GtkWidget            *jump_button;
   GtkRevealer          *error_revealer;
+  TandemSaveBanner     *save_banner;
   GtkLabel             *error_label;
   GtkExpander          *error_details;
   GtkLabel             *error_details_label;
@@ -1788,6 +1790,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
+  g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -1812,6 +1815,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_selection);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, jump_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, save_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, error_details_label);
@@ -1970,6 +1974,7 @@ tandem_window_set_session (TandemWindow     *self,
   self->blocks = tandem_block_list_new (self->transcript);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->blocks));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
+  tandem_save_banner_set_session (self->save_banner, session);
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);

@@ -431,6 +431,30 @@ test_events_in_order (Fixture       *f,
 }
 
 static void
+test_corrupt_gzip (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_auto(Collected) collected = { 0 };
+  static const guint8 body[] = { 0x1f, 0x8b, 0x08, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x03, 0xff, 0xfe, 0xfd, 0x01, 0x02 };
+
+  g_test_summary ("A compressed body that does not decompress says so");
+
+  agui_test_response_add_header (response, "Content-Encoding", "gzip");
+  agui_test_response_append_data (response, body, sizeof body);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  for (guint i = 0; i < collected.errors->len; i++)
+    g_test_message ("error: %s", ((GError *) g_ptr_array_index (collected.errors, i))->message);
+  g_assert_cmpuint (collected.errors->len, >, 0);
+  g_assert_nonnull (strstr (((GError *) g_ptr_array_index (collected.errors, collected.errors->len - 1))->message,
+                            "gzip-compressed data that could not be decompressed"));
+}
+
+static void
 test_no_content_type (Fixture       *f,
                       gconstpointer  data)
 {
@@ -1604,6 +1628,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   ADD ("request-shape", test_request_shape);
+  ADD ("stream/corrupt-gzip", test_corrupt_gzip);
   g_test_add_func ("/agui/http-transport/config-errors", test_config_errors);
   g_test_add_func ("/agui/http-transport/null-url", test_null_url);
   g_test_add_func ("/agui/http-transport/default-session", test_default_session);

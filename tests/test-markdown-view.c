@@ -891,6 +891,43 @@ test_style_sheet (void)
   g_assert_cmpuint (n_errors, ==, 0);
 }
 
+/* Inputs the fuzzer found that crashed the view or made streaming show
+ * something else than the finished text. */
+static const char * const hostile_documents[] = {
+  "![]([)]()",
+  "x ![]([)]() y\n\n[![]([)]()](https://example.com)",
+  "![[a](b)](c) ![x[](y)](z) [![](i)](l) ![![](a)](b)",
+  "[a![](x)b]()",
+};
+
+static void
+test_hostile (Fixture       *f,
+              gconstpointer  data)
+{
+  g_test_summary ("Fuzzer-found inputs neither crash nor render differently when streamed");
+
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_documents); i++)
+    {
+      const char *document = hostile_documents[i];
+
+      set_text (f, "");
+      for (const char *end = document; ; end = g_utf8_next_char (end))
+        {
+          g_autofree char *prefix = g_strndup (document, end - document);
+          g_autofree char *streamed = NULL;
+          g_autofree char *fresh = NULL;
+
+          tandem_markdown_view_set_text (f->view, prefix);
+          streamed = dump (GTK_WIDGET (f->view));
+          fresh = dump_fresh (prefix);
+          g_assert_cmpstr (streamed, ==, fresh);
+
+          if (*end == '\0')
+            break;
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -921,6 +958,7 @@ main (int   argc,
   ADD ("/markdown-view/non-prefix-rebuilds", test_non_prefix_rebuilds);
   ADD ("/markdown-view/deep-nesting", test_deep_nesting);
   ADD ("/markdown-view/invalid-utf8", test_invalid_utf8);
+  ADD ("/markdown-view/hostile", test_hostile);
   g_test_add_func ("/markdown-view/style-sheet", test_style_sheet);
 
 #undef ADD

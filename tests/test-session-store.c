@@ -333,14 +333,14 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 1, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 2, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                     "('threads', 'events', 'snapshots', 'interrupts')"), ==, 4);
+                                     "('threads', 'events', 'snapshots', 'interrupts', 'search_text')"), ==, 5);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -348,7 +348,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
 }
 
 static void
@@ -360,14 +360,14 @@ test_schema_future (Fixture       *f,
 
   g_test_summary ("A database from a newer version is refused, untouched");
 
-  sql_exec (f->path, "CREATE TABLE later (x); PRAGMA user_version = 2;");
+  sql_exec (f->path, "CREATE TABLE later (x); PRAGMA user_version = 99;");
 
   store = agui_session_store_new (f->path, &error);
   g_assert_null (store);
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
   g_assert_nonnull (strstr (error->message, "newer version"));
   g_assert_nonnull (strstr (error->message, f->path));
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 99);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE name = 'threads'"), ==, 0);
 }
 
@@ -1065,6 +1065,60 @@ test_export_markdown (Fixture       *f,
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
 }
 
+/* A thread whose messages and state are what its log folds to, as
+ * every thread a session writes is. */
+static const char * const consistent_events[] = {
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u1\",\"role\":\"user\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u1\",\"delta\":\"Find the zebra report\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u1\"}",
+  "{\"type\":\"RUN_STARTED\",\"threadId\":\"y\",\"runId\":\"r1\"}",
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"Let me check.\"}",
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}",
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"a1\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":\\\"zebra\\\"}\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"step\":2,\"found\":[1,2,3]}}",
+  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"y\",\"runId\":\"r1\"}",
+  NULL
+};
+
+static void
+save_consistent_thread (AguiSessionStore *store,
+                        const char       *thread_id)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(JsonArray) folded = NULL;
+  g_autoptr(JsonNode) folded_node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *messages = NULL;
+  g_autofree char *state = NULL;
+
+  for (guint i = 0; consistent_events[i] != NULL; i++)
+    {
+      g_autoptr(AguiEvent) event = agui_event_new_from_string (consistent_events[i], -1, &error);
+      g_autoptr(GPtrArray) expanded = NULL;
+
+      g_assert_no_error (error);
+      expanded = agui_chunk_normalizer_expand (normalizer, event, &error);
+      g_assert_no_error (error);
+      g_ptr_array_set_free_func (expanded, (GDestroyNotify) agui_event_unref);
+      for (guint j = 0; j < expanded->len; j++)
+        agui_reducer_apply (reducer, g_ptr_array_index (expanded, j));
+    }
+  folded = agui_transcript_to_messages (agui_reducer_get_transcript (reducer), TRUE);
+  folded_node = json_node_init_array (json_node_alloc (), folded);
+  messages = json_to_string (folded_node, FALSE);
+  state = json_to_string (agui_transcript_get_state (agui_reducer_get_transcript (reducer)), FALSE);
+
+  g_assert_true (agui_session_store_create_thread (store, thread_id, "Zebra reports", "demo", &error));
+  g_assert_no_error (error);
+  save_ok (store, &(TurnSpec) { .thread_id = thread_id, .snapshot_id = "y0", .messages = messages,
+                                .state = state, .interrupts = "[{\"id\":\"i1\",\"reason\":\"confirm\"}]",
+                                .events = consistent_events });
+}
+
 static void
 test_export_import (Fixture       *f,
                     gconstpointer  data)
@@ -1083,6 +1137,8 @@ test_export_import (Fixture       *f,
 
   g_test_summary ("A JSON export imports as a new thread with the same messages, state and events");
 
+  /* The thread of the Markdown test holds messages its log does not
+   * reproduce: imported, they would vanish from the next snapshot. */
   save_export_thread (store);
   exported = agui_session_store_export_json (store, "x", &error);
   g_assert_no_error (error);
@@ -1094,11 +1150,21 @@ test_export_import (Fixture       *f,
   g_assert_cmpstr (text, ==, export_messages);
   g_clear_pointer (&text, g_free);
   g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "events")), ==, 16);
+  g_assert_null (agui_session_store_import_json (store, exported, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "message 0 (id 'u1') is not what its event log reproduces"));
+  g_clear_error (&error);
+  g_clear_pointer (&exported, json_node_unref);
+
+  save_consistent_thread (store, "y");
+  exported = agui_session_store_export_json (store, "y", &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (exported);
 
   new_id = agui_session_store_import_json (store, exported, &error);
   g_assert_no_error (error);
   g_assert_nonnull (new_id);
-  g_assert_cmpstr (new_id, !=, "x");
+  g_assert_cmpstr (new_id, !=, "y");
   g_assert_true (g_uuid_string_is_valid (new_id));
 
   thread = agui_session_store_get_thread (store, new_id, &error);
@@ -1106,19 +1172,19 @@ test_export_import (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "Zebra reports");
   g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "demo");
 
-  text = snapshot_field (store, "x", "messages");
+  text = snapshot_field (store, "y", "messages");
   imported_text = snapshot_field (store, new_id, "messages");
   g_assert_cmpstr (imported_text, ==, text);
   g_clear_pointer (&text, g_free);
   g_clear_pointer (&imported_text, g_free);
 
-  text = snapshot_field (store, "x", "state");
+  text = snapshot_field (store, "y", "state");
   imported_text = snapshot_field (store, new_id, "state");
   g_assert_cmpstr (imported_text, ==, text);
   g_clear_pointer (&text, g_free);
   g_clear_pointer (&imported_text, g_free);
 
-  events = agui_session_store_load_events (store, "x", &error);
+  events = agui_session_store_load_events (store, "y", &error);
   g_assert_no_error (error);
   imported_events = agui_session_store_load_events (store, new_id, &error);
   g_assert_no_error (error);
@@ -1145,6 +1211,34 @@ test_export_import (Fixture       *f,
 }
 
 static void
+test_import_expands_chunks (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(JsonNode) node = json ("{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{\"title\":\"c\"},"
+                                   "\"messages\":[{\"id\":\"m\",\"role\":\"assistant\",\"content\":\"hello\"}],"
+                                   "\"state\":null,\"events\":["
+                                   "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"},"
+                                   "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m\",\"role\":\"assistant\",\"delta\":\"hello\"},"
+                                   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}]}");
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("CHUNK events in an import are expanded as a live stream's are, and reopen with their text");
+
+  id = agui_session_store_import_json (store, node, &error);
+  g_assert_no_error (error);
+  events = agui_session_store_load_events (store, id, &error);
+  g_assert_no_error (error);
+  text = events_string (events);
+  g_assert_null (strstr (text, "CHUNK"));
+  g_assert_nonnull (strstr (text, "TEXT_MESSAGE_START"));
+  g_assert_nonnull (strstr (text, "TEXT_MESSAGE_END"));
+}
+
+static void
 test_import_invalid (Fixture       *f,
                      gconstpointer  data)
 {
@@ -1165,6 +1259,14 @@ test_import_invalid (Fixture       *f,
       "\"events\":[{\"type\":\"RUN_STARTED\",\"threadId\":\"t\"},{\"type\":\"NOPE\"}]}", "event 0 is invalid" },
     { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[],"
       "\"pendingInterrupts\":{}}", "interrupts are not an array" },
+    { "{\"format\":7,\"version\":1}", "not a Tandem thread export" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[{\"type\":5}]}",
+      "event 0 is not an object with a string \"type\"" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},"
+      "\"messages\":[{\"id\":\"u\",\"role\":\"user\",\"content\":\"not in the log\"}],\"events\":[]}",
+      "it has 1 messages but its event log reproduces 0" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"state\":{\"lost\":true},"
+      "\"events\":[]}", "its state is not what its event log reproduces" },
   };
 
   g_test_summary ("A bad import is refused with the reason, and writes nothing");
@@ -1598,6 +1700,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/markdown", test_export_markdown);
   ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
+  ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);

@@ -392,6 +392,141 @@ test_full_disk_keeps_conversation (Fixture       *f,
   g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 1);
 }
 
+static void
+test_full_disk_then_recovers (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autofree char *first_snapshot = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  gint64 pages;
+
+  g_test_summary ("A turn that could not be saved advances neither the turn index nor the parent; "
+                  "the next save holds its events, so reopening shows every exchange");
+
+  script (replay, RS ("r1") "," TEXT ("m1", "one") "," RF ("r1"));
+  send (session, "one");
+  first_snapshot = g_strdup (agui_agent_session_get_last_snapshot_id (session));
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 1);
+
+  pages = _agui_session_store_set_max_page_count (f->store, 1);
+  {
+    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
+
+    script (replay, events);
+  }
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*full*");
+  send (session, "two");
+  g_test_assert_expected_messages ();
+  g_assert_nonnull (agui_agent_session_get_store_error (session));
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 1);
+  g_assert_cmpstr (agui_agent_session_get_last_snapshot_id (session), ==, first_snapshot);
+
+  /* The disk has room again. */
+  g_assert_cmpint (_agui_session_store_set_max_page_count (f->store, 1073741823), >, pages);
+  script (replay, RS ("r3") "," TEXT ("m3", "three") "," RF ("r3"));
+  send (session, "three");
+  g_assert_null (agui_agent_session_get_store_error (session));
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 2);
+
+  snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+  g_assert_cmpint (json_object_get_int_member (snapshot, "turnIndex"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "parentId"), ==, first_snapshot);
+  g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 2);
+
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  before = describe_rows (agui_agent_session_get_transcript (session));
+  after = describe_rows (agui_agent_session_get_transcript (reopened));
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 6);
+}
+
+static void
+test_retry_save (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 pages;
+
+  g_test_summary ("Retry writes the turn that could not be saved, once there is room");
+
+  script (replay, RS ("r1") "," TEXT ("m1", "one") "," RF ("r1"));
+  send (session, "one");
+  pages = _agui_session_store_set_max_page_count (f->store, 1);
+  {
+    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
+
+    script (replay, events);
+  }
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*full*");
+  send (session, "two");
+  g_test_assert_expected_messages ();
+
+  /* Still full: the retry fails and says so. */
+  agui_agent_session_retry_save_async (session, NULL, store_result_cb, &result);
+  wait_for (&result);
+  g_assert_false (agui_agent_session_retry_save_finish (session, result, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (agui_agent_session_get_store_error (session));
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  g_assert_cmpint (_agui_session_store_set_max_page_count (f->store, 1073741823), >, pages);
+  agui_agent_session_retry_save_async (session, NULL, store_result_cb, &result);
+  wait_for (&result);
+  g_assert_true (agui_agent_session_retry_save_finish (session, result, &error));
+  g_assert_no_error (error);
+  g_assert_null (agui_agent_session_get_store_error (session));
+  g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 2);
+  g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 2);
+
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 4);
+}
+
+static void
+test_unstorable_state (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session =
+    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_autoptr(AguiAgentSession) reopened = NULL;
+
+  g_test_summary ("A state that has no JSON form is refused by the save, which says why; "
+                  "what was stored before still opens");
+
+  script (replay, RS ("r1") "," TEXT ("m1", "one") "," RF ("r1"));
+  send (session, "one");
+
+  /* Over HTTP 1e999 is refused as a malformed frame; a replay script
+   * is parsed by json-glib, which makes it infinite: the store must not
+   * write what it cannot read back. */
+  script (replay, RS ("r2") "," TEXT ("m2", "two") ","
+                  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"big\":1e999}}," RF ("r2"));
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*cannot be stored*infinity*");
+  send (session, "two");
+  g_test_assert_expected_messages ();
+  g_assert_nonnull (strstr (agui_agent_session_get_store_error (session), "infinity"));
+
+  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,6 +538,9 @@ main (int   argc,
   g_test_add ("/agui/session-turns/refused-input", Fixture, NULL, fixture_set_up, test_refused_input, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-draws-the-same", Fixture, NULL, fixture_set_up, test_restore_draws_the_same, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
+  g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
+  g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);
+  g_test_add ("/agui/session-turns/unstorable-state", Fixture, NULL, fixture_set_up, test_unstorable_state, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-keeps-conversation", Fixture, NULL, fixture_set_up, test_full_disk_keeps_conversation, fixture_tear_down);
 
   return g_test_run ();

@@ -14,6 +14,7 @@
 #include "agui-session-store.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
+#include "agui-session-store-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -129,9 +130,16 @@ struct _AguiAgentSession
   char             *last_snapshot_id;
   guint             turn_index;
   char             *store_error;
+  /* The events of turns whose save failed: written with the next turn
+   * that saves, so the log still replays everything the snapshot holds. */
+  GPtrArray        *unsaved_events;
+  /* The last turn that could not be saved, for a retry. */
+  struct _TurnSave *failed_save;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
+
+static void turn_save_free (struct _TurnSave *save);
 
 enum {
   PROP_0,
@@ -236,6 +244,8 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->agent, g_free);
   g_clear_pointer (&self->last_snapshot_id, g_free);
+  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+  g_clear_pointer (&self->failed_save, turn_save_free);
   g_clear_pointer (&self->store_error, g_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
@@ -667,7 +677,7 @@ title_for (AguiAgentSession *self)
 
 /* What one turn writes, copied so that a worker thread can write it while
  * the conversation goes on in the main thread. */
-typedef struct
+typedef struct _TurnSave
 {
   char               *thread_id;
   char               *title;
@@ -701,6 +711,29 @@ turn_save_free (TurnSave *save)
   g_free (save);
 }
 
+/* Shares the trees: nothing modifies a save once it is made. */
+static TurnSave *
+turn_save_copy (const TurnSave *save)
+{
+  TurnSave *copy = g_new0 (TurnSave, 1);
+
+  copy->thread_id = g_strdup (save->thread_id);
+  copy->title = g_strdup (save->title);
+  copy->agent = g_strdup (save->agent);
+  copy->snapshot_id = g_strdup (save->snapshot_id);
+  copy->parent_id = g_strdup (save->parent_id);
+  copy->finish_reason = g_strdup (save->finish_reason);
+  copy->error = g_strdup (save->error);
+  copy->turn_index = save->turn_index;
+  copy->status = save->status;
+  copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
+  copy->state = save->state ? json_node_ref (save->state) : NULL;
+  copy->pending_interrupts = save->pending_interrupts ? json_node_ref (save->pending_interrupts) : NULL;
+  copy->events = save->events ? g_ptr_array_ref (save->events) : NULL;
+
+  return copy;
+}
+
 static void
 save_turn_in_thread (GTask        *task,
                      gpointer      source_object,
@@ -709,12 +742,8 @@ save_turn_in_thread (GTask        *task,
 {
   AguiSessionStore *store = source_object;
   TurnSave *save = task_data;
-  g_autoptr(JsonObject) thread = agui_session_store_get_thread (store, save->thread_id, NULL);
   AguiTurnRecord turn = { 0 };
   GError *error = NULL;
-
-  if (thread == NULL)
-    agui_session_store_create_thread (store, save->thread_id, save->title, save->agent, NULL);
 
   turn.thread_id = save->thread_id;
   turn.snapshot_id = save->snapshot_id;
@@ -728,7 +757,9 @@ save_turn_in_thread (GTask        *task,
   turn.events = save->events;
   turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
 
-  if (agui_session_store_save_turn (store, &turn, &error))
+  /* The thread is created in the turn's transaction: a kill between
+   * the two must not leave a titled thread with no messages. */
+  if (_agui_session_store_save_turn_in_thread (store, &turn, save->title, save->agent, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -736,6 +767,29 @@ save_turn_in_thread (GTask        *task,
 
 static void complete_exchange (GTask  *task,
                                GError *error);
+
+static void
+advance_turn (AguiAgentSession *self,
+              const char       *snapshot_id)
+{
+  g_free (self->last_snapshot_id);
+  self->last_snapshot_id = g_strdup (snapshot_id);
+  self->turn_index++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+}
+
+static void
+turn_saved (AguiAgentSession *self,
+            const TurnSave   *save)
+{
+  g_autofree char *snapshot_id = g_strdup (save->snapshot_id);
+
+  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+  g_clear_pointer (&self->failed_save, turn_save_free);
+  set_store_error (self, NULL);
+  advance_turn (self, snapshot_id);
+}
 
 static void
 on_turn_saved (GObject      *object,
@@ -747,14 +801,25 @@ on_turn_saved (GObject      *object,
   Exchange *exchange = g_task_get_task_data (exchange_task);
   g_autoptr(GError) error = NULL;
 
+  TurnSave *save = g_task_get_task_data (G_TASK (result));
+
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_warning ("%s", error->message);
       set_store_error (self, error->message);
+
+      /* The turn counter and the parent link stay on the last snapshot
+       * that was written, and this turn's events wait for the next
+       * save, so a retried save neither skips an index nor names a
+       * parent that does not exist. */
+      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+      self->unsaved_events = g_ptr_array_ref (save->events);
+      g_clear_pointer (&self->failed_save, turn_save_free);
+      self->failed_save = turn_save_copy (save);
     }
   else
     {
-      set_store_error (self, NULL);
+      turn_saved (self, save);
     }
 
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
@@ -799,7 +864,19 @@ persist_turn (AguiAgentSession *self,
       save->state = _agui_json_node_copy_deep (agui_transcript_get_state (self->transcript));
       interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (self->transcript));
       save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
-      save->events = g_ptr_array_ref (exchange->turn_events);
+      if (self->unsaved_events != NULL)
+        {
+          save->events = g_ptr_array_new_full (self->unsaved_events->len + exchange->turn_events->len,
+                                               (GDestroyNotify) agui_event_unref);
+          for (guint i = 0; i < self->unsaved_events->len; i++)
+            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
+          for (guint i = 0; i < exchange->turn_events->len; i++)
+            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (exchange->turn_events, i)));
+        }
+      else
+        {
+          save->events = g_ptr_array_ref (exchange->turn_events);
+        }
 
       task = g_task_new (self->store, NULL, on_turn_saved, g_object_ref (exchange_task));
       g_task_set_source_tag (task, persist_turn);
@@ -807,12 +884,10 @@ persist_turn (AguiAgentSession *self,
       g_task_run_in_thread (task, save_turn_in_thread);
       started = TRUE;
     }
-
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (exchange->snapshot_id);
-  self->turn_index++;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+  else
+    {
+      advance_turn (self, exchange->snapshot_id);
+    }
 
   return started;
 }
@@ -1995,6 +2070,10 @@ agui_agent_session_restore (AguiAgentSession  *self,
   g_free (self->last_snapshot_id);
   self->last_snapshot_id = g_strdup (json_object_get_string_member_with_default (snapshot, "id", NULL));
   self->turn_index = (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1;
+  /* A damaged latest snapshot is skipped on reading; the next turn must
+   * still not reuse its index. */
+  self->turn_index = MAX (self->turn_index,
+                          (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL)));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
 
@@ -2056,4 +2135,86 @@ agui_agent_session_get_store_error (AguiAgentSession *self)
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
   return self->store_error;
+}
+
+static void
+on_retry_saved (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (task);
+  TurnSave *save = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      set_store_error (self, error->message);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* A turn that saved meanwhile carried these events and this index. */
+  if (self->failed_save != NULL && g_strcmp0 (self->failed_save->snapshot_id, save->snapshot_id) == 0)
+    turn_saved (self, save);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * agui_agent_session_retry_save_async:
+ * @self: a session
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the save is done
+ * @user_data: data for @callback
+ *
+ * Writes again the last turn that could not be saved (see
+ * [property@Agui.AgentSession:store-error]), with the events of every
+ * unsaved turn before it. Nothing to retry is a success. On success the
+ * store error is cleared and the turn index advances; on failure the
+ * store error says why.
+ */
+void
+agui_agent_session_retry_save_async (AguiAgentSession    *self,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) save_task = NULL;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agui_agent_session_retry_save_async);
+
+  if (self->failed_save == NULL || self->store == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  save_task = g_task_new (self->store, cancellable, on_retry_saved, g_steal_pointer (&task));
+  g_task_set_source_tag (save_task, agui_agent_session_retry_save_async);
+  g_task_set_task_data (save_task, turn_save_copy (self->failed_save), (GDestroyNotify) turn_save_free);
+  g_task_run_in_thread (save_task, save_turn_in_thread);
+}
+
+/**
+ * agui_agent_session_retry_save_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE if the turn is saved now (or nothing needed saving)
+ */
+gboolean
+agui_agent_session_retry_save_finish (AguiAgentSession  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -106,6 +106,15 @@ guint             agui_agent_session_get_turn_index         (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 const char       *agui_agent_session_get_store_error        (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
+void              agui_agent_session_retry_save_async       (AguiAgentSession     *self,
+                                                             GCancellable         *cancellable,
+                                                             GAsyncReadyCallback   callback,
+                                                             gpointer              user_data);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_agent_session_retry_save_finish      (AguiAgentSession     *self,
+                                                             GAsyncResult         *result,
+                                                             GError              **error);
+AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_send_message_async     (AguiAgentSession     *self,
                                                              JsonObject           *message,
                                                              AguiRunParameters    *parameters,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-event-parser.h"
+#include "agui-pipeline-private.h"
 #include "agui-event-stream.h"
 #include "agui-sse-decoder.h"
 
@@ -380,10 +381,7 @@ reader_drain (Reader *reader)
       g_autoptr(AguiEvent) event = NULL;
       g_autoptr(GError) error = NULL;
 
-      event = agui_event_parser_parse (reader->parser,
-                                       agui_sse_frame_get_data (frame),
-                                       agui_sse_frame_get_data_length (frame),
-                                       &error);
+      event = _agui_pipeline_parse_frame (reader->parser, frame, &error);
       if (event != NULL)
         agui_event_stream_push_event (reader->stream, event);
       else if (error != NULL)

@@ -16,6 +16,45 @@ G_BEGIN_DECLS
  * overflows the stack on a frame of a hundred thousand '['. */
 #define AGUI_JSON_MAX_DEPTH 512
 
+/* What _agui_json_check() refuses besides nesting deeper than
+ * AGUI_JSON_MAX_DEPTH (always checked). */
+typedef enum
+{
+  AGUI_JSON_CHECK_DEPTH = 0,
+  /* integers outside int64 and numbers outside double: json-glib 1.6
+   * wraps the first and turns the second into inf, which it then prints
+   * as the invalid `inf.0` */
+  AGUI_JSON_CHECK_NUMBERS = 1 << 0,
+  /* \u0000 and raw NUL bytes: the string would end there, silently */
+  AGUI_JSON_CHECK_NUL = 1 << 1,
+  /* a \uD800-\uDFFF escape that is not half of a pair: json-glib 1.6
+   * stores it as invalid UTF-8 */
+  AGUI_JSON_CHECK_SURROGATES = 1 << 2,
+  AGUI_JSON_CHECK_ALL = AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL | AGUI_JSON_CHECK_SURROGATES,
+} AguiJsonCheck;
+
+/* A cheap scan of @text (not a full syntax check) for what json-glib
+ * would crash on or silently change; the error, in JSON_PARSER_ERROR,
+ * says what and where. */
+gboolean  _agui_json_check          (const char    *text,
+                                     gssize         length,
+                                     AguiJsonCheck  checks,
+                                     GError       **error);
+/* json-glib's parser behind _agui_json_check (text, length,
+ * AGUI_JSON_CHECK_ALL): the only way Tandem parses JSON that is not its
+ * own constant. An empty document is an error too. */
+JsonNode *_agui_json_parse          (const char    *text,
+                                     gssize         length,
+                                     GError       **error);
+/* Always valid JSON and valid UTF-8: every control character escaped,
+ * invalid UTF-8 replaced by U+FFFD. Refuses (NULL and @error) a tree
+ * nested deeper than AGUI_JSON_MAX_DEPTH and a number that is not
+ * finite, rather than write something no parser reads back. Otherwise
+ * the output is json-glib's, byte for byte, where json-glib's is valid. */
+char     *_agui_json_to_string      (JsonNode      *node,
+                                     gboolean       pretty,
+                                     GError       **error);
+
 /* json_node_copy() in json-glib 1.6 shares objects and arrays with its
  * source; this copies the whole tree, unsealed. */
 JsonNode *_agui_json_node_copy_deep (JsonNode   *node);

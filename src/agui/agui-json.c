@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "agui-json-private.h"
 
 /* AG-UI metadata merges shallowly, key by key, last write wins (12.2):
@@ -41,4 +44,420 @@ _agui_json_node_new_array (JsonArray *array)
   json_node_take_array (node, array);
 
   return node;
+}
+
+/* Checking before json-glib parses */
+
+static gboolean
+check_failed (GError     **error,
+              gsize        offset,
+              const char  *format,
+              ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+check_failed (GError     **error,
+              gsize        offset,
+              const char  *format,
+              ...)
+{
+  g_autofree char *reason = NULL;
+  va_list args;
+
+  va_start (args, format);
+  reason = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+               "%s (at byte %" G_GSIZE_FORMAT ")", reason, offset);
+  return FALSE;
+}
+
+static int
+hex4 (const char *p,
+      const char *end)
+{
+  int value = 0;
+
+  if (end - p < 4)
+    return -1;
+
+  for (int i = 0; i < 4; i++)
+    {
+      int digit = g_ascii_xdigit_value (p[i]);
+
+      if (digit < 0)
+        return -1;
+      value = value * 16 + digit;
+    }
+
+  return value;
+}
+
+static gboolean
+check_number (const char  *start,
+              const char  *end,
+              gsize        offset,
+              GError     **error)
+{
+  g_autofree char *token = g_strndup (start, end - start);
+  gboolean integer = strpbrk (token, ".eE") == NULL;
+
+  if (integer)
+    {
+      gint64 value;
+
+      /* g_ascii_string_to_signed() refuses a leading '+' and nothing
+       * else json-glib would take. */
+      if (!g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, &value, NULL))
+        {
+          const char *digits = token[0] == '-' ? token + 1 : token;
+
+          /* Not a number at all is json-glib's to report. */
+          if (digits[0] == '\0' || strspn (digits, "0123456789") != strlen (digits))
+            return TRUE;
+          return check_failed (error, offset,
+                               "the integer %.40s%s does not fit in 64 bits",
+                               token, strlen (token) > 40 ? "…" : "");
+        }
+    }
+  else
+    {
+      char *number_end = NULL;
+      double value = g_ascii_strtod (token, &number_end);
+
+      if (number_end != token && !isfinite (value))
+        return check_failed (error, offset,
+                             "the number %.40s%s is too large for a double",
+                             token, strlen (token) > 40 ? "…" : "");
+    }
+
+  return TRUE;
+}
+
+gboolean
+_agui_json_check (const char     *text,
+                  gssize          length,
+                  AguiJsonCheck   checks,
+                  GError        **error)
+{
+  const char *end;
+  const char *p;
+  guint depth = 0;
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+
+  if (length < 0)
+    length = strlen (text);
+  end = text + length;
+
+  for (p = text; p < end; p++)
+    {
+      switch (*p)
+        {
+        case '[':
+        case '{':
+          if (++depth > AGUI_JSON_MAX_DEPTH)
+            return check_failed (error, p - text,
+                                 "arrays and objects are nested deeper than %d levels",
+                                 AGUI_JSON_MAX_DEPTH);
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        case '\0':
+          if (checks & AGUI_JSON_CHECK_NUL)
+            return check_failed (error, p - text, "the text contains a NUL byte");
+          break;
+
+        case '"':
+          for (p++; p < end && *p != '"'; p++)
+            {
+              int unit;
+
+              if (*p == '\0' && (checks & AGUI_JSON_CHECK_NUL))
+                return check_failed (error, p - text, "a string contains a NUL byte");
+
+              if (*p != '\\')
+                continue;
+
+              if (++p >= end || *p != 'u')
+                continue;
+
+              if ((unit = hex4 (p + 1, end)) < 0)
+                continue;
+
+              if (unit == 0 && (checks & AGUI_JSON_CHECK_NUL))
+                return check_failed (error, p - 1 - text,
+                                     "a string contains \\u0000, which Tandem cannot keep");
+
+              if (unit >= 0xDC00 && unit <= 0xDFFF && (checks & AGUI_JSON_CHECK_SURROGATES))
+                return check_failed (error, p - 1 - text,
+                                     "a string contains the lone low surrogate \\u%04X", unit);
+
+              if (unit >= 0xD800 && unit <= 0xDBFF)
+                {
+                  int low = p + 5 < end && p[5] == '\\' && p + 6 < end && p[6] == 'u'
+                              ? hex4 (p + 7, end) : -1;
+
+                  if (low < 0xDC00 || low > 0xDFFF)
+                    {
+                      if (checks & AGUI_JSON_CHECK_SURROGATES)
+                        return check_failed (error, p - 1 - text,
+                                             "a string contains the lone high surrogate \\u%04X", unit);
+                    }
+                  else
+                    p += 6;
+                }
+
+              p += 4;
+            }
+          break;
+
+        case '-':
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+          {
+            const char *start = p;
+
+            while (p + 1 < end && strchr ("+-.eE0123456789", p[1]) != NULL && p[1] != '\0')
+              p++;
+
+            if ((checks & AGUI_JSON_CHECK_NUMBERS) &&
+                !check_number (start, p + 1, start - text, error))
+              return FALSE;
+          }
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+JsonNode *
+_agui_json_parse (const char  *text,
+                  gssize       length,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  if (text == NULL)
+    text = "";
+  if (length < 0)
+    length = strlen (text);
+
+  if (!_agui_json_check (text, length, AGUI_JSON_CHECK_ALL, error))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, text, length, error))
+    return NULL;
+
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                           "the text holds no JSON value");
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
+}
+
+/* The printer */
+
+static void
+append_string (GString    *out,
+               const char *string)
+{
+  const char *p = string;
+
+  g_string_append_c (out, '"');
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append (out, "\xef\xbf\xbd");
+          p++;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+        }
+      p = g_utf8_next_char (p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_indent (GString *out,
+               gboolean pretty,
+               guint    level)
+{
+  if (!pretty)
+    return;
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+static gboolean
+append_value (GString   *out,
+              JsonNode  *node,
+              gboolean   pretty,
+              guint      level,
+              GError   **error)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        g_autoptr(GList) names = NULL;
+
+        if (level >= AGUI_JSON_MAX_DEPTH)
+          break;
+
+        names = json_object_get_members (json_node_get_object (node));
+        if (names == NULL)
+          {
+            g_string_append (out, pretty ? "{  }" : "{}");
+            return TRUE;
+          }
+
+        g_string_append_c (out, '{');
+        for (const GList *l = names; l != NULL; l = l->next)
+          {
+            append_indent (out, pretty, level + 1);
+            append_string (out, l->data);
+            g_string_append (out, pretty ? " : " : ":");
+            if (!append_value (out, json_object_get_member (json_node_get_object (node), l->data),
+                               pretty, level + 1, error))
+              return FALSE;
+            if (l->next != NULL)
+              g_string_append_c (out, ',');
+          }
+        append_indent (out, pretty, level);
+        g_string_append_c (out, '}');
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+
+        if (level >= AGUI_JSON_MAX_DEPTH)
+          break;
+
+        if (length == 0)
+          {
+            g_string_append (out, "[]");
+            return TRUE;
+          }
+
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < length; i++)
+          {
+            append_indent (out, pretty, level + 1);
+            if (!append_value (out, json_array_get_element (array, i), pretty, level + 1, error))
+              return FALSE;
+            if (i + 1 < length)
+              g_string_append_c (out, ',');
+          }
+        append_indent (out, pretty, level);
+        g_string_append_c (out, ']');
+        return TRUE;
+      }
+
+    case JSON_NODE_NULL:
+      g_string_append (out, "null");
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64:
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          return TRUE;
+
+        case G_TYPE_BOOLEAN:
+          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+          return TRUE;
+
+        case G_TYPE_STRING:
+          append_string (out, json_node_get_string (node));
+          return TRUE;
+
+        case G_TYPE_DOUBLE:
+          {
+            char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+            double value = json_node_get_double (node);
+
+            if (!isfinite (value))
+              {
+                g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                             "the number %s has no JSON form", isnan (value) ? "NaN" : "infinity");
+                return FALSE;
+              }
+
+            /* As json-glib writes it ("%.17g", then ".0" when it would
+             * read as an integer), except that json-glib also appends
+             * ".0" after an exponent, which is not JSON. */
+            g_ascii_formatd (buffer, sizeof buffer, "%.17g", value);
+            g_string_append (out, buffer);
+            if (strpbrk (buffer, ".eE") == NULL)
+              g_string_append (out, ".0");
+            return TRUE;
+          }
+
+        default:
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "a value of type %s has no JSON form",
+                       g_type_name (json_node_get_value_type (node)));
+          return FALSE;
+        }
+    }
+
+  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+               "arrays and objects are nested deeper than %d levels", AGUI_JSON_MAX_DEPTH);
+  return FALSE;
+}
+
+char *
+_agui_json_to_string (JsonNode  *node,
+                      gboolean   pretty,
+                      GError   **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (node == NULL)
+    return g_strdup ("null");
+
+  if (!append_value (out, node, pretty, 0, error))
+    return NULL;
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }

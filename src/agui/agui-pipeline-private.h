@@ -7,6 +7,8 @@
 #pragma once
 
 #include "agui-event.h"
+#include "agui-event-parser.h"
+#include "agui-sse-decoder.h"
 #include "agui-reducer.h"
 
 G_BEGIN_DECLS
@@ -43,6 +45,14 @@ void          _agui_pipeline_fail           (AguiPipeline           *self,
                                              const GError           *error);
 const GError *_agui_pipeline_get_error      (AguiPipeline           *self);
 gboolean      _agui_pipeline_get_run_open   (AguiPipeline           *self);
+
+/* Parses one frame as an event after refusing what would crash the
+ * parser or change the event silently (nesting deeper than
+ * AGUI_JSON_MAX_DEPTH, numbers beyond int64 or double, NUL), as an
+ * AGUI_ERROR_INVALID_JSON like any other malformed frame. */
+AguiEvent    *_agui_pipeline_parse_frame    (AguiEventParser        *parser,
+                                             AguiSseFrame           *frame,
+                                             GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiPipeline, _agui_pipeline_free)
 

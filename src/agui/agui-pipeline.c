@@ -8,8 +8,9 @@
 
 #include "agui-chunk-normalizer.h"
 #include "agui-event-parser.h"
+#include "agui-json-private.h"
 #include "agui-pipeline-private.h"
-#include "agui-sse-decoder.h"
+#include "agui-sse-decoder-private.h"
 #include "agui-verifier.h"
 
 struct _AguiPipeline
@@ -192,6 +193,36 @@ _agui_pipeline_push_node (AguiPipeline *self,
   return _agui_pipeline_push_event (self, event);
 }
 
+AguiEvent *
+_agui_pipeline_parse_frame (AguiEventParser  *parser,
+                            AguiSseFrame     *frame,
+                            GError          **error)
+{
+  const char *data = agui_sse_frame_get_data (frame);
+  gsize length = agui_sse_frame_get_data_length (frame);
+  g_autoptr(GError) local_error = NULL;
+
+  if (!_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                   "Invalid event: %s", local_error->message);
+      return NULL;
+    }
+
+  if (_agui_sse_frame_get_unterminated (frame))
+    {
+      AguiEvent *event = agui_event_parser_parse (parser, data, length, &local_error);
+
+      if (event == NULL && local_error != NULL)
+        g_set_error (error, AGUI_ERROR, AGUI_ERROR_STREAM,
+                     "The connection closed in the middle of an event, after %" G_GSIZE_FORMAT
+                     " bytes of it (%s)", length, local_error->message);
+      return event;
+    }
+
+  return agui_event_parser_parse (parser, data, length, error);
+}
+
 static gboolean
 drain_frames (AguiPipeline *self)
 {
@@ -203,10 +234,7 @@ drain_frames (AguiPipeline *self)
       g_autoptr(AguiEvent) event = NULL;
       GError *error = NULL;
 
-      event = agui_event_parser_parse (self->parser,
-                                       agui_sse_frame_get_data (frame),
-                                       agui_sse_frame_get_data_length (frame),
-                                       &error);
+      event = _agui_pipeline_parse_frame (self->parser, frame, &error);
       if (event == NULL)
         {
           if (error != NULL)

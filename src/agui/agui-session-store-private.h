@@ -15,6 +15,14 @@ G_BEGIN_DECLS
  * new array of new references; @events is left as it was. */
 GPtrArray *_agui_session_store_compact_events    (GPtrArray        *events);
 
+/* agui_session_store_save_turn() that also creates the thread, with
+ * @title and @agent, if it does not exist: in the turn's transaction. */
+gboolean   _agui_session_store_save_turn_in_thread (AguiSessionStore     *self,
+                                                    const AguiTurnRecord *turn,
+                                                    const char           *title,
+                                                    const char           *agent,
+                                                    GError              **error);
+
 /* Test hook: caps the database at @max_pages pages (clamped by SQLite to
  * the current size), so the next write that needs a page fails as on a
  * full disk. Returns the cap in effect, or -1 on error. */

@@ -10,10 +10,15 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 
 #include "agui-event-private.h"
 #include "agui-json-private.h"
+#include "agui-json-patch.h"
+#include "agui-chunk-normalizer.h"
+#include "agui-event-parser.h"
+#include "agui-reducer.h"
 #include "agui-session-store-private.h"
 #include "agui-transcript.h"
 
@@ -57,6 +62,9 @@ struct _AguiSessionStore
   sqlite3 *db;
   GMutex   mutex;
   int      last_code;
+  /* Why the store could only be opened for reading, said again by every
+   * write that fails because of it. */
+  char    *read_only_reason;
   guint    folder_read_only : 1;
 };
 
@@ -112,6 +120,14 @@ static const char * const migrations[] = {
   "  position INTEGER NOT NULL,"
   "  json TEXT NOT NULL,"
   "  PRIMARY KEY (thread_id, position)"
+  ");",
+  /* 2: the text search looks at, extracted when a turn is written, so
+   * that searching never asks SQLite to parse stored JSON (one damaged
+   * or deeply nested row would fail every search); filled in C by
+   * fill_search_text() */
+  "CREATE TABLE search_text ("
+  "  thread_id TEXT PRIMARY KEY NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  text TEXT NOT NULL"
   ");",
 };
 
@@ -186,7 +202,11 @@ set_sqlite_error (AguiSessionStore  *self,
   g_autofree char *reason = describe_failure (self->db, code, self->folder_read_only);
 
   self->last_code = code;
-  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: %s", what, reason);
+  if ((code & 0xff) == SQLITE_READONLY && self->read_only_reason != NULL)
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the store is open for reading only: %s",
+                 what, self->read_only_reason);
+  else
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: %s", what, reason);
 }
 
 static gboolean
@@ -270,43 +290,38 @@ commit (AguiSessionStore  *self,
 
 /* JSON helpers */
 
+/* Rows are written by the checked printer, whose output always parses
+ * back with _agui_json_parse(): a value that has no JSON form (too deep,
+ * not finite) fails the save, never a later read. */
 static char *
-node_to_string (JsonNode *node)
+node_to_string (JsonNode    *node,
+                const char  *what,
+                const char  *name,
+                GError     **error)
 {
+  g_autoptr(GError) local_error = NULL;
+  char *text;
+
   if (node == NULL)
     return g_strdup ("null");
 
-  return json_to_string (node, FALSE);
+  if (!(text = _agui_json_to_string (node, FALSE, &local_error)))
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                 "%s: the %s cannot be stored: %s", what, name, local_error->message);
+
+  return text;
 }
 
 static char *
-array_to_string (JsonArray *array)
+array_to_string (JsonArray   *array,
+                 const char  *what,
+                 const char  *name,
+                 GError     **error)
 {
   g_autoptr(JsonArray) empty = array == NULL ? json_array_new () : NULL;
   g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array ? array : empty);
 
-  return json_to_string (node, FALSE);
-}
-
-static JsonNode *
-parse_json (JsonParser  *parser,
-            const char  *text,
-            GError     **error)
-{
-  if (text == NULL || !json_parser_load_from_data (parser, text, -1, error))
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "empty");
-      return NULL;
-    }
-
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "empty");
-      return NULL;
-    }
-
-  return json_parser_steal_root (parser);
+  return node_to_string (node, what, name, error);
 }
 
 static JsonNode *
@@ -316,16 +331,94 @@ column_json (sqlite3_stmt  *stmt,
              const char    *name,
              GError       **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
   JsonNode *node;
 
-  node = parse_json (parser, (const char *) sqlite3_column_text (stmt, column), &local_error);
+  node = _agui_json_parse ((const char *) sqlite3_column_text (stmt, column),
+                           sqlite3_column_bytes (stmt, column), &local_error);
   if (node == NULL)
     g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
                  "%s: the stored %s are not valid JSON (%s)", what, name, local_error->message);
 
   return node;
+}
+
+/* Unlike json_object_get_string_member_with_default(), no critical when
+ * the member is not a string: stored and imported JSON is not trusted. */
+static const char *
+object_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *member = json_object_get_member (object, name);
+
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_STRING)
+    return "";
+
+  return json_node_get_string (member);
+}
+
+/* Search text: every string under a "content" or "text" member, as the
+ * search has always looked at message text and not at ids or roles. */
+static void
+collect_text (JsonNode *node,
+              gboolean  wanted,
+              GString  *out,
+              guint     depth)
+{
+  if (depth > AGUI_JSON_MAX_DEPTH)
+    return;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) names = json_object_get_members (object);
+
+        for (const GList *l = names; l != NULL; l = l->next)
+          collect_text (json_object_get_member (object, l->data),
+                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
+                        out, depth + 1);
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          if (out->len > 0)
+            g_string_append_c (out, '\n');
+          g_string_append (out, json_node_get_string (node));
+        }
+      break;
+
+    case JSON_NODE_NULL:
+    default:
+      break;
+    }
+}
+
+static char *
+search_text_for (JsonArray *messages)
+{
+  g_autoptr(JsonNode) node = NULL;
+  GString *out = g_string_new (NULL);
+
+  if (messages != NULL)
+    {
+      node = json_node_init_array (json_node_alloc (), messages);
+      collect_text (node, FALSE, out, 0);
+    }
+
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -552,6 +645,53 @@ read_user_version (AguiSessionStore  *self,
   return TRUE;
 }
 
+static gboolean write_search_text (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   const char        *text,
+                                   const char        *what,
+                                   GError           **error);
+
+/* Migration 2: the search text of each thread's latest snapshot. A
+ * snapshot that does not parse is left out (that thread's messages are
+ * not found) rather than failing the migration, and so the store. */
+static gboolean
+fill_search_text (AguiSessionStore  *self,
+                  const char        *what,
+                  GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self,
+                        "SELECT s.thread_id, s.messages FROM snapshots s "
+                        "WHERE s.turn_index = (SELECT MAX (turn_index) FROM snapshots WHERE thread_id = s.thread_id)",
+                        what, error)))
+    return FALSE;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(JsonNode) messages = NULL;
+      g_autofree char *text = NULL;
+
+      messages = _agui_json_parse ((const char *) sqlite3_column_text (stmt, 1),
+                                   sqlite3_column_bytes (stmt, 1), NULL);
+      if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+        continue;
+
+      text = search_text_for (json_node_get_array (messages));
+      if (!write_search_text (self, (const char *) sqlite3_column_text (stmt, 0), text, what, error))
+        return FALSE;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 migrate (AguiSessionStore  *self,
          const char        *what,
@@ -593,7 +733,8 @@ migrate (AguiSessionStore  *self,
 
   for (int i = version; i < latest; i++)
     {
-      if (!exec_sql (self, migrations[i], what, error))
+      if (!exec_sql (self, migrations[i], what, error) ||
+          (i == 1 && !fill_search_text (self, what, error)))
         {
           rollback (self);
           return FALSE;
@@ -677,6 +818,33 @@ open_database (AguiSessionStore  *self,
 }
 
 static gboolean
+is_empty_file (const char *path)
+{
+  GStatBuf buf;
+
+  return g_stat (path, &buf) == 0 && S_ISREG (buf.st_mode) && buf.st_size == 0;
+}
+
+/* An empty file with no write-ahead log beside it. Another process that
+ * is creating the database makes the file empty first, and fills it (or
+ * its log) within milliseconds: that is given half a second. */
+static gboolean
+is_lost_store (const char *path)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+
+  for (guint attempt = 0; attempt < 20; attempt++)
+    {
+      if (!is_empty_file (path) ||
+          (g_file_test (wal, G_FILE_TEST_EXISTS) && !is_empty_file (wal)))
+        return FALSE;
+      g_usleep (25 * 1000);
+    }
+
+  return TRUE;
+}
+
+static gboolean
 agui_session_store_initable_init (GInitable     *initable,
                                   GCancellable  *cancellable,
                                   GError       **error)
@@ -690,6 +858,17 @@ agui_session_store_initable_init (GInitable     *initable,
     self->path = agui_session_store_dup_default_path ();
 
   what = g_strdup_printf ("Could not open the session store at %s", self->path);
+
+  /* SQLite takes an empty file for a new database. A store that should
+   * hold conversations and lost them (truncated by a failed copy or a
+   * full disk) must not quietly start again empty: the person decides. */
+  if (is_lost_store (self->path))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the file is empty (0 bytes), so any conversations it held are gone; "
+                   "restore it from a backup, or delete it to start a new store", what);
+      return FALSE;
+    }
 
   directory = g_path_get_dirname (self->path);
   if (g_mkdir_with_parents (directory, 0700) != 0)
@@ -723,9 +902,17 @@ agui_session_store_initable_init (GInitable     *initable,
    * folder SQLite cannot create the WAL index a reader needs, unless it
    * is told that nobody writes the file (immutable): true of a file no
    * one may write, and its log was merged into it when it was closed. */
-  if ((self->last_code & 0xff) == SQLITE_READONLY || (self->last_code & 0xff) == SQLITE_CANTOPEN)
+  if ((self->last_code & 0xff) == SQLITE_READONLY || (self->last_code & 0xff) == SQLITE_CANTOPEN ||
+      (self->last_code & 0xff) == SQLITE_FULL ||
+      ((self->last_code & 0xff) == SQLITE_IOERR && self->db != NULL && sqlite3_system_errno (self->db) == ENOSPC))
     {
+      const char *reason = strstr (local_error->message, ": ");
+
       self->folder_read_only = self->last_code == SQLITE_READONLY_DIRECTORY;
+      /* A full disk still lets the threads be read; writes then say
+       * why they cannot happen (a read-only file says so itself). */
+      if ((self->last_code & 0xff) != SQLITE_READONLY && (self->last_code & 0xff) != SQLITE_CANTOPEN)
+        self->read_only_reason = g_strdup (reason != NULL ? reason + 2 : local_error->message);
 
       g_clear_pointer (&self->db, sqlite3_close_v2);
       if (open_database (self, OPEN_READ_ONLY, what, NULL))
@@ -754,6 +941,7 @@ agui_session_store_finalize (GObject *object)
 
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->read_only_reason, g_free);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agui_session_store_parent_class)->finalize (object);
@@ -1117,11 +1305,8 @@ agui_session_store_list_threads (AguiSessionStore  *self,
   if (!(stmt = prepare (self,
                         "SELECT t.id, t.title, t.agent, t.created, t.updated FROM threads t "
                         "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
-                        "  SELECT 1 FROM snapshots s, json_tree (s.messages) j"
-                        "  WHERE s.thread_id = t.id"
-                        "    AND s.turn_index = (SELECT MAX (turn_index) FROM snapshots WHERE thread_id = t.id)"
-                        "    AND j.type = 'text' AND j.key IN ('content', 'text')"
-                        "    AND agui_text_matches (j.value, ?1)) "
+                        "  SELECT 1 FROM search_text x"
+                        "  WHERE x.thread_id = t.id AND agui_text_matches (x.text, ?1)) "
                         "ORDER BY t.updated DESC",
                         what, error)))
     return NULL;
@@ -1205,6 +1390,7 @@ typedef struct
   GPtrArray *event_run_ids;
   char      *messages;
   char      *state;
+  char      *search_text;
   GPtrArray *interrupts;
 } TurnRows;
 
@@ -1215,14 +1401,17 @@ turn_rows_clear (TurnRows *rows)
   g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
   g_clear_pointer (&rows->messages, g_free);
   g_clear_pointer (&rows->state, g_free);
+  g_clear_pointer (&rows->search_text, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TurnRows, turn_rows_clear)
 
-static void
-turn_rows_init (TurnRows             *rows,
-                const AguiTurnRecord *turn)
+static gboolean
+turn_rows_init (TurnRows              *rows,
+                const AguiTurnRecord  *turn,
+                const char            *what,
+                GError               **error)
 {
   g_autoptr(GPtrArray) compacted = NULL;
   const char *run_id = NULL;
@@ -1241,11 +1430,15 @@ turn_rows_init (TurnRows             *rows,
         {
           AguiEvent *event = g_ptr_array_index (compacted, i);
           AguiEventType type = agui_event_get_event_type (event);
+          g_autoptr(JsonNode) node = agui_event_to_json (event);
+          char *json;
 
           if (type == AGUI_EVENT_RUN_STARTED)
             run_id = agui_event_get_string (event, "runId");
 
-          g_ptr_array_add (rows->event_json, agui_event_to_string (event));
+          if (!(json = node_to_string (node, what, "event", error)))
+            return FALSE;
+          g_ptr_array_add (rows->event_json, json);
           g_ptr_array_add (rows->event_run_ids, g_strdup (run_id));
 
           if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
@@ -1253,15 +1446,47 @@ turn_rows_init (TurnRows             *rows,
         }
     }
 
-  rows->messages = array_to_string (turn->messages);
-  rows->state = node_to_string (turn->state);
+  if (!(rows->messages = array_to_string (turn->messages, what, "messages", error)) ||
+      !(rows->state = node_to_string (turn->state, what, "state", error)))
+    return FALSE;
+
+  rows->search_text = search_text_for (turn->messages);
 
   if (turn->pending_interrupts != NULL)
     {
       for (guint i = 0; i < json_array_get_length (turn->pending_interrupts); i++)
-        g_ptr_array_add (rows->interrupts,
-                         node_to_string (json_array_get_element (turn->pending_interrupts, i)));
+        {
+          char *json = node_to_string (json_array_get_element (turn->pending_interrupts, i),
+                                       what, "interrupts", error);
+
+          if (json == NULL)
+            return FALSE;
+          g_ptr_array_add (rows->interrupts, json);
+        }
     }
+
+  return TRUE;
+}
+
+static gboolean
+write_search_text (AguiSessionStore  *self,
+                   const char        *thread_id,
+                   const char        *text,
+                   const char        *what,
+                   GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (!(stmt = prepare (self,
+                        "INSERT INTO search_text (thread_id, text) VALUES (?1, ?2) "
+                        "ON CONFLICT (thread_id) DO UPDATE SET text = excluded.text",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
+
+  return step_done (self, stmt, what, error);
 }
 
 /* Writes one turn inside a transaction the caller opened. The thread row
@@ -1378,7 +1603,8 @@ write_turn_locked (AguiSessionStore      *self,
         return FALSE;
     }
 
-  return TRUE;
+  /* Turns are written in order, so this turn's messages are the latest. */
+  return write_search_text (self, turn->thread_id, rows->search_text, what, error);
 }
 
 static gboolean
@@ -1392,7 +1618,8 @@ save_turn_with_thread (AguiSessionStore      *self,
   g_auto(TurnRows) rows = { NULL, };
   g_autoptr(GMutexLocker) locker = NULL;
 
-  turn_rows_init (&rows, turn);
+  if (!turn_rows_init (&rows, turn, what, error))
+    return FALSE;
 
   locker = g_mutex_locker_new (&self->mutex);
 
@@ -1441,6 +1668,22 @@ agui_session_store_save_turn (AguiSessionStore      *self,
   return save_turn_with_thread (self, turn, NULL, NULL, "Could not save the turn", error);
 }
 
+gboolean
+_agui_session_store_save_turn_in_thread (AguiSessionStore      *self,
+                                         const AguiTurnRecord  *turn,
+                                         const char            *title,
+                                         const char            *agent,
+                                         GError               **error)
+{
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (turn != NULL, FALSE);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', FALSE);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', FALSE);
+  g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), FALSE);
+
+  return save_turn_with_thread (self, turn, title, agent, "Could not save the turn", error);
+}
+
 static GPtrArray *
 load_events_locked (AguiSessionStore  *self,
                     const char        *thread_id,
@@ -1448,7 +1691,6 @@ load_events_locked (AguiSessionStore  *self,
                     GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GPtrArray) events = NULL;
   int rc;
 
@@ -1468,18 +1710,18 @@ load_events_locked (AguiSessionStore  *self,
       AguiEventType type;
 
       /* The log holds only events that passed the pipeline, so the
-       * schema is not checked again: reopening a thread stays fast. */
-      node = parse_json (parser, json, &local_error);
+       * schema is not checked again: reopening a thread stays fast. A
+       * row damaged anyway (by an older version, or on disk) is skipped
+       * with a warning, so that one row cannot make the whole thread
+       * unreadable. */
+      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 1), &local_error);
       if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-          !agui_event_type_from_string (json_object_get_string_member_with_default (json_node_get_object (node),
-                                                                                    "type", ""),
-                                        &type))
+          !agui_event_type_from_string (object_string (json_node_get_object (node), "type"), &type))
         {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                       "%s: stored event %" G_GINT64_FORMAT " is not an AG-UI event%s%s",
-                       what, (gint64) sqlite3_column_int64 (stmt, 0),
-                       local_error ? ": " : "", local_error ? local_error->message : "");
-          return NULL;
+          g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
+                     what, (gint64) sqlite3_column_int64 (stmt, 0),
+                     local_error ? ": " : "", local_error ? local_error->message : "");
+          continue;
         }
 
       object = json_node_dup_object (node);
@@ -1580,25 +1822,34 @@ get_last_snapshot_locked (AguiSessionStore  *self,
   if (!(stmt = prepare (self,
                         completed_only
                           ? "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
-                            "AND status = 'COMPLETED' ORDER BY turn_index DESC LIMIT 1"
+                            "AND status = 'COMPLETED' ORDER BY turn_index DESC"
                           : "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
-                            "ORDER BY turn_index DESC LIMIT 1",
+                            "ORDER BY turn_index DESC",
                         what, error)))
     return FALSE;
 
   sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
 
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_DONE)
-    return TRUE;
-  if (rc != SQLITE_ROW)
+  /* A damaged snapshot is skipped with a warning for the one before
+   * it: the thread opens as of the last turn that can be read. */
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if ((*snapshot = snapshot_from_row (stmt, what, &local_error)) != NULL)
+        return TRUE;
+
+      g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                 what, sqlite3_column_int (stmt, 3), local_error->message);
+    }
+
+  if (rc != SQLITE_DONE)
     {
       set_sqlite_error (self, rc, what, error);
       return FALSE;
     }
 
-  *snapshot = snapshot_from_row (stmt, what, error);
-  return *snapshot != NULL;
+  return TRUE;
 }
 
 /**
@@ -1728,10 +1979,14 @@ get_pending_interrupts_locked (AguiSessionStore  *self,
   interrupts = json_array_new ();
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      JsonNode *interrupt = column_json (stmt, 0, what, "interrupts", error);
+      g_autoptr(GError) local_error = NULL;
+      JsonNode *interrupt = column_json (stmt, 0, what, "interrupts", &local_error);
 
       if (interrupt == NULL)
-        return NULL;
+        {
+          g_warning ("%s: skipped a damaged interrupt: %s", what, local_error->message);
+          continue;
+        }
       json_array_add_element (interrupts, interrupt);
     }
 
@@ -1908,10 +2163,8 @@ append_json_block (GString  *out,
 {
   g_autofree char *text = NULL;
 
-  if (node == NULL)
-    text = g_strdup ("null");
-  else
-    text = json_to_string (node, TRUE);
+  if (!(text = _agui_json_to_string (node, TRUE, NULL)))
+    text = g_strdup ("(a value that cannot be shown as JSON)");
 
   append_code_block (out, "json", text);
 }
@@ -1949,7 +2202,11 @@ content_to_text (JsonNode *content)
     return g_strdup (json_node_get_string (content));
 
   if (!JSON_NODE_HOLDS_ARRAY (content))
-    return json_to_string (content, TRUE);
+    {
+      char *printed = _agui_json_to_string (content, TRUE, NULL);
+
+      return printed != NULL ? printed : g_strdup ("");
+    }
 
   text = g_string_new (NULL);
   parts = json_node_get_array (content);
@@ -2002,7 +2259,7 @@ append_tool_calls (GString    *out,
       g_string_append_printf (out, "**Tool call:** `%s`\n\n", name);
 
       /* Arguments arrive as a JSON string; pretty-print them when they parse. */
-      if ((parsed = json_from_string (arguments, NULL)) != NULL)
+      if ((parsed = _agui_json_parse (arguments, -1, NULL)) != NULL)
         append_json_block (out, parsed);
       else
         append_code_block (out, "json", arguments);
@@ -2137,6 +2394,110 @@ member_array (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
+static char *
+first_difference (JsonArray *imported,
+                  JsonArray *folded)
+{
+  guint n_imported = json_array_get_length (imported);
+  guint n_folded = json_array_get_length (folded);
+
+  for (guint i = 0; i < MIN (n_imported, n_folded); i++)
+    {
+      if (!agui_json_node_equal (json_array_get_element (imported, i), json_array_get_element (folded, i)))
+        {
+          JsonNode *element = json_array_get_element (imported, i);
+          const char *id = JSON_NODE_HOLDS_OBJECT (element)
+                             ? object_string (json_node_get_object (element), "id") : "";
+
+          return g_strdup_printf ("message %u (id '%s') is not what its event log reproduces", i, id);
+        }
+    }
+
+  if (n_imported != n_folded)
+    return g_strdup_printf ("it has %u messages but its event log reproduces %u", n_imported, n_folded);
+
+  return NULL;
+}
+
+/* Returns the expanded events the log applies, or NULL with @reason.
+ * Each event is checked against the schema and CHUNK events are
+ * expanded, as in a live stream; the protocol's run order is not
+ * checked, since a thread's log also holds the events the client added
+ * between runs (the user's messages), just as reopening a thread folds
+ * it. */
+static GPtrArray *
+replay_import (JsonArray   *event_array,
+               JsonArray   *messages,
+               JsonNode    *state,
+               char       **reason)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  g_autoptr(JsonArray) folded = NULL;
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  JsonNode *folded_state;
+  char *difference;
+
+  for (guint i = 0; i < json_array_get_length (event_array); i++)
+    {
+      JsonNode *node = json_array_get_element (event_array, i);
+      g_autoptr(AguiEvent) event = NULL;
+      g_autoptr(GError) local_error = NULL;
+      guint first = applied->len;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node) ||
+          json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
+                                      ? json_object_get_member (json_node_get_object (node), "type")
+                                      : node) != G_TYPE_STRING)
+        {
+          *reason = g_strdup_printf ("event %u is not an object with a string \"type\"", i);
+          return NULL;
+        }
+
+      if (!(event = agui_event_parser_parse_node (parser, node, &local_error)))
+        {
+          *reason = g_strdup_printf ("event %u is invalid: %s", i,
+                                     local_error ? local_error->message : "its type is not one of AG-UI 1.0");
+          return NULL;
+        }
+
+      if (!agui_chunk_normalizer_push (normalizer, event, applied, &local_error))
+        {
+          *reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
+          return NULL;
+        }
+
+      for (guint j = first; j < applied->len; j++)
+        agui_reducer_apply (reducer, g_ptr_array_index (applied, j));
+    }
+
+  folded = agui_transcript_to_messages (transcript, TRUE);
+  if ((difference = first_difference (messages, folded)) != NULL)
+    {
+      *reason = difference;
+      return NULL;
+    }
+
+  /* No state is written null by the export and is an empty object in
+   * a transcript that never received one. */
+  folded_state = agui_transcript_get_state (transcript);
+  if (folded_state != NULL && JSON_NODE_HOLDS_OBJECT (folded_state) &&
+      json_object_get_size (json_node_get_object (folded_state)) == 0 &&
+      (state == NULL || JSON_NODE_HOLDS_NULL (state)))
+    folded_state = NULL;
+  if ((state == NULL || JSON_NODE_HOLDS_NULL (state))
+        ? (folded_state != NULL && !JSON_NODE_HOLDS_NULL (folded_state))
+        : (folded_state == NULL || !agui_json_node_equal (state, folded_state)))
+    {
+      *reason = g_strdup ("its state is not what its event log reproduces");
+      return NULL;
+    }
+
+  return g_steal_pointer (&applied);
+}
+
 /**
  * agui_session_store_import_json:
  * @self: a session store
@@ -2180,7 +2541,7 @@ agui_session_store_import_json (AguiSessionStore  *self,
     return import_error (error, "it is not a JSON object");
 
   root = json_node_get_object (exported);
-  if (g_strcmp0 (json_object_get_string_member_with_default (root, "format", NULL), EXPORT_FORMAT) != 0)
+  if (!g_str_equal (object_string (root, "format"), EXPORT_FORMAT))
     return import_error (error, "it is not a Tandem thread export");
 
   member = json_object_get_member (root, "version");
@@ -2223,21 +2584,14 @@ agui_session_store_import_json (AguiSessionStore  *self,
   if (!(event_array = member_array (root, "events")))
     return import_error (error, "the export has no events array");
 
-  events = g_ptr_array_new_full (json_array_get_length (event_array), (GDestroyNotify) agui_event_unref);
-  for (guint i = 0; i < json_array_get_length (event_array); i++)
-    {
-      AguiEvent *event = agui_event_new_from_json (json_array_get_element (event_array, i),
-                                                   NULL, &local_error);
-
-      if (event == NULL)
-        {
-          reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
-          return import_error (error, reason);
-        }
-      g_ptr_array_add (events, event);
-    }
-
   state = json_object_get_member (root, "state");
+
+  /* The log is read as a live stream would be (chunks expanded, the
+   * protocol verified, folded), and it is the log that is kept: the
+   * messages and state must be what it folds to, or they would vanish
+   * from the next snapshot. */
+  if (!(events = replay_import (event_array, messages, state, &reason)))
+    return import_error (error, reason);
 
   thread_id = g_uuid_string_random ();
   snapshot_id = g_uuid_string_random ();

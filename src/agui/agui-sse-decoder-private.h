@@ -18,5 +18,7 @@ guint64 _agui_sse_decoder_get_bytes_scanned (AguiSseDecoder *self);
 /* After a push refused a frame over the cap: how large the frame had
  * grown by then (a lower bound of its real size), else 0. */
 gsize   _agui_sse_decoder_get_overflow_size (AguiSseDecoder *self);
+/* Whether the body ended inside @frame, before its closing blank line. */
+gboolean _agui_sse_frame_get_unterminated (AguiSseFrame *frame);
 
 G_END_DECLS

@@ -28,6 +28,8 @@ struct _AguiSseFrame
   char            *event;
   char            *id;
   gint64           retry;
+  /* The body ended before the blank line that closes the frame. */
+  gboolean         unterminated;
 };
 
 G_DEFINE_BOXED_TYPE (AguiSseFrame, agui_sse_frame, agui_sse_frame_ref, agui_sse_frame_unref)
@@ -530,6 +532,7 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
                           gsize            length,
                           GError         **error)
 {
+  gboolean at_start = self->offset == 0;
   gsize valid;
 
   valid = agui_sse_decoder_validate_utf8 (self, data, length);
@@ -538,6 +541,12 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
     return FALSE;
 
   self->offset += valid;
+
+  /* libsoup passes a gzip body it cannot decompress on as it came. */
+  if (valid < length && at_start && length >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+    return agui_sse_decoder_fail (self, error,
+                                  "The SSE body is gzip-compressed data that could not be "
+                                  "decompressed (corrupt or cut short)");
 
   if (valid < length)
     return agui_sse_decoder_fail (self, error,
@@ -914,6 +923,8 @@ gboolean
 agui_sse_decoder_finish (AguiSseDecoder  *self,
                          GError         **error)
 {
+  gboolean unterminated;
+
   g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), FALSE);
   g_return_val_if_fail (!self->finished, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -940,9 +951,22 @@ agui_sse_decoder_finish (AguiSseDecoder  *self,
       agui_sse_decoder_clear_line (self);
     }
 
+  /* Data with no blank line after it: the body was cut inside a frame,
+   * which explains a frame that then does not parse. */
+  unterminated = self->has_data;
   agui_sse_decoder_dispatch (self);
+  if (unterminated)
+    ((AguiSseFrame *) g_queue_peek_tail (&self->frames))->unterminated = TRUE;
 
   return TRUE;
+}
+
+gboolean
+_agui_sse_frame_get_unterminated (AguiSseFrame *frame)
+{
+  g_return_val_if_fail (frame != NULL, FALSE);
+
+  return frame->unterminated;
 }
 
 guint64

@@ -471,15 +471,14 @@ _agui_tool_call_part_set_arguments (AguiToolCallPart *self,
 void
 _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
 {
-  g_autoptr(JsonParser) parser = NULL;
   JsonNode *parsed = NULL;
 
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  parser = json_parser_new_immutable ();
-  if (self->arguments->len > 0 &&
-      json_parser_load_from_data (parser, self->arguments->str, self->arguments->len, NULL))
-    parsed = json_parser_steal_root (parser);
+  /* Arguments that do not parse (or nest deeper than the limit) stay
+   * text, shown as the agent sent them. */
+  if (self->arguments->len > 0)
+    parsed = _agui_json_parse (self->arguments->str, self->arguments->len, NULL);
 
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
   self->parsed_arguments = parsed;

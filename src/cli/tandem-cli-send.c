@@ -12,6 +12,7 @@
 
 #include "agui.h"
 #include "agui-run-state-private.h"
+#include "agui-json-private.h"
 
 #include "tandem-cli-send.h"
 
@@ -281,13 +282,13 @@ on_state_changed (AguiTranscript *transcript,
     {
       g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), delta);
 
-      text = json_to_string (node, FALSE);
-      print_note (printer, "[state] patched %s", text);
+      text = _agui_json_to_string (node, FALSE, NULL);
+      print_note (printer, "[state] patched %s", text ? text : "(cannot be printed)");
     }
   else
     {
-      text = json_to_string (agui_transcript_get_state (transcript), FALSE);
-      print_note (printer, "[state] %s", text);
+      text = _agui_json_to_string (agui_transcript_get_state (transcript), FALSE, NULL);
+      print_note (printer, "[state] %s", text ? text : "(cannot be printed)");
     }
 }
 
@@ -642,13 +643,31 @@ tandem_cli_send (AguiAgentSession *session,
         status = 1;
     }
 
+  /* A conversation that was not kept must not look like one that was. */
+  if (agui_agent_session_get_store_error (session) != NULL)
+    {
+      g_printerr ("tandem-cli: the conversation was not saved: %s\n",
+                  agui_agent_session_get_store_error (session));
+      if (status == 0 || status == 3)
+        status = 1;
+    }
+
   if (json)
     {
       g_autoptr(JsonNode) output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
-      g_autofree char *text = json_to_string (output, TRUE);
+      g_autoptr(GError) print_error = NULL;
+      g_autofree char *text = _agui_json_to_string (output, TRUE, &print_error);
 
-      fputs (text, stdout);
-      fputc ('\n', stdout);
+      if (text != NULL)
+        {
+          fputs (text, stdout);
+          fputc ('\n', stdout);
+        }
+      else
+        {
+          g_printerr ("tandem-cli: cannot print the transcript as JSON: %s\n", print_error->message);
+          status = 1;
+        }
     }
 
   printer_clear (&printer);
@@ -713,6 +732,7 @@ int
 tandem_cli_chat (AguiAgentSession *session)
 {
   Printer printer = { 0 };
+  int status = 0;
 
   printer_init (&printer, session, FALSE);
   g_print ("Chatting on thread %s. An empty line or end of input quits.\n", agui_agent_session_get_thread_id (session));
@@ -745,11 +765,18 @@ tandem_cli_chat (AguiAgentSession *session)
         g_printerr ("tandem-cli: %s\n", error->message);
       else
         describe_end (&printer, state);
+
+      if (agui_agent_session_get_store_error (session) != NULL)
+        {
+          g_printerr ("tandem-cli: this exchange was not saved: %s\n",
+                      agui_agent_session_get_store_error (session));
+          status = 1;
+        }
     }
 
   printer_clear (&printer);
 
-  return 0;
+  return status;
 }
 
 /* "10485760", "10M", "10MiB", "512k": sizes as people write them, in

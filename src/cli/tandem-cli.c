@@ -13,6 +13,7 @@
 
 #include "agui.h"
 #include "agui-event-parser-private.h"
+#include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 
 #include "tandem-bench.h"
@@ -74,20 +75,78 @@ read_input (const char  *path,
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
 }
 
+static gboolean print_json (JsonNode *node,
+                            gboolean  pretty);
+
 static void
 print_event_cb (AguiEvent *event,
                 gpointer   user_data)
 {
-  g_autofree char *text = agui_event_to_string (event);
+  g_autoptr(JsonNode) node = agui_event_to_json (event);
+
+  print_json (node, FALSE);
+}
+
+/* Prints @node, or says why it cannot be printed: never invalid JSON. */
+static gboolean
+print_json (JsonNode *node,
+            gboolean  pretty)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = _agui_json_to_string (node, pretty, &error);
+
+  if (text == NULL)
+    {
+      g_printerr ("tandem-cli: cannot print the result as JSON: %s\n", error->message);
+      return FALSE;
+    }
 
   print_utf8 (text);
+  return TRUE;
 }
+
+/* A hostile stream may hold a million bad frames: the first few are
+ * shown, the rest counted and summarised at the end. */
+#define SHOWN_SKIPS 3
+
+typedef struct
+{
+  guint64  count;
+  char    *first;
+} Skipped;
 
 static void
 print_item_error_cb (const GError *error,
                      gpointer      user_data)
 {
-  g_printerr ("tandem-cli: skipped a frame: %s\n", error->message);
+  Skipped *skipped = user_data;
+
+  if (skipped->count++ == 0)
+    skipped->first = g_strdup (error->message);
+  if (skipped->count <= SHOWN_SKIPS)
+    g_printerr ("tandem-cli: skipped a frame: %s\n", error->message);
+}
+
+static void
+skipped_finish (Skipped *skipped)
+{
+  if (skipped->count > SHOWN_SKIPS)
+    {
+      g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, skipped->count);
+      g_autoptr(GString) count = g_string_new (NULL);
+      gsize length = strlen (digits);
+
+      /* Grouped as the issue reports read, whatever the locale. */
+      for (gsize i = 0; i < length; i++)
+        {
+          if (i > 0 && (length - i) % 3 == 0)
+            g_string_append_c (count, ',');
+          g_string_append_c (count, digits[i]);
+        }
+
+      g_printerr ("tandem-cli: skipped %s malformed frames; the first: %s\n", count->str, skipped->first);
+    }
+  g_clear_pointer (&skipped->first, g_free);
 }
 
 /* Feeds @body through the pipeline as it would arrive from a network:
@@ -113,6 +172,7 @@ command_events (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = read_input (argc > 1 ? argv[1] : NULL, &error);
   g_autoptr(AguiPipeline) pipeline = NULL;
+  Skipped skipped = { 0 };
   const GError *failure;
 
   if (body == NULL)
@@ -122,8 +182,9 @@ command_events (int    argc,
     }
 
   pipeline = _agui_pipeline_new (NULL);
-  _agui_pipeline_set_callbacks (pipeline, print_event_cb, print_item_error_cb, NULL);
+  _agui_pipeline_set_callbacks (pipeline, print_event_cb, print_item_error_cb, &skipped);
   feed (pipeline, body);
+  skipped_finish (&skipped);
 
   failure = _agui_pipeline_get_error (pipeline);
   if (failure == NULL)
@@ -144,7 +205,7 @@ command_fold (int    argc,
   g_autoptr(AguiReducer) reducer = NULL;
   g_autoptr(AguiPipeline) pipeline = NULL;
   g_autoptr(JsonNode) output = NULL;
-  g_autofree char *text = NULL;
+  Skipped skipped = { 0 };
 
   /* For the differential tests: the json-glib parser the fast one
    * replaced, which must fold every stream to the same bytes. */
@@ -164,12 +225,13 @@ command_fold (int    argc,
 
   reducer = agui_reducer_new (NULL);
   pipeline = _agui_pipeline_new (reducer);
-  _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, NULL);
+  _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, &skipped);
   feed (pipeline, body);
+  skipped_finish (&skipped);
 
   output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), _agui_pipeline_get_error (pipeline));
-  text = json_to_string (output, TRUE);
-  print_utf8 (text);
+  if (!print_json (output, TRUE))
+    return 1;
 
   return _agui_pipeline_get_error (pipeline) ? 1 : 0;
 }
@@ -461,14 +523,14 @@ command_show (int    argc,
           return 1;
         }
       output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
-      text = json_to_string (output, TRUE);
+      text = _agui_json_to_string (output, TRUE, &error);
     }
   else if (export)
     {
       g_autoptr(JsonNode) output = agui_session_store_export_json (store, thread, &error);
 
       if (output != NULL)
-        text = json_to_string (output, TRUE);
+        text = _agui_json_to_string (output, TRUE, &error);
     }
   else
     {
@@ -497,9 +559,12 @@ command_import (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
   g_autoptr(AguiSessionStore) store = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GBytes) contents = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
+  const char *text;
+  gsize length;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2)
@@ -508,9 +573,21 @@ command_import (int    argc,
       return 2;
     }
 
-  if (!json_parser_load_from_file (parser, argv[1], &error) ||
-      !(store = agui_session_store_new (store_path, &error)) ||
-      !(id = agui_session_store_import_json (store, json_parser_get_root (parser), &error)))
+  if (!(contents = read_input (argv[1], &error)))
+    {
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 1;
+    }
+
+  text = g_bytes_get_data (contents, &length);
+  if (!(exported = _agui_json_parse (text, length, &error)))
+    {
+      g_printerr ("tandem-cli: %s is not valid JSON: %s\n", argv[1], error->message);
+      return 1;
+    }
+
+  if (!(store = agui_session_store_new (store_path, &error)) ||
+      !(id = agui_session_store_import_json (store, exported, &error)))
     {
       g_printerr ("tandem-cli: %s\n", error->message);
       return 1;
