@@ -548,21 +548,6 @@ on_session_busy_changed_cb (TandemWindow *self)
 }
 
 static void
-on_session_store_error_changed_cb (TandemWindow     *self,
-                                   GParamSpec       *pspec,
-                                   AguiAgentSession *session)
-{
-  const char *error = agui_agent_session_get_store_error (session);
-  g_autofree char *text = NULL;
-
-  if (error == NULL)
-    return;
-
-  text = g_strdup_printf (_("The conversation could not be saved: %s"), error);
-  tandem_window_show_toast (self, text);
-}
-
-static void
 on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
@@ -1980,7 +1965,6 @@ tandem_window_set_session (TandemWindow     *self,
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "notify::store-error", G_CALLBACK (on_session_store_error_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "items-changed", G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
