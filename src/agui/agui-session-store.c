@@ -20,6 +20,7 @@
 #include "agui-event-parser.h"
 #include "agui-reducer.h"
 #include "agui-session-store-private.h"
+#include "agui-transcript-private.h"
 #include "agui-transcript.h"
 
 /**
@@ -2473,6 +2474,10 @@ replay_import (JsonArray   *event_array,
         agui_reducer_apply (reducer, g_ptr_array_index (applied, j));
     }
 
+  /* What the person answered about a call is Tandem's own note, kept
+   * with the stored messages and not in the log: take it over as a
+   * restore does, so the comparison is of what the log says. */
+  _agui_transcript_restore_local_state (transcript, messages);
   folded = agui_transcript_to_messages (transcript, TRUE);
   if ((difference = first_difference (messages, folded)) != NULL)
     {
