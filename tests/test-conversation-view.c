@@ -160,7 +160,7 @@ assert_shows_latest (TandemWindow *window)
   g_autoptr(GString) why = g_string_new (NULL);
 
   /* Layout takes a frame or two after the content changed */
-  agui_test_wait_for (shows_latest_cb, window, 3000);
+  agui_test_wait_for (shows_latest_cb, window, 10000);
   if (!shows_latest (window, why))
     g_error ("The latest message is not in view: %s", why->str);
 }

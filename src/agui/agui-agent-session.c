@@ -1333,6 +1333,38 @@ on_run_started (GObject      *object,
   read_next (task);
 }
 
+
+/* An answer to a question that is about no tool call in the transcript
+ * (a Mastra suspension, a plain question) has no card to show it, so it
+ * becomes a note of the turn. */
+static void
+note_answer (AguiAgentSession *self,
+             JsonObject       *interrupt,
+             AguiAnswer        kind,
+             const char       *text)
+{
+  g_autoptr(JsonObject) note = json_object_new ();
+  g_autoptr(JsonNode) question = json_node_init_object (json_node_alloc (), interrupt);
+  static const char * const names[] = {
+    [AGUI_ANSWER_APPROVED] = "approved",
+    [AGUI_ANSWER_APPROVED_EDITED] = "approved-edited",
+    [AGUI_ANSWER_DENIED] = "denied",
+    [AGUI_ANSWER_CANCELLED] = "cancelled",
+    [AGUI_ANSWER_EXPIRED] = "expired",
+    [AGUI_ANSWER_ANSWERED] = "answered",
+  };
+
+  if ((guint) kind >= G_N_ELEMENTS (names) || names[kind] == NULL)
+    return;
+
+  json_object_set_string_member (note, "kind", "answer");
+  json_object_set_string_member (note, "answer", names[kind]);
+  if (text != NULL)
+    json_object_set_string_member (note, "text", text);
+  json_object_set_member (note, "interrupt", _agui_json_node_copy_deep (question));
+  _agui_transcript_add_note (self->transcript, note);
+}
+
 static void
 start_run (GTask *task)
 {
@@ -1435,8 +1467,7 @@ record_answers (AguiAgentSession *self,
       g_autofree char *text = NULL;
       AguiAnswer kind;
 
-      if (tool_call_id == NULL || !(part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id)))
-        continue;
+      part = tool_call_id != NULL ? agui_transcript_lookup_tool_call (self->transcript, tool_call_id) : NULL;
 
       for (guint j = 0; j < json_array_get_length (answers); j++)
         {
@@ -1478,7 +1509,10 @@ record_answers (AguiAgentSession *self,
           text = node_to_text (json_object_get_member (answer, "payload"));
         }
 
-      _agui_tool_call_part_set_answer (part, kind, edited, text);
+      if (part != NULL)
+        _agui_tool_call_part_set_answer (part, kind, edited, text);
+      else
+        note_answer (self, interrupt, kind, text);
     }
 }
 
