@@ -272,6 +272,8 @@ tandem_attempt_frame_init (TandemAttemptFrame *self)
   self->mark_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->mark_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->mark_label), TRUE);
+  /* Else a wrapping label next to the button takes its narrowest width */
+  gtk_widget_set_hexpand (self->mark_label, TRUE);
   gtk_widget_add_css_class (self->mark_label, "caption");
   gtk_widget_add_css_class (self->mark_label, "dim-label");
   gtk_box_append (GTK_BOX (self->mark), self->mark_label);
