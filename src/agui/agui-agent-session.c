@@ -13,8 +13,9 @@
 #include "agui-reducer-private.h"
 #include "agui-session-store.h"
 #include "agui-tool-call-part-private.h"
-#include "agui-transcript-private.h"
 #include "agui-session-store-private.h"
+#include "agui-tool-runner-private.h"
+#include "agui-transcript-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -77,14 +78,6 @@ typedef enum
 
 typedef struct
 {
-  char     *id;
-  char     *name;
-  gboolean  ended;
-  gboolean  answered;
-} FrontendCall;
-
-typedef struct
-{
   ExchangeKind       kind;
   JsonNode          *content;
   JsonArray         *answers;
@@ -99,11 +92,9 @@ typedef struct
   /* The run in flight. */
   AguiPipeline      *pipeline;
   AguiEventStream   *stream;
-  GHashTable        *calls;
-  guint              in_flight;
+  AguiToolRunner    *tool_runner;
   guint              runs;
   gboolean           stream_done;
-  gboolean           called_tools;
   gboolean           cancelled;
   guint              attempt;
 
@@ -164,14 +155,6 @@ static void start_next (AguiAgentSession *self);
 static void start_run  (GTask            *task);
 
 static void
-frontend_call_free (FrontendCall *call)
-{
-  g_free (call->id);
-  g_free (call->name);
-  g_free (call);
-}
-
-static void
 exchange_free (Exchange *exchange)
 {
   if (exchange->caller_cancellable != NULL)
@@ -186,7 +169,7 @@ exchange_free (Exchange *exchange)
   if (exchange->stream != NULL)
     agui_event_stream_close (exchange->stream);
   g_clear_object (&exchange->stream);
-  g_clear_pointer (&exchange->calls, g_hash_table_unref);
+  g_clear_pointer (&exchange->tool_runner, _agui_tool_runner_unref);
   g_free (exchange->snapshot_id);
   g_clear_pointer (&exchange->turn_events, g_ptr_array_unref);
   g_clear_error (&exchange->finish_error);
@@ -1034,147 +1017,25 @@ build_input (AguiAgentSession *self,
   return json_node_init_object (json_node_alloc (), input);
 }
 
-/* Frontend tools */
-
-typedef struct
-{
-  GTask        *task;
-  FrontendCall *call;
-} ToolExecution;
-
 static void maybe_finish_run (GTask *task);
 
 static void
-answer_call (AguiAgentSession *self,
-             FrontendCall     *call,
-             const char       *content,
-             const char       *error)
+on_tools_idle (gpointer user_data)
 {
-  g_autofree char *message_id = g_uuid_string_random ();
-  Exchange *exchange = g_task_get_task_data (self->current);
-  AguiEvent *event;
-
-  call->answered = TRUE;
-  event = _agui_reducer_add_tool_result (self->reducer, message_id, call->id, content, error);
-  g_ptr_array_add (exchange->turn_events, event);
+  maybe_finish_run (G_TASK (user_data));
 }
 
-static void
-on_tool_executed (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  ToolExecution *execution = user_data;
-  g_autoptr(GTask) task = execution->task;
-  AguiAgentSession *self = g_task_get_source_object (task);
-  Exchange *exchange = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *answer = NULL;
-
-  answer = agui_tool_execute_finish (AGUI_TOOL (object), result, &error);
-
-  /* A tool stopped mid-way still answers: with its failure, so the
-   * agent's history never holds a call without an answer. */
-  if (answer == NULL)
-    {
-      g_autofree char *content = g_strdup_printf ("Tool execution failed: %s", error->message);
-      AguiToolCallPart *part = agui_transcript_lookup_tool_call (self->transcript, execution->call->id);
-
-      /* A tool that asks the person first fails with PERMISSION_DENIED
-       * when they say no: that is their answer, not the tool failing. */
-      if (part != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
-        _agui_tool_call_part_set_answer (part, AGUI_ANSWER_DECLINED, NULL, NULL);
-
-      answer_call (self, execution->call, content, error->message);
-    }
-  else
-    {
-      answer_call (self, execution->call, answer, NULL);
-    }
-
-  g_free (execution);
-  exchange->in_flight--;
-  maybe_finish_run (task);
-}
-
-static void
-run_frontend_call (GTask        *task,
-                   FrontendCall *call)
-{
-  AguiAgentSession *self = g_task_get_source_object (task);
-  Exchange *exchange = g_task_get_task_data (task);
-  AguiTool *tool = agui_tool_registry_lookup (self->tools, call->name);
-  AguiToolCallPart *part = agui_transcript_lookup_tool_call (self->transcript, call->id);
-  ToolExecution *execution;
-
-  exchange->called_tools = TRUE;
-
-  if (g_cancellable_is_cancelled (exchange->cancellable))
-    {
-      answer_call (self, call, "Tool was not run: the run was cancelled before it started.",
-                   "cancelled before it ran");
-      return;
-    }
-
-  execution = g_new0 (ToolExecution, 1);
-  execution->task = g_object_ref (task);
-  execution->call = call;
-  exchange->in_flight++;
-
-  agui_tool_execute_async (tool,
-                           part ? agui_tool_call_part_get_parsed_arguments (part) : NULL,
-                           exchange->cancellable,
-                           on_tool_executed, execution);
-}
-
-/* Sees every event after verification and folding: the tool runner. */
+/* Sees every event after verification and folding: the turn keeps it,
+ * and the tool runner answers the calls it owns. */
 static void
 on_event_applied (AguiEvent *event,
                   gpointer   user_data)
 {
   GTask *task = user_data;
-  AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
-  const char *id = agui_event_get_tool_call_id (event);
-  FrontendCall *call;
 
   g_ptr_array_add (exchange->turn_events, agui_event_ref (event));
-
-  if (self->tools == NULL || id == NULL)
-    return;
-
-  switch (agui_event_get_event_type (event))
-    {
-    case AGUI_EVENT_TOOL_CALL_START:
-      if (agui_tool_registry_lookup (self->tools, agui_event_get_string (event, "toolCallName")) &&
-          !g_hash_table_contains (exchange->calls, id))
-        {
-          call = g_new0 (FrontendCall, 1);
-          call->id = g_strdup (id);
-          call->name = g_strdup (agui_event_get_string (event, "toolCallName"));
-          g_hash_table_insert (exchange->calls, call->id, call);
-        }
-      break;
-
-    case AGUI_EVENT_TOOL_CALL_END:
-      call = g_hash_table_lookup (exchange->calls, id);
-      if (call != NULL && !call->ended)
-        {
-          call->ended = TRUE;
-          run_frontend_call (task, call);
-        }
-      break;
-
-    case AGUI_EVENT_TOOL_CALL_RESULT:
-      /* The agent answered it itself after all. */
-      call = g_hash_table_lookup (exchange->calls, id);
-      if (call != NULL && !call->ended)
-        call->answered = TRUE;
-      break;
-
-    default:
-      break;
-    }
+  _agui_tool_runner_observe (exchange->tool_runner, event);
 }
 
 /* The run */
@@ -1185,21 +1046,15 @@ maybe_finish_run (GTask *task)
   AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
   AguiRunState *state;
-  GHashTableIter iter;
-  FrontendCall *call;
+  gboolean called_tools;
 
-  if (!exchange->stream_done || exchange->in_flight > 0)
+  if (!exchange->stream_done || _agui_tool_runner_get_busy (exchange->tool_runner))
     return;
 
-  /* Calls whose arguments never finished streaming never ran; say so. */
-  g_hash_table_iter_init (&iter, exchange->calls);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &call))
-    if (!call->answered && !call->ended)
-      answer_call (self, call, "Tool was not run: the run ended before its arguments were complete.",
-                   "not run");
-
+  _agui_tool_runner_finish (exchange->tool_runner);
+  called_tools = _agui_tool_runner_get_called_tools (exchange->tool_runner);
   g_clear_pointer (&exchange->pipeline, _agui_pipeline_free);
-  g_clear_pointer (&exchange->calls, g_hash_table_unref);
+  g_clear_pointer (&exchange->tool_runner, _agui_tool_runner_unref);
 
   if (exchange->cancelled)
     {
@@ -1211,7 +1066,7 @@ maybe_finish_run (GTask *task)
     }
 
   state = agui_transcript_get_run_state (self->transcript);
-  if (exchange->called_tools &&
+  if (called_tools &&
       agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
       agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
     {
@@ -1345,9 +1200,9 @@ start_run (GTask *task)
   exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
-  exchange->called_tools = FALSE;
   exchange->pipeline = _agui_pipeline_new (self->reducer);
-  exchange->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) frontend_call_free);
+  exchange->tool_runner = _agui_tool_runner_new (self->tools, self->reducer, exchange->turn_events,
+                                                 exchange->cancellable, on_tools_idle, G_OBJECT (task));
   _agui_pipeline_set_callbacks (exchange->pipeline, on_event_applied, NULL, task);
 
   agui_transport_run_async (self->transport, input, exchange->cancellable,
