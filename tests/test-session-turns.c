@@ -527,6 +527,64 @@ test_unstorable_state (Fixture       *f,
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 2);
 }
 
+static void
+send_message (AguiAgentSession *session,
+              const char       *json)
+{
+  g_autoptr(JsonNode) message = json_from_string (json, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agui_agent_session_send_message_async (session, json_node_get_object (message), NULL, NULL,
+                                         store_result_cb, &result);
+  wait_for (&result);
+  state = agui_agent_session_send_message_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+}
+
+static void
+test_multimodal_title (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) pictures = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A multimodal first message names the thread after its text part; "
+                  "one with only media gets the title the application gave");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                          "transport", replay, "thread-id", "t", "store", f->store,
+                          "default-title", "Untitled (app)",
+                          NULL);
+  script (replay, RS ("r1") "," TEXT ("m1", "seen") "," RF ("r1"));
+  send_message (session,
+                "{\"role\":\"user\",\"content\":["
+                "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"https://example.org/a.png\"}},"
+                "{\"type\":\"text\",\"text\":\"What is in this picture?\\nIt is blurry\"}]}");
+  thread = agui_session_store_get_thread (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "What is in this picture?");
+  g_clear_pointer (&thread, json_object_unref);
+
+  pictures = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                           "transport", replay, "thread-id", "p", "store", f->store,
+                           "default-title", "Untitled (app)",
+                           NULL);
+  script (replay, "{\"type\":\"RUN_STARTED\",\"threadId\":\"p\",\"runId\":\"r2\"},"
+                  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"p\",\"runId\":\"r2\"}");
+  send_message (pictures,
+                "{\"role\":\"user\",\"content\":["
+                "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"https://example.org/b.png\"}}]}");
+  thread = agui_session_store_get_thread (f->store, "p", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "Untitled (app)");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -540,6 +598,7 @@ main (int   argc,
   g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
   g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);
+  g_test_add ("/agui/session-turns/multimodal-title", Fixture, NULL, fixture_set_up, test_multimodal_title, fixture_tear_down);
   g_test_add ("/agui/session-turns/unstorable-state", Fixture, NULL, fixture_set_up, test_unstorable_state, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-keeps-conversation", Fixture, NULL, fixture_set_up, test_full_disk_keeps_conversation, fixture_tear_down);
 

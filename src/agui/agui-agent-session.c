@@ -16,6 +16,7 @@
 #include "agui-session-store-private.h"
 #include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"
+#include "agui-turn-recorder-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -118,19 +119,11 @@ struct _AguiAgentSession
   GTask            *current;
 
   AguiSessionStore *store;
-  char             *last_snapshot_id;
-  guint             turn_index;
-  char             *store_error;
-  /* The events of turns whose save failed: written with the next turn
-   * that saves, so the log still replays everything the snapshot holds. */
-  GPtrArray        *unsaved_events;
-  /* The last turn that could not be saved, for a retry. */
-  struct _TurnSave *failed_save;
+  char             *default_title;
+  AguiTurnRecorder *recorder;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
-
-static void turn_save_free (struct _TurnSave *save);
 
 enum {
   PROP_0,
@@ -146,6 +139,7 @@ enum {
   PROP_LAST_SNAPSHOT_ID,
   PROP_TURN_INDEX,
   PROP_STORE_ERROR,
+  PROP_DEFAULT_TITLE,
   N_PROPS
 };
 
@@ -197,6 +191,9 @@ agui_agent_session_constructed (GObject *object)
   if (self->thread_id == NULL)
     self->thread_id = g_uuid_string_random ();
 
+  self->recorder = _agui_turn_recorder_new (object, self->store, self->thread_id, self->agent,
+                                            self->default_title);
+
   g_signal_connect_object (self->transcript, "notify",
                            G_CALLBACK (on_transcript_notify), self, G_CONNECT_SWAPPED);
 }
@@ -226,10 +223,8 @@ agui_agent_session_finalize (GObject *object)
   g_clear_object (&self->transcript);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->agent, g_free);
-  g_clear_pointer (&self->last_snapshot_id, g_free);
-  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
-  g_clear_pointer (&self->store_error, g_free);
+  g_clear_pointer (&self->default_title, g_free);
+  g_clear_pointer (&self->recorder, _agui_turn_recorder_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
 }
@@ -281,15 +276,19 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_LAST_SNAPSHOT_ID:
-      g_value_set_string (value, self->last_snapshot_id);
+      g_value_set_string (value, agui_agent_session_get_last_snapshot_id (self));
       break;
 
     case PROP_TURN_INDEX:
-      g_value_set_uint (value, self->turn_index);
+      g_value_set_uint (value, agui_agent_session_get_turn_index (self));
       break;
 
     case PROP_STORE_ERROR:
-      g_value_set_string (value, self->store_error);
+      g_value_set_string (value, agui_agent_session_get_store_error (self));
+      break;
+
+    case PROP_DEFAULT_TITLE:
+      g_value_set_string (value, self->default_title);
       break;
 
     default:
@@ -325,6 +324,10 @@ agui_agent_session_set_property (GObject      *object,
 
     case PROP_AGENT:
       self->agent = g_value_dup_string (value);
+      break;
+
+    case PROP_DEFAULT_TITLE:
+      self->default_title = g_value_dup_string (value);
       break;
 
     default:
@@ -439,6 +442,18 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
   properties[PROP_STORE_ERROR] =
     g_param_spec_string ("store-error", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiAgentSession:default-title:
+   *
+   * The title a stored thread gets when the person's first message has
+   * no text to name it after (only media, say). The library has no words
+   * of its own for it: an application passes its own, translated; the
+   * default is the empty string.
+   */
+  properties[PROP_DEFAULT_TITLE] =
+    g_param_spec_string ("default-title", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -588,191 +603,8 @@ agui_agent_session_get_busy (AguiAgentSession *self)
 
 /* The exchange */
 
-static const char *
-finish_reason (AguiRunState *state,
-               gboolean      cancelled)
-{
-  if (cancelled)
-    return "cancelled";
-
-  switch (agui_run_state_get_status (state))
-    {
-    case AGUI_RUN_FAILED:
-      return agui_stage_to_string (agui_run_state_get_error_stage (state));
-
-    case AGUI_RUN_FINISHED:
-      switch (agui_run_state_get_outcome (state))
-        {
-        case AGUI_OUTCOME_INTERRUPT: return "interrupt";
-        case AGUI_OUTCOME_CANCELLED: return "cancelled";
-        case AGUI_OUTCOME_SUCCESS:
-        case AGUI_OUTCOME_NONE:
-        default:                     return "success";
-        }
-
-    case AGUI_RUN_IDLE:
-    case AGUI_RUN_RUNNING:
-    default:
-      return NULL;
-    }
-}
-
-static void
-set_store_error (AguiAgentSession *self,
-                 const char       *message)
-{
-  if (g_strcmp0 (self->store_error, message) == 0)
-    return;
-
-  g_free (self->store_error);
-  self->store_error = g_strdup (message);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE_ERROR]);
-}
-
-static char *
-title_for (AguiAgentSession *self)
-{
-  g_autoptr(JsonArray) messages = agui_transcript_to_messages (self->transcript, FALSE);
-
-  for (guint i = 0; i < json_array_get_length (messages); i++)
-    {
-      JsonObject *message = json_array_get_object_element (messages, i);
-      const char *content = json_object_get_string_member_with_default (message, "content", NULL);
-
-      if (g_strcmp0 (json_object_get_string_member (message, "role"), "user") == 0 &&
-          content != NULL && content[0] != '\0')
-        {
-          g_autofree char *line = g_strndup (content, strcspn (content, "\n"));
-
-          if (g_utf8_strlen (line, -1) > 60)
-            {
-              char *cut = g_utf8_offset_to_pointer (line, 59);
-
-              *cut = '\0';
-              return g_strconcat (line, "…", NULL);
-            }
-          return g_steal_pointer (&line);
-        }
-    }
-
-  return g_strdup ("New conversation");
-}
-
-/* What one turn writes, copied so that a worker thread can write it while
- * the conversation goes on in the main thread. */
-typedef struct _TurnSave
-{
-  char               *thread_id;
-  char               *title;
-  char               *agent;
-  char               *snapshot_id;
-  char               *parent_id;
-  char               *finish_reason;
-  char               *error;
-  int                 turn_index;
-  AguiSnapshotStatus  status;
-  JsonNode           *messages;
-  JsonNode           *state;
-  JsonNode           *pending_interrupts;
-  GPtrArray          *events;
-} TurnSave;
-
-static void
-turn_save_free (TurnSave *save)
-{
-  g_free (save->thread_id);
-  g_free (save->title);
-  g_free (save->agent);
-  g_free (save->snapshot_id);
-  g_free (save->parent_id);
-  g_free (save->finish_reason);
-  g_free (save->error);
-  g_clear_pointer (&save->messages, json_node_unref);
-  g_clear_pointer (&save->state, json_node_unref);
-  g_clear_pointer (&save->pending_interrupts, json_node_unref);
-  g_clear_pointer (&save->events, g_ptr_array_unref);
-  g_free (save);
-}
-
-/* Shares the trees: nothing modifies a save once it is made. */
-static TurnSave *
-turn_save_copy (const TurnSave *save)
-{
-  TurnSave *copy = g_new0 (TurnSave, 1);
-
-  copy->thread_id = g_strdup (save->thread_id);
-  copy->title = g_strdup (save->title);
-  copy->agent = g_strdup (save->agent);
-  copy->snapshot_id = g_strdup (save->snapshot_id);
-  copy->parent_id = g_strdup (save->parent_id);
-  copy->finish_reason = g_strdup (save->finish_reason);
-  copy->error = g_strdup (save->error);
-  copy->turn_index = save->turn_index;
-  copy->status = save->status;
-  copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
-  copy->state = save->state ? json_node_ref (save->state) : NULL;
-  copy->pending_interrupts = save->pending_interrupts ? json_node_ref (save->pending_interrupts) : NULL;
-  copy->events = save->events ? g_ptr_array_ref (save->events) : NULL;
-
-  return copy;
-}
-
-static void
-save_turn_in_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  AguiSessionStore *store = source_object;
-  TurnSave *save = task_data;
-  AguiTurnRecord turn = { 0 };
-  GError *error = NULL;
-
-  turn.thread_id = save->thread_id;
-  turn.snapshot_id = save->snapshot_id;
-  turn.parent_id = save->parent_id;
-  turn.turn_index = save->turn_index;
-  turn.status = save->status;
-  turn.finish_reason = save->finish_reason;
-  turn.error = save->error;
-  turn.messages = json_node_get_array (save->messages);
-  turn.state = save->state;
-  turn.events = save->events;
-  turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
-
-  /* The thread is created in the turn's transaction: a kill between
-   * the two must not leave a titled thread with no messages. */
-  if (_agui_session_store_save_turn_in_thread (store, &turn, save->title, save->agent, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
 static void complete_exchange (GTask  *task,
                                GError *error);
-
-static void
-advance_turn (AguiAgentSession *self,
-              const char       *snapshot_id)
-{
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (snapshot_id);
-  self->turn_index++;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
-}
-
-static void
-turn_saved (AguiAgentSession *self,
-            const TurnSave   *save)
-{
-  g_autofree char *snapshot_id = g_strdup (save->snapshot_id);
-
-  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
-  set_store_error (self, NULL);
-  advance_turn (self, snapshot_id);
-}
 
 static void
 on_turn_saved (GObject      *object,
@@ -782,97 +614,9 @@ on_turn_saved (GObject      *object,
   g_autoptr(GTask) exchange_task = user_data;
   AguiAgentSession *self = g_task_get_source_object (exchange_task);
   Exchange *exchange = g_task_get_task_data (exchange_task);
-  g_autoptr(GError) error = NULL;
 
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_warning ("%s", error->message);
-      set_store_error (self, error->message);
-
-      /* The turn counter and the parent link stay on the last snapshot
-       * that was written, and this turn's events wait for the next
-       * save, so a retried save neither skips an index nor names a
-       * parent that does not exist. */
-      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-      self->unsaved_events = g_ptr_array_ref (save->events);
-      g_clear_pointer (&self->failed_save, turn_save_free);
-      self->failed_save = turn_save_copy (save);
-    }
-  else
-    {
-      turn_saved (self, save);
-    }
-
+  _agui_turn_recorder_save_finish (self->recorder, result);
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
-}
-
-/* The turn ends as a snapshot chained to the one before it: COMPLETED,
- * FAILED with its error, or ABORTED when cancelled. The write happens in
- * a worker thread (a turn's log can be long, and SQLite syncs the disk),
- * and the exchange completes once it is done, so a caller that sees the
- * turn end also sees it stored. A store that cannot write says so on the
- * session; the conversation itself goes on. Returns whether a write was
- * started. */
-static gboolean
-persist_turn (AguiAgentSession *self,
-              GTask            *exchange_task)
-{
-  Exchange *exchange = g_task_get_task_data (exchange_task);
-  AguiRunState *state = agui_transcript_get_run_state (self->transcript);
-  gboolean started = FALSE;
-
-  if (self->store != NULL)
-    {
-      g_autoptr(GTask) task = NULL;
-      TurnSave *save = g_new0 (TurnSave, 1);
-      g_autoptr(JsonNode) messages = NULL;
-      g_autoptr(JsonNode) interrupts = NULL;
-
-      save->thread_id = g_strdup (self->thread_id);
-      save->title = title_for (self);
-      save->agent = g_strdup (self->agent);
-      save->snapshot_id = g_strdup (exchange->snapshot_id);
-      save->parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? g_strdup (self->last_snapshot_id) : NULL;
-      save->turn_index = self->turn_index;
-      save->status = exchange->cancelled ? AGUI_SNAPSHOT_ABORTED
-                     : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
-                     : AGUI_SNAPSHOT_COMPLETED;
-      save->finish_reason = g_strdup (finish_reason (state, exchange->cancelled));
-      save->error = save->status == AGUI_SNAPSHOT_FAILED ? g_strdup (agui_run_state_get_error_message (state)) : NULL;
-      /* Deep copies: the transcript goes on changing while the thread writes. */
-      messages = _agui_json_node_new_array (agui_transcript_to_messages (self->transcript, TRUE));
-      save->messages = _agui_json_node_copy_deep (messages);
-      save->state = _agui_json_node_copy_deep (agui_transcript_get_state (self->transcript));
-      interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (self->transcript));
-      save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
-      if (self->unsaved_events != NULL)
-        {
-          save->events = g_ptr_array_new_full (self->unsaved_events->len + exchange->turn_events->len,
-                                               (GDestroyNotify) agui_event_unref);
-          for (guint i = 0; i < self->unsaved_events->len; i++)
-            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
-          for (guint i = 0; i < exchange->turn_events->len; i++)
-            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (exchange->turn_events, i)));
-        }
-      else
-        {
-          save->events = g_ptr_array_ref (exchange->turn_events);
-        }
-
-      task = g_task_new (self->store, NULL, on_turn_saved, g_object_ref (exchange_task));
-      g_task_set_source_tag (task, persist_turn);
-      g_task_set_task_data (task, save, (GDestroyNotify) turn_save_free);
-      g_task_run_in_thread (task, save_turn_in_thread);
-      started = TRUE;
-    }
-  else
-    {
-      advance_turn (self, exchange->snapshot_id);
-    }
-
-  return started;
 }
 
 static void
@@ -915,8 +659,13 @@ finish_exchange (GTask  *task,
     _agui_transcript_mark_unanswered_calls (self->transcript);
 
   /* Only a turn that started is a turn: refused input writes nothing. */
-  if (exchange->started && persist_turn (self, task))
+  if (exchange->started &&
+      _agui_turn_recorder_save_async (self->recorder, self->transcript, exchange->snapshot_id,
+                                      exchange->cancelled, exchange->turn_events,
+                                      on_turn_saved, task))
     {
+      /* The save always completes later, from the main loop. */
+      g_object_ref (task);
       exchange->finish_error = error;
       return;
     }
@@ -1379,7 +1128,7 @@ begin_exchange (GTask *task)
 
   /* The turn begins: a snapshot id is reserved (none without a store). */
   exchange->started = TRUE;
-  exchange->snapshot_id = self->store ? g_uuid_string_random () : g_strdup ("");
+  exchange->snapshot_id = _agui_turn_recorder_reserve_snapshot_id (self->recorder);
   exchange->turn_events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
 
   if (exchange->kind == EXCHANGE_SEND)
@@ -1922,15 +1671,12 @@ agui_agent_session_restore (AguiAgentSession  *self,
       _agui_reducer_set_run_state (self->reducer, failed);
     }
 
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (json_object_get_string_member_with_default (snapshot, "id", NULL));
-  self->turn_index = (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1;
   /* A damaged latest snapshot is skipped on reading; the next turn must
    * still not reuse its index. */
-  self->turn_index = MAX (self->turn_index,
-                          (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL)));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+  _agui_turn_recorder_restore (self->recorder,
+                               json_object_get_string_member_with_default (snapshot, "id", NULL),
+                               MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
+                                    (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL))));
 
   return TRUE;
 }
@@ -1961,7 +1707,7 @@ agui_agent_session_get_last_snapshot_id (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
-  return self->last_snapshot_id;
+  return _agui_turn_recorder_get_last_snapshot_id (self->recorder);
 }
 
 /**
@@ -1975,7 +1721,7 @@ agui_agent_session_get_turn_index (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), 0);
 
-  return self->turn_index;
+  return _agui_turn_recorder_get_turn_index (self->recorder);
 }
 
 /**
@@ -1989,30 +1735,7 @@ agui_agent_session_get_store_error (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
-  return self->store_error;
-}
-
-static void
-on_retry_saved (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  AguiAgentSession *self = g_task_get_source_object (task);
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
-  GError *error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      set_store_error (self, error->message);
-      g_task_return_error (task, error);
-      return;
-    }
-
-  /* A turn that saved meanwhile carried these events and this index. */
-  if (self->failed_save != NULL && g_strcmp0 (self->failed_save->snapshot_id, save->snapshot_id) == 0)
-    turn_saved (self, save);
-  g_task_return_boolean (task, TRUE);
+  return _agui_turn_recorder_get_store_error (self->recorder);
 }
 
 /**
@@ -2034,25 +1757,10 @@ agui_agent_session_retry_save_async (AguiAgentSession    *self,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) save_task = NULL;
-
   g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agui_agent_session_retry_save_async);
-
-  if (self->failed_save == NULL || self->store == NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  save_task = g_task_new (self->store, cancellable, on_retry_saved, g_steal_pointer (&task));
-  g_task_set_source_tag (save_task, agui_agent_session_retry_save_async);
-  g_task_set_task_data (save_task, turn_save_copy (self->failed_save), (GDestroyNotify) turn_save_free);
-  g_task_run_in_thread (save_task, save_turn_in_thread);
+  _agui_turn_recorder_retry_async (self->recorder, cancellable, callback, user_data);
 }
 
 /**
@@ -2071,5 +1779,5 @@ agui_agent_session_retry_save_finish (AguiAgentSession  *self,
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_turn_recorder_retry_finish (self->recorder, result, error);
 }
