@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agui-agent-session.h"
+#include "agui-agent-session-private.h"
 #include "agui-interrupts-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
@@ -121,6 +121,8 @@ struct _AguiAgentSession
   AguiSessionStore *store;
   char             *default_title;
   AguiTurnRecorder *recorder;
+  /* A restore is drawing the thread: turns wait for it. */
+  gboolean          restoring;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
@@ -470,7 +472,14 @@ agui_agent_session_init (AguiAgentSession *self)
  * agui_agent_session_new:
  * @transport: how to reach the agent
  *
- * Returns: (transfer full): a session on a new thread, without frontend tools
+ * A session on a new thread, without frontend tools or a store. Set the
+ * construct properties with g_object_new() for more: a thread to go on
+ * ([property@Agui.AgentSession:thread-id]), frontend
+ * [property@Agui.AgentSession:tools], a
+ * [property@Agui.AgentSession:store] and the
+ * [property@Agui.AgentSession:agent] it is kept under.
+ *
+ * Returns: (transfer full): a session
  */
 AguiAgentSession *
 agui_agent_session_new (AguiTransport *transport)
@@ -478,29 +487,6 @@ agui_agent_session_new (AguiTransport *transport)
   g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
 
   return g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", transport, NULL);
-}
-
-/**
- * agui_agent_session_new_for_thread:
- * @transport: how to reach the agent
- * @thread_id: (nullable): the thread, or %NULL for a new one
- * @tools: (nullable): frontend tools to run for the agent
- *
- * Returns: (transfer full): a session
- */
-AguiAgentSession *
-agui_agent_session_new_for_thread (AguiTransport    *transport,
-                                   const char       *thread_id,
-                                   AguiToolRegistry *tools)
-{
-  g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
-  g_return_val_if_fail (!tools || AGUI_IS_TOOL_REGISTRY (tools), NULL);
-
-  return g_object_new (AGUI_TYPE_AGENT_SESSION,
-                       "transport", transport,
-                       "thread-id", thread_id,
-                       "tools", tools,
-                       NULL);
 }
 
 /**
@@ -1148,6 +1134,9 @@ start_next (AguiAgentSession *self)
 {
   g_assert (self->current == NULL);
 
+  if (self->restoring)
+    return;
+
   self->current = g_queue_pop_head (&self->waiting);
   if (self->current == NULL)
     return;
@@ -1568,85 +1557,97 @@ agui_agent_session_send_message_finish (AguiAgentSession  *self,
   return propagate (self, result, agui_agent_session_send_async, error);
 }
 
-/**
- * agui_agent_session_new_full:
- * @transport: how to reach the agent
- * @thread_id: (nullable): the thread, or %NULL for a new one
- * @tools: (nullable): frontend tools to run for the agent
- * @store: (nullable): where to persist turns, or %NULL for client-managed mode
- * @agent: (nullable): a label for the agent, kept with the thread
- *
- * Returns: (transfer full): a session
- */
-AguiAgentSession *
-agui_agent_session_new_full (AguiTransport    *transport,
-                             const char       *thread_id,
-                             AguiToolRegistry *tools,
-                             AguiSessionStore *store,
-                             const char       *agent)
-{
-  g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
-  g_return_val_if_fail (!tools || AGUI_IS_TOOL_REGISTRY (tools), NULL);
-  g_return_val_if_fail (!store || AGUI_IS_SESSION_STORE (store), NULL);
+/* Restore */
 
-  return g_object_new (AGUI_TYPE_AGENT_SESSION,
-                       "transport", transport,
-                       "thread-id", thread_id,
-                       "tools", tools,
-                       "store", store,
-                       "agent", agent,
-                       NULL);
+typedef struct
+{
+  GPtrArray  *events;
+  JsonObject *snapshot;
+  int         turn_count;
+  guint       folded;
+  guint       idle_id;
+} Restore;
+
+static void
+restore_free (Restore *restore)
+{
+  g_clear_handle_id (&restore->idle_id, g_source_remove);
+  g_clear_pointer (&restore->events, g_ptr_array_unref);
+  g_clear_pointer (&restore->snapshot, json_object_unref);
+  g_free (restore);
 }
 
-/**
- * agui_agent_session_restore:
- * @self: a session with a store
- * @error: return location for a #GError
- *
- * Rebuilds the thread from the store: its log is folded again, so the
- * transcript draws exactly as it did, a thread that was waiting on
- * interrupts waits again, and the next turn's snapshot chains to the last
- * one saved. Call it before the first turn.
- *
- * Returns: %TRUE on success; an unknown thread is not an error
- */
-gboolean
-agui_agent_session_restore (AguiAgentSession  *self,
-                            GError           **error)
+/* Reads everything a restore needs in one go: on a worker thread for
+ * restore_async, so a long log never blocks the main loop. */
+static Restore *
+restore_load (AguiSessionStore  *store,
+              const char        *thread_id,
+              GError           **error)
 {
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(GError) local_error = NULL;
-  const char *status;
+  Restore *restore;
 
-  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
-  g_return_val_if_fail (self->store != NULL, FALSE);
-  g_return_val_if_fail (self->current == NULL, FALSE);
-
-  events = agui_session_store_load_events (self->store, self->thread_id, error);
+  events = agui_session_store_load_events (store, thread_id, error);
   if (events == NULL)
-    return FALSE;
+    return NULL;
 
-  snapshot = agui_session_store_get_last_snapshot (self->store, self->thread_id, &local_error);
+  snapshot = agui_session_store_get_last_snapshot (store, thread_id, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      return NULL;
     }
 
-  for (guint i = 0; i < events->len; i++)
-    agui_reducer_apply (self->reducer, g_ptr_array_index (events, i));
+  restore = g_new0 (Restore, 1);
+  restore->events = g_steal_pointer (&events);
+  restore->snapshot = g_steal_pointer (&snapshot);
+  restore->turn_count = restore->snapshot != NULL
+                        ? agui_session_store_get_turn_count (store, thread_id, NULL) : 0;
+
+  return restore;
+}
+
+/* Folds up to @budget_us microseconds' worth of the log (all of it when
+ * negative). Returns whether the log is folded. */
+static gboolean
+restore_fold (AguiAgentSession *self,
+              Restore          *restore,
+              gint64            budget_us)
+{
+  gint64 deadline = budget_us >= 0 ? g_get_monotonic_time () + budget_us : G_MAXINT64;
+
+  while (restore->folded < restore->events->len)
+    {
+      agui_reducer_apply (self->reducer, g_ptr_array_index (restore->events, restore->folded));
+      restore->folded++;
+
+      /* Reading the clock costs; every few events is often enough. */
+      if ((restore->folded & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
+        return restore->folded == restore->events->len;
+    }
+
+  return TRUE;
+}
+
+/* What the log cannot say, from the last snapshot: what the person
+ * answered, which calls got no result, how the last turn ended if not by
+ * an event, and where the snapshot chain goes on. */
+static void
+restore_finish (AguiAgentSession *self,
+                Restore          *restore)
+{
+  JsonObject *snapshot = restore->snapshot;
+  const char *status;
 
   if (snapshot == NULL)
-    return TRUE;
+    return;
 
-  /* What the log cannot say: what the person answered, which calls got
-   * no result... */
   if (json_object_has_member (snapshot, "messages") &&
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
     _agui_transcript_restore_local_state (self->transcript, json_object_get_array_member (snapshot, "messages"));
 
-  /* ...and how the last turn ended if not by an event. */
   status = json_object_get_string_member_with_default (snapshot, "status", NULL);
   if (g_strcmp0 (status, "ABORTED") == 0)
     {
@@ -1676,9 +1677,174 @@ agui_agent_session_restore (AguiAgentSession  *self,
   _agui_turn_recorder_restore (self->recorder,
                                json_object_get_string_member_with_default (snapshot, "id", NULL),
                                MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
-                                    (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL))));
+                                    (guint) MAX (0, restore->turn_count)));
+}
+
+gboolean
+_agui_agent_session_restore (AguiAgentSession  *self,
+                             GError           **error)
+{
+  Restore *restore;
+
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (self->store != NULL, FALSE);
+  g_return_val_if_fail (self->current == NULL && !self->restoring, FALSE);
+
+  if (!(restore = restore_load (self->store, self->thread_id, error)))
+    return FALSE;
+
+  restore_fold (self, restore, -1);
+  restore_finish (self, restore);
+  restore_free (restore);
 
   return TRUE;
+}
+
+static void
+restore_done (GTask  *task,
+              GError *error)
+{
+  AguiAgentSession *self = g_task_get_source_object (task);
+
+  self->restoring = FALSE;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+
+  /* A turn asked for meanwhile waited for the thread to be whole. */
+  if (self->current == NULL)
+    start_next (self);
+}
+
+/* The log is folded a slice at a time, so the main loop keeps drawing
+ * (a long conversation takes far longer to fold than a frame lasts). */
+static gboolean
+restore_fold_slice (gpointer user_data)
+{
+  GTask *task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (task);
+  Restore *restore = g_task_get_task_data (task);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      restore->idle_id = 0;
+      self->restoring = FALSE;
+      if (self->current == NULL)
+        start_next (self);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!restore_fold (self, restore, 4000))
+    return G_SOURCE_CONTINUE;
+
+  restore->idle_id = 0;
+  restore_finish (self, restore);
+  restore_done (task, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+restore_in_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  const char *thread_id = task_data;
+  AguiSessionStore *store = g_object_get_data (G_OBJECT (task), "store");
+  GError *error = NULL;
+  Restore *restore;
+  restore = restore_load (store, thread_id, &error);
+
+  if (restore == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, restore, (GDestroyNotify) restore_free);
+}
+
+static void
+on_restore_loaded (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  Restore *restore;
+
+  restore = g_task_propagate_pointer (G_TASK (result), &error);
+  if (restore == NULL)
+    {
+      restore_done (task, error);
+      return;
+    }
+
+  g_task_set_task_data (task, restore, (GDestroyNotify) restore_free);
+  restore->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_fold_slice,
+                                      g_object_ref (task), g_object_unref);
+}
+
+/**
+ * agui_agent_session_restore_async:
+ * @self: a session with a store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the thread is drawn again
+ * @user_data: data for @callback
+ *
+ * Rebuilds the thread from the store: its log is folded again, so the
+ * transcript draws exactly as it did, a thread that was waiting on
+ * interrupts waits again, and the next turn's snapshot chains to the last
+ * one saved. Call it before the first turn; a turn asked for while the
+ * restore runs waits for it.
+ *
+ * The store is read on a worker thread, and the log is folded into the
+ * transcript in slices between which the main loop runs, so a long
+ * conversation fills in while the window stays responsive. A cancelled
+ * restore leaves a partial transcript: discard the session.
+ */
+void
+agui_agent_session_restore_async (AguiAgentSession    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) load = NULL;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (self->store != NULL);
+  g_return_if_fail (self->current == NULL && !self->restoring);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agui_agent_session_restore_async);
+  self->restoring = TRUE;
+
+  load = g_task_new (NULL, cancellable, on_restore_loaded, g_steal_pointer (&task));
+  g_task_set_source_tag (load, agui_agent_session_restore_async);
+  g_task_set_task_data (load, g_strdup (self->thread_id), g_free);
+  g_object_set_data_full (G_OBJECT (load), "store", g_object_ref (self->store), g_object_unref);
+  g_task_run_in_thread (load, restore_in_thread);
+}
+
+/**
+ * agui_agent_session_restore_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; an unknown thread is not an error (it
+ *   restores as empty)
+ */
+gboolean
+agui_agent_session_restore_finish (AguiAgentSession  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agui_agent_session_restore_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /**
