@@ -281,8 +281,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), thread_id, NULL,
-                                            tandem_application_get_store (app), "test");
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", thread_id, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
   tandem_test_iterate_for (50);
 }
@@ -536,8 +535,7 @@ test_sidebar_waiting (Fixture       *f,
   send_text (f, "Just chatting");
   wait_for_exchange (f->session);
 
-  other = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
-                                       tandem_application_get_store (app), "test");
+  other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, other);
   push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
   send_text (f, "Clean up");

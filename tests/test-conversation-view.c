@@ -559,8 +559,11 @@ add_thread (const char *agent,
 
 typedef struct
 {
-  TandemWindow *window;
-  const char   *thread_id;
+  TandemWindow     *window;
+  const char       *thread_id;
+  /* A session being replaced: the thread is open once another shows it
+   * (a reopen restores asynchronously). */
+  AguiAgentSession *replaced;
 } Opened;
 
 static gboolean
@@ -569,7 +572,8 @@ thread_opened (gpointer data)
   Opened *opened = data;
   AguiAgentSession *session = tandem_window_get_session (opened->window);
 
-  return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), opened->thread_id) == 0;
+  return session != NULL && session != opened->replaced &&
+         g_strcmp0 (agui_agent_session_get_thread_id (session), opened->thread_id) == 0;
 }
 
 static TandemApplication *
@@ -619,7 +623,7 @@ test_agent_after_relaunch (Fixture       *f,
   g_autoptr(TandemApplication) second = NULL;
   g_autofree char *thread_id = NULL;
   TandemWindow *window;
-  Opened opened;
+  Opened opened = { 0 };
   guint before;
 
   g_test_summary ("After a relaunch, a conversation opened from the sidebar, its Retry and the subtitle all use its own agent");
@@ -692,7 +696,7 @@ test_agent_removed (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *thread_id = NULL;
   GtkDropDown *dropdown;
-  Opened opened;
+  Opened opened = { 0 };
 
   g_test_summary ("A conversation whose agent was removed says so, sends nothing, and goes on with the agent the person picks");
 
@@ -729,6 +733,7 @@ test_agent_removed (Fixture       *f,
   /* Choosing is not yet continuing */
   tandem_test_iterate_for (100);
   g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "agent_missing_banner")));
+  opened.replaced = tandem_window_get_session (f->window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.continue-with-agent", NULL));
   g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
   tandem_test_iterate_for (100);
