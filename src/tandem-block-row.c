@@ -9,6 +9,7 @@
 #include "tandem-attempt-frame.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-block-window.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-row.h"
 
@@ -141,6 +142,8 @@ find_block_list (TandemBlockRow *self)
 
   if (GTK_IS_NO_SELECTION (model))
     model = gtk_no_selection_get_model (GTK_NO_SELECTION (model));
+  if (TANDEM_IS_BLOCK_WINDOW (model))
+    model = tandem_block_window_get_source (TANDEM_BLOCK_WINDOW (model));
 
   return TANDEM_IS_BLOCK_LIST (model) ? TANDEM_BLOCK_LIST (model) : NULL;
 }
