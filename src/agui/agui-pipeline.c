@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "agui-chunk-normalizer.h"
-#include "agui-event-parser.h"
+#include "agui-event-parser-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-sse-decoder-private.h"
@@ -202,16 +202,19 @@ _agui_pipeline_parse_frame (AguiEventParser  *parser,
   gsize length = agui_sse_frame_get_data_length (frame);
   g_autoptr(GError) local_error = NULL;
 
-  if (!_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-                   "Invalid event: %s", local_error->message);
-      return NULL;
-    }
-
   if (_agui_sse_frame_get_unterminated (frame))
     {
-      AguiEvent *event = agui_event_parser_parse (parser, data, length, &local_error);
+      AguiEvent *event;
+
+      /* What the parser refuses outright is said as it is, not as a cut. */
+      if (!_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                       "Invalid event: %s", local_error->message);
+          return NULL;
+        }
+
+      event = _agui_event_parser_parse_valid (parser, data, length, &local_error);
 
       if (event == NULL && local_error != NULL)
         g_set_error (error, AGUI_ERROR, AGUI_ERROR_STREAM,
@@ -220,7 +223,7 @@ _agui_pipeline_parse_frame (AguiEventParser  *parser,
       return event;
     }
 
-  return agui_event_parser_parse (parser, data, length, error);
+  return _agui_event_parser_parse_valid (parser, data, length, error);
 }
 
 static gboolean

@@ -210,7 +210,26 @@ agui_sse_decoder_validate_utf8 (AguiSseDecoder *self,
 
   for (i = 0; i < length; i++)
     {
-      guint8 byte = data[i];
+      guint8 byte;
+
+      /* Between sequences, ASCII (nearly all of an event stream) is
+       * skipped a word at a time. */
+      if (state == UTF8_ACCEPT)
+        {
+          while (i + sizeof (guint64) <= length)
+            {
+              guint64 word;
+
+              memcpy (&word, data + i, sizeof word);
+              if (word & G_GUINT64_CONSTANT (0x8080808080808080))
+                break;
+              i += sizeof word;
+            }
+          if (i == length)
+            break;
+        }
+
+      byte = data[i];
 
       if (state == UTF8_ACCEPT)
         {
@@ -477,10 +496,12 @@ agui_sse_decoder_scan (AguiSseDecoder  *self,
 
   while (position < length)
     {
-      gsize end = position;
+      const guint8 *newline = memchr (data + position, '\n', length - position);
+      gsize end = newline != NULL ? (gsize) (newline - data) : length;
+      const guint8 *cr = memchr (data + position, '\r', end - position);
 
-      while (end < length && data[end] != '\n' && data[end] != '\r')
-        end++;
+      if (cr != NULL)
+        end = cr - data;
 
       if (!agui_sse_decoder_check_size (self, end - position, error))
         return FALSE;
