@@ -901,6 +901,34 @@ run_fixture_case (gconstpointer data)
     }
 }
 
+static void
+test_rollback_order (void)
+{
+  g_autoptr(JsonNode) document = parse ("{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
+  g_autoptr(JsonNode) patch = parse ("["
+                                     "{\"op\":\"add\",\"path\":\"/o/x\",\"value\":1},"
+                                     "{\"op\":\"add\",\"path\":\"/o/y\",\"value\":{\"deep\":[1]}},"
+                                     "{\"op\":\"remove\",\"path\":\"/o/b\"},"
+                                     "{\"op\":\"add\",\"path\":\"/o/b\",\"value\":\"again\"},"
+                                     "{\"op\":\"add\",\"path\":\"/o/z\",\"value\":null},"
+                                     "{\"op\":\"add\",\"path\":\"/o/y/deep/0\",\"value\":0},"
+                                     "{\"op\":\"replace\",\"path\":\"/o/a\",\"value\":9},"
+                                     "{\"op\":\"move\",\"from\":\"/o/c\",\"path\":\"/o/w\"},"
+                                     "{\"op\":\"add\",\"path\":\"/l/0\",\"value\":0},"
+                                     "{\"op\":\"add\",\"path\":\"/o/v\",\"value\":1},"
+                                     "{\"op\":\"test\",\"path\":\"/o/a\",\"value\":1}]");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("A failed patch that added many members, some of them removed, re-added or "
+                  "moved on the way, leaves the document exactly as it was, order included");
+
+  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  text = json_to_string (document, FALSE);
+  g_assert_cmpstr (text, ==, "{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -931,6 +959,7 @@ main (int   argc,
   g_test_add_func ("/agui/json-patch/pointer/errors", test_pointer_errors);
   g_test_add_func ("/agui/json-patch/pointer/is-valid", test_pointer_is_valid);
   g_test_add_func ("/agui/json-patch/equal", test_node_equal);
+  g_test_add_func ("/agui/json-patch/rollback-order", test_rollback_order);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixture_cases); i++)
     {

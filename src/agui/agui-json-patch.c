@@ -660,12 +660,103 @@ change_array_set (PatchContext *ctx,
   array_insert (array, index, node);
 }
 
+/* Removes the members named in @names from @object in one pass, keeping
+ * the order of the rest. json_object_remove_member () looks the name up
+ * in a list from its head, so removing the k members a patch appended,
+ * newest first, would cost k times the object's size; here each member
+ * in turn is taken from the head (found at once) and the kept ones are
+ * put back at the tail. */
+static void
+object_drop_members (JsonObject *object,
+                     GHashTable *names)
+{
+  g_autoptr(GPtrArray) kept_names = NULL;
+  g_autoptr(GPtrArray) kept_values = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (g_hash_table_size (names) == 1)
+    {
+      GHashTableIter names_iter;
+      gpointer only;
+
+      g_hash_table_iter_init (&names_iter, names);
+      g_hash_table_iter_next (&names_iter, &only, NULL);
+      json_object_remove_member (object, only);
+      return;
+    }
+
+  all = g_ptr_array_new_with_free_func (g_free);
+  kept_names = g_ptr_array_new ();
+  kept_values = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      char *copy = g_strdup (name);
+
+      g_ptr_array_add (all, copy);
+      if (!g_hash_table_contains (names, name))
+        {
+          g_ptr_array_add (kept_names, copy);
+          g_ptr_array_add (kept_values, json_node_ref (member));
+        }
+    }
+
+  for (guint i = 0; i < all->len; i++)
+    json_object_remove_member (object, g_ptr_array_index (all, i));
+  for (guint i = 0; i < kept_names->len; i++)
+    json_object_set_member (object, g_ptr_array_index (kept_names, i),
+                            json_node_ref (g_ptr_array_index (kept_values, i)));
+}
+
+/* Members added by the patch, to remove from each object (object → set
+ * of names), held back until another undo step touches the object or the
+ * undo ends. Steps on different containers commute, since each changes
+ * only its own container, so the order within each object is kept. */
+static void
+flush_drops (GHashTable *drops,
+             JsonObject *object)
+{
+  GHashTable *names = g_hash_table_lookup (drops, object);
+
+  if (names == NULL)
+    return;
+
+  object_drop_members (object, names);
+  g_hash_table_remove (drops, object);
+}
+
 static void
 undo_all (PatchContext *ctx)
 {
+  g_autoptr(GHashTable) drops = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) json_object_unref,
+                                                       (GDestroyNotify) g_hash_table_unref);
+  GHashTableIter iter;
+  gpointer object;
+  gpointer names;
+
   for (guint i = ctx->undo->len; i > 0; i--)
     {
       UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, i - 1);
+
+      if (entry->kind == UNDO_OBJECT_SET && entry->node == NULL)
+        {
+          GHashTable *pending = g_hash_table_lookup (drops, entry->object);
+
+          if (pending == NULL)
+            {
+              pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+              g_hash_table_insert (drops, json_object_ref (entry->object), pending);
+            }
+          g_hash_table_add (pending, g_steal_pointer (&entry->name));
+          continue;
+        }
+
+      if (entry->object != NULL)
+        flush_drops (drops, entry->object);
 
       switch (entry->kind)
         {
@@ -702,6 +793,10 @@ undo_all (PatchContext *ctx)
           g_assert_not_reached ();
         }
     }
+
+  g_hash_table_iter_init (&iter, drops);
+  while (g_hash_table_iter_next (&iter, &object, &names))
+    object_drop_members (object, names);
 
   g_array_set_size (ctx->undo, 0);
 }
