@@ -85,6 +85,10 @@ struct _AguiEventParser
   AguiEventReader *reader;
   GPtrArray  *warnings;
   gboolean    reference;
+  /* Streams repeat one type for long stretches: the last one is tried
+   * before the table. */
+  const char *last_type_name;
+  AguiEventType last_type;
 };
 
 static gboolean reference_by_default;
@@ -1350,8 +1354,18 @@ parse_fast (AguiEventParser  *self,
 
   type_name = _agui_event_reader_get_arena (self->reader, &arena_length) + type_member->string;
 
-  if (_agui_event_reader_is_flat (self->reader) && agui_event_type_from_string (type_name, &type))
-    return parse_flat (self, type, error);
+  if (_agui_event_reader_is_flat (self->reader))
+    {
+      if (self->last_type_name != NULL && strcmp (type_name, self->last_type_name) == 0)
+        return parse_flat (self, self->last_type, error);
+
+      if (agui_event_type_from_string (type_name, &type))
+        {
+          self->last_type = type;
+          self->last_type_name = agui_event_type_to_string (type);
+          return parse_flat (self, type, error);
+        }
+    }
 
   return parse_object (self, type_name, error);
 
