@@ -1652,8 +1652,8 @@ static void
 test_numbers_exact (void)
 {
   static const struct { const char *frame; const char *problem; } refused[] = {
-    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":9223372036854775808}", "does not fit in a 64-bit integer" },
-    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":-12345678901234567890}", "does not fit in a 64-bit integer" },
+    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":9223372036854775808}", "does not fit in 64 bits" },
+    { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":-12345678901234567890}", "does not fit in 64 bits" },
     { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":[1e400]}", "is too large for a double" },
     { "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\",\"timestamp\":-1e309}", "is too large for a double" },
   };
@@ -1681,6 +1681,60 @@ test_numbers_exact (void)
   text = agui_event_to_string (event);
   g_assert_cmpstr (text, ==, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"max\":9223372036854775807,"
                              "\"min\":-9223372036854775808,\"big\":9007199254740993,\"tiny\":0.0}}");
+}
+
+static void
+test_control_characters (void)
+{
+  static const char * const with_nul[] = {
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"a\\u0000b\"}",
+    "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"k\":[\"a\\u0000b\"]}}",
+    "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"a\\u0000b\":1}}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\\u0000\",\"role\":\"assistant\"}",
+  };
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEvent) event = NULL;
+  g_autoptr(AguiEvent) again = NULL;
+  g_autoptr(AguiEvent) after = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) expected = g_string_new ("<");
+
+  g_test_summary ("Every control character but U+0000 survives the typed accessors and a "
+                  "round trip; U+0000, which a C string cannot hold, is refused with a reason");
+
+  for (guint c = 1; c < 0x20; c++)
+    g_string_append_c (expected, (char) c);
+  g_string_append_c (expected, '>');
+
+  event = agui_event_parser_parse (parser,
+                                   "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\\u001f\",\"delta\":\"<"
+                                   "\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
+                                   "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017"
+                                   "\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f>\"}", -1, NULL);
+  g_assert_nonnull (event);
+  g_assert_cmpstr (agui_event_get_delta (event), ==, expected->str);
+  g_assert_cmpstr (agui_event_get_message_id (event), ==, "m\x1f");
+
+  text = agui_event_to_string (event);
+  again = agui_event_parser_parse (parser, text, -1, NULL);
+  g_assert_nonnull (again);
+  g_assert_cmpstr (agui_event_get_delta (again), ==, expected->str);
+  g_assert_cmpstr (agui_event_get_message_id (again), ==, "m\x1f");
+
+  for (guint i = 0; i < G_N_ELEMENTS (with_nul); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AguiEvent) refused = agui_event_parser_parse (parser, with_nul[i], -1, &error);
+
+      g_assert_null (refused);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+      g_assert_nonnull (strstr (error->message, "\\u0000"));
+    }
+
+  /* The parser is not left in a state that harms the next frame. */
+  after = agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
+  g_assert_nonnull (after);
+  g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
 }
 
 static void
@@ -1770,6 +1824,7 @@ main (int   argc,
   g_test_add_func ("/agui/event/fixture-bad-types", test_fixture_bad_types);
   g_test_add_func ("/agui/event/limits/depth", test_depth_limit);
   g_test_add_func ("/agui/event/limits/numbers", test_numbers_exact);
+  g_test_add_func ("/agui/event/limits/control-characters", test_control_characters);
   g_test_add_func ("/agui/event/surrogates/marker-literal", test_surrogate_marker_literal);
   g_test_add_func ("/agui/event/flat", test_flat_event_api);
   add_fixture_tests ();

@@ -12,6 +12,7 @@
 
 #include "agui.h"
 #include "agui-error-private.h"
+#include "agui-pipeline-private.h"
 #include "agui-test-server.h"
 
 /* Every wait is bounded: a bug fails the test instead of hanging it. */
@@ -571,6 +572,86 @@ test_missing_run_finished (Fixture       *f,
   collect (stream, &collected);
   assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START");
   g_assert_cmpuint (collected.errors->len, ==, 0);
+}
+
+static void
+on_pipeline_event_cb (AguiEvent *event,
+                      gpointer   user_data)
+{
+  g_ptr_array_add (user_data, g_strdup (agui_event_get_type_name (event)));
+}
+
+static void
+on_pipeline_item_error_cb (const GError *error,
+                           gpointer      user_data)
+{
+  g_ptr_array_add (user_data, g_strdup_printf ("ERROR %s", error->message));
+}
+
+static void
+test_same_byte_path (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GPtrArray) over_http = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AguiPipeline) pipeline = NULL;
+  g_autofree char *http_items = NULL;
+  g_autofree char *folded_items = NULL;
+  gboolean ended = FALSE;
+
+  g_test_summary ("The HTTP transport turns bytes into events and error items exactly as the "
+                  "pipeline the CLI and the conformance suite fold with: U+0000, nesting past "
+                  "the limit and a frame cut by the end of the body included");
+
+  g_string_append (body, "data: " RUN_STARTED "\n\ndata: " TEXT_START "\n\n");
+  g_string_append (body, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"a\\u0000b\"}\n\n");
+  g_string_append (body, "data: " TEXT_CONTENT "\n\ndata: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":");
+  for (guint i = 0; i < 600; i++)
+    g_string_append_c (body, '[');
+  for (guint i = 0; i < 600; i++)
+    g_string_append_c (body, ']');
+  g_string_append (body, "}\n\ndata: " TEXT_END "\n\ndata: " RUN_FINISHED "\n\n");
+  g_string_append (body, "data: {\"type\":\"TEXT_MESSAGE_ST");
+  agui_test_response_append_data (response, body->str, body->len);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  while (!ended)
+    {
+      g_autoptr(AguiEvent) event = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!next_item (stream, &event, &error))
+        ended = TRUE;
+      else if (error != NULL)
+        g_ptr_array_add (over_http, g_strdup_printf ("ERROR %s", error->message));
+      else
+        g_ptr_array_add (over_http, g_strdup (agui_event_get_type_name (event)));
+    }
+
+  pipeline = _agui_pipeline_new (NULL);
+  _agui_pipeline_set_callbacks (pipeline, on_pipeline_event_cb, on_pipeline_item_error_cb, folded);
+  for (gsize offset = 0; offset < body->len; offset += 7)
+    g_assert_true (_agui_pipeline_push_bytes (pipeline, (const guint8 *) body->str + offset,
+                                              MIN (7, body->len - offset)));
+  _agui_pipeline_finish (pipeline);
+
+  g_ptr_array_add (over_http, NULL);
+  g_ptr_array_add (folded, NULL);
+  http_items = g_strjoinv ("\n", (char **) over_http->pdata);
+  folded_items = g_strjoinv ("\n", (char **) folded->pdata);
+  g_assert_cmpstr (http_items, ==, folded_items);
+  /* and the three bad frames are there, each said for what it is */
+  g_assert_nonnull (strstr (http_items, "\\u0000"));
+  g_assert_nonnull (strstr (http_items, "nested deeper than 512 levels"));
+  g_assert_nonnull (strstr (http_items, "closed in the middle of an event"));
+  g_assert_nonnull (strstr (http_items, "TEXT_MESSAGE_CONTENT\nERROR"));
+  g_assert_true (g_str_has_prefix (strstr (http_items, "RUN_FINISHED\nERROR"),
+                                   "RUN_FINISHED\nERROR The connection closed in the middle of an event"));
 }
 
 /* Failing to start */
@@ -1638,6 +1719,7 @@ main (int   argc,
   ADD ("first-event-before-stall", test_first_event_before_stall);
   ADD ("slow-stream-within-connect-timeout", test_slow_stream_within_connect_timeout);
   ADD ("missing-run-finished", test_missing_run_finished);
+  ADD ("same-byte-path", test_same_byte_path);
   ADD ("http-500-html", test_http_500_html);
   ADD ("http-500-json", test_http_500_json);
   ADD ("http-401", test_http_401);

@@ -901,6 +901,91 @@ run_fixture_case (gconstpointer data)
     }
 }
 
+static void
+test_rollback_order (void)
+{
+  g_autoptr(JsonNode) document = parse ("{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
+  g_autoptr(JsonNode) patch = parse ("["
+                                     "{\"op\":\"add\",\"path\":\"/o/x\",\"value\":1},"
+                                     "{\"op\":\"add\",\"path\":\"/o/y\",\"value\":{\"deep\":[1]}},"
+                                     "{\"op\":\"remove\",\"path\":\"/o/b\"},"
+                                     "{\"op\":\"add\",\"path\":\"/o/b\",\"value\":\"again\"},"
+                                     "{\"op\":\"add\",\"path\":\"/o/z\",\"value\":null},"
+                                     "{\"op\":\"add\",\"path\":\"/o/y/deep/0\",\"value\":0},"
+                                     "{\"op\":\"replace\",\"path\":\"/o/a\",\"value\":9},"
+                                     "{\"op\":\"move\",\"from\":\"/o/c\",\"path\":\"/o/w\"},"
+                                     "{\"op\":\"add\",\"path\":\"/l/0\",\"value\":0},"
+                                     "{\"op\":\"add\",\"path\":\"/o/v\",\"value\":1},"
+                                     "{\"op\":\"test\",\"path\":\"/o/a\",\"value\":1}]");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("A failed patch that added many members, some of them removed, re-added or "
+                  "moved on the way, leaves the document exactly as it was, order included");
+
+  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  text = json_to_string (document, FALSE);
+  g_assert_cmpstr (text, ==, "{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
+}
+
+static void
+test_insert_runs (void)
+{
+  static const struct { const char *patch; const char *expected; } cases[] = {
+    /* repeated at the front, then at the end of the run, then appended */
+    { "[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":1},{\"op\":\"add\",\"path\":\"/a/0\",\"value\":2},"
+      "{\"op\":\"add\",\"path\":\"/a/2\",\"value\":3},{\"op\":\"add\",\"path\":\"/a/-\",\"value\":4}]",
+      "{\"a\":[2,1,3,\"x\",\"y\",4],\"b\":[]}" },
+    /* in the middle, then elsewhere in the run's array, then a test that reads it */
+    { "[{\"op\":\"add\",\"path\":\"/a/1\",\"value\":1},{\"op\":\"add\",\"path\":\"/a/1\",\"value\":2},"
+      "{\"op\":\"add\",\"path\":\"/a/0\",\"value\":3},{\"op\":\"test\",\"path\":\"/a/3\",\"value\":1},"
+      "{\"op\":\"add\",\"path\":\"/a/4\",\"value\":5}]",
+      "{\"a\":[3,\"x\",2,1,5,\"y\"],\"b\":[]}" },
+    /* two arrays in turn, and a path into an element of the run */
+    { "[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":{}},{\"op\":\"add\",\"path\":\"/b/-\",\"value\":1},"
+      "{\"op\":\"add\",\"path\":\"/a/0\",\"value\":[]},{\"op\":\"add\",\"path\":\"/a/1/k\",\"value\":2},"
+      "{\"op\":\"add\",\"path\":\"/a/0/0\",\"value\":3}]",
+      "{\"a\":[[3],{\"k\":2},\"x\",\"y\"],\"b\":[1]}" },
+    /* out of range while a run waits: the error counts the run's elements */
+    { "[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":1},{\"op\":\"add\",\"path\":\"/a/4\",\"value\":2}]",
+      NULL },
+    /* a run, then a failure: nothing of it stays */
+    { "[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":1},{\"op\":\"add\",\"path\":\"/a/0\",\"value\":2},"
+      "{\"op\":\"remove\",\"path\":\"/a/0\"},{\"op\":\"add\",\"path\":\"/a/1\",\"value\":3},"
+      "{\"op\":\"test\",\"path\":\"/a/0\",\"value\":0}]",
+      NULL },
+  };
+
+  g_test_summary ("Inserts held back as a run give what inserting one at a time gives, "
+                  "errors and rollback included");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) document = parse ("{\"a\":[\"x\",\"y\"],\"b\":[]}");
+      g_autoptr(JsonNode) patch = parse (cases[i].patch);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+      gboolean applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
+
+      text = json_to_string (document, FALSE);
+      if (cases[i].expected != NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_true (applied);
+          g_assert_cmpstr (text, ==, cases[i].expected);
+        }
+      else
+        {
+          g_assert_false (applied);
+          g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
+          g_assert_cmpstr (text, ==, "{\"a\":[\"x\",\"y\"],\"b\":[]}");
+          if (i == 3)
+            g_assert_nonnull (strstr (error->message, "index 4 is out of range at /a (length 3)"));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -931,6 +1016,8 @@ main (int   argc,
   g_test_add_func ("/agui/json-patch/pointer/errors", test_pointer_errors);
   g_test_add_func ("/agui/json-patch/pointer/is-valid", test_pointer_is_valid);
   g_test_add_func ("/agui/json-patch/equal", test_node_equal);
+  g_test_add_func ("/agui/json-patch/rollback-order", test_rollback_order);
+  g_test_add_func ("/agui/json-patch/insert-runs", test_insert_runs);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixture_cases); i++)
     {

@@ -293,6 +293,59 @@ test_messages_snapshot (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
 }
 
+static void
+on_steps_notify_cb (GObject    *object,
+                    GParamSpec *pspec,
+                    gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static char *
+steps_string (AguiTranscript *transcript)
+{
+  return g_strjoinv (",", (char **) agui_transcript_get_steps (transcript));
+}
+
+static void
+test_steps (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_auto(GStrv) property = NULL;
+  guint notifies = 0;
+  char *text;
+
+  g_test_summary ("Steps open in order, a finish closes the innermost of that name, "
+                  "one notify per change and none for a step that is not open");
+
+  g_signal_connect (transcript, "notify::steps", G_CALLBACK (on_steps_notify_cb), &notifies);
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}");
+  apply (reducer, "{\"type\":\"STEP_STARTED\",\"stepName\":\"b\"}");
+  apply (reducer, "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}");
+  apply (reducer, "{\"type\":\"STEP_STARTED\",\"stepName\":\"c\"}");
+  text = steps_string (transcript);
+  g_assert_cmpstr (text, ==, "a,b,a,c");
+  g_free (text);
+  g_assert_cmpuint (notifies, ==, 4);
+
+  apply (reducer, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"a\"}");
+  apply (reducer, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"nope\"}");
+  text = steps_string (transcript);
+  g_assert_cmpstr (text, ==, "a,b,c");
+  g_free (text);
+  g_assert_cmpuint (notifies, ==, 5);
+
+  apply (reducer, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"a\"}");
+  apply (reducer, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"b\"}");
+  g_object_get (transcript, "steps", &property, NULL);
+  g_assert_cmpstrv (property, ((const char * const []) { "c", NULL }));
+  apply (reducer, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"c\"}");
+  g_assert_cmpuint (g_strv_length ((char **) agui_transcript_get_steps (transcript)), ==, 0);
+  g_assert_cmpuint (notifies, ==, 8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -306,6 +359,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
+  g_test_add_func ("/agui/reducer/steps", test_steps);
 
   return g_test_run ();
 }

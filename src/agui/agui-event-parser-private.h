@@ -18,4 +18,11 @@ void _agui_event_parser_set_reference            (AguiEventParser *self,
  * this setting; not thread-safe, set it before making them. */
 void _agui_event_parser_set_reference_by_default (gboolean         reference);
 
+/* As agui_event_parser_parse () for a frame the SSE decoder has already
+ * found to be valid UTF-8, which is not checked again. */
+AguiEvent *_agui_event_parser_parse_valid (AguiEventParser  *self,
+                                           const char       *data,
+                                           gsize             length,
+                                           GError          **error);
+
 G_END_DECLS

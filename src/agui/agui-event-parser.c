@@ -85,6 +85,10 @@ struct _AguiEventParser
   AguiEventReader *reader;
   GPtrArray  *warnings;
   gboolean    reference;
+  /* Streams repeat one type for long stretches: the last one is tried
+   * before the table. */
+  const char *last_type_name;
+  AguiEventType last_type;
 };
 
 static gboolean reference_by_default;
@@ -982,7 +986,9 @@ reader_member (AguiEventReader *reader,
 
   for (guint i = 0; i < n; i++)
     {
-      if (strcmp (arena + members[i].name, name) == 0)
+      const char *candidate = arena + members[i].name;
+
+      if (candidate[0] == name[0] && strcmp (candidate, name) == 0)
         return nodes[i] == NULL ? &members[i] : NULL;
     }
 
@@ -1272,31 +1278,65 @@ static AguiEvent *parse_reference (AguiEventParser  *self,
                                    gsize             length,
                                    GError          **error);
 
+/* Refuses what would crash json-glib or change the event silently:
+ * nesting deeper than AGUI_JSON_MAX_DEPTH, numbers beyond int64 or double,
+ * U+0000. The fast reader refuses all of these itself, so a frame it reads
+ * is never scanned twice; this runs, for its message, only when the reader
+ * stopped or for the reference. */
+static gboolean
+frame_check (const char  *data,
+             gsize        length,
+             GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
+    return TRUE;
+
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: %s", local_error->message);
+
+  return FALSE;
+}
+
 static AguiEvent *
 parse_fast (AguiEventParser  *self,
             const char       *data,
             gsize             length,
+            gboolean          valid_utf8,
             GError          **error)
 {
+  g_autoptr(GError) read_error = NULL;
   AguiFlatMember *type_member;
   AguiEventType type;
   const char *type_name;
   gsize arena_length;
 
-  if (!g_utf8_validate_len (data, length, NULL))
+  if (!valid_utf8 && !g_utf8_validate_len (data, length, NULL))
     {
+      if (!frame_check (data, length, error))
+        return NULL;
       if (nested_too_deep (data, length))
         goto too_deep;
       return parse_reference (self, data, length, error);
     }
 
-  switch (_agui_event_reader_read (self->reader, data, length, error))
+  switch (_agui_event_reader_read (self->reader, data, length, &read_error))
     {
     case AGUI_READ_OK:
       break;
     case AGUI_READ_REFUSED:
+      if (frame_check (data, length, error))
+        g_propagate_error (error, g_steal_pointer (&read_error));
+      return NULL;
+    case AGUI_READ_NUL:
+      if (frame_check (data, length, error))
+        g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                             "Invalid event: a string contains \\u0000, which Tandem cannot keep");
       return NULL;
     case AGUI_READ_MALFORMED:
+      if (!frame_check (data, length, error))
+        return NULL;
       if (nested_too_deep (data, length))
         goto too_deep;
       return parse_reference (self, data, length, error);
@@ -1314,8 +1354,18 @@ parse_fast (AguiEventParser  *self,
 
   type_name = _agui_event_reader_get_arena (self->reader, &arena_length) + type_member->string;
 
-  if (_agui_event_reader_is_flat (self->reader) && agui_event_type_from_string (type_name, &type))
-    return parse_flat (self, type, error);
+  if (_agui_event_reader_is_flat (self->reader))
+    {
+      if (self->last_type_name != NULL && strcmp (type_name, self->last_type_name) == 0)
+        return parse_flat (self, self->last_type, error);
+
+      if (agui_event_type_from_string (type_name, &type))
+        {
+          self->last_type = type;
+          self->last_type_name = agui_event_type_to_string (type);
+          return parse_flat (self, type, error);
+        }
+    }
 
   return parse_object (self, type_name, error);
 
@@ -1411,7 +1461,10 @@ agui_event_parser_new (void)
  *
  * Parses one event. %AGUI_ERROR_INVALID_JSON means @data is not JSON, not
  * an object, or has no event type; %AGUI_ERROR_INVALID_EVENT means a known
- * event breaks the schema. Either fails the stream.
+ * event breaks the schema. Either fails the stream. A frame nested deeper
+ * than 512 levels, holding a number that does not fit in a 64-bit integer
+ * or a double, or a U+0000 in a string is refused as %AGUI_ERROR_INVALID_JSON
+ * rather than changed.
  *
  * Returns: (transfer full) (nullable): the event; %NULL with @error set on
  *   failure, or %NULL with no error when the event type is not one of
@@ -1431,9 +1484,25 @@ agui_event_parser_parse (AguiEventParser  *self,
     length = strlen (data);
 
   if (self->reference)
-    return parse_reference (self, data, length, error);
+    return frame_check (data, length, error) ? parse_reference (self, data, length, error) : NULL;
 
-  return parse_fast (self, data, length, error);
+  return parse_fast (self, data, length, FALSE, error);
+}
+
+AguiEvent *
+_agui_event_parser_parse_valid (AguiEventParser  *self,
+                                const char       *data,
+                                gsize             length,
+                                GError          **error)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_PARSER (self), NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (self->reference)
+    return frame_check (data, length, error) ? parse_reference (self, data, length, error) : NULL;
+
+  return parse_fast (self, data, length, TRUE, error);
 }
 
 static AguiEvent *

@@ -28,6 +28,8 @@ typedef enum
   /* a limit is broken (nesting depth, a number out of range): @error says
    * which, and the frame is refused */
   AGUI_READ_REFUSED,
+  /* a string or a name holds U+0000, which no C string can keep */
+  AGUI_READ_NUL,
 } AguiReadResult;
 
 /* Lone UTF-16 surrogate escapes are read as these three bytes, the form a

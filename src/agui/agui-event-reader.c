@@ -48,6 +48,7 @@ struct _AguiEventReader
   guint8     *pool;
   guint       depth;
   guint       has_markers : 1;
+  guint       has_nul : 1;
   guint       root_seen : 1;
   guint       not_object : 1;
   guint       in_delta : 1;
@@ -92,6 +93,7 @@ reset (AguiEventReader *self)
   g_clear_error (&self->error);
   self->depth = 0;
   self->has_markers = FALSE;
+  self->has_nul = FALSE;
   self->root_seen = FALSE;
   self->not_object = FALSE;
   self->in_delta = FALSE;
@@ -302,10 +304,18 @@ arena_add (AguiEventReader *self,
   gsize offset = self->arena->len;
 
   if (sanitize && self->has_markers)
-    append_sanitized (self->arena, string, length);
+    {
+      append_sanitized (self->arena, string, length);
+      g_string_append_c (self->arena, '\0');
+    }
   else
-    g_string_append_len (self->arena, string, length);
-  g_string_append_c (self->arena, '\0');
+    {
+      /* One call, not an append and an append_c: this runs for every
+       * name and value of every frame. */
+      g_string_set_size (self->arena, offset + length + 1);
+      memcpy (self->arena->str + offset, string, length);
+      self->arena->str[offset + length] = '\0';
+    }
 
   return offset;
 }
@@ -344,7 +354,9 @@ top_member (AguiEventReader *self)
     {
       for (guint i = 0; i < self->members->len; i++)
         {
-          if (strcmp (self->arena->str + g_array_index (self->members, AguiFlatMember, i).name, name) == 0)
+          const char *candidate = self->arena->str + g_array_index (self->members, AguiFlatMember, i).name;
+
+          if (candidate[0] == name[0] && strcmp (candidate, name) == 0)
             {
               position = i;
               break;
@@ -548,6 +560,17 @@ on_number (void       *ctx,
   return 1;
 }
 
+/* Every accessor of an event hands out C strings, which would end at a
+ * U+0000 without a word; the frame is refused instead (the caller runs
+ * _agui_json_check () for the message, as before the reader existed). */
+static int
+refuse_nul (AguiEventReader *self)
+{
+  self->has_nul = TRUE;
+
+  return 0;
+}
+
 static int
 on_string (void                *ctx,
            const unsigned char *string,
@@ -560,6 +583,9 @@ on_string (void                *ctx,
       self->not_object = TRUE;
       return 0;
     }
+
+  if (memchr (string, '\0', length) != NULL)
+    return refuse_nul (self);
 
   if (at_top (self))
     {
@@ -588,6 +614,9 @@ on_key (void                *ctx,
         size_t               length)
 {
   AguiEventReader *self = ctx;
+
+  if (memchr (key, '\0', length) != NULL)
+    return refuse_nul (self);
 
   if (at_top (self))
     {
@@ -727,6 +756,9 @@ _agui_event_reader_read (AguiEventReader  *self,
       g_propagate_error (error, g_steal_pointer (&self->error));
       return AGUI_READ_REFUSED;
     }
+
+  if (self->has_nul)
+    return AGUI_READ_NUL;
 
   if (status != yajl_status_ok || self->not_object || !self->root_seen)
     return AGUI_READ_MALFORMED;

@@ -847,11 +847,25 @@ field_list_has (const Field *fields,
 {
   for (const Field *field = fields; field != NULL && field->name != NULL; field++)
     {
-      if (g_str_equal (field->name, name))
+      if (field->name[0] == name[0] && strcmp (field->name, name) == 0)
         return TRUE;
     }
 
   return FALSE;
+}
+
+/* The field of @fields called @name, or NULL. */
+static const Field *
+field_list_find (const Field *fields,
+                 const char  *name)
+{
+  for (const Field *field = fields; field != NULL && field->name != NULL; field++)
+    {
+      if (field->name[0] == name[0] && strcmp (field->name, name) == 0)
+        return field;
+    }
+
+  return NULL;
 }
 
 static CheckResult check_value (Context     *ctx,
@@ -1328,6 +1342,10 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
   CheckResult result = CHECK_OK;
   Context ctx;
   guint kept = 0;
+  /* The field each kept member matched, so that the checks below find
+   * members by pointer rather than by name. The reader merges repeated
+   * names, so no more members are kept than the schema has fields. */
+  const Field *matched[64];
 
   g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -1343,11 +1361,14 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
   for (guint i = 0; i < *n_members; i++)
     {
       const char *name = arena + members[i].name;
+      const Field *field = NULL;
 
-      if (g_str_equal (name, "type") ||
-          field_list_has (schema->base, name) ||
-          field_list_has (schema->fields, name))
+      if ((name[0] == 't' && strcmp (name, "type") == 0) ||
+          (field = field_list_find (schema->base, name)) != NULL ||
+          (field = field_list_find (schema->fields, name)) != NULL)
         {
+          g_assert (kept < G_N_ELEMENTS (matched));
+          matched[kept] = field;
           members[kept++] = members[i];
           continue;
         }
@@ -1365,7 +1386,7 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
 
           for (guint i = 0; i < kept && member == NULL; i++)
             {
-              if (g_str_equal (arena + members[i].name, field->name))
+              if (matched[i] == field)
                 member = &members[i];
             }
 

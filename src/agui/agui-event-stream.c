@@ -6,10 +6,8 @@
 
 #include "config.h"
 
-#include "agui-event-parser.h"
-#include "agui-pipeline-private.h"
-#include "agui-event-stream.h"
-#include "agui-sse-decoder.h"
+#include "agui-event-byte-reader-private.h"
+#include "agui-event-stream-private.h"
 
 #define READ_SIZE 16384
 
@@ -43,6 +41,9 @@ struct _AguiEventStream
   gulong        pending_cancelled_id;
   GError       *end_error;
   GCancellable *cancellable;
+  /* bytes → events, for a producer that has bytes (see read_sse) */
+  AguiEventByteReader *byte_reader;
+  gsize         max_frame_size;
   guint         ended : 1;
   guint         closed : 1;
 };
@@ -77,6 +78,7 @@ agui_event_stream_finalize (GObject *object)
   g_queue_clear_full (&self->items, (GDestroyNotify) item_free);
   g_clear_error (&self->end_error);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->byte_reader, _agui_event_byte_reader_free);
 
   G_OBJECT_CLASS (agui_event_stream_parent_class)->finalize (object);
 }
@@ -350,14 +352,96 @@ agui_event_stream_get_cancellable (AguiEventStream *self)
   return self->cancellable;
 }
 
+/* Bytes in */
+
+static gboolean
+on_byte_reader_event (AguiEvent *event,
+                      gpointer   user_data)
+{
+  AguiEventStream *self = user_data;
+
+  agui_event_stream_push_event (self, event);
+
+  return !self->closed;
+}
+
+static void
+on_byte_reader_error (const GError *error,
+                      gpointer      user_data)
+{
+  agui_event_stream_push_error (user_data, error);
+}
+
+static AguiEventByteReader *
+ensure_byte_reader (AguiEventStream *self)
+{
+  if (self->byte_reader == NULL)
+    {
+      self->byte_reader = _agui_event_byte_reader_new (on_byte_reader_event, on_byte_reader_error, self);
+      _agui_event_byte_reader_set_max_frame_size (self->byte_reader, self->max_frame_size);
+    }
+
+  return self->byte_reader;
+}
+
+void
+_agui_event_stream_set_max_frame_size (AguiEventStream *self,
+                                       gsize            max_frame_size)
+{
+  g_return_if_fail (AGUI_IS_EVENT_STREAM (self));
+  g_return_if_fail (self->byte_reader == NULL);
+
+  self->max_frame_size = max_frame_size;
+}
+
+gsize
+_agui_event_stream_get_max_frame_size (AguiEventStream *self)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_STREAM (self), 0);
+
+  return _agui_event_byte_reader_get_max_frame_size (ensure_byte_reader (self));
+}
+
+gsize
+_agui_event_stream_get_overflow_size (AguiEventStream *self)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_STREAM (self), 0);
+
+  return self->byte_reader != NULL ? _agui_event_byte_reader_get_overflow_size (self->byte_reader) : 0;
+}
+
+gboolean
+_agui_event_stream_push_bytes (AguiEventStream  *self,
+                               const guint8     *data,
+                               gsize             length,
+                               GError          **error)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_STREAM (self), FALSE);
+
+  if (self->ended || self->closed)
+    return FALSE;
+
+  return _agui_event_byte_reader_push (ensure_byte_reader (self), data, length, error);
+}
+
+gboolean
+_agui_event_stream_finish_bytes (AguiEventStream  *self,
+                                 GError          **error)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_STREAM (self), FALSE);
+
+  if (self->ended || self->closed)
+    return FALSE;
+
+  return _agui_event_byte_reader_finish (ensure_byte_reader (self), error);
+}
+
 /* Reading SSE from a byte stream */
 
 typedef struct
 {
   AguiEventStream *stream;
   GInputStream    *body;
-  AguiSseDecoder  *decoder;
-  AguiEventParser *parser;
 } Reader;
 
 static void
@@ -365,28 +449,16 @@ reader_free (Reader *reader)
 {
   g_clear_object (&reader->stream);
   g_clear_object (&reader->body);
-  g_clear_object (&reader->decoder);
-  g_clear_object (&reader->parser);
   g_free (reader);
 }
 
 static void
-reader_drain (Reader *reader)
+reader_end (Reader       *reader,
+            const GError *error)
 {
-  AguiSseFrame *frame;
-
-  while ((frame = agui_sse_decoder_next_frame (reader->decoder)))
-    {
-      g_autoptr(AguiSseFrame) owned = frame;
-      g_autoptr(AguiEvent) event = NULL;
-      g_autoptr(GError) error = NULL;
-
-      event = _agui_pipeline_parse_frame (reader->parser, frame, &error);
-      if (event != NULL)
-        agui_event_stream_push_event (reader->stream, event);
-      else if (error != NULL)
-        agui_event_stream_push_error (reader->stream, error);
-    }
+  agui_event_stream_end (reader->stream, error);
+  g_input_stream_close_async (reader->body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+  reader_free (reader);
 }
 
 static void reader_read_next (Reader *reader);
@@ -404,53 +476,30 @@ reader_read_cb (GObject      *object,
 
   if (bytes == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autoptr(GError) broken = NULL;
+      g_autoptr(GError) broken = NULL;
 
-          reader_drain (reader);
-          broken = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
-                                "The connection broke off mid-stream: %s", error->message);
-          agui_event_stream_end (reader->stream, broken);
-        }
-      else
-        {
-          agui_event_stream_end (reader->stream, NULL);
-        }
-      g_input_stream_close_async (reader->body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      reader_free (reader);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        broken = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                              "The connection broke off mid-stream: %s", error->message);
+      reader_end (reader, broken);
       return;
     }
 
   if (g_bytes_get_size (bytes) == 0)
     {
-      if (!agui_sse_decoder_finish (reader->decoder, &error))
-        {
-          reader_drain (reader);
-          agui_event_stream_end (reader->stream, error);
-        }
-      else
-        {
-          reader_drain (reader);
-          agui_event_stream_end (reader->stream, NULL);
-        }
-      g_input_stream_close_async (reader->body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      reader_free (reader);
+      _agui_event_stream_finish_bytes (reader->stream, &error);
+      reader_end (reader, error);
       return;
     }
 
-  if (!agui_sse_decoder_push (reader->decoder,
-                              g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                              &error))
+  if (!_agui_event_stream_push_bytes (reader->stream,
+                                      g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                      &error))
     {
-      reader_drain (reader);
-      agui_event_stream_end (reader->stream, error);
-      g_input_stream_close_async (reader->body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      reader_free (reader);
+      reader_end (reader, error);
       return;
     }
 
-  reader_drain (reader);
   reader_read_next (reader);
 }
 
@@ -481,14 +530,13 @@ agui_event_stream_read_sse (AguiEventStream *self,
 
   g_return_if_fail (AGUI_IS_EVENT_STREAM (self));
   g_return_if_fail (G_IS_INPUT_STREAM (body));
+  g_return_if_fail (self->byte_reader == NULL);
+
+  self->max_frame_size = max_frame_size;
 
   reader = g_new0 (Reader, 1);
   reader->stream = g_object_ref (self);
   reader->body = g_object_ref (body);
-  reader->decoder = agui_sse_decoder_new ();
-  reader->parser = agui_event_parser_new ();
-  if (max_frame_size > 0)
-    agui_sse_decoder_set_max_frame_size (reader->decoder, max_frame_size);
 
   reader_read_next (reader);
 }

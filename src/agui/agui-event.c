@@ -180,7 +180,9 @@ flat_lookup (AguiEvent  *self,
 {
   for (guint i = 0; i < self->n_flat; i++)
     {
-      if (strcmp (self->arena + self->flat[i].name, name) == 0)
+      const char *candidate = self->arena + self->flat[i].name;
+
+      if (candidate[0] == name[0] && strcmp (candidate, name) == 0)
         return &self->flat[i];
     }
 

@@ -9,11 +9,9 @@
 #include <string.h>
 
 #include "agui-error-private.h"
-#include "agui-event-parser.h"
-#include "agui-event-stream.h"
+#include "agui-event-stream-private.h"
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
-#include "agui-sse-decoder-private.h"
 
 /* A character is at most four bytes of UTF-8, so this many bytes always
  * hold the characters quoted and never a megabyte of HTML. */
@@ -175,8 +173,6 @@ typedef struct
 
   AguiEventStream  *stream;
   gulong            stream_closed_id;
-  AguiSseDecoder   *decoder;
-  AguiEventParser  *parser;
 } Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
@@ -315,8 +311,6 @@ run_clear (Run *run)
   g_clear_object (&run->cancellable);
   g_clear_object (&run->body);
   g_clear_object (&run->stream);
-  g_clear_object (&run->decoder);
-  g_clear_object (&run->parser);
   g_clear_object (&run->session);
   g_clear_pointer (&run->error_body, g_byte_array_unref);
   g_clear_pointer (&run->content_type, g_free);
@@ -540,28 +534,6 @@ reader_end (Run          *run,
   close_body (run->body);
 }
 
-static void
-reader_drain (Run *run)
-{
-  AguiSseFrame *frame;
-
-  while ((frame = agui_sse_decoder_next_frame (run->decoder)))
-    {
-      g_autoptr(AguiSseFrame) owned = frame;
-      g_autoptr(AguiEvent) event = NULL;
-      g_autoptr(GError) error = NULL;
-
-      event = agui_event_parser_parse (run->parser,
-                                       agui_sse_frame_get_data (frame),
-                                       agui_sse_frame_get_data_length (frame),
-                                       &error);
-      if (event != NULL)
-        agui_event_stream_push_event (run->stream, event);
-      else if (error != NULL)
-        agui_event_stream_push_error (run->stream, error);
-    }
-}
-
 static void reader_read_next (Run *run);
 
 static void
@@ -587,7 +559,6 @@ reader_read_cb (GObject      *object,
         }
       else
         {
-          reader_drain (run);
           end_error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
                                    "The connection to the agent broke before the answer was complete: %s",
                                    error->message);
@@ -599,24 +570,26 @@ reader_read_cb (GObject      *object,
 
   if (g_bytes_get_size (bytes) == 0)
     {
-      gboolean finished = agui_sse_decoder_finish (run->decoder, &error);
-
-      reader_drain (run);
-      reader_end (run, finished ? NULL : error);
+      _agui_event_stream_finish_bytes (run->stream, &error);
+      reader_end (run, error);
       return;
     }
 
-  if (!agui_sse_decoder_push (run->decoder, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+  if (!_agui_event_stream_push_bytes (run->stream, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     {
-      gsize overflow = _agui_sse_decoder_get_overflow_size (run->decoder);
+      gsize overflow = _agui_event_stream_get_overflow_size (run->stream);
 
-      reader_drain (run);
-      if (overflow > 0)
+      if (error == NULL)
+        {
+          /* The consumer closed the stream. */
+          reader_end (run, NULL);
+        }
+      else if (overflow > 0)
         {
           g_autoptr(GError) cap = NULL;
 
           cap = _agui_http_error_new_frame_cap (overflow, TRUE,
-                                                agui_sse_decoder_get_max_frame_size (run->decoder));
+                                                _agui_event_stream_get_max_frame_size (run->stream));
           reader_end (run, cap);
         }
       else
@@ -626,7 +599,6 @@ reader_read_cb (GObject      *object,
       return;
     }
 
-  reader_drain (run);
   run_touch (run);
   reader_read_next (g_steal_pointer (&run));
 }
@@ -816,10 +788,7 @@ start_stream (GTask        *task,
 
   run->body = g_object_ref (body);
   run->stream = g_object_ref (stream);
-  run->decoder = agui_sse_decoder_new ();
-  run->parser = agui_event_parser_new ();
-  if (run->max_frame_size > 0)
-    agui_sse_decoder_set_max_frame_size (run->decoder, run->max_frame_size);
+  _agui_event_stream_set_max_frame_size (stream, run->max_frame_size);
 
   run->stream_closed_id = g_cancellable_connect (agui_event_stream_get_cancellable (stream),
                                                  G_CALLBACK (on_stream_closed),

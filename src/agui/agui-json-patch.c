@@ -56,6 +56,8 @@ typedef enum
   UNDO_ARRAY_INSERT,  /* index: where an element was inserted */
   UNDO_ARRAY_REMOVE,  /* node: the removed element, index: its position */
   UNDO_ARRAY_SET,     /* node: the element previously at index */
+  UNDO_NODE_SET,      /* target: a node given new content, node: its old content */
+  UNDO_ARRAY_INSERT_RUN, /* index, count: count elements were inserted at index */
 } UndoKind;
 
 typedef struct
@@ -65,13 +67,28 @@ typedef struct
   JsonArray  *array;
   char       *name;
   guint       index;
+  guint       count;
   JsonNode   *node;
+  JsonNode   *target;
 } UndoEntry;
+
+/* Inserts into one array at one place, in a row (add /a/0 again and
+ * again, or at increasing indices), are held in a queue and put into the
+ * array at once when anything else comes: json-glib's JsonArray has no
+ * insert, so each insert on its own costs the length of the array. */
+typedef struct
+{
+  JsonArray *array;
+  char      *parent;        /* the pointer of the array, as written */
+  guint      index;         /* where the run goes */
+  GQueue     nodes;
+} InsertRun;
 
 typedef struct
 {
   JsonNode **document;
   GArray    *undo;
+  InsertRun  run;
 } PatchContext;
 
 static void
@@ -83,6 +100,7 @@ undo_entry_clear (gpointer data)
   g_clear_pointer (&entry->array, json_array_unref);
   g_clear_pointer (&entry->name, g_free);
   g_clear_pointer (&entry->node, json_node_unref);
+  g_clear_pointer (&entry->target, json_node_unref);
 }
 
 static const char *
@@ -505,6 +523,56 @@ array_take (JsonArray *array,
   return node;
 }
 
+/* Puts @nodes (taking them) into @array at @index, in one pass over the
+ * elements after it. */
+static void
+array_insert_run (JsonArray *array,
+                  guint      index,
+                  GQueue    *nodes)
+{
+  g_autoptr(GPtrArray) tail = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  guint length = json_array_get_length (array);
+  JsonNode *node;
+
+  g_assert (index <= length);
+
+  for (guint i = length; i > index; i--)
+    {
+      g_ptr_array_add (tail, json_node_ref (json_array_get_element (array, i - 1)));
+      json_array_remove_element (array, i - 1);
+    }
+
+  while ((node = g_queue_pop_head (nodes)) != NULL)
+    json_array_add_element (array, node);
+
+  for (guint i = tail->len; i > 0; i--)
+    json_array_add_element (array, json_node_ref (g_ptr_array_index (tail, i - 1)));
+}
+
+/* Removes @count elements at @index, in one pass as above. */
+static void
+array_remove_run (JsonArray *array,
+                  guint      index,
+                  guint      count)
+{
+  g_autoptr(GPtrArray) tail = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  guint length = json_array_get_length (array);
+
+  g_assert (index + count <= length);
+
+  for (guint i = length; i > index + count; i--)
+    {
+      g_ptr_array_add (tail, json_node_ref (json_array_get_element (array, i - 1)));
+      json_array_remove_element (array, i - 1);
+    }
+
+  for (guint i = index + count; i > index; i--)
+    json_array_remove_element (array, i - 1);
+
+  for (guint i = tail->len; i > 0; i--)
+    json_array_add_element (array, json_node_ref (g_ptr_array_index (tail, i - 1)));
+}
+
 static void
 object_insert_at (JsonObject *object,
                   const char *name,
@@ -571,6 +639,90 @@ undo_push (PatchContext *ctx,
 }
 
 static void
+insert_run_drop (PatchContext *ctx)
+{
+  g_queue_clear_full (&ctx->run.nodes, (GDestroyNotify) json_node_unref);
+  g_clear_pointer (&ctx->run.array, json_array_unref);
+  g_clear_pointer (&ctx->run.parent, g_free);
+}
+
+/* Puts the run into its array, as one undoable change. */
+static void
+insert_run_flush (PatchContext *ctx)
+{
+  UndoEntry *entry;
+
+  if (ctx->run.array == NULL)
+    return;
+
+  entry = undo_push (ctx, UNDO_ARRAY_INSERT_RUN);
+  entry->array = json_array_ref (ctx->run.array);
+  entry->index = ctx->run.index;
+  entry->count = ctx->run.nodes.length;
+  array_insert_run (ctx->run.array, ctx->run.index, &ctx->run.nodes);
+
+  insert_run_drop (ctx);
+}
+
+static gsize
+parent_length (const char *path)
+{
+  return strrchr (path, '/') - path;
+}
+
+static void
+insert_run_start (PatchContext *ctx,
+                  const char   *path,
+                  JsonArray    *array,
+                  guint         index,
+                  JsonNode     *node)
+{
+  g_assert (ctx->run.array == NULL);
+
+  ctx->run.array = json_array_ref (array);
+  ctx->run.parent = g_strndup (path, parent_length (path));
+  ctx->run.index = index;
+  g_queue_push_tail (&ctx->run.nodes, node);
+}
+
+/* Takes @node into the run if "add" at @path continues it: the same
+ * array, written the same way (nothing else has happened since the run
+ * began, so the pointer still leads to it), at the run's start or just
+ * after its end. */
+static gboolean
+insert_run_extend (PatchContext *ctx,
+                   const char   *path,
+                   GPtrArray    *tokens,
+                   JsonNode     *node)
+{
+  const char *token;
+  gsize length;
+  guint index;
+
+  if (ctx->run.array == NULL || tokens->len == 0)
+    return FALSE;
+
+  length = parent_length (path);
+  if (length != strlen (ctx->run.parent) || strncmp (path, ctx->run.parent, length) != 0)
+    return FALSE;
+
+  token = g_ptr_array_index (tokens, tokens->len - 1);
+  if (g_str_equal (token, "-"))
+    index = json_array_get_length (ctx->run.array) + ctx->run.nodes.length;
+  else if (!array_index_parse (token, &index))
+    return FALSE;
+
+  if (index == ctx->run.index)
+    g_queue_push_head (&ctx->run.nodes, node);
+  else if (index == ctx->run.index + ctx->run.nodes.length)
+    g_queue_push_tail (&ctx->run.nodes, node);
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+static void
 change_root (PatchContext *ctx,
              JsonNode     *node)
 {
@@ -580,14 +732,103 @@ change_root (PatchContext *ctx,
   *ctx->document = node;
 }
 
+/* Gives @target the content of @source, both of the same kind; a
+ * container is shared, a value copied (never its JsonValue, which
+ * json_node_copy () would share). */
+static void
+node_set_content (JsonNode *target,
+                  JsonNode *source)
+{
+  switch (JSON_NODE_TYPE (source))
+    {
+    case JSON_NODE_OBJECT:
+      json_node_set_object (target, json_node_get_object (source));
+      break;
+    case JSON_NODE_ARRAY:
+      json_node_set_array (target, json_node_get_array (source));
+      break;
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (source))
+        {
+        case G_TYPE_BOOLEAN:
+          json_node_set_boolean (target, json_node_get_boolean (source));
+          break;
+        case G_TYPE_STRING:
+          json_node_set_string (target, json_node_get_string (source));
+          break;
+        case G_TYPE_DOUBLE:
+          json_node_set_double (target, json_node_get_double (source));
+          break;
+        default:
+          json_node_set_int (target, json_node_get_int (source));
+          break;
+        }
+      break;
+    case JSON_NODE_NULL:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* A fresh node holding what @node holds now. */
+static JsonNode *
+node_save_content (JsonNode *node)
+{
+  JsonNode *saved = json_node_alloc ();
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return json_node_init_object (saved, json_node_get_object (node));
+    case JSON_NODE_ARRAY:
+      return json_node_init_array (saved, json_node_get_array (node));
+    case JSON_NODE_VALUE:
+    default:
+      json_node_init (saved, JSON_NODE_VALUE);
+      node_set_content (saved, node);
+      return saved;
+    }
+}
+
+/* Replacing a member through its object is linear in json-glib 1.6
+ * (json_object_set_member () finds the old name in a list), and an array
+ * has no replace at all. When the old and the new value are of one kind
+ * (two values, two objects, two arrays) and the old node is not sealed,
+ * the node keeps its place and takes the new content: O(1) whatever the
+ * size of the container. Its old content goes to the undo log. */
+static gboolean
+change_node_set (PatchContext *ctx,
+                 JsonNode     *target,
+                 JsonNode     *node)
+{
+  UndoEntry *entry;
+
+  if (target == NULL || json_node_is_immutable (target) ||
+      JSON_NODE_TYPE (target) != JSON_NODE_TYPE (node) || JSON_NODE_HOLDS_NULL (node))
+    return FALSE;
+
+  entry = undo_push (ctx, UNDO_NODE_SET);
+  entry->target = json_node_ref (target);
+  entry->node = node_save_content (target);
+  node_set_content (target, node);
+  json_node_unref (node);
+
+  return TRUE;
+}
+
 static void
 change_object_set (PatchContext *ctx,
                    JsonObject   *object,
                    const char   *name,
                    JsonNode     *node)
 {
-  UndoEntry *entry = undo_push (ctx, UNDO_OBJECT_SET);
+  UndoEntry *entry;
   JsonNode *previous = json_object_get_member (object, name);
+
+  if (change_node_set (ctx, previous, node))
+    return;
+
+  entry = undo_push (ctx, UNDO_OBJECT_SET);
 
   entry->object = json_object_ref (object);
   entry->name = g_strdup (name);
@@ -651,8 +892,12 @@ change_array_set (PatchContext *ctx,
                   guint         index,
                   JsonNode     *node)
 {
-  UndoEntry *entry = undo_push (ctx, UNDO_ARRAY_SET);
+  UndoEntry *entry;
 
+  if (change_node_set (ctx, json_array_get_element (array, index), node))
+    return;
+
+  entry = undo_push (ctx, UNDO_ARRAY_SET);
   entry->array = json_array_ref (array);
   entry->index = index;
   entry->node = array_take (array, index);
@@ -660,12 +905,103 @@ change_array_set (PatchContext *ctx,
   array_insert (array, index, node);
 }
 
+/* Removes the members named in @names from @object in one pass, keeping
+ * the order of the rest. json_object_remove_member () looks the name up
+ * in a list from its head, so removing the k members a patch appended,
+ * newest first, would cost k times the object's size; here each member
+ * in turn is taken from the head (found at once) and the kept ones are
+ * put back at the tail. */
+static void
+object_drop_members (JsonObject *object,
+                     GHashTable *names)
+{
+  g_autoptr(GPtrArray) kept_names = NULL;
+  g_autoptr(GPtrArray) kept_values = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (g_hash_table_size (names) == 1)
+    {
+      GHashTableIter names_iter;
+      gpointer only;
+
+      g_hash_table_iter_init (&names_iter, names);
+      g_hash_table_iter_next (&names_iter, &only, NULL);
+      json_object_remove_member (object, only);
+      return;
+    }
+
+  all = g_ptr_array_new_with_free_func (g_free);
+  kept_names = g_ptr_array_new ();
+  kept_values = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      char *copy = g_strdup (name);
+
+      g_ptr_array_add (all, copy);
+      if (!g_hash_table_contains (names, name))
+        {
+          g_ptr_array_add (kept_names, copy);
+          g_ptr_array_add (kept_values, json_node_ref (member));
+        }
+    }
+
+  for (guint i = 0; i < all->len; i++)
+    json_object_remove_member (object, g_ptr_array_index (all, i));
+  for (guint i = 0; i < kept_names->len; i++)
+    json_object_set_member (object, g_ptr_array_index (kept_names, i),
+                            json_node_ref (g_ptr_array_index (kept_values, i)));
+}
+
+/* Members added by the patch, to remove from each object (object → set
+ * of names), held back until another undo step touches the object or the
+ * undo ends. Steps on different containers commute, since each changes
+ * only its own container, so the order within each object is kept. */
+static void
+flush_drops (GHashTable *drops,
+             JsonObject *object)
+{
+  GHashTable *names = g_hash_table_lookup (drops, object);
+
+  if (names == NULL)
+    return;
+
+  object_drop_members (object, names);
+  g_hash_table_remove (drops, object);
+}
+
 static void
 undo_all (PatchContext *ctx)
 {
+  g_autoptr(GHashTable) drops = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) json_object_unref,
+                                                       (GDestroyNotify) g_hash_table_unref);
+  GHashTableIter iter;
+  gpointer object;
+  gpointer names;
+
   for (guint i = ctx->undo->len; i > 0; i--)
     {
       UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, i - 1);
+
+      if (entry->kind == UNDO_OBJECT_SET && entry->node == NULL)
+        {
+          GHashTable *pending = g_hash_table_lookup (drops, entry->object);
+
+          if (pending == NULL)
+            {
+              pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+              g_hash_table_insert (drops, json_object_ref (entry->object), pending);
+            }
+          g_hash_table_add (pending, g_steal_pointer (&entry->name));
+          continue;
+        }
+
+      if (entry->object != NULL)
+        flush_drops (drops, entry->object);
 
       switch (entry->kind)
         {
@@ -698,10 +1034,22 @@ undo_all (PatchContext *ctx)
           array_insert (entry->array, entry->index, g_steal_pointer (&entry->node));
           break;
 
+        case UNDO_NODE_SET:
+          node_set_content (entry->target, entry->node);
+          break;
+
+        case UNDO_ARRAY_INSERT_RUN:
+          array_remove_run (entry->array, entry->index, entry->count);
+          break;
+
         default:
           g_assert_not_reached ();
         }
     }
+
+  g_hash_table_iter_init (&iter, drops);
+  while (g_hash_table_iter_next (&iter, &object, &names))
+    object_drop_members (object, names);
 
   g_array_set_size (ctx->undo, 0);
 }
@@ -752,6 +1100,7 @@ parent_resolve_for_write (PatchContext  *ctx,
 
 static gboolean
 operation_add (PatchContext  *ctx,
+               const char    *path,
                GPtrArray     *tokens,
                JsonNode      *value,
                GError       **error)
@@ -781,7 +1130,11 @@ operation_add (PatchContext  *ctx,
   if (!array_index_resolve (json_node_get_array (parent), tokens, tokens->len - 1, TRUE, &index, error))
     return FALSE;
 
-  change_array_insert (ctx, json_node_get_array (parent), index, g_steal_pointer (&owned));
+  /* An append is cheap already; an insert may be the first of a run. */
+  if (index < json_array_get_length (json_node_get_array (parent)))
+    insert_run_start (ctx, path, json_node_get_array (parent), index, g_steal_pointer (&owned));
+  else
+    change_array_insert (ctx, json_node_get_array (parent), index, g_steal_pointer (&owned));
 
   return TRUE;
 }
@@ -882,7 +1235,7 @@ operation_move (PatchContext  *ctx,
   if (!operation_remove (ctx, from_tokens, &node, error))
     return FALSE;
 
-  return operation_add (ctx, tokens, node, error);
+  return operation_add (ctx, path, tokens, node, error);
 }
 
 static gboolean
@@ -928,7 +1281,18 @@ operation_apply (PatchContext  *ctx,
     return FALSE;
 
   if (g_str_equal (op, "add"))
-    return operation_add (ctx, tokens, node_copy_deep (value), error);
+    {
+      JsonNode *copy = node_copy_deep (value);
+
+      if (insert_run_extend (ctx, path, tokens, copy))
+        return TRUE;
+
+      insert_run_flush (ctx);
+      return operation_add (ctx, path, tokens, copy, error);
+    }
+
+  /* Anything else may read or change the array of a run. */
+  insert_run_flush (ctx);
 
   if (g_str_equal (op, "remove"))
     return operation_remove (ctx, tokens, NULL, error);
@@ -946,7 +1310,7 @@ operation_apply (PatchContext  *ctx,
       if (!(source = pointer_resolve (*ctx->document, from_tokens, error)))
         return FALSE;
 
-      return operation_add (ctx, tokens, node_copy_deep (source), error);
+      return operation_add (ctx, path, tokens, node_copy_deep (source), error);
     }
 
   g_assert (g_str_equal (op, "test"));
@@ -1077,16 +1441,23 @@ agui_json_patch_apply (JsonNode  **document,
   g_array_set_clear_func (undo, undo_entry_clear);
   ctx.document = document;
   ctx.undo = undo;
+  ctx.run.array = NULL;
+  ctx.run.parent = NULL;
+  g_queue_init (&ctx.run.nodes);
 
   length = json_array_get_length (patch);
   for (guint i = 0; i < length; i++)
     {
       if (!patch_element_apply (&ctx, i, json_array_get_element (patch, i), error))
         {
+          /* A run not yet in its array has changed nothing. */
+          insert_run_drop (&ctx);
           undo_all (&ctx);
           return FALSE;
         }
     }
+
+  insert_run_flush (&ctx);
 
   return TRUE;
 }

@@ -7,15 +7,15 @@
 #pragma once
 
 #include "agui-event.h"
-#include "agui-event-parser.h"
-#include "agui-sse-decoder.h"
 #include "agui-reducer.h"
 
 G_BEGIN_DECLS
 
 /* The synchronous half of a run: bytes → SSE frames → events (compat,
- * schema) → chunk expansion → verification → the reducer. The transport
- * feeds it; it never blocks and never needs a main loop. */
+ * schema; AguiEventByteReader, the same path a transport reads with) →
+ * chunk expansion → verification → the reducer. A session feeds it the
+ * events of its transport; the CLI and the conformance suite feed it
+ * bytes. It never blocks and never needs a main loop. */
 typedef struct _AguiPipeline AguiPipeline;
 
 typedef void (*AguiPipelineEventFunc) (AguiEvent *event,
@@ -45,14 +45,6 @@ void          _agui_pipeline_fail           (AguiPipeline           *self,
                                              const GError           *error);
 const GError *_agui_pipeline_get_error      (AguiPipeline           *self);
 gboolean      _agui_pipeline_get_run_open   (AguiPipeline           *self);
-
-/* Parses one frame as an event after refusing what would crash the
- * parser or change the event silently (nesting deeper than
- * AGUI_JSON_MAX_DEPTH, numbers beyond int64 or double, NUL), as an
- * AGUI_ERROR_INVALID_JSON like any other malformed frame. */
-AguiEvent    *_agui_pipeline_parse_frame    (AguiEventParser        *parser,
-                                             AguiSseFrame           *frame,
-                                             GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiPipeline, _agui_pipeline_free)
 

@@ -7,16 +7,13 @@
 #include "config.h"
 
 #include "agui-chunk-normalizer.h"
-#include "agui-event-parser.h"
-#include "agui-json-private.h"
+#include "agui-event-byte-reader-private.h"
 #include "agui-pipeline-private.h"
-#include "agui-sse-decoder-private.h"
 #include "agui-verifier.h"
 
 struct _AguiPipeline
 {
-  AguiSseDecoder        *decoder;
-  AguiEventParser       *parser;
+  AguiEventByteReader   *reader;
   AguiChunkNormalizer   *normalizer;
   AguiVerifier          *verifier;
   AguiReducer           *reducer;
@@ -34,13 +31,17 @@ struct _AguiPipeline
   guint                  saw_event : 1;
 };
 
+static gboolean on_byte_reader_event (AguiEvent    *event,
+                                      gpointer      user_data);
+static void     on_byte_reader_error (const GError *error,
+                                      gpointer      user_data);
+
 AguiPipeline *
 _agui_pipeline_new (AguiReducer *reducer)
 {
   AguiPipeline *self = g_new0 (AguiPipeline, 1);
 
-  self->decoder = agui_sse_decoder_new ();
-  self->parser = agui_event_parser_new ();
+  self->reader = _agui_event_byte_reader_new (on_byte_reader_event, on_byte_reader_error, self);
   self->normalizer = agui_chunk_normalizer_new ();
   self->verifier = agui_verifier_new ();
   self->reducer = reducer ? g_object_ref (reducer) : NULL;
@@ -55,8 +56,7 @@ _agui_pipeline_free (AguiPipeline *self)
   if (self == NULL)
     return;
 
-  g_clear_object (&self->decoder);
-  g_clear_object (&self->parser);
+  g_clear_pointer (&self->reader, _agui_event_byte_reader_free);
   g_clear_object (&self->normalizer);
   g_clear_object (&self->verifier);
   g_clear_object (&self->reducer);
@@ -81,7 +81,7 @@ void
 _agui_pipeline_set_max_frame_size (AguiPipeline *self,
                                    gsize         max_frame_size)
 {
-  agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
+  _agui_event_byte_reader_set_max_frame_size (self->reader, max_frame_size);
 }
 
 void
@@ -182,7 +182,7 @@ _agui_pipeline_push_node (AguiPipeline *self,
   if (self->fatal)
     return FALSE;
 
-  event = agui_event_parser_parse_node (self->parser, node, &error);
+  event = agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, &error);
   if (event == NULL)
     {
       if (error != NULL)
@@ -193,60 +193,18 @@ _agui_pipeline_push_node (AguiPipeline *self,
   return _agui_pipeline_push_event (self, event);
 }
 
-AguiEvent *
-_agui_pipeline_parse_frame (AguiEventParser  *parser,
-                            AguiSseFrame     *frame,
-                            GError          **error)
+static gboolean
+on_byte_reader_event (AguiEvent *event,
+                      gpointer   user_data)
 {
-  const char *data = agui_sse_frame_get_data (frame);
-  gsize length = agui_sse_frame_get_data_length (frame);
-  g_autoptr(GError) local_error = NULL;
-
-  if (!_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-                   "Invalid event: %s", local_error->message);
-      return NULL;
-    }
-
-  if (_agui_sse_frame_get_unterminated (frame))
-    {
-      AguiEvent *event = agui_event_parser_parse (parser, data, length, &local_error);
-
-      if (event == NULL && local_error != NULL)
-        g_set_error (error, AGUI_ERROR, AGUI_ERROR_STREAM,
-                     "The connection closed in the middle of an event, after %" G_GSIZE_FORMAT
-                     " bytes of it (%s)", length, local_error->message);
-      return event;
-    }
-
-  return agui_event_parser_parse (parser, data, length, error);
+  return _agui_pipeline_push_event (user_data, event);
 }
 
-static gboolean
-drain_frames (AguiPipeline *self)
+static void
+on_byte_reader_error (const GError *error,
+                      gpointer      user_data)
 {
-  AguiSseFrame *frame;
-
-  while (!self->fatal && (frame = agui_sse_decoder_next_frame (self->decoder)))
-    {
-      g_autoptr(AguiSseFrame) owned = frame;
-      g_autoptr(AguiEvent) event = NULL;
-      GError *error = NULL;
-
-      event = _agui_pipeline_parse_frame (self->parser, frame, &error);
-      if (event == NULL)
-        {
-          if (error != NULL)
-            item_failed (self, error);
-          continue;
-        }
-
-      if (!_agui_pipeline_push_event (self, event))
-        return FALSE;
-    }
-
-  return !self->fatal;
+  item_failed (user_data, g_error_copy (error));
 }
 
 gboolean
@@ -259,15 +217,14 @@ _agui_pipeline_push_bytes (AguiPipeline *self,
   if (self->fatal)
     return FALSE;
 
-  if (!agui_sse_decoder_push (self->decoder, data, length, &error))
+  if (!_agui_event_byte_reader_push (self->reader, data, length, &error))
     {
-      /* Frames completed before the bad bytes still count. */
-      drain_frames (self);
-      _agui_pipeline_fail (self, error);
+      if (error != NULL)
+        _agui_pipeline_fail (self, error);
       return FALSE;
     }
 
-  return drain_frames (self);
+  return !self->fatal;
 }
 
 gboolean
@@ -278,14 +235,14 @@ _agui_pipeline_finish (AguiPipeline *self)
   if (self->fatal)
     return FALSE;
 
-  if (!agui_sse_decoder_finish (self->decoder, &error))
+  if (!_agui_event_byte_reader_finish (self->reader, &error))
     {
-      drain_frames (self);
-      _agui_pipeline_fail (self, error);
+      if (error != NULL)
+        _agui_pipeline_fail (self, error);
       return FALSE;
     }
 
-  if (!drain_frames (self))
+  if (self->fatal)
     return FALSE;
 
   if (self->item_failure != NULL)

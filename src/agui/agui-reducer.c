@@ -46,7 +46,6 @@ struct _AguiReducer
    * list its call twice, or a frontend tool would run twice */
   GHashTable     *run_tool_call_ids;
   GHashTable     *run_results;
-  GPtrArray      *steps;
   char           *thread_id;
   char           *run_id;
 };
@@ -101,7 +100,6 @@ agui_reducer_finalize (GObject *object)
   g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
   g_clear_pointer (&self->run_tool_call_ids, g_hash_table_unref);
   g_clear_pointer (&self->run_results, g_hash_table_unref);
-  g_clear_pointer (&self->steps, g_ptr_array_unref);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->run_id, g_free);
 
@@ -138,7 +136,6 @@ agui_reducer_init (AguiReducer *self)
   self->run_tool_calls = g_ptr_array_new_with_free_func (g_free);
   self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->steps = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -246,8 +243,7 @@ apply_run_started (AguiReducer *self,
   g_hash_table_remove_all (self->run_tool_call_ids);
   g_ptr_array_set_size (self->run_tool_calls, 0);
   g_hash_table_remove_all (self->run_results);
-  g_ptr_array_set_size (self->steps, 0);
-  _agui_transcript_set_steps (self->transcript, self->steps);
+  _agui_transcript_clear_steps (self->transcript);
   if (json_array_get_length (agui_transcript_get_subagents (self->transcript)) > 0)
     _agui_transcript_set_subagents (self->transcript, no_subagents);
 
@@ -345,22 +341,9 @@ apply_step (AguiReducer *self,
     return;
 
   if (started)
-    {
-      g_ptr_array_add (self->steps, g_strdup (name));
-    }
+    _agui_transcript_start_step (self->transcript, name);
   else
-    {
-      for (guint i = self->steps->len; i > 0; i--)
-        {
-          if (g_str_equal (g_ptr_array_index (self->steps, i - 1), name))
-            {
-              g_ptr_array_remove_index (self->steps, i - 1);
-              break;
-            }
-        }
-    }
-
-  _agui_transcript_set_steps (self->transcript, self->steps);
+    _agui_transcript_finish_step (self->transcript, name);
 }
 
 static AguiRecord *

@@ -210,7 +210,26 @@ agui_sse_decoder_validate_utf8 (AguiSseDecoder *self,
 
   for (i = 0; i < length; i++)
     {
-      guint8 byte = data[i];
+      guint8 byte;
+
+      /* Between sequences, ASCII (nearly all of an event stream) is
+       * skipped a word at a time. */
+      if (state == UTF8_ACCEPT)
+        {
+          while (i + sizeof (guint64) <= length)
+            {
+              guint64 word;
+
+              memcpy (&word, data + i, sizeof word);
+              if (word & G_GUINT64_CONSTANT (0x8080808080808080))
+                break;
+              i += sizeof word;
+            }
+          if (i == length)
+            break;
+        }
+
+      byte = data[i];
 
       if (state == UTF8_ACCEPT)
         {
@@ -329,17 +348,29 @@ agui_sse_decoder_dispatch (AguiSseDecoder *self)
     {
       AguiSseFrame *frame;
 
-      frame = g_new0 (AguiSseFrame, 1);
+      /* The frame and its data in one block; the data buffer stays for
+       * the next frame, unless one large frame grew it. */
+      frame = g_malloc (sizeof (AguiSseFrame) + self->data->len + 1);
       g_atomic_ref_count_init (&frame->ref_count);
       frame->data_length = self->data->len;
-      frame->data = g_string_free (g_steal_pointer (&self->data), FALSE);
+      frame->data = (char *) (frame + 1);
+      memcpy (frame->data, self->data->str, self->data->len + 1);
+      frame->unterminated = FALSE;
       frame->event = g_steal_pointer (&self->event);
       frame->id = g_steal_pointer (&self->id);
       frame->retry = self->retry;
 
       g_queue_push_tail (&self->frames, frame);
 
-      self->data = g_string_new (NULL);
+      if (self->data->allocated_len > LINE_KEEP_SIZE)
+        {
+          g_string_free (self->data, TRUE);
+          self->data = g_string_new (NULL);
+        }
+      else
+        {
+          g_string_truncate (self->data, 0);
+        }
     }
 
   /* Per frame, also for a frame that is not dispatched: a data-less frame
@@ -477,10 +508,12 @@ agui_sse_decoder_scan (AguiSseDecoder  *self,
 
   while (position < length)
     {
-      gsize end = position;
+      const guint8 *newline = memchr (data + position, '\n', length - position);
+      gsize end = newline != NULL ? (gsize) (newline - data) : length;
+      const guint8 *cr = memchr (data + position, '\r', end - position);
 
-      while (end < length && data[end] != '\n' && data[end] != '\r')
-        end++;
+      if (cr != NULL)
+        end = cr - data;
 
       if (!agui_sse_decoder_check_size (self, end - position, error))
         return FALSE;
@@ -680,7 +713,6 @@ agui_sse_frame_unref (AguiSseFrame *self)
 
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      g_free (self->data);
       g_free (self->event);
       g_free (self->id);
       g_free (self);

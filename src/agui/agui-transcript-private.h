@@ -88,8 +88,11 @@ void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
                                                      AguiAttempt      attempt);
 void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
                                                      JsonArray       *messages);
-void        _agui_transcript_set_steps              (AguiTranscript  *self,
-                                                     GPtrArray       *steps);
+void        _agui_transcript_start_step             (AguiTranscript  *self,
+                                                     const char      *name);
+void        _agui_transcript_finish_step            (AguiTranscript  *self,
+                                                     const char      *name);
+void        _agui_transcript_clear_steps            (AguiTranscript  *self);
 void        _agui_transcript_set_subagents          (AguiTranscript  *self,
                                                      JsonArray       *subagents);
 

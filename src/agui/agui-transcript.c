@@ -48,7 +48,15 @@ struct _AguiTranscript
   JsonArray    *last_state_delta;
   AguiRunState *run_state;
   JsonArray    *pending_interrupts;
+  /* The open steps, outermost first: each a link of step_order holding
+   * its name, also listed under the name in steps_by_name (name → GQueue
+   * of those links, oldest first), so that a STEP event costs O(1)
+   * however many steps are open. The GStrv the getter returns is built
+   * from them when asked, after a change. */
+  GQueue        step_order;
+  GHashTable   *steps_by_name;
   GStrv         steps;
+  guint         steps_dirty : 1;
   JsonArray    *subagents;
   guint         serial;
   guint         noted_serial;  /* the last attempt that left a run-end note */
@@ -900,6 +908,8 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->last_state_delta, json_array_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
+  g_queue_clear_full (&self->step_order, g_free);
+  g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_strfreev);
   g_clear_pointer (&self->subagents, json_array_unref);
 
@@ -937,7 +947,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_STEPS:
-      g_value_set_boxed (value, self->steps);
+      g_value_set_boxed (value, agui_transcript_get_steps (self));
       break;
 
     case PROP_SUBAGENTS:
@@ -1031,6 +1041,9 @@ agui_transcript_init (AguiTranscript *self)
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->steps = g_new0 (char *, 1);
+  g_queue_init (&self->step_order);
+  self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                               (GDestroyNotify) g_queue_free);
   self->subagents = json_array_new ();
 }
 
@@ -1111,6 +1124,18 @@ const char * const *
 agui_transcript_get_steps (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  if (self->steps_dirty)
+    {
+      guint i = 0;
+
+      g_strfreev (self->steps);
+      self->steps = g_new (char *, self->step_order.length + 1);
+      for (GList *l = self->step_order.head; l != NULL; l = l->next)
+        self->steps[i++] = g_strdup (l->data);
+      self->steps[i] = NULL;
+      self->steps_dirty = FALSE;
+    }
 
   return (const char * const *) self->steps;
 }
@@ -1771,21 +1796,65 @@ _agui_transcript_add_note (AguiTranscript *self,
     }
 }
 
-void
-_agui_transcript_set_steps (AguiTranscript *self,
-                            GPtrArray      *steps)
+static void
+steps_changed (AguiTranscript *self)
 {
-  g_auto(GStrv) copy = g_new0 (char *, steps->len + 1);
+  self->steps_dirty = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEPS]);
+}
 
-  for (guint i = 0; i < steps->len; i++)
-    copy[i] = g_strdup (g_ptr_array_index (steps, i));
+void
+_agui_transcript_start_step (AguiTranscript *self,
+                             const char     *name)
+{
+  GList *link = g_list_alloc ();
+  GQueue *same_name;
 
-  if (g_strv_equal ((const char * const *) copy, (const char * const *) self->steps))
+  link->data = g_strdup (name);
+  g_queue_push_tail_link (&self->step_order, link);
+
+  same_name = g_hash_table_lookup (self->steps_by_name, name);
+  if (same_name == NULL)
+    {
+      same_name = g_queue_new ();
+      g_hash_table_insert (self->steps_by_name, g_strdup (name), same_name);
+    }
+  g_queue_push_tail (same_name, link);
+
+  steps_changed (self);
+}
+
+/* Closes the innermost open step called @name, if there is one. */
+void
+_agui_transcript_finish_step (AguiTranscript *self,
+                              const char     *name)
+{
+  GQueue *same_name = g_hash_table_lookup (self->steps_by_name, name);
+  GList *link;
+
+  if (same_name == NULL)
     return;
 
-  g_strfreev (self->steps);
-  self->steps = g_steal_pointer (&copy);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEPS]);
+  link = g_queue_pop_tail (same_name);
+  if (g_queue_is_empty (same_name))
+    g_hash_table_remove (self->steps_by_name, name);
+
+  g_queue_unlink (&self->step_order, link);
+  g_free (link->data);
+  g_list_free_1 (link);
+
+  steps_changed (self);
+}
+
+void
+_agui_transcript_clear_steps (AguiTranscript *self)
+{
+  if (g_queue_is_empty (&self->step_order))
+    return;
+
+  g_queue_clear_full (&self->step_order, g_free);
+  g_hash_table_remove_all (self->steps_by_name);
+  steps_changed (self);
 }
 
 void

@@ -225,11 +225,15 @@ tandem_bench_command (int    argc,
   gsize length;
   int status = 0;
 
+  if (argc >= 2 && g_str_equal (argv[1], "state"))
+    return tandem_bench_state_command (argc - 1, argv + 1);
+
   if (argc < 3 || !g_str_equal (argv[1], "fold") ||
       (argc > 3 && (argc != 5 || !g_str_equal (argv[3], "--only") ||
                     !(g_str_equal (argv[4], "new") || g_str_equal (argv[4], "reference")))))
     {
-      g_printerr ("Usage: tandem-cli bench fold FILE [--only new|reference]\n");
+      g_printerr ("Usage: tandem-cli bench fold FILE [--only new|reference]\n"
+                  "       tandem-cli bench state [COUNT]\n");
       return 2;
     }
 

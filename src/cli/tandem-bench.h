@@ -11,7 +11,10 @@
 G_BEGIN_DECLS
 
 /* `tandem-cli bench fold FILE [--only new|reference]` */
-int tandem_bench_command (int    argc,
-                          char **argv);
+int tandem_bench_command       (int    argc,
+                                char **argv);
+/* `tandem-cli bench state [COUNT]` */
+int tandem_bench_state_command (int    argc,
+                                char **argv);
 
 G_END_DECLS

@@ -30,6 +30,7 @@ static const char usage[] =
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
   "  bench fold FILE          Measure folding a stream against the previous parser:\n"
   "                           events/s (CPU, wall), MB/s, peak memory\n"
+  "  bench state [COUNT]      Time patch inserts, rollback, steps and printing\n"
   "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
   "  chat URL|--demo          Chat with an agent at the terminal\n"
   "  threads --store PATH      List the stored conversations, newest first\n"

@@ -1,0 +1,286 @@
+/* tandem-bench-state.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "agui.h"
+#include "agui-json-private.h"
+
+#include "tandem-bench.h"
+
+/* The reducer's paths whose cost once grew with the size of the shared
+ * state or the number of open steps rather than with the change: each is
+ * run COUNT times (100,000 by default) and its CPU time printed. Inputs
+ * are built before the clock starts; the result is checked after it
+ * stops, so that a fast wrong answer cannot pass. */
+
+static double
+cpu_seconds (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &now);
+
+  return now.tv_sec + now.tv_nsec / 1e9;
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = _agui_json_parse (text, -1, &error);
+
+  g_assert_no_error (error);
+
+  return node;
+}
+
+static JsonObject *
+operation (const char *op,
+           const char *path,
+           JsonNode   *value)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "op", op);
+  json_object_set_string_member (object, "path", path);
+  if (value != NULL)
+    json_object_set_member (object, "value", value);
+
+  return object;
+}
+
+static JsonNode *
+integer (gint64 value)
+{
+  return json_node_init_int (json_node_alloc (), value);
+}
+
+static void
+report (const char *what,
+        guint       count,
+        double      seconds)
+{
+  g_print ("%-44s %9u ops %9.3f s %12.0f ops/s\n", what, count, seconds, count / MAX (seconds, 1e-9));
+}
+
+static gboolean
+bench_array (guint       count,
+             const char *path,
+             const char *what)
+{
+  g_autoptr(JsonNode) document = parse ("{\"a\":[]}");
+  g_autoptr(JsonArray) patch = json_array_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *array;
+  double start;
+  gboolean applied;
+
+  for (guint i = 0; i < count; i++)
+    json_array_add_object_element (patch, operation ("add", path, integer (i)));
+
+  start = cpu_seconds ();
+  applied = agui_json_patch_apply (&document, patch, &error);
+  report (what, count, cpu_seconds () - start);
+
+  array = json_object_get_array_member (json_node_get_object (document), "a");
+  if (!applied || json_array_get_length (array) != count ||
+      json_array_get_int_element (array, 0) != (path[3] == '0' ? count - 1 : 0))
+    {
+      g_printerr ("tandem-cli: %s gave the wrong document\n", what);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+bench_rollback (guint count)
+{
+  g_autoptr(JsonNode) document = parse ("{\"o\":{\"keep\":1},\"a\":[0]}");
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonArray) patch = json_array_new ();
+  g_autoptr(GError) error = NULL;
+  double start;
+  gboolean applied;
+
+  /* Object adds, all undone by the failing test. */
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/o/k%u", i);
+
+      json_array_add_object_element (patch, operation ("add", path, integer (i)));
+    }
+  json_array_add_object_element (patch, operation ("test", "/o/keep", integer (2)));
+
+  before = _agui_json_node_copy_deep (document);
+  start = cpu_seconds ();
+  applied = agui_json_patch_apply (&document, patch, &error);
+  report ("rollback of object adds by a failed test", count, cpu_seconds () - start);
+
+  if (applied || !agui_json_node_equal (document, before))
+    {
+      g_printerr ("tandem-cli: a failed patch changed the document\n");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+bench_replace (guint count)
+{
+  g_autoptr(JsonNode) document = NULL;
+  g_autoptr(JsonArray) patch = json_array_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *members = json_object_new ();
+  double start;
+  gboolean applied;
+
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("k%u", i);
+      g_autofree char *path = g_strdup_printf ("/o/k%u", i);
+
+      json_object_set_int_member (members, name, i);
+      json_array_add_object_element (patch, operation ("replace", path, integer (-(gint64) i)));
+    }
+  document = json_node_init_object (json_node_alloc (), json_object_new ());
+  json_object_set_object_member (json_node_get_object (document), "o", members);
+
+  start = cpu_seconds ();
+  applied = agui_json_patch_apply (&document, patch, &error);
+  report ("replace members of one large object", count, cpu_seconds () - start);
+
+  members = json_object_get_object_member (json_node_get_object (document), "o");
+  if (!applied || json_object_get_int_member (members, "k1") != -1)
+    {
+      g_printerr ("tandem-cli: replacing members gave the wrong document\n");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+bench_steps (guint count)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  double start;
+
+  g_ptr_array_add (events, agui_event_new_from_string ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}",
+                                                       -1, NULL));
+  /* Finished in the order they started: the outermost each time, the
+   * far end of the list from where a search for the innermost begins. */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < count; i++)
+      {
+        g_autofree char *json = g_strdup_printf ("{\"type\":\"%s\",\"stepName\":\"s%u\"}",
+                                                 pass == 0 ? "STEP_STARTED" : "STEP_FINISHED", i);
+
+        g_ptr_array_add (events, agui_event_new_from_string (json, -1, NULL));
+      }
+
+  start = cpu_seconds ();
+  for (guint i = 0; i < events->len; i++)
+    {
+      agui_reducer_apply (reducer, g_ptr_array_index (events, i));
+      if (i == count)
+        g_assert (g_strv_length ((char **) agui_transcript_get_steps (agui_reducer_get_transcript (reducer))) == count);
+    }
+  report ("STEP_STARTED then STEP_FINISHED, oldest first", 2 * count, cpu_seconds () - start);
+
+  if (agui_transcript_get_steps (agui_reducer_get_transcript (reducer))[0] != NULL)
+    {
+      g_printerr ("tandem-cli: steps were left open\n");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+bench_print (guint count)
+{
+  g_autoptr(JsonNode) wide = NULL;
+  g_autoptr(JsonNode) deep = NULL;
+  g_autoptr(GString) nested = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *wide_text = NULL;
+  g_autofree char *deep_text = NULL;
+  JsonArray *array = json_array_new ();
+  double start;
+
+  for (guint i = 0; i < count; i++)
+    {
+      JsonObject *element = json_object_new ();
+
+      json_object_set_int_member (element, "n", i);
+      json_object_set_string_member (element, "tag", "new");
+      json_array_add_object_element (array, element);
+    }
+  wide = json_node_init_array (json_node_alloc (), array);
+  json_array_unref (array);
+
+  /* As deep as the limit lets a document be. */
+  for (guint i = 0; i < AGUI_JSON_MAX_DEPTH / 2; i++)
+    g_string_append (nested, "{\"a\":[");
+  g_string_truncate (nested, nested->len - 1);
+  g_string_append (nested, "1");
+  for (guint i = 0; i < AGUI_JSON_MAX_DEPTH / 2; i++)
+    g_string_append (nested, i == 0 ? "}" : "]}");
+  deep = parse (nested->str);
+
+  start = cpu_seconds ();
+  wide_text = _agui_json_to_string (wide, TRUE, &error);
+  report ("print a state of that many objects, pretty", count, cpu_seconds () - start);
+
+  start = cpu_seconds ();
+  for (guint i = 0; i < count / 1000; i++)
+    {
+      g_free (deep_text);
+      deep_text = _agui_json_to_string (deep, TRUE, &error);
+    }
+  report ("print a state nested to the limit, pretty", count / 1000, cpu_seconds () - start);
+
+  if (wide_text == NULL || deep_text == NULL)
+    {
+      g_printerr ("tandem-cli: printing failed: %s\n", error != NULL ? error->message : "?");
+      return FALSE;
+    }
+
+  g_print ("%-44s %9" G_GSIZE_FORMAT " bytes wide, %" G_GSIZE_FORMAT " bytes deep\n", "printed",
+           strlen (wide_text), strlen (deep_text));
+
+  return TRUE;
+}
+
+int
+tandem_bench_state_command (int    argc,
+                            char **argv)
+{
+  guint count = 100000;
+  gboolean ok = TRUE;
+
+  if (argc > 2 || (argc == 2 && (count = (guint) g_ascii_strtoull (argv[1], NULL, 10)) == 0))
+    {
+      g_printerr ("Usage: tandem-cli bench state [COUNT]\n");
+      return 2;
+    }
+
+  ok &= bench_array (count, "/a/0", "add /a/0 repeated in one patch");
+  ok &= bench_array (count, "/a/-", "add /a/- (append) repeated in one patch");
+  ok &= bench_replace (count);
+  ok &= bench_rollback (count);
+  ok &= bench_steps (count);
+  ok &= bench_print (count);
+
+  return ok ? 0 : 1;
+}
