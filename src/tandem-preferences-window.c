@@ -448,7 +448,7 @@ editor_add_connection_group (TandemPreferencesWindow *self,
     adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->encoding_row), _("_Encoding"));
     adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (self->encoding_row), TRUE);
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->encoding_row),
-                                 _("What to ask the agent for; binary is smaller, and only some servers offer it"));
+                                 _("Binary is smaller; only some servers offer it"));
     adw_combo_row_set_model (self->encoding_row, G_LIST_MODEL (model));
     adw_combo_row_set_selected (self->encoding_row,
                                 agent ? tandem_agent_get_encoding (agent) : AGUI_HTTP_ENCODING_SSE);
