@@ -1414,12 +1414,13 @@ agui_http_transport_builder_set_session (AguiHttpTransportBuilder *self,
 /**
  * agui_http_transport_builder_set_max_frame_size:
  * @self: a builder
- * @max_frame_size: the largest SSE frame accepted, in bytes, or 0 for the
- *   decoder's default (8 MiB)
+ * @max_frame_size: the largest frame accepted, SSE or binary, in bytes,
+ *   or 0 for the decoder's default (8 MiB)
  *
  * Caps a single frame; a larger one ends the stream with
  * %AGUI_ERROR_INVALID_FRAME, whose message names the frame's size, the cap
- * and how to raise it.
+ * and how to raise it. A binary frame is refused as soon as its length
+ * prefix announces more.
  */
 void
 agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
@@ -1679,7 +1680,7 @@ agui_http_transport_get_session (AguiHttpTransport *self)
  * agui_http_transport_get_max_frame_size:
  * @self: a transport
  *
- * Returns: the largest SSE frame accepted, or 0 for the decoder's default
+ * Returns: the largest frame accepted, or 0 for the decoder's default
  */
 gsize
 agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
