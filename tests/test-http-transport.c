@@ -1000,7 +1000,8 @@ send_and_fold (Fixture          *f,
   agui_test_response_set_drip (response, 1);
   agui_test_server_push_response (f->server, response);
   agui_agent_session_send_async (session, "Hello", NULL, NULL, store_result_cb, &result);
-  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+  /* A byte a millisecond is seconds of body; slower under ASan. */
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 12 * WAIT_MS));
   state = agui_agent_session_send_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (state);
