@@ -7,6 +7,7 @@ packages=(
   meson ninja-build pkg-config gcc
   libglib2.0-dev libsoup-3.0-dev libjson-glib-dev libyajl-dev libsqlite3-dev
   libgtk-4-dev libadwaita-1-dev libmd4c-dev libsecret-1-dev
+  libprotobuf-c-dev protobuf-c-compiler
   gettext desktop-file-utils appstream
   xvfb xauth
   gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0

@@ -18,7 +18,9 @@
  *
  * One agent Tandem can talk to: an id, a name, and for a remote agent its
  * URL, extra HTTP headers, each as `Name: value`, and how its answers are
- * read: the idle timeout and the largest event accepted. Immutable: editing an agent saves a new one with the same id.
+ * read: the idle timeout, the largest event accepted and the encoding asked
+ * for (SSE unless the person picks the binary one). Immutable: editing an
+ * agent saves a new one with the same id.
  *
  * Its bearer token is not part of it; it lives in the keyring only.
  */
@@ -29,8 +31,9 @@ struct _TandemAgent
   char     *name;
   char     *url;
   char    **headers;
-  guint64   max_frame_size;
-  guint     idle_timeout;
+  guint64          max_frame_size;
+  guint            idle_timeout;
+  AguiHttpEncoding encoding;
 };
 
 G_DEFINE_FINAL_TYPE (TandemAgent, tandem_agent, G_TYPE_OBJECT)
@@ -44,6 +47,7 @@ enum {
   AGENT_PROP_IS_DEMO,
   AGENT_PROP_IDLE_TIMEOUT,
   AGENT_PROP_MAX_FRAME_SIZE,
+  AGENT_PROP_ENCODING,
   AGENT_N_PROPS
 };
 
@@ -100,6 +104,10 @@ tandem_agent_get_property (GObject    *object,
       g_value_set_uint64 (value, self->max_frame_size);
       break;
 
+    case AGENT_PROP_ENCODING:
+      g_value_set_enum (value, self->encoding);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -139,6 +147,10 @@ tandem_agent_set_property (GObject      *object,
       self->max_frame_size = g_value_get_uint64 (value);
       break;
 
+    case AGENT_PROP_ENCODING:
+      self->encoding = g_value_get_enum (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -176,6 +188,9 @@ tandem_agent_class_init (TandemAgentClass *klass)
   agent_properties[AGENT_PROP_MAX_FRAME_SIZE] =
     g_param_spec_uint64 ("max-frame-size", NULL, NULL, 0, G_MAXSIZE, 0,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  agent_properties[AGENT_PROP_ENCODING] =
+    g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, AGENT_N_PROPS, agent_properties);
 }
@@ -245,6 +260,38 @@ tandem_agent_new_full (const char         *id,
                        "idle-timeout", MIN (idle_timeout, TANDEM_AGENT_MAX_IDLE_TIMEOUT),
                        "max-frame-size", (guint64) max_frame_size,
                        NULL);
+}
+
+/**
+ * tandem_agent_with_encoding:
+ * @self: an agent
+ * @encoding: the encoding to ask the agent for
+ *
+ * Returns: (transfer full): an agent like @self that asks for @encoding
+ */
+TandemAgent *
+tandem_agent_with_encoding (TandemAgent      *self,
+                            AguiHttpEncoding  encoding)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), NULL);
+
+  return g_object_new (TANDEM_TYPE_AGENT,
+                       "id", self->id,
+                       "name", self->name,
+                       "url", self->url,
+                       "headers", self->headers,
+                       "idle-timeout", self->idle_timeout,
+                       "max-frame-size", self->max_frame_size,
+                       "encoding", encoding,
+                       NULL);
+}
+
+AguiHttpEncoding
+tandem_agent_get_encoding (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), AGUI_HTTP_ENCODING_SSE);
+
+  return self->encoding;
 }
 
 guint
@@ -325,7 +372,8 @@ tandem_agent_equal (TandemAgent *a,
          g_strcmp0 (a->url, b->url) == 0 &&
          g_strv_equal ((const char * const *) a->headers, (const char * const *) b->headers) &&
          a->idle_timeout == b->idle_timeout &&
-         a->max_frame_size == b->max_frame_size;
+         a->max_frame_size == b->max_frame_size &&
+         a->encoding == b->encoding;
 }
 
 /**
@@ -405,6 +453,7 @@ parse_agents (GVariant *value)
       const char *url = NULL;
       guint idle_timeout = TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT;
       guint64 max_frame_size = 0;
+      AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
 
       while (g_variant_iter_next (settings, "{&s&s}", &key, &setting))
         {
@@ -420,6 +469,9 @@ parse_agents (GVariant *value)
             }
           else if (strcmp (key, "max-frame-size") == 0)
             g_ascii_string_to_unsigned (setting, 10, 0, G_MAXSIZE, &max_frame_size, NULL);
+          else if (strcmp (key, "encoding") == 0)
+            /* Anything else keeps SSE, which every server speaks. */
+            encoding = strcmp (setting, "protobuf") == 0 ? AGUI_HTTP_ENCODING_PROTOBUF : AGUI_HTTP_ENCODING_SSE;
           else if (g_str_has_prefix (key, "header:"))
             {
               g_autofree char *header = g_strdup_printf ("%s: %s", key + strlen ("header:"), setting);
@@ -433,8 +485,13 @@ parse_agents (GVariant *value)
       if (id[0] == '\0' || strcmp (id, TANDEM_AGENTS_DEMO_ID) == 0)
         g_debug ("Ignoring an agent with the reserved id “%s”", id);
       else
-        g_ptr_array_add (agents, tandem_agent_new_full (id, name, url ? url : "", (const char * const *) strv,
-                                                        idle_timeout, max_frame_size));
+        {
+          g_autoptr(TandemAgent) agent = NULL;
+
+          agent = tandem_agent_new_full (id, name, url ? url : "", (const char * const *) strv,
+                                         idle_timeout, max_frame_size);
+          g_ptr_array_add (agents, tandem_agent_with_encoding (agent, encoding));
+        }
 
       /* The strings above point into settings, so free it last. */
       g_variant_iter_free (settings);
@@ -465,6 +522,8 @@ agent_to_variant (TandemAgent *agent)
 
       g_variant_builder_add (&settings, "{ss}", "max-frame-size", bytes);
     }
+  if (agent->encoding == AGUI_HTTP_ENCODING_PROTOBUF)
+    g_variant_builder_add (&settings, "{ss}", "encoding", "protobuf");
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -1249,6 +1308,7 @@ tandem_agents_lookup_token_cb (GObject      *object,
   agui_http_transport_builder_set_connect_timeout (builder, CONNECT_TIMEOUT_MS);
   agui_http_transport_builder_set_idle_timeout (builder, agent->idle_timeout * 1000);
   agui_http_transport_builder_set_max_frame_size (builder, agent->max_frame_size);
+  agui_http_transport_builder_set_encoding (builder, agent->encoding);
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {

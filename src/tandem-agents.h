@@ -38,6 +38,9 @@ const char * const *tandem_agent_get_headers (TandemAgent         *self);
 gboolean            tandem_agent_is_demo     (TandemAgent         *self);
 guint               tandem_agent_get_idle_timeout   (TandemAgent  *self);
 gsize               tandem_agent_get_max_frame_size (TandemAgent  *self);
+TandemAgent        *tandem_agent_with_encoding      (TandemAgent      *self,
+                                                     AguiHttpEncoding  encoding);
+AguiHttpEncoding    tandem_agent_get_encoding       (TandemAgent      *self);
 
 #define TANDEM_TYPE_AGENTS (tandem_agents_get_type ())
 G_DECLARE_FINAL_TYPE (TandemAgents, tandem_agents, TANDEM, AGENTS, GObject)

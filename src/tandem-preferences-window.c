@@ -80,6 +80,7 @@ struct _TandemPreferencesWindow
   GPtrArray            *header_rows;
   GtkSpinButton        *idle_timeout_spin;
   GtkSpinButton        *max_frame_spin;
+  AdwComboRow          *encoding_row;
 
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
@@ -385,6 +386,7 @@ editor_clear (TandemPreferencesWindow *self)
   self->headers_group = NULL;
   self->idle_timeout_spin = NULL;
   self->max_frame_spin = NULL;
+  self->encoding_row = NULL;
 }
 
 /* A number in a row, as AdwSpinRow (libadwaita 1.4) would show it. */
@@ -436,6 +438,22 @@ editor_add_connection_group (TandemPreferencesWindow *self,
   self->max_frame_spin = add_spin_row (group, _("_Largest Event"),
                                        _("In MiB; a larger event, such as a huge state snapshot, ends the run"),
                                        1, 1024, (max_frame_size + MIB - 1) / MIB);
+
+  /* In AguiHttpEncoding's order. */
+  {
+    const char * const encodings[] = { _("Text (SSE)"), _("Binary (Protocol Buffers)"), NULL };
+    g_autoptr(GtkStringList) model = gtk_string_list_new (encodings);
+
+    self->encoding_row = ADW_COMBO_ROW (adw_combo_row_new ());
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->encoding_row), _("_Encoding"));
+    adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (self->encoding_row), TRUE);
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->encoding_row),
+                                 _("Binary is smaller; only some servers offer it"));
+    adw_combo_row_set_model (self->encoding_row, G_LIST_MODEL (model));
+    adw_combo_row_set_selected (self->encoding_row,
+                                agent ? tandem_agent_get_encoding (agent) : AGUI_HTTP_ENCODING_SSE);
+    adw_preferences_group_add (group, GTK_WIDGET (self->encoding_row));
+  }
 }
 
 static AdwEntryRow *
@@ -715,6 +733,13 @@ editor_save (TandemPreferencesWindow *self)
                                  gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
                                  /* The default is kept as "default", so that it follows the library's. */
                                  (gsize) frame_mib * MIB == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
+  if (adw_combo_row_get_selected (self->encoding_row) == AGUI_HTTP_ENCODING_PROTOBUF)
+    {
+      TandemAgent *binary = tandem_agent_with_encoding (agent, AGUI_HTTP_ENCODING_PROTOBUF);
+
+      g_object_unref (agent);
+      agent = binary;
+    }
 
   if (!tandem_agents_save (self->agents, agent, &error))
     {
@@ -1092,6 +1117,21 @@ tandem_preferences_window_get_editor_field (TandemPreferencesWindow *self,
     return GTK_EDITABLE (self->max_frame_spin);
 
   g_return_val_if_reached (NULL);
+}
+
+/**
+ * tandem_preferences_window_get_editor_encoding:
+ * @self: a preferences window
+ *
+ * Returns: (transfer none) (nullable): the editor's encoding row, whose
+ *   selection is an #AguiHttpEncoding, if the editor is open
+ */
+AdwComboRow *
+tandem_preferences_window_get_editor_encoding (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return self->encoding_row;
 }
 
 /**

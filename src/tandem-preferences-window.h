@@ -22,6 +22,7 @@ void         tandem_preferences_window_edit_agent        (TandemPreferencesWindo
                                                           const char              *id);
 GtkEditable *tandem_preferences_window_get_editor_field  (TandemPreferencesWindow *self,
                                                           const char              *field);
+AdwComboRow *tandem_preferences_window_get_editor_encoding (TandemPreferencesWindow *self);
 void         tandem_preferences_window_add_editor_header (TandemPreferencesWindow *self,
                                                           const char              *name,
                                                           const char              *value);

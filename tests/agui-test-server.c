@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "agui-test-proto.h"
 #include "agui-test-server.h"
 
 /* How often a response that is not being written looks for a client that
@@ -272,6 +273,40 @@ agui_test_response_append_event (AguiTestResponse *self,
 
   json = agui_event_to_string (event);
   agui_test_response_append_event_json (self, json);
+}
+
+/* One event in the binary encoding; the test fails if it has none. */
+void
+agui_test_response_append_proto_event (AguiTestResponse *self,
+                                       const char       *json)
+{
+  g_autoptr(GByteArray) frame = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (json != NULL);
+
+  if (!agui_test_proto_append_json (frame, json, &error))
+    g_error ("%s has no binary form: %s", json, error->message);
+  agui_test_response_append_data (self, frame->data, frame->len);
+}
+
+/* A run in the binary encoding, as an @ag-ui/encoder server answers a
+ * client whose Accept admits it. */
+AguiTestResponse *
+agui_test_response_new_proto_events (const char *first_json,
+                                     ...)
+{
+  AguiTestResponse *self = agui_test_response_new ();
+  va_list args;
+
+  agui_test_response_set_content_type (self, "application/vnd.ag-ui.event+proto");
+  va_start (args, first_json);
+  for (const char *json = first_json; json != NULL; json = va_arg (args, const char *))
+    agui_test_response_append_proto_event (self, json);
+  va_end (args);
+
+  return self;
 }
 
 /* Stops writing for a while, or with AGUI_TEST_STALL_FOREVER until the

@@ -49,6 +49,13 @@ void              agui_test_response_append_stall       (AguiTestResponse  *self
                                                          guint              milliseconds);
 void              agui_test_response_append_reset       (AguiTestResponse  *self);
 
+/* The binary encoding (agui-test-proto.h): the same events as frames, with
+ * its Content-Type. */
+AguiTestResponse *agui_test_response_new_proto_events   (const char        *first_json,
+                                                         ...) G_GNUC_NULL_TERMINATED;
+void              agui_test_response_append_proto_event (AguiTestResponse  *self,
+                                                         const char        *json);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiTestResponse, agui_test_response_free)
 
 typedef enum

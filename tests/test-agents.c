@@ -386,10 +386,14 @@ test_agents_transport_settings (void)
   g_auto(GStrv) sent = NULL;
   TandemAgent *found;
 
-  g_test_summary ("An agent's idle timeout and largest event survive the settings "
+  g_test_summary ("An agent's idle timeout, largest event and encoding survive the settings "
                   "and reach its transport; an agent without them gets the defaults");
 
-  a = tandem_agent_new_full ("a", "A", "https://a.example/run", NULL, 45, 10 * 1024 * 1024);
+  {
+    g_autoptr(TandemAgent) sse = tandem_agent_new_full ("a", "A", "https://a.example/run", NULL, 45, 10 * 1024 * 1024);
+
+    a = tandem_agent_with_encoding (sse, AGUI_HTTP_ENCODING_PROTOBUF);
+  }
   g_assert_true (tandem_agents_save (agents, a, NULL));
   g_assert_true (tandem_agents_save (agents, plain, NULL));
 
@@ -398,9 +402,11 @@ test_agents_transport_settings (void)
   g_assert_nonnull (found);
   g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 45);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 10 * 1024 * 1024);
+  g_assert_cmpint (tandem_agent_get_encoding (found), ==, AGUI_HTTP_ENCODING_PROTOBUF);
   found = tandem_agents_lookup (reread, "p");
   g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 300);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 0);
+  g_assert_cmpint (tandem_agent_get_encoding (found), ==, AGUI_HTTP_ENCODING_SSE);
 
   tandem_agents_create_transport_async (reread, "a", NULL, store_result_cb, &result);
   wait_for (&result);
@@ -409,9 +415,10 @@ test_agents_transport_settings (void)
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, 45000);
   g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 10 * 1024 * 1024);
   sent = agui_http_transport_dup_headers (AGUI_HTTP_TRANSPORT (transport));
-  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: text/event-stream"));
+  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: application/vnd.ag-ui.event+proto"));
   g_clear_object (&result);
   g_clear_object (&transport);
+  g_clear_pointer (&sent, g_strfreev);
 
   tandem_agents_create_transport_async (reread, "p", NULL, store_result_cb, &result);
   wait_for (&result);
@@ -419,6 +426,8 @@ test_agents_transport_settings (void)
   g_assert_no_error (error);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT);
   g_assert_cmpuint (agui_http_transport_get_max_frame_size (AGUI_HTTP_TRANSPORT (transport)), ==, 0);
+  sent = agui_http_transport_dup_headers (AGUI_HTTP_TRANSPORT (transport));
+  g_assert_true (g_strv_contains ((const char * const *) sent, "Accept: text/event-stream"));
 }
 
 static void
@@ -590,8 +599,11 @@ test_preferences_add_agent (void)
   /* The defaults were shown: five minutes, 8 MiB. */
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "300");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "8");
+  g_assert_cmpuint (adw_combo_row_get_selected (tandem_preferences_window_get_editor_encoding (window)), ==,
+                    AGUI_HTTP_ENCODING_SSE);
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "idle-timeout"), "60");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "max-frame-size"), "10");
+  adw_combo_row_set_selected (tandem_preferences_window_get_editor_encoding (window), AGUI_HTTP_ENCODING_PROTOBUF);
   g_assert_true (tandem_preferences_window_save_editor (window));
   g_assert_cmpuint (count_agents_in_settings (settings), ==, 1);
   g_clear_object (&added);
@@ -600,12 +612,18 @@ test_preferences_add_agent (void)
   g_assert_cmpstrv (tandem_agent_get_headers (added), expected_headers);
   g_assert_cmpuint (tandem_agent_get_idle_timeout (added), ==, 60);
   g_assert_cmpuint (tandem_agent_get_max_frame_size (added), ==, 10 * 1024 * 1024);
+  g_assert_cmpint (tandem_agent_get_encoding (added), ==, AGUI_HTTP_ENCODING_PROTOBUF);
 
   /* Reopened, the editor shows what was saved. */
   tandem_preferences_window_edit_agent (window, tandem_agent_get_id (added));
   wait_for_editor (window);
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "idle-timeout")), ==, "60");
   g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (window, "max-frame-size")), ==, "10");
+  g_assert_cmpuint (adw_combo_row_get_selected (tandem_preferences_window_get_editor_encoding (window)), ==,
+                    AGUI_HTTP_ENCODING_PROTOBUF);
+  /* The encoding is said in words, not as a number. */
+  g_assert_cmpstr (gtk_string_object_get_string (adw_combo_row_get_selected_item (
+                     tandem_preferences_window_get_editor_encoding (window))), ==, "Binary (Protocol Buffers)");
 
   gtk_window_destroy (GTK_WINDOW (window));
   flush_events ();

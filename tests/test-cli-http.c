@@ -224,6 +224,44 @@ test_max_frame_size_flag (Fixture       *f,
 }
 
 static void
+test_encoding_flag (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_auto(Outcome) outcome = { 0 };
+
+  g_test_summary ("--encoding protobuf asks for the binary encoding and prints its answer; "
+                  "a bad value says what is allowed");
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_proto_events (RS, THINK_START, THINK_MESSAGE_START,
+                                                                       THINK_CONTENT, THINK_MESSAGE_END, THINK_END,
+                                                                       TEXT_START, TEXT_CONTENT, TEXT_END, RF, NULL));
+  run_send (f, &outcome, "--encoding", "protobuf", NULL);
+  g_assert_cmpint (outcome.status, ==, 0);
+  g_assert_nonnull (strstr (outcome.out, "Hello! I am here."));
+  g_assert_nonnull (strstr (outcome.out, "I should ask the desktop for the time."));
+  g_assert_cmpstr (soup_message_headers_get_list (agui_test_server_get_request (f->server, 0)->headers, "Accept"),
+                   ==, "application/vnd.ag-ui.event+proto");
+  outcome_clear (&outcome);
+  outcome.done = FALSE;
+
+  /* Without the flag: exactly SSE is asked for. */
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS, TEXT_START, TEXT_CONTENT,
+                                                                            TEXT_END, RF, NULL));
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 0);
+  g_assert_cmpstr (soup_message_headers_get_list (agui_test_server_get_request (f->server, 1)->headers, "Accept"),
+                   ==, "text/event-stream");
+  outcome_clear (&outcome);
+  outcome.done = FALSE;
+
+  run_send (f, &outcome, "--encoding", "json", NULL);
+  g_assert_cmpint (outcome.status, ==, 2);
+  g_assert_nonnull (strstr (outcome.err, "--encoding is sse (text, the default) or protobuf (binary), not 'json'"));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+}
+
+static void
 test_error_details (Fixture       *f,
                     gconstpointer  data)
 {
@@ -258,6 +296,7 @@ main (int   argc,
   ADD ("json-unchanged", test_json_unchanged);
   ADD ("idle-timeout-flag", test_idle_timeout_flag);
   ADD ("max-frame-size-flag", test_max_frame_size_flag);
+  ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);
 
   return g_test_run ();

@@ -862,21 +862,275 @@ test_content_type_parameters (Fixture       *f,
     }
 }
 
+/* The binary encoding */
+
+static AguiHttpTransport *
+new_proto_transport (Fixture *f,
+                     gsize    max_frame_size)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_encoding (builder, AGUI_HTTP_ENCODING_PROTOBUF);
+  agui_http_transport_builder_set_max_frame_size (builder, max_frame_size);
+  return build_transport (builder);
+}
+
+static AguiTestResponse *
+full_run_proto_response (void)
+{
+  return agui_test_response_new_proto_events (RUN_STARTED, TEXT_START, TEXT_CONTENT, TEXT_END,
+                                              RUN_FINISHED, NULL);
+}
+
 static void
 test_protobuf (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransport) transport = new_transport (f);
-  g_autoptr(AguiTestResponse) response = agui_test_response_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiHttpTransport) transport = new_proto_transport (f, 0);
+  g_autoptr(AguiTestResponse) response = full_run_proto_response ();
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiEvent) event = NULL;
+  g_auto(GStrv) headers = agui_http_transport_dup_headers (transport);
+  g_auto(Collected) collected = { 0 };
+  const AguiTestRequest *request;
 
-  g_test_summary ("A binary AG-UI answer is unsupported, never fed to the SSE decoder");
+  g_test_summary ("An agent set to protobuf is asked for exactly the binary type, and its frames, "
+                  "arriving a byte at a time, are the run's events");
 
-  agui_test_response_set_content_type (response, "application/vnd.ag-ui.event+proto");
-  agui_test_response_append_data (response, "\0\0\0\2\x0a\x00", 6);
+  g_assert_cmpint (agui_http_transport_get_encoding (transport), ==, AGUI_HTTP_ENCODING_PROTOBUF);
+  g_assert_true (g_strv_contains ((const char * const *) headers, "Accept: application/vnd.ag-ui.event+proto"));
+
+  agui_test_response_set_drip (response, 1);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
-  assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED, &error);
-  g_assert_nonnull (strstr (error->message, "binary"));
+  stream = run_ok (transport);
+  g_assert_nonnull ((event = next_event (stream)));
+  g_assert_cmpstr (agui_event_get_type_name (event), ==, "RUN_STARTED");
+  collect (stream, &collected);
+  assert_items (&collected, "TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED");
+
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpstr (soup_message_headers_get_list (request->headers, "Accept"), ==,
+                   "application/vnd.ag-ui.event+proto");
+}
+
+static void
+test_protobuf_content_type (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) sse_transport = new_transport (f);
+  g_autoptr(AguiHttpTransport) proto_transport = new_proto_transport (f, 0);
+  const char * const types[] = {
+    "application/vnd.ag-ui.event+proto",
+    "application/vnd.ag-ui.event+proto; charset=binary",
+    "Application/Vnd.AG-UI.Event+Proto;q=1",
+    NULL
+  };
+
+  g_test_summary ("A binary body is recognised whatever its parameters and case, whichever "
+                  "encoding was asked for; SSE sent to a protobuf agent is read as SSE");
+
+  for (guint i = 0; types[i] != NULL; i++)
+    for (guint j = 0; j < 2; j++)
+      {
+        g_autoptr(AguiTestResponse) response = full_run_proto_response ();
+        g_autoptr(AguiEventStream) stream = NULL;
+        g_auto(Collected) collected = { 0 };
+
+        agui_test_response_set_content_type (response, types[i]);
+        agui_test_server_push_response (f->server, g_steal_pointer (&response));
+        stream = run_ok (j == 0 ? sse_transport : proto_transport);
+        collect (stream, &collected);
+        assert_items (&collected, FULL_RUN);
+      }
+
+  {
+    g_autoptr(AguiEventStream) stream = NULL;
+    g_auto(Collected) collected = { 0 };
+
+    agui_test_server_push_response (f->server, full_run_response ());
+    stream = run_ok (proto_transport);
+    collect (stream, &collected);
+    assert_items (&collected, FULL_RUN);
+  }
+}
+
+static void
+test_protobuf_malformed_frame (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_proto_transport (f, 0);
+  g_autoptr(AguiTestResponse) response = agui_test_response_new_proto_events (RUN_STARTED, TEXT_START, NULL);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A binary frame that does not decode is refused like a malformed SSE frame, "
+                  "and the frames after it are read; an unknown event kind is dropped");
+
+  /* A frame of three bytes that are no protobuf message. */
+  agui_test_response_append_data (response, "\0\0\0\3\xff\xff\xff", 7);
+  /* Field 40: an event kind from a later protocol. */
+  agui_test_response_append_data (response, "\0\0\0\6\xc2\x02\x03\x0a\x01x", 10);
+  agui_test_response_append_proto_event (response, TEXT_CONTENT);
+  agui_test_response_append_proto_event (response, TEXT_END);
+  agui_test_response_append_proto_event (response, RUN_FINISHED);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START ERROR TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+  g_assert_cmpstr (last_error (&collected)->message, ==,
+                   "Binary frame 3: Invalid event: the binary frame has a broken field tag at byte 3");
+}
+
+static void
+test_protobuf_broken_length (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_proto_transport (f, 1024);
+  g_autoptr(AguiTestResponse) response = agui_test_response_new_proto_events (RUN_STARTED, TEXT_START, NULL);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A length prefix over the frame cap ends the stream, saying what it announced, "
+                  "the cap, and both ways it comes about");
+
+  agui_test_response_append_data (response, "\x00\x10\x00\x00", 4);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START ERROR");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
+  g_assert_cmpstr (last_error (&collected)->message, ==,
+                   "A binary frame announces 1.0 MiB (1048576 bytes), more than the maximum frame size "
+                   "of 1.0 KiB (1024 bytes): its length prefix is broken, or the event is that large "
+                   "(then raise the agent's maximum frame size, in Preferences or --max-frame-size "
+                   "for tandem-cli)");
+  /* The stalled connection was let go rather than waited on. */
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+}
+
+static void
+test_protobuf_truncated (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_proto_transport (f, 0);
+  g_autoptr(AguiTestResponse) response = agui_test_response_new_proto_events (RUN_STARTED, TEXT_START, NULL);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A binary body that ends inside a frame says the connection ended before the "
+                  "answer was complete");
+
+  agui_test_response_append_data (response, "\0\0\0\x20\x0a\x02", 6);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED TEXT_MESSAGE_START ERROR");
+  g_assert_error ((GError *) last_error (&collected), AGUI_ERROR, AGUI_ERROR_STREAM);
+  g_assert_cmpstr (last_error (&collected)->message, ==,
+                   "The connection to the agent ended inside binary frame 3 (2 of its 32 bytes), "
+                   "before the answer was complete; try again");
+}
+
+/* A run with a bit of everything the reducer folds. */
+static const char * const rich_run[] = {
+  RUN_STARTED,
+  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[\"a\"],\"ratio\":0.5}}",
+  "{\"type\":\"REASONING_START\",\"messageId\":\"r1\"}",
+  "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r1\",\"role\":\"reasoning\"}",
+  "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\"Let me look.\"}",
+  "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r1\"}",
+  "{\"type\":\"REASONING_END\",\"messageId\":\"r1\"}",
+  TEXT_START,
+  TEXT_CONTENT,
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"m1\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"q\\\":\\\"é\\\"}\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}",
+  "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"c1\",\"content\":\"42\",\"role\":\"tool\"}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/items/-\",\"value\":\"b\"},"
+  "{\"op\":\"replace\",\"path\":\"/count\",\"value\":2}]}",
+  TEXT_END,
+  "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m2\",\"delta\":\"Done.\"}",
+  RUN_FINISHED,
+};
+
+static JsonNode *
+send_and_fold (Fixture          *f,
+               AguiTestResponse *response,
+               AguiHttpEncoding  encoding)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) folded = json_object_new ();
+  AguiTranscript *transcript;
+
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  agui_http_transport_builder_set_encoding (builder, encoding);
+  transport = build_transport (builder);
+  session = agui_agent_session_new (AGUI_TRANSPORT (transport));
+
+  agui_test_response_set_drip (response, 1);
+  agui_test_server_push_response (f->server, response);
+  agui_agent_session_send_async (session, "Hello", NULL, NULL, store_result_cb, &result);
+  /* A byte a millisecond is seconds of body; slower under ASan. */
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 12 * WAIT_MS));
+  state = agui_agent_session_send_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+
+  transcript = agui_agent_session_get_transcript (session);
+  g_assert_cmpstr (agui_run_state_get_error_message (agui_transcript_get_run_state (transcript)), ==, NULL);
+  json_object_set_array_member (folded, "messages", agui_transcript_to_messages (transcript, TRUE));
+  /* The person's message has an id of its own each time. */
+  json_object_set_string_member (json_array_get_object_element (json_object_get_array_member (folded, "messages"), 0),
+                                 "id", "user");
+  json_object_set_member (folded, "state", json_node_copy (agui_transcript_get_state (transcript)));
+
+  return json_node_init_object (json_node_alloc (), folded);
+}
+
+static void
+test_protobuf_same_transcript (Fixture       *f,
+                               gconstpointer  data)
+{
+  AguiTestResponse *sse = agui_test_response_new ();
+  AguiTestResponse *proto = agui_test_response_new ();
+  g_autoptr(JsonNode) from_sse = NULL;
+  g_autoptr(JsonNode) from_proto = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("The same run sent in both encodings, a byte at a time, leaves the same transcript");
+
+  agui_test_response_set_content_type (proto, "application/vnd.ag-ui.event+proto");
+  for (guint i = 0; i < G_N_ELEMENTS (rich_run); i++)
+    {
+      agui_test_response_append_event_json (sse, rich_run[i]);
+      agui_test_response_append_proto_event (proto, rich_run[i]);
+    }
+
+  from_sse = send_and_fold (f, sse, AGUI_HTTP_ENCODING_SSE);
+  from_proto = send_and_fold (f, proto, AGUI_HTTP_ENCODING_PROTOBUF);
+  g_assert_cmpstr (soup_message_headers_get_list (agui_test_server_get_request (f->server, 0)->headers, "Accept"),
+                   ==, "text/event-stream");
+  g_assert_cmpstr (soup_message_headers_get_list (agui_test_server_get_request (f->server, 1)->headers, "Accept"),
+                   ==, "application/vnd.ag-ui.event+proto");
+
+  text = json_to_string (from_proto, FALSE);
+  /* Not trivially equal: the run's text, tool result and state are there. */
+  g_assert_nonnull (strstr (text, "Hé, there"));
+  g_assert_nonnull (strstr (text, "\"content\":\"Done.\""));
+  g_assert_nonnull (strstr (text, "\"count\":2"));
+  g_assert_nonnull (strstr (text, "\"content\":\"42\""));
+  g_assert_true (json_node_equal (from_sse, from_proto));
 }
 
 static void
@@ -1727,6 +1981,11 @@ main (int   argc,
   ADD ("not-an-event-stream", test_not_an_event_stream);
   ADD ("content-type-parameters", test_content_type_parameters);
   ADD ("protobuf", test_protobuf);
+  ADD ("protobuf/content-type", test_protobuf_content_type);
+  ADD ("protobuf/malformed-frame", test_protobuf_malformed_frame);
+  ADD ("protobuf/broken-length-prefix", test_protobuf_broken_length);
+  ADD ("protobuf/truncated", test_protobuf_truncated);
+  ADD ("protobuf/same-transcript", test_protobuf_same_transcript);
   g_test_add_func ("/agui/http-transport/connection-refused", test_connection_refused);
   g_test_add_func ("/agui/http-transport/connect-timeout", test_connect_timeout);
   ADD ("slow-headers-within-idle-timeout", test_slow_headers_within_idle_timeout);

@@ -37,5 +37,7 @@ GError *_agui_http_error_new_connect   (const char   *url,
 GError *_agui_http_error_new_frame_cap (gsize         size,
                                         gboolean      at_least,
                                         gsize         max_frame_size);
+GError *_agui_http_error_new_proto_length (gsize      announced,
+                                           gsize      max_frame_size);
 
 G_END_DECLS

@@ -387,3 +387,19 @@ _agui_http_error_new_frame_cap (gsize    size,
                       "--max-frame-size for tandem-cli) to accept it",
                       at_least ? "at least " : "", size_text, cap_text);
 }
+
+GError *
+_agui_http_error_new_proto_length (gsize announced,
+                                   gsize max_frame_size)
+{
+  g_autofree char *size_text = format_size (announced);
+  g_autofree char *cap_text = format_size (max_frame_size);
+
+  /* A body in another format read as binary frames announces nonsense:
+   * "data" is 1.6 GiB. Both causes are named, the likelier first. */
+  return g_error_new (AGUI_ERROR, AGUI_ERROR_INVALID_FRAME,
+                      "A binary frame announces %s, more than the maximum frame size of %s: "
+                      "its length prefix is broken, or the event is that large (then raise the "
+                      "agent's maximum frame size, in Preferences or --max-frame-size for tandem-cli)",
+                      size_text, cap_text);
+}

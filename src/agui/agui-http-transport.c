@@ -8,17 +8,19 @@
 
 #include <string.h>
 
+#include "agui-enums.h"
 #include "agui-error-private.h"
 #include "agui-event-stream-private.h"
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
+#include "agui-proto-decoder-private.h"
 
 /* A character is at most four bytes of UTF-8, so this many bytes always
  * hold the characters quoted and never a megabyte of HTML. */
 #define ERROR_BODY_MAX_BYTES (AGUI_HTTP_ERROR_BODY_MAX_CHARS * 4)
 
 #define SSE_CONTENT_TYPE "text/event-stream"
-#define PROTOBUF_CONTENT_TYPE "application/vnd.ag-ui.event+proto"
+#define PROTOBUF_CONTENT_TYPE AGUI_PROTO_CONTENT_TYPE
 
 #define READ_SIZE 16384
 
@@ -51,10 +53,15 @@
  *   g_printerr ("%s\n", error->message);
  * ```
  *
- * Every request carries `Content-Type: application/json` and exactly
- * `Accept: text/event-stream`, after the caller's headers and replacing
- * any of the same name: an agent asked with a wider `Accept` may answer
- * in the binary encoding, which this client does not speak yet.
+ * Every request carries `Content-Type: application/json` and exactly one
+ * `Accept`, after the caller's headers and replacing any of the same
+ * name: `text/event-stream`, or `application/vnd.ag-ui.event+proto` for a
+ * transport set to %AGUI_HTTP_ENCODING_PROTOBUF
+ * ([method@Agui.HttpTransportBuilder.set_encoding]). An agent asked with a
+ * wider `Accept` picks the binary encoding, so SSE is asked for exactly.
+ * Either way the response's `Content-Type` decides how the body is read
+ * (parameters and case aside): an agent may answer SSE to a request for
+ * the binary encoding. Both give the same events.
  *
  * Three timers bound a run, each failing with its own message: the
  * connect timeout (setting up the connection only), the idle timeout (the
@@ -103,6 +110,7 @@ struct _AguiHttpTransportBuilder
   guint             connect_timeout;
   guint             idle_timeout;
   guint             timeout;
+  AguiHttpEncoding  encoding;
 };
 
 struct _AguiHttpTransport
@@ -116,6 +124,7 @@ struct _AguiHttpTransport
   guint             connect_timeout;
   guint             idle_timeout;
   guint             timeout;
+  AguiHttpEncoding  encoding;
 };
 
 typedef enum
@@ -173,6 +182,8 @@ typedef struct
 
   AguiEventStream  *stream;
   gulong            stream_closed_id;
+  AguiProtoDecoder *proto_decoder;  /* binary bodies; SSE goes through the stream */
+  AguiEventParser  *parser;
 } Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
@@ -191,6 +202,7 @@ enum {
   PROP_IDLE_TIMEOUT,
   PROP_TIMEOUT,
   PROP_SESSION,
+  PROP_ENCODING,
   N_PROPS
 };
 
@@ -311,6 +323,8 @@ run_clear (Run *run)
   g_clear_object (&run->cancellable);
   g_clear_object (&run->body);
   g_clear_object (&run->stream);
+  g_clear_pointer (&run->proto_decoder, _agui_proto_decoder_free);
+  g_clear_object (&run->parser);
   g_clear_object (&run->session);
   g_clear_pointer (&run->error_body, g_byte_array_unref);
   g_clear_pointer (&run->content_type, g_free);
@@ -534,6 +548,30 @@ reader_end (Run          *run,
   close_body (run->body);
 }
 
+/* FALSE with @error when a binary body has lost its framing. */
+static gboolean
+reader_drain_proto (Run     *run,
+                    GError **error)
+{
+  const guint8 *data;
+  gsize length;
+  guint index;
+
+  while (_agui_proto_decoder_next_frame (run->proto_decoder, &data, &length, &index, error))
+    {
+      g_autoptr(AguiEvent) event = NULL;
+      g_autoptr(GError) frame_error = NULL;
+
+      event = _agui_proto_decoder_parse_frame (run->parser, data, length, index, &frame_error);
+      if (event != NULL)
+        agui_event_stream_push_event (run->stream, event);
+      else if (frame_error != NULL)
+        agui_event_stream_push_error (run->stream, frame_error);
+    }
+
+  return error == NULL || *error == NULL;
+}
+
 static void reader_read_next (Run *run);
 
 static void
@@ -565,6 +603,28 @@ reader_read_cb (GObject      *object,
           _agui_error_set_details (end_error, error->message);
         }
       reader_end (run, end_error);
+      return;
+    }
+
+  if (run->proto_decoder != NULL)
+    {
+      if (g_bytes_get_size (bytes) > 0)
+        _agui_proto_decoder_push (run->proto_decoder, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+      if (!reader_drain_proto (run, &error) ||
+          (g_bytes_get_size (bytes) == 0 && !_agui_proto_decoder_finish (run->proto_decoder, &error)))
+        {
+          reader_end (run, error);
+          return;
+        }
+      if (g_bytes_get_size (bytes) == 0)
+        {
+          reader_end (run, NULL);
+          return;
+        }
+
+      run_touch (run);
+      reader_read_next (g_steal_pointer (&run));
       return;
     }
 
@@ -773,7 +833,8 @@ follow_redirect (GTask      *task,
 
 static void
 start_stream (GTask        *task,
-              GInputStream *body)
+              GInputStream *body,
+              gboolean      binary)
 {
   Run *run = g_task_get_task_data (task);
   g_autoptr(AguiEventStream) stream = agui_event_stream_new ();
@@ -789,6 +850,13 @@ start_stream (GTask        *task,
   run->body = g_object_ref (body);
   run->stream = g_object_ref (stream);
   _agui_event_stream_set_max_frame_size (stream, run->max_frame_size);
+  if (binary)
+    {
+      run->parser = agui_event_parser_new ();
+      run->proto_decoder = _agui_proto_decoder_new ();
+      if (run->max_frame_size > 0)
+        _agui_proto_decoder_set_max_frame_size (run->proto_decoder, run->max_frame_size);
+    }
 
   run->stream_closed_id = g_cancellable_connect (agui_event_stream_get_cancellable (stream),
                                                  G_CALLBACK (on_stream_closed),
@@ -865,13 +933,12 @@ agui_http_transport_send_cb (GObject      *object,
   if (run->content_type != NULL)
     media_type = g_ascii_strdown (soup_message_headers_get_content_type (headers, NULL) ?: "", -1);
 
+  /* Whatever was asked for, as the reference reads it: an agent set to
+   * SSE never gets here with a binary body unless its server ignores
+   * Accept, and then the body is still understood. */
   if (media_type != NULL && g_strcmp0 (media_type, PROTOBUF_CONTENT_TYPE) == 0)
     {
-      close_body (body);
-      setup_return_new_error (task, AGUI_ERROR_UNSUPPORTED,
-                              "The agent at %s answered in the binary AG-UI encoding (%s), "
-                              "which this client does not speak; it asked for text/event-stream",
-                              run->url, PROTOBUF_CONTENT_TYPE);
+      start_stream (task, body, TRUE);
       return;
     }
 
@@ -884,7 +951,7 @@ agui_http_transport_send_cb (GObject      *object,
       return;
     }
 
-  start_stream (task, body);
+  start_stream (task, body, FALSE);
 }
 
 static void
@@ -1048,6 +1115,10 @@ agui_http_transport_get_property (GObject    *object,
       g_value_set_object (value, self->session);
       break;
 
+    case PROP_ENCODING:
+      g_value_set_enum (value, self->encoding);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1110,6 +1181,15 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
     g_param_spec_object ("session", NULL, NULL, SOUP_TYPE_SESSION,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiHttpTransport:encoding:
+   *
+   * The encoding the transport asks for in `Accept`.
+   */
+  properties[PROP_ENCODING] =
+    g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1169,6 +1249,7 @@ agui_http_transport_builder_copy (AguiHttpTransportBuilder *self)
   copy->connect_timeout = self->connect_timeout;
   copy->idle_timeout = self->idle_timeout;
   copy->timeout = self->timeout;
+  copy->encoding = self->encoding;
 
   return copy;
 }
@@ -1296,12 +1377,13 @@ agui_http_transport_builder_set_session (AguiHttpTransportBuilder *self,
 /**
  * agui_http_transport_builder_set_max_frame_size:
  * @self: a builder
- * @max_frame_size: the largest SSE frame accepted, in bytes, or 0 for the
- *   decoder's default (8 MiB)
+ * @max_frame_size: the largest frame accepted, SSE or binary, in bytes,
+ *   or 0 for the decoder's default (8 MiB)
  *
  * Caps a single frame; a larger one ends the stream with
  * %AGUI_ERROR_INVALID_FRAME, whose message names the frame's size, the cap
- * and how to raise it.
+ * and how to raise it. A binary frame is refused as soon as its length
+ * prefix announces more.
  */
 void
 agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
@@ -1310,6 +1392,27 @@ agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
   g_return_if_fail (self != NULL);
 
   self->max_frame_size = max_frame_size;
+}
+
+/**
+ * agui_http_transport_builder_set_encoding:
+ * @self: a builder
+ * @encoding: the encoding to ask the agent for
+ *
+ * Chooses the `Accept` of every request: exactly `text/event-stream` for
+ * %AGUI_HTTP_ENCODING_SSE (the default), exactly
+ * `application/vnd.ag-ui.event+proto` for %AGUI_HTTP_ENCODING_PROTOBUF.
+ * The events are the same; the binary encoding is smaller and cheaper to
+ * read. A response is read by its `Content-Type` whichever was asked for.
+ */
+void
+agui_http_transport_builder_set_encoding (AguiHttpTransportBuilder *self,
+                                          AguiHttpEncoding          encoding)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (encoding == AGUI_HTTP_ENCODING_SSE || encoding == AGUI_HTTP_ENCODING_PROTOBUF);
+
+  self->encoding = encoding;
 }
 
 /**
@@ -1386,10 +1489,11 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
         header_array_append (transport->headers, header->name, header->value);
     }
 
-  /* Exactly this Accept: an agent offered anything wider may pick the
-   * binary encoding (AG-UI.md 2.2). */
+  /* Exactly one type: an agent offered anything wider than SSE picks
+   * the binary encoding (AG-UI.md 2.2). */
   header_array_append (transport->headers, "Content-Type", "application/json");
-  header_array_append (transport->headers, "Accept", SSE_CONTENT_TYPE);
+  header_array_append (transport->headers, "Accept",
+                       self->encoding == AGUI_HTTP_ENCODING_PROTOBUF ? PROTOBUF_CONTENT_TYPE : SSE_CONTENT_TYPE);
 
   transport->url = g_strdup (self->url);
   transport->uri = g_steal_pointer (&uri);
@@ -1397,6 +1501,7 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
   transport->idle_timeout = self->idle_timeout;
   transport->timeout = self->timeout;
   transport->max_frame_size = self->max_frame_size;
+  transport->encoding = self->encoding;
 
   if (self->session != NULL)
     transport->session = g_object_ref (self->session);
@@ -1538,7 +1643,7 @@ agui_http_transport_get_session (AguiHttpTransport *self)
  * agui_http_transport_get_max_frame_size:
  * @self: a transport
  *
- * Returns: the largest SSE frame accepted, or 0 for the decoder's default
+ * Returns: the largest frame accepted, or 0 for the decoder's default
  */
 gsize
 agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
@@ -1548,3 +1653,17 @@ agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
   return self->max_frame_size;
 }
 
+
+/**
+ * agui_http_transport_get_encoding:
+ * @self: a transport
+ *
+ * Returns: the encoding the transport asks for
+ */
+AguiHttpEncoding
+agui_http_transport_get_encoding (AguiHttpTransport *self)
+{
+  g_return_val_if_fail (AGUI_IS_HTTP_TRANSPORT (self), AGUI_HTTP_ENCODING_SSE);
+
+  return self->encoding;
+}

@@ -16,6 +16,20 @@
 
 G_BEGIN_DECLS
 
+/**
+ * AguiHttpEncoding:
+ * @AGUI_HTTP_ENCODING_SSE: events as JSON in `text/event-stream` frames
+ * @AGUI_HTTP_ENCODING_PROTOBUF: events as length-prefixed protobuf messages,
+ *   `application/vnd.ag-ui.event+proto`
+ *
+ * The encoding a transport asks the agent for.
+ */
+typedef enum
+{
+  AGUI_HTTP_ENCODING_SSE,
+  AGUI_HTTP_ENCODING_PROTOBUF,
+} AguiHttpEncoding;
+
 /* Generous: an agent may think for minutes between two tokens. */
 #define AGUI_HTTP_DEFAULT_IDLE_TIMEOUT (5 * 60 * 1000)
 
@@ -49,6 +63,9 @@ void                      agui_http_transport_builder_set_session         (AguiH
 AGUI_AVAILABLE_IN_ALL
 void                      agui_http_transport_builder_set_max_frame_size  (AguiHttpTransportBuilder  *self,
                                                                            gsize                      max_frame_size);
+AGUI_AVAILABLE_IN_ALL
+void                      agui_http_transport_builder_set_encoding        (AguiHttpTransportBuilder  *self,
+                                                                           AguiHttpEncoding           encoding);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiHttpTransportBuilder, agui_http_transport_builder_free)
 
@@ -76,5 +93,7 @@ AGUI_AVAILABLE_IN_ALL
 SoupSession              *agui_http_transport_get_session                 (AguiHttpTransport         *self);
 AGUI_AVAILABLE_IN_ALL
 gsize                     agui_http_transport_get_max_frame_size          (AguiHttpTransport         *self);
+AGUI_AVAILABLE_IN_ALL
+AguiHttpEncoding          agui_http_transport_get_encoding                (AguiHttpTransport         *self);
 
 G_END_DECLS

@@ -372,6 +372,7 @@ tandem_cli_transport_new (const char                       *url,
         agui_http_transport_builder_set_idle_timeout (builder,
                                                       (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT));
       agui_http_transport_builder_set_max_frame_size (builder, options->max_frame_size);
+      agui_http_transport_builder_set_encoding (builder, options->encoding);
     }
 
   return AGUI_TRANSPORT (agui_http_transport_builder_build (builder, error));
@@ -823,3 +824,23 @@ invalid:
   return FALSE;
 }
 
+
+/* `--encoding sse|protobuf`: what the agent is asked for. */
+gboolean
+tandem_cli_parse_encoding (const char        *text,
+                           AguiHttpEncoding  *encoding,
+                           GError           **error)
+{
+  if (g_ascii_strcasecmp (text, "sse") == 0)
+    *encoding = AGUI_HTTP_ENCODING_SSE;
+  else if (g_ascii_strcasecmp (text, "protobuf") == 0)
+    *encoding = AGUI_HTTP_ENCODING_PROTOBUF;
+  else
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--encoding is sse (text, the default) or protobuf (binary), not '%s'", text);
+      return FALSE;
+    }
+
+  return TRUE;
+}

@@ -16,7 +16,12 @@ typedef struct
   const char * const *headers;
   int                 idle_timeout;    /* seconds; 0 for none, -1 for the library's default */
   gsize               max_frame_size;  /* bytes; 0 for the default */
+  AguiHttpEncoding    encoding;
 } TandemCliTransportOptions;
+
+gboolean          tandem_cli_parse_encoding (const char        *text,
+                                             AguiHttpEncoding  *encoding,
+                                             GError           **error);
 
 AguiToolRegistry *tandem_cli_tools_new     (void);
 AguiTransport    *tandem_cli_transport_new (const char                       *url,

@@ -306,6 +306,7 @@ typedef struct
   char      *store;
   int        idle_timeout;
   char      *max_frame_size;
+  char      *encoding;
 } SessionOptions;
 
 static void
@@ -316,6 +317,7 @@ session_options_clear (SessionOptions *options)
   g_free (options->thread);
   g_free (options->store);
   g_free (options->max_frame_size);
+  g_free (options->encoding);
 }
 
 static AguiAgentSession *
@@ -340,6 +342,9 @@ open_session (const char      *url,
     }
   if (options->max_frame_size != NULL &&
       !tandem_cli_parse_size (options->max_frame_size, &transport_options.max_frame_size, error))
+    return NULL;
+  if (options->encoding != NULL &&
+      !tandem_cli_parse_encoding (options->encoding, &transport_options.encoding, error))
     return NULL;
 
   transport = tandem_cli_transport_new (options->demo ? NULL : url, &transport_options, error);
@@ -377,6 +382,8 @@ command_session (int      argc,
       "Give up when the agent sends nothing for this long (default 300; 0 waits forever)", "SECONDS" },
     { "max-frame-size", 0, 0, G_OPTION_ARG_STRING, &options.max_frame_size,
       "Accept events up to this size (default 8M)", "SIZE" },
+    { "encoding", 0, 0, G_OPTION_ARG_STRING, &options.encoding,
+      "Ask for sse (text, the default) or protobuf (binary) events", "ENCODING" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo" : "URL|--demo MESSAGE");
