@@ -1292,6 +1292,8 @@ thread_from_row (sqlite3_stmt *stmt)
   set_string_or_null (thread, "agent", (const char *) sqlite3_column_text (stmt, 2));
   json_object_set_int_member (thread, "created", sqlite3_column_int64 (stmt, 3));
   json_object_set_int_member (thread, "updated", sqlite3_column_int64 (stmt, 4));
+  if (sqlite3_column_count (stmt) > 5)
+    json_object_set_boolean_member (thread, "waiting", sqlite3_column_int (stmt, 5) != 0);
 
   return thread;
 }
@@ -1304,8 +1306,9 @@ thread_from_row (sqlite3_stmt *stmt)
  *
  * Lists threads, most recently updated first, as objects with `id`,
  * `title`, `agent` (or null), `created` and `updated` (microseconds since
- * the Unix epoch, as g_get_real_time()). With @search, only threads whose
- * title or current message text contains it, ignoring case.
+ * the Unix epoch, as g_get_real_time()), and `waiting`: whether the
+ * thread waits on interrupts. With @search, only threads whose title or
+ * current message text contains it, ignoring case.
  *
  * Returns: (transfer full) (nullable): the threads, or %NULL on error
  */
@@ -1331,7 +1334,8 @@ agui_session_store_list_threads (AguiSessionStore  *self,
    * holds the whole conversation; only message text is looked at, not
    * ids or roles. */
   if (!(stmt = prepare (self,
-                        "SELECT t.id, t.title, t.agent, t.created, t.updated FROM threads t "
+                        "SELECT t.id, t.title, t.agent, t.created, t.updated, "
+                        "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
                         "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
                         "  SELECT 1 FROM search_text x"
                         "  WHERE x.thread_id = t.id AND agui_text_matches (x.text, ?1)) "
