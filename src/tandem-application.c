@@ -21,9 +21,13 @@ struct _TandemApplication
   char             *store_path;
   char             *agent_url;
   TandemAgents     *agents;
+  gboolean          store_opening;
 };
 
 G_DEFINE_FINAL_TYPE (TandemApplication, tandem_application, ADW_TYPE_APPLICATION)
+
+enum { PROP_0, PROP_STORE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
 
 static GtkWindow *
 tandem_application_ensure_window (TandemApplication *self)
@@ -128,10 +132,28 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
+on_store_opened_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->store = agui_session_store_new_finish (result, &error);
+  self->store_opening = FALSE;
+  if (self->store == NULL)
+    {
+      g_warning ("Cannot open the conversation store: %s", error->message);
+      self->store_error = g_strdup (error->message);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+static void
 tandem_application_startup (GApplication *application)
 {
   TandemApplication *self = TANDEM_APPLICATION (application);
-  g_autoptr(GError) error = NULL;
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
@@ -151,11 +173,29 @@ tandem_application_startup (GApplication *application)
   self->settings = g_settings_new (APPLICATION_ID);
   self->agents = tandem_agents_new (self->settings);
 
-  self->store = agui_session_store_new (self->store_path, &error);
-  if (self->store == NULL)
+  /* On a worker: another process may hold the database for seconds, and
+   * a new one is created and migrated there. Windows take the store when
+   * it is open (notify::store). */
+  self->store_opening = TRUE;
+  agui_session_store_new_async (self->store_path, NULL, on_store_opened_cb, g_object_ref (self));
+}
+
+static void
+tandem_application_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TandemApplication *self = TANDEM_APPLICATION (object);
+
+  switch (prop_id)
     {
-      g_warning ("Cannot open the conversation store: %s", error->message);
-      self->store_error = g_strdup (error->message);
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -215,6 +255,18 @@ tandem_application_class_init (TandemApplicationClass *klass)
 
   object_class->dispose = tandem_application_dispose;
   object_class->finalize = tandem_application_finalize;
+  object_class->get_property = tandem_application_get_property;
+
+  /**
+   * TandemApplication:store:
+   *
+   * The conversation store, once it is open; notified when the opening
+   * ends, also when it failed (see tandem_application_get_store_error()).
+   */
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, AGUI_TYPE_SESSION_STORE,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   application_class->startup = tandem_application_startup;
   application_class->activate = tandem_application_activate;
@@ -256,6 +308,20 @@ tandem_application_get_store (TandemApplication *self)
   g_return_val_if_fail (TANDEM_IS_APPLICATION (self), NULL);
 
   return self->store;
+}
+
+/**
+ * tandem_application_get_store_opening:
+ * @self: the application
+ *
+ * Returns: whether the store is still being opened
+ */
+gboolean
+tandem_application_get_store_opening (TandemApplication *self)
+{
+  g_return_val_if_fail (TANDEM_IS_APPLICATION (self), FALSE);
+
+  return self->store_opening;
 }
 
 const char *

@@ -19,6 +19,7 @@ G_DECLARE_FINAL_TYPE (TandemApplication, tandem_application, TANDEM, APPLICATION
 TandemApplication *tandem_application_new             (void);
 AguiSessionStore  *tandem_application_get_store       (TandemApplication *self);
 const char        *tandem_application_get_store_error (TandemApplication *self);
+gboolean           tandem_application_get_store_opening (TandemApplication *self);
 void               tandem_application_set_store_path  (TandemApplication *self,
                                                        const char        *path);
 TandemAgents      *tandem_application_get_agents      (TandemApplication *self);

@@ -58,6 +58,12 @@ struct _TandemWindow
   guint                 preedit_active : 1;
   guint                 asking : 1;
   guint                 refreshing_threads : 1;
+  /* The listing in flight, and what every listing so far said of each
+   * thread (id → its JsonObject): titles and agents are read from it
+   * rather than asked of the store. */
+  GCancellable         *threads_cancellable;
+  GHashTable           *known_threads;
+  JsonArray            *last_threads;
   guint                 syncing_dropdown : 1;
   guint                 waiting_only : 1;
 
@@ -806,16 +812,24 @@ tandem_window_ask_interrupts (TandemWindow *self)
 
 /* The thread list */
 
+static JsonObject *
+lookup_thread (TandemWindow *self,
+               const char   *thread_id)
+{
+  return thread_id != NULL ? g_hash_table_lookup (self->known_threads, thread_id) : NULL;
+}
+
+
 static void
 tandem_window_update_title (TandemWindow *self)
 {
   GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
   TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  g_autoptr(JsonObject) thread = NULL;
+  JsonObject *thread = NULL;
   const char *title = NULL;
 
-  if (self->session != NULL && self->store != NULL)
-    thread = agui_session_store_get_thread (self->store, agui_agent_session_get_thread_id (self->session), NULL);
+  if (self->session != NULL)
+    thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
   if (thread != NULL)
     title = json_object_get_string_member_with_default (thread, "title", NULL);
 
@@ -911,31 +925,23 @@ create_thread_row (JsonObject *thread,
  * in a worker); the others are as their last turn left them. */
 static gboolean
 thread_is_waiting (TandemWindow *self,
-                   const char   *thread_id)
+                   JsonObject   *thread)
 {
-  g_autoptr(JsonArray) interrupts = NULL;
+  const char *thread_id = json_object_get_string_member_with_default (thread, "id", NULL);
 
   if (self->session != NULL && g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) == 0)
     return has_pending_interrupts (self);
 
-  if (self->store == NULL)
-    return FALSE;
-
-  interrupts = agui_session_store_get_pending_interrupts (self->store, thread_id, NULL);
-
-  return interrupts != NULL && json_array_get_length (interrupts) > 0;
+  return json_object_get_boolean_member_with_default (thread, "waiting", FALSE);
 }
 
-void
-tandem_window_refresh_threads (TandemWindow *self)
+static void
+tandem_window_show_threads (TandemWindow *self,
+                            JsonArray    *threads)
 {
-  g_autoptr(JsonArray) threads = NULL;
-  g_autoptr(GError) error = NULL;
   const char *search;
   const char *current = NULL;
   GtkWidget *child;
-
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
 
   self->refreshing_threads = TRUE;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
@@ -946,11 +952,6 @@ tandem_window_refresh_threads (TandemWindow *self)
     current = agui_agent_session_get_thread_id (self->session);
 
   search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  if (self->store != NULL)
-    threads = agui_session_store_list_threads (self->store, search[0] != '\0' ? search : NULL, &error);
-  if (error != NULL)
-    g_warning ("Cannot list the conversations: %s", error->message);
-
   for (guint i = 0; threads != NULL && i < json_array_get_length (threads); i++)
     {
       JsonObject *thread = json_array_get_object_element (threads, i);
@@ -958,10 +959,13 @@ tandem_window_refresh_threads (TandemWindow *self)
       gboolean waiting;
       GtkWidget *row;
 
-      if (id == NULL || g_hash_table_contains (self->pending_deletes, id))
+      if (id == NULL)
+        continue;
+      g_hash_table_replace (self->known_threads, g_strdup (id), json_object_ref (thread));
+      if (g_hash_table_contains (self->pending_deletes, id))
         continue;
 
-      waiting = thread_is_waiting (self, id);
+      waiting = thread_is_waiting (self, thread);
       if (self->waiting_only && !waiting)
         continue;
 
@@ -980,6 +984,70 @@ tandem_window_refresh_threads (TandemWindow *self)
                                                                               : _("Conversations are not saved.")));
   gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
   self->refreshing_threads = FALSE;
+  tandem_window_update_title (self);
+}
+
+static void
+on_threads_listed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(JsonArray) threads = NULL;
+  g_autoptr(GError) error = NULL;
+
+  threads = agui_session_store_list_threads_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->threads_cancellable);
+  if (error != NULL)
+    g_warning ("Cannot list the conversations: %s", error->message);
+
+  g_clear_pointer (&self->last_threads, json_array_unref);
+  self->last_threads = threads ? json_array_ref (threads) : NULL;
+  tandem_window_show_threads (self, threads);
+}
+
+/**
+ * tandem_window_get_threads_loading:
+ * @self: a window
+ *
+ * Returns: whether the sidebar waits for the store to list the
+ *   conversations (after a search, a saved turn, a rename...)
+ */
+gboolean
+tandem_window_get_threads_loading (TandemWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  return self->threads_cancellable != NULL;
+}
+
+/* Asks the store for the conversations, on its worker (a search reads
+ * every message): the sidebar changes when the answer comes, and a
+ * newer question replaces one still in flight. */
+void
+tandem_window_refresh_threads (TandemWindow *self)
+{
+  const char *search;
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  g_cancellable_cancel (self->threads_cancellable);
+  g_clear_object (&self->threads_cancellable);
+
+  if (self->store == NULL)
+    {
+      tandem_window_show_threads (self, NULL);
+      return;
+    }
+
+  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  self->threads_cancellable = g_cancellable_new ();
+  agui_session_store_list_threads_async (self->store, search[0] != '\0' ? search : NULL,
+                                         self->threads_cancellable, on_threads_listed_cb,
+                                         g_object_ref (self));
 }
 
 static void
@@ -994,7 +1062,9 @@ on_waiting_toggled_cb (TandemWindow    *self,
                        GtkToggleButton *button)
 {
   self->waiting_only = gtk_toggle_button_get_active (button);
-  tandem_window_refresh_threads (self);
+  /* The listing says which threads wait: the filter needs no store. */
+  if (self->threads_cancellable == NULL)
+    tandem_window_show_threads (self, self->last_threads);
 }
 
 static void
@@ -1203,13 +1273,9 @@ static char *
 dup_thread_agent (TandemWindow *self,
                   const char   *thread_id)
 {
-  g_autoptr(JsonObject) thread = NULL;
+  JsonObject *thread = lookup_thread (self, thread_id);
 
-  if (thread_id == NULL || self->store == NULL)
-    return NULL;
-
-  thread = agui_session_store_get_thread (self->store, thread_id, NULL);
-  if (thread == NULL)
+  if (thread == NULL || json_object_get_null_member (thread, "agent"))
     return NULL;
 
   return g_strdup (json_object_get_string_member_with_default (thread, "agent", NULL));
@@ -1282,16 +1348,12 @@ tandem_window_open (TandemWindow *self,
 static gboolean
 is_new_conversation (TandemWindow *self)
 {
-  g_autoptr(JsonObject) thread = NULL;
-
   if (self->session == NULL)
     return TRUE;
   if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
     return FALSE;
-  if (self->store != NULL)
-    thread = agui_session_store_get_thread (self->store, agui_agent_session_get_thread_id (self->session), NULL);
 
-  return thread == NULL;
+  return lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
 }
 
 static void
@@ -1608,6 +1670,20 @@ on_flap_reveal_changed_cb (TandemWindow *self)
 }
 
 static void
+on_thread_renamed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A window closed meanwhile has nowhere to say it. */
+  if (!agui_session_store_rename_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
+      self->toast_overlay != NULL)
+    tandem_window_show_toast (self, error->message);
+}
+
+static void
 on_rename_response_cb (AdwMessageDialog *dialog,
                        const char       *response,
                        gpointer          user_data)
@@ -1615,7 +1691,6 @@ on_rename_response_cb (AdwMessageDialog *dialog,
   TandemWindow *self = TANDEM_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
   GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
   const char *thread_id = user_data;
-  g_autoptr(GError) error = NULL;
   const char *title;
 
   if (g_strcmp0 (response, "rename") != 0 || self->store == NULL)
@@ -1625,11 +1700,10 @@ on_rename_response_cb (AdwMessageDialog *dialog,
   if (is_blank (title))
     return;
 
-  if (!agui_session_store_rename_thread (self->store, thread_id, title, &error))
-    tandem_window_show_toast (self, error->message);
-
+  /* The listing after it runs after it on the store's worker. */
+  agui_session_store_rename_thread_async (self->store, thread_id, title, NULL,
+                                          on_thread_renamed_cb, g_object_ref (self));
   tandem_window_refresh_threads (self);
-  tandem_window_update_title (self);
 }
 
 static void
@@ -1646,14 +1720,13 @@ rename_thread_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
   const char *thread_id = g_variant_get_string (parameter, NULL);
-  g_autoptr(JsonObject) thread = NULL;
+  JsonObject *thread = lookup_thread (self, thread_id);
   GtkWidget *dialog;
   GtkWidget *entry;
 
   if (self->store == NULL)
     return;
 
-  thread = agui_session_store_get_thread (self->store, thread_id, NULL);
   dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Rename Conversation"), NULL);
   entry = gtk_entry_new ();
   if (thread != NULL)
@@ -1706,17 +1779,31 @@ on_delete_toast_button_clicked_cb (AdwToast   *toast,
 }
 
 static void
+on_thread_deleted_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!agui_session_store_delete_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
+      self->toast_overlay != NULL)
+    tandem_window_show_toast (self, error->message);
+}
+
+static void
 on_delete_toast_dismissed_cb (AdwToast   *toast,
                               DeleteData *data)
 {
   g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
-  g_autoptr(GError) error = NULL;
 
   if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
     return;
 
-  if (self->store != NULL && !agui_session_store_delete_thread (self->store, data->thread_id, &error))
-    tandem_window_show_toast (self, error->message);
+  g_hash_table_remove (self->known_threads, data->thread_id);
+  if (self->store != NULL)
+    agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
+                                            on_thread_deleted_cb, g_object_ref (self));
 }
 
 static void
@@ -1756,8 +1843,10 @@ flush_pending_deletes (TandemWindow *self)
   g_hash_table_iter_init (&iter, self->pending_deletes);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
+      /* The window is closing: nobody is left to hear an error. The job
+       * holds the store, so the delete happens even after the window is gone. */
       if (self->store != NULL)
-        agui_session_store_delete_thread (self->store, key, NULL);
+        agui_session_store_delete_thread_async (self->store, key, NULL, NULL, NULL);
       g_hash_table_iter_remove (&iter);
     }
 }
@@ -1789,6 +1878,37 @@ tandem_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (tandem_window_parent_class)->close_request (window);
 }
 
+static void
+show_store_error (TandemWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  const char *error = application ? tandem_application_get_store_error (TANDEM_APPLICATION (application)) : NULL;
+
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Conversations will not be saved: %s"), error);
+      tandem_window_show_toast (self, text);
+    }
+}
+
+/* The store opens on a worker: until it is open, the sidebar is empty
+ * and the new conversation is not kept, so it starts again, kept, unless
+ * the person has begun it already. */
+static void
+on_application_store_cb (TandemWindow      *self,
+                         GParamSpec        *pspec,
+                         TandemApplication *application)
+{
+  g_set_object (&self->store, tandem_application_get_store (application));
+  show_store_error (self);
+  tandem_window_refresh_threads (self);
+
+  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
+      !agui_agent_session_get_busy (self->session) &&
+      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
+    tandem_window_new_chat (self);
+}
+
 /* GtkWindow:application is not a construct property: this runs once it is set. */
 static void
 tandem_window_setup (TandemWindow *self)
@@ -1817,12 +1937,11 @@ tandem_window_setup (TandemWindow *self)
                                  G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
     }
 
-  if (application != NULL && tandem_application_get_store_error (application) != NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("Conversations will not be saved: %s"),
-                                               tandem_application_get_store_error (application));
-      tandem_window_show_toast (self, text);
-    }
+  if (application != NULL && tandem_application_get_store_opening (application))
+    g_signal_connect_object (application, "notify::store", G_CALLBACK (on_application_store_cb),
+                             self, G_CONNECT_SWAPPED);
+  else
+    show_store_error (self);
 
   self->tools = tandem_desktop_tools_new (GTK_WINDOW (self));
 
@@ -1859,6 +1978,8 @@ tandem_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->transcript, self);
     }
 
+  g_cancellable_cancel (self->threads_cancellable);
+  g_clear_object (&self->threads_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   g_clear_object (&self->session);
@@ -1881,6 +2002,8 @@ tandem_window_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->thread_ids, g_ptr_array_unref);
+  g_clear_pointer (&self->known_threads, g_hash_table_unref);
+  g_clear_pointer (&self->last_threads, json_array_unref);
   g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
   g_clear_pointer (&self->agent_id, g_free);
@@ -1971,6 +2094,7 @@ tandem_window_init (TandemWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->thread_ids = g_ptr_array_new_with_free_func (g_free);
+  self->known_threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
   self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->following = TRUE;
 

@@ -23,6 +23,20 @@ tandem_test_iterate_for (guint milliseconds)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* The sidebar lists what the store answers, on its worker: wait for the
+ * answer to the latest question (a refresh, a search, a saved turn). */
+void
+tandem_test_wait_for_threads (TandemWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (tandem_window_get_threads_loading (window))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
 /* The window's template child @name, which must exist */
 GtkWidget *
 tandem_test_child (TandemWindow *window,
@@ -128,6 +142,9 @@ tandem_test_application_new (const char *application_id,
   tandem_application_set_store_path (app, store_path);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
   g_assert_no_error (error);
+  /* The store opens on a worker, as at a launch. */
+  while (tandem_application_get_store_opening (app))
+    g_main_context_iteration (NULL, TRUE);
 
   return app;
 }

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
  * would see it. */
 
 void       tandem_test_iterate_for (guint         milliseconds);
+void       tandem_test_wait_for_threads (TandemWindow *window);
 GtkWidget *tandem_test_child       (TandemWindow *window,
                                     const char   *name);
 void       tandem_test_collect     (GtkWidget    *widget,

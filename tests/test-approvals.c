@@ -545,6 +545,8 @@ test_sidebar_waiting (Fixture       *f,
   wait_for_exchange (other);
 
   tandem_window_refresh_threads (f->window);
+
+  tandem_test_wait_for_threads (f->window);
   g_assert_true (agui_test_wait_for (rows_marked, &marked, TIMEOUT_MS));
 
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_waiting_button (f->window)), TRUE);

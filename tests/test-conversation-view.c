@@ -597,6 +597,7 @@ open_from_sidebar (TandemWindow *window,
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
   GtkWidget *list = tandem_test_child (window, "thread_list");
 
+  tandem_test_wait_for_threads (window);
   tandem_test_collect (list, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), title) == 0)
@@ -706,6 +707,8 @@ test_agent_removed (Fixture       *f,
   g_assert_no_error (error);
 
   tandem_window_refresh_threads (f->window);
+
+  tandem_test_wait_for_threads (f->window);
   opened.window = f->window;
   opened.thread_id = thread_id;
   tandem_window_open_thread (f->window, thread_id);

@@ -1679,6 +1679,123 @@ test_bench_reopen (Fixture       *f,
     }
 }
 
+static void
+async_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **result)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (*result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  return *result;
+}
+
+static void
+test_async_calls (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GAsyncResult) opened = NULL;
+  g_autoptr(GAsyncResult) renamed = NULL;
+  g_autoptr(GAsyncResult) listed = NULL;
+  g_autoptr(GAsyncResult) searched = NULL;
+  g_autoptr(GAsyncResult) got = NULL;
+  g_autoptr(GAsyncResult) missing = NULL;
+  g_autoptr(GAsyncResult) interrupts = NULL;
+  g_autoptr(GAsyncResult) exported = NULL;
+  g_autoptr(GAsyncResult) markdown = NULL;
+  g_autoptr(GAsyncResult) imported = NULL;
+  g_autoptr(GAsyncResult) deleted = NULL;
+  g_autoptr(GAsyncResult) after = NULL;
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GAsyncResult) never = NULL;
+  g_autoptr(JsonArray) threads = NULL;
+  g_autoptr(JsonArray) found = NULL;
+  g_autoptr(JsonArray) pending = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonNode) export = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *copy_id = NULL;
+
+  g_test_summary ("Every call the window makes has an asynchronous form that runs on the store's worker, "
+                  "in the order the calls were made");
+
+  agui_session_store_new_async (f->path, NULL, async_result_cb, &opened);
+  store = agui_session_store_new_finish (wait_result (&opened), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  save_export_thread (store);
+
+  /* Made one after the other without waiting: the listing sees the rename. */
+  agui_session_store_rename_thread_async (store, "x", "Zebras, renamed", NULL, async_result_cb, &renamed);
+  agui_session_store_list_threads_async (store, NULL, NULL, async_result_cb, &listed);
+  agui_session_store_list_threads_async (store, "ZEBRA REPORT", NULL, async_result_cb, &searched);
+  agui_session_store_get_thread_async (store, "x", NULL, async_result_cb, &got);
+  agui_session_store_get_thread_async (store, "nobody", NULL, async_result_cb, &missing);
+  agui_session_store_get_pending_interrupts_async (store, "x", NULL, async_result_cb, &interrupts);
+  agui_session_store_export_json_async (store, "x", NULL, async_result_cb, &exported);
+  agui_session_store_export_markdown_async (store, "x", NULL, async_result_cb, &markdown);
+  g_cancellable_cancel (cancelled);
+  agui_session_store_list_threads_async (store, NULL, cancelled, async_result_cb, &never);
+
+  g_assert_true (agui_session_store_rename_thread_finish (store, wait_result (&renamed), &error));
+  g_assert_no_error (error);
+  threads = agui_session_store_list_threads_finish (store, wait_result (&listed), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (threads), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (threads, 0), "title"), ==,
+                   "Zebras, renamed");
+  found = agui_session_store_list_threads_finish (store, wait_result (&searched), &error);
+  g_assert_cmpuint (json_array_get_length (found), ==, 1);
+  thread = agui_session_store_get_thread_finish (store, wait_result (&got), &error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "demo");
+  g_assert_null (agui_session_store_get_thread_finish (store, wait_result (&missing), &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_clear_error (&error);
+  pending = agui_session_store_get_pending_interrupts_finish (store, wait_result (&interrupts), &error);
+  g_assert_cmpuint (json_array_get_length (pending), ==, 1);
+  export = agui_session_store_export_json_finish (store, wait_result (&exported), &error);
+  g_assert_no_error (error);
+  text = agui_session_store_export_markdown_finish (store, wait_result (&markdown), &error);
+  g_assert_true (g_str_has_prefix (text, "# Zebras, renamed\n"));
+  g_assert_null (agui_session_store_list_threads_finish (store, wait_result (&never), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* That thread's messages are not what its log folds to; this one's are. */
+  g_clear_pointer (&export, json_node_unref);
+  save_consistent_thread (store, "y");
+  export = agui_session_store_export_json (store, "y", &error);
+  g_assert_no_error (error);
+  agui_session_store_import_json_async (store, export, NULL, async_result_cb, &imported);
+  /* The import has its own copy: the caller may change the export at once. */
+  json_object_set_string_member (json_node_get_object (export), "format", "changed");
+  copy_id = agui_session_store_import_json_finish (store, wait_result (&imported), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (copy_id);
+
+  agui_session_store_delete_thread_async (store, "x", NULL, async_result_cb, &deleted);
+  agui_session_store_list_threads_async (store, NULL, NULL, async_result_cb, &after);
+  g_assert_true (agui_session_store_delete_thread_finish (store, wait_result (&deleted), &error));
+  g_clear_pointer (&threads, json_array_unref);
+  threads = agui_session_store_list_threads_finish (store, wait_result (&after), &error);
+  g_assert_cmpuint (json_array_get_length (threads), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (threads, 0), "id"), ==, copy_id);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (threads, 1), "id"), ==, "y");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1698,6 +1815,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/compaction/streams", test_compaction);
   g_test_add_func ("/agui/session-store/compaction/random", test_compaction_random);
   ADD_TEST ("/agui/session-store/export/markdown", test_export_markdown);
+  ADD_TEST ("/agui/session-store/async-calls", test_async_calls);
   ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);

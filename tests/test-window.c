@@ -459,6 +459,7 @@ wait_for_thread (TandemWindow *window,
   reopen.window = window;
   reopen.thread_id = thread_id;
   g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
+  tandem_test_wait_for_threads (window);
 }
 
 static void
@@ -488,6 +489,7 @@ test_reopen (Fixture       *f,
   g_assert_null (agui_agent_session_get_store_error (session));
 
   /* The thread list shows it. */
+  tandem_test_wait_for_threads (f->window);
   g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "thread_list"), "Remember me"));
 
   /* A second application on the same file, as after a restart. */
@@ -745,6 +747,8 @@ dup_sidebar_titles (TandemWindow *window)
   g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
   GtkListBoxRow *row;
 
+  tandem_test_wait_for_threads (window);
+
   for (int i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
     {
       g_autoptr(GPtrArray) labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
@@ -808,6 +812,8 @@ search_for (Fixture    *f,
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
   g_assert_true (agui_test_wait_for (search_answered, &search, TIMEOUT_MS));
   g_signal_handler_disconnect (entry, handler);
+  /* The search runs on the store's worker. */
+  tandem_test_wait_for_threads (f->window);
 }
 
 static void
@@ -823,6 +829,8 @@ test_threads_newest_first (Fixture       *f,
   g_test_summary ("The sidebar lists the conversations newest first and selects the open one");
 
   tandem_window_refresh_threads (f->window);
+
+  tandem_test_wait_for_threads (f->window);
   titles = dup_sidebar_titles (f->window);
 
   /* Other tests share the store; these three are the newest in it. */
@@ -848,6 +856,7 @@ test_threads_newest_first (Fixture       *f,
     g_assert_no_error (error);
   }
   tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
   g_assert_cmpint (sidebar_index (f->window, "Oldest of three"), ==, 0);
   g_assert_cmpint (sidebar_index (f->window, "Newest of three"), ==, 1);
   g_assert_cmpint (sidebar_index (f->window, "Middle of three"), ==, 2);
@@ -1102,6 +1111,8 @@ test_threads_delete (Fixture       *f,
   g_test_summary ("Delete hides a conversation at once; Undo brings it back, else it leaves the store");
 
   tandem_window_refresh_threads (f->window);
+
+  tandem_test_wait_for_threads (f->window);
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, 0);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));
@@ -1113,6 +1124,7 @@ test_threads_delete (Fixture       *f,
 
   /* A refresh, as after an exchange, does not bring it back early. */
   tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
 
   /* Undo: back in the list, and the toast going away deletes nothing. */
@@ -1136,6 +1148,7 @@ test_threads_delete (Fixture       *f,
   tandem_test_iterate_for (50);
   g_assert_false (store_has_thread (thread_id));
   tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
   g_assert_cmpint (sidebar_index (f->window, "Deleted twice"), ==, -1);
   g_assert_cmpint (sidebar_index (f->window, "Kept around"), ==, 0);
   g_assert_true (store_has_thread (kept));
@@ -1152,6 +1165,7 @@ test_threads_delete_on_close (Fixture       *f,
 
   /* Closed, as Ctrl+W and Quit do. */
   tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", closed));
   g_assert_nonnull (find_delete_toast (f));
   g_assert_true (store_has_thread (closed));

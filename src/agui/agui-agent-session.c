@@ -1505,8 +1505,11 @@ on_restore_loaded (GObject      *object,
     }
 
   g_task_set_task_data (task, restore, (GDestroyNotify) restore_free);
-  restore->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_fold_slice,
-                                      g_object_ref (task), g_object_unref);
+  /* Not an idle: a window that draws all the time (an animation, a
+   * slow renderer) would starve it. A slice runs at most every
+   * millisecond, and the main loop serves everything else in between. */
+  restore->idle_id = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, restore_fold_slice,
+                                         g_object_ref (task), g_object_unref);
 }
 
 /**

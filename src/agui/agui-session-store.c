@@ -55,6 +55,13 @@
  * Several processes may share a database: writers wait for each other
  * (up to five seconds) rather than fail. One store may be used from
  * several threads; its calls are serialized.
+ *
+ * Every call has an asynchronous form (`_async` and `_finish`), which
+ * runs on the store's one worker thread, in the order the calls were
+ * made, so that a program with a user interface never waits on the disk
+ * or on another process's lock. [func@Agui.SessionStore.new_async]
+ * opens the store the same way. The blocking calls stay, for command-line
+ * tools and tests.
  */
 struct _AguiSessionStore
 {
@@ -67,13 +74,26 @@ struct _AguiSessionStore
    * write that fails because of it. */
   char    *read_only_reason;
   guint    folder_read_only : 1;
+  /* The one worker every asynchronous call runs on, in the order they
+   * were made: a rename is never overtaken by the listing after it. */
+  GThreadPool *worker;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
 
+static void
+agui_session_store_async_initable_iface_init (GAsyncInitableIface *iface)
+{
+  /* GAsyncInitable's own implementation runs GInitable's init on a
+   * worker thread: the retries on a busy new database, the wait for a
+   * lock another process holds and the migrations all happen there. */
+}
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiSessionStore, agui_session_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
-                                                      agui_session_store_initable_iface_init))
+                                                      agui_session_store_initable_iface_init)
+                               G_IMPLEMENT_INTERFACE (G_TYPE_ASYNC_INITABLE,
+                                                      agui_session_store_async_initable_iface_init))
 
 enum { PROP_0, PROP_PATH, N_PROPS };
 static GParamSpec *properties[N_PROPS];
@@ -940,6 +960,9 @@ agui_session_store_finalize (GObject *object)
 {
   AguiSessionStore *self = (AguiSessionStore *) object;
 
+  /* Every job holds a reference, so the worker is idle; it may be the
+   * worker itself that drops the last one, so it is not waited for. */
+  g_thread_pool_free (self->worker, FALSE, FALSE);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->read_only_reason, g_free);
@@ -1009,10 +1032,14 @@ agui_session_store_class_init (AguiSessionStoreClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
+static void run_job (gpointer data,
+                     gpointer user_data);
+
 static void
 agui_session_store_init (AguiSessionStore *self)
 {
   g_mutex_init (&self->mutex);
+  self->worker = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
 }
 
 /* API */
@@ -1265,6 +1292,8 @@ thread_from_row (sqlite3_stmt *stmt)
   set_string_or_null (thread, "agent", (const char *) sqlite3_column_text (stmt, 2));
   json_object_set_int_member (thread, "created", sqlite3_column_int64 (stmt, 3));
   json_object_set_int_member (thread, "updated", sqlite3_column_int64 (stmt, 4));
+  if (sqlite3_column_count (stmt) > 5)
+    json_object_set_boolean_member (thread, "waiting", sqlite3_column_int (stmt, 5) != 0);
 
   return thread;
 }
@@ -1277,8 +1306,9 @@ thread_from_row (sqlite3_stmt *stmt)
  *
  * Lists threads, most recently updated first, as objects with `id`,
  * `title`, `agent` (or null), `created` and `updated` (microseconds since
- * the Unix epoch, as g_get_real_time()). With @search, only threads whose
- * title or current message text contains it, ignoring case.
+ * the Unix epoch, as g_get_real_time()), and `waiting`: whether the
+ * thread waits on interrupts. With @search, only threads whose title or
+ * current message text contains it, ignoring case.
  *
  * Returns: (transfer full) (nullable): the threads, or %NULL on error
  */
@@ -1304,7 +1334,8 @@ agui_session_store_list_threads (AguiSessionStore  *self,
    * holds the whole conversation; only message text is looked at, not
    * ids or roles. */
   if (!(stmt = prepare (self,
-                        "SELECT t.id, t.title, t.agent, t.created, t.updated FROM threads t "
+                        "SELECT t.id, t.title, t.agent, t.created, t.updated, "
+                        "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
                         "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
                         "  SELECT 1 FROM search_text x"
                         "  WHERE x.thread_id = t.id AND agui_text_matches (x.text, ?1)) "
@@ -1384,38 +1415,81 @@ agui_session_store_get_thread (AguiSessionStore  *self,
 
 /* Turns */
 
-/* A turn turned into rows, done before the transaction to keep it short. */
-typedef struct
+/* A turn turned into rows: plain strings, made on the caller's thread
+ * (the only one that may touch its JSON) before the transaction, which
+ * they keep short. Nothing changes rows once made, so a worker may read
+ * them while the caller keeps a reference for a retry. */
+struct _AguiTurnRows
 {
-  GPtrArray *event_json;
-  GPtrArray *event_run_ids;
-  char      *messages;
-  char      *state;
-  char      *search_text;
-  GPtrArray *interrupts;
-} TurnRows;
+  gatomicrefcount     ref_count;
+  char               *thread_id;
+  char               *snapshot_id;
+  char               *parent_id;
+  int                 turn_index;
+  AguiSnapshotStatus  status;
+  char               *finish_reason;
+  char               *error;
+  char               *title;
+  char               *agent;
+  GPtrArray          *event_json;
+  GPtrArray          *event_run_ids;
+  char               *messages;
+  char               *state;
+  char               *search_text;
+  GPtrArray          *interrupts;
+};
 
-static void
-turn_rows_clear (TurnRows *rows)
+AguiTurnRows *
+_agui_turn_rows_ref (AguiTurnRows *rows)
 {
+  g_atomic_ref_count_inc (&rows->ref_count);
+  return rows;
+}
+
+void
+_agui_turn_rows_unref (AguiTurnRows *rows)
+{
+  if (!g_atomic_ref_count_dec (&rows->ref_count))
+    return;
+
+  g_free (rows->thread_id);
+  g_free (rows->snapshot_id);
+  g_free (rows->parent_id);
+  g_free (rows->finish_reason);
+  g_free (rows->error);
+  g_free (rows->title);
+  g_free (rows->agent);
   g_clear_pointer (&rows->event_json, g_ptr_array_unref);
   g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
   g_clear_pointer (&rows->messages, g_free);
   g_clear_pointer (&rows->state, g_free);
   g_clear_pointer (&rows->search_text, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
+  g_free (rows);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TurnRows, turn_rows_clear)
+const char *
+_agui_turn_rows_get_snapshot_id (AguiTurnRows *rows)
+{
+  return rows->snapshot_id;
+}
 
 static gboolean
-turn_rows_init (TurnRows              *rows,
+turn_rows_init (AguiTurnRows          *rows,
                 const AguiTurnRecord  *turn,
                 const char            *what,
                 GError               **error)
 {
   g_autoptr(GPtrArray) compacted = NULL;
   const char *run_id = NULL;
+
+  rows->thread_id = g_strdup (turn->thread_id);
+  rows->snapshot_id = g_strdup (turn->snapshot_id);
+  rows->parent_id = g_strdup (turn->parent_id);
+  rows->turn_index = turn->turn_index;
+  rows->status = turn->status;
+  rows->finish_reason = g_strdup (turn->finish_reason);
+  rows->error = g_strdup (turn->error);
 
   rows->event_json = g_ptr_array_new_with_free_func (g_free);
   rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
@@ -1469,6 +1543,41 @@ turn_rows_init (TurnRows              *rows,
   return TRUE;
 }
 
+static AguiTurnRows *
+turn_rows_new (const AguiTurnRecord  *turn,
+               const char            *title,
+               const char            *agent,
+               const char            *what,
+               GError               **error)
+{
+  AguiTurnRows *rows = g_new0 (AguiTurnRows, 1);
+
+  g_atomic_ref_count_init (&rows->ref_count);
+  rows->title = g_strdup (title);
+  rows->agent = g_strdup (agent);
+  if (!turn_rows_init (rows, turn, what, error))
+    {
+      _agui_turn_rows_unref (rows);
+      return NULL;
+    }
+
+  return rows;
+}
+
+AguiTurnRows *
+_agui_turn_rows_new (const AguiTurnRecord  *turn,
+                     const char            *title,
+                     const char            *agent,
+                     GError               **error)
+{
+  g_return_val_if_fail (turn != NULL, NULL);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', NULL);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', NULL);
+  g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), NULL);
+
+  return turn_rows_new (turn, title, agent, "Could not save the turn", error);
+}
+
 static gboolean
 write_search_text (AguiSessionStore  *self,
                    const char        *thread_id,
@@ -1495,13 +1604,14 @@ write_search_text (AguiSessionStore  *self,
  * is bumped. */
 static gboolean
 write_turn_locked (AguiSessionStore      *self,
-                   const AguiTurnRecord  *turn,
-                   const TurnRows        *rows,
-                   const char            *title,
-                   const char            *agent,
+                   const AguiTurnRows    *rows,
                    const char            *what,
                    GError               **error)
 {
+  const AguiTurnRows *turn = rows;
+  const char *title = rows->title;
+  const char *agent = rows->agent;
+
   g_autoptr(sqlite3_stmt) upsert = NULL;
   g_autoptr(sqlite3_stmt) next_seq = NULL;
   g_autoptr(sqlite3_stmt) insert_event = NULL;
@@ -1609,6 +1719,28 @@ write_turn_locked (AguiSessionStore      *self,
 }
 
 static gboolean
+write_rows (AguiSessionStore    *self,
+            const AguiTurnRows  *rows,
+            const char          *what,
+            GError             **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+
+  /* IMMEDIATE takes the write lock up front, so a second writer waits
+   * (busy timeout) instead of failing on a lock upgrade halfway. */
+  if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
+
+  if (!write_turn_locked (self, rows, what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
+
+  return commit (self, what, error);
+}
+
+static gboolean
 save_turn_with_thread (AguiSessionStore      *self,
                        const AguiTurnRecord  *turn,
                        const char            *title,
@@ -1616,26 +1748,9 @@ save_turn_with_thread (AguiSessionStore      *self,
                        const char            *what,
                        GError               **error)
 {
-  g_auto(TurnRows) rows = { NULL, };
-  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(AguiTurnRows) rows = turn_rows_new (turn, title, agent, what, error);
 
-  if (!turn_rows_init (&rows, turn, what, error))
-    return FALSE;
-
-  locker = g_mutex_locker_new (&self->mutex);
-
-  /* IMMEDIATE takes the write lock up front, so a second writer waits
-   * (busy timeout) instead of failing on a lock upgrade halfway. */
-  if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
-    return FALSE;
-
-  if (!write_turn_locked (self, turn, &rows, title, agent, what, error))
-    {
-      rollback (self);
-      return FALSE;
-    }
-
-  return commit (self, what, error);
+  return rows != NULL && write_rows (self, rows, what, error);
 }
 
 /**
@@ -1667,22 +1782,6 @@ agui_session_store_save_turn (AguiSessionStore      *self,
   g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), FALSE);
 
   return save_turn_with_thread (self, turn, NULL, NULL, "Could not save the turn", error);
-}
-
-gboolean
-_agui_session_store_save_turn_in_thread (AguiSessionStore      *self,
-                                         const AguiTurnRecord  *turn,
-                                         const char            *title,
-                                         const char            *agent,
-                                         GError               **error)
-{
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (turn != NULL, FALSE);
-  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', FALSE);
-  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', FALSE);
-  g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), FALSE);
-
-  return save_turn_with_thread (self, turn, title, agent, "Could not save the turn", error);
 }
 
 static GPtrArray *
@@ -2614,6 +2713,619 @@ agui_session_store_import_json (AguiSessionStore  *self,
     return NULL;
 
   return g_steal_pointer (&thread_id);
+}
+
+/* The worker
+ *
+ * Each asynchronous call is a job the worker runs with the blocking call
+ * of the same name; its result comes back on the caller's main context.
+ * What a job is given is its own: strings, rows made on the caller's
+ * thread, or a deep copy of the caller's JSON. */
+
+typedef void (*JobFunc) (AguiSessionStore *self,
+                         GTask            *task,
+                         gpointer          data);
+
+typedef struct
+{
+  JobFunc        func;
+  gpointer       data;
+  GDestroyNotify destroy;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  if (job->destroy != NULL)
+    job->destroy (job->data);
+  g_free (job);
+}
+
+static void
+run_job (gpointer data,
+         gpointer user_data)
+{
+  g_autoptr(GTask) task = data;
+  Job *job = g_task_get_task_data (task);
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  job->func (g_task_get_source_object (task), task, job->data);
+}
+
+static void
+start_job (AguiSessionStore    *self,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data,
+           gpointer             source_tag,
+           JobFunc              func,
+           gpointer             data,
+           GDestroyNotify       destroy)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Job *job = g_new0 (Job, 1);
+
+  job->func = func;
+  job->data = data;
+  job->destroy = destroy;
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_thread_pool_push (self->worker, task, NULL);
+}
+
+static gboolean
+job_is_valid (AguiSessionStore *self,
+              GAsyncResult     *result,
+              gpointer          source_tag)
+{
+  return g_task_is_valid (result, self) && g_task_get_source_tag (G_TASK (result)) == source_tag;
+}
+
+/**
+ * agui_session_store_new_async:
+ * @path: (nullable) (type filename): the database file, or %NULL for the
+ *   default path
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the store is open
+ * @user_data: data for @callback
+ *
+ * Opens the store as [ctor@Agui.SessionStore.new] does, on a worker
+ * thread: waiting for another process that holds the database, creating
+ * or migrating it never blocks the caller's main loop.
+ */
+void
+agui_session_store_new_async (const char          *path,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  g_async_initable_new_async (AGUI_TYPE_SESSION_STORE, G_PRIORITY_DEFAULT, cancellable,
+                              callback, user_data, "path", path, NULL);
+}
+
+/**
+ * agui_session_store_new_finish:
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL on error
+ */
+AguiSessionStore *
+agui_session_store_new_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_autoptr(GObject) source = g_async_result_get_source_object (result);
+  GObject *object = g_async_initable_new_finish (G_ASYNC_INITABLE (source), result, error);
+
+  return object != NULL ? AGUI_SESSION_STORE (object) : NULL;
+}
+
+static void
+list_threads_job (AguiSessionStore *self,
+                  GTask            *task,
+                  gpointer          data)
+{
+  GError *error = NULL;
+  JsonArray *threads = agui_session_store_list_threads (self, data, &error);
+
+  if (threads == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, threads, (GDestroyNotify) json_array_unref);
+}
+
+/**
+ * agui_session_store_list_threads_async:
+ * @self: a session store
+ * @search: (nullable): text to look for, or %NULL for every thread
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the threads
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.list_threads] on the store's worker: a
+ * search over every message of every thread never blocks the caller.
+ */
+void
+agui_session_store_list_threads_async (AguiSessionStore    *self,
+                                       const char          *search,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_list_threads_async,
+             list_threads_job, g_strdup (search), g_free);
+}
+
+/**
+ * agui_session_store_list_threads_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the threads, as
+ *   [method@Agui.SessionStore.list_threads] describes them, or %NULL on error
+ */
+JsonArray *
+agui_session_store_list_threads_finish (AguiSessionStore  *self,
+                                        GAsyncResult      *result,
+                                        GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_list_threads_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+get_thread_job (AguiSessionStore *self,
+                GTask            *task,
+                gpointer          data)
+{
+  GError *error = NULL;
+  JsonObject *thread = agui_session_store_get_thread (self, data, &error);
+
+  if (thread == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, thread, (GDestroyNotify) json_object_unref);
+}
+
+/**
+ * agui_session_store_get_thread_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the thread
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.get_thread] on the store's worker.
+ */
+void
+agui_session_store_get_thread_async (AguiSessionStore    *self,
+                                     const char          *thread_id,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_get_thread_async,
+             get_thread_job, g_strdup (thread_id), g_free);
+}
+
+/**
+ * agui_session_store_get_thread_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the thread, or %NULL on error
+ */
+JsonObject *
+agui_session_store_get_thread_finish (AguiSessionStore  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_get_thread_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+rename_thread_job (AguiSessionStore *self,
+                   GTask            *task,
+                   gpointer          data)
+{
+  char **strings = data;
+  GError *error = NULL;
+
+  if (agui_session_store_rename_thread (self, strings[0], strings[1], &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agui_session_store_rename_thread_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @title: its new title
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when it is renamed
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.rename_thread] on the store's worker.
+ */
+void
+agui_session_store_rename_thread_async (AguiSessionStore    *self,
+                                        const char          *thread_id,
+                                        const char          *title,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  char **strings;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (title != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  strings = g_new0 (char *, 3);
+  strings[0] = g_strdup (thread_id);
+  strings[1] = g_strdup (title);
+  start_job (self, cancellable, callback, user_data, agui_session_store_rename_thread_async,
+             rename_thread_job, strings, (GDestroyNotify) g_strfreev);
+}
+
+/**
+ * agui_session_store_rename_thread_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_rename_thread_finish (AguiSessionStore  *self,
+                                         GAsyncResult      *result,
+                                         GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_rename_thread_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+delete_thread_job (AguiSessionStore *self,
+                   GTask            *task,
+                   gpointer          data)
+{
+  GError *error = NULL;
+
+  if (agui_session_store_delete_thread (self, data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agui_session_store_delete_thread_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when it is deleted
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.delete_thread] on the store's worker.
+ */
+void
+agui_session_store_delete_thread_async (AguiSessionStore    *self,
+                                        const char          *thread_id,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_delete_thread_async,
+             delete_thread_job, g_strdup (thread_id), g_free);
+}
+
+/**
+ * agui_session_store_delete_thread_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_delete_thread_finish (AguiSessionStore  *self,
+                                         GAsyncResult      *result,
+                                         GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_delete_thread_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+get_pending_interrupts_job (AguiSessionStore *self,
+                            GTask            *task,
+                            gpointer          data)
+{
+  GError *error = NULL;
+  JsonArray *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
+
+  if (interrupts == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, interrupts, (GDestroyNotify) json_array_unref);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the interrupts
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.get_pending_interrupts] on the store's worker.
+ */
+void
+agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
+                                                 const char          *thread_id,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
+             get_pending_interrupts_job, g_strdup (thread_id), g_free);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the interrupts, or %NULL on error
+ */
+JsonArray *
+agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
+                                                  GAsyncResult      *result,
+                                                  GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_get_pending_interrupts_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+export_json_job (AguiSessionStore *self,
+                 GTask            *task,
+                 gpointer          data)
+{
+  GError *error = NULL;
+  JsonNode *exported = agui_session_store_export_json (self, data, &error);
+
+  if (exported == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, exported, (GDestroyNotify) json_node_unref);
+}
+
+/**
+ * agui_session_store_export_json_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the export
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.export_json] on the store's worker.
+ */
+void
+agui_session_store_export_json_async (AguiSessionStore    *self,
+                                      const char          *thread_id,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_export_json_async,
+             export_json_job, g_strdup (thread_id), g_free);
+}
+
+/**
+ * agui_session_store_export_json_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the export, or %NULL on error
+ */
+JsonNode *
+agui_session_store_export_json_finish (AguiSessionStore  *self,
+                                       GAsyncResult      *result,
+                                       GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_export_json_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+export_markdown_job (AguiSessionStore *self,
+                     GTask            *task,
+                     gpointer          data)
+{
+  GError *error = NULL;
+  char *text = agui_session_store_export_markdown (self, data, &error);
+
+  if (text == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, text, g_free);
+}
+
+/**
+ * agui_session_store_export_markdown_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the text
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.export_markdown] on the store's worker.
+ */
+void
+agui_session_store_export_markdown_async (AguiSessionStore    *self,
+                                          const char          *thread_id,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, agui_session_store_export_markdown_async,
+             export_markdown_job, g_strdup (thread_id), g_free);
+}
+
+/**
+ * agui_session_store_export_markdown_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
+ */
+char *
+agui_session_store_export_markdown_finish (AguiSessionStore  *self,
+                                           GAsyncResult      *result,
+                                           GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_export_markdown_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+import_json_job (AguiSessionStore *self,
+                 GTask            *task,
+                 gpointer          data)
+{
+  GError *error = NULL;
+  char *thread_id = agui_session_store_import_json (self, data, &error);
+
+  if (thread_id == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, thread_id, g_free);
+}
+
+/**
+ * agui_session_store_import_json_async:
+ * @self: a session store
+ * @exported: an export made by [method@Agui.SessionStore.export_json]
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the new thread's id
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.import_json] on the store's worker: the
+ * import is checked (its log folded) and written there. @exported is
+ * copied first; the caller may change or drop it at once.
+ */
+void
+agui_session_store_import_json_async (AguiSessionStore    *self,
+                                      JsonNode            *exported,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (exported != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  /* A deep copy, so that no JSON the caller holds is touched by the worker. */
+  start_job (self, cancellable, callback, user_data, agui_session_store_import_json_async,
+             import_json_job, _agui_json_node_copy_deep (exported), (GDestroyNotify) json_node_unref);
+}
+
+/**
+ * agui_session_store_import_json_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the new thread's id, or %NULL on error
+ */
+char *
+agui_session_store_import_json_finish (AguiSessionStore  *self,
+                                       GAsyncResult      *result,
+                                       GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_import_json_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+write_rows_job (AguiSessionStore *self,
+                GTask            *task,
+                gpointer          data)
+{
+  GError *error = NULL;
+
+  if (write_rows (self, data, "Could not save the turn", &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_write_rows_async (AguiSessionStore    *self,
+                                      AguiTurnRows        *rows,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (rows != NULL);
+
+  start_job (self, cancellable, callback, user_data, _agui_session_store_write_rows_async,
+             write_rows_job, _agui_turn_rows_ref (rows), (GDestroyNotify) _agui_turn_rows_unref);
+}
+
+gboolean
+_agui_session_store_write_rows_finish (AguiSessionStore  *self,
+                                       GAsyncResult      *result,
+                                       GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_write_rows_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* Test hooks */

@@ -10,6 +10,7 @@
 # error "Only <agui.h> can be included directly."
 #endif
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "agui-event.h"
@@ -137,6 +138,95 @@ JsonNode         *agui_session_store_export_json           (AguiSessionStore    
 AGUI_AVAILABLE_IN_ALL
 char             *agui_session_store_import_json           (AguiSessionStore    *self,
                                                             JsonNode            *exported,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_new_async             (const char          *path,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+AguiSessionStore *agui_session_store_new_finish            (GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_list_threads_async        (AguiSessionStore    *self,
+                                                            const char          *search,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+JsonArray *      agui_session_store_list_threads_finish       (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_get_thread_async          (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+JsonObject *     agui_session_store_get_thread_finish         (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_rename_thread_async       (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            const char          *title,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+gboolean         agui_session_store_rename_thread_finish      (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_delete_thread_async       (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+gboolean         agui_session_store_delete_thread_finish      (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+JsonArray *      agui_session_store_get_pending_interrupts_finish (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_export_json_async         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+JsonNode *       agui_session_store_export_json_finish        (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_export_markdown_async     (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+char *           agui_session_store_export_markdown_finish    (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_import_json_async         (AguiSessionStore    *self,
+                                                            JsonNode            *exported,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+char *           agui_session_store_import_json_finish        (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
                                                             GError             **error);
 
 G_END_DECLS

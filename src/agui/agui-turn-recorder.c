@@ -12,25 +12,6 @@
 #include "agui-session-store-private.h"
 #include "agui-turn-recorder-private.h"
 
-/* What one turn writes, copied so that a worker thread can write it while
- * the conversation goes on in the main thread. */
-typedef struct _TurnSave
-{
-  char               *thread_id;
-  char               *title;
-  char               *agent;
-  char               *snapshot_id;
-  char               *parent_id;
-  char               *finish_reason;
-  char               *error;
-  int                 turn_index;
-  AguiSnapshotStatus  status;
-  JsonNode           *messages;
-  JsonNode           *state;
-  JsonNode           *pending_interrupts;
-  GPtrArray          *events;
-} TurnSave;
-
 struct _AguiTurnRecorder
 {
   GObject          *owner;
@@ -45,48 +26,8 @@ struct _AguiTurnRecorder
    * that saves, so the log still replays everything the snapshot holds. */
   GPtrArray        *unsaved_events;
   /* The last turn that could not be saved, for a retry. */
-  TurnSave         *failed_save;
+  AguiTurnRows     *failed_save;
 };
-
-static void
-turn_save_free (TurnSave *save)
-{
-  g_free (save->thread_id);
-  g_free (save->title);
-  g_free (save->agent);
-  g_free (save->snapshot_id);
-  g_free (save->parent_id);
-  g_free (save->finish_reason);
-  g_free (save->error);
-  g_clear_pointer (&save->messages, json_node_unref);
-  g_clear_pointer (&save->state, json_node_unref);
-  g_clear_pointer (&save->pending_interrupts, json_node_unref);
-  g_clear_pointer (&save->events, g_ptr_array_unref);
-  g_free (save);
-}
-
-/* Shares the trees: nothing modifies a save once it is made. */
-static TurnSave *
-turn_save_copy (const TurnSave *save)
-{
-  TurnSave *copy = g_new0 (TurnSave, 1);
-
-  copy->thread_id = g_strdup (save->thread_id);
-  copy->title = g_strdup (save->title);
-  copy->agent = g_strdup (save->agent);
-  copy->snapshot_id = g_strdup (save->snapshot_id);
-  copy->parent_id = g_strdup (save->parent_id);
-  copy->finish_reason = g_strdup (save->finish_reason);
-  copy->error = g_strdup (save->error);
-  copy->turn_index = save->turn_index;
-  copy->status = save->status;
-  copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
-  copy->state = save->state ? json_node_ref (save->state) : NULL;
-  copy->pending_interrupts = save->pending_interrupts ? json_node_ref (save->pending_interrupts) : NULL;
-  copy->events = save->events ? g_ptr_array_ref (save->events) : NULL;
-
-  return copy;
-}
 
 AguiTurnRecorder *
 _agui_turn_recorder_new (GObject          *owner,
@@ -116,7 +57,7 @@ _agui_turn_recorder_free (AguiTurnRecorder *self)
   g_free (self->last_snapshot_id);
   g_free (self->store_error);
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
+  g_clear_pointer (&self->failed_save, _agui_turn_rows_unref);
   g_free (self);
 }
 
@@ -235,37 +176,6 @@ _agui_turn_recorder_dup_title (AguiTurnRecorder *self,
 }
 
 static void
-save_turn_in_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  AguiSessionStore *store = source_object;
-  TurnSave *save = task_data;
-  AguiTurnRecord turn = { 0 };
-  GError *error = NULL;
-
-  turn.thread_id = save->thread_id;
-  turn.snapshot_id = save->snapshot_id;
-  turn.parent_id = save->parent_id;
-  turn.turn_index = save->turn_index;
-  turn.status = save->status;
-  turn.finish_reason = save->finish_reason;
-  turn.error = save->error;
-  turn.messages = json_node_get_array (save->messages);
-  turn.state = save->state;
-  turn.events = save->events;
-  turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
-
-  /* The thread is created in the turn's transaction: a kill between
-   * the two must not leave a titled thread with no messages. */
-  if (_agui_session_store_save_turn_in_thread (store, &turn, save->title, save->agent, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
 advance_turn (AguiTurnRecorder *self,
               const char       *snapshot_id)
 {
@@ -278,12 +188,12 @@ advance_turn (AguiTurnRecorder *self,
 
 static void
 turn_saved (AguiTurnRecorder *self,
-            const TurnSave   *save)
+            AguiTurnRows     *rows)
 {
-  g_autofree char *snapshot_id = g_strdup (save->snapshot_id);
+  g_autofree char *snapshot_id = g_strdup (_agui_turn_rows_get_snapshot_id (rows));
 
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
+  g_clear_pointer (&self->failed_save, _agui_turn_rows_unref);
   set_store_error (self, NULL);
   advance_turn (self, snapshot_id);
 }
@@ -295,41 +205,62 @@ _agui_turn_recorder_reserve_snapshot_id (AguiTurnRecorder *self)
   return self->store ? g_uuid_string_random () : g_strdup ("");
 }
 
+/* The turn counter and the parent link stay on the last snapshot that
+ * was written, and the turn's events wait for the next save, so a
+ * retried save neither skips an index nor names a parent that does not
+ * exist. @rows is what a retry writes, or NULL if the turn has no rows
+ * (its JSON cannot be stored). */
+static void
+turn_failed (AguiTurnRecorder *self,
+             GPtrArray        *events,
+             AguiTurnRows     *rows,
+             const GError     *error)
+{
+  g_warning ("%s", error->message);
+  set_store_error (self, error->message);
+
+  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
+  self->unsaved_events = g_ptr_array_ref (events);
+  g_clear_pointer (&self->failed_save, _agui_turn_rows_unref);
+  self->failed_save = rows ? _agui_turn_rows_ref (rows) : NULL;
+}
+
+typedef struct
+{
+  AguiTurnRecorder *recorder;
+  AguiTurnRows     *rows;
+  GPtrArray        *events;
+} Save;
+
+static void
+save_free (Save *save)
+{
+  g_clear_pointer (&save->rows, _agui_turn_rows_unref);
+  g_clear_pointer (&save->events, g_ptr_array_unref);
+  g_free (save);
+}
+
 static void
 on_turn_saved (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  AguiTurnRecorder *self = g_task_get_task_data (task);
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
+  Save *save = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_warning ("%s", error->message);
-      set_store_error (self, error->message);
-
-      /* The turn counter and the parent link stay on the last snapshot
-       * that was written, and this turn's events wait for the next
-       * save, so a retried save neither skips an index nor names a
-       * parent that does not exist. */
-      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-      self->unsaved_events = g_ptr_array_ref (save->events);
-      g_clear_pointer (&self->failed_save, turn_save_free);
-      self->failed_save = turn_save_copy (save);
-    }
+  if (!_agui_session_store_write_rows_finish (AGUI_SESSION_STORE (object), result, &error))
+    turn_failed (save->recorder, save->events, save->rows, error);
   else
-    {
-      turn_saved (self, save);
-    }
+    turn_saved (save->recorder, save->rows);
 
   g_task_return_boolean (task, TRUE);
 }
 
 /* The turn ends as a snapshot chained to the one before it: COMPLETED,
- * FAILED with its error, or ABORTED when cancelled. The write happens in
- * a worker thread (a turn's log can be long, and SQLite syncs the disk);
+ * FAILED with its error, or ABORTED when cancelled. It is turned into
+ * rows here, on the main thread that owns its JSON, and written on the
+ * store's worker (a turn's log can be long, and SQLite syncs the disk);
  * @callback runs once it is done, so a caller that sees the turn end
  * also sees it stored. A store that cannot write says so on the owner;
  * the conversation itself goes on. Without a store the turn advances at
@@ -344,11 +275,13 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
                                 gpointer             user_data)
 {
   AguiRunState *state = agui_transcript_get_run_state (transcript);
+  g_autoptr(JsonArray) messages = NULL;
+  g_autoptr(GPtrArray) all_events = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiTurnRecord turn = { 0 };
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) save_task = NULL;
-  g_autoptr(JsonNode) messages = NULL;
-  g_autoptr(JsonNode) interrupts = NULL;
-  TurnSave *save;
+  Save *save;
 
   if (self->store == NULL)
     {
@@ -356,47 +289,54 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
       return FALSE;
     }
 
-  save = g_new0 (TurnSave, 1);
-  save->thread_id = g_strdup (self->thread_id);
-  save->title = _agui_turn_recorder_dup_title (self, transcript);
-  save->agent = g_strdup (self->agent);
-  save->snapshot_id = g_strdup (snapshot_id);
-  save->parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? g_strdup (self->last_snapshot_id) : NULL;
-  save->turn_index = self->turn_index;
-  save->status = cancelled ? AGUI_SNAPSHOT_ABORTED
-                 : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
-                 : AGUI_SNAPSHOT_COMPLETED;
-  save->finish_reason = g_strdup (finish_reason (state, cancelled));
-  save->error = save->status == AGUI_SNAPSHOT_FAILED ? g_strdup (agui_run_state_get_error_message (state)) : NULL;
-  /* Deep copies: the transcript goes on changing while the thread writes. */
-  messages = _agui_json_node_new_array (agui_transcript_to_messages (transcript, TRUE));
-  save->messages = _agui_json_node_copy_deep (messages);
-  save->state = _agui_json_node_copy_deep (agui_transcript_get_state (transcript));
-  interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (transcript));
-  save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
   if (self->unsaved_events != NULL)
     {
-      save->events = g_ptr_array_new_full (self->unsaved_events->len + events->len,
-                                           (GDestroyNotify) agui_event_unref);
+      all_events = g_ptr_array_new_full (self->unsaved_events->len + events->len,
+                                         (GDestroyNotify) agui_event_unref);
       for (guint i = 0; i < self->unsaved_events->len; i++)
-        g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
+        g_ptr_array_add (all_events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
       for (guint i = 0; i < events->len; i++)
-        g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (events, i)));
+        g_ptr_array_add (all_events, agui_event_ref (g_ptr_array_index (events, i)));
     }
   else
     {
-      save->events = g_ptr_array_ref (events);
+      all_events = g_ptr_array_ref (events);
     }
+
+  messages = agui_transcript_to_messages (transcript, TRUE);
+  title = _agui_turn_recorder_dup_title (self, transcript);
+  turn.thread_id = self->thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? self->last_snapshot_id : NULL;
+  turn.turn_index = self->turn_index;
+  turn.status = cancelled ? AGUI_SNAPSHOT_ABORTED
+                : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
+                : AGUI_SNAPSHOT_COMPLETED;
+  turn.finish_reason = finish_reason (state, cancelled);
+  turn.error = turn.status == AGUI_SNAPSHOT_FAILED ? agui_run_state_get_error_message (state) : NULL;
+  turn.messages = messages;
+  turn.state = agui_transcript_get_state (transcript);
+  turn.events = all_events;
+  turn.pending_interrupts = agui_transcript_get_pending_interrupts (transcript);
 
   /* The owner is the source: it, and so this recorder, outlive the save. */
   task = g_task_new (self->owner, NULL, callback, user_data);
   g_task_set_source_tag (task, _agui_turn_recorder_save_async);
-  g_task_set_task_data (task, self, NULL);
+  save = g_new0 (Save, 1);
+  save->recorder = self;
+  save->events = g_ptr_array_ref (all_events);
+  g_task_set_task_data (task, save, (GDestroyNotify) save_free);
 
-  save_task = g_task_new (self->store, NULL, on_turn_saved, g_steal_pointer (&task));
-  g_task_set_source_tag (save_task, _agui_turn_recorder_save_async);
-  g_task_set_task_data (save_task, save, (GDestroyNotify) turn_save_free);
-  g_task_run_in_thread (save_task, save_turn_in_thread);
+  save->rows = _agui_turn_rows_new (&turn, title, self->agent, &error);
+  if (save->rows == NULL)
+    {
+      /* Nothing a retry could write: the turn has no JSON form. */
+      turn_failed (self, all_events, NULL, error);
+      g_task_return_boolean (task, TRUE);
+      return TRUE;
+    }
+
+  _agui_session_store_write_rows_async (self->store, save->rows, NULL, on_turn_saved, g_steal_pointer (&task));
 
   return TRUE;
 }
@@ -418,10 +358,10 @@ on_retry_saved (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   AguiTurnRecorder *self = g_task_get_task_data (task);
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
+  AguiTurnRows *rows = g_object_get_data (G_OBJECT (task), "rows");
   GError *error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!_agui_session_store_write_rows_finish (AGUI_SESSION_STORE (object), result, &error))
     {
       set_store_error (self, error->message);
       g_task_return_error (task, error);
@@ -429,13 +369,15 @@ on_retry_saved (GObject      *object,
     }
 
   /* A turn that saved meanwhile carried these events and this index. */
-  if (self->failed_save != NULL && g_strcmp0 (self->failed_save->snapshot_id, save->snapshot_id) == 0)
-    turn_saved (self, save);
+  if (self->failed_save != NULL &&
+      g_strcmp0 (_agui_turn_rows_get_snapshot_id (self->failed_save), _agui_turn_rows_get_snapshot_id (rows)) == 0)
+    turn_saved (self, rows);
   g_task_return_boolean (task, TRUE);
 }
 
 /* Writes again the last turn that could not be saved, with the events of
- * every unsaved turn before it. Nothing to retry is a success. */
+ * every unsaved turn before it. Nothing to retry is a success; a turn
+ * that has no JSON form fails again, saying why. */
 void
 _agui_turn_recorder_retry_async (AguiTurnRecorder    *self,
                                  GCancellable        *cancellable,
@@ -443,22 +385,27 @@ _agui_turn_recorder_retry_async (AguiTurnRecorder    *self,
                                  gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) save_task = NULL;
 
   task = g_task_new (self->owner, cancellable, callback, user_data);
   g_task_set_source_tag (task, _agui_turn_recorder_retry_async);
   g_task_set_task_data (task, self, NULL);
 
-  if (self->failed_save == NULL || self->store == NULL)
+  if (self->store == NULL || self->store_error == NULL)
     {
       g_task_return_boolean (task, TRUE);
       return;
     }
 
-  save_task = g_task_new (self->store, cancellable, on_retry_saved, g_steal_pointer (&task));
-  g_task_set_source_tag (save_task, _agui_turn_recorder_retry_async);
-  g_task_set_task_data (save_task, turn_save_copy (self->failed_save), (GDestroyNotify) turn_save_free);
-  g_task_run_in_thread (save_task, save_turn_in_thread);
+  if (self->failed_save == NULL)
+    {
+      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_STORE, "%s", self->store_error);
+      return;
+    }
+
+  g_object_set_data_full (G_OBJECT (task), "rows", _agui_turn_rows_ref (self->failed_save),
+                          (GDestroyNotify) _agui_turn_rows_unref);
+  _agui_session_store_write_rows_async (self->store, self->failed_save, cancellable,
+                                        on_retry_saved, g_steal_pointer (&task));
 }
 
 gboolean

@@ -1,0 +1,231 @@
+/* bench-store-stall.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <time.h>
+
+#include <glib/gstdio.h>
+
+#include "agui.h"
+
+/* How long the main loop stalls while a 20,000-message turn is being
+ * saved and the person searches the sidebar and opens that
+ * conversation, as the window does it: the listing and the restore are
+ * the calls the window makes, on the store's worker; folding the log is
+ * the main loop's.
+ *
+ * A probe timer fires every millisecond; the longest gap between two of
+ * its dispatches beyond its period is the longest stall. Exits 1 when
+ * the stall during the search and the opening is over 16 ms, a frame. */
+
+#define N_MESSAGES 20000
+#define FRAME_MS   16.0
+
+/* On a machine shared with other work the main thread may also be
+ * kept off the CPU; the processor time the main thread itself spent
+ * between two probes tells its own stalls from that. */
+typedef struct
+{
+  gint64 last;
+  gint64 last_cpu;
+  gint64 longest;
+  gint64 longest_cpu;
+} Probe;
+
+static gint64
+thread_cpu_time (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static gboolean
+on_probe (gpointer data)
+{
+  Probe *probe = data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_time ();
+
+  if (probe->last != 0)
+    {
+      probe->longest = MAX (probe->longest, now - probe->last - 1000);
+      probe->longest_cpu = MAX (probe->longest_cpu, cpu - probe->last_cpu);
+    }
+  probe->last = now;
+  probe->last_cpu = cpu;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+probe_reset (Probe *probe)
+{
+  probe->last = g_get_monotonic_time ();
+  probe->last_cpu = thread_cpu_time ();
+  probe->longest = 0;
+  probe->longest_cpu = 0;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+wait_for (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static char *
+long_run (const char *run_id,
+          const char *prefix)
+{
+  GString *events = g_string_new (NULL);
+
+  g_string_append_printf (events, "[{\"type\":\"RUN_STARTED\",\"threadId\":\"bench\",\"runId\":\"%s\"}", run_id);
+  for (guint i = 0; i < N_MESSAGES; i++)
+    g_string_append_printf (events,
+                            ",{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s%u\"}"
+                            ",{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s%u\",\"delta\":\"answer %u of the %s turn, "
+                            "with a few more words so that a message reads like one\"}"
+                            ",{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s%u\"}",
+                            prefix, i, prefix, i, i, prefix, prefix, i);
+  g_string_append_printf (events, ",{\"type\":\"RUN_FINISHED\",\"threadId\":\"bench\",\"runId\":\"%s\"}]", run_id);
+
+  return g_string_free (events, FALSE);
+}
+
+static gboolean
+run_finished (AguiAgentSession *session,
+              const char       *run_id)
+{
+  AguiRunState *state = agui_agent_session_get_run_state (session);
+
+  return agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
+         g_strcmp0 (agui_run_state_get_run_id (state), run_id) == 0;
+}
+
+static double
+ms (gint64 us)
+{
+  return us / 1000.0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tandem-bench-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "tandem.db", NULL);
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) opened = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) store_opened = NULL;
+  g_autoptr(GAsyncResult) listed = NULL;
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autoptr(JsonArray) found = NULL;
+  g_autofree char *first = long_run ("r1", "first");
+  g_autofree char *second = long_run ("r2", "second");
+  gint64 start, turn_end_stall, turn_end_cpu, search_stall, search_cpu, open_stall, open_cpu, listed_at, restored_at;
+  gboolean saved_during;
+  Probe probe = { 0 };
+  guint probe_id;
+
+  g_assert_no_error (error);
+
+  agui_session_store_new_async (path, NULL, store_result_cb, &store_opened);
+  wait_for (&store_opened);
+  store = agui_session_store_new_finish (store_opened, &error);
+  g_assert_no_error (error);
+
+  /* A conversation that already holds 20,000 messages... */
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "bench", "store", store, NULL);
+  g_assert_true (agui_replay_transport_add_run_json (replay, first, &error));
+  g_assert_true (agui_replay_transport_add_run_json (replay, second, &error));
+  agui_agent_session_send_async (session, "first", NULL, NULL, store_result_cb, &sent);
+  wait_for (&sent);
+  g_clear_object (&sent);
+
+  probe_id = g_timeout_add (1, on_probe, &probe);
+
+  /* ...gets 20,000 more: the second turn's save is under way (its
+   * rows are made on the main loop when the turn ends: that stall is
+   * reported apart) while the person searches and opens it. */
+  probe_reset (&probe);
+  agui_agent_session_send_async (session, "second", NULL, NULL, store_result_cb, &sent);
+  while (!run_finished (session, "r2"))
+    g_main_context_iteration (NULL, TRUE);
+  /* The stream's end ends the turn: its rows are made and handed to
+   * the worker within the next few iterations. */
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 50 * 1000)
+    g_main_context_iteration (NULL, FALSE);
+  turn_end_stall = probe.longest;
+  turn_end_cpu = probe.longest_cpu;
+
+  probe_reset (&probe);
+  start = g_get_monotonic_time ();
+  agui_session_store_list_threads_async (store, "answer 19999 of the second", NULL, store_result_cb, &listed);
+  opened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "bench", "store", store, NULL);
+  agui_agent_session_restore_async (opened, NULL, store_result_cb, &restored);
+  saved_during = agui_agent_session_get_busy (session);
+
+  while (listed == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  listed_at = g_get_monotonic_time ();
+  search_stall = probe.longest;
+  search_cpu = probe.longest_cpu;
+  found = agui_session_store_list_threads_finish (store, listed, &error);
+  g_assert_no_error (error);
+
+  while (restored == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  restored_at = g_get_monotonic_time ();
+  open_stall = probe.longest;
+  open_cpu = probe.longest_cpu;
+  g_assert_true (agui_agent_session_restore_finish (opened, restored, &error));
+  g_assert_no_error (error);
+
+  wait_for (&sent);
+  g_source_remove (probe_id);
+
+  g_print ("messages in the turn being saved: %u (thread: %u after it)\n", N_MESSAGES, 2 * N_MESSAGES);
+  g_print ("save in flight when the search and the opening began: %s\n", saved_during ? "yes" : "no");
+  g_print ("while the turn streamed and ended (its events folded, its rows made): longest stall %.1f ms, "
+           "of which the main thread's own work %.1f ms\n", ms (turn_end_stall), ms (turn_end_cpu));
+  g_print ("search: answered after %.1f ms (%u thread(s)); longest stall %.1f ms, main thread's own work %.1f ms\n",
+           ms (listed_at - start), json_array_get_length (found), ms (search_stall), ms (search_cpu));
+  g_print ("open: restored after %.1f ms; longest stall while searching and opening %.1f ms, "
+           "main thread's own work %.1f ms (budget %.0f ms)\n",
+           ms (restored_at - start), ms (open_stall), ms (open_cpu), FRAME_MS);
+
+  g_unlink (path);
+  {
+    g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+
+    g_unlink (wal);
+    g_unlink (shm);
+  }
+  g_rmdir (dir);
+
+  /* What this program controls is the main thread's own work; the wall
+   * clock also counts the time others' processes took the CPU. */
+  return ms (open_cpu) <= FRAME_MS ? 0 : 1;
+}
