@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <md4c.h>
+
 #include "tandem-block-splitter.h"
 
 /* The transcript is a list of rows, and GtkListView cannot hold a
@@ -33,6 +35,15 @@
  *
  * A link reference definition resolves links anywhere in the text, so a
  * text that has one is never cut (see tandem_block_splitter_get_whole()).
+ *
+ * A fence indented two or three columns after a list item may be the
+ * item's or open a top-level block: that depends on lazy lines and the
+ * item's indentation, which this does not follow. Such a fence leaves the
+ * fence state unchanged and makes the next block cut checked by md4c: the
+ * line after the cut must start a new top-level block. If it does not,
+ * a top-level fence is open and the text is not cut again. The check
+ * parses the stretch since the last cut once, so each byte is still
+ * parsed a bounded number of times.
  */
 
 typedef enum
@@ -62,6 +73,9 @@ struct _TandemBlockSplitter
   int   parens;
 
   guint at_line_start : 1;
+  guint item_open : 1;   /* a list item may be open */
+  guint unsure : 1;      /* a fence since the last cut may be the item's */
+  guint stuck : 1;       /* a top-level fence of unknown end is open */
   guint line_blank : 1;
   guint previous_blank : 1;
   guint in_fence : 1;
@@ -361,6 +375,87 @@ closes_fence (TandemBlockSplitter *self,
   return LINE_OTHER;
 }
 
+static int
+on_enter_block_cb (MD_BLOCKTYPE  type,
+                   void         *detail,
+                   void         *user_data)
+{
+  guint *depth = user_data;
+
+  if (depth[0]++ == 1)
+    depth[1]++;
+
+  return 0;
+}
+
+static int
+on_leave_block_cb (MD_BLOCKTYPE  type,
+                   void         *detail,
+                   void         *user_data)
+{
+  guint *depth = user_data;
+
+  depth[0]--;
+
+  return 0;
+}
+
+static int
+on_span_cb (MD_SPANTYPE  type,
+            void        *detail,
+            void        *user_data)
+{
+  return 0;
+}
+
+static int
+on_text_cb (MD_TEXTTYPE    type,
+            const MD_CHAR *text,
+            MD_SIZE        size,
+            void          *user_data)
+{
+  return 0;
+}
+
+static guint
+count_top_level_blocks (const char *text,
+                        gsize       length)
+{
+  MD_PARSER parser = {
+    .abi_version = 0,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .enter_block = on_enter_block_cb,
+    .leave_block = on_leave_block_cb,
+    .enter_span = on_span_cb,
+    .leave_span = on_span_cb,
+    .text = on_text_cb,
+  };
+  guint depth[2] = { 0, 0 };  /* of blocks open, the document's included; top-level blocks */
+
+  md_parse (text, MIN (length, G_MAXUINT32), &parser, depth);
+
+  return depth[1];
+}
+
+/* Whether the line at self->line_start, after a blank line, starts a new
+ * top-level block rather than going on with a fence opened since the
+ * last cut. A line that starts a block adds one block to the stretch. */
+static gboolean
+starts_top_level_block (TandemBlockSplitter *self,
+                        const char          *text,
+                        gsize                length)
+{
+  const char *line_end = find_line_end (text + self->line_start, text + length);
+  guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start);
+  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start));
+
+  if (with_line == before + 1)
+    return TRUE;
+
+  self->stuck = TRUE;
+  return FALSE;
+}
+
 /* Decides what the line at self->pos means for the cuts. Returns FALSE
  * when that cannot be told before more text arrives. */
 static gboolean
@@ -401,8 +496,14 @@ start_line (TandemBlockSplitter *self,
     self->whole = TRUE;
 
   if (self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
-      self->line_start > self->row_start)
-    cut (self, self->line_start, plain, FALSE, cuts);
+      !self->stuck && self->line_start > self->row_start &&
+      (!self->unsure || starts_top_level_block (self, text, length)))
+    {
+      cut (self, self->line_start, plain, FALSE, cuts);
+      /* A blank line and a line in the first column close every list */
+      self->item_open = FALSE;
+      self->unsure = FALSE;
+    }
   else if (self->line_start == self->row_start)
     self->plain = plain;
   else if (!plain || self->previous_blank)
@@ -410,8 +511,15 @@ start_line (TandemBlockSplitter *self,
 
   if (kind == LINE_FENCE)
     {
-      self->in_fence = TRUE;
       self->plain = FALSE;
+      if (self->item_open && indent >= 2)
+        self->unsure = TRUE;
+      else
+        self->in_fence = TRUE;
+    }
+  else if (kind == LINE_LIST_ITEM && indent < 4)
+    {
+      self->item_open = TRUE;
     }
 
   return TRUE;
@@ -509,7 +617,7 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
           continue;
         }
 
-      if (self->in_fence || !self->plain || self->whole)
+      if (self->in_fence || !self->plain || self->whole || self->stuck)
         {
           const char *line_end = find_line_end (text + self->pos, text + length);
 

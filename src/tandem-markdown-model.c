@@ -63,6 +63,7 @@ typedef struct
   gsize       first_offset;
   guint       spine_open : 1;
   guint       first_is_info : 1;
+  guint       first_in_code : 1;
 } Builder;
 
 struct _TandemMarkdownModel
@@ -418,6 +419,11 @@ builder_find_block_start (Builder *b)
                              steps, n_steps))
     return TANDEM_MARKDOWN_UNKNOWN_START;
 
+  /* A code span drops the line end after its opening backticks, so its
+   * first text may be a line below them */
+  if (b->first_in_code && memchr (b->source + line, '`', b->first_offset - line) == NULL)
+    return TANDEM_MARKDOWN_UNKNOWN_START;
+
   return line;
 }
 
@@ -429,13 +435,14 @@ builder_note_pointer (Builder    *b,
   if (!b->spine_open || size == 0)
     return;
 
-  /* md4c also hands over static strings (line breaks, indentation) */
+  /* md4c also hands over static strings (line breaks, indentation). One
+   * before any text of the source means the first text is not on the
+   * block's first line (a link whose text starts on the next line). */
   if ((guintptr) text >= (guintptr) (b->source + b->base) &&
       (guintptr) text < (guintptr) (b->source + b->length))
-    {
-      b->first_offset = text - b->source;
-      b->spine_open = FALSE;
-    }
+    b->first_offset = text - b->source;
+
+  b->spine_open = FALSE;
 }
 
 /* Building */
@@ -585,6 +592,7 @@ on_enter_block_cb (MD_BLOCKTYPE  type,
       g_array_set_size (b->spine, 0);
       b->spine_open = TRUE;
       b->first_is_info = FALSE;
+      b->first_in_code = FALSE;
       b->first_offset = TANDEM_MARKDOWN_UNKNOWN_START;
     }
 
@@ -763,6 +771,9 @@ on_enter_span_cb (MD_SPANTYPE  type,
   Builder *b = user_data;
   Node *node = builder_get_inline_node (b);
   OpenSpan span = { type, FALSE };
+
+  if (b->spine_open && type == MD_SPAN_CODE)
+    b->first_in_code = TRUE;
 
   if (node != NULL && node->kind != TANDEM_MARKDOWN_CODE)
     span.closes = write_span_open (b, node, type, detail);

@@ -151,6 +151,13 @@ static const struct
   { "*emphasis\n\nnot closed*", "11" },
   { "```\nunclosed fence\n\nstill in it", "" },
   { "line one\nline two\n\n---\n\nafter rule", "19,24" },
+  /* A fence indented under a list item is the item's... */
+  { "1. step\n   ```\n   code\n   ```\n\nAfter.", "31" },
+  { "- a\n  ```\n\nnot code\n  ```\n\nb", "11" },
+  { "- x\n  ```\n  y\n  ```\n- z\n\n  ```\n\nout of the list\n", "32" },
+  /* ...or, once the list has ended, a top-level one, open to the end */
+  { "- a\n# h\n  ```\n\ncode", "" },
+  { "- ```\n  a\n  ```\nx\n\n  ```\n\ny", "" },
 };
 
 static void

@@ -898,6 +898,12 @@ static const char * const hostile_documents[] = {
   "x ![]([)]() y\n\n[![]([)]()](https://example.com)",
   "![[a](b)](c) ![x[](y)](z) [![](i)](l) ![![](a)](b)",
   "[a![](x)b]()",
+  /* A code span opened at the end of a line: its text starts a line
+   * below, which is not where its paragraph starts */
+  "- \n``\n! +ode in item\n  ```\n-\n  empty first line\n",
+  "a\n\n``\ncode span\n``\n\nb",
+  /* A link whose text starts on the next line */
+  "a\n\n[\nfoo](https://example.com) more\n\nb",
 };
 
 static void
