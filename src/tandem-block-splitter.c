@@ -38,12 +38,18 @@
  *
  * A fence indented two or three columns after a list item may be the
  * item's or open a top-level block: that depends on lazy lines and the
- * item's indentation, which this does not follow. Such a fence leaves the
+ * item's indentation, which this does not follow; md4c also takes a fence
+ * right after a block quote for the close of a fence in the quote. Such a fence leaves the
  * fence state unchanged and makes the next block cut checked by md4c: the
  * line after the cut must start a new top-level block. If it does not,
  * a top-level fence is open and the text is not cut again. The check
  * parses the stretch since the last cut once, so each byte is still
- * parsed a bounded number of times.
+ * parsed a bounded number of times. A fence in the first column after a
+ * list item is checked too: md4c may take it for the close of a fence
+ * in the item.
+ *
+ * md4c also ends a line at a lone carriage return, which this does not
+ * follow: a text with one is not cut after it.
  */
 
 typedef enum
@@ -59,6 +65,7 @@ typedef enum
 struct _TandemBlockSplitter
 {
   gsize pos;         /* the next byte to read */
+  gsize cr_checked;  /* the lines before this were checked for a lone \r */
   gsize line_start;
   gsize row_start;   /* where the current stretch starts */
   char  fence_char;
@@ -74,6 +81,7 @@ struct _TandemBlockSplitter
 
   guint at_line_start : 1;
   guint item_open : 1;   /* a list item may be open */
+  guint quote_open : 1;  /* a block quote may be open */
   guint unsure : 1;      /* a fence since the last cut may be the item's */
   guint stuck : 1;       /* a top-level fence of unknown end is open */
   guint line_blank : 1;
@@ -437,17 +445,21 @@ count_top_level_blocks (const char *text,
   return depth[1];
 }
 
-/* Whether the line at self->line_start, after a blank line, starts a new
- * top-level block rather than going on with a fence opened since the
- * last cut. A line that starts a block adds one block to the stretch. */
+/* Whether the line at self->line_start, after a blank line and starting
+ * in the first column, starts a new top-level block rather than going on
+ * with a fence opened since the last cut: its first character then adds
+ * one block to the stretch. Only that character, so that the answer does
+ * not depend on how much of the line has arrived. */
 static gboolean
 starts_top_level_block (TandemBlockSplitter *self,
                         const char          *text,
                         gsize                length)
 {
-  const char *line_end = find_line_end (text + self->line_start, text + length);
+  const char *first = text + self->line_start;
+  const char *after = g_utf8_find_next_char (first, text + length);
   guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start);
-  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start));
+  guint with_line = count_top_level_blocks (text + self->row_start,
+                                            (after != NULL ? after : text + length) - (text + self->row_start));
 
   if (with_line == before + 1)
     return TRUE;
@@ -468,8 +480,18 @@ start_line (TandemBlockSplitter *self,
   const char *line = text + self->pos;
   const char *end = text + length;
   LineKind kind;
+  gboolean quote_before;
   gboolean plain;
   guint indent;
+
+  /* Lines read so far, each ended by \n: a \r before one that is not
+   * part of a \r\n ended a line for md4c */
+  for (const char *cr = text + self->cr_checked;
+       !self->stuck && (cr = memchr (cr, '\r', self->line_start - (cr - text))) != NULL;
+       cr++)
+    if (cr[1] != '\n')
+      self->stuck = TRUE;
+  self->cr_checked = self->line_start;
 
   if (self->in_fence)
     {
@@ -488,7 +510,20 @@ start_line (TandemBlockSplitter *self,
     return FALSE;
 
   if (kind == LINE_BLANK)
-    return TRUE;
+    {
+      self->quote_open = FALSE;
+      return TRUE;
+    }
+
+  quote_before = self->quote_open;
+  {
+    const char *p = line;
+
+    while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+    /* Until a blank line: lazy lines go on with a quote */
+    self->quote_open |= p < end && *p == '>';
+  }
 
   self->line_blank = FALSE;
 
@@ -497,7 +532,8 @@ start_line (TandemBlockSplitter *self,
 
   if (self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
       !self->stuck && self->line_start > self->row_start &&
-      (!self->unsure || starts_top_level_block (self, text, length)))
+      ((!self->unsure && !(kind == LINE_FENCE && self->item_open)) ||
+       starts_top_level_block (self, text, length)))
     {
       cut (self, self->line_start, plain, FALSE, cuts);
       /* A blank line and a line in the first column close every list */
@@ -512,7 +548,7 @@ start_line (TandemBlockSplitter *self,
   if (kind == LINE_FENCE)
     {
       self->plain = FALSE;
-      if (self->item_open && indent >= 2)
+      if ((self->item_open && indent >= 2) || quote_before)
         self->unsure = TRUE;
       else
         self->in_fence = TRUE;
@@ -593,6 +629,7 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
 {
   g_return_if_fail (self != NULL);
   g_return_if_fail (length >= self->pos);
+
 
   while (self->pos < length)
     {

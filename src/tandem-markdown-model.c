@@ -26,7 +26,8 @@
  * Agent data never makes anything here recurse or nest without bound:
  * md4c's own parser does not recurse on nesting, quotes and lists deeper
  * than TANDEM_MARKDOWN_MAX_NESTING are flattened into the deepest one kept
- * (so the node trees, and the functions that walk them, are shallow). */
+ * (so the node trees, and the functions that walk them, are shallow), and
+ * inline spans deeper than TANDEM_MARKDOWN_MAX_SPANS add no more markup. */
 
 /* md4c's GitHub dialect, with raw HTML off so that it reaches us as text
  * and is shown as typed. */
@@ -569,6 +570,8 @@ list_bullet (guint depth)
   return bullets[depth % G_N_ELEMENTS (bullets)];
 }
 
+static void builder_close_spans (Builder *b);
+
 static int
 on_enter_block_cb (MD_BLOCKTYPE  type,
                    void         *detail,
@@ -715,6 +718,7 @@ on_leave_block_cb (MD_BLOCKTYPE  type,
 
   g_assert (b->stack->len > 0);
 
+  builder_close_spans (b);
   builder_close_implicit (b);
   g_ptr_array_set_size (b->stack, b->stack->len - 1);
 
@@ -754,8 +758,9 @@ on_leave_block_cb (MD_BLOCKTYPE  type,
  * stays balanced whatever the text. */
 typedef struct
 {
-  MD_SPANTYPE type;
-  gboolean    closes;    /* a tag was written that the leave must close */
+  MD_SPANTYPE  type;
+  gboolean     closes;    /* a tag was written that the leave must close */
+  Node        *node;      /* where it was written */
 } OpenSpan;
 
 static gboolean write_span_open (Builder     *b,
@@ -770,12 +775,15 @@ on_enter_span_cb (MD_SPANTYPE  type,
 {
   Builder *b = user_data;
   Node *node = builder_get_inline_node (b);
-  OpenSpan span = { type, FALSE };
+  OpenSpan span = { type, FALSE, node };
 
   if (b->spine_open && type == MD_SPAN_CODE)
     b->first_in_code = TRUE;
 
-  if (node != NULL && node->kind != TANDEM_MARKDOWN_CODE)
+  /* Deeper spans add no markup: GtkLabel would lay out thousands of
+   * nested attributes for a line of asterisks */
+  if (node != NULL && node->kind != TANDEM_MARKDOWN_CODE &&
+      b->spans->len < TANDEM_MARKDOWN_MAX_SPANS)
     span.closes = write_span_open (b, node, type, detail);
 
   g_array_append_val (b->spans, span);
@@ -837,48 +845,37 @@ write_span_open (Builder     *b,
     }
 }
 
-static int
-on_leave_span_cb (MD_SPANTYPE  type,
-                  void        *detail,
-                  void        *user_data)
+static void
+span_close (Builder        *b,
+            const OpenSpan *span)
 {
-  Builder *b = user_data;
-  Node *node = builder_get_inline_node (b);
-  OpenSpan span;
+  if (!span->closes)
+    return;
 
-  if (b->spans->len == 0 || g_array_index (b->spans, OpenSpan, b->spans->len - 1).type != type)
-    return 0;
-
-  span = g_array_index (b->spans, OpenSpan, b->spans->len - 1);
-  g_array_set_size (b->spans, b->spans->len - 1);
-
-  if (!span.closes || node == NULL)
-    return 0;
-
-  switch (type)
+  switch (span->type)
     {
     case MD_SPAN_EM:
-      g_string_append (node->text, "</i>");
+      g_string_append (span->node->text, "</i>");
       break;
 
     case MD_SPAN_STRONG:
-      g_string_append (node->text, "</b>");
+      g_string_append (span->node->text, "</b>");
       break;
 
     case MD_SPAN_DEL:
-      g_string_append (node->text, "</s>");
+      g_string_append (span->node->text, "</s>");
       break;
 
     case MD_SPAN_U:
-      g_string_append (node->text, "</u>");
+      g_string_append (span->node->text, "</u>");
       break;
 
     case MD_SPAN_CODE:
-      g_string_append (node->text, "</tt>");
+      g_string_append (span->node->text, "</tt>");
       break;
 
     case MD_SPAN_A:
-      g_string_append (node->text, "</a>");
+      g_string_append (span->node->text, "</a>");
       b->open_anchors--;
       break;
 
@@ -889,6 +886,35 @@ on_leave_span_cb (MD_SPANTYPE  type,
     default:
       break;
     }
+}
+
+/* Spans md4c entered in a block and never left end with it */
+static void
+builder_close_spans (Builder *b)
+{
+  while (b->spans->len > 0)
+    {
+      OpenSpan span = g_array_index (b->spans, OpenSpan, b->spans->len - 1);
+
+      g_array_set_size (b->spans, b->spans->len - 1);
+      span_close (b, &span);
+    }
+}
+
+static int
+on_leave_span_cb (MD_SPANTYPE  type,
+                  void        *detail,
+                  void        *user_data)
+{
+  Builder *b = user_data;
+  OpenSpan span;
+
+  if (b->spans->len == 0 || g_array_index (b->spans, OpenSpan, b->spans->len - 1).type != type)
+    return 0;
+
+  span = g_array_index (b->spans, OpenSpan, b->spans->len - 1);
+  g_array_set_size (b->spans, b->spans->len - 1);
+  span_close (b, &span);
 
   return 0;
 }
@@ -1057,17 +1083,19 @@ tandem_markdown_model_reparse (TandemMarkdownModel *self,
 
   new_blocks = parse_blocks (self->text->str, self->text->len, start);
 
-  /* The blocks before the last cannot change when text is appended. If
-   * the parse says otherwise, @start was not where a block begins: parse
+  /* Block @first is one that cannot change when text is appended, parsed
+   * again only as the context of the blocks after it. If the parse does
+   * not give it back as it was, @start was not where a block begins, or
+   * md4c reads what follows differently without what comes before: parse
    * the whole message. */
-  if (*first > 0 && new_blocks->len > 0)
+  if (*first > 0)
     {
-      Block *new_first = g_ptr_array_index (new_blocks, 0);
+      Block *new_first = new_blocks->len > 0 ? g_ptr_array_index (new_blocks, 0) : NULL;
       Block *old_first = g_ptr_array_index (self->blocks, *first);
-      gboolean is_last = *first + 1 == self->blocks->len;
 
-      if ((new_first->start != TANDEM_MARKDOWN_UNKNOWN_START && new_first->start != start) ||
-          (!is_last && new_first->node->kind != old_first->node->kind))
+      if (new_first == NULL ||
+          (new_first->start != TANDEM_MARKDOWN_UNKNOWN_START && new_first->start != start) ||
+          !tandem_markdown_node_equal (new_first->node, old_first->node))
         {
           g_debug ("Markdown block at %" G_GSIZE_FORMAT " moved; parsing all", start);
           g_clear_pointer (&new_blocks, g_ptr_array_unref);
@@ -1095,7 +1123,10 @@ tandem_markdown_model_reparse (TandemMarkdownModel *self,
  * delimiter row arrives, a lazy continuation line, a list or quote going
  * on after a blank line, a fence still open) and add blocks after it.
  * Parsing from the last block's first line therefore gives the same blocks
- * as parsing everything.
+ * as parsing everything; in practice it is parsed from the block before
+ * it, and that one must come out unchanged (see
+ * tandem_markdown_model_reparse()): the fuzzer found lines that md4c
+ * reads differently after a closed block quote than alone.
  *
  * md4c reports no offsets, so a block's first line is worked out from the
  * first text pointer inside it (see builder_find_block_start()) and is
@@ -1119,17 +1150,31 @@ tandem_markdown_model_append (TandemMarkdownModel *self,
     self->has_definitions = TRUE;
 
   /* Only the last block can grow, but when its start is not known for
-   * sure, parse from the nearest block before it whose start is. */
+   * sure, parse from the nearest block before it whose start is. A block
+   * that began on the line that grew is not sure either: that line may
+   * still turn out to go on with the block before (a fence whose info
+   * string gets a backtick is a lazy line of the list item above). */
   *first = 0;
   if (!self->has_definitions)
     {
       for (*first = self->blocks->len; *first > 0; (*first)--)
         {
-          if (((Block *) g_ptr_array_index (self->blocks, *first - 1))->start != TANDEM_MARKDOWN_UNKNOWN_START)
+          gsize start = ((Block *) g_ptr_array_index (self->blocks, *first - 1))->start;
+
+          if (start != TANDEM_MARKDOWN_UNKNOWN_START && start < scan_from)
             break;
         }
       if (*first > 0)
         (*first)--;
+
+      /* ...and from the block before that, which stays as it was, so that
+       * md4c reads the growing block after what precedes it */
+      while (*first > 0)
+        {
+          (*first)--;
+          if (((Block *) g_ptr_array_index (self->blocks, *first))->start != TANDEM_MARKDOWN_UNKNOWN_START)
+            break;
+        }
     }
 
   return tandem_markdown_model_reparse (self, first);

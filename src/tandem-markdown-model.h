@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 
 /* Deeper block quotes and lists are flattened into the deepest one kept */
 #define TANDEM_MARKDOWN_MAX_NESTING 16
+/* Deeper inline spans (emphasis, links, code) add no markup */
+#define TANDEM_MARKDOWN_MAX_SPANS   32
 
 #define TANDEM_MARKDOWN_UNKNOWN_START G_MAXSIZE
 

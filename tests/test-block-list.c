@@ -158,6 +158,11 @@ static const struct
   /* ...or, once the list has ended, a top-level one, open to the end */
   { "- a\n# h\n  ```\n\ncode", "" },
   { "- ```\n  a\n  ```\nx\n\n  ```\n\ny", "" },
+  /* md4c takes a fence right after a quote for the close of the quote's */
+  { "> ```\n  ```\n\nx\n  ```\n\ny", "13" },
+  /* md4c ends a line at a lone carriage return: no cut after one */
+  { "a\n\nb\r```\n\nc", "3" },
+  { "a\r\n\r\nb\n\nc", "8" },
 };
 
 static void
