@@ -493,6 +493,17 @@ start_line (TandemBlockSplitter *self,
       self->stuck = TRUE;
   self->cr_checked = self->line_start;
 
+  /* Unsure where fences are, a definition may be in what seems code */
+  if ((self->unsure || self->stuck) && !self->whole)
+    {
+      const char *line_end = find_line_end (line, end);
+
+      if (line_end == end && !complete)
+        return FALSE;
+      if (is_definition (line, line_end))
+        self->whole = TRUE;
+    }
+
   if (self->in_fence)
     {
       gboolean closes;
