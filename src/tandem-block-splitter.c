@@ -240,8 +240,11 @@ classify_line (TandemBlockSplitter *self,
   const char *q;
   guint indent = 0;
 
+  gboolean tab = FALSE;
+
   while (p < line_end && (*p == ' ' || *p == '\t'))
     {
+      tab |= *p == '\t';
       indent += *p == '\t' ? 4 : 1;
       p++;
     }
@@ -291,6 +294,13 @@ classify_line (TandemBlockSplitter *self,
         ;
       if (q == line_end && !whole_line)
         return LINE_NEED_MORE;
+      /* md4c and CommonMark count a tab before a fence differently */
+      if (q - p >= 3 && tab)
+        {
+          self->unsure = TRUE;
+          *plain_out = FALSE;
+          return LINE_OTHER;
+        }
       if (q - p >= 3 && indent < 4)
         {
           /* A backtick fence's info string has no backtick */
@@ -367,6 +377,15 @@ closes_fence (TandemBlockSplitter *self,
     }
   if (p == line_end && line_end == end && !complete)
     return LINE_NEED_MORE;
+  if (p < line_end && *p == '\t')
+    {
+      /* md4c and CommonMark count a tab before a fence differently */
+      while (p < line_end && (*p == ' ' || *p == '\t'))
+        p++;
+      if (p < line_end && *p == self->fence_char)
+        self->unsure = TRUE;
+      return LINE_OTHER;
+    }
   if (indent >= 4 || p == line_end || *p != self->fence_char)
     return LINE_OTHER;
   if (line_end == end && !complete)
