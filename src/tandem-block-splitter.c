@@ -44,9 +44,9 @@
  * line after the cut must start a new top-level block. If it does not,
  * a top-level fence is open and the text is not cut again. The check
  * parses the stretch since the last cut once, so each byte is still
- * parsed a bounded number of times. A fence in the first column after a
- * list item is checked too: md4c may take it for the close of a fence
- * in the item.
+ * parsed a bounded number of times. A cut after a list item is checked
+ * the same way: md4c goes on with a list, or a fence in it, in ways
+ * CommonMark does not.
  *
  * md4c also ends a line at a lone carriage return, which this does not
  * follow: a text with one is not cut after it.
@@ -251,7 +251,7 @@ classify_line (TandemBlockSplitter *self,
   *indent_out = indent;
   *plain_out = indent < 4;
 
-  if (p == line_end)
+  if (p == line_end || (*p == '\r' && p + 1 == line_end && line_end < end))
     return whole_line ? LINE_BLANK : LINE_NEED_MORE;
 
   switch (*p)
@@ -294,8 +294,9 @@ classify_line (TandemBlockSplitter *self,
         ;
       if (q == line_end && !whole_line)
         return LINE_NEED_MORE;
-      /* md4c and CommonMark count a tab before a fence differently */
-      if (q - p >= 3 && tab)
+      /* md4c and CommonMark count a tab before a fence differently, and
+       * md4c may open one indented four columns after a table-like line */
+      if (q - p >= 3 && (tab || indent >= 4))
         {
           self->unsure = TRUE;
           *plain_out = FALSE;
@@ -382,6 +383,8 @@ closes_fence (TandemBlockSplitter *self,
       /* md4c and CommonMark count a tab before a fence differently */
       while (p < line_end && (*p == ' ' || *p == '\t'))
         p++;
+      if (p == end && !complete)
+        return LINE_NEED_MORE;
       if (p < line_end && *p == self->fence_char)
         self->unsure = TRUE;
       return LINE_OTHER;
@@ -464,21 +467,17 @@ count_top_level_blocks (const char *text,
   return depth[1];
 }
 
-/* Whether the line at self->line_start, after a blank line and starting
- * in the first column, starts a new top-level block rather than going on
- * with a fence opened since the last cut: its first character then adds
- * one block to the stretch. Only that character, so that the answer does
- * not depend on how much of the line has arrived. */
+/* Whether the whole line at self->line_start, ending at @line_end, after
+ * a blank line and starting in the first column, starts a new top-level
+ * block rather than going on with a fence or a list item opened since the
+ * last cut: then it adds one block to the stretch. */
 static gboolean
 starts_top_level_block (TandemBlockSplitter *self,
                         const char          *text,
-                        gsize                length)
+                        const char          *line_end)
 {
-  const char *first = text + self->line_start;
-  const char *after = g_utf8_find_next_char (first, text + length);
   guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start);
-  guint with_line = count_top_level_blocks (text + self->row_start,
-                                            (after != NULL ? after : text + length) - (text + self->row_start));
+  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start));
 
   if (with_line == before + 1)
     return TRUE;
@@ -499,6 +498,7 @@ start_line (TandemBlockSplitter *self,
   const char *line = text + self->pos;
   const char *end = text + length;
   LineKind kind;
+  gboolean cut_here;
   gboolean quote_before;
   gboolean plain;
   guint indent;
@@ -535,6 +535,22 @@ start_line (TandemBlockSplitter *self,
       return TRUE;
     }
 
+  {
+    const char *p = line;
+
+    /* A line that starts with a lone \r is a blank line for md4c, and
+     * what follows the \r may go on with the block before */
+    while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+    if (p < end && *p == '\r')
+      {
+        if (p + 1 == end && !complete)
+          return FALSE;
+        if (p + 1 == end || p[1] != '\n')
+          self->stuck = TRUE;
+      }
+  }
+
   kind = classify_line (self, line, end, complete, &indent, &plain);
   if (kind == LINE_NEED_MORE)
     return FALSE;
@@ -560,10 +576,20 @@ start_line (TandemBlockSplitter *self,
   if (kind == LINE_DEFINITION)
     self->whole = TRUE;
 
-  if (self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
-      !self->stuck && self->line_start > self->row_start &&
-      ((!self->unsure && !(kind == LINE_FENCE && self->item_open)) ||
-       starts_top_level_block (self, text, length)))
+  cut_here = self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
+             !self->stuck && self->line_start > self->row_start;
+  if (cut_here && (self->unsure || self->item_open))
+    {
+      /* md4c, not CommonMark, tells: on the whole line, so that the answer
+       * does not depend on how much of it has arrived */
+      const char *line_end = find_line_end (line, end);
+
+      if (line_end == end && !complete)
+        return FALSE;
+      cut_here = starts_top_level_block (self, text, line_end);
+    }
+
+  if (cut_here)
     {
       cut (self, self->line_start, plain, FALSE, cuts);
       /* A blank line and a line in the first column close every list */

@@ -162,7 +162,7 @@ static const struct
   { "> ```\n  ```\n\nx\n  ```\n\ny", "13" },
   /* md4c ends a line at a lone carriage return: no cut after one */
   { "a\n\nb\r```\n\nc", "3" },
-  { "a\r\n\r\nb\n\nc", "8" },
+  { "a\r\n\r\nb\n\nc", "5,8" },
   /* md4c counts a tab before a fence otherwise than CommonMark */
   { "a\n  \t```\n\nb\n", "" },
 };
