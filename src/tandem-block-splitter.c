@@ -176,6 +176,17 @@ starts_word (char c)
   return g_ascii_isalpha (c) || (guchar) c >= 0xc0;
 }
 
+/* Where md4c ends the line at @p: also at a carriage return */
+static const char *
+find_content_end (const char *p,
+                  const char *end)
+{
+  while (p < end && *p != '\n' && *p != '\r')
+    p++;
+
+  return p;
+}
+
 static const char *
 find_line_end (const char *p,
                const char *end)
@@ -207,7 +218,9 @@ is_definition (const char *p,
         break;
     }
 
-  return p < line_end && *p == '[' && g_strstr_len (p, line_end - p, "]:") != NULL;
+  /* A label may go on over lines: [a\nb]: is a definition too */
+  return p < line_end && *p == '[' &&
+         (g_strstr_len (p, line_end - p, "]:") != NULL || memchr (p, ']', line_end - p) == NULL);
 }
 
 /* Whether the marks from @p to @line_end, all one @mark and blanks, could
@@ -234,7 +247,7 @@ classify_line (TandemBlockSplitter *self,
                guint               *indent_out,
                gboolean            *plain_out)
 {
-  const char *line_end = find_line_end (line, end);
+  const char *line_end = find_content_end (line, end);
   gboolean whole_line = line_end < end || complete;
   const char *p = line;
   const char *q;
@@ -251,7 +264,7 @@ classify_line (TandemBlockSplitter *self,
   *indent_out = indent;
   *plain_out = indent < 4;
 
-  if (p == line_end || (*p == '\r' && p + 1 == line_end && line_end < end))
+  if (p == line_end)
     return whole_line ? LINE_BLANK : LINE_NEED_MORE;
 
   switch (*p)
@@ -259,7 +272,7 @@ classify_line (TandemBlockSplitter *self,
     case '[':
       q = memchr (p, ']', line_end - p);
       if (q == NULL)
-        return whole_line ? LINE_OTHER : LINE_NEED_MORE;
+        return whole_line ? LINE_DEFINITION : LINE_NEED_MORE;  /* its label may go on */
       if (q + 1 == line_end && !whole_line)
         return LINE_NEED_MORE;
       return q + 1 < line_end && q[1] == ':' ? LINE_DEFINITION : LINE_OTHER;
@@ -364,7 +377,7 @@ closes_fence (TandemBlockSplitter *self,
               gboolean             complete,
               gboolean            *closes)
 {
-  const char *line_end = find_line_end (line, end);
+  const char *line_end = find_content_end (line, end);
   const char *p = line;
   const char *q;
   guint indent = 0;
@@ -399,7 +412,12 @@ closes_fence (TandemBlockSplitter *self,
   if ((guint) (q - p) < self->fence_length)
     return LINE_OTHER;
   while (q < line_end && (*q == ' ' || *q == '\t' || *q == '\r'))
-    q++;
+    {
+      /* md4c may not close a fence that a tab follows */
+      if (*q == '\t')
+        self->unsure = TRUE;
+      q++;
+    }
   *closes = q == line_end;
 
   return LINE_OTHER;
@@ -582,7 +600,7 @@ start_line (TandemBlockSplitter *self,
     {
       /* md4c, not CommonMark, tells: on the whole line, so that the answer
        * does not depend on how much of it has arrived */
-      const char *line_end = find_line_end (line, end);
+      const char *line_end = find_content_end (line, end);
 
       if (line_end == end && !complete)
         return FALSE;
@@ -731,6 +749,14 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
           if (!read_run (self, text, length, complete))
             return;
           continue;
+
+        case '\r':
+          /* md4c ends a line here unless a \n follows */
+          if (self->pos + 1 == length && !complete)
+            return;
+          if (self->pos + 1 == length || text[self->pos + 1] != '\n')
+            self->stuck = TRUE;
+          break;
 
         case '[': self->brackets++; break;
         case ']': self->brackets--; break;

@@ -1055,7 +1055,9 @@ has_reference_definition (const char *p,
             break;
         }
 
-      if (q < line_end && *q == '[' && g_strstr_len (q, line_end - q, "]:") != NULL)
+      /* A label may go on over lines: [a\nb]: is a definition too */
+      if (q < line_end && *q == '[' &&
+          (g_strstr_len (q, line_end - q, "]:") != NULL || memchr (q, ']', line_end - q) == NULL))
         return TRUE;
 
       p = line_end + 1;
@@ -1123,8 +1125,8 @@ tandem_markdown_model_reparse (TandemMarkdownModel *self,
  * delimiter row arrives, a lazy continuation line, a list or quote going
  * on after a blank line, a fence still open) and add blocks after it.
  * Parsing from the last block's first line therefore gives the same blocks
- * as parsing everything; in practice it is parsed from the block before
- * it, and that one must come out unchanged (see
+ * as parsing everything; in practice it is parsed from two blocks before
+ * it, and the first of them must come out unchanged (see
  * tandem_markdown_model_reparse()): the fuzzer found lines that md4c
  * reads differently after a closed block quote than alone.
  *
@@ -1167,14 +1169,16 @@ tandem_markdown_model_append (TandemMarkdownModel *self,
       if (*first > 0)
         (*first)--;
 
-      /* ...and from the block before that, which stays as it was, so that
-       * md4c reads the growing block after what precedes it */
-      while (*first > 0)
-        {
-          (*first)--;
-          if (((Block *) g_ptr_array_index (self->blocks, *first))->start != TANDEM_MARKDOWN_UNKNOWN_START)
-            break;
-        }
+      /* ...and from two blocks before that, which stay as they were, so
+       * that md4c reads the growing block after what precedes it (a quote
+       * holding an open fence changes how md4c ends a list after it) */
+      for (guint context = 0; context < 2; context++)
+        while (*first > 0)
+          {
+            (*first)--;
+            if (((Block *) g_ptr_array_index (self->blocks, *first))->start != TANDEM_MARKDOWN_UNKNOWN_START)
+              break;
+          }
     }
 
   return tandem_markdown_model_reparse (self, first);
