@@ -1066,6 +1066,21 @@ has_reference_definition (const char *p,
   return FALSE;
 }
 
+/* Whether a code block is inside @node, at most as deep as the nesting
+ * limit lets nodes be */
+static gboolean
+node_holds_code (const Node *node)
+{
+  if (node->kind == TANDEM_MARKDOWN_CODE)
+    return TRUE;
+
+  for (guint i = 0; i < node->children->len; i++)
+    if (node_holds_code (g_ptr_array_index (node->children, i)))
+      return TRUE;
+
+  return FALSE;
+}
+
 /* Parses again from the start of block @first, which must be a block
  * whose start is known, and puts the new blocks in place of the old ones
  * from there on. Returns the old blocks, and where they were in @first. */
@@ -1179,6 +1194,23 @@ tandem_markdown_model_append (TandemMarkdownModel *self,
             if (((Block *) g_ptr_array_index (self->blocks, *first))->start != TANDEM_MARKDOWN_UNKNOWN_START)
               break;
           }
+
+      /* A fence in a quote or list item, left open, changes how md4c
+       * reads blocks any distance after it: parse from there */
+      for (guint i = *first; i > 0; i--)
+        {
+          Block *block = g_ptr_array_index (self->blocks, i - 1);
+
+          if ((block->node->kind == TANDEM_MARKDOWN_QUOTE || block->node->kind == TANDEM_MARKDOWN_LIST) &&
+              node_holds_code (block->node))
+            {
+              *first = i - 1;
+              while (*first > 0 &&
+                     ((Block *) g_ptr_array_index (self->blocks, *first))->start == TANDEM_MARKDOWN_UNKNOWN_START)
+                (*first)--;
+              break;
+            }
+        }
     }
 
   return tandem_markdown_model_reparse (self, first);

@@ -988,6 +988,9 @@ static const char * const hostile_documents[] = {
   /* md4c reads an indented line after a quoted fence as a paragraph,
    * and alone as code */
   "> ```\n> x\n                        y\nz\n",
+  /* A quote holding an open fence changes how md4c ends a list
+   * blocks later */
+  "> ```\n\"\n- ietm\n\n  \n   ```\n-```\n3)\x01```\n2) /__",
   /* A link whose text starts on the next line */
   "a\n\n[\nfoo](https://example.com) more\n\nb",
 };
