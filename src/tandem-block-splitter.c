@@ -431,7 +431,10 @@ on_enter_block_cb (MD_BLOCKTYPE  type,
   guint *depth = user_data;
 
   if (depth[0]++ == 1)
-    depth[1]++;
+    {
+      depth[1]++;
+      depth[2] = type;
+    }
 
   return 0;
 }
@@ -465,9 +468,12 @@ on_text_cb (MD_TEXTTYPE    type,
   return 0;
 }
 
+/* How many top-level blocks md4c makes of @text, and the type of the
+ * last one in @last_type */
 static guint
 count_top_level_blocks (const char *text,
-                        gsize       length)
+                        gsize       length,
+                        guint      *last_type)
 {
   MD_PARSER parser = {
     .abi_version = 0,
@@ -478,9 +484,11 @@ count_top_level_blocks (const char *text,
     .leave_span = on_span_cb,
     .text = on_text_cb,
   };
-  guint depth[2] = { 0, 0 };  /* of blocks open, the document's included; top-level blocks */
+  /* blocks open, the document's included; top-level blocks; the last's type */
+  guint depth[3] = { 0, 0, G_MAXUINT };
 
   md_parse (text, MIN (length, G_MAXUINT32), &parser, depth);
+  *last_type = depth[2];
 
   return depth[1];
 }
@@ -494,10 +502,13 @@ starts_top_level_block (TandemBlockSplitter *self,
                         const char          *text,
                         const char          *line_end)
 {
-  guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start);
-  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start));
+  guint type_before, type_with_line, type_alone;
+  guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start, &type_before);
+  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start), &type_with_line);
 
-  if (with_line == before + 1)
+  /* ...and the same block as the line makes alone */
+  count_top_level_blocks (text + self->line_start, line_end - (text + self->line_start), &type_alone);
+  if (with_line == before + 1 && type_with_line == type_alone)
     return TRUE;
 
   self->stuck = TRUE;
