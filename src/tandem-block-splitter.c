@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <md4c.h>
+
 #include "tandem-block-splitter.h"
 
 /* The transcript is a list of rows, and GtkListView cannot hold a
@@ -33,6 +35,21 @@
  *
  * A link reference definition resolves links anywhere in the text, so a
  * text that has one is never cut (see tandem_block_splitter_get_whole()).
+ *
+ * A fence indented two or three columns after a list item may be the
+ * item's or open a top-level block: that depends on lazy lines and the
+ * item's indentation, which this does not follow; md4c also takes a fence
+ * right after a block quote for the close of a fence in the quote. Such a fence leaves the
+ * fence state unchanged and makes the next block cut checked by md4c: the
+ * line after the cut must start a new top-level block. If it does not,
+ * a top-level fence is open and the text is not cut again. The check
+ * parses the stretch since the last cut once, so each byte is still
+ * parsed a bounded number of times. A cut after a list item is checked
+ * the same way: md4c goes on with a list, or a fence in it, in ways
+ * CommonMark does not.
+ *
+ * md4c also ends a line at a lone carriage return, which this does not
+ * follow: a text with one is not cut after it.
  */
 
 typedef enum
@@ -48,6 +65,7 @@ typedef enum
 struct _TandemBlockSplitter
 {
   gsize pos;         /* the next byte to read */
+  gsize cr_checked;  /* the lines before this were checked for a lone \r */
   gsize line_start;
   gsize row_start;   /* where the current stretch starts */
   char  fence_char;
@@ -62,6 +80,10 @@ struct _TandemBlockSplitter
   int   parens;
 
   guint at_line_start : 1;
+  guint item_open : 1;   /* a list item may be open */
+  guint quote_open : 1;  /* a block quote may be open */
+  guint unsure : 1;      /* a fence since the last cut may be the item's */
+  guint stuck : 1;       /* a top-level fence of unknown end is open */
   guint line_blank : 1;
   guint previous_blank : 1;
   guint in_fence : 1;
@@ -154,6 +176,17 @@ starts_word (char c)
   return g_ascii_isalpha (c) || (guchar) c >= 0xc0;
 }
 
+/* Where md4c ends the line at @p: also at a carriage return */
+static const char *
+find_content_end (const char *p,
+                  const char *end)
+{
+  while (p < end && *p != '\n' && *p != '\r')
+    p++;
+
+  return p;
+}
+
 static const char *
 find_line_end (const char *p,
                const char *end)
@@ -185,7 +218,9 @@ is_definition (const char *p,
         break;
     }
 
-  return p < line_end && *p == '[' && g_strstr_len (p, line_end - p, "]:") != NULL;
+  /* A label may go on over lines: [a\nb]: is a definition too */
+  return p < line_end && *p == '[' &&
+         (g_strstr_len (p, line_end - p, "]:") != NULL || memchr (p, ']', line_end - p) == NULL);
 }
 
 /* Whether the marks from @p to @line_end, all one @mark and blanks, could
@@ -212,14 +247,17 @@ classify_line (TandemBlockSplitter *self,
                guint               *indent_out,
                gboolean            *plain_out)
 {
-  const char *line_end = find_line_end (line, end);
+  const char *line_end = find_content_end (line, end);
   gboolean whole_line = line_end < end || complete;
   const char *p = line;
   const char *q;
   guint indent = 0;
 
+  gboolean tab = FALSE;
+
   while (p < line_end && (*p == ' ' || *p == '\t'))
     {
+      tab |= *p == '\t';
       indent += *p == '\t' ? 4 : 1;
       p++;
     }
@@ -234,7 +272,7 @@ classify_line (TandemBlockSplitter *self,
     case '[':
       q = memchr (p, ']', line_end - p);
       if (q == NULL)
-        return whole_line ? LINE_OTHER : LINE_NEED_MORE;
+        return whole_line ? LINE_DEFINITION : LINE_NEED_MORE;  /* its label may go on */
       if (q + 1 == line_end && !whole_line)
         return LINE_NEED_MORE;
       return q + 1 < line_end && q[1] == ':' ? LINE_DEFINITION : LINE_OTHER;
@@ -269,6 +307,14 @@ classify_line (TandemBlockSplitter *self,
         ;
       if (q == line_end && !whole_line)
         return LINE_NEED_MORE;
+      /* md4c and CommonMark count a tab before a fence differently, and
+       * md4c may open one indented four columns after a table-like line */
+      if (q - p >= 3 && (tab || indent >= 4))
+        {
+          self->unsure = TRUE;
+          *plain_out = FALSE;
+          return LINE_OTHER;
+        }
       if (q - p >= 3 && indent < 4)
         {
           /* A backtick fence's info string has no backtick */
@@ -331,7 +377,7 @@ closes_fence (TandemBlockSplitter *self,
               gboolean             complete,
               gboolean            *closes)
 {
-  const char *line_end = find_line_end (line, end);
+  const char *line_end = find_content_end (line, end);
   const char *p = line;
   const char *q;
   guint indent = 0;
@@ -345,6 +391,17 @@ closes_fence (TandemBlockSplitter *self,
     }
   if (p == line_end && line_end == end && !complete)
     return LINE_NEED_MORE;
+  if (p < line_end && *p == '\t')
+    {
+      /* md4c and CommonMark count a tab before a fence differently */
+      while (p < line_end && (*p == ' ' || *p == '\t'))
+        p++;
+      if (p == end && !complete)
+        return LINE_NEED_MORE;
+      if (p < line_end && *p == self->fence_char)
+        self->unsure = TRUE;
+      return LINE_OTHER;
+    }
   if (indent >= 4 || p == line_end || *p != self->fence_char)
     return LINE_OTHER;
   if (line_end == end && !complete)
@@ -355,10 +412,107 @@ closes_fence (TandemBlockSplitter *self,
   if ((guint) (q - p) < self->fence_length)
     return LINE_OTHER;
   while (q < line_end && (*q == ' ' || *q == '\t' || *q == '\r'))
-    q++;
+    {
+      /* md4c may not close a fence that a tab follows */
+      if (*q == '\t')
+        self->unsure = TRUE;
+      q++;
+    }
   *closes = q == line_end;
 
   return LINE_OTHER;
+}
+
+static int
+on_enter_block_cb (MD_BLOCKTYPE  type,
+                   void         *detail,
+                   void         *user_data)
+{
+  guint *depth = user_data;
+
+  if (depth[0]++ == 1)
+    {
+      depth[1]++;
+      depth[2] = type;
+    }
+
+  return 0;
+}
+
+static int
+on_leave_block_cb (MD_BLOCKTYPE  type,
+                   void         *detail,
+                   void         *user_data)
+{
+  guint *depth = user_data;
+
+  depth[0]--;
+
+  return 0;
+}
+
+static int
+on_span_cb (MD_SPANTYPE  type,
+            void        *detail,
+            void        *user_data)
+{
+  return 0;
+}
+
+static int
+on_text_cb (MD_TEXTTYPE    type,
+            const MD_CHAR *text,
+            MD_SIZE        size,
+            void          *user_data)
+{
+  return 0;
+}
+
+/* How many top-level blocks md4c makes of @text, and the type of the
+ * last one in @last_type */
+static guint
+count_top_level_blocks (const char *text,
+                        gsize       length,
+                        guint      *last_type)
+{
+  MD_PARSER parser = {
+    .abi_version = 0,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .enter_block = on_enter_block_cb,
+    .leave_block = on_leave_block_cb,
+    .enter_span = on_span_cb,
+    .leave_span = on_span_cb,
+    .text = on_text_cb,
+  };
+  /* blocks open, the document's included; top-level blocks; the last's type */
+  guint depth[3] = { 0, 0, G_MAXUINT };
+
+  md_parse (text, MIN (length, G_MAXUINT32), &parser, depth);
+  *last_type = depth[2];
+
+  return depth[1];
+}
+
+/* Whether the whole line at self->line_start, ending at @line_end, after
+ * a blank line and starting in the first column, starts a new top-level
+ * block rather than going on with a fence or a list item opened since the
+ * last cut: then it adds one block to the stretch. */
+static gboolean
+starts_top_level_block (TandemBlockSplitter *self,
+                        const char          *text,
+                        const char          *line_end)
+{
+  guint type_before, type_with_line, type_alone;
+  guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start, &type_before);
+  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start), &type_with_line);
+
+  /* ...and the same block as the line makes alone */
+  count_top_level_blocks (text + self->line_start, line_end - (text + self->line_start), &type_alone);
+  if (with_line == before + 1 && type_with_line == type_alone)
+    return TRUE;
+
+  self->stuck = TRUE;
+  return FALSE;
 }
 
 /* Decides what the line at self->pos means for the cuts. Returns FALSE
@@ -373,8 +527,30 @@ start_line (TandemBlockSplitter *self,
   const char *line = text + self->pos;
   const char *end = text + length;
   LineKind kind;
+  gboolean cut_here;
+  gboolean quote_before;
   gboolean plain;
   guint indent;
+
+  /* Lines read so far, each ended by \n: a \r before one that is not
+   * part of a \r\n ended a line for md4c */
+  for (const char *cr = text + self->cr_checked;
+       !self->stuck && (cr = memchr (cr, '\r', self->line_start - (cr - text))) != NULL;
+       cr++)
+    if (cr[1] != '\n')
+      self->stuck = TRUE;
+  self->cr_checked = self->line_start;
+
+  /* Unsure where fences are, a definition may be in what seems code */
+  if ((self->unsure || self->stuck) && !self->whole)
+    {
+      const char *line_end = find_line_end (line, end);
+
+      if (line_end == end && !complete)
+        return FALSE;
+      if (is_definition (line, line_end))
+        self->whole = TRUE;
+    }
 
   if (self->in_fence)
     {
@@ -388,21 +564,67 @@ start_line (TandemBlockSplitter *self,
       return TRUE;
     }
 
+  {
+    const char *p = line;
+
+    /* A line that starts with a lone \r is a blank line for md4c, and
+     * what follows the \r may go on with the block before */
+    while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+    if (p < end && *p == '\r')
+      {
+        if (p + 1 == end && !complete)
+          return FALSE;
+        if (p + 1 == end || p[1] != '\n')
+          self->stuck = TRUE;
+      }
+  }
+
   kind = classify_line (self, line, end, complete, &indent, &plain);
   if (kind == LINE_NEED_MORE)
     return FALSE;
 
   if (kind == LINE_BLANK)
-    return TRUE;
+    {
+      self->quote_open = FALSE;
+      return TRUE;
+    }
+
+  quote_before = self->quote_open;
+  {
+    const char *p = line;
+
+    while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+    /* Until a blank line: lazy lines go on with a quote */
+    self->quote_open |= p < end && *p == '>';
+  }
 
   self->line_blank = FALSE;
 
   if (kind == LINE_DEFINITION)
     self->whole = TRUE;
 
-  if (self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
-      self->line_start > self->row_start)
-    cut (self, self->line_start, plain, FALSE, cuts);
+  cut_here = self->previous_blank && indent == 0 && kind != LINE_LIST_ITEM && !self->whole &&
+             !self->stuck && self->line_start > self->row_start;
+  if (cut_here && (self->unsure || self->item_open))
+    {
+      /* md4c, not CommonMark, tells: on the whole line, so that the answer
+       * does not depend on how much of it has arrived */
+      const char *line_end = find_content_end (line, end);
+
+      if (line_end == end && !complete)
+        return FALSE;
+      cut_here = starts_top_level_block (self, text, line_end);
+    }
+
+  if (cut_here)
+    {
+      cut (self, self->line_start, plain, FALSE, cuts);
+      /* A blank line and a line in the first column close every list */
+      self->item_open = FALSE;
+      self->unsure = FALSE;
+    }
   else if (self->line_start == self->row_start)
     self->plain = plain;
   else if (!plain || self->previous_blank)
@@ -410,8 +632,15 @@ start_line (TandemBlockSplitter *self,
 
   if (kind == LINE_FENCE)
     {
-      self->in_fence = TRUE;
       self->plain = FALSE;
+      if ((self->item_open && indent >= 2) || quote_before)
+        self->unsure = TRUE;
+      else
+        self->in_fence = TRUE;
+    }
+  else if (kind == LINE_LIST_ITEM && indent < 4)
+    {
+      self->item_open = TRUE;
     }
 
   return TRUE;
@@ -486,6 +715,7 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (length >= self->pos);
 
+
   while (self->pos < length)
     {
       char c;
@@ -509,7 +739,7 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
           continue;
         }
 
-      if (self->in_fence || !self->plain || self->whole)
+      if (self->in_fence || !self->plain || self->whole || self->stuck)
         {
           const char *line_end = find_line_end (text + self->pos, text + length);
 
@@ -530,6 +760,14 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
           if (!read_run (self, text, length, complete))
             return;
           continue;
+
+        case '\r':
+          /* md4c ends a line here unless a \n follows */
+          if (self->pos + 1 == length && !complete)
+            return;
+          if (self->pos + 1 == length || text[self->pos + 1] != '\n')
+            self->stuck = TRUE;
+          break;
 
         case '[': self->brackets++; break;
         case ']': self->brackets--; break;

@@ -152,6 +152,20 @@ static const struct
   { "*emphasis\n\nnot closed*", "11" },
   { "```\nunclosed fence\n\nstill in it", "" },
   { "line one\nline two\n\n---\n\nafter rule", "19,24" },
+  /* A fence indented under a list item is the item's... */
+  { "1. step\n   ```\n   code\n   ```\n\nAfter.", "31" },
+  { "- a\n  ```\n\nnot code\n  ```\n\nb", "11" },
+  { "- x\n  ```\n  y\n  ```\n- z\n\n  ```\n\nout of the list\n", "32" },
+  /* ...or, once the list has ended, a top-level one, open to the end */
+  { "- a\n# h\n  ```\n\ncode", "" },
+  { "- ```\n  a\n  ```\nx\n\n  ```\n\ny", "" },
+  /* md4c takes a fence right after a quote for the close of the quote's */
+  { "> ```\n  ```\n\nx\n  ```\n\ny", "13" },
+  /* md4c ends a line at a lone carriage return: no cut after one */
+  { "a\n\nb\r```\n\nc", "3" },
+  { "a\r\n\r\nb\n\nc", "5,8" },
+  /* md4c counts a tab before a fence otherwise than CommonMark */
+  { "a\n  \t```\n\nb\n", "" },
 };
 
 static void

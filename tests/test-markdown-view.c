@@ -834,6 +834,86 @@ test_deep_nesting (Fixture       *f,
   g_assert_cmpuint (strlen (list_texts), >, 300 * strlen ("level"));
 }
 
+/* How deep the tags of a label's markup nest */
+static guint
+markup_depth (const char *markup)
+{
+  guint depth = 0;
+  guint deepest = 0;
+
+  for (const char *p = markup; *p != '\0'; p++)
+    {
+      if (*p != '<')
+        continue;
+      if (p[1] == '/')
+        {
+          depth--;
+        }
+      else
+        {
+          depth++;
+          deepest = MAX (deepest, depth);
+        }
+    }
+
+  return deepest;
+}
+
+static void
+test_hostile_nesting (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GString) quotes = g_string_new (NULL);
+  g_autoptr(GString) items = g_string_new (NULL);
+  g_autoptr(GString) emphasis = g_string_new (NULL);
+  g_autoptr(GString) streamed = g_string_new (NULL);
+  g_autofree char *texts = NULL;
+  GtkWidget *label;
+
+  g_test_summary ("100,000 nested quotes, list items or emphases, set at once or streamed, stay shallow widgets and markup");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (quotes, '>');
+  g_string_append (quotes, " deep");
+  set_text (f, quotes->str);
+  g_assert_cmpuint (widget_depth (GTK_WIDGET (f->view)), <, 100);
+  texts = collect_texts (GTK_WIDGET (f->view));
+  g_assert_cmpstr (texts, ==, "deep");
+  g_clear_pointer (&texts, g_free);
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (items, "- ");
+  g_string_append (items, "x");
+  set_text (f, items->str);
+  g_assert_cmpuint (widget_depth (GTK_WIDGET (f->view)), <, 100);
+  texts = collect_texts (GTK_WIDGET (f->view));
+  g_assert_true (g_str_has_suffix (texts, "|x"));
+  g_clear_pointer (&texts, g_free);
+
+  /* 100,000 stars each side: 50,000 strong emphases around one letter */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (emphasis, '*');
+  g_string_append (emphasis, "x");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (emphasis, '*');
+  set_text (f, emphasis->str);
+  label = find_widget (GTK_WIDGET (f->view), GTK_TYPE_LABEL, "md-paragraph");
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "x");
+  g_assert_cmpuint (markup_depth (gtk_label_get_label (GTK_LABEL (label))), ==, 32);
+
+  /* Streamed in 4 KB deltas, each re-parsing only the growing block */
+  set_text (f, "");
+  for (gsize at = 0; at < quotes->len; at += 4096)
+    {
+      g_string_append_len (streamed, quotes->str + at, MIN (4096, quotes->len - at));
+      tandem_markdown_view_set_text (f->view, streamed->str);
+    }
+  g_assert_cmpuint (widget_depth (GTK_WIDGET (f->view)), <, 100);
+  texts = collect_texts (GTK_WIDGET (f->view));
+  g_assert_cmpstr (texts, ==, "deep");
+}
+
 static void
 test_invalid_utf8 (Fixture       *f,
                    gconstpointer  data)
@@ -898,6 +978,21 @@ static const char * const hostile_documents[] = {
   "x ![]([)]() y\n\n[![]([)]()](https://example.com)",
   "![[a](b)](c) ![x[](y)](z) [![](i)](l) ![![](a)](b)",
   "[a![](x)b]()",
+  /* A code span opened at the end of a line: its text starts a line
+   * below, which is not where its paragraph starts */
+  "- \n``\n! +ode in item\n  ```\n-\n  empty first line\n",
+  "a\n\n``\ncode span\n``\n\nb",
+  /* A fence whose info string gets a backtick becomes a lazy line of the
+   * item above */
+  "- a\n ```x``y\nz\n",
+  /* md4c reads an indented line after a quoted fence as a paragraph,
+   * and alone as code */
+  "> ```\n> x\n                        y\nz\n",
+  /* A quote holding an open fence changes how md4c ends a list
+   * blocks later */
+  "> ```\n\"\n- ietm\n\n  \n   ```\n-```\n3)\x01```\n2) /__",
+  /* A link whose text starts on the next line */
+  "a\n\n[\nfoo](https://example.com) more\n\nb",
 };
 
 static void
@@ -957,6 +1052,7 @@ main (int   argc,
   ADD ("/markdown-view/streaming/many-deltas", test_streaming_many_deltas);
   ADD ("/markdown-view/non-prefix-rebuilds", test_non_prefix_rebuilds);
   ADD ("/markdown-view/deep-nesting", test_deep_nesting);
+  ADD ("/markdown-view/hostile-nesting", test_hostile_nesting);
   ADD ("/markdown-view/invalid-utf8", test_invalid_utf8);
   ADD ("/markdown-view/hostile", test_hostile);
   g_test_add_func ("/markdown-view/style-sheet", test_style_sheet);
