@@ -92,6 +92,10 @@ typedef struct
   /* An A2UI user action: forwarded with the first run only, so a tool
    * follow-up does not repeat what the person did. */
   JsonObject        *a2ui_action;
+  /* A regenerated answer or an edited message: the row the branch starts
+   * at, and the run it branches from (the first run's parentRunId). */
+  char              *fork_id;
+  char              *parent_run_id;
   GCancellable      *cancellable;
   GCancellable      *caller_cancellable;
   gulong             caller_cancelled_id;
@@ -182,6 +186,8 @@ exchange_free (Exchange *exchange)
   g_clear_pointer (&exchange->answers, json_array_unref);
   g_clear_pointer (&exchange->parameters, agui_run_parameters_unref);
   g_clear_pointer (&exchange->a2ui_action, json_object_unref);
+  g_free (exchange->fork_id);
+  g_free (exchange->parent_run_id);
   g_clear_pointer (&exchange->pipeline, _agui_pipeline_free);
   if (exchange->stream != NULL)
     agui_event_stream_close (exchange->stream);
@@ -686,6 +692,7 @@ typedef struct _TurnSave
   char               *parent_id;
   char               *finish_reason;
   char               *error;
+  char               *run_id;
   int                 turn_index;
   AguiSnapshotStatus  status;
   JsonNode           *messages;
@@ -704,6 +711,7 @@ turn_save_free (TurnSave *save)
   g_free (save->parent_id);
   g_free (save->finish_reason);
   g_free (save->error);
+  g_free (save->run_id);
   g_clear_pointer (&save->messages, json_node_unref);
   g_clear_pointer (&save->state, json_node_unref);
   g_clear_pointer (&save->pending_interrupts, json_node_unref);
@@ -724,6 +732,7 @@ turn_save_copy (const TurnSave *save)
   copy->parent_id = g_strdup (save->parent_id);
   copy->finish_reason = g_strdup (save->finish_reason);
   copy->error = g_strdup (save->error);
+  copy->run_id = g_strdup (save->run_id);
   copy->turn_index = save->turn_index;
   copy->status = save->status;
   copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
@@ -756,6 +765,7 @@ save_turn_in_thread (GTask        *task,
   turn.state = save->state;
   turn.events = save->events;
   turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
+  turn.run_id = save->run_id;
 
   /* The thread is created in the turn's transaction: a kill between
    * the two must not leave a titled thread with no messages. */
@@ -772,6 +782,9 @@ static void
 advance_turn (AguiAgentSession *self,
               const char       *snapshot_id)
 {
+  _agui_transcript_mark_turn (self->transcript, snapshot_id,
+                              agui_run_state_get_run_id (agui_transcript_get_run_state (self->transcript)),
+                              self->turn_index);
   g_free (self->last_snapshot_id);
   self->last_snapshot_id = g_strdup (snapshot_id);
   self->turn_index++;
@@ -858,6 +871,7 @@ persist_turn (AguiAgentSession *self,
                      : AGUI_SNAPSHOT_COMPLETED;
       save->finish_reason = g_strdup (finish_reason (state, exchange->cancelled));
       save->error = save->status == AGUI_SNAPSHOT_FAILED ? g_strdup (agui_run_state_get_error_message (state)) : NULL;
+      save->run_id = g_strdup (agui_run_state_get_run_id (state));
       /* Deep copies: the transcript goes on changing while the thread writes. */
       messages = _agui_json_node_new_array (agui_transcript_to_messages (self->transcript, TRUE));
       save->messages = _agui_json_node_copy_deep (messages);
@@ -1030,6 +1044,8 @@ build_input (AguiAgentSession *self,
 
   if (exchange->kind == EXCHANGE_RESUME && exchange->runs == 0)
     json_object_set_member (input, "resume", copy_array (exchange->answers));
+  if (exchange->parent_run_id != NULL && exchange->runs == 0)
+    json_object_set_string_member (input, "parentRunId", exchange->parent_run_id);
 
   return json_node_init_object (json_node_alloc (), input);
 }
@@ -1482,6 +1498,10 @@ record_answers (AguiAgentSession *self,
     }
 }
 
+static gboolean begin_branch (AguiAgentSession  *self,
+                              Exchange          *exchange,
+                              GError           **error);
+
 static void
 begin_exchange (GTask *task)
 {
@@ -1522,6 +1542,12 @@ begin_exchange (GTask *task)
   if (exchange->kind == EXCHANGE_RESUME)
     record_answers (self, exchange->answers);
 
+  if (exchange->fork_id != NULL && !begin_branch (self, exchange, &error))
+    {
+      finish_exchange (task, error);
+      return;
+    }
+
   /* The turn begins: a snapshot id is reserved (none without a store). */
   exchange->started = TRUE;
   exchange->snapshot_id = self->store ? g_uuid_string_random () : g_strdup ("");
@@ -1537,6 +1563,26 @@ begin_exchange (GTask *task)
     }
 
   start_run (task);
+}
+
+/* The old branch stays in the transcript; the new turn's snapshot is a
+ * second child of the one the branch starts from. */
+static gboolean
+begin_branch (AguiAgentSession  *self,
+              Exchange          *exchange,
+              GError           **error)
+{
+  g_autofree char *parent_snapshot_id = NULL;
+
+  if (!_agui_transcript_fork (self->transcript, exchange->fork_id, exchange->kind == EXCHANGE_SEND,
+                              &parent_snapshot_id, &exchange->parent_run_id, error))
+    return FALSE;
+
+  g_free (self->last_snapshot_id);
+  self->last_snapshot_id = g_steal_pointer (&parent_snapshot_id);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
+
+  return TRUE;
 }
 
 static void
@@ -2006,6 +2052,25 @@ agui_agent_session_new_full (AguiTransport    *transport,
  *
  * Returns: %TRUE on success; an unknown thread is not an error
  */
+/* A thread that forked replays as its branches one after the other;
+ * the snapshots say what each held. Reading them is best effort: the
+ * thread still opens as its log says. */
+static void
+restore_branches (AguiAgentSession *self)
+{
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GError) error = NULL;
+
+  snapshots = _agui_session_store_list_snapshots (self->store, self->thread_id, &error);
+  if (snapshots == NULL)
+    {
+      g_warning ("%s", error->message);
+      return;
+    }
+
+  _agui_transcript_restore_branches (self->transcript, snapshots, self->last_snapshot_id);
+}
+
 gboolean
 agui_agent_session_restore (AguiAgentSession  *self,
                             GError           **error)
@@ -2076,6 +2141,8 @@ agui_agent_session_restore (AguiAgentSession  *self,
                           (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL)));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+
+  restore_branches (self);
 
   return TRUE;
 }
@@ -2217,4 +2284,200 @@ agui_agent_session_retry_save_finish (AguiAgentSession  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * agui_agent_session_regenerate_async:
+ * @self: a session
+ * @message_id: the id of an agent's turn (the row), or of the person's
+ *   message it answers
+ * @parameters: (nullable): tools, context, forwarded properties and state
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole exchange has ended
+ * @user_data: data for @callback
+ *
+ * Asks the agent again for the answer to the person's message: the
+ * thread forks before the answer, which stays on its own branch (see
+ * [method@Agui.Transcript.get_branch_position]), and the new run is given
+ * the history up to the person's message, with `parentRunId` naming the
+ * run that history ended on (none for the thread's first turn).
+ */
+void
+agui_agent_session_regenerate_async (AguiAgentSession    *self,
+                                     const char          *message_id,
+                                     AguiRunParameters   *parameters,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (message_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = exchange_task_new (self, EXCHANGE_RUN, NULL, NULL, parameters, cancellable, callback, user_data,
+                            agui_agent_session_regenerate_async);
+  ((Exchange *) g_task_get_task_data (task))->fork_id = g_strdup (message_id);
+  enqueue_task (self, task);
+}
+
+/**
+ * agui_agent_session_regenerate_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the state the last run ended in
+ */
+AguiRunState *
+agui_agent_session_regenerate_finish (AguiAgentSession  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  return propagate (self, result, agui_agent_session_regenerate_async, error);
+}
+
+/**
+ * agui_agent_session_edit_async:
+ * @self: a session
+ * @message_id: the id of a message of the person's
+ * @text: what the person says instead
+ * @parameters: (nullable): tools, context, forwarded properties and state
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole exchange has ended
+ * @user_data: data for @callback
+ *
+ * Sends @text in place of an earlier message: the thread forks before
+ * that message, which stays on its own branch with everything after it,
+ * and the new run is given the history before it, then @text, with
+ * `parentRunId` as for [method@Agui.AgentSession.regenerate_async].
+ */
+void
+agui_agent_session_edit_async (AguiAgentSession    *self,
+                               const char          *message_id,
+                               const char          *text,
+                               AguiRunParameters   *parameters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(JsonNode) content = NULL;
+  GTask *task;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (message_id != NULL);
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  content = json_node_init_string (json_node_alloc (), text);
+  task = exchange_task_new (self, EXCHANGE_SEND, content, NULL, parameters, cancellable, callback, user_data,
+                            agui_agent_session_edit_async);
+  ((Exchange *) g_task_get_task_data (task))->fork_id = g_strdup (message_id);
+  enqueue_task (self, task);
+}
+
+/**
+ * agui_agent_session_edit_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the state the last run ended in
+ */
+AguiRunState *
+agui_agent_session_edit_finish (AguiAgentSession  *self,
+                                GAsyncResult      *result,
+                                GError           **error)
+{
+  return propagate (self, result, agui_agent_session_edit_async, error);
+}
+
+static void
+on_branch_kept (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(AguiAgentSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_warning ("%s", error->message);
+      set_store_error (self, error->message);
+    }
+}
+
+static void
+keep_branch_in_thread (GTask        *task,
+                       gpointer      source_object,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  char **ids = task_data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_branch (source_object, ids[0], ids[1], &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agui_agent_session_choose_branch:
+ * @self: a session
+ * @message_id: the id of a row with alternatives
+ * @index: the alternative to show, from 0
+ * @error: return location for a #GError
+ *
+ * Switches the row, and everything after it, to another of its
+ * alternatives. The next turn continues that branch, the history sent is
+ * that branch's only, and the store remembers the choice (in the
+ * background; a failure to keep it shows in
+ * [property@Agui.AgentSession:store-error]).
+ *
+ * Returns: %TRUE on success; an unknown row, an alternative it does not
+ *   have, or a session in the middle of an exchange is an error
+ */
+gboolean
+agui_agent_session_choose_branch (AguiAgentSession  *self,
+                                  const char        *message_id,
+                                  guint              index,
+                                  GError           **error)
+{
+  g_autofree char *leaf = NULL;
+
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+
+  if (self->current != NULL)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
+                           "A branch cannot be chosen while the agent is answering");
+      return FALSE;
+    }
+
+  if (!_agui_transcript_choose_branch (self->transcript, message_id, index, &leaf, error))
+    return FALSE;
+
+  if (g_strcmp0 (leaf, self->last_snapshot_id) == 0)
+    return TRUE;
+
+  g_free (self->last_snapshot_id);
+  self->last_snapshot_id = g_strdup (leaf);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
+
+  if (self->store != NULL && leaf != NULL && leaf[0] != '\0')
+    {
+      g_autoptr(GTask) task = g_task_new (self->store, NULL, on_branch_kept, g_object_ref (self));
+      char **ids = g_new0 (char *, 3);
+
+      ids[0] = g_strdup (self->thread_id);
+      ids[1] = g_steal_pointer (&leaf);
+      g_task_set_source_tag (task, agui_agent_session_choose_branch);
+      g_task_set_task_data (task, ids, (GDestroyNotify) g_strfreev);
+      g_task_run_in_thread (task, keep_branch_in_thread);
+    }
+
+  return TRUE;
 }

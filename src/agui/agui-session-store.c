@@ -130,6 +130,12 @@ static const char * const migrations[] = {
   "  thread_id TEXT PRIMARY KEY NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
   "  text TEXT NOT NULL"
   ");",
+  /* 3: branches. A regenerated answer or an edited message is a second
+   * child of a snapshot; the thread remembers which branch the person
+   * chose (the snapshot it ends on), and each snapshot the run it ended
+   * on, which a new branch names as its parentRunId. */
+  "ALTER TABLE threads ADD COLUMN branch TEXT;"
+  "ALTER TABLE snapshots ADD COLUMN run_id TEXT;",
 };
 
 static const char * const status_names[] = {
@@ -1513,10 +1519,10 @@ write_turn_locked (AguiSessionStore      *self,
   int rc;
 
   if (!(upsert = prepare (self,
-                          "INSERT INTO threads (id, title, agent, created, updated) "
-                          "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                          "INSERT INTO threads (id, title, agent, created, updated, branch) "
+                          "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", ?5) "
                           "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
-                          "agent = COALESCE (excluded.agent, agent)",
+                          "agent = COALESCE (excluded.agent, agent), branch = excluded.branch",
                           what, error)) ||
       !(next_seq = prepare (self,
                             "SELECT COALESCE (MAX (seq), -1) + 1 FROM events WHERE thread_id = ?1",
@@ -1526,8 +1532,8 @@ write_turn_locked (AguiSessionStore      *self,
                                 what, error)) ||
       !(insert_snapshot = prepare (self,
                                    "INSERT INTO snapshots (id, parent_id, thread_id, turn_index, status, "
-                                   "finish_reason, error, messages, state, created_at) "
-                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                   "finish_reason, error, messages, state, created_at, run_id) "
+                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                                    what, error)) ||
       !(clear_interrupts = prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
       !(insert_interrupt = prepare (self,
@@ -1539,6 +1545,8 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (upsert, 2, title ? title : "", -1, SQLITE_STATIC);
   sqlite3_bind_text (upsert, 3, agent, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (upsert, 4, now);
+  /* The newest turn is on the branch the person is on. */
+  sqlite3_bind_text (upsert, 5, turn->snapshot_id, -1, SQLITE_STATIC);
   if (!step_done (self, upsert, what, error))
     return FALSE;
 
@@ -1572,6 +1580,7 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (insert_snapshot, 8, rows->messages, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (insert_snapshot, 10, now);
+  sqlite3_bind_text (insert_snapshot, 11, turn->run_id, -1, SQLITE_STATIC);
   rc = sqlite3_step (insert_snapshot);
   if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
     {
@@ -1769,7 +1778,7 @@ agui_session_store_load_events (AguiSessionStore  *self,
 }
 
 #define SNAPSHOT_COLUMNS \
-  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at"
+  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
 
 static JsonObject *
 snapshot_from_row (sqlite3_stmt  *stmt,
@@ -1802,6 +1811,8 @@ snapshot_from_row (sqlite3_stmt  *stmt,
   json_object_set_member (snapshot, "messages", g_steal_pointer (&messages));
   json_object_set_member (snapshot, "state", g_steal_pointer (&state));
   json_object_set_int_member (snapshot, "createdAt", sqlite3_column_int64 (stmt, 9));
+  if (sqlite3_column_type (stmt, 10) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "runId", (const char *) sqlite3_column_text (stmt, 10));
 
   return g_steal_pointer (&snapshot);
 }
@@ -1824,8 +1835,9 @@ get_last_snapshot_locked (AguiSessionStore  *self,
                         completed_only
                           ? "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
                             "AND status = 'COMPLETED' ORDER BY turn_index DESC"
+                          /* The chosen branch's last turn first, then the newest */
                           : "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
-                            "ORDER BY turn_index DESC",
+                            "ORDER BY id IS (SELECT branch FROM threads WHERE id = ?1) DESC, turn_index DESC",
                         what, error)))
     return FALSE;
 
@@ -1859,8 +1871,8 @@ get_last_snapshot_locked (AguiSessionStore  *self,
  * @thread_id: a thread's id
  * @error: return location for a #GError
  *
- * Reads the snapshot of the thread's latest turn (the highest turn
- * index), whatever its status: an object with `id`, `parentId` (or
+ * Reads the snapshot of the thread's latest turn on the branch the person
+ * chose (with no branches, the highest turn index), whatever its status: an object with `id`, `parentId` (or
  * null), `threadId`, `turnIndex`, `status` (`"COMPLETED"`, `"FAILED"` or
  * `"ABORTED"`), `finishReason` and `error` when set, `messages`, `state`
  * and `createdAt` (microseconds since the Unix epoch).
@@ -2635,4 +2647,101 @@ _agui_session_store_set_max_page_count (AguiSessionStore *self,
     return -1;
 
   return sqlite3_column_int64 (stmt, 0);
+}
+
+/* Branches */
+
+gboolean
+_agui_session_store_set_branch (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                const char        *snapshot_id,
+                                GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+  g_return_val_if_fail (snapshot_id != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not keep the branch chosen in the thread '%s'", thread_id);
+  return change_thread (self, "UPDATE threads SET branch = ?2 WHERE id = ?1",
+                        thread_id, snapshot_id, what, error);
+}
+
+/* Every snapshot of the thread, in turn order, as
+ * agui_session_store_get_last_snapshot() gives one; damaged ones are
+ * skipped with a warning, as there. */
+JsonArray *
+_agui_session_store_list_snapshots (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) snapshots = json_array_new ();
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *snapshot = snapshot_from_row (stmt, what, &local_error);
+
+      if (snapshot == NULL)
+        g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                   what, sqlite3_column_int (stmt, 3), local_error->message);
+      else
+        json_array_add_object_element (snapshots, snapshot);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&snapshots);
+}
+
+/* The snapshot the chosen branch ends on, NULL with no error when the
+ * thread never chose one. */
+char *
+_agui_session_store_dup_branch (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the branch chosen in the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (rc != SQLITE_DONE)
+    set_sqlite_error (self, rc, what, error);
+
+  return NULL;
 }

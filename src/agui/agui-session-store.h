@@ -44,6 +44,7 @@ typedef enum
  * @state: (nullable): the thread's state after the turn
  * @events: (nullable) (element-type AguiEvent): the turn's raw events, in order
  * @pending_interrupts: (nullable): the interrupts the thread waits on after the turn
+ * @run_id: (nullable): the run the turn ended on
  *
  * Everything [method@Agui.SessionStore.save_turn] writes for one turn. The
  * caller owns the record and its members; the store only reads them.
@@ -61,6 +62,7 @@ typedef struct
   JsonNode           *state;
   GPtrArray          *events;
   JsonArray          *pending_interrupts;
+  const char         *run_id;
 } AguiTurnRecord;
 
 #define AGUI_TYPE_SESSION_STORE (agui_session_store_get_type ())

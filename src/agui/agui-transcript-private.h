@@ -88,5 +88,23 @@ void        _agui_transcript_set_steps              (AguiTranscript  *self,
                                                      GPtrArray       *steps);
 void        _agui_transcript_set_subagents          (AguiTranscript  *self,
                                                      JsonArray       *subagents);
+void        _agui_transcript_mark_turn              (AguiTranscript  *self,
+                                                     const char      *snapshot_id,
+                                                     const char      *run_id,
+                                                     guint            turn_index);
+gboolean    _agui_transcript_fork                   (AguiTranscript  *self,
+                                                     const char      *message_id,
+                                                     gboolean         replace,
+                                                     char           **parent_snapshot_id,
+                                                     char           **parent_run_id,
+                                                     GError         **error);
+gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
+                                                     const char      *message_id,
+                                                     guint            index,
+                                                     char           **leaf_snapshot_id,
+                                                     GError         **error);
+void        _agui_transcript_restore_branches       (AguiTranscript  *self,
+                                                     JsonArray       *snapshots,
+                                                     const char      *chosen_id);
 
 G_END_DECLS

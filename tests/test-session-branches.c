@@ -1,0 +1,358 @@
+/* test-session-branches.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "agui.h"
+#include "agui-test-server.h"
+
+/* Regenerated answers and edited messages fork the thread: what the
+ * agent receives over real HTTP (the branch's history only, and
+ * parentRunId), what the transcript can switch between, and what a real
+ * SQLite store gives back after a relaunch. */
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TS(id)   "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\"}"
+#define TC(id, d) "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" d "\"}"
+#define TE(id)   "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+#define ANSWER(run, id, text) agui_test_response_new_events (RS (run), TS (id), TC (id, text), TE (id), RF (run), NULL)
+
+typedef struct
+{
+  AguiTestServer    *server;
+  AguiHttpTransport *transport;
+  AguiSessionStore  *store;
+  AguiAgentSession  *session;
+  char              *path;
+} Fixture;
+
+static void
+open_session (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&f->session);
+  g_clear_object (&f->store);
+  f->store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), "t", NULL, f->store, "test");
+  g_assert_true (agui_agent_session_restore (f->session, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
+  f->transport = agui_http_transport_builder_build (builder, &error);
+  g_assert_no_error (error);
+
+  f->path = g_build_filename (g_get_tmp_dir (), "branches.sqlite", NULL);
+  g_unlink (f->path);
+  open_session (f);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *wal = g_strconcat (f->path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (f->path, "-shm", NULL);
+
+  g_clear_object (&f->session);
+  g_clear_object (&f->store);
+  g_clear_object (&f->transport);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+  g_unlink (f->path);
+  g_unlink (wal);
+  g_unlink (shm);
+  g_free (f->path);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+typedef enum { SEND, REGENERATE, EDIT } Action;
+
+static void
+act (Fixture    *f,
+     Action      action,
+     const char *message_id,
+     const char *text)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+
+  if (action == SEND)
+    agui_agent_session_send_async (f->session, text, NULL, NULL, store_result_cb, &result);
+  else if (action == REGENERATE)
+    agui_agent_session_regenerate_async (f->session, message_id, NULL, NULL, store_result_cb, &result);
+  else
+    agui_agent_session_edit_async (f->session, message_id, text, NULL, NULL, store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
+
+  if (action == SEND)
+    state = agui_agent_session_send_finish (f->session, result, &error);
+  else if (action == REGENERATE)
+    state = agui_agent_session_regenerate_finish (f->session, result, &error);
+  else
+    state = agui_agent_session_edit_finish (f->session, result, &error);
+  g_object_unref (result);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_null (agui_agent_session_get_store_error (f->session));
+}
+
+static JsonObject *
+request_body (Fixture *f,
+              guint    index)
+{
+  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
+
+  g_assert_nonnull (request);
+  g_assert_nonnull (request->json);
+
+  return json_node_get_object (request->json);
+}
+
+/* "user:hello assistant:one" for the history: roles and text. */
+static char *
+describe (JsonArray *messages)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      g_string_append_printf (out, "%s%s:%s", i ? " " : "",
+                              json_object_get_string_member (message, "role"),
+                              json_object_get_string_member_with_default (message, "content", ""));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static char *
+describe_transcript (Fixture *f)
+{
+  g_autoptr(JsonArray) messages = agui_transcript_to_messages (agui_agent_session_get_transcript (f->session), FALSE);
+
+  return describe (messages);
+}
+
+static const char *
+message_id_at (Fixture *f,
+               guint    position)
+{
+  g_autoptr(AguiMessage) row = g_list_model_get_item (G_LIST_MODEL (agui_agent_session_get_transcript (f->session)), position);
+
+  g_assert_nonnull (row);
+  /* The transcript keeps the row alive. */
+  return agui_message_get_id (row);
+}
+
+static void
+assert_position (Fixture *f,
+                 guint    row,
+                 guint    expected_index,
+                 guint    expected_n)
+{
+  guint index = G_MAXUINT, n = 0;
+
+  g_assert_true (agui_transcript_get_branch_position (agui_agent_session_get_transcript (f->session),
+                                                      message_id_at (f, row), &index, &n));
+  g_assert_cmpuint (index, ==, expected_index);
+  g_assert_cmpuint (n, ==, expected_n);
+}
+
+static void
+assert_described (char       *description,
+                  const char *expected)
+{
+  g_assert_cmpstr (description, ==, expected);
+  g_free (description);
+}
+
+static void
+test_regenerate_input (Fixture       *f,
+                       gconstpointer  data)
+{
+  JsonObject *body;
+
+  g_test_summary ("A regenerate sends the history up to the person's message, with parentRunId, and keeps the old answer");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "two again"));
+  act (f, SEND, NULL, "first");
+  act (f, SEND, NULL, "second");
+  assert_position (f, 3, 0, 1);
+
+  act (f, REGENERATE, message_id_at (f, 3), NULL);
+
+  body = request_body (f, 2);
+  assert_described (describe (json_object_get_array_member (body, "messages")),
+                    "user:first assistant:one user:second");
+  g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
+  /* The first two runs started no branch. */
+  g_assert_false (json_object_has_member (request_body (f, 0), "parentRunId"));
+  g_assert_false (json_object_has_member (request_body (f, 1), "parentRunId"));
+
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
+  assert_position (f, 3, 1, 2);
+  assert_position (f, 2, 0, 1);
+  g_assert_cmpuint (agui_transcript_get_n_branches (agui_agent_session_get_transcript (f->session)), ==, 2);
+
+  /* Back to the first answer: the next turn continues that branch only. */
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 0, NULL));
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
+  assert_position (f, 3, 0, 2);
+
+  agui_test_server_push_response (f->server, ANSWER ("r4", "a4", "three"));
+  act (f, SEND, NULL, "third");
+  assert_described (describe (json_object_get_array_member (request_body (f, 3), "messages")),
+                    "user:first assistant:one user:second assistant:two user:third");
+  g_assert_false (json_object_has_member (request_body (f, 3), "parentRunId"));
+}
+
+static void
+test_edit_input (Fixture       *f,
+                 gconstpointer  data)
+{
+  JsonObject *body;
+
+  g_test_summary ("An edited message replaces the original in the history sent, and the original stays a branch");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "deux"));
+  act (f, SEND, NULL, "first");
+  act (f, SEND, NULL, "second");
+
+  act (f, EDIT, message_id_at (f, 2), "seconde");
+
+  body = request_body (f, 2);
+  assert_described (describe (json_object_get_array_member (body, "messages")),
+                    "user:first assistant:one user:seconde");
+  g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
+  assert_position (f, 2, 1, 2);
+  /* The answer to the edited message has nothing to switch to. */
+  assert_position (f, 3, 0, 1);
+
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 2), 0, NULL));
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
+}
+
+static void
+test_edit_refuses_an_answer (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  GAsyncResult *result = NULL;
+
+  g_test_summary ("Only the person's messages can be edited; nothing is sent or forked otherwise");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  act (f, SEND, NULL, "first");
+
+  agui_agent_session_edit_async (f->session, message_id_at (f, 1), "x", NULL, NULL, store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
+  state = agui_agent_session_edit_finish (f->session, result, &error);
+  g_object_unref (result);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT);
+  g_assert_null (state);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpuint (agui_transcript_get_n_branches (agui_agent_session_get_transcript (f->session)), ==, 1);
+  assert_described (describe_transcript (f), "user:first assistant:one");
+}
+
+static void
+test_branches_survive_relaunch (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(JsonObject) snapshot = NULL;
+
+  g_test_summary ("Both branches come back from the store, on the branch last chosen, and go on from it");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "two again"));
+  act (f, SEND, NULL, "first");
+  act (f, SEND, NULL, "second");
+  act (f, REGENERATE, message_id_at (f, 3), NULL);
+
+  open_session (f);
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
+  assert_position (f, 3, 1, 2);
+
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 0, NULL));
+  /* The choice is written in the background; a relaunch must see it. */
+  for (guint i = 0; i < 100; i++)
+    {
+      g_clear_pointer (&snapshot, json_object_unref);
+      snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+      if (g_strcmp0 (json_object_get_string_member (snapshot, "id"),
+                     agui_agent_session_get_last_snapshot_id (f->session)) == 0)
+        break;
+      g_usleep (10000);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  g_assert_cmpstr (json_object_get_string_member (snapshot, "id"), ==,
+                   agui_agent_session_get_last_snapshot_id (f->session));
+
+  open_session (f);
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
+  assert_position (f, 3, 0, 2);
+
+  /* The next turn chains to the chosen branch's last snapshot. */
+  agui_test_server_push_response (f->server, ANSWER ("r4", "a4", "three"));
+  act (f, SEND, NULL, "third");
+  assert_described (describe (json_object_get_array_member (request_body (f, 3), "messages")),
+                    "user:first assistant:one user:second assistant:two user:third");
+
+  open_session (f);
+  assert_described (describe_transcript (f),
+                    "user:first assistant:one user:second assistant:two user:third assistant:three");
+  assert_position (f, 3, 0, 2);
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 1, NULL));
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/agui/session-branches/regenerate-input", Fixture, NULL, fixture_set_up, test_regenerate_input, fixture_tear_down);
+  g_test_add ("/agui/session-branches/edit-input", Fixture, NULL, fixture_set_up, test_edit_input, fixture_tear_down);
+  g_test_add ("/agui/session-branches/edit-refuses-an-answer", Fixture, NULL, fixture_set_up, test_edit_refuses_an_answer, fixture_tear_down);
+  g_test_add ("/agui/session-branches/survive-relaunch", Fixture, NULL, fixture_set_up, test_branches_survive_relaunch, fixture_tear_down);
+
+  return g_test_run ();
+}
