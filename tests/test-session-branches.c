@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "agui.h"
@@ -343,6 +345,164 @@ test_branches_survive_relaunch (Fixture       *f,
   assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
 }
 
+/* Two branches of "second": the first answer "two", the chosen one "two again". */
+static void
+make_two_branches (Fixture *f)
+{
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "two again"));
+  act (f, SEND, NULL, "first");
+  act (f, SEND, NULL, "second");
+  act (f, REGENERATE, message_id_at (f, 3), NULL);
+}
+
+static void
+test_store_branches (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *markdown = NULL;
+  JsonObject *first, *second;
+
+  g_test_summary ("The store lists both branches, the chosen one marked, and prints them all as Markdown");
+
+  make_two_branches (f);
+
+  branches = agui_session_store_list_branches (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (branches), ==, 2);
+  first = json_array_get_object_element (branches, 0);
+  second = json_array_get_object_element (branches, 1);
+  g_assert_false (json_object_get_boolean_member (first, "chosen"));
+  g_assert_true (json_object_get_boolean_member (second, "chosen"));
+  /* The regenerated turn is a second child of the first turn's snapshot */
+  g_assert_cmpstr (json_object_get_string_member (second, "parentId"), ==,
+                   json_object_get_string_member (first, "parentId"));
+  g_assert_cmpstr (json_object_get_string_member (second, "runId"), ==, "r3");
+  assert_described (describe (json_object_get_array_member (first, "messages")),
+                    "user:first assistant:one user:second assistant:two");
+  assert_described (describe (json_object_get_array_member (second, "messages")),
+                    "user:first assistant:one user:second assistant:two again");
+
+  markdown = agui_session_store_export_branches_markdown (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "## Branch 1 of 2\n"));
+  g_assert_nonnull (strstr (markdown, "## Branch 2 of 2 (chosen)\n"));
+  g_assert_true (strstr (markdown, "two\n") < strstr (markdown, "## Branch 2 of 2"));
+  g_assert_true (strstr (markdown, "two again\n") > strstr (markdown, "## Branch 2 of 2"));
+
+  /* The chosen branch alone in the plain export */
+  g_clear_pointer (&markdown, g_free);
+  markdown = agui_session_store_export_markdown (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "two again"));
+  g_assert_null (strstr (markdown, "two\n"));
+}
+
+static void
+test_export_import (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(AguiAgentSession) imported = NULL;
+  g_autoptr(JsonArray) messages = NULL;
+
+  g_test_summary ("A thread that forked exports its chosen branch, and the export imports back to exactly that");
+
+  make_two_branches (f);
+  exported = agui_session_store_export_json (f->store, "t", &error);
+  g_assert_no_error (error);
+  assert_described (describe (json_object_get_array_member (json_node_get_object (exported), "messages")),
+                    "user:first assistant:one user:second assistant:two again");
+
+  id = agui_session_store_import_json (f->store, exported, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (id);
+
+  imported = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), id, NULL, f->store, NULL);
+  g_assert_true (agui_agent_session_restore (imported, &error));
+  g_assert_no_error (error);
+  messages = agui_transcript_to_messages (agui_agent_session_get_transcript (imported), FALSE);
+  assert_described (describe (messages), "user:first assistant:one user:second assistant:two again");
+}
+
+static char *
+run_cli (int        *status,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("TANDEM_CLI"));
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  *status = g_subprocess_get_exit_status (process);
+
+  return out;
+}
+
+static void
+test_cli_all_branches (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *chosen = NULL;
+  g_autofree char *all = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  JsonArray *branches;
+  int status;
+
+  g_test_summary ("tandem-cli show prints the chosen branch, and every one with --all-branches");
+
+  if (g_getenv ("TANDEM_CLI") == NULL)
+    {
+      g_test_skip ("TANDEM_CLI is not set");
+      return;
+    }
+
+  make_two_branches (f);
+  g_clear_object (&f->session);
+  g_clear_object (&f->store);
+
+  chosen = run_cli (&status, "show", "t", "--store", f->path, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (chosen, "two again"));
+  g_assert_null (strstr (chosen, "two\n"));
+  g_assert_null (strstr (chosen, "Branch"));
+
+  all = run_cli (&status, "show", "t", "--store", f->path, "--all-branches", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (all, "## Branch 1 of 2\n"));
+  g_assert_nonnull (strstr (all, "## Branch 2 of 2 (chosen)\n"));
+  g_assert_nonnull (strstr (all, "two\n"));
+  g_assert_nonnull (strstr (all, "two again\n"));
+
+  json = run_cli (&status, "show", "t", "--store", f->path, "--export", "--all-branches", NULL);
+  g_assert_cmpint (status, ==, 0);
+  node = json_from_string (json, NULL);
+  g_assert_nonnull (node);
+  branches = json_object_get_array_member (json_node_get_object (node), "branches");
+  g_assert_cmpuint (json_array_get_length (branches), ==, 2);
+
+  open_session (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -352,6 +512,9 @@ main (int   argc,
   g_test_add ("/agui/session-branches/regenerate-input", Fixture, NULL, fixture_set_up, test_regenerate_input, fixture_tear_down);
   g_test_add ("/agui/session-branches/edit-input", Fixture, NULL, fixture_set_up, test_edit_input, fixture_tear_down);
   g_test_add ("/agui/session-branches/edit-refuses-an-answer", Fixture, NULL, fixture_set_up, test_edit_refuses_an_answer, fixture_tear_down);
+  g_test_add ("/agui/session-branches/store", Fixture, NULL, fixture_set_up, test_store_branches, fixture_tear_down);
+  g_test_add ("/agui/session-branches/export-import", Fixture, NULL, fixture_set_up, test_export_import, fixture_tear_down);
+  g_test_add ("/agui/session-branches/cli-all-branches", Fixture, NULL, fixture_set_up, test_cli_all_branches, fixture_tear_down);
   g_test_add ("/agui/session-branches/survive-relaunch", Fixture, NULL, fixture_set_up, test_branches_survive_relaunch, fixture_tear_down);
 
   return g_test_run ();

@@ -2046,6 +2046,40 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
 #define EXPORT_FORMAT "tandem-thread"
 #define EXPORT_VERSION 1
 
+static JsonArray *list_branches_locked (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        const char        *what,
+                                        GError           **error);
+
+/* A thread that forked has one log for all its branches, which replays
+ * as none of them: its export carries, in place of the log, the chosen
+ * branch as a snapshot of its messages and one of its state, which an
+ * import folds to exactly what the export says. */
+static JsonArray *
+branch_events (JsonObject *snapshot)
+{
+  JsonArray *events = json_array_new ();
+  JsonObject *messages = json_object_new ();
+  JsonObject *state = json_object_new ();
+
+  json_object_set_string_member (messages, "type", "MESSAGES_SNAPSHOT");
+  json_object_set_member (messages, "messages", json_object_dup_member (snapshot, "messages"));
+  json_array_add_object_element (events, messages);
+
+  if (json_object_has_member (snapshot, "state") && !json_object_get_null_member (snapshot, "state"))
+    {
+      json_object_set_string_member (state, "type", "STATE_SNAPSHOT");
+      json_object_set_member (state, "snapshot", json_object_dup_member (snapshot, "state"));
+      json_array_add_object_element (events, state);
+    }
+  else
+    {
+      json_object_unref (state);
+    }
+
+  return events;
+}
+
 static JsonNode *
 export_json_locked (AguiSessionStore  *self,
                     const char        *thread_id,
@@ -2056,13 +2090,15 @@ export_json_locked (AguiSessionStore  *self,
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonArray) branches = NULL;
   g_autoptr(JsonObject) root = NULL;
   JsonArray *event_array;
 
   if (!(thread = get_thread_locked (self, thread_id, what, error)) ||
       !get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error) ||
       !(events = load_events_locked (self, thread_id, what, error)) ||
-      !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)))
+      !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)) ||
+      !(branches = list_branches_locked (self, thread_id, what, error)))
     return NULL;
 
   root = json_object_new ();
@@ -2083,9 +2119,16 @@ export_json_locked (AguiSessionStore  *self,
 
   json_object_set_array_member (root, "pendingInterrupts", g_steal_pointer (&interrupts));
 
-  event_array = json_array_sized_new (events->len);
-  for (guint i = 0; i < events->len; i++)
-    json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
+  if (snapshot != NULL && json_array_get_length (branches) > 1)
+    {
+      event_array = branch_events (snapshot);
+    }
+  else
+    {
+      event_array = json_array_sized_new (events->len);
+      for (guint i = 0; i < events->len; i++)
+        json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
+    }
   json_object_set_array_member (root, "events", event_array);
 
   return json_node_init_object (json_node_alloc (), root);
@@ -2106,8 +2149,12 @@ export_json_locked (AguiSessionStore  *self,
  *   "events": [ the compacted log ] }
  * ```
  *
- * The messages and state are those of the latest turn. The snapshot
- * chain is not exported: it belongs to this database.
+ * The messages and state are those of the latest turn of the branch the
+ * person chose. The snapshot chain is not exported: it belongs to this
+ * database; a thread that forked exports, in place of its log (which
+ * holds every branch), a `MESSAGES_SNAPSHOT` and a `STATE_SNAPSHOT` of
+ * the chosen branch ([method@Agui.SessionStore.list_branches] has the
+ * others).
  * [method@Agui.SessionStore.import_json] reads it back.
  *
  * Returns: (transfer full) (nullable): the export, or %NULL on error
@@ -2334,6 +2381,25 @@ append_message (GString    *out,
     append_tool_calls (out, json_object_get_array_member (message, "toolCalls"), tool_names);
 }
 
+static void
+append_messages (GString    *out,
+                 JsonArray  *messages,
+                 JsonNode   *state,
+                 const char *level,
+                 GHashTable *tool_names)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        append_message (out, json_node_get_object (element), tool_names);
+    }
+
+  g_string_append_printf (out, "%s State\n\n", level);
+  append_json_block (out, state);
+}
+
 /**
  * agui_session_store_export_markdown:
  * @self: a session store
@@ -2376,16 +2442,70 @@ agui_session_store_export_markdown (AguiSessionStore  *self,
   if (!json_object_get_null_member (thread, "agent"))
     g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  append_messages (out, messages, json_object_get_member (root, "state"), "##", tool_names);
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * agui_session_store_export_branches_markdown:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Like [method@Agui.SessionStore.export_markdown], with every branch of
+ * the thread one after the other, each under its own heading ("Branch 2
+ * of 3", the chosen one marked), whole, with its state.
+ *
+ * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
+ */
+char *
+agui_session_store_export_branches_markdown (AguiSessionStore  *self,
+                                             const char        *thread_id,
+                                             GError           **error)
+{
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GHashTable) tool_names = NULL;
+  g_autofree char *what = NULL;
+  const char *title;
+  guint n;
+  GString *out;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
+
+  {
+    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+
+    if (!exec_sql (self, "BEGIN", what, error))
+      return NULL;
+    thread = get_thread_locked (self, thread_id, what, error);
+    branches = thread ? list_branches_locked (self, thread_id, what, error) : NULL;
+    rollback (self);
+    if (branches == NULL)
+      return NULL;
+  }
+
+  title = json_object_get_string_member (thread, "title");
+  tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
+  if (!json_object_get_null_member (thread, "agent"))
+    g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
+
+  n = json_array_get_length (branches);
+  for (guint i = 0; i < n; i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
+      JsonObject *branch = json_array_get_object_element (branches, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        append_message (out, json_node_get_object (element), tool_names);
+      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n,
+                              json_object_get_boolean_member (branch, "chosen") ? " (chosen)" : "");
+      append_messages (out, json_object_get_array_member (branch, "messages"),
+                       json_object_get_member (branch, "state"), "###", tool_names);
     }
-
-  g_string_append (out, "## State\n\n");
-  append_json_block (out, json_object_get_member (root, "state"));
 
   return g_string_free (out, FALSE);
 }
@@ -2671,22 +2791,15 @@ _agui_session_store_set_branch (AguiSessionStore  *self,
 /* Every snapshot of the thread, in turn order, as
  * agui_session_store_get_last_snapshot() gives one; damaged ones are
  * skipped with a warning, as there. */
-JsonArray *
-_agui_session_store_list_snapshots (AguiSessionStore  *self,
-                                    const char        *thread_id,
-                                    GError           **error)
+static JsonArray *
+list_snapshots_locked (AguiSessionStore  *self,
+                       const char        *thread_id,
+                       const char        *what,
+                       GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonArray) snapshots = json_array_new ();
-  g_autofree char *what = NULL;
   int rc;
-
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
-  g_return_val_if_fail (thread_id != NULL, NULL);
-
-  what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
-  locker = g_mutex_locker_new (&self->mutex);
 
   if (!(stmt = prepare (self,
                         "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
@@ -2713,6 +2826,125 @@ _agui_session_store_list_snapshots (AguiSessionStore  *self,
     }
 
   return g_steal_pointer (&snapshots);
+}
+
+JsonArray *
+_agui_session_store_list_snapshots (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return list_snapshots_locked (self, thread_id, what, error);
+}
+
+/* The snapshots no other chains to, each the end of a branch, in turn
+ * order; the one @chosen_id names (the thread's branch) is marked
+ * `"chosen": true`, or the newest when it names none of them. */
+static JsonArray *
+branches_of (JsonArray  *snapshots,
+             const char *chosen_id)
+{
+  g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *leaves = json_array_new ();
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *parent = json_object_get_string_member_with_default (snapshot, "parentId", NULL);
+
+      if (parent != NULL)
+        g_hash_table_add (parents, (gpointer) parent);
+    }
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *id = json_object_get_string_member (snapshot, "id");
+
+      if (g_hash_table_contains (parents, id))
+        continue;
+
+      json_object_set_boolean_member (snapshot, "chosen", g_strcmp0 (id, chosen_id) == 0);
+      found |= g_strcmp0 (id, chosen_id) == 0;
+      json_array_add_object_element (leaves, json_object_ref (snapshot));
+    }
+
+  if (!found && json_array_get_length (leaves) > 0)
+    json_object_set_boolean_member (json_array_get_object_element (leaves, json_array_get_length (leaves) - 1),
+                                    "chosen", TRUE);
+
+  return leaves;
+}
+
+static JsonArray *
+list_branches_locked (AguiSessionStore  *self,
+                      const char        *thread_id,
+                      const char        *what,
+                      GError           **error)
+{
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *chosen = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
+    return NULL;
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    chosen = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  else if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  if (!(snapshots = list_snapshots_locked (self, thread_id, what, error)))
+    return NULL;
+
+  return branches_of (snapshots, chosen);
+}
+
+/**
+ * agui_session_store_list_branches:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * The ways a thread went: a regenerated answer or an edited message
+ * starts a branch, a second child of the snapshot it forked from. Each
+ * branch is given as the snapshot it ends on (as
+ * [method@Agui.SessionStore.get_last_snapshot] gives one, with the whole
+ * branch's `messages`), in the order their last turns were written, and
+ * `"chosen": true` on the one the person is on. A thread that never
+ * forked has one branch; one with no turn, none.
+ *
+ * Returns: (transfer full) (nullable): the branches, or %NULL with @error set
+ */
+JsonArray *
+agui_session_store_list_branches (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return list_branches_locked (self, thread_id, what, error);
 }
 
 /* The snapshot the chosen branch ends on, NULL with no error when the

@@ -140,5 +140,13 @@ AGUI_AVAILABLE_IN_ALL
 char             *agui_session_store_import_json           (AguiSessionStore    *self,
                                                             JsonNode            *exported,
                                                             GError             **error);
+AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_export_branches_markdown (AguiSessionStore *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonArray        *agui_session_store_list_branches         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
 
 G_END_DECLS
