@@ -105,6 +105,38 @@ update_branches (TandemMessageActions *self)
 }
 
 static void
+update_time (TandemMessageActions *self)
+{
+  AguiTranscript *transcript = tandem_block_get_transcript (self->block);
+  AguiMessage *message = tandem_block_get_message (self->block);
+  g_autoptr(GDateTime) time = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *text = NULL;
+  g_autofree char *full = NULL;
+  gint64 microseconds;
+
+  microseconds = transcript ? agui_transcript_get_message_time (transcript, agui_message_get_id (message)) : 0;
+  if (microseconds <= 0 || !(time = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC)))
+    {
+      gtk_widget_set_visible (self->time_label, FALSE);
+      return;
+    }
+
+  if (g_date_time_get_year (time) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (time) == g_date_time_get_day_of_year (now))
+    /* TRANSLATORS: when a message of today arrived, a g_date_time_format() format */
+    text = g_date_time_format (time, _("%H:%M"));
+  else
+    /* TRANSLATORS: when an older message arrived, a g_date_time_format() format */
+    text = g_date_time_format (time, _("%-d %b %Y, %H:%M"));
+  full = g_date_time_format (time, "%c");
+
+  gtk_label_set_text (GTK_LABEL (self->time_label), text);
+  gtk_widget_set_tooltip_text (self->time_label, full);
+  gtk_widget_set_visible (self->time_label, TRUE);
+}
+
+static void
 set_editing (TandemMessageActions *self,
              gboolean              editing)
 {
@@ -246,6 +278,7 @@ tandem_message_actions_new (TandemBlock *block)
   gtk_widget_set_visible (self->edit_button, role == AGUI_ROLE_USER);
   gtk_widget_set_halign (self->bar, role == AGUI_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
   update_branches (self);
+  update_time (self);
 
   return GTK_WIDGET (self);
 }

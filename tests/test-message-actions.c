@@ -371,6 +371,17 @@ test_regenerate (Fixture       *f,
   g_assert_true (markdown_shows (f->window, "Second answer, again"));
   g_assert_false (markdown_shows (f->window, "Second answer"));
   g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer, again")), ==, "2 / 2");
+  {
+    g_autoptr(GRegex) clock = g_regex_new ("^[0-2][0-9]:[0-5][0-9]$", 0, 0, NULL);
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (first_row_of (f, "Second answer, again"), GTK_TYPE_LABEL);
+    gboolean shown = FALSE;
+
+    /* The time it arrived, on the action line */
+    for (guint i = 0; i < labels->len; i++)
+      shown |= gtk_widget_is_visible (labels->pdata[i]) &&
+               g_regex_match (clock, gtk_label_get_text (labels->pdata[i]), 0, NULL);
+    g_assert_true (shown);
+  }
 
   press (first_row_of (f, "Second answer, again"), "message.previous-branch");
   tandem_test_iterate_for (100);

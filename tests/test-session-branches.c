@@ -203,6 +203,7 @@ test_regenerate_input (Fixture       *f,
                        gconstpointer  data)
 {
   JsonObject *body;
+  gint64 before;
 
   g_test_summary ("A regenerate sends the history up to the person's message, with parentRunId, and keeps the old answer");
 
@@ -213,7 +214,10 @@ test_regenerate_input (Fixture       *f,
   act (f, SEND, NULL, "second");
   assert_position (f, 3, 0, 1);
 
+  before = g_get_real_time ();
   act (f, REGENERATE, message_id_at (f, 3), NULL);
+  g_assert_cmpint (agui_transcript_get_message_time (agui_agent_session_get_transcript (f->session), message_id_at (f, 3)),
+                   >=, before);
 
   body = request_body (f, 2);
   assert_described (describe (json_object_get_array_member (body, "messages")),
@@ -310,6 +314,11 @@ test_branches_survive_relaunch (Fixture       *f,
   open_session (f);
   assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
   assert_position (f, 3, 1, 2);
+  /* A reopened message's time is when its turn was written */
+  snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+  g_assert_cmpint (agui_transcript_get_message_time (agui_agent_session_get_transcript (f->session), message_id_at (f, 3)),
+                   ==, json_object_get_int_member (snapshot, "createdAt"));
+  g_clear_pointer (&snapshot, json_object_unref);
 
   g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 0, NULL));
   /* The choice is written in the background; a relaunch must see it. */

@@ -33,6 +33,9 @@ typedef struct _AguiRecord
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
+  /* When the record arrived (microseconds since the epoch); for a
+   * restored thread, when its turn was written; 0 when unknown. */
+  gint64       time;
   AguiAttempt  attempt;
   guint        attempt_end : 1;
   guint        has_content : 1;

@@ -42,6 +42,7 @@ typedef struct
   char  *run_id;
   guint  turn_index;
   guint  n_records;
+  gint64 time;
 } TurnMark;
 
 /* A way the conversation went. The active branch lives in the records;
@@ -876,9 +877,10 @@ branch_add_mark (Branch     *branch,
                  const char *snapshot_id,
                  const char *run_id,
                  guint       turn_index,
-                 guint       n_records)
+                 guint       n_records,
+                 gint64      time)
 {
-  TurnMark mark = { g_strdup (snapshot_id), g_strdup (run_id), turn_index, n_records };
+  TurnMark mark = { g_strdup (snapshot_id), g_strdup (run_id), turn_index, n_records, time };
 
   g_array_append_val (branch->marks, mark);
 }
@@ -1321,6 +1323,7 @@ _agui_transcript_append_record (AguiTranscript *self,
 {
   g_ptr_array_add (self->records, record);
   record->serial = self->serial;
+  record->time = g_get_real_time ();
   index_record (self, record);
   link_tool_result (self, record);
 
@@ -2019,6 +2022,9 @@ store_active (AguiTranscript *self)
   self->active->state = _agui_json_node_copy_deep (self->state);
 }
 
+static void times_from_marks (AguiTranscript *self,
+                              guint           from);
+
 static void
 activate (AguiTranscript *self,
           Branch         *branch,
@@ -2035,6 +2041,7 @@ activate (AguiTranscript *self,
   append_messages (self, messages, from);
   if (state != NULL)
     _agui_transcript_take_state (self, g_steal_pointer (&state));
+  times_from_marks (self, from);
 }
 
 /**
@@ -2072,6 +2079,30 @@ agui_transcript_get_branch_position (AguiTranscript *self,
     *n_branches = alternatives->len;
 
   return TRUE;
+}
+
+/**
+ * agui_transcript_get_message_time:
+ * @self: a transcript
+ * @message_id: the id of a row ([property@Agui.Message:id])
+ *
+ * When the row's first message arrived. For a thread reopened from a
+ * store, and for a branch switched to, that is when its turn was saved.
+ *
+ * Returns: microseconds since the Unix epoch, or 0 when unknown
+ */
+gint64
+agui_transcript_get_message_time (AguiTranscript *self,
+                                  const char     *message_id)
+{
+  guint position;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), 0);
+
+  if (!find_record (self, message_id, &position))
+    return 0;
+
+  return ((AguiRecord *) g_ptr_array_index (self->records, position))->time;
 }
 
 /**
@@ -2122,7 +2153,7 @@ _agui_transcript_mark_turn (AguiTranscript *self,
                             const char     *run_id,
                             guint           turn_index)
 {
-  branch_add_mark (self->active, snapshot_id, run_id, turn_index, self->records->len);
+  branch_add_mark (self->active, snapshot_id, run_id, turn_index, self->records->len, g_get_real_time ());
 }
 
 gboolean
@@ -2171,7 +2202,7 @@ _agui_transcript_fork (AguiTranscript  *self,
 
       if (mark->n_records > user)
         break;
-      branch_add_mark (branch, mark->snapshot_id, mark->run_id, mark->turn_index, mark->n_records);
+      branch_add_mark (branch, mark->snapshot_id, mark->run_id, mark->turn_index, mark->n_records, mark->time);
     }
 
   if (branch->marks->len > 0)
@@ -2234,6 +2265,24 @@ _agui_transcript_choose_branch (AguiTranscript  *self,
   return TRUE;
 }
 
+/* A replayed log arrives all at once: a restored record's time is when
+ * its turn was written. */
+static void
+times_from_marks (AguiTranscript *self,
+                  guint           from)
+{
+  guint m = 0;
+
+  for (guint i = from; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+
+      while (m < self->active->marks->len && g_array_index (self->active->marks, TurnMark, m).n_records <= i)
+        m++;
+      record->time = m < self->active->marks->len ? g_array_index (self->active->marks, TurnMark, m).time : 0;
+    }
+}
+
 static GArray *
 chain_marks (GHashTable *by_id,
              JsonObject *leaf)
@@ -2255,6 +2304,7 @@ chain_marks (GHashTable *by_id,
         g_strdup (get_string (snapshot, "runId")),
         (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0),
         json_array_get_length (json_object_get_array_member (snapshot, "messages")),
+        json_object_get_int_member_with_default (snapshot, "createdAt", 0),
       };
 
       g_array_append_val (marks, mark);
@@ -2307,6 +2357,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
     {
       g_array_unref (self->active->marks);
       self->active->marks = chain_marks (by_id, g_ptr_array_index (leaves, 0));
+      times_from_marks (self, 0);
       return;
     }
 
@@ -2341,4 +2392,5 @@ _agui_transcript_restore_branches (AguiTranscript *self,
     if (state != NULL)
       _agui_transcript_take_state (self, g_steal_pointer (&state));
   }
+  times_from_marks (self, 0);
 }
