@@ -165,6 +165,7 @@ update_actions (TandemBlockRow *self)
 {
   AguiToolCallPart *call = get_tool_call (self);
   gboolean has_block = self->block != NULL;
+  guint index = 0, n = 1;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.copy", has_block);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.copy-arguments", call != NULL);
@@ -175,6 +176,20 @@ update_actions (TandemBlockRow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.edit",
                                  has_block && get_role (self) == AGUI_ROLE_USER && self->actions != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.menu", has_block);
+
+  if (has_block && tandem_block_get_transcript (self->block) != NULL &&
+      agui_transcript_get_branch_position (tandem_block_get_transcript (self->block),
+                                           agui_message_get_id (tandem_block_get_message (self->block)),
+                                           &index, &n))
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.previous-branch", index > 0);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.next-branch", index + 1 < n);
+    }
+  else
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.previous-branch", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.next-branch", FALSE);
+    }
 }
 
 static void

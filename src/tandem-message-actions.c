@@ -241,17 +241,42 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
 
   gtk_widget_class_install_action (widget_class, "editor.send", NULL, editor_send_action);
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "editor.send", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "editor.cancel", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "messageactions");
 }
 
+/* As in the composer: Enter sends, Shift+Enter starts a new line,
+ * Escape leaves the message as it was. Before the text view, which
+ * would take Enter for itself. */
+static gboolean
+on_editor_key_pressed_cb (TandemMessageActions  *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && !(modifiers & GDK_SHIFT_MASK))
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.send", NULL);
+
+  if (keyval == GDK_KEY_Escape && modifiers == 0)
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.cancel", NULL);
+
+  return FALSE;
+}
+
 static void
 tandem_message_actions_init (TandemMessageActions *self)
 {
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (self->editor, keys);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 }

@@ -512,6 +512,44 @@ test_cli_all_branches (Fixture       *f,
   open_session (f);
 }
 
+static void
+test_run_state_follows_branch (Fixture       *f,
+                               gconstpointer  data)
+{
+  AguiTranscript *transcript;
+  GAsyncResult *result = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+
+  g_test_summary ("A branch shows how its own last run ended: a failure stays with the branch that failed");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS ("r2"), TS ("a2"), TC ("a2", "half"), "{\"type\":\"RUN_ERROR\",\"message\":\"boom\"}", NULL));
+  act (f, SEND, NULL, "first");
+
+  agui_agent_session_regenerate_async (f->session, message_id_at (f, 1), NULL, NULL, store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
+  state = agui_agent_session_regenerate_finish (f->session, result, NULL);
+  g_object_unref (result);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FAILED);
+
+  transcript = agui_agent_session_get_transcript (f->session);
+  assert_position (f, 1, 1, 2);
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 0, NULL));
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FINISHED);
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 1, NULL));
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
+
+  /* After a relaunch, on the failed branch; the other one failed nothing */
+  open_session (f);
+  transcript = agui_agent_session_get_transcript (f->session);
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 0, NULL));
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), !=, AGUI_RUN_FAILED);
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 1, NULL));
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +562,7 @@ main (int   argc,
   g_test_add ("/agui/session-branches/store", Fixture, NULL, fixture_set_up, test_store_branches, fixture_tear_down);
   g_test_add ("/agui/session-branches/export-import", Fixture, NULL, fixture_set_up, test_export_import, fixture_tear_down);
   g_test_add ("/agui/session-branches/cli-all-branches", Fixture, NULL, fixture_set_up, test_cli_all_branches, fixture_tear_down);
+  g_test_add ("/agui/session-branches/run-state-follows-branch", Fixture, NULL, fixture_set_up, test_run_state_follows_branch, fixture_tear_down);
   g_test_add ("/agui/session-branches/survive-relaunch", Fixture, NULL, fixture_set_up, test_branches_survive_relaunch, fixture_tear_down);
 
   return g_test_run ();

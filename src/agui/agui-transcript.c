@@ -49,10 +49,14 @@ typedef struct
  * the others are kept as their stored projection, with their state. */
 typedef struct
 {
-  JsonArray *messages;
-  JsonNode  *state;
-  GArray    *marks;
-  guint64    recency;
+  JsonArray    *messages;
+  JsonNode     *state;
+  /* How the branch's last run ended, so that switching to it shows its
+   * outcome (a failure and its Retry) and not another branch's; NULL
+   * when unknown (idle) */
+  AguiRunState *run_state;
+  GArray       *marks;
+  guint64       recency;
 } Branch;
 
 struct _AguiTranscript
@@ -868,6 +872,7 @@ branch_free (Branch *branch)
 {
   g_clear_pointer (&branch->messages, json_array_unref);
   g_clear_pointer (&branch->state, json_node_unref);
+  g_clear_pointer (&branch->run_state, agui_run_state_unref);
   g_array_unref (branch->marks);
   g_free (branch);
 }
@@ -2018,8 +2023,10 @@ store_active (AguiTranscript *self)
 {
   g_clear_pointer (&self->active->messages, json_array_unref);
   g_clear_pointer (&self->active->state, json_node_unref);
+  g_clear_pointer (&self->active->run_state, agui_run_state_unref);
   self->active->messages = agui_transcript_to_messages (self, TRUE);
   self->active->state = _agui_json_node_copy_deep (self->state);
+  self->active->run_state = agui_run_state_ref (self->run_state);
 }
 
 static void times_from_marks (AguiTranscript *self,
@@ -2032,6 +2039,7 @@ activate (AguiTranscript *self,
 {
   g_autoptr(JsonArray) messages = g_steal_pointer (&branch->messages);
   g_autoptr(JsonNode) state = g_steal_pointer (&branch->state);
+  g_autoptr(AguiRunState) run_state = g_steal_pointer (&branch->run_state);
 
   store_active (self);
   self->active = branch;
@@ -2041,6 +2049,9 @@ activate (AguiTranscript *self,
   append_messages (self, messages, from);
   if (state != NULL)
     _agui_transcript_take_state (self, g_steal_pointer (&state));
+  if (run_state == NULL)
+    run_state = agui_run_state_new_idle ();
+  _agui_transcript_set_run_state (self, run_state);
   times_from_marks (self, from);
 }
 
@@ -2313,6 +2324,24 @@ chain_marks (GHashTable *by_id,
   return marks;
 }
 
+/* How a stored branch's last turn ended, as far as its snapshot says */
+static AguiRunState *
+leaf_run_state (JsonObject *leaf)
+{
+  const char *reason = get_string (leaf, "finishReason");
+  AguiStage stage = AGUI_STAGE_AGENT;
+
+  if (g_strcmp0 (get_string (leaf, "status"), "FAILED") != 0)
+    return NULL;
+
+  for (AguiStage s = AGUI_STAGE_CLIENT; s <= AGUI_STAGE_AGENT; s++)
+    if (g_strcmp0 (agui_stage_to_string (s), reason) == 0)
+      stage = s;
+
+  return agui_run_state_new_failed (get_string (leaf, "threadId") ?: "", get_string (leaf, "runId") ?: "",
+                                    get_string (leaf, "error") ?: "", NULL, stage);
+}
+
 /* Rebuilds the branches from a thread's stored snapshots (objects as
  * agui_session_store_get_last_snapshot() gives, with `runId`, in turn
  * order): each snapshot nothing chains to ends a branch. The transcript
@@ -2370,6 +2399,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
       g_array_unref (branch->marks);
       branch->marks = chain_marks (by_id, leaf);
       branch->messages = json_array_ref (json_object_get_array_member (leaf, "messages"));
+      branch->run_state = leaf_run_state (leaf);
       if (json_object_has_member (leaf, "state"))
         branch->state = _agui_json_node_copy_deep (json_object_get_member (leaf, "state"));
       branch->recency = ++self->recency;
