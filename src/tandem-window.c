@@ -1499,9 +1499,35 @@ choose_branch_action (GtkWidget  *widget,
   const char *id;
   guint index;
 
+  GListModel *rows;
+  guint row = G_MAXUINT;
+
   g_variant_get (parameter, "(&su)", &id, &index);
-  if (self->session != NULL && !agui_agent_session_choose_branch (self->session, id, index, &error))
+  if (self->session == NULL)
+    return;
+
+  rows = G_LIST_MODEL (agui_agent_session_get_transcript (self->session));
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && row == G_MAXUINT; i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
+
+      if (g_strcmp0 (agui_message_get_id (message), id) == 0)
+        row = i;
+    }
+
+  /* The person is reading this turn: the view stays on it, at the
+   * version chosen, rather than follow the new branch to its end. */
+  self->following = FALSE;
+  if (!agui_agent_session_choose_branch (self->session, id, index, &error))
     g_warning ("%s", error->message);
+  else if (row != G_MAXUINT && row < g_list_model_get_n_items (rows))
+    {
+      g_autoptr(AguiMessage) chosen = g_list_model_get_item (rows, row);
+      guint position = tandem_block_list_find_message (self->blocks, chosen);
+
+      if (position != G_MAXUINT)
+        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", position);
+    }
   tandem_window_update_actions (self);
 }
 

@@ -63,7 +63,10 @@ fixture_set_up (Fixture       *f,
   f->transport = agui_http_transport_builder_build (builder, &error);
   g_assert_no_error (error);
 
-  f->path = g_build_filename (g_get_tmp_dir (), "branches.sqlite", NULL);
+  /* Per test (isolated dirs): a choice still being written by the last
+   * test must not land in this one's database */
+  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+  f->path = g_build_filename (g_get_user_data_dir (), "branches.sqlite", NULL);
   g_unlink (f->path);
   open_session (f);
 }
@@ -198,6 +201,32 @@ assert_described (char       *description,
   g_free (description);
 }
 
+/* The choice is written in the background; a relaunch must see it.
+ * Choices made in a row are written one after the other, so the store
+ * may hold the one asked for while an earlier one is still on its way:
+ * it must hold it for a while, the writes done. */
+static void
+wait_for_chosen (Fixture *f)
+{
+  g_autoptr(JsonObject) snapshot = NULL;
+  guint steady = 0;
+
+  for (guint i = 0; i < 500 && steady < 20; i++)
+    {
+      g_clear_pointer (&snapshot, json_object_unref);
+      snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+      if (g_strcmp0 (json_object_get_string_member (snapshot, "id"),
+                     agui_agent_session_get_last_snapshot_id (f->session)) == 0)
+        steady++;
+      else
+        steady = 0;
+      g_usleep (10000);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  g_assert_cmpuint (steady, ==, 20);
+}
+
 static void
 test_regenerate_input (Fixture       *f,
                        gconstpointer  data)
@@ -321,20 +350,7 @@ test_branches_survive_relaunch (Fixture       *f,
   g_clear_pointer (&snapshot, json_object_unref);
 
   g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 0, NULL));
-  /* The choice is written in the background; a relaunch must see it. */
-  for (guint i = 0; i < 100; i++)
-    {
-      g_clear_pointer (&snapshot, json_object_unref);
-      snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
-      if (g_strcmp0 (json_object_get_string_member (snapshot, "id"),
-                     agui_agent_session_get_last_snapshot_id (f->session)) == 0)
-        break;
-      g_usleep (10000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
-  g_assert_cmpstr (json_object_get_string_member (snapshot, "id"), ==,
-                   agui_agent_session_get_last_snapshot_id (f->session));
+  wait_for_chosen (f);
 
   open_session (f);
   assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
@@ -541,6 +557,7 @@ test_run_state_follows_branch (Fixture       *f,
   g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
 
   /* After a relaunch, on the failed branch; the other one failed nothing */
+  wait_for_chosen (f);
   open_session (f);
   transcript = agui_agent_session_get_transcript (f->session);
   g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
@@ -548,6 +565,14 @@ test_run_state_follows_branch (Fixture       *f,
   g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), !=, AGUI_RUN_FAILED);
   g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 1, NULL));
   g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
+
+  /* Reopened on the branch that answered, the log's last failure is not its own */
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 1), 0, NULL));
+  wait_for_chosen (f);
+  open_session (f);
+  transcript = agui_agent_session_get_transcript (f->session);
+  assert_described (describe_transcript (f), "user:first assistant:one");
+  g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), !=, AGUI_RUN_FAILED);
 }
 
 int

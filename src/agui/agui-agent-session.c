@@ -139,6 +139,10 @@ struct _AguiAgentSession
   GPtrArray        *unsaved_events;
   /* The last turn that could not be saved, for a retry. */
   struct _TurnSave *failed_save;
+  /* The branch chosen last, and whether a write of a choice is in
+   * flight: one at a time, so that quick switches land in order. */
+  char             *branch_to_keep;
+  gboolean          keeping_branch;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
@@ -250,6 +254,7 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->agent, g_free);
   g_clear_pointer (&self->last_snapshot_id, g_free);
+  g_clear_pointer (&self->branch_to_keep, g_free);
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
   g_clear_pointer (&self->failed_save, turn_save_free);
   g_clear_pointer (&self->store_error, g_free);
@@ -2393,6 +2398,8 @@ agui_agent_session_edit_finish (AguiAgentSession  *self,
   return propagate (self, result, agui_agent_session_edit_async, error);
 }
 
+static void keep_branch (AguiAgentSession *self);
+
 static void
 on_branch_kept (GObject      *object,
                 GAsyncResult *result,
@@ -2400,12 +2407,18 @@ on_branch_kept (GObject      *object,
 {
   g_autoptr(AguiAgentSession) self = user_data;
   g_autoptr(GError) error = NULL;
+  char **ids = g_task_get_task_data (G_TASK (result));
 
+  self->keeping_branch = FALSE;
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_warning ("%s", error->message);
       set_store_error (self, error->message);
     }
+
+  /* The person switched again while this was written */
+  if (g_strcmp0 (ids[1], self->branch_to_keep) != 0)
+    keep_branch (self);
 }
 
 static void
@@ -2421,6 +2434,25 @@ keep_branch_in_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
+}
+
+static void
+keep_branch (AguiAgentSession *self)
+{
+  g_autoptr(GTask) task = NULL;
+  char **ids;
+
+  if (self->keeping_branch || self->store == NULL || self->branch_to_keep == NULL)
+    return;
+
+  task = g_task_new (self->store, NULL, on_branch_kept, g_object_ref (self));
+  ids = g_new0 (char *, 3);
+  ids[0] = g_strdup (self->thread_id);
+  ids[1] = g_strdup (self->branch_to_keep);
+  g_task_set_source_tag (task, keep_branch);
+  g_task_set_task_data (task, ids, (GDestroyNotify) g_strfreev);
+  self->keeping_branch = TRUE;
+  g_task_run_in_thread (task, keep_branch_in_thread);
 }
 
 /**
@@ -2467,16 +2499,11 @@ agui_agent_session_choose_branch (AguiAgentSession  *self,
   self->last_snapshot_id = g_strdup (leaf);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
 
-  if (self->store != NULL && leaf != NULL && leaf[0] != '\0')
+  if (leaf != NULL && leaf[0] != '\0')
     {
-      g_autoptr(GTask) task = g_task_new (self->store, NULL, on_branch_kept, g_object_ref (self));
-      char **ids = g_new0 (char *, 3);
-
-      ids[0] = g_strdup (self->thread_id);
-      ids[1] = g_steal_pointer (&leaf);
-      g_task_set_source_tag (task, agui_agent_session_choose_branch);
-      g_task_set_task_data (task, ids, (GDestroyNotify) g_strfreev);
-      g_task_run_in_thread (task, keep_branch_in_thread);
+      g_free (self->branch_to_keep);
+      self->branch_to_keep = g_steal_pointer (&leaf);
+      keep_branch (self);
     }
 
   return TRUE;

@@ -2784,7 +2784,14 @@ _agui_session_store_set_branch (AguiSessionStore  *self,
   g_return_val_if_fail (snapshot_id != NULL, FALSE);
 
   what = g_strdup_printf ("Could not keep the branch chosen in the thread '%s'", thread_id);
-  return change_thread (self, "UPDATE threads SET branch = ?2 WHERE id = ?1",
+
+  /* Only the end of a branch can be chosen: a turn written since (on
+   * another thread of this process, or another process) continued it,
+   * and the thread is on that turn's branch already. */
+  return change_thread (self,
+                        "UPDATE threads SET branch = CASE WHEN EXISTS "
+                        "(SELECT 1 FROM snapshots WHERE thread_id = ?1 AND parent_id = ?2) "
+                        "THEN branch ELSE ?2 END WHERE id = ?1",
                         thread_id, snapshot_id, what, error);
 }
 

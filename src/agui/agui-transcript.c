@@ -2356,6 +2356,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
   g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) leaves = g_ptr_array_new ();
   Branch *chosen = NULL;
+  JsonObject *chosen_leaf = NULL;
   Branch *replayed;
 
   for (guint i = 0; i < json_array_get_length (snapshots); i++)
@@ -2405,11 +2406,22 @@ _agui_transcript_restore_branches (AguiTranscript *self,
       branch->recency = ++self->recency;
       g_ptr_array_add (self->branches, branch);
       if (g_strcmp0 (get_string (leaf, "id"), chosen_id) == 0 || (chosen == NULL && i == leaves->len - 1))
-        chosen = branch;
+        {
+          chosen = branch;
+          chosen_leaf = leaf;
+        }
     }
 
   /* The replayed log runs the branches one after the other, which is
-   * none of them: the chosen branch's own snapshot says what it holds. */
+   * none of them: the chosen branch's own snapshot says what it holds,
+   * and a failure the log ended on may be another branch's. */
+  if (agui_run_state_get_status (self->run_state) == AGUI_RUN_FAILED &&
+      g_strcmp0 (get_string (chosen_leaf, "status"), "COMPLETED") == 0)
+    {
+      g_autoptr(AguiRunState) idle = agui_run_state_new_idle ();
+
+      _agui_transcript_set_run_state (self, idle);
+    }
   self->active = chosen;
   chosen->recency = ++self->recency;
   g_ptr_array_remove (self->branches, replayed);
