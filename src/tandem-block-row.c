@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-attempt-frame.h"
+#include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-actions.h"
@@ -105,6 +106,7 @@ tandem_block_row_clear (TandemBlockRow *self)
   g_clear_pointer (&self->child, gtk_widget_unparent);
   g_clear_pointer (&self->actions, gtk_widget_unparent);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 
   for (const char * const *c = (const char * const []) { "user", "agent", "other", "first", "continued", "markdown", NULL };
        *c != NULL; c++)
@@ -392,6 +394,40 @@ tandem_block_row_popup_menu (TandemBlockRow *self)
   popup_menu (self, -1, -1);
 }
 
+static TandemBlockList *
+find_block_list (TandemBlockRow *self)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_LIST_VIEW);
+  GListModel *model = view != NULL ? G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (view))) : NULL;
+
+  if (GTK_IS_NO_SELECTION (model))
+    model = gtk_no_selection_get_model (GTK_NO_SELECTION (model));
+
+  return TANDEM_IS_BLOCK_LIST (model) ? TANDEM_BLOCK_LIST (model) : NULL;
+}
+
+static void
+on_toggle_collapsed_cb (TandemBlockRow *self)
+{
+  TandemBlockList *list = find_block_list (self);
+
+  if (list != NULL && self->block != NULL)
+    tandem_block_list_set_attempt_collapsed (list, self->block, !tandem_block_get_collapsed (self->block));
+}
+
+/* A folded attempt keeps only its last block's line */
+static void
+on_collapsed_changed_cb (TandemBlockRow *self)
+{
+  gboolean collapsed = tandem_block_get_collapsed (self->block);
+  AguiPart *part = tandem_block_get_part (self->block);
+  gboolean end = part != NULL && agui_part_get_attempt_end (part) && tandem_block_get_last_of_part (self->block);
+
+  if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+    tandem_attempt_frame_set_collapsed (TANDEM_ATTEMPT_FRAME (self->child), collapsed);
+  gtk_widget_set_visible (GTK_WIDGET (self), !collapsed || end);
+}
+
 static void
 tandem_block_row_dispose (GObject *object)
 {
@@ -537,6 +573,10 @@ tandem_block_row_set_block (TandemBlockRow *self,
 
       self->child = create_child (self);
       gtk_widget_set_parent (self->child, GTK_WIDGET (self));
+      if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+        g_signal_connect_object (self->child, "toggle-collapsed", G_CALLBACK (on_toggle_collapsed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (block, "notify::collapsed", G_CALLBACK (on_collapsed_changed_cb), self, G_CONNECT_SWAPPED);
+      on_collapsed_changed_cb (self);
 
       /* Only a message's first block says what can be done with it */
       if (tandem_block_get_first (block) &&

@@ -62,5 +62,8 @@ void             tandem_block_set_range       (TandemBlock     *self,
 void             tandem_block_text_changed    (TandemBlock     *self);
 void             tandem_block_set_transcript  (TandemBlock     *self,
                                                AguiTranscript  *transcript);
+gboolean         tandem_block_get_collapsed   (TandemBlock     *self);
+void             tandem_block_set_collapsed   (TandemBlock     *self,
+                                               gboolean         collapsed);
 
 G_END_DECLS

@@ -1013,6 +1013,58 @@ open_data_free (OpenData *data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
 
+typedef struct
+{
+  TandemWindow     *self;
+  AguiAgentSession *session;
+  char             *problem;
+} RestoreData;
+
+static void
+restore_data_free (RestoreData *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->session);
+  g_free (data->problem);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RestoreData, restore_data_free)
+
+static void
+tandem_window_show_session (TandemWindow     *self,
+                            AguiAgentSession *session,
+                            const char       *problem)
+{
+  /* For tandem_window_set_session(), which shows it */
+  g_free (self->next_agent_problem);
+  self->next_agent_problem = g_strdup (problem);
+  tandem_window_set_session (self, session);
+}
+
+static void
+on_session_restored_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(RestoreData) data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error))
+    {
+      g_autofree char *text = NULL;
+
+      /* Another conversation was opened meanwhile. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
+      tandem_window_show_toast (data->self, text);
+    }
+
+  tandem_window_show_session (data->self, data->session, data->problem);
+}
+
 static void
 tandem_window_finish_open (TandemWindow  *self,
                            AguiTransport *transport,
@@ -1021,19 +1073,32 @@ tandem_window_finish_open (TandemWindow  *self,
                            const char    *problem)
 {
   g_autoptr(AguiAgentSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  RestoreData *data;
 
-  session = agui_agent_session_new_full (transport, thread_id, self->tools, self->store, agent_id);
-  if (thread_id != NULL && self->store != NULL && !agui_agent_session_restore (session, &error))
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                          "transport", transport,
+                          "thread-id", thread_id,
+                          "tools", self->tools,
+                          "store", self->store,
+                          "agent", agent_id,
+                          "default-title", _("New conversation"),
+                          NULL);
+  if (thread_id == NULL || self->store == NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
-      tandem_window_show_toast (self, text);
+      tandem_window_show_session (self, session, problem);
+      return;
     }
 
-  /* For tandem_window_set_session(), which shows it */
-  g_free (self->next_agent_problem);
-  self->next_agent_problem = g_strdup (problem);
-  tandem_window_set_session (self, session);
+  /* The store is read on a worker and the log folded in slices: the
+   * window keeps drawing while a long conversation loads, and it is
+   * shown once whole. */
+  if (self->open_cancellable == NULL)
+    self->open_cancellable = g_cancellable_new ();
+  data = g_new0 (RestoreData, 1);
+  data->self = g_object_ref (self);
+  data->session = g_object_ref (session);
+  data->problem = g_strdup (problem);
+  agui_agent_session_restore_async (session, self->open_cancellable, on_session_restored_cb, data);
 }
 
 /* Opens the conversation for reading only: its agent cannot be reached.

@@ -14,6 +14,7 @@
 
 #include "agui.h"
 #include "agui-test-server.h"
+#include "agui-agent-session-private.h"
 
 /* Regenerated answers and edited messages fork the thread: what the
  * agent receives over real HTTP (the branch's history only, and
@@ -45,8 +46,9 @@ open_session (Fixture *f)
   g_clear_object (&f->store);
   f->store = agui_session_store_new (f->path, &error);
   g_assert_no_error (error);
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), "t", NULL, f->store, "test");
-  g_assert_true (agui_agent_session_restore (f->session, &error));
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport),
+                             "thread-id", "t", "store", f->store, "agent", "test", NULL);
+  g_assert_true (_agui_agent_session_restore (f->session, &error));
   g_assert_no_error (error);
 }
 
@@ -448,8 +450,9 @@ test_export_import (Fixture       *f,
   g_assert_no_error (error);
   g_assert_nonnull (id);
 
-  imported = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), id, NULL, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (imported, &error));
+  imported = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport),
+                           "thread-id", id, "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported, &error));
   g_assert_no_error (error);
   messages = agui_transcript_to_messages (agui_agent_session_get_transcript (imported), FALSE);
   assert_described (describe (messages), "user:first assistant:one user:second assistant:two again");
