@@ -11,6 +11,7 @@
 #include "tandem-attempt-frame.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-block-window.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-actions.h"
 #include "tandem-message-row.h"
@@ -402,6 +403,8 @@ find_block_list (TandemBlockRow *self)
 
   if (GTK_IS_NO_SELECTION (model))
     model = gtk_no_selection_get_model (GTK_NO_SELECTION (model));
+  if (TANDEM_IS_BLOCK_WINDOW (model))
+    model = tandem_block_window_get_source (TANDEM_BLOCK_WINDOW (model));
 
   return TANDEM_IS_BLOCK_LIST (model) ? TANDEM_BLOCK_LIST (model) : NULL;
 }

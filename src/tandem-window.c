@@ -13,6 +13,7 @@
 #include "tandem-approval-dialog.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-block-window.h"
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
@@ -21,6 +22,12 @@
 
 /* How close to the end counts as "at the bottom", in pixels. */
 #define BOTTOM_EPSILON 8.0
+
+/* A conversation opens with its last blocks, a few screens of them; older
+ * ones are put in front this many at a time as the person reads back
+ * (see TandemBlockWindow for why not all at once). */
+#define OPEN_BLOCKS 40
+#define REVEAL_BLOCKS 40
 
 struct _TandemWindow
 {
@@ -33,6 +40,9 @@ struct _TandemWindow
   AguiAgentSession     *session;
   AguiTranscript       *transcript;
   TandemBlockList      *blocks;
+  TandemBlockWindow    *block_window;  /* what the view shows of them */
+  guint                 reveal_tick;
+  gboolean              relayout_pending;
   char                 *agent_id;      /* the conversation's: an agent's id or a URL */
   char                 *agent_problem; /* why it cannot be used, or NULL */
   char                 *next_agent_problem;
@@ -91,6 +101,8 @@ struct _TandemWindow
 G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void tandem_window_update_actions  (TandemWindow *self);
+static void tandem_window_check_reveal    (TandemWindow  *self,
+                                           GtkAdjustment *adjustment);
 static void tandem_window_ask_interrupts  (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
 static void tandem_window_update_agent    (TandemWindow *self);
@@ -285,7 +297,7 @@ static void
 tandem_window_scroll_to_end (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-  guint n = self->blocks != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->blocks)) : 0;
+  guint n = self->block_window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->block_window)) : 0;
 
   /* The list view estimates the height of rows it has not made, so a
    * value alone may land short of the end: bring the last row in first,
@@ -293,8 +305,39 @@ tandem_window_scroll_to_end (TandemWindow *self)
   if (n > 0 && !is_at_bottom (adjustment))
     gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", n - 1);
 
+  /* Right after the model changed under it (another conversation, blocks
+   * put in front), the adjustment still describes the old layout, and
+   * the list view cannot place a value among rows it has not laid out:
+   * the change of the adjustment after the next layout follows again. */
+  if (self->relayout_pending)
+    return;
+
   gtk_adjustment_set_value (adjustment,
                             gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+}
+
+static gboolean
+reveal_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->reveal_tick = 0;
+  if (self->block_window == NULL || tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS) == 0)
+    return G_SOURCE_REMOVE;
+
+  self->relayout_pending = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* As for following: never from inside the list view's allocation */
+static void
+tandem_window_queue_reveal (TandemWindow *self)
+{
+  if (self->reveal_tick == 0)
+    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, self, NULL);
 }
 
 static void
@@ -307,6 +350,9 @@ on_vadjustment_value_changed_cb (TandemWindow  *self,
    * while it re-measures a row that grew, and that must not count. */
   if (is_at_bottom (adjustment))
     self->following = TRUE;
+
+  /* Reading back towards the oldest block shown: show older ones */
+  tandem_window_check_reveal (self, adjustment);
 
   tandem_window_update_jump_button (self);
 }
@@ -338,12 +384,25 @@ tandem_window_queue_follow (TandemWindow *self)
     self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, self, NULL);
 }
 
+/* Near the top of what is shown of a conversation that has more */
+static void
+tandem_window_check_reveal (TandemWindow  *self,
+                            GtkAdjustment *adjustment)
+{
+  if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0 &&
+      gtk_adjustment_get_value (adjustment) < gtk_adjustment_get_page_size (adjustment))
+    tandem_window_queue_reveal (self);
+}
+
 static void
 on_vadjustment_changed_cb (TandemWindow  *self,
                            GtkAdjustment *adjustment)
 {
+  self->relayout_pending = FALSE;
   if (self->following)
     tandem_window_queue_follow (self);
+  /* Also when what is shown fits the window: then nothing scrolls */
+  tandem_window_check_reveal (self, adjustment);
 
   tandem_window_update_jump_button (self);
 }
@@ -420,6 +479,8 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       break;
     case GDK_KEY_Home:
     case GDK_KEY_KP_Home:
+      /* The top of what is shown, where older blocks are put in front:
+       * Home again goes further back, as in chat apps that load history */
       value = 0;
       break;
     case GDK_KEY_End:
@@ -1893,6 +1954,9 @@ tandem_window_dispose (GObject *object)
   if (self->follow_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
   self->follow_tick = 0;
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
+  self->reveal_tick = 0;
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
@@ -1906,6 +1970,7 @@ tandem_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   g_clear_object (&self->session);
+  g_clear_object (&self->block_window);
   g_clear_object (&self->blocks);
   self->transcript = NULL;
   g_clear_object (&self->tools);
@@ -2131,9 +2196,12 @@ tandem_window_set_session (TandemWindow     *self,
   g_free (self->agent_problem);
   self->agent_problem = g_steal_pointer (&self->next_agent_problem);
 
+  g_clear_object (&self->block_window);
   g_clear_object (&self->blocks);
   self->blocks = tandem_block_list_new (self->transcript);
-  gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->blocks));
+  self->block_window = tandem_block_window_new (G_LIST_MODEL (self->blocks), OPEN_BLOCKS);
+  gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
+  self->relayout_pending = TRUE;
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
 

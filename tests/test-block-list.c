@@ -13,6 +13,7 @@
 #include <md4c.h>
 
 #include "tandem-block-list.h"
+#include "tandem-block-window.h"
 #include "tandem-block-splitter.h"
 
 /* The display model, headless: where Markdown is cut, that a cut between
@@ -551,6 +552,140 @@ test_list_snapshot (void)
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
 }
 
+
+/* The window's items, by their "n" data, as "a b c" */
+static char *
+window_names (GListModel *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? " " : "", (const char *) g_object_get_data (item, "n"));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static GObject *
+named (const char *name)
+{
+  GObject *object = g_object_new (G_TYPE_OBJECT, NULL);
+
+  g_object_set_data_full (object, "n", g_strdup (name), g_free);
+  return object;
+}
+
+typedef struct
+{
+  GListModel *model;
+  char       *before;  /* the window's items before the change */
+  GString    *after;   /* rebuilt from the signals alone */
+} Mirror;
+
+/* Applies each items-changed to a copy, so that the signals are checked
+ * to describe the change exactly, not only the end state */
+static void
+on_window_changed_cb (GListModel *model,
+                      guint       position,
+                      guint       removed,
+                      guint       added,
+                      GPtrArray  *copy)
+{
+  g_ptr_array_remove_range (copy, position, removed);
+  for (guint i = 0; i < added; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, position + i);
+
+      g_ptr_array_insert (copy, position + i, g_strdup (g_object_get_data (item, "n")));
+    }
+}
+
+static char *
+copy_names (GPtrArray *copy)
+{
+  g_ptr_array_add (copy, NULL);
+  {
+    char *joined = g_strjoinv (" ", (char **) copy->pdata);
+
+    g_ptr_array_remove_index (copy, copy->len - 1);
+    return joined;
+  }
+}
+
+static void
+test_block_window (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(TandemBlockWindow) window = NULL;
+  g_autoptr(GPtrArray) copy = g_ptr_array_new_with_free_func (g_free);
+  const char *names[] = { "a", "b", "c", "d", "e", "f" };
+  char *text;
+
+  g_test_summary ("A window on the end of a list shows its tail, puts older items in front, "
+                  "and passes on every change as one exact items-changed");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GObject) item = named (names[i]);
+      g_list_store_append (store, item);
+    }
+
+  window = tandem_block_window_new (G_LIST_MODEL (store), 3);
+  text = window_names (G_LIST_MODEL (window));
+  g_assert_cmpstr (text, ==, "d e f");
+  g_free (text);
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_ptr_array_add (copy, g_strdup (names[3 + i]));
+  g_signal_connect (window, "items-changed", G_CALLBACK (on_window_changed_cb), copy);
+
+#define CHECK(expected) \
+  G_STMT_START { \
+    char *_w = window_names (G_LIST_MODEL (window)); \
+    char *_c = copy_names (copy); \
+    g_assert_cmpstr (_w, ==, expected); \
+    g_assert_cmpstr (_c, ==, expected); \
+    g_free (_w); g_free (_c); \
+  } G_STMT_END
+
+  /* Appended at the end: passed on */
+  {
+    g_autoptr(GObject) item = named ("g");
+    g_list_store_append (store, item);
+  }
+  CHECK ("d e f g");
+
+  /* Put in front, fewer at the start */
+  g_assert_cmpuint (tandem_block_window_reveal (window, 1), ==, 1);
+  CHECK ("c d e f g");
+
+  /* Changed before the window: it shows the same items */
+  g_list_store_remove (store, 0);
+  CHECK ("c d e f g");
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 1);
+
+  /* Changed across its start: it starts where the change does */
+  {
+    g_autoptr(GObject) x = named ("x");
+    g_autoptr(GObject) y = named ("y");
+    GObject *items[] = { x, y };
+
+    g_list_store_splice (store, 0, 3, (gpointer *) items, 2);
+  }
+  CHECK ("x y e f g");
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+
+  /* Changed inside it */
+  g_list_store_remove (store, 3);
+  CHECK ("x y e g");
+
+  g_assert_cmpuint (tandem_block_window_reveal (window, 5), ==, 0);
+#undef CHECK
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -567,6 +702,7 @@ main (int   argc,
   g_test_add_func ("/tandem/block-list/streaming", test_list_streaming);
   g_test_add_func ("/tandem/block-list/definition", test_list_definition);
   g_test_add_func ("/tandem/block-list/snapshot", test_list_snapshot);
+  g_test_add_func ("/tandem/block-window", test_block_window);
 
   return g_test_run ();
 }

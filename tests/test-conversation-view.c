@@ -774,6 +774,96 @@ test_reopen_long (Fixture       *f,
   }
 }
 
+/* Whether a block with @text is drawn inside the transcript's viewport */
+static gboolean
+shows_text (TandemWindow *window,
+            const char   *text)
+{
+  GtkWidget *scroller = tandem_test_child (window, "transcript_scroller");
+  g_autoptr(GPtrArray) views = tandem_test_find_all (window, TANDEM_TYPE_MARKDOWN_VIEW);
+
+  for (guint i = 0; i < views->len; i++)
+    {
+      graphene_rect_t bounds;
+
+      if (g_strcmp0 (tandem_markdown_view_get_text (views->pdata[i]), text) == 0 &&
+          gtk_widget_is_drawable (views->pdata[i]) &&
+          gtk_widget_compute_bounds (views->pdata[i], scroller, &bounds) &&
+          bounds.origin.y + bounds.size.height > 0 &&
+          bounds.origin.y < gtk_widget_get_height (scroller))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static GtkEventController *
+find_transcript_keys (TandemWindow *window)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (tandem_test_child (window, "transcript_scroller"));
+  GtkEventController *keys = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (controller), "transcript-keys") == 0)
+        keys = controller;
+    }
+  g_object_unref (controllers);
+
+  return keys;
+}
+
+static void
+test_reopen_read_back (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("loopback", 500);
+  Opened opened = { f->window, thread_id };
+  /* The first answer: message 0 is the person's */
+  const char *first = "Message number 1, **with** some Markdown.";
+  gboolean handled = FALSE;
+
+  g_test_summary ("A long conversation opens with rows for its end only, and reading back "
+                  "by wheel or Home reaches its first message");
+
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+  {
+    g_autoptr(GPtrArray) rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+
+    /* GTK 4.8 keeps 200 rows around the end when given them all */
+    g_assert_cmpuint (rows->len, <, 100);
+  }
+
+  /* What the wheel does, again and again: up to the top of what is there */
+  for (guint i = 0; i < 200 && !shows_text (f->window, first); i++)
+    {
+      gtk_adjustment_set_value (vadjustment (f->window), 0);
+      tandem_window_user_scrolled (f->window);
+      tandem_test_iterate_for (20);
+    }
+  g_assert_true (shows_text (f->window, first));
+
+  /* Reopened, Home, again and again, goes back to the first message */
+  tandem_window_new_chat (f->window);
+  tandem_test_iterate_for (50);
+  opened.replaced = tandem_window_get_session (f->window);
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+  gtk_widget_grab_focus (tandem_test_child (f->window, "transcript_view"));
+  for (guint i = 0; i < 200 && !shows_text (f->window, first); i++)
+    {
+      g_signal_emit_by_name (find_transcript_keys (f->window), "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+      g_assert_true (handled);
+      tandem_test_iterate_for (20);
+    }
+  g_assert_true (shows_text (f->window, first));
+}
+
 static void
 test_new_chat_agent (Fixture       *f,
                      gconstpointer  data)
@@ -1076,6 +1166,7 @@ main (int   argc,
   ADD ("agent/removed", test_agent_removed);
   ADD ("agent/new-chat", test_new_chat_agent);
   ADD ("reopen-500", test_reopen_long);
+  ADD ("reopen-read-back", test_reopen_read_back);
   ADD ("perf/small-deltas", test_perf_small_deltas);
   ADD ("perf/long-paragraph", test_perf_long_paragraph);
   ADD ("perf/reopen-10000", test_perf_reopen);

@@ -191,20 +191,12 @@ note_answer (AguiTranscript *transcript,
 {
   g_autoptr(JsonObject) note = json_object_new ();
   g_autoptr(JsonNode) question = json_node_init_object (json_node_alloc (), interrupt);
-  static const char * const names[] = {
-    [AGUI_ANSWER_APPROVED] = "approved",
-    [AGUI_ANSWER_APPROVED_EDITED] = "approved-edited",
-    [AGUI_ANSWER_DENIED] = "denied",
-    [AGUI_ANSWER_CANCELLED] = "cancelled",
-    [AGUI_ANSWER_EXPIRED] = "expired",
-    [AGUI_ANSWER_ANSWERED] = "answered",
-  };
-
-  if ((guint) kind >= G_N_ELEMENTS (names) || names[kind] == NULL)
+  /* A desktop tool the person declined always has its card */
+  if (_agui_answer_get_name (kind) == NULL || kind == AGUI_ANSWER_DECLINED)
     return;
 
   json_object_set_string_member (note, "kind", "answer");
-  json_object_set_string_member (note, "answer", names[kind]);
+  json_object_set_string_member (note, "answer", _agui_answer_get_name (kind));
   if (text != NULL)
     json_object_set_string_member (note, "text", text);
   json_object_set_member (note, "interrupt", _agui_json_node_copy_deep (question));

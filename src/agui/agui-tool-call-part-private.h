@@ -29,6 +29,7 @@ JsonObject       *_agui_tool_call_part_get_metadata        (AguiToolCallPart   *
 void              _agui_tool_call_part_merge_metadata      (AguiToolCallPart   *self,
                                                             JsonObject         *metadata);
 const char       *_agui_tool_call_part_get_encrypted_value (AguiToolCallPart   *self);
+const char       *_agui_answer_get_name                    (AguiAnswer          answer);
 void              _agui_tool_call_part_set_encrypted_value (AguiToolCallPart   *self,
                                                             const char         *value);
 void              _agui_tool_call_part_set_answer          (AguiToolCallPart   *self,

@@ -622,6 +622,13 @@ static const char * const answer_names[] = {
   [AGUI_ANSWER_DECLINED] = "declined",
 };
 
+/* The stored name of an answer, %NULL for none */
+const char *
+_agui_answer_get_name (AguiAnswer answer)
+{
+  return (guint) answer < G_N_ELEMENTS (answer_names) ? answer_names[answer] : NULL;
+}
+
 /* What only this client knows about the call (the person's answer, that
  * its run ended without a result), for the store; NULL when there is
  * nothing. It is never sent to an agent. */
