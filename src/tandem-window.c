@@ -1652,7 +1652,8 @@ choose_branch_action (GtkWidget  *widget,
       guint position = tandem_block_list_find_message (self->blocks, chosen);
 
       if (position != G_MAXUINT)
-        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", position);
+        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u",
+                                    tandem_block_window_to_window (self->block_window, position));
     }
   tandem_window_update_actions (self);
 }
