@@ -1373,9 +1373,11 @@ restore_load (AguiSessionStore  *store,
   restore->snapshot = g_steal_pointer (&snapshot);
   restore->turn_count = restore->snapshot != NULL
                         ? agui_session_store_get_turn_count (store, thread_id, NULL) : 0;
-  if (restore->snapshot != NULL)
+  /* Reading every snapshot costs the thread's length times its turns:
+   * only a thread that forked needs them. Best effort: without them the
+   * thread still opens as its log says. */
+  if (restore->snapshot != NULL && _agui_session_store_count_branches (store, thread_id, NULL) > 1)
     {
-      /* Best effort: without them the thread still opens as its log says */
       restore->snapshots = _agui_session_store_list_snapshots (store, thread_id, &local_error);
       if (restore->snapshots == NULL)
         g_warning ("%s", local_error->message);

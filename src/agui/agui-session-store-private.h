@@ -38,6 +38,9 @@ gboolean   _agui_session_store_set_branch         (AguiSessionStore *self,
 char      *_agui_session_store_dup_branch         (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
+int        _agui_session_store_count_branches     (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
 JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);

@@ -2954,6 +2954,41 @@ agui_session_store_list_branches (AguiSessionStore  *self,
   return list_branches_locked (self, thread_id, what, error);
 }
 
+/* How many branches the thread has, without reading any snapshot's
+ * messages: a restore reads them all only for a thread that forked. */
+int
+_agui_session_store_count_branches (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "SELECT COUNT (*) FROM snapshots AS s WHERE s.thread_id = ?1 AND NOT EXISTS "
+                        "(SELECT 1 FROM snapshots AS c WHERE c.thread_id = ?1 AND c.parent_id = s.id)",
+                        what, error)))
+    return -1;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return -1;
+    }
+
+  return sqlite3_column_int (stmt, 0);
+}
+
 /* The snapshot the chosen branch ends on, NULL with no error when the
  * thread never chose one. */
 char *
