@@ -250,6 +250,7 @@ on_text_changed_cb (AguiPart   *part,
         gsize end = i + 1 < cuts->len ? g_array_index (cuts, TandemBlockCut, i + 1).offset : G_MAXSIZE;
 
         tandem_block_set_range (block, start, end, g_array_index (cuts, TandemBlockCut, i).continued);
+        tandem_block_set_transcript (block, self->transcript);
         g_ptr_array_insert (self->blocks, position + i, block);
         start = end;
       }
@@ -334,7 +335,10 @@ on_parts_changed_cb (GListModel   *parts,
 
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
-    g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
+    {
+      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
+      g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
+    }
   entry->n_blocks = entry->n_blocks - removed_blocks + new_blocks->len;
   message_entry_mark_first (self, entry, offset);
 
@@ -414,7 +418,10 @@ on_messages_changed_cb (TandemBlockList *self,
 
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
-    g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
+    {
+      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
+      g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
+    }
 
   if (removed_blocks > 0 || new_blocks->len > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), first, removed_blocks, new_blocks->len);

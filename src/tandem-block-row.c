@@ -6,11 +6,14 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tandem-attempt-frame.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-block-window.h"
 #include "tandem-markdown-view.h"
+#include "tandem-message-actions.h"
 #include "tandem-message-row.h"
 
 /**
@@ -21,6 +24,12 @@
  * however many deltas arrive in between, so a burst of a thousand deltas
  * costs one render of the block, and a render costs the size of the block,
  * which the splitter keeps small, not of the answer.
+ *
+ * The first block of a message carries the message's action line
+ * ([class@Tandem.MessageActions]); every block has the message's context
+ * menu (secondary click, Shift+F10 or the Menu key): copy the message
+ * (or a tool card's arguments or result), regenerate an answer, edit and
+ * resend one of the person's messages.
  */
 
 struct _TandemBlockRow
@@ -30,6 +39,8 @@ struct _TandemBlockRow
   TandemBlock *block;
   GtkWidget   *child;  /* the attempt frame around the view, or the user's message row */
   GtkWidget   *view;
+  GtkWidget   *actions;
+  GtkWidget   *menu;
   guint        tick_id;
 };
 
@@ -94,6 +105,8 @@ tandem_block_row_clear (TandemBlockRow *self)
   g_clear_object (&self->block);
   self->view = NULL;
   g_clear_pointer (&self->child, gtk_widget_unparent);
+  g_clear_pointer (&self->actions, gtk_widget_unparent);
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 
   for (const char * const *c = (const char * const []) { "user", "agent", "other", "first", "continued", "markdown", NULL };
@@ -132,6 +145,254 @@ create_child (TandemBlockRow *self)
 
   /* A failed or stopped attempt is marked on every block of it */
   return tandem_attempt_frame_new (tandem_block_get_part (self->block), self->view);
+}
+
+/* Message actions */
+
+static AguiToolCallPart *
+get_tool_call (TandemBlockRow *self)
+{
+  AguiPart *part = self->block ? tandem_block_get_part (self->block) : NULL;
+
+  return AGUI_IS_TOOL_CALL_PART (part) ? AGUI_TOOL_CALL_PART (part) : NULL;
+}
+
+static AguiRole
+get_role (TandemBlockRow *self)
+{
+  return agui_message_get_role (tandem_block_get_message (self->block));
+}
+
+static void
+update_actions (TandemBlockRow *self)
+{
+  AguiToolCallPart *call = get_tool_call (self);
+  gboolean has_block = self->block != NULL;
+  guint index = 0, n = 1;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.copy", has_block);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.copy-arguments", call != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.copy-result",
+                                 call != NULL && agui_tool_call_part_get_result (call) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.regenerate",
+                                 has_block && get_role (self) == AGUI_ROLE_ASSISTANT);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.edit",
+                                 has_block && get_role (self) == AGUI_ROLE_USER && self->actions != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.menu", has_block);
+
+  if (has_block && tandem_block_get_transcript (self->block) != NULL &&
+      agui_transcript_get_branch_position (tandem_block_get_transcript (self->block),
+                                           agui_message_get_id (tandem_block_get_message (self->block)),
+                                           &index, &n))
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.previous-branch", index > 0);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.next-branch", index + 1 < n);
+    }
+  else
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.previous-branch", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.next-branch", FALSE);
+    }
+}
+
+static void
+copy_text (TandemBlockRow *self,
+           const char     *text)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text != NULL ? text : "");
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+  g_autofree char *text = NULL;
+
+  if (self->block == NULL)
+    return;
+
+  text = tandem_message_dup_markdown (tandem_block_get_message (self->block));
+  /* A turn that is only tool calls has no text: its card is what it said */
+  if (text[0] == '\0' && get_tool_call (self) != NULL)
+    copy_text (self, agui_tool_call_part_get_arguments (get_tool_call (self)));
+  else
+    copy_text (self, text);
+}
+
+static void
+copy_arguments_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  if (get_tool_call (self) != NULL)
+    copy_text (self, agui_tool_call_part_get_arguments (get_tool_call (self)));
+}
+
+static void
+copy_result_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  if (get_tool_call (self) != NULL)
+    copy_text (self, agui_tool_call_part_get_result (get_tool_call (self)));
+}
+
+static void
+regenerate_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  if (self->block != NULL)
+    gtk_widget_activate_action (widget, "win.regenerate", "s",
+                                agui_message_get_id (tandem_block_get_message (self->block)));
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  if (self->actions != NULL)
+    tandem_message_actions_begin_edit (TANDEM_MESSAGE_ACTIONS (self->actions));
+}
+
+static void
+switch_branch (TandemBlockRow *self,
+               int             step)
+{
+  AguiTranscript *transcript;
+  const char *id;
+  guint index, n;
+
+  if (self->block == NULL || !(transcript = tandem_block_get_transcript (self->block)))
+    return;
+
+  id = agui_message_get_id (tandem_block_get_message (self->block));
+  if (!agui_transcript_get_branch_position (transcript, id, &index, &n) ||
+      (step < 0 && index == 0) || (step > 0 && index + 1 >= n))
+    return;
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.choose-branch", "(su)", id, index + step);
+}
+
+static void
+previous_branch_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  switch_branch (TANDEM_BLOCK_ROW (widget), -1);
+}
+
+static void
+next_branch_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  switch_branch (TANDEM_BLOCK_ROW (widget), 1);
+}
+
+static GMenuModel *
+create_menu_model (TandemBlockRow *self)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenu) copy = g_menu_new ();
+  g_autoptr(GMenu) change = g_menu_new ();
+
+  g_menu_append (copy, _("_Copy Message"), "message.copy");
+  if (get_tool_call (self) != NULL)
+    {
+      g_menu_append (copy, _("Copy _Arguments"), "message.copy-arguments");
+      g_menu_append (copy, _("Copy _Result"), "message.copy-result");
+    }
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (copy));
+
+  if (get_role (self) == AGUI_ROLE_ASSISTANT)
+    g_menu_append (change, _("_Regenerate"), "message.regenerate");
+  if (get_role (self) == AGUI_ROLE_USER && self->actions != NULL)
+    g_menu_append (change, _("_Edit and Resend"), "message.edit");
+  if (g_menu_model_get_n_items (G_MENU_MODEL (change)) > 0)
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (change));
+
+  return G_MENU_MODEL (menu);
+}
+
+static void
+popup_menu (TandemBlockRow *self,
+            double          x,
+            double          y)
+{
+  g_autoptr(GMenuModel) model = NULL;
+
+  if (self->block == NULL)
+    return;
+
+  update_actions (self);
+  model = create_menu_model (self);
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
+  self->menu = gtk_popover_menu_new_from_model (model);
+  gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+  gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
+  if (x >= 0 && y >= 0)
+    gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->menu));
+}
+
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  popup_menu (TANDEM_BLOCK_ROW (widget), -1, -1);
+}
+
+static void
+on_secondary_pressed_cb (TandemBlockRow  *self,
+                         int              n_press,
+                         double           x,
+                         double           y,
+                         GtkGestureClick *gesture)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+  GtkWidget *label = picked ? gtk_widget_get_ancestor (picked, GTK_TYPE_LABEL) : NULL;
+
+  /* Text the person selected keeps its own menu (Copy, Select All) */
+  if (label != NULL && gtk_label_get_selection_bounds (GTK_LABEL (label), NULL, NULL))
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  popup_menu (self, x, y);
+}
+
+static void
+on_editing_changed_cb (TandemBlockRow *self)
+{
+  gtk_widget_set_visible (self->child,
+                          !tandem_message_actions_get_editing (TANDEM_MESSAGE_ACTIONS (self->actions)));
+}
+
+/**
+ * tandem_block_row_popup_menu:
+ * @self: a row
+ *
+ * Opens the row's context menu, as Shift+F10 does.
+ */
+void
+tandem_block_row_popup_menu (TandemBlockRow *self)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK_ROW (self));
+
+  popup_menu (self, -1, -1);
 }
 
 static TandemBlockList *
@@ -231,13 +492,36 @@ tandem_block_row_class_init (TandemBlockRowClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_install_action (widget_class, "message.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "message.copy-arguments", NULL, copy_arguments_action);
+  gtk_widget_class_install_action (widget_class, "message.copy-result", NULL, copy_result_action);
+  gtk_widget_class_install_action (widget_class, "message.regenerate", NULL, regenerate_action);
+  gtk_widget_class_install_action (widget_class, "message.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "message.previous-branch", NULL, previous_branch_action);
+  gtk_widget_class_install_action (widget_class, "message.next-branch", NULL, next_branch_action);
+  gtk_widget_class_install_action (widget_class, "message.menu", NULL, menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "message.menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "message.menu", NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "blockrow");
 }
 
 static void
 tandem_block_row_init (TandemBlockRow *self)
 {
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  /* Before the labels inside, which have a menu of their own */
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (on_secondary_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  update_actions (self);
 }
 
 GtkWidget *
@@ -297,6 +581,16 @@ tandem_block_row_set_block (TandemBlockRow *self,
       g_signal_connect_object (block, "notify::collapsed", G_CALLBACK (on_collapsed_changed_cb), self, G_CONNECT_SWAPPED);
       on_collapsed_changed_cb (self);
 
+      /* Only a message's first block says what can be done with it */
+      if (tandem_block_get_first (block) &&
+          (role == AGUI_ROLE_USER || role == AGUI_ROLE_ASSISTANT))
+        {
+          self->actions = tandem_message_actions_new (block);
+          gtk_widget_insert_before (self->actions, GTK_WIDGET (self), self->child);
+          g_signal_connect_object (self->actions, "notify::editing", G_CALLBACK (on_editing_changed_cb),
+                                   self, G_CONNECT_SWAPPED);
+        }
+
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
         {
           update_markdown (self);
@@ -304,5 +598,6 @@ tandem_block_row_set_block (TandemBlockRow *self,
         }
     }
 
+  update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BLOCK]);
 }

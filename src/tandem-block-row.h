@@ -19,5 +19,6 @@ GtkWidget   *tandem_block_row_new       (void);
 TandemBlock *tandem_block_row_get_block (TandemBlockRow *self);
 void         tandem_block_row_set_block (TandemBlockRow *self,
                                          TandemBlock    *block);
+void         tandem_block_row_popup_menu (TandemBlockRow *self);
 
 G_END_DECLS

@@ -27,6 +27,8 @@ struct _TandemBlock
   TandemBlockKind  kind;
   AguiMessage     *message;
   AguiPart        *part;
+  /* Weak: for what the row asks of the whole thread (its branches) */
+  AguiTranscript  *transcript;
   gsize            start;
   gsize            end;
   guint            first : 1;
@@ -67,6 +69,7 @@ tandem_block_dispose (GObject *object)
 
   g_clear_object (&self->message);
   g_clear_object (&self->part);
+  g_clear_weak_pointer (&self->transcript);
 
   G_OBJECT_CLASS (tandem_block_parent_class)->dispose (object);
 }
@@ -291,6 +294,30 @@ tandem_block_text_changed (TandemBlock *self)
   g_return_if_fail (TANDEM_IS_BLOCK (self));
 
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/**
+ * tandem_block_get_transcript:
+ * @self: a block
+ *
+ * Returns: (transfer none) (nullable): the transcript the block was drawn
+ *   from, while it lives
+ */
+AguiTranscript *
+tandem_block_get_transcript (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
+
+  return self->transcript;
+}
+
+void
+tandem_block_set_transcript (TandemBlock    *self,
+                             AguiTranscript *transcript)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+
+  g_set_weak_pointer (&self->transcript, transcript);
 }
 
 gboolean

@@ -50,6 +50,7 @@ gsize            tandem_block_get_start       (TandemBlock     *self);
 gboolean         tandem_block_get_last_of_part (TandemBlock    *self);
 const char      *tandem_block_peek_text       (TandemBlock     *self,
                                                gsize           *length);
+AguiTranscript  *tandem_block_get_transcript  (TandemBlock     *self);
 
 /* For TandemBlockList */
 void             tandem_block_set_first       (TandemBlock     *self,
@@ -59,6 +60,8 @@ void             tandem_block_set_range       (TandemBlock     *self,
                                                gsize            end,
                                                gboolean         continued);
 void             tandem_block_text_changed    (TandemBlock     *self);
+void             tandem_block_set_transcript  (TandemBlock     *self,
+                                               AguiTranscript  *transcript);
 gboolean         tandem_block_get_collapsed   (TandemBlock     *self);
 void             tandem_block_set_collapsed   (TandemBlock     *self,
                                                gboolean         collapsed);

@@ -598,6 +598,9 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", usable && waiting && !busy && !self->asking);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate", usable && !busy && !waiting);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-message", usable && !busy && !waiting);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
 
   gtk_widget_set_visible (self->send_button, !busy);
   gtk_widget_set_visible (self->stop_button, busy);
@@ -680,6 +683,32 @@ on_run_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_run_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+static void
+on_regenerate_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_regenerate_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+static void
+on_edit_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_edit_finish (AGUI_AGENT_SESSION (object), result, &error);
   tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
@@ -1611,6 +1640,86 @@ retry_action (GtkWidget  *widget,
   tandem_window_update_actions (self);
 }
 
+/* Regenerate and edit fork the thread: the earlier branch is kept. */
+static void
+regenerate_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (self->session == NULL || is_busy (self))
+    return;
+
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  self->following = TRUE;
+  agui_agent_session_regenerate_async (self->session, g_variant_get_string (parameter, NULL), NULL,
+                                       self->cancellable, on_regenerate_done_cb, g_object_ref (self));
+  tandem_window_update_actions (self);
+}
+
+static void
+edit_message_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  const char *id, *text;
+
+  g_variant_get (parameter, "(&s&s)", &id, &text);
+  if (self->session == NULL || is_busy (self) || is_blank (text))
+    return;
+
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  self->following = TRUE;
+  agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable,
+                                 on_edit_done_cb, g_object_ref (self));
+  tandem_window_update_actions (self);
+}
+
+static void
+choose_branch_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  const char *id;
+  guint index;
+
+  GListModel *rows;
+  guint row = G_MAXUINT;
+
+  g_variant_get (parameter, "(&su)", &id, &index);
+  if (self->session == NULL)
+    return;
+
+  rows = G_LIST_MODEL (agui_agent_session_get_transcript (self->session));
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && row == G_MAXUINT; i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
+
+      if (g_strcmp0 (agui_message_get_id (message), id) == 0)
+        row = i;
+    }
+
+  /* The person is reading this turn: the view stays on it, at the
+   * version chosen, rather than follow the new branch to its end. */
+  self->following = FALSE;
+  if (!agui_agent_session_choose_branch (self->session, id, index, &error))
+    g_warning ("%s", error->message);
+  else if (row != G_MAXUINT && row < g_list_model_get_n_items (rows))
+    {
+      g_autoptr(AguiMessage) chosen = g_list_model_get_item (rows, row);
+      guint position = tandem_block_list_find_message (self->blocks, chosen);
+
+      if (position != G_MAXUINT)
+        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u",
+                                    tandem_block_window_to_window (self->block_window, position));
+    }
+  tandem_window_update_actions (self);
+}
+
 static void
 answer_interrupts_action (GtkWidget  *widget,
                           const char *action_name,
@@ -2074,6 +2183,9 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "win.regenerate", "s", regenerate_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-message", "(ss)", edit_message_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-branch", "(su)", choose_branch_action);
   gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
   gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);

@@ -12,6 +12,7 @@
 #include "agui-reducer-private.h"
 #include "agui-run-input-private.h"
 #include "agui-session-store.h"
+#include "agui-session-store-private.h"
 #include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"
 #include "agui-turn-recorder-private.h"
@@ -84,6 +85,10 @@ typedef struct
   /* An A2UI user action: forwarded with the first run only, so a tool
    * follow-up does not repeat what the person did. */
   JsonObject        *a2ui_action;
+  /* A regenerated answer or an edited message: the row the branch starts
+   * at, and the run it branches from (the first run's parentRunId). */
+  char              *fork_id;
+  char              *parent_run_id;
   GCancellable      *cancellable;
   GCancellable      *caller_cancellable;
   gulong             caller_cancelled_id;
@@ -121,6 +126,10 @@ struct _AguiAgentSession
   AguiTurnRecorder *recorder;
   /* A restore is drawing the thread: turns wait for it. */
   gboolean          restoring;
+  /* The branch chosen last, and whether a write of a choice is in
+   * flight: one at a time, so that quick switches land in order. */
+  char             *branch_to_keep;
+  gboolean          keeping_branch;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
@@ -159,6 +168,8 @@ exchange_free (Exchange *exchange)
   g_clear_pointer (&exchange->answers, json_array_unref);
   g_clear_pointer (&exchange->parameters, agui_run_parameters_unref);
   g_clear_pointer (&exchange->a2ui_action, json_object_unref);
+  g_free (exchange->fork_id);
+  g_free (exchange->parent_run_id);
   g_clear_pointer (&exchange->pipeline, _agui_pipeline_free);
   if (exchange->stream != NULL)
     agui_event_stream_close (exchange->stream);
@@ -225,6 +236,7 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->agent, g_free);
   g_clear_pointer (&self->default_title, g_free);
   g_clear_pointer (&self->recorder, _agui_turn_recorder_free);
+  g_clear_pointer (&self->branch_to_keep, g_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
 }
@@ -841,6 +853,8 @@ start_run (GTask *task)
   input = _agui_run_input_build (self->thread_id, run_id, self->transcript, self->tools,
                                  exchange->parameters, exchange->runs == 0, exchange->a2ui_action,
                                  exchange->kind == EXCHANGE_RESUME ? exchange->answers : NULL);
+  if (exchange->parent_run_id != NULL && exchange->runs == 0)
+    json_object_set_string_member (json_node_get_object (input), "parentRunId", exchange->parent_run_id);
   exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
@@ -851,6 +865,25 @@ start_run (GTask *task)
 
   agui_transport_run_async (self->transport, input, exchange->cancellable,
                             on_run_started, g_object_ref (task));
+}
+
+/* The old branch stays in the transcript; the new turn's snapshot is a
+ * second child of the one the branch starts from. */
+static gboolean
+begin_branch (AguiAgentSession  *self,
+              Exchange          *exchange,
+              GError           **error)
+{
+  g_autofree char *parent_snapshot_id = NULL;
+
+  if (!_agui_transcript_fork (self->transcript, exchange->fork_id, exchange->kind == EXCHANGE_SEND,
+                              &parent_snapshot_id, &exchange->parent_run_id, error))
+    return FALSE;
+
+  _agui_turn_recorder_restore (self->recorder, parent_snapshot_id,
+                               _agui_turn_recorder_get_turn_index (self->recorder));
+
+  return TRUE;
 }
 
 static void
@@ -892,6 +925,12 @@ begin_exchange (GTask *task)
 
   if (exchange->kind == EXCHANGE_RESUME)
     _agui_run_input_record_answers (self->transcript, exchange->answers);
+
+  if (exchange->fork_id != NULL && !begin_branch (self, exchange, &error))
+    {
+      finish_exchange (task, error);
+      return;
+    }
 
   /* The turn begins: a snapshot id is reserved (none without a store). */
   exchange->started = TRUE;
@@ -1289,6 +1328,8 @@ typedef struct
 {
   GPtrArray  *events;
   JsonObject *snapshot;
+  /* Every snapshot, to rebuild the thread's branches */
+  JsonArray  *snapshots;
   int         turn_count;
   guint       folded;
   guint       idle_id;
@@ -1300,6 +1341,7 @@ restore_free (Restore *restore)
   g_clear_handle_id (&restore->idle_id, g_source_remove);
   g_clear_pointer (&restore->events, g_ptr_array_unref);
   g_clear_pointer (&restore->snapshot, json_object_unref);
+  g_clear_pointer (&restore->snapshots, json_array_unref);
   g_free (restore);
 }
 
@@ -1331,6 +1373,15 @@ restore_load (AguiSessionStore  *store,
   restore->snapshot = g_steal_pointer (&snapshot);
   restore->turn_count = restore->snapshot != NULL
                         ? agui_session_store_get_turn_count (store, thread_id, NULL) : 0;
+  /* Reading every snapshot costs the thread's length times its turns:
+   * only a thread that forked needs them. Best effort: without them the
+   * thread still opens as its log says. */
+  if (restore->snapshot != NULL && _agui_session_store_count_branches (store, thread_id, NULL) > 1)
+    {
+      restore->snapshots = _agui_session_store_list_snapshots (store, thread_id, &local_error);
+      if (restore->snapshots == NULL)
+        g_warning ("%s", local_error->message);
+    }
 
   return restore;
 }
@@ -1404,6 +1455,12 @@ restore_finish (AguiAgentSession *self,
                                json_object_get_string_member_with_default (snapshot, "id", NULL),
                                MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
                                     (guint) MAX (0, restore->turn_count)));
+
+  /* A thread that forked replays as its branches one after the other;
+   * the snapshots say what each held. */
+  if (restore->snapshots != NULL)
+    _agui_transcript_restore_branches (self->transcript, restore->snapshots,
+                                       _agui_turn_recorder_get_last_snapshot_id (self->recorder));
 }
 
 gboolean
@@ -1675,4 +1732,220 @@ agui_agent_session_retry_save_finish (AguiAgentSession  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return _agui_turn_recorder_retry_finish (self->recorder, result, error);
+}
+
+/**
+ * agui_agent_session_regenerate_async:
+ * @self: a session
+ * @message_id: the id of an agent's turn (the row), or of the person's
+ *   message it answers
+ * @parameters: (nullable): tools, context, forwarded properties and state
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole exchange has ended
+ * @user_data: data for @callback
+ *
+ * Asks the agent again for the answer to the person's message: the
+ * thread forks before the answer, which stays on its own branch (see
+ * [method@Agui.Transcript.get_branch_position]), and the new run is given
+ * the history up to the person's message, with `parentRunId` naming the
+ * run that history ended on (none for the thread's first turn).
+ */
+void
+agui_agent_session_regenerate_async (AguiAgentSession    *self,
+                                     const char          *message_id,
+                                     AguiRunParameters   *parameters,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (message_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = exchange_task_new (self, EXCHANGE_RUN, NULL, NULL, parameters, cancellable, callback, user_data,
+                            agui_agent_session_regenerate_async);
+  ((Exchange *) g_task_get_task_data (task))->fork_id = g_strdup (message_id);
+  enqueue_task (self, task);
+}
+
+/**
+ * agui_agent_session_regenerate_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the state the last run ended in
+ */
+AguiRunState *
+agui_agent_session_regenerate_finish (AguiAgentSession  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  return propagate (self, result, agui_agent_session_regenerate_async, error);
+}
+
+/**
+ * agui_agent_session_edit_async:
+ * @self: a session
+ * @message_id: the id of a message of the person's
+ * @text: what the person says instead
+ * @parameters: (nullable): tools, context, forwarded properties and state
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the whole exchange has ended
+ * @user_data: data for @callback
+ *
+ * Sends @text in place of an earlier message: the thread forks before
+ * that message, which stays on its own branch with everything after it,
+ * and the new run is given the history before it, then @text, with
+ * `parentRunId` as for [method@Agui.AgentSession.regenerate_async].
+ */
+void
+agui_agent_session_edit_async (AguiAgentSession    *self,
+                               const char          *message_id,
+                               const char          *text,
+                               AguiRunParameters   *parameters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(JsonNode) content = NULL;
+  GTask *task;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (message_id != NULL);
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  content = json_node_init_string (json_node_alloc (), text);
+  task = exchange_task_new (self, EXCHANGE_SEND, content, NULL, parameters, cancellable, callback, user_data,
+                            agui_agent_session_edit_async);
+  ((Exchange *) g_task_get_task_data (task))->fork_id = g_strdup (message_id);
+  enqueue_task (self, task);
+}
+
+/**
+ * agui_agent_session_edit_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the state the last run ended in
+ */
+AguiRunState *
+agui_agent_session_edit_finish (AguiAgentSession  *self,
+                                GAsyncResult      *result,
+                                GError           **error)
+{
+  return propagate (self, result, agui_agent_session_edit_async, error);
+}
+
+static void keep_branch (AguiAgentSession *self);
+
+static void
+on_branch_kept (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(AguiAgentSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char **ids = g_task_get_task_data (G_TASK (result));
+
+  self->keeping_branch = FALSE;
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_warning ("%s", error->message);
+      _agui_turn_recorder_set_store_error (self->recorder, error->message);
+    }
+
+  /* The person switched again while this was written */
+  if (g_strcmp0 (ids[1], self->branch_to_keep) != 0)
+    keep_branch (self);
+}
+
+static void
+keep_branch_in_thread (GTask        *task,
+                       gpointer      source_object,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  char **ids = task_data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_branch (source_object, ids[0], ids[1], &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+keep_branch (AguiAgentSession *self)
+{
+  g_autoptr(GTask) task = NULL;
+  char **ids;
+
+  if (self->keeping_branch || self->store == NULL || self->branch_to_keep == NULL)
+    return;
+
+  task = g_task_new (self->store, NULL, on_branch_kept, g_object_ref (self));
+  ids = g_new0 (char *, 3);
+  ids[0] = g_strdup (self->thread_id);
+  ids[1] = g_strdup (self->branch_to_keep);
+  g_task_set_source_tag (task, keep_branch);
+  g_task_set_task_data (task, ids, (GDestroyNotify) g_strfreev);
+  self->keeping_branch = TRUE;
+  g_task_run_in_thread (task, keep_branch_in_thread);
+}
+
+/**
+ * agui_agent_session_choose_branch:
+ * @self: a session
+ * @message_id: the id of a row with alternatives
+ * @index: the alternative to show, from 0
+ * @error: return location for a #GError
+ *
+ * Switches the row, and everything after it, to another of its
+ * alternatives. The next turn continues that branch, the history sent is
+ * that branch's only, and the store remembers the choice (in the
+ * background; a failure to keep it shows in
+ * [property@Agui.AgentSession:store-error]).
+ *
+ * Returns: %TRUE on success; an unknown row, an alternative it does not
+ *   have, or a session in the middle of an exchange is an error
+ */
+gboolean
+agui_agent_session_choose_branch (AguiAgentSession  *self,
+                                  const char        *message_id,
+                                  guint              index,
+                                  GError           **error)
+{
+  g_autofree char *leaf = NULL;
+
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+
+  if (self->current != NULL || self->restoring)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
+                           "A branch cannot be chosen while the agent is answering");
+      return FALSE;
+    }
+
+  if (!_agui_transcript_choose_branch (self->transcript, message_id, index, &leaf, error))
+    return FALSE;
+
+  if (g_strcmp0 (leaf, _agui_turn_recorder_get_last_snapshot_id (self->recorder)) == 0)
+    return TRUE;
+
+  _agui_turn_recorder_restore (self->recorder, leaf, _agui_turn_recorder_get_turn_index (self->recorder));
+
+  if (leaf != NULL && leaf[0] != '\0')
+    {
+      g_free (self->branch_to_keep);
+      self->branch_to_keep = g_steal_pointer (&leaf);
+      keep_branch (self);
+    }
+
+  return TRUE;
 }

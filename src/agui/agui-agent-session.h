@@ -121,5 +121,33 @@ AGUI_AVAILABLE_IN_ALL
 AguiRunState     *agui_agent_session_send_message_finish    (AguiAgentSession     *self,
                                                              GAsyncResult         *result,
                                                              GError              **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_agent_session_regenerate_async       (AguiAgentSession     *self,
+                                                             const char           *message_id,
+                                                             AguiRunParameters    *parameters,
+                                                             GCancellable         *cancellable,
+                                                             GAsyncReadyCallback   callback,
+                                                             gpointer              user_data);
+AGUI_AVAILABLE_IN_ALL
+AguiRunState     *agui_agent_session_regenerate_finish      (AguiAgentSession     *self,
+                                                             GAsyncResult         *result,
+                                                             GError              **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_agent_session_edit_async             (AguiAgentSession     *self,
+                                                             const char           *message_id,
+                                                             const char           *text,
+                                                             AguiRunParameters    *parameters,
+                                                             GCancellable         *cancellable,
+                                                             GAsyncReadyCallback   callback,
+                                                             gpointer              user_data);
+AGUI_AVAILABLE_IN_ALL
+AguiRunState     *agui_agent_session_edit_finish            (AguiAgentSession     *self,
+                                                             GAsyncResult         *result,
+                                                             GError              **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_agent_session_choose_branch          (AguiAgentSession     *self,
+                                                             const char           *message_id,
+                                                             guint                 index,
+                                                             GError              **error);
 
 G_END_DECLS

@@ -47,4 +47,20 @@ gboolean   _agui_session_store_write_rows_finish (AguiSessionStore     *self,
 gint64     _agui_session_store_set_max_page_count (AguiSessionStore *self,
                                                   gint64            max_pages);
 
+/* Branches: which one the person chose (the snapshot it ends on), and
+ * every snapshot of a thread, to rebuild them. */
+gboolean   _agui_session_store_set_branch         (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  const char       *snapshot_id,
+                                                  GError          **error);
+char      *_agui_session_store_dup_branch         (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
+int        _agui_session_store_count_branches     (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
+JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
+
 G_END_DECLS

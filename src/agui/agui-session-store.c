@@ -150,6 +150,12 @@ static const char * const migrations[] = {
   "  thread_id TEXT PRIMARY KEY NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
   "  text TEXT NOT NULL"
   ");",
+  /* 3: branches. A regenerated answer or an edited message is a second
+   * child of a snapshot; the thread remembers which branch the person
+   * chose (the snapshot it ends on), and each snapshot the run it ended
+   * on, which a new branch names as its parentRunId. */
+  "ALTER TABLE threads ADD COLUMN branch TEXT;"
+  "ALTER TABLE snapshots ADD COLUMN run_id TEXT;",
 };
 
 static const char * const status_names[] = {
@@ -1425,6 +1431,7 @@ struct _AguiTurnRows
   char               *thread_id;
   char               *snapshot_id;
   char               *parent_id;
+  char               *run_id;
   int                 turn_index;
   AguiSnapshotStatus  status;
   char               *finish_reason;
@@ -1455,6 +1462,7 @@ _agui_turn_rows_unref (AguiTurnRows *rows)
   g_free (rows->thread_id);
   g_free (rows->snapshot_id);
   g_free (rows->parent_id);
+  g_free (rows->run_id);
   g_free (rows->finish_reason);
   g_free (rows->error);
   g_free (rows->title);
@@ -1486,6 +1494,7 @@ turn_rows_init (AguiTurnRows          *rows,
   rows->thread_id = g_strdup (turn->thread_id);
   rows->snapshot_id = g_strdup (turn->snapshot_id);
   rows->parent_id = g_strdup (turn->parent_id);
+  rows->run_id = g_strdup (turn->run_id);
   rows->turn_index = turn->turn_index;
   rows->status = turn->status;
   rows->finish_reason = g_strdup (turn->finish_reason);
@@ -1623,10 +1632,10 @@ write_turn_locked (AguiSessionStore      *self,
   int rc;
 
   if (!(upsert = prepare (self,
-                          "INSERT INTO threads (id, title, agent, created, updated) "
-                          "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                          "INSERT INTO threads (id, title, agent, created, updated, branch) "
+                          "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", ?5) "
                           "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
-                          "agent = COALESCE (excluded.agent, agent)",
+                          "agent = COALESCE (excluded.agent, agent), branch = excluded.branch",
                           what, error)) ||
       !(next_seq = prepare (self,
                             "SELECT COALESCE (MAX (seq), -1) + 1 FROM events WHERE thread_id = ?1",
@@ -1636,8 +1645,8 @@ write_turn_locked (AguiSessionStore      *self,
                                 what, error)) ||
       !(insert_snapshot = prepare (self,
                                    "INSERT INTO snapshots (id, parent_id, thread_id, turn_index, status, "
-                                   "finish_reason, error, messages, state, created_at) "
-                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                   "finish_reason, error, messages, state, created_at, run_id) "
+                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                                    what, error)) ||
       !(clear_interrupts = prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
       !(insert_interrupt = prepare (self,
@@ -1649,6 +1658,8 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (upsert, 2, title ? title : "", -1, SQLITE_STATIC);
   sqlite3_bind_text (upsert, 3, agent, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (upsert, 4, now);
+  /* The newest turn is on the branch the person is on. */
+  sqlite3_bind_text (upsert, 5, turn->snapshot_id, -1, SQLITE_STATIC);
   if (!step_done (self, upsert, what, error))
     return FALSE;
 
@@ -1682,6 +1693,7 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (insert_snapshot, 8, rows->messages, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (insert_snapshot, 10, now);
+  sqlite3_bind_text (insert_snapshot, 11, turn->run_id, -1, SQLITE_STATIC);
   rc = sqlite3_step (insert_snapshot);
   if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
     {
@@ -1868,7 +1880,7 @@ agui_session_store_load_events (AguiSessionStore  *self,
 }
 
 #define SNAPSHOT_COLUMNS \
-  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at"
+  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
 
 static JsonObject *
 snapshot_from_row (sqlite3_stmt  *stmt,
@@ -1901,6 +1913,8 @@ snapshot_from_row (sqlite3_stmt  *stmt,
   json_object_set_member (snapshot, "messages", g_steal_pointer (&messages));
   json_object_set_member (snapshot, "state", g_steal_pointer (&state));
   json_object_set_int_member (snapshot, "createdAt", sqlite3_column_int64 (stmt, 9));
+  if (sqlite3_column_type (stmt, 10) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "runId", (const char *) sqlite3_column_text (stmt, 10));
 
   return g_steal_pointer (&snapshot);
 }
@@ -1923,8 +1937,9 @@ get_last_snapshot_locked (AguiSessionStore  *self,
                         completed_only
                           ? "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
                             "AND status = 'COMPLETED' ORDER BY turn_index DESC"
+                          /* The chosen branch's last turn first, then the newest */
                           : "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
-                            "ORDER BY turn_index DESC",
+                            "ORDER BY id IS (SELECT branch FROM threads WHERE id = ?1) DESC, turn_index DESC",
                         what, error)))
     return FALSE;
 
@@ -1958,8 +1973,8 @@ get_last_snapshot_locked (AguiSessionStore  *self,
  * @thread_id: a thread's id
  * @error: return location for a #GError
  *
- * Reads the snapshot of the thread's latest turn (the highest turn
- * index), whatever its status: an object with `id`, `parentId` (or
+ * Reads the snapshot of the thread's latest turn on the branch the person
+ * chose (with no branches, the highest turn index), whatever its status: an object with `id`, `parentId` (or
  * null), `threadId`, `turnIndex`, `status` (`"COMPLETED"`, `"FAILED"` or
  * `"ABORTED"`), `finishReason` and `error` when set, `messages`, `state`
  * and `createdAt` (microseconds since the Unix epoch).
@@ -2133,6 +2148,40 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
 #define EXPORT_FORMAT "tandem-thread"
 #define EXPORT_VERSION 1
 
+static JsonArray *list_branches_locked (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        const char        *what,
+                                        GError           **error);
+
+/* A thread that forked has one log for all its branches, which replays
+ * as none of them: its export carries, in place of the log, the chosen
+ * branch as a snapshot of its messages and one of its state, which an
+ * import folds to exactly what the export says. */
+static JsonArray *
+branch_events (JsonObject *snapshot)
+{
+  JsonArray *events = json_array_new ();
+  JsonObject *messages = json_object_new ();
+  JsonObject *state = json_object_new ();
+
+  json_object_set_string_member (messages, "type", "MESSAGES_SNAPSHOT");
+  json_object_set_member (messages, "messages", json_object_dup_member (snapshot, "messages"));
+  json_array_add_object_element (events, messages);
+
+  if (json_object_has_member (snapshot, "state") && !json_object_get_null_member (snapshot, "state"))
+    {
+      json_object_set_string_member (state, "type", "STATE_SNAPSHOT");
+      json_object_set_member (state, "snapshot", json_object_dup_member (snapshot, "state"));
+      json_array_add_object_element (events, state);
+    }
+  else
+    {
+      json_object_unref (state);
+    }
+
+  return events;
+}
+
 static JsonNode *
 export_json_locked (AguiSessionStore  *self,
                     const char        *thread_id,
@@ -2143,13 +2192,15 @@ export_json_locked (AguiSessionStore  *self,
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(JsonArray) branches = NULL;
   g_autoptr(JsonObject) root = NULL;
   JsonArray *event_array;
 
   if (!(thread = get_thread_locked (self, thread_id, what, error)) ||
       !get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error) ||
       !(events = load_events_locked (self, thread_id, what, error)) ||
-      !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)))
+      !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)) ||
+      !(branches = list_branches_locked (self, thread_id, what, error)))
     return NULL;
 
   root = json_object_new ();
@@ -2170,9 +2221,16 @@ export_json_locked (AguiSessionStore  *self,
 
   json_object_set_array_member (root, "pendingInterrupts", g_steal_pointer (&interrupts));
 
-  event_array = json_array_sized_new (events->len);
-  for (guint i = 0; i < events->len; i++)
-    json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
+  if (snapshot != NULL && json_array_get_length (branches) > 1)
+    {
+      event_array = branch_events (snapshot);
+    }
+  else
+    {
+      event_array = json_array_sized_new (events->len);
+      for (guint i = 0; i < events->len; i++)
+        json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
+    }
   json_object_set_array_member (root, "events", event_array);
 
   return json_node_init_object (json_node_alloc (), root);
@@ -2193,8 +2251,12 @@ export_json_locked (AguiSessionStore  *self,
  *   "events": [ the compacted log ] }
  * ```
  *
- * The messages and state are those of the latest turn. The snapshot
- * chain is not exported: it belongs to this database.
+ * The messages and state are those of the latest turn of the branch the
+ * person chose. The snapshot chain is not exported: it belongs to this
+ * database; a thread that forked exports, in place of its log (which
+ * holds every branch), a `MESSAGES_SNAPSHOT` and a `STATE_SNAPSHOT` of
+ * the chosen branch ([method@Agui.SessionStore.list_branches] has the
+ * others).
  * [method@Agui.SessionStore.import_json] reads it back.
  *
  * Returns: (transfer full) (nullable): the export, or %NULL on error
@@ -2421,6 +2483,25 @@ append_message (GString    *out,
     append_tool_calls (out, json_object_get_array_member (message, "toolCalls"), tool_names);
 }
 
+static void
+append_messages (GString    *out,
+                 JsonArray  *messages,
+                 JsonNode   *state,
+                 const char *level,
+                 GHashTable *tool_names)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        append_message (out, json_node_get_object (element), tool_names);
+    }
+
+  g_string_append_printf (out, "%s State\n\n", level);
+  append_json_block (out, state);
+}
+
 /**
  * agui_session_store_export_markdown:
  * @self: a session store
@@ -2463,16 +2544,70 @@ agui_session_store_export_markdown (AguiSessionStore  *self,
   if (!json_object_get_null_member (thread, "agent"))
     g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  append_messages (out, messages, json_object_get_member (root, "state"), "##", tool_names);
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * agui_session_store_export_branches_markdown:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Like [method@Agui.SessionStore.export_markdown], with every branch of
+ * the thread one after the other, each under its own heading ("Branch 2
+ * of 3", the chosen one marked), whole, with its state.
+ *
+ * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
+ */
+char *
+agui_session_store_export_branches_markdown (AguiSessionStore  *self,
+                                             const char        *thread_id,
+                                             GError           **error)
+{
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GHashTable) tool_names = NULL;
+  g_autofree char *what = NULL;
+  const char *title;
+  guint n;
+  GString *out;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
+
+  {
+    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+
+    if (!exec_sql (self, "BEGIN", what, error))
+      return NULL;
+    thread = get_thread_locked (self, thread_id, what, error);
+    branches = thread ? list_branches_locked (self, thread_id, what, error) : NULL;
+    rollback (self);
+    if (branches == NULL)
+      return NULL;
+  }
+
+  title = json_object_get_string_member (thread, "title");
+  tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  out = g_string_new (NULL);
+  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
+  if (!json_object_get_null_member (thread, "agent"))
+    g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
+
+  n = json_array_get_length (branches);
+  for (guint i = 0; i < n; i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
+      JsonObject *branch = json_array_get_object_element (branches, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        append_message (out, json_node_get_object (element), tool_names);
+      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n,
+                              json_object_get_boolean_member (branch, "chosen") ? " (chosen)" : "");
+      append_messages (out, json_object_get_array_member (branch, "messages"),
+                       json_object_get_member (branch, "state"), "###", tool_names);
     }
-
-  g_string_append (out, "## State\n\n");
-  append_json_block (out, json_object_get_member (root, "state"));
 
   return g_string_free (out, FALSE);
 }
@@ -3347,4 +3482,255 @@ _agui_session_store_set_max_page_count (AguiSessionStore *self,
     return -1;
 
   return sqlite3_column_int64 (stmt, 0);
+}
+
+/* Branches */
+
+gboolean
+_agui_session_store_set_branch (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                const char        *snapshot_id,
+                                GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+  g_return_val_if_fail (snapshot_id != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not keep the branch chosen in the thread '%s'", thread_id);
+
+  /* Only the end of a branch can be chosen: a turn written since (on
+   * another thread of this process, or another process) continued it,
+   * and the thread is on that turn's branch already. */
+  return change_thread (self,
+                        "UPDATE threads SET branch = CASE WHEN EXISTS "
+                        "(SELECT 1 FROM snapshots WHERE thread_id = ?1 AND parent_id = ?2) "
+                        "THEN branch ELSE ?2 END WHERE id = ?1",
+                        thread_id, snapshot_id, what, error);
+}
+
+/* Every snapshot of the thread, in turn order, as
+ * agui_session_store_get_last_snapshot() gives one; damaged ones are
+ * skipped with a warning, as there. */
+static JsonArray *
+list_snapshots_locked (AguiSessionStore  *self,
+                       const char        *thread_id,
+                       const char        *what,
+                       GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) snapshots = json_array_new ();
+  int rc;
+
+  if (!(stmt = prepare (self,
+                        "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *snapshot = snapshot_from_row (stmt, what, &local_error);
+
+      if (snapshot == NULL)
+        g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                   what, sqlite3_column_int (stmt, 3), local_error->message);
+      else
+        json_array_add_object_element (snapshots, snapshot);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&snapshots);
+}
+
+JsonArray *
+_agui_session_store_list_snapshots (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return list_snapshots_locked (self, thread_id, what, error);
+}
+
+/* The snapshots no other chains to, each the end of a branch, in turn
+ * order; the one @chosen_id names (the thread's branch) is marked
+ * `"chosen": true`, or the newest when it names none of them. */
+static JsonArray *
+branches_of (JsonArray  *snapshots,
+             const char *chosen_id)
+{
+  g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *leaves = json_array_new ();
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *parent = json_object_get_string_member_with_default (snapshot, "parentId", NULL);
+
+      if (parent != NULL)
+        g_hash_table_add (parents, (gpointer) parent);
+    }
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *id = json_object_get_string_member (snapshot, "id");
+
+      if (g_hash_table_contains (parents, id))
+        continue;
+
+      json_object_set_boolean_member (snapshot, "chosen", g_strcmp0 (id, chosen_id) == 0);
+      found |= g_strcmp0 (id, chosen_id) == 0;
+      json_array_add_object_element (leaves, json_object_ref (snapshot));
+    }
+
+  if (!found && json_array_get_length (leaves) > 0)
+    json_object_set_boolean_member (json_array_get_object_element (leaves, json_array_get_length (leaves) - 1),
+                                    "chosen", TRUE);
+
+  return leaves;
+}
+
+static JsonArray *
+list_branches_locked (AguiSessionStore  *self,
+                      const char        *thread_id,
+                      const char        *what,
+                      GError           **error)
+{
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *chosen = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
+    return NULL;
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    chosen = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  else if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  if (!(snapshots = list_snapshots_locked (self, thread_id, what, error)))
+    return NULL;
+
+  return branches_of (snapshots, chosen);
+}
+
+/**
+ * agui_session_store_list_branches:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * The ways a thread went: a regenerated answer or an edited message
+ * starts a branch, a second child of the snapshot it forked from. Each
+ * branch is given as the snapshot it ends on (as
+ * [method@Agui.SessionStore.get_last_snapshot] gives one, with the whole
+ * branch's `messages`), in the order their last turns were written, and
+ * `"chosen": true` on the one the person is on. A thread that never
+ * forked has one branch; one with no turn, none.
+ *
+ * Returns: (transfer full) (nullable): the branches, or %NULL with @error set
+ */
+JsonArray *
+agui_session_store_list_branches (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return list_branches_locked (self, thread_id, what, error);
+}
+
+/* How many branches the thread has, without reading any snapshot's
+ * messages: a restore reads them all only for a thread that forked. */
+int
+_agui_session_store_count_branches (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "SELECT COUNT (*) FROM snapshots AS s WHERE s.thread_id = ?1 AND NOT EXISTS "
+                        "(SELECT 1 FROM snapshots AS c WHERE c.thread_id = ?1 AND c.parent_id = s.id)",
+                        what, error)))
+    return -1;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return -1;
+    }
+
+  return sqlite3_column_int (stmt, 0);
+}
+
+/* The snapshot the chosen branch ends on, NULL with no error when the
+ * thread never chose one. */
+char *
+_agui_session_store_dup_branch (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the branch chosen in the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (rc != SQLITE_DONE)
+    set_sqlite_error (self, rc, what, error);
+
+  return NULL;
 }

@@ -45,6 +45,7 @@ typedef enum
  * @state: (nullable): the thread's state after the turn
  * @events: (nullable) (element-type AguiEvent): the turn's raw events, in order
  * @pending_interrupts: (nullable): the interrupts the thread waits on after the turn
+ * @run_id: (nullable): the run the turn ended on
  *
  * Everything [method@Agui.SessionStore.save_turn] writes for one turn. The
  * caller owns the record and its members; the store only reads them.
@@ -62,6 +63,7 @@ typedef struct
   JsonNode           *state;
   GPtrArray          *events;
   JsonArray          *pending_interrupts;
+  const char         *run_id;
 } AguiTurnRecord;
 
 #define AGUI_TYPE_SESSION_STORE (agui_session_store_get_type ())
@@ -227,6 +229,14 @@ void              agui_session_store_import_json_async         (AguiSessionStore
 AGUI_AVAILABLE_IN_ALL
 char *           agui_session_store_import_json_finish        (AguiSessionStore    *self,
                                                             GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_export_branches_markdown (AguiSessionStore *self,
+                                                            const char          *thread_id,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+JsonArray        *agui_session_store_list_branches         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
                                                             GError             **error);
 
 G_END_DECLS

@@ -33,6 +33,9 @@ typedef struct _AguiRecord
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
+  /* When the record arrived (microseconds since the epoch); for a
+   * restored thread, when its turn was written; 0 when unknown. */
+  gint64       time;
   AguiAttempt  attempt;
   /* What followed the record without being a message: see AguiPart:notes */
   JsonArray   *notes;
@@ -95,5 +98,23 @@ void        _agui_transcript_finish_step            (AguiTranscript  *self,
 void        _agui_transcript_clear_steps            (AguiTranscript  *self);
 void        _agui_transcript_set_subagents          (AguiTranscript  *self,
                                                      JsonArray       *subagents);
+void        _agui_transcript_mark_turn              (AguiTranscript  *self,
+                                                     const char      *snapshot_id,
+                                                     const char      *run_id,
+                                                     guint            turn_index);
+gboolean    _agui_transcript_fork                   (AguiTranscript  *self,
+                                                     const char      *message_id,
+                                                     gboolean         replace,
+                                                     char           **parent_snapshot_id,
+                                                     char           **parent_run_id,
+                                                     GError         **error);
+gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
+                                                     const char      *message_id,
+                                                     guint            index,
+                                                     char           **leaf_snapshot_id,
+                                                     GError         **error);
+void        _agui_transcript_restore_branches       (AguiTranscript  *self,
+                                                     JsonArray       *snapshots,
+                                                     const char      *chosen_id);
 
 G_END_DECLS

@@ -48,5 +48,18 @@ AGUI_AVAILABLE_IN_ALL
 gboolean            agui_transcript_load_messages          (AguiTranscript  *self,
                                                             JsonArray       *messages,
                                                             GError         **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean            agui_transcript_get_branch_position    (AguiTranscript  *self,
+                                                            const char      *message_id,
+                                                            guint           *index,
+                                                            guint           *n_branches);
+AGUI_AVAILABLE_IN_ALL
+gint64              agui_transcript_get_message_time       (AguiTranscript  *self,
+                                                            const char      *message_id);
+AGUI_AVAILABLE_IN_ALL
+guint               agui_transcript_get_n_branches         (AguiTranscript  *self);
+AGUI_AVAILABLE_IN_ALL
+JsonArray          *agui_transcript_dup_branch_messages    (AguiTranscript  *self,
+                                                            guint            index);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "agui-json-private.h"
 #include "agui-session-store-private.h"
+#include "agui-transcript-private.h"
 #include "agui-turn-recorder-private.h"
 
 struct _AguiTurnRecorder
@@ -100,6 +101,14 @@ set_store_error (AguiTurnRecorder *self,
   g_free (self->store_error);
   self->store_error = g_strdup (message);
   g_object_notify (self->owner, "store-error");
+}
+
+/* For a write of the owner's own that failed (the branch chosen) */
+void
+_agui_turn_recorder_set_store_error (AguiTurnRecorder *self,
+                                     const char       *message)
+{
+  set_store_error (self, message);
 }
 
 /* The text a person reads first in a user message: its content when it
@@ -283,6 +292,9 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   g_autoptr(GTask) task = NULL;
   Save *save;
 
+  /* Where the turn ends on its branch, for a later branch to start from */
+  _agui_transcript_mark_turn (transcript, snapshot_id, agui_run_state_get_run_id (state), self->turn_index);
+
   if (self->store == NULL)
     {
       advance_turn (self, snapshot_id);
@@ -318,6 +330,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   turn.state = agui_transcript_get_state (transcript);
   turn.events = all_events;
   turn.pending_interrupts = agui_transcript_get_pending_interrupts (transcript);
+  turn.run_id = agui_run_state_get_run_id (state);
 
   /* The owner is the source: it, and so this recorder, outlive the save. */
   task = g_task_new (self->owner, NULL, callback, user_data);

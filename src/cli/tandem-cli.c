@@ -34,7 +34,8 @@ static const char usage[] =
   "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
   "  chat URL|--demo          Chat with an agent at the terminal\n"
   "  threads --store PATH      List the stored conversations, newest first\n"
-  "  show THREAD --store PATH  Print a stored conversation (--markdown, --json or --export)\n"
+  "  show THREAD --store PATH  Print a stored conversation (--markdown, --json or --export;\n"
+  "                            the chosen branch, or every one with --all-branches)\n"
   "  import FILE --store PATH  Add a conversation exported with show --export, as a new thread\n"
   "\n"
   "send and chat keep the conversation with --store PATH and continue one with --thread ID.\n";
@@ -489,12 +490,14 @@ command_show (int    argc,
               char **argv)
 {
   g_autofree char *store_path = NULL;
-  gboolean markdown = FALSE, json = FALSE, export = FALSE;
+  gboolean markdown = FALSE, json = FALSE, export = FALSE, all_branches = FALSE;
   GOptionEntry entries[] = {
     { "store", 0, 0, G_OPTION_ARG_FILENAME, &store_path, "The database", "PATH" },
     { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print it as Markdown (the default)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the reopened transcript as tandem-cli send --json does", NULL },
     { "export", 0, 0, G_OPTION_ARG_NONE, &export, "Print the JSON export: messages, state and event log", NULL },
+    { "all-branches", 0, 0, G_OPTION_ARG_NONE, &all_branches,
+      "Print every branch (regenerated answers, edited messages), not only the chosen one", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("THREAD");
@@ -531,14 +534,33 @@ command_show (int    argc,
           return 1;
         }
       output = tandem_cli_transcript_json (agui_agent_session_get_transcript (session), NULL);
+      if (all_branches && JSON_NODE_HOLDS_OBJECT (output))
+        {
+          AguiTranscript *transcript = agui_agent_session_get_transcript (session);
+          JsonArray *branches = json_array_new ();
+
+          for (guint i = 0; i < agui_transcript_get_n_branches (transcript); i++)
+            json_array_add_array_element (branches, agui_transcript_dup_branch_messages (transcript, i));
+          json_object_set_array_member (json_node_get_object (output), "branches", branches);
+        }
       text = _agui_json_to_string (output, TRUE, &error);
     }
   else if (export)
     {
       g_autoptr(JsonNode) output = agui_session_store_export_json (store, thread, &error);
+      g_autoptr(JsonArray) branches = NULL;
 
+      if (output != NULL && all_branches &&
+          !(branches = agui_session_store_list_branches (store, thread, &error)))
+        g_clear_pointer (&output, json_node_unref);
+      if (branches != NULL)
+        json_object_set_array_member (json_node_get_object (output), "branches", g_steal_pointer (&branches));
       if (output != NULL)
         text = _agui_json_to_string (output, TRUE, &error);
+    }
+  else if (all_branches)
+    {
+      text = agui_session_store_export_branches_markdown (store, thread, &error);
     }
   else
     {

@@ -1,0 +1,337 @@
+/* tandem-message-actions.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-message-actions.h"
+
+/**
+ * TandemMessageActions:
+ *
+ * The line above a message: which version of its turn it shows
+ * ("‹ 2 / 3 ›", when it has more than one), and the buttons for what can
+ * be done with it, shown while the pointer or the keyboard focus is on
+ * the message. For the person's messages it also holds the editor that
+ * "Edit and Resend" opens in place of the message.
+ *
+ * The buttons name `message.*` actions, which the row installs (the
+ * row's context menu offers the same ones); sending an edit activates
+ * `win.edit-message`.
+ */
+
+struct _TandemMessageActions
+{
+  GtkWidget    parent_instance;
+
+  TandemBlock *block;
+
+  GtkWidget   *bar;
+  GtkWidget   *switcher;
+  GtkLabel    *branch_label;
+  GtkWidget   *regenerate_button;
+  GtkWidget   *edit_button;
+  GtkWidget   *time_label;
+  GtkWidget   *editor;
+  GtkTextView *editor_view;
+};
+
+G_DEFINE_FINAL_TYPE (TandemMessageActions, tandem_message_actions, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_EDITING, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+/**
+ * tandem_message_dup_markdown:
+ * @message: a row of the transcript
+ *
+ * The Markdown source of a whole message, however many blocks draw it:
+ * its text parts, a blank line between two.
+ *
+ * Returns: (transfer full): the text, maybe empty
+ */
+char *
+tandem_message_dup_markdown (AguiMessage *message)
+{
+  GListModel *parts;
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (AGUI_IS_MESSAGE (message), NULL);
+
+  parts = agui_message_get_parts (message);
+  for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+      const char *piece;
+
+      if (!AGUI_IS_TEXT_PART (part))
+        continue;
+
+      piece = agui_text_part_get_text (AGUI_TEXT_PART (part));
+      if (piece == NULL || piece[0] == '\0')
+        continue;
+
+      if (text->len > 0)
+        g_string_append (text, "\n\n");
+      g_string_append (text, piece);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+update_branches (TandemMessageActions *self)
+{
+  AguiTranscript *transcript = tandem_block_get_transcript (self->block);
+  AguiMessage *message = tandem_block_get_message (self->block);
+  guint index = 0, n = 1;
+
+  if (transcript == NULL ||
+      !agui_transcript_get_branch_position (transcript, agui_message_get_id (message), &index, &n))
+    n = 1;
+
+  gtk_widget_set_visible (self->switcher, n > 1);
+  if (n > 1)
+    {
+      /* TRANSLATORS: which version of a message is shown, of how many: "2 / 3" */
+      g_autofree char *text = g_strdup_printf (_("%u / %u"), index + 1, n);
+
+      gtk_label_set_text (self->branch_label, text);
+    }
+}
+
+static void
+update_time (TandemMessageActions *self)
+{
+  AguiTranscript *transcript = tandem_block_get_transcript (self->block);
+  AguiMessage *message = tandem_block_get_message (self->block);
+  g_autoptr(GDateTime) time = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *text = NULL;
+  g_autofree char *full = NULL;
+  gint64 microseconds;
+
+  microseconds = transcript ? agui_transcript_get_message_time (transcript, agui_message_get_id (message)) : 0;
+  if (microseconds <= 0 || !(time = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC)))
+    {
+      gtk_widget_set_visible (self->time_label, FALSE);
+      return;
+    }
+
+  if (g_date_time_get_year (time) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (time) == g_date_time_get_day_of_year (now))
+    /* TRANSLATORS: when a message of today arrived, a g_date_time_format() format */
+    text = g_date_time_format (time, _("%H:%M"));
+  else
+    /* TRANSLATORS: when an older message arrived, a g_date_time_format() format */
+    text = g_date_time_format (time, _("%-d %b %Y, %H:%M"));
+  full = g_date_time_format (time, "%c");
+
+  gtk_label_set_text (GTK_LABEL (self->time_label), text);
+  gtk_widget_set_tooltip_text (self->time_label, full);
+  gtk_widget_set_visible (self->time_label, TRUE);
+}
+
+static void
+set_editing (TandemMessageActions *self,
+             gboolean              editing)
+{
+  if (editing == gtk_widget_get_visible (self->editor))
+    return;
+
+  gtk_widget_set_visible (self->editor, editing);
+  gtk_widget_set_visible (self->bar, !editing);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
+}
+
+static void
+editor_send_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (widget);
+  g_autoptr(TandemMessageActions) hold = NULL;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor_view);
+  g_autofree char *text = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *id = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  stripped = g_strstrip (g_strdup (text));
+  if (stripped[0] == '\0')
+    return;
+
+  hold = g_object_ref (self);
+  id = g_strdup (agui_message_get_id (tandem_block_get_message (self->block)));
+
+  /* Sending forks the thread, which takes this row away: the editor
+   * closes first, and opens again only if the window refused the edit
+   * (a run in flight) and the row is still there. */
+  set_editing (self, FALSE);
+  if (!gtk_widget_activate_action (widget, "win.edit-message", "(ss)", id, text) && self->block != NULL)
+    set_editing (self, TRUE);
+}
+
+static void
+editor_cancel_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  set_editing (TANDEM_MESSAGE_ACTIONS (widget), FALSE);
+}
+
+static void
+tandem_message_actions_dispose (GObject *object)
+{
+  TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_MESSAGE_ACTIONS);
+  g_clear_object (&self->block);
+
+  G_OBJECT_CLASS (tandem_message_actions_parent_class)->dispose (object);
+}
+
+static void
+tandem_message_actions_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (object);
+
+  switch (prop_id)
+    {
+    case PROP_EDITING:
+      g_value_set_boolean (value, tandem_message_actions_get_editing (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_message_actions_class_init (TandemMessageActionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tandem_message_actions_dispose;
+  object_class->get_property = tandem_message_actions_get_property;
+
+  properties[PROP_EDITING] =
+    g_param_spec_boolean ("editing", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-message-actions.ui");
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, bar);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, switcher);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, branch_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, regenerate_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, time_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, editor);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, editor_view);
+
+  gtk_widget_class_install_action (widget_class, "editor.send", NULL, editor_send_action);
+  gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "messageactions");
+}
+
+/* As in the composer: Enter sends, Shift+Enter starts a new line,
+ * Escape leaves the message as it was. Before the text view, which
+ * would take Enter for itself. */
+static gboolean
+on_editor_key_pressed_cb (TandemMessageActions  *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && !(modifiers & GDK_SHIFT_MASK))
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.send", NULL);
+
+  if (keyval == GDK_KEY_Escape && modifiers == 0)
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.cancel", NULL);
+
+  return FALSE;
+}
+
+static void
+tandem_message_actions_init (TandemMessageActions *self)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (self->editor, keys);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+}
+
+/**
+ * tandem_message_actions_new:
+ * @block: the first block of a message
+ *
+ * Returns: (transfer full): the message's action line
+ */
+GtkWidget *
+tandem_message_actions_new (TandemBlock *block)
+{
+  TandemMessageActions *self;
+  AguiRole role;
+
+  g_return_val_if_fail (TANDEM_IS_BLOCK (block), NULL);
+
+  self = g_object_new (TANDEM_TYPE_MESSAGE_ACTIONS, NULL);
+  self->block = g_object_ref (block);
+
+  role = agui_message_get_role (tandem_block_get_message (block));
+  gtk_widget_set_visible (self->regenerate_button, role == AGUI_ROLE_ASSISTANT);
+  gtk_widget_set_visible (self->edit_button, role == AGUI_ROLE_USER);
+  gtk_widget_set_halign (self->bar, role == AGUI_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
+  update_branches (self);
+  update_time (self);
+
+  return GTK_WIDGET (self);
+}
+
+gboolean
+tandem_message_actions_get_editing (TandemMessageActions *self)
+{
+  g_return_val_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self), FALSE);
+
+  return gtk_widget_get_visible (self->editor);
+}
+
+/**
+ * tandem_message_actions_begin_edit:
+ * @self: the actions of one of the person's messages
+ *
+ * Opens the editor on the message's text, for the person to change and
+ * send again as a new branch.
+ */
+void
+tandem_message_actions_begin_edit (TandemMessageActions *self)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
+
+  text = agui_message_dup_text (tandem_block_get_message (self->block));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->editor_view), text ? text : "", -1);
+  set_editing (self, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->editor_view));
+}

@@ -1,0 +1,473 @@
+/* test-message-actions.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-application.h"
+#include "tandem-block-row.h"
+#include "tandem-markdown-view.h"
+#include "tandem-message-actions.h"
+#include "tandem-test-window.h"
+#include "tandem-window.h"
+
+/* A message's actions in a real window under Xvfb, against the loopback
+ * AG-UI server: what the clipboard holds after Copy, what the agent is
+ * sent after Regenerate or Edit and Resend, and what the version
+ * switcher reads and shows. Buttons are pressed, not actions called. */
+
+#define TIMEOUT_MS 10000
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TEXT(id, text) \
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}", \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}", \
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+#define ANSWER(run, id, text) agui_test_response_new_events (RS (run), TEXT (id, text), RF (run), NULL)
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer    *server;
+  AguiHttpTransport *transport;
+  AguiAgentSession  *session;
+  TandemWindow      *window;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  f->transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 800);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "agent", "test", NULL);
+  tandem_window_set_session (f->window, f->session);
+  tandem_test_iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  tandem_test_iterate_for (20);
+  g_clear_object (&f->session);
+  g_clear_object (&f->transport);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  return !agui_agent_session_get_busy (((Fixture *) data)->session);
+}
+
+static gboolean
+session_busy (gpointer data)
+{
+  return agui_agent_session_get_busy (((Fixture *) data)->session);
+}
+
+static void
+wait_for_exchange (Fixture *f)
+{
+  agui_test_wait_for (session_busy, f, 500);
+  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+}
+
+static void
+send (Fixture    *f,
+      const char *text)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+  wait_for_exchange (f);
+}
+
+static JsonObject *
+request_body (Fixture *f,
+              guint    index)
+{
+  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
+
+  g_assert_nonnull (request);
+  g_assert_nonnull (request->json);
+
+  return json_node_get_object (request->json);
+}
+
+/* The rows drawing the message that shows @text (its first block's), in
+ * the order they are drawn. */
+static GPtrArray *
+rows_of (Fixture    *f,
+         const char *text)
+{
+  g_autoptr(GPtrArray) rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+  GPtrArray *found = g_ptr_array_new ();
+  AguiMessage *message = NULL;
+
+  for (guint i = 0; i < rows->len && message == NULL; i++)
+    {
+      TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+      g_autofree char *markdown = block ? tandem_message_dup_markdown (tandem_block_get_message (block)) : NULL;
+
+      if (markdown != NULL && g_str_has_prefix (markdown, text))
+        message = tandem_block_get_message (block);
+    }
+  g_assert_nonnull (message);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+
+      if (block != NULL && tandem_block_get_message (block) == message && gtk_widget_get_mapped (rows->pdata[i]))
+        g_ptr_array_add (found, rows->pdata[i]);
+    }
+
+  return found;
+}
+
+static GtkWidget *
+first_row_of (Fixture    *f,
+              const char *text)
+{
+  g_autoptr(GPtrArray) rows = rows_of (f, text);
+
+  g_assert_cmpuint (rows->len, >, 0);
+  return rows->pdata[0];
+}
+
+/* The button of @row's action line that names @action, as a person
+ * would press it: it must be there and sensitive. */
+static void
+press (GtkWidget  *row,
+       const char *action)
+{
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (row, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_actionable_get_action_name (buttons->pdata[i]), action) == 0)
+      {
+        g_assert_true (gtk_widget_get_visible (buttons->pdata[i]));
+        g_assert_true (gtk_widget_is_sensitive (buttons->pdata[i]));
+        g_signal_emit_by_name (buttons->pdata[i], "clicked");
+        tandem_test_iterate_for (20);
+        return;
+      }
+
+  g_assert_not_reached ();
+}
+
+static const char *
+switcher_text (GtkWidget *row)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_has_css_class (labels->pdata[i], "numeric"))
+      return gtk_widget_is_visible (labels->pdata[i]) ? gtk_label_get_text (labels->pdata[i]) : NULL;
+
+  return NULL;
+}
+
+static gboolean
+markdown_shows (TandemWindow *window,
+                const char   *text)
+{
+  g_autoptr(GPtrArray) views = tandem_test_find_all (window, TANDEM_TYPE_MARKDOWN_VIEW);
+
+  for (guint i = 0; i < views->len; i++)
+    if (gtk_widget_get_mapped (views->pdata[i]) &&
+        g_strcmp0 (tandem_markdown_view_get_text (views->pdata[i]), text) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+on_clipboard_text_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  char **text = user_data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+read_clipboard (Fixture *f)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), NULL,
+                                 on_clipboard_text_cb, &text);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &text, TIMEOUT_MS));
+
+  return text;
+}
+
+#define PARAGRAPH "This paragraph is long enough that the view cuts the answer into several blocks, " \
+                  "so that copying one block must still copy the whole message. "
+
+static void
+test_copy (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GString) source = g_string_new ("# Heading\\n\\n");
+  g_autoptr(GString) expected = g_string_new ("# Heading\n\n");
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  g_autofree char *copied = NULL;
+  g_autofree char *event = NULL;
+  GtkWidget *card_row = NULL;
+
+  g_test_summary ("Copy puts the Markdown source of the whole message on the clipboard, from any of its blocks; "
+                  "a tool card's menu copies its arguments");
+
+  for (guint i = 0; i < 12; i++)
+    {
+      g_string_append_printf (source, "%u. **%s** %s%s\\n\\n", i, "Part", PARAGRAPH, PARAGRAPH);
+      g_string_append_printf (expected, "%u. **%s** %s%s\n\n", i, "Part", PARAGRAPH, PARAGRAPH);
+    }
+  event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"%s\"}", source->str);
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS ("r1"),
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}", event,
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\",\"parentMessageId\":\"m1\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":\\\"tandem\\\"}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+    RF ("r1"), NULL));
+  send (f, "Write at length");
+
+  /* The answer is drawn by several rows; the last one's menu copies all. */
+  gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u", 1);
+  tandem_test_iterate_for (100);
+  rows = rows_of (f, "# Heading");
+  g_assert_cmpuint (rows->len, >, 1);
+  g_assert_true (gtk_widget_activate_action (rows->pdata[rows->len - 1], "message.copy", NULL));
+  copied = read_clipboard (f);
+  g_assert_cmpstr (copied, ==, expected->str);
+  g_clear_pointer (&copied, g_free);
+
+  /* The same from the button on the message's action line */
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), "something else");
+  gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u", 0);
+  tandem_test_iterate_for (100);
+  press (first_row_of (f, "# Heading"), "message.copy");
+  copied = read_clipboard (f);
+  g_assert_cmpstr (copied, ==, expected->str);
+  g_clear_pointer (&copied, g_free);
+
+  /* The person's message */
+  press (first_row_of (f, "Write at length"), "message.copy");
+  copied = read_clipboard (f);
+  g_assert_cmpstr (copied, ==, "Write at length");
+  g_clear_pointer (&copied, g_free);
+
+  /* A tool card: its arguments */
+  gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u",
+                              g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (tandem_test_child (f->window, "transcript_view"))))) - 1);
+  tandem_test_iterate_for (100);
+  all = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+  for (guint i = 0; i < all->len; i++)
+    if (tandem_block_row_get_block (all->pdata[i]) != NULL &&
+        tandem_block_get_kind (tandem_block_row_get_block (all->pdata[i])) == TANDEM_BLOCK_TOOL_CALL)
+      card_row = all->pdata[i];
+  g_assert_nonnull (card_row);
+  g_assert_true (gtk_widget_activate_action (card_row, "message.copy-arguments", NULL));
+  copied = read_clipboard (f);
+  g_assert_cmpstr (copied, ==, "{\"q\":\"tandem\"}");
+}
+
+static void
+test_menu (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) popovers = NULL;
+  GtkWidget *row;
+  GtkWidget *button = NULL;
+  g_autoptr(GPtrArray) buttons = NULL;
+
+  g_test_summary ("Shift+F10 on a message opens its context menu with the actions it offers");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "m1", "An answer"));
+  send (f, "A question");
+
+  row = first_row_of (f, "An answer");
+  /* Keyboard focus on the message's action line, then Shift+F10 */
+  buttons = tandem_test_find_all (row, GTK_TYPE_BUTTON);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_actionable_get_action_name (buttons->pdata[i]), "message.copy") == 0)
+      button = buttons->pdata[i];
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_focusable (button));
+  g_assert_true (gtk_widget_grab_focus (button));
+  g_assert_true (gtk_widget_activate_action (row, "message.menu", NULL));
+  tandem_test_iterate_for (100);
+
+  popovers = tandem_test_find_all (row, GTK_TYPE_POPOVER_MENU);
+  g_assert_cmpuint (popovers->len, ==, 1);
+  g_assert_true (gtk_widget_get_visible (popovers->pdata[0]));
+  g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Regenerate"));
+  g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Copy Message"));
+  g_assert_null (tandem_test_find_label (popovers->pdata[0], "Edit and Resend"));
+  gtk_popover_popdown (popovers->pdata[0]);
+}
+
+static void
+test_regenerate (Fixture       *f,
+                 gconstpointer  data)
+{
+  JsonObject *body;
+  JsonArray *messages;
+
+  g_test_summary ("Regenerate asks again with the history up to the question and parentRunId; "
+                  "the switcher reads 2 / 2 and switches what is shown");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "m1", "First answer"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "m2", "Second answer"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "m3", "Second answer, again"));
+  send (f, "One");
+  send (f, "Two");
+  g_assert_null (switcher_text (first_row_of (f, "Second answer")));
+
+  press (first_row_of (f, "Second answer"), "message.regenerate");
+  wait_for_exchange (f);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 3);
+  body = request_body (f, 2);
+  messages = json_object_get_array_member (body, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "Two");
+  g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
+
+  g_assert_true (markdown_shows (f->window, "Second answer, again"));
+  g_assert_false (markdown_shows (f->window, "Second answer"));
+  g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer, again")), ==, "2 / 2");
+  {
+    g_autoptr(GRegex) clock = g_regex_new ("^[0-2][0-9]:[0-5][0-9]$", 0, 0, NULL);
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (first_row_of (f, "Second answer, again"), GTK_TYPE_LABEL);
+    gboolean shown = FALSE;
+
+    /* The time it arrived, on the action line */
+    for (guint i = 0; i < labels->len; i++)
+      shown |= gtk_widget_is_visible (labels->pdata[i]) &&
+               g_regex_match (clock, gtk_label_get_text (labels->pdata[i]), 0, NULL);
+    g_assert_true (shown);
+  }
+
+  press (first_row_of (f, "Second answer, again"), "message.previous-branch");
+  tandem_test_iterate_for (100);
+  g_assert_true (markdown_shows (f->window, "Second answer"));
+  g_assert_false (markdown_shows (f->window, "Second answer, again"));
+  g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer")), ==, "1 / 2");
+
+  press (first_row_of (f, "Second answer"), "message.next-branch");
+  tandem_test_iterate_for (100);
+  g_assert_true (markdown_shows (f->window, "Second answer, again"));
+  g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer, again")), ==, "2 / 2");
+}
+
+static void
+test_edit (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) editors = NULL;
+  GtkWidget *row;
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+  JsonArray *messages;
+
+  g_test_summary ("Edit and Resend puts the text in an editor; sending it makes a branch the switcher can leave");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "m1", "About cats"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "m2", "About dogs"));
+  send (f, "Tell me about cats");
+
+  row = first_row_of (f, "Tell me about cats");
+  press (row, "message.edit");
+  editors = tandem_test_find_all (row, GTK_TYPE_TEXT_VIEW);
+  g_assert_cmpuint (editors->len, ==, 1);
+  g_assert_true (gtk_widget_is_visible (editors->pdata[0]));
+  buffer = gtk_text_view_get_buffer (editors->pdata[0]);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (text, ==, "Tell me about cats");
+
+  gtk_text_buffer_set_text (buffer, "Tell me about dogs", -1);
+  press (row, "editor.send");
+  wait_for_exchange (f);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==,
+                   "Tell me about dogs");
+  g_assert_false (json_object_has_member (request_body (f, 1), "parentRunId"));
+
+  g_assert_true (markdown_shows (f->window, "About dogs"));
+  g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about dogs")), ==, "2 / 2");
+  g_assert_null (tandem_test_find_label (f->window, "Tell me about cats"));
+
+  press (first_row_of (f, "Tell me about dogs"), "message.previous-branch");
+  tandem_test_iterate_for (100);
+  g_assert_nonnull (tandem_test_find_label (f->window, "Tell me about cats"));
+  g_assert_true (markdown_shows (f->window, "About cats"));
+  g_assert_false (markdown_shows (f->window, "About dogs"));
+  g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about cats")), ==, "1 / 2");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int result;
+
+  tandem_test_init (&argc, &argv);
+
+  store_dir = tandem_test_make_store_dir ("message-actions", &store_path);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.TestActions", store_path);
+
+#define ADD(path, fn) g_test_add ("/tandem/message-actions/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("copy", test_copy);
+  ADD ("menu", test_menu);
+  ADD ("regenerate", test_regenerate);
+  ADD ("edit", test_edit);
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  tandem_test_remove_store (store_dir, store_path);
+  g_free (store_dir);
+  g_free (store_path);
+
+  return result;
+}
