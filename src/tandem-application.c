@@ -25,13 +25,36 @@ struct _TandemApplication
 
 G_DEFINE_FINAL_TYPE (TandemApplication, tandem_application, ADW_TYPE_APPLICATION)
 
+/* The conversation the window showed when the app last ran, if the store
+ * still has it (it may have been deleted since, or the store replaced). */
+static char *
+tandem_application_dup_last_thread (TandemApplication *self)
+{
+  g_autofree char *thread_id = g_settings_get_string (self->settings, "last-thread");
+  g_autoptr(JsonObject) thread = NULL;
+
+  if (thread_id[0] == '\0' || self->store == NULL || self->agent_url != NULL)
+    return NULL;
+
+  thread = agui_session_store_get_thread (self->store, thread_id, NULL);
+
+  return thread != NULL ? g_steal_pointer (&thread_id) : NULL;
+}
+
 static GtkWindow *
 tandem_application_ensure_window (TandemApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window == NULL)
-    window = GTK_WINDOW (tandem_window_new (self));
+    {
+      /* Read before the window exists: its new chat resets the key */
+      g_autofree char *last_thread = tandem_application_dup_last_thread (self);
+
+      window = GTK_WINDOW (tandem_window_new (self));
+      if (last_thread != NULL)
+        tandem_window_open_thread (TANDEM_WINDOW (window), last_thread);
+    }
 
   return window;
 }
@@ -45,6 +68,20 @@ tandem_application_preferences_action (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   GtkWidget *preferences = tandem_preferences_window_new (parent, self->agents);
 
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+/* The welcome page's "Add an Agent…": straight to the form */
+static void
+tandem_application_add_agent_action (GSimpleAction *action,
+                                     GVariant      *parameter,
+                                     gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWidget *preferences = tandem_preferences_window_new (parent, self->agents);
+
+  tandem_preferences_window_edit_agent (TANDEM_PREFERENCES_WINDOW (preferences), NULL);
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -122,6 +159,7 @@ tandem_application_open_thread_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "open-thread", tandem_application_open_thread_action, "s" },
   { "preferences", tandem_application_preferences_action },
+  { "add-agent", tandem_application_add_agent_action },
   { "shortcuts", tandem_application_shortcuts_action },
   { "about", tandem_application_about_action },
   { "quit", tandem_application_quit_action },
@@ -137,7 +175,8 @@ tandem_application_startup (GApplication *application)
     { "app.preferences", { "<Control>comma", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.new-chat", { "<Control>n", NULL } },
-    { "win.search", { "<Control>f", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.search", { "<Control>k", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
   };

@@ -13,10 +13,12 @@
 #include "tandem-approval-dialog.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-conversation-search.h"
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
 #include "tandem-state-inspector.h"
+#include "tandem-welcome-prompts.h"
 #include "tandem-window.h"
 
 /* How close to the end counts as "at the bottom", in pixels. */
@@ -69,6 +71,8 @@ struct _TandemWindow
   GtkStack             *content_stack;
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
+  TandemWelcomePrompts *welcome_prompts;
+  TandemConversationSearch *conversation_search;
   GtkScrolledWindow    *transcript_scroller;
   GtkListView          *transcript_view;
   GtkNoSelection       *transcript_selection;
@@ -82,6 +86,7 @@ struct _TandemWindow
   TandemInterruptBanner *interrupt_banner;
   GtkWidget            *composer;
   GtkTextView          *composer_view;
+  GtkLabel             *composer_placeholder;
   GtkWidget            *send_button;
   GtkWidget            *stop_button;
   GtkRevealer          *inspector_revealer;
@@ -463,6 +468,7 @@ tandem_window_update_content_page (TandemWindow *self)
   else
     adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
   gtk_widget_set_visible (self->welcome_preferences_button, demo);
+  tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
 
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
 }
@@ -532,6 +538,7 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", usable && waiting && !busy && !self->asking);
 
+  gtk_widget_set_visible (GTK_WIDGET (self->composer_placeholder), text[0] == '\0');
   gtk_widget_set_visible (self->send_button, !busy);
   gtk_widget_set_visible (self->stop_button, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
@@ -547,11 +554,32 @@ on_session_busy_changed_cb (TandemWindow *self)
   tandem_window_update_steps (self);
 }
 
+/* What the next launch reopens: this conversation once it has a turn
+ * to keep, a new chat otherwise */
+static void
+tandem_window_remember_thread (TandemWindow *self)
+{
+  g_autofree char *remembered = NULL;
+  const char *thread_id = "";
+
+  if (self->settings == NULL)
+    return;
+
+  if (self->session != NULL && self->store != NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+    thread_id = agui_agent_session_get_thread_id (self->session);
+
+  remembered = g_settings_get_string (self->settings, "last-thread");
+  if (g_strcmp0 (remembered, thread_id) != 0)
+    g_settings_set_string (self->settings, "last-thread", thread_id);
+}
+
 static void
 on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
   tandem_window_update_agent (self);
+  tandem_window_remember_thread (self);
 }
 
 static void
@@ -745,6 +773,25 @@ tandem_window_ask_interrupts (TandemWindow *self)
 
 /* The thread list */
 
+/* @agent_name: the conversation's agent, or %NULL for the demo agent */
+static void
+tandem_window_update_placeholder (TandemWindow *self,
+                                  const char   *agent_name)
+{
+  g_autofree char *text = NULL;
+
+  if (agent_name != NULL)
+    /* Translators: the empty composer's hint, with the agent's name */
+    text = g_strdup_printf (_("Message %s…"), agent_name);
+  else
+    text = g_strdup (_("Message the demo agent…"));
+
+  gtk_label_set_text (self->composer_placeholder, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
+                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text,
+                                  -1);
+}
+
 static void
 tandem_window_update_title (TandemWindow *self)
 {
@@ -776,6 +823,7 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = _("Agent not available");
 
     adw_window_title_set_subtitle (self->window_title, subtitle);
+    tandem_window_update_placeholder (self, agent != NULL && !tandem_agent_is_demo (agent) ? subtitle : NULL);
   }
 
   (void) application;
@@ -911,12 +959,27 @@ tandem_window_refresh_threads (TandemWindow *self)
         gtk_list_box_select_row (self->thread_list, GTK_LIST_BOX_ROW (row));
     }
 
-  if (self->thread_ids->len == 0)
-    adw_status_page_set_description (ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty")),
-                                     self->waiting_only ? _("No conversation is waiting for you.")
-                                     : search[0] != '\0' ? _("No conversation matches the search.")
-                                                       : (self->store != NULL ? _("Your conversations will appear here.")
-                                                                              : _("Conversations are not saved.")));
+  if (self->thread_ids->len == 0 && search[0] != '\0' && !self->waiting_only)
+    {
+      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
+      g_autofree char *text = g_strdup_printf (_("No conversation matches “%s”."), search);
+
+      /* A search that finds nothing is not an empty list */
+      adw_status_page_set_icon_name (page, "edit-find-symbolic");
+      adw_status_page_set_title (page, _("No Results"));
+      adw_status_page_set_description (page, text);
+    }
+  else if (self->thread_ids->len == 0)
+    {
+      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
+
+      adw_status_page_set_icon_name (page, "chat-message-new-symbolic");
+      adw_status_page_set_title (page, _("No Conversations"));
+      adw_status_page_set_description (page,
+                                       self->waiting_only ? _("No conversation is waiting for you.")
+                                       : (self->store != NULL ? _("Your conversations will appear here.")
+                                                              : _("Conversations are not saved.")));
+    }
   gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
   self->refreshing_threads = FALSE;
 }
@@ -1395,6 +1458,20 @@ send_action (GtkWidget  *widget,
   tandem_window_send (self, text);
 }
 
+/* An example prompt of the welcome page, sent as if typed */
+static void
+send_prompt_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (is_busy (self))
+    return;
+
+  tandem_window_send (self, g_variant_get_string (parameter, NULL));
+}
+
 static void
 stop_action (GtkWidget  *widget,
              const char *action_name,
@@ -1462,6 +1539,35 @@ search_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, TRUE);
   gtk_search_bar_set_search_mode (self->search_bar, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Find in Conversation; with no conversation to search, the list of them */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") != 0)
+    {
+      search_action (widget, action_name, parameter);
+      return;
+    }
+
+  tandem_conversation_search_open (self->conversation_search);
+}
+
+/* Stepping to a match is reading back: new output must not take the
+ * view away from it. */
+static void
+on_search_current_changed_cb (TandemWindow *self)
+{
+  if (tandem_conversation_search_get_current (self->conversation_search) < 0)
+    return;
+
+  self->following = FALSE;
+  tandem_window_update_jump_button (self);
 }
 
 static void
@@ -1776,6 +1882,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
   g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
+  g_type_ensure (TANDEM_TYPE_WELCOME_PROMPTS);
+  g_type_ensure (TANDEM_TYPE_CONVERSATION_SEARCH);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -1795,6 +1903,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_page);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_preferences_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_prompts);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_search);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_scroller);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_view);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_selection);
@@ -1808,6 +1918,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_placeholder);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
@@ -1819,6 +1930,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
+  gtk_widget_class_install_action (widget_class, "win.send-prompt", "s", send_prompt_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
@@ -1826,6 +1938,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
@@ -1885,6 +1998,10 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (self->agent_dropdown, "notify::selected",
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
+
+  tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
+  g_signal_connect_object (self->conversation_search, "notify::current",
+                           G_CALLBACK (on_search_current_changed_cb), self, G_CONNECT_SWAPPED);
 
   tandem_window_update_actions (self);
 }
@@ -1958,6 +2075,7 @@ tandem_window_set_session (TandemWindow     *self,
   g_clear_object (&self->blocks);
   self->blocks = tandem_block_list_new (self->transcript);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->blocks));
+  tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->blocks));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
 
@@ -1976,6 +2094,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
+  tandem_window_remember_thread (self);
   tandem_window_queue_follow (self);
 }
 
