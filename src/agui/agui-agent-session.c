@@ -646,6 +646,32 @@ set_store_error (AguiAgentSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE_ERROR]);
 }
 
+/* A user message's text: its content, or the first text part of a
+ * multimodal one */
+static const char *
+peek_user_text (JsonObject *message)
+{
+  JsonNode *content = json_object_get_member (message, "content");
+  JsonArray *parts;
+
+  if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
+    return json_node_get_string (content);
+  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+    return NULL;
+
+  parts = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (parts); i++)
+    {
+      JsonNode *part = json_array_get_element (parts, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (part) &&
+          g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (part), "type", NULL), "text") == 0)
+        return json_object_get_string_member_with_default (json_node_get_object (part), "text", NULL);
+    }
+
+  return NULL;
+}
+
 static char *
 title_for (AguiAgentSession *self)
 {
@@ -654,7 +680,7 @@ title_for (AguiAgentSession *self)
   for (guint i = 0; i < json_array_get_length (messages); i++)
     {
       JsonObject *message = json_array_get_object_element (messages, i);
-      const char *content = json_object_get_string_member_with_default (message, "content", NULL);
+      const char *content = peek_user_text (message);
 
       if (g_strcmp0 (json_object_get_string_member (message, "role"), "user") == 0 &&
           content != NULL && content[0] != '\0')
