@@ -40,6 +40,8 @@ struct _TandemAttachmentTray
 
   GtkWidget *box;
   GPtrArray *attachments;
+  GQueue     waiting;   /* files to read, in the order chosen */
+  GTask     *reading;   /* the one being read, borrowed */
 };
 
 G_DEFINE_FINAL_TYPE (TandemAttachmentTray, tandem_attachment_tray, GTK_TYPE_WIDGET)
@@ -193,16 +195,50 @@ add_attachment (TandemAttachmentTray *self,
 
 typedef struct
 {
-  char *name;
-  char *mime_type;
+  GFile *file;
+  char  *name;
+  char  *mime_type;
 } FileLoad;
 
 static void
 file_load_free (FileLoad *load)
 {
+  g_clear_object (&load->file);
   g_free (load->name);
   g_free (load->mime_type);
   g_free (load);
+}
+
+static void on_file_queried_cb (GObject      *object,
+                                GAsyncResult *result,
+                                gpointer      user_data);
+
+/* One file at a time, so that several chosen at once are attached in
+ * their order, not in the order their reads end */
+static void
+read_next (TandemAttachmentTray *self)
+{
+  FileLoad *load;
+
+  if (self->reading != NULL || (self->reading = g_queue_pop_head (&self->waiting)) == NULL)
+    return;
+
+  load = g_task_get_task_data (self->reading);
+  g_file_query_info_async (load->file,
+                           G_FILE_ATTRIBUTE_STANDARD_DISPLAY_NAME ","
+                           G_FILE_ATTRIBUTE_STANDARD_CONTENT_TYPE ","
+                           G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                           G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                           G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT, g_task_get_cancellable (self->reading),
+                           on_file_queried_cb, self->reading);
+}
+
+/* The file being read is done with, one way or the other */
+static void
+read_done (TandemAttachmentTray *self)
+{
+  self->reading = NULL;
+  read_next (self);
 }
 
 static void
@@ -218,6 +254,8 @@ on_file_loaded_cb (GObject      *object,
   g_autofree char *contents = NULL;
   gsize length;
 
+  read_done (self);
+
   if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -228,7 +266,13 @@ on_file_loaded_cb (GObject      *object,
       return;
     }
 
-  /* Checked again: the file may have grown, or others were attached meanwhile */
+  if (self->box == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The tray is gone");
+      return;
+    }
+
+  /* Checked again: the file may have grown */
   bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
   if (!tandem_attachment_tray_add_bytes (self, load->name, load->mime_type, bytes, &error))
     {
@@ -246,15 +290,16 @@ on_file_queried_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   TandemAttachmentTray *self = g_task_get_source_object (task);
+  FileLoad *load = g_task_get_task_data (task);
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
   GCancellable *cancellable;
-  FileLoad *load;
 
   if (!(info = g_file_query_info_finish (G_FILE (object), result, &error)))
     {
       g_autofree char *name = g_file_get_parse_name (G_FILE (object));
 
+      read_done (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_task_return_error (task, g_steal_pointer (&error));
       else
@@ -263,22 +308,23 @@ on_file_queried_cb (GObject      *object,
       return;
     }
 
-  load = g_new0 (FileLoad, 1);
   load->name = g_strdup (g_file_info_get_display_name (info));
   if (g_file_info_get_content_type (info) != NULL)
     load->mime_type = g_content_type_get_mime_type (g_file_info_get_content_type (info));
-  g_task_set_task_data (task, load, (GDestroyNotify) file_load_free);
 
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     {
+      read_done (self);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
                                _("“%s” could not be attached: only files can be, not folders"), load->name);
       return;
     }
 
-  /* Refused before it is read: a film is not loaded only to be turned away */
+  /* Refused before it is read: a film is not loaded only to be turned
+   * away. Checked against what is attached by now, earlier files included. */
   if (!check_size (self, load->name, g_file_info_get_size (info), &error))
     {
+      read_done (self);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -294,6 +340,15 @@ static void
 tandem_attachment_tray_dispose (GObject *object)
 {
   TandemAttachmentTray *self = TANDEM_ATTACHMENT_TRAY (object);
+  GTask *task;
+
+  /* Those not started are answered now; the one being read ends with
+   * its own cancellable, or finds the tray empty */
+  while ((task = g_queue_pop_head (&self->waiting)) != NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The tray is gone");
+      g_object_unref (task);
+    }
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
@@ -389,6 +444,7 @@ tandem_attachment_tray_add_file_async (TandemAttachmentTray *self,
                                        gpointer              user_data)
 {
   g_autoptr(GTask) task = NULL;
+  FileLoad *load;
 
   g_return_if_fail (TANDEM_IS_ATTACHMENT_TRAY (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -396,13 +452,12 @@ tandem_attachment_tray_add_file_async (TandemAttachmentTray *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tandem_attachment_tray_add_file_async);
-  g_file_query_info_async (file,
-                           G_FILE_ATTRIBUTE_STANDARD_DISPLAY_NAME ","
-                           G_FILE_ATTRIBUTE_STANDARD_CONTENT_TYPE ","
-                           G_FILE_ATTRIBUTE_STANDARD_SIZE ","
-                           G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                           G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT, cancellable,
-                           on_file_queried_cb, g_steal_pointer (&task));
+  load = g_new0 (FileLoad, 1);
+  load->file = g_object_ref (file);
+  g_task_set_task_data (task, load, (GDestroyNotify) file_load_free);
+
+  g_queue_push_tail (&self->waiting, g_steal_pointer (&task));
+  read_next (self);
 }
 
 /**

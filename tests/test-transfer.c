@@ -217,7 +217,7 @@ test_attachments (Fixture       *f,
   g_autoptr(GFile) notes_file = write_file (f, "notes.txt", notes);
   g_autofree char *png_base64 = g_base64_encode (g_bytes_get_data (png, NULL), g_bytes_get_size (png));
   g_autofree char *thread_id = NULL;
-  TrayWait wait = { tray, 1 };
+  TrayWait wait = { tray, 2 };
   JsonArray *messages, *content;
   JsonObject *user, *image, *document, *source;
   TandemMediaView *view;
@@ -227,10 +227,9 @@ test_attachments (Fixture       *f,
   g_test_summary ("Attached files go out as AG-UI content parts, show in the message and come back after a reopen");
 
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tray)));
+  /* The larger first: they are attached in the order given */
   tandem_window_attach_file (f->window, image_file);
-  g_assert_true (agui_test_wait_for (tray_has, &wait, TIMEOUT_MS));
   tandem_window_attach_file (f->window, notes_file);
-  wait.n = 2;
   g_assert_true (agui_test_wait_for (tray_has, &wait, TIMEOUT_MS));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tray)));
   g_assert_nonnull (tandem_test_find_label (tray, "photo.png"));
