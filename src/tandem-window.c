@@ -2090,10 +2090,11 @@ dup_export_name (TandemWindow       *self,
                  TandemExportFormat  format)
 {
   const char *title = adw_window_title_get_title (self->window_title);
+  /* Characters some file systems (a USB stick's FAT) refuse */
   g_autofree char *safe = g_strdelimit (g_strdup (title != NULL && title[0] != '\0' ? title : _("Conversation")),
-                                        "/\\:", '-');
+                                        "/\\:?*\"<>|", '-');
 
-  return g_strconcat (safe, format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
+  return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
 }
 
 static void
