@@ -21,5 +21,10 @@ GtkWidget  *tandem_attempt_frame_get_child     (TandemAttemptFrame *self);
 const char *tandem_attempt_frame_get_mark_text (TandemAttemptFrame *self);
 void        tandem_attempt_frame_set_show_mark (TandemAttemptFrame *self,
                                                 gboolean            show_mark);
+void        tandem_attempt_frame_set_collapsed (TandemAttemptFrame *self,
+                                                gboolean            collapsed);
+GtkWidget  *tandem_attempt_frame_get_collapse_button (TandemAttemptFrame *self);
+char       *tandem_attempt_frame_get_notes_text (TandemAttemptFrame *self);
+char       *tandem_attempt_frame_dup_note_text (JsonObject         *note);
 
 G_END_DECLS

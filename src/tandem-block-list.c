@@ -593,3 +593,54 @@ tandem_block_list_find_message (TandemBlockList *self,
 
   return G_MAXUINT;
 }
+
+/* Blocks of one failed attempt: back from its last block, over blocks of
+ * failed parts, up to the person's message or the end of an earlier
+ * attempt. */
+static gboolean
+is_end_of_attempt (TandemBlock *block)
+{
+  AguiPart *part = tandem_block_get_part (block);
+
+  return part != NULL && agui_part_get_attempt_end (part) && tandem_block_get_last_of_part (block);
+}
+
+/**
+ * tandem_block_list_set_attempt_collapsed:
+ * @self: a block list
+ * @end: the last block of a failed attempt
+ * @collapsed: whether to fold the attempt away
+ *
+ * Folds every block of the failed attempt that @end closes, or shows them
+ * again.
+ */
+void
+tandem_block_list_set_attempt_collapsed (TandemBlockList *self,
+                                         TandemBlock     *end,
+                                         gboolean         collapsed)
+{
+  guint index;
+
+  g_return_if_fail (TANDEM_IS_BLOCK_LIST (self));
+  g_return_if_fail (TANDEM_IS_BLOCK (end));
+
+  /* A person's click, so a walk from the end is cheap enough */
+  for (index = self->blocks->len; index > 0; index--)
+    if (g_ptr_array_index (self->blocks, index - 1) == end)
+      break;
+  if (index == 0)
+    return;
+
+  for (guint i = index; i > 0; i--)
+    {
+      TandemBlock *block = g_ptr_array_index (self->blocks, i - 1);
+      AguiPart *part = tandem_block_get_part (block);
+
+      if (part == NULL || agui_part_get_attempt (part) != AGUI_ATTEMPT_FAILED)
+        break;
+      if (i != index && is_end_of_attempt (block))
+        break;
+
+      tandem_block_set_collapsed (block, collapsed);
+    }
+}

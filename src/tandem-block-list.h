@@ -20,5 +20,8 @@ TandemBlockList *tandem_block_list_new            (AguiTranscript  *transcript);
 AguiTranscript  *tandem_block_list_get_transcript (TandemBlockList *self);
 guint            tandem_block_list_find_message   (TandemBlockList *self,
                                                    AguiMessage     *message);
+void             tandem_block_list_set_attempt_collapsed (TandemBlockList *self,
+                                                          TandemBlock     *end,
+                                                          gboolean         collapsed);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "tandem-attempt-frame.h"
+#include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-row.h"
@@ -92,6 +93,7 @@ tandem_block_row_clear (TandemBlockRow *self)
   g_clear_object (&self->block);
   self->view = NULL;
   g_clear_pointer (&self->child, gtk_widget_unparent);
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 
   for (const char * const *c = (const char * const []) { "user", "agent", "other", "first", "continued", "markdown", NULL };
        *c != NULL; c++)
@@ -129,6 +131,40 @@ create_child (TandemBlockRow *self)
 
   /* A failed or stopped attempt is marked on every block of it */
   return tandem_attempt_frame_new (tandem_block_get_part (self->block), self->view);
+}
+
+static TandemBlockList *
+find_block_list (TandemBlockRow *self)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_LIST_VIEW);
+  GListModel *model = view != NULL ? G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (view))) : NULL;
+
+  if (GTK_IS_NO_SELECTION (model))
+    model = gtk_no_selection_get_model (GTK_NO_SELECTION (model));
+
+  return TANDEM_IS_BLOCK_LIST (model) ? TANDEM_BLOCK_LIST (model) : NULL;
+}
+
+static void
+on_toggle_collapsed_cb (TandemBlockRow *self)
+{
+  TandemBlockList *list = find_block_list (self);
+
+  if (list != NULL && self->block != NULL)
+    tandem_block_list_set_attempt_collapsed (list, self->block, !tandem_block_get_collapsed (self->block));
+}
+
+/* A folded attempt keeps only its last block's line */
+static void
+on_collapsed_changed_cb (TandemBlockRow *self)
+{
+  gboolean collapsed = tandem_block_get_collapsed (self->block);
+  AguiPart *part = tandem_block_get_part (self->block);
+  gboolean end = part != NULL && agui_part_get_attempt_end (part) && tandem_block_get_last_of_part (self->block);
+
+  if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+    tandem_attempt_frame_set_collapsed (TANDEM_ATTEMPT_FRAME (self->child), collapsed);
+  gtk_widget_set_visible (GTK_WIDGET (self), !collapsed || end);
 }
 
 static void
@@ -253,6 +289,10 @@ tandem_block_row_set_block (TandemBlockRow *self,
 
       self->child = create_child (self);
       gtk_widget_set_parent (self->child, GTK_WIDGET (self));
+      if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+        g_signal_connect_object (self->child, "toggle-collapsed", G_CALLBACK (on_toggle_collapsed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (block, "notify::collapsed", G_CALLBACK (on_collapsed_changed_cb), self, G_CONNECT_SWAPPED);
+      on_collapsed_changed_cb (self);
 
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
         {

@@ -13,9 +13,9 @@ G_BEGIN_DECLS
 /* Where a streaming Markdown text may be cut into display blocks. */
 
 /* A stretch of one paragraph is cut, at a word, once it is this long... */
-#define TANDEM_BLOCK_SPLITTER_SENTENCE_BYTES 512
+#define TANDEM_BLOCK_SPLITTER_SENTENCE_BYTES 384
 /* ...preferably after a sentence, at any word once it is this long. */
-#define TANDEM_BLOCK_SPLITTER_WORD_BYTES     1024
+#define TANDEM_BLOCK_SPLITTER_WORD_BYTES     512
 
 typedef struct _TandemBlockSplitter TandemBlockSplitter;
 

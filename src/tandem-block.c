@@ -31,12 +31,34 @@ struct _TandemBlock
   gsize            end;
   guint            first : 1;
   guint            continued : 1;
+  guint            collapsed : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TandemBlock, tandem_block, G_TYPE_OBJECT)
 
 enum { CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+enum { PROP_0, PROP_COLLAPSED, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static void
+tandem_block_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TandemBlock *self = TANDEM_BLOCK (object);
+
+  switch (prop_id)
+    {
+    case PROP_COLLAPSED:
+      g_value_set_boolean (value, self->collapsed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
 
 static void
 tandem_block_dispose (GObject *object)
@@ -55,6 +77,17 @@ tandem_block_class_init (TandemBlockClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = tandem_block_dispose;
+  object_class->get_property = tandem_block_get_property;
+
+  /**
+   * TandemBlock:collapsed:
+   *
+   * Whether the block belongs to a failed attempt the person folded away.
+   */
+  properties[PROP_COLLAPSED] =
+    g_param_spec_boolean ("collapsed", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * TandemBlock::changed:
@@ -258,4 +291,25 @@ tandem_block_text_changed (TandemBlock *self)
   g_return_if_fail (TANDEM_IS_BLOCK (self));
 
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+gboolean
+tandem_block_get_collapsed (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), FALSE);
+
+  return self->collapsed;
+}
+
+void
+tandem_block_set_collapsed (TandemBlock *self,
+                            gboolean     collapsed)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+
+  if (self->collapsed == !!collapsed)
+    return;
+
+  self->collapsed = !!collapsed;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSED]);
 }

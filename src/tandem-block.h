@@ -59,5 +59,8 @@ void             tandem_block_set_range       (TandemBlock     *self,
                                                gsize            end,
                                                gboolean         continued);
 void             tandem_block_text_changed    (TandemBlock     *self);
+gboolean         tandem_block_get_collapsed   (TandemBlock     *self);
+void             tandem_block_set_collapsed   (TandemBlock     *self,
+                                               gboolean         collapsed);
 
 G_END_DECLS

@@ -566,7 +566,8 @@ on_session_busy_changed_cb (TandemWindow *self)
 }
 
 /* What the next launch reopens: this conversation once it has a turn
- * to keep, a new chat otherwise */
+ * to keep, a new chat otherwise. Written when the window closes, with its
+ * size, as GNOME apps keep their state. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
 {
@@ -590,7 +591,6 @@ on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
   tandem_window_update_agent (self);
-  tandem_window_remember_thread (self);
 }
 
 static void
@@ -1058,6 +1058,58 @@ open_data_free (OpenData *data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
 
+typedef struct
+{
+  TandemWindow     *self;
+  AguiAgentSession *session;
+  char             *problem;
+} RestoreData;
+
+static void
+restore_data_free (RestoreData *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->session);
+  g_free (data->problem);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RestoreData, restore_data_free)
+
+static void
+tandem_window_show_session (TandemWindow     *self,
+                            AguiAgentSession *session,
+                            const char       *problem)
+{
+  /* For tandem_window_set_session(), which shows it */
+  g_free (self->next_agent_problem);
+  self->next_agent_problem = g_strdup (problem);
+  tandem_window_set_session (self, session);
+}
+
+static void
+on_session_restored_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(RestoreData) data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error))
+    {
+      g_autofree char *text = NULL;
+
+      /* Another conversation was opened meanwhile. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
+      tandem_window_show_toast (data->self, text);
+    }
+
+  tandem_window_show_session (data->self, data->session, data->problem);
+}
+
 static void
 tandem_window_finish_open (TandemWindow  *self,
                            AguiTransport *transport,
@@ -1066,19 +1118,32 @@ tandem_window_finish_open (TandemWindow  *self,
                            const char    *problem)
 {
   g_autoptr(AguiAgentSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  RestoreData *data;
 
-  session = agui_agent_session_new_full (transport, thread_id, self->tools, self->store, agent_id);
-  if (thread_id != NULL && self->store != NULL && !agui_agent_session_restore (session, &error))
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                          "transport", transport,
+                          "thread-id", thread_id,
+                          "tools", self->tools,
+                          "store", self->store,
+                          "agent", agent_id,
+                          "default-title", _("New conversation"),
+                          NULL);
+  if (thread_id == NULL || self->store == NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
-      tandem_window_show_toast (self, text);
+      tandem_window_show_session (self, session, problem);
+      return;
     }
 
-  /* For tandem_window_set_session(), which shows it */
-  g_free (self->next_agent_problem);
-  self->next_agent_problem = g_strdup (problem);
-  tandem_window_set_session (self, session);
+  /* The store is read on a worker and the log folded in slices: the
+   * window keeps drawing while a long conversation loads, and it is
+   * shown once whole. */
+  if (self->open_cancellable == NULL)
+    self->open_cancellable = g_cancellable_new ();
+  data = g_new0 (RestoreData, 1);
+  data->self = g_object_ref (self);
+  data->session = g_object_ref (session);
+  data->problem = g_strdup (problem);
+  agui_agent_session_restore_async (session, self->open_cancellable, on_session_restored_cb, data);
 }
 
 /* Opens the conversation for reading only: its agent cannot be reached.
@@ -2170,6 +2235,7 @@ tandem_window_close_request (GtkWindow *window)
           g_settings_set_int (self->settings, "window-height", height);
         }
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      tandem_window_remember_thread (self);
       g_settings_apply (self->settings);
     }
 
@@ -2517,7 +2583,6 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
-  tandem_window_remember_thread (self);
   tandem_window_queue_follow (self);
 }
 

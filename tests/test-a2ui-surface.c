@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
 
 /* The A2UI surface model, headless, on fixtures written from the
  * specification's examples (tests/data/a2ui/). */
@@ -620,7 +621,7 @@ test_persists_with_the_thread (void)
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   g_autoptr(AguiSessionStore) store = agui_session_store_new (path, &error);
   g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
-  g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (demo), NULL, NULL, store, "demo");
+  g_autoptr(AguiAgentSession) session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (demo), "thread-id", NULL, "tools", NULL, "store", store, "agent", "demo", NULL);
   g_autoptr(AguiAgentSession) reopened = NULL;
   g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
   g_autoptr(AguiA2uiSurface) restored = agui_a2ui_surface_new ();
@@ -661,8 +662,8 @@ test_persists_with_the_thread (void)
   summary = text_of (surface, "summary", NULL);
   g_assert_true (g_str_has_prefix (summary, "Planned: 6 hours of focus"));
 
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (demo), agui_agent_session_get_thread_id (session), NULL, store, "demo");
-  g_assert_true (agui_agent_session_restore (reopened, &error));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (demo), "thread-id", agui_agent_session_get_thread_id (session), "tools", NULL, "store", store, "agent", "demo", NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, &error));
   g_assert_no_error (error);
   agui_a2ui_surface_apply_content (restored, agui_activity_part_get_content (find_surface_part (agui_agent_session_get_transcript (reopened))));
   restored_summary = text_of (restored, "summary", NULL);

@@ -140,7 +140,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
   tandem_test_iterate_for (50);
 }
@@ -424,7 +424,7 @@ test_demo_dashboard (Fixture       *f,
                      gconstpointer  data)
 {
   g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
-  g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (demo), NULL, NULL, NULL, "demo");
+  g_autoptr(AguiAgentSession) session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (demo), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "demo", NULL);
   TandemA2uiSurfaceView *view;
   GtkWidget *summary;
   GtkWidget *card;

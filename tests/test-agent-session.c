@@ -167,7 +167,7 @@ test_declined_tool (void)
   g_test_summary ("A desktop tool the person refuses reads declined, not failed");
 
   agui_tool_registry_add (registry, tool);
-  session = agui_agent_session_new_for_thread (AGUI_TRANSPORT (replay), NULL, registry);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", NULL, "tools", registry, NULL);
   script (replay, RS ("r1") "," TEXT ("m1", "Checking") "," CALL ("tc1", "get_time", "m1") "," RF ("r1"));
   script (replay, RS ("r2") "," TEXT ("m2", "Fine.") "," RF ("r2"));
   state = send_and_wait (session, "time?", NULL, NULL);
@@ -341,7 +341,7 @@ test_frontend_tool_follow_up (void)
   guint calls = 0;
   g_autoptr(AguiToolRegistry) registry = time_registry (&calls);
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_for_thread (AGUI_TRANSPORT (replay), "t", registry);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", registry, NULL);
   g_autoptr(AguiRunParameters) parameters = agui_run_parameters_new ();
   g_autoptr(JsonNode) tools = json_from_string ("[{\"name\":\"search\",\"description\":\"Search\"}]", NULL);
   g_autoptr(JsonNode) context = json_from_string ("[{\"description\":\"locale\",\"value\":\"de\"}]", NULL);
@@ -404,7 +404,7 @@ test_backend_tool_left_alone (void)
   guint calls = 0;
   g_autoptr(AguiToolRegistry) registry = time_registry (&calls);
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_for_thread (AGUI_TRANSPORT (replay), NULL, registry);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", NULL, "tools", registry, NULL);
   g_autoptr(AguiRunState) state = NULL;
 
   g_test_summary ("A call to a tool the registry lacks is the agent's: no answer, no follow-up");
@@ -647,7 +647,7 @@ test_tool_cancelled_mid_execution (void)
 
   slow = g_object_new (TEST_TYPE_SLOW_TOOL, "name", "slow", "description", "Takes forever", NULL);
   agui_tool_registry_add (registry, slow);
-  session = agui_agent_session_new_for_thread (AGUI_TRANSPORT (manual), "t", registry);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (manual), "thread-id", "t", "tools", registry, NULL);
 
   agui_agent_session_send_async (session, "go", NULL, NULL, store_result_cb, &waiter);
   iterate_briefly ();
@@ -695,7 +695,7 @@ test_result_of_failed_run_is_kept (void)
   g_autoptr(TestManualTransport) manual = g_object_new (TEST_TYPE_MANUAL_TRANSPORT, NULL);
   guint calls = 0;
   g_autoptr(AguiToolRegistry) registry = time_registry (&calls);
-  g_autoptr(AguiAgentSession) session = agui_agent_session_new_for_thread (AGUI_TRANSPORT (manual), "t", registry);
+  g_autoptr(AguiAgentSession) session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (manual), "thread-id", "t", "tools", registry, NULL);
   g_autoptr(AguiRunState) state = NULL;
   Waiter waiter = { 0 };
   JsonArray *messages;

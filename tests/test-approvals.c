@@ -281,8 +281,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), thread_id, NULL,
-                                            tandem_application_get_store (app), "test");
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", thread_id, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
   tandem_test_iterate_for (50);
 }
@@ -536,8 +535,7 @@ test_sidebar_waiting (Fixture       *f,
   send_text (f, "Just chatting");
   wait_for_exchange (f->session);
 
-  other = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
-                                       tandem_application_get_store (app), "test");
+  other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, other);
   push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
   send_text (f, "Clean up");
@@ -609,6 +607,72 @@ test_metadata_only (Fixture       *f,
   g_assert_nonnull (tandem_test_find_label (dialog, "Tool: archive_files"));
   g_assert_null (tandem_test_find_label (dialog, "Tool call call_archive_2"));
   g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, "Needs approval");
+}
+
+static char *
+dup_notes (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) frames = tandem_test_find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
+  g_autoptr(GString) all = g_string_new (NULL);
+
+  /* Only what is on screen: the list view keeps spare rows */
+  for (guint i = 0; i < frames->len; i++)
+    {
+      g_autofree char *text = gtk_widget_is_drawable (frames->pdata[i])
+                              ? tandem_attempt_frame_get_notes_text (frames->pdata[i]) : NULL;
+
+      if (text != NULL)
+        g_string_append_printf (all, "%s%s", all->len > 0 ? "\n" : "", text);
+    }
+
+  return all->len > 0 ? g_string_free (g_steal_pointer (&all), FALSE) : NULL;
+}
+
+static gboolean
+window_has_notes (gpointer data)
+{
+  g_autofree char *notes = dup_notes (data);
+
+  return notes != NULL;
+}
+
+static void
+test_metadata_answer (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *notes = NULL;
+  TandemApprovalDialog *dialog;
+  TandemWindow *window;
+  Count two = { f, 2 };
+
+  g_test_summary ("The answer to a question with no tool card is a line of the turn, kept after a relaunch");
+
+  push (f, RS ("r1"), TEXT ("m1", "Let me archive that."),
+        INTERRUPTS ("r1", "{\"id\":\"i1\",\"reason\":\"tool_call\"" APPROVAL_SCHEMA
+                          ",\"metadata\":{\"mastra\":{\"toolName\":\"archive_files\",\"args\":{}}}}"),
+        NULL);
+  push (f, RS ("r2"), TEXT ("m2", "Archived."), RF ("r2"), NULL);
+  send_text (f, "Archive");
+  dialog = wait_for_dialog ();
+  g_assert_null (dup_notes (f->window));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  wait_for_exchange (f->session);
+
+  g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
+  notes = dup_notes (f->window);
+  g_assert_cmpstr (notes, ==, "Run “archive_files” — You approved");
+  g_clear_pointer (&notes, g_free);
+
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_notes, window, TIMEOUT_MS));
+  notes = dup_notes (window);
+  g_assert_cmpstr (notes, ==, "Run “archive_files” — You approved");
+  gtk_window_destroy (GTK_WINDOW (window));
+  tandem_test_iterate_for (20);
 }
 
 static void
@@ -791,6 +855,107 @@ test_stopped (Fixture       *f,
   tandem_test_iterate_for (20);
 }
 
+static void
+test_stopped_before_anything (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *notes = NULL;
+  AguiTestResponse *response;
+  TandemWindow *window;
+
+  g_test_summary ("A run stopped before the agent sent anything leaves Stopped under the question, "
+                  "also after a relaunch");
+
+  response = agui_test_response_new_events (RS ("r1"), NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f, "Think hard");
+  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  tandem_test_iterate_for (200);
+  g_assert_null (dup_notes (f->window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
+  notes = dup_notes (f->window);
+  g_assert_cmpstr (notes, ==, "Stopped");
+  g_clear_pointer (&notes, g_free);
+
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  g_assert_true (agui_test_wait_for (window_has_notes, window, TIMEOUT_MS));
+  notes = dup_notes (window);
+  g_assert_cmpstr (notes, ==, "Stopped");
+  gtk_window_destroy (GTK_WINDOW (window));
+  tandem_test_iterate_for (20);
+}
+
+static TandemAttemptFrame *
+find_marked_frame (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) frames = tandem_test_find_all (window, TANDEM_TYPE_ATTEMPT_FRAME);
+
+  for (guint i = 0; i < frames->len; i++)
+    if (tandem_attempt_frame_get_mark_text (frames->pdata[i]) != NULL)
+      return frames->pdata[i];
+
+  return NULL;
+}
+
+static gboolean
+failed_text_drawn (TandemWindow *window,
+                   const char   *text)
+{
+  GtkLabel *label = tandem_test_find_label (window, text);
+
+  return label != NULL && gtk_widget_is_drawable (GTK_WIDGET (label));
+}
+
+static void
+test_collapse_failed (Fixture       *f,
+                      gconstpointer  data)
+{
+  TandemAttemptFrame *frame;
+  TandemToolCard *card;
+  GtkWidget *button;
+
+  g_test_summary ("A failed attempt folds away to one line and comes back");
+
+  push (f, RS ("r1"), TEXT ("m1", "Partial answer"), CALL ("tc1", "read_file"),
+        "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
+  send_text (f, "Question");
+  wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+  g_assert_true (failed_text_drawn (f->window, "Partial answer"));
+
+  frame = find_marked_frame (f->window);
+  button = tandem_attempt_frame_get_collapse_button (frame);
+  g_assert_true (gtk_widget_is_drawable (button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Hide");
+  g_signal_emit_by_name (button, "clicked");
+  tandem_test_iterate_for (100);
+
+  /* Folded: the text and the card are gone from the screen, one line stays. */
+  g_assert_false (failed_text_drawn (f->window, "Partial answer"));
+  card = find_card (f->window, "tc1");
+  g_assert_true (card == NULL || !gtk_widget_is_drawable (GTK_WIDGET (card)));
+  frame = find_marked_frame (f->window);
+  g_assert_cmpstr (tandem_attempt_frame_get_mark_text (frame), ==, "Failed attempt hidden");
+  button = tandem_attempt_frame_get_collapse_button (frame);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Show");
+  g_assert_true (gtk_widget_is_drawable (button));
+  /* The person's question is not part of the attempt. */
+  g_assert_true (failed_text_drawn (f->window, "Question"));
+
+  g_signal_emit_by_name (button, "clicked");
+  tandem_test_iterate_for (100);
+  g_assert_true (failed_text_drawn (f->window, "Partial answer"));
+  g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -818,6 +983,9 @@ main (int   argc,
   ADD ("metadata-only", test_metadata_only);
   ADD ("escape-in-search", test_escape_in_search);
   ADD ("stopped", test_stopped);
+  ADD ("stopped-before-anything", test_stopped_before_anything);
+  ADD ("metadata-answer", test_metadata_answer);
+  ADD ("collapse-failed", test_collapse_failed);
   ADD ("sidebar-waiting", test_sidebar_waiting);
 #undef ADD
 

@@ -50,7 +50,8 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 600);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL,
+                          "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
   tandem_test_iterate_for (50);
 }

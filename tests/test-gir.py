@@ -292,7 +292,7 @@ def test_python_implementations():
         {'type': 'RUN_FINISHED', 'threadId': 'py', 'runId': 'py-run'},
     ]).encode('utf-8')
     transport = PythonTransport(body)
-    session = Agui.AgentSession.new_for_thread(transport, 'py', None)
+    session = Agui.AgentSession(transport=transport, thread_id='py')
 
     loop = GLib.MainLoop()
     outcome = {}

@@ -68,7 +68,8 @@ fixture_tear_down (Fixture       *f,
       gtk_window_destroy (l->data);
   g_list_free (toplevels);
 
-  gtk_window_destroy (GTK_WINDOW (f->window));
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
   tandem_test_iterate_for (20);
   agui_test_server_stop (f->server);
   g_clear_object (&f->server);
@@ -185,7 +186,8 @@ test_prompts (Fixture       *f,
   /* Tandem cannot know what another agent does: it shows nothing */
   transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
   g_assert_no_error (error);
-  session = agui_agent_session_new_full (AGUI_TRANSPORT (transport), NULL, NULL, NULL, "other");
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "thread-id", NULL, "tools", NULL,
+                          "store", NULL, "agent", "other", NULL);
   tandem_window_set_session (f->window, session);
   g_assert_cmpuint (tandem_welcome_prompts_get_n_prompts (prompts), ==, 0);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (prompts)));
@@ -355,9 +357,8 @@ test_relaunch (Fixture       *f,
 
   transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
   g_assert_no_error (error);
-  session = agui_agent_session_new_full (AGUI_TRANSPORT (transport), NULL, NULL,
-                                         tandem_application_get_store (app),
-                                         agui_test_server_get_url (f->server));
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "thread-id", NULL, "tools", NULL,
+                          "store", tandem_application_get_store (app), "agent", agui_test_server_get_url (f->server), NULL);
   tandem_window_set_session (f->window, session);
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
@@ -365,10 +366,15 @@ test_relaunch (Fixture       *f,
   g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
   tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  /* Quit with it open: closing the window keeps its state */
+  gtk_window_close (GTK_WINDOW (f->window));
+  f->window = NULL;
+  tandem_test_iterate_for (20);
   remembered = g_settings_get_string (settings, "last-thread");
   g_assert_cmpstr (remembered, ==, thread_id);
 
-  /* Launch again on the same store and settings, as after quitting */
+  /* Launch again on the same store and settings */
   second = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test2", store_path);
   g_application_activate (G_APPLICATION (second));
   relaunch.application = GTK_APPLICATION (second);
@@ -382,11 +388,11 @@ test_relaunch (Fixture       *f,
 
   /* A new chat is what is open now: the next launch starts one */
   tandem_window_new_chat (TANDEM_WINDOW (window));
+  gtk_window_close (window);
+  tandem_test_iterate_for (20);
   g_clear_pointer (&remembered, g_free);
   remembered = g_settings_get_string (settings, "last-thread");
   g_assert_cmpstr (remembered, ==, "");
-  gtk_window_destroy (window);
-  tandem_test_iterate_for (20);
 
   third = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test3", store_path);
   g_application_activate (G_APPLICATION (third));

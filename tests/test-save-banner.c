@@ -72,7 +72,7 @@ test_banner_and_retry (void)
   g_autoptr(AguiSessionStore) store = agui_session_store_new (path, NULL);
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", store, "agent", NULL, NULL);
   g_autofree char *big = g_strnfill (256 * 1024, 'x');
   g_autofree char *events = NULL;
   GtkWidget *window = gtk_window_new ();

@@ -60,7 +60,7 @@ fixture_set_up (Fixture       *f,
 
   f->tools = agui_tool_registry_new ();
   agui_tool_registry_add (f->tools, clock);
-  f->session = agui_agent_session_new_for_thread (AGUI_TRANSPORT (f->transport), "t", f->tools);
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", "t", "tools", f->tools, NULL);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
 #include "agui-session-store-private.h"
 
 /* A session's turns against a real SQLite file: snapshots chained by
@@ -181,7 +182,7 @@ test_snapshots_chain (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, "test-agent");
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", "test-agent", NULL);
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(JsonObject) thread = NULL;
   g_autoptr(JsonNode) good = NULL;
@@ -234,7 +235,7 @@ test_refused_input (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   const char *bad[] = {
     "{\"role\":\"assistant\",\"content\":\"hi\"}",
     "{\"role\":\"user\",\"content\":\"hi\",\"toolCalls\":[]}",
@@ -278,7 +279,7 @@ test_restore_draws_the_same (Fixture       *f,
   g_test_summary ("A thread reopened from its log draws exactly as it did");
 
   agui_tool_registry_add (tools, clock);
-  session = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", tools, f->store, NULL);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", tools, "store", f->store, "agent", NULL, NULL);
 
   script (replay, RS ("r1") ","
           "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"r\",\"role\":\"reasoning\"},"
@@ -305,8 +306,8 @@ test_restore_draws_the_same (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
 
   /* "Restart": a new session on the same store and thread. */
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", tools, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (reopened, &error));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", tools, "store", f->store, "agent", NULL, NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, &error));
   g_assert_no_error (error);
 
   rows_after = describe_rows (agui_agent_session_get_transcript (reopened));
@@ -339,12 +340,126 @@ test_restore_draws_the_same (Fixture       *f,
 }
 
 static void
+restore_result_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* AG-UI messages: one per streamed text message, where the transcript
+ * has one row per assistant turn. */
+static guint
+count_messages (AguiTranscript *transcript)
+{
+  g_autoptr(JsonArray) messages = agui_transcript_to_messages (transcript, FALSE);
+
+  return json_array_get_length (messages);
+}
+
+static void
+test_restore_async (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(AguiAgentSession) whole = NULL;
+  g_autoptr(AguiAgentSession) cancelled = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows_async = NULL, *rows_sync = NULL;
+  GString *events = g_string_new (RS ("r1"));
+  const guint n_messages = 4000;
+  guint final_items, partial_seen = 0;
+  AguiTranscript *transcript;
+
+  g_test_summary ("An asynchronous restore fills the transcript in slices while the main loop runs, "
+                  "draws what a blocking one draws, and a turn asked for meanwhile waits for it");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  for (guint i = 0; i < n_messages; i++)
+    g_string_append_printf (events,
+                            ",{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%u\"}"
+                            ",{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m%u\",\"delta\":\"answer %u\"}"
+                            ",{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m%u\"}",
+                            i, i, i, i);
+  g_string_append (events, "," RF ("r1"));
+  script (replay, events->str);
+  g_string_free (events, TRUE);
+  send (session, "many answers");
+  final_items = count_messages (agui_agent_session_get_transcript (session));
+  g_assert_cmpuint (final_items, ==, n_messages + 1);
+
+  whole = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (whole, &error));
+  rows_sync = describe_rows (agui_agent_session_get_transcript (whole));
+
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  transcript = agui_agent_session_get_transcript (reopened);
+  agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
+  script (replay, RS ("r2") "," TEXT ("m-next", "next") "," RF ("r2"));
+  agui_agent_session_send_async (reopened, "and one more", NULL, NULL, store_result_cb, &sent);
+
+  while (restored == NULL)
+    {
+      guint n = count_messages (transcript);
+
+      /* The turn waits for the thread to be whole. */
+      g_assert_cmpuint (agui_replay_transport_get_n_requests (replay), ==, 1);
+      if (n > 0 && n < final_items)
+        partial_seen++;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (partial_seen, >, 0);
+
+  wait_for (&sent);
+  state = agui_agent_session_send_finish (reopened, sent, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_replay_transport_get_n_requests (replay), ==, 2);
+  /* The turn went out with the whole history and chained on. */
+  g_assert_cmpuint (count_messages (transcript), ==, final_items + 2);
+  g_assert_cmpuint (agui_agent_session_get_turn_index (reopened), ==, 2);
+
+  /* Before the new turn, the asynchronous restore drew what the blocking one did. */
+  g_clear_object (&restored);
+  g_clear_object (&reopened);
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  g_clear_object (&whole);
+  whole = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (whole, &error));
+  g_free (rows_sync);
+  rows_sync = describe_rows (agui_agent_session_get_transcript (whole));
+  agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
+  wait_for (&restored);
+  g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
+  rows_async = describe_rows (agui_agent_session_get_transcript (reopened));
+  g_assert_cmpstr (rows_async, ==, rows_sync);
+
+  /* Cancelled halfway: an error, and the session does not hang. */
+  g_clear_object (&restored);
+  cancelled = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  agui_agent_session_restore_async (cancelled, cancellable, restore_result_cb, &restored);
+  while (count_messages (agui_agent_session_get_transcript (cancelled)) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_cancellable_cancel (cancellable);
+  wait_for (&restored);
+  g_assert_false (agui_agent_session_restore_finish (cancelled, restored, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+static void
 test_restore_failed_turn (Fixture       *f,
                           gconstpointer  data)
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_autoptr(AguiAgentSession) reopened = NULL;
   AguiRunState *state;
 
@@ -352,8 +467,8 @@ test_restore_failed_turn (Fixture       *f,
 
   /* No script: the transport cannot start the run. */
   send (session, "anyone there?");
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, NULL));
   state = agui_agent_session_get_run_state (reopened);
   g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FAILED);
   g_assert_cmpint (agui_run_state_get_error_stage (state), ==, AGUI_STAGE_TRANSPORT);
@@ -367,7 +482,7 @@ test_full_disk_keeps_conversation (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
 
   g_test_summary ("A store that cannot write says so on the session; the conversation goes on");
 
@@ -398,7 +513,7 @@ test_full_disk_then_recovers (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_autoptr(AguiAgentSession) reopened = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autofree char *first_snapshot = NULL;
@@ -439,8 +554,8 @@ test_full_disk_then_recovers (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (snapshot, "parentId"), ==, first_snapshot);
   g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 2);
 
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, NULL));
   before = describe_rows (agui_agent_session_get_transcript (session));
   after = describe_rows (agui_agent_session_get_transcript (reopened));
   g_assert_cmpstr (after, ==, before);
@@ -453,7 +568,7 @@ test_retry_save (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_autoptr(AguiAgentSession) reopened = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -492,8 +607,8 @@ test_retry_save (Fixture       *f,
   g_assert_cmpuint (agui_agent_session_get_turn_index (session), ==, 2);
   g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 2);
 
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, NULL));
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 4);
 }
 
@@ -503,7 +618,7 @@ test_unstorable_state (Fixture       *f,
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
-    agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
+    g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_autoptr(AguiAgentSession) reopened = NULL;
 
   g_test_summary ("A state that has no JSON form is refused by the save, which says why; "
@@ -522,9 +637,67 @@ test_unstorable_state (Fixture       *f,
   g_test_assert_expected_messages ();
   g_assert_nonnull (strstr (agui_agent_session_get_store_error (session), "infinity"));
 
-  reopened = agui_agent_session_new_full (AGUI_TRANSPORT (replay), "t", NULL, f->store, NULL);
-  g_assert_true (agui_agent_session_restore (reopened, NULL));
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
+  g_assert_true (_agui_agent_session_restore (reopened, NULL));
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 2);
+}
+
+static void
+send_message (AguiAgentSession *session,
+              const char       *json)
+{
+  g_autoptr(JsonNode) message = json_from_string (json, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agui_agent_session_send_message_async (session, json_node_get_object (message), NULL, NULL,
+                                         store_result_cb, &result);
+  wait_for (&result);
+  state = agui_agent_session_send_message_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+}
+
+static void
+test_multimodal_title (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) pictures = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A multimodal first message names the thread after its text part; "
+                  "one with only media gets the title the application gave");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                          "transport", replay, "thread-id", "t", "store", f->store,
+                          "default-title", "Untitled (app)",
+                          NULL);
+  script (replay, RS ("r1") "," TEXT ("m1", "seen") "," RF ("r1"));
+  send_message (session,
+                "{\"role\":\"user\",\"content\":["
+                "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"https://example.org/a.png\"}},"
+                "{\"type\":\"text\",\"text\":\"What is in this picture?\\nIt is blurry\"}]}");
+  thread = agui_session_store_get_thread (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "What is in this picture?");
+  g_clear_pointer (&thread, json_object_unref);
+
+  pictures = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                           "transport", replay, "thread-id", "p", "store", f->store,
+                           "default-title", "Untitled (app)",
+                           NULL);
+  script (replay, "{\"type\":\"RUN_STARTED\",\"threadId\":\"p\",\"runId\":\"r2\"},"
+                  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"p\",\"runId\":\"r2\"}");
+  send_message (pictures,
+                "{\"role\":\"user\",\"content\":["
+                "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"https://example.org/b.png\"}}]}");
+  thread = agui_session_store_get_thread (f->store, "p", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "Untitled (app)");
 }
 
 int
@@ -537,9 +710,11 @@ main (int   argc,
   g_test_add ("/agui/session-turns/snapshots-chain", Fixture, NULL, fixture_set_up, test_snapshots_chain, fixture_tear_down);
   g_test_add ("/agui/session-turns/refused-input", Fixture, NULL, fixture_set_up, test_refused_input, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-draws-the-same", Fixture, NULL, fixture_set_up, test_restore_draws_the_same, fixture_tear_down);
+  g_test_add ("/agui/session-turns/restore-async", Fixture, NULL, fixture_set_up, test_restore_async, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
   g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);
+  g_test_add ("/agui/session-turns/multimodal-title", Fixture, NULL, fixture_set_up, test_multimodal_title, fixture_tear_down);
   g_test_add ("/agui/session-turns/unstorable-state", Fixture, NULL, fixture_set_up, test_unstorable_state, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-keeps-conversation", Fixture, NULL, fixture_set_up, test_full_disk_keeps_conversation, fixture_tear_down);
 

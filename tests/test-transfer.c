@@ -62,9 +62,8 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
-                                            tandem_application_get_store (app),
-                                            agui_test_server_get_url (f->server));
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL,
+                          "store", tandem_application_get_store (app), "agent", agui_test_server_get_url (f->server), NULL);
   tandem_window_set_session (f->window, f->session);
   tandem_test_iterate_for (50);
 }

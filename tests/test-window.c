@@ -156,7 +156,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
 
-  f->session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL, NULL, "test");
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
   g_assert_true (tandem_window_get_session (f->window) == f->session);
   tandem_test_iterate_for (50);
@@ -448,6 +448,19 @@ thread_opened (gpointer data)
   return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), reopen->thread_id) == 0;
 }
 
+/* Opening a stored conversation restores it asynchronously: wait for
+ * the window to show it. */
+static void
+wait_for_thread (TandemWindow *window,
+                 const char   *thread_id)
+{
+  Reopen reopen = { 0 };
+
+  reopen.window = window;
+  reopen.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
+}
+
 static void
 test_reopen (Fixture       *f,
              gconstpointer  data)
@@ -463,8 +476,7 @@ test_reopen (Fixture       *f,
   g_test_summary ("Quitting and reopening on the same store shows the same conversation");
 
   g_assert_nonnull (tandem_application_get_store (app));
-  session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), "t", NULL,
-                                         tandem_application_get_store (app), "test");
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", "t", "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, session);
   g_set_object (&f->session, session);
 
@@ -533,7 +545,7 @@ test_markup (Fixture       *f,
 }
 
 static gboolean
-followed_to_end (gpointer data)
+adjustment_at_bottom (gpointer data)
 {
   GtkAdjustment *adjustment = data;
 
@@ -567,12 +579,10 @@ test_jump_to_latest (Fixture       *f,
   g_assert_true (agui_transcript_load_messages (agui_agent_session_get_transcript (f->session), messages, &error));
   g_assert_no_error (error);
 
-  /* On a loaded machine laying out the first rows takes longer than any
-   * fixed pause: wait for the view to reach the end, within the timeout */
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
-  agui_test_wait_for (followed_to_end, adjustment, TIMEOUT_MS);
-  tandem_test_iterate_for (100);
   jump = tandem_test_child (f->window, "jump_button");
+  /* Laying out 200 rows takes a while on a loaded machine */
+  agui_test_wait_for (adjustment_at_bottom, adjustment, TIMEOUT_MS);
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >=,
                      gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 10);
@@ -844,7 +854,7 @@ test_threads_newest_first (Fixture       *f,
 
   /* The open conversation is the selected row. */
   tandem_window_open_thread (f->window, second);
-  tandem_test_iterate_for (50);
+  wait_for_thread (f->window, second);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, second);
   selected = gtk_list_box_get_selected_row (GTK_LIST_BOX (tandem_test_child (f->window, "thread_list")));
   g_assert_nonnull (selected);
@@ -864,8 +874,7 @@ test_threads_open (Fixture       *f,
   g_test_summary ("A conversation sent from the window goes to the top, selected; activating a row opens it");
 
   /* A stored conversation, as New Chat makes, on the scripted agent. */
-  session = agui_agent_session_new_full (AGUI_TRANSPORT (f->transport), NULL, NULL,
-                                         tandem_application_get_store (app), "test");
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, session);
   g_set_object (&f->session, session);
   sent_id = g_strdup (agui_agent_session_get_thread_id (session));
@@ -886,7 +895,7 @@ test_threads_open (Fixture       *f,
 
   /* What a click on the row does. */
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
-  tandem_test_iterate_for (50);
+  wait_for_thread (f->window, older);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, older);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 1);
   g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "earlier words"));
@@ -898,7 +907,7 @@ test_threads_open (Fixture       *f,
 
   /* And back: the first conversation, restored from the store. */
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, sidebar_index (f->window, "Sent from the window")));
-  tandem_test_iterate_for (50);
+  wait_for_thread (f->window, sent_id);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, sent_id);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
 }
@@ -1027,7 +1036,7 @@ test_threads_rename (Fixture       *f,
   g_test_summary ("Rename asks for a title, saves it and shows it in the sidebar and the header");
 
   tandem_window_open_thread (f->window, thread_id);
-  tandem_test_iterate_for (50);
+  wait_for_thread (f->window, thread_id);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
   g_assert_cmpint (sidebar_index (f->window, "Before the rename"), ==, 0);
 
@@ -1173,7 +1182,7 @@ test_threads_delete_open (Fixture       *f,
   g_test_summary ("Deleting the open conversation starts a new one; Undo lists it again");
 
   tandem_window_open_thread (f->window, thread_id);
-  tandem_test_iterate_for (50);
+  wait_for_thread (f->window, thread_id);
   g_assert_cmpstr (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)), ==, thread_id);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.delete-thread", "s", thread_id));

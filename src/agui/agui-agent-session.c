@@ -6,15 +6,15 @@
 
 #include "config.h"
 
-#include "agui-agent-session.h"
-#include "agui-interrupts-private.h"
+#include "agui-agent-session-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
+#include "agui-run-input-private.h"
 #include "agui-session-store.h"
-#include "agui-tool-call-part-private.h"
+#include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"
-#include "agui-session-store-private.h"
+#include "agui-turn-recorder-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
  * follow-ups rather than looping forever. */
@@ -77,14 +77,6 @@ typedef enum
 
 typedef struct
 {
-  char     *id;
-  char     *name;
-  gboolean  ended;
-  gboolean  answered;
-} FrontendCall;
-
-typedef struct
-{
   ExchangeKind       kind;
   JsonNode          *content;
   JsonArray         *answers;
@@ -99,11 +91,9 @@ typedef struct
   /* The run in flight. */
   AguiPipeline      *pipeline;
   AguiEventStream   *stream;
-  GHashTable        *calls;
-  guint              in_flight;
+  AguiToolRunner    *tool_runner;
   guint              runs;
   gboolean           stream_done;
-  gboolean           called_tools;
   gboolean           cancelled;
   guint              attempt;
 
@@ -127,19 +117,13 @@ struct _AguiAgentSession
   GTask            *current;
 
   AguiSessionStore *store;
-  char             *last_snapshot_id;
-  guint             turn_index;
-  char             *store_error;
-  /* The events of turns whose save failed: written with the next turn
-   * that saves, so the log still replays everything the snapshot holds. */
-  GPtrArray        *unsaved_events;
-  /* The last turn that could not be saved, for a retry. */
-  struct _TurnSave *failed_save;
+  char             *default_title;
+  AguiTurnRecorder *recorder;
+  /* A restore is drawing the thread: turns wait for it. */
+  gboolean          restoring;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
-
-static void turn_save_free (struct _TurnSave *save);
 
 enum {
   PROP_0,
@@ -155,6 +139,7 @@ enum {
   PROP_LAST_SNAPSHOT_ID,
   PROP_TURN_INDEX,
   PROP_STORE_ERROR,
+  PROP_DEFAULT_TITLE,
   N_PROPS
 };
 
@@ -162,14 +147,6 @@ static GParamSpec *properties[N_PROPS];
 
 static void start_next (AguiAgentSession *self);
 static void start_run  (GTask            *task);
-
-static void
-frontend_call_free (FrontendCall *call)
-{
-  g_free (call->id);
-  g_free (call->name);
-  g_free (call);
-}
 
 static void
 exchange_free (Exchange *exchange)
@@ -186,7 +163,7 @@ exchange_free (Exchange *exchange)
   if (exchange->stream != NULL)
     agui_event_stream_close (exchange->stream);
   g_clear_object (&exchange->stream);
-  g_clear_pointer (&exchange->calls, g_hash_table_unref);
+  g_clear_pointer (&exchange->tool_runner, _agui_tool_runner_unref);
   g_free (exchange->snapshot_id);
   g_clear_pointer (&exchange->turn_events, g_ptr_array_unref);
   g_clear_error (&exchange->finish_error);
@@ -213,6 +190,9 @@ agui_agent_session_constructed (GObject *object)
 
   if (self->thread_id == NULL)
     self->thread_id = g_uuid_string_random ();
+
+  self->recorder = _agui_turn_recorder_new (object, self->store, self->thread_id, self->agent,
+                                            self->default_title);
 
   g_signal_connect_object (self->transcript, "notify",
                            G_CALLBACK (on_transcript_notify), self, G_CONNECT_SWAPPED);
@@ -243,10 +223,8 @@ agui_agent_session_finalize (GObject *object)
   g_clear_object (&self->transcript);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->agent, g_free);
-  g_clear_pointer (&self->last_snapshot_id, g_free);
-  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
-  g_clear_pointer (&self->store_error, g_free);
+  g_clear_pointer (&self->default_title, g_free);
+  g_clear_pointer (&self->recorder, _agui_turn_recorder_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
 }
@@ -298,15 +276,19 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_LAST_SNAPSHOT_ID:
-      g_value_set_string (value, self->last_snapshot_id);
+      g_value_set_string (value, agui_agent_session_get_last_snapshot_id (self));
       break;
 
     case PROP_TURN_INDEX:
-      g_value_set_uint (value, self->turn_index);
+      g_value_set_uint (value, agui_agent_session_get_turn_index (self));
       break;
 
     case PROP_STORE_ERROR:
-      g_value_set_string (value, self->store_error);
+      g_value_set_string (value, agui_agent_session_get_store_error (self));
+      break;
+
+    case PROP_DEFAULT_TITLE:
+      g_value_set_string (value, self->default_title);
       break;
 
     default:
@@ -342,6 +324,10 @@ agui_agent_session_set_property (GObject      *object,
 
     case PROP_AGENT:
       self->agent = g_value_dup_string (value);
+      break;
+
+    case PROP_DEFAULT_TITLE:
+      self->default_title = g_value_dup_string (value);
       break;
 
     default:
@@ -457,6 +443,18 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
     g_param_spec_string ("store-error", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiAgentSession:default-title:
+   *
+   * The title a stored thread gets when the person's first message has
+   * no text to name it after (only media, say). The library has no words
+   * of its own for it: an application passes its own, translated; the
+   * default is the empty string.
+   */
+  properties[PROP_DEFAULT_TITLE] =
+    g_param_spec_string ("default-title", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -472,7 +470,14 @@ agui_agent_session_init (AguiAgentSession *self)
  * agui_agent_session_new:
  * @transport: how to reach the agent
  *
- * Returns: (transfer full): a session on a new thread, without frontend tools
+ * A session on a new thread, without frontend tools or a store. Set the
+ * construct properties with g_object_new() for more: a thread to go on
+ * ([property@Agui.AgentSession:thread-id]), frontend
+ * [property@Agui.AgentSession:tools], a
+ * [property@Agui.AgentSession:store] and the
+ * [property@Agui.AgentSession:agent] it is kept under.
+ *
+ * Returns: (transfer full): a session
  */
 AguiAgentSession *
 agui_agent_session_new (AguiTransport *transport)
@@ -480,29 +485,6 @@ agui_agent_session_new (AguiTransport *transport)
   g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
 
   return g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", transport, NULL);
-}
-
-/**
- * agui_agent_session_new_for_thread:
- * @transport: how to reach the agent
- * @thread_id: (nullable): the thread, or %NULL for a new one
- * @tools: (nullable): frontend tools to run for the agent
- *
- * Returns: (transfer full): a session
- */
-AguiAgentSession *
-agui_agent_session_new_for_thread (AguiTransport    *transport,
-                                   const char       *thread_id,
-                                   AguiToolRegistry *tools)
-{
-  g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
-  g_return_val_if_fail (!tools || AGUI_IS_TOOL_REGISTRY (tools), NULL);
-
-  return g_object_new (AGUI_TYPE_AGENT_SESSION,
-                       "transport", transport,
-                       "thread-id", thread_id,
-                       "tools", tools,
-                       NULL);
 }
 
 /**
@@ -605,217 +587,8 @@ agui_agent_session_get_busy (AguiAgentSession *self)
 
 /* The exchange */
 
-static const char *
-finish_reason (AguiRunState *state,
-               gboolean      cancelled)
-{
-  if (cancelled)
-    return "cancelled";
-
-  switch (agui_run_state_get_status (state))
-    {
-    case AGUI_RUN_FAILED:
-      return agui_stage_to_string (agui_run_state_get_error_stage (state));
-
-    case AGUI_RUN_FINISHED:
-      switch (agui_run_state_get_outcome (state))
-        {
-        case AGUI_OUTCOME_INTERRUPT: return "interrupt";
-        case AGUI_OUTCOME_CANCELLED: return "cancelled";
-        case AGUI_OUTCOME_SUCCESS:
-        case AGUI_OUTCOME_NONE:
-        default:                     return "success";
-        }
-
-    case AGUI_RUN_IDLE:
-    case AGUI_RUN_RUNNING:
-    default:
-      return NULL;
-    }
-}
-
-static void
-set_store_error (AguiAgentSession *self,
-                 const char       *message)
-{
-  if (g_strcmp0 (self->store_error, message) == 0)
-    return;
-
-  g_free (self->store_error);
-  self->store_error = g_strdup (message);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE_ERROR]);
-}
-
-/* A user message's text: its content, or the first text part of a
- * multimodal one */
-static const char *
-peek_user_text (JsonObject *message)
-{
-  JsonNode *content = json_object_get_member (message, "content");
-  JsonArray *parts;
-
-  if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
-    return json_node_get_string (content);
-  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
-    return NULL;
-
-  parts = json_node_get_array (content);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
-    {
-      JsonNode *part = json_array_get_element (parts, i);
-
-      if (JSON_NODE_HOLDS_OBJECT (part) &&
-          g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (part), "type", NULL), "text") == 0)
-        return json_object_get_string_member_with_default (json_node_get_object (part), "text", NULL);
-    }
-
-  return NULL;
-}
-
-static char *
-title_for (AguiAgentSession *self)
-{
-  g_autoptr(JsonArray) messages = agui_transcript_to_messages (self->transcript, FALSE);
-
-  for (guint i = 0; i < json_array_get_length (messages); i++)
-    {
-      JsonObject *message = json_array_get_object_element (messages, i);
-      const char *content = peek_user_text (message);
-
-      if (g_strcmp0 (json_object_get_string_member (message, "role"), "user") == 0 &&
-          content != NULL && content[0] != '\0')
-        {
-          g_autofree char *line = g_strndup (content, strcspn (content, "\n"));
-
-          if (g_utf8_strlen (line, -1) > 60)
-            {
-              char *cut = g_utf8_offset_to_pointer (line, 59);
-
-              *cut = '\0';
-              return g_strconcat (line, "…", NULL);
-            }
-          return g_steal_pointer (&line);
-        }
-    }
-
-  return g_strdup ("New conversation");
-}
-
-/* What one turn writes, copied so that a worker thread can write it while
- * the conversation goes on in the main thread. */
-typedef struct _TurnSave
-{
-  char               *thread_id;
-  char               *title;
-  char               *agent;
-  char               *snapshot_id;
-  char               *parent_id;
-  char               *finish_reason;
-  char               *error;
-  int                 turn_index;
-  AguiSnapshotStatus  status;
-  JsonNode           *messages;
-  JsonNode           *state;
-  JsonNode           *pending_interrupts;
-  GPtrArray          *events;
-} TurnSave;
-
-static void
-turn_save_free (TurnSave *save)
-{
-  g_free (save->thread_id);
-  g_free (save->title);
-  g_free (save->agent);
-  g_free (save->snapshot_id);
-  g_free (save->parent_id);
-  g_free (save->finish_reason);
-  g_free (save->error);
-  g_clear_pointer (&save->messages, json_node_unref);
-  g_clear_pointer (&save->state, json_node_unref);
-  g_clear_pointer (&save->pending_interrupts, json_node_unref);
-  g_clear_pointer (&save->events, g_ptr_array_unref);
-  g_free (save);
-}
-
-/* Shares the trees: nothing modifies a save once it is made. */
-static TurnSave *
-turn_save_copy (const TurnSave *save)
-{
-  TurnSave *copy = g_new0 (TurnSave, 1);
-
-  copy->thread_id = g_strdup (save->thread_id);
-  copy->title = g_strdup (save->title);
-  copy->agent = g_strdup (save->agent);
-  copy->snapshot_id = g_strdup (save->snapshot_id);
-  copy->parent_id = g_strdup (save->parent_id);
-  copy->finish_reason = g_strdup (save->finish_reason);
-  copy->error = g_strdup (save->error);
-  copy->turn_index = save->turn_index;
-  copy->status = save->status;
-  copy->messages = save->messages ? json_node_ref (save->messages) : NULL;
-  copy->state = save->state ? json_node_ref (save->state) : NULL;
-  copy->pending_interrupts = save->pending_interrupts ? json_node_ref (save->pending_interrupts) : NULL;
-  copy->events = save->events ? g_ptr_array_ref (save->events) : NULL;
-
-  return copy;
-}
-
-static void
-save_turn_in_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  AguiSessionStore *store = source_object;
-  TurnSave *save = task_data;
-  AguiTurnRecord turn = { 0 };
-  GError *error = NULL;
-
-  turn.thread_id = save->thread_id;
-  turn.snapshot_id = save->snapshot_id;
-  turn.parent_id = save->parent_id;
-  turn.turn_index = save->turn_index;
-  turn.status = save->status;
-  turn.finish_reason = save->finish_reason;
-  turn.error = save->error;
-  turn.messages = json_node_get_array (save->messages);
-  turn.state = save->state;
-  turn.events = save->events;
-  turn.pending_interrupts = json_node_get_array (save->pending_interrupts);
-
-  /* The thread is created in the turn's transaction: a kill between
-   * the two must not leave a titled thread with no messages. */
-  if (_agui_session_store_save_turn_in_thread (store, &turn, save->title, save->agent, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
 static void complete_exchange (GTask  *task,
                                GError *error);
-
-static void
-advance_turn (AguiAgentSession *self,
-              const char       *snapshot_id)
-{
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (snapshot_id);
-  self->turn_index++;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
-}
-
-static void
-turn_saved (AguiAgentSession *self,
-            const TurnSave   *save)
-{
-  g_autofree char *snapshot_id = g_strdup (save->snapshot_id);
-
-  g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-  g_clear_pointer (&self->failed_save, turn_save_free);
-  set_store_error (self, NULL);
-  advance_turn (self, snapshot_id);
-}
 
 static void
 on_turn_saved (GObject      *object,
@@ -825,97 +598,9 @@ on_turn_saved (GObject      *object,
   g_autoptr(GTask) exchange_task = user_data;
   AguiAgentSession *self = g_task_get_source_object (exchange_task);
   Exchange *exchange = g_task_get_task_data (exchange_task);
-  g_autoptr(GError) error = NULL;
 
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_warning ("%s", error->message);
-      set_store_error (self, error->message);
-
-      /* The turn counter and the parent link stay on the last snapshot
-       * that was written, and this turn's events wait for the next
-       * save, so a retried save neither skips an index nor names a
-       * parent that does not exist. */
-      g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
-      self->unsaved_events = g_ptr_array_ref (save->events);
-      g_clear_pointer (&self->failed_save, turn_save_free);
-      self->failed_save = turn_save_copy (save);
-    }
-  else
-    {
-      turn_saved (self, save);
-    }
-
+  _agui_turn_recorder_save_finish (self->recorder, result);
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
-}
-
-/* The turn ends as a snapshot chained to the one before it: COMPLETED,
- * FAILED with its error, or ABORTED when cancelled. The write happens in
- * a worker thread (a turn's log can be long, and SQLite syncs the disk),
- * and the exchange completes once it is done, so a caller that sees the
- * turn end also sees it stored. A store that cannot write says so on the
- * session; the conversation itself goes on. Returns whether a write was
- * started. */
-static gboolean
-persist_turn (AguiAgentSession *self,
-              GTask            *exchange_task)
-{
-  Exchange *exchange = g_task_get_task_data (exchange_task);
-  AguiRunState *state = agui_transcript_get_run_state (self->transcript);
-  gboolean started = FALSE;
-
-  if (self->store != NULL)
-    {
-      g_autoptr(GTask) task = NULL;
-      TurnSave *save = g_new0 (TurnSave, 1);
-      g_autoptr(JsonNode) messages = NULL;
-      g_autoptr(JsonNode) interrupts = NULL;
-
-      save->thread_id = g_strdup (self->thread_id);
-      save->title = title_for (self);
-      save->agent = g_strdup (self->agent);
-      save->snapshot_id = g_strdup (exchange->snapshot_id);
-      save->parent_id = self->last_snapshot_id && self->last_snapshot_id[0] ? g_strdup (self->last_snapshot_id) : NULL;
-      save->turn_index = self->turn_index;
-      save->status = exchange->cancelled ? AGUI_SNAPSHOT_ABORTED
-                     : agui_run_state_get_status (state) == AGUI_RUN_FAILED ? AGUI_SNAPSHOT_FAILED
-                     : AGUI_SNAPSHOT_COMPLETED;
-      save->finish_reason = g_strdup (finish_reason (state, exchange->cancelled));
-      save->error = save->status == AGUI_SNAPSHOT_FAILED ? g_strdup (agui_run_state_get_error_message (state)) : NULL;
-      /* Deep copies: the transcript goes on changing while the thread writes. */
-      messages = _agui_json_node_new_array (agui_transcript_to_messages (self->transcript, TRUE));
-      save->messages = _agui_json_node_copy_deep (messages);
-      save->state = _agui_json_node_copy_deep (agui_transcript_get_state (self->transcript));
-      interrupts = json_node_init_array (json_node_alloc (), agui_transcript_get_pending_interrupts (self->transcript));
-      save->pending_interrupts = _agui_json_node_copy_deep (interrupts);
-      if (self->unsaved_events != NULL)
-        {
-          save->events = g_ptr_array_new_full (self->unsaved_events->len + exchange->turn_events->len,
-                                               (GDestroyNotify) agui_event_unref);
-          for (guint i = 0; i < self->unsaved_events->len; i++)
-            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (self->unsaved_events, i)));
-          for (guint i = 0; i < exchange->turn_events->len; i++)
-            g_ptr_array_add (save->events, agui_event_ref (g_ptr_array_index (exchange->turn_events, i)));
-        }
-      else
-        {
-          save->events = g_ptr_array_ref (exchange->turn_events);
-        }
-
-      task = g_task_new (self->store, NULL, on_turn_saved, g_object_ref (exchange_task));
-      g_task_set_source_tag (task, persist_turn);
-      g_task_set_task_data (task, save, (GDestroyNotify) turn_save_free);
-      g_task_run_in_thread (task, save_turn_in_thread);
-      started = TRUE;
-    }
-  else
-    {
-      advance_turn (self, exchange->snapshot_id);
-    }
-
-  return started;
 }
 
 static void
@@ -958,8 +643,13 @@ finish_exchange (GTask  *task,
     _agui_transcript_mark_unanswered_calls (self->transcript);
 
   /* Only a turn that started is a turn: refused input writes nothing. */
-  if (exchange->started && persist_turn (self, task))
+  if (exchange->started &&
+      _agui_turn_recorder_save_async (self->recorder, self->transcript, exchange->snapshot_id,
+                                      exchange->cancelled, exchange->turn_events,
+                                      on_turn_saved, task))
     {
+      /* The save always completes later, from the main loop. */
+      g_object_ref (task);
       exchange->finish_error = error;
       return;
     }
@@ -967,240 +657,25 @@ finish_exchange (GTask  *task,
   complete_exchange (task, error);
 }
 
-static JsonNode *
-copy_array (JsonArray *array)
-{
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array);
-
-  return _agui_json_node_copy_deep (node);
-}
-
-/* The A2UI middleware reads forwardedProps.a2uiAction.userAction; a
- * caller's forwardedProps that are not an object are replaced. */
-static void
-add_a2ui_action (JsonObject *input,
-                 JsonObject *user_action)
-{
-  JsonNode *forwarded = json_object_get_member (input, "forwardedProps");
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), user_action);
-  g_autoptr(JsonNode) copy = _agui_json_node_copy_deep (node);
-  JsonObject *wrapper;
-
-  if (!JSON_NODE_HOLDS_OBJECT (forwarded))
-    {
-      json_object_set_member (input, "forwardedProps", _agui_json_node_new_object (json_object_new ()));
-      forwarded = json_object_get_member (input, "forwardedProps");
-    }
-
-  wrapper = json_object_new ();
-  json_object_set_member (wrapper, "userAction", g_steal_pointer (&copy));
-  json_object_set_object_member (json_node_get_object (forwarded), "a2uiAction", wrapper);
-}
-
-static JsonNode *
-build_input (AguiAgentSession *self,
-             Exchange         *exchange,
-             const char       *run_id)
-{
-  g_autoptr(JsonObject) input = json_object_new ();
-  g_autoptr(GHashTable) declared = g_hash_table_new (g_str_hash, g_str_equal);
-  AguiRunParameters *parameters = exchange->parameters;
-  JsonArray *tools = json_array_new ();
-  JsonArray *caller_tools = parameters ? agui_run_parameters_get_tools (parameters) : NULL;
-  JsonArray *context = parameters ? agui_run_parameters_get_context (parameters) : NULL;
-  JsonNode *forwarded = parameters ? agui_run_parameters_get_forwarded_props (parameters) : NULL;
-  JsonNode *state = parameters ? agui_run_parameters_get_state (parameters) : NULL;
-
-  json_object_set_string_member (input, "threadId", self->thread_id);
-  json_object_set_string_member (input, "runId", run_id);
-  json_object_set_string_member (input, "protocolVersion", "1.0");
-  /* A caller's state applies to the run it starts; its follow-ups go on
-   * from where that run left the state. */
-  json_object_set_member (input, "state",
-                          _agui_json_node_copy_deep (state && exchange->runs == 0
-                                                     ? state : agui_transcript_get_state (self->transcript)));
-  json_object_set_member (input, "messages",
-                          _agui_json_node_new_array (agui_transcript_to_messages (self->transcript, FALSE)));
-
-  /* The caller's tools first, then the session's own. */
-  for (guint i = 0; caller_tools && i < json_array_get_length (caller_tools); i++)
-    {
-      JsonNode *tool = json_array_get_element (caller_tools, i);
-
-      json_array_add_element (tools, _agui_json_node_copy_deep (tool));
-      if (JSON_NODE_HOLDS_OBJECT (tool))
-        g_hash_table_add (declared,
-                          (gpointer) json_object_get_string_member_with_default (json_node_get_object (tool), "name", ""));
-    }
-  if (self->tools != NULL)
-    {
-      g_autoptr(JsonArray) own = agui_tool_registry_to_json (self->tools);
-
-      for (guint i = 0; i < json_array_get_length (own); i++)
-        {
-          JsonObject *tool = json_array_get_object_element (own, i);
-
-          if (!g_hash_table_contains (declared, json_object_get_string_member (tool, "name")))
-            json_array_add_element (tools, _agui_json_node_copy_deep (json_array_get_element (own, i)));
-        }
-    }
-  json_object_set_member (input, "tools", _agui_json_node_new_array (tools));
-
-  json_object_set_member (input, "context",
-                          context ? copy_array (context) : _agui_json_node_new_array (json_array_new ()));
-  json_object_set_member (input, "forwardedProps",
-                          forwarded ? _agui_json_node_copy_deep (forwarded)
-                                    : _agui_json_node_new_object (json_object_new ()));
-  if (exchange->a2ui_action != NULL && exchange->runs == 0)
-    add_a2ui_action (input, exchange->a2ui_action);
-
-  if (exchange->kind == EXCHANGE_RESUME && exchange->runs == 0)
-    json_object_set_member (input, "resume", copy_array (exchange->answers));
-
-  return json_node_init_object (json_node_alloc (), input);
-}
-
-/* Frontend tools */
-
-typedef struct
-{
-  GTask        *task;
-  FrontendCall *call;
-} ToolExecution;
-
 static void maybe_finish_run (GTask *task);
 
 static void
-answer_call (AguiAgentSession *self,
-             FrontendCall     *call,
-             const char       *content,
-             const char       *error)
+on_tools_idle (gpointer user_data)
 {
-  g_autofree char *message_id = g_uuid_string_random ();
-  Exchange *exchange = g_task_get_task_data (self->current);
-  AguiEvent *event;
-
-  call->answered = TRUE;
-  event = _agui_reducer_add_tool_result (self->reducer, message_id, call->id, content, error);
-  g_ptr_array_add (exchange->turn_events, event);
+  maybe_finish_run (G_TASK (user_data));
 }
 
-static void
-on_tool_executed (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  ToolExecution *execution = user_data;
-  g_autoptr(GTask) task = execution->task;
-  AguiAgentSession *self = g_task_get_source_object (task);
-  Exchange *exchange = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *answer = NULL;
-
-  answer = agui_tool_execute_finish (AGUI_TOOL (object), result, &error);
-
-  /* A tool stopped mid-way still answers: with its failure, so the
-   * agent's history never holds a call without an answer. */
-  if (answer == NULL)
-    {
-      g_autofree char *content = g_strdup_printf ("Tool execution failed: %s", error->message);
-      AguiToolCallPart *part = agui_transcript_lookup_tool_call (self->transcript, execution->call->id);
-
-      /* A tool that asks the person first fails with PERMISSION_DENIED
-       * when they say no: that is their answer, not the tool failing. */
-      if (part != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
-        _agui_tool_call_part_set_answer (part, AGUI_ANSWER_DECLINED, NULL, NULL);
-
-      answer_call (self, execution->call, content, error->message);
-    }
-  else
-    {
-      answer_call (self, execution->call, answer, NULL);
-    }
-
-  g_free (execution);
-  exchange->in_flight--;
-  maybe_finish_run (task);
-}
-
-static void
-run_frontend_call (GTask        *task,
-                   FrontendCall *call)
-{
-  AguiAgentSession *self = g_task_get_source_object (task);
-  Exchange *exchange = g_task_get_task_data (task);
-  AguiTool *tool = agui_tool_registry_lookup (self->tools, call->name);
-  AguiToolCallPart *part = agui_transcript_lookup_tool_call (self->transcript, call->id);
-  ToolExecution *execution;
-
-  exchange->called_tools = TRUE;
-
-  if (g_cancellable_is_cancelled (exchange->cancellable))
-    {
-      answer_call (self, call, "Tool was not run: the run was cancelled before it started.",
-                   "cancelled before it ran");
-      return;
-    }
-
-  execution = g_new0 (ToolExecution, 1);
-  execution->task = g_object_ref (task);
-  execution->call = call;
-  exchange->in_flight++;
-
-  agui_tool_execute_async (tool,
-                           part ? agui_tool_call_part_get_parsed_arguments (part) : NULL,
-                           exchange->cancellable,
-                           on_tool_executed, execution);
-}
-
-/* Sees every event after verification and folding: the tool runner. */
+/* Sees every event after verification and folding: the turn keeps it,
+ * and the tool runner answers the calls it owns. */
 static void
 on_event_applied (AguiEvent *event,
                   gpointer   user_data)
 {
   GTask *task = user_data;
-  AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
-  const char *id = agui_event_get_tool_call_id (event);
-  FrontendCall *call;
 
   g_ptr_array_add (exchange->turn_events, agui_event_ref (event));
-
-  if (self->tools == NULL || id == NULL)
-    return;
-
-  switch (agui_event_get_event_type (event))
-    {
-    case AGUI_EVENT_TOOL_CALL_START:
-      if (agui_tool_registry_lookup (self->tools, agui_event_get_string (event, "toolCallName")) &&
-          !g_hash_table_contains (exchange->calls, id))
-        {
-          call = g_new0 (FrontendCall, 1);
-          call->id = g_strdup (id);
-          call->name = g_strdup (agui_event_get_string (event, "toolCallName"));
-          g_hash_table_insert (exchange->calls, call->id, call);
-        }
-      break;
-
-    case AGUI_EVENT_TOOL_CALL_END:
-      call = g_hash_table_lookup (exchange->calls, id);
-      if (call != NULL && !call->ended)
-        {
-          call->ended = TRUE;
-          run_frontend_call (task, call);
-        }
-      break;
-
-    case AGUI_EVENT_TOOL_CALL_RESULT:
-      /* The agent answered it itself after all. */
-      call = g_hash_table_lookup (exchange->calls, id);
-      if (call != NULL && !call->ended)
-        call->answered = TRUE;
-      break;
-
-    default:
-      break;
-    }
+  _agui_tool_runner_observe (exchange->tool_runner, event);
 }
 
 /* The run */
@@ -1211,21 +686,15 @@ maybe_finish_run (GTask *task)
   AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
   AguiRunState *state;
-  GHashTableIter iter;
-  FrontendCall *call;
+  gboolean called_tools;
 
-  if (!exchange->stream_done || exchange->in_flight > 0)
+  if (!exchange->stream_done || _agui_tool_runner_get_busy (exchange->tool_runner))
     return;
 
-  /* Calls whose arguments never finished streaming never ran; say so. */
-  g_hash_table_iter_init (&iter, exchange->calls);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &call))
-    if (!call->answered && !call->ended)
-      answer_call (self, call, "Tool was not run: the run ended before its arguments were complete.",
-                   "not run");
-
+  _agui_tool_runner_finish (exchange->tool_runner);
+  called_tools = _agui_tool_runner_get_called_tools (exchange->tool_runner);
   g_clear_pointer (&exchange->pipeline, _agui_pipeline_free);
-  g_clear_pointer (&exchange->calls, g_hash_table_unref);
+  g_clear_pointer (&exchange->tool_runner, _agui_tool_runner_unref);
 
   if (exchange->cancelled)
     {
@@ -1237,7 +706,7 @@ maybe_finish_run (GTask *task)
     }
 
   state = agui_transcript_get_run_state (self->transcript);
-  if (exchange->called_tools &&
+  if (called_tools &&
       agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
       agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
     {
@@ -1359,6 +828,8 @@ on_run_started (GObject      *object,
   read_next (task);
 }
 
+
+
 static void
 start_run (GTask *task)
 {
@@ -1367,145 +838,19 @@ start_run (GTask *task)
   g_autofree char *run_id = g_uuid_string_random ();
   g_autoptr(JsonNode) input = NULL;
 
-  input = build_input (self, exchange, run_id);
+  input = _agui_run_input_build (self->thread_id, run_id, self->transcript, self->tools,
+                                 exchange->parameters, exchange->runs == 0, exchange->a2ui_action,
+                                 exchange->kind == EXCHANGE_RESUME ? exchange->answers : NULL);
   exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
-  exchange->called_tools = FALSE;
   exchange->pipeline = _agui_pipeline_new (self->reducer);
-  exchange->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) frontend_call_free);
+  exchange->tool_runner = _agui_tool_runner_new (self->tools, self->reducer, exchange->turn_events,
+                                                 exchange->cancellable, on_tools_idle, G_OBJECT (task));
   _agui_pipeline_set_callbacks (exchange->pipeline, on_event_applied, NULL, task);
 
   agui_transport_run_async (self->transport, input, exchange->cancellable,
                             on_run_started, g_object_ref (task));
-}
-
-static gboolean
-check_answers (AguiAgentSession  *self,
-               JsonArray         *answers,
-               GError           **error)
-{
-  JsonArray *pending = agui_transcript_get_pending_interrupts (self->transcript);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-
-  if (json_array_get_length (pending) == 0)
-    {
-      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                           "The thread is not waiting on any interrupt; there is nothing to resume");
-      return FALSE;
-    }
-
-  for (guint i = 0; i < json_array_get_length (answers); i++)
-    {
-      JsonNode *element = json_array_get_element (answers, i);
-      JsonObject *answer;
-      const char *id, *status;
-      gboolean known = FALSE;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                       "Answer %u is not a resume entry object", i);
-          return FALSE;
-        }
-
-      answer = json_node_get_object (element);
-      id = json_object_get_string_member_with_default (answer, "interruptId", NULL);
-      status = json_object_get_string_member_with_default (answer, "status", NULL);
-      if (id == NULL || (g_strcmp0 (status, "resolved") != 0 && g_strcmp0 (status, "cancelled") != 0))
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                       "Answer %u needs an interruptId and a status of resolved or cancelled", i);
-          return FALSE;
-        }
-
-      for (guint j = 0; j < json_array_get_length (pending); j++)
-        known |= g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (pending, j), "id", NULL), id) == 0;
-      if (!known)
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                       "Answer %u is for interrupt %s, which the thread is not waiting on", i, id);
-          return FALSE;
-        }
-    }
-
-  return _agui_interrupts_check_resume (pending, answers, now, error);
-}
-
-static char *
-node_to_text (JsonNode *node)
-{
-  return node != NULL ? json_to_string (node, FALSE) : NULL;
-}
-
-/* The person's answer is part of the conversation: it goes on the call the
- * interrupt is bound to, before the run that delivers it, so the card
- * says "approved" while the agent works and the turn's snapshot keeps it. */
-static void
-record_answers (AguiAgentSession *self,
-                JsonArray        *answers)
-{
-  JsonArray *pending = agui_transcript_get_pending_interrupts (self->transcript);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-
-  for (guint i = 0; i < json_array_get_length (pending); i++)
-    {
-      JsonObject *interrupt = json_array_get_object_element (pending, i);
-      const char *id = json_object_get_string_member_with_default (interrupt, "id", NULL);
-      const char *tool_call_id = json_object_get_string_member_with_default (interrupt, "toolCallId", NULL);
-      const char *expires_at = json_object_get_string_member_with_default (interrupt, "expiresAt", NULL);
-      AguiToolCallPart *part;
-      JsonObject *answer = NULL;
-      JsonObject *payload = NULL;
-      g_autofree char *edited = NULL;
-      g_autofree char *text = NULL;
-      AguiAnswer kind;
-
-      if (tool_call_id == NULL || !(part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id)))
-        continue;
-
-      for (guint j = 0; j < json_array_get_length (answers); j++)
-        {
-          JsonObject *entry = json_array_get_object_element (answers, j);
-
-          if (g_strcmp0 (json_object_get_string_member_with_default (entry, "interruptId", NULL), id) == 0)
-            answer = entry;
-        }
-      if (answer == NULL)
-        continue;
-
-      if (json_object_has_member (answer, "payload") &&
-          JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "payload")))
-        payload = json_object_get_object_member (answer, "payload");
-
-      if (g_strcmp0 (json_object_get_string_member_with_default (answer, "status", NULL), "cancelled") == 0)
-        {
-          g_autoptr(GDateTime) expiry = expires_at ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
-
-          kind = expiry != NULL && g_date_time_compare (expiry, now) <= 0 ? AGUI_ANSWER_EXPIRED : AGUI_ANSWER_CANCELLED;
-        }
-      else if (payload != NULL && json_object_has_member (payload, "approved"))
-        {
-          gboolean approved = json_object_get_boolean_member_with_default (payload, "approved", FALSE);
-
-          if (approved && json_object_has_member (payload, "editedArgs"))
-            {
-              kind = AGUI_ANSWER_APPROVED_EDITED;
-              edited = node_to_text (json_object_get_member (payload, "editedArgs"));
-            }
-          else
-            {
-              kind = approved ? AGUI_ANSWER_APPROVED : AGUI_ANSWER_DENIED;
-            }
-        }
-      else
-        {
-          kind = AGUI_ANSWER_ANSWERED;
-          text = node_to_text (json_object_get_member (answer, "payload"));
-        }
-
-      _agui_tool_call_part_set_answer (part, kind, edited, text);
-    }
 }
 
 static void
@@ -1539,18 +884,18 @@ begin_exchange (GTask *task)
       return;
     }
 
-  if (exchange->kind == EXCHANGE_RESUME && !check_answers (self, exchange->answers, &error))
+  if (exchange->kind == EXCHANGE_RESUME && !_agui_run_input_check_answers (self->transcript, exchange->answers, &error))
     {
       finish_exchange (task, error);
       return;
     }
 
   if (exchange->kind == EXCHANGE_RESUME)
-    record_answers (self, exchange->answers);
+    _agui_run_input_record_answers (self->transcript, exchange->answers);
 
   /* The turn begins: a snapshot id is reserved (none without a store). */
   exchange->started = TRUE;
-  exchange->snapshot_id = self->store ? g_uuid_string_random () : g_strdup ("");
+  exchange->snapshot_id = _agui_turn_recorder_reserve_snapshot_id (self->recorder);
   exchange->turn_events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
 
   if (exchange->kind == EXCHANGE_SEND)
@@ -1569,6 +914,9 @@ static void
 start_next (AguiAgentSession *self)
 {
   g_assert (self->current == NULL);
+
+  if (self->restoring)
+    return;
 
   self->current = g_queue_pop_head (&self->waiting);
   if (self->current == NULL)
@@ -1879,61 +1227,6 @@ agui_agent_session_cancel (AguiAgentSession *self)
   g_cancellable_cancel (exchange->cancellable);
 }
 
-static gboolean
-validate_user_message (JsonObject  *message,
-                       GError     **error)
-{
-  JsonNode *content = json_object_get_member (message, "content");
-  const char *role = json_object_get_string_member_with_default (message, "role", "user");
-
-  if (g_strcmp0 (role, "user") != 0)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                   "A turn starts with a user message, not a %s message", role);
-      return FALSE;
-    }
-
-  if (json_object_has_member (message, "toolCalls") || json_object_has_member (message, "toolCallId"))
-    {
-      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                           "A user message cannot carry tool calls or tool results");
-      return FALSE;
-    }
-
-  if (content == NULL || (!JSON_NODE_HOLDS_ARRAY (content) &&
-                          json_node_get_value_type (content) != G_TYPE_STRING))
-    {
-      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                           "A user message needs content: text, or an array of content parts");
-      return FALSE;
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    {
-      static const char * const kinds[] = { "text", "image", "audio", "video", "document", NULL };
-      JsonArray *parts = json_node_get_array (content);
-
-      for (guint i = 0; i < json_array_get_length (parts); i++)
-        {
-          JsonNode *part = json_array_get_element (parts, i);
-          const char *type = JSON_NODE_HOLDS_OBJECT (part)
-                             ? json_object_get_string_member_with_default (json_node_get_object (part), "type", NULL)
-                             : NULL;
-
-          if (type == NULL || !g_strv_contains (kinds, type))
-            {
-              g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                           "Content part %u of a user message is a '%s' part; "
-                           "only text and media parts are allowed (no tool calls or tool results)",
-                           i, type ? type : "(untyped)");
-              return FALSE;
-            }
-        }
-    }
-
-  return TRUE;
-}
-
 /**
  * agui_agent_session_send_message_async:
  * @self: a session
@@ -1962,7 +1255,7 @@ agui_agent_session_send_message_async (AguiAgentSession    *self,
   g_return_if_fail (message != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!validate_user_message (message, &error))
+  if (!_agui_run_input_check_user_message (message, &error))
     {
       g_task_report_error (self, callback, user_data, agui_agent_session_send_async, error);
       return;
@@ -1990,85 +1283,97 @@ agui_agent_session_send_message_finish (AguiAgentSession  *self,
   return propagate (self, result, agui_agent_session_send_async, error);
 }
 
-/**
- * agui_agent_session_new_full:
- * @transport: how to reach the agent
- * @thread_id: (nullable): the thread, or %NULL for a new one
- * @tools: (nullable): frontend tools to run for the agent
- * @store: (nullable): where to persist turns, or %NULL for client-managed mode
- * @agent: (nullable): a label for the agent, kept with the thread
- *
- * Returns: (transfer full): a session
- */
-AguiAgentSession *
-agui_agent_session_new_full (AguiTransport    *transport,
-                             const char       *thread_id,
-                             AguiToolRegistry *tools,
-                             AguiSessionStore *store,
-                             const char       *agent)
-{
-  g_return_val_if_fail (AGUI_IS_TRANSPORT (transport), NULL);
-  g_return_val_if_fail (!tools || AGUI_IS_TOOL_REGISTRY (tools), NULL);
-  g_return_val_if_fail (!store || AGUI_IS_SESSION_STORE (store), NULL);
+/* Restore */
 
-  return g_object_new (AGUI_TYPE_AGENT_SESSION,
-                       "transport", transport,
-                       "thread-id", thread_id,
-                       "tools", tools,
-                       "store", store,
-                       "agent", agent,
-                       NULL);
+typedef struct
+{
+  GPtrArray  *events;
+  JsonObject *snapshot;
+  int         turn_count;
+  guint       folded;
+  guint       idle_id;
+} Restore;
+
+static void
+restore_free (Restore *restore)
+{
+  g_clear_handle_id (&restore->idle_id, g_source_remove);
+  g_clear_pointer (&restore->events, g_ptr_array_unref);
+  g_clear_pointer (&restore->snapshot, json_object_unref);
+  g_free (restore);
 }
 
-/**
- * agui_agent_session_restore:
- * @self: a session with a store
- * @error: return location for a #GError
- *
- * Rebuilds the thread from the store: its log is folded again, so the
- * transcript draws exactly as it did, a thread that was waiting on
- * interrupts waits again, and the next turn's snapshot chains to the last
- * one saved. Call it before the first turn.
- *
- * Returns: %TRUE on success; an unknown thread is not an error
- */
-gboolean
-agui_agent_session_restore (AguiAgentSession  *self,
-                            GError           **error)
+/* Reads everything a restore needs in one go: on a worker thread for
+ * restore_async, so a long log never blocks the main loop. */
+static Restore *
+restore_load (AguiSessionStore  *store,
+              const char        *thread_id,
+              GError           **error)
 {
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(GError) local_error = NULL;
-  const char *status;
+  Restore *restore;
 
-  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
-  g_return_val_if_fail (self->store != NULL, FALSE);
-  g_return_val_if_fail (self->current == NULL, FALSE);
-
-  events = agui_session_store_load_events (self->store, self->thread_id, error);
+  events = agui_session_store_load_events (store, thread_id, error);
   if (events == NULL)
-    return FALSE;
+    return NULL;
 
-  snapshot = agui_session_store_get_last_snapshot (self->store, self->thread_id, &local_error);
+  snapshot = agui_session_store_get_last_snapshot (store, thread_id, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      return NULL;
     }
 
-  for (guint i = 0; i < events->len; i++)
-    agui_reducer_apply (self->reducer, g_ptr_array_index (events, i));
+  restore = g_new0 (Restore, 1);
+  restore->events = g_steal_pointer (&events);
+  restore->snapshot = g_steal_pointer (&snapshot);
+  restore->turn_count = restore->snapshot != NULL
+                        ? agui_session_store_get_turn_count (store, thread_id, NULL) : 0;
+
+  return restore;
+}
+
+/* Folds up to @budget_us microseconds' worth of the log (all of it when
+ * negative). Returns whether the log is folded. */
+static gboolean
+restore_fold (AguiAgentSession *self,
+              Restore          *restore,
+              gint64            budget_us)
+{
+  gint64 deadline = budget_us >= 0 ? g_get_monotonic_time () + budget_us : G_MAXINT64;
+
+  while (restore->folded < restore->events->len)
+    {
+      agui_reducer_apply (self->reducer, g_ptr_array_index (restore->events, restore->folded));
+      restore->folded++;
+
+      /* Reading the clock costs; every few events is often enough. */
+      if ((restore->folded & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
+        return restore->folded == restore->events->len;
+    }
+
+  return TRUE;
+}
+
+/* What the log cannot say, from the last snapshot: what the person
+ * answered, which calls got no result, how the last turn ended if not by
+ * an event, and where the snapshot chain goes on. */
+static void
+restore_finish (AguiAgentSession *self,
+                Restore          *restore)
+{
+  JsonObject *snapshot = restore->snapshot;
+  const char *status;
 
   if (snapshot == NULL)
-    return TRUE;
+    return;
 
-  /* What the log cannot say: what the person answered, which calls got
-   * no result... */
   if (json_object_has_member (snapshot, "messages") &&
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
     _agui_transcript_restore_local_state (self->transcript, json_object_get_array_member (snapshot, "messages"));
 
-  /* ...and how the last turn ended if not by an event. */
   status = json_object_get_string_member_with_default (snapshot, "status", NULL);
   if (g_strcmp0 (status, "ABORTED") == 0)
     {
@@ -2093,17 +1398,179 @@ agui_agent_session_restore (AguiAgentSession  *self,
       _agui_reducer_set_run_state (self->reducer, failed);
     }
 
-  g_free (self->last_snapshot_id);
-  self->last_snapshot_id = g_strdup (json_object_get_string_member_with_default (snapshot, "id", NULL));
-  self->turn_index = (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1;
   /* A damaged latest snapshot is skipped on reading; the next turn must
    * still not reuse its index. */
-  self->turn_index = MAX (self->turn_index,
-                          (guint) MAX (0, agui_session_store_get_turn_count (self->store, self->thread_id, NULL)));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_SNAPSHOT_ID]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_INDEX]);
+  _agui_turn_recorder_restore (self->recorder,
+                               json_object_get_string_member_with_default (snapshot, "id", NULL),
+                               MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
+                                    (guint) MAX (0, restore->turn_count)));
+}
+
+gboolean
+_agui_agent_session_restore (AguiAgentSession  *self,
+                             GError           **error)
+{
+  Restore *restore;
+
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (self->store != NULL, FALSE);
+  g_return_val_if_fail (self->current == NULL && !self->restoring, FALSE);
+
+  if (!(restore = restore_load (self->store, self->thread_id, error)))
+    return FALSE;
+
+  restore_fold (self, restore, -1);
+  restore_finish (self, restore);
+  restore_free (restore);
 
   return TRUE;
+}
+
+static void
+restore_done (GTask  *task,
+              GError *error)
+{
+  AguiAgentSession *self = g_task_get_source_object (task);
+
+  self->restoring = FALSE;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+
+  /* A turn asked for meanwhile waited for the thread to be whole. */
+  if (self->current == NULL)
+    start_next (self);
+}
+
+/* The log is folded a slice at a time, so the main loop keeps drawing
+ * (a long conversation takes far longer to fold than a frame lasts). */
+static gboolean
+restore_fold_slice (gpointer user_data)
+{
+  GTask *task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (task);
+  Restore *restore = g_task_get_task_data (task);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      restore->idle_id = 0;
+      self->restoring = FALSE;
+      if (self->current == NULL)
+        start_next (self);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!restore_fold (self, restore, 4000))
+    return G_SOURCE_CONTINUE;
+
+  restore->idle_id = 0;
+  restore_finish (self, restore);
+  restore_done (task, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+restore_in_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  const char *thread_id = task_data;
+  AguiSessionStore *store = g_object_get_data (G_OBJECT (task), "store");
+  GError *error = NULL;
+  Restore *restore;
+  restore = restore_load (store, thread_id, &error);
+
+  if (restore == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, restore, (GDestroyNotify) restore_free);
+}
+
+static void
+on_restore_loaded (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  Restore *restore;
+
+  restore = g_task_propagate_pointer (G_TASK (result), &error);
+  if (restore == NULL)
+    {
+      restore_done (task, error);
+      return;
+    }
+
+  g_task_set_task_data (task, restore, (GDestroyNotify) restore_free);
+  restore->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_fold_slice,
+                                      g_object_ref (task), g_object_unref);
+}
+
+/**
+ * agui_agent_session_restore_async:
+ * @self: a session with a store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the thread is drawn again
+ * @user_data: data for @callback
+ *
+ * Rebuilds the thread from the store: its log is folded again, so the
+ * transcript draws exactly as it did, a thread that was waiting on
+ * interrupts waits again, and the next turn's snapshot chains to the last
+ * one saved. Call it before the first turn; a turn asked for while the
+ * restore runs waits for it.
+ *
+ * The store is read on a worker thread, and the log is folded into the
+ * transcript in slices between which the main loop runs, so a long
+ * conversation fills in while the window stays responsive. A cancelled
+ * restore leaves a partial transcript: discard the session.
+ */
+void
+agui_agent_session_restore_async (AguiAgentSession    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) load = NULL;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (self->store != NULL);
+  g_return_if_fail (self->current == NULL && !self->restoring);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agui_agent_session_restore_async);
+  self->restoring = TRUE;
+
+  load = g_task_new (NULL, cancellable, on_restore_loaded, g_steal_pointer (&task));
+  g_task_set_source_tag (load, agui_agent_session_restore_async);
+  g_task_set_task_data (load, g_strdup (self->thread_id), g_free);
+  g_object_set_data_full (G_OBJECT (load), "store", g_object_ref (self->store), g_object_unref);
+  g_task_run_in_thread (load, restore_in_thread);
+}
+
+/**
+ * agui_agent_session_restore_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; an unknown thread is not an error (it
+ *   restores as empty)
+ */
+gboolean
+agui_agent_session_restore_finish (AguiAgentSession  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agui_agent_session_restore_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /**
@@ -2132,7 +1599,7 @@ agui_agent_session_get_last_snapshot_id (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
-  return self->last_snapshot_id;
+  return _agui_turn_recorder_get_last_snapshot_id (self->recorder);
 }
 
 /**
@@ -2146,7 +1613,7 @@ agui_agent_session_get_turn_index (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), 0);
 
-  return self->turn_index;
+  return _agui_turn_recorder_get_turn_index (self->recorder);
 }
 
 /**
@@ -2160,30 +1627,7 @@ agui_agent_session_get_store_error (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
 
-  return self->store_error;
-}
-
-static void
-on_retry_saved (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  AguiAgentSession *self = g_task_get_source_object (task);
-  TurnSave *save = g_task_get_task_data (G_TASK (result));
-  GError *error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      set_store_error (self, error->message);
-      g_task_return_error (task, error);
-      return;
-    }
-
-  /* A turn that saved meanwhile carried these events and this index. */
-  if (self->failed_save != NULL && g_strcmp0 (self->failed_save->snapshot_id, save->snapshot_id) == 0)
-    turn_saved (self, save);
-  g_task_return_boolean (task, TRUE);
+  return _agui_turn_recorder_get_store_error (self->recorder);
 }
 
 /**
@@ -2205,25 +1649,10 @@ agui_agent_session_retry_save_async (AguiAgentSession    *self,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) save_task = NULL;
-
   g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agui_agent_session_retry_save_async);
-
-  if (self->failed_save == NULL || self->store == NULL)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  save_task = g_task_new (self->store, cancellable, on_retry_saved, g_steal_pointer (&task));
-  g_task_set_source_tag (save_task, agui_agent_session_retry_save_async);
-  g_task_set_task_data (save_task, turn_save_copy (self->failed_save), (GDestroyNotify) turn_save_free);
-  g_task_run_in_thread (save_task, save_turn_in_thread);
+  _agui_turn_recorder_retry_async (self->recorder, cancellable, callback, user_data);
 }
 
 /**
@@ -2242,5 +1671,5 @@ agui_agent_session_retry_save_finish (AguiAgentSession  *self,
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_turn_recorder_retry_finish (self->recorder, result, error);
 }

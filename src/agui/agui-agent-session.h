@@ -26,10 +26,6 @@ G_DECLARE_FINAL_TYPE (AguiAgentSession, agui_agent_session, AGUI, AGENT_SESSION,
 AGUI_AVAILABLE_IN_ALL
 AguiAgentSession *agui_agent_session_new                    (AguiTransport        *transport);
 AGUI_AVAILABLE_IN_ALL
-AguiAgentSession *agui_agent_session_new_for_thread         (AguiTransport        *transport,
-                                                             const char           *thread_id,
-                                                             AguiToolRegistry     *tools);
-AGUI_AVAILABLE_IN_ALL
 const char       *agui_agent_session_get_thread_id          (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
 AguiTransport    *agui_agent_session_get_transport          (AguiAgentSession     *self);
@@ -89,13 +85,13 @@ AguiRunState     *agui_agent_session_resume_finish          (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_cancel                 (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
-AguiAgentSession *agui_agent_session_new_full               (AguiTransport        *transport,
-                                                             const char           *thread_id,
-                                                             AguiToolRegistry     *tools,
-                                                             AguiSessionStore     *store,
-                                                             const char           *agent);
+void              agui_agent_session_restore_async          (AguiAgentSession     *self,
+                                                             GCancellable         *cancellable,
+                                                             GAsyncReadyCallback   callback,
+                                                             gpointer              user_data);
 AGUI_AVAILABLE_IN_ALL
-gboolean          agui_agent_session_restore                (AguiAgentSession     *self,
+gboolean          agui_agent_session_restore_finish         (AguiAgentSession     *self,
+                                                             GAsyncResult         *result,
                                                              GError              **error);
 AGUI_AVAILABLE_IN_ALL
 AguiSessionStore *agui_agent_session_get_store              (AguiAgentSession     *self);

@@ -17,5 +17,7 @@ void _agui_part_set_complete   (AguiPart   *self,
 void _agui_part_set_attempt    (AguiPart    *self,
                                 AguiAttempt  attempt,
                                 gboolean     attempt_end);
+void _agui_part_set_notes      (AguiPart    *self,
+                                JsonArray   *notes);
 
 G_END_DECLS

@@ -28,6 +28,7 @@ typedef struct
   gboolean     complete;
   AguiAttempt  attempt;
   gboolean     attempt_end;
+  JsonArray   *notes;
 } AguiPartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)
@@ -38,6 +39,7 @@ enum {
   PROP_COMPLETE,
   PROP_ATTEMPT,
   PROP_ATTEMPT_END,
+  PROP_NOTES,
   N_PROPS
 };
 
@@ -49,6 +51,7 @@ agui_part_finalize (GObject *object)
   AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
 
   g_clear_pointer (&priv->message_id, g_free);
+  g_clear_pointer (&priv->notes, json_array_unref);
 
   G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);
 }
@@ -77,6 +80,10 @@ agui_part_get_property (GObject    *object,
 
     case PROP_ATTEMPT_END:
       g_value_set_boolean (value, agui_part_get_attempt_end (self));
+      break;
+
+    case PROP_NOTES:
+      g_value_set_boxed (value, agui_part_get_notes (self));
       break;
 
     default:
@@ -129,6 +136,28 @@ agui_part_class_init (AguiPartClass *klass)
   properties[PROP_ATTEMPT_END] =
     g_param_spec_boolean ("attempt-end", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiPart:notes: (type Json.Array)
+   *
+   * What happened after this part that belongs to the conversation
+   * without being a message the agent sees, for a view to show after the
+   * part: an array of objects with a `kind` member.
+   *
+   * - `{"kind": "run-end", "attempt": "stopped"}` (or `"failed"`): the run
+   *   that followed ended before it produced anything of its own;
+   * - `{"kind": "answer", "answer": …, "text": …, "interrupt": {…}}`: the
+   *   person's answer to a question that is not about a tool call in the
+   *   transcript; `answer` is one of `approved`, `approved-edited`,
+   *   `denied`, `cancelled`, `expired`, `answered`, `text` what they typed
+   *   or chose (for `answered`), `interrupt` the question as the agent
+   *   sent it.
+   *
+   * Notes are kept with the thread and restored with it.
+   */
+  properties[PROP_NOTES] =
+    g_param_spec_boxed ("notes", NULL, NULL, JSON_TYPE_ARRAY,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -251,4 +280,37 @@ _agui_part_set_attempt (AguiPart    *self,
       priv->attempt_end = attempt_end;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT_END]);
     }
+}
+
+/**
+ * agui_part_get_notes:
+ * @self: a part
+ *
+ * Returns: (transfer none) (nullable): the notes that follow the part, see
+ *   [property@Agui.Part:notes]
+ */
+JsonArray *
+agui_part_get_notes (AguiPart *self)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_val_if_fail (AGUI_IS_PART (self), NULL);
+
+  return priv->notes;
+}
+
+void
+_agui_part_set_notes (AguiPart  *self,
+                      JsonArray *notes)
+{
+  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+
+  g_return_if_fail (AGUI_IS_PART (self));
+
+  if (priv->notes == notes)
+    return;
+
+  g_clear_pointer (&priv->notes, json_array_unref);
+  priv->notes = notes != NULL ? json_array_ref (notes) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
 }

@@ -10,6 +10,8 @@
 # error "Only <agui.h> can be included directly."
 #endif
 
+#include <json-glib/json-glib.h>
+
 #include "agui-types.h"
 
 G_BEGIN_DECLS
@@ -34,5 +36,7 @@ AGUI_AVAILABLE_IN_ALL
 AguiAttempt agui_part_get_attempt    (AguiPart *self);
 AGUI_AVAILABLE_IN_ALL
 gboolean    agui_part_get_attempt_end (AguiPart *self);
+AGUI_AVAILABLE_IN_ALL
+JsonArray  *agui_part_get_notes      (AguiPart *self);
 
 G_END_DECLS

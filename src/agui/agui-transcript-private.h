@@ -34,6 +34,8 @@ typedef struct _AguiRecord
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
   AguiAttempt  attempt;
+  /* What followed the record without being a message: see AguiPart:notes */
+  JsonArray   *notes;
   guint        attempt_end : 1;
   guint        has_content : 1;
 } AguiRecord;
@@ -79,6 +81,8 @@ void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
                                                      JsonArray       *interrupts);
 void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
 guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
+void        _agui_transcript_add_note               (AguiTranscript  *self,
+                                                     JsonObject      *note);
 void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
                                                      guint            serial,
                                                      AguiAttempt      attempt);

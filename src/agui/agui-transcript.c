@@ -51,6 +51,7 @@ struct _AguiTranscript
   GStrv         steps;
   JsonArray    *subagents;
   guint         serial;
+  guint         noted_serial;  /* the last attempt that left a run-end note */
 };
 
 typedef struct
@@ -105,6 +106,7 @@ _agui_record_free (AguiRecord *record)
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, json_object_unref);
   g_clear_pointer (&record->content, json_node_unref);
+  g_clear_pointer (&record->notes, json_array_unref);
   g_free (record->tool_call_id);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
@@ -417,12 +419,46 @@ set_record_attempt (AguiRecord  *record,
                             record->attempt_end && i == record->parts->len - 1);
 }
 
+/* Notes show after the record's last part */
+static void
+sync_record_notes (AguiRecord *record)
+{
+  if (record->parts->len > 0)
+    _agui_part_set_notes (g_ptr_array_index (record->parts, record->parts->len - 1), record->notes);
+}
+
+static gboolean
+is_note (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_OBJECT (node) && get_string (json_node_get_object (node), "kind") != NULL;
+}
+
 static void
 restore_record_state (AguiRecord *record,
                       JsonObject *state)
 {
   const char *attempt = get_string (state, "attempt");
   JsonNode *end = json_object_get_member (state, "attemptEnd");
+  JsonNode *notes = json_object_get_member (state, "notes");
+
+  /* A hand-edited or damaged note is left out, never shown half */
+  if (notes != NULL && JSON_NODE_HOLDS_ARRAY (notes))
+    {
+      JsonArray *array = json_node_get_array (notes);
+
+      g_clear_pointer (&record->notes, json_array_unref);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *note = json_array_get_element (array, i);
+
+          if (!is_note (note))
+            continue;
+          if (record->notes == NULL)
+            record->notes = json_array_new ();
+          json_array_add_element (record->notes, json_node_copy (note));
+        }
+      sync_record_notes (record);
+    }
 
   set_record_attempt (record,
                       g_strcmp0 (attempt, "failed") == 0 ? AGUI_ATTEMPT_FAILED
@@ -598,17 +634,25 @@ record_to_message (AguiRecord *record,
     json_object_set_string_member (message, "name", record->name);
   if (record->subagent_run_id)
     json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
-  if (local && record->attempt != AGUI_ATTEMPT_NONE)
+  if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
     {
       JsonObject *metadata = json_object_new ();
       JsonObject *state = json_object_new ();
 
       if (record->metadata)
         _agui_json_object_merge (metadata, record->metadata);
-      json_object_set_string_member (state, "attempt",
-                                     record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      if (record->attempt != AGUI_ATTEMPT_NONE)
+        json_object_set_string_member (state, "attempt",
+                                       record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
       if (record->attempt_end)
         json_object_set_boolean_member (state, "attemptEnd", TRUE);
+      if (record->notes != NULL)
+        {
+          g_autoptr(JsonNode) notes = json_node_init_array (json_node_alloc (), record->notes);
+
+          /* A copy: what is projected may be written on another thread */
+          json_object_set_member (state, "notes", _agui_json_node_copy_deep (notes));
+        }
       json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
       json_object_set_object_member (message, "metadata", metadata);
     }
@@ -1689,6 +1733,42 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
 
   if (last != NULL)
     set_record_attempt (last, attempt, TRUE);
+  else if (serial != 0 && attempt != AGUI_ATTEMPT_NONE && serial != self->noted_serial)
+    {
+      /* A run that ended before it produced anything still happened: the
+       * person's question (or whatever came last) says how it ended. */
+      g_autoptr(JsonObject) note = json_object_new ();
+
+      json_object_set_string_member (note, "kind", "run-end");
+      json_object_set_string_member (note, "attempt", attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      _agui_transcript_add_note (self, note);
+      self->noted_serial = serial;
+    }
+}
+
+/* Notes go with the latest record that shows anything */
+void
+_agui_transcript_add_note (AguiTranscript *self,
+                           JsonObject     *note)
+{
+  for (guint i = self->records->len; i > 0; i--)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i - 1);
+      JsonArray *notes;
+
+      if (record->parts->len == 0)
+        continue;
+
+      /* A new array, so that a part's notes never change under a reader */
+      notes = json_array_new ();
+      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
+      json_array_add_object_element (notes, json_object_ref (note));
+      g_clear_pointer (&record->notes, json_array_unref);
+      record->notes = notes;
+      sync_record_notes (record);
+      return;
+    }
 }
 
 void

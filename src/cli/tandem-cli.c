@@ -12,6 +12,7 @@
 #include <gio/gunixinputstream.h>
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
 #include "agui-event-parser-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
@@ -347,11 +348,10 @@ open_session (const char      *url,
   if (options->store != NULL && !(store = agui_session_store_new (options->store, error)))
     return NULL;
 
-  session = agui_agent_session_new_full (transport, options->thread, tools, store,
-                                         options->demo ? "demo" : url);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", transport, "thread-id", options->thread, "tools", tools, "store", store, "agent", options->demo ? "demo" : url, NULL);
 
   /* Continuing a stored thread: it reopens as it was, interrupts included. */
-  if (store != NULL && options->thread != NULL && !agui_agent_session_restore (session, error))
+  if (store != NULL && options->thread != NULL && !_agui_agent_session_restore (session, error))
     return NULL;
 
   return g_steal_pointer (&session);
@@ -514,10 +514,10 @@ command_show (int    argc,
     {
       /* Reopen it as the app would, and print what it draws. */
       g_autoptr(AguiDemoAgent) unused = agui_demo_agent_new ();
-      g_autoptr(AguiAgentSession) session = agui_agent_session_new_full (AGUI_TRANSPORT (unused), thread, NULL, store, NULL);
+      g_autoptr(AguiAgentSession) session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (unused), "thread-id", thread, "tools", NULL, "store", store, "agent", NULL, NULL);
       g_autoptr(JsonNode) output = NULL;
 
-      if (!agui_agent_session_restore (session, &error))
+      if (!_agui_agent_session_restore (session, &error))
         {
           g_printerr ("tandem-cli: %s\n", error->message);
           return 1;

@@ -1,0 +1,18 @@
+/* agui-agent-session-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-agent-session.h"
+
+G_BEGIN_DECLS
+
+/* agui_agent_session_restore_async() all at once, blocking on the store:
+ * for the CLI and the tests, which have no window to keep drawing. */
+gboolean _agui_agent_session_restore (AguiAgentSession  *self,
+                                      GError           **error);
+
+G_END_DECLS

@@ -1,0 +1,59 @@
+/* agui-turn-recorder-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "agui-session-store.h"
+#include "agui-transcript.h"
+
+G_BEGIN_DECLS
+
+/* Persists a session's turns: each turn ends as a snapshot chained to the
+ * one before it, written on a worker thread so that a long log never
+ * holds up the conversation. It keeps the chain's end (the last snapshot
+ * and the turn index), why the last save failed, and what a retry must
+ * write again.
+ *
+ * The recorder's state is its owner's: a change is announced as a
+ * notify of the owner's property of the same name (last-snapshot-id,
+ * turn-index, store-error). */
+typedef struct _AguiTurnRecorder AguiTurnRecorder;
+
+AguiTurnRecorder *_agui_turn_recorder_new                  (GObject              *owner,
+                                                            AguiSessionStore     *store,
+                                                            const char           *thread_id,
+                                                            const char           *agent,
+                                                            const char           *default_title);
+void              _agui_turn_recorder_free                 (AguiTurnRecorder     *self);
+char             *_agui_turn_recorder_reserve_snapshot_id  (AguiTurnRecorder     *self);
+gboolean          _agui_turn_recorder_save_async           (AguiTurnRecorder     *self,
+                                                            AguiTranscript       *transcript,
+                                                            const char           *snapshot_id,
+                                                            gboolean              cancelled,
+                                                            GPtrArray            *events,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+void              _agui_turn_recorder_save_finish          (AguiTurnRecorder     *self,
+                                                            GAsyncResult         *result);
+void              _agui_turn_recorder_retry_async          (AguiTurnRecorder     *self,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+gboolean          _agui_turn_recorder_retry_finish         (AguiTurnRecorder     *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+void              _agui_turn_recorder_restore              (AguiTurnRecorder     *self,
+                                                            const char           *snapshot_id,
+                                                            guint                 turn_index);
+const char       *_agui_turn_recorder_get_last_snapshot_id (AguiTurnRecorder     *self);
+guint             _agui_turn_recorder_get_turn_index       (AguiTurnRecorder     *self);
+const char       *_agui_turn_recorder_get_store_error      (AguiTurnRecorder     *self);
+char             *_agui_turn_recorder_dup_title            (AguiTurnRecorder     *self,
+                                                            AguiTranscript       *transcript);
+
+G_END_DECLS
