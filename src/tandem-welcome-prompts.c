@@ -43,7 +43,7 @@ struct _TandemWelcomePrompts
 {
   GtkWidget     parent_instance;
 
-  GtkWidget    *flow_box;
+  GtkWidget    *grid;
   const Prompt *prompts;
   guint         n_prompts;
 };
@@ -85,7 +85,7 @@ tandem_welcome_prompts_dispose (GObject *object)
 {
   TandemWelcomePrompts *self = TANDEM_WELCOME_PROMPTS (object);
 
-  g_clear_pointer (&self->flow_box, gtk_widget_unparent);
+  g_clear_pointer (&self->grid, gtk_widget_unparent);
 
   G_OBJECT_CLASS (tandem_welcome_prompts_parent_class)->dispose (object);
 }
@@ -105,18 +105,19 @@ tandem_welcome_prompts_class_init (TandemWelcomePromptsClass *klass)
 static void
 tandem_welcome_prompts_init (TandemWelcomePrompts *self)
 {
-  self->flow_box = gtk_flow_box_new ();
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->flow_box), GTK_SELECTION_NONE);
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->flow_box), TRUE);
-  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->flow_box), 1);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->flow_box), 3);
-  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->flow_box), 12);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->flow_box), 12);
-  gtk_widget_set_halign (self->flow_box, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->flow_box),
+  /* A grid, not a flow box: a flow box of wrapping labels inside a status
+   * page never settles on a height in GTK 4.8, and relays itself out on
+   * every frame, which starves the main loop's idle work */
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_row_homogeneous (GTK_GRID (self->grid), TRUE);
+  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 12);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  gtk_widget_set_halign (self->grid, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->grid),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Example Prompts"),
                                   -1);
-  gtk_widget_set_parent (self->flow_box, GTK_WIDGET (self));
+  gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -147,12 +148,12 @@ tandem_welcome_prompts_set_agent (TandemWelcomePrompts *self,
   if (prompts == self->prompts)
     return;
 
-  while ((child = gtk_widget_get_first_child (self->flow_box)) != NULL)
-    gtk_flow_box_remove (GTK_FLOW_BOX (self->flow_box), child);
+  while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
+    gtk_grid_remove (GTK_GRID (self->grid), child);
   self->prompts = prompts;
   self->n_prompts = demo ? G_N_ELEMENTS (demo_prompts) : 0;
   for (guint i = 0; i < self->n_prompts; i++)
-    gtk_flow_box_append (GTK_FLOW_BOX (self->flow_box), create_prompt_button (&self->prompts[i]));
+    gtk_grid_attach (GTK_GRID (self->grid), create_prompt_button (&self->prompts[i]), i % 3, i / 3, 1, 1);
 
   gtk_widget_set_visible (GTK_WIDGET (self), self->n_prompts > 0);
 }
