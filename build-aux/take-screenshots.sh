@@ -22,13 +22,20 @@ if [ -z "${TANDEM_SCREENSHOT_INNER:-}" ]; then
 fi
 
 tmp=$(mktemp -d)
-trap 'kill "${app:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+trap 'kill "${app:-0}" "${wm:-0}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
 export GSETTINGS_SCHEMA_DIR="$PWD/$build/data"
 export GSETTINGS_BACKEND=memory
 export GTK_A11Y=none
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+
+# A window manager, for real title bars and dialogs placed as people see them
+if command -v openbox >/dev/null; then
+  openbox >/dev/null 2>&1 &
+  wm=$!
+  sleep 1
+fi
 
 "$build/src/tandem" --store "$tmp/tandem.db" &
 app=$!
@@ -42,8 +49,12 @@ done
 [ -n "$window" ] || { echo "the window did not appear" >&2; exit 1; }
 
 xdotool windowsize "$window" 1200 860
+xdotool windowmove "$window" 0 0
 xdotool windowactivate --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
 sleep 1
+
+# The welcome page, with the demo agent's example prompts
+import -window "$window" "$out/welcome.png"
 
 # Preferences first, while nothing else is open.
 xdotool key ctrl+comma
@@ -63,26 +74,28 @@ xdotool type --delay 15 "Hi! What can you show me?"
 xdotool key Return
 
 # The demo streams, calls the clock, then asks for approval.
+# A busy machine streams slowly: wait up to two minutes, and take no
+# screenshot of a conversation that never got there.
 dialog=""
-for _ in $(seq 150); do
+for _ in $(seq 600); do
   dialog=$(xdotool search --onlyvisible --name "Approve" 2>/dev/null | head -1 || true)
   [ -n "$dialog" ] && break
   sleep 0.2
 done
+[ -n "$dialog" ] || { echo "the approval dialog did not appear" >&2; exit 1; }
 sleep 1
 import -window root "$tmp/approval.png"
 convert "$tmp/approval.png" -crop 1200x860+0+0 +repage "$out/approval.png"
 
-# Answer with the dialog's default (Approve) and let the agent finish.
-if [ -n "$dialog" ]; then
-  xdotool windowactivate --sync "$dialog" 2>/dev/null || xdotool windowfocus "$dialog"
-  xdotool key --clearmodifiers ctrl+Return 2>/dev/null || true
-  sleep 0.5
-  if xdotool search --onlyvisible --name "Approve" >/dev/null 2>&1; then
-    xdotool key Escape
-  fi
-fi
-sleep 6
+# Approve with the dialog's button (its lower right third) and let the
+# agent finish: the screenshot shows a finished conversation.
+eval "$(xdotool getwindowgeometry --shell "$dialog")"
+xdotool mousemove $((X + WIDTH * 83 / 100)) $((Y + HEIGHT - 25)) click 1
+for _ in $(seq 150); do
+  xdotool search --onlyvisible --name "Approve" >/dev/null 2>&1 || break
+  sleep 0.2
+done
+sleep 20
 import -window "$window" "$out/conversation.png"
 
 echo "Screenshots in $out:"

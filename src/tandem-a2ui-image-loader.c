@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <libsoup/soup.h>
 
 #include "tandem-a2ui-image-loader.h"
@@ -19,12 +21,14 @@
 typedef struct
 {
   GByteArray *data;
+  char       *base64;  /* inline data still to decode, or NULL */
 } Load;
 
 static void
 load_free (Load *load)
 {
   g_clear_pointer (&load->data, g_byte_array_unref);
+  g_free (load->base64);
   g_free (load);
 }
 
@@ -66,6 +70,15 @@ decode_in_thread (GTask        *task,
   g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
   GdkPixbuf *pixbuf;
   GError *error = NULL;
+
+  if (load->base64 != NULL)
+    {
+      gsize length = 0;
+      guchar *bytes = g_base64_decode (load->base64, &length);
+
+      g_byte_array_append (load->data, bytes, length);
+      g_free (bytes);
+    }
 
   g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared_cb), NULL);
   if (!gdk_pixbuf_loader_write (loader, load->data->data, load->data->len, &error) ||
@@ -201,6 +214,46 @@ tandem_a2ui_image_load_async (const char          *url,
   soup_message_headers_append (soup_message_get_request_headers (message), "Accept", "image/*");
   soup_session_send_async (shared_session (), message, G_PRIORITY_LOW, cancellable,
                            send_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tandem_a2ui_image_decode_base64_async:
+ * @base64: an image's bytes in base64, as a media part's inline data
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the image; finish with tandem_a2ui_image_load_finish()
+ * @user_data: data for @callback
+ *
+ * Decodes an image sent inline, in a worker thread, with the same caps
+ * as a fetched one.
+ */
+void
+tandem_a2ui_image_decode_base64_async (const char          *base64,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Load *load;
+
+  g_return_if_fail (base64 != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_a2ui_image_decode_base64_async);
+
+  /* Four characters carry three bytes */
+  if (strlen (base64) / 4 * 3 > TANDEM_A2UI_IMAGE_MAX_BYTES)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                               "The image is larger than %u MiB", TANDEM_A2UI_IMAGE_MAX_BYTES / (1024 * 1024));
+      return;
+    }
+
+  load = g_new0 (Load, 1);
+  load->data = g_byte_array_new ();
+  load->base64 = g_strdup (base64);
+  g_task_set_task_data (task, load, (GDestroyNotify) load_free);
+  g_task_run_in_thread (task, decode_in_thread);
 }
 
 GdkTexture *

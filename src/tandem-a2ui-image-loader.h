@@ -17,6 +17,10 @@ void        tandem_a2ui_image_load_async  (const char           *url,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data);
+void        tandem_a2ui_image_decode_base64_async (const char          *base64,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
 GdkTexture *tandem_a2ui_image_load_finish (GAsyncResult         *result,
                                            GError              **error);
 

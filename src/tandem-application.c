@@ -29,13 +29,33 @@ G_DEFINE_FINAL_TYPE (TandemApplication, tandem_application, ADW_TYPE_APPLICATION
 enum { PROP_0, PROP_STORE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
+/* The conversation the window showed when the app last ran; the window
+ * checks, without waiting on the store, that it still exists. */
+static char *
+tandem_application_dup_last_thread (TandemApplication *self)
+{
+  g_autofree char *thread_id = g_settings_get_string (self->settings, "last-thread");
+
+  if (thread_id[0] == '\0' || self->agent_url != NULL)
+    return NULL;
+
+  return g_steal_pointer (&thread_id);
+}
+
 static GtkWindow *
 tandem_application_ensure_window (TandemApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window == NULL)
-    window = GTK_WINDOW (tandem_window_new (self));
+    {
+      /* Read before the window exists: its new chat resets the key */
+      g_autofree char *last_thread = tandem_application_dup_last_thread (self);
+
+      window = GTK_WINDOW (tandem_window_new (self));
+      if (last_thread != NULL)
+        tandem_window_reopen_thread (TANDEM_WINDOW (window), last_thread);
+    }
 
   return window;
 }
@@ -49,6 +69,20 @@ tandem_application_preferences_action (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   GtkWidget *preferences = tandem_preferences_window_new (parent, self->agents);
 
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+/* The welcome page's "Add an Agent…": straight to the form */
+static void
+tandem_application_add_agent_action (GSimpleAction *action,
+                                     GVariant      *parameter,
+                                     gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWidget *preferences = tandem_preferences_window_new (parent, self->agents);
+
+  tandem_preferences_window_edit_agent (TANDEM_PREFERENCES_WINDOW (preferences), NULL);
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -126,6 +160,7 @@ tandem_application_open_thread_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "open-thread", tandem_application_open_thread_action, "s" },
   { "preferences", tandem_application_preferences_action },
+  { "add-agent", tandem_application_add_agent_action },
   { "shortcuts", tandem_application_shortcuts_action },
   { "about", tandem_application_about_action },
   { "quit", tandem_application_quit_action },
@@ -159,7 +194,8 @@ tandem_application_startup (GApplication *application)
     { "app.preferences", { "<Control>comma", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.new-chat", { "<Control>n", NULL } },
-    { "win.search", { "<Control>f", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.search", { "<Control>k", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
   };

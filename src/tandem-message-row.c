@@ -10,6 +10,7 @@
 
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-markdown-view.h"
+#include "tandem-media-view.h"
 #include "tandem-message-row.h"
 #include "tandem-attempt-frame.h"
 #include "tandem-tool-card.h"
@@ -182,28 +183,6 @@ create_activity_widget (AguiActivityPart *part)
   return box;
 }
 
-static GtkWidget *
-create_media_widget (AguiMediaPart *part)
-{
-  const char *kind = agui_media_part_get_kind (part);
-  const char *mime = agui_media_part_get_mime_type (part);
-  g_autofree char *text = NULL;
-  GtkWidget *label;
-
-  if (g_strcmp0 (kind, "image") == 0)
-    /* Translators: an image attached to a message, with its MIME type */
-    text = g_strdup_printf (_("🖼 image (%s)"), mime != NULL ? mime : _("unknown type"));
-  else
-    /* Translators: a file attached to a message: its kind and MIME type */
-    text = g_strdup_printf (_("📎 %s (%s)"), kind != NULL ? kind : _("file"), mime != NULL ? mime : _("unknown type"));
-
-  label = gtk_label_new (text);
-  gtk_widget_set_halign (label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (label, "media-chip");
-
-  return label;
-}
-
 /**
  * tandem_part_widget_new:
  * @role: the role of the message @part belongs to
@@ -231,7 +210,7 @@ tandem_part_widget_new (AguiRole  role,
   if (AGUI_IS_ACTIVITY_PART (part))
     return create_activity_widget (AGUI_ACTIVITY_PART (part));
   if (AGUI_IS_MEDIA_PART (part))
-    return create_media_widget (AGUI_MEDIA_PART (part));
+    return tandem_media_view_new (AGUI_MEDIA_PART (part));
 
   return plain_label (G_OBJECT_TYPE_NAME (part));
 }

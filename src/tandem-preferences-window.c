@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-connection-test.h"
 #include "tandem-preferences-window.h"
 
 #define MIB (1024 * 1024)
@@ -81,6 +82,8 @@ struct _TandemPreferencesWindow
   GtkSpinButton        *idle_timeout_spin;
   GtkSpinButton        *max_frame_spin;
   AdwComboRow          *encoding_row;
+  GtkLabel             *test_result;
+  GCancellable         *test_cancellable;
 
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
@@ -387,6 +390,9 @@ editor_clear (TandemPreferencesWindow *self)
   self->idle_timeout_spin = NULL;
   self->max_frame_spin = NULL;
   self->encoding_row = NULL;
+  self->test_result = NULL;
+  g_cancellable_cancel (self->test_cancellable);
+  g_clear_object (&self->test_cancellable);
 }
 
 /* A number in a row, as AdwSpinRow (libadwaita 1.4) would show it. */
@@ -469,6 +475,114 @@ create_entry_row (AdwPreferencesGroup *group,
   adw_preferences_group_add (group, row);
 
   return ADW_ENTRY_ROW (row);
+}
+
+static char *
+dup_stripped_text (GtkEditable *editable)
+{
+  return g_strstrip (g_strdup (gtk_editable_get_text (editable)));
+}
+
+/* Test Connection: the URL and headers as typed, and the token if one
+ * is typed; a stored token stays in the keyring until the agent is saved. */
+
+static char **
+editor_dup_headers (TandemPreferencesWindow *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < self->header_rows->len; i++)
+    {
+      HeaderRow *header = g_ptr_array_index (self->header_rows, i);
+      g_autofree char *name = dup_stripped_text (header->name);
+      g_autofree char *value = dup_stripped_text (header->value);
+      g_autofree char *line = NULL;
+
+      if (name[0] == '\0')
+        continue;
+      line = g_strdup_printf ("%s: %s", name, value);
+      g_strv_builder_add (builder, line);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static void
+show_test_result (TandemPreferencesWindow *self,
+                  const char              *text,
+                  gboolean                 success)
+{
+  gtk_label_set_text (self->test_result, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->test_result), success ? "error" : "success");
+  gtk_widget_add_css_class (GTK_WIDGET (self->test_result), success ? "success" : "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->test_result), TRUE);
+}
+
+static void
+on_connection_tested_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = tandem_connection_test_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->test_result == NULL)
+    return;
+
+  g_clear_object (&self->test_cancellable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", TRUE);
+  show_test_result (self, text != NULL ? text : error->message, text != NULL);
+}
+
+static void
+editor_test_connection (TandemPreferencesWindow *self)
+{
+  g_autofree char *url = dup_stripped_text (GTK_EDITABLE (self->url_row));
+  g_auto(GStrv) headers = editor_dup_headers (self);
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_agents_check_url (url, &error))
+    {
+      show_test_result (self, error->message, FALSE);
+      return;
+    }
+
+  g_cancellable_cancel (self->test_cancellable);
+  g_clear_object (&self->test_cancellable);
+  self->test_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->test_result, _("Connecting…"));
+  gtk_widget_remove_css_class (GTK_WIDGET (self->test_result), "error");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->test_result), "success");
+  gtk_widget_set_visible (GTK_WIDGET (self->test_result), TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", FALSE);
+  tandem_connection_test_async (url, (const char * const *) headers,
+                                gtk_editable_get_text (GTK_EDITABLE (self->token_row)),
+                                self->test_cancellable, on_connection_tested_cb, g_object_ref (self));
+}
+
+static void
+editor_add_test_group (TandemPreferencesWindow *self,
+                       AdwPreferencesPage      *page)
+{
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Test Connection"));
+
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "editor.test-connection");
+  adw_preferences_group_add (group, button);
+
+  self->test_result = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->test_result, TRUE);
+  gtk_label_set_wrap_mode (self->test_result, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (self->test_result, TRUE);
+  gtk_label_set_xalign (self->test_result, 0);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->test_result), 12);
+  gtk_widget_set_visible (GTK_WIDGET (self->test_result), FALSE);
+  adw_preferences_group_add (group, GTK_WIDGET (self->test_result));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", TRUE);
+
+  adw_preferences_page_add (page, group);
 }
 
 static void editor_open (TandemPreferencesWindow *self,
@@ -615,6 +729,7 @@ editor_open (TandemPreferencesWindow *self,
       adw_preferences_group_add (token_group, forget);
     }
 
+  editor_add_test_group (self, ADW_PREFERENCES_PAGE (page));
   editor_add_connection_group (self, ADW_PREFERENCES_PAGE (page), agent);
 
   self->headers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -651,12 +766,6 @@ editor_open (TandemPreferencesWindow *self,
   if (!shown)
     adw_preferences_window_present_subpage (ADW_PREFERENCES_WINDOW (self), self->editor);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
-}
-
-static char *
-dup_stripped_text (GtkEditable *editable)
-{
-  return g_strstrip (g_strdup (gtk_editable_get_text (editable)));
 }
 
 static gboolean
@@ -882,6 +991,17 @@ editor_add_header_action (GtkWidget  *widget,
 }
 
 static void
+editor_test_connection_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  if (self->url_row != NULL)
+    editor_test_connection (self);
+}
+
+static void
 editor_forget_token_action (GtkWidget  *widget,
                             const char *action_name,
                             GVariant   *parameter)
@@ -1011,6 +1131,7 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
   gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
   gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
+  gtk_widget_class_install_action (widget_class, "editor.test-connection", NULL, editor_test_connection_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemPreferencesWindow, agent_list);
@@ -1187,3 +1308,22 @@ tandem_preferences_window_get_editor_error (TandemPreferencesWindow *self)
   return gtk_label_get_text (self->editor_error);
 }
 
+
+/**
+ * tandem_preferences_window_get_connection_result:
+ * @self: a preferences window
+ *
+ * Returns: (nullable): what Test Connection found, once it is done
+ */
+const char *
+tandem_preferences_window_get_connection_result (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+
+  /* Still connecting while the cancellable is there */
+  if (self->test_result == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->test_result)) ||
+      self->test_cancellable != NULL)
+    return NULL;
+
+  return gtk_label_get_text (self->test_result);
+}

@@ -28,5 +28,6 @@ void         tandem_preferences_window_add_editor_header (TandemPreferencesWindo
                                                           const char              *value);
 gboolean     tandem_preferences_window_save_editor       (TandemPreferencesWindow *self);
 const char  *tandem_preferences_window_get_editor_error  (TandemPreferencesWindow *self);
+const char  *tandem_preferences_window_get_connection_result (TandemPreferencesWindow *self);
 
 G_END_DECLS

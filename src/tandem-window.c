@@ -11,13 +11,16 @@
 #include "agui-run-state-private.h"
 
 #include "tandem-approval-dialog.h"
+#include "tandem-attachment-tray.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-block-window.h"
+#include "tandem-conversation-search.h"
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
 #include "tandem-state-inspector.h"
+#include "tandem-welcome-prompts.h"
 #include "tandem-window.h"
 
 /* How close to the end counts as "at the bottom", in pixels. */
@@ -42,6 +45,7 @@ struct _TandemWindow
   TandemBlockList      *blocks;
   TandemBlockWindow    *block_window;  /* what the view shows of them */
   guint                 reveal_tick;
+  char                 *reopen_thread;  /* to reopen once the store is open */
   gboolean              relayout_pending;
   char                 *agent_id;      /* the conversation's: an agent's id or a URL */
   char                 *agent_problem; /* why it cannot be used, or NULL */
@@ -53,6 +57,9 @@ struct _TandemWindow
   GHashTable           *pending_deletes;
   char                 *last_user_text;
   guint                 follow_tick;
+  GtkNativeDialog      *file_chooser;
+  TandemExportFormat    export_format;
+  gboolean              chooser_attaches;
 
   guint                 following : 1;
   guint                 preedit_active : 1;
@@ -85,6 +92,8 @@ struct _TandemWindow
   GtkStack             *content_stack;
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
+  TandemWelcomePrompts *welcome_prompts;
+  TandemConversationSearch *conversation_search;
   GtkScrolledWindow    *transcript_scroller;
   GtkListView          *transcript_view;
   GtkNoSelection       *transcript_selection;
@@ -98,6 +107,8 @@ struct _TandemWindow
   TandemInterruptBanner *interrupt_banner;
   GtkWidget            *composer;
   GtkTextView          *composer_view;
+  GtkLabel             *composer_placeholder;
+  TandemAttachmentTray *attachment_tray;
   GtkWidget            *send_button;
   GtkWidget            *stop_button;
   GtkRevealer          *inspector_revealer;
@@ -530,6 +541,7 @@ tandem_window_update_content_page (TandemWindow *self)
   else
     adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
   gtk_widget_set_visible (self->welcome_preferences_button, demo);
+  tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
 
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
 }
@@ -589,19 +601,26 @@ tandem_window_update_actions (TandemWindow *self)
   /* Without its agent a conversation can be read, not continued */
   gboolean usable = self->session != NULL && self->agent_problem == NULL;
   g_autofree char *text = dup_composer_text (self);
+  gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
 
   if (self->session != NULL)
     failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.send",
-                                 usable && !busy && !waiting && !is_blank (text));
+                                 usable && !busy && !waiting && (!is_blank (text) || attached));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.attach", usable && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
+                                 self->session != NULL && self->store != NULL &&
+                                 g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import", self->store != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", usable && waiting && !busy && !self->asking);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-message", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
 
+  gtk_widget_set_visible (GTK_WIDGET (self->composer_placeholder), text[0] == '\0');
   gtk_widget_set_visible (self->send_button, !busy);
   gtk_widget_set_visible (self->stop_button, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
@@ -615,6 +634,27 @@ on_session_busy_changed_cb (TandemWindow *self)
 {
   tandem_window_update_actions (self);
   tandem_window_update_steps (self);
+}
+
+/* What the next launch reopens: this conversation once it has a turn
+ * to keep, a new chat otherwise. Written when the window closes, with its
+ * size, as GNOME apps keep their state. */
+static void
+tandem_window_remember_thread (TandemWindow *self)
+{
+  g_autofree char *remembered = NULL;
+  const char *thread_id = "";
+
+  if (self->settings == NULL)
+    return;
+
+  if (self->session != NULL && self->store != NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+    thread_id = agui_agent_session_get_thread_id (self->session);
+
+  remembered = g_settings_get_string (self->settings, "last-thread");
+  if (g_strcmp0 (remembered, thread_id) != 0)
+    g_settings_set_string (self->settings, "last-thread", thread_id);
 }
 
 static void
@@ -849,6 +889,25 @@ lookup_thread (TandemWindow *self,
 }
 
 
+/* @agent_name: the conversation's agent, or %NULL for the demo agent */
+static void
+tandem_window_update_placeholder (TandemWindow *self,
+                                  const char   *agent_name)
+{
+  g_autofree char *text = NULL;
+
+  if (agent_name != NULL)
+    /* Translators: the empty composer's hint, with the agent's name */
+    text = g_strdup_printf (_("Message %s…"), agent_name);
+  else
+    text = g_strdup (_("Message the demo agent…"));
+
+  gtk_label_set_text (self->composer_placeholder, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
+                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text,
+                                  -1);
+}
+
 static void
 tandem_window_update_title (TandemWindow *self)
 {
@@ -880,6 +939,7 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = _("Agent not available");
 
     adw_window_title_set_subtitle (self->window_title, subtitle);
+    tandem_window_update_placeholder (self, agent != NULL && !tandem_agent_is_demo (agent) ? subtitle : NULL);
   }
 
   (void) application;
@@ -1005,12 +1065,27 @@ tandem_window_show_threads (TandemWindow *self,
         gtk_list_box_select_row (self->thread_list, GTK_LIST_BOX_ROW (row));
     }
 
-  if (self->thread_ids->len == 0)
-    adw_status_page_set_description (ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty")),
-                                     self->waiting_only ? _("No conversation is waiting for you.")
-                                     : search[0] != '\0' ? _("No conversation matches the search.")
-                                                       : (self->store != NULL ? _("Your conversations will appear here.")
-                                                                              : _("Conversations are not saved.")));
+  if (self->thread_ids->len == 0 && search[0] != '\0' && !self->waiting_only)
+    {
+      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
+      g_autofree char *text = g_strdup_printf (_("No conversation matches “%s”."), search);
+
+      /* A search that finds nothing is not an empty list */
+      adw_status_page_set_icon_name (page, "edit-find-symbolic");
+      adw_status_page_set_title (page, _("No Results"));
+      adw_status_page_set_description (page, text);
+    }
+  else if (self->thread_ids->len == 0)
+    {
+      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
+
+      adw_status_page_set_icon_name (page, "chat-message-new-symbolic");
+      adw_status_page_set_title (page, _("No Conversations"));
+      adw_status_page_set_description (page,
+                                       self->waiting_only ? _("No conversation is waiting for you.")
+                                       : (self->store != NULL ? _("Your conversations will appear here.")
+                                                              : _("Conversations are not saved.")));
+    }
   gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
   self->refreshing_threads = FALSE;
   tandem_window_update_title (self);
@@ -1516,7 +1591,8 @@ tandem_window_handle_composer_key (TandemWindow    *self,
     return FALSE;
 
   text = dup_composer_text (self);
-  if (!is_blank (text) && !is_busy (self) && !has_pending_interrupts (self))
+  if ((!is_blank (text) || tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0) &&
+      !is_busy (self) && !has_pending_interrupts (self))
     gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
 
   return TRUE;
@@ -1595,6 +1671,130 @@ tandem_window_send (TandemWindow *self,
   tandem_window_update_actions (self);
 }
 
+static void
+on_send_message_done_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = agui_agent_session_send_message_finish (AGUI_AGENT_SESSION (object), result, &error);
+  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+}
+
+/* The text and the files attached, as one multimodal user message */
+static void
+tandem_window_send_with_attachments (TandemWindow *self,
+                                     const char   *text)
+{
+  g_autoptr(JsonObject) message = NULL;
+  JsonArray *content;
+  JsonArray *parts;
+
+  if (self->session == NULL || has_pending_interrupts (self) || self->agent_problem != NULL)
+    return;
+
+  content = json_array_new ();
+  if (!is_blank (text))
+    {
+      JsonObject *part = json_object_new ();
+
+      json_object_set_string_member (part, "type", "text");
+      json_object_set_string_member (part, "text", text);
+      json_array_add_object_element (content, part);
+    }
+  parts = tandem_attachment_tray_dup_content_parts (self->attachment_tray);
+  for (guint i = 0; i < json_array_get_length (parts); i++)
+    json_array_add_element (content, json_node_copy (json_array_get_element (parts, i)));
+  json_array_unref (parts);
+
+  message = json_object_new ();
+  json_object_set_string_member (message, "role", "user");
+  json_object_set_array_member (message, "content", content);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
+  tandem_attachment_tray_clear (self->attachment_tray);
+  g_free (self->last_user_text);
+  self->last_user_text = g_strdup (text);
+  self->following = TRUE;
+
+  agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
+                                         on_send_message_done_cb, g_object_ref (self));
+  tandem_window_update_actions (self);
+}
+
+static void
+on_attached_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_attachment_tray_add_file_finish (TANDEM_ATTACHMENT_TRAY (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    tandem_window_show_toast (self, error->message);
+}
+
+/**
+ * tandem_window_attach_file:
+ * @self: a window
+ * @file: a file
+ *
+ * Attaches @file to the message being written, as choosing or dropping
+ * it does; one too large is refused with a toast saying so.
+ */
+void
+tandem_window_attach_file (TandemWindow *self,
+                           GFile        *file)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  tandem_attachment_tray_add_file_async (self->attachment_tray, file, self->cancellable,
+                                         on_attached_cb, g_object_ref (self));
+}
+
+static void
+on_clipboard_texture_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!(texture = gdk_clipboard_read_texture_finish (GDK_CLIPBOARD (object), result, &error)))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, error->message);
+      return;
+    }
+
+  png = gdk_texture_save_to_png_bytes (texture);
+  if (!tandem_attachment_tray_add_bytes (self->attachment_tray, _("Pasted image.png"), "image/png", png, &error))
+    tandem_window_show_toast (self, error->message);
+}
+
+/* Pasting an image (and not text) into the composer attaches it */
+static void
+on_composer_paste_cb (TandemWindow *self,
+                      GtkTextView  *view)
+{
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (view));
+  GdkContentFormats *formats = gdk_clipboard_get_formats (clipboard);
+
+  if (!gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) ||
+      gdk_content_formats_contain_gtype (formats, G_TYPE_STRING))
+    return;
+
+  g_signal_stop_emission_by_name (view, "paste-clipboard");
+  gdk_clipboard_read_texture_async (clipboard, self->cancellable, on_clipboard_texture_cb, g_object_ref (self));
+}
+
 /* Actions */
 
 static void
@@ -1605,11 +1805,34 @@ send_action (GtkWidget  *widget,
   TandemWindow *self = TANDEM_WINDOW (widget);
   g_autofree char *text = dup_composer_text (self);
 
-  if (is_blank (text) || is_busy (self))
+  if (is_busy (self))
+    return;
+
+  if (tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0)
+    {
+      tandem_window_send_with_attachments (self, text);
+      return;
+    }
+
+  if (is_blank (text))
     return;
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
   tandem_window_send (self, text);
+}
+
+/* An example prompt of the welcome page, sent as if typed */
+static void
+send_prompt_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (is_busy (self))
+    return;
+
+  tandem_window_send (self, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -1759,6 +1982,39 @@ search_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, TRUE);
   gtk_search_bar_set_search_mode (self->search_bar, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Find in Conversation; with no conversation to search, the list of them */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") != 0)
+    {
+      search_action (widget, action_name, parameter);
+      return;
+    }
+
+  /* It steps through the whole conversation, by position in what the
+   * view shows: show all of it */
+  if (self->block_window != NULL)
+    tandem_block_window_reveal_all (self->block_window);
+  tandem_conversation_search_open (self->conversation_search);
+}
+
+/* Stepping to a match is reading back: new output must not take the
+ * view away from it. */
+static void
+on_search_current_changed_cb (TandemWindow *self)
+{
+  if (tandem_conversation_search_get_current (self->conversation_search) < 0)
+    return;
+
+  self->following = FALSE;
+  tandem_window_update_jump_button (self);
 }
 
 static void
@@ -1960,6 +2216,270 @@ flush_pending_deletes (TandemWindow *self)
     }
 }
 
+/* Export and import, in the formats of tandem-cli show and import */
+
+static void
+on_export_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_conversation_export_finish (result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, error->message);
+      return;
+    }
+
+  tandem_window_show_toast (self, _("Conversation exported"));
+}
+
+/**
+ * tandem_window_export_to_file:
+ * @self: a window
+ * @format: Markdown or Tandem's JSON
+ * @file: where to write it
+ *
+ * Writes the conversation shown to @file, as the export's file chooser
+ * does once the person chose where; says in a toast how it went.
+ */
+void
+tandem_window_export_to_file (TandemWindow       *self,
+                              TandemExportFormat  format,
+                              GFile              *file)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->session == NULL || self->store == NULL)
+    {
+      tandem_window_show_toast (self, _("This conversation is not saved, so it cannot be exported"));
+      return;
+    }
+
+  tandem_conversation_export_async (self->store, agui_agent_session_get_thread_id (self->session),
+                                    format, file, self->cancellable, on_export_done_cb, g_object_ref (self));
+}
+
+static void
+on_import_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = tandem_conversation_import_finish (result, &error);
+
+  if (thread_id == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, error->message);
+      return;
+    }
+
+  tandem_window_refresh_threads (self);
+  tandem_window_open_thread (self, thread_id);
+  tandem_window_show_toast (self, _("Conversation imported"));
+}
+
+/**
+ * tandem_window_import_file:
+ * @self: a window
+ * @file: a JSON export
+ *
+ * Adds the conversation in @file as a new one and opens it, as the
+ * import's file chooser does, or says in a toast why it could not.
+ */
+void
+tandem_window_import_file (TandemWindow *self,
+                           GFile        *file)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->store == NULL)
+    {
+      tandem_window_show_toast (self, _("Conversations are not being saved, so none can be imported"));
+      return;
+    }
+
+  tandem_conversation_import_async (self->store, file, self->cancellable, on_import_done_cb, g_object_ref (self));
+}
+
+/**
+ * tandem_window_receive_files:
+ * @self: a window
+ * @files: (element-type GFile): files dropped on the window
+ *
+ * A JSON export is imported; anything else is attached to the message
+ * being written. The drop target calls this; tests call it directly, as
+ * GTK cannot synthesize a drop.
+ */
+void
+tandem_window_receive_files (TandemWindow *self,
+                             GSList       *files)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      if (tandem_conversation_is_export (l->data))
+        tandem_window_import_file (self, l->data);
+      else
+        tandem_window_attach_file (self, l->data);
+    }
+}
+
+static gboolean
+on_drop_cb (TandemWindow  *self,
+            const GValue  *value,
+            double         x,
+            double         y,
+            GtkDropTarget *target)
+{
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  tandem_window_receive_files (self, g_value_get_boxed (value));
+
+  return TRUE;
+}
+
+static void
+tandem_window_clear_file_chooser (TandemWindow *self)
+{
+  if (self->file_chooser == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (self->file_chooser, self);
+  gtk_native_dialog_destroy (self->file_chooser);
+  g_clear_object (&self->file_chooser);
+}
+
+static void
+on_file_chooser_response_cb (TandemWindow    *self,
+                             int              response,
+                             GtkNativeDialog *chooser)
+{
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GFile) file = NULL;
+  GtkFileChooserAction action = gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser));
+  gboolean attaches = self->chooser_attaches;
+
+  if (response == GTK_RESPONSE_ACCEPT && attaches)
+    files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+  else if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+  /* The chooser goes before anything it chose can open another */
+  tandem_window_clear_file_chooser (self);
+
+  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) attached = g_list_model_get_item (files, i);
+
+      tandem_window_attach_file (self, attached);
+    }
+
+  if (file == NULL)
+    return;
+
+  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
+    tandem_window_export_to_file (self, self->export_format, file);
+  else
+    tandem_window_import_file (self, file);
+}
+
+/* GtkFileChooserNative: the portal's chooser inside Flatpak, GTK's own
+ * elsewhere (GtkFileDialog needs GTK 4.10) */
+static void
+tandem_window_show_file_chooser (TandemWindow         *self,
+                                 const char           *title,
+                                 GtkFileChooserAction  action,
+                                 const char           *accept,
+                                 GtkFileFilter        *filter)
+{
+  GtkFileChooserNative *chooser;
+
+  tandem_window_clear_file_chooser (self);
+  self->chooser_attaches = FALSE;
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (filter != NULL)
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  self->file_chooser = GTK_NATIVE_DIALOG (chooser);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_file_chooser_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (self->file_chooser);
+}
+
+static char *
+dup_export_name (TandemWindow       *self,
+                 TandemExportFormat  format)
+{
+  const char *title = adw_window_title_get_title (self->window_title);
+  /* Characters some file systems (a USB stick's FAT) refuse */
+  g_autofree char *safe = g_strdelimit (g_strdup (title != NULL && title[0] != '\0' ? title : _("Conversation")),
+                                        "/\\:?*\"<>|", '-');
+
+  return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  gboolean json = g_strcmp0 (g_variant_get_string (parameter, NULL), "json") == 0;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+
+  self->export_format = json ? TANDEM_EXPORT_JSON : TANDEM_EXPORT_MARKDOWN;
+  name = dup_export_name (self, self->export_format);
+  if (json)
+    {
+      gtk_file_filter_set_name (filter, _("Tandem Conversations"));
+      gtk_file_filter_add_suffix (filter, "json");
+    }
+  else
+    {
+      gtk_file_filter_set_name (filter, _("Markdown"));
+      gtk_file_filter_add_suffix (filter, "md");
+    }
+
+  tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
+                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
+}
+
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  tandem_window_show_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
+  self->chooser_attaches = TRUE;
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->file_chooser), TRUE);
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Tandem Conversations"));
+  gtk_file_filter_add_suffix (filter, "json");
+  tandem_window_show_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                   _("_Import"), filter);
+}
+
 /* GObject */
 
 static gboolean
@@ -1979,6 +2499,7 @@ tandem_window_close_request (GtkWindow *window)
           g_settings_set_int (self->settings, "window-height", height);
         }
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      tandem_window_remember_thread (self);
       g_settings_apply (self->settings);
     }
 
@@ -2003,6 +2524,8 @@ show_store_error (TandemWindow *self)
 /* The store opens on a worker: until it is open, the sidebar is empty
  * and the new conversation is not kept, so it starts again, kept, unless
  * the person has begun it already. */
+static void tandem_window_check_reopen (TandemWindow *self);
+
 static void
 on_application_store_cb (TandemWindow      *self,
                          GParamSpec        *pspec,
@@ -2011,6 +2534,12 @@ on_application_store_cb (TandemWindow      *self,
   g_set_object (&self->store, tandem_application_get_store (application));
   show_store_error (self);
   tandem_window_refresh_threads (self);
+
+  if (self->reopen_thread != NULL)
+    {
+      tandem_window_check_reopen (self);
+      return;
+    }
 
   if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
       !agui_agent_session_get_busy (self->session) &&
@@ -2071,6 +2600,7 @@ tandem_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
+  tandem_window_clear_file_chooser (self);
   if (self->follow_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
   self->follow_tick = 0;
@@ -2115,6 +2645,7 @@ tandem_window_finalize (GObject *object)
   g_clear_pointer (&self->last_threads, json_array_unref);
   g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
+  g_clear_pointer (&self->reopen_thread, g_free);
   g_clear_pointer (&self->agent_id, g_free);
   g_clear_pointer (&self->agent_problem, g_free);
   g_clear_pointer (&self->next_agent_problem, g_free);
@@ -2138,6 +2669,9 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
   g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
+  g_type_ensure (TANDEM_TYPE_WELCOME_PROMPTS);
+  g_type_ensure (TANDEM_TYPE_CONVERSATION_SEARCH);
+  g_type_ensure (TANDEM_TYPE_ATTACHMENT_TRAY);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -2157,6 +2691,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_page);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_preferences_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_prompts);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_search);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_scroller);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_view);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, transcript_selection);
@@ -2170,6 +2706,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_placeholder);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, attachment_tray);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
@@ -2181,6 +2719,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
+  gtk_widget_class_install_action (widget_class, "win.send-prompt", "s", send_prompt_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "win.regenerate", "s", regenerate_action);
@@ -2191,6 +2730,10 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
@@ -2223,6 +2766,10 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer_view, "paste-clipboard",
+                           G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
+                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
@@ -2251,6 +2798,14 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (self->agent_dropdown, "notify::selected",
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
+
+  tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
+
+  controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
+  g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  g_signal_connect_object (self->conversation_search, "notify::current",
+                           G_CALLBACK (on_search_current_changed_cb), self, G_CONNECT_SWAPPED);
 
   tandem_window_update_actions (self);
 }
@@ -2327,6 +2882,7 @@ tandem_window_set_session (TandemWindow     *self,
   self->block_window = tandem_block_window_new (G_LIST_MODEL (self->blocks), OPEN_BLOCKS);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
   self->relayout_pending = TRUE;
+  tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
 
@@ -2361,6 +2917,61 @@ tandem_window_new_chat (TandemWindow *self)
 
   tandem_window_open (self, NULL, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+}
+
+static void
+on_reopen_thread_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
+
+  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, NULL);
+  /* Deleted since, or another store: the new chat stays */
+  if (thread != NULL && thread_id != NULL && is_new_conversation (self))
+    tandem_window_open_thread (self, thread_id);
+}
+
+static void
+tandem_window_check_reopen (TandemWindow *self)
+{
+  if (self->store == NULL)
+    {
+      g_clear_pointer (&self->reopen_thread, g_free);
+      return;
+    }
+
+  agui_session_store_get_thread_async (self->store, self->reopen_thread, self->cancellable,
+                                       on_reopen_thread_cb, g_object_ref (self));
+}
+
+/**
+ * tandem_window_reopen_thread:
+ * @self: a window
+ * @thread_id: the conversation open when the app last ran
+ *
+ * Opens @thread_id if the store still has it, once the store is open;
+ * else the window keeps its new chat.
+ */
+void
+tandem_window_reopen_thread (TandemWindow *self,
+                             const char   *thread_id)
+{
+  GtkApplication *application;
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+  g_return_if_fail (thread_id != NULL);
+
+  g_free (self->reopen_thread);
+  self->reopen_thread = g_strdup (thread_id);
+
+  application = gtk_window_get_application (GTK_WINDOW (self));
+  if (application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application)))
+    return;
+
+  tandem_window_check_reopen (self);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "agui.h"
 #include "tandem-application.h"
+#include "tandem-conversation-io.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,8 @@ AguiAgentSession *tandem_window_get_session         (TandemWindow      *self);
 void              tandem_window_set_session         (TandemWindow      *self,
                                                      AguiAgentSession  *session);
 void              tandem_window_new_chat            (TandemWindow      *self);
+void              tandem_window_reopen_thread       (TandemWindow      *self,
+                                                     const char        *thread_id);
 void              tandem_window_open_thread         (TandemWindow      *self,
                                                      const char        *thread_id);
 void              tandem_window_send                (TandemWindow      *self,
@@ -35,5 +38,14 @@ gboolean          tandem_window_handle_composer_key (TandemWindow      *self,
                                                      GdkModifierType    state);
 
 void              tandem_window_user_scrolled       (TandemWindow      *self);
+void              tandem_window_export_to_file      (TandemWindow      *self,
+                                                     TandemExportFormat format,
+                                                     GFile             *file);
+void              tandem_window_import_file         (TandemWindow      *self,
+                                                     GFile             *file);
+void              tandem_window_attach_file         (TandemWindow      *self,
+                                                     GFile             *file);
+void              tandem_window_receive_files       (TandemWindow      *self,
+                                                     GSList            *files);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ struct _AguiMediaPart
   char     *source_type;
   char     *value;
   char     *mime_type;
+  char     *filename;
 };
 
 G_DEFINE_FINAL_TYPE (AguiMediaPart, agui_media_part, AGUI_TYPE_PART)
@@ -33,6 +34,7 @@ enum {
   PROP_SOURCE_TYPE,
   PROP_VALUE,
   PROP_MIME_TYPE,
+  PROP_FILENAME,
   N_PROPS
 };
 
@@ -47,6 +49,7 @@ agui_media_part_finalize (GObject *object)
   g_clear_pointer (&self->source_type, g_free);
   g_clear_pointer (&self->value, g_free);
   g_clear_pointer (&self->mime_type, g_free);
+  g_clear_pointer (&self->filename, g_free);
 
   G_OBJECT_CLASS (agui_media_part_parent_class)->finalize (object);
 }
@@ -77,6 +80,10 @@ agui_media_part_get_property (GObject    *object,
       g_value_set_string (value, self->mime_type);
       break;
 
+    case PROP_FILENAME:
+      g_value_set_string (value, self->filename);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -101,6 +108,9 @@ agui_media_part_class_init (AguiMediaPartClass *klass)
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties[PROP_MIME_TYPE] =
     g_param_spec_string ("mime-type", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_FILENAME] =
+    g_param_spec_string ("filename", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -131,6 +141,18 @@ _agui_media_part_new (const char *message_id,
       self->source_type = g_strdup (json_object_get_string_member_with_default (source, "type", NULL));
       self->value = g_strdup (json_object_get_string_member_with_default (source, "value", NULL));
       self->mime_type = g_strdup (json_object_get_string_member_with_default (source, "mimeType", NULL));
+    }
+
+  /* Where the legacy binary part's filename goes (section 8), and where
+   * Tandem puts the name of a file it attaches */
+  if (json_object_has_member (content_part, "metadata") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (content_part, "metadata")))
+    {
+      JsonObject *metadata = json_object_get_object_member (content_part, "metadata");
+      JsonNode *filename = json_object_get_member (metadata, "filename");
+
+      if (filename != NULL && json_node_get_value_type (filename) == G_TYPE_STRING)
+        self->filename = g_strdup (json_node_get_string (filename));
     }
 
   return self;
@@ -190,4 +212,18 @@ agui_media_part_get_mime_type (AguiMediaPart *self)
   g_return_val_if_fail (AGUI_IS_MEDIA_PART (self), NULL);
 
   return self->mime_type;
+}
+
+/**
+ * agui_media_part_get_filename:
+ * @self: a media part
+ *
+ * Returns: (nullable): the file's name, from the part's `metadata.filename`
+ */
+const char *
+agui_media_part_get_filename (AguiMediaPart *self)
+{
+  g_return_val_if_fail (AGUI_IS_MEDIA_PART (self), NULL);
+
+  return self->filename;
 }

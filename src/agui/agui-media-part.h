@@ -26,5 +26,7 @@ AGUI_AVAILABLE_IN_ALL
 const char *agui_media_part_get_value       (AguiMediaPart *self);
 AGUI_AVAILABLE_IN_ALL
 const char *agui_media_part_get_mime_type   (AguiMediaPart *self);
+AGUI_AVAILABLE_IN_ALL
+const char *agui_media_part_get_filename    (AguiMediaPart *self);
 
 G_END_DECLS

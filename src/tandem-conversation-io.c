@@ -1,0 +1,263 @@
+/* tandem-conversation-io.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "agui-json-private.h"
+
+#include "tandem-conversation-io.h"
+
+/* Export and import in the app, in the formats of `tandem-cli show
+ * --markdown/--export` and `tandem-cli import`: the same store functions
+ * make the text and take it back, so a file from one opens in the other.
+ * The files are read and written without blocking the window; a file
+ * that is not an export is refused with the reason, and the store is left
+ * as it was. */
+
+/* A Tandem JSON export is far smaller than this; a larger file is
+ * something else and is not read into memory. */
+#define MAX_IMPORT_BYTES (256 * 1024 * 1024)
+
+static void
+on_export_written_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      g_autofree char *name = g_file_get_parse_name (G_FILE (object));
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, error);
+      else
+        {
+          g_task_return_new_error (task, error->domain, error->code,
+                                   _("The conversation could not be written to “%s”: %s"),
+                                   name, error->message);
+          g_error_free (error);
+        }
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * tandem_conversation_export_async:
+ * @store: the store the conversation is in
+ * @thread_id: the conversation
+ * @format: what to write
+ * @file: where; replaced if it exists
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once the file is written
+ * @user_data: data for @callback
+ *
+ * Writes the conversation to @file, as `tandem-cli show` prints it.
+ */
+void
+tandem_conversation_export_async (AguiSessionStore    *store,
+                                  const char          *thread_id,
+                                  TandemExportFormat   format,
+                                  GFile               *file,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+  char *text = NULL;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (store));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_conversation_export_async);
+
+  if (format == TANDEM_EXPORT_JSON)
+    {
+      g_autoptr(JsonNode) exported = agui_session_store_export_json (store, thread_id, &error);
+
+      if (exported != NULL)
+        text = _agui_json_to_string (exported, TRUE, &error);
+    }
+  else
+    {
+      text = agui_session_store_export_markdown (store, thread_id, &error);
+    }
+
+  if (text == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  bytes = g_bytes_new_take (text, strlen (text));
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       cancellable, on_export_written_cb, g_steal_pointer (&task));
+}
+
+gboolean
+tandem_conversation_export_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+on_import_loaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiSessionStore *store = g_task_get_task_data (task);
+  g_autofree char *name = g_file_get_parse_name (G_FILE (object));
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  char *thread_id;
+  gsize length;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, error->domain, error->code,
+                                 _("“%s” could not be read: %s"), name, error->message);
+      return;
+    }
+
+  if (!(exported = _agui_json_parse (contents, length, &error)))
+    {
+      g_task_return_new_error (task, error->domain, error->code,
+                               _("“%s” is not a Tandem export: it is not valid JSON (%s)"), name, error->message);
+      return;
+    }
+
+  if (!(thread_id = agui_session_store_import_json (store, exported, &error)))
+    {
+      g_task_return_new_error (task, error->domain, error->code,
+                               _("“%s” could not be imported: %s"), name, error->message);
+      return;
+    }
+
+  g_task_return_pointer (task, thread_id, g_free);
+}
+
+static void
+on_import_queried_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_parse_name (G_FILE (object));
+  GCancellable *cancellable;
+
+  if (!(info = g_file_query_info_finish (G_FILE (object), result, &error)))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, error->domain, error->code,
+                                 _("“%s” could not be read: %s"), name, error->message);
+      return;
+    }
+
+  if (g_file_info_get_size (info) > MAX_IMPORT_BYTES)
+    {
+      g_autofree char *size = g_format_size (g_file_info_get_size (info));
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                               _("“%s” is not a Tandem export: at %s it is far larger than any conversation"),
+                               name, size);
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  g_file_load_contents_async (G_FILE (object), cancellable,
+                              on_import_loaded_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tandem_conversation_import_async:
+ * @store: where to add the conversation
+ * @file: a JSON export, as `tandem-cli show --export` writes
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once it is imported
+ * @user_data: data for @callback
+ *
+ * Adds the conversation in @file to @store as a new thread, as
+ * `tandem-cli import` does.
+ */
+void
+tandem_conversation_import_async (AguiSessionStore    *store,
+                                  GFile               *file,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (store));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_conversation_import_async);
+  g_task_set_task_data (task, g_object_ref (store), g_object_unref);
+
+  g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
+                           G_PRIORITY_DEFAULT, cancellable, on_import_queried_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tandem_conversation_import_finish:
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the new thread's id
+ */
+char *
+tandem_conversation_import_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * tandem_conversation_is_export:
+ * @file: a file
+ *
+ * Returns: whether @file is named as a JSON export is: dropped on the
+ *   window, it is imported rather than attached
+ */
+gboolean
+tandem_conversation_is_export (GFile *file)
+{
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  name = g_file_get_basename (file);
+
+  return name != NULL && g_str_has_suffix (name, ".json");
+}

@@ -1,0 +1,831 @@
+/* tandem-conversation-search.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tandem-block-row.h"
+#include "tandem-block.h"
+#include "tandem-conversation-search.h"
+
+/**
+ * TandemConversationSearch:
+ *
+ * Find in Conversation: a search bar over the transcript view that counts
+ * the matches of its query in the conversation's text (every block, not
+ * only the rows on screen), steps through them, scrolls each into view
+ * and highlights the matches in the rows shown.
+ *
+ * Counting reads the blocks' text: the person's messages, the agent's
+ * Markdown source, other roles' text and tool calls (name, arguments,
+ * result). Highlighting works on what the rows show, their labels, since
+ * the list view only makes rows for what is on screen; rendered Markdown
+ * drops its marks, so a query spanning `**` is counted in the source and
+ * may show no highlight. Case does not matter.
+ */
+
+typedef struct
+{
+  guint block;  /* position in the blocks model */
+  guint nth;    /* which match in that block */
+} Match;
+
+struct _TandemConversationSearch
+{
+  GtkWidget    parent_instance;
+
+  GtkWidget   *search_bar;
+  GtkWidget   *entry;
+  GtkWidget   *status;
+  GtkWidget   *previous_button;
+  GtkWidget   *next_button;
+
+  GtkListView *view;
+  GListModel  *blocks;
+  char        *query;
+  GArray      *matches;
+  char        *status_text;
+  int          current;
+  guint        refresh_id;
+  guint        highlight_id;
+  guint        highlight_frames;
+  guint        highlighted : 1;  /* some label may still carry a highlight */
+};
+
+G_DEFINE_FINAL_TYPE (TandemConversationSearch, tandem_conversation_search, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_ACTIVE, PROP_CURRENT, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+/* Matching */
+
+/* The end of @query matched at @text, case aside, or NULL */
+static const char *
+match_at (const char *text,
+          const char *end,
+          const char *query)
+{
+  const char *t = text;
+
+  for (const char *q = query; *q != '\0'; q = g_utf8_next_char (q))
+    {
+      if (t >= end)
+        return NULL;
+      if (g_unichar_tolower (g_utf8_get_char (t)) != g_unichar_tolower (g_utf8_get_char (q)))
+        return NULL;
+      t = g_utf8_next_char (t);
+    }
+
+  return t;
+}
+
+/**
+ * tandem_conversation_search_count:
+ * @text: valid UTF-8
+ * @length: its length in bytes
+ * @query: what to find, not empty
+ * @offsets: (nullable) (element-type guint): receives a start and an end
+ *   byte offset for each match
+ *
+ * Returns: how often @query occurs in @text, case aside, matches not
+ *   overlapping
+ */
+guint
+tandem_conversation_search_count (const char *text,
+                                  gsize       length,
+                                  const char *query,
+                                  GArray     *offsets)
+{
+  const char *end = text + length;
+  guint n = 0;
+
+  g_return_val_if_fail (query != NULL && query[0] != '\0', 0);
+
+  for (const char *p = text; p != NULL && p < end;)
+    {
+      const char *match_end = match_at (p, end, query);
+
+      if (match_end == NULL)
+        {
+          p = g_utf8_next_char (p);
+          continue;
+        }
+
+      if (offsets != NULL)
+        {
+          guint start_offset = p - text, end_offset = match_end - text;
+
+          g_array_append_val (offsets, start_offset);
+          g_array_append_val (offsets, end_offset);
+        }
+      n++;
+      p = match_end;
+    }
+
+  return n;
+}
+
+static void
+append_text (GString    *text,
+             const char *piece)
+{
+  if (piece == NULL || piece[0] == '\0')
+    return;
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  g_string_append (text, piece);
+}
+
+/* What of @block can be found: see the class overview */
+static char *
+dup_block_text (TandemBlock *block)
+{
+  AguiPart *part = tandem_block_get_part (block);
+  GString *text = g_string_new (NULL);
+  const char *start;
+  gsize length;
+
+  switch (tandem_block_get_kind (block))
+    {
+    case TANDEM_BLOCK_USER:
+      {
+        g_autofree char *whole = agui_message_dup_text (tandem_block_get_message (block));
+
+        append_text (text, whole);
+      }
+      break;
+
+    case TANDEM_BLOCK_MARKDOWN:
+      start = tandem_block_peek_text (block, &length);
+      if (start != NULL)
+        g_string_append_len (text, start, length);
+      break;
+
+    case TANDEM_BLOCK_TEXT:
+      if (AGUI_IS_TEXT_PART (part))
+        append_text (text, agui_text_part_get_text (AGUI_TEXT_PART (part)));
+      break;
+
+    case TANDEM_BLOCK_TOOL_CALL:
+      if (AGUI_IS_TOOL_CALL_PART (part))
+        {
+          append_text (text, agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)));
+          append_text (text, agui_tool_call_part_get_arguments (AGUI_TOOL_CALL_PART (part)));
+          append_text (text, agui_tool_call_part_get_result (AGUI_TOOL_CALL_PART (part)));
+        }
+      break;
+
+    case TANDEM_BLOCK_REASONING:
+    case TANDEM_BLOCK_ACTIVITY:
+    case TANDEM_BLOCK_MEDIA:
+    default:
+      /* Folded away or not text: a match there could not be shown */
+      break;
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+/* Highlighting */
+
+static PangoAttrList *
+create_highlights (const char *text,
+                   const char *query,
+                   guint      *counter,
+                   guint       current_nth,
+                   gboolean    in_current_block)
+{
+  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+  PangoAttrList *attrs;
+
+  if (tandem_conversation_search_count (text, strlen (text), query, offsets) == 0)
+    return NULL;
+
+  attrs = pango_attr_list_new ();
+  for (guint i = 0; i + 1 < offsets->len; i += 2)
+    {
+      gboolean current = in_current_block && *counter == current_nth;
+      PangoAttribute *background;
+      PangoAttribute *foreground;
+
+      /* Yellow for a match, orange for the one stepped to, with dark
+       * text on both whatever the style */
+      background = current ? pango_attr_background_new (0xffff, 0x9999, 0x0000)
+                           : pango_attr_background_new (0xffff, 0xeeee, 0x5555);
+      foreground = pango_attr_foreground_new (0x1111, 0x1111, 0x1111);
+      background->start_index = foreground->start_index = g_array_index (offsets, guint, i);
+      background->end_index = foreground->end_index = g_array_index (offsets, guint, i + 1);
+      pango_attr_list_insert (attrs, background);
+      pango_attr_list_insert (attrs, foreground);
+      (*counter)++;
+    }
+
+  return attrs;
+}
+
+static void
+highlight_labels (GtkWidget  *widget,
+                  const char *query,
+                  guint      *counter,
+                  guint       current_nth,
+                  gboolean    in_current_block)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_autoptr(PangoAttrList) attrs = NULL;
+
+      if (query != NULL)
+        attrs = create_highlights (gtk_label_get_text (GTK_LABEL (widget)), query,
+                                   counter, current_nth, in_current_block);
+      if (attrs != NULL || gtk_label_get_attributes (GTK_LABEL (widget)) != NULL)
+        gtk_label_set_attributes (GTK_LABEL (widget), attrs);
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    highlight_labels (child, query, counter, current_nth, in_current_block);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  if (TANDEM_IS_BLOCK_ROW (widget))
+    {
+      g_ptr_array_add (rows, widget);
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_rows (child, rows);
+}
+
+static void
+highlight (TandemConversationSearch *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr(TandemBlock) current_block = NULL;
+  gboolean active = tandem_conversation_search_get_active (self);
+  const char *query = active && self->query != NULL && self->query[0] != '\0' ? self->query : NULL;
+  guint current_nth = 0;
+
+  if (self->view == NULL)
+    return;
+
+  if (query != NULL)
+    self->highlighted = TRUE;
+
+  if (query != NULL && self->current >= 0 && self->blocks != NULL)
+    {
+      const Match *match = &g_array_index (self->matches, Match, self->current);
+
+      current_block = g_list_model_get_item (self->blocks, match->block);
+      current_nth = match->nth;
+    }
+
+  collect_rows (GTK_WIDGET (self->view), rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+      guint counter = 0;
+
+      highlight_labels (rows->pdata[i], query, &counter, current_nth,
+                        block != NULL && block == current_block);
+    }
+}
+
+static gboolean
+highlight_tick_cb (GtkWidget     *widget,
+                   GdkFrameClock *clock,
+                   gpointer       user_data)
+{
+  TandemConversationSearch *self = user_data;
+
+  highlight (self);
+  if (--self->highlight_frames > 0)
+    return G_SOURCE_CONTINUE;
+
+  self->highlight_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Rows scrolled to are made in the layout of the frame that follows, and
+ * a row the list view kept aside comes back with its old labels: so the
+ * labels are done at the start of the next two frames, after those
+ * layouts. */
+static void
+queue_highlight (TandemConversationSearch *self)
+{
+  if (self->view == NULL)
+    return;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self->view)))
+    {
+      highlight (self);
+      return;
+    }
+
+  self->highlight_frames = 2;
+  if (self->highlight_id == 0)
+    self->highlight_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), highlight_tick_cb, self, NULL);
+}
+
+/* Searching */
+
+static void
+update_status (TandemConversationSearch *self)
+{
+  guint n = self->matches->len;
+
+  g_clear_pointer (&self->status_text, g_free);
+  if (self->query == NULL || self->query[0] == '\0')
+    self->status_text = g_strdup ("");
+  else if (n == 0)
+    self->status_text = g_strdup (_("No results"));
+  else
+    /* Translators: the match stepped to, and how many there are */
+    self->status_text = g_strdup_printf (_("%d of %u"), self->current + 1, n);
+
+  gtk_label_set_text (GTK_LABEL (self->status), self->status_text);
+  gtk_widget_set_sensitive (self->previous_button, n > 0);
+  gtk_widget_set_sensitive (self->next_button, n > 0);
+}
+
+static void
+find_matches (TandemConversationSearch *self)
+{
+  guint n = self->blocks != NULL ? g_list_model_get_n_items (self->blocks) : 0;
+
+  g_array_set_size (self->matches, 0);
+  if (self->query == NULL || self->query[0] == '\0')
+    return;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TandemBlock) block = g_list_model_get_item (self->blocks, i);
+      g_autofree char *text = dup_block_text (block);
+      guint count = tandem_conversation_search_count (text, strlen (text), self->query, NULL);
+
+      for (guint k = 0; k < count; k++)
+        {
+          Match match = { i, k };
+
+          g_array_append_val (self->matches, match);
+        }
+    }
+}
+
+static void
+show_current (TandemConversationSearch *self)
+{
+  update_status (self);
+  if (self->current >= 0 && self->view != NULL)
+    {
+      const Match *match = &g_array_index (self->matches, Match, self->current);
+
+      gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", match->block);
+    }
+  queue_highlight (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT]);
+}
+
+/* The conversation grew or changed: count again, keep the place */
+static gboolean
+refresh_cb (gpointer user_data)
+{
+  TandemConversationSearch *self = user_data;
+
+  self->refresh_id = 0;
+  find_matches (self);
+  if (self->current >= (int) self->matches->len)
+    self->current = (int) self->matches->len - 1;
+  if (self->current < 0 && self->matches->len > 0)
+    self->current = 0;
+  update_status (self);
+  queue_highlight (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_blocks_items_changed_cb (TandemConversationSearch *self)
+{
+  /* A stream changes blocks many times a second: count at most 5 times */
+  if (self->refresh_id == 0 && tandem_conversation_search_get_active (self))
+    self->refresh_id = g_timeout_add (200, refresh_cb, self);
+}
+
+static void
+search (TandemConversationSearch *self,
+        const char               *query)
+{
+  if (g_strcmp0 (self->query, query) == 0)
+    return;
+
+  g_free (self->query);
+  self->query = g_strdup (query);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  find_matches (self);
+  self->current = self->matches->len > 0 ? 0 : -1;
+  show_current (self);
+}
+
+static void
+on_search_changed_cb (TandemConversationSearch *self)
+{
+  search (self, gtk_editable_get_text (GTK_EDITABLE (self->entry)));
+}
+
+static void
+on_search_mode_changed_cb (TandemConversationSearch *self)
+{
+  if (!tandem_conversation_search_get_active (self))
+    {
+      g_clear_handle_id (&self->refresh_id, g_source_remove);
+      queue_highlight (self);
+    }
+  else
+    {
+      refresh_cb (self);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
+}
+
+static void
+on_stop_search_cb (TandemConversationSearch *self)
+{
+  tandem_conversation_search_close (self);
+}
+
+static void
+on_view_scrolled_cb (TandemConversationSearch *self)
+{
+  /* Closed, a row may come back highlighted from before */
+  if (tandem_conversation_search_get_active (self) || self->highlighted)
+    queue_highlight (self);
+}
+
+static GtkWidget *
+create_icon_button (const char *icon_name,
+                    const char *label,
+                    GCallback   callback,
+                    gpointer    user_data)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon_name);
+
+  gtk_widget_set_tooltip_text (button, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+  g_signal_connect_swapped (button, "clicked", callback, user_data);
+
+  return button;
+}
+
+/* GObject */
+
+static void
+tandem_conversation_search_dispose (GObject *object)
+{
+  TandemConversationSearch *self = TANDEM_CONVERSATION_SEARCH (object);
+
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  if (self->highlight_id != 0 && self->view != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->highlight_id);
+  self->highlight_id = 0;
+  tandem_conversation_search_set_blocks (self, NULL);
+  tandem_conversation_search_set_view (self, NULL);
+  g_clear_pointer (&self->search_bar, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (tandem_conversation_search_parent_class)->dispose (object);
+}
+
+static void
+tandem_conversation_search_finalize (GObject *object)
+{
+  TandemConversationSearch *self = TANDEM_CONVERSATION_SEARCH (object);
+
+  g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->query, g_free);
+  g_clear_pointer (&self->status_text, g_free);
+
+  G_OBJECT_CLASS (tandem_conversation_search_parent_class)->finalize (object);
+}
+
+static void
+tandem_conversation_search_get_property (GObject    *object,
+                                         guint       prop_id,
+                                         GValue     *value,
+                                         GParamSpec *pspec)
+{
+  TandemConversationSearch *self = TANDEM_CONVERSATION_SEARCH (object);
+
+  switch (prop_id)
+    {
+    case PROP_ACTIVE:
+      g_value_set_boolean (value, tandem_conversation_search_get_active (self));
+      break;
+    case PROP_CURRENT:
+      g_value_set_int (value, self->current);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_conversation_search_class_init (TandemConversationSearchClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tandem_conversation_search_dispose;
+  object_class->finalize = tandem_conversation_search_finalize;
+  object_class->get_property = tandem_conversation_search_get_property;
+
+  properties[PROP_ACTIVE] =
+    g_param_spec_boolean ("active", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CURRENT] =
+    g_param_spec_int ("current", NULL, NULL, -1, G_MAXINT, -1,
+                      (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "conversationsearch");
+}
+
+static void
+tandem_conversation_search_init (TandemConversationSearch *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
+  self->current = -1;
+
+  self->entry = gtk_search_entry_new ();
+  gtk_widget_set_hexpand (self->entry, TRUE);
+  g_object_set (self->entry, "placeholder-text", _("Find in conversation"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Find in conversation"),
+                                  -1);
+  g_signal_connect_swapped (self->entry, "search-changed", G_CALLBACK (on_search_changed_cb), self);
+  g_signal_connect_swapped (self->entry, "activate", G_CALLBACK (tandem_conversation_search_next), self);
+  g_signal_connect_swapped (self->entry, "next-match", G_CALLBACK (tandem_conversation_search_next), self);
+  g_signal_connect_swapped (self->entry, "previous-match", G_CALLBACK (tandem_conversation_search_previous), self);
+  g_signal_connect_swapped (self->entry, "stop-search", G_CALLBACK (on_stop_search_cb), self);
+
+  self->status = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->status, "dim-label");
+  gtk_widget_add_css_class (self->status, "numeric");
+  gtk_label_set_width_chars (GTK_LABEL (self->status), 9);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Matches"),
+                                  -1);
+
+  self->previous_button = create_icon_button ("go-up-symbolic", _("Previous Match"),
+                                              G_CALLBACK (tandem_conversation_search_previous), self);
+  self->next_button = create_icon_button ("go-down-symbolic", _("Next Match"),
+                                          G_CALLBACK (tandem_conversation_search_next), self);
+  gtk_widget_add_css_class (buttons, "linked");
+  gtk_box_append (GTK_BOX (buttons), self->previous_button);
+  gtk_box_append (GTK_BOX (buttons), self->next_button);
+
+  gtk_box_append (GTK_BOX (box), self->entry);
+  gtk_box_append (GTK_BOX (box), self->status);
+  gtk_box_append (GTK_BOX (box), buttons);
+  gtk_widget_set_size_request (box, 360, -1);
+
+  self->search_bar = gtk_search_bar_new ();
+  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), box);
+  gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->entry));
+  g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",
+                            G_CALLBACK (on_search_mode_changed_cb), self);
+  gtk_widget_set_parent (self->search_bar, GTK_WIDGET (self));
+
+  update_status (self);
+}
+
+/* API */
+
+GtkWidget *
+tandem_conversation_search_new (void)
+{
+  return g_object_new (TANDEM_TYPE_CONVERSATION_SEARCH, NULL);
+}
+
+/**
+ * tandem_conversation_search_set_view:
+ * @self: the search
+ * @view: (nullable): the transcript view, to scroll and highlight
+ */
+void
+tandem_conversation_search_set_view (TandemConversationSearch *self,
+                                     GtkListView              *view)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+  g_return_if_fail (!view || GTK_IS_LIST_VIEW (view));
+
+  if (self->view == view)
+    return;
+
+  if (self->view != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->view));
+
+      if (self->highlight_id != 0)
+        gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->highlight_id);
+      self->highlight_id = 0;
+      if (adjustment != NULL)
+        g_signal_handlers_disconnect_by_data (adjustment, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->view), (gpointer *) &self->view);
+    }
+
+  self->view = view;
+
+  if (self->view != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->view));
+
+      g_object_add_weak_pointer (G_OBJECT (self->view), (gpointer *) &self->view);
+      if (adjustment != NULL)
+        g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_view_scrolled_cb),
+                                 self, G_CONNECT_SWAPPED);
+    }
+}
+
+/**
+ * tandem_conversation_search_set_blocks:
+ * @self: the search
+ * @blocks: (nullable): the conversation's blocks, as the view shows them
+ */
+void
+tandem_conversation_search_set_blocks (TandemConversationSearch *self,
+                                       GListModel               *blocks)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+  g_return_if_fail (!blocks || G_IS_LIST_MODEL (blocks));
+
+  if (self->blocks == blocks)
+    return;
+
+  if (self->blocks != NULL)
+    g_signal_handlers_disconnect_by_data (self->blocks, self);
+  g_set_object (&self->blocks, blocks);
+  if (self->blocks != NULL)
+    g_signal_connect_object (self->blocks, "items-changed", G_CALLBACK (on_blocks_items_changed_cb),
+                             self, G_CONNECT_SWAPPED);
+
+  /* Another conversation: its own matches, from the first; its rows
+   * are made afresh */
+  self->current = -1;
+  self->highlighted = FALSE;
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  if (tandem_conversation_search_get_active (self))
+    refresh_cb (self);
+  else
+    g_array_set_size (self->matches, 0);
+}
+
+/**
+ * tandem_conversation_search_open:
+ * @self: the search
+ *
+ * Shows the search bar and puts the focus in it, its text selected.
+ */
+void
+tandem_conversation_search_open (TandemConversationSearch *self)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  gtk_widget_grab_focus (self->entry);
+  gtk_editable_select_region (GTK_EDITABLE (self->entry), 0, -1);
+}
+
+void
+tandem_conversation_search_close (TandemConversationSearch *self)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
+}
+
+gboolean
+tandem_conversation_search_get_active (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), FALSE);
+
+  return self->search_bar != NULL && gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (self->search_bar));
+}
+
+/**
+ * tandem_conversation_search_set_query:
+ * @self: the search
+ * @query: (nullable): what to find
+ *
+ * Finds @query, as typing it does: the first match is stepped to.
+ */
+void
+tandem_conversation_search_set_query (TandemConversationSearch *self,
+                                      const char               *query)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+
+  if (query == NULL)
+    query = "";
+
+  /* The entry shows what is searched; its own search-changed comes later
+   * and finds the search done */
+  if (g_strcmp0 (query, gtk_editable_get_text (GTK_EDITABLE (self->entry))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->entry), query);
+
+  search (self, query);
+}
+
+guint
+tandem_conversation_search_get_n_matches (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), 0);
+
+  return self->matches->len;
+}
+
+/**
+ * tandem_conversation_search_get_current:
+ * @self: the search
+ *
+ * Returns: the match stepped to, from 0, or -1 when there is none
+ */
+int
+tandem_conversation_search_get_current (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), -1);
+
+  return self->current;
+}
+
+/**
+ * tandem_conversation_search_get_current_block:
+ * @self: the search
+ *
+ * Returns: the position in the blocks of the match stepped to, or
+ *   %GTK_INVALID_LIST_POSITION
+ */
+guint
+tandem_conversation_search_get_current_block (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), GTK_INVALID_LIST_POSITION);
+
+  if (self->current < 0)
+    return GTK_INVALID_LIST_POSITION;
+
+  return g_array_index (self->matches, Match, self->current).block;
+}
+
+void
+tandem_conversation_search_next (TandemConversationSearch *self)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+
+  if (self->matches->len == 0)
+    return;
+
+  self->current = (self->current + 1) % (int) self->matches->len;
+  show_current (self);
+}
+
+void
+tandem_conversation_search_previous (TandemConversationSearch *self)
+{
+  g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
+
+  if (self->matches->len == 0)
+    return;
+
+  self->current = (self->current + (int) self->matches->len - 1) % (int) self->matches->len;
+  show_current (self);
+}
+
+/**
+ * tandem_conversation_search_get_status:
+ * @self: the search
+ *
+ * Returns: what the bar says of the matches: "2 of 5", "No results", or
+ *   nothing without a query
+ */
+const char *
+tandem_conversation_search_get_status (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), NULL);
+
+  return self->status_text;
+}

@@ -1,0 +1,435 @@
+/* test-onboarding.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-application.h"
+#include "tandem-preferences-window.h"
+#include "tandem-welcome-prompts.h"
+#include "tandem-window.h"
+#include "tandem-test-window.h"
+
+/* What a newcomer meets: the composer's hint naming the agent, the
+ * welcome page's example prompts, "Add an Agent…" going straight to the
+ * form, Test Connection against a real server and a closed port, and a
+ * relaunch reopening the conversation that was open. */
+
+#define TIMEOUT_MS 10000
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TEXT(id, text) \
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}", \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}", \
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer *server;
+  TandemWindow   *window;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+
+  tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+  tandem_test_iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (TANDEM_IS_PREFERENCES_WINDOW (l->data))
+      gtk_window_destroy (l->data);
+  g_list_free (toplevels);
+
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  tandem_test_iterate_for (20);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *agent;
+} AgentWait;
+
+static gboolean
+session_has_agent (gpointer data)
+{
+  AgentWait *wait = data;
+  AguiAgentSession *session = tandem_window_get_session (wait->window);
+  g_autofree char *agent = NULL;
+
+  if (session == NULL)
+    return FALSE;
+  g_object_get (session, "agent", &agent, NULL);
+
+  return g_strcmp0 (agent, wait->agent) == 0;
+}
+
+static void
+test_placeholder (Fixture       *f,
+                  gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkLabel *placeholder = GTK_LABEL (tandem_test_child (f->window, "composer_placeholder"));
+  GtkTextView *composer = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentWait wait = { f->window, "loopback" };
+  graphene_rect_t hint, view;
+
+  g_test_summary ("The empty composer names the conversation's agent and hides the hint once typed in");
+
+  g_assert_cmpstr (gtk_label_get_text (placeholder), ==, "Message the demo agent…");
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (placeholder)));
+  /* Drawn inside the composer, where the text goes */
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (placeholder), GTK_WIDGET (composer), &hint));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (composer), GTK_WIDGET (composer), &view));
+  g_assert_true (graphene_rect_contains_rect (&view, &hint));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (composer), "Hello", -1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (placeholder)));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (composer), "", -1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (placeholder)));
+
+  agent = tandem_agent_new ("loopback", "Loopback Agent", agui_test_server_get_url (f->server), NULL);
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+  tandem_agents_set_active_id (agents, "loopback");
+  tandem_window_new_chat (f->window);
+  g_assert_true (agui_test_wait_for (session_has_agent, &wait, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_label_get_text (placeholder), ==, "Message Loopback Agent…");
+
+  tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
+  g_assert_true (tandem_agents_remove (agents, "loopback", &error));
+}
+
+static gboolean
+transcript_has_user_text (gpointer data)
+{
+  Fixture *f = data;
+  AguiAgentSession *session = tandem_window_get_session (f->window);
+  GListModel *transcript = G_LIST_MODEL (agui_agent_session_get_transcript (session));
+  g_autoptr(AguiMessage) first = NULL;
+  g_autofree char *text = NULL;
+
+  if (g_list_model_get_n_items (transcript) == 0)
+    return FALSE;
+  first = g_list_model_get_item (transcript, 0);
+  text = agui_message_dup_text (first);
+
+  return agui_message_get_role (first) == AGUI_ROLE_USER && g_strcmp0 (text, "Please archive my old notes") == 0;
+}
+
+static void
+test_prompts (Fixture       *f,
+              gconstpointer  data)
+{
+  TandemWelcomePrompts *prompts = TANDEM_WELCOME_PROMPTS (tandem_test_child (f->window, "welcome_prompts"));
+  g_autoptr(GPtrArray) buttons = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkButton *approval = NULL;
+
+  g_test_summary ("The welcome page offers the demo agent's repertoire; a prompt is sent as typed");
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "welcome");
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (prompts)));
+  g_assert_cmpuint (tandem_welcome_prompts_get_n_prompts (prompts), ==, 6);
+  /* A title for each thing the demo shows */
+  g_assert_nonnull (tandem_test_find_label (prompts, "A Markdown answer"));
+  g_assert_nonnull (tandem_test_find_label (prompts, "A tool call"));
+  g_assert_nonnull (tandem_test_find_label (prompts, "An approval"));
+  g_assert_nonnull (tandem_test_find_label (prompts, "A long answer"));
+  g_assert_nonnull (tandem_test_find_label (prompts, "An error"));
+
+  buttons = tandem_test_find_all (prompts, GTK_TYPE_BUTTON);
+  g_assert_cmpuint (buttons->len, ==, 6);
+  for (guint i = 0; i < buttons->len; i++)
+    if (tandem_test_find_label (buttons->pdata[i], "An approval") != NULL)
+      approval = buttons->pdata[i];
+  g_assert_nonnull (approval);
+  g_signal_emit_by_name (approval, "clicked");
+  g_assert_true (agui_test_wait_for (transcript_has_user_text, f, TIMEOUT_MS));
+  agui_agent_session_cancel (tandem_window_get_session (f->window));
+
+  /* Tandem cannot know what another agent does: it shows nothing */
+  transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "thread-id", NULL, "tools", NULL,
+                          "store", NULL, "agent", "other", NULL);
+  tandem_window_set_session (f->window, session);
+  g_assert_cmpuint (tandem_welcome_prompts_get_n_prompts (prompts), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (prompts)));
+}
+
+static TandemPreferencesWindow *
+find_preferences (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  TandemPreferencesWindow *found = NULL;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (TANDEM_IS_PREFERENCES_WINDOW (l->data))
+      found = l->data;
+  g_list_free (toplevels);
+
+  return found;
+}
+
+static void
+test_add_agent (Fixture       *f,
+                gconstpointer  data)
+{
+  GtkWidget *button = tandem_test_child (f->window, "welcome_preferences_button");
+  TandemPreferencesWindow *preferences;
+  GtkEditable *name;
+
+  g_test_summary ("Add an Agent… opens the form to add one, not the list");
+
+  g_assert_true (gtk_widget_is_drawable (button));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "app.add-agent");
+  g_assert_null (find_preferences ());
+  g_signal_emit_by_name (button, "clicked");
+  tandem_test_iterate_for (300);
+
+  preferences = find_preferences ();
+  g_assert_nonnull (preferences);
+  name = tandem_preferences_window_get_editor_field (preferences, "name");
+  g_assert_nonnull (name);
+  g_assert_cmpstr (gtk_editable_get_text (name), ==, "");
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (name)));
+  g_assert_nonnull (tandem_test_find_label (preferences, "Add Agent"));
+}
+
+static gboolean
+connection_tested (gpointer data)
+{
+  return tandem_preferences_window_get_connection_result (data) != NULL;
+}
+
+static guint
+closed_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Bound and closed again: nothing listens there */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, address, TRUE, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  g_socket_close (socket, NULL);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static void
+test_connection (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), tandem_application_get_agents (app));
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autofree char *refused_url = NULL;
+  guint n_agents = g_list_model_get_n_items (tandem_agents_get_model (tandem_application_get_agents (app)));
+  const AguiTestRequest *request;
+  const char *result;
+
+  g_test_summary ("Test Connection makes a real request with the headers typed, and says what came of it");
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  tandem_preferences_window_edit_agent (preferences, NULL);
+  tandem_test_iterate_for (100);
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), "Loopback");
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
+                         agui_test_server_get_url (f->server));
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "s3cret");
+  tandem_preferences_window_add_editor_header (preferences, "X-Gateway", "blue");
+
+  /* The run would go on; the test hangs up at the headers */
+  {
+    AguiTestResponse *response = agui_test_response_new_events (RS ("r1"), NULL);
+
+    agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+    agui_test_server_push_response (f->server, response);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  result = tandem_preferences_window_get_connection_result (preferences);
+  g_assert_true (g_str_has_prefix (result, "Connected"));
+  g_assert_nonnull (tandem_test_find_label (preferences, result));
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpstr (request->method, ==, "POST");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "X-Gateway"), ==, "blue");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer s3cret");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (request->json));
+  g_assert_true (json_object_has_member (json_node_get_object (request->json), "threadId"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (request->json), "messages")), ==, 0);
+
+  /* A port nobody listens on: the error a conversation would show */
+  refused_url = g_strdup_printf ("http://127.0.0.1:%u/agent", closed_port ());
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"), refused_url);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  result = tandem_preferences_window_get_connection_result (preferences);
+  g_assert_nonnull (strstr (result, "Nothing is listening at"));
+  g_assert_nonnull (strstr (result, refused_url));
+
+  /* Testing saves nothing */
+  g_assert_cmpuint (g_list_model_get_n_items (tandem_agents_get_model (tandem_application_get_agents (app))), ==, n_agents);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+typedef struct
+{
+  GtkApplication *application;
+  const char     *thread_id;
+} Relaunch;
+
+static gboolean
+relaunched_on_thread (gpointer data)
+{
+  Relaunch *relaunch = data;
+  GtkWindow *window = gtk_application_get_active_window (relaunch->application);
+  AguiAgentSession *session = TANDEM_IS_WINDOW (window) ? tandem_window_get_session (TANDEM_WINDOW (window)) : NULL;
+
+  return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), relaunch->thread_id) == 0;
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  return !agui_agent_session_get_busy (data);
+}
+
+static void
+test_relaunch (Fixture       *f,
+               gconstpointer  data)
+{
+  GSettings *settings = tandem_application_get_settings (app);
+  g_autoptr(TandemApplication) second = NULL;
+  g_autoptr(TandemApplication) third = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *remembered = NULL;
+  GtkWindow *window;
+  Relaunch relaunch;
+
+  g_test_summary ("A relaunch reopens the conversation that was open, and a new chat after a new chat");
+
+  transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "thread-id", NULL, "tools", NULL,
+                          "store", tandem_application_get_store (app), "agent", agui_test_server_get_url (f->server), NULL);
+  tandem_window_set_session (f->window, session);
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
+  tandem_window_send (f->window, "Keep this open");
+  g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
+  tandem_test_iterate_for (50);
+  thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  /* Quit with it open: closing the window keeps its state */
+  gtk_window_close (GTK_WINDOW (f->window));
+  f->window = NULL;
+  tandem_test_iterate_for (20);
+  remembered = g_settings_get_string (settings, "last-thread");
+  g_assert_cmpstr (remembered, ==, thread_id);
+
+  /* Launch again on the same store and settings */
+  second = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test2", store_path);
+  g_application_activate (G_APPLICATION (second));
+  relaunch.application = GTK_APPLICATION (second);
+  relaunch.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (relaunched_on_thread, &relaunch, TIMEOUT_MS));
+  window = gtk_application_get_active_window (GTK_APPLICATION (second));
+  tandem_test_iterate_for (100);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (TANDEM_WINDOW (window), "content_stack"))),
+                   ==, "transcript");
+  g_assert_nonnull (tandem_test_find_label (window, "Keep this open"));
+
+  /* A new chat is what is open now: the next launch starts one */
+  tandem_window_new_chat (TANDEM_WINDOW (window));
+  gtk_window_close (window);
+  tandem_test_iterate_for (20);
+  g_clear_pointer (&remembered, g_free);
+  remembered = g_settings_get_string (settings, "last-thread");
+  g_assert_cmpstr (remembered, ==, "");
+
+  third = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test3", store_path);
+  g_application_activate (G_APPLICATION (third));
+  window = gtk_application_get_active_window (GTK_APPLICATION (third));
+  g_assert_nonnull (window);
+  tandem_test_iterate_for (100);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (TANDEM_WINDOW (window), "content_stack"))),
+                   ==, "welcome");
+  gtk_window_destroy (window);
+  tandem_test_iterate_for (20);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int result;
+
+  tandem_test_init (&argc, &argv);
+
+  store_dir = tandem_test_make_store_dir ("onboarding", &store_path);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
+
+#define ADD(path, fn) g_test_add ("/tandem/onboarding/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("placeholder", test_placeholder);
+  ADD ("prompts", test_prompts);
+  ADD ("add-agent", test_add_agent);
+  ADD ("test-connection", test_connection);
+  ADD ("relaunch", test_relaunch);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  tandem_test_remove_store (store_dir, store_path);
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}

@@ -1,0 +1,659 @@
+/* test-transfer.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "agui-test-server.h"
+#include "tandem-application.h"
+#include "tandem-attachment-tray.h"
+#include "tandem-media-view.h"
+#include "tandem-window.h"
+#include "tandem-test-window.h"
+
+/* What goes in and out of a conversation as files: attachments reaching
+ * the loopback server as AG-UI content parts and shown in the message,
+ * images from the agent (and broken ones), export to Markdown and JSON,
+ * import from the menu's file chooser and by a drop. */
+
+#define TIMEOUT_MS 10000
+
+#define RS(run)  "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define RF(run)  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\"}"
+#define TEXT(id, text) \
+  "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}", \
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}", \
+  "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+
+typedef struct
+{
+  AguiTestServer    *server;
+  AguiHttpTransport *transport;
+  AguiAgentSession  *session;
+  TandemWindow      *window;
+  char              *dir;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("tandem-transfer-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  f->transport = agui_http_transport_new (agui_test_server_get_url (f->server), &error);
+  g_assert_no_error (error);
+
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL,
+                          "store", tandem_application_get_store (app), "agent", agui_test_server_get_url (f->server), NULL);
+  tandem_window_set_session (f->window, f->session);
+  tandem_test_iterate_for (50);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (l->data != (gpointer) f->window)
+      gtk_window_destroy (l->data);
+  g_list_free (toplevels);
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  tandem_test_iterate_for (20);
+  g_clear_object (&f->session);
+  g_clear_object (&f->transport);
+  agui_test_server_stop (f->server);
+  g_clear_object (&f->server);
+
+  dir = g_dir_open (f->dir, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+}
+
+/* Helpers */
+
+static GBytes *
+make_png (int width,
+          int height)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  g_autoptr(GError) error = NULL;
+  char *buffer = NULL;
+  gsize size = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x3366ccff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &size, "png", &error, NULL));
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (buffer, size);
+}
+
+static GFile *
+write_file (Fixture    *f,
+            const char *name,
+            GBytes     *bytes)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+
+  return g_file_new_for_path (path);
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  Fixture *f = data;
+
+  return !agui_agent_session_get_busy (tandem_window_get_session (f->window));
+}
+
+typedef struct
+{
+  TandemAttachmentTray *tray;
+  guint                 n;
+} TrayWait;
+
+static gboolean
+tray_has (gpointer data)
+{
+  TrayWait *wait = data;
+
+  return tandem_attachment_tray_get_n_attachments (wait->tray) == wait->n;
+}
+
+static gboolean
+toast_says (gpointer data)
+{
+  void **args = data;
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (args[0], GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (strstr (gtk_label_get_text (labels->pdata[i]), args[1]) != NULL &&
+        gtk_widget_get_ancestor (labels->pdata[i], g_type_from_name ("AdwToastWidget")) != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+wait_for_toast (TandemWindow *window,
+                const char   *text)
+{
+  void *args[2] = { window, (void *) text };
+
+  return agui_test_wait_for (toast_says, args, TIMEOUT_MS);
+}
+
+static gboolean
+images_decoded (gpointer data)
+{
+  void **args = data;
+  g_autoptr(GPtrArray) views = tandem_test_find_all (args[0], TANDEM_TYPE_MEDIA_VIEW);
+  guint decoded = 0;
+
+  for (guint i = 0; i < views->len; i++)
+    if (tandem_media_view_get_image (views->pdata[i]) != NULL || tandem_media_view_get_problem (views->pdata[i]) != NULL)
+      decoded++;
+
+  return decoded >= GPOINTER_TO_UINT (args[1]);
+}
+
+static TandemMediaView *
+find_media (gpointer    widget,
+            const char *filename)
+{
+  g_autoptr(GPtrArray) views = tandem_test_find_all (widget, TANDEM_TYPE_MEDIA_VIEW);
+
+  for (guint i = 0; i < views->len; i++)
+    if (g_strcmp0 (agui_media_part_get_filename (tandem_media_view_get_part (views->pdata[i])), filename) == 0)
+      return views->pdata[i];
+
+  return NULL;
+}
+
+/* Tests */
+
+static void
+test_attachments (Fixture       *f,
+                  gconstpointer  data)
+{
+  TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
+  g_autoptr(GBytes) png = make_png (64, 48);
+  g_autoptr(GBytes) notes = g_bytes_new_static ("Buy milk\n", 9);
+  g_autoptr(GFile) image_file = write_file (f, "photo.png", png);
+  g_autoptr(GFile) notes_file = write_file (f, "notes.txt", notes);
+  g_autofree char *png_base64 = g_base64_encode (g_bytes_get_data (png, NULL), g_bytes_get_size (png));
+  g_autofree char *thread_id = NULL;
+  TrayWait wait = { tray, 2 };
+  JsonArray *messages, *content;
+  JsonObject *user, *image, *document, *source;
+  TandemMediaView *view;
+  graphene_rect_t bounds;
+  void *args[2];
+
+  g_test_summary ("Attached files go out as AG-UI content parts, show in the message and come back after a reopen");
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tray)));
+  /* The larger first: they are attached in the order given */
+  tandem_window_attach_file (f->window, image_file);
+  tandem_window_attach_file (f->window, notes_file);
+  g_assert_true (agui_test_wait_for (tray_has, &wait, TIMEOUT_MS));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tray)));
+  g_assert_nonnull (tandem_test_find_label (tray, "photo.png"));
+  g_assert_nonnull (tandem_test_find_label (tray, "notes.txt"));
+  /* Files alone may be sent */
+  g_assert_true (gtk_widget_is_sensitive (tandem_test_child (f->window, "send_button")));
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TEXT ("m1", "A blue square."), RF ("r1"), NULL));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"))),
+                            "What is this?", -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
+  g_assert_cmpuint (tandem_attachment_tray_get_n_attachments (tray), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tray)));
+
+  /* What the server got */
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  messages = json_object_get_array_member (json_node_get_object (agui_test_server_get_request (f->server, 0)->json), "messages");
+  user = json_array_get_object_element (messages, json_array_get_length (messages) - 1);
+  g_assert_cmpstr (json_object_get_string_member (user, "role"), ==, "user");
+  content = json_object_get_array_member (user, "content");
+  g_assert_cmpuint (json_array_get_length (content), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0), "text"), ==, "What is this?");
+  image = json_array_get_object_element (content, 1);
+  g_assert_cmpstr (json_object_get_string_member (image, "type"), ==, "image");
+  source = json_object_get_object_member (image, "source");
+  g_assert_cmpstr (json_object_get_string_member (source, "type"), ==, "data");
+  g_assert_cmpstr (json_object_get_string_member (source, "mimeType"), ==, "image/png");
+  g_assert_cmpstr (json_object_get_string_member (source, "value"), ==, png_base64);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (image, "metadata"), "filename"), ==, "photo.png");
+  document = json_array_get_object_element (content, 2);
+  g_assert_cmpstr (json_object_get_string_member (document, "type"), ==, "document");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (document, "source"), "mimeType"), ==, "text/plain");
+
+  /* What the person sees: the image as a thumbnail in their message, the notes as a chip */
+  args[0] = f->window;
+  args[1] = GUINT_TO_POINTER (1);
+  g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+  view = find_media (f->window, "photo.png");
+  g_assert_nonnull (view);
+  g_assert_nonnull (tandem_media_view_get_image (view));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (tandem_media_view_get_image (view)), ==, 64);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (view), GTK_WIDGET (f->window), &bounds));
+  g_assert_cmpfloat (bounds.size.width, >=, 32);
+  g_assert_cmpfloat (bounds.size.height, >=, 24);
+  g_assert_nonnull (find_media (f->window, "notes.txt"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "notes.txt"));
+
+  /* A click opens it larger, in a window of its own */
+  {
+    GtkWindow *larger = tandem_media_view_open (view);
+
+    g_assert_nonnull (larger);
+    g_assert_cmpstr (gtk_window_get_title (larger), ==, "photo.png");
+    gtk_window_destroy (larger);
+  }
+
+  /* Kept: a new window on the same store shows them again */
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  {
+    TandemWindow *second = tandem_window_new (app);
+
+    gtk_window_present (GTK_WINDOW (second));
+    tandem_window_open_thread (second, thread_id);
+    args[0] = second;
+    g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
+    g_assert_nonnull (tandem_media_view_get_image (find_media (second, "photo.png")));
+    g_assert_nonnull (find_media (second, "notes.txt"));
+    gtk_window_destroy (GTK_WINDOW (second));
+    tandem_test_iterate_for (20);
+  }
+}
+
+static void
+test_attachment_too_large (Fixture       *f,
+                           gconstpointer  data)
+{
+  TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
+  g_autoptr(GBytes) small = g_bytes_new_static ("notes", 5);
+  g_autoptr(GFile) small_file = write_file (f, "small.txt", small);
+  g_autofree char *big_path = g_build_filename (f->dir, "film.mp4", NULL);
+  g_autoptr(GFile) big_file = g_file_new_for_path (big_path);
+  TrayWait wait = { tray, 1 };
+  FILE *big;
+
+  g_test_summary ("A file over the limit is refused with its size and the limit, and loses nothing attached");
+
+  tandem_window_attach_file (f->window, small_file);
+  g_assert_true (agui_test_wait_for (tray_has, &wait, TIMEOUT_MS));
+
+  /* 9 MiB, sparse */
+  big = g_fopen (big_path, "wb");
+  g_assert_nonnull (big);
+  g_assert_cmpint (fseek (big, 9 * 1024 * 1024 - 1, SEEK_SET), ==, 0);
+  g_assert_cmpint (fputc (0, big), ==, 0);
+  fclose (big);
+
+  tandem_window_attach_file (f->window, big_file);
+  g_assert_true (wait_for_toast (f->window, /* g_format_size() puts a no-break space before the unit */
+                                   "“film.mp4” is too large to attach: it is 9.4\u00a0MB, and a file may be at most 8.4\u00a0MB"));
+  g_assert_cmpuint (tandem_attachment_tray_get_n_attachments (tray), ==, 1);
+  g_assert_nonnull (tandem_test_find_label (tray, "small.txt"));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
+}
+
+static void
+test_paste_image (Fixture       *f,
+                  gconstpointer  data)
+{
+  TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
+  GtkWidget *composer = tandem_test_child (f->window, "composer_view");
+  g_autoptr(GBytes) png = make_png (20, 10);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  TrayWait wait = { tray, 1 };
+
+  g_test_summary ("Pasting an image into the composer attaches it as a PNG");
+
+  texture = gdk_texture_new_from_bytes (png, &error);
+  g_assert_no_error (error);
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (composer), texture);
+  g_signal_emit_by_name (composer, "paste-clipboard");
+  g_assert_true (agui_test_wait_for (tray_has, &wait, TIMEOUT_MS));
+  g_assert_nonnull (tandem_test_find_label (tray, "Pasted image.png"));
+
+  /* Text is pasted as text */
+  tandem_attachment_tray_clear (tray);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (composer), "plain words");
+  g_signal_emit_by_name (composer, "paste-clipboard");
+  tandem_test_iterate_for (200);
+  g_assert_cmpuint (tandem_attachment_tray_get_n_attachments (tray), ==, 0);
+}
+
+static const char tiny_png_base64[] =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+static void
+test_agent_images (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *snapshot = NULL;
+  TandemMediaView *good, *broken, *elsewhere;
+  void *args[2] = { f->window, GUINT_TO_POINTER (3) };
+
+  g_test_summary ("Images an agent sends are shown decoded; a broken one is a placeholder that says why");
+
+  /* AG-UI gives an assistant message text only: an agent's images come in
+   * the multimodal messages of a snapshot it sends */
+  snapshot = g_strdup_printf ("{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":["
+                              "{\"id\":\"u1\",\"role\":\"user\",\"content\":["
+                              "{\"type\":\"text\",\"text\":\"Here:\"},"
+                              "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"%s\",\"mimeType\":\"image/png\"},\"metadata\":{\"filename\":\"dot.png\"}},"
+                              "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"bm90IGFuIGltYWdl\",\"mimeType\":\"image/png\"},\"metadata\":{\"filename\":\"broken.png\"}},"
+                              "{\"type\":\"image\",\"source\":{\"type\":\"file\",\"value\":\"file-123\",\"mimeType\":\"image/png\"},\"metadata\":{\"filename\":\"held.png\"}}"
+                              "]}]}", tiny_png_base64);
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r1"), snapshot, RF ("r1"), NULL));
+  tandem_window_send (f->window, "Draw");
+  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
+  tandem_test_iterate_for (50);
+
+  good = find_media (f->window, "dot.png");
+  g_assert_nonnull (good);
+  g_assert_nonnull (tandem_media_view_get_image (good));
+  g_assert_null (tandem_media_view_get_problem (good));
+
+  broken = find_media (f->window, "broken.png");
+  g_assert_nonnull (broken);
+  g_assert_null (tandem_media_view_get_image (broken));
+  g_assert_true (g_str_has_prefix (tandem_media_view_get_problem (broken), "The image cannot be shown: "));
+  g_assert_nonnull (tandem_test_find_label (broken, tandem_media_view_get_problem (broken)));
+  g_assert_null (tandem_media_view_open (broken));
+
+  elsewhere = find_media (f->window, "held.png");
+  g_assert_nonnull (elsewhere);
+  g_assert_nonnull (tandem_media_view_get_problem (elsewhere));
+}
+
+typedef struct
+{
+  GFile  *file;
+  gsize   min_size;
+} FileWait;
+
+static gboolean
+file_written (gpointer data)
+{
+  FileWait *wait = data;
+  g_autoptr(GFileInfo) info = g_file_query_info (wait->file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+
+  return info != NULL && (gsize) g_file_info_get_size (info) >= wait->min_size;
+}
+
+static void
+send_and_finish (Fixture          *f,
+                 const char       *question,
+                 AguiTestResponse *answer)
+{
+  agui_test_server_push_response (f->server, answer);
+  tandem_window_send (f->window, question);
+  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
+  tandem_test_iterate_for (50);
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *markdown_path = g_build_filename (f->dir, "chat.md", NULL);
+  g_autofree char *json_path = g_build_filename (f->dir, "chat.json", NULL);
+  g_autoptr(GFile) markdown_file = g_file_new_for_path (markdown_path);
+  g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
+  g_autofree char *expected_markdown = NULL;
+  g_autofree char *written = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *thread_id;
+  FileWait wait;
+  JsonArray *messages;
+
+  g_test_summary ("Export writes the conversation as tandem-cli show --markdown and --export print it");
+
+  send_and_finish (f, "Export me",
+                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "**Done**, exported."), RF ("r1"), NULL));
+  thread_id = agui_agent_session_get_thread_id (f->session);
+
+  tandem_window_export_to_file (f->window, TANDEM_EXPORT_MARKDOWN, markdown_file);
+  g_assert_true (wait_for_toast (f->window, "Conversation exported"));
+  expected_markdown = agui_session_store_export_markdown (store, thread_id, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (markdown_path, &written, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (written, ==, expected_markdown);
+  g_assert_nonnull (strstr (written, "Export me"));
+  g_assert_nonnull (strstr (written, "**Done**, exported."));
+
+  wait.file = json_file;
+  wait.min_size = 1;
+  tandem_window_export_to_file (f->window, TANDEM_EXPORT_JSON, json_file);
+  g_assert_true (agui_test_wait_for (file_written, &wait, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+  g_clear_pointer (&written, g_free);
+  g_assert_true (g_file_get_contents (json_path, &written, NULL, &error));
+  parsed = json_from_string (written, &error);
+  g_assert_no_error (error);
+  messages = json_object_get_array_member (json_node_get_object (parsed), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"),
+                   ==, "**Done**, exported.");
+
+  /* A folder that does not exist: said, and nothing else changes */
+  {
+    g_autofree char *nowhere_path = g_build_filename (f->dir, "missing", "chat.md", NULL);
+    g_autoptr(GFile) nowhere = g_file_new_for_path (nowhere_path);
+
+    tandem_window_export_to_file (f->window, TANDEM_EXPORT_MARKDOWN, nowhere);
+    g_assert_true (wait_for_toast (f->window, "The conversation could not be written to"));
+  }
+}
+
+static GtkFileChooser *
+find_file_chooser (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  GtkFileChooser *found = NULL;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      found = l->data;
+  g_list_free (toplevels);
+
+  return found;
+}
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  return find_file_chooser () != NULL;
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *text;
+} OpenWait;
+
+static gboolean
+shows_imported (gpointer data)
+{
+  OpenWait *wait = data;
+  AguiAgentSession *session = tandem_window_get_session (wait->window);
+
+  return session != NULL && g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (session))) == 2 &&
+         tandem_test_find_label (tandem_test_child (wait->window, "transcript_view"), wait->text) != NULL;
+}
+
+static char *
+export_thread (Fixture    *f,
+               const char *question)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *name = g_strdup_printf ("%s.json", question);
+
+  send_and_finish (f, question,
+                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Answered."), RF ("r1"), NULL));
+  exported = agui_session_store_export_json (store, agui_agent_session_get_thread_id (f->session), &error);
+  g_assert_no_error (error);
+  text = json_to_string (exported, TRUE);
+  path = g_build_filename (f->dir, name, NULL);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&path);
+}
+
+static guint
+count_threads (void)
+{
+  g_autoptr(JsonArray) threads = agui_session_store_list_threads (tandem_application_get_store (app), NULL, NULL);
+
+  return json_array_get_length (threads);
+}
+
+static void
+test_import_menu (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = export_thread (f, "Imported by the menu");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bad_path = g_build_filename (f->dir, "bad.json", NULL);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  GtkFileChooser *chooser;
+  OpenWait wait = { f->window, "Imported by the menu" };
+  guint threads;
+
+  g_test_summary ("Import Conversation… in the menu takes a JSON export through the file chooser and opens it");
+
+  tandem_window_new_chat (f->window);
+  tandem_test_iterate_for (50);
+  g_assert_null (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Imported by the menu"));
+  threads = count_threads ();
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.import", NULL));
+  g_assert_true (agui_test_wait_for (file_chooser_shown, NULL, TIMEOUT_MS));
+  chooser = find_file_chooser ();
+  g_assert_cmpint (gtk_file_chooser_get_action (chooser), ==, GTK_FILE_CHOOSER_ACTION_OPEN);
+  g_assert_true (gtk_file_chooser_set_file (chooser, file, &error));
+  g_assert_no_error (error);
+  tandem_test_iterate_for (300);
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+
+  g_assert_true (agui_test_wait_for (shows_imported, &wait, TIMEOUT_MS));
+  g_assert_cmpuint (count_threads (), ==, threads + 1);
+  g_assert_true (wait_for_toast (f->window, "Conversation imported"));
+
+  /* Not an export: said, and the store is as it was */
+  g_file_set_contents (bad_path, "{\"not\": \"an export\"", -1, &error);
+  g_assert_no_error (error);
+  tandem_window_import_file (f->window, bad);
+  g_assert_true (wait_for_toast (f->window, "is not a Tandem export"));
+  g_assert_cmpuint (count_threads (), ==, threads + 1);
+}
+
+static void
+test_drop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *path = export_thread (f, "Imported by a drop");
+  g_autoptr(GFile) export = g_file_new_for_path (path);
+  g_autoptr(GBytes) png = make_png (8, 8);
+  g_autoptr(GFile) image = write_file (f, "dropped.png", png);
+  TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
+  OpenWait wait = { f->window, "Imported by a drop" };
+  TrayWait tray_wait = { tray, 1 };
+  GSList *files = NULL;
+
+  g_test_summary ("Dropping an export on the window imports it; dropping another file attaches it");
+
+  tandem_window_new_chat (f->window);
+  tandem_test_iterate_for (50);
+  files = g_slist_append (files, export);
+  files = g_slist_append (files, image);
+  tandem_window_receive_files (f->window, files);
+  g_slist_free (files);
+
+  g_assert_true (agui_test_wait_for (shows_imported, &wait, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (tray_has, &tray_wait, TIMEOUT_MS));
+  g_assert_nonnull (tandem_test_find_label (tray, "dropped.png"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int result;
+
+  tandem_test_init (&argc, &argv);
+
+  store_dir = tandem_test_make_store_dir ("transfer", &store_path);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
+
+#define ADD(path, fn) g_test_add ("/tandem/transfer/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("attachments", test_attachments);
+  ADD ("attachment-too-large", test_attachment_too_large);
+  ADD ("paste-image", test_paste_image);
+  ADD ("agent-images", test_agent_images);
+  ADD ("export", test_export);
+  ADD ("import-menu", test_import_menu);
+  ADD ("drop", test_drop);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  tandem_test_remove_store (store_dir, store_path);
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}
