@@ -10,8 +10,10 @@
 # build tree. Exits 77 (skip) when PyGObject is not installed.
 
 import gc
+import http.server
 import json
 import sys
+import threading
 
 try:
     import gi
@@ -353,6 +355,113 @@ def test_python_implementations():
     gc.collect()
 
 
+class AgentHandler(http.server.BaseHTTPRequestHandler):
+    """A loopback AG-UI agent: answers every POST with RUN as SSE."""
+
+    requests = []
+
+    def do_POST(self):
+        length = int(self.headers.get('Content-Length', '0'))
+        AgentHandler.requests.append({
+            'path': self.path,
+            'headers': dict(self.headers),
+            'body': json.loads(self.rfile.read(length)),
+        })
+        body = ''.join('data: %s\n\n' % json.dumps(event) for event in RUN).encode('utf-8')
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/event-stream')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):
+        pass
+
+
+def send_over(transport, text):
+    session = Agui.AgentSession(transport=transport)
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def on_sent(source, result):
+        try:
+            outcome['state'] = source.send_finish(result)
+        except GLib.Error as error:
+            outcome['error'] = error
+        loop.quit()
+
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async(text, None, None, on_sent)
+    loop.run()
+    GLib.source_remove(timeout_id)
+    return session, outcome
+
+
+def test_http_transport():
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), AgentHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = 'http://127.0.0.1:%d/agent' % server.server_address[1]
+
+    try:
+        # Construct properties, as a binding builds any object; no init()
+        # first: the transport checks itself on its first run.
+        transport = Agui.HttpTransport(url=url, headers=['X-Tenant: acme'], idle_timeout=20000)
+        check(transport.props.url == url and transport.get_idle_timeout() == 20000,
+              'HttpTransport(url=..., idle_timeout=...) keeps its construct properties')
+        check(list(transport.props.headers) == ['X-Tenant: acme'], 'the headers property reads back')
+        session, outcome = send_over(transport, 'Hi over HTTP')
+        check('error' not in outcome, 'a run over HttpTransport(url=...) does not fail: %s'
+              % outcome.get('error'))
+        state = outcome.get('state')
+        check(state is not None and state.get_status() == Agui.RunStatus.FINISHED,
+              'a run over HttpTransport(url=...) finishes')
+        transcript = session.get_transcript()
+        texts = [transcript.get_item(i).dup_text() for i in range(transcript.get_n_items())]
+        check(texts == ['Hi over HTTP', 'Hello, Python!'],
+              'the loopback agent\'s answer reaches the transcript: %r' % texts)
+        check(len(AgentHandler.requests) == 1 and AgentHandler.requests[0]['path'] == '/agent'
+              and AgentHandler.requests[0]['headers'].get('X-Tenant') == 'acme'
+              and AgentHandler.requests[0]['headers'].get('Accept') == 'text/event-stream',
+              'the loopback agent got one POST with the caller\'s header and Accept')
+
+        # The same, initialised explicitly, as Gio.Initable asks.
+        transport = Agui.HttpTransport(url=url, encoding=Agui.HttpEncoding.SSE)
+        check(transport.init(None), 'init() of a transport with a URL succeeds')
+        check(Agui.HttpTransport.new(url).get_url() == url, 'HttpTransport.new(url) works')
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    # No URL: a GError from init() (with G_DEBUG=fatal-criticals a critical
+    # would abort), and the same error from a run instead of a hang.
+    transport = Agui.HttpTransport()
+    try:
+        transport.init(None)
+        check(False, 'init() without a URL raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG),
+              'init() without a URL raises AGUI_ERROR_CONFIG: %s' % error.message)
+    session, outcome = send_over(Agui.HttpTransport(), 'Hi')
+    state = outcome.get('state')
+    failed = state is not None and state.get_status() == Agui.RunStatus.FAILED
+    check(failed or 'error' in outcome, 'a run without a URL ends, failed, with no hang: %r' % outcome)
+
+    try:
+        Agui.HttpTransport(url='ftp://example.com/agent').init(None)
+        check(False, 'init() with an ftp URL raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG), 'init() with an ftp URL raises CONFIG')
+    try:
+        Agui.HttpTransport(url=url, headers=['X-Tenant acme']).init(None)
+        check(False, 'init() with a header without a colon raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG) and 'Name: value' in error.message,
+              'init() with a header without a colon raises CONFIG: %s' % error.message)
+    del session, transport
+    gc.collect()
+
+
 def test_chunk_normalizer():
     normalizer = Agui.ChunkNormalizer.new()
     chunk = Agui.Event.new_from_string(
@@ -373,6 +482,7 @@ test_chunk_normalizer()
 test_event()
 test_sse_decoder()
 test_python_implementations()
+test_http_transport()
 
 if failures:
     print('%d check(s) failed' % failures, file=sys.stderr)

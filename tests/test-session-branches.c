@@ -56,13 +56,13 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(GError) error = NULL;
 
   f->server = agui_test_server_new (&error);
   g_assert_no_error (error);
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  f->transport = agui_http_transport_builder_build (builder, &error);
+  f->transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                                 "url", agui_test_server_get_url (f->server),
+                                 NULL);
   g_assert_no_error (error);
 
   /* Per test (isolated dirs): a choice still being written by the last

@@ -42,20 +42,23 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiTool) clock = agui_tool_new_simple ("clock", "Tells the time", NULL, clock_tool, NULL, NULL);
   g_autoptr(GError) error = NULL;
 
   f->server = agui_test_server_new (&error);
   g_assert_no_error (error);
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer secret");
-  agui_http_transport_builder_add_header (builder, "Accept", "*/*");
-  agui_http_transport_builder_set_connect_timeout (builder, GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 5000);
-  if (GPOINTER_TO_UINT (data) != 0)
-    agui_http_transport_builder_set_idle_timeout (builder, GPOINTER_TO_UINT (data));
-  f->transport = agui_http_transport_builder_build (builder, &error);
+  f->transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                                 "url", agui_test_server_get_url (f->server),
+                                 "headers", (const char * const[]) {
+                                   "Authorization: Bearer secret",
+                                   "Accept: */*",
+                                   NULL
+                                 },
+                                 "connect-timeout", GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 5000,
+                                 /* 0 means none: the default's five minutes then. */
+                                 "idle-timeout", GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
+                                 NULL);
   g_assert_no_error (error);
 
   f->tools = agui_tool_registry_new ();

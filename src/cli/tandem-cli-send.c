@@ -335,7 +335,9 @@ tandem_cli_transport_new (const char                       *url,
                           GError                          **error)
 {
   const char * const *headers = options != NULL ? options->headers : NULL;
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  guint idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
+  gsize max_frame_size = 0;
+  AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
 
   if (url == NULL || g_str_equal (url, "--demo") || g_str_equal (url, "demo"))
     {
@@ -349,33 +351,23 @@ tandem_cli_transport_new (const char                       *url,
       return AGUI_TRANSPORT (demo);
     }
 
-  builder = agui_http_transport_builder_new (url);
-  for (guint i = 0; headers && headers[i]; i++)
-    {
-      const char *colon = strchr (headers[i], ':');
-      g_autofree char *name = NULL;
-
-      if (colon == NULL)
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                       "The header '%s' is not of the form 'Name: value'", headers[i]);
-          return NULL;
-        }
-
-      name = g_strndup (headers[i], colon - headers[i]);
-      agui_http_transport_builder_add_header (builder, g_strstrip (name), g_strstrip ((char *) colon + 1));
-    }
-  agui_http_transport_builder_set_connect_timeout (builder, 30000);
   if (options != NULL)
     {
       if (options->idle_timeout >= 0)
-        agui_http_transport_builder_set_idle_timeout (builder,
-                                                      (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT));
-      agui_http_transport_builder_set_max_frame_size (builder, options->max_frame_size);
-      agui_http_transport_builder_set_encoding (builder, options->encoding);
+        idle_timeout = (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT);
+      max_frame_size = options->max_frame_size;
+      encoding = options->encoding;
     }
 
-  return AGUI_TRANSPORT (agui_http_transport_builder_build (builder, error));
+  /* The transport checks each "Name: value" line and says which is wrong. */
+  return g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, error,
+                         "url", url,
+                         "headers", headers,
+                         "connect-timeout", 30000,
+                         "idle-timeout", idle_timeout,
+                         "max-frame-size", (guint64) max_frame_size,
+                         "encoding", encoding,
+                         NULL);
 }
 
 static void
