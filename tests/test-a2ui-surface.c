@@ -12,6 +12,7 @@
 
 #include "agui.h"
 #include "agui-agent-session-private.h"
+#include "agui-reducer-private.h"
 
 /* The A2UI surface model, headless, on fixtures written from the
  * specification's examples (tests/data/a2ui/). */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-replay-transport-private.h"
 
 /* Each rule of the session, driven by scripted transports: the replay
  * transport, and a manual one whose stream the test feeds by hand. */

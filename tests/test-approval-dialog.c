@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "agui.h"
+#include "agui-reducer-private.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-schema-form.h"
 

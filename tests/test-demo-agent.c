@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-chunk-normalizer-private.h"
+#include "agui-reducer-private.h"
+#include "agui-verifier-private.h"
 
 #define TIMEOUT_SECONDS 20
 

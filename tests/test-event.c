@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-event-parser-private.h"
 
 /* Helpers */
 

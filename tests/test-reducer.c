@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-reducer-private.h"
 
 static void
 apply (AguiReducer *reducer,

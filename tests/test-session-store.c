@@ -20,6 +20,8 @@
 #endif
 
 #include "agui.h"
+#include "agui-chunk-normalizer-private.h"
+#include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "agui-session-store-private.h"
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"

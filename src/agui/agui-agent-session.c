@@ -11,7 +11,7 @@
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-input-private.h"
-#include "agui-session-store.h"
+#include "agui-run-state-private.h"
 #include "agui-session-store-private.h"
 #include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"

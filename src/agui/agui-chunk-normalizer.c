@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agui-chunk-normalizer.h"
+#include "agui-chunk-normalizer-private.h"
 #include "agui-event-private.h"
 
 /**

@@ -14,6 +14,9 @@
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
 #include "agui-proto-decoder-private.h"
+#include "agui-sse-decoder-private.h"
+
+G_STATIC_ASSERT (AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE);
 
 /* A character is at most four bytes of UTF-8, so this many bytes always
  * hold the characters quoted and never a megabyte of HTML. */

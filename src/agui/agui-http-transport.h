@@ -32,6 +32,8 @@ typedef enum
 
 /* Generous: an agent may think for minutes between two tokens. */
 #define AGUI_HTTP_DEFAULT_IDLE_TIMEOUT (5 * 60 * 1000)
+/* The largest frame read when max-frame-size is 0. */
+#define AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE (8 * 1024 * 1024)
 
 #define AGUI_TYPE_HTTP_TRANSPORT (agui_http_transport_get_type ())
 AGUI_AVAILABLE_IN_ALL

@@ -9,7 +9,7 @@
 #include "agui-activity-part-private.h"
 #include "agui-error-private.h"
 #include "agui-event-private.h"
-#include "agui-json-patch.h"
+#include "agui-json-patch-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-reducer-private.h"

@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "agui-json-private.h"
-#include "agui-replay-transport.h"
+#include "agui-replay-transport-private.h"
 
 /**
  * AguiReplayTransport:

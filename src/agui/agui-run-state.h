@@ -21,23 +21,6 @@ G_BEGIN_DECLS
 AGUI_AVAILABLE_IN_ALL
 GType           agui_run_state_get_type          (void) G_GNUC_CONST;
 AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_idle          (void);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_running       (const char   *thread_id,
-                                                  const char   *run_id);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_finished      (const char   *thread_id,
-                                                  const char   *run_id,
-                                                  AguiRunOutcome outcome,
-                                                  JsonNode     *result,
-                                                  JsonArray    *interrupts);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_failed        (const char   *thread_id,
-                                                  const char   *run_id,
-                                                  const char   *message,
-                                                  const char   *code,
-                                                  AguiStage     stage);
-AGUI_AVAILABLE_IN_ALL
 AguiRunState   *agui_run_state_ref               (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
 void            agui_run_state_unref             (AguiRunState *self);

@@ -12,6 +12,7 @@
 #include "agui-message-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
+#include "agui-run-state-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"

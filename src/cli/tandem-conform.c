@@ -9,6 +9,7 @@
 #include "agui.h"
 #include "agui-interrupts-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-reducer-private.h"
 
 #include "tandem-conform.h"
 #include "tandem-json-diff.h"
