@@ -70,17 +70,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **location = user_data;
-
-  g_assert_null (*location);
-  *location = g_object_ref (result);
-}
-
 static JsonNode *
 make_input (void)
 {
@@ -125,7 +114,7 @@ run_within (AguiHttpTransport  *transport,
   g_autoptr(JsonNode) input = make_input ();
 
   agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable,
-                            store_result_cb, &result);
+                            agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, wait_ms));
 
   return agui_transport_run_finish (AGUI_TRANSPORT (transport), result, error);
@@ -159,7 +148,7 @@ next_item (AguiEventStream  *stream,
   g_autoptr(GAsyncResult) result = NULL;
   GError *local_error = NULL;
 
-  agui_event_stream_next_async (stream, NULL, store_result_cb, &result);
+  agui_event_stream_next_async (stream, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
 
   *event = agui_event_stream_next_finish (stream, result, &local_error);
@@ -1131,7 +1120,7 @@ send_and_fold (Fixture          *f,
 
   agui_test_response_set_drip (response, 1);
   agui_test_server_push_response (f->server, response);
-  agui_agent_session_send_async (session, "Hello", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (session, "Hello", NULL, NULL, agui_test_store_result_cb, &result);
   /* A byte a millisecond is seconds of body; slower under ASan. */
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 12 * WAIT_MS));
   state = agui_agent_session_send_finish (session, result, &error);

@@ -332,12 +332,6 @@ relaunched_on_thread (gpointer data)
   return session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (session), relaunch->thread_id) == 0;
 }
 
-static gboolean
-session_idle (gpointer data)
-{
-  return !agui_agent_session_get_busy (data);
-}
-
 static void
 test_relaunch (Fixture       *f,
                gconstpointer  data)
@@ -363,7 +357,7 @@ test_relaunch (Fixture       *f,
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
   tandem_window_send (f->window, "Keep this open");
-  g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, session, TIMEOUT_MS));
   tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
 
