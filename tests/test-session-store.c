@@ -516,7 +516,7 @@ test_threads (Fixture       *f,
   g_clear_pointer (&ids, g_free);
 
   g_assert_false (agui_session_store_rename_thread (store, "nope", "x", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "no such thread"));
   g_clear_error (&error);
 
@@ -531,12 +531,12 @@ test_threads (Fixture       *f,
   g_assert_no_error (error);
 
   g_assert_false (agui_session_store_delete_thread (store, "a", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
   thread = agui_session_store_get_thread (store, "a", &error);
   g_assert_null (thread);
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "no such thread"));
 }
 
@@ -1066,7 +1066,7 @@ test_export_markdown (Fixture       *f,
   g_assert_cmpstr (markdown, ==, expected);
 
   g_assert_null (agui_session_store_export_markdown (store, "missing", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
 /* A thread whose messages and state are what its log folds to, as
@@ -1766,7 +1766,7 @@ test_async_calls (Fixture       *f,
   thread = agui_session_store_get_thread_finish (store, wait_result (&got), &error);
   g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "demo");
   g_assert_null (agui_session_store_get_thread_finish (store, wait_result (&missing), &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
   pending = agui_session_store_get_pending_interrupts_finish (store, wait_result (&interrupts), &error);
   g_assert_cmpuint (json_array_get_length (pending), ==, 1);

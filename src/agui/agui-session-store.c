@@ -1225,7 +1225,7 @@ change_thread (AguiSessionStore  *self,
 
   if (sqlite3_changes (self->db) == 0)
     {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: there is no such thread", what);
       return FALSE;
     }
 
@@ -1242,7 +1242,7 @@ change_thread (AguiSessionStore  *self,
  * Changes a thread's title. Its "updated" time stays: that tracks the
  * conversation, not its name.
  *
- * Returns: %TRUE on success; an unknown thread is an error
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
  */
 gboolean
 agui_session_store_rename_thread (AguiSessionStore  *self,
@@ -1269,7 +1269,7 @@ agui_session_store_rename_thread (AguiSessionStore  *self,
  *
  * Deletes a thread with its event log, snapshots and interrupts.
  *
- * Returns: %TRUE on success; an unknown thread is an error
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
  */
 gboolean
 agui_session_store_delete_thread (AguiSessionStore  *self,
@@ -1385,7 +1385,7 @@ get_thread_locked (AguiSessionStore  *self,
     return thread_from_row (stmt);
 
   if (rc == SQLITE_DONE)
-    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: there is no such thread", what);
   else
     set_sqlite_error (self, rc, what, error);
 
@@ -1400,7 +1400,8 @@ get_thread_locked (AguiSessionStore  *self,
  *
  * Returns: (transfer full) (nullable): the thread as
  *   [method@Agui.SessionStore.list_threads] describes it, or %NULL if
- *   there is no such thread or it could not be read
+ *   there is no such thread (%G_IO_ERROR_NOT_FOUND) or it could not be
+ *   read
  */
 JsonObject *
 agui_session_store_get_thread (AguiSessionStore  *self,
