@@ -437,7 +437,7 @@ test_decide_later (Fixture       *f,
 
   window = relaunch (&second, thread_id);
   session = tandem_window_get_session (window);
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
   assert_card_status (window, "tc1", "Awaiting approval");
   banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);

@@ -211,6 +211,41 @@ def test_event():
     gc.collect()
 
 
+def test_interrupts():
+    transport = Agui.ReplayTransport.new()
+    transport.add_run_json(json.dumps([
+        {'type': 'RUN_STARTED', 'threadId': 'thread-i', 'runId': 'run-i'},
+        {'type': 'RUN_FINISHED', 'threadId': 'thread-i', 'runId': 'run-i',
+         'outcome': {'type': 'interrupt', 'interrupts': [
+             {'id': 'ask-1', 'reason': 'input_required', 'message': 'Which file?',
+              'responseSchema': {'type': 'object'}, 'expiresAt': '2001-01-01T00:00:00Z'}]}},
+    ]))
+    session = Agui.AgentSession(transport=transport, thread_id='thread-i')
+    loop = GLib.MainLoop()
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async('go', None, None, lambda source, result: (source.send_finish(result), loop.quit()))
+    loop.run()
+    GLib.source_remove(timeout_id)
+
+    pending = session.props.pending_interrupts
+    check(isinstance(pending, Gio.ListModel) and pending.get_item_type() == Agui.Interrupt.__gtype__,
+          'pending-interrupts is a Gio.ListModel of Agui.Interrupt')
+    check(pending.get_n_items() == 1, 'one pending interrupt')
+    interrupt = pending.get_item(0)
+    check(interrupt.get_id() == 'ask-1' and interrupt.props.reason == 'input_required'
+          and interrupt.get_message() == 'Which file?', 'Interrupt id, reason and message')
+    expires = interrupt.get_expires_at()
+    check(isinstance(expires, GLib.DateTime) and expires.to_unix() == 978307200,
+          'Interrupt.expires_at is a GLib.DateTime')
+    check(interrupt.has_expired(None), 'the interrupt has expired')
+    schema = interrupt.get_response_schema()
+    check(isinstance(schema, Json.Node) and schema.get_object().get_string_member('type') == 'object',
+          'Interrupt.response_schema is a Json.Node')
+    check(json.loads(Json.to_string(interrupt.to_json(), False))['id'] == 'ask-1', 'Interrupt.to_json')
+    del pending, interrupt, session, transport
+    gc.collect()
+
+
 def test_private_api():
     # The pipeline's internals are private: a binding sees the session,
     # the transports, the transcript and the store, not the machinery.
@@ -440,6 +475,7 @@ def test_http_transport():
 test_session()
 test_event()
 test_private_api()
+test_interrupts()
 test_python_implementations()
 test_http_transport()
 

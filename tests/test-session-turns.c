@@ -288,7 +288,7 @@ test_restore_draws_the_same (Fixture       *f,
 
   rows_before = describe_rows (agui_agent_session_get_transcript (session));
   data_before = messages_and_state (agui_agent_session_get_transcript (session));
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
 
   /* "Restart": a new session on the same store and thread. */
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", tools, "store", f->store, "agent", NULL, NULL);
@@ -301,7 +301,7 @@ test_restore_draws_the_same (Fixture       *f,
   g_assert_cmpstr (data_after, ==, data_before);
 
   /* Still interrupted, and it can be resumed; the next snapshot chains on. */
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (reopened)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (reopened)), ==, 1);
   g_assert_cmpstr (agui_agent_session_get_last_snapshot_id (reopened), ==,
                    agui_agent_session_get_last_snapshot_id (session));
   {

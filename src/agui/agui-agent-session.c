@@ -272,7 +272,7 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_PENDING_INTERRUPTS:
-      g_value_set_boxed (value, agui_agent_session_get_pending_interrupts (self));
+      g_value_set_object (value, agui_agent_session_get_pending_interrupts (self));
       break;
 
     case PROP_BUSY:
@@ -394,8 +394,18 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
     g_param_spec_boxed ("run-state", NULL, NULL, AGUI_TYPE_RUN_STATE,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiAgentSession:pending-interrupts:
+   *
+   * The interrupts the thread waits on: a list of [class@Agui.Interrupt],
+   * the transcript's ([property@Agui.Transcript:pending-interrupts]).
+   * While it is not empty, [method@Agui.AgentSession.send_async] and
+   * [method@Agui.AgentSession.run_async] fail with
+   * %AGUI_ERROR_INTERRUPTED; [method@Agui.AgentSession.resume_async]
+   * answers them.
+   */
   properties[PROP_PENDING_INTERRUPTS] =
-    g_param_spec_boxed ("pending-interrupts", NULL, NULL, JSON_TYPE_ARRAY,
+    g_param_spec_object ("pending-interrupts", NULL, NULL, G_TYPE_LIST_MODEL,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -573,9 +583,11 @@ agui_agent_session_get_run_state (AguiAgentSession *self)
  * agui_agent_session_get_pending_interrupts:
  * @self: a session
  *
- * Returns: (transfer none): the interrupts the thread waits on
+ * Returns: (transfer none): the interrupts the thread waits on, a list of
+ *   [class@Agui.Interrupt] that stays the same object for the session's
+ *   life; see [property@Agui.AgentSession:pending-interrupts]
  */
-JsonArray *
+GListModel *
 agui_agent_session_get_pending_interrupts (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
@@ -651,7 +663,7 @@ finish_exchange (GTask  *task,
    * waiting, unless the thread waits for the person: then the answer may
    * still bring the result. */
   if (exchange->started &&
-      json_array_get_length (agui_transcript_get_pending_interrupts (self->transcript)) == 0)
+      json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
     _agui_transcript_mark_unanswered_calls (self->transcript);
 
   /* Only a turn that started is a turn: refused input writes nothing. */
@@ -891,7 +903,7 @@ begin_exchange (GTask *task)
 {
   AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
-  JsonArray *pending = agui_transcript_get_pending_interrupts (self->transcript);
+  JsonArray *pending = _agui_transcript_get_pending_interrupts_json (self->transcript);
   GError *error = NULL;
 
   if (g_cancellable_set_error_if_cancelled (exchange->cancellable, &error))

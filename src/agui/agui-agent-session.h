@@ -36,7 +36,7 @@ AguiToolRegistry *agui_agent_session_get_tools              (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 AguiRunState     *agui_agent_session_get_run_state          (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray        *agui_agent_session_get_pending_interrupts (AguiAgentSession     *self);
+GListModel       *agui_agent_session_get_pending_interrupts (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
 gboolean          agui_agent_session_get_busy               (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL

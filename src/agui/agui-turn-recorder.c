@@ -329,7 +329,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   turn.messages = messages;
   turn.state = agui_transcript_get_state (transcript);
   turn.events = all_events;
-  turn.pending_interrupts = agui_transcript_get_pending_interrupts (transcript);
+  turn.pending_interrupts = _agui_transcript_get_pending_interrupts_json (transcript);
   turn.run_id = agui_run_state_get_run_id (state);
 
   /* The owner is the source: it, and so this recorder, outlive the save. */

@@ -23,6 +23,7 @@
 # include "agui-a2ui-surface.h"
 # include "agui-media-part.h"
 # include "agui-message.h"
+# include "agui-interrupt.h"
 # include "agui-run-state.h"
 # include "agui-transcript.h"
 # include "agui-event-stream.h"
