@@ -499,7 +499,15 @@ test_full_disk_keeps_conversation (Fixture       *f,
   send (session, "two");
   g_test_assert_expected_messages ();
 
-  g_assert_nonnull (agui_agent_session_get_store_error (session));
+  /* A GError the caller can branch on, as the property gives it too. */
+  g_assert_error ((GError *) agui_agent_session_get_store_error (session), AGUI_ERROR, AGUI_ERROR_STORE);
+  {
+    g_autoptr(GError) property = NULL;
+
+    g_object_get (session, "store-error", &property, NULL);
+    g_assert_error (property, AGUI_ERROR, AGUI_ERROR_STORE);
+    g_assert_cmpstr (property->message, ==, agui_agent_session_get_store_error (session)->message);
+  }
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 4);
   g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 1);
 }
@@ -632,7 +640,7 @@ test_unstorable_state (Fixture       *f,
   g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*cannot be stored*infinity*");
   send (session, "two");
   g_test_assert_expected_messages ();
-  g_assert_nonnull (strstr (agui_agent_session_get_store_error (session), "infinity"));
+  g_assert_nonnull (strstr (agui_agent_session_get_store_error (session)->message, "infinity"));
 
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_assert_true (_agui_agent_session_restore (reopened, NULL));

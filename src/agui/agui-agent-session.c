@@ -296,7 +296,7 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_STORE_ERROR:
-      g_value_set_string (value, agui_agent_session_get_store_error (self));
+      g_value_set_boxed (value, agui_agent_session_get_store_error (self));
       break;
 
     case PROP_DEFAULT_TITLE:
@@ -458,11 +458,14 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
   /**
    * AguiAgentSession:store-error:
    *
-   * Why the last turn could not be saved, or %NULL. The conversation in
-   * memory goes on regardless.
+   * Why the last turn could not be saved, or %NULL: an %AGUI_ERROR_STORE
+   * (the disk is full, the store is read-only) or the error a value that
+   * cannot be stored gave. The conversation in memory goes on
+   * regardless, and [method@Agui.AgentSession.retry_save_async] writes
+   * it again.
    */
   properties[PROP_STORE_ERROR] =
-    g_param_spec_string ("store-error", NULL, NULL, NULL,
+    g_param_spec_boxed ("store-error", NULL, NULL, G_TYPE_ERROR,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -1692,9 +1695,10 @@ agui_agent_session_get_turn_index (AguiAgentSession *self)
  * agui_agent_session_get_store_error:
  * @self: a session
  *
- * Returns: (nullable): why the last turn could not be saved
+ * Returns: (transfer none) (nullable): why the last turn could not be
+ *   saved; see [property@Agui.AgentSession:store-error]
  */
-const char *
+const GError *
 agui_agent_session_get_store_error (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
@@ -1868,7 +1872,7 @@ on_branch_kept (GObject      *object,
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_warning ("%s", error->message);
-      _agui_turn_recorder_set_store_error (self->recorder, error->message);
+      _agui_turn_recorder_set_store_error (self->recorder, error);
     }
 
   /* The person switched again while this was written */

@@ -100,7 +100,7 @@ const char       *agui_agent_session_get_last_snapshot_id   (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 guint             agui_agent_session_get_turn_index         (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
-const char       *agui_agent_session_get_store_error        (AguiAgentSession     *self);
+const GError     *agui_agent_session_get_store_error        (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_retry_save_async       (AguiAgentSession     *self,
                                                              GCancellable         *cancellable,

@@ -641,7 +641,7 @@ tandem_cli_send (AguiAgentSession *session,
   if (agui_agent_session_get_store_error (session) != NULL)
     {
       g_printerr ("tandem-cli: the conversation was not saved: %s\n",
-                  agui_agent_session_get_store_error (session));
+                  agui_agent_session_get_store_error (session)->message);
       if (status == 0 || status == 3)
         status = 1;
     }
@@ -764,7 +764,7 @@ tandem_cli_chat (AguiAgentSession *session)
       if (agui_agent_session_get_store_error (session) != NULL)
         {
           g_printerr ("tandem-cli: this exchange was not saved: %s\n",
-                      agui_agent_session_get_store_error (session));
+                      agui_agent_session_get_store_error (session)->message);
           status = 1;
         }
     }
