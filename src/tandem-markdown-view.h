@@ -10,6 +10,10 @@
 
 G_BEGIN_DECLS
 
+/* The width-chars of every wrapping label that shows an agent's text:
+ * see text_label_init() for why it is not left at -1. */
+#define TANDEM_MARKDOWN_LABEL_MIN_CHARS 20
+
 #define TANDEM_TYPE_MARKDOWN_VIEW (tandem_markdown_view_get_type ())
 G_DECLARE_FINAL_TYPE (TandemMarkdownView, tandem_markdown_view, TANDEM, MARKDOWN_VIEW, GtkWidget)
 

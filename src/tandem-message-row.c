@@ -51,6 +51,7 @@ plain_label (const char *text)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), TANDEM_MARKDOWN_LABEL_MIN_CHARS);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
 
   return label;
@@ -124,6 +125,11 @@ create_text_widget (AguiRole      role,
     }
 
   widget = plain_label (agui_text_part_get_text (part));
+  /* A short message's bubble is as wide as its words; a long one wraps
+   * anyway and keeps the cheap minimum. */
+  if (role == AGUI_ROLE_USER &&
+      g_utf8_strlen (agui_text_part_get_text (part) ? agui_text_part_get_text (part) : "", 200) < 2 * TANDEM_MARKDOWN_LABEL_MIN_CHARS)
+    gtk_label_set_width_chars (GTK_LABEL (widget), -1);
   if (role != AGUI_ROLE_USER)
     gtk_widget_add_css_class (widget, "dim-label");
   g_signal_connect_object (part, "notify::text", G_CALLBACK (on_text_part_notify_text_cb), widget, 0);
