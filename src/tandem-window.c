@@ -939,7 +939,10 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = _("Agent not available");
 
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    tandem_window_update_placeholder (self, agent != NULL && !tandem_agent_is_demo (agent) ? subtitle : NULL);
+    /* An agent given by its address on the command line is not in the
+     * list, and still not the demo agent */
+    tandem_window_update_placeholder (self, agent != NULL ? (tandem_agent_is_demo (agent) ? NULL : subtitle)
+                                                          : (is_url (self->agent_id) ? subtitle : NULL));
   }
 
   (void) application;

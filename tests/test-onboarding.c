@@ -131,6 +131,18 @@ test_placeholder (Fixture       *f,
 
   tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
   g_assert_true (tandem_agents_remove (agents, "loopback", &error));
+
+  /* An agent given with --agent is named by its address */
+  {
+    g_autofree char *expected = g_strdup_printf ("Message %s…", agui_test_server_get_url (f->server));
+    AgentWait url_wait = { f->window, agui_test_server_get_url (f->server) };
+
+    tandem_application_set_agent_url (app, agui_test_server_get_url (f->server));
+    tandem_window_new_chat (f->window);
+    g_assert_true (agui_test_wait_for (session_has_agent, &url_wait, TIMEOUT_MS));
+    g_assert_cmpstr (gtk_label_get_text (placeholder), ==, expected);
+    tandem_application_set_agent_url (app, NULL);
+  }
 }
 
 static gboolean
