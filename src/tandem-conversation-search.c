@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "tandem-block-row.h"
@@ -566,6 +567,7 @@ tandem_conversation_search_init (TandemConversationSearch *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *clamp;
 
   self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
   self->current = -1;
@@ -601,10 +603,16 @@ tandem_conversation_search_init (TandemConversationSearch *self)
   gtk_box_append (GTK_BOX (box), self->entry);
   gtk_box_append (GTK_BOX (box), self->status);
   gtk_box_append (GTK_BOX (box), buttons);
-  gtk_widget_set_size_request (box, 360, -1);
+
+  /* As wide as a phone at most, and no wider than the window: a fixed
+   * width would hold a narrow window wide */
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 360);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 360);
+  adw_clamp_set_child (ADW_CLAMP (clamp), box);
 
   self->search_bar = gtk_search_bar_new ();
-  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), box);
+  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), clamp);
   gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
   gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->entry));
   g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",

@@ -205,6 +205,58 @@ test_prompts (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (prompts)));
 }
 
+/* Where @button is, in @prompts' coordinates */
+static graphene_rect_t
+button_bounds (TandemWelcomePrompts *prompts,
+               GtkWidget            *button)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (button, GTK_WIDGET (prompts), &bounds));
+
+  return bounds;
+}
+
+static void
+test_prompts_narrow (Fixture       *f,
+                     gconstpointer  data)
+{
+  TandemWelcomePrompts *prompts = TANDEM_WELCOME_PROMPTS (tandem_test_child (f->window, "welcome_prompts"));
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (prompts, GTK_TYPE_BUTTON);
+  graphene_rect_t first, second, third;
+  int minimum;
+
+  g_test_summary ("The example prompts stand three to a row in a wide window and stack in a narrow one, "
+                  "which they never hold wider than a phone's width");
+
+  g_assert_cmpuint (buttons->len, ==, 6);
+  first = button_bounds (prompts, buttons->pdata[0]);
+  second = button_bounds (prompts, buttons->pdata[1]);
+  third = button_bounds (prompts, buttons->pdata[2]);
+  g_assert_cmpfloat (first.origin.y, ==, third.origin.y);
+  g_assert_cmpfloat (first.origin.x, <, second.origin.x);
+  g_assert_cmpfloat (second.origin.x, <, third.origin.x);
+
+  /* With GNOME's window buttons: a close button alone */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  tandem_test_iterate_for (50);
+  gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  tandem_test_iterate_for (200);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 360);
+  first = button_bounds (prompts, buttons->pdata[0]);
+  second = button_bounds (prompts, buttons->pdata[1]);
+  /* Stacked, and each inside the page */
+  g_assert_cmpfloat (first.origin.x, ==, second.origin.x);
+  g_assert_cmpfloat (second.origin.y, >=, first.origin.y + first.size.height);
+  g_assert_cmpfloat (first.origin.x, >=, 0);
+  g_assert_cmpfloat (first.origin.x + first.size.width, <=, gtk_widget_get_width (GTK_WIDGET (prompts)));
+
+  gtk_settings_reset_property (gtk_settings_get_default (), "gtk-decoration-layout");
+}
+
 static TandemPreferencesWindow *
 find_preferences (void)
 {
@@ -431,6 +483,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add ("/tandem/onboarding/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("placeholder", test_placeholder);
   ADD ("prompts", test_prompts);
+  ADD ("prompts-narrow", test_prompts_narrow);
   ADD ("add-agent", test_add_agent);
   ADD ("test-connection", test_connection);
   ADD ("relaunch", test_relaunch);
