@@ -638,7 +638,9 @@ on_session_busy_changed_cb (TandemWindow *self)
 
 /* What the next launch reopens: this conversation once it has a turn
  * to keep, a new chat otherwise. Written when the window closes, with its
- * size, as GNOME apps keep their state. */
+ * size, as GNOME apps keep their state, and whenever the conversation
+ * shown changes, so that an app that is killed or crashes reopens it
+ * too. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
 {
@@ -662,6 +664,7 @@ on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
   tandem_window_update_agent (self);
+  tandem_window_remember_thread (self);
 }
 
 static void

@@ -402,6 +402,14 @@ session_idle (gpointer data)
   return !agui_agent_session_get_busy (data);
 }
 
+static gboolean
+remembered_thread (gpointer data)
+{
+  g_autofree char *remembered = g_settings_get_string (tandem_application_get_settings (app), "last-thread");
+
+  return g_strcmp0 (remembered, data) == 0;
+}
+
 static void
 test_relaunch (Fixture       *f,
                gconstpointer  data)
@@ -426,10 +434,14 @@ test_relaunch (Fixture       *f,
   tandem_window_set_session (f->window, session);
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
+  g_settings_set_string (settings, "last-thread", "");
   tandem_window_send (f->window, "Keep this open");
   g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
   tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  /* Remembered while the window is open, so a killed app reopens it too */
+  g_assert_true (agui_test_wait_for (remembered_thread, thread_id, TIMEOUT_MS));
 
   /* Quit with it open: closing the window keeps its state */
   gtk_window_close (GTK_WINDOW (f->window));
