@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-event-parser-private.h"
 
 /* Helpers */
 
@@ -1737,6 +1738,99 @@ test_control_characters (void)
   g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
 }
 
+static char *
+parse_described (AguiEventParser *parser,
+                 const char      *frame)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiEvent) event = agui_event_parser_parse (parser, frame, -1, &error);
+
+  if (event != NULL)
+    return agui_event_to_string (event);
+  if (error != NULL)
+    return g_strdup_printf ("error %s %d: %s", g_quark_to_string (error->domain), error->code, error->message);
+
+  return g_strdup ("dropped");
+}
+
+static void
+test_plain_frames (void)
+{
+  /* Each sits on an edge of the reader's fast path for flat frames
+   * without escapes: what it must take, and what it must leave to yajl
+   * (and json-glib, for the error) because the two might differ. */
+  static const char * const frames[] = {
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}",
+    " \t\r\n{ \"type\" : \"STEP_STARTED\" , \"stepName\" : \"s\" } \n",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\tb\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\x01b\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"caf\xc3\xa9 \x7f\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"stepName\":\"t\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"extra\":1}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"} x",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s}",
+    "{\"type\":\"STEP_STARTED\" \"stepName\":\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\"\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}{}",
+    "{}",
+    "{ }",
+    "[]",
+    "\"STEP_STARTED\"",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"code\":7}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":01}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":123456789012345678}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1234567890123456789}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-999999999999999999}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":99999999999999999999}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1.0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1e3}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1x}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":true}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":false}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":falsey}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":tru}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":null}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"subagentRunId\":null}",
+    "{\"type\":\"NOT_A_TYPE\",\"stepName\":\"s\"}",
+    "{\"type\":\"\",\"stepName\":\"s\"}",
+    "{\"type\":7}",
+  };
+  /* yajl takes \v and \f for whitespace, json-glib does not: these go
+   * past the fast path to yajl, and are read as yajl reads them. */
+  static const char * const yajl_space[] = {
+    "\v{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\f\"stepName\":\"s\"}",
+  };
+  g_autoptr(AguiEventParser) fast = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) reference = agui_event_parser_new ();
+
+  g_test_summary ("Flat frames without escapes, read on the reader's fast path, give the events, "
+                  "errors and drops of the json-glib reference, also just past that path's edges");
+
+  _agui_event_parser_set_reference (reference, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *expected = parse_described (reference, frames[i]);
+      g_autofree char *got = parse_described (fast, frames[i]);
+
+      g_test_message ("%s → %s", frames[i], expected);
+      g_assert_cmpstr (got, ==, expected);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (yajl_space); i++)
+    {
+      g_autofree char *got = parse_described (fast, yajl_space[i]);
+
+      g_assert_cmpstr (got, ==, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}");
+    }
+}
+
 static void
 test_surrogate_marker_literal (void)
 {
@@ -1827,6 +1921,7 @@ main (int   argc,
   g_test_add_func ("/agui/event/limits/control-characters", test_control_characters);
   g_test_add_func ("/agui/event/surrogates/marker-literal", test_surrogate_marker_literal);
   g_test_add_func ("/agui/event/flat", test_flat_event_api);
+  g_test_add_func ("/agui/event/parser/plain-frames", test_plain_frames);
   add_fixture_tests ();
 
   return g_test_run ();
