@@ -41,6 +41,11 @@ AguiEvent *_agui_event_new_flat (AguiEventType          type,
                                  const char            *arena,
                                  gsize                  arena_length);
 
+/* A copy of agui_event_get_member (@self, @name), %NULL when absent: a
+ * flat event builds that one node, not its whole JsonObject. */
+JsonNode  *_agui_event_dup_member      (AguiEvent     *self,
+                                        const char    *name);
+
 /* %TRUE if the member is present and holds null, without building the
  * event's JsonObject. */
 gboolean   _agui_event_member_is_null (AguiEvent     *self,

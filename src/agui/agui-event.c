@@ -469,6 +469,32 @@ agui_event_get_member (AguiEvent  *self,
   return json_object_get_member (ensure_object (self), name);
 }
 
+/* json_node_copy (agui_event_get_member ()), without building the whole
+ * JsonObject of a flat event for one member. */
+JsonNode *
+_agui_event_dup_member (AguiEvent  *self,
+                        const char *name)
+{
+  JsonNode *node;
+
+  if (self->flat != NULL && g_atomic_pointer_get (&self->object) == NULL)
+    {
+      const AguiFlatMember *member = flat_lookup (self, name);
+
+      if (member == NULL)
+        return NULL;
+
+      /* sealed, as ensure_object () leaves every member */
+      node = flat_to_node (self, member);
+      json_node_seal (node);
+      return node;
+    }
+
+  node = agui_event_get_member (self, name);
+
+  return node != NULL ? json_node_copy (node) : NULL;
+}
+
 /**
  * agui_event_has_member:
  * @self: an event

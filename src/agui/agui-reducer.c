@@ -528,7 +528,7 @@ apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
   AguiRecord *record;
-  JsonNode *content = agui_event_get_member (event, "content");
+  JsonNode *content = _agui_event_dup_member (event, "content");
   const char *message_id = agui_event_get_message_id (event);
 
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
@@ -537,7 +537,7 @@ apply_tool_call_result (AguiReducer *self,
   record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
   record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-  record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
   /* Only events the client made itself carry an error: schema
    * enforcement strips the member from anything an agent sends. */
   record->error = g_strdup (agui_event_get_string (event, "error"));
