@@ -56,6 +56,7 @@ struct _AguiEventReader
   gsize       pool_used;
   guint8     *pool;
   guint       depth;
+  guint       base_depth;   /* value mode: how deep the value sits */
   guint       has_markers : 1;
   guint       has_nul : 1;
   guint       root_seen : 1;
@@ -695,7 +696,7 @@ open_container (AguiEventReader *self,
 {
   Level level = { NULL, NULL };
 
-  if (++self->depth > AGUI_JSON_MAX_DEPTH)
+  if (++self->depth + self->base_depth > AGUI_JSON_MAX_DEPTH)
     {
       g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
                    "Invalid event: arrays and objects are nested deeper than %d levels",
@@ -791,13 +792,16 @@ _agui_event_reader_read (AguiEventReader  *self,
 JsonNode *
 _agui_event_reader_read_value (AguiEventReader *self,
                                const char      *data,
-                               gsize            length)
+                               gsize            length,
+                               guint            depth)
 {
   AguiReadResult result;
 
   self->value_mode = TRUE;
+  self->base_depth = depth;
   result = read_frame (self, data, length, NULL);
   self->value_mode = FALSE;
+  self->base_depth = 0;
 
   if (result != AGUI_READ_OK || self->has_markers || self->root == NULL)
     {

@@ -277,7 +277,7 @@ _agui_json_parse (const char  *text,
           g_private_set (&reader_key, reader);
         }
 
-      node = _agui_event_reader_read_value (reader, text, length);
+      node = _agui_event_reader_read_value (reader, text, length, 0);
 
       if (node != NULL)
         {

@@ -9,7 +9,7 @@
 #include "agui-activity-part-private.h"
 #include "agui-error-private.h"
 #include "agui-event-private.h"
-#include "agui-json-patch.h"
+#include "agui-json-patch-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-reducer-private.h"
@@ -634,16 +634,27 @@ static void
 apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
-  JsonArray *delta = agui_event_get_array_member (event, "delta");
+  JsonNode **state = _agui_transcript_get_state_location (self->transcript);
   g_autoptr(GError) error = NULL;
+  const AguiPatchOp *ops;
+  const char *strings;
+  guint n_ops;
+  gboolean applied;
 
-  if (!agui_json_patch_apply (_agui_transcript_get_state_location (self->transcript), delta, &error))
+  /* A patch the patch reader read is applied from its operations, and
+   * the event builds no JsonArray of it unless someone asks. */
+  if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings)) != NULL || n_ops > 0)
+    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, &error);
+  else
+    applied = agui_json_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
+
+  if (!applied)
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
       return;
     }
 
-  _agui_transcript_state_patched (self->transcript, delta);
+  _agui_transcript_state_patched (self->transcript, event);
 }
 
 static void
