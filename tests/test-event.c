@@ -1947,7 +1947,7 @@ test_patch_frames (void)
       const char *strings;
       guint n_ops;
 
-      g_assert_nonnull (_agui_event_get_patch_ops (event, &n_ops, &strings));
+      g_assert_nonnull (_agui_event_get_patch_ops (event, &n_ops, &strings, NULL));
       g_assert_cmpuint (n_ops, >, 0);
     }
 

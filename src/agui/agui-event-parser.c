@@ -1344,7 +1344,7 @@ parse_patch_frame (AguiEventParser *self,
 
   if (p != end)
     {
-      _agui_patch_ops_clear (self->patch_ops);
+      g_array_set_size (self->patch_ops, 0);
       return NULL;
     }
 
@@ -1446,7 +1446,6 @@ agui_event_parser_finalize (GObject *object)
   g_clear_pointer (&self->pending_highs, g_hash_table_unref);
   g_clear_pointer (&self->chunk_lane_ids, g_hash_table_unref);
   g_clear_pointer (&self->reader, _agui_event_reader_free);
-  _agui_patch_ops_clear (self->patch_ops);
   g_array_unref (self->patch_ops);
   g_string_free (self->patch_strings, TRUE);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);

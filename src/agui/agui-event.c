@@ -226,8 +226,8 @@ _agui_event_new_patch (AguiEventType         type,
   memcpy (block + head + raw_length + 1, op_strings->str, op_strings->len);
   self->op_strings = block + head + raw_length + 1;
 
-  /* The operations' values pass to the event. The strings before them
-   * are bytes, so the operations are copied to an aligned place. */
+  /* The strings before them are bytes, so the operations are copied to
+   * an aligned place. */
   self->n_ops = ops->len;
   self->ops = g_memdup2 (ops->data, ops->len * sizeof (AguiPatchOp));
   g_array_set_size (ops, 0);
@@ -238,10 +238,13 @@ _agui_event_new_patch (AguiEventType         type,
 const AguiPatchOp *
 _agui_event_get_patch_ops (AguiEvent   *self,
                            guint       *n_ops,
-                           const char **strings)
+                           const char **strings,
+                           const char **patch)
 {
   *n_ops = self->n_ops;
   *strings = self->op_strings;
+  if (patch != NULL)
+    *patch = self->raw;
 
   return self->ops;
 }
@@ -494,8 +497,6 @@ agui_event_unref (AguiEvent *self)
     {
       if (self->object != NULL)
         json_object_unref (self->object);
-      for (guint i = 0; i < self->n_ops; i++)
-        g_clear_pointer (&self->ops[i].value, json_node_unref);
       g_free (self->ops);
       g_free (self);
     }

@@ -1250,15 +1250,19 @@ operation_move (PatchContext  *ctx,
   return operation_add (ctx, path, tokens, node, error);
 }
 
-/* @value: the operation's "value" member, NULL when it has none */
+/* @value: the operation's "value" member, NULL when it has none; when
+ * @value_owned, a node of the caller's that goes into the document as it
+ * is (or is freed), rather than a copy of it. */
 static gboolean
 operation_apply (PatchContext  *ctx,
                  JsonNode      *value,
+                 gboolean       value_owned,
                  const char    *op,
                  const char    *path,
                  const char    *from,
                  GError       **error)
 {
+  g_autoptr(JsonNode) owned = value_owned ? value : NULL;
   g_autoptr(GPtrArray) tokens = NULL;
   g_autoptr(GPtrArray) from_tokens = NULL;
   gboolean needs_value;
@@ -1294,7 +1298,7 @@ operation_apply (PatchContext  *ctx,
 
   if (g_str_equal (op, "add"))
     {
-      JsonNode *copy = node_copy_deep (value);
+      JsonNode *copy = owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value);
 
       if (insert_run_extend (ctx, path, tokens, copy))
         return TRUE;
@@ -1310,7 +1314,9 @@ operation_apply (PatchContext  *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens, node_copy_deep (value), error);
+    return operation_replace (ctx, tokens,
+                              owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value),
+                              error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -1345,6 +1351,7 @@ static gboolean
 operation_apply_named (PatchContext  *ctx,
                        guint          position,
                        JsonNode      *value,
+                       gboolean       value_owned,
                        const char    *op,
                        const char    *path,
                        const char    *from,
@@ -1352,7 +1359,7 @@ operation_apply_named (PatchContext  *ctx,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (operation_apply (ctx, value, op, path, from, &local_error))
+  if (operation_apply (ctx, value, value_owned, op, path, from, &local_error))
     return TRUE;
 
   if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
@@ -1415,7 +1422,7 @@ patch_element_apply (PatchContext  *ctx,
       return FALSE;
     }
 
-  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"),
+  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"), FALSE,
                                 op, path, from, error);
 }
 
@@ -1489,13 +1496,12 @@ agui_json_patch_apply (JsonNode  **document,
   return TRUE;
 }
 
-/* As agui_json_patch_apply () for operations the patch reader read (see
- * agui-patch-reader.c), with the same results and the same errors. */
 gboolean
 _agui_json_patch_apply_ops (JsonNode          **document,
                             const AguiPatchOp  *ops,
                             guint               n_ops,
                             const char         *strings,
+                            const char         *patch,
                             GError            **error)
 {
   g_autoptr(GArray) undo = NULL;
@@ -1517,8 +1523,13 @@ _agui_json_patch_apply_ops (JsonNode          **document,
     {
       const AguiPatchOp *op = &ops[i];
       const char *from = op->from != AGUI_PATCH_NO_STRING ? strings + op->from : NULL;
+      JsonNode *value = NULL;
 
-      if (!operation_apply_named (&ctx, i, op->value, _agui_patch_op_name (op->kind),
+      /* Built here, once, and handed over: no copy of it goes in. */
+      if (op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE || op->kind == AGUI_PATCH_TEST)
+        value = _agui_patch_op_build_value (op, patch);
+
+      if (!operation_apply_named (&ctx, i, value, TRUE, _agui_patch_op_name (op->kind),
                                   strings + op->path, from, error))
         {
           insert_run_drop (&ctx);

@@ -34,7 +34,11 @@ typedef struct
   AguiPatchOpKind  kind;
   gsize            path;
   gsize            from;      /* AGUI_PATCH_NO_STRING unless move or copy */
-  JsonNode        *value;     /* add, replace and test; owned, unsealed */
+  /* add, replace and test: where the value's JSON text is in the patch's,
+   * checked already; it becomes a node only when applied, then goes into
+   * the document as it is, with no copy */
+  gsize            value;
+  gsize            value_length;
 } AguiPatchOp;
 
 const char *_agui_patch_op_name (AguiPatchOpKind kind);
@@ -46,13 +50,16 @@ const char *_agui_patch_op_name (AguiPatchOpKind kind);
  * @ops, their strings to @strings, and returns the length of the array's
  * text. Returns 0, having appended nothing that stays, for anything else:
  * the caller then reads the frame the general way, which has the words
- * for what is wrong. @reader reads the values. */
+ * for what is wrong. @reader checks the values plain scanning cannot. */
 gsize _agui_patch_reader_scan (AguiEventReader *reader,
                                const char      *text,
                                gsize            length,
                                GArray          *ops,
                                GString         *strings);
 
-void  _agui_patch_ops_clear   (GArray          *ops);
+/* The value of @op, a new unsealed node, as the event reader would
+ * build it; @patch is the text the operation was read from. */
+JsonNode *_agui_patch_op_build_value (const AguiPatchOp *op,
+                                      const char        *patch);
 
 G_END_DECLS

@@ -16,7 +16,8 @@
  * operations, checks that tree against the schema, seals it, and the
  * reducer deep-copies each value out of it; the tree is then freed. For a
  * document that grows, that is most of the fold. Here the operations are
- * read into plain structs, and only each value becomes a JsonNode.
+ * read into plain structs; each value is only checked, and becomes a
+ * JsonNode once, when it is applied, going into the document as built.
  *
  * The scanner is deliberately narrow: it takes only what the schema takes
  * unchanged (no unknown member, so nothing a warning would name, no
@@ -125,7 +126,8 @@ value_end (const char *p,
 }
 
 /* A string, a small integer, a boolean at @p, built as the event reader
- * builds a nested value; NULL (and *node untouched) for anything else. */
+ * builds a nested value (or only checked, when @node is NULL); NULL (and
+ * *node untouched) for anything else. */
 static const char *
 plain_scalar (const char  *p,
               const char  *end,
@@ -138,8 +140,11 @@ plain_scalar (const char  *p,
 
       if (close == NULL)
         return NULL;
-      string = g_strndup (p + 1, close - p - 1);
-      *node = json_node_init_string (json_node_alloc (), string);
+      if (node != NULL)
+        {
+          string = g_strndup (p + 1, close - p - 1);
+          *node = json_node_init_string (json_node_alloc (), string);
+        }
       return close + 1;
     }
 
@@ -156,19 +161,22 @@ plain_scalar (const char  *p,
           (q < end && (*q == '.' || *q == 'e' || *q == 'E')))
         return NULL;
 
-      *node = json_node_init_int (json_node_alloc (), *p == '-' ? -value : value);
+      if (node != NULL)
+        *node = json_node_init_int (json_node_alloc (), *p == '-' ? -value : value);
       return q;
     }
 
   if (end - p >= 4 && memcmp (p, "true", 4) == 0)
     {
-      *node = json_node_init_boolean (json_node_alloc (), TRUE);
+      if (node != NULL)
+        *node = json_node_init_boolean (json_node_alloc (), TRUE);
       return p + 4;
     }
 
   if (end - p >= 5 && memcmp (p, "false", 5) == 0)
     {
-      *node = json_node_init_boolean (json_node_alloc (), FALSE);
+      if (node != NULL)
+        *node = json_node_init_boolean (json_node_alloc (), FALSE);
       return p + 5;
     }
 
@@ -187,28 +195,36 @@ plain_value (const char  *p,
   if (*p != '{')
     return plain_scalar (p, end, node);
 
-  object = json_object_new ();
+  if (node != NULL)
+    object = json_object_new ();
   p = skip_space (p + 1, end);
   if (p < end && *p == '}')
     goto closed;
 
   for (;;)
     {
-      g_autofree char *key = NULL;
       const char *close;
+      const char *key;
+      gsize key_length;
       JsonNode *member = NULL;
 
       if (p == end || *p != '"' || (close = string_end (p, end)) == NULL)
         return NULL;
-      key = g_strndup (p + 1, close - p - 1);
+      key = p + 1;
+      key_length = close - key;
 
       p = skip_space (close + 1, end);
       if (p == end || *p != ':')
         return NULL;
       p = skip_space (p + 1, end);
-      if (p == end || (p = plain_scalar (p, end, &member)) == NULL)
+      if (p == end || (p = plain_scalar (p, end, node != NULL ? &member : NULL)) == NULL)
         return NULL;
-      json_object_set_member (object, key, member);
+      if (node != NULL)
+        {
+          g_autofree char *name = g_strndup (key, key_length);
+
+          json_object_set_member (object, name, member);
+        }
 
       p = skip_space (p, end);
       if (p == end)
@@ -221,9 +237,34 @@ plain_value (const char  *p,
     }
 
 closed:
-  *node = _agui_json_node_new_object (g_steal_pointer (&object));
+  if (node != NULL)
+    *node = _agui_json_node_new_object (g_steal_pointer (&object));
 
   return p + 1;
+}
+
+JsonNode *
+_agui_patch_op_build_value (const AguiPatchOp *op,
+                            const char        *patch)
+{
+  static GPrivate reader_key = G_PRIVATE_INIT ((GDestroyNotify) _agui_event_reader_free);
+  const char *text = patch + op->value;
+  AguiEventReader *reader;
+  JsonNode *node = NULL;
+
+  if (plain_value (text, text + op->value_length, &node) != NULL)
+    return node;
+
+  /* One reader per thread, as in _agui_json_parse (). */
+  reader = g_private_get (&reader_key);
+  if (reader == NULL)
+    {
+      reader = _agui_event_reader_new ();
+      g_private_set (&reader_key, reader);
+    }
+
+  /* The scanner read this very text, at this depth. */
+  return _agui_event_reader_read_value (reader, text, op->value_length, 3);
 }
 
 /* As is_json_pointer () in the schema. */
@@ -284,6 +325,7 @@ key_is (const char *key,
 /* One operation object at @p; returns past its closing brace. */
 static const char *
 scan_operation (AguiEventReader *reader,
+                const char      *patch,
                 const char      *p,
                 const char      *end,
                 AguiPatchOp     *op,
@@ -334,24 +376,31 @@ scan_operation (AguiEventReader *reader,
       if (p == end)
         return NULL;
 
-      if (bit == SEEN_VALUE && (close = plain_value (p, end, &op->value)) != NULL)
+      if (bit == SEEN_VALUE)
         {
-          p = close;
-        }
-      else if (bit == SEEN_VALUE)
-        {
-          const char *value_stop = value_end (p, end);
+          const char *value_stop;
 
-          if (value_stop == NULL || value_stop == p)
-            return NULL;
           /* null is data here, and the one value json-glib and the
            * schema treat apart: left to the general path */
           if (*p == 'n')
             return NULL;
-          /* inside the frame, the patch and the operation */
-          op->value = _agui_event_reader_read_value (reader, p, value_stop - p, 3);
-          if (op->value == NULL)
-            return NULL;
+
+          if ((value_stop = plain_value (p, end, NULL)) == NULL)
+            {
+              JsonNode *checked;
+
+              value_stop = value_end (p, end);
+              if (value_stop == NULL || value_stop == p)
+                return NULL;
+              /* inside the frame, the patch and the operation */
+              checked = _agui_event_reader_read_value (reader, p, value_stop - p, 3);
+              if (checked == NULL)
+                return NULL;
+              json_node_unref (checked);
+            }
+
+          op->value = p - patch;
+          op->value_length = value_stop - p;
           p = value_stop;
         }
       else
@@ -408,14 +457,6 @@ scan_operation (AguiEventReader *reader,
   return p + 1;
 }
 
-void
-_agui_patch_ops_clear (GArray *ops)
-{
-  for (guint i = 0; i < ops->len; i++)
-    g_clear_pointer (&g_array_index (ops, AguiPatchOp, i).value, json_node_unref);
-  g_array_set_size (ops, 0);
-}
-
 gsize
 _agui_patch_reader_scan (AguiEventReader *reader,
                          const char      *text,
@@ -437,14 +478,11 @@ _agui_patch_reader_scan (AguiEventReader *reader,
 
   for (;;)
     {
-      AguiPatchOp op = { .value = NULL };
+      AguiPatchOp op = { .value = 0 };
 
-      p = scan_operation (reader, p, end, &op, strings);
+      p = scan_operation (reader, text, p, end, &op, strings);
       if (p == NULL)
-        {
-          g_clear_pointer (&op.value, json_node_unref);
-          goto refuse;
-        }
+        goto refuse;
       g_array_append_val (ops, op);
 
       p = skip_space (p, end);
@@ -458,8 +496,6 @@ _agui_patch_reader_scan (AguiEventReader *reader,
     }
 
 refuse:
-  for (guint i = first; i < ops->len; i++)
-    g_clear_pointer (&g_array_index (ops, AguiPatchOp, i).value, json_node_unref);
   g_array_set_size (ops, first);
   g_string_truncate (strings, first_string);
 

@@ -638,13 +638,14 @@ apply_state_delta (AguiReducer *self,
   g_autoptr(GError) error = NULL;
   const AguiPatchOp *ops;
   const char *strings;
+  const char *patch;
   guint n_ops;
   gboolean applied;
 
   /* A patch the patch reader read is applied from its operations, and
    * the event builds no JsonArray of it unless someone asks. */
-  if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings)) != NULL || n_ops > 0)
-    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, &error);
+  if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
+    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
   else
     applied = agui_json_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
 
