@@ -1629,6 +1629,7 @@ list_thread_infos (AguiSessionStore  *self,
  * character is folded alone, so that a match found in the folded text
  * has a place in the text itself. */
 #define SNIPPET_CHARS 80
+#define SNIPPET_BEFORE 12
 
 static char *
 snippet_for (const char *text,
@@ -1668,12 +1669,21 @@ snippet_for (const char *text,
   if (line_end == NULL)
     line_end = match_start + strlen (match_start);
 
-  /* A third of the room before the match, the rest after it */
+  /* A few words before the match, so that a narrow view that cuts the
+   * end still shows the match; the rest of the room after it */
   from = match_start;
-  for (int i = 0; i < SNIPPET_CHARS / 3 && from > line_start; i++)
+  for (int i = 0; i < SNIPPET_BEFORE && from > line_start; i++)
     from = g_utf8_prev_char (from);
+  if (from > line_start)
+    {
+      /* ...starting at a word */
+      const char *space = memchr (from, ' ', match_start - from);
+
+      if (space != NULL)
+        from = space + 1;
+    }
   to = match_start;
-  for (int i = 0; i < SNIPPET_CHARS - SNIPPET_CHARS / 3 && to < line_end; i++)
+  for (int i = 0; i < SNIPPET_CHARS - SNIPPET_BEFORE && to < line_end; i++)
     to = g_utf8_next_char (to);
 
   out = g_string_new (from > line_start ? "…" : NULL);
