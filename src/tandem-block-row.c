@@ -58,6 +58,7 @@ update_markdown (TandemBlockRow *self)
 
   start = tandem_block_peek_text (self->block, &length);
   text = g_strndup (start != NULL ? start : "", length);
+  tandem_markdown_view_set_offset (TANDEM_MARKDOWN_VIEW (self->view), tandem_block_get_start (self->block));
   tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (self->view), text);
   if (TANDEM_IS_ATTEMPT_FRAME (self->child))
     tandem_attempt_frame_set_show_mark (TANDEM_ATTEMPT_FRAME (self->child),

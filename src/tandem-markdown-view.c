@@ -723,6 +723,23 @@ tandem_markdown_view_set_text (TandemMarkdownView *self,
 }
 
 /**
+ * tandem_markdown_view_set_offset:
+ * @self: a markdown view
+ * @offset: where the text starts in the message it was cut from
+ *
+ * Reads the next text given as the message reads there (see
+ * tandem_markdown_model_set_offset()).
+ */
+void
+tandem_markdown_view_set_offset (TandemMarkdownView *self,
+                                 gsize               offset)
+{
+  g_return_if_fail (TANDEM_IS_MARKDOWN_VIEW (self));
+
+  tandem_markdown_model_set_offset (self->model, offset);
+}
+
+/**
  * tandem_markdown_view_get_blocks_built:
  * @self: a markdown view
  *

@@ -21,6 +21,8 @@ GtkWidget  *tandem_markdown_view_new              (void);
 const char *tandem_markdown_view_get_text         (TandemMarkdownView *self);
 void        tandem_markdown_view_set_text         (TandemMarkdownView *self,
                                                    const char         *text);
+void        tandem_markdown_view_set_offset       (TandemMarkdownView *self,
+                                                   gsize               offset);
 guint       tandem_markdown_view_get_blocks_built (TandemMarkdownView *self);
 
 G_END_DECLS

@@ -2021,6 +2021,29 @@ test_surrogate_marker_literal (void)
 }
 
 static void
+test_surrogate_marker_after_half (void)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  g_autoptr(AguiEvent) second = NULL;
+
+  g_test_summary ("A literal U+10FC00 right after a split high surrogate stays itself, "
+                  "not the U+1F400 the old marker of \\uDC00 made of it");
+
+  first = agui_event_parser_parse (parser,
+                                   "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"a\\uD83D\"}",
+                                   -1, NULL);
+  second = agui_event_parser_parse (parser,
+                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\xF4\x8F\xB0\x80\"}",
+                                    -1, NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_cmpstr (agui_event_get_delta (first), ==, "a");
+  /* The high half that found no low half is a replacement character */
+  g_assert_cmpstr (agui_event_get_delta (second), ==, "\xEF\xBF\xBD\xF4\x8F\xB0\x80");
+}
+
+static void
 test_flat_event_api (void)
 {
   g_autoptr(AguiEvent) event = parse_ok ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\","
@@ -2086,6 +2109,7 @@ main (int   argc,
   g_test_add_func ("/agui/event/limits/numbers", test_numbers_exact);
   g_test_add_func ("/agui/event/limits/control-characters", test_control_characters);
   g_test_add_func ("/agui/event/surrogates/marker-literal", test_surrogate_marker_literal);
+  g_test_add_func ("/agui/event/surrogates/marker-after-half", test_surrogate_marker_after_half);
   g_test_add_func ("/agui/event/flat", test_flat_event_api);
   g_test_add_func ("/agui/event/parser/plain-frames", test_plain_frames);
   g_test_add_func ("/agui/event/parser/patch-frames", test_patch_frames);
