@@ -499,16 +499,27 @@ ensure_floating_actions (TandemBlockRow *self)
   gtk_widget_insert_before (self->floating, GTK_WIDGET (self), NULL);
 }
 
+/* The pointer or the focus came: the actions show, with the time */
+static void
+show_actions (TandemBlockRow *self)
+{
+  ensure_floating_actions (self);
+  if (self->actions != NULL)
+    tandem_message_actions_update_time (TANDEM_MESSAGE_ACTIONS (self->actions));
+  if (self->floating != NULL)
+    tandem_message_actions_update_time (TANDEM_MESSAGE_ACTIONS (self->floating));
+}
+
 static void
 on_pointer_enter_cb (TandemBlockRow *self)
 {
-  ensure_floating_actions (self);
+  show_actions (self);
 }
 
 static void
 on_focus_enter_cb (TandemBlockRow *self)
 {
-  ensure_floating_actions (self);
+  show_actions (self);
 }
 
 /* Layout: the action line and the block one above the other, the
