@@ -118,5 +118,10 @@ gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
 void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
+guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
+void        _agui_transcript_set_times              (AguiTranscript  *self,
+                                                     guint            from,
+                                                     guint            to,
+                                                     gint64           time);
 
 G_END_DECLS

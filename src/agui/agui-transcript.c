@@ -2270,6 +2270,24 @@ agui_transcript_get_message_time (AguiTranscript *self,
   return ((AguiRecord *) g_ptr_array_index (self->records, position))->time;
 }
 
+guint
+_agui_transcript_get_n_records (AguiTranscript *self)
+{
+  return self->records->len;
+}
+
+/* A replayed log arrives all at once: the restore says when the records
+ * from @from to @to came, as the store knows it */
+void
+_agui_transcript_set_times (AguiTranscript *self,
+                            guint           from,
+                            guint           to,
+                            gint64          time)
+{
+  for (guint i = from; i < MIN (to, self->records->len); i++)
+    ((AguiRecord *) g_ptr_array_index (self->records, i))->time = time;
+}
+
 /**
  * agui_transcript_get_n_branches:
  * @self: a transcript
