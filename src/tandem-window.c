@@ -20,6 +20,7 @@
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
 #include "tandem-state-inspector.h"
+#include "tandem-thread-row.h"
 #include "tandem-welcome-prompts.h"
 #include "tandem-window.h"
 
@@ -53,7 +54,6 @@ struct _TandemWindow
   GCancellable         *cancellable;
   GCancellable         *open_cancellable;
   GtkWindow            *approval_dialog;
-  GPtrArray            *thread_ids;
   GHashTable           *pending_deletes;
   char                 *last_user_text;
   guint                 follow_tick;
@@ -64,13 +64,14 @@ struct _TandemWindow
   guint                 following : 1;
   guint                 preedit_active : 1;
   guint                 asking : 1;
-  guint                 refreshing_threads : 1;
-  /* The listing in flight, and what every listing so far said of each
-   * thread (id → its JsonObject): titles and agents are read from it
-   * rather than asked of the store. */
-  GCancellable         *threads_cancellable;
-  GHashTable           *known_threads;
-  JsonArray            *last_threads;
+  /* The store's threads, and what the sidebar shows of them: titles
+   * and agents are read from the list rather than asked of the store. */
+  AguiThreadList       *threads;
+  GtkFilterListModel   *visible_threads;
+  GtkCustomFilter      *thread_filter;
+  char                 *folded_search;
+  /* Renames and deletes the store has not answered yet */
+  guint                 thread_writes;
   guint                 syncing_dropdown : 1;
   guint                 waiting_only : 1;
 
@@ -169,37 +170,6 @@ static gboolean
 is_busy (TandemWindow *self)
 {
   return self->session != NULL && agui_agent_session_get_busy (self->session);
-}
-
-static char *
-format_relative_time (gint64 microseconds)
-{
-  g_autoptr(GDateTime) then = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  GTimeSpan span;
-
-  if (then == NULL)
-    return g_strdup ("");
-
-  span = g_date_time_difference (now, then);
-  if (span < G_TIME_SPAN_MINUTE)
-    return g_strdup (_("Just now"));
-  if (span < G_TIME_SPAN_HOUR)
-    {
-      int minutes = (int) (span / G_TIME_SPAN_MINUTE);
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d minute ago", "%d minutes ago", minutes), minutes);
-    }
-  if (g_date_time_get_year (now) == g_date_time_get_year (then) &&
-      g_date_time_get_day_of_year (now) == g_date_time_get_day_of_year (then))
-    return g_date_time_format (then, "%H:%M");
-  if (span < 2 * G_TIME_SPAN_DAY)
-    return g_strdup (_("Yesterday"));
-  if (g_date_time_get_year (now) == g_date_time_get_year (then))
-    /* Translators: a date in this year, see g_date_time_format() */
-    return g_date_time_format (then, _("%e %B"));
-
-  /* Translators: a date in another year, see g_date_time_format() */
-  return g_date_time_format (then, _("%e %B %Y"));
 }
 
 void
@@ -632,7 +602,9 @@ on_session_busy_changed_cb (TandemWindow *self)
 
 /* What the next launch reopens: this conversation once it has a turn
  * to keep, a new chat otherwise. Written when the window closes, with its
- * size, as GNOME apps keep their state. */
+ * size, as GNOME apps keep their state, and whenever the conversation
+ * shown changes, so that an app that is killed or crashes reopens it
+ * too. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
 {
@@ -656,6 +628,7 @@ on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
   tandem_window_update_agent (self);
+  tandem_window_remember_thread (self);
 }
 
 static void
@@ -882,11 +855,11 @@ tandem_window_ask_interrupts (TandemWindow *self)
 
 /* The thread list */
 
-static JsonObject *
+static AguiThreadInfo *
 lookup_thread (TandemWindow *self,
                const char   *thread_id)
 {
-  return thread_id != NULL ? g_hash_table_lookup (self->known_threads, thread_id) : NULL;
+  return thread_id != NULL && self->threads != NULL ? agui_thread_list_lookup (self->threads, thread_id, NULL) : NULL;
 }
 
 
@@ -914,13 +887,13 @@ tandem_window_update_title (TandemWindow *self)
 {
   GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
   TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  JsonObject *thread = NULL;
+  AguiThreadInfo *thread = NULL;
   const char *title = NULL;
 
   if (self->session != NULL)
     thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
   if (thread != NULL)
-    title = json_object_get_string_member_with_default (thread, "title", NULL);
+    title = agui_thread_info_get_title (thread);
 
   adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
 
@@ -940,133 +913,101 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = _("Agent not available");
 
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    tandem_window_update_placeholder (self, agent != NULL && !tandem_agent_is_demo (agent) ? subtitle : NULL);
+    /* An agent given by its address on the command line is not in the
+     * list, and still not the demo agent */
+    tandem_window_update_placeholder (self, agent != NULL ? (tandem_agent_is_demo (agent) ? NULL : subtitle)
+                                                          : (is_url (self->agent_id) ? subtitle : NULL));
   }
 
   (void) application;
 }
 
-static GtkWidget *
-create_thread_row (JsonObject *thread,
-                   gboolean    waiting)
+/* The conversation shown may be ahead of the store (its turn is written
+ * in a worker); the others are as their last turn left them. */
+static gboolean
+thread_is_waiting (TandemWindow   *self,
+                   AguiThreadInfo *info)
 {
-  const char *id = json_object_get_string_member_with_default (thread, "id", "");
-  const char *title = json_object_get_string_member_with_default (thread, "title", NULL);
-  g_autofree char *when = format_relative_time (json_object_get_int_member_with_default (thread, "updated", 0));
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
-  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title_label = gtk_label_new (NULL);
-  GtkWidget *when_label = gtk_label_new (when);
-  GtkWidget *menu_button = gtk_menu_button_new ();
+  if (self->session != NULL &&
+      g_strcmp0 (agui_thread_info_get_id (info), agui_agent_session_get_thread_id (self->session)) == 0)
+    return has_pending_interrupts (self);
 
-  if (title == NULL || title[0] == '\0')
-    title = _("Untitled conversation");
+  return agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER;
+}
 
-  gtk_label_set_text (GTK_LABEL (title_label), title);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (when_label), 0);
-  gtk_widget_add_css_class (when_label, "dim-label");
-  gtk_widget_add_css_class (when_label, "caption");
-  gtk_widget_set_hexpand (labels, TRUE);
-  gtk_box_append (GTK_BOX (labels), title_label);
-  gtk_box_append (GTK_BOX (labels), when_label);
+static char *
+fold_for_search (const char *text)
+{
+  g_autofree char *normalized = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
 
-  g_menu_item_set_action_and_target_value (rename, "win.rename-thread", g_variant_new_string (id));
-  g_menu_item_set_action_and_target_value (delete, "win.delete-thread", g_variant_new_string (id));
-  g_menu_append_item (menu, rename);
-  g_menu_append_item (menu, delete);
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "view-more-symbolic");
-  gtk_widget_set_tooltip_text (menu_button, _("Conversation Menu"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation Menu"),
-                                  -1);
-  gtk_widget_set_valign (menu_button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (menu_button, "flat");
+  return normalized != NULL ? g_utf8_casefold (normalized, -1) : g_strdup ("");
+}
 
-  gtk_box_append (GTK_BOX (box), labels);
-  if (waiting)
-    {
-      GtkWidget *mark = gtk_image_new_from_icon_name ("dialog-question-symbolic");
+/* What the sidebar shows of the thread list, decided in memory: not a
+ * conversation being deleted, only those that wait in the inbox, and
+ * with a search those whose title has it or whose messages the store
+ * found it in (they carry a snippet). */
+static gboolean
+thread_filter_func (gpointer item,
+                    gpointer user_data)
+{
+  TandemWindow *self = user_data;
+  AguiThreadInfo *info = item;
+  g_autofree char *title = NULL;
 
-      gtk_widget_set_tooltip_text (mark, _("Waiting for your answer"));
-      gtk_widget_add_css_class (mark, "warning");
-      gtk_widget_add_css_class (row, "waiting");
-      gtk_box_append (GTK_BOX (box), mark);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Waiting for your answer"),
-                                      -1);
-    }
-  gtk_box_append (GTK_BOX (box), menu_button);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  -1);
+  if (g_hash_table_contains (self->pending_deletes, agui_thread_info_get_id (info)))
+    return FALSE;
+  if (self->waiting_only && !thread_is_waiting (self, info))
+    return FALSE;
+  if (self->folded_search == NULL)
+    return TRUE;
+  if (agui_thread_info_get_snippet (info) != NULL)
+    return TRUE;
+
+  title = fold_for_search (agui_thread_info_get_title (info));
+  return strstr (title, self->folded_search) != NULL;
+}
+
+static GtkWidget *
+create_thread_row_cb (gpointer item,
+                      gpointer user_data)
+{
+  TandemWindow *self = user_data;
+  GtkWidget *row = tandem_thread_row_new (item);
+
+  tandem_thread_row_set_waiting (TANDEM_THREAD_ROW (row), thread_is_waiting (self, item));
 
   return row;
 }
 
-/* The conversation shown may be ahead of the store (its turn is written
- * in a worker); the others are as their last turn left them. */
-static gboolean
-thread_is_waiting (TandemWindow *self,
-                   JsonObject   *thread)
-{
-  const char *thread_id = json_object_get_string_member_with_default (thread, "id", NULL);
-
-  if (self->session != NULL && g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) == 0)
-    return has_pending_interrupts (self);
-
-  return json_object_get_boolean_member_with_default (thread, "waiting", FALSE);
-}
-
+/* The rows are the list box's, made from the filtered list; what is
+ * left to the window is which one is selected, the open conversation's
+ * waiting mark, and what an empty list says. */
 static void
-tandem_window_show_threads (TandemWindow *self,
-                            JsonArray    *threads)
+tandem_window_update_threads (TandemWindow *self)
 {
-  const char *search;
-  const char *current = NULL;
-  GtkWidget *child;
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  const char *current = self->session ? agui_agent_session_get_thread_id (self->session) : NULL;
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->visible_threads));
+  GtkListBoxRow *selected = NULL;
+  GtkListBoxRow *row;
 
-  self->refreshing_threads = TRUE;
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->thread_list))) != NULL)
-    gtk_list_box_remove (self->thread_list, child);
-  g_ptr_array_set_size (self->thread_ids, 0);
-
-  if (self->session != NULL)
-    current = agui_agent_session_get_thread_id (self->session);
-
-  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  for (guint i = 0; threads != NULL && i < json_array_get_length (threads); i++)
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
     {
-      JsonObject *thread = json_array_get_object_element (threads, i);
-      const char *id = json_object_get_string_member_with_default (thread, "id", NULL);
-      gboolean waiting;
-      GtkWidget *row;
+      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
 
-      if (id == NULL)
-        continue;
-      g_hash_table_replace (self->known_threads, g_strdup (id), json_object_ref (thread));
-      if (g_hash_table_contains (self->pending_deletes, id))
-        continue;
-
-      waiting = thread_is_waiting (self, thread);
-      if (self->waiting_only && !waiting)
-        continue;
-
-      row = create_thread_row (thread, waiting);
-      gtk_list_box_append (self->thread_list, row);
-      g_ptr_array_add (self->thread_ids, g_strdup (id));
-      if (g_strcmp0 (id, current) == 0)
-        gtk_list_box_select_row (self->thread_list, GTK_LIST_BOX_ROW (row));
+      if (g_strcmp0 (agui_thread_info_get_id (info), current) == 0)
+        {
+          selected = row;
+          tandem_thread_row_set_waiting (TANDEM_THREAD_ROW (row), thread_is_waiting (self, info));
+        }
     }
+  if (selected != NULL)
+    gtk_list_box_select_row (self->thread_list, selected);
+  else
+    gtk_list_box_unselect_all (self->thread_list);
 
-  if (self->thread_ids->len == 0 && search[0] != '\0' && !self->waiting_only)
+  if (n_shown == 0 && search[0] != '\0' && !self->waiting_only)
     {
       AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
       g_autofree char *text = g_strdup_printf (_("No conversation matches “%s”."), search);
@@ -1076,7 +1017,7 @@ tandem_window_show_threads (TandemWindow *self,
       adw_status_page_set_title (page, _("No Results"));
       adw_status_page_set_description (page, text);
     }
-  else if (self->thread_ids->len == 0)
+  else if (n_shown == 0)
     {
       AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
 
@@ -1087,77 +1028,85 @@ tandem_window_show_threads (TandemWindow *self,
                                        : (self->store != NULL ? _("Your conversations will appear here.")
                                                               : _("Conversations are not saved.")));
     }
-  gtk_stack_set_visible_child_name (self->threads_stack, self->thread_ids->len > 0 ? "list" : "empty");
-  self->refreshing_threads = FALSE;
+  gtk_stack_set_visible_child_name (self->threads_stack, n_shown > 0 ? "list" : "empty");
   tandem_window_update_title (self);
 }
 
-static void
-on_threads_listed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(JsonArray) threads = NULL;
-  g_autoptr(GError) error = NULL;
+static void on_thread_list_error_cb (TandemWindow *self);
 
-  threads = agui_session_store_list_threads_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+/* One list of the store's threads per store: it reads them once and
+ * then follows the store's writes. */
+static void
+tandem_window_follow_store (TandemWindow *self)
+{
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (self->threads != NULL && agui_thread_list_get_store (self->threads) == self->store)
     return;
 
-  g_clear_object (&self->threads_cancellable);
+  g_clear_object (&self->threads);
+  if (self->store != NULL)
+    {
+      self->threads = agui_thread_list_new (self->store);
+      agui_thread_list_set_search (self->threads, search);
+      g_signal_connect_object (self->threads, "notify::loading",
+                               G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->threads, "notify::error",
+                               G_CALLBACK (on_thread_list_error_cb), self, G_CONNECT_SWAPPED);
+    }
+  gtk_filter_list_model_set_model (self->visible_threads, G_LIST_MODEL (self->threads));
+  tandem_window_update_threads (self);
+}
+
+static void
+on_thread_list_error_cb (TandemWindow *self)
+{
+  const GError *error = agui_thread_list_get_error (self->threads);
+
   if (error != NULL)
     g_warning ("Cannot list the conversations: %s", error->message);
-
-  g_clear_pointer (&self->last_threads, json_array_unref);
-  self->last_threads = threads ? json_array_ref (threads) : NULL;
-  tandem_window_show_threads (self, threads);
 }
 
 /**
  * tandem_window_get_threads_loading:
  * @self: a window
  *
- * Returns: whether the sidebar waits for the store to list the
- *   conversations (after a search, a saved turn, a rename...)
+ * Returns: whether the sidebar waits for the store (its first listing
+ *   of the conversations, or a search of their messages)
  */
 gboolean
 tandem_window_get_threads_loading (TandemWindow *self)
 {
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
-  return self->threads_cancellable != NULL;
+  return self->thread_writes > 0 || (self->threads != NULL && agui_thread_list_is_loading (self->threads));
 }
 
-/* Asks the store for the conversations, on its worker (a search reads
- * every message): the sidebar changes when the answer comes, and a
- * newer question replaces one still in flight. */
+/* The thread list follows the store by itself; this filters it again
+ * in memory, after the open conversation changed what it says (its
+ * waiting mark) or a delete was undone. */
 void
 tandem_window_refresh_threads (TandemWindow *self)
 {
-  const char *search;
-
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  g_cancellable_cancel (self->threads_cancellable);
-  g_clear_object (&self->threads_cancellable);
-
-  if (self->store == NULL)
-    {
-      tandem_window_show_threads (self, NULL);
-      return;
-    }
-
-  search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  self->threads_cancellable = g_cancellable_new ();
-  agui_session_store_list_threads_async (self->store, search[0] != '\0' ? search : NULL,
-                                         self->threads_cancellable, on_threads_listed_cb,
-                                         g_object_ref (self));
+  tandem_window_follow_store (self);
+  gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tandem_window_update_threads (self);
 }
 
+/* The title is matched at once, in memory; the messages on the store's
+ * worker, whose answer fills the snippets and filters again. */
 static void
 on_search_changed_cb (TandemWindow *self)
 {
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_clear_pointer (&self->folded_search, g_free);
+  if (search[0] != '\0')
+    self->folded_search = fold_for_search (search);
+  if (self->threads != NULL)
+    agui_thread_list_set_search (self->threads, search);
   tandem_window_refresh_threads (self);
 }
 
@@ -1167,22 +1116,19 @@ on_waiting_toggled_cb (TandemWindow    *self,
                        GtkToggleButton *button)
 {
   self->waiting_only = gtk_toggle_button_get_active (button);
-  /* The listing says which threads wait: the filter needs no store. */
-  if (self->threads_cancellable == NULL)
-    tandem_window_show_threads (self, self->last_threads);
+  tandem_window_refresh_threads (self);
 }
 
 static void
 on_thread_row_activated_cb (TandemWindow  *self,
                             GtkListBoxRow *row)
 {
-  int index = gtk_list_box_row_get_index (row);
   const char *id;
 
-  if (index < 0 || (guint) index >= self->thread_ids->len)
+  if (!TANDEM_IS_THREAD_ROW (row))
     return;
 
-  id = g_ptr_array_index (self->thread_ids, index);
+  id = agui_thread_info_get_id (tandem_thread_row_get_info (TANDEM_THREAD_ROW (row)));
   if (self->session != NULL && g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) == 0)
     return;
 
@@ -1378,12 +1324,9 @@ static char *
 dup_thread_agent (TandemWindow *self,
                   const char   *thread_id)
 {
-  JsonObject *thread = lookup_thread (self, thread_id);
+  AguiThreadInfo *thread = lookup_thread (self, thread_id);
 
-  if (thread == NULL || json_object_get_null_member (thread, "agent"))
-    return NULL;
-
-  return g_strdup (json_object_get_string_member_with_default (thread, "agent", NULL));
+  return thread != NULL ? g_strdup (agui_thread_info_get_agent_id (thread)) : NULL;
 }
 
 /* @agent_id: the agent to use, or NULL for the conversation's own (the
@@ -2043,6 +1986,7 @@ on_thread_renamed_cb (GObject      *object,
   g_autoptr(TandemWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
+  self->thread_writes--;
   /* A window closed meanwhile has nowhere to say it. */
   if (!agui_session_store_rename_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
       self->toast_overlay != NULL)
@@ -2066,10 +2010,10 @@ on_rename_response_cb (AdwMessageDialog *dialog,
   if (is_blank (title))
     return;
 
-  /* The listing after it runs after it on the store's worker. */
+  /* The thread list hears of it from the store, before this returns. */
+  self->thread_writes++;
   agui_session_store_rename_thread_async (self->store, thread_id, title, NULL,
                                           on_thread_renamed_cb, g_object_ref (self));
-  tandem_window_refresh_threads (self);
 }
 
 static void
@@ -2086,7 +2030,7 @@ rename_thread_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
   const char *thread_id = g_variant_get_string (parameter, NULL);
-  JsonObject *thread = lookup_thread (self, thread_id);
+  AguiThreadInfo *thread = lookup_thread (self, thread_id);
   GtkWidget *dialog;
   GtkWidget *entry;
 
@@ -2096,7 +2040,7 @@ rename_thread_action (GtkWidget  *widget,
   dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Rename Conversation"), NULL);
   entry = gtk_entry_new ();
   if (thread != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (entry), json_object_get_string_member_with_default (thread, "title", ""));
+    gtk_editable_set_text (GTK_EDITABLE (entry), agui_thread_info_get_title (thread));
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"),
@@ -2152,6 +2096,7 @@ on_thread_deleted_cb (GObject      *object,
   g_autoptr(TandemWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
+  self->thread_writes--;
   if (!agui_session_store_delete_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
       self->toast_overlay != NULL)
     tandem_window_show_toast (self, error->message);
@@ -2166,10 +2111,12 @@ on_delete_toast_dismissed_cb (AdwToast   *toast,
   if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
     return;
 
-  g_hash_table_remove (self->known_threads, data->thread_id);
   if (self->store != NULL)
-    agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
-                                            on_thread_deleted_cb, g_object_ref (self));
+    {
+      self->thread_writes++;
+      agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
+                                              on_thread_deleted_cb, g_object_ref (self));
+    }
 }
 
 static void
@@ -2618,8 +2565,15 @@ tandem_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->transcript, self);
     }
 
-  g_cancellable_cancel (self->threads_cancellable);
-  g_clear_object (&self->threads_cancellable);
+  if (self->visible_threads != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->visible_threads, self);
+      gtk_list_box_bind_model (self->thread_list, NULL, NULL, NULL, NULL);
+    }
+  g_clear_object (&self->visible_threads);
+  g_clear_object (&self->thread_filter);
+  g_clear_object (&self->threads);
+
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   g_clear_object (&self->session);
@@ -2641,9 +2595,7 @@ tandem_window_finalize (GObject *object)
   TandemWindow *self = TANDEM_WINDOW (object);
 
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->thread_ids, g_ptr_array_unref);
-  g_clear_pointer (&self->known_threads, g_hash_table_unref);
-  g_clear_pointer (&self->last_threads, json_array_unref);
+  g_clear_pointer (&self->folded_search, g_free);
   g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
   g_clear_pointer (&self->reopen_thread, g_free);
@@ -2749,9 +2701,14 @@ tandem_window_init (TandemWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
-  self->thread_ids = g_ptr_array_new_with_free_func (g_free);
-  self->known_threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
   self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->thread_filter = gtk_custom_filter_new (thread_filter_func, self, NULL);
+  self->visible_threads = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->thread_filter)));
+  gtk_list_box_bind_model (self->thread_list, G_LIST_MODEL (self->visible_threads),
+                           create_thread_row_cb, self, NULL);
+  /* After the list box's own handler: the rows are made by then. */
+  g_signal_connect_object (self->visible_threads, "items-changed",
+                           G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
   self->following = TRUE;
 
   controller = gtk_event_controller_key_new ();

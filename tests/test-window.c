@@ -1063,6 +1063,88 @@ no_delete_toast (gpointer data)
   return find_delete_toast (data) == NULL;
 }
 
+/* The row that shows @title, or NULL */
+static GtkWidget *
+sidebar_row (TandemWindow *window,
+             const char   *title)
+{
+  int index = sidebar_index (window, title);
+
+  if (index < 0)
+    return NULL;
+
+  return GTK_WIDGET (gtk_list_box_get_row_at_index (GTK_LIST_BOX (tandem_test_child (window, "thread_list")), index));
+}
+
+static void
+test_threads_incremental (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *first = add_thread ("Kept row one", "one");
+  g_autofree char *second = add_thread ("Kept row two", "two");
+  g_autofree char *third = add_thread ("Moved by a turn", "three");
+  g_autoptr(GPtrArray) labels = NULL;
+  GtkWidget *one, *two, *moved;
+  gboolean shown = FALSE;
+
+  g_test_summary ("A saved turn changes its own row only; a search shows the matching line under the title");
+
+  tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
+  one = sidebar_row (f->window, "Kept row one");
+  two = sidebar_row (f->window, "Kept row two");
+  moved = sidebar_row (f->window, "Moved by a turn");
+  g_assert_nonnull (one);
+  g_assert_nonnull (two);
+  g_assert_nonnull (moved);
+  g_assert_cmpint (sidebar_index (f->window, "Moved by a turn"), ==, 0);
+
+  /* The oldest of the three gets a turn: it goes to the top, and the
+   * rows of the others are the same widgets, not made again. */
+  {
+    g_autoptr(JsonArray) messages = json_array_new ();
+    g_autoptr(GError) error = NULL;
+    g_autofree char *snapshot_id = g_uuid_string_random ();
+    JsonObject *message = json_object_new ();
+    AguiTurnRecord turn = { 0 };
+
+    json_object_set_string_member (message, "id", "m1");
+    json_object_set_string_member (message, "role", "user");
+    json_object_set_string_member (message, "content", "First line\nThe quetzal flew over the garden wall");
+    json_array_add_object_element (messages, message);
+    turn.thread_id = first;
+    turn.snapshot_id = snapshot_id;
+    turn.turn_index = 1;
+    turn.status = AGUI_SNAPSHOT_COMPLETED;
+    turn.messages = messages;
+    g_assert_true (agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_cmpint (sidebar_index (f->window, "Kept row one"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Moved by a turn"), ==, 1);
+  g_assert_cmpint (sidebar_index (f->window, "Kept row two"), ==, 2);
+  g_assert_true (sidebar_row (f->window, "Kept row two") == two);
+  g_assert_true (sidebar_row (f->window, "Moved by a turn") == moved);
+
+  /* The message text matched on the store's worker: its line shows */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
+  search_for (f, "QUETZAL");
+  g_assert_cmpint (sidebar_index (f->window, "Kept row one"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Kept row two"), ==, -1);
+  labels = tandem_test_find_all (sidebar_row (f->window, "Kept row one"), GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), "The quetzal flew over the garden wall") == 0)
+      shown = gtk_widget_is_visible (labels->pdata[i]) && i == 1;
+  g_assert_true (shown);
+
+  /* A title matches in memory, with no store to ask */
+  gtk_editable_set_text (GTK_EDITABLE (tandem_test_child (f->window, "search_entry")), "kept ROW two");
+  g_signal_emit_by_name (tandem_test_child (f->window, "search_entry"), "search-changed");
+  g_assert_cmpint (sidebar_index (f->window, "Kept row two"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Moved by a turn"), ==, -1);
+  search_for (f, "");
+}
+
 static void
 test_threads_delete (Fixture       *f,
                      gconstpointer  data)
@@ -1397,6 +1479,7 @@ main (int   argc,
   ADD ("threads/newest-first", test_threads_newest_first, NULL);
   ADD ("threads/open", test_threads_open, NULL);
   ADD ("threads/search", test_threads_search, NULL);
+  ADD ("threads/incremental", test_threads_incremental, NULL);
   ADD ("threads/rename", test_threads_rename, NULL);
   ADD ("threads/delete", test_threads_delete, NULL);
   ADD ("threads/delete-on-close", test_threads_delete_on_close, NULL);

@@ -23,4 +23,11 @@ GPtrArray           *agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
                                                    GError              **error);
 void                 agui_chunk_normalizer_reset (AguiChunkNormalizer  *self);
 
+/* %TRUE when agui_chunk_normalizer_push () would append @event alone and
+ * change nothing: no chunk stream is pending and @event is not a chunk.
+ * That is nearly every event of a stream, which the pipeline then passes
+ * on without an array. */
+gboolean _agui_chunk_normalizer_passes (AguiChunkNormalizer *self,
+                                        AguiEvent           *event);
+
 G_END_DECLS

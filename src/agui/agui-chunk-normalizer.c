@@ -605,6 +605,18 @@ agui_chunk_normalizer_push (AguiChunkNormalizer  *self,
   return TRUE;
 }
 
+gboolean
+_agui_chunk_normalizer_passes (AguiChunkNormalizer *self,
+                               AguiEvent           *event)
+{
+  AguiEventType type = agui_event_get_event_type (event);
+
+  return self->open_order.head == NULL &&
+         type != AGUI_EVENT_TEXT_MESSAGE_CHUNK &&
+         type != AGUI_EVENT_TOOL_CALL_CHUNK &&
+         type != AGUI_EVENT_REASONING_MESSAGE_CHUNK;
+}
+
 /**
  * agui_chunk_normalizer_reset:
  * @self: a chunk normalizer

@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agui-patch-reader-private.h"
 #include "agui-types.h"
 
 G_BEGIN_DECLS
@@ -21,5 +22,14 @@ JsonNode *agui_json_pointer_get          (JsonNode     *document,
                                           GError      **error);
 gboolean  agui_json_node_equal           (JsonNode     *a,
                                           JsonNode     *b);
+
+/* As agui_json_patch_apply () for operations the patch reader read from
+ * @patch, with the same results and the same errors. */
+gboolean _agui_json_patch_apply_ops (JsonNode          **document,
+                                     const AguiPatchOp  *ops,
+                                     guint               n_ops,
+                                     const char         *strings,
+                                     const char         *patch,
+                                     GError            **error);
 
 G_END_DECLS

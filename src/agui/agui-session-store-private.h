@@ -72,6 +72,27 @@ gboolean   _agui_session_store_write_rows_finish (AguiSessionStore     *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
 
+/* What an AguiThreadList reads, on the worker: every thread as an
+ * AguiThreadInfo, newest first; and, for the threads whose message text
+ * contains @search (every thread, or only @thread_id), thread id →
+ * the snippet around the match. */
+void        _agui_session_store_list_thread_infos_async  (AguiSessionStore     *self,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+GPtrArray  *_agui_session_store_list_thread_infos_finish (AguiSessionStore     *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+void        _agui_session_store_search_threads_async     (AguiSessionStore     *self,
+                                                          const char           *search,
+                                                          const char           *thread_id,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+GHashTable *_agui_session_store_search_threads_finish    (AguiSessionStore     *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+
 /* Test hook: caps the database at @max_pages pages (clamped by SQLite to
  * the current size), so the next write that needs a page fails as on a
  * full disk. Returns the cap in effect, or -1 on error. */
@@ -91,6 +112,9 @@ int        _agui_session_store_count_branches     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
 JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
+GHashTable *_agui_session_store_dup_run_times     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
 

@@ -20,6 +20,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
+#include "agui-thread-info-private.h"
 #include "agui-transcript-private.h"
 #include "agui-transcript.h"
 
@@ -77,6 +78,11 @@ struct _AguiSessionStore
   /* The one worker every asynchronous call runs on, in the order they
    * were made: a rename is never overtaken by the listing after it. */
   GThreadPool *worker;
+  /* Changes to a thread are announced on the thread that made the
+   * store, in its main context: at once for a call made there, after
+   * the job for one the worker ran. */
+  GThread      *owner;
+  GMainContext *context;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
@@ -97,6 +103,9 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (AguiSessionStore, agui_session_store, G_TYPE_OBJE
 
 enum { PROP_0, PROP_PATH, N_PROPS };
 static GParamSpec *properties[N_PROPS];
+
+enum { THREAD_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
@@ -972,6 +981,7 @@ agui_session_store_finalize (GObject *object)
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->read_only_reason, g_free);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agui_session_store_parent_class)->finalize (object);
@@ -1036,6 +1046,29 @@ agui_session_store_class_init (AguiSessionStoreClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AguiSessionStore::thread-changed:
+   * @self: the store
+   * @thread_id: the thread that changed
+   * @info: (nullable): the thread as it is now, or %NULL when it was deleted
+   *
+   * A thread was created, renamed, deleted or given a turn, by this
+   * store object (another process's writes are not seen). Emitted on
+   * the thread that made the store, in the main context it had then:
+   * during the call that made the change when that call was made there,
+   * else (an asynchronous call, or a call from another thread) from
+   * that context, before the call's callback runs.
+   * [class@Agui.ThreadList] follows it.
+   */
+  signals[THREAD_CHANGED] =
+    g_signal_new ("thread-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING,
+                  AGUI_TYPE_THREAD_INFO);
 }
 
 static void run_job (gpointer data,
@@ -1046,6 +1079,10 @@ agui_session_store_init (AguiSessionStore *self)
 {
   g_mutex_init (&self->mutex);
   self->worker = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
+  /* g_async_initable_new_async() makes the object here, on the caller's
+   * thread, and only opens the database on another. */
+  self->owner = g_thread_self ();
+  self->context = g_main_context_ref_thread_default ();
 }
 
 /* API */
@@ -1156,6 +1193,14 @@ agui_session_store_get_path (AguiSessionStore *self)
  *
  * Returns: %TRUE on success
  */
+static gboolean insert_thread (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               const char        *title,
+                               const char        *agent,
+                               GError           **error);
+static void     announce_change (AguiSessionStore *self,
+                                 const char       *thread_id);
+
 gboolean
 agui_session_store_create_thread (AguiSessionStore  *self,
                                   const char        *thread_id,
@@ -1163,13 +1208,27 @@ agui_session_store_create_thread (AguiSessionStore  *self,
                                   const char        *agent,
                                   GError           **error)
 {
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL && thread_id[0] != '\0', FALSE);
+
+  if (!insert_thread (self, thread_id, title, agent, error))
+    return FALSE;
+
+  announce_change (self, thread_id);
+  return TRUE;
+}
+
+static gboolean
+insert_thread (AguiSessionStore  *self,
+               const char        *thread_id,
+               const char        *title,
+               const char        *agent,
+               GError           **error)
+{
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autofree char *what = NULL;
   int rc;
-
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
-  g_return_val_if_fail (thread_id != NULL && thread_id[0] != '\0', FALSE);
 
   what = g_strdup_printf ("Could not create the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
@@ -1257,8 +1316,12 @@ agui_session_store_rename_thread (AguiSessionStore  *self,
   g_return_val_if_fail (title != NULL, FALSE);
 
   what = g_strdup_printf ("Could not rename the thread '%s'", thread_id);
-  return change_thread (self, "UPDATE threads SET title = ?2 WHERE id = ?1",
-                        thread_id, title, what, error);
+  if (!change_thread (self, "UPDATE threads SET title = ?2 WHERE id = ?1",
+                      thread_id, title, what, error))
+    return FALSE;
+
+  announce_change (self, thread_id);
+  return TRUE;
 }
 
 /**
@@ -1284,8 +1347,12 @@ agui_session_store_delete_thread (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not delete the thread '%s'", thread_id);
 
   /* The foreign keys cascade to the log, snapshots and interrupts. */
-  return change_thread (self, "DELETE FROM threads WHERE id = ?1",
-                        thread_id, NULL, what, error);
+  if (!change_thread (self, "DELETE FROM threads WHERE id = ?1",
+                      thread_id, NULL, what, error))
+    return FALSE;
+
+  announce_change (self, thread_id);
+  return TRUE;
 }
 
 static JsonObject *
@@ -1418,6 +1485,259 @@ agui_session_store_get_thread (AguiSessionStore  *self,
   locker = g_mutex_locker_new (&self->mutex);
 
   return get_thread_locked (self, thread_id, what, error);
+}
+
+/* Thread infos: what a list of threads shows, read in one statement */
+
+#define THREAD_INFO_SQL \
+  "SELECT t.id, t.title, t.agent, t.created, t.updated, " \
+  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
+
+static AguiThreadInfo *
+thread_info_from_row (sqlite3_stmt *stmt)
+{
+  return _agui_thread_info_new ((const char *) sqlite3_column_text (stmt, 0),
+                                (const char *) sqlite3_column_text (stmt, 1),
+                                (const char *) sqlite3_column_text (stmt, 2),
+                                sqlite3_column_int64 (stmt, 3),
+                                sqlite3_column_int64 (stmt, 4),
+                                sqlite3_column_int (stmt, 5) != 0 ? AGUI_THREAD_WAITING_FOR_ANSWER
+                                                                  : AGUI_THREAD_IDLE);
+}
+
+/* NULL without an error when there is no such thread */
+static AguiThreadInfo *
+read_thread_info_locked (AguiSessionStore  *self,
+                         const char        *thread_id,
+                         GError           **error)
+{
+  const char *what = "Could not read the thread";
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, THREAD_INFO_SQL "WHERE t.id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return thread_info_from_row (stmt);
+  if (rc != SQLITE_DONE)
+    set_sqlite_error (self, rc, what, error);
+
+  return NULL;
+}
+
+typedef struct
+{
+  AguiSessionStore *store;
+  char             *thread_id;
+  AguiThreadInfo   *info;
+} Change;
+
+static void
+change_free (gpointer data)
+{
+  Change *change = data;
+
+  g_object_unref (change->store);
+  g_free (change->thread_id);
+  g_clear_object (&change->info);
+  g_free (change);
+}
+
+static gboolean
+dispatch_change (gpointer data)
+{
+  Change *change = data;
+
+  g_signal_emit (change->store, signals[THREAD_CHANGED], 0, change->thread_id, change->info);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Called after a change was committed, with the mutex released: the
+ * thread's row is read again here, on the thread that wrote it, so a
+ * list that follows the store never has to ask. */
+static void
+announce_change (AguiSessionStore *self,
+                 const char       *thread_id)
+{
+  g_autoptr(AguiThreadInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSource) source = NULL;
+  Change *change;
+
+  g_mutex_lock (&self->mutex);
+  info = read_thread_info_locked (self, thread_id, &error);
+  g_mutex_unlock (&self->mutex);
+
+  if (error != NULL)
+    {
+      /* The change itself was written; only its announcement is lost. */
+      g_warning ("The thread '%s' changed but cannot be read again: %s", thread_id, error->message);
+      return;
+    }
+
+  if (g_thread_self () == self->owner)
+    {
+      g_signal_emit (self, signals[THREAD_CHANGED], 0, thread_id, info);
+      return;
+    }
+
+  change = g_new0 (Change, 1);
+  change->store = g_object_ref (self);
+  change->thread_id = g_strdup (thread_id);
+  change->info = g_steal_pointer (&info);
+
+  /* At the default priority, as GTask returns are: attached now, it is
+   * dispatched before the result of the job that made the change. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (source, "[agui] thread changed");
+  g_source_set_callback (source, dispatch_change, change, change_free);
+  g_source_attach (source, self->context);
+}
+
+static GPtrArray *
+list_thread_infos (AguiSessionStore  *self,
+                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  const char *what = "Could not list the threads";
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) infos = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self, THREAD_INFO_SQL "ORDER BY t.updated DESC", what, error)))
+    return NULL;
+
+  infos = g_ptr_array_new_with_free_func (g_object_unref);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_ptr_array_add (infos, thread_info_from_row (stmt));
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&infos);
+}
+
+/* The snippet around the first match of @folded_needle in @text: its
+ * line, cut to about SNIPPET_CHARS characters around the match. Each
+ * character is folded alone, so that a match found in the folded text
+ * has a place in the text itself. */
+#define SNIPPET_CHARS 80
+#define SNIPPET_BEFORE 12
+
+static char *
+snippet_for (const char *text,
+             const char *folded_needle)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autoptr(GString) folded = g_string_new (NULL);
+  g_autoptr(GArray) origins = g_array_new (FALSE, FALSE, sizeof (const char *));
+  const char *match_start = NULL;
+  const char *line_start;
+  const char *line_end;
+  const char *from;
+  const char *to;
+  const char *found;
+  GString *out;
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      g_autofree char *one = g_utf8_normalize (p, g_utf8_next_char (p) - p, G_NORMALIZE_ALL);
+      g_autofree char *folded_one = one != NULL ? g_utf8_casefold (one, -1) : NULL;
+
+      if (folded_one == NULL)
+        continue;
+      for (const char *q = folded_one; *q != '\0'; q++)
+        g_array_append_val (origins, p);
+      g_string_append (folded, folded_one);
+    }
+
+  found = strstr (folded->str, folded_needle);
+  if (found == NULL)
+    return NULL;
+  match_start = g_array_index (origins, const char *, found - folded->str);
+
+  for (line_start = match_start; line_start > valid && line_start[-1] != '\n'; line_start--)
+    ;
+  line_end = strchr (match_start, '\n');
+  if (line_end == NULL)
+    line_end = match_start + strlen (match_start);
+
+  /* A few words before the match, so that a narrow view that cuts the
+   * end still shows the match; the rest of the room after it */
+  from = match_start;
+  for (int i = 0; i < SNIPPET_BEFORE && from > line_start; i++)
+    from = g_utf8_prev_char (from);
+  if (from > line_start)
+    {
+      /* ...starting at a word */
+      const char *space = memchr (from, ' ', match_start - from);
+
+      if (space != NULL)
+        from = space + 1;
+    }
+  to = match_start;
+  for (int i = 0; i < SNIPPET_CHARS - SNIPPET_BEFORE && to < line_end; i++)
+    to = g_utf8_next_char (to);
+
+  out = g_string_new (from > line_start ? "…" : NULL);
+  g_string_append_len (out, from, to - from);
+  if (to < line_end)
+    g_string_append (out, "…");
+
+  return g_strstrip (g_string_free (out, FALSE));
+}
+
+/* Thread id → snippet, for the threads whose message text contains
+ * @search (all of them, or only @thread_id) */
+static GHashTable *
+search_threads (AguiSessionStore  *self,
+                const char        *search,
+                const char        *thread_id,
+                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  const char *what = "Could not search the threads";
+  g_autofree char *folded_needle = fold_text (search);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) found = NULL;
+  int rc;
+
+  if (!(stmt = prepare (self,
+                        "SELECT thread_id, text FROM search_text "
+                        "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (text, ?1)",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, thread_id, -1, SQLITE_STATIC);
+
+  found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      char *snippet = snippet_for ((const char *) sqlite3_column_text (stmt, 1), folded_needle);
+
+      /* Folded alone, a character may not match as the whole text did
+       * (a combining sequence): the thread matches all the same. */
+      if (snippet == NULL)
+        snippet = g_strdup ("");
+      g_hash_table_insert (found, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), snippet);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&found);
 }
 
 /* Turns */
@@ -1732,12 +2052,11 @@ write_turn_locked (AguiSessionStore      *self,
 }
 
 static gboolean
-write_rows (AguiSessionStore    *self,
-            const AguiTurnRows  *rows,
-            const char          *what,
-            GError             **error)
+write_rows_locked (AguiSessionStore    *self,
+                   const AguiTurnRows  *rows,
+                   const char          *what,
+                   GError             **error)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
 
   /* IMMEDIATE takes the write lock up front, so a second writer waits
    * (busy timeout) instead of failing on a lock upgrade halfway. */
@@ -1751,6 +2070,24 @@ write_rows (AguiSessionStore    *self,
     }
 
   return commit (self, what, error);
+}
+
+static gboolean
+write_rows (AguiSessionStore    *self,
+            const AguiTurnRows  *rows,
+            const char          *what,
+            GError             **error)
+{
+  gboolean written;
+
+  g_mutex_lock (&self->mutex);
+  written = write_rows_locked (self, rows, what, error);
+  g_mutex_unlock (&self->mutex);
+
+  if (written)
+    announce_change (self, rows->thread_id);
+
+  return written;
 }
 
 static gboolean
@@ -3464,6 +3801,105 @@ _agui_session_store_write_rows_finish (AguiSessionStore  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+static void
+list_thread_infos_job (AguiSessionStore *self,
+                       GTask            *task,
+                       gpointer          data)
+{
+  GError *error = NULL;
+  GPtrArray *infos = list_thread_infos (self, &error);
+
+  if (infos == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+_agui_session_store_list_thread_infos_async (AguiSessionStore    *self,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_job (self, cancellable, callback, user_data, _agui_session_store_list_thread_infos_async,
+             list_thread_infos_job, NULL, NULL);
+}
+
+GPtrArray *
+_agui_session_store_list_thread_infos_finish (AguiSessionStore  *self,
+                                              GAsyncResult      *result,
+                                              GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_list_thread_infos_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+typedef struct
+{
+  char *search;
+  char *thread_id;
+} Search;
+
+static void
+search_free (gpointer data)
+{
+  Search *search = data;
+
+  g_free (search->search);
+  g_free (search->thread_id);
+  g_free (search);
+}
+
+static void
+search_threads_job (AguiSessionStore *self,
+                    GTask            *task,
+                    gpointer          data)
+{
+  Search *search = data;
+  GError *error = NULL;
+  GHashTable *found = search_threads (self, search->search, search->thread_id, &error);
+
+  if (found == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, found, (GDestroyNotify) g_hash_table_unref);
+}
+
+void
+_agui_session_store_search_threads_async (AguiSessionStore    *self,
+                                          const char          *search,
+                                          const char          *thread_id,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  Search *data;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (search != NULL && search[0] != '\0');
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (Search, 1);
+  data->search = g_strdup (search);
+  data->thread_id = g_strdup (thread_id);
+  start_job (self, cancellable, callback, user_data, _agui_session_store_search_threads_async,
+             search_threads_job, data, search_free);
+}
+
+GHashTable *
+_agui_session_store_search_threads_finish (AguiSessionStore  *self,
+                                           GAsyncResult      *result,
+                                           GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_search_threads_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* Test hooks */
 
 gint64
@@ -3703,6 +4139,50 @@ _agui_session_store_count_branches (AguiSessionStore  *self,
     }
 
   return sqlite3_column_int (stmt, 0);
+}
+
+/* When each run that ended a turn was saved: run id to a gint64 of
+ * microseconds. Only the two small columns are read, never the stored
+ * JSON, so it costs the thread's turns, not its length. */
+GHashTable *
+_agui_session_store_dup_run_times (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) times = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read when the turns of the thread '%s' were saved", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "SELECT run_id, created_at FROM snapshots WHERE thread_id = ?1 AND run_id IS NOT NULL",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 *time = g_new (gint64, 1);
+
+      *time = sqlite3_column_int64 (stmt, 1);
+      g_hash_table_replace (times, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), time);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&times);
 }
 
 /* The snapshot the chosen branch ends on, NULL with no error when the

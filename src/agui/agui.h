@@ -36,4 +36,6 @@
 # include "agui-run-parameters.h"
 # include "agui-agent-session.h"
 # include "agui-session-store.h"
+# include "agui-thread-info.h"
+# include "agui-thread-list.h"
 #undef AGUI_INSIDE

@@ -1,0 +1,255 @@
+/* tandem-thread-row.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-thread-row.h"
+
+/* One conversation in the sidebar: its title, the line of its messages a
+ * search matched, when it was last updated, whether it waits for the
+ * person, and a menu to rename or delete it. The row follows its
+ * AguiThreadInfo, which the thread list updates in place. */
+struct _TandemThreadRow
+{
+  GtkListBoxRow   parent_instance;
+
+  AguiThreadInfo *info;
+  guint           waiting : 1;
+
+  /* Template children */
+  GtkLabel       *title_label;
+  GtkLabel       *snippet_label;
+  GtkLabel       *when_label;
+  GtkWidget      *waiting_mark;
+  GtkMenuButton  *menu_button;
+};
+
+G_DEFINE_FINAL_TYPE (TandemThreadRow, tandem_thread_row, GTK_TYPE_LIST_BOX_ROW)
+
+enum { PROP_0, PROP_INFO, PROP_WAITING, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static char *
+format_relative_time (GDateTime *updated)
+{
+  g_autoptr(GDateTime) then = g_date_time_to_local (updated);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  GTimeSpan span;
+
+  if (then == NULL)
+    return g_strdup ("");
+
+  span = g_date_time_difference (now, then);
+  if (span < G_TIME_SPAN_MINUTE)
+    return g_strdup (_("Just now"));
+  if (span < G_TIME_SPAN_HOUR)
+    {
+      int minutes = (int) (span / G_TIME_SPAN_MINUTE);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d minute ago", "%d minutes ago", minutes), minutes);
+    }
+  if (g_date_time_get_year (now) == g_date_time_get_year (then) &&
+      g_date_time_get_day_of_year (now) == g_date_time_get_day_of_year (then))
+    return g_date_time_format (then, "%H:%M");
+  if (span < 2 * G_TIME_SPAN_DAY)
+    return g_strdup (_("Yesterday"));
+  if (g_date_time_get_year (now) == g_date_time_get_year (then))
+    /* Translators: a date in this year, see g_date_time_format() */
+    return g_date_time_format (then, _("%e %B"));
+
+  /* Translators: a date in another year, see g_date_time_format() */
+  return g_date_time_format (then, _("%e %B %Y"));
+}
+
+static void
+tandem_thread_row_update (TandemThreadRow *self)
+{
+  const char *title = agui_thread_info_get_title (self->info);
+  const char *snippet = agui_thread_info_get_snippet (self->info);
+  g_autofree char *when = format_relative_time (agui_thread_info_get_updated (self->info));
+
+  if (title == NULL || title[0] == '\0')
+    title = _("Untitled conversation");
+
+  gtk_label_set_text (self->title_label, title);
+  gtk_label_set_text (self->when_label, when);
+  /* An empty snippet: the thread matched, but no line can be shown */
+  gtk_label_set_text (self->snippet_label, snippet ? snippet : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->snippet_label), snippet != NULL && snippet[0] != '\0');
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  -1);
+}
+
+static void
+tandem_thread_row_set_info (TandemThreadRow *self,
+                            AguiThreadInfo  *info)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
+  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
+  const char *id;
+
+  g_assert (self->info == NULL);
+  g_assert (AGUI_IS_THREAD_INFO (info));
+
+  self->info = g_object_ref (info);
+  id = agui_thread_info_get_id (info);
+  g_menu_item_set_action_and_target_value (rename, "win.rename-thread", g_variant_new_string (id));
+  g_menu_item_set_action_and_target_value (delete, "win.delete-thread", g_variant_new_string (id));
+  g_menu_append_item (menu, rename);
+  g_menu_append_item (menu, delete);
+  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+
+  g_signal_connect_object (info, "notify", G_CALLBACK (tandem_thread_row_update), self, G_CONNECT_SWAPPED);
+  tandem_thread_row_update (self);
+  tandem_thread_row_set_waiting (self, agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER);
+}
+
+static void
+tandem_thread_row_dispose (GObject *object)
+{
+  TandemThreadRow *self = TANDEM_THREAD_ROW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_THREAD_ROW);
+  g_clear_object (&self->info);
+
+  G_OBJECT_CLASS (tandem_thread_row_parent_class)->dispose (object);
+}
+
+static void
+tandem_thread_row_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TandemThreadRow *self = TANDEM_THREAD_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INFO:
+      g_value_set_object (value, self->info);
+      break;
+
+    case PROP_WAITING:
+      g_value_set_boolean (value, self->waiting);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_thread_row_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  TandemThreadRow *self = TANDEM_THREAD_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INFO:
+      tandem_thread_row_set_info (self, g_value_get_object (value));
+      break;
+
+    case PROP_WAITING:
+      tandem_thread_row_set_waiting (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tandem_thread_row_class_init (TandemThreadRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tandem_thread_row_dispose;
+  object_class->get_property = tandem_thread_row_get_property;
+  object_class->set_property = tandem_thread_row_set_property;
+
+  properties[PROP_INFO] =
+    g_param_spec_object ("info", NULL, NULL, AGUI_TYPE_THREAD_INFO,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /* The store's word, unless the window knows better: the open
+   * conversation may be ahead of its last saved turn. */
+  properties[PROP_WAITING] =
+    g_param_spec_boolean ("waiting", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-thread-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, snippet_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, when_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, waiting_mark);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, menu_button);
+}
+
+static void
+tandem_thread_row_init (TandemThreadRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+tandem_thread_row_new (AguiThreadInfo *info)
+{
+  g_return_val_if_fail (AGUI_IS_THREAD_INFO (info), NULL);
+
+  return g_object_new (TANDEM_TYPE_THREAD_ROW, "info", info, NULL);
+}
+
+AguiThreadInfo *
+tandem_thread_row_get_info (TandemThreadRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_THREAD_ROW (self), NULL);
+
+  return self->info;
+}
+
+gboolean
+tandem_thread_row_get_waiting (TandemThreadRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_THREAD_ROW (self), FALSE);
+
+  return self->waiting;
+}
+
+void
+tandem_thread_row_set_waiting (TandemThreadRow *self,
+                               gboolean         waiting)
+{
+  g_return_if_fail (TANDEM_IS_THREAD_ROW (self));
+
+  waiting = !!waiting;
+  if (self->waiting == waiting)
+    return;
+
+  self->waiting = waiting;
+  gtk_widget_set_visible (self->waiting_mark, waiting);
+  if (waiting)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "waiting");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Waiting for your answer"),
+                                      -1);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
+      gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WAITING]);
+}
