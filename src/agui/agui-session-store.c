@@ -30,8 +30,8 @@
  * Keeps threads on disk in one SQLite database: each thread's event log,
  * one snapshot per turn and the interrupts the thread waits on.
  *
- * A turn is written by [method@Agui.SessionStore.save_turn] in one
- * transaction, so a crash, a kill or a full disk loses at most the turn
+ * A session given the store ([property@Agui.AgentSession:store]) writes
+ * each turn in one transaction, so a crash, a kill or a full disk loses at most the turn
  * in flight. Before they are written, a turn's events are compacted: the
  * deltas of one message or tool call that arrived back to back become one
  * event, and replaying the compacted log draws the same transcript.
@@ -2193,8 +2193,9 @@ load_events_locked (AguiSessionStore  *self,
  * @thread_id: a thread's id
  * @error: return location for a #GError
  *
- * Reads a thread's compacted event log, oldest first. Folding it through
- * an [class@Agui.Reducer] draws the thread's transcript. A thread with no
+ * Reads a thread's compacted event log, oldest first. Folding it again
+ * draws the thread's transcript, as [method@Agui.AgentSession.restore_async]
+ * does. A thread with no
  * log, or no such thread, gives an empty array.
  *
  * Returns: (transfer container) (element-type AguiEvent) (nullable): the

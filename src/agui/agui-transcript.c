@@ -31,7 +31,8 @@
  * said or one turn of the agent; an agent's turn keeps its parts in the
  * order they were produced. A streamed delta changes one part and emits
  * one notification; `items-changed` is emitted only when a row is added or
- * removed. A [class@Agui.Reducer] is what changes it.
+ * removed. The session's reducer, folding the agent's events, is what
+ * changes it.
  *
  * The AG-UI messages the protocol needs are a projection of it:
  * [method@Agui.Transcript.to_messages] gives them for the next run, and
