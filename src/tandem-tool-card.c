@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-conversation-search.h"
@@ -190,6 +192,71 @@ tandem_tool_card_dup_answer_text (AguiToolCallPart *part)
 }
 
 
+/* What a label can show of a text in time linear in its length. Pango
+ * 1.50 wraps a paragraph in time quadratic in its lines (a 50 KB line
+ * took 300 ms, and a card is measured again on every frame its
+ * arguments grow), so a line longer than DISPLAY_LINE_BYTES is broken,
+ * a text longer than DISPLAY_MAX_BYTES is cut with a line saying how
+ * much was left out (Copy still copies all of it), and arguments that are
+ * still streaming show only their last STREAMING_TAIL_BYTES. */
+#define DISPLAY_LINE_BYTES   512
+#define DISPLAY_MAX_BYTES    (8 * 1024)
+#define STREAMING_TAIL_BYTES 2048
+
+static char *
+dup_display_text (const char *text,
+                  gboolean    streaming)
+{
+  gsize length = text != NULL ? strlen (text) : 0;
+  const char *start = text != NULL ? text : "";
+  const char *end = start + length;
+  GString *shown;
+  gsize run = 0;
+
+  if (length <= DISPLAY_LINE_BYTES && memchr (start, '\n', length) == NULL)
+    return g_strdup (start);
+
+  shown = g_string_sized_new (MIN (length, DISPLAY_MAX_BYTES) + 64);
+  if (streaming && length > STREAMING_TAIL_BYTES)
+    {
+      start = g_utf8_find_next_char (end - STREAMING_TAIL_BYTES - 1, end);
+      g_string_append (shown, "…");
+      run = shown->len;
+    }
+  else if (length > DISPLAY_MAX_BYTES)
+    {
+      end = g_utf8_find_prev_char (start, start + DISPLAY_MAX_BYTES + 1);
+    }
+
+  for (const char *p = start; p < end; p = g_utf8_next_char (p))
+    {
+      gsize n = g_utf8_next_char (p) - p;
+
+      if (*p == '\n')
+        run = 0;
+      else if (run + n > DISPLAY_LINE_BYTES)
+        {
+          g_string_append_c (shown, '\n');
+          run = 0;
+        }
+      if (*p != '\n')
+        run += n;
+      g_string_append_len (shown, p, n);
+    }
+
+  if (end < text + length && !streaming)
+    {
+      g_autofree char *rest = g_format_size (text + length - end);
+
+      g_string_append_c (shown, '\n');
+      /* Translators: under a long tool argument or result cut short in
+       * its card; %s is a size such as "42.1 kB" */
+      g_string_append_printf (shown, _("… %s more, left out here; Copy copies all of it"), rest);
+    }
+
+  return g_string_free (shown, FALSE);
+}
+
 /* The arguments as the card shows them: pretty once they parse. When
  * the person edited them, the edit is what ran and @original receives
  * the agent's own, one click away; otherwise it receives NULL. */
@@ -255,12 +322,27 @@ static void
 tandem_tool_card_update_arguments (TandemToolCard *self)
 {
   g_autofree char *original = NULL;
-  g_autofree char *text = dup_arguments_text (self->part, &original);
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *original_shown = NULL;
+
+  /* While they stream, each delta shows their tail, never a copy of
+   * them all */
+  if (!agui_part_get_complete (AGUI_PART (self->part)) &&
+      agui_tool_call_part_get_parsed_arguments (self->part) == NULL &&
+      agui_tool_call_part_get_edited_arguments (self->part) == NULL)
+    shown = dup_display_text (agui_tool_call_part_get_arguments (self->part), TRUE);
+  else
+    {
+      text = dup_arguments_text (self->part, &original);
+      shown = dup_display_text (text, FALSE);
+      original_shown = original != NULL ? dup_display_text (original, FALSE) : NULL;
+    }
 
   gtk_label_set_text (GTK_LABEL (self->arguments_title),
                       original != NULL ? _("Arguments (edited by you)") : _("Arguments"));
-  gtk_label_set_text (GTK_LABEL (self->arguments_label), text);
-  gtk_label_set_text (GTK_LABEL (self->original_label), original != NULL ? original : "");
+  gtk_label_set_text (GTK_LABEL (self->arguments_label), shown);
+  gtk_label_set_text (GTK_LABEL (self->original_label), original_shown != NULL ? original_shown : "");
   gtk_widget_set_visible (self->original_expander, original != NULL);
 }
 
@@ -269,9 +351,10 @@ tandem_tool_card_update_result (TandemToolCard *self)
 {
   gboolean failed = agui_tool_call_part_get_error (self->part) != NULL;
   g_autofree char *text = dup_result_text (self->part);
+  g_autofree char *shown = text != NULL ? dup_display_text (text, FALSE) : NULL;
 
   gtk_label_set_text (GTK_LABEL (self->result_title), failed ? _("Error") : _("Result"));
-  gtk_label_set_text (GTK_LABEL (self->result_label), text != NULL ? text : "");
+  gtk_label_set_text (GTK_LABEL (self->result_label), shown != NULL ? shown : "");
   if (failed)
     gtk_widget_add_css_class (self->result_label, "error");
   else
@@ -296,7 +379,7 @@ on_part_notify_cb (TandemToolCard   *self,
       tandem_tool_card_update_answer (self);
     }
   else if (g_str_equal (name, "arguments") || g_str_equal (name, "parsed-arguments") ||
-           g_str_equal (name, "edited-arguments"))
+           g_str_equal (name, "edited-arguments") || g_str_equal (name, "complete"))
     tandem_tool_card_update_arguments (self);
   else if (g_str_equal (name, "answer") || g_str_equal (name, "answer-text"))
     tandem_tool_card_update_answer (self);

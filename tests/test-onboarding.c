@@ -219,12 +219,35 @@ button_bounds (TandemWelcomePrompts *prompts,
   return bounds;
 }
 
+typedef struct
+{
+  TandemWindow         *window;
+  TandemWelcomePrompts *prompts;
+  GPtrArray            *buttons;
+  gboolean              narrow;
+} PromptsWait;
+
+/* The window has been laid out wide (900 asked), or narrow (360) */
+static gboolean
+laid_out_at (gpointer data)
+{
+  PromptsWait *wait = data;
+  graphene_rect_t bounds;
+
+  int width = gtk_widget_get_width (GTK_WIDGET (wait->window));
+
+  return (wait->narrow ? width <= 360 : width >= 800) &&
+         gtk_widget_compute_bounds (wait->buttons->pdata[0], GTK_WIDGET (wait->prompts), &bounds) &&
+         bounds.size.width > 0;
+}
+
 static void
 test_prompts_narrow (Fixture       *f,
                      gconstpointer  data)
 {
   TandemWelcomePrompts *prompts = TANDEM_WELCOME_PROMPTS (tandem_test_child (f->window, "welcome_prompts"));
   g_autoptr(GPtrArray) buttons = tandem_test_find_all (prompts, GTK_TYPE_BUTTON);
+  PromptsWait wait = { f->window, prompts, buttons, FALSE };
   graphene_rect_t first, second, third;
   int minimum;
 
@@ -232,6 +255,7 @@ test_prompts_narrow (Fixture       *f,
                   "which they never hold wider than a phone's width");
 
   g_assert_cmpuint (buttons->len, ==, 6);
+  g_assert_true (agui_test_wait_for (laid_out_at, &wait, TIMEOUT_MS));
   first = button_bounds (prompts, buttons->pdata[0]);
   second = button_bounds (prompts, buttons->pdata[1]);
   third = button_bounds (prompts, buttons->pdata[2]);
@@ -246,8 +270,9 @@ test_prompts_narrow (Fixture       *f,
   g_assert_cmpint (minimum, <=, 360);
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
-  tandem_test_iterate_for (200);
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 360);
+  wait.narrow = TRUE;
+  g_assert_true (agui_test_wait_for (laid_out_at, &wait, TIMEOUT_MS));
+  tandem_test_iterate_for (50);
   first = button_bounds (prompts, buttons->pdata[0]);
   second = button_bounds (prompts, buttons->pdata[1]);
   /* Stacked, and each inside the page */
