@@ -469,6 +469,12 @@ test_interrupts (void)
   state = send_and_wait (session, "clean up", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_INTERRUPT);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_run_state_get_interrupts (state)), ==, 1);
+  {
+    g_autoptr(AguiInterrupt) left_open = g_list_model_get_item (agui_run_state_get_interrupts (state), 0);
+
+    g_assert_cmpstr (agui_interrupt_get_id (left_open), ==, "i1");
+  }
   g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
   assert_interrupt_i1 (session);
   g_assert_cmpint (agui_tool_call_part_get_status (agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1")),
@@ -494,6 +500,7 @@ test_interrupts (void)
   state = resume_and_wait (session, "[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}]", &error);
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_run_state_get_interrupts (state)), ==, 0);
   resume = request_member (replay, 1, "resume");
   g_assert_nonnull (resume);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (resume, 0), "interruptId"), ==, "i1");

@@ -223,9 +223,13 @@ def test_interrupts():
     session = Agui.AgentSession(transport=transport, thread_id='thread-i')
     loop = GLib.MainLoop()
     timeout_id = GLib.timeout_add_seconds(10, loop.quit)
-    session.send_async('go', None, None, lambda source, result: (source.send_finish(result), loop.quit()))
+    states = []
+    session.send_async('go', None, None, lambda source, result: (states.append(source.send_finish(result)), loop.quit()))
     loop.run()
     GLib.source_remove(timeout_id)
+    left_open = states[0].get_interrupts() if states else None
+    check(isinstance(left_open, Gio.ListModel) and left_open.get_n_items() == 1
+          and left_open.get_item(0).get_id() == 'ask-1', 'RunState.get_interrupts lists Agui.Interrupt')
 
     pending = session.props.pending_interrupts
     check(isinstance(pending, Gio.ListModel) and pending.get_item_type() == Agui.Interrupt.__gtype__,

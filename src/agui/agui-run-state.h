@@ -10,6 +10,7 @@
 # error "Only <agui.h> can be included directly."
 #endif
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "agui-types.h"
@@ -35,7 +36,7 @@ AguiRunOutcome  agui_run_state_get_outcome       (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
 JsonNode       *agui_run_state_get_result        (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray      *agui_run_state_get_interrupts    (AguiRunState *self);
+GListModel     *agui_run_state_get_interrupts    (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
 const char     *agui_run_state_get_error_message (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
