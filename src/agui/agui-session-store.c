@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "agui-event-private.h"
+#include "agui-interrupt-private.h"
 #include "agui-json-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-chunk-normalizer-private.h"
@@ -2462,16 +2463,18 @@ get_pending_interrupts_locked (AguiSessionStore  *self,
  * Reads the interrupts the thread waits on, as its latest turn left
  * them.
  *
- * Returns: (transfer full) (nullable): the interrupts (possibly empty),
- *   or %NULL on error
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt]
+ *   (possibly empty), or %NULL on error
  */
-JsonArray *
+GListModel *
 agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
                                            const char        *thread_id,
                                            GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
   g_autofree char *what = NULL;
+  GListStore *list;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
@@ -2479,7 +2482,24 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the interrupts of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  return get_pending_interrupts_locked (self, thread_id, what, error);
+  if (!(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)))
+    return NULL;
+
+  /* Each interrupt copies its object, so no JSON of this thread's leaves
+   * it when the list goes to another. */
+  list = g_list_store_new (AGUI_TYPE_INTERRUPT);
+  for (guint i = 0; i < json_array_get_length (interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (interrupts, i);
+      g_autoptr(AguiInterrupt) interrupt = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      g_list_store_append (list, interrupt);
+    }
+
+  return G_LIST_MODEL (list);
 }
 
 /* Export and import */
@@ -3540,12 +3560,12 @@ get_pending_interrupts_job (AguiSessionStore *self,
                             gpointer          data)
 {
   GError *error = NULL;
-  JsonArray *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
+  GListModel *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
 
   if (interrupts == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, interrupts, (GDestroyNotify) json_array_unref);
+    g_task_return_pointer (task, interrupts, g_object_unref);
 }
 
 /**
@@ -3579,9 +3599,10 @@ agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the interrupts, or %NULL on error
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt],
+ *   or %NULL on error
  */
-JsonArray *
+GListModel *
 agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
                                                   GAsyncResult      *result,
                                                   GError           **error)

@@ -88,7 +88,7 @@ int               agui_session_store_get_turn_count        (AguiSessionStore    
                                                             const char          *thread_id,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
-JsonArray        *agui_session_store_get_pending_interrupts (AguiSessionStore   *self,
+GListModel       *agui_session_store_get_pending_interrupts (AguiSessionStore   *self,
                                                             const char          *thread_id,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
@@ -159,7 +159,7 @@ void              agui_session_store_get_pending_interrupts_async (AguiSessionSt
                                                             GAsyncReadyCallback  callback,
                                                             gpointer             user_data);
 AGUI_AVAILABLE_IN_ALL
-JsonArray *      agui_session_store_get_pending_interrupts_finish (AguiSessionStore    *self,
+GListModel *     agui_session_store_get_pending_interrupts_finish (AguiSessionStore    *self,
                                                             GAsyncResult        *result,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
