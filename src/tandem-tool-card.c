@@ -6,11 +6,10 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "tandem-conversation-search.h"
+#include "tandem-display-text.h"
 #include "tandem-tool-card.h"
 
 /* One tool call: its name, where it stands, what the person answered
@@ -192,71 +191,6 @@ tandem_tool_card_dup_answer_text (AguiToolCallPart *part)
 }
 
 
-/* What a label can show of a text in time linear in its length. Pango
- * 1.50 wraps a paragraph in time quadratic in its lines (a 50 KB line
- * took 300 ms, and a card is measured again on every frame its
- * arguments grow), so a line longer than DISPLAY_LINE_BYTES is broken,
- * a text longer than DISPLAY_MAX_BYTES is cut with a line saying how
- * much was left out (Copy still copies all of it), and arguments that are
- * still streaming show only their last STREAMING_TAIL_BYTES. */
-#define DISPLAY_LINE_BYTES   512
-#define DISPLAY_MAX_BYTES    (8 * 1024)
-#define STREAMING_TAIL_BYTES 2048
-
-static char *
-dup_display_text (const char *text,
-                  gboolean    streaming)
-{
-  gsize length = text != NULL ? strlen (text) : 0;
-  const char *start = text != NULL ? text : "";
-  const char *end = start + length;
-  GString *shown;
-  gsize run = 0;
-
-  if (length <= DISPLAY_LINE_BYTES && memchr (start, '\n', length) == NULL)
-    return g_strdup (start);
-
-  shown = g_string_sized_new (MIN (length, DISPLAY_MAX_BYTES) + 64);
-  if (streaming && length > STREAMING_TAIL_BYTES)
-    {
-      start = g_utf8_find_next_char (end - STREAMING_TAIL_BYTES - 1, end);
-      g_string_append (shown, "…");
-      run = shown->len;
-    }
-  else if (length > DISPLAY_MAX_BYTES)
-    {
-      end = g_utf8_find_prev_char (start, start + DISPLAY_MAX_BYTES + 1);
-    }
-
-  for (const char *p = start; p < end; p = g_utf8_next_char (p))
-    {
-      gsize n = g_utf8_next_char (p) - p;
-
-      if (*p == '\n')
-        run = 0;
-      else if (run + n > DISPLAY_LINE_BYTES)
-        {
-          g_string_append_c (shown, '\n');
-          run = 0;
-        }
-      if (*p != '\n')
-        run += n;
-      g_string_append_len (shown, p, n);
-    }
-
-  if (end < text + length && !streaming)
-    {
-      g_autofree char *rest = g_format_size (text + length - end);
-
-      g_string_append_c (shown, '\n');
-      /* Translators: under a long tool argument or result cut short in
-       * its card; %s is a size such as "42.1 kB" */
-      g_string_append_printf (shown, _("… %s more, left out here; Copy copies all of it"), rest);
-    }
-
-  return g_string_free (shown, FALSE);
-}
-
 /* The arguments as the card shows them: pretty once they parse. When
  * the person edited them, the edit is what ran and @original receives
  * the agent's own, one click away; otherwise it receives NULL. */
@@ -331,12 +265,12 @@ tandem_tool_card_update_arguments (TandemToolCard *self)
   if (!agui_part_get_complete (AGUI_PART (self->part)) &&
       agui_tool_call_part_get_parsed_arguments (self->part) == NULL &&
       agui_tool_call_part_get_edited_arguments (self->part) == NULL)
-    shown = dup_display_text (agui_tool_call_part_get_arguments (self->part), TRUE);
+    shown = tandem_display_text (agui_tool_call_part_get_arguments (self->part), TANDEM_DISPLAY_TOOL_BYTES, TRUE);
   else
     {
       text = dup_arguments_text (self->part, &original);
-      shown = dup_display_text (text, FALSE);
-      original_shown = original != NULL ? dup_display_text (original, FALSE) : NULL;
+      shown = tandem_display_text (text, TANDEM_DISPLAY_TOOL_BYTES, FALSE);
+      original_shown = original != NULL ? tandem_display_text (original, TANDEM_DISPLAY_TOOL_BYTES, FALSE) : NULL;
     }
 
   gtk_label_set_text (GTK_LABEL (self->arguments_title),
@@ -351,7 +285,7 @@ tandem_tool_card_update_result (TandemToolCard *self)
 {
   gboolean failed = agui_tool_call_part_get_error (self->part) != NULL;
   g_autofree char *text = dup_result_text (self->part);
-  g_autofree char *shown = text != NULL ? dup_display_text (text, FALSE) : NULL;
+  g_autofree char *shown = text != NULL ? tandem_display_text (text, TANDEM_DISPLAY_TOOL_BYTES, FALSE) : NULL;
 
   gtk_label_set_text (GTK_LABEL (self->result_title), failed ? _("Error") : _("Result"));
   gtk_label_set_text (GTK_LABEL (self->result_label), shown != NULL ? shown : "");
