@@ -441,7 +441,7 @@ editor_add_connection_group (TandemPreferencesWindow *self,
                                           agent ? tandem_agent_get_idle_timeout (agent) : TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT);
 
   if (max_frame_size == 0)
-    max_frame_size = AGUI_SSE_DEFAULT_MAX_FRAME_SIZE;
+    max_frame_size = AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE;
   self->max_frame_spin = add_spin_row (group, _("_Largest Event"),
                                        _("In MiB; a larger event, such as a huge state snapshot, ends the run"),
                                        1, 1024, (max_frame_size + MIB - 1) / MIB);
@@ -880,7 +880,7 @@ editor_save (TandemPreferencesWindow *self)
   agent = tandem_agent_new_full (id, name, url, (const char * const *) headers,
                                  gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
                                  /* The default is kept as "default", so that it follows the library's. */
-                                 (gsize) frame_mib * MIB == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
+                                 (gsize) frame_mib * MIB == AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
   if (adw_combo_row_get_selected (self->encoding_row) == AGUI_HTTP_ENCODING_PROTOBUF)
     {
       TandemAgent *binary = tandem_agent_with_encoding (agent, AGUI_HTTP_ENCODING_PROTOBUF);

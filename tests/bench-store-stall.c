@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "agui.h"
+#include "agui-test-util.h"
 
 /* How long the main loop stalls while a 20,000-message turn is being
  * saved and the person searches the sidebar and opens that
@@ -72,21 +73,6 @@ probe_reset (Probe *probe)
   probe->last_cpu = thread_cpu_time ();
   probe->longest = 0;
   probe->longest_cpu = 0;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static void
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static char *
@@ -149,8 +135,8 @@ main (int   argc,
 
   g_assert_no_error (error);
 
-  agui_session_store_new_async (path, NULL, store_result_cb, &store_opened);
-  wait_for (&store_opened);
+  agui_session_store_new_async (path, NULL, agui_test_store_result_cb, &store_opened);
+  agui_test_wait_for_result (&store_opened, 600000);
   store = agui_session_store_new_finish (store_opened, &error);
   g_assert_no_error (error);
 
@@ -158,8 +144,8 @@ main (int   argc,
   session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "bench", "store", store, NULL);
   g_assert_true (agui_replay_transport_add_run_json (replay, first, &error));
   g_assert_true (agui_replay_transport_add_run_json (replay, second, &error));
-  agui_agent_session_send_async (session, "first", NULL, NULL, store_result_cb, &sent);
-  wait_for (&sent);
+  agui_agent_session_send_async (session, "first", NULL, NULL, agui_test_store_result_cb, &sent);
+  agui_test_wait_for_result (&sent, 600000);
   g_clear_object (&sent);
 
   probe_id = g_timeout_add (1, on_probe, &probe);
@@ -168,7 +154,7 @@ main (int   argc,
    * rows are made on the main loop when the turn ends: that stall is
    * reported apart) while the person searches and opens it. */
   probe_reset (&probe);
-  agui_agent_session_send_async (session, "second", NULL, NULL, store_result_cb, &sent);
+  agui_agent_session_send_async (session, "second", NULL, NULL, agui_test_store_result_cb, &sent);
   while (!run_finished (session, "r2"))
     g_main_context_iteration (NULL, TRUE);
   /* The stream's end ends the turn: its rows are made and handed to
@@ -181,9 +167,9 @@ main (int   argc,
 
   probe_reset (&probe);
   start = g_get_monotonic_time ();
-  agui_session_store_list_threads_async (store, "answer 19999 of the second", NULL, store_result_cb, &listed);
+  agui_session_store_list_threads_async (store, "answer 19999 of the second", NULL, agui_test_store_result_cb, &listed);
   opened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "bench", "store", store, NULL);
-  agui_agent_session_restore_async (opened, NULL, store_result_cb, &restored);
+  agui_agent_session_restore_async (opened, NULL, agui_test_store_result_cb, &restored);
   saved_during = agui_agent_session_get_busy (session);
 
   while (listed == NULL)
@@ -202,7 +188,7 @@ main (int   argc,
   g_assert_true (agui_agent_session_restore_finish (opened, restored, &error));
   g_assert_no_error (error);
 
-  wait_for (&sent);
+  agui_test_wait_for_result (&sent, 600000);
   g_source_remove (probe_id);
 
   g_print ("messages in the turn being saved: %u (thread: %u after it)\n", N_MESSAGES, 2 * N_MESSAGES);

@@ -553,12 +553,6 @@ relaunched_on_thread (gpointer data)
 }
 
 static gboolean
-session_idle (gpointer data)
-{
-  return !agui_agent_session_get_busy (data);
-}
-
-static gboolean
 remembered_thread (gpointer data)
 {
   g_autofree char *remembered = g_settings_get_string (tandem_application_get_settings (app), "last-thread");
@@ -592,7 +586,7 @@ test_relaunch (Fixture       *f,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
   g_settings_set_string (settings, "last-thread", "");
   tandem_window_send (f->window, "Keep this open");
-  g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, session, TIMEOUT_MS));
   tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
 
