@@ -194,6 +194,19 @@ tandem_window_show_toast (TandemWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* A failure the person must see now, not behind the toasts queued
+ * before it ("Conversation exported" twice takes ten seconds) */
+static void
+tandem_window_show_failure (TandemWindow *self,
+                            const char   *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static void
 tandem_window_notify (TandemWindow *self,
                       const char   *id,
@@ -2177,7 +2190,7 @@ on_export_done_cb (GObject      *object,
   if (!tandem_conversation_export_finish (result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
+        tandem_window_show_failure (self, error->message);
       return;
     }
 
@@ -2223,7 +2236,7 @@ on_import_done_cb (GObject      *object,
   if (thread_id == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
+        tandem_window_show_failure (self, error->message);
       return;
     }
 
