@@ -495,8 +495,11 @@ count_top_level_blocks (const char *text,
   /* blocks open, the document's included; top-level blocks; the last's type */
   guint depth[3] = { 0, 0, G_MAXUINT };
 
+  /* md4c reads the byte after the end it is given: a NUL, as after a
+   * whole text, not whatever the allocation held */
   memset (padded, '\n', pad);
   memcpy (padded + pad, text + start, end - start);
+  padded[pad + end - start] = '\0';
   md_parse (padded, MIN (pad + end - start, G_MAXUINT32), &parser, depth);
   *last_type = depth[2];
 
