@@ -40,7 +40,8 @@
  * A fence indented two or three columns after a list item may be the
  * item's or open a top-level block: that depends on lazy lines and the
  * item's indentation, which this does not follow; md4c also takes a fence
- * right after a block quote for the close of a fence in the quote. Such a fence leaves the
+ * right after a block quote for the close of a fence in the quote, and
+ * a fence line under a table for a row of the table. Such a fence leaves the
  * fence state unchanged and makes the next block cut checked by md4c: the
  * line after the cut must start a new top-level block. If it does not,
  * a top-level fence is open and the text is not cut again. The check
@@ -83,6 +84,7 @@ struct _TandemBlockSplitter
   guint at_line_start : 1;
   guint item_open : 1;   /* a list item may be open */
   guint quote_open : 1;  /* a block quote may be open */
+  guint table_open : 1;  /* a table may be open: a line since the last blank one had a '|' */
   guint unsure : 1;      /* a fence since the last cut may be the item's */
   guint stuck : 1;       /* a top-level fence of unknown end is open */
   guint line_blank : 1;
@@ -493,8 +495,11 @@ count_top_level_blocks (const char *text,
   /* blocks open, the document's included; top-level blocks; the last's type */
   guint depth[3] = { 0, 0, G_MAXUINT };
 
+  /* md4c reads the byte after the end it is given: a NUL, as after a
+   * whole text, not whatever the allocation held */
   memset (padded, '\n', pad);
   memcpy (padded + pad, text + start, end - start);
+  padded[pad + end - start] = '\0';
   md_parse (padded, MIN (pad + end - start, G_MAXUINT32), &parser, depth);
   *last_type = depth[2];
 
@@ -642,7 +647,8 @@ start_line (TandemBlockSplitter *self,
   if (kind == LINE_FENCE)
     {
       self->plain = FALSE;
-      if ((self->item_open && indent >= 2) || quote_before)
+      /* md4c takes a fence line under a table for one of its rows */
+      if ((self->item_open && indent >= 2) || quote_before || self->table_open)
         self->unsure = TRUE;
       else
         self->in_fence = TRUE;
@@ -740,6 +746,10 @@ tandem_block_splitter_feed (TandemBlockSplitter *self,
 
       if (c == '\n')
         {
+          if (self->line_blank)
+            self->table_open = FALSE;
+          else if (!self->in_fence && memchr (text + self->line_start, '|', self->pos - self->line_start) != NULL)
+            self->table_open = TRUE;
           self->previous_blank = self->line_blank;
           self->line_blank = TRUE;
           self->at_line_start = TRUE;

@@ -147,6 +147,22 @@ test_loose_item_at_start (void)
 }
 
 static void
+test_fence_under_table (void)
+{
+  static const char text[] = "|\n:--|\n```\n\n```\n\n|";
+  g_autofree char *rows = NULL;
+  g_autofree char *whole = dump_text (text, 0);
+  guint n_rows;
+
+  g_test_summary ("A fence line under a table, which md4c takes for a row, opens no fence for "
+                  "the cuts: the fence after it goes on to the end, in one row");
+
+  rows = dump_rows (text, &n_rows);
+  g_assert_cmpstr (rows, ==, whole);
+  g_assert_true (g_str_has_suffix (whole, "code info=\"\" \"\\n|\\n\"\n"));
+}
+
+static void
 test_streaming_reads_as_finished (void)
 {
   /* Blocks enough before the list that a streamed model parses it from
@@ -212,6 +228,7 @@ main (int   argc,
 
   g_test_add_func ("/markdown-model/rows-read-as-whole", test_rows_read_as_whole);
   g_test_add_func ("/markdown-model/loose-item-at-start", test_loose_item_at_start);
+  g_test_add_func ("/markdown-model/fence-under-table", test_fence_under_table);
   g_test_add_func ("/markdown-model/streaming-reads-as-finished", test_streaming_reads_as_finished);
   g_test_add_func ("/markdown-model/offset-change-rebuilds", test_offset_change_rebuilds);
 
