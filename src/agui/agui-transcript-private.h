@@ -117,4 +117,9 @@ void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
 
+/* The messages one at a time, for a caller that writes them in slices */
+guint       _agui_transcript_get_n_records      (AguiTranscript *self);
+JsonObject *_agui_transcript_dup_record_message (AguiTranscript *self,
+                                                 guint           index);
+
 G_END_DECLS

@@ -1320,6 +1320,23 @@ agui_transcript_to_messages (AguiTranscript *self,
   return messages;
 }
 
+guint
+_agui_transcript_get_n_records (AguiTranscript *self)
+{
+  return self->records->len;
+}
+
+/* The AG-UI message of record @index, activity included, as
+ * agui_transcript_to_messages (self, TRUE) has it */
+JsonObject *
+_agui_transcript_dup_record_message (AguiTranscript *self,
+                                     guint           index)
+{
+  g_return_val_if_fail (index < self->records->len, NULL);
+
+  return record_to_message (g_ptr_array_index (self->records, index), TRUE);
+}
+
 /**
  * agui_transcript_load_messages:
  * @self: a transcript
