@@ -72,7 +72,7 @@ def write(path, target, workload):
         def state_delta(turn):
             emit({"type": "STATE_DELTA", "delta": [
                 {"op": "add", "path": f"/keys/k{turn}", "value": {"n": turn, "tag": "new"}},
-                {"op": "replace", "path": f"/keys/k{turn // 2}/n", "value": -turn},
+                {"op": "replace", "path": f"/keys/k{(turn + 1) // 2}/n", "value": -turn},
                 {"op": "add", "path": "/log/-", "value": turn},
                 {"op": "test", "path": f"/keys/k{turn}/tag", "value": "new"},
             ]})

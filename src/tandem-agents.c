@@ -1281,6 +1281,114 @@ tandem_agents_remove (TandemAgents  *self,
 }
 
 static void
+tandem_agents_find_token_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  KeyringCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+  char *token;
+
+  token = secret_password_lookup_finish (result, &error);
+  if (token == NULL && g_task_return_error_if_cancelled (task))
+    {
+      g_clear_error (&error);
+      return;
+    }
+
+  if (error != NULL)
+    {
+      g_debug ("No keyring answered for “%s”: %s", call->id, error->message);
+      g_clear_error (&error);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               "%s", _("No keyring is available"));
+      return;
+    }
+
+  /* NULL: nothing stored, which is no failure */
+  g_task_return_pointer (task, token, (GDestroyNotify) secret_password_free);
+}
+
+/**
+ * tandem_agents_lookup_token_async:
+ * @self: the agents
+ * @id: an agent's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the token
+ * @user_data: data for @callback
+ *
+ * Reads the bearer token the keyring keeps for an agent, for a caller
+ * that sends requests as the agent's transport would (Test Connection
+ * on a saved agent whose token field was left empty). Like every
+ * keyring call it gives up after 30 seconds.
+ */
+void
+tandem_agents_lookup_token_async (TandemAgents        *self,
+                                  const char          *id,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GHashTable) attributes = NULL;
+  KeyringCall *call;
+
+  g_return_if_fail (TANDEM_IS_AGENTS (self));
+  g_return_if_fail (id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_agents_lookup_token_async);
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (!(agent = tandem_agents_ref_agent (self, id)))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("There is no agent with the id “%s”"), id);
+      return;
+    }
+
+  if (tandem_agent_is_demo (agent))
+    {
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+
+  call = keyring_call_new (cancellable, id);
+  g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
+
+  attributes = token_attributes (call->id);
+  secret_password_lookupv (&token_schema, attributes, call->cancellable,
+                           tandem_agents_find_token_cb, g_steal_pointer (&task));
+}
+
+/**
+ * tandem_agents_lookup_token_finish:
+ * @self: the agents
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the token, to be freed with
+ *   secret_password_free(), which wipes it; %NULL with no error when the
+ *   keyring holds none, %NULL with %G_IO_ERROR_NOT_SUPPORTED when no
+ *   keyring answered, %G_IO_ERROR_NOT_FOUND for an unknown id
+ */
+char *
+tandem_agents_lookup_token_finish (TandemAgents  *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENTS (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
 tandem_agents_lookup_token_cb (GObject      *object,
                                GAsyncResult *result,
                                gpointer      user_data)

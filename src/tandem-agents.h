@@ -67,6 +67,14 @@ void           tandem_agents_store_token_async      (TandemAgents         *self,
 gboolean       tandem_agents_store_token_finish     (TandemAgents         *self,
                                                      GAsyncResult         *result,
                                                      GError              **error);
+void           tandem_agents_lookup_token_async     (TandemAgents         *self,
+                                                     const char           *id,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+char          *tandem_agents_lookup_token_finish    (TandemAgents         *self,
+                                                     GAsyncResult         *result,
+                                                     GError              **error);
 void           tandem_agents_create_transport_async (TandemAgents         *self,
                                                      const char           *id,
                                                      GCancellable         *cancellable,

@@ -26,9 +26,13 @@
  * which the splitter keeps small, not of the answer.
  *
  * The first block of a message carries the message's action line
- * ([class@Tandem.MessageActions]); every block has the message's context
- * menu (secondary click, Shift+F10 or the Menu key): copy the message
- * (or a tool card's arguments or result), regenerate an answer, edit and
+ * ([class@Tandem.MessageActions]) above it. A long answer is many
+ * blocks, and its first may be scrolled away: every later block of it
+ * shows the same actions, with the time, floating at its lower right
+ * corner while the pointer or the keyboard focus is on it, made the
+ * first time either comes. Every block has the message's context menu
+ * (secondary click, Shift+F10 or the Menu key): copy the message (or a
+ * tool card's arguments or result), regenerate an answer, edit and
  * resend one of the person's messages.
  */
 
@@ -40,6 +44,7 @@ struct _TandemBlockRow
   GtkWidget   *child;  /* the attempt frame around the view, or the user's message row */
   GtkWidget   *view;
   GtkWidget   *actions;
+  GtkWidget   *floating;  /* a later block's actions, over its corner */
   GtkWidget   *menu;
   guint        tick_id;
 };
@@ -58,6 +63,7 @@ update_markdown (TandemBlockRow *self)
 
   start = tandem_block_peek_text (self->block, &length);
   text = g_strndup (start != NULL ? start : "", length);
+  tandem_markdown_view_set_offset (TANDEM_MARKDOWN_VIEW (self->view), tandem_block_get_start (self->block));
   tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (self->view), text);
   if (TANDEM_IS_ATTEMPT_FRAME (self->child))
     tandem_attempt_frame_set_show_mark (TANDEM_ATTEMPT_FRAME (self->child),
@@ -106,6 +112,7 @@ tandem_block_row_clear (TandemBlockRow *self)
   self->view = NULL;
   g_clear_pointer (&self->child, gtk_widget_unparent);
   g_clear_pointer (&self->actions, gtk_widget_unparent);
+  g_clear_pointer (&self->floating, gtk_widget_unparent);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 
@@ -374,6 +381,42 @@ on_secondary_pressed_cb (TandemBlockRow  *self,
   popup_menu (self, x, y);
 }
 
+/* Shift+F10 and the Menu key, wherever the focus is in the row: a
+ * selectable label would take them for its own menu (Cut, Copy, Paste)
+ * though nothing is selected. Text the person selected, and text being
+ * edited, keep theirs. */
+static gboolean
+on_key_pressed_cb (TandemBlockRow        *self,
+                   guint                  keyval,
+                   guint                  keycode,
+                   GdkModifierType        state,
+                   GtkEventControllerKey *controller)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  graphene_rect_t bounds;
+
+  if (!((keyval == GDK_KEY_F10 && modifiers == GDK_SHIFT_MASK) ||
+        (keyval == GDK_KEY_Menu && modifiers == 0)))
+    return FALSE;
+
+  if (self->block == NULL ||
+      (GTK_IS_LABEL (focus) && gtk_label_get_selection_bounds (GTK_LABEL (focus), NULL, NULL)) ||
+      (focus != NULL && (gtk_widget_get_ancestor (focus, GTK_TYPE_TEXT_VIEW) != NULL ||
+                         gtk_widget_get_ancestor (focus, GTK_TYPE_TEXT) != NULL)))
+    return FALSE;
+
+  /* The menu opens where the focus is */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self)) &&
+      gtk_widget_compute_bounds (focus, GTK_WIDGET (self), &bounds))
+    popup_menu (self, bounds.origin.x, bounds.origin.y + bounds.size.height);
+  else
+    popup_menu (self, -1, -1);
+
+  return TRUE;
+}
+
 static void
 on_editing_changed_cb (TandemBlockRow *self)
 {
@@ -429,6 +472,152 @@ on_collapsed_changed_cb (TandemBlockRow *self)
   if (TANDEM_IS_ATTEMPT_FRAME (self->child))
     tandem_attempt_frame_set_collapsed (TANDEM_ATTEMPT_FRAME (self->child), collapsed);
   gtk_widget_set_visible (GTK_WIDGET (self), !collapsed || end);
+}
+
+/* Floating actions */
+
+static gboolean
+wants_floating_actions (TandemBlockRow *self)
+{
+  AguiRole role;
+
+  if (self->block == NULL || self->actions != NULL || tandem_block_get_first (self->block))
+    return FALSE;
+
+  role = get_role (self);
+  return role == AGUI_ROLE_USER || role == AGUI_ROLE_ASSISTANT;
+}
+
+static void
+ensure_floating_actions (TandemBlockRow *self)
+{
+  if (self->floating != NULL || !wants_floating_actions (self))
+    return;
+
+  self->floating = tandem_message_actions_new (self->block);
+  gtk_widget_add_css_class (self->floating, "floating");
+  /* Last, so it is drawn over the block and picked first */
+  gtk_widget_insert_before (self->floating, GTK_WIDGET (self), NULL);
+}
+
+/* The pointer or the focus came: the actions show, with the time */
+static void
+show_actions (TandemBlockRow *self)
+{
+  ensure_floating_actions (self);
+  if (self->actions != NULL)
+    tandem_message_actions_update_time (TANDEM_MESSAGE_ACTIONS (self->actions));
+  if (self->floating != NULL)
+    tandem_message_actions_update_time (TANDEM_MESSAGE_ACTIONS (self->floating));
+}
+
+static void
+on_pointer_enter_cb (TandemBlockRow *self)
+{
+  show_actions (self);
+}
+
+static void
+on_focus_enter_cb (TandemBlockRow *self)
+{
+  show_actions (self);
+}
+
+/* Layout: the action line and the block one above the other, the
+ * floating actions over the block, taking no room of their own */
+
+static GtkSizeRequestMode
+tandem_block_row_get_request_mode (GtkWidget *widget)
+{
+  /* Wrapped text: its height depends on the width it is given */
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+tandem_block_row_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  *minimum = *natural = 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int child_minimum, child_natural;
+
+      if (child == self->floating || !gtk_widget_should_layout (child))
+        continue;
+
+      gtk_widget_measure (child, orientation, orientation == GTK_ORIENTATION_VERTICAL ? for_size : -1,
+                          &child_minimum, &child_natural, NULL, NULL);
+      if (orientation == GTK_ORIENTATION_VERTICAL)
+        {
+          *minimum += child_minimum;
+          *natural += child_natural;
+        }
+      else
+        {
+          *minimum = MAX (*minimum, child_minimum);
+          *natural = MAX (*natural, child_natural);
+        }
+    }
+}
+
+static void
+tandem_block_row_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+  int total_natural = 0;
+  int y = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int child_natural;
+
+      if (child == self->floating || !gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, NULL, &child_natural, NULL, NULL);
+      total_natural += child_natural;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int child_minimum, child_natural, child_height;
+
+      if (child == self->floating || !gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &child_minimum, &child_natural, NULL, NULL);
+      child_height = total_natural <= height ? child_natural : child_minimum;
+      gtk_widget_allocate (child, width, child_height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+      y += child_height;
+    }
+
+  if (self->floating != NULL && gtk_widget_should_layout (self->floating))
+    {
+      GtkBorder padding;
+      int floating_width, floating_height, x;
+
+      gtk_widget_measure (self->floating, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &floating_width, NULL, NULL);
+      gtk_widget_measure (self->floating, GTK_ORIENTATION_VERTICAL, floating_width, NULL, &floating_height, NULL, NULL);
+      /* The lower right corner, where a paragraph's last line leaves
+       * room, reaching into the row's right padding to cover less text */
+      gtk_style_context_get_padding (gtk_widget_get_style_context (widget), &padding);
+      x = width + MAX (0, padding.right - 4) - floating_width;
+      gtk_widget_allocate (self->floating, floating_width, floating_height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (MAX (0, x),
+                                                                                MAX (0, height - floating_height))));
+    }
+
+  if (self->menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->menu));
 }
 
 static void
@@ -500,10 +689,11 @@ tandem_block_row_class_init (TandemBlockRowClass *klass)
   gtk_widget_class_install_action (widget_class, "message.previous-branch", NULL, previous_branch_action);
   gtk_widget_class_install_action (widget_class, "message.next-branch", NULL, next_branch_action);
   gtk_widget_class_install_action (widget_class, "message.menu", NULL, menu_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "message.menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "message.menu", NULL);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  widget_class->get_request_mode = tandem_block_row_get_request_mode;
+  widget_class->measure = tandem_block_row_measure;
+  widget_class->size_allocate = tandem_block_row_size_allocate;
+
   gtk_widget_class_set_css_name (widget_class, "blockrow");
 }
 
@@ -511,9 +701,19 @@ static void
 tandem_block_row_init (TandemBlockRow *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+  GtkEventController *keys = gtk_event_controller_key_new ();
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
-                                  GTK_ORIENTATION_VERTICAL);
+  g_signal_connect_object (motion, "enter", G_CALLBACK (on_pointer_enter_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  g_signal_connect_object (focus, "enter", G_CALLBACK (on_focus_enter_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), focus);
+  /* Before the focused widget inside, as a selectable label has a menu
+   * of its own on the same keys */
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   /* Before the labels inside, which have a menu of their own */

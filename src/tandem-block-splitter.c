@@ -11,6 +11,7 @@
 #include <md4c.h>
 
 #include "tandem-block-splitter.h"
+#include "tandem-markdown-model.h"
 
 /* The transcript is a list of rows, and GtkListView cannot hold a
  * viewport steady inside one row taller than the window, so an agent's
@@ -468,13 +469,18 @@ on_text_cb (MD_TEXTTYPE    type,
   return 0;
 }
 
-/* How many top-level blocks md4c makes of @text, and the type of the
- * last one in @last_type */
+/* How many top-level blocks md4c makes of @text from @start to @end, and
+ * the type of the last one in @last_type. Its lines are where they are in
+ * @text modulo the alignment, as the rows' models parse them (see
+ * tandem_markdown_model_set_offset()). */
 static guint
 count_top_level_blocks (const char *text,
-                        gsize       length,
+                        gsize       start,
+                        gsize       end,
                         guint      *last_type)
 {
+  gsize pad = start % TANDEM_MARKDOWN_MD4C_ALIGNMENT;
+  g_autofree char *padded = g_malloc (pad + end - start + 1);
   MD_PARSER parser = {
     .abi_version = 0,
     .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
@@ -487,7 +493,9 @@ count_top_level_blocks (const char *text,
   /* blocks open, the document's included; top-level blocks; the last's type */
   guint depth[3] = { 0, 0, G_MAXUINT };
 
-  md_parse (text, MIN (length, G_MAXUINT32), &parser, depth);
+  memset (padded, '\n', pad);
+  memcpy (padded + pad, text + start, end - start);
+  md_parse (padded, MIN (pad + end - start, G_MAXUINT32), &parser, depth);
   *last_type = depth[2];
 
   return depth[1];
@@ -503,11 +511,12 @@ starts_top_level_block (TandemBlockSplitter *self,
                         const char          *line_end)
 {
   guint type_before, type_with_line, type_alone;
-  guint before = count_top_level_blocks (text + self->row_start, self->line_start - self->row_start, &type_before);
-  guint with_line = count_top_level_blocks (text + self->row_start, line_end - (text + self->row_start), &type_with_line);
+  gsize end = line_end - text;
+  guint before = count_top_level_blocks (text, self->row_start, self->line_start, &type_before);
+  guint with_line = count_top_level_blocks (text, self->row_start, end, &type_with_line);
 
   /* ...and the same block as the line makes alone */
-  count_top_level_blocks (text + self->line_start, line_end - (text + self->line_start), &type_alone);
+  count_top_level_blocks (text, self->line_start, end, &type_alone);
   if (with_line == before + 1 && type_with_line == type_alone)
     return TRUE;
 

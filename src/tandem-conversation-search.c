@@ -8,10 +8,12 @@
 
 #include <string.h>
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "tandem-block-row.h"
 #include "tandem-block.h"
+#include "tandem-message-row.h"
 #include "tandem-conversation-search.h"
 
 /**
@@ -22,12 +24,17 @@
  * only the rows on screen), steps through them, scrolls each into view
  * and highlights the matches in the rows shown.
  *
- * Counting reads the blocks' text: the person's messages, the agent's
- * Markdown source, other roles' text and tool calls (name, arguments,
- * result). Highlighting works on what the rows show, their labels, since
- * the list view only makes rows for what is on screen; rendered Markdown
- * drops its marks, so a query spanning `**` is counted in the source and
- * may show no highlight. Case does not matter.
+ * Counting reads the text each block's row shows, from the model, as
+ * tandem_part_dup_text() gives it: the person's messages and their
+ * files' names, the agent's Markdown source, other roles' text, the
+ * reasoning (its folded section opens at the match stepped to), a tool
+ * card's name, answer, arguments and result, an activity card's type and
+ * content; not an A2UI surface, drawn from components. Highlighting works
+ * on the labels of the rows shown, since the list view only makes rows
+ * for what is on screen, leaving out the rows' own words (titles, states:
+ * tandem_conversation_search_exclude()); rendered Markdown drops its
+ * marks, so a query spanning `**` is counted in the source and may show
+ * no highlight. Case does not matter.
  */
 
 typedef struct
@@ -131,23 +138,12 @@ tandem_conversation_search_count (const char *text,
   return n;
 }
 
-static void
-append_text (GString    *text,
-             const char *piece)
-{
-  if (piece == NULL || piece[0] == '\0')
-    return;
-  if (text->len > 0)
-    g_string_append_c (text, '\n');
-  g_string_append (text, piece);
-}
-
-/* What of @block can be found: see the class overview */
+/* What of @block can be found: what its row shows, see the class overview */
 static char *
 dup_block_text (TandemBlock *block)
 {
+  AguiMessage *message = tandem_block_get_message (block);
   AguiPart *part = tandem_block_get_part (block);
-  GString *text = g_string_new (NULL);
   const char *start;
   gsize length;
 
@@ -155,41 +151,49 @@ dup_block_text (TandemBlock *block)
     {
     case TANDEM_BLOCK_USER:
       {
-        g_autofree char *whole = agui_message_dup_text (tandem_block_get_message (block));
+        GListModel *parts = agui_message_get_parts (message);
+        GString *text = g_string_new (NULL);
 
-        append_text (text, whole);
+        /* The person's message is drawn whole, a widget for each part */
+        for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+          {
+            g_autoptr(AguiPart) item = g_list_model_get_item (parts, i);
+            g_autofree char *piece = tandem_part_dup_text (AGUI_ROLE_USER, item);
+
+            if (piece[0] == '\0')
+              continue;
+            if (text->len > 0)
+              g_string_append_c (text, '\n');
+            g_string_append (text, piece);
+          }
+
+        return g_string_free (text, FALSE);
       }
-      break;
 
     case TANDEM_BLOCK_MARKDOWN:
       start = tandem_block_peek_text (block, &length);
-      if (start != NULL)
-        g_string_append_len (text, start, length);
-      break;
+      return g_strndup (start != NULL ? start : "", start != NULL ? length : 0);
 
     case TANDEM_BLOCK_TEXT:
-      if (AGUI_IS_TEXT_PART (part))
-        append_text (text, agui_text_part_get_text (AGUI_TEXT_PART (part)));
-      break;
-
-    case TANDEM_BLOCK_TOOL_CALL:
-      if (AGUI_IS_TOOL_CALL_PART (part))
-        {
-          append_text (text, agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)));
-          append_text (text, agui_tool_call_part_get_arguments (AGUI_TOOL_CALL_PART (part)));
-          append_text (text, agui_tool_call_part_get_result (AGUI_TOOL_CALL_PART (part)));
-        }
-      break;
-
     case TANDEM_BLOCK_REASONING:
+    case TANDEM_BLOCK_TOOL_CALL:
     case TANDEM_BLOCK_ACTIVITY:
     case TANDEM_BLOCK_MEDIA:
     default:
-      /* Folded away or not text: a match there could not be shown */
-      break;
+      return part != NULL ? tandem_part_dup_text (agui_message_get_role (message), part) : g_strdup ("");
     }
+}
 
-  return g_string_free (text, FALSE);
+/* Marks what the highlighting leaves alone */
+static GQuark
+exclude_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("tandem-conversation-search-exclude");
+
+  return quark;
 }
 
 /* Highlighting */
@@ -229,26 +233,51 @@ create_highlights (const char *text,
   return attrs;
 }
 
-static void
-highlight_labels (GtkWidget  *widget,
-                  const char *query,
-                  guint      *counter,
-                  guint       current_nth,
-                  gboolean    in_current_block)
+typedef struct
 {
+  const char *query;
+  guint       counter;      /* matches met so far in the row */
+  guint       current_nth;  /* the one stepped to, if in this row */
+  gboolean    in_current_block;
+  GPtrArray  *folded;       /* the folded expanders around the label being done */
+  GPtrArray  *unfold;       /* those around the match stepped to */
+} Highlight;
+
+static void
+highlight_labels (GtkWidget *widget,
+                  Highlight *state)
+{
+  if (g_object_get_qdata (G_OBJECT (widget), exclude_quark ()) != NULL)
+    return;
+
   if (GTK_IS_LABEL (widget))
     {
       g_autoptr(PangoAttrList) attrs = NULL;
+      guint before = state->counter;
 
-      if (query != NULL)
-        attrs = create_highlights (gtk_label_get_text (GTK_LABEL (widget)), query,
-                                   counter, current_nth, in_current_block);
+      if (state->query != NULL)
+        attrs = create_highlights (gtk_label_get_text (GTK_LABEL (widget)), state->query,
+                                   &state->counter, state->current_nth, state->in_current_block);
       if (attrs != NULL || gtk_label_get_attributes (GTK_LABEL (widget)) != NULL)
         gtk_label_set_attributes (GTK_LABEL (widget), attrs);
+      if (state->in_current_block && before <= state->current_nth && state->current_nth < state->counter)
+        for (guint i = 0; i < state->folded->len; i++)
+          g_ptr_array_add (state->unfold, state->folded->pdata[i]);
     }
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    highlight_labels (child, query, counter, current_nth, in_current_block);
+    highlight_labels (child, state);
+
+  /* A folded expander keeps its child out of the widget tree, yet its
+   * text counts: its labels are done too, in the order shown, and it
+   * opens if the match stepped to is in there */
+  if (GTK_IS_EXPANDER (widget) && !gtk_expander_get_expanded (GTK_EXPANDER (widget)) &&
+      gtk_expander_get_child (GTK_EXPANDER (widget)) != NULL)
+    {
+      g_ptr_array_add (state->folded, widget);
+      highlight_labels (gtk_expander_get_child (GTK_EXPANDER (widget)), state);
+      g_ptr_array_remove_index (state->folded, state->folded->len - 1);
+    }
 }
 
 static void
@@ -292,10 +321,13 @@ highlight (TandemConversationSearch *self)
   for (guint i = 0; i < rows->len; i++)
     {
       TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
-      guint counter = 0;
+      g_autoptr(GPtrArray) folded = g_ptr_array_new ();
+      g_autoptr(GPtrArray) unfold = g_ptr_array_new ();
+      Highlight state = { query, 0, current_nth, block != NULL && block == current_block, folded, unfold };
 
-      highlight_labels (rows->pdata[i], query, &counter, current_nth,
-                        block != NULL && block == current_block);
+      highlight_labels (rows->pdata[i], &state);
+      for (guint k = 0; k < unfold->len; k++)
+        gtk_expander_set_expanded (unfold->pdata[k], TRUE);
     }
 }
 
@@ -566,6 +598,7 @@ tandem_conversation_search_init (TandemConversationSearch *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *clamp;
 
   self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
   self->current = -1;
@@ -601,10 +634,16 @@ tandem_conversation_search_init (TandemConversationSearch *self)
   gtk_box_append (GTK_BOX (box), self->entry);
   gtk_box_append (GTK_BOX (box), self->status);
   gtk_box_append (GTK_BOX (box), buttons);
-  gtk_widget_set_size_request (box, 360, -1);
+
+  /* As wide as a phone at most, and no wider than the window: a fixed
+   * width would hold a narrow window wide */
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 360);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 360);
+  adw_clamp_set_child (ADW_CLAMP (clamp), box);
 
   self->search_bar = gtk_search_bar_new ();
-  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), box);
+  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), clamp);
   gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
   gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->entry));
   g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",
@@ -828,4 +867,20 @@ tandem_conversation_search_get_status (TandemConversationSearch *self)
   g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), NULL);
 
   return self->status_text;
+}
+
+/**
+ * tandem_conversation_search_exclude:
+ * @widget: a widget of a transcript row
+ *
+ * Marks @widget, and all it holds, as the row's own words (a title, a
+ * state, a button), not the conversation's: the search neither counts
+ * nor highlights them.
+ */
+void
+tandem_conversation_search_exclude (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  g_object_set_qdata (G_OBJECT (widget), exclude_quark (), GINT_TO_POINTER (TRUE));
 }

@@ -71,7 +71,9 @@ struct _TandemMarkdownModel
 {
   GString   *text;
   GPtrArray *blocks;         /* of Block, in order */
+  gsize      offset;         /* of the text in the message it was cut from */
   guint      has_definitions : 1;
+  guint      must_rebuild : 1;
 };
 
 /* Nodes */
@@ -975,12 +977,53 @@ on_text_cb (MD_TEXTTYPE    type,
   return 0;
 }
 
+static GPtrArray *parse_blocks_aligned (const char *source,
+                                        gsize       length,
+                                        gsize       parse_from,
+                                        gsize       base);
+
 /* Parses @source from @base, which must be the start of a top-level block,
- * to its end. Returns the top-level blocks, with offsets into @source. */
+ * to its end, as md4c reads it at @offset + @base in a text it was cut
+ * from (see tandem_markdown_model_set_offset()). Returns the top-level
+ * blocks, with offsets into @source. */
 static GPtrArray *
 parse_blocks (const char *source,
               gsize       length,
-              gsize       base)
+              gsize       base,
+              gsize       offset)
+{
+  gsize pad = (offset + base) % TANDEM_MARKDOWN_MD4C_ALIGNMENT;
+  g_autofree char *padded = NULL;
+  GPtrArray *blocks;
+
+  if (pad == 0)
+    return parse_blocks_aligned (source, length, base, base);
+
+  /* Blank lines before the text change nothing but where md4c sees its
+   * lines: there, as in the text it was cut from, modulo the alignment */
+  padded = g_malloc (pad + length - base + 1);
+  memset (padded, '\n', pad);
+  memcpy (padded + pad, source + base, length - base + 1);
+  blocks = parse_blocks_aligned (padded, pad + length - base, 0, pad);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      if (block->start != TANDEM_MARKDOWN_UNKNOWN_START)
+        block->start = block->start - pad + base;
+    }
+
+  return blocks;
+}
+
+/* Parses @source from @parse_from, where md4c's offsets start; blocks
+ * are taken from @base on, before which there are only blank lines */
+static GPtrArray *
+parse_blocks_aligned (const char *source,
+                      gsize       length,
+                      gsize       parse_from,
+                      gsize       base)
 {
   MD_PARSER parser = {
     .abi_version = 0,
@@ -1006,7 +1049,7 @@ parse_blocks (const char *source,
   b.spine = g_array_new (FALSE, FALSE, sizeof (SpineStep));
 
   /* Only fails when out of memory; whatever was built is shown. */
-  if (md_parse (source + base, MIN (length - base, G_MAXUINT32), &parser, &b) != 0)
+  if (md_parse (source + parse_from, MIN (length - parse_from, G_MAXUINT32), &parser, &b) != 0)
     g_debug ("md4c could not parse a message of %" G_GSIZE_FORMAT " bytes", length);
 
   /* A top-level block md4c entered but never finished */
@@ -1098,7 +1141,7 @@ tandem_markdown_model_reparse (TandemMarkdownModel *self,
 
   g_assert (start != TANDEM_MARKDOWN_UNKNOWN_START);
 
-  new_blocks = parse_blocks (self->text->str, self->text->len, start);
+  new_blocks = parse_blocks (self->text->str, self->text->len, start, self->offset);
 
   /* Block @first is one that cannot change when text is appended, parsed
    * again only as the context of the blocks after it. If the parse does
@@ -1116,7 +1159,7 @@ tandem_markdown_model_reparse (TandemMarkdownModel *self,
         {
           g_debug ("Markdown block at %" G_GSIZE_FORMAT " moved; parsing all", start);
           g_clear_pointer (&new_blocks, g_ptr_array_unref);
-          new_blocks = parse_blocks (self->text->str, self->text->len, 0);
+          new_blocks = parse_blocks (self->text->str, self->text->len, 0, self->offset);
           *first = 0;
         }
     }
@@ -1286,7 +1329,7 @@ tandem_markdown_model_set_text (TandemMarkdownModel *self,
   length = strlen (text);
   old_length = self->text->len;
 
-  if (length >= old_length && memcmp (text, self->text->str, old_length) == 0)
+  if (!self->must_rebuild && length >= old_length && memcmp (text, self->text->str, old_length) == 0)
     {
       const char *appended = text + old_length;
 
@@ -1315,12 +1358,42 @@ tandem_markdown_model_set_text (TandemMarkdownModel *self,
 
       g_string_assign (self->text, valid);
       self->has_definitions = FALSE;
+      self->must_rebuild = FALSE;
       self->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) block_free);
       *rebuilt = TRUE;
       g_ptr_array_unref (tandem_markdown_model_append (self, 0, first));
 
       return replaced;
     }
+}
+
+/**
+ * tandem_markdown_model_set_offset:
+ * @self: a model
+ * @offset: where the text starts in the message it was cut from
+ *
+ * md4c 0.4.8 takes the bytes of a line for a block header when it checks
+ * whether a list item began with two blank lines (mity/md4c issue 6), so
+ * whether a list goes on after two blank lines depends on where in the
+ * text its last paragraph falls, modulo 256. A row of a message cut into
+ * rows is parsed with its lines where they are in the whole message, so
+ * that it reads as the whole does. The next tandem_markdown_model_set_text()
+ * after a change parses its text anew.
+ */
+void
+tandem_markdown_model_set_offset (TandemMarkdownModel *self,
+                                  gsize                offset)
+{
+  g_return_if_fail (self != NULL);
+
+  if (offset % TANDEM_MARKDOWN_MD4C_ALIGNMENT == self->offset % TANDEM_MARKDOWN_MD4C_ALIGNMENT)
+    {
+      self->offset = offset;
+      return;
+    }
+
+  self->offset = offset;
+  self->must_rebuild = TRUE;
 }
 
 static void

@@ -17,6 +17,10 @@ G_BEGIN_DECLS
 
 #define TANDEM_MARKDOWN_UNKNOWN_START G_MAXSIZE
 
+/* md4c 0.4.8 reads some lists differently by where their lines fall
+ * modulo this (see tandem_markdown_model_set_offset()) */
+#define TANDEM_MARKDOWN_MD4C_ALIGNMENT 256
+
 typedef enum
 {
   TANDEM_MARKDOWN_PARAGRAPH,
@@ -68,6 +72,8 @@ GPtrArray           *tandem_markdown_model_set_text   (TandemMarkdownModel *self
                                                        const char          *text,
                                                        guint               *first,
                                                        gboolean            *rebuilt);
+void                 tandem_markdown_model_set_offset (TandemMarkdownModel *self,
+                                                       gsize                offset);
 char                *tandem_markdown_model_dump       (TandemMarkdownModel *self);
 
 gboolean             tandem_markdown_node_same_shape  (const TandemMarkdownNode *old,

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-a2ui-image-loader.h"
+#include "tandem-conversation-search.h"
 #include "tandem-media-view.h"
 
 /**
@@ -129,6 +130,10 @@ create_chip (AguiMediaPart *part,
   gtk_widget_add_css_class (name, "heading");
   gtk_widget_add_css_class (details, "caption");
   gtk_widget_add_css_class (details, "dim-label");
+  /* Only a file's name is the message's; the rest is the chip's */
+  tandem_conversation_search_exclude (details);
+  if (filename == NULL || filename[0] == '\0')
+    tandem_conversation_search_exclude (name);
   gtk_box_append (GTK_BOX (labels), name);
   gtk_box_append (GTK_BOX (labels), details);
 

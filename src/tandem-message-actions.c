@@ -335,3 +335,19 @@ tandem_message_actions_begin_edit (TandemMessageActions *self)
   set_editing (self, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->editor_view));
 }
+
+/**
+ * tandem_message_actions_update_time:
+ * @self: a message's actions
+ *
+ * Reads the message's time again, as the row shows it on hover: a
+ * conversation read back from the store learns its times as it is read,
+ * and "today" becomes a date overnight.
+ */
+void
+tandem_message_actions_update_time (TandemMessageActions *self)
+{
+  g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
+
+  update_time (self);
+}

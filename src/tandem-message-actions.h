@@ -18,6 +18,7 @@ G_DECLARE_FINAL_TYPE (TandemMessageActions, tandem_message_actions, TANDEM, MESS
 GtkWidget *tandem_message_actions_new         (TandemBlock          *block);
 gboolean   tandem_message_actions_get_editing (TandemMessageActions *self);
 void       tandem_message_actions_begin_edit  (TandemMessageActions *self);
+void       tandem_message_actions_update_time (TandemMessageActions *self);
 
 char      *tandem_message_dup_markdown        (AguiMessage          *message);
 

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-a2ui-surface-view.h"
+#include "tandem-conversation-search.h"
 #include "tandem-markdown-view.h"
 #include "tandem-media-view.h"
 #include "tandem-message-row.h"
@@ -51,6 +52,7 @@ plain_label (const char *text)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), TANDEM_MARKDOWN_LABEL_MIN_CHARS);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
 
   return label;
@@ -124,6 +126,11 @@ create_text_widget (AguiRole      role,
     }
 
   widget = plain_label (agui_text_part_get_text (part));
+  /* A short message's bubble is as wide as its words; a long one wraps
+   * anyway and keeps the cheap minimum. */
+  if (role == AGUI_ROLE_USER &&
+      g_utf8_strlen (agui_text_part_get_text (part) ? agui_text_part_get_text (part) : "", 200) < 2 * TANDEM_MARKDOWN_LABEL_MIN_CHARS)
+    gtk_label_set_width_chars (GTK_LABEL (widget), -1);
   if (role != AGUI_ROLE_USER)
     gtk_widget_add_css_class (widget, "dim-label");
   g_signal_connect_object (part, "notify::text", G_CALLBACK (on_text_part_notify_text_cb), widget, 0);
@@ -140,6 +147,8 @@ create_reasoning_widget (AguiReasoningPart *part)
   GtkWidget *note = gtk_label_new (_("Encrypted reasoning: the agent keeps its content private."));
 
   gtk_widget_add_css_class (expander, "reasoning");
+  tandem_conversation_search_exclude (gtk_expander_get_label_widget (GTK_EXPANDER (expander)));
+  tandem_conversation_search_exclude (note);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_add_css_class (note, "dim-label");
   gtk_widget_add_css_class (note, "caption");
@@ -206,13 +215,56 @@ tandem_part_widget_new (AguiRole  role,
   if (AGUI_IS_TOOL_CALL_PART (part))
     return tandem_tool_card_new (AGUI_TOOL_CALL_PART (part));
   if (AGUI_IS_ACTIVITY_PART (part) && tandem_a2ui_is_surface (AGUI_ACTIVITY_PART (part)))
-    return tandem_a2ui_surface_view_new (AGUI_ACTIVITY_PART (part), NULL);
+    {
+      GtkWidget *surface = tandem_a2ui_surface_view_new (AGUI_ACTIVITY_PART (part), NULL);
+
+      tandem_conversation_search_exclude (surface);
+      return surface;
+    }
   if (AGUI_IS_ACTIVITY_PART (part))
     return create_activity_widget (AGUI_ACTIVITY_PART (part));
   if (AGUI_IS_MEDIA_PART (part))
     return tandem_media_view_new (AGUI_MEDIA_PART (part));
 
   return plain_label (G_OBJECT_TYPE_NAME (part));
+}
+
+/**
+ * tandem_part_dup_text:
+ * @role: the role of the message @part belongs to
+ * @part: a part of a message
+ *
+ * The text the widget of tandem_part_widget_new() shows of @part, in its
+ * order, for Find in Conversation: a text's or a reasoning's words, a
+ * tool call's name, answer, arguments and result, an activity's type and
+ * content. A widget's own titles are not in it, nor an A2UI surface,
+ * which is drawn from components, not text.
+ *
+ * Returns: (transfer full): the text, maybe empty
+ */
+char *
+tandem_part_dup_text (AguiRole  role,
+                      AguiPart *part)
+{
+  g_return_val_if_fail (AGUI_IS_PART (part), NULL);
+
+  if (AGUI_IS_TEXT_PART (part))
+    return g_strdup (agui_text_part_get_text (AGUI_TEXT_PART (part)) ? agui_text_part_get_text (AGUI_TEXT_PART (part)) : "");
+  if (AGUI_IS_REASONING_PART (part))
+    return g_strdup (agui_reasoning_part_get_text (AGUI_REASONING_PART (part)) ? agui_reasoning_part_get_text (AGUI_REASONING_PART (part)) : "");
+  if (AGUI_IS_TOOL_CALL_PART (part))
+    return tandem_tool_card_dup_text (AGUI_TOOL_CALL_PART (part));
+  if (AGUI_IS_ACTIVITY_PART (part) && !tandem_a2ui_is_surface (AGUI_ACTIVITY_PART (part)))
+    {
+      g_autofree char *content = tandem_pretty_json (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)));
+      const char *type = agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part));
+
+      return g_strconcat (type ? type : "", type && type[0] ? "\n" : "", content, NULL);
+    }
+  if (AGUI_IS_MEDIA_PART (part))
+    return g_strdup (agui_media_part_get_filename (AGUI_MEDIA_PART (part)) ? agui_media_part_get_filename (AGUI_MEDIA_PART (part)) : "");
+
+  return g_strdup ("");
 }
 
 static void

@@ -23,5 +23,7 @@ guint        tandem_message_row_get_n_parts (TandemMessageRow *self);
 
 GtkWidget   *tandem_part_widget_new         (AguiRole          role,
                                              AguiPart         *part);
+char        *tandem_part_dup_text           (AguiRole          role,
+                                             AguiPart         *part);
 
 G_END_DECLS

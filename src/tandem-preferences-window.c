@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <libsecret/secret.h>
 
 #include "tandem-connection-test.h"
 #include "tandem-preferences-window.h"
@@ -484,7 +485,10 @@ dup_stripped_text (GtkEditable *editable)
 }
 
 /* Test Connection: the URL and headers as typed, and the token if one
- * is typed; a stored token stays in the keyring until the agent is saved. */
+ * is typed; a typed token stays out of the keyring until the agent is
+ * saved. On a saved agent an empty token field means "keep the stored
+ * token", so the test reads that one from the keyring and sends it, as
+ * a conversation would. */
 
 static char **
 editor_dup_headers (TandemPreferencesWindow *self)
@@ -536,10 +540,41 @@ on_connection_tested_cb (GObject      *object,
 }
 
 static void
-editor_test_connection (TandemPreferencesWindow *self)
+editor_start_test (TandemPreferencesWindow *self,
+                   const char              *token)
 {
   g_autofree char *url = dup_stripped_text (GTK_EDITABLE (self->url_row));
   g_auto(GStrv) headers = editor_dup_headers (self);
+
+  tandem_connection_test_async (url, (const char * const *) headers, token,
+                                self->test_cancellable, on_connection_tested_cb, g_object_ref (self));
+}
+
+static void
+on_stored_token_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char *token = tandem_agents_lookup_token_finish (TANDEM_AGENTS (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->test_result == NULL)
+    return;
+
+  /* No keyring, no token: a conversation would go without one too */
+  if (error != NULL)
+    g_debug ("Testing the connection without the stored token: %s", error->message);
+
+  editor_start_test (self, token);
+  secret_password_free (token);
+}
+
+static void
+editor_test_connection (TandemPreferencesWindow *self)
+{
+  g_autofree char *url = dup_stripped_text (GTK_EDITABLE (self->url_row));
+  const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   g_autoptr(GError) error = NULL;
 
   if (!tandem_agents_check_url (url, &error))
@@ -556,9 +591,13 @@ editor_test_connection (TandemPreferencesWindow *self)
   gtk_widget_remove_css_class (GTK_WIDGET (self->test_result), "success");
   gtk_widget_set_visible (GTK_WIDGET (self->test_result), TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", FALSE);
-  tandem_connection_test_async (url, (const char * const *) headers,
-                                gtk_editable_get_text (GTK_EDITABLE (self->token_row)),
-                                self->test_cancellable, on_connection_tested_cb, g_object_ref (self));
+
+  if (token[0] == '\0' && self->editor_id != NULL &&
+      tandem_agents_lookup (self->agents, self->editor_id) != NULL)
+    tandem_agents_lookup_token_async (self->agents, self->editor_id, self->test_cancellable,
+                                      on_stored_token_cb, g_object_ref (self));
+  else
+    editor_start_test (self, token);
 }
 
 static void

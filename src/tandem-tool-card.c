@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-conversation-search.h"
 #include "tandem-tool-card.h"
 
 /* One tool call: its name, where it stands, what the person answered
@@ -188,70 +189,96 @@ tandem_tool_card_dup_answer_text (AguiToolCallPart *part)
     }
 }
 
-static void
-tandem_tool_card_update_answer (TandemToolCard *self)
-{
-  g_autofree char *text = tandem_tool_card_dup_answer_text (self->part);
 
-  gtk_label_set_text (GTK_LABEL (self->answer_label),
-                      text != NULL ? text : _("The agent is waiting for your answer"));
-  gtk_widget_set_visible (self->answer_box,
-                          text != NULL || agui_tool_call_part_get_status (self->part) == AGUI_TOOL_CALL_AWAITING_APPROVAL);
-}
-
-/* Edited arguments are what ran; the agent's own stay one click away. */
-static void
-tandem_tool_card_update_arguments (TandemToolCard *self)
+/* The arguments as the card shows them: pretty once they parse. When
+ * the person edited them, the edit is what ran and @original receives
+ * the agent's own, one click away; otherwise it receives NULL. */
+static char *
+dup_arguments_text (AguiToolCallPart  *part,
+                    char             **original)
 {
-  JsonNode *parsed = agui_tool_call_part_get_parsed_arguments (self->part);
-  const char *edited = agui_tool_call_part_get_edited_arguments (self->part);
-  g_autofree char *text = NULL;
+  JsonNode *parsed = agui_tool_call_part_get_parsed_arguments (part);
+  const char *edited = agui_tool_call_part_get_edited_arguments (part);
+  char *text;
 
   if (parsed != NULL)
     text = tandem_pretty_json (parsed);
   else
-    text = g_strdup (agui_tool_call_part_get_arguments (self->part));
+    text = g_strdup (agui_tool_call_part_get_arguments (part) ? agui_tool_call_part_get_arguments (part) : "");
 
-  if (edited != NULL)
+  if (edited == NULL)
     {
-      g_autofree char *pretty = pretty_text (edited);
+      *original = NULL;
+      return text;
+    }
 
-      gtk_label_set_text (GTK_LABEL (self->arguments_title), _("Arguments (edited by you)"));
-      gtk_label_set_text (GTK_LABEL (self->arguments_label), pretty);
-      gtk_label_set_text (GTK_LABEL (self->original_label), text != NULL ? text : "");
-      gtk_widget_set_visible (self->original_expander, TRUE);
-    }
-  else
-    {
-      gtk_label_set_text (GTK_LABEL (self->arguments_title), _("Arguments"));
-      gtk_label_set_text (GTK_LABEL (self->arguments_label), text != NULL ? text : "");
-      gtk_widget_set_visible (self->original_expander, FALSE);
-    }
+  *original = text;
+  return pretty_text (edited);
+}
+
+/* The result or the error as shown, or NULL before either */
+static char *
+dup_result_text (AguiToolCallPart *part)
+{
+  const char *error = agui_tool_call_part_get_error (part);
+  const char *result = agui_tool_call_part_get_result (part);
+
+  if (error != NULL)
+    return g_strdup (error);
+  if (result != NULL)
+    return pretty_text (result);
+
+  return NULL;
+}
+
+static char *
+dup_answer_line (AguiToolCallPart *part)
+{
+  char *text = tandem_tool_card_dup_answer_text (part);
+
+  if (text == NULL && agui_tool_call_part_get_status (part) == AGUI_TOOL_CALL_AWAITING_APPROVAL)
+    return g_strdup (_("The agent is waiting for your answer"));
+
+  return text;
+}
+
+static void
+tandem_tool_card_update_answer (TandemToolCard *self)
+{
+  g_autofree char *text = dup_answer_line (self->part);
+
+  gtk_label_set_text (GTK_LABEL (self->answer_label), text != NULL ? text : "");
+  gtk_widget_set_visible (self->answer_box, text != NULL);
+}
+
+static void
+tandem_tool_card_update_arguments (TandemToolCard *self)
+{
+  g_autofree char *original = NULL;
+  g_autofree char *text = dup_arguments_text (self->part, &original);
+
+  gtk_label_set_text (GTK_LABEL (self->arguments_title),
+                      original != NULL ? _("Arguments (edited by you)") : _("Arguments"));
+  gtk_label_set_text (GTK_LABEL (self->arguments_label), text);
+  gtk_label_set_text (GTK_LABEL (self->original_label), original != NULL ? original : "");
+  gtk_widget_set_visible (self->original_expander, original != NULL);
 }
 
 static void
 tandem_tool_card_update_result (TandemToolCard *self)
 {
-  const char *error = agui_tool_call_part_get_error (self->part);
-  const char *result = agui_tool_call_part_get_result (self->part);
+  gboolean failed = agui_tool_call_part_get_error (self->part) != NULL;
+  g_autofree char *text = dup_result_text (self->part);
 
-  if (error != NULL)
-    {
-      gtk_label_set_text (GTK_LABEL (self->result_title), _("Error"));
-      gtk_label_set_text (GTK_LABEL (self->result_label), error);
-      gtk_widget_add_css_class (self->result_label, "error");
-    }
-  else if (result != NULL)
-    {
-      g_autofree char *pretty = pretty_text (result);
+  gtk_label_set_text (GTK_LABEL (self->result_title), failed ? _("Error") : _("Result"));
+  gtk_label_set_text (GTK_LABEL (self->result_label), text != NULL ? text : "");
+  if (failed)
+    gtk_widget_add_css_class (self->result_label, "error");
+  else
+    gtk_widget_remove_css_class (self->result_label, "error");
 
-      gtk_label_set_text (GTK_LABEL (self->result_title), _("Result"));
-      gtk_label_set_text (GTK_LABEL (self->result_label), pretty);
-      gtk_widget_remove_css_class (self->result_label, "error");
-    }
-
-  gtk_widget_set_visible (self->result_title, error != NULL || result != NULL);
-  gtk_widget_set_visible (self->result_label, error != NULL || result != NULL);
+  gtk_widget_set_visible (self->result_title, text != NULL);
+  gtk_widget_set_visible (self->result_label, text != NULL);
 }
 
 static void
@@ -369,6 +396,59 @@ static void
 tandem_tool_card_init (TandemToolCard *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The card's own words are not the call's: Find in Conversation
+   * counts what tandem_tool_card_dup_text() gives */
+  tandem_conversation_search_exclude (self->status_label);
+  tandem_conversation_search_exclude (self->answer_button);
+  tandem_conversation_search_exclude (self->arguments_title);
+  tandem_conversation_search_exclude (gtk_expander_get_label_widget (GTK_EXPANDER (self->original_expander)));
+  tandem_conversation_search_exclude (self->result_title);
+}
+
+static void
+append_line (GString    *text,
+             const char *line)
+{
+  if (line == NULL || line[0] == '\0')
+    return;
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  g_string_append (text, line);
+}
+
+/**
+ * tandem_tool_card_dup_text:
+ * @part: a tool call
+ *
+ * What a card shows of @part, in the order it shows it: the tool's name,
+ * the answer given, the arguments (the person's edit, then the agent's
+ * own), the result or error. Its titles and state are left out.
+ *
+ * Returns: (transfer full): the text, lines joined by newlines
+ */
+char *
+tandem_tool_card_dup_text (AguiToolCallPart *part)
+{
+  GString *text = g_string_new (NULL);
+  g_autofree char *answer = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *result = NULL;
+
+  g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (part), NULL);
+
+  answer = dup_answer_line (part);
+  arguments = dup_arguments_text (part, &original);
+  result = dup_result_text (part);
+
+  append_line (text, agui_tool_call_part_get_tool_name (part));
+  append_line (text, answer);
+  append_line (text, arguments);
+  append_line (text, original);
+  append_line (text, result);
+
+  return g_string_free (text, FALSE);
 }
 
 GtkWidget *

@@ -26,6 +26,7 @@ const char       *tandem_tool_card_get_answer_text (TandemToolCard   *self);
 const char       *tandem_tool_card_get_original_arguments_text (TandemToolCard *self);
 
 char             *tandem_tool_card_dup_answer_text (AguiToolCallPart *part);
+char             *tandem_tool_card_dup_text        (AguiToolCallPart *part);
 
 char             *tandem_pretty_json               (JsonNode         *node);
 

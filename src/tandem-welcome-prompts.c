@@ -43,7 +43,6 @@ struct _TandemWelcomePrompts
 {
   GtkWidget     parent_instance;
 
-  GtkWidget    *grid;
   const Prompt *prompts;
   guint         n_prompts;
 };
@@ -85,9 +84,154 @@ tandem_welcome_prompts_dispose (GObject *object)
 {
   TandemWelcomePrompts *self = TANDEM_WELCOME_PROMPTS (object);
 
-  g_clear_pointer (&self->grid, gtk_widget_unparent);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (tandem_welcome_prompts_parent_class)->dispose (object);
+}
+
+#define SPACING     12
+#define MAX_COLUMNS 3
+
+/* The widest minimum and natural width of the buttons: the columns are
+ * all as wide as the widest button. */
+static void
+measure_column (TandemWelcomePrompts *self,
+                int                  *minimum,
+                int                  *natural)
+{
+  *minimum = 0;
+  *natural = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min, child_nat;
+
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, &child_nat, NULL, NULL);
+      *minimum = MAX (*minimum, child_min);
+      *natural = MAX (*natural, child_nat);
+    }
+}
+
+/* As many columns as fit @width at their natural width, three at most,
+ * one when even that does not fit: a narrow window stacks the examples
+ * instead of being held wide by them. */
+static guint
+columns_for_width (TandemWelcomePrompts *self,
+                   int                   width,
+                   int                  *column_width)
+{
+  int minimum, natural;
+  guint columns;
+
+  measure_column (self, &minimum, &natural);
+  for (columns = MIN (MAX_COLUMNS, MAX (self->n_prompts, 1)); columns > 1; columns--)
+    if ((int) columns * natural + ((int) columns - 1) * SPACING <= width)
+      break;
+
+  *column_width = MAX (minimum, MIN (natural, (width - ((int) columns - 1) * SPACING) / (int) columns));
+
+  return columns;
+}
+
+static int
+row_height (TandemWelcomePrompts *self,
+            int                   column_width)
+{
+  int height = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min, child_nat;
+
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, column_width, &child_min, &child_nat, NULL, NULL);
+      height = MAX (height, child_nat);
+    }
+
+  return height;
+}
+
+static void
+tandem_welcome_prompts_measure (GtkWidget      *widget,
+                                GtkOrientation  orientation,
+                                int             for_size,
+                                int            *minimum,
+                                int            *natural,
+                                int            *minimum_baseline,
+                                int            *natural_baseline)
+{
+  TandemWelcomePrompts *self = TANDEM_WELCOME_PROMPTS (widget);
+
+  if (self->n_prompts == 0)
+    {
+      *minimum = *natural = 0;
+      return;
+    }
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int column_min, column_nat;
+      int columns = MIN (MAX_COLUMNS, (int) self->n_prompts);
+
+      measure_column (self, &column_min, &column_nat);
+      *minimum = column_min;
+      *natural = columns * column_nat + (columns - 1) * SPACING;
+    }
+  else
+    {
+      int column_width;
+      guint columns = columns_for_width (self, for_size < 0 ? G_MAXINT / 4 : for_size, &column_width);
+      int rows = (int) ((self->n_prompts + columns - 1) / columns);
+
+      *minimum = *natural = rows * row_height (self, column_width) + (rows - 1) * SPACING;
+    }
+}
+
+static void
+tandem_welcome_prompts_size_allocate (GtkWidget *widget,
+                                      int        width,
+                                      int        height,
+                                      int        baseline)
+{
+  TandemWelcomePrompts *self = TANDEM_WELCOME_PROMPTS (widget);
+  int column_width;
+  guint columns;
+  int cell_height;
+  int x0;
+  guint i = 0;
+
+  if (self->n_prompts == 0)
+    return;
+
+  columns = columns_for_width (self, width, &column_width);
+  cell_height = row_height (self, column_width);
+  x0 = MAX (0, (width - ((int) columns * column_width + ((int) columns - 1) * SPACING)) / 2);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child), i++)
+    {
+      GtkAllocation allocation = {
+        x0 + (int) (i % columns) * (column_width + SPACING),
+        (int) (i / columns) * (cell_height + SPACING),
+        column_width,
+        cell_height,
+      };
+
+      gtk_widget_size_allocate (child, &allocation, -1);
+    }
+}
+
+static GtkSizeRequestMode
+tandem_welcome_prompts_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
@@ -98,26 +242,24 @@ tandem_welcome_prompts_class_init (TandemWelcomePromptsClass *klass)
 
   object_class->dispose = tandem_welcome_prompts_dispose;
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->measure = tandem_welcome_prompts_measure;
+  widget_class->size_allocate = tandem_welcome_prompts_size_allocate;
+  widget_class->get_request_mode = tandem_welcome_prompts_get_request_mode;
   gtk_widget_class_set_css_name (widget_class, "welcomeprompts");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 tandem_welcome_prompts_init (TandemWelcomePrompts *self)
 {
-  /* A grid, not a flow box: a flow box of wrapping labels inside a status
-   * page never settles on a height in GTK 4.8, and relays itself out on
-   * every frame, which starves the main loop's idle work */
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_row_homogeneous (GTK_GRID (self->grid), TRUE);
-  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 12);
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
-  gtk_widget_set_halign (self->grid, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->grid),
+  /* Laid out here, not by a flow box: a flow box of wrapping labels
+   * inside a status page never settles on a height in GTK 4.8, and
+   * relays itself out on every frame, which starves the main loop's
+   * idle work; nor by a grid of three columns, which holds the window
+   * 640 pixels wide. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Example Prompts"),
                                   -1);
-  gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -148,12 +290,12 @@ tandem_welcome_prompts_set_agent (TandemWelcomePrompts *self,
   if (prompts == self->prompts)
     return;
 
-  while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
-    gtk_grid_remove (GTK_GRID (self->grid), child);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   self->prompts = prompts;
   self->n_prompts = demo ? G_N_ELEMENTS (demo_prompts) : 0;
   for (guint i = 0; i < self->n_prompts; i++)
-    gtk_grid_attach (GTK_GRID (self->grid), create_prompt_button (&self->prompts[i]), i % 3, i / 3, 1, 1);
+    gtk_widget_set_parent (create_prompt_button (&self->prompts[i]), GTK_WIDGET (self));
 
   gtk_widget_set_visible (GTK_WIDGET (self), self->n_prompts > 0);
 }

@@ -608,7 +608,9 @@ on_session_busy_changed_cb (TandemWindow *self)
 
 /* What the next launch reopens: this conversation once it has a turn
  * to keep, a new chat otherwise. Written when the window closes, with its
- * size, as GNOME apps keep their state. */
+ * size, as GNOME apps keep their state, and whenever the conversation
+ * shown changes, so that an app that is killed or crashes reopens it
+ * too. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
 {
@@ -632,6 +634,7 @@ on_transcript_items_changed_cb (TandemWindow *self)
 {
   tandem_window_update_content_page (self);
   tandem_window_update_agent (self);
+  tandem_window_remember_thread (self);
 }
 
 static void
@@ -909,7 +912,10 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = _("Agent not available");
 
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    tandem_window_update_placeholder (self, agent != NULL && !tandem_agent_is_demo (agent) ? subtitle : NULL);
+    /* An agent given by its address on the command line is not in the
+     * list, and still not the demo agent */
+    tandem_window_update_placeholder (self, agent != NULL ? (tandem_agent_is_demo (agent) ? NULL : subtitle)
+                                                          : (is_url (self->agent_id) ? subtitle : NULL));
   }
 
   (void) application;

@@ -13,6 +13,9 @@
 
 #include "tandem-test-window.h"
 
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
+
 /* Runs the main loop for @milliseconds, whatever it has to do */
 void
 tandem_test_iterate_for (guint milliseconds)
@@ -147,4 +150,59 @@ tandem_test_application_new (const char *application_id,
     g_main_context_iteration (NULL, TRUE);
 
   return app;
+}
+
+/* Moves the X pointer over @widget at (@x, @y) of its own, as a person's
+ * mouse would: the server sends the window its crossing and motion
+ * events, so hover states and motion controllers react as they do. */
+void
+tandem_test_move_pointer (GtkWidget *widget,
+                          double     x,
+                          double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = gtk_native_get_surface (native);
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  graphene_point_t point;
+  double surface_x, surface_y;
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &point));
+  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
+
+  XWarpPointer (gdk_x11_display_get_xdisplay (display), None, gdk_x11_surface_get_xid (surface),
+                0, 0, 0, 0, (int) (point.x + surface_x), (int) (point.y + surface_y));
+  XFlush (gdk_x11_display_get_xdisplay (display));
+}
+
+/* Presses @keyval with @modifiers (Shift, Control, Alt) on the keyboard
+ * of the X server, as a person would, into @widget's window. */
+void
+tandem_test_press_key (GtkWidget       *widget,
+                       guint            keyval,
+                       GdkModifierType  modifiers)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (widget));
+  Display *xdisplay;
+  const struct { GdkModifierType mask; KeySym keysym; } keys[] = {
+    { GDK_SHIFT_MASK, XK_Shift_L }, { GDK_CONTROL_MASK, XK_Control_L }, { GDK_ALT_MASK, XK_Alt_L },
+  };
+  KeyCode code;
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  xdisplay = gdk_x11_display_get_xdisplay (display);
+  code = XKeysymToKeycode (xdisplay, keyval);
+  g_assert_cmpuint (code, !=, 0);
+
+  XSetInputFocus (xdisplay, gdk_x11_surface_get_xid (surface), RevertToParent, CurrentTime);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (modifiers & keys[i].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, keys[i].keysym), True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, False, CurrentTime);
+  for (guint i = G_N_ELEMENTS (keys); i > 0; i--)
+    if (modifiers & keys[i - 1].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, keys[i - 1].keysym), False, CurrentTime);
+  XFlush (xdisplay);
 }

@@ -36,5 +36,11 @@ void               tandem_test_remove_store     (const char   *store_dir,
                                                  const char   *store_path);
 TandemApplication *tandem_test_application_new  (const char   *application_id,
                                                  const char   *store_path);
+void               tandem_test_move_pointer     (GtkWidget    *widget,
+                                                 double        x,
+                                                 double        y);
+void               tandem_test_press_key        (GtkWidget       *widget,
+                                                 guint            keyval,
+                                                 GdkModifierType  modifiers);
 
 G_END_DECLS

@@ -320,6 +320,39 @@ test_agents_token_no_keyring (void)
 }
 
 static void
+test_agents_lookup_token_no_keyring (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgent) a = tandem_agent_new ("a", "A", "https://a.example/", NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("Looking a token up says when no keyring answers, a missing agent, and that the demo has none");
+
+  g_assert_true (tandem_agents_save (agents, a, NULL));
+  tandem_agents_lookup_token_async (agents, "a", NULL, store_result_cb, &result);
+  wait_for (&result);
+  g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "keyring"));
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  tandem_agents_lookup_token_async (agents, "gone", NULL, store_result_cb, &result);
+  wait_for (&result);
+  g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  tandem_agents_lookup_token_async (agents, TANDEM_AGENTS_DEMO_ID, NULL, store_result_cb, &result);
+  wait_for (&result);
+  g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
+  g_assert_no_error (error);
+}
+
+static void
 test_agents_transport_demo (void)
 {
   g_autoptr(GSettings) settings = new_settings ();
@@ -1061,6 +1094,7 @@ main (int   argc,
   g_test_add_func ("/agents/remove", test_agents_remove);
   g_test_add_func ("/agents/active", test_agents_active);
   g_test_add_func ("/agents/token-no-keyring", test_agents_token_no_keyring);
+  g_test_add_func ("/agents/lookup-token-no-keyring", test_agents_lookup_token_no_keyring);
   g_test_add_func ("/agents/transport-demo", test_agents_transport_demo);
   g_test_add_func ("/agents/transport-http", test_agents_transport_http);
   g_test_add_func ("/agents/transport-settings", test_agents_transport_settings);

@@ -33,6 +33,7 @@ typedef struct
   AguiHttpTransport *transport;
   AguiAgentSession  *session;
   TandemWindow      *window;
+  const char        *word;  /* what the row of the current match shows highlighted */
 } Fixture;
 
 static void
@@ -140,8 +141,13 @@ current_match_shown (gpointer data)
 
   labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
-    highlighted |= strstr (gtk_label_get_text (labels->pdata[i]), "Needle") != NULL &&
-                   gtk_label_get_attributes (labels->pdata[i]) != NULL;
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      highlighted |= tandem_conversation_search_count (text, strlen (text), f->word, NULL) > 0 &&
+                     gtk_widget_is_drawable (labels->pdata[i]) &&
+                     gtk_label_get_attributes (labels->pdata[i]) != NULL;
+    }
 
   return highlighted;
 }
@@ -155,6 +161,7 @@ test_find (Fixture       *f,
   guint first, second;
 
   g_test_summary ("Ctrl+F finds every match in the conversation, counts them and scrolls each into view");
+  f->word = "Needle";
 
   push_long_answer (f);
   tandem_window_send (f->window, "Is there a needle?");
@@ -220,6 +227,120 @@ test_find (Fixture       *f,
   }
 }
 
+/* One turn with a part of each kind, "pumpernickel" in all but the text */
+static void
+push_every_kind (Fixture *f)
+{
+  AguiTestResponse *response;
+
+  response = agui_test_response_new_events (
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"REASONING_START\",\"messageId\":\"think\"}",
+    "{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"think\",\"role\":\"reasoning\"}",
+    "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"think\",\"delta\":\"They want Pumpernickel, baked long.\"}",
+    "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"think\"}",
+    "{\"type\":\"REASONING_END\",\"messageId\":\"think\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Baking now.\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"bake\",\"parentMessageId\":\"m1\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"bread\\\":\\\"pumpernickel\\\"}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+    "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"res1\",\"toolCallId\":\"tc1\","
+      "\"content\":\"{\\\"loaf\\\":\\\"PUMPERNICKEL, sliced\\\"}\",\"role\":\"tool\"}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a1\",\"activityType\":\"oven\","
+      "\"content\":{\"note\":\"the pumpernickel is in\"}}",
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    NULL);
+  agui_test_server_push_response (f->server, response);
+}
+
+static GtkExpander *
+find_reasoning_expander (Fixture *f)
+{
+  g_autoptr(GPtrArray) expanders = tandem_test_find_all (f->window, GTK_TYPE_EXPANDER);
+
+  for (guint i = 0; i < expanders->len; i++)
+    if (gtk_widget_has_css_class (expanders->pdata[i], "reasoning"))
+      return expanders->pdata[i];
+
+  return NULL;
+}
+
+static guint
+count_highlighted_labels (Fixture *f)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (tandem_test_child (f->window, "transcript_view"), GTK_TYPE_LABEL);
+  guint n = 0;
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_label_get_attributes (labels->pdata[i]) != NULL)
+      n++;
+
+  return n;
+}
+
+static void
+test_find_every_kind (Fixture       *f,
+                      gconstpointer  data)
+{
+  TandemConversationSearch *search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
+  GtkExpander *reasoning;
+
+  g_test_summary ("Find also searches the reasoning, a tool card's arguments and result, and an activity card, "
+                  "opening a folded reasoning to show the match, and leaves the cards' own titles alone");
+
+  f->word = "pumpernickel";
+  push_every_kind (f);
+  tandem_window_send (f->window, "Bake me some bread");
+  agui_test_wait_for (session_idle, f, TIMEOUT_MS);
+  tandem_test_iterate_for (300);
+
+  reasoning = find_reasoning_expander (f);
+  g_assert_nonnull (reasoning);
+  g_assert_false (gtk_expander_get_expanded (reasoning));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
+  tandem_conversation_search_set_query (search, "Pumpernickel");
+  /* The reasoning, the arguments, the result, the activity */
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 4);
+  g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, "1 of 4");
+
+  /* The first is in the folded reasoning: it opens, the words highlighted */
+  g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
+  g_assert_true (gtk_expander_get_expanded (reasoning));
+
+  /* Then the card's arguments, its result, the activity card */
+  for (guint i = 2; i <= 4; i++)
+    {
+      g_autofree char *status = g_strdup_printf ("%u of 4", i);
+      guint before = tandem_conversation_search_get_current_block (search);
+
+      tandem_conversation_search_next (search);
+      g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, status);
+      g_assert_cmpuint (tandem_conversation_search_get_current_block (search), >=, before);
+      g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
+    }
+  tandem_test_iterate_for (100);
+  g_assert_cmpuint (count_highlighted_labels (f), ==, 4);
+
+  /* The tool card's title and state, the reasoning's title: the app's words */
+  tandem_conversation_search_set_query (search, "Result");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 0);
+  tandem_conversation_search_set_query (search, "Complete");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 0);
+  tandem_conversation_search_set_query (search, "Reasoning");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 0);
+  tandem_test_iterate_for (100);
+  g_assert_cmpuint (count_highlighted_labels (f), ==, 0);
+
+  /* The tool's name and the activity's type are the agent's */
+  tandem_conversation_search_set_query (search, "bake");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 3);
+  tandem_conversation_search_set_query (search, "oven");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 1);
+}
+
 static void
 test_count (void)
 {
@@ -280,6 +401,7 @@ main (int   argc,
 
   g_test_add_func ("/tandem/conversation-search/count", test_count);
   g_test_add ("/tandem/conversation-search/find", Fixture, NULL, fixture_set_up, test_find, fixture_tear_down);
+  g_test_add ("/tandem/conversation-search/every-kind", Fixture, NULL, fixture_set_up, test_find_every_kind, fixture_tear_down);
   g_test_add ("/tandem/conversation-search/sidebar-no-results", Fixture, NULL, fixture_set_up,
               test_sidebar_no_results, fixture_tear_down);
 

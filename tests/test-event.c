@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-event-parser-private.h"
+#include "agui-event-private.h"
+#include "agui-pipeline-private.h"
 
 /* Helpers */
 
@@ -1737,6 +1740,263 @@ test_control_characters (void)
   g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
 }
 
+static char *
+parse_described (AguiEventParser *parser,
+                 const char      *frame)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AguiEvent) event = agui_event_parser_parse (parser, frame, -1, &error);
+
+  if (event != NULL)
+    return agui_event_to_string (event);
+  if (error != NULL)
+    return g_strdup_printf ("error %s %d: %s", g_quark_to_string (error->domain), error->code, error->message);
+
+  return g_strdup ("dropped");
+}
+
+static void
+test_plain_frames (void)
+{
+  /* Each sits on an edge of the reader's fast path for flat frames
+   * without escapes: what it must take, and what it must leave to yajl
+   * (and json-glib, for the error) because the two might differ. */
+  static const char * const frames[] = {
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}",
+    " \t\r\n{ \"type\" : \"STEP_STARTED\" , \"stepName\" : \"s\" } \n",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\tb\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\x01b\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"caf\xc3\xa9 \x7f\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"stepName\":\"t\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"extra\":1}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"} x",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s}",
+    "{\"type\":\"STEP_STARTED\" \"stepName\":\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\"\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}{}",
+    "{}",
+    "{ }",
+    "[]",
+    "\"STEP_STARTED\"",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"code\":7}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":01}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":123456789012345678}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1234567890123456789}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":-999999999999999999}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":99999999999999999999}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1.0}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1e3}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":1x}",
+    "{\"type\":\"RUN_ERROR\",\"message\":\"m\",\"timestamp\":true}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":false}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":falsey}",
+    "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"t\",\"content\":{},\"replace\":tru}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":null}",
+    "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"subagentRunId\":null}",
+    "{\"type\":\"NOT_A_TYPE\",\"stepName\":\"s\"}",
+    "{\"type\":\"\",\"stepName\":\"s\"}",
+    "{\"type\":7}",
+  };
+  /* yajl takes \v and \f for whitespace, json-glib does not: these go
+   * past the fast path to yajl, and are read as yajl reads them. */
+  static const char * const yajl_space[] = {
+    "\v{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}",
+    "{\"type\":\"STEP_STARTED\",\f\"stepName\":\"s\"}",
+  };
+  g_autoptr(AguiEventParser) fast = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) reference = agui_event_parser_new ();
+
+  g_test_summary ("Flat frames without escapes, read on the reader's fast path, give the events, "
+                  "errors and drops of the json-glib reference, also just past that path's edges");
+
+  _agui_event_parser_set_reference (reference, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *expected = parse_described (reference, frames[i]);
+      g_autofree char *got = parse_described (fast, frames[i]);
+
+      g_test_message ("%s → %s", frames[i], expected);
+      g_assert_cmpstr (got, ==, expected);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (yajl_space); i++)
+    {
+      g_autofree char *got = parse_described (fast, yajl_space[i]);
+
+      g_assert_cmpstr (got, ==, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}");
+    }
+}
+
+/* Folds @frames (SSE data) after a RUN_STARTED and a snapshot, and
+ * describes the state, the last patch and the warnings. */
+static char *
+fold_described (gboolean            reference,
+                const char * const *frames,
+                guint               n_frames)
+{
+  g_autoptr(AguiReducer) reducer = NULL;
+  g_autoptr(GString) body = g_string_new ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+                                          "data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":"
+                                          "{\"a\":[1,2],\"o\":{\"k\":\"v\"},\"n\":1}}\n\n");
+  g_autoptr(GString) out = g_string_new (NULL);
+  AguiTranscript *transcript;
+  GPtrArray *warnings;
+  AguiPipeline *pipeline;
+  JsonArray *last;
+  g_autofree char *state = NULL;
+
+  for (guint i = 0; i < n_frames; i++)
+    g_string_append_printf (body, "data: %s\n\n", frames[i]);
+  g_string_append (body, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+
+  _agui_event_parser_set_reference_by_default (reference);
+  reducer = agui_reducer_new (NULL);
+  pipeline = _agui_pipeline_new (reducer);
+  _agui_event_parser_set_reference_by_default (FALSE);
+  _agui_pipeline_push_bytes (pipeline, (const guint8 *) body->str, body->len);
+  _agui_pipeline_finish (pipeline);
+
+  transcript = agui_reducer_get_transcript (reducer);
+  state = json_to_string (agui_transcript_get_state (transcript), FALSE);
+  g_string_append_printf (out, "state %s\n", state);
+  last = agui_transcript_get_last_state_delta (transcript);
+  if (last != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), last);
+      g_autofree char *text = json_to_string (node, FALSE);
+
+      g_string_append_printf (out, "last delta %s\n", text);
+    }
+  warnings = agui_reducer_get_warnings (reducer);
+  for (guint i = 0; i < warnings->len; i++)
+    g_string_append_printf (out, "warning %s\n", (const char *) g_ptr_array_index (warnings, i));
+  if (_agui_pipeline_get_error (pipeline) != NULL)
+    g_string_append_printf (out, "error %s\n", _agui_pipeline_get_error (pipeline)->message);
+
+  _agui_pipeline_free (pipeline);
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+test_patch_frames (void)
+{
+  /* Each on an edge of the patch reader: what it reads into operations,
+   * and what it leaves to the general path (unknown or repeated members,
+   * escapes, null, odd pointers, unknown ops, numbers yajl must check,
+   * nesting near the limit, anything after the patch). */
+  static const char * const frames[] = {
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/b\",\"value\":{\"x\":1,\"y\":\"z\",\"t\":true}}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/n\",\"value\":-7},{\"op\":\"test\",\"path\":\"/n\",\"value\":-7}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"test\",\"path\":\"/n\",\"value\":8}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/a/-\",\"value\":[1,{\"q\":[null,2.5]}]}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":1.0},{\"op\":\"add\",\"path\":\"/d\",\"value\":1e3}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/d\",\"value\":123456789012345678901}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/d\",\"value\":null}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/d\",\"value\":{\"k\":null}}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/o/k\"},{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/m\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"copy\",\"from\":\"/o\",\"path\":\"/c\"},{\"op\":\"remove\",\"path\":\"/nope\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/x~1y~0\",\"value\":\"s\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/x~2\",\"value\":\"s\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"x\",\"value\":\"s\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/__proto__/x\",\"value\":1}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/e\",\"value\":\"a\\nb\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/e\",\"value\":1,\"note\":\"kept\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"op\":\"remove\",\"path\":\"/n\",\"value\":1}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/n\",\"path\":\"/m\",\"value\":1}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"frob\",\"path\":\"/n\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"value\":1}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/f\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"move\",\"path\":\"/f\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/n\",\"from\":\"/a\"}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":7,\"value\":1}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[7]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":{}}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[ { \"op\" : \"add\" , \"path\" : \"/w\" , \"value\" : { \"s\" : 1 } } ] }\n",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":1}],\"timestamp\":5}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":1}]} x",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":1},]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":{\"a\":1,}}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":tru}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":01}]}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":\"x\x01\"}]}",
+    "{\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":1}],\"type\":\"STATE_DELTA\"}",
+  };
+  g_autoptr(AguiEventParser) fast = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) reference = agui_event_parser_new ();
+  g_autoptr(GString) deep = g_string_new ("{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/deep\",\"value\":");
+  const char *one[1];
+
+  g_test_summary ("STATE_DELTA frames read by the patch reader give the events, the state, the "
+                  "last patch, the warnings and the errors of the json-glib reference, also "
+                  "just past the reader's edges");
+
+  _agui_event_parser_set_reference (reference, TRUE);
+
+  /* The first frames do take the patch reader's path. */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(AguiEvent) event = agui_event_parser_parse (fast, frames[i], -1, NULL);
+      const char *strings;
+      guint n_ops;
+
+      g_assert_nonnull (_agui_event_get_patch_ops (event, &n_ops, &strings, NULL));
+      g_assert_cmpuint (n_ops, >, 0);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *expected = parse_described (reference, frames[i]);
+      g_autofree char *got = parse_described (fast, frames[i]);
+      g_autofree char *expected_fold = NULL;
+      g_autofree char *got_fold = NULL;
+
+      g_test_message ("%s → %s", frames[i], expected);
+      g_assert_cmpstr (got, ==, expected);
+
+      one[0] = frames[i];
+      expected_fold = fold_described (TRUE, one, 1);
+      got_fold = fold_described (FALSE, one, 1);
+      g_assert_cmpstr (got_fold, ==, expected_fold);
+    }
+
+  /* A value as deep as the frame's limit allows, and one level deeper. */
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      g_autoptr(GString) frame = g_string_new (deep->str);
+      guint levels = 512 - 3 + extra;
+      g_autofree char *expected = NULL;
+      g_autofree char *got = NULL;
+
+      for (guint i = 0; i < levels; i++)
+        g_string_append_c (frame, '[');
+      for (guint i = 0; i < levels; i++)
+        g_string_append_c (frame, ']');
+      g_string_append (frame, "}]}");
+
+      expected = parse_described (reference, frame->str);
+      got = parse_described (fast, frame->str);
+      g_assert_cmpstr (got, ==, expected);
+      g_assert_true (g_str_has_prefix (got, extra == 0 ? "{" : "error"));
+    }
+
+  /* All of them in one run: each patch applies to what the ones before
+   * left. */
+  {
+    g_autofree char *expected_fold = fold_described (TRUE, frames, G_N_ELEMENTS (frames));
+    g_autofree char *got_fold = fold_described (FALSE, frames, G_N_ELEMENTS (frames));
+
+    g_assert_cmpstr (got_fold, ==, expected_fold);
+  }
+}
+
 static void
 test_surrogate_marker_literal (void)
 {
@@ -1758,6 +2018,29 @@ test_surrogate_marker_literal (void)
   g_assert_nonnull (second);
   g_assert_cmpstr (agui_event_get_delta (first), ==, "\xF4\x8F\xA0\xBD and ");
   g_assert_cmpstr (agui_event_get_delta (second), ==, "\xF0\x9F\x98\x80");
+}
+
+static void
+test_surrogate_marker_after_half (void)
+{
+  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEvent) first = NULL;
+  g_autoptr(AguiEvent) second = NULL;
+
+  g_test_summary ("A literal U+10FC00 right after a split high surrogate stays itself, "
+                  "not the U+1F400 the old marker of \\uDC00 made of it");
+
+  first = agui_event_parser_parse (parser,
+                                   "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"a\\uD83D\"}",
+                                   -1, NULL);
+  second = agui_event_parser_parse (parser,
+                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\xF4\x8F\xB0\x80\"}",
+                                    -1, NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_cmpstr (agui_event_get_delta (first), ==, "a");
+  /* The high half that found no low half is a replacement character */
+  g_assert_cmpstr (agui_event_get_delta (second), ==, "\xEF\xBF\xBD\xF4\x8F\xB0\x80");
 }
 
 static void
@@ -1826,7 +2109,10 @@ main (int   argc,
   g_test_add_func ("/agui/event/limits/numbers", test_numbers_exact);
   g_test_add_func ("/agui/event/limits/control-characters", test_control_characters);
   g_test_add_func ("/agui/event/surrogates/marker-literal", test_surrogate_marker_literal);
+  g_test_add_func ("/agui/event/surrogates/marker-after-half", test_surrogate_marker_after_half);
   g_test_add_func ("/agui/event/flat", test_flat_event_api);
+  g_test_add_func ("/agui/event/parser/plain-frames", test_plain_frames);
+  g_test_add_func ("/agui/event/parser/patch-frames", test_patch_frames);
   add_fixture_tests ();
 
   return g_test_run ();

@@ -152,26 +152,33 @@ static void
 test_deep_frame (Fixture       *f,
                  gconstpointer  data)
 {
-  g_autofree char *deep = nested (100000);
-  g_autofree char *path = NULL;
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(JsonNode) folded = NULL;
-  int status;
+  /* 100,000 overflowed json-glib's parser; 60,000 parsed, then
+   * overflowed the CLI's printer */
+  static const guint depths[] = { 100000, 60000 };
 
-  g_test_summary ("A frame of 100,000 '[' is refused as a malformed event naming the limit; "
-                  "the stream goes on and fold prints valid JSON");
+  g_test_summary ("A frame of 100,000 or 60,000 '[' is refused as a malformed event naming the "
+                  "limit; the stream goes on and fold prints valid JSON");
 
-  path = write_sse (f, "deep.sse", RUN_STARTED, deep,
-                    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}",
-                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"after\"}",
-                    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}",
-                    RUN_FINISHED, NULL);
-  out = run_cli (&status, &err, "fold", path, NULL);
-  g_assert_cmpint (status, ==, 1);
-  g_assert_nonnull (strstr (err, "nested deeper than 512 levels"));
-  assert_strict_json (out);
-  folded = json_from_string (out, NULL);
-  g_assert_nonnull (strstr (out, "after"));
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      g_autofree char *deep = nested (depths[i]);
+      g_autofree char *path = NULL;
+      g_autofree char *out = NULL, *err = NULL;
+      g_autoptr(JsonNode) folded = NULL;
+      int status;
+
+      path = write_sse (f, "deep.sse", RUN_STARTED, deep,
+                        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}",
+                        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"after\"}",
+                        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}",
+                        RUN_FINISHED, NULL);
+      out = run_cli (&status, &err, "fold", path, NULL);
+      g_assert_cmpint (status, ==, 1);
+      g_assert_nonnull (strstr (err, "nested deeper than 512 levels"));
+      assert_strict_json (out);
+      folded = json_from_string (out, NULL);
+      g_assert_nonnull (strstr (out, "after"));
+    }
 }
 
 static void
@@ -383,6 +390,46 @@ test_store_stays_readable (Fixture       *f,
 }
 
 static void
+test_deep_row_search (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *db = g_build_filename (f->dir, "t.db", NULL);
+  g_autofree char *deep = g_strnfill (2001, '[');
+  g_autofree char *damage = NULL;
+  g_autofree char *unit = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_test_summary ("Activity content nested 2,001 deep in a stored row, which SQLite's JSON "
+                  "functions refuse, breaks neither search nor the other threads");
+
+  g_free (run_cli (&status, &err, "send", "--demo", "deep thread", "--approve", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_free (run_cli (&status, &err, "send", "--demo", "other thread", "--approve", "--store", db, NULL));
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  unit = first_thread (db, "deep");
+
+  /* Written by something else than this version of Tandem, which
+   * refuses such an event before it is stored */
+  damage = g_strdup_printf ("UPDATE events SET json = '{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\","
+                            "\"activityType\":\"x\",\"content\":{\"d\":%s}}' WHERE thread_id = '%s' AND seq = "
+                            "  (SELECT MAX (seq) FROM events WHERE thread_id = '%s');",
+                            deep, unit, unit);
+  sql (db, damage);
+
+  g_free (first_thread (db, "deep"));
+  g_free (first_thread (db, "other"));
+
+  out = run_cli (&status, &err, "show", unit, "--store", db, "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "skipped the stored event"));
+  assert_strict_json (out);
+  g_assert_nonnull (strstr (out, "deep thread"));
+}
+
+static void
 test_empty_store_file (Fixture       *f,
                        gconstpointer  data)
 {
@@ -446,6 +493,7 @@ main (int   argc,
   g_test_add ("/tandem/hostile/nul-byte", Fixture, NULL, fixture_set_up, test_nul_byte, fixture_tear_down);
 
   g_test_add ("/tandem/hostile/store-stays-readable", Fixture, NULL, fixture_set_up, test_store_stays_readable, fixture_tear_down);
+  g_test_add ("/tandem/hostile/deep-row-search", Fixture, NULL, fixture_set_up, test_deep_row_search, fixture_tear_down);
   g_test_add ("/tandem/hostile/empty-store-file", Fixture, NULL, fixture_set_up, test_empty_store_file, fixture_tear_down);
   g_test_add ("/tandem/hostile/read-only-send", Fixture, NULL, fixture_set_up, test_read_only_send, fixture_tear_down);
 

@@ -306,6 +306,192 @@ test_copy (Fixture       *f,
   g_assert_cmpstr (copied, ==, "{\"q\":\"tandem\"}");
 }
 
+static TandemMessageActions *
+find_actions (GtkWidget *row)
+{
+  g_autoptr(GPtrArray) found = tandem_test_find_all (row, TANDEM_TYPE_MESSAGE_ACTIONS);
+
+  return found->len > 0 ? found->pdata[0] : NULL;
+}
+
+static GtkWidget *
+find_action_button (GtkWidget  *widget,
+                    const char *action)
+{
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_actionable_get_action_name (buttons->pdata[i]), action) == 0)
+      return buttons->pdata[i];
+
+  return NULL;
+}
+
+typedef struct
+{
+  Fixture   *f;
+  GtkWidget *row;
+} Hover;
+
+/* The row is under the pointer and its actions are drawn over it */
+static gboolean
+actions_shown_on_hover (gpointer data)
+{
+  Hover *hover = data;
+  TandemMessageActions *actions = find_actions (hover->row);
+
+  return (gtk_widget_get_state_flags (hover->row) & GTK_STATE_FLAG_PRELIGHT) != 0 &&
+         actions != NULL && gtk_widget_is_drawable (GTK_WIDGET (actions));
+}
+
+static gboolean
+row_left (gpointer data)
+{
+  Hover *hover = data;
+
+  return (gtk_widget_get_state_flags (hover->row) & GTK_STATE_FLAG_PRELIGHT) == 0;
+}
+
+static gboolean
+menu_open (gpointer data)
+{
+  g_autoptr(GPtrArray) popovers = tandem_test_find_all (data, GTK_TYPE_POPOVER_MENU);
+
+  return popovers->len == 1 && gtk_widget_get_visible (popovers->pdata[0]);
+}
+
+/* A later block of the message, drawn inside the viewport */
+static GtkWidget *
+later_row_on_screen (Fixture    *f,
+                     const char *text)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  g_autoptr(GPtrArray) rows = rows_of (f, text);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+      graphene_rect_t bounds;
+
+      if (tandem_block_get_first (block) || tandem_block_get_kind (block) != TANDEM_BLOCK_MARKDOWN ||
+          !gtk_widget_compute_bounds (rows->pdata[i], scroller, &bounds))
+        continue;
+      if (bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller))
+        return rows->pdata[i];
+    }
+
+  return NULL;
+}
+
+static void
+test_every_block (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GString) source = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autofree char *event = NULL;
+  g_autofree char *copied = NULL;
+  g_autoptr(GPtrArray) popovers = NULL;
+  g_autoptr(GRegex) clock = g_regex_new ("^[0-9]{2}:[0-9]{2}$", 0, 0, NULL);
+  GtkWidget *scroller;
+  TandemMessageActions *actions;
+  GtkWidget *row, *other, *button, *time_label = NULL;
+  graphene_rect_t row_bounds, actions_bounds, viewport;
+  Hover hover;
+
+  g_test_summary ("Hovering any block of a long answer, not only its first, shows the answer's actions and "
+                  "time over that block; its Copy copies the whole answer; its menu is there by keyboard");
+
+  for (guint i = 0; i < 12; i++)
+    {
+      g_string_append_printf (source, "Part %u: %s%s\\n\\n", i, PARAGRAPH, PARAGRAPH);
+      g_string_append_printf (expected, "Part %u: %s%s\n\n", i, PARAGRAPH, PARAGRAPH);
+    }
+  g_string_insert (source, 0, "Long answer\\n\\n");
+  g_string_insert (expected, 0, "Long answer\n\n");
+  event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"%s\"}", source->str);
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS ("r1"), "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}", event,
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}", RF ("r1"), NULL));
+  send (f, "Write at length");
+  tandem_test_iterate_for (200);
+
+  /* The answer's first block, with its action line, is scrolled away */
+  scroller = tandem_test_child (f->window, "transcript_scroller");
+  row = later_row_on_screen (f, "Long answer");
+  g_assert_nonnull (row);
+  g_assert_false (tandem_block_get_first (tandem_block_row_get_block (TANDEM_BLOCK_ROW (row))));
+  g_assert_null (find_actions (row));
+
+  hover.f = f;
+  hover.row = row;
+  tandem_test_move_pointer (row, gtk_widget_get_width (row) / 3.0, gtk_widget_get_height (row) / 2.0);
+  g_assert_true (agui_test_wait_for (actions_shown_on_hover, &hover, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+  actions = find_actions (row);
+
+  /* Over the block, inside it and the viewport, taking no room: the
+   * block is as tall as before */
+  g_assert_true (gtk_widget_compute_bounds (row, scroller, &row_bounds));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (actions), scroller, &actions_bounds));
+  g_assert_true (graphene_rect_contains_rect (&row_bounds, &actions_bounds));
+  graphene_rect_init (&viewport, 0, 0, gtk_widget_get_width (scroller), gtk_widget_get_height (scroller));
+  g_assert_true (graphene_rect_contains_rect (&viewport, &actions_bounds));
+  g_assert_cmpfloat (actions_bounds.size.height, <, row_bounds.size.height + 1);
+
+  /* Copy and Regenerate, and when the answer came */
+  g_assert_true (gtk_widget_is_drawable (find_action_button (GTK_WIDGET (actions), "message.copy")));
+  g_assert_true (gtk_widget_is_drawable (find_action_button (GTK_WIDGET (actions), "message.regenerate")));
+  button = find_action_button (GTK_WIDGET (actions), "message.edit");
+  g_assert_true (button == NULL || !gtk_widget_is_drawable (button));
+  {
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (actions, GTK_TYPE_LABEL);
+
+    for (guint i = 0; i < labels->len; i++)
+      if (gtk_widget_is_drawable (labels->pdata[i]) &&
+          g_regex_match (clock, gtk_label_get_text (labels->pdata[i]), 0, NULL))
+        time_label = labels->pdata[i];
+  }
+  g_assert_nonnull (time_label);
+  g_assert_nonnull (gtk_widget_get_tooltip_text (time_label));
+
+  /* Its Copy is the whole answer's */
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), "something else");
+  button = find_action_button (GTK_WIDGET (actions), "message.copy");
+  g_signal_emit_by_name (button, "clicked");
+  copied = read_clipboard (f);
+  g_assert_cmpstr (copied, ==, expected->str);
+
+  /* Elsewhere, the block is no longer hovered */
+  other = tandem_test_child (f->window, "composer_view");
+  tandem_test_move_pointer (other, 10, 10);
+  g_assert_true (agui_test_wait_for (row_left, &hover, TIMEOUT_MS));
+
+  /* By keyboard: the focus in the block's text, Shift+F10 opens the
+   * message's menu, not the text's own (Cut, Copy, Paste) */
+  {
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
+    GtkWidget *text = NULL;
+
+    for (guint i = 0; i < labels->len && text == NULL; i++)
+      if (gtk_widget_get_focusable (labels->pdata[i]) && gtk_widget_is_drawable (labels->pdata[i]) &&
+          strstr (gtk_label_get_text (labels->pdata[i]), "Part") != NULL)
+        text = labels->pdata[i];
+    g_assert_nonnull (text);
+    tandem_test_move_pointer (text, 2, 2);
+    g_assert_true (gtk_widget_grab_focus (text));
+    tandem_test_iterate_for (50);
+    gtk_label_select_region (GTK_LABEL (text), 0, 0);
+    tandem_test_press_key (text, GDK_KEY_F10, GDK_SHIFT_MASK);
+    g_assert_true (agui_test_wait_for (menu_open, row, TIMEOUT_MS));
+  }
+  popovers = tandem_test_find_all (row, GTK_TYPE_POPOVER_MENU);
+  g_assert_cmpuint (popovers->len, ==, 1);
+  g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Copy Message"));
+  g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Regenerate"));
+  gtk_popover_popdown (popovers->pdata[0]);
+}
+
 static void
 test_menu (Fixture       *f,
            gconstpointer  data)
@@ -459,6 +645,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add ("/tandem/message-actions/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("copy", test_copy);
   ADD ("menu", test_menu);
+  ADD ("every-block", test_every_block);
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
 

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
+#include <libsecret/secret.h>
 
 #include "agui-test-server.h"
 #include "tandem-application.h"
@@ -131,6 +133,18 @@ test_placeholder (Fixture       *f,
 
   tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
   g_assert_true (tandem_agents_remove (agents, "loopback", &error));
+
+  /* An agent given with --agent is named by its address */
+  {
+    g_autofree char *expected = g_strdup_printf ("Message %s…", agui_test_server_get_url (f->server));
+    AgentWait url_wait = { f->window, agui_test_server_get_url (f->server) };
+
+    tandem_application_set_agent_url (app, agui_test_server_get_url (f->server));
+    tandem_window_new_chat (f->window);
+    g_assert_true (agui_test_wait_for (session_has_agent, &url_wait, TIMEOUT_MS));
+    g_assert_cmpstr (gtk_label_get_text (placeholder), ==, expected);
+    tandem_application_set_agent_url (app, NULL);
+  }
 }
 
 static gboolean
@@ -191,6 +205,83 @@ test_prompts (Fixture       *f,
   tandem_window_set_session (f->window, session);
   g_assert_cmpuint (tandem_welcome_prompts_get_n_prompts (prompts), ==, 0);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (prompts)));
+}
+
+/* Where @button is, in @prompts' coordinates */
+static graphene_rect_t
+button_bounds (TandemWelcomePrompts *prompts,
+               GtkWidget            *button)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (button, GTK_WIDGET (prompts), &bounds));
+
+  return bounds;
+}
+
+typedef struct
+{
+  TandemWindow         *window;
+  TandemWelcomePrompts *prompts;
+  GPtrArray            *buttons;
+  gboolean              narrow;
+} PromptsWait;
+
+/* The window has been laid out wide (900 asked), or narrow (360) */
+static gboolean
+laid_out_at (gpointer data)
+{
+  PromptsWait *wait = data;
+  graphene_rect_t bounds;
+
+  int width = gtk_widget_get_width (GTK_WIDGET (wait->window));
+
+  return (wait->narrow ? width <= 360 : width >= 800) &&
+         gtk_widget_compute_bounds (wait->buttons->pdata[0], GTK_WIDGET (wait->prompts), &bounds) &&
+         bounds.size.width > 0;
+}
+
+static void
+test_prompts_narrow (Fixture       *f,
+                     gconstpointer  data)
+{
+  TandemWelcomePrompts *prompts = TANDEM_WELCOME_PROMPTS (tandem_test_child (f->window, "welcome_prompts"));
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (prompts, GTK_TYPE_BUTTON);
+  PromptsWait wait = { f->window, prompts, buttons, FALSE };
+  graphene_rect_t first, second, third;
+  int minimum;
+
+  g_test_summary ("The example prompts stand three to a row in a wide window and stack in a narrow one, "
+                  "which they never hold wider than a phone's width");
+
+  g_assert_cmpuint (buttons->len, ==, 6);
+  g_assert_true (agui_test_wait_for (laid_out_at, &wait, TIMEOUT_MS));
+  first = button_bounds (prompts, buttons->pdata[0]);
+  second = button_bounds (prompts, buttons->pdata[1]);
+  third = button_bounds (prompts, buttons->pdata[2]);
+  g_assert_cmpfloat (first.origin.y, ==, third.origin.y);
+  g_assert_cmpfloat (first.origin.x, <, second.origin.x);
+  g_assert_cmpfloat (second.origin.x, <, third.origin.x);
+
+  /* With GNOME's window buttons: a close button alone */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  tandem_test_iterate_for (50);
+  gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  wait.narrow = TRUE;
+  g_assert_true (agui_test_wait_for (laid_out_at, &wait, TIMEOUT_MS));
+  tandem_test_iterate_for (50);
+  first = button_bounds (prompts, buttons->pdata[0]);
+  second = button_bounds (prompts, buttons->pdata[1]);
+  /* Stacked, and each inside the page */
+  g_assert_cmpfloat (first.origin.x, ==, second.origin.x);
+  g_assert_cmpfloat (second.origin.y, >=, first.origin.y + first.size.height);
+  g_assert_cmpfloat (first.origin.x, >=, 0);
+  g_assert_cmpfloat (first.origin.x + first.size.width, <=, gtk_widget_get_width (GTK_WIDGET (prompts)));
+
+  gtk_settings_reset_property (gtk_settings_get_default (), "gtk-decoration-layout");
 }
 
 static TandemPreferencesWindow *
@@ -318,6 +409,135 @@ test_connection (Fixture       *f,
 
 typedef struct
 {
+  TandemAgents *agents;
+  const char   *id;
+  char         *token;
+  gboolean      done;
+} TokenLookup;
+
+static void
+on_token_looked_up_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  TokenLookup *lookup = user_data;
+  g_autoptr(GError) error = NULL;
+
+  lookup->token = tandem_agents_lookup_token_finish (TANDEM_AGENTS (object), result, &error);
+  g_assert_no_error (error);
+  lookup->done = TRUE;
+}
+
+static gboolean
+token_stored (gpointer data)
+{
+  TokenLookup *lookup = data;
+
+  lookup->done = FALSE;
+  g_clear_pointer (&lookup->token, secret_password_free);
+  tandem_agents_lookup_token_async (lookup->agents, lookup->id, NULL, on_token_looked_up_cb, lookup);
+  while (!lookup->done)
+    g_main_context_iteration (NULL, TRUE);
+
+  return lookup->token != NULL;
+}
+
+static gboolean
+editor_open (gpointer data)
+{
+  return tandem_preferences_window_get_editor_field (data, "token") != NULL;
+}
+
+static TandemAgent *
+find_agent_named (TandemAgents *agents,
+                  const char   *name)
+{
+  GListModel *model = tandem_agents_get_model (agents);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (tandem_agent_get_name (agent), name) == 0)
+        return g_steal_pointer (&agent);
+    }
+
+  return NULL;
+}
+
+static void
+test_connection_stored_token (Fixture       *f,
+                              gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  TokenLookup lookup = { agents, NULL, NULL, FALSE };
+  const AguiTestRequest *request;
+  const char *result;
+
+  g_test_summary ("On a saved agent, Test Connection with the token field left empty sends the token the keyring keeps");
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  tandem_preferences_window_edit_agent (preferences, NULL);
+  tandem_test_iterate_for (100);
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), "Keyring agent");
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
+                         agui_test_server_get_url (f->server));
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "st0red-t0ken");
+  /* A header written by hand loses to the keyring's token, as in a conversation */
+  tandem_preferences_window_add_editor_header (preferences, "Authorization", "Bearer typed-header");
+  g_assert_true (tandem_preferences_window_save_editor (preferences));
+
+  agent = find_agent_named (agents, "Keyring agent");
+  g_assert_nonnull (agent);
+  lookup.id = tandem_agent_get_id (agent);
+  g_assert_true (agui_test_wait_for (token_stored, &lookup, TIMEOUT_MS));
+  g_assert_cmpstr (lookup.token, ==, "st0red-t0ken");
+
+  /* Opened again, the editor shows the token field empty */
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_editable_get_text (tandem_preferences_window_get_editor_field (preferences, "token")), ==, "");
+
+  for (guint i = 0; i < 2; i++)
+    {
+      AguiTestResponse *response = agui_test_response_new_events (RS ("r1"), NULL);
+
+      agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+      agui_test_server_push_response (f->server, response);
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  result = tandem_preferences_window_get_connection_result (preferences);
+  g_assert_true (g_str_has_prefix (result, "Connected"));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer st0red-t0ken");
+
+  /* A token typed in is the one tested */
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "n3w-t0ken");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  request = agui_test_server_get_request (f->server, 1);
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer n3w-t0ken");
+
+  /* Testing stored nothing: the keyring still has the saved token */
+  g_assert_true (token_stored (&lookup));
+  g_assert_cmpstr (lookup.token, ==, "st0red-t0ken");
+  g_clear_pointer (&lookup.token, secret_password_free);
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  g_assert_true (tandem_agents_remove (agents, tandem_agent_get_id (agent), &error));
+  g_assert_no_error (error);
+  tandem_test_iterate_for (50);
+}
+
+typedef struct
+{
   GtkApplication *application;
   const char     *thread_id;
 } Relaunch;
@@ -336,6 +556,14 @@ static gboolean
 session_idle (gpointer data)
 {
   return !agui_agent_session_get_busy (data);
+}
+
+static gboolean
+remembered_thread (gpointer data)
+{
+  g_autofree char *remembered = g_settings_get_string (tandem_application_get_settings (app), "last-thread");
+
+  return g_strcmp0 (remembered, data) == 0;
 }
 
 static void
@@ -362,10 +590,14 @@ test_relaunch (Fixture       *f,
   tandem_window_set_session (f->window, session);
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Still here"), RF ("r1"), NULL));
+  g_settings_set_string (settings, "last-thread", "");
   tandem_window_send (f->window, "Keep this open");
   g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
   tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  /* Remembered while the window is open, so a killed app reopens it too */
+  g_assert_true (agui_test_wait_for (remembered_thread, thread_id, TIMEOUT_MS));
 
   /* Quit with it open: closing the window keeps its state */
   gtk_window_close (GTK_WINDOW (f->window));
@@ -409,24 +641,35 @@ int
 main (int   argc,
       char *argv[])
 {
+  char *keyring_path;
   int result;
 
   tandem_test_init (&argc, &argv);
 
   store_dir = tandem_test_make_store_dir ("onboarding", &store_path);
+  keyring_path = g_build_filename (store_dir, "test.keyring", NULL);
+  /* A real keyring with no session bus: libsecret's file backend, in the
+   * store's scratch folder, unlocked by a fixed password */
+  g_setenv ("SECRET_BACKEND", "file", TRUE);
+  g_setenv ("SECRET_FILE_TEST_PATH", keyring_path, TRUE);
+  g_setenv ("SECRET_FILE_TEST_PASSWORD", "tandem-tests", TRUE);
   app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
 
 #define ADD(path, fn) g_test_add ("/tandem/onboarding/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("placeholder", test_placeholder);
   ADD ("prompts", test_prompts);
+  ADD ("prompts-narrow", test_prompts_narrow);
   ADD ("add-agent", test_add_agent);
   ADD ("test-connection", test_connection);
+  ADD ("test-connection-stored-token", test_connection_stored_token);
   ADD ("relaunch", test_relaunch);
 #undef ADD
 
   result = g_test_run ();
 
   g_clear_object (&app);
+  g_unlink (keyring_path);
+  g_free (keyring_path);
   tandem_test_remove_store (store_dir, store_path);
   g_free (store_path);
   g_free (store_dir);

@@ -15,6 +15,7 @@
 #include "agui.h"
 #include "agui-test-server.h"
 #include "agui-agent-session-private.h"
+#include "agui-session-store-private.h"
 
 /* Regenerated answers and edited messages fork the thread: what the
  * agent receives over real HTTP (the branch's history only, and
@@ -328,6 +329,45 @@ test_edit_refuses_an_answer (Fixture       *f,
 }
 
 static void
+test_times_survive_relaunch (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(JsonArray) snapshots = NULL;
+  AguiTranscript *transcript;
+  gint64 reopened, first, second;
+
+  g_test_summary ("A thread that never forked, reopened, dates each message by its turn, not by the reopening");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  act (f, SEND, NULL, "first");
+  act (f, SEND, NULL, "second");
+
+  snapshots = _agui_session_store_list_snapshots (f->store, "t", NULL);
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, 2);
+  first = json_object_get_int_member (json_array_get_object_element (snapshots, 0), "createdAt");
+  second = json_object_get_int_member (json_array_get_object_element (snapshots, 1), "createdAt");
+  g_assert_cmpint (first, >, 0);
+  g_assert_cmpint (second, >=, first);
+
+  g_usleep (2000);
+  reopened = g_get_real_time ();
+  open_session (f);
+  transcript = agui_agent_session_get_transcript (f->session);
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 0)), ==, first);
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 1)), ==, first);
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 2)), ==, second);
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 3)), ==, second);
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 3)), <, reopened);
+
+  /* A new turn is dated as it happens */
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "three"));
+  act (f, SEND, NULL, "third");
+  g_assert_cmpint (agui_transcript_get_message_time (transcript, message_id_at (f, 5)), >=, reopened);
+}
+
+static void
 test_branches_survive_relaunch (Fixture       *f,
                                 gconstpointer  data)
 {
@@ -592,6 +632,7 @@ main (int   argc,
   g_test_add ("/agui/session-branches/cli-all-branches", Fixture, NULL, fixture_set_up, test_cli_all_branches, fixture_tear_down);
   g_test_add ("/agui/session-branches/run-state-follows-branch", Fixture, NULL, fixture_set_up, test_run_state_follows_branch, fixture_tear_down);
   g_test_add ("/agui/session-branches/survive-relaunch", Fixture, NULL, fixture_set_up, test_branches_survive_relaunch, fixture_tear_down);
+  g_test_add ("/agui/session-branches/times-survive-relaunch", Fixture, NULL, fixture_set_up, test_times_survive_relaunch, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -1333,6 +1333,10 @@ typedef struct
   int         turn_count;
   guint       folded;
   guint       idle_id;
+  /* When each turn was saved, by the run that ended it, and how many
+   * of the transcript's records have their time from it */
+  GHashTable *run_times;
+  guint       timed;
 } Restore;
 
 static void
@@ -1342,6 +1346,7 @@ restore_free (Restore *restore)
   g_clear_pointer (&restore->events, g_ptr_array_unref);
   g_clear_pointer (&restore->snapshot, json_object_unref);
   g_clear_pointer (&restore->snapshots, json_array_unref);
+  g_clear_pointer (&restore->run_times, g_hash_table_unref);
   g_free (restore);
 }
 
@@ -1382,8 +1387,37 @@ restore_load (AguiSessionStore  *store,
       if (restore->snapshots == NULL)
         g_warning ("%s", local_error->message);
     }
+  /* Otherwise the messages' times come from the turns' times; without
+   * them a message's time is when it was read back */
+  else if (restore->snapshot != NULL)
+    {
+      restore->run_times = _agui_session_store_dup_run_times (store, thread_id, &local_error);
+      if (restore->run_times == NULL)
+        g_debug ("%s", local_error->message);
+    }
 
   return restore;
+}
+
+/* A run of the log ended: what was said since the last timed run is as
+ * old as the turn this run ended. A run that did not end its turn (a
+ * tool's answer or a resume came next) has no time of its own, and its
+ * records wait for the run that did. */
+static void
+restore_run_time (AguiAgentSession *self,
+                  Restore          *restore,
+                  const char       *run_id)
+{
+  const gint64 *time;
+  guint n_records;
+
+  if (restore->run_times == NULL || run_id == NULL ||
+      !(time = g_hash_table_lookup (restore->run_times, run_id)))
+    return;
+
+  n_records = _agui_transcript_get_n_records (self->transcript);
+  _agui_transcript_set_times (self->transcript, restore->timed, n_records, *time);
+  restore->timed = n_records;
 }
 
 /* Folds up to @budget_us microseconds' worth of the log (all of it when
@@ -1397,8 +1431,13 @@ restore_fold (AguiAgentSession *self,
 
   while (restore->folded < restore->events->len)
     {
-      agui_reducer_apply (self->reducer, g_ptr_array_index (restore->events, restore->folded));
+      AguiEvent *event = g_ptr_array_index (restore->events, restore->folded);
+      AguiEventType type = agui_event_get_event_type (event);
+
+      agui_reducer_apply (self->reducer, event);
       restore->folded++;
+      if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+        restore_run_time (self, restore, agui_event_get_string (event, "runId"));
 
       /* Reading the clock costs; every few events is often enough. */
       if ((restore->folded & 0x1f) == 0 && g_get_monotonic_time () >= deadline)

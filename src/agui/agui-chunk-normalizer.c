@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agui-chunk-normalizer.h"
+#include "agui-chunk-normalizer-private.h"
 #include "agui-event-private.h"
 
 /**
@@ -603,6 +603,18 @@ agui_chunk_normalizer_push (AguiChunkNormalizer  *self,
   g_ptr_array_add (out, agui_event_ref (event));
 
   return TRUE;
+}
+
+gboolean
+_agui_chunk_normalizer_passes (AguiChunkNormalizer *self,
+                               AguiEvent           *event)
+{
+  AguiEventType type = agui_event_get_event_type (event);
+
+  return self->open_order.head == NULL &&
+         type != AGUI_EVENT_TEXT_MESSAGE_CHUNK &&
+         type != AGUI_EVENT_TOOL_CALL_CHUNK &&
+         type != AGUI_EVENT_REASONING_MESSAGE_CHUNK;
 }
 
 /**

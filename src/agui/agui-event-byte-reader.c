@@ -21,6 +21,11 @@ struct _AguiEventByteReader
   guint                         stopped : 1;
 };
 
+static void on_frame (const char *data,
+                      gsize       length,
+                      gboolean    unterminated,
+                      gpointer    user_data);
+
 AguiEventByteReader *
 _agui_event_byte_reader_new (AguiEventByteReaderEventFunc event_func,
                              AguiEventByteReaderErrorFunc error_func,
@@ -32,6 +37,7 @@ _agui_event_byte_reader_new (AguiEventByteReaderEventFunc event_func,
   g_assert (error_func != NULL);
 
   self->decoder = agui_sse_decoder_new ();
+  _agui_sse_decoder_set_frame_func (self->decoder, on_frame, self);
   self->parser = agui_event_parser_new ();
   self->event_func = event_func;
   self->error_func = error_func;
@@ -80,15 +86,15 @@ _agui_event_byte_reader_get_parser (AguiEventByteReader *self)
 /* Frames come from the decoder, which has checked they are valid UTF-8. */
 static AguiEvent *
 parse_frame (AguiEventByteReader  *self,
-             AguiSseFrame         *frame,
+             const char           *data,
+             gsize                 length,
+             gboolean              unterminated,
              GError              **error)
 {
-  const char *data = agui_sse_frame_get_data (frame);
-  gsize length = agui_sse_frame_get_data_length (frame);
   g_autoptr(GError) local_error = NULL;
   AguiEvent *event;
 
-  if (!_agui_sse_frame_get_unterminated (frame))
+  if (!unterminated)
     return _agui_event_parser_parse_valid (self->parser, data, length, error);
 
   /* What the parser refuses outright is said as it is, not as a cut. */
@@ -108,27 +114,31 @@ parse_frame (AguiEventByteReader  *self,
   return event;
 }
 
+/* Each frame is parsed and handed over as the decoder dispatches it, so
+ * no frame is allocated or queued; after a stop the rest are dropped. */
 static void
-drain (AguiEventByteReader *self)
+on_frame (const char *data,
+          gsize       length,
+          gboolean    unterminated,
+          gpointer    user_data)
 {
-  AguiSseFrame *frame;
+  AguiEventByteReader *self = user_data;
+  g_autoptr(GError) error = NULL;
+  AguiEvent *event;
 
-  while (!self->stopped && (frame = agui_sse_decoder_next_frame (self->decoder)))
+  if (self->stopped)
+    return;
+
+  event = parse_frame (self, data, length, unterminated, &error);
+  if (event != NULL)
     {
-      g_autoptr(AguiSseFrame) owned = frame;
-      g_autoptr(AguiEvent) event = NULL;
-      g_autoptr(GError) error = NULL;
-
-      event = parse_frame (self, frame, &error);
-      if (event != NULL)
-        {
-          if (!self->event_func (event, self->user_data))
-            self->stopped = TRUE;
-        }
-      else if (error != NULL)
-        {
-          self->error_func (error, self->user_data);
-        }
+      if (!self->event_func (event, self->user_data))
+        self->stopped = TRUE;
+      agui_event_unref (event);
+    }
+  else if (error != NULL)
+    {
+      self->error_func (error, self->user_data);
     }
 }
 
@@ -143,9 +153,8 @@ _agui_event_byte_reader_push (AguiEventByteReader  *self,
   if (self->stopped)
     return FALSE;
 
-  /* Frames completed before bad bytes still count, so drain either way. */
+  /* Frames completed before bad bytes have been handed over already. */
   pushed = agui_sse_decoder_push (self->decoder, data, length, error);
-  drain (self);
 
   return pushed && !self->stopped;
 }
@@ -160,7 +169,6 @@ _agui_event_byte_reader_finish (AguiEventByteReader  *self,
     return FALSE;
 
   finished = agui_sse_decoder_finish (self->decoder, error);
-  drain (self);
 
   return finished && !self->stopped;
 }

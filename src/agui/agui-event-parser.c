@@ -83,6 +83,8 @@ struct _AguiEventParser
   GHashTable *chunk_lane_ids;
 
   AguiEventReader *reader;
+  GArray     *patch_ops;      /* AguiPatchOp, for the patch reader */
+  GString    *patch_strings;
   GPtrArray  *warnings;
   gboolean    reference;
   /* Streams repeat one type for long stretches: the last one is tried
@@ -1299,6 +1301,57 @@ frame_check (const char  *data,
   return FALSE;
 }
 
+/* A STATE_DELTA in the form producers write it, its type first and its
+ * patch second, is read by the patch reader: the patch never becomes a
+ * json-glib tree unless someone asks for the event's "delta". Returns
+ * NULL, having kept nothing, for any other frame, which is then read the
+ * general way: the patch reader takes only what that way would take
+ * without a warning, and the event it makes is the same event. */
+static AguiEvent *
+parse_patch_frame (AguiEventParser *self,
+                   const char      *data,
+                   gsize            length)
+{
+  static const char prefix[] = "{\"type\":\"STATE_DELTA\",\"delta\":";
+  static const char arena[] = "type\0STATE_DELTA";
+  const AguiFlatMember type_member = {
+    .name = 0, .string = 5, .length = 11, .kind = AGUI_FLAT_STRING,
+  };
+  const char *patch = data + sizeof prefix - 1;
+  const char *end = data + length;
+  const char *p;
+  gsize patch_length;
+
+  if (length < sizeof prefix || memcmp (data, prefix, sizeof prefix - 1) != 0 ||
+      memchr (data, '\\', length) != NULL)
+    return NULL;
+
+  g_string_truncate (self->patch_strings, 0);
+  patch_length = _agui_patch_reader_scan (self->reader, patch, end - patch,
+                                          self->patch_ops, self->patch_strings);
+  if (patch_length == 0)
+    return NULL;
+
+  p = patch + patch_length;
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  if (p < end && *p == '}')
+    p++;
+  else
+    p = NULL;
+  while (p != NULL && p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+
+  if (p != end)
+    {
+      g_array_set_size (self->patch_ops, 0);
+      return NULL;
+    }
+
+  return _agui_event_new_patch (AGUI_EVENT_STATE_DELTA, &type_member, 1, arena, sizeof arena,
+                                patch, patch_length, self->patch_ops, self->patch_strings);
+}
+
 static AguiEvent *
 parse_fast (AguiEventParser  *self,
             const char       *data,
@@ -1320,6 +1373,13 @@ parse_fast (AguiEventParser  *self,
         goto too_deep;
       return parse_reference (self, data, length, error);
     }
+
+  {
+    AguiEvent *event = parse_patch_frame (self, data, length);
+
+    if (event != NULL)
+      return event;
+  }
 
   switch (_agui_event_reader_read (self->reader, data, length, &read_error))
     {
@@ -1386,6 +1446,8 @@ agui_event_parser_finalize (GObject *object)
   g_clear_pointer (&self->pending_highs, g_hash_table_unref);
   g_clear_pointer (&self->chunk_lane_ids, g_hash_table_unref);
   g_clear_pointer (&self->reader, _agui_event_reader_free);
+  g_array_unref (self->patch_ops);
+  g_string_free (self->patch_strings, TRUE);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agui_event_parser_parent_class)->finalize (object);
@@ -1422,6 +1484,8 @@ agui_event_parser_init (AguiEventParser *self)
   self->pending_highs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->chunk_lane_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->reader = _agui_event_reader_new ();
+  self->patch_ops = g_array_new (FALSE, FALSE, sizeof (AguiPatchOp));
+  self->patch_strings = g_string_new (NULL);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->reference = reference_by_default;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-event.h"
+#include "agui-patch-reader-private.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,31 @@ AguiEvent *_agui_event_new_flat (AguiEventType          type,
                                  guint                  n_members,
                                  const char            *arena,
                                  gsize                  arena_length);
+
+/* A STATE_DELTA (or any event with one array member "delta" after its
+ * flat members) whose patch the patch reader read: @raw is the array's
+ * JSON text, @ops its operations (@ops is emptied), @op_strings their
+ * strings. */
+AguiEvent *_agui_event_new_patch      (AguiEventType          type,
+                                       const AguiFlatMember  *members,
+                                       guint                  n_members,
+                                       const char            *arena,
+                                       gsize                  arena_length,
+                                       const char            *raw,
+                                       gsize                  raw_length,
+                                       GArray                *ops,
+                                       GString               *op_strings);
+/* The operations of an event made by _agui_event_new_patch (), else NULL;
+ * @patch: the text their values are in. */
+const AguiPatchOp *_agui_event_get_patch_ops (AguiEvent   *self,
+                                              guint       *n_ops,
+                                              const char **strings,
+                                              const char **patch);
+
+/* A copy of agui_event_get_member (@self, @name), %NULL when absent: a
+ * flat event builds that one node, not its whole JsonObject. */
+JsonNode  *_agui_event_dup_member      (AguiEvent     *self,
+                                        const char    *name);
 
 /* %TRUE if the member is present and holds null, without building the
  * event's JsonObject. */

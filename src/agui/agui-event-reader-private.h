@@ -56,6 +56,16 @@ AguiReadResult   _agui_event_reader_read  (AguiEventReader  *self,
                                            gsize             length,
                                            GError          **error);
 
+/* Reads @data, valid UTF-8, as any one JSON value, with the same limits
+ * and the same tree as for a nested value of a frame; @depth is how many
+ * containers hold it (0 for a whole document), for the nesting limit. %NULL for anything
+ * yajl does not read (malformed, a limit broken, U+0000, a lone
+ * surrogate): the caller then asks json-glib, for its error or leniency. */
+JsonNode        *_agui_event_reader_read_value  (AguiEventReader   *self,
+                                                 const char        *data,
+                                                 gsize              length,
+                                                 guint              depth);
+
 /* After AGUI_READ_OK: the members in the frame's order (a repeated name
  * keeps its first place and its last value). @nodes[i] is non-NULL for a
  * member whose value is an object, an array or null; the flat fields of

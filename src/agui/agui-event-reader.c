@@ -33,26 +33,39 @@ typedef struct
   char     *key;            /* the pending member name of an object */
 } Level;
 
+/* The members, their nodes and the arena are plain buffers that keep
+ * their size from frame to frame: this runs for every name and value of
+ * every frame, so no GArray or GString call stands between yajl and a
+ * memcpy. */
 struct _AguiEventReader
 {
-  GArray     *members;      /* AguiFlatMember */
-  GPtrArray  *nodes;        /* JsonNode *, NULL for a scalar member */
-  GString    *arena;
+  AguiFlatMember *members;
+  JsonNode  **nodes;        /* NULL for a scalar member */
+  guint       n_members;
+  guint       members_size;
+  char       *arena;
+  gsize       arena_length;
+  gsize       arena_size;
   GHashTable *index;        /* name → position + 1, past LINEAR_MEMBERS */
   GArray     *levels;       /* Level: the nested containers open now */
   GString    *rewritten;    /* the frame with its lone surrogates marked */
   GString    *scratch;
   GError     *error;
+  JsonNode   *root;         /* value mode: the value read */
   gsize       key;          /* the pending top-level name, an arena offset */
   gsize       pool_used;
   guint8     *pool;
   guint       depth;
+  guint       base_depth;   /* value mode: how deep the value sits */
   guint       has_markers : 1;
   guint       has_nul : 1;
   guint       root_seen : 1;
   guint       not_object : 1;
   guint       in_delta : 1;
   guint       flat : 1;
+  /* Reading any JSON value into a JsonNode (_agui_event_reader_read_value ()),
+   * not an event frame into members. */
+  guint       value_mode : 1;
 };
 
 AguiEventReader *
@@ -60,9 +73,11 @@ _agui_event_reader_new (void)
 {
   AguiEventReader *self = g_new0 (AguiEventReader, 1);
 
-  self->members = g_array_new (FALSE, FALSE, sizeof (AguiFlatMember));
-  self->nodes = g_ptr_array_new ();
-  self->arena = g_string_sized_new (256);
+  self->members_size = LINEAR_MEMBERS;
+  self->members = g_new (AguiFlatMember, self->members_size);
+  self->nodes = g_new (JsonNode *, self->members_size);
+  self->arena_size = 1024;
+  self->arena = g_malloc (self->arena_size);
   self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
   self->rewritten = g_string_new (NULL);
   self->scratch = g_string_new (NULL);
@@ -74,23 +89,32 @@ _agui_event_reader_new (void)
 static void
 reset (AguiEventReader *self)
 {
-  for (guint i = 0; i < self->nodes->len; i++)
-    g_clear_pointer (&g_ptr_array_index (self->nodes, i), json_node_unref);
-  g_ptr_array_set_size (self->nodes, 0);
-
-  for (guint i = 0; i < self->levels->len; i++)
+  /* Only a frame that is not flat has nodes or open levels left. */
+  if (!self->flat)
     {
-      Level *level = &g_array_index (self->levels, Level, i);
-
-      json_node_unref (level->container);
-      g_free (level->key);
+      for (guint i = 0; i < self->n_members; i++)
+        g_clear_pointer (&self->nodes[i], json_node_unref);
     }
-  g_array_set_size (self->levels, 0);
 
-  g_array_set_size (self->members, 0);
-  g_string_truncate (self->arena, 0);
-  g_clear_pointer (&self->index, g_hash_table_unref);
-  g_clear_error (&self->error);
+  if (self->levels->len > 0)
+    {
+      for (guint i = 0; i < self->levels->len; i++)
+        {
+          Level *level = &g_array_index (self->levels, Level, i);
+
+          json_node_unref (level->container);
+          g_free (level->key);
+        }
+      g_array_set_size (self->levels, 0);
+    }
+
+  g_clear_pointer (&self->root, json_node_unref);
+  self->n_members = 0;
+  self->arena_length = 0;
+  if (self->index != NULL)
+    g_clear_pointer (&self->index, g_hash_table_unref);
+  if (self->error != NULL)
+    g_clear_error (&self->error);
   self->depth = 0;
   self->has_markers = FALSE;
   self->has_nul = FALSE;
@@ -107,9 +131,9 @@ _agui_event_reader_free (AguiEventReader *self)
     return;
 
   reset (self);
-  g_array_unref (self->members);
-  g_ptr_array_unref (self->nodes);
-  g_string_free (self->arena, TRUE);
+  g_free (self->members);
+  g_free (self->nodes);
+  g_free (self->arena);
   g_array_unref (self->levels);
   g_string_free (self->rewritten, TRUE);
   g_string_free (self->scratch, TRUE);
@@ -294,6 +318,18 @@ append_sanitized (GString    *out,
   g_string_append_len (out, string + copied, length - copied);
 }
 
+static void
+arena_reserve (AguiEventReader *self,
+               gsize            more)
+{
+  if (G_LIKELY (self->arena_length + more <= self->arena_size))
+    return;
+
+  while (self->arena_length + more > self->arena_size)
+    self->arena_size *= 2;
+  self->arena = g_realloc (self->arena, self->arena_size);
+}
+
 /* Returns the arena offset of a nul-terminated copy of @string. */
 static gsize
 arena_add (AguiEventReader *self,
@@ -301,21 +337,26 @@ arena_add (AguiEventReader *self,
            gsize            length,
            gboolean         sanitize)
 {
-  gsize offset = self->arena->len;
+  gsize offset = self->arena_length;
 
-  if (sanitize && self->has_markers)
+  if (G_UNLIKELY (sanitize && self->has_markers))
     {
-      append_sanitized (self->arena, string, length);
-      g_string_append_c (self->arena, '\0');
+      g_autoptr(GString) sanitized = g_string_sized_new (length + 3);
+
+      append_sanitized (sanitized, string, length);
+      string = sanitized->str;
+      length = sanitized->len;
+      arena_reserve (self, length + 1);
+      memcpy (self->arena + offset, string, length);
     }
   else
     {
-      /* One call, not an append and an append_c: this runs for every
-       * name and value of every frame. */
-      g_string_set_size (self->arena, offset + length + 1);
-      memcpy (self->arena->str + offset, string, length);
-      self->arena->str[offset + length] = '\0';
+      arena_reserve (self, length + 1);
+      memcpy (self->arena + offset, string, length);
     }
+
+  self->arena[offset + length] = '\0';
+  self->arena_length = offset + length + 1;
 
   return offset;
 }
@@ -339,8 +380,8 @@ scratch_string (AguiEventReader *self,
 static AguiFlatMember *
 top_member (AguiEventReader *self)
 {
-  const char *name = self->arena->str + self->key;
-  AguiFlatMember member = { .name = self->key };
+  const char *name = self->arena + self->key;
+  AguiFlatMember *member;
   guint position = G_MAXUINT;
 
   if (self->index != NULL)
@@ -352,9 +393,9 @@ top_member (AguiEventReader *self)
     }
   else
     {
-      for (guint i = 0; i < self->members->len; i++)
+      for (guint i = 0; i < self->n_members; i++)
         {
-          const char *candidate = self->arena->str + g_array_index (self->members, AguiFlatMember, i).name;
+          const char *candidate = self->arena + self->members[i].name;
 
           if (candidate[0] == name[0] && strcmp (candidate, name) == 0)
             {
@@ -367,32 +408,41 @@ top_member (AguiEventReader *self)
   if (position != G_MAXUINT)
     {
       /* json-glib's parser keeps the first place and the last value. */
-      g_clear_pointer (&g_ptr_array_index (self->nodes, position), json_node_unref);
-      return &g_array_index (self->members, AguiFlatMember, position);
+      g_clear_pointer (&self->nodes[position], json_node_unref);
+      return &self->members[position];
     }
 
-  g_array_append_val (self->members, member);
-  g_ptr_array_add (self->nodes, NULL);
+  if (G_UNLIKELY (self->n_members == self->members_size))
+    {
+      self->members_size *= 2;
+      self->members = g_renew (AguiFlatMember, self->members, self->members_size);
+      self->nodes = g_renew (JsonNode *, self->nodes, self->members_size);
+    }
 
-  if (self->members->len > LINEAR_MEMBERS)
+  member = &self->members[self->n_members];
+  *member = (AguiFlatMember) { .name = self->key };
+  self->nodes[self->n_members] = NULL;
+  self->n_members++;
+
+  if (G_UNLIKELY (self->n_members > LINEAR_MEMBERS))
     {
       /* Offsets, not pointers, go in: the arena may move. Keys are
        * compared as strings of the arena at lookup time. */
       if (self->index == NULL)
         {
           self->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-          for (guint i = 0; i < self->members->len; i++)
+          for (guint i = 0; i < self->n_members; i++)
             g_hash_table_insert (self->index,
-                                 g_strdup (self->arena->str + g_array_index (self->members, AguiFlatMember, i).name),
+                                 g_strdup (self->arena + self->members[i].name),
                                  GUINT_TO_POINTER (i + 1));
         }
       else
         {
-          g_hash_table_insert (self->index, g_strdup (name), GUINT_TO_POINTER (self->members->len));
+          g_hash_table_insert (self->index, g_strdup (name), GUINT_TO_POINTER (self->n_members));
         }
     }
 
-  return &g_array_index (self->members, AguiFlatMember, self->members->len - 1);
+  return member;
 }
 
 /* Puts a finished nested value (or null) where it belongs. */
@@ -400,12 +450,17 @@ static void
 add_node (AguiEventReader *self,
           JsonNode        *node)
 {
-  if (self->levels->len == 0)
+  if (self->levels->len == 0 && self->value_mode)
+    {
+      self->root = node;
+      self->root_seen = TRUE;
+    }
+  else if (self->levels->len == 0)
     {
       AguiFlatMember *member = top_member (self);
-      guint position = (guint) (member - &g_array_index (self->members, AguiFlatMember, 0));
+      guint position = (guint) (member - self->members);
 
-      g_ptr_array_index (self->nodes, position) = node;
+      self->nodes[position] = node;
       self->flat = FALSE;
     }
   else
@@ -428,7 +483,20 @@ add_node (AguiEventReader *self,
 static gboolean
 at_top (AguiEventReader *self)
 {
-  return self->depth == 1;
+  return self->depth == 1 && !self->value_mode;
+}
+
+/* A scalar outside any container: the whole value in value mode, else
+ * a frame that is not an object. */
+static gboolean
+refuse_bare_scalar (AguiEventReader *self)
+{
+  if (self->depth > 0 || self->value_mode)
+    return FALSE;
+
+  self->not_object = TRUE;
+
+  return TRUE;
 }
 
 static int
@@ -436,11 +504,8 @@ on_null (void *ctx)
 {
   AguiEventReader *self = ctx;
 
-  if (self->depth == 0)
-    {
-      self->not_object = TRUE;
-      return 0;
-    }
+  if (refuse_bare_scalar (self))
+    return 0;
 
   add_node (self, json_node_new (JSON_NODE_NULL));
 
@@ -453,11 +518,8 @@ on_boolean (void *ctx,
 {
   AguiEventReader *self = ctx;
 
-  if (self->depth == 0)
-    {
-      self->not_object = TRUE;
-      return 0;
-    }
+  if (refuse_bare_scalar (self))
+    return 0;
 
   if (at_top (self))
     {
@@ -503,11 +565,8 @@ on_number (void       *ctx,
   gint64 integer = 0;
   double number = 0;
 
-  if (self->depth == 0)
-    {
-      self->not_object = TRUE;
-      return 0;
-    }
+  if (refuse_bare_scalar (self))
+    return 0;
 
   if (length < sizeof buffer)
     {
@@ -578,11 +637,8 @@ on_string (void                *ctx,
 {
   AguiEventReader *self = ctx;
 
-  if (self->depth == 0)
-    {
-      self->not_object = TRUE;
-      return 0;
-    }
+  if (refuse_bare_scalar (self))
+    return 0;
 
   if (memchr (string, '\0', length) != NULL)
     return refuse_nul (self);
@@ -597,7 +653,7 @@ on_string (void                *ctx,
 
       member->kind = AGUI_FLAT_STRING;
       member->string = offset;
-      member->length = self->arena->len - offset - 1;
+      member->length = self->arena_length - offset - 1;
     }
   else
     {
@@ -621,7 +677,7 @@ on_key (void                *ctx,
   if (at_top (self))
     {
       self->key = arena_add (self, (const char *) key, length, TRUE);
-      self->in_delta = strcmp (self->arena->str + self->key, "delta") == 0;
+      self->in_delta = length == 5 && memcmp (key, "delta", 5) == 0;
     }
   else
     {
@@ -640,7 +696,7 @@ open_container (AguiEventReader *self,
 {
   Level level = { NULL, NULL };
 
-  if (++self->depth > AGUI_JSON_MAX_DEPTH)
+  if (++self->depth + self->base_depth > AGUI_JSON_MAX_DEPTH)
     {
       g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
                    "Invalid event: arrays and objects are nested deeper than %d levels",
@@ -648,7 +704,7 @@ open_container (AguiEventReader *self,
       return 0;
     }
 
-  if (self->depth == 1)
+  if (self->depth == 1 && !self->value_mode)
     {
       self->root_seen = TRUE;
       if (type != JSON_NODE_OBJECT)
@@ -676,7 +732,7 @@ close_container (AguiEventReader *self)
   Level level;
 
   self->depth--;
-  if (self->depth == 0)
+  if (self->depth == 0 && !self->value_mode)
     return 1;
 
   level = g_array_index (self->levels, Level, self->levels->len - 1);
@@ -717,16 +773,207 @@ static const yajl_callbacks callbacks = {
   .yajl_end_array = on_end,
 };
 
+static AguiReadResult read_frame (AguiEventReader  *self,
+                                  const char       *data,
+                                  gsize             length,
+                                  GError          **error);
+
 AguiReadResult
 _agui_event_reader_read (AguiEventReader  *self,
                          const char       *data,
                          gsize             length,
                          GError          **error)
 {
+  self->value_mode = FALSE;
+
+  return read_frame (self, data, length, error);
+}
+
+JsonNode *
+_agui_event_reader_read_value (AguiEventReader *self,
+                               const char      *data,
+                               gsize            length,
+                               guint            depth)
+{
+  AguiReadResult result;
+
+  self->value_mode = TRUE;
+  self->base_depth = depth;
+  result = read_frame (self, data, length, NULL);
+  self->value_mode = FALSE;
+  self->base_depth = 0;
+
+  if (result != AGUI_READ_OK || self->has_markers || self->root == NULL)
+    {
+      reset (self);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self->root);
+}
+
+/* The fast path */
+
+static inline const char *
+skip_space (const char *p,
+            const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+
+  return p;
+}
+
+/* A string with no escape (the frame has no backslash) and no control
+ * character: @p is past the opening quote. Returns the closing quote. */
+static inline const char *
+scan_plain_string (const char *p,
+                   const char *end)
+{
+  const char *quote = memchr (p, '"', end - p);
+
+  if (quote == NULL)
+    return NULL;
+
+  for (const char *c = p; c < quote; c++)
+    {
+      if ((guchar) *c < 0x20)
+        return NULL;
+    }
+
+  return quote;
+}
+
+/* Most frames are one flat object of strings, small integers and
+ * booleans, without a single escape: those are read here, several times
+ * faster than through yajl's callbacks, into the very members yajl would
+ * give. Anything else, or anything yajl might read differently (a null,
+ * a nested value, a double, a long number, an escape, whitespace beyond
+ * JSON's four) returns FALSE, and yajl reads the frame afresh. The
+ * grammar below accepts a subset of what yajl accepts. */
+static gboolean
+read_plain_frame (AguiEventReader *self,
+                  const char      *data,
+                  gsize            length)
+{
+  const char *end = data + length;
+  const char *p = skip_space (data, end);
+
+  if (p == end || *p != '{')
+    return FALSE;
+  p = skip_space (p + 1, end);
+
+  if (p < end && *p == '}')
+    goto closed;
+
+  for (;;)
+    {
+      const char *close;
+      AguiFlatMember *member;
+
+      if (p == end || *p != '"')
+        return FALSE;
+      if ((close = scan_plain_string (p + 1, end)) == NULL)
+        return FALSE;
+      self->key = arena_add (self, p + 1, close - p - 1, FALSE);
+
+      p = skip_space (close + 1, end);
+      if (p == end || *p != ':')
+        return FALSE;
+      p = skip_space (p + 1, end);
+      if (p == end)
+        return FALSE;
+
+      if (*p == '"')
+        {
+          gsize offset;
+
+          if ((close = scan_plain_string (p + 1, end)) == NULL)
+            return FALSE;
+          offset = arena_add (self, p + 1, close - p - 1, FALSE);
+          member = top_member (self);
+          member->kind = AGUI_FLAT_STRING;
+          member->string = offset;
+          member->length = close - p - 1;
+          p = close + 1;
+        }
+      else if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          gboolean negative = *p == '-';
+          const char *digits = negative ? p + 1 : p;
+          const char *q = digits;
+          gint64 value = 0;
+
+          while (q < end && g_ascii_isdigit (*q))
+            value = value * 10 + (*q++ - '0');
+
+          /* 18 digits cannot overflow; "01" is not JSON */
+          if (q == digits || q - digits > 18 || (*digits == '0' && q - digits > 1))
+            return FALSE;
+          if (q < end && (*q == '.' || *q == 'e' || *q == 'E'))
+            return FALSE;
+
+          member = top_member (self);
+          member->kind = AGUI_FLAT_INTEGER;
+          member->integer = negative ? -value : value;
+          member->number = 0;
+          p = q;
+        }
+      else if (end - p >= 4 && memcmp (p, "true", 4) == 0)
+        {
+          member = top_member (self);
+          member->kind = AGUI_FLAT_BOOLEAN;
+          member->boolean = TRUE;
+          p += 4;
+        }
+      else if (end - p >= 5 && memcmp (p, "false", 5) == 0)
+        {
+          member = top_member (self);
+          member->kind = AGUI_FLAT_BOOLEAN;
+          member->boolean = FALSE;
+          p += 5;
+        }
+      else
+        {
+          return FALSE;
+        }
+
+      p = skip_space (p, end);
+      if (p == end)
+        return FALSE;
+      if (*p == '}')
+        break;
+      if (*p != ',')
+        return FALSE;
+      p = skip_space (p + 1, end);
+    }
+
+closed:
+  if (skip_space (p + 1, end) != end)
+    return FALSE;
+
+  self->root_seen = TRUE;
+
+  return TRUE;
+}
+
+static AguiReadResult
+read_frame (AguiEventReader  *self,
+            const char       *data,
+            gsize             length,
+            GError          **error)
+{
   yajl_handle handle;
   yajl_status status;
 
   reset (self);
+
+  if (!self->value_mode && memchr (data, '\\', length) == NULL)
+    {
+      if (read_plain_frame (self, data, length))
+        return AGUI_READ_OK;
+      reset (self);
+    }
 
   if (mark_lone_surrogates (self, data, length))
     {
@@ -771,20 +1018,20 @@ _agui_event_reader_get_members (AguiEventReader   *self,
                                 AguiFlatMember   **members,
                                 JsonNode        ***nodes)
 {
-  *members = (AguiFlatMember *) (gpointer) self->members->data;
+  *members = self->members;
   if (nodes != NULL)
-    *nodes = (JsonNode **) self->nodes->pdata;
+    *nodes = self->nodes;
 
-  return self->members->len;
+  return self->n_members;
 }
 
 const char *
 _agui_event_reader_get_arena (AguiEventReader *self,
                               gsize           *length)
 {
-  *length = self->arena->len;
+  *length = self->arena_length;
 
-  return self->arena->str;
+  return self->arena;
 }
 
 gsize
@@ -810,12 +1057,12 @@ JsonObject *
 _agui_event_reader_steal_object (AguiEventReader *self)
 {
   JsonObject *object = json_object_new ();
-  const char *arena = self->arena->str;
+  const char *arena = self->arena;
 
-  for (guint i = 0; i < self->members->len; i++)
+  for (guint i = 0; i < self->n_members; i++)
     {
-      const AguiFlatMember *member = &g_array_index (self->members, AguiFlatMember, i);
-      JsonNode *node = g_steal_pointer (&g_ptr_array_index (self->nodes, i));
+      const AguiFlatMember *member = &self->members[i];
+      JsonNode *node = g_steal_pointer (&self->nodes[i]);
 
       if (node == NULL)
         {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-event-reader-private.h"
 #include "agui-json-private.h"
 
 /**
@@ -34,6 +35,14 @@ struct _AguiEvent
   AguiFlatMember  *flat;
   guint            n_flat;
   const char      *arena;
+  /* A STATE_DELTA read by the patch reader: its operations, their
+   * strings, and the patch's JSON text, from which the "delta" member is
+   * built only when asked for. */
+  AguiPatchOp     *ops;
+  guint            n_ops;
+  const char      *op_strings;
+  const char      *raw;
+  gsize            raw_length;
 };
 
 G_DEFINE_BOXED_TYPE (AguiEvent, agui_event, agui_event_ref, agui_event_unref)
@@ -170,8 +179,84 @@ _agui_event_new_flat (AguiEventType         type,
     memcpy (self->flat, members, members_size);
   memcpy (block + sizeof (AguiEvent) + members_size, arena, arena_length);
   self->arena = block + sizeof (AguiEvent) + members_size;
+  self->ops = NULL;
+  self->n_ops = 0;
+  self->op_strings = NULL;
+  self->raw = NULL;
+  self->raw_length = 0;
 
   return self;
+}
+
+AguiEvent *
+_agui_event_new_patch (AguiEventType         type,
+                       const AguiFlatMember *members,
+                       guint                 n_members,
+                       const char           *arena,
+                       gsize                 arena_length,
+                       const char           *raw,
+                       gsize                 raw_length,
+                       GArray               *ops,
+                       GString              *op_strings)
+{
+  gsize members_size = n_members * sizeof (AguiFlatMember);
+  gsize head = sizeof (AguiEvent) + members_size + arena_length;
+  AguiEvent *self;
+  char *block;
+
+  g_assert ((guint) type < G_N_ELEMENTS (event_type_names));
+
+  block = g_malloc (head + raw_length + 1 + op_strings->len + ops->len * sizeof (AguiPatchOp));
+  self = (AguiEvent *) block;
+  g_atomic_ref_count_init (&self->ref_count);
+  self->type = type;
+  self->object = NULL;
+  self->n_flat = n_members;
+  self->flat = (AguiFlatMember *) (block + sizeof (AguiEvent));
+  if (members_size > 0)
+    memcpy (self->flat, members, members_size);
+  memcpy (block + sizeof (AguiEvent) + members_size, arena, arena_length);
+  self->arena = block + sizeof (AguiEvent) + members_size;
+
+  memcpy (block + head, raw, raw_length);
+  block[head + raw_length] = '\0';
+  self->raw = block + head;
+  self->raw_length = raw_length;
+
+  memcpy (block + head + raw_length + 1, op_strings->str, op_strings->len);
+  self->op_strings = block + head + raw_length + 1;
+
+  /* The strings before them are bytes, so the operations are copied to
+   * an aligned place. */
+  self->n_ops = ops->len;
+  self->ops = g_memdup2 (ops->data, ops->len * sizeof (AguiPatchOp));
+  g_array_set_size (ops, 0);
+
+  return self;
+}
+
+const AguiPatchOp *
+_agui_event_get_patch_ops (AguiEvent   *self,
+                           guint       *n_ops,
+                           const char **strings,
+                           const char **patch)
+{
+  *n_ops = self->n_ops;
+  *strings = self->op_strings;
+  if (patch != NULL)
+    *patch = self->raw;
+
+  return self->ops;
+}
+
+/* Whether the flat members alone answer for @name: the "delta" of a
+ * patch read by the patch reader is not among them. */
+static inline gboolean
+flat_only (AguiEvent  *self,
+           const char *name)
+{
+  return self->flat != NULL &&
+         (self->raw == NULL || name[0] != 'd' || strcmp (name, "delta") != 0);
 }
 
 static const AguiFlatMember *
@@ -222,6 +307,16 @@ ensure_object (AguiEvent *self)
   for (guint i = 0; i < self->n_flat; i++)
     json_object_set_member (object, self->arena + self->flat[i].name,
                             flat_to_node (self, &self->flat[i]));
+  if (self->raw != NULL)
+    {
+      /* the tree the general path would have read from the frame */
+      g_autoptr(AguiEventReader) reader = _agui_event_reader_new ();
+      JsonNode *delta = _agui_event_reader_read_value (reader, self->raw, self->raw_length, 1);
+
+      if (delta == NULL)
+        delta = _agui_json_parse (self->raw, self->raw_length, NULL);
+      json_object_set_member (object, "delta", delta);
+    }
   json_object_seal (object);
 
   if (!g_atomic_pointer_compare_and_exchange (&self->object, NULL, object))
@@ -241,10 +336,10 @@ _agui_event_member_is_null (AguiEvent  *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     return FALSE;
 
-  node = json_object_get_member (self->object, name);
+  node = json_object_get_member (ensure_object (self), name);
 
   return node != NULL && JSON_NODE_HOLDS_NULL (node);
 }
@@ -402,6 +497,7 @@ agui_event_unref (AguiEvent *self)
     {
       if (self->object != NULL)
         json_object_unref (self->object);
+      g_free (self->ops);
       g_free (self);
     }
 }
@@ -463,10 +559,36 @@ agui_event_get_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (self->flat != NULL && flat_lookup (self, name) == NULL)
+  if (flat_only (self, name) && flat_lookup (self, name) == NULL)
     return NULL;
 
   return json_object_get_member (ensure_object (self), name);
+}
+
+/* json_node_copy (agui_event_get_member ()), without building the whole
+ * JsonObject of a flat event for one member. */
+JsonNode *
+_agui_event_dup_member (AguiEvent  *self,
+                        const char *name)
+{
+  JsonNode *node;
+
+  if (flat_only (self, name) && g_atomic_pointer_get (&self->object) == NULL)
+    {
+      const AguiFlatMember *member = flat_lookup (self, name);
+
+      if (member == NULL)
+        return NULL;
+
+      /* sealed, as ensure_object () leaves every member */
+      node = flat_to_node (self, member);
+      json_node_seal (node);
+      return node;
+    }
+
+  node = agui_event_get_member (self, name);
+
+  return node != NULL ? json_node_copy (node) : NULL;
 }
 
 /**
@@ -483,10 +605,10 @@ agui_event_has_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     return flat_lookup (self, name) != NULL;
 
-  return json_object_has_member (self->object, name);
+  return json_object_has_member (ensure_object (self), name);
 }
 
 /**
@@ -506,7 +628,7 @@ agui_event_get_string (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     {
       const AguiFlatMember *member = flat_lookup (self, name);
 
@@ -516,7 +638,7 @@ agui_event_get_string (AguiEvent  *self,
       return self->arena + member->string;
     }
 
-  node = json_object_get_member (self->object, name);
+  node = json_object_get_member (ensure_object (self), name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
     return NULL;
 
@@ -541,7 +663,7 @@ agui_event_get_boolean (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, default_value);
   g_return_val_if_fail (name != NULL, default_value);
 
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     {
       const AguiFlatMember *member = flat_lookup (self, name);
 
@@ -551,7 +673,7 @@ agui_event_get_boolean (AguiEvent  *self,
       return member->boolean;
     }
 
-  node = json_object_get_member (self->object, name);
+  node = json_object_get_member (ensure_object (self), name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     return default_value;
 
@@ -575,10 +697,10 @@ agui_event_get_object_member (AguiEvent  *self,
   g_return_val_if_fail (name != NULL, NULL);
 
   /* A flat event holds no objects. */
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     return NULL;
 
-  node = json_object_get_member (self->object, name);
+  node = json_object_get_member (ensure_object (self), name);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
 
@@ -601,10 +723,10 @@ agui_event_get_array_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (self->flat != NULL)
+  if (flat_only (self, name))
     return NULL;
 
-  node = json_object_get_member (self->object, name);
+  node = json_object_get_member (ensure_object (self), name);
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     return NULL;
 
@@ -700,7 +822,7 @@ agui_event_get_timestamp (AguiEvent *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->flat != NULL)
+  if (flat_only (self, "timestamp"))
     {
       const AguiFlatMember *member = flat_lookup (self, "timestamp");
 
@@ -713,7 +835,7 @@ agui_event_get_timestamp (AguiEvent *self,
       return TRUE;
     }
 
-  node = json_object_get_member (self->object, "timestamp");
+  node = json_object_get_member (ensure_object (self), "timestamp");
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return FALSE;
 

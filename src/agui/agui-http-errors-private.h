@@ -39,5 +39,7 @@ GError *_agui_http_error_new_frame_cap (gsize         size,
                                         gsize         max_frame_size);
 GError *_agui_http_error_new_proto_length (gsize      announced,
                                            gsize      max_frame_size);
+GError *_agui_http_error_new_body_read (const GError *cause,
+                                        const char   *content_encoding);
 
 G_END_DECLS

@@ -403,3 +403,54 @@ _agui_http_error_new_proto_length (gsize announced,
                       "agent's maximum frame size, in Preferences or --max-frame-size for tandem-cli)",
                       size_text, cap_text);
 }
+
+/* What libsoup 3.2 reports while a 2xx body is read, said as what
+ * happened to the answer. libsoup decodes chunked transfer-encoding and
+ * Content-Encoding itself, and several faults reach us as nothing at all:
+ * a chunk size that is not hex reads as the last chunk (a clean end),
+ * a gzip body corrupt from its first bytes is passed on undecoded, one
+ * cut short ends cleanly. Those are named where they surface (the SSE
+ * decoder names gzip bytes, the event reader a frame cut short). What
+ * does arrive as an error: */
+GError *
+_agui_http_error_new_body_read (const GError *cause,
+                                const char   *content_encoding)
+{
+  GError *error;
+
+  g_assert (cause != NULL);
+
+  /* Compressed data that stops decompressing once it had started:
+   * zlib's "Invalid compressed data", nothing to do with the network */
+  if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) &&
+      content_encoding != NULL && content_encoding[0] != '\0')
+    error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                         "The agent's answer is compressed (Content-Encoding: %s) and part of it "
+                         "is corrupt, so it could not be decompressed; the answer is incomplete",
+                         content_encoding);
+  /* The body ended before its Content-Length, or inside a chunk, or on a
+   * chunk-size line longer than libsoup reads */
+  else if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    error = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
+                                 "The connection to the agent broke before the answer was complete: "
+                                 "the agent's server closed it in the middle of the response body; "
+                                 "try again");
+  else if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+           g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE))
+    error = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_STREAM,
+                                 "The connection to the agent broke before the answer was complete: "
+                                 "it was reset (by the agent's server or the network in between); "
+                                 "try again");
+  else if (cause->domain == G_TLS_ERROR)
+    error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                         "The connection to the agent broke before the answer was complete: "
+                         "the secure connection failed (%s)", cause->message);
+  else
+    error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                         "The connection to the agent broke before the answer was complete: %s",
+                         cause->message);
+
+  _agui_error_set_details (error, cause->message);
+
+  return error;
+}

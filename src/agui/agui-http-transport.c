@@ -597,10 +597,12 @@ reader_read_cb (GObject      *object,
         }
       else
         {
-          end_error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
-                                   "The connection to the agent broke before the answer was complete: %s",
-                                   error->message);
-          _agui_error_set_details (end_error, error->message);
+          const char *encoding = NULL;
+
+          if (run->message != NULL)
+            encoding = soup_message_headers_get_one (soup_message_get_response_headers (run->message),
+                                                     "Content-Encoding");
+          end_error = _agui_http_error_new_body_read (error, encoding);
         }
       reader_end (run, end_error);
       return;

@@ -10,6 +10,7 @@
 
 #include "agui-json-private.h"
 #include "agui-json-patch.h"
+#include "agui-json-patch-private.h"
 
 /* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode.
  *
@@ -147,9 +148,20 @@ pointer_parse (const char *pointer)
    * says to turn ~1 into / before ~0 into ~: "~01" must become "~1". */
   while (*p == '/')
     {
-      GString *token = g_string_new (NULL);
+      const char *start = ++p;
+      GString *token;
 
-      for (p++; *p != '\0' && *p != '/'; p++)
+      /* Nearly every token has no escape: copied at once. */
+      while (*p != '\0' && *p != '/' && *p != '~')
+        p++;
+      if (*p != '~')
+        {
+          g_ptr_array_add (tokens, g_strndup (start, p - start));
+          continue;
+        }
+
+      token = g_string_new_len (start, p - start);
+      for (; *p != '\0' && *p != '/'; p++)
         {
           if (*p != '~')
             g_string_append_c (token, *p);
@@ -1238,19 +1250,23 @@ operation_move (PatchContext  *ctx,
   return operation_add (ctx, path, tokens, node, error);
 }
 
+/* @value: the operation's "value" member, NULL when it has none; when
+ * @value_owned, a node of the caller's that goes into the document as it
+ * is (or is freed), rather than a copy of it. */
 static gboolean
 operation_apply (PatchContext  *ctx,
-                 JsonObject    *operation,
+                 JsonNode      *value,
+                 gboolean       value_owned,
                  const char    *op,
                  const char    *path,
                  const char    *from,
                  GError       **error)
 {
+  g_autoptr(JsonNode) owned = value_owned ? value : NULL;
   g_autoptr(GPtrArray) tokens = NULL;
   g_autoptr(GPtrArray) from_tokens = NULL;
   gboolean needs_value;
   gboolean needs_from;
-  JsonNode *value = NULL;
   JsonNode *target;
 
   needs_value = g_str_equal (op, "add") || g_str_equal (op, "replace") || g_str_equal (op, "test");
@@ -1268,7 +1284,7 @@ operation_apply (PatchContext  *ctx,
       return FALSE;
     }
 
-  if (needs_value && !(value = json_object_get_member (operation, "value")))
+  if (needs_value && value == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH, "missing member 'value'");
       return FALSE;
@@ -1282,7 +1298,7 @@ operation_apply (PatchContext  *ctx,
 
   if (g_str_equal (op, "add"))
     {
-      JsonNode *copy = node_copy_deep (value);
+      JsonNode *copy = owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value);
 
       if (insert_run_extend (ctx, path, tokens, copy))
         return TRUE;
@@ -1298,7 +1314,9 @@ operation_apply (PatchContext  *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens, node_copy_deep (value), error);
+    return operation_replace (ctx, tokens,
+                              owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value),
+                              error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -1328,6 +1346,32 @@ operation_apply (PatchContext  *ctx,
   return TRUE;
 }
 
+/* Applies one operation, its error prefixed with where it is and what. */
+static gboolean
+operation_apply_named (PatchContext  *ctx,
+                       guint          position,
+                       JsonNode      *value,
+                       gboolean       value_owned,
+                       const char    *op,
+                       const char    *path,
+                       const char    *from,
+                       GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (operation_apply (ctx, value, value_owned, op, path, from, &local_error))
+    return TRUE;
+
+  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
+    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                "operation %u (%s %s from %s): ", position, op, path, from);
+  else
+    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                "operation %u (%s %s): ", position, op, path);
+
+  return FALSE;
+}
+
 static const char *
 member_get_string (JsonObject *object,
                    const char *name)
@@ -1347,7 +1391,6 @@ patch_element_apply (PatchContext  *ctx,
                      JsonNode      *element,
                      GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
   JsonObject *operation;
   const char *op;
   const char *path;
@@ -1379,17 +1422,8 @@ patch_element_apply (PatchContext  *ctx,
       return FALSE;
     }
 
-  if (operation_apply (ctx, operation, op, path, from, &local_error))
-    return TRUE;
-
-  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s from %s): ", position, op, path, from);
-  else
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s): ", position, op, path);
-
-  return FALSE;
+  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"), FALSE,
+                                op, path, from, error);
 }
 
 /**
@@ -1451,6 +1485,53 @@ agui_json_patch_apply (JsonNode  **document,
       if (!patch_element_apply (&ctx, i, json_array_get_element (patch, i), error))
         {
           /* A run not yet in its array has changed nothing. */
+          insert_run_drop (&ctx);
+          undo_all (&ctx);
+          return FALSE;
+        }
+    }
+
+  insert_run_flush (&ctx);
+
+  return TRUE;
+}
+
+gboolean
+_agui_json_patch_apply_ops (JsonNode          **document,
+                            const AguiPatchOp  *ops,
+                            guint               n_ops,
+                            const char         *strings,
+                            const char         *patch,
+                            GError            **error)
+{
+  g_autoptr(GArray) undo = NULL;
+  PatchContext ctx;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+  g_return_val_if_fail (*document != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  undo = g_array_new (FALSE, TRUE, sizeof (UndoEntry));
+  g_array_set_clear_func (undo, undo_entry_clear);
+  ctx.document = document;
+  ctx.undo = undo;
+  ctx.run.array = NULL;
+  ctx.run.parent = NULL;
+  g_queue_init (&ctx.run.nodes);
+
+  for (guint i = 0; i < n_ops; i++)
+    {
+      const AguiPatchOp *op = &ops[i];
+      const char *from = op->from != AGUI_PATCH_NO_STRING ? strings + op->from : NULL;
+      JsonNode *value = NULL;
+
+      /* Built here, once, and handed over: no copy of it goes in. */
+      if (op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE || op->kind == AGUI_PATCH_TEST)
+        value = _agui_patch_op_build_value (op, patch);
+
+      if (!operation_apply_named (&ctx, i, value, TRUE, _agui_patch_op_name (op->kind),
+                                  strings + op->path, from, error))
+        {
           insert_run_drop (&ctx);
           undo_all (&ctx);
           return FALSE;

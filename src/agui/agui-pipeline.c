@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agui-chunk-normalizer.h"
+#include "agui-chunk-normalizer-private.h"
 #include "agui-event-byte-reader-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-verifier.h"
@@ -112,6 +112,33 @@ item_failed (AguiPipeline *self,
     g_error_free (error);
 }
 
+static gboolean
+apply (AguiPipeline *self,
+       AguiEvent    *event)
+{
+  g_autoptr(GError) error = NULL;
+  AguiEventType type = agui_event_get_event_type (event);
+
+  if (!agui_verifier_check (self->verifier, event, &error))
+    {
+      _agui_pipeline_fail (self, error);
+      return FALSE;
+    }
+
+  self->saw_event = TRUE;
+  if (type == AGUI_EVENT_RUN_STARTED)
+    self->run_open = TRUE;
+  else if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+    self->run_open = FALSE;
+
+  if (self->reducer)
+    agui_reducer_apply (self->reducer, event);
+  if (self->applied)
+    self->applied (event, self->user_data);
+
+  return TRUE;
+}
+
 gboolean
 _agui_pipeline_push_event (AguiPipeline *self,
                            AguiEvent    *event)
@@ -120,6 +147,9 @@ _agui_pipeline_push_event (AguiPipeline *self,
 
   if (self->fatal)
     return FALSE;
+
+  if (_agui_chunk_normalizer_passes (self->normalizer, event))
+    return apply (self, event);
 
   g_ptr_array_set_size (self->expanded, 0);
   if (!agui_chunk_normalizer_push (self->normalizer, event, self->expanded, &error))
@@ -148,25 +178,8 @@ _agui_pipeline_push_event (AguiPipeline *self,
 
   for (guint i = 0; i < self->expanded->len; i++)
     {
-      AguiEvent *expanded = g_ptr_array_index (self->expanded, i);
-      AguiEventType type = agui_event_get_event_type (expanded);
-
-      if (!agui_verifier_check (self->verifier, expanded, &error))
-        {
-          _agui_pipeline_fail (self, error);
-          return FALSE;
-        }
-
-      self->saw_event = TRUE;
-      if (type == AGUI_EVENT_RUN_STARTED)
-        self->run_open = TRUE;
-      else if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
-        self->run_open = FALSE;
-
-      if (self->reducer)
-        agui_reducer_apply (self->reducer, expanded);
-      if (self->applied)
-        self->applied (expanded, self->user_data);
+      if (!apply (self, g_ptr_array_index (self->expanded, i)))
+        return FALSE;
     }
 
   return TRUE;

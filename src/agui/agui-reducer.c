@@ -9,7 +9,7 @@
 #include "agui-activity-part-private.h"
 #include "agui-error-private.h"
 #include "agui-event-private.h"
-#include "agui-json-patch.h"
+#include "agui-json-patch-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-reducer-private.h"
@@ -528,7 +528,7 @@ apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
   AguiRecord *record;
-  JsonNode *content = agui_event_get_member (event, "content");
+  JsonNode *content = _agui_event_dup_member (event, "content");
   const char *message_id = agui_event_get_message_id (event);
 
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
@@ -537,7 +537,7 @@ apply_tool_call_result (AguiReducer *self,
   record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
   record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-  record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
   /* Only events the client made itself carry an error: schema
    * enforcement strips the member from anything an agent sends. */
   record->error = g_strdup (agui_event_get_string (event, "error"));
@@ -634,16 +634,28 @@ static void
 apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
-  JsonArray *delta = agui_event_get_array_member (event, "delta");
+  JsonNode **state = _agui_transcript_get_state_location (self->transcript);
   g_autoptr(GError) error = NULL;
+  const AguiPatchOp *ops;
+  const char *strings;
+  const char *patch;
+  guint n_ops;
+  gboolean applied;
 
-  if (!agui_json_patch_apply (_agui_transcript_get_state_location (self->transcript), delta, &error))
+  /* A patch the patch reader read is applied from its operations, and
+   * the event builds no JsonArray of it unless someone asks. */
+  if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
+    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
+  else
+    applied = agui_json_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
+
+  if (!applied)
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
       return;
     }
 
-  _agui_transcript_state_patched (self->transcript, delta);
+  _agui_transcript_state_patched (self->transcript, event);
 }
 
 static void

@@ -69,5 +69,8 @@ int        _agui_session_store_count_branches     (AguiSessionStore *self,
 JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
+GHashTable *_agui_session_store_dup_run_times     (AguiSessionStore *self,
+                                                  const char       *thread_id,
+                                                  GError          **error);
 
 G_END_DECLS

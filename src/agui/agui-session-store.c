@@ -3753,6 +3753,50 @@ _agui_session_store_count_branches (AguiSessionStore  *self,
   return sqlite3_column_int (stmt, 0);
 }
 
+/* When each run that ended a turn was saved: run id to a gint64 of
+ * microseconds. Only the two small columns are read, never the stored
+ * JSON, so it costs the thread's turns, not its length. */
+GHashTable *
+_agui_session_store_dup_run_times (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) times = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read when the turns of the thread '%s' were saved", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self,
+                        "SELECT run_id, created_at FROM snapshots WHERE thread_id = ?1 AND run_id IS NOT NULL",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 *time = g_new (gint64, 1);
+
+      *time = sqlite3_column_int64 (stmt, 1);
+      g_hash_table_replace (times, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), time);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&times);
+}
+
 /* The snapshot the chosen branch ends on, NULL with no error when the
  * thread never chose one. */
 char *

@@ -21,4 +21,18 @@ gsize   _agui_sse_decoder_get_overflow_size (AguiSseDecoder *self);
 /* Whether the body ended inside @frame, before its closing blank line. */
 gboolean _agui_sse_frame_get_unterminated (AguiSseFrame *frame);
 
+/* Hands each frame's data to @func as it is dispatched, instead of
+ * queueing an AguiSseFrame for agui_sse_decoder_next_frame (): a reader
+ * that only wants the data then costs no allocation per frame. @data is
+ * nul-terminated and valid until @func returns. Frames come in the same
+ * order and at the same points of the body as from the queue. */
+typedef void (*AguiSseFrameFunc) (const char *data,
+                                  gsize       length,
+                                  gboolean    unterminated,
+                                  gpointer    user_data);
+
+void     _agui_sse_decoder_set_frame_func (AguiSseDecoder   *self,
+                                           AguiSseFrameFunc  func,
+                                           gpointer          user_data);
+
 G_END_DECLS

@@ -127,6 +127,9 @@ struct _AguiSseDecoder
   GQueue    frames;
   GError   *error;
 
+  AguiSseFrameFunc frame_func;
+  gpointer  frame_func_data;
+
   guint     bom_checked : 1;
   guint     pending_cr : 1;
   guint     has_data : 1;
@@ -342,9 +345,24 @@ parse_retry (const char *value,
 }
 
 static void
-agui_sse_decoder_dispatch (AguiSseDecoder *self)
+agui_sse_decoder_dispatch (AguiSseDecoder *self,
+                           gboolean        unterminated)
 {
-  if (self->has_data)
+  if (self->has_data && self->frame_func != NULL)
+    {
+      self->frame_func (self->data->str, self->data->len, unterminated, self->frame_func_data);
+
+      if (self->data->allocated_len > LINE_KEEP_SIZE)
+        {
+          g_string_free (self->data, TRUE);
+          self->data = g_string_new (NULL);
+        }
+      else
+        {
+          g_string_truncate (self->data, 0);
+        }
+    }
+  else if (self->has_data)
     {
       AguiSseFrame *frame;
 
@@ -355,7 +373,7 @@ agui_sse_decoder_dispatch (AguiSseDecoder *self)
       frame->data_length = self->data->len;
       frame->data = (char *) (frame + 1);
       memcpy (frame->data, self->data->str, self->data->len + 1);
-      frame->unterminated = FALSE;
+      frame->unterminated = unterminated;
       frame->event = g_steal_pointer (&self->event);
       frame->id = g_steal_pointer (&self->id);
       frame->retry = self->retry;
@@ -375,8 +393,10 @@ agui_sse_decoder_dispatch (AguiSseDecoder *self)
 
   /* Per frame, also for a frame that is not dispatched: a data-less frame
    * must not lend its event name or id to the next one. */
-  g_clear_pointer (&self->event, g_free);
-  g_clear_pointer (&self->id, g_free);
+  if (G_UNLIKELY (self->event != NULL))
+    g_clear_pointer (&self->event, g_free);
+  if (G_UNLIKELY (self->id != NULL))
+    g_clear_pointer (&self->id, g_free);
   self->retry = -1;
   self->has_data = FALSE;
 }
@@ -393,7 +413,7 @@ agui_sse_decoder_process_line (AguiSseDecoder *self,
 
   if (length == 0)
     {
-      agui_sse_decoder_dispatch (self);
+      agui_sse_decoder_dispatch (self, FALSE);
       return;
     }
 
@@ -986,11 +1006,20 @@ agui_sse_decoder_finish (AguiSseDecoder  *self,
   /* Data with no blank line after it: the body was cut inside a frame,
    * which explains a frame that then does not parse. */
   unterminated = self->has_data;
-  agui_sse_decoder_dispatch (self);
-  if (unterminated)
-    ((AguiSseFrame *) g_queue_peek_tail (&self->frames))->unterminated = TRUE;
+  agui_sse_decoder_dispatch (self, unterminated);
 
   return TRUE;
+}
+
+void
+_agui_sse_decoder_set_frame_func (AguiSseDecoder   *self,
+                                  AguiSseFrameFunc  func,
+                                  gpointer          user_data)
+{
+  g_return_if_fail (AGUI_IS_SSE_DECODER (self));
+
+  self->frame_func = func;
+  self->frame_func_data = user_data;
 }
 
 gboolean

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-message.h"
+#include "agui-event.h"
 #include "agui-transcript.h"
 
 G_BEGIN_DECLS
@@ -76,8 +77,9 @@ void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
 void        _agui_transcript_take_state             (AguiTranscript  *self,
                                                      JsonNode        *state);
 JsonNode  **_agui_transcript_get_state_location     (AguiTranscript  *self);
+/* @delta: the STATE_DELTA event just applied */
 void        _agui_transcript_state_patched          (AguiTranscript  *self,
-                                                     JsonArray       *delta);
+                                                     AguiEvent       *delta);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
 void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
@@ -116,6 +118,11 @@ gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
 void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
+guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
+void        _agui_transcript_set_times              (AguiTranscript  *self,
+                                                     guint            from,
+                                                     guint            to,
+                                                     gint64           time);
 
 /* The messages one at a time, for a caller that writes them in slices */
 guint       _agui_transcript_get_n_records      (AguiTranscript *self);

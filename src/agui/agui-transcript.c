@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-event.h"
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-message-private.h"
@@ -70,7 +71,9 @@ struct _AguiTranscript
   GHashTable   *tool_calls_by_id;
 
   JsonNode     *state;
-  JsonArray    *last_state_delta;
+  /* the STATE_DELTA event that last changed the state: its patch is
+   * built as a JsonArray only when someone asks for it */
+  AguiEvent    *last_state_delta;
   AguiRunState *run_state;
   JsonArray    *pending_interrupts;
   /* The open steps, outermost first: each a link of step_order holding
@@ -988,7 +991,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->tool_calls_by_id, g_hash_table_unref);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->state, json_node_unref);
-  g_clear_pointer (&self->last_state_delta, json_array_unref);
+  g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
   g_queue_clear_full (&self->step_order, g_free);
@@ -1019,7 +1022,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_LAST_STATE_DELTA:
-      g_value_set_boxed (value, self->last_state_delta);
+      g_value_set_boxed (value, agui_transcript_get_last_state_delta (self));
       break;
 
     case PROP_RUN_STATE:
@@ -1170,7 +1173,9 @@ agui_transcript_get_last_state_delta (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
 
-  return self->last_state_delta;
+  return self->last_state_delta != NULL
+         ? agui_event_get_array_member (self->last_state_delta, "delta")
+         : NULL;
 }
 
 /**
@@ -1706,7 +1711,7 @@ _agui_transcript_take_state (AguiTranscript *self,
 {
   g_clear_pointer (&self->state, json_node_unref);
   self->state = state ? state : json_node_init_null (json_node_alloc ());
-  g_clear_pointer (&self->last_state_delta, json_array_unref);
+  g_clear_pointer (&self->last_state_delta, agui_event_unref);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
@@ -1720,10 +1725,10 @@ _agui_transcript_get_state_location (AguiTranscript *self)
 
 void
 _agui_transcript_state_patched (AguiTranscript *self,
-                                JsonArray      *delta)
+                                AguiEvent      *delta)
 {
-  g_clear_pointer (&self->last_state_delta, json_array_unref);
-  self->last_state_delta = delta ? json_array_ref (delta) : NULL;
+  g_clear_pointer (&self->last_state_delta, agui_event_unref);
+  self->last_state_delta = delta ? agui_event_ref (delta) : NULL;
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
@@ -2280,6 +2285,24 @@ agui_transcript_get_message_time (AguiTranscript *self,
     return 0;
 
   return ((AguiRecord *) g_ptr_array_index (self->records, position))->time;
+}
+
+guint
+_agui_transcript_get_n_records (AguiTranscript *self)
+{
+  return self->records->len;
+}
+
+/* A replayed log arrives all at once: the restore says when the records
+ * from @from to @to came, as the store knows it */
+void
+_agui_transcript_set_times (AguiTranscript *self,
+                            guint           from,
+                            guint           to,
+                            gint64          time)
+{
+  for (guint i = from; i < MIN (to, self->records->len); i++)
+    ((AguiRecord *) g_ptr_array_index (self->records, i))->time = time;
 }
 
 /**

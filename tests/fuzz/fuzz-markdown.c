@@ -127,6 +127,7 @@ stream_frame (Stream *stream)
 
       start = tandem_block_peek_text (block, &length);
       text = g_strndup (start != NULL ? start : "", length);
+      tandem_markdown_model_set_offset (markdown, tandem_block_get_start (block));
       replaced = tandem_markdown_model_set_text (markdown, text, &first, &rebuilt);
     }
 
