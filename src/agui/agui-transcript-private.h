@@ -125,7 +125,6 @@ void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      gint64           time);
 
 /* The messages one at a time, for a caller that writes them in slices */
-guint       _agui_transcript_get_n_records      (AguiTranscript *self);
 JsonObject *_agui_transcript_dup_record_message (AguiTranscript *self,
                                                  guint           index);
 

@@ -1325,12 +1325,6 @@ agui_transcript_to_messages (AguiTranscript *self,
   return messages;
 }
 
-guint
-_agui_transcript_get_n_records (AguiTranscript *self)
-{
-  return self->records->len;
-}
-
 /* The AG-UI message of record @index, activity included, as
  * agui_transcript_to_messages (self, TRUE) has it */
 JsonObject *
