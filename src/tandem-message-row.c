@@ -10,6 +10,7 @@
 
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-conversation-search.h"
+#include "tandem-display-text.h"
 #include "tandem-markdown-view.h"
 #include "tandem-media-view.h"
 #include "tandem-message-row.h"
@@ -40,7 +41,10 @@ static void
 set_label_text (GtkLabel   *label,
                 const char *text)
 {
-  gtk_label_set_text (label, text != NULL ? text : "");
+  /* A pasted log or a minified file can be one line of 100 KB */
+  g_autofree char *shown = tandem_display_text (text, TANDEM_DISPLAY_MESSAGE_BYTES, FALSE);
+
+  gtk_label_set_text (label, shown);
 }
 
 static GtkWidget *

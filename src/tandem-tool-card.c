@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-conversation-search.h"
+#include "tandem-display-text.h"
 #include "tandem-tool-card.h"
 
 /* One tool call: its name, where it stands, what the person answered
@@ -255,12 +256,27 @@ static void
 tandem_tool_card_update_arguments (TandemToolCard *self)
 {
   g_autofree char *original = NULL;
-  g_autofree char *text = dup_arguments_text (self->part, &original);
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *original_shown = NULL;
+
+  /* While they stream, each delta shows their tail, never a copy of
+   * them all */
+  if (!agui_part_get_complete (AGUI_PART (self->part)) &&
+      agui_tool_call_part_get_parsed_arguments (self->part) == NULL &&
+      agui_tool_call_part_get_edited_arguments (self->part) == NULL)
+    shown = tandem_display_text (agui_tool_call_part_get_arguments (self->part), TANDEM_DISPLAY_TOOL_BYTES, TRUE);
+  else
+    {
+      text = dup_arguments_text (self->part, &original);
+      shown = tandem_display_text (text, TANDEM_DISPLAY_TOOL_BYTES, FALSE);
+      original_shown = original != NULL ? tandem_display_text (original, TANDEM_DISPLAY_TOOL_BYTES, FALSE) : NULL;
+    }
 
   gtk_label_set_text (GTK_LABEL (self->arguments_title),
                       original != NULL ? _("Arguments (edited by you)") : _("Arguments"));
-  gtk_label_set_text (GTK_LABEL (self->arguments_label), text);
-  gtk_label_set_text (GTK_LABEL (self->original_label), original != NULL ? original : "");
+  gtk_label_set_text (GTK_LABEL (self->arguments_label), shown);
+  gtk_label_set_text (GTK_LABEL (self->original_label), original_shown != NULL ? original_shown : "");
   gtk_widget_set_visible (self->original_expander, original != NULL);
 }
 
@@ -269,9 +285,10 @@ tandem_tool_card_update_result (TandemToolCard *self)
 {
   gboolean failed = agui_tool_call_part_get_error (self->part) != NULL;
   g_autofree char *text = dup_result_text (self->part);
+  g_autofree char *shown = text != NULL ? tandem_display_text (text, TANDEM_DISPLAY_TOOL_BYTES, FALSE) : NULL;
 
   gtk_label_set_text (GTK_LABEL (self->result_title), failed ? _("Error") : _("Result"));
-  gtk_label_set_text (GTK_LABEL (self->result_label), text != NULL ? text : "");
+  gtk_label_set_text (GTK_LABEL (self->result_label), shown != NULL ? shown : "");
   if (failed)
     gtk_widget_add_css_class (self->result_label, "error");
   else
@@ -296,7 +313,7 @@ on_part_notify_cb (TandemToolCard   *self,
       tandem_tool_card_update_answer (self);
     }
   else if (g_str_equal (name, "arguments") || g_str_equal (name, "parsed-arguments") ||
-           g_str_equal (name, "edited-arguments"))
+           g_str_equal (name, "edited-arguments") || g_str_equal (name, "complete"))
     tandem_tool_card_update_arguments (self);
   else if (g_str_equal (name, "answer") || g_str_equal (name, "answer-text"))
     tandem_tool_card_update_answer (self);

@@ -1002,14 +1002,35 @@ wait_frame (TandemWindow *window,
 /* Streams @n deltas made by @make into a visible transcript straight
  * through a reducer, @batch per frame, as a fast server would, and says
  * what each cost the main thread. */
+typedef struct
+{
+  const char *start;
+  const char *delta_before;  /* an event is these two around its delta */
+  const char *delta_after;
+  const char *end;
+} Stream;
+
+static const Stream text_stream = {
+  START ("m1"),
+  "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"", "\"}",
+  END ("m1"),
+};
+
+static const Stream tool_stream = {
+  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"write_file\"}",
+  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"", "\"}",
+  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}",
+};
+
 static void
-bench_stream (Fixture    *f,
-              const char *name,
-              guint       n,
-              guint       batch,
-              char     *(*make) (guint i),
-              guint       early_from,
-              guint       late_from)
+bench_stream (Fixture      *f,
+              const char   *name,
+              const Stream *stream,
+              guint         n,
+              guint         batch,
+              char       *(*make) (guint i),
+              guint         early_from,
+              guint         late_from)
 {
   AguiTranscript *transcript = agui_agent_session_get_transcript (tandem_window_get_session (f->window));
   g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
@@ -1019,11 +1040,12 @@ bench_stream (Fixture    *f,
   gint64 longest = 0;
   gint64 longest_wall = 0;
   guint longest_at = 0;
+  gint64 end_stall, end_wall;
   Stalls stalls;
 
   tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (f->window), on_tick_cb, &ticks, NULL);
   apply (reducer, RS ("r1"));
-  apply (reducer, START ("m1"));
+  apply (reducer, stream->start);
   wait_frame (f->window, &ticks);
   wait_frame (f->window, &ticks);
 
@@ -1040,8 +1062,7 @@ bench_stream (Fixture    *f,
       for (guint j = i; j < MIN (i + batch, n); j++)
         {
           g_autofree char *delta = make (j);
-          g_autofree char *event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
-                                                    "\"delta\":\"%s\"}", delta);
+          g_autofree char *event = g_strconcat (stream->delta_before, delta, stream->delta_after, NULL);
           apply (reducer, event);
         }
       ticks.last = 0;
@@ -1062,18 +1083,21 @@ bench_stream (Fixture    *f,
       if (i + batch == late_from + 1000)
         late_cpu = thread_cpu_us () - mark;
     }
-  apply (reducer, END ("m1"));
+  stalls_take (&stalls, &end_wall);
+  apply (reducer, stream->end);
   apply (reducer, RF ("r1"));
   wait_frame (f->window, &ticks);
+  /* The end shows the finished block: e.g. a tool's arguments printed */
+  end_stall = stalls_take (&stalls, &end_wall);
   gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
   g_source_remove (stalls.id);
 
   assert_shows_latest (f->window);
   g_print ("# %s: %u deltas in %.0f ms wall, %.0f ms main-thread CPU; longest main-loop stall %.1f ms of CPU (at delta %u), %.1f ms of wall time; "
-           "per delta %.1f µs at the start, %.1f µs at the end (ratio %.2f)\n",
+           "per delta %.1f µs at the start, %.1f µs at the end (ratio %.2f); the end's stall %.1f ms of CPU\n",
            name, n, (g_get_monotonic_time () - start) / 1000.0, (thread_cpu_us () - cpu_start) / 1000.0,
            longest / 1000.0, longest_at, longest_wall / 1000.0, early_cpu / 1000.0, late_cpu / 1000.0,
-           early_cpu > 0 ? (double) late_cpu / early_cpu : 0);
+           early_cpu > 0 ? (double) late_cpu / early_cpu : 0, end_stall / 1000.0);
 }
 
 static char *
@@ -1098,7 +1122,7 @@ test_perf_small_deltas (Fixture       *f,
       return;
     }
 
-  bench_stream (f, "10000 small deltas", 10000, 100, small_delta, 1000, 9000);
+  bench_stream (f, "10000 small deltas", &text_stream, 10000, 100, small_delta, 1000, 9000);
 }
 
 static void
@@ -1113,7 +1137,34 @@ test_perf_long_paragraph (Fixture       *f,
 
   /* 10-byte deltas: the text is 10 KB at delta 1000, 200 KB at 20000;
    * the two costs are of the thousand deltas from there. */
-  bench_stream (f, "one 200 KB paragraph", 20000, 100, paragraph_delta, 1000, 19000);
+  bench_stream (f, "one 200 KB paragraph", &text_stream, 20000, 100, paragraph_delta, 1000, 19000);
+}
+
+#define TOOL_DELTAS 5000
+
+/* A file written by a tool: one JSON string of 50 KB, on one line */
+static char *
+tool_delta (guint i)
+{
+  if (i == 0)
+    return g_strdup ("{\\\"path\\\":\\\"notes.txt\\\",\\\"content\\\":\\\"");
+  if (i == TOOL_DELTAS - 1)
+    return g_strdup ("\\\"}");
+
+  return g_strdup_printf ("w%07u ", i);
+}
+
+static void
+test_perf_tool_arguments (Fixture       *f,
+                          gconstpointer  data)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("Run with -m perf");
+      return;
+    }
+
+  bench_stream (f, "50 KB of tool arguments", &tool_stream, TOOL_DELTAS, 100, tool_delta, 1000, 3900);
 }
 
 static void
@@ -1172,6 +1223,7 @@ main (int   argc,
   ADD ("reopen-read-back", test_reopen_read_back);
   ADD ("perf/small-deltas", test_perf_small_deltas);
   ADD ("perf/long-paragraph", test_perf_long_paragraph);
+  ADD ("perf/tool-arguments", test_perf_tool_arguments);
   ADD ("perf/reopen-10000", test_perf_reopen);
 #undef ADD
 

@@ -334,6 +334,67 @@ test_tool_card (Fixture       *f,
   wait_for_exchange (f);
 }
 
+/* The longest line of @text, in bytes */
+static gsize
+longest_line (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  gsize longest = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    longest = MAX (longest, strlen (lines[i]));
+
+  return longest;
+}
+
+static void
+test_tool_card_long_arguments (Fixture       *f,
+                               gconstpointer  data)
+{
+  AguiTestResponse *response;
+  CardStatus streaming = { f, "Streaming" };
+  CardStatus awaiting = { f, "Awaiting result" };
+  g_autofree char *content = g_strnfill (20000, 'x');
+  g_autofree char *first = g_strdup_printf ("{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\","
+                                            "\"delta\":\"{\\\"content\\\":\\\"%s\"}", content);
+  g_autofree char *copied = NULL;
+  TandemToolCard *card;
+  const char *shown;
+
+  g_test_summary ("A tool call's 20 KB one-line argument shows its tail while it streams, then at most "
+                  "8 KB in short lines, saying what is left out; Copy still has all of it");
+
+  response = agui_test_response_new_events (RS ("r1"), CALL_START ("tc1", "write_file"), first, NULL);
+  agui_test_response_append_stall (response, 600);
+  agui_test_response_append_event_json (response,
+                                        "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"\\\"}\"}");
+  agui_test_response_append_event_json (response, CALL_END ("tc1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  send_by_enter (f, "Write it");
+
+  g_assert_true (agui_test_wait_for (card_has_status, &streaming, TIMEOUT_MS));
+  card = find_card (f);
+  tandem_test_iterate_for (50);
+  shown = tandem_tool_card_get_arguments_text (card);
+  g_assert_true (g_str_has_prefix (shown, "…"));
+  g_assert_cmpuint (strlen (shown), <=, 2048 + strlen ("…") + 8);
+  g_assert_cmpuint (longest_line (shown), <=, 512);
+
+  g_assert_true (agui_test_wait_for (card_has_status, &awaiting, TIMEOUT_MS));
+  card = find_card (f);
+  shown = tandem_tool_card_get_arguments_text (card);
+  g_assert_true (g_str_has_prefix (shown, "{"));
+  g_assert_cmpuint (strlen (shown), <, 9 * 1024);
+  g_assert_cmpuint (longest_line (shown), <=, 512);
+  g_assert_true (g_str_has_suffix (shown, "Copy copies all of it"));
+  copied = tandem_tool_card_dup_text (tandem_tool_card_get_part (card));
+  g_assert_nonnull (strstr (copied, content));
+  agui_agent_session_cancel (tandem_window_get_session (f->window));
+  wait_for_exchange (f);
+}
+
 static TandemApprovalDialog *
 find_dialog (void)
 {
@@ -1504,6 +1565,7 @@ main (int   argc,
   ADD ("stream", test_stream, NULL);
   ADD ("composer-keys", test_composer_keys, NULL);
   ADD ("tool-card", test_tool_card, NULL);
+  ADD ("tool-card-long-arguments", test_tool_card_long_arguments, NULL);
   ADD ("interrupt-approve", test_interrupt, GINT_TO_POINTER (FALSE));
   ADD ("interrupt-edit", test_interrupt, GINT_TO_POINTER (TRUE));
   ADD ("interrupt-cancelled-by-close", test_interrupt_cancelled_by_close, NULL);
