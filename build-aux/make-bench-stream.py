@@ -5,7 +5,8 @@
     make-bench-stream.py --bench TANDEM_CLI OUTPUT COUNT WORKLOAD
 
 The second form (the meson benchmarks) writes OUTPUT only when it is not
-there yet, then runs `TANDEM_CLI bench fold OUTPUT`: the 1M-event streams
+there yet or older than this script, then runs `TANDEM_CLI bench fold
+OUTPUT`: the 1M-event streams
 are up to 260 MB, too big to make on every build.
 
 Each workload is one long run, the way a chatty agent streams it, so that a
@@ -26,7 +27,9 @@ import sys
 def main():
     if sys.argv[1] == "--bench":
         tandem_cli, path = sys.argv[2], sys.argv[3]
-        if not os.path.exists(path):
+        # A stream made by an older generator is made again: it may not
+        # be the workload the benchmark now means.
+        if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(__file__):
             partial = path + ".partial"
             write(partial, int(sys.argv[4]), sys.argv[5])
             os.replace(partial, path)

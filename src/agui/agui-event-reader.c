@@ -904,8 +904,13 @@ read_plain_frame (AguiEventReader *self,
           const char *q = digits;
           gint64 value = 0;
 
+          /* past 18 digits the value is not wanted, and could overflow */
           while (q < end && g_ascii_isdigit (*q))
-            value = value * 10 + (*q++ - '0');
+            {
+              if (q - digits < 18)
+                value = value * 10 + (*q - '0');
+              q++;
+            }
 
           /* 18 digits cannot overflow; "01" is not JSON */
           if (q == digits || q - digits > 18 || (*digits == '0' && q - digits > 1))

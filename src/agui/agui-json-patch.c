@@ -136,7 +136,8 @@ node_type_describe (JsonNode *node)
 static GPtrArray *
 pointer_parse (const char *pointer)
 {
-  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  /* sized for the usual few tokens, so that adding them never grows it */
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_full (8, g_free);
   const char *p = pointer;
 
   if (*p == '\0')
@@ -156,7 +157,11 @@ pointer_parse (const char *pointer)
         p++;
       if (*p != '~')
         {
-          g_ptr_array_add (tokens, g_strndup (start, p - start));
+          char *plain = g_malloc (p - start + 1);
+
+          memcpy (plain, start, p - start);
+          plain[p - start] = '\0';
+          g_ptr_array_add (tokens, plain);
           continue;
         }
 
