@@ -12,6 +12,7 @@ packages=(
   xvfb xauth libx11-dev libxtst-dev
   gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0
   gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi
+  gi-docgen
 )
 
 missing=()

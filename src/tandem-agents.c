@@ -853,7 +853,7 @@ tandem_agents_check_name (const char  *name,
  * @url: an agent's endpoint
  * @error: return location for a #GError
  *
- * Accepts what [method@Agui.HttpTransportBuilder.build] accepts: an `http`
+ * Accepts what [ctor@Agui.HttpTransport.new] accepts: an `http`
  * or `https` URL with a host.
  *
  * Returns: whether @url will do; %G_IO_ERROR_INVALID_ARGUMENT with a
@@ -863,7 +863,6 @@ gboolean
 tandem_agents_check_url (const char  *url,
                          GError     **error)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(GError) local_error = NULL;
 
@@ -874,8 +873,7 @@ tandem_agents_check_url (const char  *url,
       return FALSE;
     }
 
-  builder = agui_http_transport_builder_new (url);
-  if (!(transport = agui_http_transport_builder_build (builder, &local_error)))
+  if (!(transport = agui_http_transport_new (url, &local_error)))
     {
       g_debug ("Rejecting the URL “%s”: %s", url, local_error->message);
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -886,13 +884,27 @@ tandem_agents_check_url (const char  *url,
   return TRUE;
 }
 
+static gboolean
+check_header_line (const char *line)
+{
+  const char * const headers[] = { line, NULL };
+  g_autoptr(AguiHttpTransport) transport = NULL;
+
+  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, NULL,
+                              "url", "http://localhost/",
+                              "headers", headers,
+                              NULL);
+
+  return transport != NULL;
+}
+
 /**
  * tandem_agents_check_header:
  * @name: a header name
  * @value: its value
  * @error: return location for a #GError
  *
- * Applies the rules of [method@Agui.HttpTransportBuilder.build]: the name
+ * Applies the rules of [property@Agui.HttpTransport:headers]: the name
  * is an RFC 7230 token, the value has no line breaks or other controls.
  *
  * Returns: whether the header will do; %G_IO_ERROR_INVALID_ARGUMENT with
@@ -903,15 +915,16 @@ tandem_agents_check_header (const char  *name,
                             const char  *value,
                             GError     **error)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
-  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autofree char *name_line = NULL;
+  g_autofree char *value_line = NULL;
 
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  builder = agui_http_transport_builder_new ("http://localhost/");
-  agui_http_transport_builder_add_header (builder, name, "");
-  if (!(transport = agui_http_transport_builder_build (builder, NULL)))
+  /* The transport reads "Name: value" lines, trimming around the name:
+   * a colon or a space in the name would go unnoticed there. */
+  name_line = g_strconcat (name, ": ", NULL);
+  if (strpbrk (name, ": \t") != NULL || !check_header_line (name_line))
     {
       if (name[0] == '\0')
         g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -921,12 +934,9 @@ tandem_agents_check_header (const char  *name,
                      _("“%s” is not a valid header name; use letters, digits and - without spaces"), name);
       return FALSE;
     }
-  g_clear_pointer (&builder, agui_http_transport_builder_free);
-  g_clear_object (&transport);
 
-  builder = agui_http_transport_builder_new ("http://localhost/");
-  agui_http_transport_builder_add_header (builder, "X", value);
-  if (!(transport = agui_http_transport_builder_build (builder, NULL)))
+  value_line = g_strconcat ("X: ", value, NULL);
+  if (!check_header_line (value_line))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("The value of “%s” cannot contain line breaks or control characters"), name);
@@ -1396,7 +1406,8 @@ tandem_agents_lookup_token_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   KeyringCall *call = g_task_get_task_data (task);
   TandemAgent *agent = call->agent;
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(GStrvBuilder) headers = NULL;
+  g_auto(GStrv) header_lines = NULL;
   g_autoptr(GError) error = NULL;
   AguiHttpTransport *transport;
   char *token;
@@ -1412,16 +1423,12 @@ tandem_agents_lookup_token_cb (GObject      *object,
   else if (token == NULL)
     g_debug ("No token for “%s” in the keyring", agent->id);
 
-  builder = agui_http_transport_builder_new (agent->url);
-  agui_http_transport_builder_set_connect_timeout (builder, CONNECT_TIMEOUT_MS);
-  agui_http_transport_builder_set_idle_timeout (builder, agent->idle_timeout * 1000);
-  agui_http_transport_builder_set_max_frame_size (builder, agent->max_frame_size);
-  agui_http_transport_builder_set_encoding (builder, agent->encoding);
-
+  headers = g_strv_builder_new ();
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
       g_autofree char *name = NULL;
       g_autofree char *value = NULL;
+      g_autofree char *line = NULL;
 
       if (!split_header (agent->headers[i], &name, &value))
         continue;
@@ -1430,20 +1437,30 @@ tandem_agents_lookup_token_cb (GObject      *object,
       if (token != NULL && g_ascii_strcasecmp (name, "Authorization") == 0)
         continue;
 
-      agui_http_transport_builder_add_header (builder, name, value);
+      line = g_strdup_printf ("%s: %s", name, value);
+      g_strv_builder_add (headers, line);
     }
 
   if (token != NULL)
     {
-      char *authorization = g_strconcat ("Bearer ", token, NULL);
+      char *authorization = g_strconcat ("Authorization: Bearer ", token, NULL);
 
-      agui_http_transport_builder_add_header (builder, "Authorization", authorization);
+      g_strv_builder_add (headers, authorization);
       secret_password_free (authorization);
       secret_password_free (token);
     }
+  header_lines = g_strv_builder_end (headers);
 
   g_clear_error (&error);
-  if (!(transport = agui_http_transport_builder_build (builder, &error)))
+  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                              "url", agent->url,
+                              "headers", header_lines,
+                              "connect-timeout", CONNECT_TIMEOUT_MS,
+                              "idle-timeout", agent->idle_timeout * 1000,
+                              "max-frame-size", (guint64) agent->max_frame_size,
+                              "encoding", agent->encoding,
+                              NULL);
+  if (transport == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, transport, g_object_unref);

@@ -114,7 +114,8 @@ tandem_connection_test_async (const char          *url,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  g_autoptr(GStrvBuilder) lines = NULL;
+  g_auto(GStrv) header_lines = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(JsonNode) input = NULL;
   g_autoptr(GTask) task = NULL;
@@ -137,30 +138,33 @@ tandem_connection_test_async (const char          *url,
                                                    check->run_cancellable, NULL);
     }
 
-  builder = agui_http_transport_builder_new (url);
-  agui_http_transport_builder_set_connect_timeout (builder, CONNECT_TIMEOUT_MS);
+  lines = g_strv_builder_new ();
   for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
     {
       const char *colon = strchr (headers[i], ':');
       g_autofree char *name = NULL;
-      g_autofree char *value = NULL;
 
       if (colon == NULL)
         continue;
       name = g_strstrip (g_strndup (headers[i], colon - headers[i]));
-      value = g_strstrip (g_strdup (colon + 1));
       if (token != NULL && token[0] != '\0' && g_ascii_strcasecmp (name, "Authorization") == 0)
         continue;
-      agui_http_transport_builder_add_header (builder, name, value);
+      g_strv_builder_add (lines, headers[i]);
     }
   if (token != NULL && token[0] != '\0')
     {
-      g_autofree char *authorization = g_strconcat ("Bearer ", token, NULL);
+      g_autofree char *authorization = g_strconcat ("Authorization: Bearer ", token, NULL);
 
-      agui_http_transport_builder_add_header (builder, "Authorization", authorization);
+      g_strv_builder_add (lines, authorization);
     }
+  header_lines = g_strv_builder_end (lines);
 
-  if (!(transport = agui_http_transport_builder_build (builder, &error)))
+  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                              "url", url,
+                              "headers", header_lines,
+                              "connect-timeout", CONNECT_TIMEOUT_MS,
+                              NULL);
+  if (transport == NULL)
     {
       g_task_return_error (task, error);
       return;

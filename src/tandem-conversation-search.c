@@ -185,16 +185,7 @@ dup_block_text (TandemBlock *block)
 }
 
 /* Marks what the highlighting leaves alone */
-static GQuark
-exclude_quark (void)
-{
-  static GQuark quark;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("tandem-conversation-search-exclude");
-
-  return quark;
-}
+static G_DEFINE_QUARK (tandem-conversation-search-exclude, exclude)
 
 /* Highlighting */
 

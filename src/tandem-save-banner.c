@@ -31,14 +31,14 @@ static GParamSpec *properties[N_PROPS];
 static void
 tandem_save_banner_update (TandemSaveBanner *self)
 {
-  const char *error = self->session ? agui_agent_session_get_store_error (self->session) : NULL;
+  const GError *error = self->session ? agui_agent_session_get_store_error (self->session) : NULL;
   g_autofree char *text = NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self), error != NULL);
   if (error == NULL)
     return;
 
-  text = g_strdup_printf (_("This conversation is not being saved: %s"), error);
+  text = g_strdup_printf (_("This conversation is not being saved: %s"), error->message);
   gtk_label_set_text (GTK_LABEL (self->label), text);
 }
 

@@ -162,14 +162,8 @@ dup_composer_text (TandemWindow *self)
 static gboolean
 has_pending_interrupts (TandemWindow *self)
 {
-  JsonArray *interrupts;
-
-  if (self->session == NULL)
-    return FALSE;
-
-  interrupts = agui_agent_session_get_pending_interrupts (self->session);
-
-  return interrupts != NULL && json_array_get_length (interrupts) > 0;
+  return self->session != NULL &&
+         g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) > 0;
 }
 
 static gboolean
@@ -197,6 +191,19 @@ tandem_window_show_toast (TandemWindow *self,
     g_autofree char *escaped = g_markup_escape_text (title, -1);
     adw_toast_set_title (toast, escaped);
   }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* A failure the person must see now, not behind the toasts queued
+ * before it ("Conversation exported" twice takes ten seconds) */
+static void
+tandem_window_show_failure (TandemWindow *self,
+                            const char   *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
@@ -596,7 +603,7 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
   tandem_interrupt_banner_set_count (self->interrupt_banner,
-                                     waiting ? json_array_get_length (agui_agent_session_get_pending_interrupts (self->session)) : 0);
+                                     waiting ? g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) : 0);
 }
 
 static void
@@ -833,7 +840,7 @@ ask_next (AskData *data)
 static void
 tandem_window_ask_interrupts (TandemWindow *self)
 {
-  JsonArray *interrupts;
+  GListModel *interrupts;
   AskData *data;
 
   if (self->asking || !has_pending_interrupts (self) || is_busy (self) || self->agent_problem != NULL)
@@ -844,7 +851,14 @@ tandem_window_ask_interrupts (TandemWindow *self)
   data = g_new0 (AskData, 1);
   g_weak_ref_init (&data->self, self);
   data->session = g_object_ref (self->session);
-  data->interrupts = json_array_ref (interrupts);
+  /* The dialogs show the AG-UI objects, as they were when asked. */
+  data->interrupts = json_array_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
+    {
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
+
+      json_array_add_element (data->interrupts, agui_interrupt_to_json (interrupt));
+    }
   data->answers = json_array_new ();
   self->asking = TRUE;
   tandem_window_update_actions (self);
@@ -2176,7 +2190,7 @@ on_export_done_cb (GObject      *object,
   if (!tandem_conversation_export_finish (result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
+        tandem_window_show_failure (self, error->message);
       return;
     }
 
@@ -2222,7 +2236,7 @@ on_import_done_cb (GObject      *object,
   if (thread_id == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
+        tandem_window_show_failure (self, error->message);
       return;
     }
 

@@ -13,6 +13,7 @@
 #include "agui-events.pb-c.h"
 
 #include "agui-test-proto.h"
+#include "agui-sse-decoder-private.h"
 
 static gboolean
 refuse (GError     **error,

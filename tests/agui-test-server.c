@@ -873,46 +873,16 @@ agui_test_server_stop (AguiTestServer *self)
     soup_server_disconnect (self->server);
 }
 
-static gboolean
-on_wait_timeout_cb (gpointer user_data)
+/* The JSON object request @index posted: a RunAgentInput. */
+JsonObject *
+agui_test_server_get_request_body (AguiTestServer *self,
+                                   guint           index)
 {
-  gboolean *timed_out = user_data;
+  const AguiTestRequest *request = agui_test_server_get_request (self, index);
 
-  *timed_out = TRUE;
+  g_assert_nonnull (request);
+  g_assert_nonnull (request->json);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (request->json));
 
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the thread-default main context until @predicate holds, for
- * at most @timeout_ms, so that a bug fails a test instead of hanging it. */
-gboolean
-agui_test_wait_for (AguiTestPredicate predicate,
-                    gpointer          data,
-                    guint             timeout_ms)
-{
-  gboolean timed_out = FALSE;
-  guint timeout_id;
-
-  timeout_id = g_timeout_add (timeout_ms, on_wait_timeout_cb, &timed_out);
-  while (!predicate (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (timeout_id);
-
-  return predicate (data);
-}
-
-static gboolean
-pointer_is_set (gpointer data)
-{
-  gpointer *location = data;
-
-  return *location != NULL;
-}
-
-gboolean
-agui_test_wait_for_pointer (gpointer *location,
-                            guint     timeout_ms)
-{
-  return agui_test_wait_for (pointer_is_set, location, timeout_ms);
+  return json_node_get_object (request->json);
 }

@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 
 #include "agui.h"
+#include "agui-test-util.h"
 
 G_BEGIN_DECLS
 
@@ -95,13 +96,7 @@ gboolean               agui_test_server_wait_for_end     (AguiTestServer    *sel
                                                           guint              index,
                                                           guint              timeout_ms);
 void                   agui_test_server_stop             (AguiTestServer    *self);
-
-typedef gboolean (*AguiTestPredicate) (gpointer data);
-
-gboolean               agui_test_wait_for                (AguiTestPredicate  predicate,
-                                                          gpointer           data,
-                                                          guint              timeout_ms);
-gboolean               agui_test_wait_for_pointer        (gpointer          *location,
-                                                          guint              timeout_ms);
+JsonObject            *agui_test_server_get_request_body (AguiTestServer    *self,
+                                                          guint              index);
 
 G_END_DECLS

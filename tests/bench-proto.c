@@ -15,6 +15,8 @@
 #include "agui-proto-json-private.h"
 
 #include "agui-test-proto.h"
+#include "agui-sse-decoder-private.h"
+#include "agui-event-parser-private.h"
 
 /* `meson test --benchmark bench-proto`: the cost of reading one run in
  * each encoding, and where the binary path spends it. It also keeps the

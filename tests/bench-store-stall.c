@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "agui.h"
+#include "agui-test-util.h"
 
 /* How long the main loop stalls while a 20,000-message turn is being
  * saved and the person searches the sidebar and opens that
@@ -85,21 +86,6 @@ probe_settle (Probe *probe)
     g_main_context_iteration (NULL, TRUE);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static void
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static char *
 long_run (const char *run_id,
           const char *prefix)
@@ -161,8 +147,8 @@ main (int   argc,
 
   g_assert_no_error (error);
 
-  agui_session_store_new_async (path, NULL, store_result_cb, &store_opened);
-  wait_for (&store_opened);
+  agui_session_store_new_async (path, NULL, agui_test_store_result_cb, &store_opened);
+  agui_test_wait_for_result (&store_opened, 600000);
   store = agui_session_store_new_finish (store_opened, &error);
   g_assert_no_error (error);
 
@@ -175,8 +161,8 @@ main (int   argc,
   g_assert_true (agui_replay_transport_add_run_json (replay, first, &error));
   g_assert_true (agui_replay_transport_add_run_json (replay, second, &error));
   probe_reset (&probe);
-  agui_agent_session_send_async (session, "first", NULL, NULL, store_result_cb, &sent);
-  wait_for (&sent);
+  agui_agent_session_send_async (session, "first", NULL, NULL, agui_test_store_result_cb, &sent);
+  agui_test_wait_for_result (&sent, 600000);
   /* The turn's events are freed with its result. */
   g_clear_object (&sent);
   probe_settle (&probe);
@@ -189,7 +175,7 @@ main (int   argc,
   /* Sending builds the run's input from every message before it, at
    * once: reported apart from the end of the turn. */
   send_cpu = thread_cpu_time ();
-  agui_agent_session_send_async (session, "second", NULL, NULL, store_result_cb, &sent);
+  agui_agent_session_send_async (session, "second", NULL, NULL, agui_test_store_result_cb, &sent);
   send_cpu = thread_cpu_time () - send_cpu;
   probe_reset (&probe);
   while (!run_finished (session, "r2"))
@@ -205,9 +191,9 @@ main (int   argc,
 
   probe_reset (&probe);
   start = g_get_monotonic_time ();
-  agui_session_store_list_threads_async (store, "answer 19999 of the first", NULL, store_result_cb, &listed);
+  agui_session_store_list_threads_async (store, "answer 19999 of the first", NULL, agui_test_store_result_cb, &listed);
   opened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "bench", "store", store, NULL);
-  agui_agent_session_restore_async (opened, NULL, store_result_cb, &restored);
+  agui_agent_session_restore_async (opened, NULL, agui_test_store_result_cb, &restored);
   saved_during = agui_agent_session_get_busy (session);
 
   while (listed == NULL)
@@ -228,7 +214,7 @@ main (int   argc,
   g_assert_true (agui_agent_session_restore_finish (opened, restored, &error));
   g_assert_no_error (error);
 
-  wait_for (&sent);
+  agui_test_wait_for_result (&sent, 600000);
   g_source_remove (probe_id);
 
   g_print ("messages in the turn being saved: %u (thread: %u after it)\n", N_MESSAGES, 2 * N_MESSAGES);

@@ -137,6 +137,11 @@ def main():
             expect(datadir, 'gir-1.0', 'Agui-1.0.gir')
             expect(libdir, 'girepository-1.0', 'Agui-1.0.typelib')
 
+        # The API reference, when -Ddocs=true built it.
+        if build_option(build_root, 'docs'):
+            expect(datadir, 'doc', 'libagui-1', 'index.html')
+            expect(datadir, 'doc', 'libagui-1', 'class.AgentSession.html')
+
         # Data.
         expect(datadir, 'glib-2.0', 'schemas', APP_ID + '.gschema.xml')
 

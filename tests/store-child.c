@@ -29,6 +29,7 @@
 #include <stdlib.h>
 
 #include "agui.h"
+#include "agui-session-store-private.h"
 
 #define TEXT_DELTAS 50
 

@@ -26,6 +26,16 @@ tandem_test_iterate_for (guint milliseconds)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* An exchange a click started, then @settle_ms for the window to draw
+ * what it brought. */
+void
+tandem_test_wait_for_exchange (AguiAgentSession *session,
+                               guint             settle_ms)
+{
+  agui_test_wait_for_exchange (session, 10000);
+  tandem_test_iterate_for (settle_ms);
+}
+
 /* The sidebar lists what the store answers, on its worker: wait for the
  * answer to the latest question (a refresh, a search, a saved turn). */
 void

@@ -12,6 +12,8 @@
 
 #include "agui.h"
 #include "agui-agent-session-private.h"
+#include "agui-reducer-private.h"
+#include "agui-test-util.h"
 
 /* The A2UI surface model, headless, on fixtures written from the
  * specification's examples (tests/data/a2ui/). */
@@ -583,14 +585,6 @@ test_from_activity_events (void)
   g_assert_cmpstr (location, ==, "Oslo");
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static AguiActivityPart *
 find_surface_part (AguiTranscript *transcript)
 {
@@ -637,7 +631,7 @@ test_persists_with_the_thread (void)
   agui_demo_agent_set_delay (demo, 0);
   g_assert_no_error (error);
 
-  agui_agent_session_send_async (session, "dashboard", NULL, NULL, store_result_cb, &sent);
+  agui_agent_session_send_async (session, "dashboard", NULL, NULL, agui_test_store_result_cb, &sent);
   while (sent == NULL)
     g_main_context_iteration (NULL, TRUE);
   state = agui_agent_session_send_finish (session, sent, &error);
@@ -651,7 +645,7 @@ test_persists_with_the_thread (void)
   action = agui_a2ui_surface_build_action (surface, agui_a2ui_surface_get_component (surface, "plan"), NULL, &error);
   g_assert_no_error (error);
 
-  agui_agent_session_send_a2ui_action_async (session, action, NULL, NULL, store_result_cb, &acted);
+  agui_agent_session_send_a2ui_action_async (session, action, NULL, NULL, agui_test_store_result_cb, &acted);
   while (acted == NULL)
     g_main_context_iteration (NULL, TRUE);
   state = agui_agent_session_send_a2ui_action_finish (session, acted, &error);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-replay-transport-private.h"
 
 /* Each rule of the session, driven by scripted transports: the replay
  * transport, and a manual one whose stream the test feeds by hand. */
@@ -419,6 +420,36 @@ test_backend_tool_left_alone (void)
                    ==, AGUI_TOOL_CALL_NO_RESULT);
 }
 
+/* The pending interrupt INTERRUPT() scripts, as the session's typed list
+ * and its property give it. */
+static void
+assert_interrupt_i1 (AguiAgentSession *session)
+{
+  g_autoptr(GListModel) property = NULL;
+  g_autoptr(AguiInterrupt) interrupt = NULL;
+  g_autoptr(JsonNode) json = NULL;
+
+  g_object_get (session, "pending-interrupts", &property, NULL);
+  g_assert_true (property == agui_agent_session_get_pending_interrupts (session));
+  g_assert_true (g_list_model_get_item_type (property) == AGUI_TYPE_INTERRUPT);
+
+  interrupt = g_list_model_get_item (property, 0);
+  g_assert_cmpstr (agui_interrupt_get_id (interrupt), ==, "i1");
+  g_assert_cmpstr (agui_interrupt_get_reason (interrupt), ==, "tool_call");
+  g_assert_cmpstr (agui_interrupt_get_tool_call_id (interrupt), ==, "tc1");
+  g_assert_cmpstr (agui_interrupt_get_message (interrupt), ==, "Delete?");
+  g_assert_null (agui_interrupt_get_subagent_run_id (interrupt));
+  g_assert_null (agui_interrupt_get_response_schema (interrupt));
+  g_assert_null (agui_interrupt_get_expires_at (interrupt));
+  g_assert_false (agui_interrupt_has_expired (interrupt, NULL));
+
+  /* A copy: changing it changes nothing in the session. */
+  json = agui_interrupt_to_json (interrupt);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json), "id"), ==, "i1");
+  json_object_set_string_member (json_node_get_object (json), "id", "changed");
+  g_assert_cmpstr (agui_interrupt_get_id (interrupt), ==, "i1");
+}
+
 static void
 test_interrupts (void)
 {
@@ -438,7 +469,14 @@ test_interrupts (void)
   state = send_and_wait (session, "clean up", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_INTERRUPT);
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_run_state_get_interrupts (state)), ==, 1);
+  {
+    g_autoptr(AguiInterrupt) left_open = g_list_model_get_item (agui_run_state_get_interrupts (state), 0);
+
+    g_assert_cmpstr (agui_interrupt_get_id (left_open), ==, "i1");
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  assert_interrupt_i1 (session);
   g_assert_cmpint (agui_tool_call_part_get_status (agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1")),
                    ==, AGUI_TOOL_CALL_AWAITING_APPROVAL);
   g_clear_pointer (&state, agui_run_state_unref);
@@ -462,10 +500,11 @@ test_interrupts (void)
   state = resume_and_wait (session, "[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}]", &error);
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_run_state_get_interrupts (state)), ==, 0);
   resume = request_member (replay, 1, "resume");
   g_assert_nonnull (resume);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (resume, 0), "interruptId"), ==, "i1");
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 0);
   g_assert_cmpint (agui_tool_call_part_get_status (agui_transcript_lookup_tool_call (agui_agent_session_get_transcript (session), "tc1")),
                    ==, AGUI_TOOL_CALL_COMPLETE);
 }
@@ -485,6 +524,17 @@ test_expired_interrupt (void)
 
   state = send_and_wait (session, "clean up", NULL, NULL);
   g_clear_pointer (&state, agui_run_state_unref);
+
+  /* The session's list says the same as the refusal below. */
+  {
+    g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (agui_agent_session_get_pending_interrupts (session), 0);
+    g_autoptr(GDateTime) before = g_date_time_new_utc (2000, 12, 31, 23, 59, 59);
+
+    g_assert_nonnull (interrupt);
+    g_assert_cmpint (g_date_time_to_unix (agui_interrupt_get_expires_at (interrupt)), ==, 978307200);
+    g_assert_true (agui_interrupt_has_expired (interrupt, NULL));
+    g_assert_false (agui_interrupt_has_expired (interrupt, before));
+  }
 
   state = resume_and_wait (session, "[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}]", &error);
   g_assert_null (state);

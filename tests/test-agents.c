@@ -13,6 +13,7 @@
 #include "tandem-agents.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-preferences-window.h"
+#include "agui-test-util.h"
 
 #define SECRET_TOKEN "s3cr3t-t0ken-do-not-leak"
 
@@ -26,24 +27,6 @@ new_settings (void)
   g_settings_reset (settings, "active-agent");
 
   return settings;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  g_assert_null (*out);
-  *out = g_object_ref (result);
-}
-
-static void
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static guint
@@ -308,8 +291,8 @@ test_agents_token_no_keyring (void)
   g_test_summary ("Without a keyring the token is refused, never written elsewhere");
 
   g_assert_true (tandem_agents_save (agents, a, NULL));
-  tandem_agents_store_token_async (agents, "a", SECRET_TOKEN, NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_store_token_async (agents, "a", SECRET_TOKEN, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_false (tandem_agents_store_token_finish (agents, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (error->message, "not saved"));
@@ -331,23 +314,23 @@ test_agents_lookup_token_no_keyring (void)
   g_test_summary ("Looking a token up says when no keyring answers, a missing agent, and that the demo has none");
 
   g_assert_true (tandem_agents_save (agents, a, NULL));
-  tandem_agents_lookup_token_async (agents, "a", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_lookup_token_async (agents, "a", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (error->message, "keyring"));
   g_clear_error (&error);
   g_clear_object (&result);
 
-  tandem_agents_lookup_token_async (agents, "gone", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_lookup_token_async (agents, "gone", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
   g_clear_object (&result);
 
-  tandem_agents_lookup_token_async (agents, TANDEM_AGENTS_DEMO_ID, NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_lookup_token_async (agents, TANDEM_AGENTS_DEMO_ID, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_null (tandem_agents_lookup_token_finish (agents, result, &error));
   g_assert_no_error (error);
 }
@@ -361,8 +344,8 @@ test_agents_transport_demo (void)
   g_autoptr(AguiTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
 
-  tandem_agents_create_transport_async (agents, TANDEM_AGENTS_DEMO_ID, NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_create_transport_async (agents, TANDEM_AGENTS_DEMO_ID, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   transport = tandem_agents_create_transport_finish (agents, result, &error);
   g_assert_no_error (error);
   g_assert_true (AGUI_IS_DEMO_AGENT (transport));
@@ -383,8 +366,8 @@ test_agents_transport_http (void)
 
   g_assert_true (tandem_agents_save (agents, a, NULL));
 
-  tandem_agents_create_transport_async (agents, "a", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_create_transport_async (agents, "a", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   transport = tandem_agents_create_transport_finish (agents, result, &error);
   g_assert_no_error (error);
   g_assert_true (AGUI_IS_HTTP_TRANSPORT (transport));
@@ -399,8 +382,8 @@ test_agents_transport_http (void)
   g_assert_null (strstr (joined, "Authorization"));
   g_clear_object (&result);
 
-  tandem_agents_create_transport_async (agents, "missing", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_create_transport_async (agents, "missing", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_null (tandem_agents_create_transport_finish (agents, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
@@ -441,8 +424,8 @@ test_agents_transport_settings (void)
   g_assert_cmpuint (tandem_agent_get_max_frame_size (found), ==, 0);
   g_assert_cmpint (tandem_agent_get_encoding (found), ==, AGUI_HTTP_ENCODING_SSE);
 
-  tandem_agents_create_transport_async (reread, "a", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_create_transport_async (reread, "a", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   transport = tandem_agents_create_transport_finish (reread, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, 45000);
@@ -453,8 +436,8 @@ test_agents_transport_settings (void)
   g_clear_object (&transport);
   g_clear_pointer (&sent, g_strfreev);
 
-  tandem_agents_create_transport_async (reread, "p", NULL, store_result_cb, &result);
-  wait_for (&result);
+  tandem_agents_create_transport_async (reread, "p", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
   transport = tandem_agents_create_transport_finish (reread, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (AGUI_HTTP_TRANSPORT (transport)), ==, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT);
@@ -476,11 +459,11 @@ test_agents_cancelled (void)
 
   g_assert_true (tandem_agents_save (agents, a, NULL));
 
-  tandem_agents_create_transport_async (agents, "a", cancellable, store_result_cb, &result);
-  tandem_agents_store_token_async (agents, "a", SECRET_TOKEN, cancellable, store_result_cb, &store_result);
+  tandem_agents_create_transport_async (agents, "a", cancellable, agui_test_store_result_cb, &result);
+  tandem_agents_store_token_async (agents, "a", SECRET_TOKEN, cancellable, agui_test_store_result_cb, &store_result);
   g_cancellable_cancel (cancellable);
-  wait_for (&result);
-  wait_for (&store_result);
+  agui_test_wait_for_result (&result, 10000);
+  agui_test_wait_for_result (&store_result, 10000);
 
   g_assert_null (tandem_agents_create_transport_finish (agents, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -756,7 +739,7 @@ call_tool_async (ToolsFixture  *fixture,
   if (arguments != NULL)
     node = json_from_string (arguments, NULL);
 
-  agui_tool_execute_async (tool, node, cancellable, store_result_cb, result);
+  agui_tool_execute_async (tool, node, cancellable, agui_test_store_result_cb, result);
 }
 
 static char *
@@ -768,7 +751,7 @@ call_tool_finish (ToolsFixture  *fixture,
   AguiTool *tool = agui_tool_registry_lookup (fixture->registry, name);
   char *text;
 
-  wait_for (result);
+  agui_test_wait_for_result (result, 10000);
   text = agui_tool_execute_finish (tool, *result, error);
   g_clear_object (result);
 
@@ -1050,11 +1033,11 @@ test_tools_parent_gone (void)
   g_assert_null (g_weak_ref_get (&weak));
   g_weak_ref_clear (&weak);
 
-  agui_tool_execute_async (tool, arguments, NULL, store_result_cb, &result);
+  agui_tool_execute_async (tool, arguments, NULL, agui_test_store_result_cb, &result);
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   adw_message_dialog_response (dialog, "deny");
-  wait_for (&result);
+  agui_test_wait_for_result (&result, 10000);
   g_assert_null (agui_tool_execute_finish (tool, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
 }

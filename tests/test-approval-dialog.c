@@ -11,6 +11,8 @@
 #include <adwaita.h>
 
 #include "agui.h"
+#include "agui-reducer-private.h"
+#include "agui-transcript-private.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-schema-form.h"
 
@@ -287,7 +289,7 @@ test_approve (Fixture       *f,
   apply (f->reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\","
                      "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\","
                      "\"message\":\"Delete old files?\"}]}}");
-  pending = agui_transcript_get_pending_interrupts (f->transcript);
+  pending = _agui_transcript_get_pending_interrupts_json (f->transcript);
   g_assert_cmpuint (json_array_get_length (pending), ==, 1);
   interrupt = json_object_ref (json_array_get_object_element (pending, 0));
 

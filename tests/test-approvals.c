@@ -146,26 +146,6 @@ no_dialog (gpointer data)
   return find_dialog () == NULL;
 }
 
-static gboolean
-session_idle (gpointer data)
-{
-  return !agui_agent_session_get_busy (data);
-}
-
-static gboolean
-session_busy (gpointer data)
-{
-  return agui_agent_session_get_busy (data);
-}
-
-static void
-wait_for_exchange (AguiAgentSession *session)
-{
-  agui_test_wait_for (session_busy, session, 500);
-  g_assert_true (agui_test_wait_for (session_idle, session, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
-}
-
 typedef struct
 {
   Fixture *f;
@@ -188,18 +168,6 @@ send_text (Fixture    *f,
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-}
-
-static JsonObject *
-request_body (Fixture *f,
-              guint    index)
-{
-  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
-
-  g_assert_nonnull (request);
-  g_assert_nonnull (request->json);
-
-  return json_node_get_object (request->json);
 }
 
 static void
@@ -382,7 +350,7 @@ test_card_state (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), c->response);
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   assert_card_status (f->window, "tc1", c->status);
   card = find_card (f->window, "tc1");
@@ -469,7 +437,7 @@ test_decide_later (Fixture       *f,
 
   window = relaunch (&second, thread_id);
   session = tandem_window_get_session (window);
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
   assert_card_status (window, "tc1", "Awaiting approval");
   banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
@@ -533,7 +501,7 @@ test_sidebar_waiting (Fixture       *f,
   /* A conversation that does not wait, so the filter has something to hide. */
   push (f, RS ("r0"), TEXT ("m0", "Nothing to ask."), RF ("r0"), NULL);
   send_text (f, "Just chatting");
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, other);
@@ -542,7 +510,7 @@ test_sidebar_waiting (Fixture       *f,
   dialog = wait_for_dialog ();
   gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
   g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
-  wait_for_exchange (other);
+  tandem_test_wait_for_exchange (other, 50);
 
   tandem_window_refresh_threads (f->window);
 
@@ -584,8 +552,8 @@ test_two_questions (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "deny");
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f->session);
-  resume = json_object_get_array_member (request_body (f, 1), "resume");
+  tandem_test_wait_for_exchange (f->session, 50);
+  resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_cmpuint (json_array_get_length (resume), ==, 2);
   assert_card_status (f->window, "tc1", "Complete");
   assert_card_status (f->window, "tc2", "Denied");
@@ -661,7 +629,7 @@ test_metadata_answer (Fixture       *f,
   g_assert_null (dup_notes (f->window));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
@@ -691,7 +659,7 @@ test_escape_in_search (Fixture       *f,
   agui_test_server_push_response (f->server, response);
 
   send_text (f, "Take your time");
-  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
   gtk_widget_grab_focus (tandem_test_child (f->window, "search_entry"));
@@ -704,7 +672,7 @@ test_escape_in_search (Fixture       *f,
 
   gtk_widget_grab_focus (tandem_test_child (f->window, "composer_view"));
   g_assert_true (tandem_window_handle_escape (f->window));
-  g_assert_true (agui_test_wait_for (session_idle, f->session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS));
   state = agui_agent_session_get_run_state (f->session);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_CANCELLED);
 }
@@ -780,7 +748,7 @@ test_retry (Fixture       *f,
   push (f, RS ("r2"), TEXT ("m2", "Four."), RF ("r2"), NULL);
 
   send_text (f, "What is 2 + 2?");
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
 
@@ -793,9 +761,9 @@ test_retry (Fixture       *f,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
 
-  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
   assert_history_valid (messages);
   for (guint i = 0; i < json_array_get_length (messages); i++)
     {
@@ -841,11 +809,11 @@ test_stopped (Fixture       *f,
   agui_test_server_push_response (f->server, response);
 
   send_text (f, "Go slowly");
-  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
   tandem_test_iterate_for (200);
   g_assert_null (find_mark (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Stopped");
 
@@ -875,11 +843,11 @@ test_stopped_before_anything (Fixture       *f,
   agui_test_server_push_response (f->server, response);
 
   send_text (f, "Think hard");
-  g_assert_true (agui_test_wait_for (session_busy, f->session, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
   tandem_test_iterate_for (200);
   g_assert_null (dup_notes (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
   g_assert_cmpstr (notes, ==, "Stopped");
@@ -946,7 +914,7 @@ test_collapse_failed (Fixture       *f,
   push (f, RS ("r1"), TEXT ("m1", "Partial answer"), CALL ("tc1", "read_file"),
         "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
   send_text (f, "Question");
-  wait_for_exchange (f->session);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (partial_drawn, f->window, TIMEOUT_MS));
 

@@ -12,6 +12,7 @@
 
 #include <md4c.h>
 
+#include "agui-reducer-private.h"
 #include "tandem-block-list.h"
 #include "tandem-block-window.h"
 #include "tandem-block-splitter.h"

@@ -69,14 +69,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
 }
 
-static gboolean
-session_idle (gpointer data)
-{
-  Fixture *f = data;
-
-  return !agui_agent_session_get_busy (f->session);
-}
-
 /* An answer of 80 paragraphs, "needle" in the 3rd and the 77th */
 static void
 push_long_answer (Fixture *f)
@@ -165,7 +157,7 @@ test_find (Fixture       *f,
 
   push_long_answer (f);
   tandem_window_send (f->window, "Is there a needle?");
-  agui_test_wait_for (session_idle, f, TIMEOUT_MS);
+  agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS);
   tandem_test_iterate_for (300);
   /* The answer is longer than the window: it follows the end */
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 3 * gtk_adjustment_get_page_size (adjustment));
@@ -293,7 +285,7 @@ test_find_every_kind (Fixture       *f,
   f->word = "pumpernickel";
   push_every_kind (f);
   tandem_window_send (f->window, "Bake me some bread");
-  agui_test_wait_for (session_idle, f, TIMEOUT_MS);
+  agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS);
   tandem_test_iterate_for (300);
 
   reasoning = find_reasoning_expander (f);

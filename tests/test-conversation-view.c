@@ -14,6 +14,8 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "agui-reducer-private.h"
+#include "agui-session-store-private.h"
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-block-list.h"

@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-chunk-normalizer-private.h"
+#include "agui-reducer-private.h"
+#include "agui-verifier-private.h"
+#include "agui-transcript-private.h"
 
 #define TIMEOUT_SECONDS 20
 
@@ -413,7 +417,7 @@ pending_tool_call (Conversation *conversation)
 static JsonObject *
 pending_interrupt (Conversation *conversation)
 {
-  JsonArray *interrupts = agui_transcript_get_pending_interrupts (transcript_of (conversation));
+  JsonArray *interrupts = _agui_transcript_get_pending_interrupts_json (transcript_of (conversation));
 
   g_assert_nonnull (interrupts);
   g_assert_cmpuint (json_array_get_length (interrupts), ==, 1);
@@ -693,7 +697,7 @@ test_resume (gconstpointer data)
     g_assert_nonnull (strstr (text, "“Old stuff”"));
 
   assert_finished (conversation, AGUI_OUTCOME_SUCCESS);
-  g_assert_cmpuint (json_array_get_length (agui_transcript_get_pending_interrupts (transcript_of (conversation))), ==, 0);
+  g_assert_cmpuint (json_array_get_length (_agui_transcript_get_pending_interrupts_json (transcript_of (conversation))), ==, 0);
   g_assert_cmpstr (json_object_get_string_member (demo_state (conversation), "stage"), ==, "done");
   g_assert_cmpstr (json_object_get_string_member (demo_state (conversation), "approval"), ==, resume_case->approval);
 

@@ -10,11 +10,13 @@
 # build tree. Exits 77 (skip) when PyGObject is not installed.
 
 import gc
+import http.server
 import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
 
 try:
     import gi
@@ -212,43 +214,57 @@ def test_event():
     gc.collect()
 
 
-def test_sse_decoder():
-    decoder = Agui.SseDecoder.new()
-    body = (b'event: message\nid: 7\ndata: {"type":"RUN_STARTED",\n'
-            b'data: "threadId":"t","runId":"r"}\n\n'
-            b'data: second\n\n')
-    # Split in the middle of a frame: the decoder buffers across pushes.
-    check(decoder.push(body[:20]), 'first push')
-    check(decoder.next_frame() is None, 'no frame yet')
-    check(decoder.push(body[20:]), 'second push')
+def test_interrupts():
+    transport = Agui.ReplayTransport.new()
+    transport.add_run_json(json.dumps([
+        {'type': 'RUN_STARTED', 'threadId': 'thread-i', 'runId': 'run-i'},
+        {'type': 'RUN_FINISHED', 'threadId': 'thread-i', 'runId': 'run-i',
+         'outcome': {'type': 'interrupt', 'interrupts': [
+             {'id': 'ask-1', 'reason': 'input_required', 'message': 'Which file?',
+              'responseSchema': {'type': 'object'}, 'expiresAt': '2001-01-01T00:00:00Z'}]}},
+    ]))
+    session = Agui.AgentSession(transport=transport, thread_id='thread-i')
+    loop = GLib.MainLoop()
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    states = []
+    session.send_async('go', None, None, lambda source, result: (states.append(source.send_finish(result)), loop.quit()))
+    loop.run()
+    GLib.source_remove(timeout_id)
+    left_open = states[0].get_interrupts() if states else None
+    check(isinstance(left_open, Gio.ListModel) and left_open.get_n_items() == 1
+          and left_open.get_item(0).get_id() == 'ask-1', 'RunState.get_interrupts lists Agui.Interrupt')
 
-    frame = decoder.next_frame()
-    check(isinstance(frame, Agui.SseFrame), 'next_frame returns an Agui.SseFrame')
-    check(frame.get_event() == 'message', 'frame event')
-    check(frame.get_id() == '7', 'frame id')
-    data = frame.get_data()
-    check(data == '{"type":"RUN_STARTED",\n"threadId":"t","runId":"r"}', 'frame data joins data lines: %r' % data)
-    check(frame.get_data_length() == len(data.encode('utf-8')), 'frame data length')
-    event = Agui.Event.new_from_string(data, -1)
-    check(event.get_event_type() == Agui.EventType.RUN_STARTED, 'frame data parses as an event')
-
-    frame = decoder.next_frame()
-    check(frame is not None and frame.get_data() == 'second', 'second frame')
-    check(decoder.next_frame() is None, 'queue drained')
-    check(decoder.finish(), 'finish on a clean boundary')
-
-    decoder = Agui.SseDecoder.new()
-    decoder.set_max_frame_size(16)
-    check(decoder.get_max_frame_size() == 16 and decoder.props.max_frame_size == 16,
-          'max-frame-size property')
-    try:
-        decoder.push(b'data: ' + b'x' * 64 + b'\n\n')
-        check(False, 'oversized frame raises')
-    except GLib.Error as error:
-        check(error.matches(Agui.error_quark(), Agui.Error.INVALID_FRAME),
-              'oversized frame raises AGUI_ERROR_INVALID_FRAME')
-    del decoder, frame
+    pending = session.props.pending_interrupts
+    check(isinstance(pending, Gio.ListModel) and pending.get_item_type() == Agui.Interrupt.__gtype__,
+          'pending-interrupts is a Gio.ListModel of Agui.Interrupt')
+    check(pending.get_n_items() == 1, 'one pending interrupt')
+    interrupt = pending.get_item(0)
+    check(interrupt.get_id() == 'ask-1' and interrupt.props.reason == 'input_required'
+          and interrupt.get_message() == 'Which file?', 'Interrupt id, reason and message')
+    expires = interrupt.get_expires_at()
+    check(isinstance(expires, GLib.DateTime) and expires.to_unix() == 978307200,
+          'Interrupt.expires_at is a GLib.DateTime')
+    check(interrupt.has_expired(None), 'the interrupt has expired')
+    schema = interrupt.get_response_schema()
+    check(isinstance(schema, Json.Node) and schema.get_object().get_string_member('type') == 'object',
+          'Interrupt.response_schema is a Json.Node')
+    check(json.loads(Json.to_string(interrupt.to_json(), False))['id'] == 'ask-1', 'Interrupt.to_json')
+    del pending, interrupt, session, transport
     gc.collect()
+
+
+def test_private_api():
+    # The pipeline's internals are private: a binding sees the session,
+    # the transports, the transcript and the store, not the machinery.
+    for name in ['SseDecoder', 'SseFrame', 'EventParser', 'ChunkNormalizer', 'Verifier', 'Reducer',
+                 'HttpTransportBuilder', 'TurnRecord']:
+        check(not hasattr(Agui, name), 'Agui.%s is not in the introspection data' % name)
+    for name in ['json_patch_apply', 'json_pointer_get', 'json_pointer_is_valid', 'json_node_equal']:
+        check(not hasattr(Agui, name), 'Agui.%s is not in the introspection data' % name)
+    check(not hasattr(Agui.RunState, 'new_idle') and not hasattr(Agui.RunState, 'new_failed'),
+          'Agui.RunState has no public constructors')
+    check(not hasattr(Agui.SessionStore, 'save_turn'), 'Agui.SessionStore.save_turn is private')
+    check(not hasattr(Agui.ReplayTransport, 'copy'), 'Agui.ReplayTransport.copy is private')
 
 
 class PythonTransport(GObject.Object, Agui.Transport):
@@ -356,19 +372,111 @@ def test_python_implementations():
     gc.collect()
 
 
-def test_chunk_normalizer():
-    normalizer = Agui.ChunkNormalizer.new()
-    chunk = Agui.Event.new_from_string(
-        '{"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","delta":"hi"}', -1)
-    events = normalizer.expand(chunk)
-    check([event.get_type_name() for event in events] == ['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT'],
-          'ChunkNormalizer.expand returns the expanded events: %r'
-          % [event.get_type_name() for event in events])
+class AgentHandler(http.server.BaseHTTPRequestHandler):
+    """A loopback AG-UI agent: answers every POST with RUN as SSE."""
+
+    requests = []
+
+    def do_POST(self):
+        length = int(self.headers.get('Content-Length', '0'))
+        AgentHandler.requests.append({
+            'path': self.path,
+            'headers': dict(self.headers),
+            'body': json.loads(self.rfile.read(length)),
+        })
+        body = ''.join('data: %s\n\n' % json.dumps(event) for event in RUN).encode('utf-8')
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/event-stream')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):
+        pass
+
+
+def send_over(transport, text):
+    session = Agui.AgentSession(transport=transport)
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def on_sent(source, result):
+        try:
+            outcome['state'] = source.send_finish(result)
+        except GLib.Error as error:
+            outcome['error'] = error
+        loop.quit()
+
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async(text, None, None, on_sent)
+    loop.run()
+    GLib.source_remove(timeout_id)
+    return session, outcome
+
+
+def test_http_transport():
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), AgentHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = 'http://127.0.0.1:%d/agent' % server.server_address[1]
+
     try:
-        normalizer.expand(Agui.Event.new_from_string('{"type":"TOOL_CALL_CHUNK","delta":"x"}', -1))
-        check(False, 'an id-less first tool chunk is refused')
+        # Construct properties, as a binding builds any object; no init()
+        # first: the transport checks itself on its first run.
+        transport = Agui.HttpTransport(url=url, headers=['X-Tenant: acme'], idle_timeout=20000)
+        check(transport.props.url == url and transport.get_idle_timeout() == 20000,
+              'HttpTransport(url=..., idle_timeout=...) keeps its construct properties')
+        check(list(transport.props.headers) == ['X-Tenant: acme'], 'the headers property reads back')
+        session, outcome = send_over(transport, 'Hi over HTTP')
+        check('error' not in outcome, 'a run over HttpTransport(url=...) does not fail: %s'
+              % outcome.get('error'))
+        state = outcome.get('state')
+        check(state is not None and state.get_status() == Agui.RunStatus.FINISHED,
+              'a run over HttpTransport(url=...) finishes')
+        transcript = session.get_transcript()
+        texts = [transcript.get_item(i).dup_text() for i in range(transcript.get_n_items())]
+        check(texts == ['Hi over HTTP', 'Hello, Python!'],
+              'the loopback agent\'s answer reaches the transcript: %r' % texts)
+        check(len(AgentHandler.requests) == 1 and AgentHandler.requests[0]['path'] == '/agent'
+              and AgentHandler.requests[0]['headers'].get('X-Tenant') == 'acme'
+              and AgentHandler.requests[0]['headers'].get('Accept') == 'text/event-stream',
+              'the loopback agent got one POST with the caller\'s header and Accept')
+
+        # The same, initialised explicitly, as Gio.Initable asks.
+        transport = Agui.HttpTransport(url=url, encoding=Agui.HttpEncoding.SSE)
+        check(transport.init(None), 'init() of a transport with a URL succeeds')
+        check(Agui.HttpTransport.new(url).get_url() == url, 'HttpTransport.new(url) works')
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    # No URL: a GError from init() (with G_DEBUG=fatal-criticals a critical
+    # would abort), and the same error from a run instead of a hang.
+    transport = Agui.HttpTransport()
+    try:
+        transport.init(None)
+        check(False, 'init() without a URL raises')
     except GLib.Error as error:
-        check('toolCallId' in error.message, 'an id-less first tool chunk is refused: %s' % error.message)
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG),
+              'init() without a URL raises AGUI_ERROR_CONFIG: %s' % error.message)
+    session, outcome = send_over(Agui.HttpTransport(), 'Hi')
+    state = outcome.get('state')
+    failed = state is not None and state.get_status() == Agui.RunStatus.FAILED
+    check(failed or 'error' in outcome, 'a run without a URL ends, failed, with no hang: %r' % outcome)
+
+    try:
+        Agui.HttpTransport(url='ftp://example.com/agent').init(None)
+        check(False, 'init() with an ftp URL raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG), 'init() with an ftp URL raises CONFIG')
+    try:
+        Agui.HttpTransport(url=url, headers=['X-Tenant acme']).init(None)
+        check(False, 'init() with a header without a colon raises')
+    except GLib.Error as error:
+        check(error.matches(Agui.error_quark(), Agui.Error.CONFIG) and 'Name: value' in error.message,
+              'init() with a header without a colon raises CONFIG: %s' % error.message)
+    del session, transport
+    gc.collect()
 
 
 def test_thread_list():
@@ -434,10 +542,11 @@ def test_thread_list():
 
 test_session()
 test_thread_list()
-test_chunk_normalizer()
 test_event()
-test_sse_decoder()
+test_private_api()
+test_interrupts()
 test_python_implementations()
+test_http_transport()
 
 if failures:
     print('%d check(s) failed' % failures, file=sys.stderr)

@@ -70,17 +70,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **location = user_data;
-
-  g_assert_null (*location);
-  *location = g_object_ref (result);
-}
-
 static JsonNode *
 make_input (void)
 {
@@ -91,24 +80,28 @@ make_input (void)
   return node;
 }
 
+/* g_initable_new() asserting success: the URL and what the test sets. */
 static AguiHttpTransport *
-build_transport (AguiHttpTransportBuilder *builder)
+new_transport_with (const char *first_property,
+                    ...)
 {
   g_autoptr(GError) error = NULL;
-  AguiHttpTransport *transport = agui_http_transport_builder_build (builder, &error);
+  GObject *transport;
+  va_list args;
 
+  va_start (args, first_property);
+  transport = g_initable_new_valist (AGUI_TYPE_HTTP_TRANSPORT, first_property, args, NULL, &error);
+  va_end (args);
   g_assert_no_error (error);
   g_assert_nonnull (transport);
-  return transport;
+
+  return AGUI_HTTP_TRANSPORT (transport);
 }
 
 static AguiHttpTransport *
 new_transport (Fixture *f)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
-
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  return build_transport (builder);
+  return new_transport_with ("url", agui_test_server_get_url (f->server), NULL);
 }
 
 static AguiEventStream *
@@ -121,7 +114,7 @@ run_within (AguiHttpTransport  *transport,
   g_autoptr(JsonNode) input = make_input ();
 
   agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable,
-                            store_result_cb, &result);
+                            agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, wait_ms));
 
   return agui_transport_run_finish (AGUI_TRANSPORT (transport), result, error);
@@ -155,7 +148,7 @@ next_item (AguiEventStream  *stream,
   g_autoptr(GAsyncResult) result = NULL;
   GError *local_error = NULL;
 
-  agui_event_stream_next_async (stream, NULL, store_result_cb, &result);
+  agui_event_stream_next_async (stream, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
 
   *event = agui_event_stream_next_finish (stream, result, &local_error);
@@ -280,7 +273,6 @@ static void
 test_request_shape (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(JsonNode) input = make_input ();
@@ -300,12 +292,15 @@ test_request_shape (Fixture       *f,
 
   agui_test_server_push_response (f->server, full_run_response ());
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer token");
-  agui_http_transport_builder_add_header (builder, "accept", "*/*");
-  agui_http_transport_builder_add_header (builder, "X-Tenant", "acme");
-  agui_http_transport_builder_add_header (builder, "Content-Type", "text/plain");
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "headers", (const char * const[]) {
+                                    "Authorization: Bearer token",
+                                    "accept: */*",
+                                    "X-Tenant: acme",
+                                    "Content-Type: text/plain",
+                                    NULL
+                                  },
+                                  NULL);
 
   g_assert_cmpstr (agui_http_transport_get_url (transport), ==, agui_test_server_get_url (f->server));
   headers = agui_http_transport_dup_headers (transport);
@@ -333,17 +328,16 @@ test_request_shape (Fixture       *f,
 
 static void
 assert_config_error (const char *url,
-                     const char *header_name,
-                     const char *header_value)
+                     const char *header_line)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = agui_http_transport_builder_new (url);
+  const char * const headers[] = { header_line, NULL };
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (header_name != NULL)
-    agui_http_transport_builder_add_header (builder, header_name, header_value);
-
-  transport = agui_http_transport_builder_build (builder, &error);
+  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                              "url", url,
+                              "headers", header_line != NULL ? headers : NULL,
+                              NULL);
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG);
   g_assert_null (transport);
 }
@@ -351,31 +345,46 @@ assert_config_error (const char *url,
 static void
 test_config_errors (void)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) headers = NULL;
+  g_auto(GStrv) given = NULL;
+  const char * const expected_headers[] = {
+    "X-Tenant: acme\tcorp",
+    "X-Trimmed: value",
+    "Content-Type: application/json",
+    "Accept: text/event-stream",
+    NULL
+  };
 
-  g_test_summary ("Bad URLs and headers are refused when built, not when set");
+  g_test_summary ("Bad URLs and headers are refused when initialised, not when set");
 
-  assert_config_error ("not a url", NULL, NULL);
-  assert_config_error ("", NULL, NULL);
-  assert_config_error ("http://", NULL, NULL);
-  assert_config_error ("ftp://example.com/agent", NULL, NULL);
-  assert_config_error ("file:///tmp/agent", NULL, NULL);
-  assert_config_error ("http://example.com/agent", "X Tenant", "acme");
-  assert_config_error ("http://example.com/agent", "", "acme");
-  assert_config_error ("http://example.com/agent", "X-Tenant:", "acme");
-  assert_config_error ("http://example.com/agent", "X-Tenant", "acme\r\nX-Evil: 1");
-  assert_config_error ("http://example.com/agent", "X-Tenant", "acme\n");
-  assert_config_error ("http://example.com/agent", "X-Tenant", "a\001b");
+  assert_config_error (NULL, NULL);
+  assert_config_error ("not a url", NULL);
+  assert_config_error ("", NULL);
+  assert_config_error ("http://", NULL);
+  assert_config_error ("ftp://example.com/agent", NULL);
+  assert_config_error ("file:///tmp/agent", NULL);
+  assert_config_error ("http://example.com/agent", "X Tenant: acme");
+  assert_config_error ("http://example.com/agent", ": acme");
+  assert_config_error ("http://example.com/agent", "X-Tenant acme");
+  assert_config_error ("http://example.com/agent", "X-Tenant: acme\r\nX-Evil: 1");
+  assert_config_error ("http://example.com/agent", "X-Tenant: acme\n");
+  assert_config_error ("http://example.com/agent", "X-Tenant: a\001b");
 
-  builder = agui_http_transport_builder_new ("https://example.com/agent?x=1");
-  agui_http_transport_builder_add_header (builder, "X-Tenant", "acme\tcorp");
-  agui_http_transport_builder_set_connect_timeout (builder, 5000);
-  agui_http_transport_builder_set_timeout (builder, 60000);
-  transport = agui_http_transport_builder_build (builder, &error);
+  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                              "url", "https://example.com/agent?x=1",
+                              "headers", (const char * const[]) { "X-Tenant: acme\tcorp", " X-Trimmed :\tvalue ", NULL },
+                              "connect-timeout", 5000,
+                              "timeout", 60000,
+                              NULL);
   g_assert_no_error (error);
   g_assert_cmpstr (agui_http_transport_get_url (transport), ==, "https://example.com/agent?x=1");
+  headers = agui_http_transport_dup_headers (transport);
+  g_assert_cmpstrv (headers, expected_headers);
+  g_object_get (transport, "headers", &given, NULL);
+  g_assert_cmpuint (g_strv_length (given), ==, 2);
+  g_assert_cmpstr (given[1], ==, " X-Trimmed :\tvalue ");
   g_assert_cmpuint (agui_http_transport_get_connect_timeout (transport), ==, 5000);
   g_assert_cmpuint (agui_http_transport_get_timeout (transport), ==, 60000);
   g_clear_object (&transport);
@@ -390,13 +399,47 @@ test_null_url (void)
 {
   if (g_test_subprocess ())
     {
-      agui_http_transport_builder_new (NULL);
+      agui_http_transport_new (NULL, NULL);
       return;
     }
 
   g_test_trap_subprocess (NULL, 0, 0);
   g_test_trap_assert_failed ();
   g_test_trap_assert_stderr ("*CRITICAL*");
+}
+
+static void
+test_uninitialised (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiHttpTransport) unset = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("A transport constructed as a binding does, without g_initable_init(), "
+                  "checks itself on its first run: a good one runs, one without a URL "
+                  "fails that run with a configuration error instead of a critical");
+
+  agui_test_server_push_response (f->server, full_run_response ());
+
+  transport = g_object_new (AGUI_TYPE_HTTP_TRANSPORT, "url", agui_test_server_get_url (f->server), NULL);
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+
+  unset = g_object_new (AGUI_TYPE_HTTP_TRANSPORT, NULL);
+  g_assert_null (run (unset, NULL, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG);
+  g_assert_nonnull (strstr (error->message, "URL"));
+  g_clear_error (&error);
+
+  /* The first answer stands: init says the same afterwards. */
+  g_assert_false (g_initable_init (G_INITABLE (unset), NULL, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 }
 
 static void
@@ -532,7 +575,6 @@ static void
 test_slow_stream_within_connect_timeout (Fixture       *f,
                                          gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = full_run_response ();
@@ -544,9 +586,9 @@ test_slow_stream_within_connect_timeout (Fixture       *f,
   agui_test_response_set_chunk_interval (response, 150);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_connect_timeout (builder, 300);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "connect-timeout", 300,
+                                  NULL);
 
   started = g_get_monotonic_time ();
   stream = run_ok (transport);
@@ -868,12 +910,11 @@ static AguiHttpTransport *
 new_proto_transport (Fixture *f,
                      gsize    max_frame_size)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_encoding (builder, AGUI_HTTP_ENCODING_PROTOBUF);
-  agui_http_transport_builder_set_max_frame_size (builder, max_frame_size);
-  return build_transport (builder);
+  return new_transport_with ("url", agui_test_server_get_url (f->server),
+                             "encoding", AGUI_HTTP_ENCODING_PROTOBUF,
+                             "max-frame-size", (guint64) max_frame_size,
+                             NULL);
 }
 
 static AguiTestResponse *
@@ -1064,7 +1105,6 @@ send_and_fold (Fixture          *f,
                AguiTestResponse *response,
                AguiHttpEncoding  encoding)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiAgentSession) session = NULL;
   g_autoptr(AguiRunState) state = NULL;
@@ -1073,14 +1113,14 @@ send_and_fold (Fixture          *f,
   g_autoptr(JsonObject) folded = json_object_new ();
   AguiTranscript *transcript;
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_encoding (builder, encoding);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "encoding", encoding,
+                                  NULL);
   session = agui_agent_session_new (AGUI_TRANSPORT (transport));
 
   agui_test_response_set_drip (response, 1);
   agui_test_server_push_response (f->server, response);
-  agui_agent_session_send_async (session, "Hello", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (session, "Hello", NULL, NULL, agui_test_store_result_cb, &result);
   /* A byte a millisecond is seconds of body; slower under ASan. */
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 12 * WAIT_MS));
   state = agui_agent_session_send_finish (session, result, &error);
@@ -1222,7 +1262,6 @@ silent_server_stop (SilentServer *server)
 static void
 test_connect_timeout (void)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
@@ -1241,9 +1280,9 @@ test_connect_timeout (void)
 
   silent_server_start (&server);
   url = g_strdup_printf ("https://127.0.0.1:%u/agent", server.port);
-  builder = agui_http_transport_builder_new (url);
-  agui_http_transport_builder_set_connect_timeout (builder, 200);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", url,
+                                  "connect-timeout", 200,
+                                  NULL);
 
   /* The first TLS connection of a process loads the TLS backend and the
    * system's certificates, blocking the main loop (for seconds under
@@ -1268,7 +1307,6 @@ static void
 test_slow_headers_within_idle_timeout (Fixture       *f,
                                        gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = full_run_response ();
@@ -1281,9 +1319,9 @@ test_slow_headers_within_idle_timeout (Fixture       *f,
   agui_test_response_set_headers_delay (response, 700);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_connect_timeout (builder, 600);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "connect-timeout", 600,
+                                  NULL);
 
   started = g_get_monotonic_time ();
   stream = run_ok (transport);
@@ -1296,7 +1334,6 @@ static void
 test_idle_timeout_before_headers (Fixture       *f,
                                   gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiTestResponse) response = full_run_response ();
   g_autoptr(GError) error = NULL;
@@ -1308,10 +1345,10 @@ test_idle_timeout_before_headers (Fixture       *f,
   agui_test_response_set_headers_delay (response, 3000);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_connect_timeout (builder, 100);
-  agui_http_transport_builder_set_idle_timeout (builder, 400);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "connect-timeout", 100,
+                                  "idle-timeout", 400,
+                                  NULL);
   g_assert_cmpuint (agui_http_transport_get_idle_timeout (transport), ==, 400);
 
   started = g_get_monotonic_time ();
@@ -1333,7 +1370,6 @@ static void
 test_idle_timeout_mid_stream (Fixture       *f,
                               gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = agui_test_response_new ();
@@ -1349,9 +1385,9 @@ test_idle_timeout_mid_stream (Fixture       *f,
   agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_idle_timeout (builder, 300);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "idle-timeout", 300,
+                                  NULL);
 
   started = g_get_monotonic_time ();
   stream = run_ok (transport);
@@ -1374,7 +1410,6 @@ static void
 test_idle_timeout_restarts (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = full_run_response ();
@@ -1388,9 +1423,9 @@ test_idle_timeout_restarts (Fixture       *f,
   agui_test_response_set_chunk_interval (response, 250);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_idle_timeout (builder, 600);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "idle-timeout", 600,
+                                  NULL);
 
   started = g_get_monotonic_time ();
   stream = run_ok (transport);
@@ -1403,7 +1438,6 @@ static void
 test_run_timeout_before_headers (Fixture       *f,
                                  gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiTestResponse) response = full_run_response ();
   g_autoptr(GError) error = NULL;
@@ -1413,10 +1447,10 @@ test_run_timeout_before_headers (Fixture       *f,
   agui_test_response_set_headers_delay (response, 3000);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_connect_timeout (builder, 10000);
-  agui_http_transport_builder_set_timeout (builder, 200);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "connect-timeout", 10000,
+                                  "timeout", 200,
+                                  NULL);
 
   assert_run_fails (transport, AGUI_ERROR, AGUI_ERROR_CONNECT, &error);
   g_assert_true (g_str_has_suffix (error->message, "did not answer within 200 ms, the time limit of a whole run"));
@@ -1472,7 +1506,6 @@ static void
 test_run_timeout (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = agui_test_response_new ();
@@ -1486,9 +1519,9 @@ test_run_timeout (Fixture       *f,
   agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_timeout (builder, 300);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "timeout", 300,
+                                  NULL);
 
   started = g_get_monotonic_time ();
   stream = run_ok (transport);
@@ -1509,7 +1542,6 @@ static void
 test_run_timeout_not_reached (Fixture       *f,
                               gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_auto(Collected) collected = { 0 };
@@ -1517,9 +1549,9 @@ test_run_timeout_not_reached (Fixture       *f,
   g_test_summary ("A run done within the timeout is not touched by it later");
 
   agui_test_server_push_response (f->server, full_run_response ());
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_timeout (builder, 200);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "timeout", 200,
+                                  NULL);
 
   stream = run_ok (transport);
   collect (stream, &collected);
@@ -1578,7 +1610,6 @@ static void
 test_frame_over_cap (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(AguiTestResponse) response = NULL;
@@ -1590,9 +1621,9 @@ test_frame_over_cap (Fixture       *f,
   response = agui_test_response_new_events (RUN_STARTED, big, RUN_FINISHED, NULL);
   agui_test_server_push_response (f->server, g_steal_pointer (&response));
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_max_frame_size (builder, 128);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "max-frame-size", (guint64) 128,
+                                  NULL);
 
   stream = run_ok (transport);
   collect (stream, &collected);
@@ -1748,12 +1779,14 @@ redirect_tear_down (RedirectFixture *f,
 static AguiHttpTransport *
 new_transport_with_secrets (const char *url)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = agui_http_transport_builder_new (url);
-
-  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer secret");
-  agui_http_transport_builder_add_header (builder, "X-Api-Key", "key");
-  agui_http_transport_builder_add_header (builder, "Cookie", "session=1");
-  return build_transport (builder);
+  return new_transport_with ("url", url,
+                             "headers", (const char * const[]) {
+                               "Authorization: Bearer secret",
+                               "X-Api-Key: key",
+                               "Cookie: session=1",
+                               NULL
+                             },
+                             NULL);
 }
 
 static void
@@ -1903,7 +1936,6 @@ static void
 test_caller_session (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(AguiEventStream) stream = NULL;
   g_autoptr(SoupSession) session = soup_session_new ();
@@ -1920,9 +1952,9 @@ test_caller_session (Fixture       *f,
   agui_test_server_push_response (f->server, full_run_response ());
   agui_test_server_push_response (f->server, full_run_response ());
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_session (builder, session);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "session", session,
+                                  NULL);
   g_assert_true (agui_http_transport_get_session (transport) == session);
 
   stream = run_ok (transport);
@@ -1932,13 +1964,12 @@ test_caller_session (Fixture       *f,
 
   g_clear_object (&stream);
   g_clear_object (&transport);
-  agui_http_transport_builder_free (g_steal_pointer (&builder));
   g_assert_nonnull (weak_session);
 
   /* Still whole: a new transport on it runs as before. */
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_set_session (builder, session);
-  transport = build_transport (builder);
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "session", session,
+                                  NULL);
   stream = run_ok (transport);
   collect (stream, &again);
   assert_items (&again, FULL_RUN);
@@ -1946,7 +1977,6 @@ test_caller_session (Fixture       *f,
 
   g_clear_object (&stream);
   g_clear_object (&transport);
-  g_clear_pointer (&builder, agui_http_transport_builder_free);
   g_object_remove_weak_pointer (G_OBJECT (session), (gpointer *) &weak_session);
 }
 
@@ -1967,6 +1997,7 @@ main (int   argc,
   g_test_add_func ("/agui/http-transport/config-errors", test_config_errors);
   g_test_add_func ("/agui/http-transport/null-url", test_null_url);
   g_test_add_func ("/agui/http-transport/default-session", test_default_session);
+  ADD ("uninitialised", test_uninitialised);
   ADD ("events-in-order", test_events_in_order);
   ADD ("no-content-type", test_no_content_type);
   ADD ("drip", test_drip);

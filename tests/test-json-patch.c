@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-json-patch-private.h"
 
 /* A case applies @patch to @document; @expected is the resulting document,
  * or NULL when the patch must fail, in which case @message, if set, is

@@ -77,26 +77,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
 }
 
-static gboolean
-session_idle (gpointer data)
-{
-  return !agui_agent_session_get_busy (((Fixture *) data)->session);
-}
-
-static gboolean
-session_busy (gpointer data)
-{
-  return agui_agent_session_get_busy (((Fixture *) data)->session);
-}
-
-static void
-wait_for_exchange (Fixture *f)
-{
-  agui_test_wait_for (session_busy, f, 500);
-  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
-}
-
 static void
 send (Fixture    *f,
       const char *text)
@@ -105,19 +85,7 @@ send (Fixture    *f,
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-  wait_for_exchange (f);
-}
-
-static JsonObject *
-request_body (Fixture *f,
-              guint    index)
-{
-  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
-
-  g_assert_nonnull (request);
-  g_assert_nonnull (request->json);
-
-  return json_node_get_object (request->json);
+  tandem_test_wait_for_exchange (f->session, 100);
 }
 
 /* The rows drawing the message that shows @text (its first block's), in
@@ -545,10 +513,10 @@ test_regenerate (Fixture       *f,
   g_assert_null (switcher_text (first_row_of (f, "Second answer")));
 
   press (first_row_of (f, "Second answer"), "message.regenerate");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 100);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 3);
-  body = request_body (f, 2);
+  body = agui_test_server_get_request_body (f->server, 2);
   messages = json_object_get_array_member (body, "messages");
   g_assert_cmpuint (json_array_get_length (messages), ==, 3);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "Two");
@@ -610,14 +578,14 @@ test_edit (Fixture       *f,
 
   gtk_text_buffer_set_text (buffer, "Tell me about dogs", -1);
   press (row, "editor.send");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 100);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
-  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
   g_assert_cmpuint (json_array_get_length (messages), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==,
                    "Tell me about dogs");
-  g_assert_false (json_object_has_member (request_body (f, 1), "parentRunId"));
+  g_assert_false (json_object_has_member (agui_test_server_get_request_body (f->server, 1), "parentRunId"));
 
   g_assert_true (markdown_shows (f->window, "About dogs"));
   g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about dogs")), ==, "2 / 2");

@@ -15,6 +15,8 @@
 #include "agui-proto-decoder-private.h"
 
 #include "agui-test-proto.h"
+#include "agui-reducer-private.h"
+#include "agui-event-parser-private.h"
 
 /* The binary encoding without a network: the framing decoder, the frame
  * decoder, and every fixture's events re-encoded, folded through the same

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-reducer-private.h"
 
 static void
 apply (AguiReducer *reducer,
@@ -212,7 +213,9 @@ test_tool_statuses (void)
 {
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
   AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiInterrupt) interrupt = NULL;
   AguiToolCallPart *call;
+  GListModel *interrupts;
 
   g_test_summary ("A tool card goes streaming, awaiting approval, awaiting result, complete");
 
@@ -229,14 +232,21 @@ test_tool_statuses (void)
   apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\","
                   "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}]}}");
   g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_AWAITING_APPROVAL);
-  g_assert_cmpuint (json_array_get_length (agui_transcript_get_pending_interrupts (transcript)), ==, 1);
+  interrupts = agui_transcript_get_pending_interrupts (transcript);
+  g_assert_cmpuint (g_list_model_get_n_items (interrupts), ==, 1);
+  interrupt = g_list_model_get_item (interrupts, 0);
+  g_assert_cmpstr (agui_interrupt_get_id (interrupt), ==, "i1");
+  g_assert_cmpstr (agui_interrupt_get_reason (interrupt), ==, "tool_call");
+  g_assert_cmpstr (agui_interrupt_get_tool_call_id (interrupt), ==, "tc1");
 
   apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
   apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"tc1\",\"content\":\"done\"}");
   apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
   g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_COMPLETE);
   g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "done");
-  g_assert_cmpuint (json_array_get_length (agui_transcript_get_pending_interrupts (transcript)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (interrupts), ==, 0);
+  /* An interrupt outlives its answer: a caller's reference stays good. */
+  g_assert_cmpstr (agui_interrupt_get_id (interrupt), ==, "i1");
 }
 
 static void

@@ -15,14 +15,7 @@
 
 #include "agui-session-store-private.h"
 #include "tandem-save-banner.h"
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
+#include "agui-test-util.h"
 
 static void
 wait_until (gboolean (*done) (gpointer), gpointer data)
@@ -58,7 +51,7 @@ send (AguiAgentSession    *session,
   g_autoptr(GError) error = NULL;
 
   g_assert_true (agui_replay_transport_add_run_json (replay, events, &error));
-  agui_agent_session_send_async (session, "hi", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (session, "hi", NULL, NULL, agui_test_store_result_cb, &result);
   wait_until (has_result, &result);
   state = agui_agent_session_send_finish (session, result, &error);
   g_assert_no_error (error);

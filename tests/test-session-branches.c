@@ -57,13 +57,13 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(GError) error = NULL;
 
   f->server = agui_test_server_new (&error);
   g_assert_no_error (error);
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  f->transport = agui_http_transport_builder_build (builder, &error);
+  f->transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                                 "url", agui_test_server_get_url (f->server),
+                                 NULL);
   g_assert_no_error (error);
 
   /* Per test (isolated dirs): a choice still being written by the last
@@ -92,14 +92,6 @@ fixture_tear_down (Fixture       *f,
   g_free (f->path);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 typedef enum { SEND, REGENERATE, EDIT } Action;
 
 static void
@@ -113,11 +105,11 @@ act (Fixture    *f,
   GAsyncResult *result = NULL;
 
   if (action == SEND)
-    agui_agent_session_send_async (f->session, text, NULL, NULL, store_result_cb, &result);
+    agui_agent_session_send_async (f->session, text, NULL, NULL, agui_test_store_result_cb, &result);
   else if (action == REGENERATE)
-    agui_agent_session_regenerate_async (f->session, message_id, NULL, NULL, store_result_cb, &result);
+    agui_agent_session_regenerate_async (f->session, message_id, NULL, NULL, agui_test_store_result_cb, &result);
   else
-    agui_agent_session_edit_async (f->session, message_id, text, NULL, NULL, store_result_cb, &result);
+    agui_agent_session_edit_async (f->session, message_id, text, NULL, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
 
   if (action == SEND)
@@ -131,18 +123,6 @@ act (Fixture    *f,
   g_assert_no_error (error);
   g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
   g_assert_null (agui_agent_session_get_store_error (f->session));
-}
-
-static JsonObject *
-request_body (Fixture *f,
-              guint    index)
-{
-  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
-
-  g_assert_nonnull (request);
-  g_assert_nonnull (request->json);
-
-  return json_node_get_object (request->json);
 }
 
 /* "user:hello assistant:one" for the history: roles and text. */
@@ -251,13 +231,13 @@ test_regenerate_input (Fixture       *f,
   g_assert_cmpint (agui_transcript_get_message_time (agui_agent_session_get_transcript (f->session), message_id_at (f, 3)),
                    >=, before);
 
-  body = request_body (f, 2);
+  body = agui_test_server_get_request_body (f->server, 2);
   assert_described (describe (json_object_get_array_member (body, "messages")),
                     "user:first assistant:one user:second");
   g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
   /* The first two runs started no branch. */
-  g_assert_false (json_object_has_member (request_body (f, 0), "parentRunId"));
-  g_assert_false (json_object_has_member (request_body (f, 1), "parentRunId"));
+  g_assert_false (json_object_has_member (agui_test_server_get_request_body (f->server, 0), "parentRunId"));
+  g_assert_false (json_object_has_member (agui_test_server_get_request_body (f->server, 1), "parentRunId"));
 
   assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
   assert_position (f, 3, 1, 2);
@@ -271,9 +251,9 @@ test_regenerate_input (Fixture       *f,
 
   agui_test_server_push_response (f->server, ANSWER ("r4", "a4", "three"));
   act (f, SEND, NULL, "third");
-  assert_described (describe (json_object_get_array_member (request_body (f, 3), "messages")),
+  assert_described (describe (json_object_get_array_member (agui_test_server_get_request_body (f->server, 3), "messages")),
                     "user:first assistant:one user:second assistant:two user:third");
-  g_assert_false (json_object_has_member (request_body (f, 3), "parentRunId"));
+  g_assert_false (json_object_has_member (agui_test_server_get_request_body (f->server, 3), "parentRunId"));
 }
 
 static void
@@ -292,7 +272,7 @@ test_edit_input (Fixture       *f,
 
   act (f, EDIT, message_id_at (f, 2), "seconde");
 
-  body = request_body (f, 2);
+  body = agui_test_server_get_request_body (f->server, 2);
   assert_described (describe (json_object_get_array_member (body, "messages")),
                     "user:first assistant:one user:seconde");
   g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
@@ -317,7 +297,7 @@ test_edit_refuses_an_answer (Fixture       *f,
   agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
   act (f, SEND, NULL, "first");
 
-  agui_agent_session_edit_async (f->session, message_id_at (f, 1), "x", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_edit_async (f->session, message_id_at (f, 1), "x", NULL, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
   state = agui_agent_session_edit_finish (f->session, result, &error);
   g_object_unref (result);
@@ -401,7 +381,7 @@ test_branches_survive_relaunch (Fixture       *f,
   /* The next turn chains to the chosen branch's last snapshot. */
   agui_test_server_push_response (f->server, ANSWER ("r4", "a4", "three"));
   act (f, SEND, NULL, "third");
-  assert_described (describe (json_object_get_array_member (request_body (f, 3), "messages")),
+  assert_described (describe (json_object_get_array_member (agui_test_server_get_request_body (f->server, 3), "messages")),
                     "user:first assistant:one user:second assistant:two user:third");
 
   open_session (f);
@@ -586,7 +566,7 @@ test_run_state_follows_branch (Fixture       *f,
     RS ("r2"), TS ("a2"), TC ("a2", "half"), "{\"type\":\"RUN_ERROR\",\"message\":\"boom\"}", NULL));
   act (f, SEND, NULL, "first");
 
-  agui_agent_session_regenerate_async (f->session, message_id_at (f, 1), NULL, NULL, store_result_cb, &result);
+  agui_agent_session_regenerate_async (f->session, message_id_at (f, 1), NULL, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
   state = agui_agent_session_regenerate_finish (f->session, result, NULL);
   g_object_unref (result);

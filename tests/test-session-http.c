@@ -42,20 +42,23 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
   g_autoptr(AguiTool) clock = agui_tool_new_simple ("clock", "Tells the time", NULL, clock_tool, NULL, NULL);
   g_autoptr(GError) error = NULL;
 
   f->server = agui_test_server_new (&error);
   g_assert_no_error (error);
 
-  builder = agui_http_transport_builder_new (agui_test_server_get_url (f->server));
-  agui_http_transport_builder_add_header (builder, "Authorization", "Bearer secret");
-  agui_http_transport_builder_add_header (builder, "Accept", "*/*");
-  agui_http_transport_builder_set_connect_timeout (builder, GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 5000);
-  if (GPOINTER_TO_UINT (data) != 0)
-    agui_http_transport_builder_set_idle_timeout (builder, GPOINTER_TO_UINT (data));
-  f->transport = agui_http_transport_builder_build (builder, &error);
+  f->transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+                                 "url", agui_test_server_get_url (f->server),
+                                 "headers", (const char * const[]) {
+                                   "Authorization: Bearer secret",
+                                   "Accept: */*",
+                                   NULL
+                                 },
+                                 "connect-timeout", GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 5000,
+                                 /* 0 means none: the default's five minutes then. */
+                                 "idle-timeout", GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
+                                 NULL);
   g_assert_no_error (error);
 
   f->tools = agui_tool_registry_new ();
@@ -74,14 +77,6 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->server);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static AguiRunState *
 send (Fixture     *f,
       const char  *text,
@@ -90,24 +85,12 @@ send (Fixture     *f,
   GAsyncResult *result = NULL;
   AguiRunState *state;
 
-  agui_agent_session_send_async (f->session, text, NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (f->session, text, NULL, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
   state = agui_agent_session_send_finish (f->session, result, error);
   g_object_unref (result);
 
   return state;
-}
-
-static JsonObject *
-request_body (Fixture *f,
-              guint    index)
-{
-  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
-
-  g_assert_nonnull (request);
-  g_assert_nonnull (request->json);
-
-  return json_node_get_object (request->json);
 }
 
 static void
@@ -130,7 +113,7 @@ test_request_headers_and_body (Fixture       *f,
   g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer secret");
   g_assert_true (g_str_has_prefix (soup_message_headers_get_one (request->headers, "Content-Type"), "application/json"));
 
-  body = request_body (f, 0);
+  body = agui_test_server_get_request_body (f->server, 0);
   g_assert_cmpstr (json_object_get_string_member (body, "threadId"), ==, "t");
   g_assert_cmpstr (json_object_get_string_member (body, "protocolVersion"), ==, "1.0");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (body, "messages")), ==, 1);
@@ -159,14 +142,14 @@ test_tool_follow_up_over_http (Fixture       *f,
   g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
 
-  messages = json_object_get_array_member (request_body (f, 1), "messages");
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "id"), ==, "m1");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "role"), ==, "tool");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "noon");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "id"), ==, "m2");
-  g_assert_cmpstr (json_object_get_string_member (request_body (f, 0), "runId"), !=,
-                   json_object_get_string_member (request_body (f, 1), "runId"));
+  g_assert_cmpstr (json_object_get_string_member (agui_test_server_get_request_body (f->server, 0), "runId"), !=,
+                   json_object_get_string_member (agui_test_server_get_request_body (f->server, 1), "runId"));
 }
 
 static void
@@ -192,14 +175,14 @@ test_resume_over_http (Fixture       *f,
   state = send (f, "delete it", NULL);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_INTERRUPT);
 
-  agui_agent_session_resume_async (f->session, json_node_get_array (answers), NULL, NULL, store_result_cb, &result);
+  agui_agent_session_resume_async (f->session, json_node_get_array (answers), NULL, NULL, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
   g_clear_pointer (&state, agui_run_state_unref);
   state = agui_agent_session_resume_finish (f->session, result, NULL);
   g_object_unref (result);
   g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
 
-  resume = json_object_get_array_member (request_body (f, 1), "resume");
+  resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_cmpuint (json_array_get_length (resume), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (resume, 0), "status"), ==, "resolved");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_object_get_object_member (json_array_get_object_element (resume, 0), "payload"), "editedArgs"), "name"),
@@ -337,7 +320,7 @@ test_cancel_closes_connection (Fixture       *f,
   agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
   agui_test_server_push_response (f->server, response);
 
-  agui_agent_session_send_async (f->session, "go", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (f->session, "go", NULL, NULL, agui_test_store_result_cb, &result);
   while (agui_test_server_get_n_requests (f->server) == 0 ||
          agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (f->session)) < 2)
     g_main_context_iteration (NULL, TRUE);

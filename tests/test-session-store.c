@@ -20,6 +20,8 @@
 #endif
 
 #include "agui.h"
+#include "agui-chunk-normalizer-private.h"
+#include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
@@ -111,6 +113,23 @@ array_string (JsonArray *array)
   g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array);
 
   return json_to_string (node, FALSE);
+}
+
+/* The interrupts as the JSON array they were read from. */
+static char *
+interrupts_string (GListModel *interrupts)
+{
+  g_autoptr(JsonArray) array = json_array_new ();
+
+  g_assert_true (g_list_model_get_item_type (interrupts) == AGUI_TYPE_INTERRUPT);
+  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
+    {
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
+
+      json_array_add_element (array, agui_interrupt_to_json (interrupt));
+    }
+
+  return array_string (array);
 }
 
 static char *
@@ -514,7 +533,7 @@ test_threads (Fixture       *f,
   g_clear_pointer (&ids, g_free);
 
   g_assert_false (agui_session_store_rename_thread (store, "nope", "x", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "no such thread"));
   g_clear_error (&error);
 
@@ -529,12 +548,12 @@ test_threads (Fixture       *f,
   g_assert_no_error (error);
 
   g_assert_false (agui_session_store_delete_thread (store, "a", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
   thread = agui_session_store_get_thread (store, "a", &error);
   g_assert_null (thread);
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "no such thread"));
 }
 
@@ -547,7 +566,7 @@ test_turns (Fixture       *f,
   g_autoptr(AguiSessionStore) store = open_store (f->path);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) good = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(GListModel) interrupts = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *text = NULL;
@@ -615,8 +634,8 @@ test_turns (Fixture       *f,
   /* Each turn replaces the interrupts; the aborted one left none. */
   interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (json_array_get_length (interrupts), ==, 0);
-  g_clear_pointer (&interrupts, json_array_unref);
+  g_assert_cmpint (g_list_model_get_n_items (interrupts), ==, 0);
+  g_clear_object (&interrupts);
 
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE id = 's2' AND status = 'FAILED' "
                                      "AND error = 'the agent broke'"), ==, 1);
@@ -638,7 +657,7 @@ test_turns (Fixture       *f,
     save_ok (store, &more);
     interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
     g_assert_no_error (error);
-    text = array_string (interrupts);
+    text = interrupts_string (interrupts);
     g_assert_cmpstr (text, ==, "[{\"id\":\"i1\"},{\"id\":\"i2\"}]");
   }
 }
@@ -650,7 +669,7 @@ assert_turn_not_written (Fixture          *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) events = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(GListModel) interrupts = NULL;
   g_autoptr(JsonObject) thread = NULL;
   g_autofree char *id = NULL;
 
@@ -660,7 +679,7 @@ assert_turn_not_written (Fixture          *f,
   g_assert_cmpint (events->len, ==, 5);
   interrupts = agui_session_store_get_pending_interrupts (store, "t", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (json_array_get_length (interrupts), ==, 1);
+  g_assert_cmpint (g_list_model_get_n_items (interrupts), ==, 1);
   thread = agui_session_store_get_thread (store, "t", &error);
   g_assert_no_error (error);
   g_assert_cmpint (json_object_get_int_member (thread, "updated"), ==, updated_before);
@@ -1064,7 +1083,7 @@ test_export_markdown (Fixture       *f,
   g_assert_cmpstr (markdown, ==, expected);
 
   g_assert_null (agui_session_store_export_markdown (store, "missing", &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
 /* A thread whose messages and state are what its log folds to, as
@@ -1131,7 +1150,7 @@ test_export_import (Fixture       *f,
   g_autoptr(JsonNode) reexported = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GPtrArray) imported_events = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(GListModel) interrupts = NULL;
   g_autoptr(JsonObject) thread = NULL;
   g_autofree char *new_id = NULL;
   g_autofree char *text = NULL, *imported_text = NULL;
@@ -1198,7 +1217,7 @@ test_export_import (Fixture       *f,
 
   interrupts = agui_session_store_get_pending_interrupts (store, new_id, &error);
   g_assert_no_error (error);
-  text = array_string (interrupts);
+  text = interrupts_string (interrupts);
   g_assert_cmpstr (text, ==, "[{\"id\":\"i1\",\"reason\":\"confirm\"}]");
   g_clear_pointer (&text, g_free);
 
@@ -1305,7 +1324,7 @@ check_child_turns (AguiSessionStore *store,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) events = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(GListModel) interrupts = NULL;
   g_autofree char *sql = NULL;
   g_autofree char *state = NULL;
   g_autofree char *parent = NULL;
@@ -1356,7 +1375,7 @@ check_child_turns (AguiSessionStore *store,
 
   interrupts = agui_session_store_get_pending_interrupts (store, thread_id, &error);
   g_assert_no_error (error);
-  text = array_string (interrupts);
+  text = interrupts_string (interrupts);
   expected_interrupts = g_strdup_printf ("[{\"id\":\"int-%d\"}]", count - 1);
   g_assert_cmpstr (text, ==, expected_interrupts);
 }
@@ -1724,7 +1743,7 @@ test_async_calls (Fixture       *f,
   g_autoptr(GAsyncResult) never = NULL;
   g_autoptr(JsonArray) threads = NULL;
   g_autoptr(JsonArray) found = NULL;
-  g_autoptr(JsonArray) pending = NULL;
+  g_autoptr(GListModel) pending = NULL;
   g_autoptr(JsonObject) thread = NULL;
   g_autoptr(JsonNode) export = NULL;
   g_autoptr(GError) error = NULL;
@@ -1764,10 +1783,10 @@ test_async_calls (Fixture       *f,
   thread = agui_session_store_get_thread_finish (store, wait_result (&got), &error);
   g_assert_cmpstr (json_object_get_string_member (thread, "agent"), ==, "demo");
   g_assert_null (agui_session_store_get_thread_finish (store, wait_result (&missing), &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
   pending = agui_session_store_get_pending_interrupts_finish (store, wait_result (&interrupts), &error);
-  g_assert_cmpuint (json_array_get_length (pending), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (pending), ==, 1);
   export = agui_session_store_export_json_finish (store, wait_result (&exported), &error);
   g_assert_no_error (error);
   text = agui_session_store_export_markdown_finish (store, wait_result (&markdown), &error);

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "agui.h"
+#include "agui-session-store-private.h"
 
 /* AguiThreadList over a real SQLite file: read once on the store's
  * worker, then changed one item at a time as the store writes. */

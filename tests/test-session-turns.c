@@ -13,6 +13,7 @@
 #include "agui.h"
 #include "agui-agent-session-private.h"
 #include "agui-session-store-private.h"
+#include "agui-test-util.h"
 
 /* A session's turns against a real SQLite file: snapshots chained by
  * parent id, failed and aborted turns, refused input, and a thread that
@@ -62,29 +63,9 @@ fixture_tear_down (Fixture       *f,
   g_free (f->dir);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* Ten seconds is plenty for a few events; the long threads of the
  * restore test take more under a sanitizer on a busy machine. */
 static guint wait_seconds = 10;
-
-static void
-wait_for (GAsyncResult **result)
-{
-  gint64 deadline = g_get_monotonic_time () + wait_seconds * G_USEC_PER_SEC;
-
-  while (*result == NULL)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
 
 static void
 script (AguiReplayTransport *replay,
@@ -104,8 +85,8 @@ send (AguiAgentSession *session,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(AguiRunState) state = NULL;
 
-  agui_agent_session_send_async (session, text, NULL, NULL, store_result_cb, &result);
-  wait_for (&result);
+  agui_agent_session_send_async (session, text, NULL, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, wait_seconds * 1000);
   state = agui_agent_session_send_finish (session, result, NULL);
   g_assert_nonnull (state);
 }
@@ -221,9 +202,9 @@ test_snapshots_chain (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (good), "n"), ==, 1);
 
   /* Cancelled before the transport answered: ABORTED. */
-  agui_agent_session_send_async (session, "third", NULL, NULL, store_result_cb, &result);
+  agui_agent_session_send_async (session, "third", NULL, NULL, agui_test_store_result_cb, &result);
   agui_agent_session_cancel (session);
-  wait_for (&result);
+  agui_test_wait_for_result (&result, wait_seconds * 1000);
   g_assert_null (agui_agent_session_send_finish (session, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_pointer (&snapshot, json_object_unref);
@@ -256,8 +237,8 @@ test_refused_input (Fixture       *f,
       g_autoptr(GError) error = NULL;
 
       agui_agent_session_send_message_async (session, json_node_get_object (message), NULL, NULL,
-                                             store_result_cb, &result);
-      wait_for (&result);
+                                             agui_test_store_result_cb, &result);
+      agui_test_wait_for_result (&result, wait_seconds * 1000);
       g_assert_null (agui_agent_session_send_message_finish (session, result, &error));
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT);
     }
@@ -307,7 +288,7 @@ test_restore_draws_the_same (Fixture       *f,
 
   rows_before = describe_rows (agui_agent_session_get_transcript (session));
   data_before = messages_and_state (agui_agent_session_get_transcript (session));
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (session)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)), ==, 1);
 
   /* "Restart": a new session on the same store and thread. */
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", tools, "store", f->store, "agent", NULL, NULL);
@@ -320,7 +301,7 @@ test_restore_draws_the_same (Fixture       *f,
   g_assert_cmpstr (data_after, ==, data_before);
 
   /* Still interrupted, and it can be resumed; the next snapshot chains on. */
-  g_assert_cmpuint (json_array_get_length (agui_agent_session_get_pending_interrupts (reopened)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (reopened)), ==, 1);
   g_assert_cmpstr (agui_agent_session_get_last_snapshot_id (reopened), ==,
                    agui_agent_session_get_last_snapshot_id (session));
   {
@@ -330,8 +311,8 @@ test_restore_draws_the_same (Fixture       *f,
     g_autoptr(JsonObject) snapshot = NULL;
 
     script (replay, RS ("r3") "," TEXT ("m3", "Thanks") "," RF ("r3"));
-    agui_agent_session_resume_async (reopened, json_node_get_array (answers), NULL, NULL, store_result_cb, &result);
-    wait_for (&result);
+    agui_agent_session_resume_async (reopened, json_node_get_array (answers), NULL, NULL, agui_test_store_result_cb, &result);
+    agui_test_wait_for_result (&result, wait_seconds * 1000);
     state = agui_agent_session_resume_finish (reopened, result, &error);
     g_assert_no_error (error);
     g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
@@ -417,7 +398,7 @@ test_restore_async (Fixture       *f,
   transcript = agui_agent_session_get_transcript (reopened);
   agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
   script (replay, RS ("r2") "," TEXT ("m-next", "next") "," RF ("r2"));
-  agui_agent_session_send_async (reopened, "and one more", NULL, NULL, store_result_cb, &sent);
+  agui_agent_session_send_async (reopened, "and one more", NULL, NULL, agui_test_store_result_cb, &sent);
 
   while (restored == NULL)
     {
@@ -433,7 +414,7 @@ test_restore_async (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpuint (partial_seen, >, 0);
 
-  wait_for (&sent);
+  agui_test_wait_for_result (&sent, wait_seconds * 1000);
   state = agui_agent_session_send_finish (reopened, sent, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (agui_replay_transport_get_n_requests (replay), ==, 2);
@@ -451,7 +432,7 @@ test_restore_async (Fixture       *f,
   g_free (rows_sync);
   rows_sync = describe_rows (agui_agent_session_get_transcript (whole));
   agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
-  wait_for (&restored);
+  agui_test_wait_for_result (&restored, wait_seconds * 1000);
   g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
   rows_async = describe_rows (agui_agent_session_get_transcript (reopened));
   g_assert_cmpstr (rows_async, ==, rows_sync);
@@ -463,7 +444,7 @@ test_restore_async (Fixture       *f,
   while (count_parts (agui_agent_session_get_transcript (cancelled)) == 0)
     g_main_context_iteration (NULL, TRUE);
   g_cancellable_cancel (cancellable);
-  wait_for (&restored);
+  agui_test_wait_for_result (&restored, wait_seconds * 1000);
   g_assert_false (agui_agent_session_restore_finish (cancelled, restored, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   wait_seconds = 10;
@@ -518,7 +499,15 @@ test_full_disk_keeps_conversation (Fixture       *f,
   send (session, "two");
   g_test_assert_expected_messages ();
 
-  g_assert_nonnull (agui_agent_session_get_store_error (session));
+  /* A GError the caller can branch on, as the property gives it too. */
+  g_assert_error ((GError *) agui_agent_session_get_store_error (session), AGUI_ERROR, AGUI_ERROR_STORE);
+  {
+    g_autoptr(GError) property = NULL;
+
+    g_object_get (session, "store-error", &property, NULL);
+    g_assert_error (property, AGUI_ERROR, AGUI_ERROR_STORE);
+    g_assert_cmpstr (property->message, ==, agui_agent_session_get_store_error (session)->message);
+  }
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 4);
   g_assert_cmpint (agui_session_store_get_turn_count (f->store, "t", NULL), ==, 1);
 }
@@ -606,8 +595,8 @@ test_retry_save (Fixture       *f,
   g_test_assert_expected_messages ();
 
   /* Still full: the retry fails and says so. */
-  agui_agent_session_retry_save_async (session, NULL, store_result_cb, &result);
-  wait_for (&result);
+  agui_agent_session_retry_save_async (session, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, wait_seconds * 1000);
   g_assert_false (agui_agent_session_retry_save_finish (session, result, &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
   g_assert_nonnull (agui_agent_session_get_store_error (session));
@@ -615,8 +604,8 @@ test_retry_save (Fixture       *f,
   g_clear_object (&result);
 
   g_assert_cmpint (_agui_session_store_set_max_page_count (f->store, 1073741823), >, pages);
-  agui_agent_session_retry_save_async (session, NULL, store_result_cb, &result);
-  wait_for (&result);
+  agui_agent_session_retry_save_async (session, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, wait_seconds * 1000);
   g_assert_true (agui_agent_session_retry_save_finish (session, result, &error));
   g_assert_no_error (error);
   g_assert_null (agui_agent_session_get_store_error (session));
@@ -651,7 +640,7 @@ test_unstorable_state (Fixture       *f,
   g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*cannot be stored*infinity*");
   send (session, "two");
   g_test_assert_expected_messages ();
-  g_assert_nonnull (strstr (agui_agent_session_get_store_error (session), "infinity"));
+  g_assert_nonnull (strstr (agui_agent_session_get_store_error (session)->message, "infinity"));
 
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_assert_true (_agui_agent_session_restore (reopened, NULL));
@@ -668,8 +657,8 @@ send_message (AguiAgentSession *session,
   g_autoptr(GError) error = NULL;
 
   agui_agent_session_send_message_async (session, json_node_get_object (message), NULL, NULL,
-                                         store_result_cb, &result);
-  wait_for (&result);
+                                         agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, wait_seconds * 1000);
   state = agui_agent_session_send_message_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (state);

@@ -261,17 +261,6 @@ collected_clear (Collected *collected)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Collected, collected_clear)
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **location = user_data;
-
-  g_assert_null (*location);
-  *location = g_object_ref (result);
-}
-
 static AguiEventStream *
 run_transport (RawServer *server)
 {
@@ -284,7 +273,7 @@ run_transport (RawServer *server)
   AguiEventStream *stream;
 
   g_assert_no_error (error);
-  agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable, store_result_cb, &result);
+  agui_transport_run_async (AGUI_TRANSPORT (transport), input, cancellable, agui_test_store_result_cb, &result);
   g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
   stream = agui_transport_run_finish (AGUI_TRANSPORT (transport), result, &error);
   g_assert_no_error (error);
@@ -307,7 +296,7 @@ collect (AguiEventStream *stream,
       g_autoptr(AguiEvent) event = NULL;
       GError *error = NULL;
 
-      agui_event_stream_next_async (stream, cancellable, store_result_cb, &result);
+      agui_event_stream_next_async (stream, cancellable, agui_test_store_result_cb, &result);
       g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
       event = agui_event_stream_next_finish (stream, result, &error);
 
@@ -446,7 +435,7 @@ test_reset_mid_chunk (void)
     g_autoptr(AguiEvent) event = NULL;
     g_autoptr(GError) error = NULL;
 
-    agui_event_stream_next_async (stream, cancellable, store_result_cb, &result);
+    agui_event_stream_next_async (stream, cancellable, agui_test_store_result_cb, &result);
     g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
     event = agui_event_stream_next_finish (stream, result, &error);
     g_assert_no_error (error);
@@ -613,7 +602,7 @@ test_gzip_corrupt_midway (void)
       g_autoptr(AguiEvent) event = NULL;
       g_autoptr(GError) item_error = NULL;
 
-      agui_event_stream_next_async (stream, cancellable, store_result_cb, &result);
+      agui_event_stream_next_async (stream, cancellable, agui_test_store_result_cb, &result);
       g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
       event = agui_event_stream_next_finish (stream, result, &item_error);
       g_assert_no_error (item_error);

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-chunk-normalizer-private.h"
 #include "agui-event-private.h"
+#include "agui-verifier-private.h"
 
 #define RS   "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}"
 #define RF   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}"

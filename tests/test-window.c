@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "agui-session-store-private.h"
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
@@ -80,22 +81,6 @@ dup_composer_text (TandemWindow *window)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-static gboolean
-session_idle (gpointer data)
-{
-  Fixture *f = data;
-
-  return !agui_agent_session_get_busy (f->session);
-}
-
-static gboolean
-session_busy (gpointer data)
-{
-  Fixture *f = data;
-
-  return agui_agent_session_get_busy (f->session);
-}
-
 typedef struct
 {
   Fixture *f;
@@ -116,27 +101,6 @@ send_by_enter (Fixture    *f,
 {
   set_composer_text (f->window, text);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-}
-
-static void
-wait_for_exchange (Fixture *f)
-{
-  agui_test_wait_for (session_busy, f, 500);
-  g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
-}
-
-static JsonObject *
-request_body (Fixture *f,
-              guint    index)
-{
-  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
-
-  g_assert_nonnull (request);
-  g_assert_nonnull (request->json);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (request->json));
-
-  return json_node_get_object (request->json);
 }
 
 /* Fixture */
@@ -223,7 +187,7 @@ test_stream (Fixture       *f,
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "welcome");
 
   send_by_enter (f, "Hi");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (f->session))), ==, 2);
@@ -265,7 +229,7 @@ test_composer_keys (Fixture       *f,
   set_composer_text (f->window, "line one\nline two");
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_KP_Enter, 0));
   g_assert_true (agui_test_wait_for (server_has_requests, &one, TIMEOUT_MS));
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   text = dup_composer_text (f->window);
   g_assert_cmpstr (text, ==, "");
@@ -331,7 +295,7 @@ test_tool_card (Fixture       *f,
   g_assert_true (agui_test_wait_for (card_has_status, &complete, TIMEOUT_MS));
   card = find_card (f);
   g_assert_nonnull (strstr (tandem_tool_card_get_result_text (card), "12:00"));
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 }
 
 /* The longest line of @text, in bytes */
@@ -392,7 +356,7 @@ test_tool_card_long_arguments (Fixture       *f,
   copied = tandem_tool_card_dup_text (tandem_tool_card_get_part (card));
   g_assert_nonnull (strstr (copied, content));
   agui_agent_session_cancel (tandem_window_get_session (f->window));
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 }
 
 static TandemApprovalDialog *
@@ -448,9 +412,9 @@ test_interrupt (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
-  resume = json_object_get_array_member (request_body (f, 1), "resume");
+  resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_nonnull (resume);
   g_assert_cmpuint (json_array_get_length (resume), ==, 1);
   entry = json_array_get_object_element (resume, 0);
@@ -545,7 +509,7 @@ test_reopen (Fixture       *f,
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Kept for later"), RF ("r1"), NULL));
   send_by_enter (f, "Remember me");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
   g_assert_null (agui_agent_session_get_store_error (session));
 
@@ -599,7 +563,7 @@ test_markup (Fixture       *f,
   agui_test_server_push_response (f->server, response);
 
   send_by_enter (f, text);
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   g_assert_nonnull (tandem_test_find_label (f->window, text));
   g_assert_nonnull (tandem_test_find_label (f->window, "<b>tool</b>"));
@@ -661,7 +625,7 @@ test_jump_to_latest (Fixture       *f,
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("new", "Fresh"), RF ("r1"), NULL));
   agui_agent_session_run_async (f->session, NULL, NULL, NULL, NULL);
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
   tandem_test_iterate_for (200);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <, 50);
 
@@ -687,7 +651,7 @@ test_failed_run (Fixture       *f,
                                   agui_test_response_new_events (RS ("r2"), TEXT ("m2", "Better now"), RF ("r2"), NULL));
 
   send_by_enter (f, "Try");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   g_assert_true (gtk_revealer_get_reveal_child (revealer));
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_label"))), ==,
@@ -699,7 +663,7 @@ test_failed_run (Fixture       *f,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
   /* The retry runs the thread again: the person's message is not repeated. */
@@ -722,7 +686,7 @@ test_state_inspector (Fixture       *f,
                                                                  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/progress\",\"value\":2}]}",
                                                                  RF ("r1"), NULL));
   send_by_enter (f, "state please");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
 
   text = tandem_state_inspector_dup_text (inspector);
   changes = tandem_state_inspector_dup_changes (inspector);
@@ -952,7 +916,7 @@ test_threads_open (Fixture       *f,
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Noted"), RF ("r1"), NULL));
   send_by_enter (f, "Sent from the window");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_null (agui_agent_session_get_store_error (session));
 
   g_assert_cmpint (sidebar_index (f->window, "Sent from the window"), ==, 0);
@@ -1368,7 +1332,7 @@ test_new_chat (Fixture       *f,
   agui_test_server_push_response (f->server,
                                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Sure"), RF ("r1"), NULL));
   send_by_enter (f, "An old conversation");
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))), ==, "transcript");
   old_id = g_strdup (agui_agent_session_get_thread_id (f->session));
 
@@ -1478,7 +1442,7 @@ test_perf_stream (Fixture       *f,
   first_stall = stalls.longest;
   stalls.longest = 0;
 
-  wait_for_exchange (f);
+  tandem_test_wait_for_exchange (f->session, 50);
   gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
   g_source_remove (idle_id);
 

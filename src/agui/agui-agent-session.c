@@ -11,7 +11,7 @@
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-input-private.h"
-#include "agui-session-store.h"
+#include "agui-run-state-private.h"
 #include "agui-session-store-private.h"
 #include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"
@@ -272,7 +272,7 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_PENDING_INTERRUPTS:
-      g_value_set_boxed (value, agui_agent_session_get_pending_interrupts (self));
+      g_value_set_object (value, agui_agent_session_get_pending_interrupts (self));
       break;
 
     case PROP_BUSY:
@@ -296,7 +296,7 @@ agui_agent_session_get_property (GObject    *object,
       break;
 
     case PROP_STORE_ERROR:
-      g_value_set_string (value, agui_agent_session_get_store_error (self));
+      g_value_set_boxed (value, agui_agent_session_get_store_error (self));
       break;
 
     case PROP_DEFAULT_TITLE:
@@ -394,8 +394,18 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
     g_param_spec_boxed ("run-state", NULL, NULL, AGUI_TYPE_RUN_STATE,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiAgentSession:pending-interrupts:
+   *
+   * The interrupts the thread waits on: a list of [class@Agui.Interrupt],
+   * the transcript's ([property@Agui.Transcript:pending-interrupts]).
+   * While it is not empty, [method@Agui.AgentSession.send_async] and
+   * [method@Agui.AgentSession.run_async] fail with
+   * %AGUI_ERROR_INTERRUPTED; [method@Agui.AgentSession.resume_async]
+   * answers them.
+   */
   properties[PROP_PENDING_INTERRUPTS] =
-    g_param_spec_boxed ("pending-interrupts", NULL, NULL, JSON_TYPE_ARRAY,
+    g_param_spec_object ("pending-interrupts", NULL, NULL, G_TYPE_LIST_MODEL,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -448,11 +458,14 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
   /**
    * AguiAgentSession:store-error:
    *
-   * Why the last turn could not be saved, or %NULL. The conversation in
-   * memory goes on regardless.
+   * Why the last turn could not be saved, or %NULL: an %AGUI_ERROR_STORE
+   * (the disk is full, the store is read-only) or the error a value that
+   * cannot be stored gave. The conversation in memory goes on
+   * regardless, and [method@Agui.AgentSession.retry_save_async] writes
+   * it again.
    */
   properties[PROP_STORE_ERROR] =
-    g_param_spec_string ("store-error", NULL, NULL, NULL,
+    g_param_spec_boxed ("store-error", NULL, NULL, G_TYPE_ERROR,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -573,9 +586,11 @@ agui_agent_session_get_run_state (AguiAgentSession *self)
  * agui_agent_session_get_pending_interrupts:
  * @self: a session
  *
- * Returns: (transfer none): the interrupts the thread waits on
+ * Returns: (transfer none): the interrupts the thread waits on, a list of
+ *   [class@Agui.Interrupt] that stays the same object for the session's
+ *   life; see [property@Agui.AgentSession:pending-interrupts]
  */
-JsonArray *
+GListModel *
 agui_agent_session_get_pending_interrupts (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
@@ -651,7 +666,7 @@ finish_exchange (GTask  *task,
    * waiting, unless the thread waits for the person: then the answer may
    * still bring the result. */
   if (exchange->started &&
-      json_array_get_length (agui_transcript_get_pending_interrupts (self->transcript)) == 0)
+      json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
     _agui_transcript_mark_unanswered_calls (self->transcript);
 
   /* Only a turn that started is a turn: refused input writes nothing. */
@@ -891,7 +906,7 @@ begin_exchange (GTask *task)
 {
   AguiAgentSession *self = g_task_get_source_object (task);
   Exchange *exchange = g_task_get_task_data (task);
-  JsonArray *pending = agui_transcript_get_pending_interrupts (self->transcript);
+  JsonArray *pending = _agui_transcript_get_pending_interrupts_json (self->transcript);
   GError *error = NULL;
 
   if (g_cancellable_set_error_if_cancelled (exchange->cancellable, &error))
@@ -1719,9 +1734,10 @@ agui_agent_session_get_turn_index (AguiAgentSession *self)
  * agui_agent_session_get_store_error:
  * @self: a session
  *
- * Returns: (nullable): why the last turn could not be saved
+ * Returns: (transfer none) (nullable): why the last turn could not be
+ *   saved; see [property@Agui.AgentSession:store-error]
  */
-const char *
+const GError *
 agui_agent_session_get_store_error (AguiAgentSession *self)
 {
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), NULL);
@@ -1895,7 +1911,7 @@ on_branch_kept (GObject      *object,
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_warning ("%s", error->message);
-      _agui_turn_recorder_set_store_error (self->recorder, error->message);
+      _agui_turn_recorder_set_store_error (self->recorder, error);
     }
 
   /* The person switched again while this was written */

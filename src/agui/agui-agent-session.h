@@ -36,7 +36,7 @@ AguiToolRegistry *agui_agent_session_get_tools              (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 AguiRunState     *agui_agent_session_get_run_state          (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray        *agui_agent_session_get_pending_interrupts (AguiAgentSession     *self);
+GListModel       *agui_agent_session_get_pending_interrupts (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
 gboolean          agui_agent_session_get_busy               (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
@@ -100,7 +100,7 @@ const char       *agui_agent_session_get_last_snapshot_id   (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 guint             agui_agent_session_get_turn_index         (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
-const char       *agui_agent_session_get_store_error        (AguiAgentSession     *self);
+const GError     *agui_agent_session_get_store_error        (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_retry_save_async       (AguiAgentSession     *self,
                                                              GCancellable         *cancellable,

@@ -6,9 +6,22 @@
 
 #pragma once
 
-#include "agui-chunk-normalizer.h"
+#include "agui-event.h"
 
 G_BEGIN_DECLS
+
+#define AGUI_TYPE_CHUNK_NORMALIZER (agui_chunk_normalizer_get_type ())
+G_DECLARE_FINAL_TYPE (AguiChunkNormalizer, agui_chunk_normalizer, AGUI, CHUNK_NORMALIZER, GObject)
+
+AguiChunkNormalizer *agui_chunk_normalizer_new   (void);
+gboolean             agui_chunk_normalizer_push  (AguiChunkNormalizer  *self,
+                                                  AguiEvent            *event,
+                                                  GPtrArray            *out,
+                                                  GError              **error);
+GPtrArray           *agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
+                                                   AguiEvent            *event,
+                                                   GError              **error);
+void                 agui_chunk_normalizer_reset (AguiChunkNormalizer  *self);
 
 /* %TRUE when agui_chunk_normalizer_push () would append @event alone and
  * change nothing: no chunk stream is pending and @event is not a chunk.

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agui-demo-agent.h"
-#include "agui-json-patch.h"
+#include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 
 /**

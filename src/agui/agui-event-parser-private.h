@@ -6,9 +6,21 @@
 
 #pragma once
 
-#include "agui-event-parser.h"
+#include "agui-event.h"
 
 G_BEGIN_DECLS
+
+#define AGUI_TYPE_EVENT_PARSER (agui_event_parser_get_type ())
+G_DECLARE_FINAL_TYPE (AguiEventParser, agui_event_parser, AGUI, EVENT_PARSER, GObject)
+
+AguiEventParser *agui_event_parser_new        (void);
+AguiEvent       *agui_event_parser_parse      (AguiEventParser  *self,
+                                               const char       *data,
+                                               gssize            length,
+                                               GError          **error);
+AguiEvent       *agui_event_parser_parse_node (AguiEventParser  *self,
+                                               JsonNode         *node,
+                                               GError          **error);
 
 /* For the differential tests and `tandem-cli bench fold` only: read frames
  * with the json-glib implementation that preceded the fast reader. */

@@ -385,8 +385,8 @@ agui_event_new (AguiEventType   type,
  * members are removed (with a warning), a missing or mistyped known member
  * is an %AGUI_ERROR_INVALID_EVENT error naming the event type and the
  * member. An unknown event type is an %AGUI_ERROR_INVALID_EVENT error too;
- * a stream reader that wants to skip such events checks the type first
- * (see [method@Agui.EventParser.parse]). @node is not modified.
+ * a stream reader that wants to skip such events checks the type first,
+ * as [class@Agui.EventStream] does. @node is not modified.
  *
  * Returns: (transfer full) (nullable): the event, or %NULL on error
  */
@@ -443,7 +443,8 @@ agui_event_new_from_json (JsonNode   *node,
  *
  * Parses @json and makes an event of it as [ctor@Agui.Event.new_from_json]
  * does. Handy for tests and fixtures; a stream is better read with
- * [class@Agui.EventParser], which also translates deprecated shapes.
+ * [method@Agui.EventStream.read_sse], which also translates deprecated
+ * shapes.
  *
  * Returns: (transfer full) (nullable): the event, or %NULL on error
  */

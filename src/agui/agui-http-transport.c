@@ -14,6 +14,9 @@
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
 #include "agui-proto-decoder-private.h"
+#include "agui-sse-decoder-private.h"
+
+G_STATIC_ASSERT (AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE);
 
 /* A character is at most four bytes of UTF-8, so this many bytes always
  * hold the characters quoted and never a megabyte of HTML. */
@@ -34,30 +37,38 @@
  * `RunAgentInput` as JSON, answered by a `text/event-stream` body decoded
  * as it arrives.
  *
- * A transport is made by an [struct@Agui.HttpTransportBuilder], which
- * validates the URL and the extra headers when it builds, so the setters
- * stay a plain chain:
+ * A transport is configured by its construct properties and checked when
+ * it is initialised ([iface@Gio.Initable]): a missing URL, one that is not
+ * `http` or `https`, and a malformed header are errors there, not
+ * criticals. [ctor@Agui.HttpTransport.new] does both for the common case;
+ * anything more goes through [func@Gio.Initable.new]:
  *
  * ```c
- * g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+ * const char * const headers[] = { "Authorization: Bearer token", NULL };
  * g_autoptr(AguiHttpTransport) transport = NULL;
  * g_autoptr(GError) error = NULL;
  *
- * builder = agui_http_transport_builder_new ("https://example.com/agent");
- * agui_http_transport_builder_add_header (builder, "Authorization", "Bearer token");
- * // Bounds the setup only; a long answer is not cut off.
- * agui_http_transport_builder_set_connect_timeout (builder, 5000);
- * // An agent silent for a minute is taken to be stuck.
- * agui_http_transport_builder_set_idle_timeout (builder, 60000);
- * if (!(transport = agui_http_transport_builder_build (builder, &error)))
+ * transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
+ *                             "url", "https://example.com/agent",
+ *                             "headers", headers,
+ *                             // Bounds the setup only; a long answer is not cut off.
+ *                             "connect-timeout", 5000,
+ *                             // An agent silent for a minute is taken to be stuck.
+ *                             "idle-timeout", 60000,
+ *                             NULL);
+ * if (transport == NULL)
  *   g_printerr ("%s\n", error->message);
  * ```
+ *
+ * From Python, `Agui.HttpTransport(url=...)` followed by `init()` does the
+ * same. A transport that was never initialised checks itself on its first
+ * run, whose error is then the configuration's.
  *
  * Every request carries `Content-Type: application/json` and exactly one
  * `Accept`, after the caller's headers and replacing any of the same
  * name: `text/event-stream`, or `application/vnd.ag-ui.event+proto` for a
  * transport set to %AGUI_HTTP_ENCODING_PROTOBUF
- * ([method@Agui.HttpTransportBuilder.set_encoding]). An agent asked with a
+ * ([property@Agui.HttpTransport:encoding]). An agent asked with a
  * wider `Accept` picks the binary encoding, so SSE is asked for exactly.
  * Either way the response's `Content-Type` decides how the body is read
  * (parameters and case aside): an agent may answer SSE to a request for
@@ -88,43 +99,27 @@
  * dropped, and closing the stream closes its connection.
  */
 
-/**
- * AguiHttpTransportBuilder:
- *
- * Collects the configuration of an [class@Agui.HttpTransport]. Nothing is
- * checked until [method@Agui.HttpTransportBuilder.build].
- */
-
 typedef struct
 {
   char *name;
   char *value;
 } Header;
 
-struct _AguiHttpTransportBuilder
-{
-  char             *url;
-  GArray           *headers;
-  SoupSession      *session;
-  gsize             max_frame_size;
-  guint             connect_timeout;
-  guint             idle_timeout;
-  guint             timeout;
-  AguiHttpEncoding  encoding;
-};
-
 struct _AguiHttpTransport
 {
   GObject           parent_instance;
   char             *url;
+  char            **header_lines;
   GUri             *uri;
   GArray           *headers;
+  GError           *init_error;
   SoupSession      *session;
   gsize             max_frame_size;
   guint             connect_timeout;
   guint             idle_timeout;
   guint             timeout;
   AguiHttpEncoding  encoding;
+  guint             initialized : 1;
 };
 
 typedef enum
@@ -187,21 +182,23 @@ typedef struct
 } Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
-
-G_DEFINE_BOXED_TYPE (AguiHttpTransportBuilder, agui_http_transport_builder,
-                     agui_http_transport_builder_copy, agui_http_transport_builder_free)
+static void agui_http_transport_initable_iface_init (GInitableIface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiHttpTransport, agui_http_transport, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT,
-                                                      agui_http_transport_iface_init))
+                                                      agui_http_transport_iface_init)
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      agui_http_transport_initable_iface_init))
 
 enum {
   PROP_0,
   PROP_URL,
+  PROP_HEADERS,
   PROP_CONNECT_TIMEOUT,
   PROP_IDLE_TIMEOUT,
   PROP_TIMEOUT,
   PROP_SESSION,
+  PROP_MAX_FRAME_SIZE,
   PROP_ENCODING,
   N_PROPS
 };
@@ -1002,6 +999,7 @@ agui_http_transport_run_async (AguiTransport       *transport,
 {
   AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
   char *json;
   Run *run;
 
@@ -1009,6 +1007,14 @@ agui_http_transport_run_async (AguiTransport       *transport,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agui_http_transport_run_async);
+
+  /* A binding may construct the object and run it without ever calling
+   * g_initable_init(): the configuration's error is then the run's. */
+  if (!g_initable_init (G_INITABLE (self), NULL, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
 
   run = g_rc_box_new0 (Run);
   run->url = g_strdup (self->url);
@@ -1063,6 +1069,172 @@ agui_http_transport_iface_init (AguiTransportInterface *iface)
   iface->run_finish = agui_http_transport_run_finish;
 }
 
+
+/* Optional whitespace around a field value (RFC 7230 section 3.2.3) is
+ * spaces and tabs only: a CR or LF must stay, for the value check to
+ * refuse it. */
+static char *
+dup_trimmed (const char *start,
+             const char *end)
+{
+  while (start < end && (*start == ' ' || *start == '\t'))
+    start++;
+  while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+
+  return g_strndup (start, end - start);
+}
+
+static gboolean
+parse_header_line (const char  *line,
+                   char       **name,
+                   char       **value,
+                   GError     **error)
+{
+  const char *colon = strchr (line, ':');
+  g_autofree char *parsed_name = NULL;
+  g_autofree char *parsed_value = NULL;
+
+  if (colon == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "“%s” is not a header: write it as “Name: value”", line);
+      return FALSE;
+    }
+
+  parsed_name = dup_trimmed (line, colon);
+  parsed_value = dup_trimmed (colon + 1, colon + strlen (colon));
+
+  if (!is_header_name (parsed_name))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "“%s” is not a valid header name", parsed_name);
+      return FALSE;
+    }
+
+  if (!is_header_value (parsed_value))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "The value of header “%s” contains a control character",
+                   parsed_name);
+      return FALSE;
+    }
+
+  *name = g_steal_pointer (&parsed_name);
+  *value = g_steal_pointer (&parsed_value);
+
+  return TRUE;
+}
+
+static gboolean
+check_configuration (AguiHttpTransport  *self,
+                     GError            **error)
+{
+  g_autoptr(GError) uri_error = NULL;
+  g_autoptr(GArray) headers = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+
+  if (self->url == NULL)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                           "No agent URL was given: set the transport's url to an http or https URL");
+      return FALSE;
+    }
+
+  if (!(uri = g_uri_parse (self->url, SOUP_HTTP_URI_FLAGS, &uri_error)))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "“%s” is not a valid URL: %s", self->url, uri_error->message);
+      return FALSE;
+    }
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "“%s” is not an http or https URL", self->url);
+      return FALSE;
+    }
+
+  if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
+                   "“%s” names no host", self->url);
+      return FALSE;
+    }
+
+  headers = header_array_new ();
+  for (guint i = 0; self->header_lines != NULL && self->header_lines[i] != NULL; i++)
+    {
+      g_autofree char *name = NULL;
+      g_autofree char *value = NULL;
+
+      if (!parse_header_line (self->header_lines[i], &name, &value, error))
+        return FALSE;
+
+      if (!is_fixed_header (name))
+        header_array_append (headers, name, value);
+    }
+
+  /* Exactly one type: an agent offered anything wider than SSE picks
+   * the binary encoding (AG-UI.md 2.2). */
+  header_array_append (headers, "Content-Type", "application/json");
+  header_array_append (headers, "Accept",
+                       self->encoding == AGUI_HTTP_ENCODING_PROTOBUF ? PROTOBUF_CONTENT_TYPE : SSE_CONTENT_TYPE);
+
+  self->uri = g_steal_pointer (&uri);
+  self->headers = g_steal_pointer (&headers);
+
+  return TRUE;
+}
+
+static gboolean
+agui_http_transport_initable_init (GInitable     *initable,
+                                   GCancellable  *cancellable,
+                                   GError       **error)
+{
+  AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (initable);
+
+  g_assert (AGUI_IS_HTTP_TRANSPORT (self));
+
+  /* The configuration is construct-only, so the first answer stands. */
+  if (!self->initialized)
+    {
+      self->initialized = TRUE;
+      check_configuration (self, &self->init_error);
+    }
+
+  if (self->init_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->init_error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+agui_http_transport_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = agui_http_transport_initable_init;
+}
+
+static void
+agui_http_transport_constructed (GObject *object)
+{
+  AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (object);
+
+  G_OBJECT_CLASS (agui_http_transport_parent_class)->constructed (object);
+
+  /* SoupSession:timeout is an I/O timeout: it would cut a stream whose
+   * agent pauses to think. The run's own timers bound it instead. */
+  if (self->session == NULL)
+    self->session = g_object_new (SOUP_TYPE_SESSION,
+                                  "timeout", 0,
+                                  NULL);
+}
+
 static void
 agui_http_transport_dispose (GObject *object)
 {
@@ -1082,7 +1254,9 @@ agui_http_transport_finalize (GObject *object)
 
   g_clear_pointer (&self->uri, g_uri_unref);
   g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->header_lines, g_strfreev);
   g_clear_pointer (&self->headers, g_array_unref);
+  g_clear_error (&self->init_error);
 
   G_OBJECT_CLASS (agui_http_transport_parent_class)->finalize (object);
 }
@@ -1101,6 +1275,10 @@ agui_http_transport_get_property (GObject    *object,
       g_value_set_string (value, self->url);
       break;
 
+    case PROP_HEADERS:
+      g_value_set_boxed (value, self->header_lines);
+      break;
+
     case PROP_CONNECT_TIMEOUT:
       g_value_set_uint (value, self->connect_timeout);
       break;
@@ -1117,8 +1295,59 @@ agui_http_transport_get_property (GObject    *object,
       g_value_set_object (value, self->session);
       break;
 
+    case PROP_MAX_FRAME_SIZE:
+      g_value_set_uint64 (value, self->max_frame_size);
+      break;
+
     case PROP_ENCODING:
       g_value_set_enum (value, self->encoding);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agui_http_transport_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      self->url = g_value_dup_string (value);
+      break;
+
+    case PROP_HEADERS:
+      self->header_lines = g_value_dup_boxed (value);
+      break;
+
+    case PROP_CONNECT_TIMEOUT:
+      self->connect_timeout = g_value_get_uint (value);
+      break;
+
+    case PROP_IDLE_TIMEOUT:
+      self->idle_timeout = g_value_get_uint (value);
+      break;
+
+    case PROP_TIMEOUT:
+      self->timeout = g_value_get_uint (value);
+      break;
+
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
+      break;
+
+    case PROP_MAX_FRAME_SIZE:
+      self->max_frame_size = MIN (g_value_get_uint64 (value), G_MAXSIZE);
+      break;
+
+    case PROP_ENCODING:
+      self->encoding = g_value_get_enum (value);
       break;
 
     default:
@@ -1131,66 +1360,122 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = agui_http_transport_constructed;
   object_class->dispose = agui_http_transport_dispose;
   object_class->finalize = agui_http_transport_finalize;
   object_class->get_property = agui_http_transport_get_property;
+  object_class->set_property = agui_http_transport_set_property;
 
   /**
    * AguiHttpTransport:url:
    *
-   * The agent's URL, as configured.
+   * The agent's endpoint, an `http` or `https` URL, posted to as it is
+   * (no path is appended). Required: initialising a transport without
+   * one fails with %AGUI_ERROR_CONFIG.
    */
   properties[PROP_URL] =
     g_param_spec_string ("url", NULL, NULL, NULL,
-                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiHttpTransport:headers: (type GStrv)
+   *
+   * Headers added to every request, in order, each a `"Name: value"`
+   * line; spaces and tabs around the value are dropped. `Content-Type`
+   * and `Accept` are the transport's own: a line of either name is
+   * ignored. A line without a colon, a name that is not an RFC 7230 token
+   * and a value with a control character (CR and LF included) fail the
+   * initialisation with %AGUI_ERROR_CONFIG.
+   *
+   * The caller's headers go only to the agent's own origin, never to a
+   * redirect's. [method@Agui.HttpTransport.dup_headers] lists every
+   * header sent.
+   */
+  properties[PROP_HEADERS] =
+    g_param_spec_boxed ("headers", NULL, NULL, G_TYPE_STRV,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
    * AguiHttpTransport:connect-timeout:
    *
-   * How long, in milliseconds, setting up the connection (TCP, TLS, a
-   * proxy) may take; 0 for no limit.
+   * How long, in milliseconds, setting up the connection may take:
+   * resolving the host, TCP, TLS and a proxy's tunnel; 0 for no limit.
+   * Once the request is on its way, waiting for the answer is the
+   * [property@Agui.HttpTransport:idle-timeout]'s business, so an agent
+   * that thinks before it answers is not cut off. Running out fails the
+   * run with %AGUI_ERROR_CONNECT.
    */
   properties[PROP_CONNECT_TIMEOUT] =
     g_param_spec_uint ("connect-timeout", NULL, NULL, 0, G_MAXUINT, 0,
-                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
    * AguiHttpTransport:idle-timeout:
    *
-   * How long, in milliseconds, the agent may stay silent: before its
-   * response headers and between two reads of the body; 0 for no limit.
+   * How long, in milliseconds, the agent may send nothing; 0 for no
+   * limit. It bounds the wait between sending the request and the
+   * response headers (%AGUI_ERROR_CONNECT) and between two reads of the
+   * stream (the stream ends with %AGUI_ERROR_STREAM); each byte that
+   * arrives starts it over. The default, %AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
+   * is five minutes.
    */
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 0, G_MAXUINT, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
-                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
    * AguiHttpTransport:timeout:
    *
    * How long, in milliseconds, a whole run may take, streaming included;
-   * 0 for no limit.
+   * 0 for no limit. A stream still going when the time is up ends with
+   * %AGUI_ERROR_STREAM, a truncated run; one still waiting for the
+   * headers fails with %AGUI_ERROR_CONNECT. A long-running agent wants
+   * [property@Agui.HttpTransport:idle-timeout] instead.
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_uint ("timeout", NULL, NULL, 0, G_MAXUINT, 0,
-                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
    * AguiHttpTransport:session:
    *
-   * The session requests are sent with.
+   * The session requests are sent with: one configured for proxies, TLS
+   * or a shared connection pool, or, when none is given, one of the
+   * transport's own. The transport keeps a reference and never aborts
+   * it. A session's [property@Soup.Session:timeout] applies to every
+   * read, so a session that sets one cuts off an agent that pauses longer
+   * mid-stream.
    */
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, SOUP_TYPE_SESSION,
-                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AguiHttpTransport:max-frame-size:
+   *
+   * The largest frame accepted, SSE or binary, in bytes, or 0 for the
+   * decoder's default (8 MiB). A larger one ends the stream with
+   * %AGUI_ERROR_INVALID_FRAME, whose message names the frame's size, the
+   * cap and how to raise it. A binary frame is refused as soon as its
+   * length prefix announces more.
+   */
+  properties[PROP_MAX_FRAME_SIZE] =
+    g_param_spec_uint64 ("max-frame-size", NULL, NULL, 0, G_MAXUINT64, 0,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
    * AguiHttpTransport:encoding:
    *
-   * The encoding the transport asks for in `Accept`.
+   * The encoding asked for in every request's `Accept`: exactly
+   * `text/event-stream` for %AGUI_HTTP_ENCODING_SSE (the default),
+   * exactly `application/vnd.ag-ui.event+proto` for
+   * %AGUI_HTTP_ENCODING_PROTOBUF. The events are the same; the binary
+   * encoding is smaller and cheaper to read. A response is read by its
+   * `Content-Type` whichever was asked for.
    */
   properties[PROP_ENCODING] =
     g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
-                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1198,323 +1483,7 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
 static void
 agui_http_transport_init (AguiHttpTransport *self)
 {
-  self->headers = header_array_new ();
   self->idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
-}
-
-/**
- * agui_http_transport_builder_new:
- * @url: the agent's endpoint, an `http` or `https` URL
- *
- * Starts configuring a transport that posts runs to @url as it is (no
- * path is appended).
- *
- * Returns: (transfer full): a new builder
- */
-AguiHttpTransportBuilder *
-agui_http_transport_builder_new (const char *url)
-{
-  AguiHttpTransportBuilder *self;
-
-  g_return_val_if_fail (url != NULL, NULL);
-
-  self = g_new0 (AguiHttpTransportBuilder, 1);
-  self->url = g_strdup (url);
-  self->headers = header_array_new ();
-  self->idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
-
-  return self;
-}
-
-/**
- * agui_http_transport_builder_copy:
- * @self: a builder
- *
- * Returns: (transfer full): a builder with the same configuration
- */
-AguiHttpTransportBuilder *
-agui_http_transport_builder_copy (AguiHttpTransportBuilder *self)
-{
-  AguiHttpTransportBuilder *copy;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  copy = agui_http_transport_builder_new (self->url);
-  for (guint i = 0; i < self->headers->len; i++)
-    {
-      const Header *header = &g_array_index (self->headers, Header, i);
-
-      header_array_append (copy->headers, header->name, header->value);
-    }
-  g_set_object (&copy->session, self->session);
-  copy->max_frame_size = self->max_frame_size;
-  copy->connect_timeout = self->connect_timeout;
-  copy->idle_timeout = self->idle_timeout;
-  copy->timeout = self->timeout;
-  copy->encoding = self->encoding;
-
-  return copy;
-}
-
-/**
- * agui_http_transport_builder_free:
- * @self: (nullable): a builder
- *
- * Frees @self.
- */
-void
-agui_http_transport_builder_free (AguiHttpTransportBuilder *self)
-{
-  if (self == NULL)
-    return;
-
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->headers, g_array_unref);
-  g_clear_object (&self->session);
-  g_free (self);
-}
-
-/**
- * agui_http_transport_builder_add_header:
- * @self: a builder
- * @name: a header name, such as `Authorization`
- * @value: its value
- *
- * Adds a header to every request, in the order added. `Content-Type` and
- * `Accept` are the transport's own: a caller's header of either name is
- * replaced. Both are checked by [method@Agui.HttpTransportBuilder.build].
- */
-void
-agui_http_transport_builder_add_header (AguiHttpTransportBuilder *self,
-                                        const char               *name,
-                                        const char               *value)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (value != NULL);
-
-  header_array_append (self->headers, name, value);
-}
-
-/**
- * agui_http_transport_builder_set_connect_timeout:
- * @self: a builder
- * @milliseconds: the limit, or 0 for none
- *
- * Bounds setting up the connection only: resolving the host, TCP, TLS
- * and a proxy's tunnel. Once the request is on its way, waiting for the
- * answer is the idle timeout's business
- * ([method@Agui.HttpTransportBuilder.set_idle_timeout]), so an agent that
- * thinks before it answers is not cut off. Running out fails the run with
- * %AGUI_ERROR_CONNECT.
- */
-void
-agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder *self,
-                                                 guint                     milliseconds)
-{
-  g_return_if_fail (self != NULL);
-
-  self->connect_timeout = milliseconds;
-}
-
-/**
- * agui_http_transport_builder_set_idle_timeout:
- * @self: a builder
- * @milliseconds: the limit, or 0 for none
- *
- * Bounds how long the agent may send nothing: between sending the request
- * and the response headers (%AGUI_ERROR_CONNECT), and between two reads
- * of the stream (the stream ends with %AGUI_ERROR_STREAM). Each byte that
- * arrives starts it over. The default, %AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
- * is five minutes.
- */
-void
-agui_http_transport_builder_set_idle_timeout (AguiHttpTransportBuilder *self,
-                                              guint                     milliseconds)
-{
-  g_return_if_fail (self != NULL);
-
-  self->idle_timeout = milliseconds;
-}
-
-/**
- * agui_http_transport_builder_set_timeout:
- * @self: a builder
- * @milliseconds: the limit, or 0 for none
- *
- * Bounds the whole run, streaming included: a stream still going when
- * the time is up ends with %AGUI_ERROR_STREAM, a truncated run; one still
- * waiting for the headers fails with %AGUI_ERROR_CONNECT. A long-running
- * agent wants [method@Agui.HttpTransportBuilder.set_idle_timeout] instead.
- */
-void
-agui_http_transport_builder_set_timeout (AguiHttpTransportBuilder *self,
-                                         guint                     milliseconds)
-{
-  g_return_if_fail (self != NULL);
-
-  self->timeout = milliseconds;
-}
-
-/**
- * agui_http_transport_builder_set_session:
- * @self: a builder
- * @session: (nullable): a session configured for proxies, TLS or a shared
- *   connection pool, or %NULL for one of the transport's own
- *
- * Sends requests with @session. The transport keeps a reference and never
- * aborts it. A session's #SoupSession:timeout applies to every read, so a
- * session that sets one cuts off an agent that pauses longer mid-stream.
- */
-void
-agui_http_transport_builder_set_session (AguiHttpTransportBuilder *self,
-                                         SoupSession              *session)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (!session || SOUP_IS_SESSION (session));
-
-  g_set_object (&self->session, session);
-}
-
-/**
- * agui_http_transport_builder_set_max_frame_size:
- * @self: a builder
- * @max_frame_size: the largest frame accepted, SSE or binary, in bytes,
- *   or 0 for the decoder's default (8 MiB)
- *
- * Caps a single frame; a larger one ends the stream with
- * %AGUI_ERROR_INVALID_FRAME, whose message names the frame's size, the cap
- * and how to raise it. A binary frame is refused as soon as its length
- * prefix announces more.
- */
-void
-agui_http_transport_builder_set_max_frame_size (AguiHttpTransportBuilder *self,
-                                                gsize                     max_frame_size)
-{
-  g_return_if_fail (self != NULL);
-
-  self->max_frame_size = max_frame_size;
-}
-
-/**
- * agui_http_transport_builder_set_encoding:
- * @self: a builder
- * @encoding: the encoding to ask the agent for
- *
- * Chooses the `Accept` of every request: exactly `text/event-stream` for
- * %AGUI_HTTP_ENCODING_SSE (the default), exactly
- * `application/vnd.ag-ui.event+proto` for %AGUI_HTTP_ENCODING_PROTOBUF.
- * The events are the same; the binary encoding is smaller and cheaper to
- * read. A response is read by its `Content-Type` whichever was asked for.
- */
-void
-agui_http_transport_builder_set_encoding (AguiHttpTransportBuilder *self,
-                                          AguiHttpEncoding          encoding)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (encoding == AGUI_HTTP_ENCODING_SSE || encoding == AGUI_HTTP_ENCODING_PROTOBUF);
-
-  self->encoding = encoding;
-}
-
-/**
- * agui_http_transport_builder_build:
- * @self: a builder
- * @error: return location for a #GError
- *
- * Checks the configuration and makes a transport. A URL that does not
- * parse or is not `http` or `https`, a header name that is not an RFC 7230
- * token and a header value with a control character (CR and LF included)
- * are %AGUI_ERROR_CONFIG.
- *
- * The builder can be changed and built again afterwards.
- *
- * Returns: (transfer full) (nullable): a new transport, or %NULL with
- *   @error set
- */
-AguiHttpTransport *
-agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
-                                   GError                   **error)
-{
-  g_autoptr(AguiHttpTransport) transport = NULL;
-  g_autoptr(GError) uri_error = NULL;
-  g_autoptr(GUri) uri = NULL;
-  const char *scheme;
-
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (!(uri = g_uri_parse (self->url, SOUP_HTTP_URI_FLAGS, &uri_error)))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                   "“%s” is not a valid URL: %s", self->url, uri_error->message);
-      return NULL;
-    }
-
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                   "“%s” is not an http or https URL", self->url);
-      return NULL;
-    }
-
-  if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                   "“%s” names no host", self->url);
-      return NULL;
-    }
-
-  transport = g_object_new (AGUI_TYPE_HTTP_TRANSPORT, NULL);
-
-  for (guint i = 0; i < self->headers->len; i++)
-    {
-      const Header *header = &g_array_index (self->headers, Header, i);
-
-      if (!is_header_name (header->name))
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                       "“%s” is not a valid header name", header->name);
-          return NULL;
-        }
-
-      if (!is_header_value (header->value))
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                       "The value of header “%s” contains a control character",
-                       header->name);
-          return NULL;
-        }
-
-      if (!is_fixed_header (header->name))
-        header_array_append (transport->headers, header->name, header->value);
-    }
-
-  /* Exactly one type: an agent offered anything wider than SSE picks
-   * the binary encoding (AG-UI.md 2.2). */
-  header_array_append (transport->headers, "Content-Type", "application/json");
-  header_array_append (transport->headers, "Accept",
-                       self->encoding == AGUI_HTTP_ENCODING_PROTOBUF ? PROTOBUF_CONTENT_TYPE : SSE_CONTENT_TYPE);
-
-  transport->url = g_strdup (self->url);
-  transport->uri = g_steal_pointer (&uri);
-  transport->connect_timeout = self->connect_timeout;
-  transport->idle_timeout = self->idle_timeout;
-  transport->timeout = self->timeout;
-  transport->max_frame_size = self->max_frame_size;
-  transport->encoding = self->encoding;
-
-  if (self->session != NULL)
-    transport->session = g_object_ref (self->session);
-  else
-    /* SoupSession:timeout is an I/O timeout: it would cut a stream whose
-     * agent pauses to think. The run's own timers bound it instead. */
-    transport->session = g_object_new (SOUP_TYPE_SESSION,
-                                       "timeout", 0,
-                                       NULL);
-
-  return g_steal_pointer (&transport);
 }
 
 /**
@@ -1522,8 +1491,11 @@ agui_http_transport_builder_build (AguiHttpTransportBuilder  *self,
  * @url: the agent's endpoint, an `http` or `https` URL
  * @error: return location for a #GError
  *
- * Makes a transport with no extra headers and no timeouts; see
- * [method@Agui.HttpTransportBuilder.build] for the errors.
+ * Makes and initialises a transport with no extra headers, no connect or
+ * whole-run timeout and the default idle timeout. A URL that does not
+ * parse, is not `http` or `https` or names no host is %AGUI_ERROR_CONFIG.
+ * Other settings are construct properties, given to
+ * [func@Gio.Initable.new].
  *
  * Returns: (transfer full) (nullable): a new transport, or %NULL with
  *   @error set
@@ -1532,20 +1504,19 @@ AguiHttpTransport *
 agui_http_transport_new (const char  *url,
                          GError     **error)
 {
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
-
   g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  builder = agui_http_transport_builder_new (url);
-
-  return agui_http_transport_builder_build (builder, error);
+  return g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, error,
+                         "url", url,
+                         NULL);
 }
 
 /**
  * agui_http_transport_get_url:
  * @self: a transport
  *
- * Returns: the agent's URL, as configured
+ * Returns: (nullable): the agent's URL, as configured
  */
 const char *
 agui_http_transport_get_url (AguiHttpTransport *self)
@@ -1557,24 +1528,27 @@ agui_http_transport_get_url (AguiHttpTransport *self)
 
 /**
  * agui_http_transport_dup_headers:
- * @self: a transport
+ * @self: an initialised transport
  *
  * Lists the headers every request carries besides those libsoup adds
  * (`Host`, `Content-Length` and the like): the caller's, then
  * `Content-Type` and `Accept`.
  *
  * Returns: (transfer full) (array zero-terminated=1): `"Name: value"`
- *   lines, in the order sent
+ *   lines, in the order sent; empty for a transport whose configuration
+ *   failed or that was not initialised
  */
 char **
 agui_http_transport_dup_headers (AguiHttpTransport *self)
 {
+  guint n_headers;
   char **lines;
 
   g_return_val_if_fail (AGUI_IS_HTTP_TRANSPORT (self), NULL);
 
-  lines = g_new0 (char *, self->headers->len + 1);
-  for (guint i = 0; i < self->headers->len; i++)
+  n_headers = self->headers != NULL ? self->headers->len : 0;
+  lines = g_new0 (char *, n_headers + 1);
+  for (guint i = 0; i < n_headers; i++)
     {
       const Header *header = &g_array_index (self->headers, Header, i);
 
@@ -1654,7 +1628,6 @@ agui_http_transport_get_max_frame_size (AguiHttpTransport *self)
 
   return self->max_frame_size;
 }
-
 
 /**
  * agui_http_transport_get_encoding:

@@ -32,68 +32,31 @@ typedef enum
 
 /* Generous: an agent may think for minutes between two tokens. */
 #define AGUI_HTTP_DEFAULT_IDLE_TIMEOUT (5 * 60 * 1000)
-
-typedef struct _AguiHttpTransportBuilder AguiHttpTransportBuilder;
-
-#define AGUI_TYPE_HTTP_TRANSPORT_BUILDER (agui_http_transport_builder_get_type ())
-AGUI_AVAILABLE_IN_ALL
-GType                     agui_http_transport_builder_get_type            (void) G_GNUC_CONST;
-AGUI_AVAILABLE_IN_ALL
-AguiHttpTransportBuilder *agui_http_transport_builder_new                 (const char                *url);
-AGUI_AVAILABLE_IN_ALL
-AguiHttpTransportBuilder *agui_http_transport_builder_copy                (AguiHttpTransportBuilder  *self);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_free                (AguiHttpTransportBuilder  *self);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_add_header          (AguiHttpTransportBuilder  *self,
-                                                                           const char                *name,
-                                                                           const char                *value);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_connect_timeout (AguiHttpTransportBuilder  *self,
-                                                                           guint                      milliseconds);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_idle_timeout    (AguiHttpTransportBuilder  *self,
-                                                                           guint                      milliseconds);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_timeout         (AguiHttpTransportBuilder  *self,
-                                                                           guint                      milliseconds);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_session         (AguiHttpTransportBuilder  *self,
-                                                                           SoupSession               *session);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_max_frame_size  (AguiHttpTransportBuilder  *self,
-                                                                           gsize                      max_frame_size);
-AGUI_AVAILABLE_IN_ALL
-void                      agui_http_transport_builder_set_encoding        (AguiHttpTransportBuilder  *self,
-                                                                           AguiHttpEncoding           encoding);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiHttpTransportBuilder, agui_http_transport_builder_free)
+/* The largest frame read when max-frame-size is 0. */
+#define AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE (8 * 1024 * 1024)
 
 #define AGUI_TYPE_HTTP_TRANSPORT (agui_http_transport_get_type ())
 AGUI_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AguiHttpTransport, agui_http_transport, AGUI, HTTP_TRANSPORT, GObject)
 
 AGUI_AVAILABLE_IN_ALL
-AguiHttpTransport        *agui_http_transport_builder_build               (AguiHttpTransportBuilder  *self,
-                                                                           GError                   **error);
+AguiHttpTransport *agui_http_transport_new                  (const char         *url,
+                                                             GError            **error);
 AGUI_AVAILABLE_IN_ALL
-AguiHttpTransport        *agui_http_transport_new                         (const char                *url,
-                                                                           GError                   **error);
+const char        *agui_http_transport_get_url              (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-const char               *agui_http_transport_get_url                     (AguiHttpTransport         *self);
+char             **agui_http_transport_dup_headers          (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-char                    **agui_http_transport_dup_headers                 (AguiHttpTransport         *self);
+guint              agui_http_transport_get_connect_timeout  (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-guint                     agui_http_transport_get_connect_timeout         (AguiHttpTransport         *self);
+guint              agui_http_transport_get_idle_timeout     (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-guint                     agui_http_transport_get_idle_timeout            (AguiHttpTransport         *self);
+guint              agui_http_transport_get_timeout          (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-guint                     agui_http_transport_get_timeout                 (AguiHttpTransport         *self);
+SoupSession       *agui_http_transport_get_session          (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-SoupSession              *agui_http_transport_get_session                 (AguiHttpTransport         *self);
+gsize              agui_http_transport_get_max_frame_size   (AguiHttpTransport  *self);
 AGUI_AVAILABLE_IN_ALL
-gsize                     agui_http_transport_get_max_frame_size          (AguiHttpTransport         *self);
-AGUI_AVAILABLE_IN_ALL
-AguiHttpEncoding          agui_http_transport_get_encoding                (AguiHttpTransport         *self);
+AguiHttpEncoding   agui_http_transport_get_encoding         (AguiHttpTransport  *self);
 
 G_END_DECLS

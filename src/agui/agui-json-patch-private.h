@@ -6,10 +6,22 @@
 
 #pragma once
 
-#include "agui-json-patch.h"
+#include <json-glib/json-glib.h>
+
 #include "agui-patch-reader-private.h"
+#include "agui-types.h"
 
 G_BEGIN_DECLS
+
+gboolean  agui_json_patch_apply          (JsonNode    **document,
+                                          JsonArray    *patch,
+                                          GError      **error);
+gboolean  agui_json_pointer_is_valid     (const char   *pointer);
+JsonNode *agui_json_pointer_get          (JsonNode     *document,
+                                          const char   *pointer,
+                                          GError      **error);
+gboolean  agui_json_node_equal           (JsonNode     *a,
+                                          JsonNode     *b);
 
 /* As agui_json_patch_apply () for operations the patch reader read from
  * @patch, with the same results and the same errors. */

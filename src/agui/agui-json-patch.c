@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "agui-json-private.h"
-#include "agui-json-patch.h"
 #include "agui-json-patch-private.h"
 
 /* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode.

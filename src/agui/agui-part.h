@@ -25,7 +25,7 @@ struct _AguiPartClass
   GObjectClass parent_class;
 
   /*< private >*/
-  gpointer _reserved[8];
+  gpointer _reserved[4];
 };
 
 AGUI_AVAILABLE_IN_ALL

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "agui-event.h"
-#include "agui-reducer.h"
+#include "agui-reducer-private.h"
 
 G_BEGIN_DECLS
 

@@ -9,7 +9,7 @@
 #include "agui-chunk-normalizer-private.h"
 #include "agui-event-byte-reader-private.h"
 #include "agui-pipeline-private.h"
-#include "agui-verifier.h"
+#include "agui-verifier-private.h"
 
 struct _AguiPipeline
 {

@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include "agui-event-parser.h"
+#include "agui-event-parser-private.h"
 
 G_BEGIN_DECLS
 

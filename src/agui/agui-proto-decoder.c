@@ -11,7 +11,7 @@
 #include "agui-http-errors-private.h"
 #include "agui-proto-decoder-private.h"
 #include "agui-proto-json-private.h"
-#include "agui-sse-decoder.h"
+#include "agui-sse-decoder-private.h"
 #include "agui-types.h"
 
 #define PREFIX_SIZE 4

@@ -6,9 +6,21 @@
 
 #pragma once
 
-#include "agui-reducer.h"
+#include "agui-event.h"
+#include "agui-transcript.h"
 
 G_BEGIN_DECLS
+
+#define AGUI_TYPE_REDUCER (agui_reducer_get_type ())
+G_DECLARE_FINAL_TYPE (AguiReducer, agui_reducer, AGUI, REDUCER, GObject)
+
+AguiReducer    *agui_reducer_new            (AguiTranscript *transcript);
+AguiTranscript *agui_reducer_get_transcript (AguiReducer    *self);
+void            agui_reducer_apply          (AguiReducer    *self,
+                                             AguiEvent      *event);
+void            agui_reducer_fail           (AguiReducer    *self,
+                                             const GError   *error);
+GPtrArray      *agui_reducer_get_warnings   (AguiReducer    *self);
 
 /* What the client itself adds to a thread, outside any agent's stream. */
 GPtrArray *_agui_reducer_add_user_message (AguiReducer *self,

@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "agui-json-private.h"
-#include "agui-replay-transport.h"
+#include "agui-replay-transport-private.h"
 
 /**
  * AguiReplayTransport:
@@ -18,10 +18,6 @@
  * result placed after its call), and says how many scripted runs remain.
  * A run it has no script for fails: a test that runs twice by accident
  * should say so.
- *
- * [method@Agui.ReplayTransport.copy] makes a second handle sharing the
- * script and the recording, so a test keeps one after handing the other
- * to a session.
  */
 
 typedef struct

@@ -21,8 +21,6 @@ G_DECLARE_FINAL_TYPE (AguiReplayTransport, agui_replay_transport, AGUI, REPLAY_T
 AGUI_AVAILABLE_IN_ALL
 AguiReplayTransport *agui_replay_transport_new           (void);
 AGUI_AVAILABLE_IN_ALL
-AguiReplayTransport *agui_replay_transport_copy          (AguiReplayTransport  *self);
-AGUI_AVAILABLE_IN_ALL
 void                 agui_replay_transport_add_run       (AguiReplayTransport  *self,
                                                           GPtrArray            *events);
 AGUI_AVAILABLE_IN_ALL

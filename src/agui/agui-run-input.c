@@ -127,7 +127,7 @@ _agui_run_input_check_answers (AguiTranscript  *transcript,
                                JsonArray       *answers,
                                GError         **error)
 {
-  JsonArray *pending = agui_transcript_get_pending_interrupts (transcript);
+  JsonArray *pending = _agui_transcript_get_pending_interrupts_json (transcript);
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 
   if (json_array_get_length (pending) == 0)
@@ -210,7 +210,7 @@ void
 _agui_run_input_record_answers (AguiTranscript *transcript,
                                 JsonArray      *answers)
 {
-  JsonArray *pending = agui_transcript_get_pending_interrupts (transcript);
+  JsonArray *pending = _agui_transcript_get_pending_interrupts_json (transcript);
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 
   for (guint i = 0; i < json_array_get_length (pending); i++)

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-interrupt-private.h"
 #include "agui-run-state-private.h"
 
 /**
@@ -26,6 +27,7 @@ struct _AguiRunState
   char            *run_id;
   JsonNode        *result;
   JsonArray       *interrupts;
+  GListStore      *interrupt_list;  /* the same, as AguiInterrupt */
   char            *error_message;
   char            *error_code;
   char            *error_details;
@@ -96,6 +98,17 @@ agui_run_state_new_finished (const char     *thread_id,
   self->outcome = outcome;
   self->result = result ? json_node_copy (result) : NULL;
   self->interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
+  self->interrupt_list = g_list_store_new (AGUI_TYPE_INTERRUPT);
+  for (guint i = 0; i < json_array_get_length (self->interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (self->interrupts, i);
+      g_autoptr(AguiInterrupt) interrupt = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      g_list_store_append (self->interrupt_list, interrupt);
+    }
 
   return self;
 }
@@ -157,6 +170,7 @@ agui_run_state_unref (AguiRunState *self)
       g_free (self->run_id);
       g_clear_pointer (&self->result, json_node_unref);
       g_clear_pointer (&self->interrupts, json_array_unref);
+      g_clear_object (&self->interrupt_list);
       g_free (self->error_message);
       g_free (self->error_code);
       g_free (self->error_details);
@@ -239,14 +253,16 @@ agui_run_state_get_result (AguiRunState *self)
  * agui_run_state_get_interrupts:
  * @self: a run state
  *
- * Returns: (transfer none) (nullable): the interrupts a finished run left open
+ * Returns: (transfer none) (nullable): the interrupts a finished run left
+ *   open, a list of [class@Agui.Interrupt] (empty unless its outcome is
+ *   %AGUI_OUTCOME_INTERRUPT); %NULL for a run that did not finish
  */
-JsonArray *
+GListModel *
 agui_run_state_get_interrupts (AguiRunState *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->interrupts;
+  return self->interrupt_list != NULL ? G_LIST_MODEL (self->interrupt_list) : NULL;
 }
 
 /**

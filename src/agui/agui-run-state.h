@@ -10,6 +10,7 @@
 # error "Only <agui.h> can be included directly."
 #endif
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "agui-types.h"
@@ -20,23 +21,6 @@ G_BEGIN_DECLS
 
 AGUI_AVAILABLE_IN_ALL
 GType           agui_run_state_get_type          (void) G_GNUC_CONST;
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_idle          (void);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_running       (const char   *thread_id,
-                                                  const char   *run_id);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_finished      (const char   *thread_id,
-                                                  const char   *run_id,
-                                                  AguiRunOutcome outcome,
-                                                  JsonNode     *result,
-                                                  JsonArray    *interrupts);
-AGUI_AVAILABLE_IN_ALL
-AguiRunState   *agui_run_state_new_failed        (const char   *thread_id,
-                                                  const char   *run_id,
-                                                  const char   *message,
-                                                  const char   *code,
-                                                  AguiStage     stage);
 AGUI_AVAILABLE_IN_ALL
 AguiRunState   *agui_run_state_ref               (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
@@ -52,7 +36,7 @@ AguiRunOutcome  agui_run_state_get_outcome       (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
 JsonNode       *agui_run_state_get_result        (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray      *agui_run_state_get_interrupts    (AguiRunState *self);
+GListModel     *agui_run_state_get_interrupts    (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL
 const char     *agui_run_state_get_error_message (AguiRunState *self);
 AGUI_AVAILABLE_IN_ALL

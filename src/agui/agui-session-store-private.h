@@ -7,9 +7,42 @@
 #pragma once
 
 #include "agui-session-store.h"
-#include "agui-turn-rows-private.h"
 
 G_BEGIN_DECLS
+
+/* Everything agui_session_store_save_turn() writes for one turn: the
+ * thread, the snapshot id reserved for it (unique in the store), the
+ * previous snapshot's id (NULL for the first turn), the turn's position
+ * (failed and aborted turns included), how it ended, why the agent
+ * stopped and what went wrong (either may be NULL), the thread's AG-UI
+ * messages and state after it, its raw events (AguiEvent, in order), the
+ * interrupts the thread waits on after it and the run it ended on. The
+ * caller owns the record and its members; the store only reads them. */
+typedef struct
+{
+  const char         *thread_id;
+  const char         *snapshot_id;
+  const char         *parent_id;
+  int                 turn_index;
+  AguiSnapshotStatus  status;
+  const char         *finish_reason;
+  const char         *error;
+  JsonArray          *messages;
+  JsonNode           *state;
+  GPtrArray          *events;
+  JsonArray          *pending_interrupts;
+  const char         *run_id;
+} AguiTurnRecord;
+
+/* Rows need the record above */
+#include "agui-turn-rows-private.h"
+
+/* Writes one turn synchronously: the CLI and tests. A caller could write
+ * an inconsistent snapshot chain with it, so it is not public; sessions
+ * save through their turn recorder. */
+gboolean   agui_session_store_save_turn          (AguiSessionStore     *self,
+                                                  const AguiTurnRecord *turn,
+                                                  GError              **error);
 
 /* Joins each stream's consecutive deltas into one event (see the comment
  * in agui-session-store.c for when two deltas may be joined). Returns a

@@ -15,11 +15,12 @@
 
 #include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
+#include "agui-interrupt-private.h"
 #include "agui-json-private.h"
-#include "agui-json-patch.h"
-#include "agui-chunk-normalizer.h"
-#include "agui-event-parser.h"
-#include "agui-reducer.h"
+#include "agui-json-patch-private.h"
+#include "agui-chunk-normalizer-private.h"
+#include "agui-event-parser-private.h"
+#include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
 #include "agui-thread-info-private.h"
 #include "agui-transcript-private.h"
@@ -31,8 +32,8 @@
  * Keeps threads on disk in one SQLite database: each thread's event log,
  * one snapshot per turn and the interrupts the thread waits on.
  *
- * A turn is written by [method@Agui.SessionStore.save_turn] in one
- * transaction, so a crash, a kill or a full disk loses at most the turn
+ * A session given the store ([property@Agui.AgentSession:store]) writes
+ * each turn in one transaction, so a crash, a kill or a full disk loses at most the turn
  * in flight. Before they are written, a turn's events are compacted: the
  * deltas of one message or tool call that arrived back to back become one
  * event, and replaying the compacted log draws the same transcript.
@@ -1063,7 +1064,7 @@ change_thread (AguiSessionStore  *self,
 
   if (sqlite3_changes (self->db) == 0)
     {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: there is no such thread", what);
       return FALSE;
     }
 
@@ -1080,7 +1081,7 @@ change_thread (AguiSessionStore  *self,
  * Changes a thread's title. Its "updated" time stays: that tracks the
  * conversation, not its name.
  *
- * Returns: %TRUE on success; an unknown thread is an error
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
  */
 gboolean
 agui_session_store_rename_thread (AguiSessionStore  *self,
@@ -1111,7 +1112,7 @@ agui_session_store_rename_thread (AguiSessionStore  *self,
  *
  * Deletes a thread with its event log, snapshots and interrupts.
  *
- * Returns: %TRUE on success; an unknown thread is an error
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
  */
 gboolean
 agui_session_store_delete_thread (AguiSessionStore  *self,
@@ -1231,7 +1232,7 @@ get_thread_locked (AguiSessionStore  *self,
     return thread_from_row (stmt);
 
   if (rc == SQLITE_DONE)
-    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: there is no such thread", what);
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: there is no such thread", what);
   else
     set_sqlite_error (self, rc, what, error);
 
@@ -1246,7 +1247,8 @@ get_thread_locked (AguiSessionStore  *self,
  *
  * Returns: (transfer full) (nullable): the thread as
  *   [method@Agui.SessionStore.list_threads] describes it, or %NULL if
- *   there is no such thread or it could not be read
+ *   there is no such thread (%G_IO_ERROR_NOT_FOUND) or it could not be
+ *   read
  */
 JsonObject *
 agui_session_store_get_thread (AguiSessionStore  *self,
@@ -1805,8 +1807,9 @@ load_events_locked (AguiSessionStore  *self,
  * @thread_id: a thread's id
  * @error: return location for a #GError
  *
- * Reads a thread's compacted event log, oldest first. Folding it through
- * an [class@Agui.Reducer] draws the thread's transcript. A thread with no
+ * Reads a thread's compacted event log, oldest first. Folding it again
+ * draws the thread's transcript, as [method@Agui.AgentSession.restore_async]
+ * does. A thread with no
  * log, or no such thread, gives an empty array.
  *
  * Returns: (transfer container) (element-type AguiEvent) (nullable): the
@@ -2073,16 +2076,18 @@ get_pending_interrupts_locked (AguiSessionStore  *self,
  * Reads the interrupts the thread waits on, as its latest turn left
  * them.
  *
- * Returns: (transfer full) (nullable): the interrupts (possibly empty),
- *   or %NULL on error
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt]
+ *   (possibly empty), or %NULL on error
  */
-JsonArray *
+GListModel *
 agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
                                            const char        *thread_id,
                                            GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
   g_autofree char *what = NULL;
+  GListStore *list;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
@@ -2090,7 +2095,24 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the interrupts of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  return get_pending_interrupts_locked (self, thread_id, what, error);
+  if (!(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)))
+    return NULL;
+
+  /* Each interrupt copies its object, so no JSON of this thread's leaves
+   * it when the list goes to another. */
+  list = g_list_store_new (AGUI_TYPE_INTERRUPT);
+  for (guint i = 0; i < json_array_get_length (interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (interrupts, i);
+      g_autoptr(AguiInterrupt) interrupt = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      g_list_store_append (list, interrupt);
+    }
+
+  return G_LIST_MODEL (list);
 }
 
 /* Export and import */
@@ -3151,12 +3173,12 @@ get_pending_interrupts_job (AguiSessionStore *self,
                             gpointer          data)
 {
   GError *error = NULL;
-  JsonArray *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
+  GListModel *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
 
   if (interrupts == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, interrupts, (GDestroyNotify) json_array_unref);
+    g_task_return_pointer (task, interrupts, g_object_unref);
 }
 
 /**
@@ -3190,9 +3212,10 @@ agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the interrupts, or %NULL on error
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt],
+ *   or %NULL on error
  */
-JsonArray *
+GListModel *
 agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
                                                   GAsyncResult      *result,
                                                   GError           **error)

@@ -32,40 +32,6 @@ typedef enum
   AGUI_SNAPSHOT_ABORTED,
 } AguiSnapshotStatus;
 
-/**
- * AguiTurnRecord:
- * @thread_id: the thread the turn belongs to
- * @snapshot_id: the id reserved for the turn's snapshot, unique in the store
- * @parent_id: (nullable): the previous snapshot's id, %NULL for the first turn
- * @turn_index: the turn's position in the thread, failed and aborted turns included
- * @status: how the turn ended
- * @finish_reason: (nullable): why the agent stopped, as the runner names it
- * @error: (nullable): what went wrong, for a failed turn
- * @messages: (nullable): the thread's AG-UI messages after the turn
- * @state: (nullable): the thread's state after the turn
- * @events: (nullable) (element-type AguiEvent): the turn's raw events, in order
- * @pending_interrupts: (nullable): the interrupts the thread waits on after the turn
- * @run_id: (nullable): the run the turn ended on
- *
- * Everything [method@Agui.SessionStore.save_turn] writes for one turn. The
- * caller owns the record and its members; the store only reads them.
- */
-typedef struct
-{
-  const char         *thread_id;
-  const char         *snapshot_id;
-  const char         *parent_id;
-  int                 turn_index;
-  AguiSnapshotStatus  status;
-  const char         *finish_reason;
-  const char         *error;
-  JsonArray          *messages;
-  JsonNode           *state;
-  GPtrArray          *events;
-  JsonArray          *pending_interrupts;
-  const char         *run_id;
-} AguiTurnRecord;
-
 #define AGUI_TYPE_SESSION_STORE (agui_session_store_get_type ())
 AGUI_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AguiSessionStore, agui_session_store, AGUI, SESSION_STORE, GObject)
@@ -106,10 +72,6 @@ JsonObject       *agui_session_store_get_thread            (AguiSessionStore    
                                                             const char          *thread_id,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
-gboolean          agui_session_store_save_turn             (AguiSessionStore    *self,
-                                                            const AguiTurnRecord *turn,
-                                                            GError             **error);
-AGUI_AVAILABLE_IN_ALL
 GPtrArray        *agui_session_store_load_events           (AguiSessionStore    *self,
                                                             const char          *thread_id,
                                                             GError             **error);
@@ -126,7 +88,7 @@ int               agui_session_store_get_turn_count        (AguiSessionStore    
                                                             const char          *thread_id,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
-JsonArray        *agui_session_store_get_pending_interrupts (AguiSessionStore   *self,
+GListModel       *agui_session_store_get_pending_interrupts (AguiSessionStore   *self,
                                                             const char          *thread_id,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
@@ -197,7 +159,7 @@ void              agui_session_store_get_pending_interrupts_async (AguiSessionSt
                                                             GAsyncReadyCallback  callback,
                                                             gpointer             user_data);
 AGUI_AVAILABLE_IN_ALL
-JsonArray *      agui_session_store_get_pending_interrupts_finish (AguiSessionStore    *self,
+GListModel *     agui_session_store_get_pending_interrupts_finish (AguiSessionStore    *self,
                                                             GAsyncResult        *result,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL

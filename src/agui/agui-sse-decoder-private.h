@@ -6,9 +6,41 @@
 
 #pragma once
 
-#include "agui-sse-decoder.h"
+#include "agui-types.h"
 
 G_BEGIN_DECLS
+
+#define AGUI_SSE_DEFAULT_MAX_FRAME_SIZE (8 * 1024 * 1024)
+
+typedef struct _AguiSseFrame AguiSseFrame;
+
+#define AGUI_TYPE_SSE_FRAME (agui_sse_frame_get_type ())
+
+GType         agui_sse_frame_get_type               (void) G_GNUC_CONST;
+AguiSseFrame *agui_sse_frame_ref                    (AguiSseFrame   *self);
+void          agui_sse_frame_unref                  (AguiSseFrame   *self);
+const char   *agui_sse_frame_get_data               (AguiSseFrame   *self);
+gsize         agui_sse_frame_get_data_length        (AguiSseFrame   *self);
+const char   *agui_sse_frame_get_event              (AguiSseFrame   *self);
+const char   *agui_sse_frame_get_id                 (AguiSseFrame   *self);
+gint64        agui_sse_frame_get_retry              (AguiSseFrame   *self);
+
+#define AGUI_TYPE_SSE_DECODER (agui_sse_decoder_get_type ())
+G_DECLARE_FINAL_TYPE (AguiSseDecoder, agui_sse_decoder, AGUI, SSE_DECODER, GObject)
+
+AguiSseDecoder *agui_sse_decoder_new                (void);
+gsize           agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self);
+void            agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
+                                                     gsize           max_frame_size);
+gboolean        agui_sse_decoder_push               (AguiSseDecoder *self,
+                                                     const guint8   *data,
+                                                     gsize           length,
+                                                     GError        **error);
+AguiSseFrame   *agui_sse_decoder_next_frame         (AguiSseDecoder *self);
+gboolean        agui_sse_decoder_finish             (AguiSseDecoder *self,
+                                                     GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiSseFrame, agui_sse_frame_unref)
 
 /* How many bytes the line scanner has looked at so far. Tests use it to
  * prove that no byte is rescanned, however the body is chunked: a timing

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "agui-event.h"
-#include "agui-reducer.h"
+#include "agui-reducer-private.h"
 #include "agui-tool-registry.h"
 
 G_BEGIN_DECLS

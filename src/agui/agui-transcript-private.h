@@ -84,6 +84,7 @@ void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
 void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
                                                      JsonArray       *interrupts);
+JsonArray  *_agui_transcript_get_pending_interrupts_json (AguiTranscript *self);
 void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
 guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
 void        _agui_transcript_add_note               (AguiTranscript  *self,

@@ -10,9 +10,11 @@
 #include "agui-event.h"
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
+#include "agui-interrupt-private.h"
 #include "agui-message-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
+#include "agui-run-state-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
@@ -29,7 +31,8 @@
  * said or one turn of the agent; an agent's turn keeps its parts in the
  * order they were produced. A streamed delta changes one part and emits
  * one notification; `items-changed` is emitted only when a row is added or
- * removed. A [class@Agui.Reducer] is what changes it.
+ * removed. The session's reducer, folding the agent's events, is what
+ * changes it.
  *
  * The AG-UI messages the protocol needs are a projection of it:
  * [method@Agui.Transcript.to_messages] gives them for the next run, and
@@ -76,6 +79,7 @@ struct _AguiTranscript
   AguiEvent    *last_state_delta;
   AguiRunState *run_state;
   JsonArray    *pending_interrupts;
+  GListStore   *interrupts;  /* the same, as AguiInterrupt */
   /* The open steps, outermost first: each a link of step_order holding
    * its name, also listed under the name in steps_by_name (name → GQueue
    * of those links, oldest first), so that a STEP event costs O(1)
@@ -994,6 +998,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
+  g_clear_object (&self->interrupts);
   g_queue_clear_full (&self->step_order, g_free);
   g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_strfreev);
@@ -1030,7 +1035,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_PENDING_INTERRUPTS:
-      g_value_set_boxed (value, self->pending_interrupts);
+      g_value_set_object (value, self->interrupts);
       break;
 
     case PROP_STEPS:
@@ -1088,10 +1093,12 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
   /**
    * AguiTranscript:pending-interrupts:
    *
-   * The interrupts the thread waits on, as AG-UI Interrupt objects.
+   * The interrupts the thread waits on: a list of [class@Agui.Interrupt],
+   * always the same list, changed when a run ends. It is notified after
+   * the list has changed.
    */
   properties[PROP_PENDING_INTERRUPTS] =
-    g_param_spec_boxed ("pending-interrupts", NULL, NULL, JSON_TYPE_ARRAY,
+    g_param_spec_object ("pending-interrupts", NULL, NULL, G_TYPE_LIST_MODEL,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -1127,6 +1134,7 @@ agui_transcript_init (AguiTranscript *self)
   self->state = _agui_json_node_new_object (json_object_new ());
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
+  self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
   self->steps = g_new0 (char *, 1);
   g_queue_init (&self->step_order);
   self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1196,10 +1204,22 @@ agui_transcript_get_run_state (AguiTranscript *self)
  * agui_transcript_get_pending_interrupts:
  * @self: a transcript
  *
- * Returns: (transfer none): the interrupts the thread waits on (maybe empty)
+ * Returns: (transfer none): the interrupts the thread waits on, a list of
+ *   [class@Agui.Interrupt] (maybe empty); see
+ *   [property@Agui.Transcript:pending-interrupts]
  */
-JsonArray *
+GListModel *
 agui_transcript_get_pending_interrupts (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return G_LIST_MODEL (self->interrupts);
+}
+
+/* The same as AG-UI Interrupt objects, for the run input, the store and
+ * the CLI. */
+JsonArray *
+_agui_transcript_get_pending_interrupts_json (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
 
@@ -1740,6 +1760,25 @@ _agui_transcript_set_run_state (AguiTranscript *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN_STATE]);
 }
 
+static void
+update_interrupt_list (AguiTranscript *self)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
+
+      /* The verifier lets only objects through; a restored row is checked
+       * as it is read. */
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        g_ptr_array_add (items, _agui_interrupt_new (json_node_get_object (element)));
+    }
+
+  g_list_store_splice (self->interrupts, 0, g_list_model_get_n_items (G_LIST_MODEL (self->interrupts)),
+                       items->pdata, items->len);
+}
+
 void
 _agui_transcript_set_pending_interrupts (AguiTranscript *self,
                                          JsonArray      *interrupts)
@@ -1753,6 +1792,7 @@ _agui_transcript_set_pending_interrupts (AguiTranscript *self,
   previous = g_steal_pointer (&self->pending_interrupts);
   self->pending_interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
   update_approvals (self, previous);
+  update_interrupt_list (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
 }

@@ -31,7 +31,7 @@ JsonArray          *agui_transcript_get_last_state_delta   (AguiTranscript  *sel
 AGUI_AVAILABLE_IN_ALL
 AguiRunState       *agui_transcript_get_run_state          (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray          *agui_transcript_get_pending_interrupts (AguiTranscript  *self);
+GListModel         *agui_transcript_get_pending_interrupts (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
 const char * const *agui_transcript_get_steps              (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL

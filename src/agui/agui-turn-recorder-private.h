@@ -52,9 +52,9 @@ void              _agui_turn_recorder_restore              (AguiTurnRecorder    
                                                             guint                 turn_index);
 const char       *_agui_turn_recorder_get_last_snapshot_id (AguiTurnRecorder     *self);
 guint             _agui_turn_recorder_get_turn_index       (AguiTurnRecorder     *self);
-const char       *_agui_turn_recorder_get_store_error      (AguiTurnRecorder     *self);
+const GError     *_agui_turn_recorder_get_store_error      (AguiTurnRecorder     *self);
 void              _agui_turn_recorder_set_store_error      (AguiTurnRecorder     *self,
-                                                            const char           *message);
+                                                            const GError         *error);
 char             *_agui_turn_recorder_dup_title            (AguiTurnRecorder     *self,
                                                             AguiTranscript       *transcript);
 /* Drops a reference to a turn's events (AguiEvents); a long turn's

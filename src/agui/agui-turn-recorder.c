@@ -22,7 +22,7 @@ struct _AguiTurnRecorder
   char             *default_title;
   char             *last_snapshot_id;
   guint             turn_index;
-  char             *store_error;
+  GError           *store_error;
   /* The events of turns whose save failed: written with the next turn
    * that saves, so the log still replays everything the snapshot holds. */
   GPtrArray        *unsaved_events;
@@ -60,7 +60,7 @@ _agui_turn_recorder_free (AguiTurnRecorder *self)
   g_free (self->agent);
   g_free (self->default_title);
   g_free (self->last_snapshot_id);
-  g_free (self->store_error);
+  g_clear_error (&self->store_error);
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
   g_clear_pointer (&self->failed_save, _agui_turn_rows_unref);
   g_free (self);
@@ -97,22 +97,27 @@ finish_reason (AguiRunState *state,
 
 static void
 set_store_error (AguiTurnRecorder *self,
-                 const char       *message)
+                 const GError     *error)
 {
-  if (g_strcmp0 (self->store_error, message) == 0)
+  if (self->store_error == NULL && error == NULL)
+    return;
+  if (self->store_error != NULL && error != NULL &&
+      g_error_matches (self->store_error, error->domain, error->code) &&
+      g_strcmp0 (self->store_error->message, error->message) == 0)
     return;
 
-  g_free (self->store_error);
-  self->store_error = g_strdup (message);
+  g_clear_error (&self->store_error);
+  if (error != NULL)
+    self->store_error = g_error_copy (error);
   g_object_notify (self->owner, "store-error");
 }
 
 /* For a write of the owner's own that failed (the branch chosen) */
 void
 _agui_turn_recorder_set_store_error (AguiTurnRecorder *self,
-                                     const char       *message)
+                                     const GError     *error)
 {
-  set_store_error (self, message);
+  set_store_error (self, error);
 }
 
 /* The text a person reads first in a user message: its content when it
@@ -230,7 +235,7 @@ turn_failed (AguiTurnRecorder *self,
              const GError     *error)
 {
   g_warning ("%s", error->message);
-  set_store_error (self, error->message);
+  set_store_error (self, error);
 
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
   self->unsaved_events = g_ptr_array_ref (events);
@@ -365,7 +370,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   turn.error = turn.status == AGUI_SNAPSHOT_FAILED ? agui_run_state_get_error_message (state) : NULL;
   turn.state = agui_transcript_get_state (transcript);
   turn.events = all_events;
-  turn.pending_interrupts = agui_transcript_get_pending_interrupts (transcript);
+  turn.pending_interrupts = _agui_transcript_get_pending_interrupts_json (transcript);
   turn.run_id = agui_run_state_get_run_id (state);
 
   /* The owner is the source: it, and so this recorder, outlive the save. */
@@ -418,7 +423,7 @@ on_retry_saved (GObject      *object,
 
   if (!_agui_session_store_write_rows_finish (AGUI_SESSION_STORE (object), result, &error))
     {
-      set_store_error (self, error->message);
+      set_store_error (self, error);
       g_task_return_error (task, error);
       return;
     }
@@ -453,7 +458,7 @@ _agui_turn_recorder_retry_async (AguiTurnRecorder    *self,
 
   if (self->failed_save == NULL)
     {
-      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_STORE, "%s", self->store_error);
+      g_task_return_error (task, g_error_copy (self->store_error));
       return;
     }
 
@@ -498,7 +503,7 @@ _agui_turn_recorder_get_turn_index (AguiTurnRecorder *self)
   return self->turn_index;
 }
 
-const char *
+const GError *
 _agui_turn_recorder_get_store_error (AguiTurnRecorder *self)
 {
   return self->store_error;

@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include "agui-session-store.h"
+#include "agui-session-store-private.h"
 #include "agui-transcript.h"
 
 G_BEGIN_DECLS

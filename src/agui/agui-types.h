@@ -217,7 +217,6 @@ typedef enum
 
 typedef struct _AguiEvent AguiEvent;
 typedef struct _AguiRunState AguiRunState;
-typedef struct _AguiSseFrame AguiSseFrame;
 
 AGUI_AVAILABLE_IN_ALL
 GQuark      agui_error_quark          (void);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
-#include "agui-verifier.h"
+#include "agui-verifier-private.h"
 
 /**
  * AguiVerifier:

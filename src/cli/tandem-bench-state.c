@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "agui.h"
+#include "agui-json-patch-private.h"
 #include "agui-json-private.h"
+#include "agui-reducer-private.h"
 
 #include "tandem-bench.h"
 

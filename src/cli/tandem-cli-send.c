@@ -13,6 +13,7 @@
 #include "agui.h"
 #include "agui-run-state-private.h"
 #include "agui-json-private.h"
+#include "agui-transcript-private.h"
 
 #include "tandem-cli-send.h"
 
@@ -335,7 +336,9 @@ tandem_cli_transport_new (const char                       *url,
                           GError                          **error)
 {
   const char * const *headers = options != NULL ? options->headers : NULL;
-  g_autoptr(AguiHttpTransportBuilder) builder = NULL;
+  guint idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
+  gsize max_frame_size = 0;
+  AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
 
   if (url == NULL || g_str_equal (url, "--demo") || g_str_equal (url, "demo"))
     {
@@ -349,33 +352,23 @@ tandem_cli_transport_new (const char                       *url,
       return AGUI_TRANSPORT (demo);
     }
 
-  builder = agui_http_transport_builder_new (url);
-  for (guint i = 0; headers && headers[i]; i++)
-    {
-      const char *colon = strchr (headers[i], ':');
-      g_autofree char *name = NULL;
-
-      if (colon == NULL)
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_CONFIG,
-                       "The header '%s' is not of the form 'Name: value'", headers[i]);
-          return NULL;
-        }
-
-      name = g_strndup (headers[i], colon - headers[i]);
-      agui_http_transport_builder_add_header (builder, g_strstrip (name), g_strstrip ((char *) colon + 1));
-    }
-  agui_http_transport_builder_set_connect_timeout (builder, 30000);
   if (options != NULL)
     {
       if (options->idle_timeout >= 0)
-        agui_http_transport_builder_set_idle_timeout (builder,
-                                                      (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT));
-      agui_http_transport_builder_set_max_frame_size (builder, options->max_frame_size);
-      agui_http_transport_builder_set_encoding (builder, options->encoding);
+        idle_timeout = (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT);
+      max_frame_size = options->max_frame_size;
+      encoding = options->encoding;
     }
 
-  return AGUI_TRANSPORT (agui_http_transport_builder_build (builder, error));
+  /* The transport checks each "Name: value" line and says which is wrong. */
+  return g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, error,
+                         "url", url,
+                         "headers", headers,
+                         "connect-timeout", 30000,
+                         "idle-timeout", idle_timeout,
+                         "max-frame-size", (guint64) max_frame_size,
+                         "encoding", encoding,
+                         NULL);
 }
 
 static void
@@ -463,16 +456,16 @@ describe_end (Printer      *printer,
 }
 
 static JsonArray *
-answers_for (JsonArray  *pending,
+answers_for (GListModel *pending,
              const char *mode,
              JsonObject *answers)
 {
   JsonArray *result = json_array_new ();
 
-  for (guint i = 0; i < json_array_get_length (pending); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
     {
-      JsonObject *interrupt = json_array_get_object_element (pending, i);
-      const char *id = json_object_get_string_member (interrupt, "id");
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+      const char *id = agui_interrupt_get_id (interrupt);
       JsonObject *entry = json_object_new ();
 
       json_object_set_string_member (entry, "interruptId", id);
@@ -535,7 +528,7 @@ tandem_cli_transcript_json (AguiTranscript *transcript,
   json_builder_add_value (builder, agui_run_state_to_json (state));
   json_builder_set_member_name (builder, "pendingInterrupts");
   node = json_node_new (JSON_NODE_ARRAY);
-  json_node_set_array (node, agui_transcript_get_pending_interrupts (transcript));
+  json_node_set_array (node, _agui_transcript_get_pending_interrupts_json (transcript));
   json_builder_add_value (builder, node);
   json_builder_set_member_name (builder, "error");
   if (message != NULL)
@@ -589,10 +582,10 @@ tandem_cli_send (AguiAgentSession *session,
    * first (if we were told how), then the message goes out. */
   for (gboolean sent = message == NULL; error == NULL; )
     {
-      JsonArray *pending = agui_agent_session_get_pending_interrupts (session);
+      GListModel *pending = agui_agent_session_get_pending_interrupts (session);
       g_autoptr(JsonArray) resume = NULL;
 
-      if (json_array_get_length (pending) == 0)
+      if (g_list_model_get_n_items (pending) == 0)
         {
           if (sent)
             break;
@@ -604,20 +597,20 @@ tandem_cli_send (AguiAgentSession *session,
           continue;
         }
 
-      for (guint i = 0; i < json_array_get_length (pending); i++)
+      for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
         {
-          JsonObject *interrupt = json_array_get_object_element (pending, i);
+          g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+          const char *question = agui_interrupt_get_message (interrupt);
 
-          print_note (&printer, "[interrupt %s] %s", json_object_get_string_member (interrupt, "id"),
-                      json_object_get_string_member_with_default (interrupt, "message",
-                                                                  json_object_get_string_member (interrupt, "reason")));
+          print_note (&printer, "[interrupt %s] %s", agui_interrupt_get_id (interrupt),
+                      question != NULL ? question : agui_interrupt_get_reason (interrupt));
         }
 
       if (answer_mode == NULL && answers == NULL)
         {
           g_printerr ("tandem-cli: the thread %s is waiting for an answer to %u interrupt(s); "
                       "answer with --approve, --deny or --answers FILE%s\n",
-                      agui_agent_session_get_thread_id (session), json_array_get_length (pending),
+                      agui_agent_session_get_thread_id (session), g_list_model_get_n_items (pending),
                       sent ? "" : " (the message was not sent)");
           status = 3;
           break;
@@ -648,7 +641,7 @@ tandem_cli_send (AguiAgentSession *session,
   if (agui_agent_session_get_store_error (session) != NULL)
     {
       g_printerr ("tandem-cli: the conversation was not saved: %s\n",
-                  agui_agent_session_get_store_error (session));
+                  agui_agent_session_get_store_error (session)->message);
       if (status == 0 || status == 3)
         status = 1;
     }
@@ -690,20 +683,21 @@ read_line (const char *prompt)
 }
 
 static JsonArray *
-ask_at_terminal (JsonArray *pending)
+ask_at_terminal (GListModel *pending)
 {
   JsonArray *result = json_array_new ();
 
-  for (guint i = 0; i < json_array_get_length (pending); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
     {
-      JsonObject *interrupt = json_array_get_object_element (pending, i);
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+      const char *message = agui_interrupt_get_message (interrupt);
       JsonObject *entry = json_object_new ();
       g_autofree char *answer = NULL;
 
-      g_print ("\n%s\n", json_object_get_string_member_with_default (interrupt, "message", "The agent asks for approval."));
+      g_print ("\n%s\n", message != NULL ? message : "The agent asks for approval.");
       answer = read_line ("Approve? [y]es / [n]o / [c]ancel / or JSON to answer: ");
 
-      json_object_set_string_member (entry, "interruptId", json_object_get_string_member (interrupt, "id"));
+      json_object_set_string_member (entry, "interruptId", agui_interrupt_get_id (interrupt));
       if (answer == NULL || answer[0] == 'c')
         {
           json_object_set_string_member (entry, "status", "cancelled");
@@ -742,9 +736,9 @@ tandem_cli_chat (AguiAgentSession *session)
     {
       g_autoptr(AguiRunState) state = NULL;
       g_autoptr(GError) error = NULL;
-      JsonArray *pending = agui_agent_session_get_pending_interrupts (session);
+      GListModel *pending = agui_agent_session_get_pending_interrupts (session);
 
-      if (json_array_get_length (pending) > 0)
+      if (g_list_model_get_n_items (pending) > 0)
         {
           g_autoptr(JsonArray) resume = ask_at_terminal (pending);
 
@@ -770,7 +764,7 @@ tandem_cli_chat (AguiAgentSession *session)
       if (agui_agent_session_get_store_error (session) != NULL)
         {
           g_printerr ("tandem-cli: this exchange was not saved: %s\n",
-                      agui_agent_session_get_store_error (session));
+                      agui_agent_session_get_store_error (session)->message);
           status = 1;
         }
     }

@@ -16,6 +16,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-reducer-private.h"
 
 #include "tandem-bench.h"
 #include "tandem-cli-send.h"

@@ -9,6 +9,8 @@
 #include "agui.h"
 #include "agui-interrupts-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-reducer-private.h"
+#include "agui-transcript-private.h"
 
 #include "tandem-conform.h"
 #include "tandem-json-diff.h"
@@ -347,7 +349,7 @@ tandem_conform_run (const char           *path,
   {
     g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 
-    if (!_agui_interrupts_check_resume (agui_transcript_get_pending_interrupts (transcript),
+    if (!_agui_interrupts_check_resume (_agui_transcript_get_pending_interrupts_json (transcript),
                                         setup && json_object_has_member (setup, "resume")
                                           ? json_object_get_array_member (setup, "resume") : NULL,
                                         now, &run_error))
@@ -435,7 +437,7 @@ tandem_conform_run (const char           *path,
     compare (result, expected, "result", run_result, NULL, differing);
   }
 
-  pending = array_node (json_array_ref (agui_transcript_get_pending_interrupts (transcript)));
+  pending = array_node (json_array_ref (_agui_transcript_get_pending_interrupts_json (transcript)));
   compare (result, expected, "pendingInterrupts", pending, NULL, differing);
 
   json_array_unref (recording.applied);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "fuzz.h"
 

@@ -23,6 +23,7 @@
 #include <pango/pango.h>
 
 #include "agui.h"
+#include "agui-reducer-private.h"
 #include "fuzz.h"
 #include "tandem-block-list.h"
 #include "tandem-markdown-model.h"

@@ -16,6 +16,7 @@
 #include "agui-event-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
 #include "fuzz.h"
 

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-sse-decoder-private.h"
 #include "fuzz.h"
 
 static char *
