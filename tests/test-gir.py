@@ -12,7 +12,10 @@
 import gc
 import http.server
 import json
+import os
+import shutil
 import sys
+import tempfile
 import threading
 
 try:
@@ -476,7 +479,69 @@ def test_http_transport():
     gc.collect()
 
 
+def test_thread_list():
+    directory = tempfile.mkdtemp(prefix='test-gir-')
+    try:
+        store = Agui.SessionStore.new(os.path.join(directory, 'tandem.db'))
+        store.create_thread('t-old', 'Older', 'agent-a')
+        store.create_thread('t-new', 'Newer', None)
+
+        threads = Agui.ThreadList.new(store)
+        check(threads.props.store == store, 'ThreadList keeps its store')
+        check(threads.get_item_type() == Agui.ThreadInfo.__gtype__, 'ThreadList holds Agui.ThreadInfo items')
+        check(threads.props.loading, 'a new ThreadList is loading')
+        check(run_until(lambda: not threads.props.loading), 'the ThreadList is read')
+        check(threads.props.error is None, 'no error: %s' % threads.props.error)
+
+        items = [threads.get_item(i) for i in range(threads.get_n_items())]
+        check([info.props.id for info in items] == ['t-new', 't-old'], 'threads come newest first')
+        check(items[1].props.title == 'Older' and items[1].props.agent_id == 'agent-a',
+              'title and agent id read from Python')
+        check(items[0].props.agent_id is None, 'no agent is None')
+        check(isinstance(items[0].get_updated(), GLib.DateTime), 'updated is a GLib.DateTime')
+        check(items[0].props.status == Agui.ThreadStatus.IDLE, 'status is an Agui.ThreadStatus')
+        check(items[0].props.snippet is None, 'no search, no snippet')
+
+        found, position = threads.lookup('t-old')
+        check(found == items[1] and position == 1, 'lookup gives the info and its position')
+        missing, _ = threads.lookup('none')
+        check(missing is None, 'lookup of an unknown thread is None')
+
+        changes = []
+        threads.connect('items-changed', lambda model, p, r, a: changes.append((p, r, a)))
+        store.rename_thread('t-old', 'Renamed')
+        check(changes == [(1, 1, 1)], 'a rename changes one item: %s' % changes)
+        check(items[1].props.title == 'Renamed', 'the same info object is updated')
+        del changes[:]
+        store.delete_thread('t-new')
+        check(changes == [(0, 1, 0)] and threads.get_n_items() == 1, 'a delete removes one item')
+
+        # A turn written by a session, then found by its text on the worker
+        transport = Agui.ReplayTransport.new()
+        transport.add_run_json(json.dumps(RUN))
+        session = GObject.new(Agui.AgentSession, transport=transport, thread_id='t-chat', store=store)
+        done = []
+        session.send_async('Where is the platypus?', None, None, lambda *args: done.append(True))
+        check(run_until(lambda: done and threads.get_n_items() == 2), 'the saved turn adds its thread')
+        check(threads.get_item(0).props.id == 't-chat', 'the new thread is on top')
+
+        threads.props.search = 'PLATYPUS'
+        check(threads.props.loading, 'a search runs on the worker')
+        check(run_until(lambda: not threads.props.loading), 'the search is answered')
+        chat, _ = threads.lookup('t-chat')
+        renamed, _ = threads.lookup('t-old')
+        check(chat.props.snippet == '…is the platypus?', 'the snippet: %r' % chat.props.snippet)
+        check(renamed.props.snippet is None, 'a thread that does not match has no snippet')
+        threads.set_search(None)
+        check(chat.props.snippet is None, 'no search clears the snippets')
+        del session, threads, store
+        gc.collect()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 test_session()
+test_thread_list()
 test_event()
 test_private_api()
 test_interrupts()

@@ -705,6 +705,127 @@ test_multimodal_title (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (thread, "title"), ==, "Untitled (app)");
 }
 
+/* The rows a turn is written as, made in slices at the end of a turn,
+ * are byte for byte those made in one go. */
+static void
+test_rows_in_slices (void)
+{
+  static const char *messages_json =
+    "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Plan the \\\"garden\\\"\\nsecond line\"},"
+    "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"Sure — ünïcode\","
+    "\"toolCalls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"look\",\"arguments\":\"{\\\"x\\\":1}\"}}]},"
+    "{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":\"sunny\"},"
+    "{\"id\":\"u2\",\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"and this picture\"}]}]";
+  static const char *event_json[] = {
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"Sure\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\" — ünïcode\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}",
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"outside\":\"a run\"}}",
+  };
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(JsonNode) messages_node = NULL;
+  g_autoptr(JsonArray) messages = NULL;
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  g_autoptr(JsonNode) state = json_from_string ("{\"deep\":[[[{\"k\":null}]]],\"n\":1.5}", NULL);
+  g_autoptr(JsonArray) interrupts = json_array_new ();
+  g_autoptr(AguiTurnRows) whole = NULL;
+  g_autoptr(AguiTurnRows) sliced = NULL;
+  g_autoptr(AguiTurnRowsBuilder) builder = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiTurnRecord turn = { 0 };
+  gboolean done = FALSE;
+  guint steps = 0;
+
+  g_test_summary ("A turn's rows made a slice at a time are those made in one go");
+
+  messages_node = json_from_string (messages_json, &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (messages_node), &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (event_json); i++)
+    {
+      AguiEvent *event = agui_event_new_from_string (event_json[i], -1, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (events, event);
+    }
+  json_array_add_object_element (interrupts, json_object_new ());
+
+  messages = agui_transcript_to_messages (transcript, TRUE);
+  turn.thread_id = "t";
+  turn.snapshot_id = "s1";
+  turn.turn_index = 3;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.finish_reason = "success";
+  turn.messages = messages;
+  turn.state = state;
+  turn.events = events;
+  turn.pending_interrupts = interrupts;
+  turn.run_id = "r1";
+  whole = _agui_turn_rows_new (&turn, "Plan", "agent", &error);
+  g_assert_no_error (error);
+
+  turn.messages = NULL;
+  builder = _agui_turn_rows_builder_new (&turn, transcript, "Plan", "agent", &error);
+  g_assert_no_error (error);
+  while (!done)
+    {
+      /* No time at all: one step per slice */
+      g_assert_true (_agui_turn_rows_builder_step (builder, 0, &done, &error));
+      g_assert_no_error (error);
+      steps++;
+    }
+  sliced = _agui_turn_rows_builder_end (builder);
+
+  /* Each event and each message took a slice of its own */
+  g_assert_cmpuint (steps, >=, events->len + json_array_get_length (messages));
+  g_assert_cmpstr (sliced->messages, ==, whole->messages);
+  g_assert_cmpstr (sliced->search_text, ==, whole->search_text);
+  g_assert_cmpstr (sliced->state, ==, whole->state);
+  g_assert_cmpstr (sliced->title, ==, "Plan");
+  g_assert_cmpstr (sliced->snapshot_id, ==, "s1");
+  g_assert_cmpint (sliced->turn_index, ==, 3);
+  g_assert_cmpuint (sliced->event_json->len, ==, whole->event_json->len);
+  /* The two deltas were joined */
+  g_assert_cmpuint (sliced->event_json->len, ==, events->len - 1);
+  for (guint i = 0; i < whole->event_json->len; i++)
+    {
+      g_assert_cmpstr (g_ptr_array_index (sliced->event_json, i), ==, g_ptr_array_index (whole->event_json, i));
+      g_assert_cmpstr (g_ptr_array_index (sliced->event_run_ids, i), ==, g_ptr_array_index (whole->event_run_ids, i));
+    }
+  g_assert_null (g_ptr_array_index (sliced->event_run_ids, sliced->event_run_ids->len - 1));
+  g_assert_cmpuint (sliced->interrupts->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (sliced->interrupts, 0), ==, g_ptr_array_index (whole->interrupts, 0));
+}
+
+/* A turn with no messages and no events is still a valid row set */
+static void
+test_rows_in_slices_empty (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiTurnRowsBuilder) builder = NULL;
+  g_autoptr(AguiTurnRows) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiTurnRecord turn = { 0 };
+  gboolean done = FALSE;
+
+  turn.thread_id = "t";
+  turn.snapshot_id = "s1";
+  turn.status = AGUI_SNAPSHOT_ABORTED;
+  builder = _agui_turn_rows_builder_new (&turn, transcript, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (_agui_turn_rows_builder_step (builder, G_USEC_PER_SEC, &done, &error));
+  g_assert_true (done);
+  rows = _agui_turn_rows_builder_end (builder);
+  g_assert_cmpstr (rows->messages, ==, "[]");
+  g_assert_cmpstr (rows->search_text, ==, "");
+  g_assert_cmpstr (rows->state, ==, "null");
+  g_assert_cmpuint (rows->event_json->len, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -712,6 +833,8 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/agui/session-turns/client-managed", test_client_managed);
+  g_test_add_func ("/agui/session-turns/rows-in-slices", test_rows_in_slices);
+  g_test_add_func ("/agui/session-turns/rows-in-slices-empty", test_rows_in_slices_empty);
   g_test_add ("/agui/session-turns/snapshots-chain", Fixture, NULL, fixture_set_up, test_snapshots_chain, fixture_tear_down);
   g_test_add ("/agui/session-turns/refused-input", Fixture, NULL, fixture_set_up, test_refused_input, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-draws-the-same", Fixture, NULL, fixture_set_up, test_restore_draws_the_same, fixture_tear_down);

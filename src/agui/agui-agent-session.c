@@ -176,7 +176,7 @@ exchange_free (Exchange *exchange)
   g_clear_object (&exchange->stream);
   g_clear_pointer (&exchange->tool_runner, _agui_tool_runner_unref);
   g_free (exchange->snapshot_id);
-  g_clear_pointer (&exchange->turn_events, g_ptr_array_unref);
+  _agui_turn_recorder_release_events (g_steal_pointer (&exchange->turn_events));
   g_clear_error (&exchange->finish_error);
   g_free (exchange);
 }

@@ -54,6 +54,14 @@ JsonNode *_agui_json_parse          (const char    *text,
 char     *_agui_json_to_string      (JsonNode      *node,
                                      gboolean       pretty,
                                      GError       **error);
+/* The same, compact, appended to @out as if @node were @level levels
+ * deep in a larger tree (an element of an array written piece by piece
+ * is at level 1), so the whole still reads back. On error @out may hold
+ * part of @node. */
+gboolean  _agui_json_append         (GString       *out,
+                                     JsonNode      *node,
+                                     guint          level,
+                                     GError       **error);
 
 /* json_node_copy() in json-glib 1.6 shares objects and arrays with its
  * source; this copies the whole tree, unsealed. */

@@ -476,6 +476,23 @@ append_value (GString   *out,
   return FALSE;
 }
 
+gboolean
+_agui_json_append (GString   *out,
+                   JsonNode  *node,
+                   guint      level,
+                   GError   **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (node == NULL)
+    {
+      g_string_append (out, "null");
+      return TRUE;
+    }
+
+  return append_value (out, node, FALSE, level, error);
+}
+
 char *
 _agui_json_to_string (JsonNode  *node,
                       gboolean   pretty,

@@ -34,6 +34,9 @@ typedef struct
   const char         *run_id;
 } AguiTurnRecord;
 
+/* Rows need the record above */
+#include "agui-turn-rows-private.h"
+
 /* Writes one turn synchronously: the CLI and tests. A caller could write
  * an inconsistent snapshot chain with it, so it is not public; sessions
  * save through their turn recorder. */
@@ -46,21 +49,6 @@ gboolean   agui_session_store_save_turn          (AguiSessionStore     *self,
  * new array of new references; @events is left as it was. */
 GPtrArray *_agui_session_store_compact_events    (GPtrArray        *events);
 
-/* A turn as the rows the store writes: plain strings, made on the
- * caller's thread, so that no JSON crosses to the store's worker. The
- * thread is created with @title and @agent if it does not exist, in the
- * turn's transaction. Rows are immutable and reference-counted. */
-typedef struct _AguiTurnRows AguiTurnRows;
-
-AguiTurnRows *_agui_turn_rows_new             (const AguiTurnRecord *turn,
-                                               const char           *title,
-                                               const char           *agent,
-                                               GError              **error);
-AguiTurnRows *_agui_turn_rows_ref             (AguiTurnRows         *rows);
-void          _agui_turn_rows_unref           (AguiTurnRows         *rows);
-const char   *_agui_turn_rows_get_snapshot_id (AguiTurnRows         *rows);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiTurnRows, _agui_turn_rows_unref)
 
 /* Writes @rows in one transaction on the store's worker. */
 void       _agui_session_store_write_rows_async  (AguiSessionStore     *self,

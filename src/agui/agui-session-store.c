@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
+#include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
 #include "agui-interrupt-private.h"
 #include "agui-json-private.h"
@@ -327,40 +328,6 @@ commit (AguiSessionStore  *self,
 
 /* JSON helpers */
 
-/* Rows are written by the checked printer, whose output always parses
- * back with _agui_json_parse(): a value that has no JSON form (too deep,
- * not finite) fails the save, never a later read. */
-static char *
-node_to_string (JsonNode    *node,
-                const char  *what,
-                const char  *name,
-                GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  char *text;
-
-  if (node == NULL)
-    return g_strdup ("null");
-
-  if (!(text = _agui_json_to_string (node, FALSE, &local_error)))
-    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                 "%s: the %s cannot be stored: %s", what, name, local_error->message);
-
-  return text;
-}
-
-static char *
-array_to_string (JsonArray   *array,
-                 const char  *what,
-                 const char  *name,
-                 GError     **error)
-{
-  g_autoptr(JsonArray) empty = array == NULL ? json_array_new () : NULL;
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array ? array : empty);
-
-  return node_to_string (node, what, name, error);
-}
-
 static JsonNode *
 column_json (sqlite3_stmt  *stmt,
              int            column,
@@ -392,70 +359,6 @@ object_string (JsonObject *object,
     return "";
 
   return json_node_get_string (member);
-}
-
-/* Search text: every string under a "content" or "text" member, as the
- * search has always looked at message text and not at ids or roles. */
-static void
-collect_text (JsonNode *node,
-              gboolean  wanted,
-              GString  *out,
-              guint     depth)
-{
-  if (depth > AGUI_JSON_MAX_DEPTH)
-    return;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) names = json_object_get_members (object);
-
-        for (const GList *l = names; l != NULL; l = l->next)
-          collect_text (json_object_get_member (object, l->data),
-                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
-                        out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, json_node_get_string (node));
-        }
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      break;
-    }
-}
-
-static char *
-search_text_for (JsonArray *messages)
-{
-  g_autoptr(JsonNode) node = NULL;
-  GString *out = g_string_new (NULL);
-
-  if (messages != NULL)
-    {
-      node = json_node_init_array (json_node_alloc (), messages);
-      collect_text (node, FALSE, out, 0);
-    }
-
-  return g_string_free (out, FALSE);
 }
 
 static void
@@ -513,146 +416,22 @@ text_matches_func (sqlite3_context  *context,
   sqlite3_result_int (context, strstr (folded, folded_needle) != NULL);
 }
 
-/* Compaction
- *
- * A delta may join the previous delta of its stream (the same event type
- * and id) when every event between them is a delta of another stream.
- * The reducer only appends a delta to its own message or tool call, so
- * moving it back past other streams' deltas changes nothing; any other
- * event (a START, an END, a tool call, a state change) may change where
- * the next delta lands, so nothing joins across one. A delta carrying
- * more than its stream id, its text and a timestamp (metadata, a raw
- * event) is kept apart, since the reducer reads those members on every
- * delta; later deltas may still join it. */
-
-typedef struct
-{
-  AguiEvent *event;
-  GString   *delta;
-} Slot;
-
-static void
-slot_clear (Slot *slot)
-{
-  g_clear_pointer (&slot->event, agui_event_unref);
-  if (slot->delta != NULL)
-    g_string_free (g_steal_pointer (&slot->delta), TRUE);
-}
-
-static const char *
-stream_id_member (AguiEventType type)
-{
-  switch (type)
-    {
-    case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
-    case AGUI_EVENT_REASONING_MESSAGE_CONTENT:
-      return "messageId";
-
-    case AGUI_EVENT_TOOL_CALL_ARGS:
-      return "toolCallId";
-
-    default:
-      return NULL;
-    }
-}
-
-static gboolean
-is_plain_delta (AguiEvent  *event,
-                const char *id_member)
-{
-  JsonObjectIter iter;
-  const char *name;
-
-  json_object_iter_init (&iter, agui_event_get_object (event));
-  while (json_object_iter_next (&iter, &name, NULL))
-    {
-      if (!g_str_equal (name, "type") &&
-          !g_str_equal (name, "delta") &&
-          !g_str_equal (name, "timestamp") &&
-          !g_str_equal (name, id_member))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-static AguiEvent *
-slot_to_event (Slot *slot)
-{
-  JsonObject *object;
-  JsonObject *members;
-  g_autoptr(GList) names = NULL;
-
-  if (slot->delta == NULL)
-    return agui_event_ref (slot->event);
-
-  /* Same members in the same order, so the stored JSON reads as the
-   * first delta did. */
-  object = agui_event_get_object (slot->event);
-  names = json_object_get_members (object);
-  members = json_object_new ();
-  for (const GList *l = names; l != NULL; l = l->next)
-    {
-      if (g_str_equal (l->data, "delta"))
-        json_object_set_string_member (members, "delta", slot->delta->str);
-      else
-        json_object_set_member (members, l->data, json_object_dup_member (object, l->data));
-    }
-
-  return _agui_event_new_trusted (agui_event_get_event_type (slot->event), members);
-}
-
 GPtrArray *
 _agui_session_store_compact_events (GPtrArray *events)
 {
-  g_autoptr(GArray) slots = NULL;
-  g_autoptr(GHashTable) open_streams = NULL;
+  g_autoptr(AguiEventCompactor) compactor = _agui_event_compactor_new ();
   GPtrArray *compacted;
+  guint n;
 
   g_return_val_if_fail (events != NULL, NULL);
 
-  slots = g_array_sized_new (FALSE, TRUE, sizeof (Slot), events->len);
-  g_array_set_clear_func (slots, (GDestroyNotify) slot_clear);
-  open_streams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
   for (guint i = 0; i < events->len; i++)
-    {
-      AguiEvent *event = g_ptr_array_index (events, i);
-      AguiEventType type = agui_event_get_event_type (event);
-      const char *id_member = stream_id_member (type);
-      const char *id = id_member ? agui_event_get_string (event, id_member) : NULL;
-      const char *delta = agui_event_get_delta (event);
-      Slot slot = { agui_event_ref (event), NULL };
-      g_autofree char *key = NULL;
-      gpointer index;
+    _agui_event_compactor_add (compactor, g_ptr_array_index (events, i));
 
-      if (id == NULL || delta == NULL)
-        {
-          g_array_append_val (slots, slot);
-          g_hash_table_remove_all (open_streams);
-          continue;
-        }
-
-      key = g_strdup_printf ("%d:%s", type, id);
-      if (g_hash_table_lookup_extended (open_streams, key, NULL, &index) &&
-          is_plain_delta (event, id_member))
-        {
-          Slot *target = &g_array_index (slots, Slot, GPOINTER_TO_UINT (index));
-
-          if (target->delta == NULL)
-            target->delta = g_string_new (agui_event_get_delta (target->event));
-          g_string_append (target->delta, delta);
-          agui_event_unref (slot.event);
-          continue;
-        }
-
-      g_array_append_val (slots, slot);
-      g_hash_table_replace (open_streams, g_steal_pointer (&key), GUINT_TO_POINTER (slots->len - 1));
-    }
-
-  compacted = g_ptr_array_new_full (slots->len, (GDestroyNotify) agui_event_unref);
-  for (guint i = 0; i < slots->len; i++)
-    g_ptr_array_add (compacted, slot_to_event (&g_array_index (slots, Slot, i)));
+  n = _agui_event_compactor_get_n_events (compactor);
+  compacted = g_ptr_array_new_full (n, (GDestroyNotify) agui_event_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (compacted, _agui_event_compactor_dup_event (compactor, i));
 
   return compacted;
 }
@@ -715,7 +494,7 @@ fill_search_text (AguiSessionStore  *self,
       if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
         continue;
 
-      text = search_text_for (json_node_get_array (messages));
+      text = _agui_turn_rows_search_text_for (json_node_get_array (messages));
       if (!write_search_text (self, (const char *) sqlite3_column_text (stmt, 0), text, what, error))
         return FALSE;
     }
@@ -1743,172 +1522,6 @@ search_threads (AguiSessionStore  *self,
 
 /* Turns */
 
-/* A turn turned into rows: plain strings, made on the caller's thread
- * (the only one that may touch its JSON) before the transaction, which
- * they keep short. Nothing changes rows once made, so a worker may read
- * them while the caller keeps a reference for a retry. */
-struct _AguiTurnRows
-{
-  gatomicrefcount     ref_count;
-  char               *thread_id;
-  char               *snapshot_id;
-  char               *parent_id;
-  char               *run_id;
-  int                 turn_index;
-  AguiSnapshotStatus  status;
-  char               *finish_reason;
-  char               *error;
-  char               *title;
-  char               *agent;
-  GPtrArray          *event_json;
-  GPtrArray          *event_run_ids;
-  char               *messages;
-  char               *state;
-  char               *search_text;
-  GPtrArray          *interrupts;
-};
-
-AguiTurnRows *
-_agui_turn_rows_ref (AguiTurnRows *rows)
-{
-  g_atomic_ref_count_inc (&rows->ref_count);
-  return rows;
-}
-
-void
-_agui_turn_rows_unref (AguiTurnRows *rows)
-{
-  if (!g_atomic_ref_count_dec (&rows->ref_count))
-    return;
-
-  g_free (rows->thread_id);
-  g_free (rows->snapshot_id);
-  g_free (rows->parent_id);
-  g_free (rows->run_id);
-  g_free (rows->finish_reason);
-  g_free (rows->error);
-  g_free (rows->title);
-  g_free (rows->agent);
-  g_clear_pointer (&rows->event_json, g_ptr_array_unref);
-  g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
-  g_clear_pointer (&rows->messages, g_free);
-  g_clear_pointer (&rows->state, g_free);
-  g_clear_pointer (&rows->search_text, g_free);
-  g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
-  g_free (rows);
-}
-
-const char *
-_agui_turn_rows_get_snapshot_id (AguiTurnRows *rows)
-{
-  return rows->snapshot_id;
-}
-
-static gboolean
-turn_rows_init (AguiTurnRows          *rows,
-                const AguiTurnRecord  *turn,
-                const char            *what,
-                GError               **error)
-{
-  g_autoptr(GPtrArray) compacted = NULL;
-  const char *run_id = NULL;
-
-  rows->thread_id = g_strdup (turn->thread_id);
-  rows->snapshot_id = g_strdup (turn->snapshot_id);
-  rows->parent_id = g_strdup (turn->parent_id);
-  rows->run_id = g_strdup (turn->run_id);
-  rows->turn_index = turn->turn_index;
-  rows->status = turn->status;
-  rows->finish_reason = g_strdup (turn->finish_reason);
-  rows->error = g_strdup (turn->error);
-
-  rows->event_json = g_ptr_array_new_with_free_func (g_free);
-  rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
-  rows->interrupts = g_ptr_array_new_with_free_func (g_free);
-
-  if (turn->events != NULL)
-    {
-      compacted = _agui_session_store_compact_events (turn->events);
-
-      /* Each event is filed under the run it belongs to: from its
-       * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
-      for (guint i = 0; i < compacted->len; i++)
-        {
-          AguiEvent *event = g_ptr_array_index (compacted, i);
-          AguiEventType type = agui_event_get_event_type (event);
-          g_autoptr(JsonNode) node = agui_event_to_json (event);
-          char *json;
-
-          if (type == AGUI_EVENT_RUN_STARTED)
-            run_id = agui_event_get_string (event, "runId");
-
-          if (!(json = node_to_string (node, what, "event", error)))
-            return FALSE;
-          g_ptr_array_add (rows->event_json, json);
-          g_ptr_array_add (rows->event_run_ids, g_strdup (run_id));
-
-          if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
-            run_id = NULL;
-        }
-    }
-
-  if (!(rows->messages = array_to_string (turn->messages, what, "messages", error)) ||
-      !(rows->state = node_to_string (turn->state, what, "state", error)))
-    return FALSE;
-
-  rows->search_text = search_text_for (turn->messages);
-
-  if (turn->pending_interrupts != NULL)
-    {
-      for (guint i = 0; i < json_array_get_length (turn->pending_interrupts); i++)
-        {
-          char *json = node_to_string (json_array_get_element (turn->pending_interrupts, i),
-                                       what, "interrupts", error);
-
-          if (json == NULL)
-            return FALSE;
-          g_ptr_array_add (rows->interrupts, json);
-        }
-    }
-
-  return TRUE;
-}
-
-static AguiTurnRows *
-turn_rows_new (const AguiTurnRecord  *turn,
-               const char            *title,
-               const char            *agent,
-               const char            *what,
-               GError               **error)
-{
-  AguiTurnRows *rows = g_new0 (AguiTurnRows, 1);
-
-  g_atomic_ref_count_init (&rows->ref_count);
-  rows->title = g_strdup (title);
-  rows->agent = g_strdup (agent);
-  if (!turn_rows_init (rows, turn, what, error))
-    {
-      _agui_turn_rows_unref (rows);
-      return NULL;
-    }
-
-  return rows;
-}
-
-AguiTurnRows *
-_agui_turn_rows_new (const AguiTurnRecord  *turn,
-                     const char            *title,
-                     const char            *agent,
-                     GError               **error)
-{
-  g_return_val_if_fail (turn != NULL, NULL);
-  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', NULL);
-  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', NULL);
-  g_return_val_if_fail ((guint) turn->status < G_N_ELEMENTS (status_names), NULL);
-
-  return turn_rows_new (turn, title, agent, "Could not save the turn", error);
-}
-
 static gboolean
 write_search_text (AguiSessionStore  *self,
                    const char        *thread_id,
@@ -2099,7 +1712,7 @@ save_turn_with_thread (AguiSessionStore      *self,
                        const char            *what,
                        GError               **error)
 {
-  g_autoptr(AguiTurnRows) rows = turn_rows_new (turn, title, agent, what, error);
+  g_autoptr(AguiTurnRows) rows = _agui_turn_rows_new_full (turn, title, agent, what, error);
 
   return rows != NULL && write_rows (self, rows, what, error);
 }

@@ -125,4 +125,8 @@ void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      guint            to,
                                                      gint64           time);
 
+/* The messages one at a time, for a caller that writes them in slices */
+JsonObject *_agui_transcript_dup_record_message (AguiTranscript *self,
+                                                 guint           index);
+
 G_END_DECLS

@@ -1345,6 +1345,17 @@ agui_transcript_to_messages (AguiTranscript *self,
   return messages;
 }
 
+/* The AG-UI message of record @index, activity included, as
+ * agui_transcript_to_messages (self, TRUE) has it */
+JsonObject *
+_agui_transcript_dup_record_message (AguiTranscript *self,
+                                     guint           index)
+{
+  g_return_val_if_fail (index < self->records->len, NULL);
+
+  return record_to_message (g_ptr_array_index (self->records, index), TRUE);
+}
+
 /**
  * agui_transcript_load_messages:
  * @self: a transcript

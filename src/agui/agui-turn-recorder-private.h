@@ -57,5 +57,9 @@ void              _agui_turn_recorder_set_store_error      (AguiTurnRecorder    
                                                             const GError         *error);
 char             *_agui_turn_recorder_dup_title            (AguiTurnRecorder     *self,
                                                             AguiTranscript       *transcript);
+/* Drops a reference to a turn's events (AguiEvents); a long turn's
+ * events whose last reference this was are freed a slice at a time
+ * from the main loop. */
+void              _agui_turn_recorder_release_events       (GPtrArray            *events);
 
 G_END_DECLS

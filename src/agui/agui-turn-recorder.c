@@ -28,6 +28,8 @@ struct _AguiTurnRecorder
   GPtrArray        *unsaved_events;
   /* The last turn that could not be saved, for a retry. */
   AguiTurnRows     *failed_save;
+  /* The turn whose rows are being made, a slice at a time */
+  guint             slice_id;
 };
 
 AguiTurnRecorder *
@@ -51,6 +53,8 @@ _agui_turn_recorder_new (GObject          *owner,
 void
 _agui_turn_recorder_free (AguiTurnRecorder *self)
 {
+  /* Only when the owner is disposed by force: a save holds it */
+  g_clear_handle_id (&self->slice_id, g_source_remove);
   g_clear_object (&self->store);
   g_free (self->thread_id);
   g_free (self->agent);
@@ -160,11 +164,11 @@ char *
 _agui_turn_recorder_dup_title (AguiTurnRecorder *self,
                                AguiTranscript   *transcript)
 {
-  g_autoptr(JsonArray) messages = agui_transcript_to_messages (transcript, FALSE);
-
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  /* Message by message: the first words come first, and a long thread
+   * is not turned into JSON whole to find them. */
+  for (guint i = 0; i < _agui_transcript_get_n_records (transcript); i++)
     {
-      JsonObject *message = json_array_get_object_element (messages, i);
+      g_autoptr(JsonObject) message = _agui_transcript_dup_record_message (transcript, i);
       const char *content;
 
       if (g_strcmp0 (json_object_get_string_member_with_default (message, "role", NULL), "user") != 0)
@@ -241,9 +245,10 @@ turn_failed (AguiTurnRecorder *self,
 
 typedef struct
 {
-  AguiTurnRecorder *recorder;
-  AguiTurnRows     *rows;
-  GPtrArray        *events;
+  AguiTurnRecorder    *recorder;
+  AguiTurnRows        *rows;
+  GPtrArray           *events;
+  AguiTurnRowsBuilder *builder;
 } Save;
 
 static void
@@ -251,6 +256,7 @@ save_free (Save *save)
 {
   g_clear_pointer (&save->rows, _agui_turn_rows_unref);
   g_clear_pointer (&save->events, g_ptr_array_unref);
+  g_clear_pointer (&save->builder, _agui_turn_rows_builder_free);
   g_free (save);
 }
 
@@ -271,6 +277,39 @@ on_turn_saved (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+/* How long one slice of a turn's rows may keep the main loop: well
+ * under a frame */
+#define SLICE_BUDGET_US 4000
+
+static gboolean
+make_rows_slice (gpointer user_data)
+{
+  GTask *task = user_data;
+  Save *save = g_task_get_task_data (task);
+  AguiTurnRecorder *self = save->recorder;
+  g_autoptr(GError) error = NULL;
+  gboolean done = FALSE;
+
+  if (!_agui_turn_rows_builder_step (save->builder, SLICE_BUDGET_US, &done, &error))
+    {
+      /* Nothing a retry could write: the turn has no JSON form. */
+      self->slice_id = 0;
+      turn_failed (self, save->events, NULL, error);
+      g_task_return_boolean (task, TRUE);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!done)
+    return G_SOURCE_CONTINUE;
+
+  self->slice_id = 0;
+  save->rows = _agui_turn_rows_builder_end (save->builder);
+  g_clear_pointer (&save->builder, _agui_turn_rows_builder_free);
+  _agui_session_store_write_rows_async (self->store, save->rows, NULL, on_turn_saved, g_object_ref (task));
+
+  return G_SOURCE_REMOVE;
+}
+
 /* The turn ends as a snapshot chained to the one before it: COMPLETED,
  * FAILED with its error, or ABORTED when cancelled. It is turned into
  * rows here, on the main thread that owns its JSON, and written on the
@@ -289,7 +328,6 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
                                 gpointer             user_data)
 {
   AguiRunState *state = agui_transcript_get_run_state (transcript);
-  g_autoptr(JsonArray) messages = NULL;
   g_autoptr(GPtrArray) all_events = NULL;
   g_autofree char *title = NULL;
   g_autoptr(GError) error = NULL;
@@ -320,7 +358,6 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
       all_events = g_ptr_array_ref (events);
     }
 
-  messages = agui_transcript_to_messages (transcript, TRUE);
   title = _agui_turn_recorder_dup_title (self, transcript);
   turn.thread_id = self->thread_id;
   turn.snapshot_id = snapshot_id;
@@ -331,7 +368,6 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
                 : AGUI_SNAPSHOT_COMPLETED;
   turn.finish_reason = finish_reason (state, cancelled);
   turn.error = turn.status == AGUI_SNAPSHOT_FAILED ? agui_run_state_get_error_message (state) : NULL;
-  turn.messages = messages;
   turn.state = agui_transcript_get_state (transcript);
   turn.events = all_events;
   turn.pending_interrupts = _agui_transcript_get_pending_interrupts_json (transcript);
@@ -345,8 +381,8 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   save->events = g_ptr_array_ref (all_events);
   g_task_set_task_data (task, save, (GDestroyNotify) save_free);
 
-  save->rows = _agui_turn_rows_new (&turn, title, self->agent, &error);
-  if (save->rows == NULL)
+  save->builder = _agui_turn_rows_builder_new (&turn, transcript, title, self->agent, &error);
+  if (save->builder == NULL)
     {
       /* Nothing a retry could write: the turn has no JSON form. */
       turn_failed (self, all_events, NULL, error);
@@ -354,7 +390,13 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
       return TRUE;
     }
 
-  _agui_session_store_write_rows_async (self->store, save->rows, NULL, on_turn_saved, g_steal_pointer (&task));
+  /* A long turn takes far longer to print than a frame lasts: its rows
+   * are made in slices, between which the main loop draws. Not an
+   * idle, which a window that draws all the time would starve (see the
+   * restore in agui-agent-session.c); the owner is busy until the turn
+   * is saved, so the transcript holds still meanwhile. */
+  self->slice_id = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, make_rows_slice,
+                                       g_steal_pointer (&task), g_object_unref);
 
   return TRUE;
 }
@@ -465,4 +507,52 @@ const GError *
 _agui_turn_recorder_get_store_error (AguiTurnRecorder *self)
 {
   return self->store_error;
+}
+
+/* Freeing a long turn's events at once (each holds its JSON) stalls the
+ * main loop as long as printing them did; they go a slice at a time,
+ * from the main loop, as the JSON they share with the transcript is not
+ * to be touched from another thread. A short turn goes at once. */
+#define RELEASE_AT_ONCE 1024
+#define RELEASE_BUDGET_US 1000
+
+static gboolean
+release_slice (gpointer user_data)
+{
+  GPtrArray *events = user_data;
+  gint64 deadline = g_get_monotonic_time () + RELEASE_BUDGET_US;
+
+  while (events->len > 0)
+    {
+      g_ptr_array_remove_index (events, events->len - 1);
+      if (events->len % 16 == 0 && g_get_monotonic_time () >= deadline)
+        return G_SOURCE_CONTINUE;
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+_agui_turn_recorder_release_events (GPtrArray *events)
+{
+  GPtrArray *owned;
+
+  if (events == NULL)
+    return;
+
+  if (events->len <= RELEASE_AT_ONCE)
+    {
+      g_ptr_array_unref (events);
+      return;
+    }
+
+  /* Others may share the array (a failed save keeps it to write again):
+   * the events are handed to an array of this function's own, which
+   * costs a reference each, and the last references go in slices. */
+  owned = g_ptr_array_new_full (events->len, (GDestroyNotify) agui_event_unref);
+  for (guint i = 0; i < events->len; i++)
+    g_ptr_array_add (owned, agui_event_ref (g_ptr_array_index (events, i)));
+  g_ptr_array_unref (events);
+
+  g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, 1, release_slice, owned, (GDestroyNotify) g_ptr_array_unref);
 }

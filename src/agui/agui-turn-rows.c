@@ -1,0 +1,465 @@
+/* agui-turn-rows.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-event-compactor-private.h"
+#include "agui-event-private.h"
+#include "agui-json-private.h"
+#include "agui-session-store-private.h"
+#include "agui-transcript-private.h"
+#include "agui-turn-rows-private.h"
+
+/* Rows are written by the checked printer, whose output always parses
+ * back with _agui_json_parse(): a value that has no JSON form (too deep,
+ * not finite) fails the save, never a later read. */
+static char *
+node_to_string (JsonNode    *node,
+                const char  *what,
+                const char  *name,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  char *text;
+
+  if (node == NULL)
+    return g_strdup ("null");
+
+  if (!(text = _agui_json_to_string (node, FALSE, &local_error)))
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                 "%s: the %s cannot be stored: %s", what, name, local_error->message);
+
+  return text;
+}
+
+static char *
+array_to_string (JsonArray   *array,
+                 const char  *what,
+                 const char  *name,
+                 GError     **error)
+{
+  g_autoptr(JsonArray) empty = array == NULL ? json_array_new () : NULL;
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array ? array : empty);
+
+  return node_to_string (node, what, name, error);
+}
+
+/* Search text: every string under a "content" or "text" member, as the
+ * search has always looked at message text and not at ids or roles. */
+static void
+collect_text (JsonNode *node,
+              gboolean  wanted,
+              GString  *out,
+              guint     depth)
+{
+  if (depth > AGUI_JSON_MAX_DEPTH)
+    return;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) names = json_object_get_members (object);
+
+        for (const GList *l = names; l != NULL; l = l->next)
+          collect_text (json_object_get_member (object, l->data),
+                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
+                        out, depth + 1);
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          if (out->len > 0)
+            g_string_append_c (out, '\n');
+          g_string_append (out, json_node_get_string (node));
+        }
+      break;
+
+    case JSON_NODE_NULL:
+    default:
+      break;
+    }
+}
+
+char *
+_agui_turn_rows_search_text_for (JsonArray *messages)
+{
+  g_autoptr(JsonNode) node = NULL;
+  GString *out = g_string_new (NULL);
+
+  if (messages != NULL)
+    {
+      node = json_node_init_array (json_node_alloc (), messages);
+      collect_text (node, FALSE, out, 0);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* A turn turned into rows: plain strings, made on the caller's thread
+ * (the only one that may touch its JSON) before the transaction, which
+ * they keep short. Nothing changes rows once made, so a worker may read
+ * them while the caller keeps a reference for a retry. */
+
+AguiTurnRows *
+_agui_turn_rows_ref (AguiTurnRows *rows)
+{
+  g_atomic_ref_count_inc (&rows->ref_count);
+  return rows;
+}
+
+void
+_agui_turn_rows_unref (AguiTurnRows *rows)
+{
+  if (!g_atomic_ref_count_dec (&rows->ref_count))
+    return;
+
+  g_free (rows->thread_id);
+  g_free (rows->snapshot_id);
+  g_free (rows->parent_id);
+  g_free (rows->run_id);
+  g_free (rows->finish_reason);
+  g_free (rows->error);
+  g_free (rows->title);
+  g_free (rows->agent);
+  g_clear_pointer (&rows->event_json, g_ptr_array_unref);
+  g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
+  g_clear_pointer (&rows->messages, g_free);
+  g_clear_pointer (&rows->state, g_free);
+  g_clear_pointer (&rows->search_text, g_free);
+  g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
+  g_free (rows);
+}
+
+const char *
+_agui_turn_rows_get_snapshot_id (AguiTurnRows *rows)
+{
+  return rows->snapshot_id;
+}
+
+static gboolean
+turn_rows_init (AguiTurnRows          *rows,
+                const AguiTurnRecord  *turn,
+                const char            *what,
+                GError               **error)
+{
+  g_autoptr(GPtrArray) compacted = NULL;
+  const char *run_id = NULL;
+
+  rows->thread_id = g_strdup (turn->thread_id);
+  rows->snapshot_id = g_strdup (turn->snapshot_id);
+  rows->parent_id = g_strdup (turn->parent_id);
+  rows->run_id = g_strdup (turn->run_id);
+  rows->turn_index = turn->turn_index;
+  rows->status = turn->status;
+  rows->finish_reason = g_strdup (turn->finish_reason);
+  rows->error = g_strdup (turn->error);
+
+  rows->event_json = g_ptr_array_new_with_free_func (g_free);
+  rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
+  rows->interrupts = g_ptr_array_new_with_free_func (g_free);
+
+  if (turn->events != NULL)
+    {
+      compacted = _agui_session_store_compact_events (turn->events);
+
+      /* Each event is filed under the run it belongs to: from its
+       * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
+      for (guint i = 0; i < compacted->len; i++)
+        {
+          AguiEvent *event = g_ptr_array_index (compacted, i);
+          AguiEventType type = agui_event_get_event_type (event);
+          g_autoptr(JsonNode) node = agui_event_to_json (event);
+          char *json;
+
+          if (type == AGUI_EVENT_RUN_STARTED)
+            run_id = agui_event_get_string (event, "runId");
+
+          if (!(json = node_to_string (node, what, "event", error)))
+            return FALSE;
+          g_ptr_array_add (rows->event_json, json);
+          g_ptr_array_add (rows->event_run_ids, g_strdup (run_id));
+
+          if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+            run_id = NULL;
+        }
+    }
+
+  if (!(rows->messages = array_to_string (turn->messages, what, "messages", error)) ||
+      !(rows->state = node_to_string (turn->state, what, "state", error)))
+    return FALSE;
+
+  rows->search_text = _agui_turn_rows_search_text_for (turn->messages);
+
+  if (turn->pending_interrupts != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (turn->pending_interrupts); i++)
+        {
+          char *json = node_to_string (json_array_get_element (turn->pending_interrupts, i),
+                                       what, "interrupts", error);
+
+          if (json == NULL)
+            return FALSE;
+          g_ptr_array_add (rows->interrupts, json);
+        }
+    }
+
+  return TRUE;
+}
+
+AguiTurnRows *
+_agui_turn_rows_new_full (const AguiTurnRecord  *turn,
+                          const char            *title,
+                          const char            *agent,
+                          const char            *what,
+                          GError               **error)
+{
+  AguiTurnRows *rows = g_new0 (AguiTurnRows, 1);
+
+  g_atomic_ref_count_init (&rows->ref_count);
+  rows->title = g_strdup (title);
+  rows->agent = g_strdup (agent);
+  if (!turn_rows_init (rows, turn, what, error))
+    {
+      _agui_turn_rows_unref (rows);
+      return NULL;
+    }
+
+  return rows;
+}
+
+AguiTurnRows *
+_agui_turn_rows_new (const AguiTurnRecord  *turn,
+                     const char            *title,
+                     const char            *agent,
+                     GError               **error)
+{
+  g_return_val_if_fail (turn != NULL, NULL);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', NULL);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', NULL);
+  g_return_val_if_fail ((guint) turn->status <= AGUI_SNAPSHOT_ABORTED, NULL);
+
+  return _agui_turn_rows_new_full (turn, title, agent, "Could not save the turn", error);
+}
+
+
+/* The builder */
+
+typedef enum
+{
+  PHASE_COMPACT,
+  PHASE_EVENTS,
+  PHASE_MESSAGES,
+  PHASE_DONE,
+} Phase;
+
+struct _AguiTurnRowsBuilder
+{
+  AguiTurnRows       *rows;
+  GPtrArray          *events;
+  AguiEventCompactor *compactor;
+  AguiTranscript     *transcript;
+  Phase               phase;
+  guint               index;
+  char               *run_id;
+  GString            *messages;
+  GString            *search_text;
+};
+
+#define BUILDER_WHAT "Could not save the turn"
+
+AguiTurnRowsBuilder *
+_agui_turn_rows_builder_new (const AguiTurnRecord  *turn,
+                             AguiTranscript        *transcript,
+                             const char            *title,
+                             const char            *agent,
+                             GError               **error)
+{
+  g_autoptr(AguiTurnRowsBuilder) self = NULL;
+  AguiTurnRecord head;
+
+  g_return_val_if_fail (turn != NULL, NULL);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', NULL);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', NULL);
+  g_return_val_if_fail ((guint) turn->status <= AGUI_SNAPSHOT_ABORTED, NULL);
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (transcript), NULL);
+
+  /* The small rows (state, interrupts) at once; the events and messages
+   * later, in slices. */
+  head = *turn;
+  head.events = NULL;
+  head.messages = NULL;
+
+  self = g_new0 (AguiTurnRowsBuilder, 1);
+  if (!(self->rows = _agui_turn_rows_new_full (&head, title, agent, BUILDER_WHAT, error)))
+    return NULL;
+  g_clear_pointer (&self->rows->messages, g_free);
+  g_clear_pointer (&self->rows->search_text, g_free);
+
+  self->events = turn->events ? g_ptr_array_ref (turn->events) : g_ptr_array_new ();
+  self->compactor = _agui_event_compactor_new ();
+  self->transcript = g_object_ref (transcript);
+  self->messages = g_string_new ("[");
+  self->search_text = g_string_new (NULL);
+
+  return g_steal_pointer (&self);
+}
+
+void
+_agui_turn_rows_builder_free (AguiTurnRowsBuilder *self)
+{
+  g_clear_pointer (&self->rows, _agui_turn_rows_unref);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->compactor, _agui_event_compactor_free);
+  g_clear_object (&self->transcript);
+  g_free (self->run_id);
+  if (self->messages != NULL)
+    g_string_free (self->messages, TRUE);
+  if (self->search_text != NULL)
+    g_string_free (self->search_text, TRUE);
+  g_free (self);
+}
+
+/* Each event is filed under the run it belongs to: from its
+ * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
+static gboolean
+add_event (AguiTurnRowsBuilder  *self,
+           AguiEvent            *event,
+           GError              **error)
+{
+  AguiEventType type = agui_event_get_event_type (event);
+  g_autoptr(JsonNode) node = agui_event_to_json (event);
+  char *json;
+
+  if (type == AGUI_EVENT_RUN_STARTED)
+    {
+      g_free (self->run_id);
+      self->run_id = g_strdup (agui_event_get_string (event, "runId"));
+    }
+
+  if (!(json = node_to_string (node, BUILDER_WHAT, "event", error)))
+    return FALSE;
+  g_ptr_array_add (self->rows->event_json, json);
+  g_ptr_array_add (self->rows->event_run_ids, g_strdup (self->run_id));
+
+  if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+    g_clear_pointer (&self->run_id, g_free);
+
+  return TRUE;
+}
+
+/* A message printed as the element it is of the messages array, so the
+ * array as a whole reads back (see _agui_json_append()) */
+static gboolean
+add_message (AguiTurnRowsBuilder  *self,
+             JsonObject           *message,
+             GError              **error)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->messages->len > 1)
+    g_string_append_c (self->messages, ',');
+  if (!_agui_json_append (self->messages, node, 1, &local_error))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the messages cannot be stored: %s", BUILDER_WHAT, local_error->message);
+      return FALSE;
+    }
+
+  collect_text (node, FALSE, self->search_text, 1);
+  return TRUE;
+}
+
+gboolean
+_agui_turn_rows_builder_step (AguiTurnRowsBuilder  *self,
+                              gint64                budget,
+                              gboolean             *done,
+                              GError              **error)
+{
+  gint64 deadline = g_get_monotonic_time () + budget;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (done != NULL, FALSE);
+
+  *done = FALSE;
+
+  /* At least one step each time, however small the budget */
+  while (self->phase != PHASE_DONE)
+    {
+      switch (self->phase)
+        {
+        case PHASE_COMPACT:
+          if (self->index < self->events->len)
+            {
+              _agui_event_compactor_add (self->compactor, g_ptr_array_index (self->events, self->index++));
+              break;
+            }
+          self->phase = PHASE_EVENTS;
+          self->index = 0;
+          break;
+
+        case PHASE_EVENTS:
+          if (self->index < _agui_event_compactor_get_n_events (self->compactor))
+            {
+              g_autoptr(AguiEvent) event = _agui_event_compactor_dup_event (self->compactor, self->index++);
+
+              if (!add_event (self, event, error))
+                return FALSE;
+              break;
+            }
+          self->phase = PHASE_MESSAGES;
+          self->index = 0;
+          break;
+
+        case PHASE_MESSAGES:
+          if (self->index < _agui_transcript_get_n_records (self->transcript))
+            {
+              JsonObject *message = _agui_transcript_dup_record_message (self->transcript, self->index++);
+
+              if (!add_message (self, message, error))
+                return FALSE;
+              break;
+            }
+          g_string_append_c (self->messages, ']');
+          self->rows->messages = g_string_free (g_steal_pointer (&self->messages), FALSE);
+          self->rows->search_text = g_string_free (g_steal_pointer (&self->search_text), FALSE);
+          self->phase = PHASE_DONE;
+          break;
+
+        case PHASE_DONE:
+        default:
+          g_assert_not_reached ();
+        }
+
+      if (self->phase != PHASE_DONE && g_get_monotonic_time () >= deadline)
+        return TRUE;
+    }
+
+  *done = TRUE;
+  return TRUE;
+}
+
+AguiTurnRows *
+_agui_turn_rows_builder_end (AguiTurnRowsBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (self->phase == PHASE_DONE, NULL);
+
+  return g_steal_pointer (&self->rows);
+}
