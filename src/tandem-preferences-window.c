@@ -335,33 +335,10 @@ editor_add_header_row (TandemPreferencesWindow *self,
   g_ptr_array_add (self->header_rows, header);
 }
 
-/* Forget Stored Token: one click with no question, so the toast that
- * says it is done offers Undo, which puts the same token back. The
- * toast holds the token until it goes. */
-
-typedef struct
-{
-  GWeakRef  window;
-  char     *id;
-  char     *token;
-} Forgotten;
-
 static void
-forgotten_free (gpointer  data,
-                GClosure *closure)
-{
-  Forgotten *forgotten = data;
-
-  g_weak_ref_clear (&forgotten->window);
-  g_free (forgotten->id);
-  secret_password_free (forgotten->token);
-  g_free (forgotten);
-}
-
-static void
-on_token_restored_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+on_forget_token_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   g_autoptr(TandemPreferencesWindow) self = user_data;
   g_autoptr(GError) error = NULL;
@@ -373,81 +350,7 @@ on_token_restored_cb (GObject      *object,
       return;
     }
 
-  show_toast (self, _("The token is back in the keyring"));
-}
-
-static void
-on_undo_forget_clicked_cb (AdwToast  *toast,
-                           Forgotten *forgotten)
-{
-  g_autoptr(TandemPreferencesWindow) self = g_weak_ref_get (&forgotten->window);
-
-  if (self == NULL || forgotten->token == NULL)
-    return;
-
-  tandem_agents_store_token_async (self->agents, forgotten->id, forgotten->token, self->cancellable,
-                                   on_token_restored_cb, g_object_ref (self));
-  g_clear_pointer (&forgotten->token, secret_password_free);
-}
-
-static void
-on_forget_token_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  Forgotten *forgotten = user_data;
-  g_autoptr(TandemPreferencesWindow) self = g_weak_ref_get (&forgotten->window);
-  g_autoptr(GError) error = NULL;
-  AdwToast *toast;
-
-  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
-    {
-      if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
-      forgotten_free (forgotten, NULL);
-      return;
-    }
-
-  if (self == NULL)
-    {
-      forgotten_free (forgotten, NULL);
-      return;
-    }
-
-  toast = adw_toast_new (_("The token was removed from the keyring"));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  if (forgotten->token != NULL)
-    {
-      adw_toast_set_button_label (toast, _("_Undo"));
-      g_signal_connect_data (toast, "button-clicked", G_CALLBACK (on_undo_forget_clicked_cb),
-                             forgotten, forgotten_free, 0);
-    }
-  else
-    {
-      forgotten_free (forgotten, NULL);
-    }
-  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
-}
-
-static void
-on_token_to_forget_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  Forgotten *forgotten = user_data;
-  g_autoptr(TandemPreferencesWindow) self = g_weak_ref_get (&forgotten->window);
-  g_autoptr(GError) error = NULL;
-
-  /* Unread, it is forgotten all the same, with no Undo */
-  forgotten->token = tandem_agents_lookup_token_finish (TANDEM_AGENTS (object), result, &error);
-  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      forgotten_free (forgotten, NULL);
-      return;
-    }
-
-  tandem_agents_store_token_async (self->agents, forgotten->id, NULL, self->cancellable,
-                                   on_forget_token_cb, forgotten);
+  show_toast (self, _("The token was removed from the keyring"));
 }
 
 static void
@@ -1143,16 +1046,12 @@ editor_forget_token_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
-  Forgotten *forgotten;
 
   if (self->editor_id == NULL)
     return;
 
-  forgotten = g_new0 (Forgotten, 1);
-  g_weak_ref_init (&forgotten->window, self);
-  forgotten->id = g_strdup (self->editor_id);
-  tandem_agents_lookup_token_async (self->agents, self->editor_id, self->cancellable,
-                                    on_token_to_forget_cb, forgotten);
+  tandem_agents_store_token_async (self->agents, self->editor_id, NULL, self->cancellable,
+                                   on_forget_token_cb, g_object_ref (self));
 }
 
 /* GObject */

@@ -536,76 +536,6 @@ test_connection_stored_token (Fixture       *f,
   tandem_test_iterate_for (50);
 }
 
-static gboolean
-token_gone (gpointer data)
-{
-  return !token_stored (data);
-}
-
-static GtkButton *
-find_button_labelled (gpointer    widget,
-                      const char *label)
-{
-  g_autoptr(GPtrArray) buttons = tandem_test_find_all (widget, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0 &&
-        gtk_widget_is_drawable (buttons->pdata[i]))
-      return buttons->pdata[i];
-
-  return NULL;
-}
-
-static gboolean
-undo_shown (gpointer data)
-{
-  return find_button_labelled (data, "_Undo") != NULL;
-}
-
-static void
-test_forget_token_undo (Fixture       *f,
-                        gconstpointer  data)
-{
-  TandemAgents *agents = tandem_application_get_agents (app);
-  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
-  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
-  g_autoptr(TandemAgent) agent = NULL;
-  g_autoptr(GError) error = NULL;
-  TokenLookup lookup = { agents, NULL, NULL, FALSE };
-
-  g_test_summary ("Forget Stored Token removes the token from the keyring at once, and its toast's Undo puts it back");
-
-  gtk_window_present (GTK_WINDOW (preferences));
-  tandem_preferences_window_edit_agent (preferences, NULL);
-  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
-  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), "Forgetful agent");
-  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
-                         agui_test_server_get_url (f->server));
-  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "k33p-m3");
-  g_assert_true (tandem_preferences_window_save_editor (preferences));
-  agent = find_agent_named (agents, "Forgetful agent");
-  g_assert_nonnull (agent);
-  lookup.id = tandem_agent_get_id (agent);
-  g_assert_true (agui_test_wait_for (token_stored, &lookup, TIMEOUT_MS));
-
-  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
-  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.forget-token", NULL));
-  g_assert_true (agui_test_wait_for (token_gone, &lookup, TIMEOUT_MS));
-  g_assert_true (agui_test_wait_for (undo_shown, preferences, TIMEOUT_MS));
-  g_assert_nonnull (tandem_test_find_label (preferences, "The token was removed from the keyring"));
-
-  g_signal_emit_by_name (find_button_labelled (preferences, "_Undo"), "clicked");
-  g_assert_true (agui_test_wait_for (token_stored, &lookup, TIMEOUT_MS));
-  g_assert_cmpstr (lookup.token, ==, "k33p-m3");
-  g_clear_pointer (&lookup.token, secret_password_free);
-
-  gtk_window_destroy (GTK_WINDOW (preferences));
-  g_assert_true (tandem_agents_remove (agents, tandem_agent_get_id (agent), &error));
-  g_assert_no_error (error);
-  tandem_test_iterate_for (50);
-}
-
 typedef struct
 {
   GtkApplication *application;
@@ -726,7 +656,6 @@ main (int   argc,
   ADD ("add-agent", test_add_agent);
   ADD ("test-connection", test_connection);
   ADD ("test-connection-stored-token", test_connection_stored_token);
-  ADD ("forget-token-undo", test_forget_token_undo);
   ADD ("relaunch", test_relaunch);
 #undef ADD
 
