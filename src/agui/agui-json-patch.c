@@ -267,6 +267,27 @@ array_index_parse (const char *token,
   return TRUE;
 }
 
+GPtrArray *
+_agui_json_pointer_parse (const char  *pointer,
+                          GError     **error)
+{
+  return pointer_parse_checked (pointer, error);
+}
+
+char *
+_agui_json_pointer_describe (GPtrArray *tokens,
+                             guint      n_tokens)
+{
+  return pointer_describe (tokens, n_tokens);
+}
+
+gboolean
+_agui_json_array_index_parse (const char *token,
+                              guint      *index)
+{
+  return array_index_parse (token, index);
+}
+
 static gboolean
 node_is_container (JsonNode *node)
 {
@@ -1489,53 +1510,6 @@ agui_json_patch_apply (JsonNode  **document,
       if (!patch_element_apply (&ctx, i, json_array_get_element (patch, i), error))
         {
           /* A run not yet in its array has changed nothing. */
-          insert_run_drop (&ctx);
-          undo_all (&ctx);
-          return FALSE;
-        }
-    }
-
-  insert_run_flush (&ctx);
-
-  return TRUE;
-}
-
-gboolean
-_agui_json_patch_apply_ops (JsonNode          **document,
-                            const AguiPatchOp  *ops,
-                            guint               n_ops,
-                            const char         *strings,
-                            const char         *patch,
-                            GError            **error)
-{
-  g_autoptr(GArray) undo = NULL;
-  PatchContext ctx;
-
-  g_return_val_if_fail (document != NULL, FALSE);
-  g_return_val_if_fail (*document != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  undo = g_array_new (FALSE, TRUE, sizeof (UndoEntry));
-  g_array_set_clear_func (undo, undo_entry_clear);
-  ctx.document = document;
-  ctx.undo = undo;
-  ctx.run.array = NULL;
-  ctx.run.parent = NULL;
-  g_queue_init (&ctx.run.nodes);
-
-  for (guint i = 0; i < n_ops; i++)
-    {
-      const AguiPatchOp *op = &ops[i];
-      const char *from = op->from != AGUI_PATCH_NO_STRING ? strings + op->from : NULL;
-      JsonNode *value = NULL;
-
-      /* Built here, once, and handed over: no copy of it goes in. */
-      if (op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE || op->kind == AGUI_PATCH_TEST)
-        value = _agui_patch_op_build_value (op, patch);
-
-      if (!operation_apply_named (&ctx, i, value, TRUE, _agui_patch_op_name (op->kind),
-                                  strings + op->path, from, error))
-        {
           insert_run_drop (&ctx);
           undo_all (&ctx);
           return FALSE;
