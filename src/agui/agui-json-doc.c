@@ -15,8 +15,8 @@
  * member 32 (its name inside it up to 14 bytes), an object a header and
  * one vector of members, an array one vector of values. An object of
  * more than INDEX_THRESHOLD slots also has an open-addressing table of
- * slot numbers (linear probing, at most half full), 8 to 16 bytes a
- * member; below that a lookup compares names, which is faster than
+ * slot numbers and hashes (linear probing, at most half full), 16 to 32
+ * bytes a member; below that a lookup compares names, which is faster than
  * hashing for so few. */
 
 #define INDEX_THRESHOLD 8
@@ -29,6 +29,14 @@ typedef struct
    * else the name itself, NUL-terminated */
   char          name[16];
 } Member;
+
+/* The hash is kept so that probing past other names, and growing the
+ * index, never reads a member (a cache miss each, in a large object). */
+typedef struct
+{
+  guint32 hash;
+  guint32 slot;         /* slot + 1, 0 for an empty place */
+} IndexEntry;
 
 struct _AguiJsonDocArray
 {
@@ -44,7 +52,7 @@ struct _AguiJsonDocObject
   guint    capacity;
   guint    n_holes;
   guint    index_mask;  /* the index's size less one; 0 when there is none */
-  guint32 *index;       /* slot + 1, 0 for an empty place */
+  IndexEntry *index;
 };
 
 G_STATIC_ASSERT (sizeof (AguiJsonValue) == 16);
@@ -417,31 +425,55 @@ _agui_json_object_slot_value (AguiJsonDocObject *object,
 }
 
 static void
+index_insert (IndexEntry *index,
+              guint       mask,
+              guint32     hash,
+              guint       slot)
+{
+  guint i = hash & mask;
+
+  while (index[i].slot != 0)
+    i = (i + 1) & mask;
+  index[i].hash = hash;
+  index[i].slot = slot + 1;
+}
+
+static void
 index_add (AguiJsonDocObject *object,
            guint              slot)
 {
-  guint i = name_hash (member_name (&object->slots[slot])) & object->index_mask;
-
-  while (object->index[i] != 0)
-    i = (i + 1) & object->index_mask;
-  object->index[i] = slot + 1;
+  index_insert (object->index, object->index_mask,
+                name_hash (member_name (&object->slots[slot])), slot);
 }
 
-/* Sized for @n_slots at most half full. */
+/* Sized for @n_slots at most half full. When @renumber is FALSE the slots
+ * are those of the old index, whose hashes are reused. */
 static void
-index_rebuild (AguiJsonDocObject *object)
+index_rebuild (AguiJsonDocObject *object,
+               gboolean           renumber)
 {
+  g_autofree IndexEntry *old = g_steal_pointer (&object->index);
+  guint old_size = old != NULL ? object->index_mask + 1 : 0;
   guint size = 16;
 
-  g_clear_pointer (&object->index, g_free);
   object->index_mask = 0;
   if (object->n_slots <= INDEX_THRESHOLD)
     return;
 
   while (size < object->n_slots * 2)
     size *= 2;
-  object->index = g_new0 (guint32, size);
+  object->index = g_new0 (IndexEntry, size);
   object->index_mask = size - 1;
+
+  if (old != NULL && !renumber)
+    {
+      for (guint i = 0; i < old_size; i++)
+        {
+          if (old[i].slot != 0)
+            index_insert (object->index, object->index_mask, old[i].hash, old[i].slot - 1);
+        }
+      return;
+    }
 
   for (guint slot = 0; slot < object->n_slots; slot++)
     {
@@ -457,9 +489,9 @@ index_position (AguiJsonDocObject *object,
 {
   guint i = name_hash (member_name (&object->slots[slot])) & object->index_mask;
 
-  while (object->index[i] != slot + 1)
+  while (object->index[i].slot != slot + 1)
     {
-      g_assert (object->index[i] != 0);
+      g_assert (object->index[i].slot != 0);
       i = (i + 1) & object->index_mask;
     }
 
@@ -475,9 +507,9 @@ index_delete (AguiJsonDocObject *object,
   guint mask = object->index_mask;
   guint hole = position;
 
-  for (guint i = (position + 1) & mask; object->index[i] != 0; i = (i + 1) & mask)
+  for (guint i = (position + 1) & mask; object->index[i].slot != 0; i = (i + 1) & mask)
     {
-      guint home = name_hash (member_name (&object->slots[object->index[i] - 1])) & mask;
+      guint home = object->index[i].hash & mask;
 
       /* The entry at i stays if its home is cyclically in (hole, i]. */
       if (hole < i ? (home > hole && home <= i) : (home > hole || home <= i))
@@ -487,13 +519,15 @@ index_delete (AguiJsonDocObject *object,
       hole = i;
     }
 
-  object->index[hole] = 0;
+  object->index[hole].slot = 0;
 }
 
 int
 _agui_json_object_find (AguiJsonDocObject *object,
                         const char        *name)
 {
+  guint32 hash;
+
   if (object->index == NULL)
     {
       for (guint slot = 0; slot < object->n_slots; slot++)
@@ -506,12 +540,13 @@ _agui_json_object_find (AguiJsonDocObject *object,
       return -1;
     }
 
-  for (guint i = name_hash (name) & object->index_mask; object->index[i] != 0;
+  hash = name_hash (name);
+  for (guint i = hash & object->index_mask; object->index[i].slot != 0;
        i = (i + 1) & object->index_mask)
     {
-      guint slot = object->index[i] - 1;
+      guint slot = object->index[i].slot - 1;
 
-      if (strcmp (member_name (&object->slots[slot]), name) == 0)
+      if (object->index[i].hash == hash && strcmp (member_name (&object->slots[slot]), name) == 0)
         return (int) slot;
     }
 
@@ -541,7 +576,15 @@ _agui_json_object_append (AguiJsonDocObject *object,
   if (object->index != NULL && object->n_slots * 2 <= object->index_mask + 1)
     index_add (object, slot);
   else if (object->n_slots > INDEX_THRESHOLD)
-    index_rebuild (object);
+    {
+      /* A first index is built from the members, the new one included;
+       * a larger one from the old, which lacks it. */
+      gboolean grown = object->index != NULL;
+
+      index_rebuild (object, FALSE);
+      if (grown)
+        index_add (object, slot);
+    }
 
   return slot;
 }
@@ -640,7 +683,7 @@ _agui_json_object_compact (AguiJsonDocObject *object)
 
   object->n_slots = kept;
   object->n_holes = 0;
-  index_rebuild (object);
+  index_rebuild (object, TRUE);
 }
 
 /* Equality, as agui_json_node_equal () */

@@ -2260,7 +2260,7 @@ store_active (AguiTranscript *self)
   g_clear_pointer (&self->active->state, json_node_unref);
   g_clear_pointer (&self->active->run_state, agui_run_state_unref);
   self->active->messages = agui_transcript_to_messages (self, TRUE);
-  self->active->state = _agui_json_node_copy_deep (agui_transcript_get_state (self));
+  self->active->state = _agui_json_value_to_node (&self->state_doc);
   self->active->run_state = agui_run_state_ref (self->run_state);
 }
 
