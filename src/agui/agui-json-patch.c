@@ -11,7 +11,12 @@
 #include "agui-json-private.h"
 #include "agui-json-patch-private.h"
 
-/* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode.
+/* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode, for
+ * the public API (and so ACTIVITY_DELTA and the demo agent, whose small
+ * documents are JsonNodes callers hold). The shared state is patched by
+ * agui-json-doc-patch.c over its own tree, with these pointer functions,
+ * the same semantics and the same messages; tests/test-json-patch.c and
+ * the fuzzer hold the two to that.
  *
  * Atomicity and cost. The reducer applies one STATE_DELTA per event while a
  * run streams, so copying the whole state for every delta (what the
@@ -1275,19 +1280,16 @@ operation_move (PatchContext  *ctx,
   return operation_add (ctx, path, tokens, node, error);
 }
 
-/* @value: the operation's "value" member, NULL when it has none; when
- * @value_owned, a node of the caller's that goes into the document as it
- * is (or is freed), rather than a copy of it. */
+/* @value: the operation's "value" member, NULL when it has none; it is
+ * copied into the document, never put there itself. */
 static gboolean
 operation_apply (PatchContext  *ctx,
                  JsonNode      *value,
-                 gboolean       value_owned,
                  const char    *op,
                  const char    *path,
                  const char    *from,
                  GError       **error)
 {
-  g_autoptr(JsonNode) owned = value_owned ? value : NULL;
   g_autoptr(GPtrArray) tokens = NULL;
   g_autoptr(GPtrArray) from_tokens = NULL;
   gboolean needs_value;
@@ -1323,7 +1325,7 @@ operation_apply (PatchContext  *ctx,
 
   if (g_str_equal (op, "add"))
     {
-      JsonNode *copy = owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value);
+      JsonNode *copy = node_copy_deep (value);
 
       if (insert_run_extend (ctx, path, tokens, copy))
         return TRUE;
@@ -1339,9 +1341,7 @@ operation_apply (PatchContext  *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens,
-                              owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value),
-                              error);
+    return operation_replace (ctx, tokens, node_copy_deep (value), error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -1376,7 +1376,6 @@ static gboolean
 operation_apply_named (PatchContext  *ctx,
                        guint          position,
                        JsonNode      *value,
-                       gboolean       value_owned,
                        const char    *op,
                        const char    *path,
                        const char    *from,
@@ -1384,7 +1383,7 @@ operation_apply_named (PatchContext  *ctx,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (operation_apply (ctx, value, value_owned, op, path, from, &local_error))
+  if (operation_apply (ctx, value, op, path, from, &local_error))
     return TRUE;
 
   if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
@@ -1447,7 +1446,7 @@ patch_element_apply (PatchContext  *ctx,
       return FALSE;
     }
 
-  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"), FALSE,
+  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"),
                                 op, path, from, error);
 }
 

@@ -17,8 +17,10 @@
  * operations, checks that tree against the schema, seals it, and the
  * reducer deep-copies each value out of it; the tree is then freed. For a
  * document that grows, that is most of the fold. Here the operations are
- * read into plain structs; each value is only checked, and becomes a
- * JsonNode once, when it is applied, going into the document as built.
+ * read into plain structs; each value is only checked, and is read once,
+ * when it is applied, straight into the state's tree (agui-json-doc.c):
+ * a plain value (a scalar, or an object of scalars) by the scanner's own
+ * code, anything else through the event reader's JsonNode.
  *
  * The scanner is deliberately narrow: it takes only what the schema takes
  * unchanged (no unknown member, so nothing a warning would name, no
