@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-json-private.h"
 #include "agui-reducer-private.h"
+#include "agui-transcript-private.h"
 
 static void
 apply (AguiReducer *reducer,
@@ -209,6 +211,82 @@ test_state_delta_failure (void)
 }
 
 static void
+on_state_notify_cb (GObject    *object,
+                    GParamSpec *pspec,
+                    gpointer    user_data)
+{
+  GPtrArray *seen = user_data;
+
+  g_ptr_array_add (seen, _agui_json_to_string (agui_transcript_get_state (AGUI_TRANSCRIPT (object)),
+                                               FALSE, NULL));
+}
+
+static void
+test_state_view (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  JsonNode *first;
+  JsonNode *state;
+  GValue value = G_VALUE_INIT;
+
+  g_test_summary ("The state's JsonNode is built from the transcript's tree when asked, kept "
+                  "while the state stays, and follows every change a listener is told of");
+
+  g_signal_connect (transcript, "notify::state", G_CALLBACK (on_state_notify_cb), seen);
+
+  first = agui_transcript_get_state (transcript);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (first));
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (first)), ==, 0);
+
+  apply (reducer, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1,\"keys\":{}}}");
+  /* Names enough for the tree's index, and one added again after removal. */
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *delta = g_strdup_printf ("{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\","
+                                                "\"path\":\"/keys/k%u\",\"value\":{\"n\":%u,\"tag\":\"new\"}}]}",
+                                                i, i);
+
+      apply (reducer, delta);
+    }
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/keys/k3\"},"
+                  "{\"op\":\"replace\",\"path\":\"/n\",\"value\":2.5}]}");
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/keys/k3\",\"value\":\"back\"}]}");
+  g_assert_cmpuint (seen->len, ==, 15);
+  g_assert_cmpstr (g_ptr_array_index (seen, 0), ==, "{\"n\":1,\"keys\":{}}");
+  g_assert_cmpstr (g_ptr_array_index (seen, 1), ==, "{\"n\":1,\"keys\":{\"k0\":{\"n\":0,\"tag\":\"new\"}}}");
+
+  state = agui_transcript_get_state (transcript);
+  g_assert_true (agui_transcript_get_state (transcript) == state);
+  text = _agui_json_to_string (state, FALSE, NULL);
+  g_assert_cmpstr (text, ==, g_ptr_array_index (seen, seen->len - 1));
+  g_assert_true (g_str_has_prefix (text, "{\"n\":2.5,\"keys\":{\"k0\":"));
+  g_assert_true (g_str_has_suffix (text, "\"k11\":{\"n\":11,\"tag\":\"new\"},\"k3\":\"back\"}}"));
+  g_assert_null (strstr (text, "\"k3\":{"));
+
+  /* The text readers that need no node get the same bytes. */
+  json = _agui_transcript_dup_state_json (transcript, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json, ==, text);
+
+  /* The property is a copy of the same node (boxed: json_node_copy ()). */
+  g_value_init (&value, JSON_TYPE_NODE);
+  g_object_get_property (G_OBJECT (transcript), "state", &value);
+  g_assert_true (json_node_get_object (g_value_get_boxed (&value)) == json_node_get_object (state));
+  g_value_unset (&value);
+
+  /* A failing delta changes nothing, the node included. */
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/keys/k0\"},"
+                  "{\"op\":\"test\",\"path\":\"/n\",\"value\":3}]}");
+  g_assert_true (agui_transcript_get_state (transcript) == state);
+  g_assert_cmpuint (seen->len, ==, 15);
+}
+
+static void
 test_tool_statuses (void)
 {
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
@@ -366,6 +444,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/two-runs", test_two_runs);
   g_test_add_func ("/agui/reducer/notify-contract", test_notify_contract);
   g_test_add_func ("/agui/reducer/state-delta-failure", test_state_delta_failure);
+  g_test_add_func ("/agui/reducer/state-view", test_state_view);
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
