@@ -970,9 +970,10 @@ _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
       gboolean has_value = op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE ||
                            op->kind == AGUI_PATCH_TEST;
 
-      /* Read from the patch's text straight into the tree. */
-      if (has_value)
-        _agui_patch_op_read_value (op, patch, &value);
+      /* Read from the patch's text straight into the tree; a value that
+       * cannot be read is missing, as it was when values became nodes. */
+      if (has_value && !_agui_patch_op_read_value (op, patch, &value))
+        has_value = FALSE;
 
       applied = operation_apply_named (&ctx, i, has_value ? &value : NULL,
                                        _agui_patch_op_name (op->kind), strings + op->path, from, error);

@@ -60,9 +60,10 @@ gsize _agui_patch_reader_scan (AguiEventReader *reader,
                                GString         *strings);
 
 /* Reads the value of @op into @value (null before), as the event reader
- * would read it; @patch is the text the operation was read from. */
-void _agui_patch_op_read_value (const AguiPatchOp *op,
-                                const char        *patch,
-                                AguiJsonValue     *value);
+ * would read it; @patch is the text the operation was read from. FALSE
+ * only if the reader now refuses what the scanner took. */
+gboolean _agui_patch_op_read_value (const AguiPatchOp *op,
+                                    const char        *patch,
+                                    AguiJsonValue     *value);
 
 G_END_DECLS

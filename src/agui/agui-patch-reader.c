@@ -266,7 +266,7 @@ refuse:
   return NULL;
 }
 
-void
+gboolean
 _agui_patch_op_read_value (const AguiPatchOp *op,
                            const char        *patch,
                            AguiJsonValue     *value)
@@ -277,7 +277,7 @@ _agui_patch_op_read_value (const AguiPatchOp *op,
   g_autoptr(JsonNode) node = NULL;
 
   if (plain_value (text, text + op->value_length, value) != NULL)
-    return;
+    return TRUE;
 
   /* One reader per thread, as in _agui_json_parse (). */
   reader = g_private_get (&reader_key);
@@ -289,8 +289,11 @@ _agui_patch_op_read_value (const AguiPatchOp *op,
 
   /* The scanner read this very text, at this depth. */
   node = _agui_event_reader_read_value (reader, text, op->value_length, 3);
-  g_assert (node != NULL);
+  if (node == NULL)
+    return FALSE;
   _agui_json_value_set_node (value, node);
+
+  return TRUE;
 }
 
 /* As is_json_pointer () in the schema. */
