@@ -20,7 +20,7 @@
  * read into plain structs; each value is only checked, and is read once,
  * when it is applied, straight into the state's tree (agui-json-doc.c):
  * a plain value (a scalar, or an object of scalars) by the scanner's own
- * code, anything else through the event reader's JsonNode.
+ * code, anything else by the event reader (yajl), never as a JsonNode.
  *
  * The scanner is deliberately narrow: it takes only what the schema takes
  * unchanged (no unknown member, so nothing a warning would name, no
@@ -274,7 +274,6 @@ _agui_patch_op_read_value (const AguiPatchOp *op,
   static GPrivate reader_key = G_PRIVATE_INIT ((GDestroyNotify) _agui_event_reader_free);
   const char *text = patch + op->value;
   AguiEventReader *reader;
-  g_autoptr(JsonNode) node = NULL;
 
   if (plain_value (text, text + op->value_length, value) != NULL)
     return TRUE;
@@ -288,12 +287,7 @@ _agui_patch_op_read_value (const AguiPatchOp *op,
     }
 
   /* The scanner read this very text, at this depth. */
-  node = _agui_event_reader_read_value (reader, text, op->value_length, 3);
-  if (node == NULL)
-    return FALSE;
-  _agui_json_value_set_node (value, node);
-
-  return TRUE;
+  return _agui_event_reader_read_doc_value (reader, text, op->value_length, 3, value);
 }
 
 /* As is_json_pointer () in the schema. */
@@ -416,16 +410,15 @@ scan_operation (AguiEventReader *reader,
 
           if ((value_stop = plain_value (p, end, NULL)) == NULL)
             {
-              JsonNode *checked;
+              AguiJsonValue checked = AGUI_JSON_VALUE_INIT;
 
               value_stop = value_end (p, end);
               if (value_stop == NULL || value_stop == p)
                 return NULL;
               /* inside the frame, the patch and the operation */
-              checked = _agui_event_reader_read_value (reader, p, value_stop - p, 3);
-              if (checked == NULL)
+              if (!_agui_event_reader_read_doc_value (reader, p, value_stop - p, 3, &checked))
                 return NULL;
-              json_node_unref (checked);
+              _agui_json_value_clear (&checked);
             }
 
           op->value = p - patch;
