@@ -512,6 +512,61 @@ test_random_patches (void)
   _agui_json_value_clear (&document);
 }
 
+static void
+test_large_object (void)
+{
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object = _agui_json_value_set_object (&document, 0);
+  const guint size = 300000;
+
+  g_test_summary ("An object large enough for its index to take huge pages finds, removes, "
+                  "compacts and grows again like a small one");
+
+  for (guint i = 0; i < size; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("member %u", i);
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_int (&value, i);
+      _agui_json_object_append (object, name, &value);
+    }
+
+  for (guint i = 0; i < size; i += 7)
+    {
+      g_autofree char *name = g_strdup_printf ("member %u", i);
+
+      g_assert_cmpint (_agui_json_object_find (object, name), ==, (int) i);
+    }
+  g_assert_cmpint (_agui_json_object_find (object, "member 300000"), ==, -1);
+
+  /* Two thirds go: enough holes for the object to be compacted. */
+  for (guint i = 0; i < size; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("member %u", i);
+      AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
+
+      if (i % 3 == 0)
+        continue;
+      _agui_json_object_remove_slot (object, _agui_json_object_find (object, name), &removed);
+      _agui_json_value_clear (&removed);
+    }
+  _agui_json_object_compact (object);
+  g_assert_cmpuint (_agui_json_object_get_n_slots (object), ==, size / 3);
+  g_assert_cmpuint (_agui_json_object_get_size (object), ==, size / 3);
+
+  for (guint i = 0; i < size; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("member %u", i);
+      int slot = _agui_json_object_find (object, name);
+
+      g_assert_cmpint (slot, ==, i % 3 == 0 ? (int) (i / 3) : -1);
+      if (slot >= 0)
+        g_assert_cmpint (_agui_json_object_slot_value (object, slot)->u.integer, ==, i);
+    }
+
+  _agui_json_value_clear (&document);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -525,6 +580,7 @@ main (int   argc,
   g_test_add_func ("/agui/json-doc/strings", test_strings);
   g_test_add_func ("/agui/json-doc/depth", test_depth);
   g_test_add_func ("/agui/json-doc/random-patches", test_random_patches);
+  g_test_add_func ("/agui/json-doc/large-object", test_large_object);
 
   return g_test_run ();
 }

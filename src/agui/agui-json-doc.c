@@ -6,7 +6,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
@@ -150,7 +152,7 @@ _agui_json_value_clear (AguiJsonValue *value)
             member_name_clear (&object->slots[i]);
           }
         g_free (object->slots);
-        g_free (object->index);
+        free (object->index);
         g_free (object);
       }
       break;
@@ -424,6 +426,27 @@ _agui_json_object_slot_value (AguiJsonDocObject *object,
   return &object->slots[slot].value;
 }
 
+#define HUGE_PAGE (2 * 1024 * 1024)
+
+/* An index of megabytes is read at random: in 4 KiB pages nearly every
+ * lookup of a large object misses the TLB too. */
+static IndexEntry *
+index_alloc (guint size)
+{
+  gsize bytes = size * sizeof (IndexEntry);
+  void *memory = NULL;
+
+  if (bytes < HUGE_PAGE || posix_memalign (&memory, HUGE_PAGE, bytes) != 0)
+    return g_malloc0 (bytes);
+
+#ifdef MADV_HUGEPAGE
+  madvise (memory, bytes, MADV_HUGEPAGE);
+#endif
+  memset (memory, 0, bytes);
+
+  return memory;
+}
+
 static void
 index_insert (IndexEntry *index,
               guint       mask,
@@ -452,17 +475,20 @@ static void
 index_rebuild (AguiJsonDocObject *object,
                gboolean           renumber)
 {
-  g_autofree IndexEntry *old = g_steal_pointer (&object->index);
+  IndexEntry *old = g_steal_pointer (&object->index);
   guint old_size = old != NULL ? object->index_mask + 1 : 0;
   guint size = 16;
 
   object->index_mask = 0;
   if (object->n_slots <= INDEX_THRESHOLD)
-    return;
+    {
+      free (old);
+      return;
+    }
 
   while (size < object->n_slots * 2)
     size *= 2;
-  object->index = g_new0 (IndexEntry, size);
+  object->index = index_alloc (size);
   object->index_mask = size - 1;
 
   if (old != NULL && !renumber)
@@ -472,8 +498,10 @@ index_rebuild (AguiJsonDocObject *object,
           if (old[i].slot != 0)
             index_insert (object->index, object->index_mask, old[i].hash, old[i].slot - 1);
         }
+      free (old);
       return;
     }
+  free (old);
 
   for (guint slot = 0; slot < object->n_slots; slot++)
     {
