@@ -440,7 +440,7 @@ test_random_patches (void)
 
   _agui_json_value_set_node (&document, node);
 
-  for (guint round = 0; round < 4000; round++)
+  for (guint round = 0; round < 2500; round++)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
       g_autoptr(JsonNode) patch = NULL;
@@ -506,8 +506,8 @@ test_random_patches (void)
     }
 
   /* Both outcomes were exercised, often. */
-  g_assert_cmpuint (applied_count, >, 400);
-  g_assert_cmpuint (applied_count, <, 3600);
+  g_assert_cmpuint (applied_count, >, 250);
+  g_assert_cmpuint (applied_count, <, 2250);
 
   _agui_json_value_clear (&document);
 }
@@ -517,7 +517,7 @@ test_large_object (void)
 {
   AguiJsonValue document = AGUI_JSON_VALUE_INIT;
   AguiJsonDocObject *object = _agui_json_value_set_object (&document, 0);
-  const guint size = 300000;
+  const guint size = 150000;
 
   g_test_summary ("An object large enough for its index to take huge pages finds, removes, "
                   "compacts and grows again like a small one");
@@ -537,7 +537,7 @@ test_large_object (void)
 
       g_assert_cmpint (_agui_json_object_find (object, name), ==, (int) i);
     }
-  g_assert_cmpint (_agui_json_object_find (object, "member 300000"), ==, -1);
+  g_assert_cmpint (_agui_json_object_find (object, "member 150000"), ==, -1);
 
   /* Two thirds go: enough holes for the object to be compacted. */
   for (guint i = 0; i < size; i++)

@@ -49,13 +49,18 @@ struct _AguiJsonDocArray
 
 struct _AguiJsonDocObject
 {
-  Member  *slots;
+  Member  *slots;       /* inline_slots while they are enough */
   guint    n_slots;
   guint    capacity;
   guint    n_holes;
   guint    index_mask;  /* the index's size less one; 0 when there is none */
   IndexEntry *index;
+  /* An object made for a few members holds them in its own allocation:
+   * one malloc, and one cache line fewer to reach them. */
+  Member   inline_slots[];
 };
+
+#define INLINE_SLOTS_MAX 4
 
 G_STATIC_ASSERT (sizeof (AguiJsonValue) == 16);
 
@@ -151,7 +156,8 @@ _agui_json_value_clear (AguiJsonValue *value)
             _agui_json_value_clear (&object->slots[i].value);
             member_name_clear (&object->slots[i]);
           }
-        g_free (object->slots);
+        if (object->slots != object->inline_slots)
+          g_free (object->slots);
         free (object->index);
         g_free (object);
       }
@@ -245,11 +251,15 @@ AguiJsonDocObject *
 _agui_json_value_set_object (AguiJsonValue *value,
                              guint          reserve)
 {
-  AguiJsonDocObject *object = g_new0 (AguiJsonDocObject, 1);
+  guint n_inline = reserve <= INLINE_SLOTS_MAX ? reserve : 0;
+  AguiJsonDocObject *object = g_malloc0 (sizeof (AguiJsonDocObject) + n_inline * sizeof (Member));
 
   _agui_json_value_clear (value);
   object->capacity = reserve;
-  object->slots = reserve > 0 ? g_new (Member, reserve) : NULL;
+  if (n_inline > 0)
+    object->slots = object->inline_slots;
+  else if (reserve > 0)
+    object->slots = g_new (Member, reserve);
   value->kind = AGUI_JSON_DOC_OBJECT;
   value->u.object = object;
 
@@ -592,7 +602,15 @@ _agui_json_object_append (AguiJsonDocObject *object,
   if (object->n_slots == object->capacity)
     {
       object->capacity = MAX (4, object->capacity * 2);
-      object->slots = g_renew (Member, object->slots, object->capacity);
+      if (object->slots == object->inline_slots)
+        {
+          object->slots = g_new (Member, object->capacity);
+          memcpy (object->slots, object->inline_slots, object->n_slots * sizeof (Member));
+        }
+      else
+        {
+          object->slots = g_renew (Member, object->slots, object->capacity);
+        }
     }
 
   member = &object->slots[slot];
