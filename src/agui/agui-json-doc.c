@@ -14,8 +14,9 @@
 #include "agui-json-private.h"
 
 /* Sizes, for a state of a million small objects: a value is 16 bytes, a
- * member 32 (its name inside it up to 14 bytes), an object a header and
- * one vector of members, an array one vector of values. An object of
+ * member 32 (its name inside it up to 14 bytes), an object a 32-byte
+ * header and its members (after the header while they are few, else in
+ * a vector of their own), an array one vector of values. An object of
  * more than INDEX_THRESHOLD slots also has an open-addressing table of
  * slot numbers and hashes (linear probing, at most half full), 16 to 32
  * bytes a member; below that a lookup compares names, which is faster than
