@@ -634,7 +634,7 @@ static void
 apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
-  JsonNode **state = _agui_transcript_get_state_location (self->transcript);
+  AguiJsonValue *state = _agui_transcript_get_state_doc (self->transcript);
   g_autoptr(GError) error = NULL;
   const AguiPatchOp *ops;
   const char *strings;
@@ -645,9 +645,9 @@ apply_state_delta (AguiReducer *self,
   /* A patch the patch reader read is applied from its operations, and
    * the event builds no JsonArray of it unless someone asks. */
   if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
-    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
+    applied = _agui_json_doc_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
   else
-    applied = agui_json_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
+    applied = _agui_json_doc_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
 
   if (!applied)
     {

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-message.h"
 #include "agui-event.h"
 #include "agui-transcript.h"
@@ -76,8 +77,14 @@ void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
                                                      JsonObject      *metadata);
 void        _agui_transcript_take_state             (AguiTranscript  *self,
                                                      JsonNode        *state);
-JsonNode  **_agui_transcript_get_state_location     (AguiTranscript  *self);
-/* @delta: the STATE_DELTA event just applied */
+/* The state itself, for the reducer to patch in place; then it calls
+ * _agui_transcript_state_patched (). */
+AguiJsonValue *_agui_transcript_get_state_doc       (AguiTranscript  *self);
+/* The state as compact JSON, what _agui_json_to_string () would print for
+ * agui_transcript_get_state (), without building that node. */
+char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,
+                                                     GError         **error);
+/* @delta: the STATE_DELTA event just applied (NULL: changed otherwise) */
 void        _agui_transcript_state_patched          (AguiTranscript  *self,
                                                      AguiEvent       *delta);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,

@@ -73,6 +73,10 @@ struct _AguiTranscript
   GHashTable   *records_by_id;
   GHashTable   *tool_calls_by_id;
 
+  /* The shared state is patched in its own compact tree; the JsonNode
+   * agui_transcript_get_state () hands out is built from it on demand
+   * and kept until the state next changes (NULL until then). */
+  AguiJsonValue state_doc;
   JsonNode     *state;
   /* the STATE_DELTA event that last changed the state: its patch is
    * built as a JsonArray only when someone asks for it */
@@ -995,6 +999,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->tool_calls_by_id, g_hash_table_unref);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->state, json_node_unref);
+  _agui_json_value_clear (&self->state_doc);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
@@ -1023,7 +1028,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_boxed (value, self->state);
+      g_value_set_boxed (value, agui_transcript_get_state (self));
       break;
 
     case PROP_LAST_STATE_DELTA:
@@ -1131,7 +1136,7 @@ agui_transcript_init (AguiTranscript *self)
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
   self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->state = _agui_json_node_new_object (json_object_new ());
+  _agui_json_value_set_object (&self->state_doc, 0);
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
@@ -1160,12 +1165,25 @@ agui_transcript_new (void)
  * agui_transcript_get_state:
  * @self: a transcript
  *
+ * The shared state as a json-glib tree, which must not be modified.
+ *
+ * The transcript keeps the state in a compact tree of its own, made for
+ * applying patches; the first call after the state changed builds this
+ * node from it, which costs O(size of the state), and later calls
+ * return the same node until the state changes again (after which the
+ * node returned before no longer follows it). A caller that reads the
+ * state on every #AguiTranscript:state notification therefore pays for
+ * one copy per change, as much as printing it would cost.
+ *
  * Returns: (transfer none): the shared state
  */
 JsonNode *
 agui_transcript_get_state (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  if (self->state == NULL)
+    self->state = _agui_json_value_to_node (&self->state_doc);
 
   return self->state;
 }
@@ -1725,22 +1743,34 @@ _agui_transcript_take_state (AguiTranscript *self,
 {
   g_clear_pointer (&self->state, json_node_unref);
   self->state = state ? state : json_node_init_null (json_node_alloc ());
+  /* the node stays, as the view of the tree made from it */
+  _agui_json_value_set_node (&self->state_doc, self->state);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-JsonNode **
-_agui_transcript_get_state_location (AguiTranscript *self)
+AguiJsonValue *
+_agui_transcript_get_state_doc (AguiTranscript *self)
 {
-  return &self->state;
+  return &self->state_doc;
+}
+
+char *
+_agui_transcript_dup_state_json (AguiTranscript  *self,
+                                 GError         **error)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return _agui_json_value_to_string (&self->state_doc, FALSE, error);
 }
 
 void
 _agui_transcript_state_patched (AguiTranscript *self,
                                 AguiEvent      *delta)
 {
+  g_clear_pointer (&self->state, json_node_unref);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   self->last_state_delta = delta ? agui_event_ref (delta) : NULL;
 
@@ -2231,7 +2261,7 @@ store_active (AguiTranscript *self)
   g_clear_pointer (&self->active->state, json_node_unref);
   g_clear_pointer (&self->active->run_state, agui_run_state_unref);
   self->active->messages = agui_transcript_to_messages (self, TRUE);
-  self->active->state = _agui_json_node_copy_deep (self->state);
+  self->active->state = _agui_json_value_to_node (&self->state_doc);
   self->active->run_state = agui_run_state_ref (self->run_state);
 }
 
