@@ -22,13 +22,14 @@
  * to, which is how the transcript projects itself back to AG-UI messages.
  */
 
+/* Packed: every tool call of a long run is a part. */
 typedef struct
 {
   char        *message_id;
-  gboolean     complete;
-  AguiAttempt  attempt;
-  gboolean     attempt_end;
   JsonArray   *notes;
+  AguiAttempt  attempt;
+  guint        complete : 1;
+  guint        attempt_end : 1;
 } AguiPartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)

@@ -131,7 +131,9 @@ AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
 {
-  AguiRecord *record = g_new0 (AguiRecord, 1);
+  /* from the slice allocator: there is one or two of these per tool
+   * call, and malloc's header would round each up by a further 16 bytes */
+  AguiRecord *record = g_slice_new0 (AguiRecord);
 
   record->id = g_strdup (id);
   record->role = role;
@@ -156,7 +158,7 @@ _agui_record_free (AguiRecord *record)
   g_free (record->tool_call_id);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
-  g_free (record);
+  g_slice_free (AguiRecord, record);
 }
 
 void
