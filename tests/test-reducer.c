@@ -344,6 +344,48 @@ test_tool_call_replayed (void)
 }
 
 static void
+test_pending_after_results (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  const char * const *pending;
+
+  g_test_summary ("A run ends with the calls it started and got no result for pending, "
+                  "a result that came before its call's start included");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"tc1\",\"content\":\"1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r3\",\"toolCallId\":\"tc3\",\"content\":\"3\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc3\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc3\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc4\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc4\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, ((const char * const []) { "tc2", "tc4", NULL }));
+
+  /* The next run starts afresh: tc2's late result is not this run's call,
+   * and a call of this run with a result is not pending. */
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"tc2\",\"content\":\"2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc5\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc5\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc6\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc6\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r5\",\"toolCallId\":\"tc5\",\"content\":\"5\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, ((const char * const []) { "tc6", NULL }));
+  g_assert_cmpstr (agui_tool_call_part_get_result (agui_transcript_lookup_tool_call (transcript, "tc2")), ==, "2");
+}
+
+static void
 test_messages_snapshot (void)
 {
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
@@ -436,6 +478,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
+  g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
 
