@@ -17,6 +17,7 @@
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
+#include "agui-util-private.h"
 
 /**
  * AguiReducer:
@@ -138,7 +139,7 @@ static void
 agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
-  self->run_tool_calls = g_ptr_array_new_with_free_func (g_free);
+  self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
   self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_results = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_early_results = g_ptr_array_new_with_free_func (g_free);
@@ -468,7 +469,7 @@ apply_tool_call_start (AguiReducer *self,
 
   if (!g_hash_table_contains (self->run_tool_call_ids, id))
     {
-      char *owned = g_strdup (id);
+      char *owned = _agui_id_new (id);
 
       g_ptr_array_add (self->run_tool_calls, owned);
       g_hash_table_add (self->run_tool_call_ids, owned);
@@ -542,7 +543,7 @@ apply_tool_call_result (AguiReducer *self,
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
   record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
-  record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
+  record->tool_call_id = _agui_id_new (agui_event_get_tool_call_id (event));
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
   record->content = content ? content : json_node_init_string (json_node_alloc (), "");
   /* Only events the client made itself carry an error: schema

@@ -30,7 +30,7 @@
 struct _AguiToolCallPart
 {
   AguiPart            parent_instance;
-  char               *tool_call_id;
+  char               *tool_call_id;    /* from _agui_id_new() */
   char               *tool_name;       /* a GRefString, interned */
   char               *arguments;       /* NULL while empty */
   gsize               arguments_len;
@@ -127,7 +127,7 @@ agui_tool_call_part_finalize (GObject *object)
 {
   AguiToolCallPart *self = AGUI_TOOL_CALL_PART (object);
 
-  g_clear_pointer (&self->tool_call_id, g_free);
+  g_clear_pointer (&self->tool_call_id, g_ref_string_release);
   g_clear_pointer (&self->tool_name, g_ref_string_release);
   g_clear_pointer (&self->arguments, g_free);
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
@@ -293,7 +293,7 @@ _agui_tool_call_part_new (const char *message_id,
   AguiToolCallPart *self = g_object_new (AGUI_TYPE_TOOL_CALL_PART, NULL);
 
   _agui_part_set_message_id (AGUI_PART (self), message_id);
-  self->tool_call_id = g_strdup (tool_call_id);
+  self->tool_call_id = _agui_id_new (tool_call_id);
   self->tool_name = tool_name ? g_ref_string_new_intern (tool_name) : NULL;
 
   return self;

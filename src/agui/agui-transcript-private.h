@@ -18,6 +18,7 @@ G_BEGIN_DECLS
  * else. */
 typedef struct _AguiRecord
 {
+  /* id and tool_call_id are from _agui_id_new() */
   char        *id;
   char        *name;
   char        *subagent_run_id;

@@ -18,6 +18,7 @@
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
+#include "agui-util-private.h"
 
 /**
  * AguiTranscript:
@@ -144,7 +145,7 @@ _agui_record_new (const char *id,
    * call, and malloc's header would round each up by a further 16 bytes */
   AguiRecord *record = g_slice_new0 (AguiRecord);
 
-  record->id = g_strdup (id);
+  record->id = _agui_id_new (id);
   record->role = role;
   record->parts = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -157,14 +158,14 @@ _agui_record_free (AguiRecord *record)
   if (record == NULL)
     return;
 
-  g_free (record->id);
+  g_clear_pointer (&record->id, g_ref_string_release);
   g_free (record->name);
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, json_object_unref);
   g_clear_pointer (&record->content, json_node_unref);
   g_clear_pointer (&record->notes, json_array_unref);
-  g_free (record->tool_call_id);
+  g_clear_pointer (&record->tool_call_id, g_ref_string_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
   g_slice_free (AguiRecord, record);
@@ -381,7 +382,7 @@ _agui_record_new_from_message (JsonObject *message)
       break;
 
     case AGUI_ROLE_TOOL:
-      record->tool_call_id = g_strdup (get_string (message, "toolCallId"));
+      record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
       record->error = g_strdup (get_string (message, "error"));
       record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
       record->has_content = TRUE;
