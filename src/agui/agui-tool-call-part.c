@@ -31,7 +31,7 @@ struct _AguiToolCallPart
 {
   AguiPart            parent_instance;
   char               *tool_call_id;    /* from _agui_id_new() */
-  char               *tool_name;       /* a GRefString, interned */
+  char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
   gsize               arguments_len;
   gsize               arguments_size;
@@ -294,7 +294,7 @@ _agui_tool_call_part_new (const char *message_id,
 
   _agui_part_set_message_id (AGUI_PART (self), message_id);
   self->tool_call_id = _agui_id_new (tool_call_id);
-  self->tool_name = tool_name ? g_ref_string_new_intern (tool_name) : NULL;
+  self->tool_name = _agui_id_new (tool_name);
 
   return self;
 }
@@ -455,12 +455,8 @@ _agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
 {
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (g_strcmp0 (self->tool_name, tool_name) == 0)
-    return;
-
-  g_clear_pointer (&self->tool_name, g_ref_string_release);
-  self->tool_name = tool_name ? g_ref_string_new_intern (tool_name) : NULL;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
+  if (_agui_set_id (&self->tool_name, tool_name))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
 }
 
 void

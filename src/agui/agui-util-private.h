@@ -30,9 +30,10 @@ _agui_set_str (char       **str_pointer,
 }
 
 /* Message and tool call ids are held by several owners at once (the
- * record, its parts, the indexes, the verifier): one interned GRefString
- * each instead of a copy apiece, released with g_ref_string_release(). A
- * long run of tool calls held eight copies of every call's id. */
+ * record, its parts, the indexes, the verifier), and a tool's name by
+ * every call to it: one interned GRefString each instead of a copy
+ * apiece, released with g_ref_string_release(). A long run of tool calls
+ * held eight copies of every call's id and one of the name per call. */
 static inline char *
 _agui_id_new (const char *id)
 {
