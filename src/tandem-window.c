@@ -32,6 +32,8 @@
  * (see TandemBlockWindow for why not all at once). */
 #define OPEN_BLOCKS 40
 #define REVEAL_BLOCKS 40
+/* How long a window closed during a run waits for its turn to be saved */
+#define CLOSE_TIMEOUT_S 10
 
 struct _TandemWindow
 {
@@ -48,6 +50,7 @@ struct _TandemWindow
   guint                 reveal_tick;
   gboolean              reveal_front;
   gboolean              reveal_back;
+  guint                 close_timeout_id;  /* closed, waiting for the turn's save */
   char                 *reopen_thread;  /* to reopen once the store is open */
   gboolean              relayout_pending;
   char                 *agent_id;      /* the conversation's: an agent's id or a URL */
@@ -659,6 +662,14 @@ tandem_window_update_actions (TandemWindow *self)
 static void
 on_session_busy_changed_cb (TandemWindow *self)
 {
+  /* Closed during a run: the turn, stopped, is saved; the window can go */
+  if (self->close_timeout_id != 0 && !is_busy (self))
+    {
+      g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+
   tandem_window_update_actions (self);
   tandem_window_update_steps (self);
 }
@@ -2490,6 +2501,18 @@ import_action (GtkWidget  *widget,
 /* GObject */
 
 static gboolean
+close_timeout_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->close_timeout_id = 0;
+  g_warning ("The conversation was not saved in time; closing without it");
+  gtk_window_destroy (GTK_WINDOW (self));
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
 tandem_window_close_request (GtkWindow *window)
 {
   TandemWindow *self = TANDEM_WINDOW (window);
@@ -2498,8 +2521,10 @@ tandem_window_close_request (GtkWindow *window)
     {
       int width, height;
 
+      /* Not in delay-apply mode: these settings are the application's,
+       * and would stay in it after the apply, holding back every later
+       * change (the active agent, another window's conversation) */
       gtk_window_get_default_size (window, &width, &height);
-      g_settings_delay (self->settings);
       if (!gtk_window_is_maximized (window))
         {
           g_settings_set_int (self->settings, "window-width", width);
@@ -2507,10 +2532,24 @@ tandem_window_close_request (GtkWindow *window)
         }
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
       tandem_window_remember_thread (self);
-      g_settings_apply (self->settings);
     }
 
   flush_pending_deletes (self);
+
+  /* Closing while the agent answers stops the run as Stop does, and the
+   * window, hidden at once, goes when the turn (the person's message and
+   * the answer so far) is saved: quitting must not lose them. A store
+   * that does not answer in time is not waited for forever. */
+  if (is_busy (self))
+    {
+      if (self->close_timeout_id == 0)
+        {
+          self->close_timeout_id = g_timeout_add_seconds (CLOSE_TIMEOUT_S, close_timeout_cb, self);
+          gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+          agui_agent_session_cancel (self->session);
+        }
+      return TRUE;
+    }
 
   return GTK_WINDOW_CLASS (tandem_window_parent_class)->close_request (window);
 }
@@ -2605,6 +2644,7 @@ tandem_window_dispose (GObject *object)
     gtk_window_set_transient_for (self->approval_dialog, NULL);
   g_clear_weak_pointer (&self->approval_dialog);
 
+  g_clear_handle_id (&self->close_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
   tandem_window_clear_file_chooser (self);

@@ -856,6 +856,60 @@ test_find_far_back (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 }
 
+static gboolean
+answer_so_far_shown (gpointer data)
+{
+  return shows_text (data, "The answer so far");
+}
+
+static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static void
+test_close_during_run (Fixture       *f,
+                       gconstpointer  data)
+{
+  AguiTestResponse *response;
+  TandemWindow *closed = f->window;
+  g_autofree char *thread_id = NULL;
+  Opened opened = { 0 };
+
+  g_test_summary ("Closing the window while the agent answers stops the run, saves the question and "
+                  "the answer so far, and the conversation reopens with both, marked stopped");
+
+  response = agui_test_response_new_events (RS ("r1"), START ("m1"),
+                                            "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"The answer so far\"}",
+                                            NULL);
+  agui_test_response_append_stall (response, 20000);
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+  send_text (f->window, "Keep this question");
+  g_assert_true (agui_test_wait_for (answer_so_far_shown, f->window, TIMEOUT_MS));
+  thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
+
+  /* Gone from the screen at once, and from the app once saved */
+  g_object_add_weak_pointer (G_OBJECT (closed), (gpointer *) &closed);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_nonnull (closed);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (closed)));
+  g_assert_true (agui_test_wait_for (is_null, &closed, TIMEOUT_MS));
+
+  /* Read back from the store in a new window */
+  f->window = tandem_window_new (app);
+  gtk_window_present (GTK_WINDOW (f->window));
+  open_from_sidebar (f->window, "Keep this question");
+  opened.window = f->window;
+  opened.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (answer_so_far_shown, f->window, TIMEOUT_MS));
+  g_assert_nonnull (tandem_test_find_label (f->window, "Keep this question"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "Stopped"));
+}
+
 static GtkEventController *
 find_transcript_keys (TandemWindow *window)
 {
@@ -1319,6 +1373,7 @@ main (int   argc,
   ADD ("follow/keys", test_keys);
   ADD ("agent/after-relaunch", test_agent_after_relaunch);
   ADD ("agent/removed", test_agent_removed);
+  ADD ("close-during-run", test_close_during_run);
   ADD ("agent/new-chat", test_new_chat_agent);
   ADD ("reopen-500", test_reopen_long);
   ADD ("reopen-read-back", test_reopen_read_back);
