@@ -422,6 +422,73 @@ test_tool_statuses (void)
 }
 
 static void
+test_tool_call_arguments (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(GString) expected = g_string_new ("{\"q\":\"");
+  g_autoptr(JsonNode) property = NULL;
+  g_autofree char *parsed_text = NULL;
+  AguiToolCallPart *call, *second, *broken;
+  JsonNode *parsed;
+  guint parsed_notifies = 0;
+
+  g_test_summary ("Arguments streamed in many deltas read back whole, parse once the "
+                  "call ends, keep what the end parsed, and calls share their tool name");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"lookup\"}");
+  call = agui_transcript_lookup_tool_call (transcript, "tc1");
+  g_signal_connect (call, "notify::parsed-arguments", G_CALLBACK (count_cb), &parsed_notifies);
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"q\\\":\\\"\"}");
+  /* enough deltas to outgrow any first allocation many times over */
+  for (guint i = 0; i < 500; i++)
+    {
+      apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"abc\"}");
+      g_string_append (expected, "abc");
+    }
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"\\\"}\"}");
+  g_string_append (expected, "\"}");
+  g_assert_cmpstr (agui_tool_call_part_get_arguments (call), ==, expected->str);
+  g_assert_null (agui_tool_call_part_get_parsed_arguments (call));
+  g_assert_cmpuint (parsed_notifies, ==, 0);
+
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  g_assert_cmpuint (parsed_notifies, ==, 1);
+  g_assert_cmpstr (agui_tool_call_part_get_arguments (call), ==, expected->str);
+  parsed = agui_tool_call_part_get_parsed_arguments (call);
+  g_assert_nonnull (parsed);
+  g_assert_true (agui_tool_call_part_get_parsed_arguments (call) == parsed);
+  parsed_text = json_to_string (parsed, FALSE);
+  g_assert_cmpstr (parsed_text, ==, expected->str);
+  g_object_get (call, "parsed-arguments", &property, NULL);
+  g_assert_true (json_node_equal (property, parsed));
+
+  /* A delta after the end (the reducer alone lets it through) grows the
+   * text, but the parsed arguments stay those the end gave. */
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\" x\"}");
+  g_string_append (expected, " x");
+  g_assert_cmpstr (agui_tool_call_part_get_arguments (call), ==, expected->str);
+  g_assert_true (agui_tool_call_part_get_parsed_arguments (call) == parsed);
+
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"lookup\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}");
+  second = agui_transcript_lookup_tool_call (transcript, "tc2");
+  g_assert_cmpstr (agui_tool_call_part_get_arguments (second), ==, "");
+  g_assert_null (agui_tool_call_part_get_parsed_arguments (second));
+  g_assert_true (agui_tool_call_part_get_tool_name (second) == agui_tool_call_part_get_tool_name (call));
+
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc3\",\"toolCallName\":\"other\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc3\",\"delta\":\"{\\\"open\\\":\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc3\"}");
+  broken = agui_transcript_lookup_tool_call (transcript, "tc3");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (broken), ==, "other");
+  g_assert_cmpstr (agui_tool_call_part_get_arguments (broken), ==, "{\"open\":");
+  g_assert_null (agui_tool_call_part_get_parsed_arguments (broken));
+  g_assert_cmpint (agui_tool_call_part_get_status (broken), ==, AGUI_TOOL_CALL_AWAITING_RESULT);
+}
+
+static void
 test_tool_call_replayed (void)
 {
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
@@ -446,6 +513,48 @@ test_tool_call_replayed (void)
   g_assert_cmpuint (g_strv_length ((char **) pending), ==, 2);
   g_assert_cmpstr (pending[0], ==, "tc1");
   g_assert_cmpstr (pending[1], ==, "tc2");
+}
+
+static void
+test_pending_after_results (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  const char * const *pending;
+
+  g_test_summary ("A run ends with the calls it started and got no result for pending, "
+                  "a result that came before its call's start included");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"tc1\",\"content\":\"1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r3\",\"toolCallId\":\"tc3\",\"content\":\"3\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc3\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc3\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc4\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc4\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, ((const char * const []) { "tc2", "tc4", NULL }));
+
+  /* The next run starts afresh: tc2's late result is not this run's call,
+   * and a call of this run with a result is not pending. */
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"tc2\",\"content\":\"2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc5\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc5\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc6\",\"toolCallName\":\"clock\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc6\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r5\",\"toolCallId\":\"tc5\",\"content\":\"5\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r2\"}");
+
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, ((const char * const []) { "tc6", NULL }));
+  g_assert_cmpstr (agui_tool_call_part_get_result (agui_transcript_lookup_tool_call (transcript, "tc2")), ==, "2");
 }
 
 static void
@@ -541,7 +650,9 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/state-view", test_state_view);
   g_test_add_func ("/agui/reducer/state-values-both-ways", test_state_values_both_ways);
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
+  g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
+  g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
 

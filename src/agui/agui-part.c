@@ -22,13 +22,14 @@
  * to, which is how the transcript projects itself back to AG-UI messages.
  */
 
+/* Packed: every tool call of a long run is a part. */
 typedef struct
 {
-  char        *message_id;
-  gboolean     complete;
-  AguiAttempt  attempt;
-  gboolean     attempt_end;
+  char        *message_id;   /* from _agui_id_new() */
   JsonArray   *notes;
+  AguiAttempt  attempt;
+  guint        complete : 1;
+  guint        attempt_end : 1;
 } AguiPartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)
@@ -50,7 +51,7 @@ agui_part_finalize (GObject *object)
 {
   AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
 
-  g_clear_pointer (&priv->message_id, g_free);
+  g_clear_pointer (&priv->message_id, g_ref_string_release);
   g_clear_pointer (&priv->notes, json_array_unref);
 
   G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);
@@ -207,7 +208,7 @@ _agui_part_set_message_id (AguiPart   *self,
 
   g_return_if_fail (AGUI_IS_PART (self));
 
-  if (_agui_set_str (&priv->message_id, message_id))
+  if (_agui_set_id (&priv->message_id, message_id))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE_ID]);
 }
 

@@ -17,6 +17,7 @@
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
+#include "agui-util-private.h"
 
 /**
  * AguiReducer:
@@ -45,7 +46,11 @@ struct _AguiReducer
   /* the same ids as run_tool_calls: a replayed TOOL_CALL_START must not
    * list its call twice, or a frontend tool would run twice */
   GHashTable     *run_tool_call_ids;
+  /* Borrows its ids from run_tool_calls, or, for a result that came
+   * before its call started, from run_early_results: a long run has one
+   * of each per call, and a copy apiece was a third of the reducer's. */
   GHashTable     *run_results;
+  GPtrArray      *run_early_results;
   char           *thread_id;
   char           *run_id;
 };
@@ -100,6 +105,7 @@ agui_reducer_finalize (GObject *object)
   g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
   g_clear_pointer (&self->run_tool_call_ids, g_hash_table_unref);
   g_clear_pointer (&self->run_results, g_hash_table_unref);
+  g_clear_pointer (&self->run_early_results, g_ptr_array_unref);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->run_id, g_free);
 
@@ -133,9 +139,10 @@ static void
 agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
-  self->run_tool_calls = g_ptr_array_new_with_free_func (g_free);
+  self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
   self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->run_results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->run_results = g_hash_table_new (g_str_hash, g_str_equal);
+  self->run_early_results = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -240,9 +247,10 @@ apply_run_started (AguiReducer *self,
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
     append_missing_messages (self, json_object_get_array_member (input, "messages"));
 
+  g_hash_table_remove_all (self->run_results);
   g_hash_table_remove_all (self->run_tool_call_ids);
   g_ptr_array_set_size (self->run_tool_calls, 0);
-  g_hash_table_remove_all (self->run_results);
+  g_ptr_array_set_size (self->run_early_results, 0);
   _agui_transcript_clear_steps (self->transcript);
   if (json_array_get_length (agui_transcript_get_subagents (self->transcript)) > 0)
     _agui_transcript_set_subagents (self->transcript, no_subagents);
@@ -461,7 +469,7 @@ apply_tool_call_start (AguiReducer *self,
 
   if (!g_hash_table_contains (self->run_tool_call_ids, id))
     {
-      char *owned = g_strdup (id);
+      char *owned = _agui_id_new (id);
 
       g_ptr_array_add (self->run_tool_calls, owned);
       g_hash_table_add (self->run_tool_call_ids, owned);
@@ -535,7 +543,7 @@ apply_tool_call_result (AguiReducer *self,
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
   record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
-  record->tool_call_id = g_strdup (agui_event_get_tool_call_id (event));
+  record->tool_call_id = _agui_id_new (agui_event_get_tool_call_id (event));
   record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
   record->content = content ? content : json_node_init_string (json_node_alloc (), "");
   /* Only events the client made itself carry an error: schema
@@ -544,7 +552,22 @@ apply_tool_call_result (AguiReducer *self,
   record->has_content = TRUE;
   _agui_record_merge_metadata (record, agui_event_get_metadata (event));
 
-  g_hash_table_add (self->run_results, g_strdup (record->tool_call_id));
+  if (record->tool_call_id != NULL && !g_hash_table_contains (self->run_results, record->tool_call_id))
+    {
+      gpointer started = NULL;
+      char *id;
+
+      if (g_hash_table_lookup_extended (self->run_tool_call_ids, record->tool_call_id, &started, NULL))
+        {
+          id = started;
+        }
+      else
+        {
+          id = g_strdup (record->tool_call_id);
+          g_ptr_array_add (self->run_early_results, id);
+        }
+      g_hash_table_add (self->run_results, id);
+    }
   _agui_transcript_insert_tool_record (self->transcript, record);
 }
 

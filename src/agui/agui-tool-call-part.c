@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-enums.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
@@ -20,12 +22,19 @@
  * parse), where the call stands ([enum@Agui.ToolCallStatus]) and the
  * tool's answer.
  */
+/* A long run keeps every call it made, so a call holds no more than it
+ * must: the tool name is one shared string for every call to that tool,
+ * the argument text is trimmed to its length once complete, and the
+ * arguments are parsed only when someone asks for them (a tree of a few
+ * members costs more than the text it came from). */
 struct _AguiToolCallPart
 {
   AguiPart            parent_instance;
-  char               *tool_call_id;
-  char               *tool_name;
-  GString            *arguments;
+  char               *tool_call_id;    /* from _agui_id_new() */
+  char               *tool_name;       /* from _agui_id_new() */
+  char               *arguments;       /* NULL while empty */
+  gsize               arguments_len;
+  gsize               arguments_size;
   JsonNode           *parsed_arguments;
   char               *result;
   char               *error;
@@ -38,6 +47,9 @@ struct _AguiToolCallPart
   guint               has_result : 1;
   guint               awaiting_approval : 1;
   guint               no_result : 1;
+  /* the arguments were finished: parsed_arguments is theirs once parsed */
+  guint               arguments_final : 1;
+  guint               arguments_parsed : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
@@ -115,9 +127,9 @@ agui_tool_call_part_finalize (GObject *object)
 {
   AguiToolCallPart *self = AGUI_TOOL_CALL_PART (object);
 
-  g_clear_pointer (&self->tool_call_id, g_free);
-  g_clear_pointer (&self->tool_name, g_free);
-  g_string_free (self->arguments, TRUE);
+  g_clear_pointer (&self->tool_call_id, g_ref_string_release);
+  g_clear_pointer (&self->tool_name, g_ref_string_release);
+  g_clear_pointer (&self->arguments, g_free);
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);
   g_clear_pointer (&self->error, g_free);
@@ -148,11 +160,11 @@ agui_tool_call_part_get_property (GObject    *object,
       break;
 
     case PROP_ARGUMENTS:
-      g_value_set_string (value, self->arguments->str);
+      g_value_set_string (value, agui_tool_call_part_get_arguments (self));
       break;
 
     case PROP_PARSED_ARGUMENTS:
-      g_value_set_boxed (value, self->parsed_arguments);
+      g_value_set_boxed (value, agui_tool_call_part_get_parsed_arguments (self));
       break;
 
     case PROP_STATUS:
@@ -270,7 +282,6 @@ agui_tool_call_part_class_init (AguiToolCallPartClass *klass)
 static void
 agui_tool_call_part_init (AguiToolCallPart *self)
 {
-  self->arguments = g_string_new (NULL);
   self->status = AGUI_TOOL_CALL_STREAMING;
 }
 
@@ -282,8 +293,8 @@ _agui_tool_call_part_new (const char *message_id,
   AguiToolCallPart *self = g_object_new (AGUI_TYPE_TOOL_CALL_PART, NULL);
 
   _agui_part_set_message_id (AGUI_PART (self), message_id);
-  self->tool_call_id = g_strdup (tool_call_id);
-  self->tool_name = g_strdup (tool_name);
+  self->tool_call_id = _agui_id_new (tool_call_id);
+  self->tool_name = _agui_id_new (tool_name);
 
   return self;
 }
@@ -327,7 +338,7 @@ agui_tool_call_part_get_arguments (AguiToolCallPart *self)
 {
   g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
 
-  return self->arguments->str;
+  return self->arguments ? self->arguments : "";
 }
 
 /**
@@ -340,6 +351,15 @@ JsonNode *
 agui_tool_call_part_get_parsed_arguments (AguiToolCallPart *self)
 {
   g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
+
+  if (self->arguments_final && !self->arguments_parsed)
+    {
+      /* Arguments that do not parse (or nest deeper than the limit) stay
+       * text, shown as the agent sent them. */
+      if (self->arguments_len > 0)
+        self->parsed_arguments = _agui_json_parse (self->arguments, self->arguments_len, NULL);
+      self->arguments_parsed = TRUE;
+    }
 
   return self->parsed_arguments;
 }
@@ -435,7 +455,7 @@ _agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
 {
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (_agui_set_str (&self->tool_name, tool_name))
+  if (_agui_set_id (&self->tool_name, tool_name))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
 }
 
@@ -443,12 +463,26 @@ void
 _agui_tool_call_part_append_arguments (AguiToolCallPart *self,
                                        const char       *delta)
 {
+  gsize length;
+
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
   if (delta == NULL || delta[0] == '\0')
     return;
 
-  g_string_append (self->arguments, delta);
+  /* Text arriving after the end does not change what the end parsed. */
+  if (self->arguments_final)
+    agui_tool_call_part_get_parsed_arguments (self);
+
+  length = strlen (delta);
+  if (self->arguments_len + length + 1 > self->arguments_size)
+    {
+      /* doubling, so that streaming stays linear in the text's length */
+      self->arguments_size = MAX (self->arguments_len + length + 1, self->arguments_size * 2);
+      self->arguments = g_realloc (self->arguments, self->arguments_size);
+    }
+  memcpy (self->arguments + self->arguments_len, delta, length + 1);
+  self->arguments_len += length;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
@@ -458,30 +492,36 @@ _agui_tool_call_part_set_arguments (AguiToolCallPart *self,
 {
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (g_strcmp0 (self->arguments->str, arguments) == 0)
+  if (g_strcmp0 (agui_tool_call_part_get_arguments (self), arguments ? arguments : "") == 0)
     return;
 
-  g_string_assign (self->arguments, arguments ? arguments : "");
+  if (self->arguments_final)
+    agui_tool_call_part_get_parsed_arguments (self);
+
+  g_free (self->arguments);
+  self->arguments_len = arguments ? strlen (arguments) : 0;
+  self->arguments_size = self->arguments_len > 0 ? self->arguments_len + 1 : 0;
+  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_size) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
-/* Marks the arguments complete and parses them once, here rather than per
- * delta: partial JSON never parses, and parsing on every delta would make
- * streaming quadratic. */
+/* Marks the arguments complete; they are parsed when first asked for,
+ * never per delta: partial JSON never parses, and parsing on every delta
+ * would make streaming quadratic. */
 void
 _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
 {
-  JsonNode *parsed = NULL;
-
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  /* Arguments that do not parse (or nest deeper than the limit) stay
-   * text, shown as the agent sent them. */
-  if (self->arguments->len > 0)
-    parsed = _agui_json_parse (self->arguments->str, self->arguments->len, NULL);
+  if (self->arguments_size > self->arguments_len + 1)
+    {
+      self->arguments = g_realloc (self->arguments, self->arguments_len + 1);
+      self->arguments_size = self->arguments_len + 1;
+    }
 
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
-  self->parsed_arguments = parsed;
+  self->arguments_final = TRUE;
+  self->arguments_parsed = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSED_ARGUMENTS]);
 
   _agui_part_set_complete (AGUI_PART (self), TRUE);

@@ -19,8 +19,8 @@ G_BEGIN_DECLS
  * else. */
 typedef struct _AguiRecord
 {
+  /* id and tool_call_id are from _agui_id_new() */
   char        *id;
-  AguiRole     role;
   char        *name;
   char        *subagent_run_id;
   char        *encrypted_value;
@@ -32,15 +32,18 @@ typedef struct _AguiRecord
   char        *error;
   GPtrArray   *parts;
   AguiMessage *row;
-  /* Which attempt (run) appended the record, to mark it when the run
-   * fails or is stopped; 0 for records from a snapshot or a load. */
-  guint        serial;
+  /* What followed the record without being a message: see AguiPart:notes */
+  JsonArray   *notes;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
-  AguiAttempt  attempt;
-  /* What followed the record without being a message: see AguiPart:notes */
-  JsonArray   *notes;
+  /* Which attempt (run) appended the record, to mark it when the run
+   * fails or is stopped; 0 for records from a snapshot or a load. */
+  guint        serial;
+  /* The small members last and together: a long run keeps a record or
+   * two per tool call, and padding between them was an eighth of each. */
+  AguiRole     role : 8;
+  AguiAttempt  attempt : 8;
   guint        attempt_end : 1;
   guint        has_content : 1;
 } AguiRecord;

@@ -18,6 +18,7 @@
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
+#include "agui-util-private.h"
 
 /**
  * AguiTranscript:
@@ -104,11 +105,20 @@ struct _AguiTranscript
   guint         noted_serial;  /* the last attempt that left a run-end note */
 };
 
+/* An entry holds its part, whose tool call id (which never changes) is
+ * the entry's key: a copy per call was a tenth of a long run's memory. */
 typedef struct
 {
   AguiRecord       *record;
   AguiToolCallPart *part;
 } ToolCallEntry;
+
+static void
+tool_call_entry_free (ToolCallEntry *entry)
+{
+  g_object_unref (entry->part);
+  g_free (entry);
+}
 
 static void list_model_iface_init (GListModelInterface *iface);
 
@@ -135,9 +145,11 @@ AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
 {
-  AguiRecord *record = g_new0 (AguiRecord, 1);
+  /* from the slice allocator: there is one or two of these per tool
+   * call, and malloc's header would round each up by a further 16 bytes */
+  AguiRecord *record = g_slice_new0 (AguiRecord);
 
-  record->id = g_strdup (id);
+  record->id = _agui_id_new (id);
   record->role = role;
   record->parts = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -150,17 +162,17 @@ _agui_record_free (AguiRecord *record)
   if (record == NULL)
     return;
 
-  g_free (record->id);
+  g_clear_pointer (&record->id, g_ref_string_release);
   g_free (record->name);
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, json_object_unref);
   g_clear_pointer (&record->content, json_node_unref);
   g_clear_pointer (&record->notes, json_array_unref);
-  g_free (record->tool_call_id);
+  g_clear_pointer (&record->tool_call_id, g_ref_string_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
-  g_free (record);
+  g_slice_free (AguiRecord, record);
 }
 
 void
@@ -374,7 +386,7 @@ _agui_record_new_from_message (JsonObject *message)
       break;
 
     case AGUI_ROLE_TOOL:
-      record->tool_call_id = g_strdup (get_string (message, "toolCallId"));
+      record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
       record->error = g_strdup (get_string (message, "error"));
       record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
       record->has_content = TRUE;
@@ -729,8 +741,8 @@ index_tool_call (AguiTranscript   *self,
 
   entry = g_new0 (ToolCallEntry, 1);
   entry->record = record;
-  entry->part = part;
-  g_hash_table_insert (self->tool_calls_by_id, g_strdup (id), entry);
+  entry->part = g_object_ref (part);
+  g_hash_table_insert (self->tool_calls_by_id, (char *) id, entry);
 }
 
 static void
@@ -1135,7 +1147,8 @@ agui_transcript_init (AguiTranscript *self)
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
   self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                  (GDestroyNotify) tool_call_entry_free);
   _agui_json_value_set_object (&self->state_doc, 0);
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();

@@ -29,4 +29,33 @@ _agui_set_str (char       **str_pointer,
   return TRUE;
 }
 
+/* Message and tool call ids are held by several owners at once (the
+ * record, its parts, the indexes, the verifier), and a tool's name by
+ * every call to it: one interned GRefString each instead of a copy
+ * apiece, released with g_ref_string_release(). A long run of tool calls
+ * held eight copies of every call's id and one of the name per call. */
+static inline char *
+_agui_id_new (const char *id)
+{
+  return id != NULL ? g_ref_string_new_intern (id) : NULL;
+}
+
+/* _agui_set_str() for a string from _agui_id_new() */
+static inline gboolean
+_agui_set_id (char       **id_pointer,
+              const char  *new_id)
+{
+  char *shared;
+
+  if (*id_pointer == new_id ||
+      (*id_pointer && new_id && strcmp (*id_pointer, new_id) == 0))
+    return FALSE;
+
+  shared = _agui_id_new (new_id);
+  g_clear_pointer (id_pointer, g_ref_string_release);
+  *id_pointer = shared;
+
+  return TRUE;
+}
+
 G_END_DECLS

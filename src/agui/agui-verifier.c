@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-util-private.h"
 #include "agui-verifier-private.h"
 
 /**
@@ -223,7 +224,7 @@ record_owner (GHashTable *owners,
   if (!overwrite && g_hash_table_contains (owners, id))
     return;
 
-  g_hash_table_insert (owners, g_strdup (id), g_strdup (owner));
+  g_hash_table_insert (owners, _agui_id_new (id), g_strdup (owner));
 }
 
 /* Section 11.3: an untagged event never mismatches, a recorded owner of
@@ -1184,10 +1185,15 @@ agui_verifier_init (AguiVerifier *self)
   self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->step_order);
 
-  self->message_owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->tool_call_owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->activity_owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->reasoning_owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  /* keyed by ids from _agui_id_new(), which the transcript shares */
+  self->message_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                (GDestroyNotify) g_ref_string_release, g_free);
+  self->tool_call_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                  (GDestroyNotify) g_ref_string_release, g_free);
+  self->activity_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                 (GDestroyNotify) g_ref_string_release, g_free);
+  self->reasoning_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                  (GDestroyNotify) g_ref_string_release, g_free);
 }
 
 /**
