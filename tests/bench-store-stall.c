@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "agui.h"
+#include "agui-allocator-private.h"
 #include "agui-test-util.h"
 
 /* How long the main loop stalls while a 20,000-message turn is being
@@ -230,6 +231,9 @@ main (int   argc,
   guint probe_id;
 
   g_assert_no_error (error);
+
+  /* As the app's main() does */
+  _agui_allocator_merge_as_freed ();
 
   agui_session_store_new_async (path, NULL, agui_test_store_result_cb, &store_opened);
   agui_test_wait_for_result (&store_opened, 600000);
