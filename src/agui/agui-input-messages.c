@@ -203,10 +203,22 @@ typedef struct
   int   role;
   int   attempt;
   int   has_content;
-  int   has_content_node;
-  int   has_metadata;
+  /* Which of the record's strings and nodes it has: only those follow */
+  guint present;
   guint n_parts;
 } RecordHead;
+
+enum
+{
+  HAS_ID              = 1 << 0,
+  HAS_NAME            = 1 << 1,
+  HAS_SUBAGENT_RUN_ID = 1 << 2,
+  HAS_ENCRYPTED_VALUE = 1 << 3,
+  HAS_TOOL_CALL_ID    = 1 << 4,
+  HAS_ERROR           = 1 << 5,
+  HAS_CONTENT         = 1 << 6,
+  HAS_METADATA        = 1 << 7,
+};
 
 typedef struct
 {
@@ -223,17 +235,29 @@ make_key (Key        *key,
   head.role = record->role;
   head.attempt = record->attempt;
   head.has_content = record->has_content;
-  head.has_content_node = record->content != NULL;
-  head.has_metadata = record->metadata != NULL;
+  head.present = (record->id ? HAS_ID : 0) |
+                 (record->name ? HAS_NAME : 0) |
+                 (record->subagent_run_id ? HAS_SUBAGENT_RUN_ID : 0) |
+                 (record->encrypted_value ? HAS_ENCRYPTED_VALUE : 0) |
+                 (record->tool_call_id ? HAS_TOOL_CALL_ID : 0) |
+                 (record->error ? HAS_ERROR : 0) |
+                 (record->content ? HAS_CONTENT : 0) |
+                 (record->metadata ? HAS_METADATA : 0);
   head.n_parts = record->parts->len;
   key_put (key, &head, sizeof head);
 
-  key_add_string (key, record->id);
-  key_add_string (key, record->name);
-  key_add_string (key, record->subagent_run_id);
-  key_add_string (key, record->encrypted_value);
-  key_add_string (key, record->tool_call_id);
-  key_add_string (key, record->error);
+  if (record->id != NULL)
+    key_add_string (key, record->id);
+  if (record->name != NULL)
+    key_add_string (key, record->name);
+  if (record->subagent_run_id != NULL)
+    key_add_string (key, record->subagent_run_id);
+  if (record->encrypted_value != NULL)
+    key_add_string (key, record->encrypted_value);
+  if (record->tool_call_id != NULL)
+    key_add_string (key, record->tool_call_id);
+  if (record->error != NULL)
+    key_add_string (key, record->error);
   if (record->content != NULL)
     key_add_node (key, record->content);
   if (record->metadata != NULL)
