@@ -2838,12 +2838,15 @@ typedef struct
   JobFunc        func;
   gpointer       data;
   GDestroyNotify destroy;
+  /* Rows are plain data: the worker lets them go once the job ran,
+   * rather than the task on the caller's thread */
+  gboolean       release_on_worker;
 } Job;
 
 static void
 job_free (Job *job)
 {
-  if (job->destroy != NULL)
+  if (job->destroy != NULL && job->data != NULL)
     job->destroy (job->data);
   g_free (job);
 }
@@ -2855,10 +2858,11 @@ run_job (gpointer data,
   g_autoptr(GTask) task = data;
   Job *job = g_task_get_task_data (task);
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
+  if (!g_task_return_error_if_cancelled (task))
+    job->func (g_task_get_source_object (task), task, job->data);
 
-  job->func (g_task_get_source_object (task), task, job->data);
+  if (job->release_on_worker && job->destroy != NULL)
+    g_clear_pointer (&job->data, job->destroy);
 }
 
 static void
@@ -2877,6 +2881,7 @@ start_job (AguiSessionStore    *self,
   job->func = func;
   job->data = data;
   job->destroy = destroy;
+  job->release_on_worker = destroy == (GDestroyNotify) _agui_turn_rows_unref;
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_thread_pool_push (self->worker, task, NULL);
@@ -3424,6 +3429,30 @@ _agui_session_store_write_rows_async (AguiSessionStore    *self,
 
   start_job (self, cancellable, callback, user_data, _agui_session_store_write_rows_async,
              write_rows_job, _agui_turn_rows_ref (rows), (GDestroyNotify) _agui_turn_rows_unref);
+}
+
+static void
+release_rows_job (AguiSessionStore *self,
+                  GTask            *task,
+                  gpointer          data)
+{
+  g_task_return_boolean (task, TRUE);
+}
+
+/* A long turn's rows are tens of thousands of strings: freeing them held
+ * the main loop for 10 ms. They are plain data, so the last reference
+ * can be let go on the worker, after the writes queued before it. */
+void
+_agui_session_store_release_rows (AguiSessionStore *self,
+                                  AguiTurnRows     *rows)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+
+  if (rows == NULL)
+    return;
+
+  start_job (self, NULL, NULL, NULL, _agui_session_store_release_rows,
+             release_rows_job, rows, (GDestroyNotify) _agui_turn_rows_unref);
 }
 
 gboolean

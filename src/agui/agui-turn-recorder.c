@@ -254,7 +254,10 @@ typedef struct
 static void
 save_free (Save *save)
 {
-  g_clear_pointer (&save->rows, _agui_turn_rows_unref);
+  /* Often the rows' last reference: a long turn's are let go off the
+   * main loop */
+  if (save->rows != NULL)
+    _agui_session_store_release_rows (save->recorder->store, g_steal_pointer (&save->rows));
   g_clear_pointer (&save->events, g_ptr_array_unref);
   g_clear_pointer (&save->builder, _agui_turn_rows_builder_free);
   g_free (save);
