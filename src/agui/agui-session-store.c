@@ -2887,6 +2887,61 @@ start_job (AguiSessionStore    *self,
   g_thread_pool_push (self->worker, task, NULL);
 }
 
+/* The calls that read one thread and give what they read, or NULL and
+ * an error, run on the worker by one job */
+typedef gpointer (*ThreadRead) (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error);
+
+typedef struct
+{
+  char           *thread_id;
+  ThreadRead      read;
+  GDestroyNotify  free_result;
+} ReadThread;
+
+static void
+read_thread_free (ReadThread *read)
+{
+  g_free (read->thread_id);
+  g_free (read);
+}
+
+static void
+read_thread_job (AguiSessionStore *self,
+                 GTask            *task,
+                 gpointer          data)
+{
+  ReadThread *read = data;
+  GError *error = NULL;
+  gpointer result = read->read (self, read->thread_id, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, read->free_result);
+}
+
+/* Runs @read on the worker; the call's _finish propagates the pointer */
+static void
+start_read_thread (AguiSessionStore    *self,
+                   const char          *thread_id,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data,
+                   gpointer             source_tag,
+                   ThreadRead           read,
+                   GDestroyNotify       free_result)
+{
+  ReadThread *job = g_new0 (ReadThread, 1);
+
+  job->thread_id = g_strdup (thread_id);
+  job->read = read;
+  job->free_result = free_result;
+  start_job (self, cancellable, callback, user_data, source_tag,
+             read_thread_job, job, (GDestroyNotify) read_thread_free);
+}
+
 static gboolean
 job_is_valid (AguiSessionStore *self,
               GAsyncResult     *result,
@@ -2994,20 +3049,6 @@ agui_session_store_list_threads_finish (AguiSessionStore  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-get_thread_job (AguiSessionStore *self,
-                GTask            *task,
-                gpointer          data)
-{
-  GError *error = NULL;
-  JsonObject *thread = agui_session_store_get_thread (self, data, &error);
-
-  if (thread == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, thread, (GDestroyNotify) json_object_unref);
-}
-
 /**
  * agui_session_store_get_thread_async:
  * @self: a session store
@@ -3029,8 +3070,8 @@ agui_session_store_get_thread_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_get_thread_async,
-             get_thread_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_get_thread_async,
+                     (ThreadRead) agui_session_store_get_thread, (GDestroyNotify) json_object_unref);
 }
 
 /**
@@ -3172,20 +3213,6 @@ agui_session_store_delete_thread_finish (AguiSessionStore  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-static void
-get_pending_interrupts_job (AguiSessionStore *self,
-                            GTask            *task,
-                            gpointer          data)
-{
-  GError *error = NULL;
-  GListModel *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
-
-  if (interrupts == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, interrupts, g_object_unref);
-}
-
 /**
  * agui_session_store_get_pending_interrupts_async:
  * @self: a session store
@@ -3207,8 +3234,8 @@ agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
-             get_pending_interrupts_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
+                     (ThreadRead) agui_session_store_get_pending_interrupts, g_object_unref);
 }
 
 /**
@@ -3228,20 +3255,6 @@ agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
   g_return_val_if_fail (job_is_valid (self, result, agui_session_store_get_pending_interrupts_async), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-export_json_job (AguiSessionStore *self,
-                 GTask            *task,
-                 gpointer          data)
-{
-  GError *error = NULL;
-  JsonNode *exported = agui_session_store_export_json (self, data, &error);
-
-  if (exported == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, exported, (GDestroyNotify) json_node_unref);
 }
 
 /**
@@ -3265,8 +3278,8 @@ agui_session_store_export_json_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_export_json_async,
-             export_json_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_export_json_async,
+                     (ThreadRead) agui_session_store_export_json, (GDestroyNotify) json_node_unref);
 }
 
 /**
@@ -3285,20 +3298,6 @@ agui_session_store_export_json_finish (AguiSessionStore  *self,
   g_return_val_if_fail (job_is_valid (self, result, agui_session_store_export_json_async), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-export_markdown_job (AguiSessionStore *self,
-                     GTask            *task,
-                     gpointer          data)
-{
-  GError *error = NULL;
-  char *text = agui_session_store_export_markdown (self, data, &error);
-
-  if (text == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, text, g_free);
 }
 
 /**
@@ -3322,8 +3321,8 @@ agui_session_store_export_markdown_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_export_markdown_async,
-             export_markdown_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_export_markdown_async,
+                     (ThreadRead) agui_session_store_export_markdown, g_free);
 }
 
 /**
