@@ -139,6 +139,30 @@ test_update_in_slices (void)
   assert_as_from_scratch (kept, transcript);
 }
 
+static void
+test_same_id (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiInputMessages) kept = _agui_input_messages_new ();
+  g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("Two messages with one id are both sent as they are, each time");
+
+  messages = json_from_string ("[{\"id\":\"m\",\"role\":\"user\",\"content\":\"first\"},"
+                               "{\"id\":\"a\",\"role\":\"assistant\",\"content\":\"between\"},"
+                               "{\"id\":\"m\",\"role\":\"user\",\"content\":\"second\"}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (messages), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (transcript), ==, 3);
+
+  assert_as_from_scratch (kept, transcript);
+  assert_as_from_scratch (kept, transcript);
+  g_assert_true (_agui_input_messages_update (kept, transcript, -1));
+  assert_as_from_scratch (kept, transcript);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -147,6 +171,7 @@ main (int   argc,
 
   g_test_add_func ("/agui/run-input/changes-in-place", test_changes_in_place);
   g_test_add_func ("/agui/run-input/update-in-slices", test_update_in_slices);
+  g_test_add_func ("/agui/run-input/same-id", test_same_id);
 
   return g_test_run ();
 }

@@ -321,11 +321,14 @@ entry_set_message (AguiInputMessages *self,
 }
 
 /* The entry of @record, its message as the record is now; NULL for a
- * record without an id, which cannot be looked up again: the caller
- * projects it itself. */
+ * record without an id, which cannot be looked up again, and, while
+ * @building, for a record whose id an earlier one of the same build
+ * holds (its text is in the build's pieces): the caller projects it
+ * itself. */
 static Entry *
 refresh (AguiInputMessages *self,
-         AguiRecord        *record)
+         AguiRecord        *record,
+         gboolean           building)
 {
   Entry *entry;
 
@@ -348,6 +351,8 @@ refresh (AguiInputMessages *self,
           entry->pass = self->pass;
           return entry;
         }
+      if (building && entry->pass == self->pass)
+        return NULL;
     }
 
   {
@@ -382,7 +387,7 @@ _agui_input_messages_update (AguiInputMessages *self,
       AguiRecord *record = _agui_transcript_get_record (transcript, self->cursor);
 
       if (record->role != AGUI_ROLE_ACTIVITY)
-        refresh (self, record);
+        refresh (self, record, FALSE);
       self->cursor++;
 
       if ((self->cursor & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
@@ -427,7 +432,7 @@ _agui_input_messages_build (AguiInputMessages *self,
       if (record->role == AGUI_ROLE_ACTIVITY)
         continue;
 
-      if ((entry = refresh (self, record)) != NULL)
+      if ((entry = refresh (self, record, TRUE)) != NULL)
         {
           if (entry->message == NULL)
             continue;
