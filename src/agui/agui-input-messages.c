@@ -60,7 +60,13 @@ struct _AguiInputMessages
    * from the entries, or from own_texts for a record without an id */
   GArray        *pieces;
   GPtrArray     *own_texts;
+  /* The entry each record had at the last look, by the record's
+   * index: the first tried, before a lookup by id (the key holds the
+   * id, so a match is the record's) */
+  GPtrArray     *order;
   guint          pass;
+  /* How many entries the build under way has used */
+  guint          n_seen;
 };
 
 static void
@@ -82,6 +88,7 @@ _agui_input_messages_new (void)
   self->generator = json_generator_new ();
   self->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
   self->own_texts = g_ptr_array_new_with_free_func (g_free);
+  self->order = g_ptr_array_new ();
 
   return self;
 }
@@ -97,6 +104,7 @@ _agui_input_messages_free (AguiInputMessages *self)
   g_object_unref (self->generator);
   g_array_unref (self->pieces);
   g_ptr_array_unref (self->own_texts);
+  g_ptr_array_unref (self->order);
   g_free (self);
 }
 
@@ -320,17 +328,50 @@ entry_set_message (AguiInputMessages *self,
   entry->text = json_generator_to_data (self->generator, &entry->text_len);
 }
 
-/* The entry of @record, its message as the record is now; NULL for a
- * record without an id, which cannot be looked up again, and, while
- * @building, for a record whose id an earlier one of the same build
- * holds (its text is in the build's pieces): the caller projects it
- * itself. */
+static gboolean
+entry_holds (Entry      *entry,
+             AguiRecord *record)
+{
+  Key key = { NULL, entry->key, entry->key_len, 0, TRUE };
+
+  make_key (&key, record);
+  return key.same && key.at == key.kept_len;
+}
+
+static Entry *
+entry_use (AguiInputMessages *self,
+           Entry             *entry,
+           guint              index)
+{
+  if (entry->pass != self->pass)
+    self->n_seen++;
+  entry->pass = self->pass;
+
+  if (index >= self->order->len)
+    g_ptr_array_set_size (self->order, index + 1);
+  g_ptr_array_index (self->order, index) = entry;
+
+  return entry;
+}
+
+/* The entry of @record, record @index of the transcript, its message as
+ * the record is now; NULL for a record without an id, which cannot be
+ * looked up again, and, while @building, for a record whose id an
+ * earlier one of the same build holds (its text is in the build's
+ * pieces): the caller projects it itself. */
 static Entry *
 refresh (AguiInputMessages *self,
          AguiRecord        *record,
+         guint              index,
          gboolean           building)
 {
-  Entry *entry;
+  Entry *entry = index < self->order->len ? g_ptr_array_index (self->order, index) : NULL;
+
+  if (entry != NULL && entry_holds (entry, record))
+    return entry_use (self, entry, index);
+
+  if (index < self->order->len)
+    g_ptr_array_index (self->order, index) = NULL;
 
   if (record->id == NULL)
     return NULL;
@@ -341,18 +382,13 @@ refresh (AguiInputMessages *self,
       entry = g_new0 (Entry, 1);
       g_hash_table_insert (self->entries, g_strdup (record->id), entry);
     }
-  else
+  else if (entry_holds (entry, record))
     {
-      Key key = { NULL, entry->key, entry->key_len, 0, TRUE };
-
-      make_key (&key, record);
-      if (key.same && key.at == key.kept_len)
-        {
-          entry->pass = self->pass;
-          return entry;
-        }
-      if (building && entry->pass == self->pass)
-        return NULL;
+      return entry_use (self, entry, index);
+    }
+  else if (building && entry->pass == self->pass)
+    {
+      return NULL;
     }
 
   {
@@ -364,10 +400,9 @@ refresh (AguiInputMessages *self,
   g_free (entry->key);
   entry->key = g_memdup2 (self->key->str, self->key->len);
   entry->key_len = self->key->len;
-  entry->pass = self->pass;
   entry_set_message (self, entry, record);
 
-  return entry;
+  return entry_use (self, entry, index);
 }
 
 /* Brings the kept messages up to date for up to @budget_us microseconds,
@@ -387,7 +422,7 @@ _agui_input_messages_update (AguiInputMessages *self,
       AguiRecord *record = _agui_transcript_get_record (transcript, self->cursor);
 
       if (record->role != AGUI_ROLE_ACTIVITY)
-        refresh (self, record, FALSE);
+        refresh (self, record, self->cursor, FALSE);
       self->cursor++;
 
       if ((self->cursor & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
@@ -420,6 +455,7 @@ _agui_input_messages_build (AguiInputMessages *self,
   JsonArray *messages = json_array_sized_new (n);
 
   self->pass++;
+  self->n_seen = 0;
   g_array_set_size (self->pieces, 0);
   g_ptr_array_set_size (self->own_texts, 0);
 
@@ -430,9 +466,13 @@ _agui_input_messages_build (AguiInputMessages *self,
       Piece piece;
 
       if (record->role == AGUI_ROLE_ACTIVITY)
-        continue;
+        {
+          if (i < self->order->len)
+            g_ptr_array_index (self->order, i) = NULL;
+          continue;
+        }
 
-      if ((entry = refresh (self, record, TRUE)) != NULL)
+      if ((entry = refresh (self, record, i, TRUE)) != NULL)
         {
           if (entry->message == NULL)
             continue;
@@ -462,7 +502,11 @@ _agui_input_messages_build (AguiInputMessages *self,
       g_array_append_val (self->pieces, piece);
     }
 
-  g_hash_table_foreach_remove (self->entries, entry_unseen, self);
+  /* Every place in the order is this build's now: none names an entry
+   * let go below */
+  g_ptr_array_set_size (self->order, n);
+  if (self->n_seen < g_hash_table_size (self->entries))
+    g_hash_table_foreach_remove (self->entries, entry_unseen, self);
   self->cursor = 0;
 
   return messages;
