@@ -137,6 +137,16 @@ test_update_in_slices (void)
 
   apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m7\",\"delta\":\", changed\"}");
   assert_as_from_scratch (kept, transcript);
+
+  /* A tool's answer goes right after its call: every record after it
+   * moves one place */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"search\",\"parentMessageId\":\"m3\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"c1\",\"content\":\"found\"}");
+  g_assert_cmpstr (_agui_transcript_get_record (transcript, 4)->id, ==, "t1");
+  g_assert_cmpstr (_agui_transcript_get_record (transcript, 5)->id, ==, "m4");
+  assert_as_from_scratch (kept, transcript);
+  assert_as_from_scratch (kept, transcript);
 }
 
 static void
