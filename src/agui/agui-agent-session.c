@@ -2040,6 +2040,9 @@ agui_agent_session_choose_branch (AguiAgentSession  *self,
   if (!_agui_transcript_choose_branch (self->transcript, message_id, index, &leaf, error))
     return FALSE;
 
+  /* The branch's records are new to the kept messages */
+  keep_input_messages (self);
+
   if (g_strcmp0 (leaf, _agui_turn_recorder_get_last_snapshot_id (self->recorder)) == 0)
     return TRUE;
 
