@@ -54,6 +54,7 @@ void        _agui_record_free                       (AguiRecord      *record);
 void        _agui_record_merge_metadata             (AguiRecord      *record,
                                                      JsonObject      *metadata);
 AguiRecord *_agui_record_new_from_message           (JsonObject      *message);
+JsonObject *_agui_record_to_input_message           (AguiRecord      *record);
 
 AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
                                                      const char      *id);
@@ -130,6 +131,8 @@ void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
 guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
+AguiRecord *_agui_transcript_get_record              (AguiTranscript  *self,
+                                                     guint            index);
 void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      guint            from,
                                                      guint            to,

@@ -1357,23 +1357,33 @@ agui_transcript_to_messages (AguiTranscript *self,
   for (guint i = 0; i < self->records->len; i++)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
+      JsonObject *message;
 
-      if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
-        continue;
+      if (include_activity)
+        message = record_to_message (record, TRUE);
+      else
+        message = _agui_record_to_input_message (record);
 
-      if (!include_activity && record->attempt != AGUI_ATTEMPT_NONE)
-        {
-          JsonObject *message = attempt_to_message (record);
-
-          if (message != NULL)
-            json_array_add_object_element (messages, message);
-          continue;
-        }
-
-      json_array_add_object_element (messages, record_to_message (record, include_activity));
+      if (message != NULL)
+        json_array_add_object_element (messages, message);
     }
 
   return messages;
+}
+
+/* The AG-UI message of @record in a run's input, as
+ * agui_transcript_to_messages (self, FALSE) has it; NULL when nothing of
+ * it goes to the agent (an activity, a failed attempt's words) */
+JsonObject *
+_agui_record_to_input_message (AguiRecord *record)
+{
+  if (record->role == AGUI_ROLE_ACTIVITY)
+    return NULL;
+
+  if (record->attempt != AGUI_ATTEMPT_NONE)
+    return attempt_to_message (record);
+
+  return record_to_message (record, FALSE);
 }
 
 /* The AG-UI message of record @index, activity included, as
@@ -2369,6 +2379,15 @@ guint
 _agui_transcript_get_n_records (AguiTranscript *self)
 {
   return self->records->len;
+}
+
+AguiRecord *
+_agui_transcript_get_record (AguiTranscript *self,
+                             guint           index)
+{
+  g_return_val_if_fail (index < self->records->len, NULL);
+
+  return g_ptr_array_index (self->records, index);
 }
 
 /* A replayed log arrives all at once: the restore says when the records
