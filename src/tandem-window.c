@@ -753,7 +753,7 @@ typedef struct
 {
   GWeakRef          self;
   AguiAgentSession *session;
-  JsonArray        *interrupts;
+  GPtrArray        *interrupts;  /* of AguiInterrupt */
   JsonArray        *answers;
   guint             index;
 } AskData;
@@ -770,7 +770,7 @@ ask_data_free (AskData *data)
     }
   g_weak_ref_clear (&data->self);
   g_clear_object (&data->session);
-  g_clear_pointer (&data->interrupts, json_array_unref);
+  g_clear_pointer (&data->interrupts, g_ptr_array_unref);
   g_clear_pointer (&data->answers, json_array_unref);
   g_free (data);
 }
@@ -815,11 +815,10 @@ ask_next (AskData *data)
 {
   g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
   TandemApprovalDialog *dialog;
-  JsonObject *interrupt;
 
   g_assert (self != NULL);
 
-  if (data->index >= json_array_get_length (data->interrupts))
+  if (data->index >= data->interrupts->len)
     {
       g_autoptr(AskData) owned = data;
 
@@ -828,11 +827,10 @@ ask_next (AskData *data)
       return;
     }
 
-  interrupt = json_array_get_object_element (data->interrupts, data->index);
   dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
                                        agui_agent_session_get_transcript (data->session),
-                                       interrupt);
-  tandem_approval_dialog_set_position (dialog, data->index + 1, json_array_get_length (data->interrupts));
+                                       g_ptr_array_index (data->interrupts, data->index));
+  tandem_approval_dialog_set_position (dialog, data->index + 1, data->interrupts->len);
   g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
   tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
 }
@@ -851,14 +849,11 @@ tandem_window_ask_interrupts (TandemWindow *self)
   data = g_new0 (AskData, 1);
   g_weak_ref_init (&data->self, self);
   data->session = g_object_ref (self->session);
-  /* The dialogs show the AG-UI objects, as they were when asked. */
-  data->interrupts = json_array_new ();
+  /* The dialogs ask what was pending when asked, whatever the list
+   * does meanwhile; each interrupt is immutable. */
+  data->interrupts = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
-    {
-      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
-
-      json_array_add_element (data->interrupts, agui_interrupt_to_json (interrupt));
-    }
+    g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
   data->answers = json_array_new ();
   self->asking = TRUE;
   tandem_window_update_actions (self);
