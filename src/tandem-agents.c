@@ -1290,6 +1290,36 @@ tandem_agents_remove (TandemAgents  *self,
   return TRUE;
 }
 
+/* The agent a keyring call on behalf of @task is about, or %NULL when
+ * @task has already returned (cancelled, or no such agent). */
+static TandemAgent *
+ref_agent_for_task (TandemAgents *self,
+                    GTask        *task,
+                    const char   *id)
+{
+  TandemAgent *agent;
+
+  if (g_task_return_error_if_cancelled (task))
+    return NULL;
+
+  if (!(agent = tandem_agents_ref_agent (self, id)))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                             _("There is no agent with the id “%s”"), id);
+  return agent;
+}
+
+/* Takes @task and @call; @callback gets @task back as its user data. */
+static void
+lookup_token_for_task (GTask               *task,
+                       KeyringCall         *call,
+                       GAsyncReadyCallback  callback)
+{
+  g_autoptr(GHashTable) attributes = token_attributes (call->id);
+
+  g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
+  secret_password_lookupv (&token_schema, attributes, call->cancellable, callback, task);
+}
+
 static void
 tandem_agents_find_token_cb (GObject      *object,
                              GAsyncResult *result,
@@ -1342,8 +1372,6 @@ tandem_agents_lookup_token_async (TandemAgents        *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(TandemAgent) agent = NULL;
-  g_autoptr(GHashTable) attributes = NULL;
-  KeyringCall *call;
 
   g_return_if_fail (TANDEM_IS_AGENTS (self));
   g_return_if_fail (id != NULL);
@@ -1352,15 +1380,8 @@ tandem_agents_lookup_token_async (TandemAgents        *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tandem_agents_lookup_token_async);
 
-  if (g_task_return_error_if_cancelled (task))
+  if (!(agent = ref_agent_for_task (self, task, id)))
     return;
-
-  if (!(agent = tandem_agents_ref_agent (self, id)))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("There is no agent with the id “%s”"), id);
-      return;
-    }
 
   if (tandem_agent_is_demo (agent))
     {
@@ -1368,12 +1389,8 @@ tandem_agents_lookup_token_async (TandemAgents        *self,
       return;
     }
 
-  call = keyring_call_new (cancellable, id);
-  g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
-
-  attributes = token_attributes (call->id);
-  secret_password_lookupv (&token_schema, attributes, call->cancellable,
-                           tandem_agents_find_token_cb, g_steal_pointer (&task));
+  lookup_token_for_task (g_steal_pointer (&task), keyring_call_new (cancellable, id),
+                         tandem_agents_find_token_cb);
 }
 
 /**
@@ -1490,7 +1507,6 @@ tandem_agents_create_transport_async (TandemAgents        *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(TandemAgent) agent = NULL;
-  g_autoptr(GHashTable) attributes = NULL;
   KeyringCall *call;
 
   g_return_if_fail (TANDEM_IS_AGENTS (self));
@@ -1500,15 +1516,8 @@ tandem_agents_create_transport_async (TandemAgents        *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tandem_agents_create_transport_async);
 
-  if (g_task_return_error_if_cancelled (task))
+  if (!(agent = ref_agent_for_task (self, task, id)))
     return;
-
-  if (!(agent = tandem_agents_ref_agent (self, id)))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("There is no agent with the id “%s”"), id);
-      return;
-    }
 
   if (tandem_agent_is_demo (agent))
     {
@@ -1518,11 +1527,7 @@ tandem_agents_create_transport_async (TandemAgents        *self,
 
   call = keyring_call_new (cancellable, id);
   call->agent = g_steal_pointer (&agent);
-  g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
-
-  attributes = token_attributes (call->id);
-  secret_password_lookupv (&token_schema, attributes, call->cancellable,
-                           tandem_agents_lookup_token_cb, g_steal_pointer (&task));
+  lookup_token_for_task (g_steal_pointer (&task), call, tandem_agents_lookup_token_cb);
 }
 
 /**

@@ -534,6 +534,8 @@ tandem_window_update_steps (TandemWindow *self)
     current = steps[g_strv_length ((char **) steps) - 1];
 
   gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
+  /* An agent's step name can be longer than the header has room for */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), current);
   gtk_spinner_set_spinning (self->steps_spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
   gtk_widget_set_visible (self->steps_box, busy || current != NULL);

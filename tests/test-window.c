@@ -199,6 +199,43 @@ test_stream (Fixture       *f,
   g_assert_nonnull (tandem_test_find_label (f->window, "Hi"));
 }
 
+static gboolean
+steps_shown (gpointer data)
+{
+  Fixture *f = data;
+
+  return gtk_widget_get_mapped (tandem_test_child (f->window, "steps_label"));
+}
+
+static void
+test_header_status (Fixture       *f,
+                    gconstpointer  data)
+{
+  AguiTestResponse *response;
+  GtkLabel *steps;
+  PangoLayout *layout;
+
+  g_test_summary ("While a run works, the header says so in full, even beside a title too long for the header");
+
+  response = agui_test_response_new_events (RS ("r1"), NULL);
+  agui_test_response_append_stall (response, 1500);
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 760, 600);
+  send_by_enter (f, "Please summarise the quarterly report and the notes from every meeting since March");
+  g_assert_true (agui_test_wait_for (steps_shown, f, TIMEOUT_MS));
+  tandem_test_iterate_for (100);
+
+  steps = GTK_LABEL (tandem_test_child (f->window, "steps_label"));
+  g_assert_cmpstr (gtk_label_get_text (steps), ==, "Working…");
+  layout = gtk_label_get_layout (steps);
+  g_assert_false (pango_layout_is_ellipsized (layout));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (steps)), >, 0);
+
+  tandem_test_wait_for_exchange (f->session, 50);
+}
+
 static void
 test_composer_keys (Fixture       *f,
                     gconstpointer  data)
@@ -1528,6 +1565,7 @@ main (int   argc,
 #define ADD(path, fn, data) g_test_add ("/tandem/window/" path, Fixture, data, fixture_set_up, fn, fixture_tear_down)
   ADD ("stream", test_stream, NULL);
   ADD ("composer-keys", test_composer_keys, NULL);
+  ADD ("header-status", test_header_status, NULL);
   ADD ("tool-card", test_tool_card, NULL);
   ADD ("tool-card-long-arguments", test_tool_card_long_arguments, NULL);
   ADD ("interrupt-approve", test_interrupt, GINT_TO_POINTER (FALSE));
