@@ -523,19 +523,46 @@ tandem_window_update_content_page (TandemWindow *self)
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
 }
 
+/* The latest subagent still at work, or NULL */
+static AguiSubagentRun *
+dup_working_subagent (AguiTranscript *transcript)
+{
+  GListModel *subagents = agui_transcript_get_subagents (transcript);
+
+  for (guint i = g_list_model_get_n_items (subagents); i > 0; i--)
+    {
+      g_autoptr(AguiSubagentRun) run = g_list_model_get_item (subagents, i - 1);
+
+      if (agui_subagent_run_get_status (run) == AGUI_SUBAGENT_RUNNING)
+        return g_steal_pointer (&run);
+    }
+
+  return NULL;
+}
+
 static void
 tandem_window_update_steps (TandemWindow *self)
 {
   const char * const *steps = self->transcript != NULL ? agui_transcript_get_steps (self->transcript) : NULL;
   gboolean busy = is_busy (self);
+  g_autoptr(AguiSubagentRun) subagent = NULL;
+  g_autofree char *tooltip = NULL;
   const char *current = NULL;
 
+  /* The header has room for a name, not a sentence: the spinner says
+   * it works, the tooltip says who. */
   if (steps != NULL && steps[0] != NULL)
     current = steps[g_strv_length ((char **) steps) - 1];
+  else if (busy && (subagent = dup_working_subagent (self->transcript)) != NULL)
+    {
+      current = agui_subagent_run_get_name (subagent);
+      /* Translators: %s is the name of a subagent the agent handed work to */
+      tooltip = g_strdup_printf (_("%s is working…"), current);
+    }
 
   gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
   /* An agent's step name can be longer than the header has room for */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), current);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), tooltip != NULL ? tooltip : current);
   gtk_spinner_set_spinning (self->steps_spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
   gtk_widget_set_visible (self->steps_box, busy || current != NULL);
@@ -2573,6 +2600,7 @@ tandem_window_dispose (GObject *object)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_signal_handlers_disconnect_by_data (self->transcript, self);
+      g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
     }
 
   if (self->visible_threads != NULL)
@@ -2833,6 +2861,7 @@ tandem_window_set_session (TandemWindow     *self,
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_signal_handlers_disconnect_by_data (self->transcript, self);
+      g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
       agui_agent_session_cancel (self->session);
     }
 
@@ -2860,6 +2889,8 @@ tandem_window_set_session (TandemWindow     *self,
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agui_transcript_get_subagents (self->transcript), "items-changed",
+                           G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "items-changed", G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   tandem_window_update_content_page (self);
