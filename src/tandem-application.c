@@ -132,7 +132,16 @@ tandem_application_quit_action (GSimpleAction *action,
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_close (l->data);
 
-  g_application_quit (G_APPLICATION (self));
+  /* A window closed during a run stays, hidden, until its turn is
+   * saved, and the application ends with the last window */
+  g_clear_pointer (&windows, g_list_free);
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (!TANDEM_IS_WINDOW (l->data) || gtk_widget_get_visible (l->data))
+      gtk_window_destroy (l->data);
+
+  if (gtk_application_get_windows (GTK_APPLICATION (self)) == NULL)
+    g_application_quit (G_APPLICATION (self));
 }
 
 /* A notification's click: the conversation it is about, in front. */

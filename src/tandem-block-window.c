@@ -11,8 +11,11 @@
 /**
  * TandemBlockWindow:
  *
- * The end of a list of blocks: everything from an offset on, and the
- * offset only ever moves towards the start, when the person scrolls up.
+ * A stretch of a list of blocks: usually its end, everything from an
+ * offset on, the offset moving towards the start as the person scrolls
+ * up; or, after a jump far back (find stepping to an old match), a few
+ * dozen blocks around the place jumped to, growing at either edge as the
+ * person scrolls, until Jump to Latest shows the end again.
  *
  * GTK 4.8's GtkListView keeps 200 rows alive around its anchor, built,
  * measured and styled, however few fit on screen; opening a long
@@ -21,8 +24,14 @@
  * few dozen blocks; older ones are put in front, a few at a time, as the
  * person reads back. Items put in front are one items-changed at 0, which
  * the list view takes without moving what is on screen; changes to the
- * source past the offset are passed on as they are.
+ * source past the offset are passed on as they are. Jumping far back by
+ * scrolling the whole list would make the list view build its 200 rows
+ * around the place jumped to (a quarter of a second); a window around it
+ * costs the few rows it holds.
  */
+
+/* An end that follows the source's: the window reaches the last block */
+#define OPEN_END G_MAXUINT
 
 struct _TandemBlockWindow
 {
@@ -30,6 +39,7 @@ struct _TandemBlockWindow
 
   GListModel *source;
   guint       offset;
+  guint       end;     /* one past the last item shown, or OPEN_END */
 };
 
 static void tandem_block_window_model_init (GListModelInterface *iface);
@@ -44,11 +54,27 @@ tandem_block_window_get_item_type (GListModel *model)
 }
 
 static guint
+window_end (TandemBlockWindow *self)
+{
+  guint n = g_list_model_get_n_items (self->source);
+
+  return self->end == OPEN_END ? n : MIN (self->end, n);
+}
+
+/* A closed end that came to the source's own follows it from then on */
+static void
+normalize_end (TandemBlockWindow *self)
+{
+  if (self->end != OPEN_END && self->end >= g_list_model_get_n_items (self->source))
+    self->end = OPEN_END;
+}
+
+static guint
 tandem_block_window_get_n_items (GListModel *model)
 {
   TandemBlockWindow *self = TANDEM_BLOCK_WINDOW (model);
 
-  return g_list_model_get_n_items (self->source) - self->offset;
+  return window_end (self) - self->offset;
 }
 
 static gpointer
@@ -57,7 +83,7 @@ tandem_block_window_get_item (GListModel *model,
 {
   TandemBlockWindow *self = TANDEM_BLOCK_WINDOW (model);
 
-  if (position > G_MAXUINT - self->offset)
+  if (position >= window_end (self) - self->offset)
     return NULL;
 
   return g_list_model_get_item (self->source, self->offset + position);
@@ -71,12 +97,47 @@ tandem_block_window_model_init (GListModelInterface *iface)
   iface->get_item = tandem_block_window_get_item;
 }
 
+/* With a closed end: what changed at or past the end is not shown; the
+ * window keeps its items, wherever changes before them move them to, and
+ * takes in whatever replaced a stretch of it, all of it. */
+static void
+on_source_items_changed_closed (TandemBlockWindow *self,
+                                guint              position,
+                                guint              removed,
+                                guint              added)
+{
+  guint in_window, removed_in;
+
+  if (position >= self->end)
+    return;
+
+  if (position + removed <= self->offset)
+    {
+      self->offset = self->offset - removed + added;
+      self->end = self->end - removed + added;
+      return;
+    }
+
+  in_window = position >= self->offset ? position - self->offset : 0;
+  removed_in = MIN (position + removed, self->end) - MAX (position, self->offset);
+  self->offset = MIN (self->offset, position);
+  self->end = position + removed >= self->end ? position + added : self->end - removed + added;
+  normalize_end (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), in_window, removed_in, added);
+}
+
 static void
 on_source_items_changed_cb (TandemBlockWindow *self,
                             guint              position,
                             guint              removed,
                             guint              added)
 {
+  if (self->end != OPEN_END)
+    {
+      on_source_items_changed_closed (self, position, removed, added);
+      return;
+    }
+
   if (position >= self->offset)
     {
       g_list_model_items_changed (G_LIST_MODEL (self), position - self->offset, removed, added);
@@ -141,6 +202,7 @@ tandem_block_window_new (GListModel *source,
   self->source = g_object_ref (source);
   n = g_list_model_get_n_items (source);
   self->offset = n > tail ? n - tail : 0;
+  self->end = OPEN_END;
   g_signal_connect_object (source, "items-changed", G_CALLBACK (on_source_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   return self;
@@ -175,6 +237,21 @@ tandem_block_window_get_offset (TandemBlockWindow *self)
 }
 
 /**
+ * tandem_block_window_get_shows_end:
+ * @self: a window
+ *
+ * Returns: whether the window reaches the end of the source, and takes
+ *   in what is appended to it
+ */
+gboolean
+tandem_block_window_get_shows_end (TandemBlockWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK_WINDOW (self), TRUE);
+
+  return self->end == OPEN_END;
+}
+
+/**
  * tandem_block_window_reveal:
  * @self: a window
  * @count: how many more items to show in front
@@ -200,18 +277,81 @@ tandem_block_window_reveal (TandemBlockWindow *self,
 }
 
 /**
- * tandem_block_window_reveal_all:
+ * tandem_block_window_reveal_after:
  * @self: a window
+ * @count: how many more items to show after the last
  *
- * Shows the whole source, as something that looks at all of it (a search
- * stepping through matches) needs.
+ * Returns: how many were added: 0 when the window shows the end
+ */
+guint
+tandem_block_window_reveal_after (TandemBlockWindow *self,
+                                  guint              count)
+{
+  guint n, shown, old_n;
+
+  g_return_val_if_fail (TANDEM_IS_BLOCK_WINDOW (self), 0);
+
+  if (self->end == OPEN_END)
+    return 0;
+
+  n = g_list_model_get_n_items (self->source);
+  old_n = self->end - self->offset;
+  shown = MIN (count, n - self->end);
+  self->end += shown;
+  normalize_end (self);
+  if (shown > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), old_n, 0, shown);
+
+  return shown;
+}
+
+/**
+ * tandem_block_window_show_range:
+ * @self: a window
+ * @first: the position in the source of the first item to show
+ * @count: how many to show
+ *
+ * Shows that stretch of the source instead of what the window showed;
+ * when it reaches the source's end, the window follows the end again.
  */
 void
-tandem_block_window_reveal_all (TandemBlockWindow *self)
+tandem_block_window_show_range (TandemBlockWindow *self,
+                                guint              first,
+                                guint              count)
 {
+  guint n, old_n;
+
   g_return_if_fail (TANDEM_IS_BLOCK_WINDOW (self));
 
-  tandem_block_window_reveal (self, self->offset);
+  n = g_list_model_get_n_items (self->source);
+  old_n = window_end (self) - self->offset;
+  self->offset = MIN (first, n);
+  self->end = count > n - self->offset ? n : self->offset + count;
+  normalize_end (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n, window_end (self) - self->offset);
+}
+
+/**
+ * tandem_block_window_show_tail:
+ * @self: a window
+ * @tail: how many of the last items to show
+ *
+ * Shows the end of the source again, as when the window was made, if it
+ * does not already.
+ */
+void
+tandem_block_window_show_tail (TandemBlockWindow *self,
+                               guint              tail)
+{
+  guint n;
+
+  g_return_if_fail (TANDEM_IS_BLOCK_WINDOW (self));
+
+  if (self->end == OPEN_END)
+    return;
+
+  n = g_list_model_get_n_items (self->source);
+  tandem_block_window_show_range (self, n > tail ? n - tail : 0, tail);
 }
 
 /**
@@ -219,19 +359,29 @@ tandem_block_window_reveal_all (TandemBlockWindow *self)
  * @self: a window
  * @position: a position in the source
  *
- * Shows @position if it is in front of the window, and says where it is
- * in the window.
+ * Shows @position, and says where it is in the window. A position just
+ * outside the window is added at that edge; one further away gets a
+ * window of its own, @position and @margin items either side.
  *
  * Returns: the position of the source's item @position in the window
  */
 guint
 tandem_block_window_to_window (TandemBlockWindow *self,
-                               guint              position)
+                               guint              position,
+                               guint              margin)
 {
+  guint end;
+
   g_return_val_if_fail (TANDEM_IS_BLOCK_WINDOW (self), position);
 
-  if (position < self->offset)
+  end = window_end (self);
+  if (position < self->offset && self->offset - position <= margin)
     tandem_block_window_reveal (self, self->offset - position);
+  else if (position >= end && position - end < margin)
+    tandem_block_window_reveal_after (self, position - end + 1);
+  else if (position < self->offset || position >= end)
+    tandem_block_window_show_range (self, position > margin ? position - margin : 0,
+                                    (position > margin ? margin : position) + 1 + margin);
 
   return position - self->offset;
 }

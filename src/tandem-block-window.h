@@ -19,8 +19,16 @@ GListModel        *tandem_block_window_get_source   (TandemBlockWindow *self);
 guint              tandem_block_window_get_offset   (TandemBlockWindow *self);
 guint              tandem_block_window_reveal       (TandemBlockWindow *self,
                                                      guint              count);
-void               tandem_block_window_reveal_all   (TandemBlockWindow *self);
+guint              tandem_block_window_reveal_after (TandemBlockWindow *self,
+                                                     guint              count);
+gboolean           tandem_block_window_get_shows_end (TandemBlockWindow *self);
+void               tandem_block_window_show_range   (TandemBlockWindow *self,
+                                                     guint              first,
+                                                     guint              count);
+void               tandem_block_window_show_tail    (TandemBlockWindow *self,
+                                                     guint              tail);
 guint              tandem_block_window_to_window    (TandemBlockWindow *self,
-                                                     guint              position);
+                                                     guint              position,
+                                                     guint              margin);
 
 G_END_DECLS

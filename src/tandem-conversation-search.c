@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-block-row.h"
+#include "tandem-block-window.h"
 #include "tandem-block.h"
 #include "tandem-message-row.h"
 #include "tandem-conversation-search.h"
@@ -54,7 +55,8 @@ struct _TandemConversationSearch
   GtkWidget   *next_button;
 
   GtkListView *view;
-  GListModel  *blocks;
+  GListModel  *blocks;        /* all of the conversation's */
+  TandemBlockWindow *window;  /* what the view shows of them, if not all */
   char        *query;
   GArray      *matches;
   char        *status_text;
@@ -63,12 +65,17 @@ struct _TandemConversationSearch
   guint        highlight_id;
   guint        highlight_frames;
   guint        highlighted : 1;  /* some label may still carry a highlight */
+  guint        rescroll : 2;     /* frames to scroll again in: the view was given other rows */
 };
 
 G_DEFINE_FINAL_TYPE (TandemConversationSearch, tandem_conversation_search, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_ACTIVE, PROP_CURRENT, N_PROPS };
 static GParamSpec *properties[N_PROPS];
+
+/* Blocks either side of a match far from what the view shows, when the
+ * view is given a window of its own around the match */
+#define MATCH_MARGIN 20
 
 /* Matching */
 
@@ -329,6 +336,21 @@ highlight_tick_cb (GtkWidget     *widget,
 {
   TandemConversationSearch *self = user_data;
 
+  /* A list view given other rows (a window around a match far back)
+   * scrolls among rows it has not measured yet, and loses the place when
+   * its own size changes before it lays them out (the search bar opening
+   * as the first match is stepped to): ask again in the next two frames,
+   * after a layout of the new rows */
+  if (self->rescroll > 0 && self->current >= 0)
+    {
+      const Match *match = &g_array_index (self->matches, Match, self->current);
+
+      gtk_widget_activate_action (widget, "list.scroll-to-item", "u",
+                                  tandem_block_window_to_window (self->window, match->block, MATCH_MARGIN));
+    }
+  if (self->rescroll > 0)
+    self->rescroll--;
+
   highlight (self);
   if (--self->highlight_frames > 0)
     return G_SOURCE_CONTINUE;
@@ -410,8 +432,17 @@ show_current (TandemConversationSearch *self)
   if (self->current >= 0 && self->view != NULL)
     {
       const Match *match = &g_array_index (self->matches, Match, self->current);
+      guint position = match->block;
 
-      gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", match->block);
+      if (self->window != NULL)
+        {
+          guint offset = tandem_block_window_get_offset (self->window);
+
+          position = tandem_block_window_to_window (self->window, position, MATCH_MARGIN);
+          if (offset != tandem_block_window_get_offset (self->window))
+            self->rescroll = 2;
+        }
+      gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
     }
   queue_highlight (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT]);
@@ -695,21 +726,29 @@ tandem_conversation_search_set_view (TandemConversationSearch *self,
 /**
  * tandem_conversation_search_set_blocks:
  * @self: the search
- * @blocks: (nullable): the conversation's blocks, as the view shows them
+ * @blocks: (nullable): the conversation's blocks, as the view shows them:
+ *   all of them, or a [class@Tandem.BlockWindow] on them, which is moved
+ *   to each match stepped to (every block is searched)
  */
 void
 tandem_conversation_search_set_blocks (TandemConversationSearch *self,
                                        GListModel               *blocks)
 {
+  TandemBlockWindow *window;
+  GListModel *all;
+
   g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
   g_return_if_fail (!blocks || G_IS_LIST_MODEL (blocks));
 
-  if (self->blocks == blocks)
+  window = TANDEM_IS_BLOCK_WINDOW (blocks) ? TANDEM_BLOCK_WINDOW (blocks) : NULL;
+  all = window != NULL ? tandem_block_window_get_source (window) : blocks;
+  if (self->blocks == all && self->window == window)
     return;
 
+  g_set_object (&self->window, window);
   if (self->blocks != NULL)
     g_signal_handlers_disconnect_by_data (self->blocks, self);
-  g_set_object (&self->blocks, blocks);
+  g_set_object (&self->blocks, all);
   if (self->blocks != NULL)
     g_signal_connect_object (self->blocks, "items-changed", G_CALLBACK (on_blocks_items_changed_cb),
                              self, G_CONNECT_SWAPPED);
@@ -807,8 +846,8 @@ tandem_conversation_search_get_current (TandemConversationSearch *self)
  * tandem_conversation_search_get_current_block:
  * @self: the search
  *
- * Returns: the position in the blocks of the match stepped to, or
- *   %GTK_INVALID_LIST_POSITION
+ * Returns: the position in all the conversation's blocks of the match
+ *   stepped to, or %GTK_INVALID_LIST_POSITION
  */
 guint
 tandem_conversation_search_get_current_block (TandemConversationSearch *self)

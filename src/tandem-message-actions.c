@@ -17,7 +17,9 @@
  * ("‹ 2 / 3 ›", when it has more than one), and the buttons for what can
  * be done with it, shown while the pointer or the keyboard focus is on
  * the message. For the person's messages it also holds the editor that
- * "Edit and Resend" opens in place of the message.
+ * "Edit and Resend" opens in place of the message, made the first time
+ * it opens: a long conversation has thousands of these lines and few
+ * are ever edited, and a text view is the dearest widget of the line.
  *
  * The buttons name `message.*` actions, which the row installs (the
  * row's context menu offers the same ones); sending an edit activates
@@ -36,7 +38,7 @@ struct _TandemMessageActions
   GtkWidget   *regenerate_button;
   GtkWidget   *edit_button;
   GtkWidget   *time_label;
-  GtkWidget   *editor;
+  GtkWidget   *editor;       /* NULL until first asked for */
   GtkTextView *editor_view;
 };
 
@@ -136,13 +138,55 @@ update_time (TandemMessageActions *self)
   gtk_widget_set_visible (self->time_label, TRUE);
 }
 
+/* As in the composer: Enter sends, Shift+Enter starts a new line,
+ * Escape leaves the message as it was. Before the text view, which
+ * would take Enter for itself. */
+static gboolean
+on_editor_key_pressed_cb (TandemMessageActions  *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && !(modifiers & GDK_SHIFT_MASK))
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.send", NULL);
+
+  if (keyval == GDK_KEY_Escape && modifiers == 0)
+    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.cancel", NULL);
+
+  return FALSE;
+}
+
+static void
+ensure_editor (TandemMessageActions *self)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+  GtkEventController *keys;
+
+  if (self->editor != NULL)
+    return;
+
+  builder = gtk_builder_new_from_resource ("/io/github/tandemdesk/Tandem/tandem-message-editor.ui");
+  self->editor = GTK_WIDGET (gtk_builder_get_object (builder, "editor"));
+  self->editor_view = GTK_TEXT_VIEW (gtk_builder_get_object (builder, "editor_view"));
+  gtk_widget_set_parent (self->editor, GTK_WIDGET (self));
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (self->editor, keys);
+}
+
 static void
 set_editing (TandemMessageActions *self,
              gboolean              editing)
 {
-  if (editing == gtk_widget_get_visible (self->editor))
+  if (editing == tandem_message_actions_get_editing (self))
     return;
 
+  ensure_editor (self);
   gtk_widget_set_visible (self->editor, editing);
   gtk_widget_set_visible (self->bar, !editing);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
@@ -155,12 +199,16 @@ editor_send_action (GtkWidget  *widget,
 {
   TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (widget);
   g_autoptr(TandemMessageActions) hold = NULL;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor_view);
+  GtkTextBuffer *buffer;
   g_autofree char *text = NULL;
   g_autofree char *stripped = NULL;
   g_autofree char *id = NULL;
   GtkTextIter start, end;
 
+  if (!tandem_message_actions_get_editing (self))
+    return;
+
+  buffer = gtk_text_view_get_buffer (self->editor_view);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
   stripped = g_strstrip (g_strdup (text));
@@ -191,6 +239,8 @@ tandem_message_actions_dispose (GObject *object)
 {
   TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (object);
 
+  g_clear_pointer (&self->editor, gtk_widget_unparent);
+  self->editor_view = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_MESSAGE_ACTIONS);
   g_clear_object (&self->block);
 
@@ -236,8 +286,6 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, regenerate_button);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, edit_button);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, time_label);
-  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, editor);
-  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, editor_view);
 
   gtk_widget_class_install_action (widget_class, "editor.send", NULL, editor_send_action);
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
@@ -246,37 +294,11 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
   gtk_widget_class_set_css_name (widget_class, "messageactions");
 }
 
-/* As in the composer: Enter sends, Shift+Enter starts a new line,
- * Escape leaves the message as it was. Before the text view, which
- * would take Enter for itself. */
-static gboolean
-on_editor_key_pressed_cb (TandemMessageActions  *self,
-                          guint                  keyval,
-                          guint                  keycode,
-                          GdkModifierType        state,
-                          GtkEventControllerKey *controller)
-{
-  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
-
-  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && !(modifiers & GDK_SHIFT_MASK))
-    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.send", NULL);
-
-  if (keyval == GDK_KEY_Escape && modifiers == 0)
-    return gtk_widget_activate_action (GTK_WIDGET (self), "editor.cancel", NULL);
-
-  return FALSE;
-}
-
 static void
 tandem_message_actions_init (TandemMessageActions *self)
 {
-  GtkEventController *keys = gtk_event_controller_key_new ();
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (self->editor, keys);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 }
@@ -313,7 +335,7 @@ tandem_message_actions_get_editing (TandemMessageActions *self)
 {
   g_return_val_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self), FALSE);
 
-  return gtk_widget_get_visible (self->editor);
+  return self->editor != NULL && gtk_widget_get_visible (self->editor);
 }
 
 /**
@@ -331,6 +353,7 @@ tandem_message_actions_begin_edit (TandemMessageActions *self)
   g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
 
   text = agui_message_dup_text (tandem_block_get_message (self->block));
+  ensure_editor (self);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->editor_view), text ? text : "", -1);
   set_editing (self, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->editor_view));

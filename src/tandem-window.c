@@ -32,6 +32,8 @@
  * (see TandemBlockWindow for why not all at once). */
 #define OPEN_BLOCKS 40
 #define REVEAL_BLOCKS 40
+/* How long a window closed during a run waits for its turn to be saved */
+#define CLOSE_TIMEOUT_S 10
 
 struct _TandemWindow
 {
@@ -46,6 +48,9 @@ struct _TandemWindow
   TandemBlockList      *blocks;
   TandemBlockWindow    *block_window;  /* what the view shows of them */
   guint                 reveal_tick;
+  gboolean              reveal_front;
+  gboolean              reveal_back;
+  guint                 close_timeout_id;  /* closed, waiting for the turn's save */
   char                 *reopen_thread;  /* to reopen once the store is open */
   gboolean              relayout_pending;
   char                 *agent_id;      /* the conversation's: an agent's id or a URL */
@@ -279,12 +284,19 @@ overflows (GtkAdjustment *adjustment)
   return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
 }
 
+static gboolean
+shows_end (TandemWindow *self)
+{
+  return self->block_window == NULL || tandem_block_window_get_shows_end (self->block_window);
+}
+
 static void
 tandem_window_update_jump_button (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
 
-  gtk_widget_set_visible (self->jump_button, !self->following && overflows (adjustment));
+  /* A window on older blocks has newer ones below it, whatever fits */
+  gtk_widget_set_visible (self->jump_button, !self->following && (overflows (adjustment) || !shows_end (self)));
 }
 
 static void
@@ -310,20 +322,48 @@ tandem_window_scroll_to_end (TandemWindow *self)
                             gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
 }
 
+/* At the bottom of what is shown, and that is the latest */
+static gboolean
+is_at_latest (TandemWindow  *self,
+              GtkAdjustment *adjustment)
+{
+  return is_at_bottom (adjustment) && shows_end (self);
+}
+
 static gboolean
 reveal_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
                 gpointer       user_data)
 {
   TandemWindow *self = user_data;
+  guint shown = 0;
 
   self->reveal_tick = 0;
-  if (self->block_window == NULL || tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS) == 0)
+  if (self->block_window == NULL)
     return G_SOURCE_REMOVE;
 
-  self->relayout_pending = TRUE;
+  if (self->reveal_front)
+    shown += tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS);
+  if (self->reveal_back)
+    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_BLOCKS);
+  self->reveal_front = self->reveal_back = FALSE;
+  if (shown > 0)
+    self->relayout_pending = TRUE;
 
   return G_SOURCE_REMOVE;
+}
+
+/* Follows the latest output from now on: after a jump far back, the
+ * window shows the conversation's end again */
+static void
+tandem_window_follow (TandemWindow *self)
+{
+  self->following = TRUE;
+  if (!shows_end (self))
+    {
+      tandem_block_window_show_tail (self->block_window, OPEN_BLOCKS);
+      self->relayout_pending = TRUE;
+    }
 }
 
 /* As for following: never from inside the list view's allocation */
@@ -342,10 +382,11 @@ on_vadjustment_value_changed_cb (TandemWindow  *self,
    * decided by what the person does (see tandem_window_user_scrolled()),
    * never by the value alone: the list view moves the value by itself
    * while it re-measures a row that grew, and that must not count. */
-  if (is_at_bottom (adjustment))
+  if (is_at_latest (self, adjustment))
     self->following = TRUE;
 
-  /* Reading back towards the oldest block shown: show older ones */
+  /* Reading back towards the oldest block shown: show older ones (and
+   * towards the newest, in a window far back: newer ones) */
   tandem_window_check_reveal (self, adjustment);
 
   tandem_window_update_jump_button (self);
@@ -378,13 +419,23 @@ tandem_window_queue_follow (TandemWindow *self)
     self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, self, NULL);
 }
 
-/* Near the top of what is shown of a conversation that has more */
+/* Near the top (or, in a window far back, the bottom) of what is shown
+ * of a conversation that has more */
 static void
 tandem_window_check_reveal (TandemWindow  *self,
                             GtkAdjustment *adjustment)
 {
-  if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0 &&
-      gtk_adjustment_get_value (adjustment) < gtk_adjustment_get_page_size (adjustment))
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  if (self->block_window == NULL)
+    return;
+
+  if (tandem_block_window_get_offset (self->block_window) > 0 && value < page)
+    self->reveal_front = TRUE;
+  if (!shows_end (self) && value + page > gtk_adjustment_get_upper (adjustment) - page)
+    self->reveal_back = TRUE;
+  if (self->reveal_front || self->reveal_back)
     tandem_window_queue_reveal (self);
 }
 
@@ -416,7 +467,7 @@ tandem_window_user_scrolled (TandemWindow *self)
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
   /* While everything fits there is nothing to read back to */
-  self->following = is_at_bottom (adjustment) || !overflows (adjustment);
+  self->following = shows_end (self) && (is_at_bottom (adjustment) || !overflows (adjustment));
   tandem_window_update_jump_button (self);
 }
 
@@ -488,7 +539,7 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
   value = CLAMP (value, 0, MAX (bottom, 0));
   /* Judged before the move: the list view may re-measure rows as it
    * scrolls, and the content overflowed when the key was pressed. */
-  self->following = value >= bottom - BOTTOM_EPSILON || !overflows (adjustment);
+  self->following = shows_end (self) && (value >= bottom - BOTTOM_EPSILON || !overflows (adjustment));
   gtk_adjustment_set_value (adjustment, value);
   tandem_window_update_jump_button (self);
 
@@ -638,6 +689,14 @@ tandem_window_update_actions (TandemWindow *self)
 static void
 on_session_busy_changed_cb (TandemWindow *self)
 {
+  /* Closed during a run: the turn, stopped, is saved; the window can go */
+  if (self->close_timeout_id != 0 && !is_busy (self))
+    {
+      g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+
   tandem_window_update_actions (self);
   tandem_window_update_steps (self);
 }
@@ -1645,7 +1704,7 @@ tandem_window_send (TandemWindow *self,
 
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  self->following = TRUE;
+  tandem_window_follow (self);
 
   agui_agent_session_send_async (self->session, text, NULL, self->cancellable,
                                  on_send_done_cb, g_object_ref (self));
@@ -1699,7 +1758,7 @@ tandem_window_send_with_attachments (TandemWindow *self,
   tandem_attachment_tray_clear (self->attachment_tray);
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  self->following = TRUE;
+  tandem_window_follow (self);
 
   agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
                                          on_send_message_done_cb, g_object_ref (self));
@@ -1839,7 +1898,7 @@ retry_action (GtkWidget  *widget,
 
   /* The person's message is already in the thread: run the agent on it again. */
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  self->following = TRUE;
+  tandem_window_follow (self);
   agui_agent_session_run_async (self->session, NULL, self->cancellable, on_run_done_cb, g_object_ref (self));
   tandem_window_update_actions (self);
 }
@@ -1856,7 +1915,7 @@ regenerate_action (GtkWidget  *widget,
     return;
 
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  self->following = TRUE;
+  tandem_window_follow (self);
   agui_agent_session_regenerate_async (self->session, g_variant_get_string (parameter, NULL), NULL,
                                        self->cancellable, on_regenerate_done_cb, g_object_ref (self));
   tandem_window_update_actions (self);
@@ -1875,7 +1934,7 @@ edit_message_action (GtkWidget  *widget,
     return;
 
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  self->following = TRUE;
+  tandem_window_follow (self);
   agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable,
                                  on_edit_done_cb, g_object_ref (self));
   tandem_window_update_actions (self);
@@ -1919,7 +1978,7 @@ choose_branch_action (GtkWidget  *widget,
 
       if (position != G_MAXUINT)
         gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u",
-                                    tandem_block_window_to_window (self->block_window, position));
+                                    tandem_block_window_to_window (self->block_window, position, REVEAL_BLOCKS));
     }
   tandem_window_update_actions (self);
 }
@@ -1939,7 +1998,7 @@ jump_to_latest_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  self->following = TRUE;
+  tandem_window_follow (self);
   tandem_window_scroll_to_end (self);
   tandem_window_queue_follow (self);
   tandem_window_update_jump_button (self);
@@ -1979,10 +2038,6 @@ find_action (GtkWidget  *widget,
       return;
     }
 
-  /* It steps through the whole conversation, by position in what the
-   * view shows: show all of it */
-  if (self->block_window != NULL)
-    tandem_block_window_reveal_all (self->block_window);
   tandem_conversation_search_open (self->conversation_search);
 }
 
@@ -2468,6 +2523,18 @@ import_action (GtkWidget  *widget,
 /* GObject */
 
 static gboolean
+close_timeout_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->close_timeout_id = 0;
+  g_warning ("The conversation was not saved in time; closing without it");
+  gtk_window_destroy (GTK_WINDOW (self));
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
 tandem_window_close_request (GtkWindow *window)
 {
   TandemWindow *self = TANDEM_WINDOW (window);
@@ -2489,6 +2556,21 @@ tandem_window_close_request (GtkWindow *window)
     }
 
   flush_pending_deletes (self);
+
+  /* Closing while the agent answers stops the run as Stop does, and the
+   * window, hidden at once, goes when the turn (the person's message and
+   * the answer so far) is saved: quitting must not lose them. A store
+   * that does not answer in time is not waited for forever. */
+  if (is_busy (self))
+    {
+      if (self->close_timeout_id == 0)
+        {
+          self->close_timeout_id = g_timeout_add_seconds (CLOSE_TIMEOUT_S, close_timeout_cb, self);
+          gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+          agui_agent_session_cancel (self->session);
+        }
+      return TRUE;
+    }
 
   return GTK_WINDOW_CLASS (tandem_window_parent_class)->close_request (window);
 }
@@ -2583,6 +2665,7 @@ tandem_window_dispose (GObject *object)
     gtk_window_set_transient_for (self->approval_dialog, NULL);
   g_clear_weak_pointer (&self->approval_dialog);
 
+  g_clear_handle_id (&self->close_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
   tandem_window_clear_file_chooser (self);

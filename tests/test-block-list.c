@@ -701,6 +701,96 @@ test_block_window (void)
 #undef CHECK
 }
 
+static void
+test_block_window_range (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(TandemBlockWindow) window = NULL;
+  g_autoptr(GPtrArray) copy = g_ptr_array_new_with_free_func (g_free);
+  const char *names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
+
+  g_test_summary ("A window moved far back shows a stretch of the list, grows at either edge, "
+                  "leaves out what comes after it until it reaches the end, and passes on every "
+                  "change as one exact items-changed");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GObject) item = named (names[i]);
+      g_list_store_append (store, item);
+    }
+
+  window = tandem_block_window_new (G_LIST_MODEL (store), 2);
+  g_ptr_array_add (copy, g_strdup ("i"));
+  g_ptr_array_add (copy, g_strdup ("j"));
+  g_signal_connect (window, "items-changed", G_CALLBACK (on_window_changed_cb), copy);
+
+#define CHECK(expected) \
+  G_STMT_START { \
+    char *_w = window_names (G_LIST_MODEL (window)); \
+    char *_c = copy_names (copy); \
+    g_assert_cmpstr (_w, ==, expected); \
+    g_assert_cmpstr (_c, ==, expected); \
+    g_free (_w); g_free (_c); \
+  } G_STMT_END
+
+  /* Far back: a window of its own around the place, one item either side */
+  g_assert_cmpuint (tandem_block_window_to_window (window, 3, 1), ==, 1);
+  CHECK ("c d e");
+  g_assert_false (tandem_block_window_get_shows_end (window));
+
+  /* Just outside it: that edge grows */
+  g_assert_cmpuint (tandem_block_window_to_window (window, 1, 1), ==, 0);
+  CHECK ("b c d e");
+  g_assert_cmpuint (tandem_block_window_to_window (window, 5, 1), ==, 4);
+  CHECK ("b c d e f");
+
+  /* Appended to the list, past the window: not shown */
+  {
+    g_autoptr(GObject) item = named ("k");
+    g_list_store_append (store, item);
+  }
+  CHECK ("b c d e f");
+
+  /* Before it: the same items; inside: passed on */
+  g_list_store_remove (store, 0);
+  CHECK ("b c d e f");
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+  g_list_store_remove (store, 2);
+  CHECK ("b c e f");
+
+  /* Across its end: all of what replaced it comes in */
+  {
+    g_autoptr(GObject) x = named ("x");
+    g_autoptr(GObject) y = named ("y");
+    GObject *items[] = { x, y };
+
+    g_list_store_splice (store, 3, 2, (gpointer *) items, 2);
+  }
+  CHECK ("b c e x y");
+  g_assert_false (tandem_block_window_get_shows_end (window));
+
+  /* Grown to the end, it follows the end again */
+  g_assert_cmpuint (tandem_block_window_reveal_after (window, 2), ==, 2);
+  CHECK ("b c e x y h i");
+  g_assert_cmpuint (tandem_block_window_reveal_after (window, 10), ==, 2);
+  CHECK ("b c e x y h i j k");
+  g_assert_true (tandem_block_window_get_shows_end (window));
+  {
+    g_autoptr(GObject) item = named ("l");
+    g_list_store_append (store, item);
+  }
+  CHECK ("b c e x y h i j k l");
+  g_assert_cmpuint (tandem_block_window_reveal_after (window, 1), ==, 0);
+
+  /* Back to the tail */
+  tandem_block_window_show_range (window, 1, 2);
+  CHECK ("c e");
+  tandem_block_window_show_tail (window, 3);
+  CHECK ("j k l");
+  g_assert_true (tandem_block_window_get_shows_end (window));
+#undef CHECK
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -718,6 +808,7 @@ main (int   argc,
   g_test_add_func ("/tandem/block-list/definition", test_list_definition);
   g_test_add_func ("/tandem/block-list/snapshot", test_list_snapshot);
   g_test_add_func ("/tandem/block-window", test_block_window);
+  g_test_add_func ("/tandem/block-window/range", test_block_window_range);
 
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-block-row.h"
+#include "tandem-block-window.h"
 #include "tandem-conversation-search.h"
 #include "tandem-window.h"
 #include "tandem-test-window.h"
@@ -113,7 +114,8 @@ current_match_shown (gpointer data)
   Fixture *f = data;
   TandemConversationSearch *search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
   GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
-  GListModel *blocks = gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW, "transcript_selection")));
+  GListModel *shown = gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW, "transcript_selection")));
+  GListModel *blocks = tandem_block_window_get_source (TANDEM_BLOCK_WINDOW (shown));
   guint position = tandem_conversation_search_get_current_block (search);
   g_autoptr(TandemBlock) block = NULL;
   g_autoptr(GPtrArray) labels = NULL;

@@ -19,6 +19,8 @@
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-block-list.h"
+#include "tandem-block-window.h"
+#include "tandem-conversation-search.h"
 #include "tandem-block-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-window.h"
@@ -802,6 +804,113 @@ shows_text (TandemWindow *window,
   return FALSE;
 }
 
+static gboolean
+shows_other_match_cb (gpointer data)
+{
+  return shows_text (data, "Message number 2001, **with** some Markdown.");
+}
+
+static gboolean
+shows_match_cb (gpointer data)
+{
+  return shows_text (data, "Message number 1001, **with** some Markdown.");
+}
+
+static void
+test_find_far_back (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("loopback", 3000);
+  Opened opened = { f->window, thread_id };
+  TandemConversationSearch *search;
+  g_autoptr(GPtrArray) rows = NULL;
+
+  g_test_summary ("Find steps to a match far back in a long conversation: it is on screen, "
+                  "without a row made for every block in between; Jump to Latest goes back to the end");
+
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+
+  search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
+  tandem_conversation_search_set_query (search, "number 2001,");
+  g_assert_true (agui_test_wait_for (shows_other_match_cb, f->window, TIMEOUT_MS));
+  tandem_conversation_search_set_query (search, "number 1001,");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 1);
+  g_assert_true (agui_test_wait_for (shows_match_cb, f->window, TIMEOUT_MS));
+  tandem_test_iterate_for (200);
+  g_assert_true (shows_match_cb (f->window));
+
+  /* The list view makes 200 rows around whatever it scrolls to among
+   * 3000; a window on the match makes a few dozen */
+  rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+  g_assert_cmpuint (rows->len, <, 150);
+  g_assert_true (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
+  g_assert_false (shows_text (f->window, "The very last message, number 2999."));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.jump-to-latest", NULL));
+  assert_shows_latest (f->window);
+  g_assert_true (shows_text (f->window, "The very last message, number 2999."));
+  tandem_test_iterate_for (100);
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
+}
+
+static gboolean
+answer_so_far_shown (gpointer data)
+{
+  return shows_text (data, "The answer so far");
+}
+
+static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static void
+test_close_during_run (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  AguiTestResponse *response;
+  TandemWindow *closed = f->window;
+  g_autofree char *thread_id = NULL;
+  Opened opened = { 0 };
+
+  g_test_summary ("Closing the window while the agent answers stops the run, saves the question and "
+                  "the answer so far, and the conversation reopens with both, marked stopped");
+
+  response = agui_test_response_new_events (RS ("r1"), START ("m1"),
+                                            "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"The answer so far\"}",
+                                            NULL);
+  agui_test_response_append_stall (response, 20000);
+  agui_test_response_append_event_json (response, END ("m1"));
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+  send_text (f->window, "Keep this question");
+  g_assert_true (agui_test_wait_for (answer_so_far_shown, f->window, TIMEOUT_MS));
+  thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
+
+  /* Gone from the screen at once, and from the app once saved */
+  g_object_add_weak_pointer (G_OBJECT (closed), (gpointer *) &closed);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_nonnull (closed);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (closed)));
+  g_assert_true (agui_test_wait_for (is_null, &closed, TIMEOUT_MS));
+
+  second = relaunch ();
+  f->window = tandem_window_new (second);
+  gtk_window_present (GTK_WINDOW (f->window));
+  open_from_sidebar (f->window, "Keep this question");
+  opened.window = f->window;
+  opened.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (answer_so_far_shown, f->window, TIMEOUT_MS));
+  g_assert_nonnull (tandem_test_find_label (f->window, "Keep this question"));
+  g_assert_nonnull (tandem_test_find_label (f->window, "Stopped"));
+}
+
 static GtkEventController *
 find_transcript_keys (TandemWindow *window)
 {
@@ -1199,6 +1308,51 @@ test_perf_reopen (Fixture       *f,
   }
 }
 
+/* Find in a 10,000-message conversation: opening it shows every block,
+ * the first query counts matches in all of them, and so does each
+ * recount while the find bar stays open */
+static void
+test_perf_find (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *thread_id = NULL;
+  Opened opened = { f->window, NULL };
+  TandemConversationSearch *search;
+  Stalls stalls;
+  gint64 start, found_at, wall;
+  gint64 open_stall, query_stall;
+
+  if (!g_test_perf ())
+    {
+      g_test_skip ("Run with -m perf");
+      return;
+    }
+
+  thread_id = add_thread ("loopback", 10000);
+  opened.thread_id = thread_id;
+  tandem_window_open_thread (f->window, thread_id);
+  while (!thread_opened (&opened) || !shows_latest (f->window, NULL))
+    g_main_context_iteration (NULL, TRUE);
+  search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
+
+  stalls_start (&stalls);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
+  tandem_test_iterate_for (300);
+  open_stall = stalls_take (&stalls, &wall);
+
+  start = g_get_monotonic_time ();
+  tandem_conversation_search_set_query (search, "number 4242,");
+  found_at = g_get_monotonic_time ();
+  tandem_test_iterate_for (300);
+  query_stall = stalls_take (&stalls, &wall);
+  g_source_remove (stalls.id);
+
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 1);
+  g_print ("# find in 10000 messages: opening the find bar stalled %.1f ms of CPU; "
+           "the query counted in %.1f ms, longest stall after it %.1f ms of CPU\n",
+           open_stall / 1000.0, (found_at - start) / 1000.0, query_stall / 1000.0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1220,13 +1374,16 @@ main (int   argc,
   ADD ("follow/keys", test_keys);
   ADD ("agent/after-relaunch", test_agent_after_relaunch);
   ADD ("agent/removed", test_agent_removed);
+  ADD ("close-during-run", test_close_during_run);
   ADD ("agent/new-chat", test_new_chat_agent);
   ADD ("reopen-500", test_reopen_long);
   ADD ("reopen-read-back", test_reopen_read_back);
+  ADD ("find-far-back", test_find_far_back);
   ADD ("perf/small-deltas", test_perf_small_deltas);
   ADD ("perf/long-paragraph", test_perf_long_paragraph);
   ADD ("perf/tool-arguments", test_perf_tool_arguments);
   ADD ("perf/reopen-10000", test_perf_reopen);
+  ADD ("perf/find-10000", test_perf_find);
 #undef ADD
 
   result = g_test_run ();

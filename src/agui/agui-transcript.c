@@ -2200,19 +2200,20 @@ alternatives_at (AguiTranscript *self,
   return alternatives;
 }
 
+/* Each row the view builds asks for its message's position, so finding
+ * it is a lookup and a scan of pointers, not a string comparison per
+ * record of a 10,000-message conversation. */
 static gboolean
 find_record (AguiTranscript *self,
              const char     *message_id,
              guint          *position)
 {
-  for (guint i = 0; message_id != NULL && i < self->records->len; i++)
-    if (g_strcmp0 (((AguiRecord *) g_ptr_array_index (self->records, i))->id, message_id) == 0)
-      {
-        *position = i;
-        return TRUE;
-      }
+  AguiRecord *record;
 
-  return FALSE;
+  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
+    return FALSE;
+
+  return g_ptr_array_find (self->records, record, position);
 }
 
 /* Drops the records from @keep on, and the rows they started. */
