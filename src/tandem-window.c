@@ -2543,8 +2543,10 @@ tandem_window_close_request (GtkWindow *window)
     {
       int width, height;
 
+      /* Not in delay-apply mode: these settings are the application's,
+       * and would stay in it after the apply, holding back every later
+       * change (the active agent, another window's conversation) */
       gtk_window_get_default_size (window, &width, &height);
-      g_settings_delay (self->settings);
       if (!gtk_window_is_maximized (window))
         {
           g_settings_set_int (self->settings, "window-width", width);
@@ -2552,7 +2554,6 @@ tandem_window_close_request (GtkWindow *window)
         }
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
       tandem_window_remember_thread (self);
-      g_settings_apply (self->settings);
     }
 
   flush_pending_deletes (self);

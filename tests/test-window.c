@@ -300,6 +300,28 @@ test_header_subagent (Fixture       *f,
 }
 
 static void
+test_settings_after_close (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *other = GTK_WIDGET (tandem_window_new (app));
+  g_autoptr(GSettings) fresh = g_settings_new (APPLICATION_ID);
+  g_autofree char *read_back = NULL;
+
+  g_test_summary ("After one of two windows closes (and saves its size), later changes to the "
+                  "application's settings still reach the backend");
+
+  gtk_window_present (GTK_WINDOW (other));
+  tandem_test_iterate_for (100);
+  gtk_window_close (GTK_WINDOW (other));
+  tandem_test_iterate_for (100);
+
+  g_settings_set_string (tandem_application_get_settings (app), "last-thread", "written-after-close");
+  read_back = g_settings_get_string (fresh, "last-thread");
+  g_assert_cmpstr (read_back, ==, "written-after-close");
+  g_settings_set_string (tandem_application_get_settings (app), "last-thread", "");
+}
+
+static void
 test_composer_keys (Fixture       *f,
                     gconstpointer  data)
 {
@@ -1630,6 +1652,7 @@ main (int   argc,
   ADD ("composer-keys", test_composer_keys, NULL);
   ADD ("header-status", test_header_status, NULL);
   ADD ("header-subagent", test_header_subagent, NULL);
+  ADD ("settings-after-close", test_settings_after_close, NULL);
   ADD ("tool-card", test_tool_card, NULL);
   ADD ("tool-card-long-arguments", test_tool_card_long_arguments, NULL);
   ADD ("interrupt-approve", test_interrupt, GINT_TO_POINTER (FALSE));
