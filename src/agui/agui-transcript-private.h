@@ -110,8 +110,16 @@ void        _agui_transcript_start_step             (AguiTranscript  *self,
 void        _agui_transcript_finish_step            (AguiTranscript  *self,
                                                      const char      *name);
 void        _agui_transcript_clear_steps            (AguiTranscript  *self);
-void        _agui_transcript_set_subagents          (AguiTranscript  *self,
-                                                     JsonArray       *subagents);
+/* Returns a new reference, or NULL when no subagent of the current run
+ * has @id. */
+AguiSubagentRun *_agui_transcript_lookup_subagent   (AguiTranscript  *self,
+                                                     const char      *id);
+void        _agui_transcript_add_subagent           (AguiTranscript  *self,
+                                                     AguiSubagentRun *run);
+/* Puts @run in the place of the run with its id. */
+void        _agui_transcript_replace_subagent       (AguiTranscript  *self,
+                                                     AguiSubagentRun *run);
+void        _agui_transcript_clear_subagents        (AguiTranscript  *self);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,
                                                      const char      *snapshot_id,
                                                      const char      *run_id,

@@ -15,6 +15,7 @@
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-run-state-private.h"
+#include "agui-subagent-run-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
@@ -94,7 +95,10 @@ struct _AguiTranscript
   GHashTable   *steps_by_name;
   GStrv         steps;
   guint         steps_dirty : 1;
-  JsonArray    *subagents;
+  GListStore   *subagents;  /* of AguiSubagentRun, in the order they started */
+  /* id → 1 + its position: runs are only appended, and cleared all at
+   * once, so a position stays right until the next run. */
+  GHashTable   *subagent_positions;
   guint         serial;
 
   /* Every branch of the thread, the active one included; see
@@ -1019,7 +1023,8 @@ agui_transcript_finalize (GObject *object)
   g_queue_clear_full (&self->step_order, g_free);
   g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_strfreev);
-  g_clear_pointer (&self->subagents, json_array_unref);
+  g_clear_object (&self->subagents);
+  g_clear_pointer (&self->subagent_positions, g_hash_table_unref);
   g_clear_pointer (&self->branches, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agui_transcript_parent_class)->finalize (object);
@@ -1060,7 +1065,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_SUBAGENTS:
-      g_value_set_boxed (value, self->subagents);
+      g_value_set_object (value, self->subagents);
       break;
 
     default:
@@ -1130,13 +1135,14 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
   /**
    * AguiTranscript:subagents:
    *
-   * The subagents of the current run: objects with `subagentRunId`,
-   * `name`, `status` (`running`, `finished`, `failed`) and, when known,
-   * `description`, `result` and `error`.
+   * The subagents of the current run: a list of
+   * [class@Agui.SubagentRun] in the order they started, always the same
+   * list. A subagent that starts is appended; one that ends is replaced
+   * by a run that says how it ended; a new run empties the list.
    */
   properties[PROP_SUBAGENTS] =
-    g_param_spec_boxed ("subagents", NULL, NULL, JSON_TYPE_ARRAY,
-                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+    g_param_spec_object ("subagents", NULL, NULL, G_TYPE_LIST_MODEL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1157,7 +1163,8 @@ agui_transcript_init (AguiTranscript *self)
   g_queue_init (&self->step_order);
   self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                (GDestroyNotify) g_queue_free);
-  self->subagents = json_array_new ();
+  self->subagents = g_list_store_new (AGUI_TYPE_SUBAGENT_RUN);
+  self->subagent_positions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->branches = g_ptr_array_new_with_free_func ((GDestroyNotify) branch_free);
   self->active = branch_new ();
   g_ptr_array_add (self->branches, self->active);
@@ -1287,14 +1294,16 @@ agui_transcript_get_steps (AguiTranscript *self)
  * agui_transcript_get_subagents:
  * @self: a transcript
  *
- * Returns: (transfer none): the subagents of the current run
+ * Returns: (transfer none): the subagents of the current run, a list of
+ *   [class@Agui.SubagentRun] (maybe empty); see
+ *   [property@Agui.Transcript:subagents]
  */
-JsonArray *
+GListModel *
 agui_transcript_get_subagents (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
 
-  return self->subagents;
+  return G_LIST_MODEL (self->subagents);
 }
 
 /**
@@ -2054,13 +2063,66 @@ _agui_transcript_clear_steps (AguiTranscript *self)
   steps_changed (self);
 }
 
-void
-_agui_transcript_set_subagents (AguiTranscript *self,
-                                JsonArray      *subagents)
+/* Subagents */
+
+AguiSubagentRun *
+_agui_transcript_lookup_subagent (AguiTranscript *self,
+                                  const char     *id)
 {
-  g_clear_pointer (&self->subagents, json_array_unref);
-  self->subagents = json_array_ref (subagents);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBAGENTS]);
+  guint position;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  if (id == NULL ||
+      (position = GPOINTER_TO_UINT (g_hash_table_lookup (self->subagent_positions, id))) == 0)
+    return NULL;
+
+  return g_list_model_get_item (G_LIST_MODEL (self->subagents), position - 1);
+}
+
+void
+_agui_transcript_add_subagent (AguiTranscript  *self,
+                               AguiSubagentRun *run)
+{
+  guint n_items;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+  g_return_if_fail (AGUI_IS_SUBAGENT_RUN (run));
+
+  n_items = g_list_model_get_n_items (G_LIST_MODEL (self->subagents));
+  g_hash_table_replace (self->subagent_positions, g_strdup (agui_subagent_run_get_id (run)),
+                        GUINT_TO_POINTER (n_items + 1));
+  g_list_store_append (self->subagents, run);
+}
+
+void
+_agui_transcript_replace_subagent (AguiTranscript  *self,
+                                   AguiSubagentRun *run)
+{
+  guint position;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+  g_return_if_fail (AGUI_IS_SUBAGENT_RUN (run));
+
+  position = GPOINTER_TO_UINT (g_hash_table_lookup (self->subagent_positions,
+                                                    agui_subagent_run_get_id (run)));
+  g_return_if_fail (position > 0);
+
+  g_list_store_splice (self->subagents, position - 1, 1, (gpointer *) &run, 1);
+}
+
+void
+_agui_transcript_clear_subagents (AguiTranscript *self)
+{
+  guint n_items;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+
+  if ((n_items = g_list_model_get_n_items (G_LIST_MODEL (self->subagents))) == 0)
+    return;
+
+  g_hash_table_remove_all (self->subagent_positions);
+  g_list_store_splice (self->subagents, 0, n_items, NULL, 0);
 }
 
 /* Branches
