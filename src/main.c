@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "agui-allocator-private.h"
 #include "tandem-application.h"
 
 int
@@ -17,6 +18,7 @@ main (int   argc,
 {
   g_autoptr(TandemApplication) app = NULL;
 
+  _agui_allocator_merge_as_freed ();
   setlocale (LC_ALL, "");
   /* Run from the build tree, the translations are not installed yet. */
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TANDEM_LOCALEDIR") ? g_getenv ("TANDEM_LOCALEDIR") : LOCALEDIR);

@@ -59,7 +59,7 @@ struct _TandemApprovalDialog
   AdwMessageDialog  parent_instance;
 
   AguiTranscript   *transcript;
-  JsonObject       *interrupt;
+  AguiInterrupt    *interrupt;
   JsonNode         *arguments;
   GDateTime        *expires_at;
   GTask            *task;
@@ -94,15 +94,19 @@ object_get_string (JsonObject *object,
 }
 
 static JsonObject *
-object_get_object (JsonObject *object,
-                   const char *member)
+node_get_object (JsonNode *node)
 {
-  JsonNode *node = json_object_get_member (object, member);
-
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     return json_node_get_object (node);
 
   return NULL;
+}
+
+static JsonObject *
+object_get_object (JsonObject *object,
+                   const char *member)
+{
+  return node_get_object (json_object_get_member (object, member));
 }
 
 static JsonObject *
@@ -274,7 +278,7 @@ new_entry (TandemApprovalDialog *self,
            JsonNode             *payload)
 {
   JsonObject *entry = json_object_new ();
-  const char *id = object_get_string (self->interrupt, "id");
+  const char *id = agui_interrupt_get_id (self->interrupt);
 
   json_object_set_string_member (entry, "interruptId", id ? id : "");
   json_object_set_string_member (entry, "status", status);
@@ -709,12 +713,12 @@ static void
 tandem_approval_dialog_build (TandemApprovalDialog *self)
 {
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
-  JsonObject *response_schema = object_get_object (self->interrupt, "responseSchema");
-  const char *reason = object_get_string (self->interrupt, "reason");
-  const char *message = object_get_string (self->interrupt, "message");
-  const char *tool_call_id = object_get_string (self->interrupt, "toolCallId");
-  const char *expires_at = object_get_string (self->interrupt, "expiresAt");
-  JsonObject *metadata = object_get_object (self->interrupt, "metadata");
+  JsonObject *response_schema = node_get_object (agui_interrupt_get_response_schema (self->interrupt));
+  const char *reason = agui_interrupt_get_reason (self->interrupt);
+  const char *message = agui_interrupt_get_message (self->interrupt);
+  const char *tool_call_id = agui_interrupt_get_tool_call_id (self->interrupt);
+  GDateTime *expires_at = agui_interrupt_get_expires_at (self->interrupt);
+  JsonObject *metadata = node_get_object (agui_interrupt_get_metadata (self->interrupt));
   AguiToolCallPart *part = NULL;
   g_autofree char *body = NULL;
   GtkWidget *box;
@@ -837,9 +841,9 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   gtk_widget_add_css_class (box, "tandem-approval");
   adw_message_dialog_set_extra_child (dialog, box);
 
-  /* An unparseable expiresAt never expires. */
+  /* An unparseable expiresAt never expires: the interrupt has none. */
   if (expires_at != NULL)
-    self->expires_at = g_date_time_new_from_iso8601 (expires_at, NULL);
+    self->expires_at = g_date_time_ref (expires_at);
 
   if (self->expires_at != NULL && tandem_approval_dialog_update_expiry (self) == G_SOURCE_CONTINUE)
     self->expiry_timeout_id = g_timeout_add_seconds (1, on_expiry_timeout_cb, self);
@@ -899,7 +903,7 @@ tandem_approval_dialog_finalize (GObject *object)
 {
   TandemApprovalDialog *self = (TandemApprovalDialog *)object;
 
-  g_clear_pointer (&self->interrupt, json_object_unref);
+  g_clear_object (&self->interrupt);
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->expires_at, g_date_time_unref);
 
@@ -933,7 +937,7 @@ tandem_approval_dialog_init (TandemApprovalDialog *self)
  * tandem_approval_dialog_new:
  * @parent: (nullable): the window the dialog belongs to
  * @transcript: (nullable): the conversation, to find the tool call
- * @interrupt: an AG-UI `Interrupt`
+ * @interrupt: the interrupt to ask
  *
  * Returns: (transfer none): a new dialog, owned by GTK like any toplevel;
  *   present it with [method@Tandem.ApprovalDialog.ask_async]
@@ -941,13 +945,13 @@ tandem_approval_dialog_init (TandemApprovalDialog *self)
 TandemApprovalDialog *
 tandem_approval_dialog_new (GtkWindow      *parent,
                             AguiTranscript *transcript,
-                            JsonObject     *interrupt)
+                            AguiInterrupt  *interrupt)
 {
   TandemApprovalDialog *self;
 
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (!transcript || AGUI_IS_TRANSCRIPT (transcript), NULL);
-  g_return_val_if_fail (interrupt != NULL, NULL);
+  g_return_val_if_fail (AGUI_IS_INTERRUPT (interrupt), NULL);
 
   self = g_object_new (TANDEM_TYPE_APPROVAL_DIALOG,
                        "transient-for", parent,
@@ -955,7 +959,7 @@ tandem_approval_dialog_new (GtkWindow      *parent,
                        "destroy-with-parent", TRUE,
                        NULL);
   self->transcript = transcript ? g_object_ref (transcript) : NULL;
-  self->interrupt = json_object_ref (interrupt);
+  self->interrupt = g_object_ref (interrupt);
 
   tandem_approval_dialog_build (self);
 

@@ -17,7 +17,7 @@ G_DECLARE_FINAL_TYPE (TandemApprovalDialog, tandem_approval_dialog, TANDEM, APPR
 
 TandemApprovalDialog *tandem_approval_dialog_new         (GtkWindow            *parent,
                                                           AguiTranscript       *transcript,
-                                                          JsonObject           *interrupt);
+                                                          AguiInterrupt        *interrupt);
 void                  tandem_approval_dialog_ask_async   (TandemApprovalDialog *self,
                                                           GCancellable         *cancellable,
                                                           GAsyncReadyCallback   callback,

@@ -574,19 +574,46 @@ tandem_window_update_content_page (TandemWindow *self)
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
 }
 
+/* The latest subagent still at work, or NULL */
+static AguiSubagentRun *
+dup_working_subagent (AguiTranscript *transcript)
+{
+  GListModel *subagents = agui_transcript_get_subagents (transcript);
+
+  for (guint i = g_list_model_get_n_items (subagents); i > 0; i--)
+    {
+      g_autoptr(AguiSubagentRun) run = g_list_model_get_item (subagents, i - 1);
+
+      if (agui_subagent_run_get_status (run) == AGUI_SUBAGENT_RUNNING)
+        return g_steal_pointer (&run);
+    }
+
+  return NULL;
+}
+
 static void
 tandem_window_update_steps (TandemWindow *self)
 {
   const char * const *steps = self->transcript != NULL ? agui_transcript_get_steps (self->transcript) : NULL;
   gboolean busy = is_busy (self);
+  g_autoptr(AguiSubagentRun) subagent = NULL;
+  g_autofree char *tooltip = NULL;
   const char *current = NULL;
 
+  /* The header has room for a name, not a sentence: the spinner says
+   * it works, the tooltip says who. */
   if (steps != NULL && steps[0] != NULL)
     current = steps[g_strv_length ((char **) steps) - 1];
+  else if (busy && (subagent = dup_working_subagent (self->transcript)) != NULL)
+    {
+      current = agui_subagent_run_get_name (subagent);
+      /* Translators: %s is the name of a subagent the agent handed work to */
+      tooltip = g_strdup_printf (_("%s is working…"), current);
+    }
 
   gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
   /* An agent's step name can be longer than the header has room for */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), current);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), tooltip != NULL ? tooltip : current);
   gtk_spinner_set_spinning (self->steps_spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
   gtk_widget_set_visible (self->steps_box, busy || current != NULL);
@@ -814,7 +841,7 @@ typedef struct
 {
   GWeakRef          self;
   AguiAgentSession *session;
-  JsonArray        *interrupts;
+  GPtrArray        *interrupts;  /* of AguiInterrupt */
   JsonArray        *answers;
   guint             index;
 } AskData;
@@ -831,7 +858,7 @@ ask_data_free (AskData *data)
     }
   g_weak_ref_clear (&data->self);
   g_clear_object (&data->session);
-  g_clear_pointer (&data->interrupts, json_array_unref);
+  g_clear_pointer (&data->interrupts, g_ptr_array_unref);
   g_clear_pointer (&data->answers, json_array_unref);
   g_free (data);
 }
@@ -876,11 +903,10 @@ ask_next (AskData *data)
 {
   g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
   TandemApprovalDialog *dialog;
-  JsonObject *interrupt;
 
   g_assert (self != NULL);
 
-  if (data->index >= json_array_get_length (data->interrupts))
+  if (data->index >= data->interrupts->len)
     {
       g_autoptr(AskData) owned = data;
 
@@ -889,11 +915,10 @@ ask_next (AskData *data)
       return;
     }
 
-  interrupt = json_array_get_object_element (data->interrupts, data->index);
   dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
                                        agui_agent_session_get_transcript (data->session),
-                                       interrupt);
-  tandem_approval_dialog_set_position (dialog, data->index + 1, json_array_get_length (data->interrupts));
+                                       g_ptr_array_index (data->interrupts, data->index));
+  tandem_approval_dialog_set_position (dialog, data->index + 1, data->interrupts->len);
   g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
   tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
 }
@@ -912,14 +937,11 @@ tandem_window_ask_interrupts (TandemWindow *self)
   data = g_new0 (AskData, 1);
   g_weak_ref_init (&data->self, self);
   data->session = g_object_ref (self->session);
-  /* The dialogs show the AG-UI objects, as they were when asked. */
-  data->interrupts = json_array_new ();
+  /* The dialogs ask what was pending when asked, whatever the list
+   * does meanwhile; each interrupt is immutable. */
+  data->interrupts = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
-    {
-      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
-
-      json_array_add_element (data->interrupts, agui_interrupt_to_json (interrupt));
-    }
+    g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
   data->answers = json_array_new ();
   self->asking = TRUE;
   tandem_window_update_actions (self);
@@ -2662,6 +2684,7 @@ tandem_window_dispose (GObject *object)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_signal_handlers_disconnect_by_data (self->transcript, self);
+      g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
     }
 
   if (self->visible_threads != NULL)
@@ -2922,6 +2945,7 @@ tandem_window_set_session (TandemWindow     *self,
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_signal_handlers_disconnect_by_data (self->transcript, self);
+      g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
       agui_agent_session_cancel (self->session);
     }
 
@@ -2949,6 +2973,8 @@ tandem_window_set_session (TandemWindow     *self,
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agui_transcript_get_subagents (self->transcript), "items-changed",
+                           G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "items-changed", G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   tandem_window_update_content_page (self);

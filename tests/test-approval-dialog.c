@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "agui.h"
+#include "agui-interrupt-private.h"
 #include "agui-reducer-private.h"
 #include "agui-transcript-private.h"
 #include "tandem-approval-dialog.h"
@@ -57,6 +58,15 @@ parse_object (const char *json)
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
 
   return json_object_ref (json_node_get_object (node));
+}
+
+/* As the transcript makes them from RUN_FINISHED or a stored row */
+static AguiInterrupt *
+new_interrupt (const char *json)
+{
+  g_autoptr(JsonObject) object = parse_object (json);
+
+  return _agui_interrupt_new (object);
 }
 
 static void
@@ -140,7 +150,7 @@ static TandemApprovalDialog *
 ask (Fixture    *f,
      const char *interrupt_json)
 {
-  g_autoptr(JsonObject) interrupt = parse_object (interrupt_json);
+  g_autoptr(AguiInterrupt) interrupt = new_interrupt (interrupt_json);
   TandemApprovalDialog *dialog;
 
   dialog = g_object_ref (tandem_approval_dialog_new (f->parent, f->transcript, interrupt));
@@ -280,18 +290,18 @@ test_approve (Fixture       *f,
               gconstpointer  data)
 {
   g_autoptr(TandemApprovalDialog) dialog = NULL;
-  g_autoptr(JsonObject) interrupt = NULL;
+  g_autoptr(AguiInterrupt) interrupt = NULL;
   g_autoptr(JsonObject) entry = NULL;
-  JsonArray *pending;
+  GListModel *pending;
 
   g_test_summary ("Approve answers a pending tool-call interrupt with approved: true");
 
   apply (f->reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\","
                      "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\","
                      "\"message\":\"Delete old files?\"}]}}");
-  pending = _agui_transcript_get_pending_interrupts_json (f->transcript);
-  g_assert_cmpuint (json_array_get_length (pending), ==, 1);
-  interrupt = json_object_ref (json_array_get_object_element (pending, 0));
+  pending = agui_transcript_get_pending_interrupts (f->transcript);
+  g_assert_cmpuint (g_list_model_get_n_items (pending), ==, 1);
+  interrupt = g_list_model_get_item (pending, 0);
 
   dialog = g_object_ref (tandem_approval_dialog_new (f->parent, f->transcript, interrupt));
   tandem_approval_dialog_ask_async (dialog, NULL, on_ask_cb, f);
@@ -1070,14 +1080,14 @@ test_cancellable (Fixture       *f,
                   gconstpointer  data)
 {
   g_autoptr(TandemApprovalDialog) dialog = NULL;
-  g_autoptr(JsonObject) interrupt = NULL;
+  g_autoptr(AguiInterrupt) interrupt = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("Cancelling closes the dialog and fails with G_IO_ERROR_CANCELLED");
 
-  interrupt = parse_object ("{\"id\":\"i16\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
+  interrupt = new_interrupt ("{\"id\":\"i16\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
   dialog = g_object_ref (tandem_approval_dialog_new (f->parent, f->transcript, interrupt));
   tandem_approval_dialog_ask_async (dialog, cancellable, on_ask_cb, f);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
@@ -1103,14 +1113,14 @@ test_cancelled_before (Fixture       *f,
                        gconstpointer  data)
 {
   g_autoptr(TandemApprovalDialog) dialog = NULL;
-  g_autoptr(JsonObject) interrupt = NULL;
+  g_autoptr(AguiInterrupt) interrupt = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("An already cancelled cancellable fails without showing the dialog");
 
-  interrupt = parse_object ("{\"id\":\"i17\",\"reason\":\"tool_call\"}");
+  interrupt = new_interrupt ("{\"id\":\"i17\",\"reason\":\"tool_call\"}");
   dialog = g_object_ref (tandem_approval_dialog_new (f->parent, f->transcript, interrupt));
   g_cancellable_cancel (cancellable);
   tandem_approval_dialog_ask_async (dialog, cancellable, on_ask_cb, f);

@@ -253,6 +253,55 @@ def test_interrupts():
     gc.collect()
 
 
+def test_subagents():
+    transport = Agui.ReplayTransport.new()
+    transport.add_run_json(json.dumps([
+        {'type': 'RUN_STARTED', 'threadId': 'thread-s', 'runId': 'run-s'},
+        {'type': 'SUBAGENT_STARTED', 'subagentRunId': 'sa1', 'name': 'researcher',
+         'description': 'finds things'},
+        {'type': 'SUBAGENT_STARTED', 'subagentRunId': 'sa2', 'name': 'checker',
+         'parentSubagentRunId': 'sa1'},
+        {'type': 'SUBAGENT_FINISHED', 'subagentRunId': 'sa2', 'result': {'found': [1, 2]},
+         'outcome': {'type': 'suspended', 'interruptIds': ['i1']}},
+        {'type': 'SUBAGENT_ERROR', 'subagentRunId': 'sa1', 'message': 'gave up', 'code': 'E_TIRED'},
+        {'type': 'RUN_FINISHED', 'threadId': 'thread-s', 'runId': 'run-s'},
+    ]))
+    session = Agui.AgentSession(transport=transport, thread_id='thread-s')
+    subagents = session.get_transcript().props.subagents
+    check(isinstance(subagents, Gio.ListModel) and subagents.get_item_type() == Agui.SubagentRun.__gtype__,
+          'Transcript.subagents is a Gio.ListModel of Agui.SubagentRun')
+    changes = []
+    subagents.connect('items-changed', lambda model, position, removed, added:
+                      changes.append((position, removed, added)))
+    loop = GLib.MainLoop()
+    timeout_id = GLib.timeout_add_seconds(10, loop.quit)
+    session.send_async('go', None, None, lambda source, result: (source.send_finish(result), loop.quit()))
+    loop.run()
+    GLib.source_remove(timeout_id)
+
+    check(changes == [(0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)],
+          'one items-changed per subagent started or ended: %r' % changes)
+    check(subagents.get_n_items() == 2, 'two subagents')
+    if subagents.get_n_items() != 2:
+        return
+    researcher, checker = subagents.get_item(0), subagents.get_item(1)
+    check(researcher.get_id() == 'sa1' and researcher.props.name == 'researcher'
+          and researcher.get_description() == 'finds things', 'SubagentRun id, name and description')
+    check(researcher.get_status() == Agui.SubagentStatus.FAILED
+          and researcher.props.error_message == 'gave up' and researcher.get_error_code() == 'E_TIRED',
+          'a failed SubagentRun says why')
+    check(checker.props.status == Agui.SubagentStatus.SUSPENDED
+          and checker.get_parent_subagent_run_id() == 'sa1', 'a suspended SubagentRun and its parent')
+    check(checker.get_interrupt_ids() == ['i1'], 'SubagentRun.get_interrupt_ids is a list of str')
+    result = checker.get_result()
+    check(isinstance(result, Json.Node) and json.loads(Json.to_string(result, False)) == {'found': [1, 2]},
+          'SubagentRun.result is a Json.Node')
+    check(researcher.get_result() is None and researcher.get_metadata() is None
+          and checker.get_parent_tool_call_id() is None, 'absent members are None')
+    del researcher, checker, subagents, session, transport
+    gc.collect()
+
+
 def test_private_api():
     # The pipeline's internals are private: a binding sees the session,
     # the transports, the transcript and the store, not the machinery.
@@ -545,6 +594,7 @@ test_thread_list()
 test_event()
 test_private_api()
 test_interrupts()
+test_subagents()
 test_python_implementations()
 test_http_transport()
 

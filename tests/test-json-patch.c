@@ -10,6 +10,7 @@
 
 #include "agui.h"
 #include "agui-json-patch-private.h"
+#include "agui-json-private.h"
 
 /* A case applies @patch to @document; @expected is the resulting document,
  * or NULL when the patch must fail, in which case @message, if set, is
@@ -59,6 +60,40 @@ assert_json_equal (JsonNode   *actual,
     }
 }
 
+/* The shared state's tree has a patch implementation of its own: the
+ * same patch applied to @before there must give what agui_json_patch_apply ()
+ * gave, @after and @error, byte for byte, and leave it as it was when
+ * failing. */
+static void
+assert_doc_engine_agrees (JsonNode     *before,
+                          JsonArray    *patch,
+                          gboolean      applied,
+                          const GError *error,
+                          JsonNode     *after)
+{
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  g_autoptr(GError) doc_error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *actual = NULL;
+  gboolean doc_applied;
+
+  _agui_json_value_set_node (&document, before);
+  doc_applied = _agui_json_doc_patch_apply (&document, patch, &doc_error);
+
+  g_assert_cmpint (doc_applied, ==, applied);
+  if (!applied)
+    {
+      g_assert_error (doc_error, AGUI_ERROR, AGUI_ERROR_PATCH);
+      g_assert_cmpstr (doc_error->message, ==, error->message);
+    }
+
+  expected = _agui_json_to_string (applied ? after : before, FALSE, NULL);
+  actual = _agui_json_value_to_string (&document, FALSE, NULL);
+  g_assert_cmpstr (actual, ==, expected);
+
+  _agui_json_value_clear (&document);
+}
+
 static void
 run_patch_case (gconstpointer data)
 {
@@ -74,6 +109,7 @@ run_patch_case (gconstpointer data)
   g_test_summary (test_case->name);
 
   ok = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
+  assert_doc_engine_agrees (saved, json_node_get_array (patch), ok, error, document);
 
   if (test_case->expected != NULL)
     {
@@ -879,8 +915,13 @@ run_fixture_case (gconstpointer data)
           g_autoptr(JsonNode) before = deep_copy (state);
           JsonNode *original = state;
 
+          gboolean applied;
+
           n_deltas++;
-          if (!agui_json_patch_apply (&state, json_object_get_array_member (event, "delta"), &error))
+          applied = agui_json_patch_apply (&state, json_object_get_array_member (event, "delta"), &error);
+          assert_doc_engine_agrees (before, json_object_get_array_member (event, "delta"),
+                                    applied, error, state);
+          if (!applied)
             {
               g_test_message ("delta %u failed: %s", n_deltas, error->message);
               g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
@@ -928,6 +969,7 @@ test_rollback_order (void)
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
   text = json_to_string (document, FALSE);
   g_assert_cmpstr (text, ==, "{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
+  assert_doc_engine_agrees (document, json_node_get_array (patch), FALSE, error, NULL);
 }
 
 static void
@@ -964,10 +1006,13 @@ test_insert_runs (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(JsonNode) document = parse ("{\"a\":[\"x\",\"y\"],\"b\":[]}");
+      g_autoptr(JsonNode) before = deep_copy (document);
       g_autoptr(JsonNode) patch = parse (cases[i].patch);
       g_autoptr(GError) error = NULL;
       g_autofree char *text = NULL;
       gboolean applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
+
+      assert_doc_engine_agrees (before, json_node_get_array (patch), applied, error, document);
 
       text = json_to_string (document, FALSE);
       if (cases[i].expected != NULL)

@@ -9,7 +9,12 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-event-parser-private.h"
+#include "agui-event-private.h"
+#include "agui-json-private.h"
+#include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
+#include "agui-transcript-private.h"
 
 static void
 apply (AguiReducer *reducer,
@@ -206,6 +211,173 @@ test_state_delta_failure (void)
   state = json_to_string (agui_transcript_get_state (transcript), FALSE);
   g_assert_cmpstr (state, ==, "{\"count\":1,\"items\":[\"a\",\"b\"]}");
   g_assert_nonnull (agui_transcript_get_last_state_delta (transcript));
+}
+
+static void
+on_state_notify_cb (GObject    *object,
+                    GParamSpec *pspec,
+                    gpointer    user_data)
+{
+  GPtrArray *seen = user_data;
+
+  g_ptr_array_add (seen, _agui_json_to_string (agui_transcript_get_state (AGUI_TRANSCRIPT (object)),
+                                               FALSE, NULL));
+}
+
+static void
+test_state_view (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  JsonNode *first;
+  JsonNode *state;
+  GValue value = G_VALUE_INIT;
+
+  g_test_summary ("The state's JsonNode is built from the transcript's tree when asked, kept "
+                  "while the state stays, and follows every change a listener is told of");
+
+  g_signal_connect (transcript, "notify::state", G_CALLBACK (on_state_notify_cb), seen);
+
+  first = agui_transcript_get_state (transcript);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (first));
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (first)), ==, 0);
+
+  apply (reducer, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1,\"keys\":{}}}");
+  /* Names enough for the tree's index, and one added again after removal. */
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *delta = g_strdup_printf ("{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\","
+                                                "\"path\":\"/keys/k%u\",\"value\":{\"n\":%u,\"tag\":\"new\"}}]}",
+                                                i, i);
+
+      apply (reducer, delta);
+    }
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/keys/k3\"},"
+                  "{\"op\":\"replace\",\"path\":\"/n\",\"value\":2.5}]}");
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/keys/k3\",\"value\":\"back\"}]}");
+  g_assert_cmpuint (seen->len, ==, 15);
+  g_assert_cmpstr (g_ptr_array_index (seen, 0), ==, "{\"n\":1,\"keys\":{}}");
+  g_assert_cmpstr (g_ptr_array_index (seen, 1), ==, "{\"n\":1,\"keys\":{\"k0\":{\"n\":0,\"tag\":\"new\"}}}");
+
+  state = agui_transcript_get_state (transcript);
+  g_assert_true (agui_transcript_get_state (transcript) == state);
+  text = _agui_json_to_string (state, FALSE, NULL);
+  g_assert_cmpstr (text, ==, g_ptr_array_index (seen, seen->len - 1));
+  g_assert_true (g_str_has_prefix (text, "{\"n\":2.5,\"keys\":{\"k0\":"));
+  g_assert_true (g_str_has_suffix (text, "\"k11\":{\"n\":11,\"tag\":\"new\"},\"k3\":\"back\"}}"));
+  g_assert_null (strstr (text, "\"k3\":{"));
+
+  /* The text readers that need no node get the same bytes. */
+  json = _agui_transcript_dup_state_json (transcript, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json, ==, text);
+
+  /* The property is a copy of the same node (boxed: json_node_copy ()). */
+  g_value_init (&value, JSON_TYPE_NODE);
+  g_object_get_property (G_OBJECT (transcript), "state", &value);
+  g_assert_true (json_node_get_object (g_value_get_boxed (&value)) == json_node_get_object (state));
+  g_value_unset (&value);
+
+  /* A failing delta changes nothing, the node included. */
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/keys/k0\"},"
+                  "{\"op\":\"test\",\"path\":\"/n\",\"value\":3}]}");
+  g_assert_true (agui_transcript_get_state (transcript) == state);
+  g_assert_cmpuint (seen->len, ==, 15);
+}
+
+/* Values the patch reader does not read itself (arrays, nested objects,
+ * doubles, repeated names) go through the event reader into the state's
+ * tree; the same frames through json-glib (the reference parser) must
+ * fold to the same state, byte for byte, with the same warnings. */
+static const char * const value_deltas[] = {
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/a\",\"value\":[1,2.5,-0.0,1e3,\"x\",true,false,null,[],{}]}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/o\",\"value\":{\"k\":{\"deep\":[{\"n\":9223372036854775807}]},\"d\":0.1}}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/r\",\"value\":{\"a\":1,\"b\":[2],\"a\":3}}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/p\",\"value\":{\"a\":1,\"b\":2,\"a\":{\"x\":1}}}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/a/1\",\"value\":[{\"caf\xc3\xa9\":\"\xf0\x9f\x98\x80 a string longer than fourteen\"}]}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"d\":0.1,\"k\":{\"deep\":[{\"n\":9223372036854775807}]}}},"
+  "{\"op\":\"add\",\"path\":\"/o/k/deep/-\",\"value\":[[[1]]]}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"test\",\"path\":\"/a/0\",\"value\":[1]},{\"op\":\"add\",\"path\":\"/never\",\"value\":1}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/e\",\"value\":\"tab\\tquote\\\"\"},{\"op\":\"add\",\"path\":\"/n\",\"value\":null}]}",
+  "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"move\",\"from\":\"/o/k\",\"path\":\"/k\"},{\"op\":\"copy\",\"from\":\"/k\",\"path\":\"/a/0\"}]}",
+};
+
+static void
+count_patch_ops_cb (AguiEvent *event,
+                    gpointer   user_data)
+{
+  const char *strings;
+  const char *patch;
+  guint n_ops = 0;
+
+  if (agui_event_get_event_type (event) == AGUI_EVENT_STATE_DELTA &&
+      _agui_event_get_patch_ops (event, &n_ops, &strings, &patch) != NULL)
+    (*(guint *) user_data)++;
+}
+
+/* Folds the frames as a session does (the pipeline: the fast parser and
+ * its patch reader, or the reference); @n_read: how many deltas the patch
+ * reader read into operations. */
+static char *
+fold_value_deltas (gboolean    reference,
+                   GPtrArray **warnings,
+                   guint      *n_read)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GString) body = g_string_new (NULL);
+  AguiPipeline *pipeline;
+  char *state;
+
+  g_string_append (body, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+  for (guint i = 0; i < G_N_ELEMENTS (value_deltas); i++)
+    g_string_append_printf (body, "data: %s\n\n", value_deltas[i]);
+  g_string_append (body, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+
+  *n_read = 0;
+  _agui_event_parser_set_reference_by_default (reference);
+  pipeline = _agui_pipeline_new (reducer);
+  _agui_event_parser_set_reference_by_default (FALSE);
+  _agui_pipeline_set_callbacks (pipeline, count_patch_ops_cb, NULL, n_read);
+  g_assert_true (_agui_pipeline_push_bytes (pipeline, (const guint8 *) body->str, body->len));
+  g_assert_true (_agui_pipeline_finish (pipeline));
+  g_assert_null (_agui_pipeline_get_error (pipeline));
+  _agui_pipeline_free (pipeline);
+
+  state = _agui_json_to_string (agui_transcript_get_state (agui_reducer_get_transcript (reducer)), FALSE, NULL);
+  *warnings = g_ptr_array_ref (agui_reducer_get_warnings (reducer));
+
+  return state;
+}
+
+static void
+test_state_values_both_ways (void)
+{
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(GPtrArray) reference_warnings = NULL;
+  guint n_read, n_reference_read;
+  g_autofree char *state = fold_value_deltas (FALSE, &warnings, &n_read);
+  g_autofree char *reference = fold_value_deltas (TRUE, &reference_warnings, &n_reference_read);
+
+  g_test_summary ("Nested values read straight into the state's tree fold as json-glib's do");
+
+  /* every delta but the one with escapes went through the patch reader */
+  g_assert_cmpuint (n_read, ==, G_N_ELEMENTS (value_deltas) - 1);
+  g_assert_cmpuint (n_reference_read, ==, 0);
+
+  g_assert_cmpstr (state, ==, reference);
+  g_assert_cmpstr (state, ==,
+                   "{\"a\":[{\"deep\":[{\"n\":9223372036854775807},[[[1]]]]},1,"
+                   "[{\"caf\xc3\xa9\":\"\xf0\x9f\x98\x80 a string longer than fourteen\"}],"
+                   "-0.0,1000.0,\"x\",true,false,null,[],{}],"
+                   "\"o\":{\"d\":0.10000000000000001},\"r\":{\"a\":3,\"b\":[2]},\"p\":{\"a\":{\"x\":1},\"b\":2},"
+                   "\"e\":\"tab\\tquote\\\"\",\"n\":null,\"k\":{\"deep\":[{\"n\":9223372036854775807},[[[1]]]]}}");
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_cmpuint (reference_warnings->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==, g_ptr_array_index (reference_warnings, 0));
 }
 
 static void
@@ -475,6 +647,8 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/two-runs", test_two_runs);
   g_test_add_func ("/agui/reducer/notify-contract", test_notify_contract);
   g_test_add_func ("/agui/reducer/state-delta-failure", test_state_delta_failure);
+  g_test_add_func ("/agui/reducer/state-view", test_state_view);
+  g_test_add_func ("/agui/reducer/state-values-both-ways", test_state_values_both_ways);
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);

@@ -284,6 +284,70 @@ test_edit_input (Fixture       *f,
   assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two");
 }
 
+/* Request @index went out as a from-scratch build would print it: its
+ * messages are the transcript's projection now, less the answer the
+ * run added, and its other members as they are */
+static void
+assert_sent_as_from_scratch (Fixture *f,
+                             guint    index)
+{
+  const AguiTestRequest *request = agui_test_server_get_request (f->server, index);
+  g_autoptr(JsonArray) messages = agui_transcript_to_messages (agui_agent_session_get_transcript (f->session), FALSE);
+  g_autoptr(JsonArray) sent = json_array_new ();
+  g_autoptr(JsonNode) expected = NULL;
+  g_autofree char *expected_text = NULL;
+  g_autofree char *body = NULL;
+  gsize len;
+
+  for (guint i = 0; i + 1 < json_array_get_length (messages); i++)
+    json_array_add_element (sent, json_node_copy (json_array_get_element (messages, i)));
+  expected = json_node_copy (request->json);
+  json_object_set_array_member (json_node_get_object (expected), "messages", json_array_ref (sent));
+  expected_text = json_to_string (expected, FALSE);
+
+  body = g_strndup (g_bytes_get_data (request->body, &len), g_bytes_get_size (request->body));
+  g_assert_cmpuint (len, ==, strlen (expected_text));
+  g_assert_cmpstr (body, ==, expected_text);
+}
+
+static void
+test_input_as_from_scratch (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_test_summary ("After an edit, a regenerate and a branch switch, a send carries exactly what a from-scratch build does");
+
+  agui_test_server_push_response (f->server, ANSWER ("r1", "a1", "one"));
+  agui_test_server_push_response (f->server, ANSWER ("r2", "a2", "two"));
+  agui_test_server_push_response (f->server, ANSWER ("r3", "a3", "two \\\"again\\\""));
+  agui_test_server_push_response (f->server, ANSWER ("r4", "a4", "three"));
+  agui_test_server_push_response (f->server, ANSWER ("r5", "a5", "deux"));
+  agui_test_server_push_response (f->server, ANSWER ("r6", "a6", "four"));
+
+  act (f, SEND, NULL, "first");
+  assert_sent_as_from_scratch (f, 0);
+  act (f, SEND, NULL, "second");
+  assert_sent_as_from_scratch (f, 1);
+  act (f, REGENERATE, message_id_at (f, 3), NULL);
+  assert_sent_as_from_scratch (f, 2);
+
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 3), 0, NULL));
+  act (f, SEND, NULL, "third");
+  assert_sent_as_from_scratch (f, 3);
+  assert_described (describe (json_object_get_array_member (agui_test_server_get_request_body (f->server, 3), "messages")),
+                    "user:first assistant:one user:second assistant:two user:third");
+
+  act (f, EDIT, message_id_at (f, 2), "seconde");
+  assert_sent_as_from_scratch (f, 4);
+  assert_described (describe (json_object_get_array_member (agui_test_server_get_request_body (f->server, 4), "messages")),
+                    "user:first assistant:one user:seconde");
+
+  g_assert_true (agui_agent_session_choose_branch (f->session, message_id_at (f, 2), 0, NULL));
+  act (f, SEND, NULL, "fourth");
+  assert_sent_as_from_scratch (f, 5);
+  assert_described (describe (json_object_get_array_member (agui_test_server_get_request_body (f->server, 5), "messages")),
+                    "user:first assistant:one user:second assistant:two user:third assistant:three user:fourth");
+}
+
 static void
 test_edit_refuses_an_answer (Fixture       *f,
                              gconstpointer  data)
@@ -606,6 +670,7 @@ main (int   argc,
 
   g_test_add ("/agui/session-branches/regenerate-input", Fixture, NULL, fixture_set_up, test_regenerate_input, fixture_tear_down);
   g_test_add ("/agui/session-branches/edit-input", Fixture, NULL, fixture_set_up, test_edit_input, fixture_tear_down);
+  g_test_add ("/agui/session-branches/input-as-from-scratch", Fixture, NULL, fixture_set_up, test_input_as_from_scratch, fixture_tear_down);
   g_test_add ("/agui/session-branches/edit-refuses-an-answer", Fixture, NULL, fixture_set_up, test_edit_refuses_an_answer, fixture_tear_down);
   g_test_add ("/agui/session-branches/store", Fixture, NULL, fixture_set_up, test_store_branches, fixture_tear_down);
   g_test_add ("/agui/session-branches/export-import", Fixture, NULL, fixture_set_up, test_export_import, fixture_tear_down);

@@ -236,6 +236,69 @@ test_header_status (Fixture       *f,
   tandem_test_wait_for_exchange (f->session, 50);
 }
 
+typedef struct
+{
+  Fixture    *f;
+  const char *text;
+  const char *tooltip;
+} StepsText;
+
+static gboolean
+steps_say (gpointer data)
+{
+  StepsText *expected = data;
+  GtkWidget *label = tandem_test_child (expected->f->window, "steps_label");
+
+  return gtk_widget_get_mapped (label) &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), expected->text) == 0 &&
+         g_strcmp0 (gtk_widget_get_tooltip_text (label), expected->tooltip) == 0;
+}
+
+static void
+assert_steps_say (Fixture    *f,
+                  const char *text,
+                  const char *tooltip)
+{
+  StepsText expected = { f, text, tooltip };
+  GtkWidget *label = tandem_test_child (f->window, "steps_label");
+
+  if (!agui_test_wait_for (steps_say, &expected, TIMEOUT_MS))
+    g_error ("The header says “%s” (tooltip “%s”), expected “%s” (“%s”)",
+             gtk_label_get_text (GTK_LABEL (label)), gtk_widget_get_tooltip_text (label), text, tooltip);
+}
+
+static void
+test_header_subagent (Fixture       *f,
+                      gconstpointer  data)
+{
+  AguiTestResponse *response;
+
+  g_test_summary ("While a subagent works and no step is open, the header names it and its tooltip says it works; "
+                  "a step, or the subagent's end, takes over");
+
+  response = agui_test_response_new_events (RS ("r1"),
+                                            "{\"type\":\"SUBAGENT_STARTED\",\"subagentRunId\":\"sa1\",\"name\":\"researcher\"}",
+                                            NULL);
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, "{\"type\":\"STEP_STARTED\",\"stepName\":\"reading\",\"subagentRunId\":\"sa1\"}");
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, "{\"type\":\"STEP_FINISHED\",\"stepName\":\"reading\",\"subagentRunId\":\"sa1\"}");
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, "{\"type\":\"SUBAGENT_FINISHED\",\"subagentRunId\":\"sa1\"}");
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  send_by_enter (f, "Find the report");
+  assert_steps_say (f, "researcher", "researcher is working…");
+  assert_steps_say (f, "reading", "reading");
+  assert_steps_say (f, "researcher", "researcher is working…");
+  assert_steps_say (f, "Working…", NULL);
+
+  tandem_test_wait_for_exchange (f->session, 50);
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "steps_box")));
+}
+
 static void
 test_settings_after_close (Fixture       *f,
                            gconstpointer  data)
@@ -1588,6 +1651,7 @@ main (int   argc,
   ADD ("stream", test_stream, NULL);
   ADD ("composer-keys", test_composer_keys, NULL);
   ADD ("header-status", test_header_status, NULL);
+  ADD ("header-subagent", test_header_subagent, NULL);
   ADD ("settings-after-close", test_settings_after_close, NULL);
   ADD ("tool-card", test_tool_card, NULL);
   ADD ("tool-card-long-arguments", test_tool_card_long_arguments, NULL);

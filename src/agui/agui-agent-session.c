@@ -130,6 +130,11 @@ struct _AguiAgentSession
    * flight: one at a time, so that quick switches land in order. */
   char             *branch_to_keep;
   gboolean          keeping_branch;
+
+  /* The messages of the next run's input, kept up to date between turns
+   * in slices so that a send on a long thread has little left to make */
+  AguiInputMessages *input_messages;
+  guint              input_messages_id;
 };
 
 G_DEFINE_FINAL_TYPE (AguiAgentSession, agui_agent_session, G_TYPE_OBJECT)
@@ -218,6 +223,7 @@ agui_agent_session_dispose (GObject *object)
   g_assert (self->current == NULL);
   g_assert (g_queue_is_empty (&self->waiting));
 
+  g_clear_handle_id (&self->input_messages_id, g_source_remove);
   g_clear_object (&self->transport);
   g_clear_object (&self->tools);
   g_clear_object (&self->store);
@@ -237,6 +243,7 @@ agui_agent_session_finalize (GObject *object)
   g_clear_pointer (&self->default_title, g_free);
   g_clear_pointer (&self->recorder, _agui_turn_recorder_free);
   g_clear_pointer (&self->branch_to_keep, g_free);
+  g_clear_pointer (&self->input_messages, _agui_input_messages_free);
 
   G_OBJECT_CLASS (agui_agent_session_parent_class)->finalize (object);
 }
@@ -489,6 +496,7 @@ agui_agent_session_init (AguiAgentSession *self)
   g_queue_init (&self->waiting);
   self->transcript = agui_transcript_new ();
   self->reducer = agui_reducer_new (self->transcript);
+  self->input_messages = _agui_input_messages_new ();
 }
 
 /**
@@ -630,6 +638,34 @@ on_turn_saved (GObject      *object,
   complete_exchange (exchange_task, g_steal_pointer (&exchange->finish_error));
 }
 
+/* While no turn runs, the next input's messages are brought up to date
+ * a slice at a time (a turn changes them as it streams: they wait for
+ * its end). A send before they are sees the rest made at once. */
+static gboolean
+keep_input_messages_slice (gpointer user_data)
+{
+  AguiAgentSession *self = user_data;
+
+  if (self->current != NULL || self->restoring ||
+      _agui_input_messages_update (self->input_messages, self->transcript, 4000))
+    {
+      self->input_messages_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+keep_input_messages (AguiAgentSession *self)
+{
+  if (self->input_messages_id != 0 || self->current != NULL || self->restoring)
+    return;
+
+  self->input_messages_id = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, 1, keep_input_messages_slice, self, NULL);
+  g_source_set_name_by_id (self->input_messages_id, "[agui] keep input messages");
+}
+
 static void
 complete_exchange (GTask  *task,
                    GError *error)
@@ -651,6 +687,7 @@ complete_exchange (GTask  *task,
 
   if (self->current == NULL)
     start_next (self);
+  keep_input_messages (self);
 }
 
 static void
@@ -864,12 +901,12 @@ start_run (GTask *task)
   Exchange *exchange = g_task_get_task_data (task);
   g_autofree char *run_id = g_uuid_string_random ();
   g_autoptr(JsonNode) input = NULL;
+  char *text = NULL;
 
-  input = _agui_run_input_build (self->thread_id, run_id, self->transcript, self->tools,
+  input = _agui_run_input_build (self->thread_id, run_id, self->transcript, self->input_messages, self->tools,
                                  exchange->parameters, exchange->runs == 0, exchange->a2ui_action,
-                                 exchange->kind == EXCHANGE_RESUME ? exchange->answers : NULL);
-  if (exchange->parent_run_id != NULL && exchange->runs == 0)
-    json_object_set_string_member (json_node_get_object (input), "parentRunId", exchange->parent_run_id);
+                                 exchange->kind == EXCHANGE_RESUME ? exchange->answers : NULL,
+                                 exchange->parent_run_id, &text);
   exchange->attempt = _agui_transcript_begin_attempt (self->transcript);
   exchange->runs++;
   exchange->stream_done = FALSE;
@@ -878,8 +915,12 @@ start_run (GTask *task)
                                                  exchange->cancellable, on_tools_idle, G_OBJECT (task));
   _agui_pipeline_set_callbacks (exchange->pipeline, on_event_applied, NULL, task);
 
+  /* A transport that sends JSON takes the text made from the kept
+   * messages rather than print the input again */
+  _agui_run_input_offer_text (input, text);
   agui_transport_run_async (self->transport, input, exchange->cancellable,
                             on_run_started, g_object_ref (task));
+  _agui_run_input_offer_text (NULL, NULL);
 }
 
 /* The old branch stays in the transcript; the new turn's snapshot is a
@@ -1560,6 +1601,7 @@ restore_done (GTask  *task,
   /* A turn asked for meanwhile waited for the thread to be whole. */
   if (self->current == NULL)
     start_next (self);
+  keep_input_messages (self);
 }
 
 /* The log is folded a slice at a time, so the main loop keeps drawing
@@ -1997,6 +2039,9 @@ agui_agent_session_choose_branch (AguiAgentSession  *self,
 
   if (!_agui_transcript_choose_branch (self->transcript, message_id, index, &leaf, error))
     return FALSE;
+
+  /* The branch's records are new to the kept messages */
+  keep_input_messages (self);
 
   if (g_strcmp0 (leaf, _agui_turn_recorder_get_last_snapshot_id (self->recorder)) == 0)
     return TRUE;

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agui-event-private.h"
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,13 @@ JsonNode        *_agui_event_reader_read_value  (AguiEventReader   *self,
                                                  gsize              length,
                                                  guint              depth);
 
+/* As _agui_event_reader_read_value (), into @value (null before) in the
+ * state's own tree; FALSE, and @value untouched, where that gives NULL. */
+gboolean         _agui_event_reader_read_doc_value (AguiEventReader *self,
+                                                    const char      *data,
+                                                    gsize            length,
+                                                    guint            depth,
+                                                    AguiJsonValue   *value);
 /* After AGUI_READ_OK: the members in the frame's order (a repeated name
  * keeps its first place and its last value). @nodes[i] is non-NULL for a
  * member whose value is an object, an array or null; the flat fields of

@@ -13,6 +13,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "agui-event-reader-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 
 /* Past this many top-level members a name is found through a hash table:
@@ -32,6 +33,13 @@ typedef struct
   JsonNode *container;
   char     *key;            /* the pending member name of an object */
 } Level;
+
+/* The same, reading into the shared state's tree. */
+typedef struct
+{
+  AguiJsonValue  container;
+  char          *key;
+} DocLevel;
 
 /* The members, their nodes and the arena are plain buffers that keep
  * their size from frame to frame: this runs for every name and value of
@@ -66,6 +74,10 @@ struct _AguiEventReader
   /* Reading any JSON value into a JsonNode (_agui_event_reader_read_value ()),
    * not an event frame into members. */
   guint       value_mode : 1;
+  /* ... or into the state's tree (_agui_event_reader_read_doc_value ()) */
+  guint       doc_mode : 1;
+  GArray     *doc_levels;   /* DocLevel */
+  AguiJsonValue doc_root;
 };
 
 AguiEventReader *
@@ -79,6 +91,7 @@ _agui_event_reader_new (void)
   self->arena_size = 1024;
   self->arena = g_malloc (self->arena_size);
   self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
+  self->doc_levels = g_array_new (FALSE, FALSE, sizeof (DocLevel));
   self->rewritten = g_string_new (NULL);
   self->scratch = g_string_new (NULL);
   self->pool = g_malloc (POOL_SIZE);
@@ -108,6 +121,16 @@ reset (AguiEventReader *self)
       g_array_set_size (self->levels, 0);
     }
 
+  for (guint i = 0; i < self->doc_levels->len; i++)
+    {
+      DocLevel *level = &g_array_index (self->doc_levels, DocLevel, i);
+
+      _agui_json_value_clear (&level->container);
+      g_free (level->key);
+    }
+  g_array_set_size (self->doc_levels, 0);
+  _agui_json_value_clear (&self->doc_root);
+
   g_clear_pointer (&self->root, json_node_unref);
   self->n_members = 0;
   self->arena_length = 0;
@@ -135,6 +158,7 @@ _agui_event_reader_free (AguiEventReader *self)
   g_free (self->nodes);
   g_free (self->arena);
   g_array_unref (self->levels);
+  g_array_unref (self->doc_levels);
   g_string_free (self->rewritten, TRUE);
   g_string_free (self->scratch, TRUE);
   g_free (self->pool);
@@ -480,6 +504,36 @@ add_node (AguiEventReader *self,
     }
 }
 
+/* Puts a finished value where it belongs, in doc mode; takes @value. A
+ * repeated name keeps its first place and takes the last value, as
+ * json_object_set_member () does. */
+static void
+add_doc (AguiEventReader *self,
+         AguiJsonValue   *value)
+{
+  DocLevel *level;
+
+  if (self->doc_levels->len == 0)
+    {
+      _agui_json_value_move (&self->doc_root, value);
+      self->root_seen = TRUE;
+      return;
+    }
+
+  level = &g_array_index (self->doc_levels, DocLevel, self->doc_levels->len - 1);
+  if (level->container.kind == AGUI_JSON_DOC_ARRAY)
+    {
+      _agui_json_array_insert (level->container.u.array,
+                               _agui_json_array_get_length (level->container.u.array), value);
+    }
+  else
+    {
+      g_autofree char *key = g_steal_pointer (&level->key);
+
+      _agui_json_object_set (level->container.u.object, key, value);
+    }
+}
+
 static gboolean
 at_top (AguiEventReader *self)
 {
@@ -507,6 +561,14 @@ on_null (void *ctx)
   if (refuse_bare_scalar (self))
     return 0;
 
+  if (self->doc_mode)
+    {
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+      add_doc (self, &value);
+      return 1;
+    }
+
   add_node (self, json_node_new (JSON_NODE_NULL));
 
   return 1;
@@ -527,6 +589,13 @@ on_boolean (void *ctx,
 
       member->kind = AGUI_FLAT_BOOLEAN;
       member->boolean = value != 0;
+    }
+  else if (self->doc_mode)
+    {
+      AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_boolean (&doc, value != 0);
+      add_doc (self, &doc);
     }
   else
     {
@@ -607,6 +676,16 @@ on_number (void       *ctx,
       member->integer = integer;
       member->number = number;
     }
+  else if (self->doc_mode)
+    {
+      AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
+
+      if (is_double)
+        _agui_json_value_set_double (&doc, number);
+      else
+        _agui_json_value_set_int (&doc, integer);
+      add_doc (self, &doc);
+    }
   else if (is_double)
     {
       add_node (self, json_node_init_double (json_node_alloc (), number));
@@ -655,6 +734,14 @@ on_string (void                *ctx,
       member->string = offset;
       member->length = self->arena_length - offset - 1;
     }
+  else if (self->doc_mode)
+    {
+      AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
+
+      scratch_string (self, (const char *) string, length);
+      _agui_json_value_set_string (&doc, self->scratch->str, self->scratch->len);
+      add_doc (self, &doc);
+    }
   else
     {
       add_node (self, json_node_init_string (json_node_alloc (),
@@ -678,6 +765,13 @@ on_key (void                *ctx,
     {
       self->key = arena_add (self, (const char *) key, length, TRUE);
       self->in_delta = length == 5 && memcmp (key, "delta", 5) == 0;
+    }
+  else if (self->doc_mode)
+    {
+      DocLevel *level = &g_array_index (self->doc_levels, DocLevel, self->doc_levels->len - 1);
+
+      g_free (level->key);
+      level->key = g_strdup (scratch_string (self, (const char *) key, length));
     }
   else
     {
@@ -715,6 +809,18 @@ open_container (AguiEventReader *self,
       return 1;
     }
 
+  if (self->doc_mode)
+    {
+      DocLevel doc_level = { AGUI_JSON_VALUE_INIT, NULL };
+
+      if (type == JSON_NODE_OBJECT)
+        _agui_json_value_set_object (&doc_level.container, 0);
+      else
+        _agui_json_value_set_array (&doc_level.container, 0);
+      g_array_append_val (self->doc_levels, doc_level);
+      return 1;
+    }
+
   level.container = json_node_new (type);
   if (type == JSON_NODE_OBJECT)
     json_node_take_object (level.container, json_object_new ());
@@ -734,6 +840,16 @@ close_container (AguiEventReader *self)
   self->depth--;
   if (self->depth == 0 && !self->value_mode)
     return 1;
+
+  if (self->doc_mode)
+    {
+      DocLevel doc_level = g_array_index (self->doc_levels, DocLevel, self->doc_levels->len - 1);
+
+      g_array_set_size (self->doc_levels, self->doc_levels->len - 1);
+      g_free (doc_level.key);
+      add_doc (self, &doc_level.container);
+      return 1;
+    }
 
   level = g_array_index (self->levels, Level, self->levels->len - 1);
   g_array_set_size (self->levels, self->levels->len - 1);
@@ -810,6 +926,34 @@ _agui_event_reader_read_value (AguiEventReader *self,
     }
 
   return g_steal_pointer (&self->root);
+}
+
+gboolean
+_agui_event_reader_read_doc_value (AguiEventReader *self,
+                                   const char      *data,
+                                   gsize            length,
+                                   guint            depth,
+                                   AguiJsonValue   *value)
+{
+  AguiReadResult result;
+
+  self->value_mode = TRUE;
+  self->doc_mode = TRUE;
+  self->base_depth = depth;
+  result = read_frame (self, data, length, NULL);
+  self->value_mode = FALSE;
+  self->doc_mode = FALSE;
+  self->base_depth = 0;
+
+  if (result != AGUI_READ_OK || self->has_markers || !self->root_seen)
+    {
+      reset (self);
+      return FALSE;
+    }
+
+  _agui_json_value_move (value, &self->doc_root);
+
+  return TRUE;
 }
 
 /* The fast path */

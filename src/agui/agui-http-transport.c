@@ -13,6 +13,7 @@
 #include "agui-event-stream-private.h"
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
+#include "agui-run-input-private.h"
 #include "agui-proto-decoder-private.h"
 #include "agui-sse-decoder-private.h"
 
@@ -1032,7 +1033,7 @@ agui_http_transport_run_async (AguiTransport       *transport,
   g_task_set_task_data (task, run, (GDestroyNotify) run_unref);
   run->setup_task = task;
 
-  json = json_to_string (input, FALSE);
+  json = _agui_run_input_dup_text (input);
   run->request_body = g_bytes_new_take (json, strlen (json));
 
   /* soup sees a cancellable of the run's own, so that the timers can stop

@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agui-json-doc-private.h"
 #include "agui-patch-reader-private.h"
 #include "agui-types.h"
 
@@ -23,13 +24,26 @@ JsonNode *agui_json_pointer_get          (JsonNode     *document,
 gboolean  agui_json_node_equal           (JsonNode     *a,
                                           JsonNode     *b);
 
-/* As agui_json_patch_apply () for operations the patch reader read from
- * @patch, with the same results and the same errors. */
-gboolean _agui_json_patch_apply_ops (JsonNode          **document,
-                                     const AguiPatchOp  *ops,
-                                     guint               n_ops,
-                                     const char         *strings,
-                                     const char         *patch,
-                                     GError            **error);
+/* The same patches over the shared state's tree (agui-json-doc-patch.c):
+ * the same semantics, the same errors, the same atomicity, each object
+ * member found in O(1). */
+gboolean _agui_json_doc_patch_apply     (AguiJsonValue      *document,
+                                         JsonArray          *patch,
+                                         GError            **error);
+gboolean _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
+                                         const AguiPatchOp  *ops,
+                                         guint               n_ops,
+                                         const char         *strings,
+                                         const char         *patch,
+                                         GError            **error);
+
+/* What both share: a pointer's tokens (NULL and @error if it is not a
+ * pointer or holds "__proto__"), a pointer for messages, an index. */
+GPtrArray *_agui_json_pointer_parse      (const char         *pointer,
+                                          GError            **error);
+char      *_agui_json_pointer_describe   (GPtrArray          *tokens,
+                                          guint               n_tokens);
+gboolean   _agui_json_array_index_parse  (const char         *token,
+                                          guint              *index);
 
 G_END_DECLS

@@ -11,7 +11,12 @@
 #include "agui-json-private.h"
 #include "agui-json-patch-private.h"
 
-/* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode.
+/* JSON Patch (RFC 6902) and JSON Pointer (RFC 6901) over JsonNode, for
+ * the public API (and so ACTIVITY_DELTA and the demo agent, whose small
+ * documents are JsonNodes callers hold). The shared state is patched by
+ * agui-json-doc-patch.c over its own tree, with these pointer functions,
+ * the same semantics and the same messages; tests/test-json-patch.c and
+ * the fuzzer hold the two to that.
  *
  * Atomicity and cost. The reducer applies one STATE_DELTA per event while a
  * run streams, so copying the whole state for every delta (what the
@@ -265,6 +270,27 @@ array_index_parse (const char *token,
   *index = (guint) MIN (value, (guint64) G_MAXUINT);
 
   return TRUE;
+}
+
+GPtrArray *
+_agui_json_pointer_parse (const char  *pointer,
+                          GError     **error)
+{
+  return pointer_parse_checked (pointer, error);
+}
+
+char *
+_agui_json_pointer_describe (GPtrArray *tokens,
+                             guint      n_tokens)
+{
+  return pointer_describe (tokens, n_tokens);
+}
+
+gboolean
+_agui_json_array_index_parse (const char *token,
+                              guint      *index)
+{
+  return array_index_parse (token, index);
 }
 
 static gboolean
@@ -1254,19 +1280,16 @@ operation_move (PatchContext  *ctx,
   return operation_add (ctx, path, tokens, node, error);
 }
 
-/* @value: the operation's "value" member, NULL when it has none; when
- * @value_owned, a node of the caller's that goes into the document as it
- * is (or is freed), rather than a copy of it. */
+/* @value: the operation's "value" member, NULL when it has none; it is
+ * copied into the document, never put there itself. */
 static gboolean
 operation_apply (PatchContext  *ctx,
                  JsonNode      *value,
-                 gboolean       value_owned,
                  const char    *op,
                  const char    *path,
                  const char    *from,
                  GError       **error)
 {
-  g_autoptr(JsonNode) owned = value_owned ? value : NULL;
   g_autoptr(GPtrArray) tokens = NULL;
   g_autoptr(GPtrArray) from_tokens = NULL;
   gboolean needs_value;
@@ -1302,7 +1325,7 @@ operation_apply (PatchContext  *ctx,
 
   if (g_str_equal (op, "add"))
     {
-      JsonNode *copy = owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value);
+      JsonNode *copy = node_copy_deep (value);
 
       if (insert_run_extend (ctx, path, tokens, copy))
         return TRUE;
@@ -1318,9 +1341,7 @@ operation_apply (PatchContext  *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens,
-                              owned != NULL ? g_steal_pointer (&owned) : node_copy_deep (value),
-                              error);
+    return operation_replace (ctx, tokens, node_copy_deep (value), error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -1355,7 +1376,6 @@ static gboolean
 operation_apply_named (PatchContext  *ctx,
                        guint          position,
                        JsonNode      *value,
-                       gboolean       value_owned,
                        const char    *op,
                        const char    *path,
                        const char    *from,
@@ -1363,7 +1383,7 @@ operation_apply_named (PatchContext  *ctx,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (operation_apply (ctx, value, value_owned, op, path, from, &local_error))
+  if (operation_apply (ctx, value, op, path, from, &local_error))
     return TRUE;
 
   if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
@@ -1426,7 +1446,7 @@ patch_element_apply (PatchContext  *ctx,
       return FALSE;
     }
 
-  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"), FALSE,
+  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"),
                                 op, path, from, error);
 }
 
@@ -1489,53 +1509,6 @@ agui_json_patch_apply (JsonNode  **document,
       if (!patch_element_apply (&ctx, i, json_array_get_element (patch, i), error))
         {
           /* A run not yet in its array has changed nothing. */
-          insert_run_drop (&ctx);
-          undo_all (&ctx);
-          return FALSE;
-        }
-    }
-
-  insert_run_flush (&ctx);
-
-  return TRUE;
-}
-
-gboolean
-_agui_json_patch_apply_ops (JsonNode          **document,
-                            const AguiPatchOp  *ops,
-                            guint               n_ops,
-                            const char         *strings,
-                            const char         *patch,
-                            GError            **error)
-{
-  g_autoptr(GArray) undo = NULL;
-  PatchContext ctx;
-
-  g_return_val_if_fail (document != NULL, FALSE);
-  g_return_val_if_fail (*document != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  undo = g_array_new (FALSE, TRUE, sizeof (UndoEntry));
-  g_array_set_clear_func (undo, undo_entry_clear);
-  ctx.document = document;
-  ctx.undo = undo;
-  ctx.run.array = NULL;
-  ctx.run.parent = NULL;
-  g_queue_init (&ctx.run.nodes);
-
-  for (guint i = 0; i < n_ops; i++)
-    {
-      const AguiPatchOp *op = &ops[i];
-      const char *from = op->from != AGUI_PATCH_NO_STRING ? strings + op->from : NULL;
-      JsonNode *value = NULL;
-
-      /* Built here, once, and handed over: no copy of it goes in. */
-      if (op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE || op->kind == AGUI_PATCH_TEST)
-        value = _agui_patch_op_build_value (op, patch);
-
-      if (!operation_apply_named (&ctx, i, value, TRUE, _agui_patch_op_name (op->kind),
-                                  strings + op->path, from, error))
-        {
           insert_run_drop (&ctx);
           undo_all (&ctx);
           return FALSE;

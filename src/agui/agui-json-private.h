@@ -63,6 +63,14 @@ gboolean  _agui_json_append         (GString       *out,
                                      guint          level,
                                      GError       **error);
 
+/* The pieces of that printer: a string quoted and escaped, a double as
+ * json-glib writes it (an error for one that is not finite). */
+void      _agui_json_append_string  (GString       *out,
+                                     const char    *string);
+gboolean  _agui_json_append_double  (GString       *out,
+                                     double         value,
+                                     GError       **error);
+
 /* json_node_copy() in json-glib 1.6 shares objects and arrays with its
  * source; this copies the whole tree, unsealed. */
 JsonNode *_agui_json_node_copy_deep (JsonNode   *node);

@@ -303,9 +303,9 @@ _agui_json_parse (const char  *text,
 
 /* The printer */
 
-static void
-append_string (GString    *out,
-               const char *string)
+void
+_agui_json_append_string (GString    *out,
+                          const char *string)
 {
   const char *p = string;
 
@@ -339,6 +339,31 @@ append_string (GString    *out,
       p = g_utf8_next_char (p);
     }
   g_string_append_c (out, '"');
+}
+
+gboolean
+_agui_json_append_double (GString  *out,
+                          double    value,
+                          GError  **error)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "the number %s has no JSON form", isnan (value) ? "NaN" : "infinity");
+      return FALSE;
+    }
+
+  /* As json-glib writes it ("%.17g", then ".0" when it would read as an
+   * integer), except that json-glib also appends ".0" after an exponent,
+   * which is not JSON. */
+  g_ascii_formatd (buffer, sizeof buffer, "%.17g", value);
+  g_string_append (out, buffer);
+  if (strpbrk (buffer, ".eE") == NULL)
+    g_string_append (out, ".0");
+
+  return TRUE;
 }
 
 static void
@@ -381,7 +406,7 @@ append_value (GString   *out,
         for (const GList *l = names; l != NULL; l = l->next)
           {
             append_indent (out, pretty, level + 1);
-            append_string (out, l->data);
+            _agui_json_append_string (out, l->data);
             g_string_append (out, pretty ? " : " : ":");
             if (!append_value (out, json_object_get_member (json_node_get_object (node), l->data),
                                pretty, level + 1, error))
@@ -438,30 +463,11 @@ append_value (GString   *out,
           return TRUE;
 
         case G_TYPE_STRING:
-          append_string (out, json_node_get_string (node));
+          _agui_json_append_string (out, json_node_get_string (node));
           return TRUE;
 
         case G_TYPE_DOUBLE:
-          {
-            char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-            double value = json_node_get_double (node);
-
-            if (!isfinite (value))
-              {
-                g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
-                             "the number %s has no JSON form", isnan (value) ? "NaN" : "infinity");
-                return FALSE;
-              }
-
-            /* As json-glib writes it ("%.17g", then ".0" when it would
-             * read as an integer), except that json-glib also appends
-             * ".0" after an exponent, which is not JSON. */
-            g_ascii_formatd (buffer, sizeof buffer, "%.17g", value);
-            g_string_append (out, buffer);
-            if (strpbrk (buffer, ".eE") == NULL)
-              g_string_append (out, ".0");
-            return TRUE;
-          }
+          return _agui_json_append_double (out, json_node_get_double (node), error);
 
         default:
           g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,

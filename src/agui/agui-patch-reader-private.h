@@ -8,6 +8,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agui-json-doc-private.h"
+
 G_BEGIN_DECLS
 
 /* agui-event-reader-private.h, which needs agui-event-private.h, which
@@ -35,8 +37,8 @@ typedef struct
   gsize            path;
   gsize            from;      /* AGUI_PATCH_NO_STRING unless move or copy */
   /* add, replace and test: where the value's JSON text is in the patch's,
-   * checked already; it becomes a node only when applied, then goes into
-   * the document as it is, with no copy */
+   * checked already; it is read only when applied, straight into the
+   * state's tree */
   gsize            value;
   gsize            value_length;
 } AguiPatchOp;
@@ -57,9 +59,11 @@ gsize _agui_patch_reader_scan (AguiEventReader *reader,
                                GArray          *ops,
                                GString         *strings);
 
-/* The value of @op, a new unsealed node, as the event reader would
- * build it; @patch is the text the operation was read from. */
-JsonNode *_agui_patch_op_build_value (const AguiPatchOp *op,
-                                      const char        *patch);
+/* Reads the value of @op into @value (null before), as the event reader
+ * would read it; @patch is the text the operation was read from. FALSE
+ * only if the reader now refuses what the scanner took. */
+gboolean _agui_patch_op_read_value (const AguiPatchOp *op,
+                                    const char        *patch,
+                                    AguiJsonValue     *value);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-reader-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-patch-reader-private.h"
 
@@ -16,8 +17,10 @@
  * operations, checks that tree against the schema, seals it, and the
  * reducer deep-copies each value out of it; the tree is then freed. For a
  * document that grows, that is most of the fold. Here the operations are
- * read into plain structs; each value is only checked, and becomes a
- * JsonNode once, when it is applied, going into the document as built.
+ * read into plain structs; each value is only checked, and is read once,
+ * when it is applied, straight into the state's tree (agui-json-doc.c):
+ * a plain value (a scalar, or an object of scalars) by the scanner's own
+ * code, anything else by the event reader (yajl), never as a JsonNode.
  *
  * The scanner is deliberately narrow: it takes only what the schema takes
  * unchanged (no unknown member, so nothing a warning would name, no
@@ -125,26 +128,22 @@ value_end (const char *p,
   return p;
 }
 
-/* A string, a small integer, a boolean at @p, built as the event reader
- * builds a nested value (or only checked, when @node is NULL); NULL (and
- * *node untouched) for anything else. */
+/* A string, a small integer, a boolean at @p, read into @value as the
+ * event reader would read it (or only checked, when @value is NULL);
+ * NULL (and @value untouched) for anything else. */
 static const char *
-plain_scalar (const char  *p,
-              const char  *end,
-              JsonNode   **node)
+plain_scalar (const char    *p,
+              const char    *end,
+              AguiJsonValue *value)
 {
   if (*p == '"')
     {
       const char *close = string_end (p, end);
-      g_autofree char *string = NULL;
 
       if (close == NULL)
         return NULL;
-      if (node != NULL)
-        {
-          string = g_strndup (p + 1, close - p - 1);
-          *node = json_node_init_string (json_node_alloc (), string);
-        }
+      if (value != NULL)
+        _agui_json_value_set_string (value, p + 1, close - p - 1);
       return close + 1;
     }
 
@@ -152,13 +151,13 @@ plain_scalar (const char  *p,
     {
       const char *digits = *p == '-' ? p + 1 : p;
       const char *q = digits;
-      gint64 value = 0;
+      gint64 integer = 0;
 
       /* past 18 digits the value is not wanted, and could overflow */
       while (q < end && g_ascii_isdigit (*q))
         {
           if (q - digits < 18)
-            value = value * 10 + (*q - '0');
+            integer = integer * 10 + (*q - '0');
           q++;
         }
 
@@ -166,22 +165,22 @@ plain_scalar (const char  *p,
           (q < end && (*q == '.' || *q == 'e' || *q == 'E')))
         return NULL;
 
-      if (node != NULL)
-        *node = json_node_init_int (json_node_alloc (), *p == '-' ? -value : value);
+      if (value != NULL)
+        _agui_json_value_set_int (value, *p == '-' ? -integer : integer);
       return q;
     }
 
   if (end - p >= 4 && memcmp (p, "true", 4) == 0)
     {
-      if (node != NULL)
-        *node = json_node_init_boolean (json_node_alloc (), TRUE);
+      if (value != NULL)
+        _agui_json_value_set_boolean (value, TRUE);
       return p + 4;
     }
 
   if (end - p >= 5 && memcmp (p, "false", 5) == 0)
     {
-      if (node != NULL)
-        *node = json_node_init_boolean (json_node_alloc (), FALSE);
+      if (value != NULL)
+        _agui_json_value_set_boolean (value, FALSE);
       return p + 5;
     }
 
@@ -189,19 +188,22 @@ plain_scalar (const char  *p,
 }
 
 /* A scalar as above, or an object of such scalars, which is what most
- * patch values are; NULL for anything else, which yajl then reads. */
+ * patch values are; NULL for anything else, which yajl then reads. A
+ * repeated name keeps its first place and takes the last value, as in
+ * json-glib. */
 static const char *
-plain_value (const char  *p,
-             const char  *end,
-             JsonNode   **node)
+plain_value (const char    *p,
+             const char    *end,
+             AguiJsonValue *value)
 {
-  g_autoptr(JsonObject) object = NULL;
+  AguiJsonValue object = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members = NULL;
 
   if (*p != '{')
-    return plain_scalar (p, end, node);
+    return plain_scalar (p, end, value);
 
-  if (node != NULL)
-    object = json_object_new ();
+  if (value != NULL)
+    members = _agui_json_value_set_object (&object, 2);
   p = skip_space (p + 1, end);
   if (p < end && *p == '}')
     goto closed;
@@ -211,54 +213,70 @@ plain_value (const char  *p,
       const char *close;
       const char *key;
       gsize key_length;
-      JsonNode *member = NULL;
+      AguiJsonValue member = AGUI_JSON_VALUE_INIT;
 
       if (p == end || *p != '"' || (close = string_end (p, end)) == NULL)
-        return NULL;
+        goto refuse;
       key = p + 1;
       key_length = close - key;
 
       p = skip_space (close + 1, end);
       if (p == end || *p != ':')
-        return NULL;
+        goto refuse;
       p = skip_space (p + 1, end);
-      if (p == end || (p = plain_scalar (p, end, node != NULL ? &member : NULL)) == NULL)
-        return NULL;
-      if (node != NULL)
+      if (p == end || (p = plain_scalar (p, end, value != NULL ? &member : NULL)) == NULL)
+        goto refuse;
+      if (value != NULL)
         {
-          g_autofree char *name = g_strndup (key, key_length);
+          char name[64];
+          g_autofree char *long_name = NULL;
 
-          json_object_set_member (object, name, member);
+          if (key_length < sizeof name)
+            {
+              memcpy (name, key, key_length);
+              name[key_length] = '\0';
+              _agui_json_object_set (members, name, &member);
+            }
+          else
+            {
+              long_name = g_strndup (key, key_length);
+              _agui_json_object_set (members, long_name, &member);
+            }
         }
 
       p = skip_space (p, end);
       if (p == end)
-        return NULL;
+        goto refuse;
       if (*p == '}')
         break;
       if (*p != ',')
-        return NULL;
+        goto refuse;
       p = skip_space (p + 1, end);
     }
 
 closed:
-  if (node != NULL)
-    *node = _agui_json_node_new_object (g_steal_pointer (&object));
+  if (value != NULL)
+    _agui_json_value_move (value, &object);
 
   return p + 1;
+
+refuse:
+  _agui_json_value_clear (&object);
+
+  return NULL;
 }
 
-JsonNode *
-_agui_patch_op_build_value (const AguiPatchOp *op,
-                            const char        *patch)
+gboolean
+_agui_patch_op_read_value (const AguiPatchOp *op,
+                           const char        *patch,
+                           AguiJsonValue     *value)
 {
   static GPrivate reader_key = G_PRIVATE_INIT ((GDestroyNotify) _agui_event_reader_free);
   const char *text = patch + op->value;
   AguiEventReader *reader;
-  JsonNode *node = NULL;
 
-  if (plain_value (text, text + op->value_length, &node) != NULL)
-    return node;
+  if (plain_value (text, text + op->value_length, value) != NULL)
+    return TRUE;
 
   /* One reader per thread, as in _agui_json_parse (). */
   reader = g_private_get (&reader_key);
@@ -269,7 +287,7 @@ _agui_patch_op_build_value (const AguiPatchOp *op,
     }
 
   /* The scanner read this very text, at this depth. */
-  return _agui_event_reader_read_value (reader, text, op->value_length, 3);
+  return _agui_event_reader_read_doc_value (reader, text, op->value_length, 3, value);
 }
 
 /* As is_json_pointer () in the schema. */
@@ -392,16 +410,15 @@ scan_operation (AguiEventReader *reader,
 
           if ((value_stop = plain_value (p, end, NULL)) == NULL)
             {
-              JsonNode *checked;
+              AguiJsonValue checked = AGUI_JSON_VALUE_INIT;
 
               value_stop = value_end (p, end);
               if (value_stop == NULL || value_stop == p)
                 return NULL;
               /* inside the frame, the patch and the operation */
-              checked = _agui_event_reader_read_value (reader, p, value_stop - p, 3);
-              if (checked == NULL)
+              if (!_agui_event_reader_read_doc_value (reader, p, value_stop - p, 3, &checked))
                 return NULL;
-              json_node_unref (checked);
+              _agui_json_value_clear (&checked);
             }
 
           op->value = p - patch;

@@ -14,6 +14,7 @@
 #include "agui-reasoning-part-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
+#include "agui-subagent-run-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
@@ -241,7 +242,6 @@ apply_run_started (AguiReducer *self,
 {
   g_autoptr(AguiRunState) state = NULL;
   JsonObject *input = agui_event_get_object_member (event, "input");
-  g_autoptr(JsonArray) no_subagents = json_array_new ();
 
   if (input != NULL && json_object_has_member (input, "messages") &&
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
@@ -252,8 +252,7 @@ apply_run_started (AguiReducer *self,
   g_ptr_array_set_size (self->run_tool_calls, 0);
   g_ptr_array_set_size (self->run_early_results, 0);
   _agui_transcript_clear_steps (self->transcript);
-  if (json_array_get_length (agui_transcript_get_subagents (self->transcript)) > 0)
-    _agui_transcript_set_subagents (self->transcript, no_subagents);
+  _agui_transcript_clear_subagents (self->transcript);
 
   g_free (self->thread_id);
   g_free (self->run_id);
@@ -657,7 +656,7 @@ static void
 apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
-  JsonNode **state = _agui_transcript_get_state_location (self->transcript);
+  AguiJsonValue *state = _agui_transcript_get_state_doc (self->transcript);
   g_autoptr(GError) error = NULL;
   const AguiPatchOp *ops;
   const char *strings;
@@ -668,9 +667,9 @@ apply_state_delta (AguiReducer *self,
   /* A patch the patch reader read is applied from its operations, and
    * the event builds no JsonArray of it unless someone asks. */
   if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
-    applied = _agui_json_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
+    applied = _agui_json_doc_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
   else
-    applied = agui_json_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
+    applied = _agui_json_doc_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
 
   if (!applied)
     {
@@ -715,54 +714,25 @@ static void
 apply_subagent (AguiReducer *self,
                 AguiEvent   *event)
 {
-  g_autoptr(JsonArray) subagents = json_array_new ();
-  JsonArray *current = agui_transcript_get_subagents (self->transcript);
-  const char *id = agui_event_get_subagent_run_id (event);
-  JsonObject *entry = NULL;
+  g_autoptr(AguiSubagentRun) running = NULL;
+  g_autoptr(AguiSubagentRun) ended = NULL;
 
-  /* The array is a property value others may hold: build a new one. */
-  for (guint i = 0; i < json_array_get_length (current); i++)
+  if (agui_event_get_event_type (event) == AGUI_EVENT_SUBAGENT_STARTED)
     {
-      JsonNode *node = json_node_copy (json_array_get_element (current, i));
-      JsonObject *copy = json_node_get_object (node);
+      g_autoptr(AguiSubagentRun) started = _agui_subagent_run_new_started (event);
 
-      json_array_add_element (subagents, node);
-      if (g_strcmp0 (json_object_get_string_member_with_default (copy, "subagentRunId", NULL), id) == 0)
-        entry = copy;
+      _agui_transcript_add_subagent (self->transcript, started);
+      return;
     }
 
-  switch (agui_event_get_event_type (event))
-    {
-    case AGUI_EVENT_SUBAGENT_STARTED:
-      entry = json_object_new ();
-      json_object_set_string_member (entry, "subagentRunId", id);
-      json_object_set_string_member (entry, "name", agui_event_get_string (event, "name"));
-      if (agui_event_get_string (event, "description"))
-        json_object_set_string_member (entry, "description", agui_event_get_string (event, "description"));
-      json_object_set_string_member (entry, "status", "running");
-      json_array_add_object_element (subagents, entry);
-      break;
+  /* An end the verifier let through names a subagent of this run; a
+   * reducer driven without one ignores any other. */
+  running = _agui_transcript_lookup_subagent (self->transcript, agui_event_get_subagent_run_id (event));
+  if (running == NULL || agui_subagent_run_get_status (running) != AGUI_SUBAGENT_RUNNING)
+    return;
 
-    case AGUI_EVENT_SUBAGENT_FINISHED:
-      if (entry == NULL)
-        return;
-      json_object_set_string_member (entry, "status", "finished");
-      if (agui_event_get_member (event, "result"))
-        json_object_set_member (entry, "result", json_node_copy (agui_event_get_member (event, "result")));
-      break;
-
-    case AGUI_EVENT_SUBAGENT_ERROR:
-      if (entry == NULL)
-        return;
-      json_object_set_string_member (entry, "status", "failed");
-      json_object_set_string_member (entry, "error", agui_event_get_string (event, "message"));
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  _agui_transcript_set_subagents (self->transcript, subagents);
+  ended = _agui_subagent_run_new_ended (running, event);
+  _agui_transcript_replace_subagent (self->transcript, ended);
 }
 
 /**

@@ -8,6 +8,7 @@
 
 #include "agui-json-private.h"
 #include "agui-replay-transport-private.h"
+#include "agui-run-input-private.h"
 
 /**
  * AguiReplayTransport:
@@ -24,7 +25,7 @@ typedef struct
 {
   gatomicrefcount  ref_count;
   GQueue           runs;       /* GPtrArray of AguiEvent, per run */
-  GPtrArray       *requests;   /* JsonNode */
+  GPtrArray       *requests;   /* Request */
   guint            scripted;
 } Script;
 
@@ -38,6 +39,24 @@ static void transport_iface_init (AguiTransportInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiReplayTransport, agui_replay_transport, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT, transport_iface_init))
+
+/* A run's input is kept as the text a network transport would send, and
+ * read back only when asked for: the session hands over that text,
+ * made from its kept messages, where copying the input of a long thread
+ * cost as much as making it. */
+typedef struct
+{
+  char     *text;
+  JsonNode *input;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_free (request->text);
+  g_clear_pointer (&request->input, json_node_unref);
+  g_free (request);
+}
 
 static void
 script_unref (Script *script)
@@ -91,7 +110,12 @@ agui_replay_transport_run_async (AguiTransport       *transport,
 
   g_task_set_source_tag (task, agui_replay_transport_run_async);
 
-  g_ptr_array_add (self->script->requests, _agui_json_node_copy_deep (input));
+  {
+    Request *request = g_new0 (Request, 1);
+
+    request->text = _agui_run_input_dup_text (input);
+    g_ptr_array_add (self->script->requests, request);
+  }
 
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -164,7 +188,7 @@ agui_replay_transport_new (void)
   self->script = g_new0 (Script, 1);
   g_atomic_ref_count_init (&self->script->ref_count);
   g_queue_init (&self->script->runs);
-  self->script->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  self->script->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
 
   return self;
 }
@@ -299,10 +323,22 @@ JsonNode *
 agui_replay_transport_get_request (AguiReplayTransport *self,
                                    guint                index)
 {
+  Request *request;
+
   g_return_val_if_fail (AGUI_IS_REPLAY_TRANSPORT (self), NULL);
 
   if (index >= self->script->requests->len)
     return NULL;
 
-  return g_ptr_array_index (self->script->requests, index);
+  request = g_ptr_array_index (self->script->requests, index);
+  if (request->input == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* Printed by json-glib: it reads back */
+      request->input = json_from_string (request->text, &error);
+      g_assert_no_error (error);
+    }
+
+  return request->input;
 }

@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agui-input-messages-private.h"
 #include "agui-run-parameters.h"
 #include "agui-tool-registry.h"
 #include "agui-transcript.h"
@@ -17,11 +18,17 @@ G_BEGIN_DECLS
 JsonNode *_agui_run_input_build              (const char         *thread_id,
                                               const char         *run_id,
                                               AguiTranscript     *transcript,
+                                              AguiInputMessages  *kept,
                                               AguiToolRegistry   *own_tools,
                                               AguiRunParameters  *parameters,
                                               gboolean            first_run,
                                               JsonObject         *a2ui_action,
-                                              JsonArray          *resume);
+                                              JsonArray          *resume,
+                                              const char         *parent_run_id,
+                                              char              **text);
+void      _agui_run_input_offer_text         (JsonNode           *input,
+                                              char               *text);
+char     *_agui_run_input_dup_text           (JsonNode           *input);
 gboolean  _agui_run_input_check_user_message (JsonObject         *message,
                                               GError            **error);
 gboolean  _agui_run_input_check_answers      (AguiTranscript     *transcript,

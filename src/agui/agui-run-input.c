@@ -26,6 +26,54 @@ copy_array (JsonArray *array)
   return _agui_json_node_copy_deep (node);
 }
 
+/* As json_to_string() prints @input, but with the messages' text
+ * given: the generator writes an object as its members in order, each
+ * as "name":value, with no space. */
+static char *
+print_input (JsonObject        *input,
+             AguiInputMessages *kept)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  GString *text = g_string_new (NULL);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  gboolean first = TRUE;
+
+  g_string_append_c (text, '{');
+  json_object_iter_init_ordered (&iter, input);
+  while (json_object_iter_next_ordered (&iter, &name, &value))
+    {
+      g_autoptr(JsonNode) name_node = json_node_init_string (json_node_alloc (), name);
+      g_autofree char *name_text = NULL;
+
+      if (!first)
+        g_string_append_c (text, ',');
+      first = FALSE;
+
+      json_generator_set_root (generator, name_node);
+      name_text = json_generator_to_data (generator, NULL);
+      g_string_append (text, name_text);
+      g_string_append_c (text, ':');
+
+      if (g_str_equal (name, "messages"))
+        {
+          _agui_input_messages_print (kept, text);
+        }
+      else
+        {
+          g_autofree char *value_text = NULL;
+
+          json_generator_set_root (generator, value);
+          value_text = json_generator_to_data (generator, NULL);
+          g_string_append (text, value_text);
+        }
+    }
+  g_string_append_c (text, '}');
+
+  return g_string_free (text, FALSE);
+}
+
 /* The A2UI middleware reads forwardedProps.a2uiAction.userAction; a
  * caller's forwardedProps that are not an object are replaced. */
 static void
@@ -51,16 +99,22 @@ add_a2ui_action (JsonObject *input,
 /* The RunAgentInput of one run of an exchange. @first_run: whether it is
  * the exchange's first run, which alone carries the caller's state, the
  * A2UI action and the resume answers (its follow-ups carry the tools'
- * answers instead, in the messages). */
+ * answers instead, in the messages); @parent_run_id: the run a branch
+ * starts from, for the first run. With @kept, the messages come from
+ * it, and @text (when not NULL) receives the input's JSON as
+ * json_to_string() prints it, made from the messages' kept text. */
 JsonNode *
-_agui_run_input_build (const char        *thread_id,
-                       const char        *run_id,
-                       AguiTranscript    *transcript,
-                       AguiToolRegistry  *own_tools,
-                       AguiRunParameters *parameters,
-                       gboolean           first_run,
-                       JsonObject        *a2ui_action,
-                       JsonArray         *resume)
+_agui_run_input_build (const char         *thread_id,
+                       const char         *run_id,
+                       AguiTranscript     *transcript,
+                       AguiInputMessages  *kept,
+                       AguiToolRegistry   *own_tools,
+                       AguiRunParameters  *parameters,
+                       gboolean            first_run,
+                       JsonObject         *a2ui_action,
+                       JsonArray          *resume,
+                       const char         *parent_run_id,
+                       char              **text)
 {
   g_autoptr(JsonObject) input = json_object_new ();
   g_autoptr(GHashTable) declared = g_hash_table_new (g_str_hash, g_str_equal);
@@ -79,7 +133,9 @@ _agui_run_input_build (const char        *thread_id,
                           _agui_json_node_copy_deep (state && first_run
                                                      ? state : agui_transcript_get_state (transcript)));
   json_object_set_member (input, "messages",
-                          _agui_json_node_new_array (agui_transcript_to_messages (transcript, FALSE)));
+                          _agui_json_node_new_array (kept != NULL
+                                                     ? _agui_input_messages_build (kept, transcript)
+                                                     : agui_transcript_to_messages (transcript, FALSE)));
 
   /* The caller's tools first, then the session's own. */
   for (guint i = 0; caller_tools && i < json_array_get_length (caller_tools); i++)
@@ -116,7 +172,66 @@ _agui_run_input_build (const char        *thread_id,
   if (resume != NULL && first_run)
     json_object_set_member (input, "resume", copy_array (resume));
 
+  if (parent_run_id != NULL && first_run)
+    json_object_set_string_member (input, "parentRunId", parent_run_id);
+
+  if (text != NULL)
+    *text = kept != NULL ? print_input (input, kept) : NULL;
+
   return json_node_init_object (json_node_alloc (), input);
+}
+
+/* The text of the input a session is handing to a transport, so that a
+ * transport that sends JSON need not print it again: offered for the
+ * length of agui_transport_run_async(), on the thread that calls it. */
+typedef struct
+{
+  JsonNode *input;
+  char     *text;
+} Offer;
+
+static void
+offer_free (Offer *offer)
+{
+  g_free (offer->text);
+  g_free (offer);
+}
+
+static GPrivate offered = G_PRIVATE_INIT ((GDestroyNotify) offer_free);
+
+/* Takes @text; NULL @input and @text withdraw what was offered */
+void
+_agui_run_input_offer_text (JsonNode *input,
+                            char     *text)
+{
+  Offer *offer = g_private_get (&offered);
+
+  if (offer == NULL)
+    {
+      offer = g_new0 (Offer, 1);
+      g_private_set (&offered, offer);
+    }
+
+  g_free (offer->text);
+  offer->text = text;
+  offer->input = text != NULL ? input : NULL;
+}
+
+/* @input's JSON, as json_to_string() prints it */
+char *
+_agui_run_input_dup_text (JsonNode *input)
+{
+  Offer *offer = g_private_get (&offered);
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  if (offer != NULL && offer->input == input)
+    {
+      offer->input = NULL;
+      return g_steal_pointer (&offer->text);
+    }
+
+  return json_to_string (input, FALSE);
 }
 
 /* Answers for the interrupts the thread waits on: each names an open

@@ -59,6 +59,9 @@ void       _agui_session_store_write_rows_async  (AguiSessionStore     *self,
 gboolean   _agui_session_store_write_rows_finish (AguiSessionStore     *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
+/* Takes @rows and lets them go on the store's worker */
+void       _agui_session_store_release_rows      (AguiSessionStore     *self,
+                                                  AguiTurnRows         *rows);
 
 /* What an AguiThreadList reads, on the worker: every thread as an
  * AguiThreadInfo, newest first; and, for the threads whose message text

@@ -2838,12 +2838,15 @@ typedef struct
   JobFunc        func;
   gpointer       data;
   GDestroyNotify destroy;
+  /* Rows are plain data: the worker lets them go once the job ran,
+   * rather than the task on the caller's thread */
+  gboolean       release_on_worker;
 } Job;
 
 static void
 job_free (Job *job)
 {
-  if (job->destroy != NULL)
+  if (job->destroy != NULL && job->data != NULL)
     job->destroy (job->data);
   g_free (job);
 }
@@ -2855,10 +2858,11 @@ run_job (gpointer data,
   g_autoptr(GTask) task = data;
   Job *job = g_task_get_task_data (task);
 
-  if (g_task_return_error_if_cancelled (task))
-    return;
+  if (!g_task_return_error_if_cancelled (task))
+    job->func (g_task_get_source_object (task), task, job->data);
 
-  job->func (g_task_get_source_object (task), task, job->data);
+  if (job->release_on_worker && job->destroy != NULL)
+    g_clear_pointer (&job->data, job->destroy);
 }
 
 static void
@@ -2877,9 +2881,65 @@ start_job (AguiSessionStore    *self,
   job->func = func;
   job->data = data;
   job->destroy = destroy;
+  job->release_on_worker = destroy == (GDestroyNotify) _agui_turn_rows_unref;
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_thread_pool_push (self->worker, task, NULL);
+}
+
+/* The calls that read one thread and give what they read, or NULL and
+ * an error, run on the worker by one job */
+typedef gpointer (*ThreadRead) (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error);
+
+typedef struct
+{
+  char           *thread_id;
+  ThreadRead      read;
+  GDestroyNotify  free_result;
+} ReadThread;
+
+static void
+read_thread_free (ReadThread *read)
+{
+  g_free (read->thread_id);
+  g_free (read);
+}
+
+static void
+read_thread_job (AguiSessionStore *self,
+                 GTask            *task,
+                 gpointer          data)
+{
+  ReadThread *read = data;
+  GError *error = NULL;
+  gpointer result = read->read (self, read->thread_id, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, read->free_result);
+}
+
+/* Runs @read on the worker; the call's _finish propagates the pointer */
+static void
+start_read_thread (AguiSessionStore    *self,
+                   const char          *thread_id,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data,
+                   gpointer             source_tag,
+                   ThreadRead           read,
+                   GDestroyNotify       free_result)
+{
+  ReadThread *job = g_new0 (ReadThread, 1);
+
+  job->thread_id = g_strdup (thread_id);
+  job->read = read;
+  job->free_result = free_result;
+  start_job (self, cancellable, callback, user_data, source_tag,
+             read_thread_job, job, (GDestroyNotify) read_thread_free);
 }
 
 static gboolean
@@ -2989,20 +3049,6 @@ agui_session_store_list_threads_finish (AguiSessionStore  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-get_thread_job (AguiSessionStore *self,
-                GTask            *task,
-                gpointer          data)
-{
-  GError *error = NULL;
-  JsonObject *thread = agui_session_store_get_thread (self, data, &error);
-
-  if (thread == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, thread, (GDestroyNotify) json_object_unref);
-}
-
 /**
  * agui_session_store_get_thread_async:
  * @self: a session store
@@ -3024,8 +3070,8 @@ agui_session_store_get_thread_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_get_thread_async,
-             get_thread_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_get_thread_async,
+                     (ThreadRead) agui_session_store_get_thread, (GDestroyNotify) json_object_unref);
 }
 
 /**
@@ -3167,20 +3213,6 @@ agui_session_store_delete_thread_finish (AguiSessionStore  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-static void
-get_pending_interrupts_job (AguiSessionStore *self,
-                            GTask            *task,
-                            gpointer          data)
-{
-  GError *error = NULL;
-  GListModel *interrupts = agui_session_store_get_pending_interrupts (self, data, &error);
-
-  if (interrupts == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, interrupts, g_object_unref);
-}
-
 /**
  * agui_session_store_get_pending_interrupts_async:
  * @self: a session store
@@ -3202,8 +3234,8 @@ agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
-             get_pending_interrupts_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
+                     (ThreadRead) agui_session_store_get_pending_interrupts, g_object_unref);
 }
 
 /**
@@ -3223,20 +3255,6 @@ agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
   g_return_val_if_fail (job_is_valid (self, result, agui_session_store_get_pending_interrupts_async), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-export_json_job (AguiSessionStore *self,
-                 GTask            *task,
-                 gpointer          data)
-{
-  GError *error = NULL;
-  JsonNode *exported = agui_session_store_export_json (self, data, &error);
-
-  if (exported == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, exported, (GDestroyNotify) json_node_unref);
 }
 
 /**
@@ -3260,8 +3278,8 @@ agui_session_store_export_json_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_export_json_async,
-             export_json_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_export_json_async,
+                     (ThreadRead) agui_session_store_export_json, (GDestroyNotify) json_node_unref);
 }
 
 /**
@@ -3280,20 +3298,6 @@ agui_session_store_export_json_finish (AguiSessionStore  *self,
   g_return_val_if_fail (job_is_valid (self, result, agui_session_store_export_json_async), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-export_markdown_job (AguiSessionStore *self,
-                     GTask            *task,
-                     gpointer          data)
-{
-  GError *error = NULL;
-  char *text = agui_session_store_export_markdown (self, data, &error);
-
-  if (text == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, text, g_free);
 }
 
 /**
@@ -3317,8 +3321,8 @@ agui_session_store_export_markdown_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_job (self, cancellable, callback, user_data, agui_session_store_export_markdown_async,
-             export_markdown_job, g_strdup (thread_id), g_free);
+  start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_export_markdown_async,
+                     (ThreadRead) agui_session_store_export_markdown, g_free);
 }
 
 /**
@@ -3424,6 +3428,30 @@ _agui_session_store_write_rows_async (AguiSessionStore    *self,
 
   start_job (self, cancellable, callback, user_data, _agui_session_store_write_rows_async,
              write_rows_job, _agui_turn_rows_ref (rows), (GDestroyNotify) _agui_turn_rows_unref);
+}
+
+static void
+release_rows_job (AguiSessionStore *self,
+                  GTask            *task,
+                  gpointer          data)
+{
+  g_task_return_boolean (task, TRUE);
+}
+
+/* A long turn's rows are tens of thousands of strings: freeing them held
+ * the main loop for 10 ms. They are plain data, so the last reference
+ * can be let go on the worker, after the writes queued before it. */
+void
+_agui_session_store_release_rows (AguiSessionStore *self,
+                                  AguiTurnRows     *rows)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+
+  if (rows == NULL)
+    return;
+
+  start_job (self, NULL, NULL, NULL, _agui_session_store_release_rows,
+             release_rows_job, rows, (GDestroyNotify) _agui_turn_rows_unref);
 }
 
 gboolean

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-message.h"
 #include "agui-event.h"
 #include "agui-transcript.h"
@@ -53,6 +54,7 @@ void        _agui_record_free                       (AguiRecord      *record);
 void        _agui_record_merge_metadata             (AguiRecord      *record,
                                                      JsonObject      *metadata);
 AguiRecord *_agui_record_new_from_message           (JsonObject      *message);
+JsonObject *_agui_record_to_input_message           (AguiRecord      *record);
 
 AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
                                                      const char      *id);
@@ -79,8 +81,14 @@ void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
                                                      JsonObject      *metadata);
 void        _agui_transcript_take_state             (AguiTranscript  *self,
                                                      JsonNode        *state);
-JsonNode  **_agui_transcript_get_state_location     (AguiTranscript  *self);
-/* @delta: the STATE_DELTA event just applied */
+/* The state itself, for the reducer to patch in place; then it calls
+ * _agui_transcript_state_patched (). */
+AguiJsonValue *_agui_transcript_get_state_doc       (AguiTranscript  *self);
+/* The state as compact JSON, what _agui_json_to_string () would print for
+ * agui_transcript_get_state (), without building that node. */
+char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,
+                                                     GError         **error);
+/* @delta: the STATE_DELTA event just applied (NULL: changed otherwise) */
 void        _agui_transcript_state_patched          (AguiTranscript  *self,
                                                      AguiEvent       *delta);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,
@@ -102,8 +110,16 @@ void        _agui_transcript_start_step             (AguiTranscript  *self,
 void        _agui_transcript_finish_step            (AguiTranscript  *self,
                                                      const char      *name);
 void        _agui_transcript_clear_steps            (AguiTranscript  *self);
-void        _agui_transcript_set_subagents          (AguiTranscript  *self,
-                                                     JsonArray       *subagents);
+/* Returns a new reference, or NULL when no subagent of the current run
+ * has @id. */
+AguiSubagentRun *_agui_transcript_lookup_subagent   (AguiTranscript  *self,
+                                                     const char      *id);
+void        _agui_transcript_add_subagent           (AguiTranscript  *self,
+                                                     AguiSubagentRun *run);
+/* Puts @run in the place of the run with its id. */
+void        _agui_transcript_replace_subagent       (AguiTranscript  *self,
+                                                     AguiSubagentRun *run);
+void        _agui_transcript_clear_subagents        (AguiTranscript  *self);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,
                                                      const char      *snapshot_id,
                                                      const char      *run_id,
@@ -123,6 +139,8 @@ void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
 guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
+AguiRecord *_agui_transcript_get_record              (AguiTranscript  *self,
+                                                     guint            index);
 void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      guint            from,
                                                      guint            to,

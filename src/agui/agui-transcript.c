@@ -15,6 +15,7 @@
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-run-state-private.h"
+#include "agui-subagent-run-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
@@ -74,6 +75,10 @@ struct _AguiTranscript
   GHashTable   *records_by_id;
   GHashTable   *tool_calls_by_id;
 
+  /* The shared state is patched in its own compact tree; the JsonNode
+   * agui_transcript_get_state () hands out is built from it on demand
+   * and kept until the state next changes (NULL until then). */
+  AguiJsonValue state_doc;
   JsonNode     *state;
   /* the STATE_DELTA event that last changed the state: its patch is
    * built as a JsonArray only when someone asks for it */
@@ -90,7 +95,10 @@ struct _AguiTranscript
   GHashTable   *steps_by_name;
   GStrv         steps;
   guint         steps_dirty : 1;
-  JsonArray    *subagents;
+  GListStore   *subagents;  /* of AguiSubagentRun, in the order they started */
+  /* id → 1 + its position: runs are only appended, and cleared all at
+   * once, so a position stays right until the next run. */
+  GHashTable   *subagent_positions;
   guint         serial;
 
   /* Every branch of the thread, the active one included; see
@@ -1007,6 +1015,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->tool_calls_by_id, g_hash_table_unref);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->state, json_node_unref);
+  _agui_json_value_clear (&self->state_doc);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
@@ -1014,7 +1023,8 @@ agui_transcript_finalize (GObject *object)
   g_queue_clear_full (&self->step_order, g_free);
   g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_strfreev);
-  g_clear_pointer (&self->subagents, json_array_unref);
+  g_clear_object (&self->subagents);
+  g_clear_pointer (&self->subagent_positions, g_hash_table_unref);
   g_clear_pointer (&self->branches, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agui_transcript_parent_class)->finalize (object);
@@ -1035,7 +1045,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_boxed (value, self->state);
+      g_value_set_boxed (value, agui_transcript_get_state (self));
       break;
 
     case PROP_LAST_STATE_DELTA:
@@ -1055,7 +1065,7 @@ agui_transcript_get_property (GObject    *object,
       break;
 
     case PROP_SUBAGENTS:
-      g_value_set_boxed (value, self->subagents);
+      g_value_set_object (value, self->subagents);
       break;
 
     default:
@@ -1125,13 +1135,14 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
   /**
    * AguiTranscript:subagents:
    *
-   * The subagents of the current run: objects with `subagentRunId`,
-   * `name`, `status` (`running`, `finished`, `failed`) and, when known,
-   * `description`, `result` and `error`.
+   * The subagents of the current run: a list of
+   * [class@Agui.SubagentRun] in the order they started, always the same
+   * list. A subagent that starts is appended; one that ends is replaced
+   * by a run that says how it ended; a new run empties the list.
    */
   properties[PROP_SUBAGENTS] =
-    g_param_spec_boxed ("subagents", NULL, NULL, JSON_TYPE_ARRAY,
-                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+    g_param_spec_object ("subagents", NULL, NULL, G_TYPE_LIST_MODEL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1144,7 +1155,7 @@ agui_transcript_init (AguiTranscript *self)
   self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                                   (GDestroyNotify) tool_call_entry_free);
-  self->state = _agui_json_node_new_object (json_object_new ());
+  _agui_json_value_set_object (&self->state_doc, 0);
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
@@ -1152,7 +1163,8 @@ agui_transcript_init (AguiTranscript *self)
   g_queue_init (&self->step_order);
   self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                (GDestroyNotify) g_queue_free);
-  self->subagents = json_array_new ();
+  self->subagents = g_list_store_new (AGUI_TYPE_SUBAGENT_RUN);
+  self->subagent_positions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->branches = g_ptr_array_new_with_free_func ((GDestroyNotify) branch_free);
   self->active = branch_new ();
   g_ptr_array_add (self->branches, self->active);
@@ -1173,12 +1185,25 @@ agui_transcript_new (void)
  * agui_transcript_get_state:
  * @self: a transcript
  *
+ * The shared state as a json-glib tree, which must not be modified.
+ *
+ * The transcript keeps the state in a compact tree of its own, made for
+ * applying patches; the first call after the state changed builds this
+ * node from it, which costs O(size of the state), and later calls
+ * return the same node until the state changes again (after which the
+ * node returned before no longer follows it). A caller that reads the
+ * state on every #AguiTranscript:state notification therefore pays for
+ * one copy per change, as much as printing it would cost.
+ *
  * Returns: (transfer none): the shared state
  */
 JsonNode *
 agui_transcript_get_state (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  if (self->state == NULL)
+    self->state = _agui_json_value_to_node (&self->state_doc);
 
   return self->state;
 }
@@ -1269,14 +1294,16 @@ agui_transcript_get_steps (AguiTranscript *self)
  * agui_transcript_get_subagents:
  * @self: a transcript
  *
- * Returns: (transfer none): the subagents of the current run
+ * Returns: (transfer none): the subagents of the current run, a list of
+ *   [class@Agui.SubagentRun] (maybe empty); see
+ *   [property@Agui.Transcript:subagents]
  */
-JsonArray *
+GListModel *
 agui_transcript_get_subagents (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
 
-  return self->subagents;
+  return G_LIST_MODEL (self->subagents);
 }
 
 /**
@@ -1339,23 +1366,33 @@ agui_transcript_to_messages (AguiTranscript *self,
   for (guint i = 0; i < self->records->len; i++)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
+      JsonObject *message;
 
-      if (record->role == AGUI_ROLE_ACTIVITY && !include_activity)
-        continue;
+      if (include_activity)
+        message = record_to_message (record, TRUE);
+      else
+        message = _agui_record_to_input_message (record);
 
-      if (!include_activity && record->attempt != AGUI_ATTEMPT_NONE)
-        {
-          JsonObject *message = attempt_to_message (record);
-
-          if (message != NULL)
-            json_array_add_object_element (messages, message);
-          continue;
-        }
-
-      json_array_add_object_element (messages, record_to_message (record, include_activity));
+      if (message != NULL)
+        json_array_add_object_element (messages, message);
     }
 
   return messages;
+}
+
+/* The AG-UI message of @record in a run's input, as
+ * agui_transcript_to_messages (self, FALSE) has it; NULL when nothing of
+ * it goes to the agent (an activity, a failed attempt's words) */
+JsonObject *
+_agui_record_to_input_message (AguiRecord *record)
+{
+  if (record->role == AGUI_ROLE_ACTIVITY)
+    return NULL;
+
+  if (record->attempt != AGUI_ATTEMPT_NONE)
+    return attempt_to_message (record);
+
+  return record_to_message (record, FALSE);
 }
 
 /* The AG-UI message of record @index, activity included, as
@@ -1738,22 +1775,34 @@ _agui_transcript_take_state (AguiTranscript *self,
 {
   g_clear_pointer (&self->state, json_node_unref);
   self->state = state ? state : json_node_init_null (json_node_alloc ());
+  /* the node stays, as the view of the tree made from it */
+  _agui_json_value_set_node (&self->state_doc, self->state);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-JsonNode **
-_agui_transcript_get_state_location (AguiTranscript *self)
+AguiJsonValue *
+_agui_transcript_get_state_doc (AguiTranscript *self)
 {
-  return &self->state;
+  return &self->state_doc;
+}
+
+char *
+_agui_transcript_dup_state_json (AguiTranscript  *self,
+                                 GError         **error)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return _agui_json_value_to_string (&self->state_doc, FALSE, error);
 }
 
 void
 _agui_transcript_state_patched (AguiTranscript *self,
                                 AguiEvent      *delta)
 {
+  g_clear_pointer (&self->state, json_node_unref);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   self->last_state_delta = delta ? agui_event_ref (delta) : NULL;
 
@@ -2014,13 +2063,66 @@ _agui_transcript_clear_steps (AguiTranscript *self)
   steps_changed (self);
 }
 
-void
-_agui_transcript_set_subagents (AguiTranscript *self,
-                                JsonArray      *subagents)
+/* Subagents */
+
+AguiSubagentRun *
+_agui_transcript_lookup_subagent (AguiTranscript *self,
+                                  const char     *id)
 {
-  g_clear_pointer (&self->subagents, json_array_unref);
-  self->subagents = json_array_ref (subagents);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBAGENTS]);
+  guint position;
+
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  if (id == NULL ||
+      (position = GPOINTER_TO_UINT (g_hash_table_lookup (self->subagent_positions, id))) == 0)
+    return NULL;
+
+  return g_list_model_get_item (G_LIST_MODEL (self->subagents), position - 1);
+}
+
+void
+_agui_transcript_add_subagent (AguiTranscript  *self,
+                               AguiSubagentRun *run)
+{
+  guint n_items;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+  g_return_if_fail (AGUI_IS_SUBAGENT_RUN (run));
+
+  n_items = g_list_model_get_n_items (G_LIST_MODEL (self->subagents));
+  g_hash_table_replace (self->subagent_positions, g_strdup (agui_subagent_run_get_id (run)),
+                        GUINT_TO_POINTER (n_items + 1));
+  g_list_store_append (self->subagents, run);
+}
+
+void
+_agui_transcript_replace_subagent (AguiTranscript  *self,
+                                   AguiSubagentRun *run)
+{
+  guint position;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+  g_return_if_fail (AGUI_IS_SUBAGENT_RUN (run));
+
+  position = GPOINTER_TO_UINT (g_hash_table_lookup (self->subagent_positions,
+                                                    agui_subagent_run_get_id (run)));
+  g_return_if_fail (position > 0);
+
+  g_list_store_splice (self->subagents, position - 1, 1, (gpointer *) &run, 1);
+}
+
+void
+_agui_transcript_clear_subagents (AguiTranscript *self)
+{
+  guint n_items;
+
+  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
+
+  if ((n_items = g_list_model_get_n_items (G_LIST_MODEL (self->subagents))) == 0)
+    return;
+
+  g_hash_table_remove_all (self->subagent_positions);
+  g_list_store_splice (self->subagents, 0, n_items, NULL, 0);
 }
 
 /* Branches
@@ -2244,7 +2346,7 @@ store_active (AguiTranscript *self)
   g_clear_pointer (&self->active->state, json_node_unref);
   g_clear_pointer (&self->active->run_state, agui_run_state_unref);
   self->active->messages = agui_transcript_to_messages (self, TRUE);
-  self->active->state = _agui_json_node_copy_deep (self->state);
+  self->active->state = _agui_json_value_to_node (&self->state_doc);
   self->active->run_state = agui_run_state_ref (self->run_state);
 }
 
@@ -2339,6 +2441,15 @@ guint
 _agui_transcript_get_n_records (AguiTranscript *self)
 {
   return self->records->len;
+}
+
+AguiRecord *
+_agui_transcript_get_record (AguiTranscript *self,
+                             guint           index)
+{
+  g_return_val_if_fail (index < self->records->len, NULL);
+
+  return g_ptr_array_index (self->records, index);
 }
 
 /* A replayed log arrives all at once: the restore says when the records

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agui-run-state.h"
+#include "agui-subagent-run.h"
 #include "agui-tool-call-part.h"
 
 G_BEGIN_DECLS
@@ -35,7 +36,7 @@ GListModel         *agui_transcript_get_pending_interrupts (AguiTranscript  *sel
 AGUI_AVAILABLE_IN_ALL
 const char * const *agui_transcript_get_steps              (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
-JsonArray          *agui_transcript_get_subagents          (AguiTranscript  *self);
+GListModel         *agui_transcript_get_subagents          (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
 AguiToolCallPart   *agui_transcript_lookup_tool_call       (AguiTranscript  *self,
                                                             const char      *tool_call_id);

@@ -246,6 +246,8 @@ turn_failed (AguiTurnRecorder *self,
 typedef struct
 {
   AguiTurnRecorder    *recorder;
+  /* Its own: the task may outlive the owner, and so the recorder */
+  AguiSessionStore    *store;
   AguiTurnRows        *rows;
   GPtrArray           *events;
   AguiTurnRowsBuilder *builder;
@@ -254,7 +256,11 @@ typedef struct
 static void
 save_free (Save *save)
 {
-  g_clear_pointer (&save->rows, _agui_turn_rows_unref);
+  /* Often the rows' last reference: a long turn's are let go off the
+   * main loop */
+  if (save->rows != NULL)
+    _agui_session_store_release_rows (save->store, g_steal_pointer (&save->rows));
+  g_clear_object (&save->store);
   g_clear_pointer (&save->events, g_ptr_array_unref);
   g_clear_pointer (&save->builder, _agui_turn_rows_builder_free);
   g_free (save);
@@ -378,6 +384,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   g_task_set_source_tag (task, _agui_turn_recorder_save_async);
   save = g_new0 (Save, 1);
   save->recorder = self;
+  save->store = g_object_ref (self->store);
   save->events = g_ptr_array_ref (all_events);
   g_task_set_task_data (task, save, (GDestroyNotify) save_free);
 

@@ -24,6 +24,7 @@
 # include "agui-media-part.h"
 # include "agui-message.h"
 # include "agui-interrupt.h"
+# include "agui-subagent-run.h"
 # include "agui-run-state.h"
 # include "agui-transcript.h"
 # include "agui-event-stream.h"

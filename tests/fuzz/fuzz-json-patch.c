@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The input is a document, a newline, and a patch. A patch that fails
- * leaves the document exactly as it was.
+ * leaves the document exactly as it was. The shared state's tree, patched
+ * by its own implementation, gives the same outcome, message and text.
  */
 
 #include "config.h"
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "fuzz.h"
@@ -27,6 +29,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
+  g_autofree char *state_after = NULL;
+  g_autoptr(GError) state_error = NULL;
+  AguiJsonValue state = AGUI_JSON_VALUE_INIT;
+  gboolean applied, state_applied;
 
   fuzz_init ();
 
@@ -39,11 +45,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   before = _agui_json_to_string (document, FALSE, NULL);
   FUZZ_CHECK (before != NULL, "a parsed document does not print");
 
-  if (agui_json_patch_apply (&document, json_node_get_array (patch), &error))
+  _agui_json_value_set_node (&state, document);
+  applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
+  state_applied = _agui_json_doc_patch_apply (&state, json_node_get_array (patch), &state_error);
+  after = _agui_json_to_string (document, FALSE, NULL);
+  state_after = _agui_json_value_to_string (&state, FALSE, NULL);
+  _agui_json_value_clear (&state);
+
+  FUZZ_CHECK (applied == state_applied, "the state's patch %s where json-glib's %s",
+              state_applied ? "applied" : "failed", applied ? "applied" : "failed");
+  FUZZ_CHECK (g_strcmp0 (after, state_after) == 0, "the state's patch gave %s, json-glib's %s",
+              state_after, after);
+
+  if (applied)
     return 0;
 
   FUZZ_CHECK (error != NULL, "a failed patch without a reason");
-  after = _agui_json_to_string (document, FALSE, NULL);
+  FUZZ_CHECK (g_strcmp0 (error->message, state_error->message) == 0, "the state's patch failed with '%s', "
+              "json-glib's with '%s'", state_error->message, error->message);
   FUZZ_CHECK (g_strcmp0 (before, after) == 0, "a failed patch changed the document: %s -> %s", before, after);
 
   return 0;

@@ -1,0 +1,984 @@
+/* agui-json-doc-patch.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui-json-doc-private.h"
+#include "agui-json-patch-private.h"
+
+/* JSON Patch over the shared state's own tree (agui-json-doc.c), for the
+ * reducer. The semantics and every message are agui-json-patch.c's, which
+ * stays the implementation for JsonNode documents (the public API, whose
+ * callers may hold nodes of the document and see them change in place).
+ *
+ * Atomicity: each primitive change records how to undo itself; on failure
+ * the log is replayed backwards, which puts back the very values and
+ * member order. A removed object member leaves a hole in its slot until
+ * the patch has succeeded, so every slot number in the log stays valid;
+ * objects are compacted after that (each hole costs one move, once).
+ *
+ * Cost: finding a member is O(1) (an object's hash index), so an object
+ * operation is O(depth of its path) plus its value; appending to an array
+ * is O(1) amortised, inserting moves the elements after the index once
+ * per run of inserts at one place (add /a/0 again and again), and `move`
+ * moves the value rather than copying it. */
+
+typedef enum
+{
+  UNDO_ROOT,           /* value: the previous root */
+  UNDO_OBJECT_APPEND,  /* a member was appended to object */
+  UNDO_OBJECT_REPLACE, /* value: the previous value at slot */
+  UNDO_OBJECT_REMOVE,  /* value: the value taken from slot, now a hole */
+  UNDO_ARRAY_INSERT,   /* count elements were inserted at index */
+  UNDO_ARRAY_REMOVE,   /* value: the element taken from index */
+  UNDO_ARRAY_REPLACE,  /* value: the previous element at index */
+} UndoKind;
+
+typedef struct
+{
+  UndoKind       kind;
+  /* The value this change put in place (or took out) is the one a move
+   * carries: undoing takes it into PatchContext.carry instead of freeing
+   * it, and the change before it (the move's remove) takes it back. */
+  gboolean       moved;
+  gpointer       container;
+  guint          index;   /* a slot, for an object */
+  guint          count;
+  AguiJsonValue  value;
+} UndoEntry;
+
+/* Inserts into one array at one place, in a row, held until anything
+ * else comes, then put in at once: front in reverse order, then back. */
+typedef struct
+{
+  AguiJsonDocArray *array;
+  char             *parent;  /* the pointer of the array, as written */
+  guint             index;
+  GArray           *front;
+  GArray           *back;
+} InsertRun;
+
+typedef struct
+{
+  AguiJsonValue *document;
+  GArray        *undo;
+  InsertRun      run;
+  AguiJsonValue  carry;
+} PatchContext;
+
+static void
+undo_entry_clear (gpointer data)
+{
+  UndoEntry *entry = data;
+
+  _agui_json_value_clear (&entry->value);
+}
+
+static const char *
+value_describe (const AguiJsonValue *value)
+{
+  switch (value->kind)
+    {
+    case AGUI_JSON_DOC_OBJECT:
+      return "an object";
+    case AGUI_JSON_DOC_ARRAY:
+      return "an array";
+    case AGUI_JSON_DOC_NULL:
+      return "null";
+    case AGUI_JSON_DOC_BOOLEAN:
+      return "a boolean";
+    case AGUI_JSON_DOC_STRING:
+    case AGUI_JSON_DOC_SHORT_STRING:
+      return "a string";
+    default:
+      return "a number";
+    }
+}
+
+static gboolean
+container_check (const AguiJsonValue  *value,
+                 GPtrArray            *tokens,
+                 guint                 depth,
+                 GError              **error)
+{
+  g_autofree char *where = NULL;
+
+  if (value->kind == AGUI_JSON_DOC_OBJECT || value->kind == AGUI_JSON_DOC_ARRAY)
+    return TRUE;
+
+  where = depth == 0 ? g_strdup ("the document") : _agui_json_pointer_describe (tokens, depth);
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+               "%s is %s, not an object or array",
+               where, value_describe (value));
+
+  return FALSE;
+}
+
+static gboolean
+array_index_resolve (AguiJsonDocArray  *array,
+                     GPtrArray         *tokens,
+                     guint              depth,
+                     gboolean           for_insert,
+                     guint             *index,
+                     GError           **error)
+{
+  const char *token = g_ptr_array_index (tokens, depth);
+  guint length = _agui_json_array_get_length (array);
+  g_autofree char *where = NULL;
+
+  if (for_insert && g_str_equal (token, "-"))
+    {
+      *index = length;
+      return TRUE;
+    }
+
+  where = _agui_json_pointer_describe (tokens, depth);
+
+  if (g_str_equal (token, "-"))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "'-' names no element of the array at %s", where);
+      return FALSE;
+    }
+
+  if (!_agui_json_array_index_parse (token, index))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "'%s' is not an array index at %s", token, where);
+      return FALSE;
+    }
+
+  if (*index > length || (*index == length && !for_insert))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "index %u is out of range at %s (length %u)",
+                   *index, where, length);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The child of the container @parent named by token @depth (borrowed,
+ * until the next change), and its slot or index. */
+static AguiJsonValue *
+child_lookup (AguiJsonValue  *parent,
+              GPtrArray      *tokens,
+              guint           depth,
+              guint          *index,
+              GError        **error)
+{
+  const char *token = g_ptr_array_index (tokens, depth);
+
+  if (!container_check (parent, tokens, depth, error))
+    return NULL;
+
+  if (parent->kind == AGUI_JSON_DOC_OBJECT)
+    {
+      int slot = _agui_json_object_find (parent->u.object, token);
+
+      if (slot < 0)
+        {
+          g_autofree char *where = _agui_json_pointer_describe (tokens, depth);
+
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                       "no member '%s' at %s", token, where);
+          return NULL;
+        }
+
+      *index = (guint) slot;
+      return _agui_json_object_slot_value (parent->u.object, *index);
+    }
+
+  if (!array_index_resolve (parent->u.array, tokens, depth, FALSE, index, error))
+    return NULL;
+
+  return _agui_json_array_get (parent->u.array, *index);
+}
+
+static AguiJsonValue *
+pointer_resolve (AguiJsonValue  *document,
+                 GPtrArray      *tokens,
+                 GError        **error)
+{
+  AguiJsonValue *value = document;
+
+  for (guint i = 0; i < tokens->len && value != NULL; i++)
+    {
+      guint index;
+
+      value = child_lookup (value, tokens, i, &index, error);
+    }
+
+  return value;
+}
+
+/* Undoable changes. Each takes the value it puts in place, leaving it
+ * null. */
+
+static UndoEntry *
+undo_push (PatchContext *ctx,
+           UndoKind      kind,
+           gpointer      container,
+           guint         index)
+{
+  UndoEntry entry = { .kind = kind, .container = container, .index = index };
+
+  g_array_append_val (ctx->undo, entry);
+
+  return &g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1);
+}
+
+static void
+change_root (PatchContext  *ctx,
+             AguiJsonValue *value)
+{
+  UndoEntry *entry = undo_push (ctx, UNDO_ROOT, NULL, 0);
+
+  entry->value = *ctx->document;
+  *ctx->document = *value;
+  value->kind = AGUI_JSON_DOC_NULL;
+}
+
+static void
+change_object_set (PatchContext      *ctx,
+                   AguiJsonDocObject *object,
+                   const char        *name,
+                   AguiJsonValue     *value)
+{
+  int slot = _agui_json_object_find (object, name);
+  UndoEntry *entry;
+
+  if (slot < 0)
+    {
+      undo_push (ctx, UNDO_OBJECT_APPEND, object, 0);
+      _agui_json_object_append (object, name, value);
+      return;
+    }
+
+  /* Replacing keeps the member's place. */
+  entry = undo_push (ctx, UNDO_OBJECT_REPLACE, object, (guint) slot);
+  entry->value = *_agui_json_object_slot_value (object, (guint) slot);
+  *_agui_json_object_slot_value (object, (guint) slot) = *value;
+  value->kind = AGUI_JSON_DOC_NULL;
+}
+
+static void
+change_array_insert (PatchContext     *ctx,
+                     AguiJsonDocArray *array,
+                     guint             index,
+                     AguiJsonValue    *values,
+                     guint             count)
+{
+  UndoEntry *entry = undo_push (ctx, UNDO_ARRAY_INSERT, array, index);
+
+  entry->count = count;
+  _agui_json_array_insert_many (array, index, values, count);
+}
+
+static void
+change_array_replace (PatchContext     *ctx,
+                      AguiJsonDocArray *array,
+                      guint             index,
+                      AguiJsonValue    *value)
+{
+  UndoEntry *entry = undo_push (ctx, UNDO_ARRAY_REPLACE, array, index);
+  AguiJsonValue *element = _agui_json_array_get (array, index);
+
+  entry->value = *element;
+  *element = *value;
+  value->kind = AGUI_JSON_DOC_NULL;
+}
+
+/* Insert runs */
+
+static void
+insert_run_drop (PatchContext *ctx)
+{
+  for (guint i = 0; i < ctx->run.front->len; i++)
+    _agui_json_value_clear (&g_array_index (ctx->run.front, AguiJsonValue, i));
+  for (guint i = 0; i < ctx->run.back->len; i++)
+    _agui_json_value_clear (&g_array_index (ctx->run.back, AguiJsonValue, i));
+  g_array_set_size (ctx->run.front, 0);
+  g_array_set_size (ctx->run.back, 0);
+  ctx->run.array = NULL;
+  g_clear_pointer (&ctx->run.parent, g_free);
+}
+
+static guint
+insert_run_length (PatchContext *ctx)
+{
+  return ctx->run.front->len + ctx->run.back->len;
+}
+
+static void
+insert_run_flush (PatchContext *ctx)
+{
+  g_autoptr(GArray) values = NULL;
+  guint length;
+
+  if (ctx->run.array == NULL)
+    return;
+
+  length = insert_run_length (ctx);
+  values = g_array_sized_new (FALSE, FALSE, sizeof (AguiJsonValue), length);
+  for (guint i = ctx->run.front->len; i > 0; i--)
+    g_array_append_val (values, g_array_index (ctx->run.front, AguiJsonValue, i - 1));
+  g_array_append_vals (values, ctx->run.back->data, ctx->run.back->len);
+  g_array_set_size (ctx->run.front, 0);
+  g_array_set_size (ctx->run.back, 0);
+
+  change_array_insert (ctx, ctx->run.array, ctx->run.index,
+                       (AguiJsonValue *) (gpointer) values->data, length);
+  insert_run_drop (ctx);
+}
+
+static gsize
+parent_length (const char *path)
+{
+  return strrchr (path, '/') - path;
+}
+
+static void
+insert_run_start (PatchContext     *ctx,
+                  const char       *path,
+                  AguiJsonDocArray *array,
+                  guint             index,
+                  AguiJsonValue    *value)
+{
+  g_assert (ctx->run.array == NULL);
+
+  ctx->run.array = array;
+  ctx->run.parent = g_strndup (path, parent_length (path));
+  ctx->run.index = index;
+  g_array_append_val (ctx->run.back, *value);
+  value->kind = AGUI_JSON_DOC_NULL;
+}
+
+/* Takes @value into the run if "add" at @path continues it: the same
+ * array, written the same way (nothing else has happened since the run
+ * began, so the pointer still leads to it), at the run's start or just
+ * after its end. */
+static gboolean
+insert_run_extend (PatchContext  *ctx,
+                   const char    *path,
+                   GPtrArray     *tokens,
+                   AguiJsonValue *value)
+{
+  const char *token;
+  gsize length;
+  guint index;
+
+  if (ctx->run.array == NULL || tokens->len == 0)
+    return FALSE;
+
+  length = parent_length (path);
+  if (length != strlen (ctx->run.parent) || strncmp (path, ctx->run.parent, length) != 0)
+    return FALSE;
+
+  token = g_ptr_array_index (tokens, tokens->len - 1);
+  if (g_str_equal (token, "-"))
+    index = _agui_json_array_get_length (ctx->run.array) + insert_run_length (ctx);
+  else if (!_agui_json_array_index_parse (token, &index))
+    return FALSE;
+
+  if (index == ctx->run.index)
+    g_array_append_val (ctx->run.front, *value);
+  else if (index == ctx->run.index + insert_run_length (ctx))
+    g_array_append_val (ctx->run.back, *value);
+  else
+    return FALSE;
+
+  value->kind = AGUI_JSON_DOC_NULL;
+
+  return TRUE;
+}
+
+/* Undo */
+
+static void
+undo_take (PatchContext  *ctx,
+           UndoEntry     *entry,
+           AguiJsonValue *taken)
+{
+  if (entry->moved)
+    _agui_json_value_move (&ctx->carry, taken);
+  else
+    _agui_json_value_clear (taken);
+}
+
+static void
+undo_all (PatchContext *ctx)
+{
+  for (guint i = ctx->undo->len; i > 0; i--)
+    {
+      UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, i - 1);
+      AguiJsonValue taken = AGUI_JSON_VALUE_INIT;
+
+      /* A move's remove: its value is the one the add after it carried. */
+      if (entry->moved && (entry->kind == UNDO_OBJECT_REMOVE || entry->kind == UNDO_ARRAY_REMOVE))
+        _agui_json_value_move (&entry->value, &ctx->carry);
+
+      switch (entry->kind)
+        {
+        case UNDO_ROOT:
+          taken = *ctx->document;
+          *ctx->document = entry->value;
+          entry->value.kind = AGUI_JSON_DOC_NULL;
+          undo_take (ctx, entry, &taken);
+          break;
+
+        case UNDO_OBJECT_APPEND:
+          _agui_json_object_pop (entry->container, &taken);
+          undo_take (ctx, entry, &taken);
+          break;
+
+        case UNDO_OBJECT_REPLACE:
+          {
+            AguiJsonValue *slot = _agui_json_object_slot_value (entry->container, entry->index);
+
+            taken = *slot;
+            *slot = entry->value;
+            entry->value.kind = AGUI_JSON_DOC_NULL;
+            undo_take (ctx, entry, &taken);
+          }
+          break;
+
+        case UNDO_OBJECT_REMOVE:
+          _agui_json_object_restore_slot (entry->container, entry->index, &entry->value);
+          break;
+
+        case UNDO_ARRAY_INSERT:
+          if (entry->moved)
+            {
+              g_assert (entry->count == 1);
+              _agui_json_array_remove (entry->container, entry->index, &taken);
+              undo_take (ctx, entry, &taken);
+            }
+          else
+            {
+              _agui_json_array_remove_many (entry->container, entry->index, entry->count);
+            }
+          break;
+
+        case UNDO_ARRAY_REMOVE:
+          _agui_json_array_insert (entry->container, entry->index, &entry->value);
+          break;
+
+        case UNDO_ARRAY_REPLACE:
+          {
+            AguiJsonValue *element = _agui_json_array_get (entry->container, entry->index);
+
+            taken = *element;
+            *element = entry->value;
+            entry->value.kind = AGUI_JSON_DOC_NULL;
+            undo_take (ctx, entry, &taken);
+          }
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  g_array_set_size (ctx->undo, 0);
+}
+
+/* After success: the holes removals left are closed, each object once
+ * its holes are many enough. Every object named in the log is alive:
+ * one taken out of the document is held by a later entry. */
+static void
+commit (PatchContext *ctx)
+{
+  for (guint i = 0; i < ctx->undo->len; i++)
+    {
+      UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, i);
+
+      if (entry->kind == UNDO_OBJECT_REMOVE)
+        _agui_json_object_compact (entry->container);
+    }
+
+  g_array_set_size (ctx->undo, 0);
+}
+
+/* Operations */
+
+static AguiJsonValue *
+parent_resolve_for_write (PatchContext  *ctx,
+                          GPtrArray     *tokens,
+                          GError       **error)
+{
+  AguiJsonValue *value = ctx->document;
+
+  g_assert (tokens->len > 0);
+
+  for (guint i = 0; i + 1 < tokens->len; i++)
+    {
+      guint index = 0;
+
+      if (!(value = child_lookup (value, tokens, i, &index, error)))
+        return NULL;
+    }
+
+  if (!container_check (value, tokens, tokens->len - 1, error))
+    return NULL;
+
+  return value;
+}
+
+/* Takes *@value on success; on failure leaves it to the caller. A move's
+ * add (@moved) neither joins a run nor starts one. */
+static gboolean
+operation_add (PatchContext   *ctx,
+               const char     *path,
+               GPtrArray      *tokens,
+               AguiJsonValue  *value,
+               gboolean        moved,
+               GError        **error)
+{
+  AguiJsonValue *parent;
+  const char *token;
+  guint index;
+
+  if (tokens->len == 0)
+    {
+      change_root (ctx, value);
+      g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1).moved = moved;
+      return TRUE;
+    }
+
+  if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
+    return FALSE;
+
+  token = g_ptr_array_index (tokens, tokens->len - 1);
+
+  if (parent->kind == AGUI_JSON_DOC_OBJECT)
+    {
+      change_object_set (ctx, parent->u.object, token, value);
+      g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1).moved = moved;
+      return TRUE;
+    }
+
+  if (!array_index_resolve (parent->u.array, tokens, tokens->len - 1, TRUE, &index, error))
+    return FALSE;
+
+  if (!moved && index < _agui_json_array_get_length (parent->u.array))
+    {
+      insert_run_start (ctx, path, parent->u.array, index, value);
+    }
+  else
+    {
+      change_array_insert (ctx, parent->u.array, index, value, 1);
+      g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1).moved = moved;
+    }
+
+  return TRUE;
+}
+
+/* Removes the value at @tokens, which must exist. With @moved, the value
+ * goes to @removed and the undo log expects the next change to carry it;
+ * else the log keeps it. */
+static gboolean
+operation_remove (PatchContext   *ctx,
+                  GPtrArray      *tokens,
+                  AguiJsonValue  *removed,
+                  GError        **error)
+{
+  AguiJsonValue *parent;
+  AguiJsonValue taken = AGUI_JSON_VALUE_INIT;
+  UndoEntry *entry;
+  guint index;
+
+  if (tokens->len == 0)
+    {
+      AguiJsonValue null = AGUI_JSON_VALUE_INIT;
+
+      /* The reference turns the document into null rather than failing;
+       * a move from the root never gets here. */
+      g_assert (removed == NULL);
+      change_root (ctx, &null);
+      return TRUE;
+    }
+
+  if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
+    return FALSE;
+
+  if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
+    return FALSE;
+
+  if (parent->kind == AGUI_JSON_DOC_OBJECT)
+    {
+      entry = undo_push (ctx, UNDO_OBJECT_REMOVE, parent->u.object, index);
+      _agui_json_object_remove_slot (parent->u.object, index, &taken);
+    }
+  else
+    {
+      entry = undo_push (ctx, UNDO_ARRAY_REMOVE, parent->u.array, index);
+      _agui_json_array_remove (parent->u.array, index, &taken);
+    }
+
+  if (removed != NULL)
+    {
+      entry->moved = TRUE;
+      *removed = taken;
+    }
+  else
+    {
+      entry->value = taken;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+operation_replace (PatchContext   *ctx,
+                   GPtrArray      *tokens,
+                   AguiJsonValue  *value,
+                   GError        **error)
+{
+  AguiJsonValue *parent;
+  guint index;
+
+  if (tokens->len == 0)
+    {
+      change_root (ctx, value);
+      return TRUE;
+    }
+
+  if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
+    return FALSE;
+
+  if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
+    return FALSE;
+
+  if (parent->kind == AGUI_JSON_DOC_OBJECT)
+    change_object_set (ctx, parent->u.object, g_ptr_array_index (tokens, tokens->len - 1), value);
+  else
+    change_array_replace (ctx, parent->u.array, index, value);
+
+  return TRUE;
+}
+
+static gboolean
+operation_move (PatchContext  *ctx,
+                const char    *from,
+                GPtrArray     *from_tokens,
+                const char    *path,
+                GPtrArray     *tokens,
+                GError       **error)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+  gsize from_length = strlen (from);
+
+  /* Escaping is canonical, so comparing the pointers as strings compares
+   * their tokens. */
+  if (strncmp (path, from, from_length) == 0 && path[from_length] == '/')
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "cannot move a value into its own child");
+      return FALSE;
+    }
+
+  if (g_str_equal (path, from))
+    return pointer_resolve (ctx->document, from_tokens, error) != NULL;
+
+  /* From the root to anywhere else is into its own child. */
+  g_assert (from_tokens->len > 0);
+
+  if (!operation_remove (ctx, from_tokens, &value, error))
+    return FALSE;
+
+  if (!operation_add (ctx, path, tokens, &value, TRUE, error))
+    {
+      UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1);
+
+      /* Nothing carries the value now: the remove's entry keeps it. */
+      entry->moved = FALSE;
+      entry->value = value;
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* @value: the operation's value, owned (NULL when it has none). */
+static gboolean
+operation_apply (PatchContext   *ctx,
+                 AguiJsonValue  *value,
+                 const char     *op,
+                 const char     *path,
+                 const char     *from,
+                 GError        **error)
+{
+  g_autoptr(GPtrArray) tokens = NULL;
+  g_autoptr(GPtrArray) from_tokens = NULL;
+  gboolean needs_value;
+  gboolean needs_from;
+  AguiJsonValue *target;
+
+  needs_value = g_str_equal (op, "add") || g_str_equal (op, "replace") || g_str_equal (op, "test");
+  needs_from = g_str_equal (op, "move") || g_str_equal (op, "copy");
+
+  if (!needs_value && !needs_from && !g_str_equal (op, "remove"))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH, "unknown op '%s'", op);
+      return FALSE;
+    }
+
+  if (needs_from && from == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH, "missing string member 'from'");
+      return FALSE;
+    }
+
+  if (needs_value && value == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH, "missing member 'value'");
+      return FALSE;
+    }
+
+  if (!(tokens = _agui_json_pointer_parse (path, error)))
+    return FALSE;
+
+  if (needs_from && !(from_tokens = _agui_json_pointer_parse (from, error)))
+    return FALSE;
+
+  if (g_str_equal (op, "add"))
+    {
+      if (insert_run_extend (ctx, path, tokens, value))
+        return TRUE;
+
+      insert_run_flush (ctx);
+      return operation_add (ctx, path, tokens, value, FALSE, error);
+    }
+
+  /* Anything else may read or change the array of a run. */
+  insert_run_flush (ctx);
+
+  if (g_str_equal (op, "remove"))
+    return operation_remove (ctx, tokens, NULL, error);
+
+  if (g_str_equal (op, "replace"))
+    return operation_replace (ctx, tokens, value, error);
+
+  if (g_str_equal (op, "move"))
+    return operation_move (ctx, from, from_tokens, path, tokens, error);
+
+  if (g_str_equal (op, "copy"))
+    {
+      AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
+      AguiJsonValue *source;
+      gboolean added;
+
+      if (!(source = pointer_resolve (ctx->document, from_tokens, error)))
+        return FALSE;
+
+      _agui_json_value_copy (&copy, source);
+      added = operation_add (ctx, path, tokens, &copy, FALSE, error);
+      _agui_json_value_clear (&copy);
+      return added;
+    }
+
+  g_assert (g_str_equal (op, "test"));
+
+  if (!(target = pointer_resolve (ctx->document, tokens, error)))
+    return FALSE;
+
+  if (!_agui_json_value_equal (target, value))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "the value differs from the expected one");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+operation_apply_named (PatchContext   *ctx,
+                       guint           position,
+                       AguiJsonValue  *value,
+                       const char     *op,
+                       const char     *path,
+                       const char     *from,
+                       GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (operation_apply (ctx, value, op, path, from, &local_error))
+    return TRUE;
+
+  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
+    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                "operation %u (%s %s from %s): ", position, op, path, from);
+  else
+    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                "operation %u (%s %s): ", position, op, path);
+
+  return FALSE;
+}
+
+static const char *
+member_get_string (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static gboolean
+patch_element_apply (PatchContext  *ctx,
+                     guint          position,
+                     JsonNode      *element,
+                     GError       **error)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+  JsonObject *operation;
+  JsonNode *value_node;
+  const char *op;
+  const char *path;
+  const char *from;
+  gboolean applied;
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: not an object", position);
+      return FALSE;
+    }
+
+  operation = json_node_get_object (element);
+  op = member_get_string (operation, "op");
+  path = member_get_string (operation, "path");
+  from = member_get_string (operation, "from");
+
+  if (op == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: missing string member 'op'", position);
+      return FALSE;
+    }
+
+  if (path == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u (%s): missing string member 'path'", position, op);
+      return FALSE;
+    }
+
+  if ((value_node = json_object_get_member (operation, "value")) != NULL)
+    _agui_json_value_set_node (&value, value_node);
+
+  applied = operation_apply_named (ctx, position, value_node != NULL ? &value : NULL,
+                                   op, path, from, error);
+  _agui_json_value_clear (&value);
+
+  return applied;
+}
+
+static void
+context_init (PatchContext  *ctx,
+              AguiJsonValue *document)
+{
+  ctx->document = document;
+  ctx->undo = g_array_new (FALSE, TRUE, sizeof (UndoEntry));
+  g_array_set_clear_func (ctx->undo, undo_entry_clear);
+  ctx->run.array = NULL;
+  ctx->run.parent = NULL;
+  ctx->run.front = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
+  ctx->run.back = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
+  ctx->carry.kind = AGUI_JSON_DOC_NULL;
+}
+
+static gboolean
+context_finish (PatchContext *ctx,
+                gboolean      applied)
+{
+  if (applied)
+    {
+      insert_run_flush (ctx);
+      commit (ctx);
+    }
+  else
+    {
+      /* A run not yet in its array has changed nothing. */
+      insert_run_drop (ctx);
+      undo_all (ctx);
+    }
+
+  g_assert (ctx->carry.kind == AGUI_JSON_DOC_NULL);
+  g_array_unref (ctx->undo);
+  g_array_unref (ctx->run.front);
+  g_array_unref (ctx->run.back);
+
+  return applied;
+}
+
+gboolean
+_agui_json_doc_patch_apply (AguiJsonValue  *document,
+                            JsonArray      *patch,
+                            GError        **error)
+{
+  PatchContext ctx;
+  gboolean applied = TRUE;
+  guint length;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+  g_return_val_if_fail (patch != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  context_init (&ctx, document);
+
+  length = json_array_get_length (patch);
+  for (guint i = 0; i < length && applied; i++)
+    applied = patch_element_apply (&ctx, i, json_array_get_element (patch, i), error);
+
+  return context_finish (&ctx, applied);
+}
+
+gboolean
+_agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
+                                const AguiPatchOp  *ops,
+                                guint               n_ops,
+                                const char         *strings,
+                                const char         *patch,
+                                GError            **error)
+{
+  PatchContext ctx;
+  gboolean applied = TRUE;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  context_init (&ctx, document);
+
+  for (guint i = 0; i < n_ops && applied; i++)
+    {
+      const AguiPatchOp *op = &ops[i];
+      const char *from = op->from != AGUI_PATCH_NO_STRING ? strings + op->from : NULL;
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+      gboolean has_value = op->kind == AGUI_PATCH_ADD || op->kind == AGUI_PATCH_REPLACE ||
+                           op->kind == AGUI_PATCH_TEST;
+
+      /* Read from the patch's text straight into the tree; a value that
+       * cannot be read is missing, as it was when values became nodes. */
+      if (has_value && !_agui_patch_op_read_value (op, patch, &value))
+        has_value = FALSE;
+
+      applied = operation_apply_named (&ctx, i, has_value ? &value : NULL,
+                                       _agui_patch_op_name (op->kind), strings + op->path, from, error);
+      _agui_json_value_clear (&value);
+    }
+
+  return context_finish (&ctx, applied);
+}
