@@ -225,7 +225,8 @@ agui_tool_call_part_class_init (AguiToolCallPartClass *klass)
    * AguiToolCallPart:parsed-arguments:
    *
    * The arguments parsed as JSON once the call is complete, or %NULL while
-   * streaming or when the text is not JSON.
+   * streaming or when the text is not JSON. It is notified when the call
+   * completes; the text is parsed the first time the value is read.
    */
   properties[PROP_PARSED_ARGUMENTS] =
     g_param_spec_boxed ("parsed-arguments", NULL, NULL, JSON_TYPE_NODE,
@@ -344,6 +345,10 @@ agui_tool_call_part_get_arguments (AguiToolCallPart *self)
 /**
  * agui_tool_call_part_get_parsed_arguments:
  * @self: a tool call part
+ *
+ * Gives [property@Agui.ToolCallPart:parsed-arguments], parsing the
+ * argument text on the first call after the call completed; later calls
+ * return the same node.
  *
  * Returns: (transfer none) (nullable): the arguments as JSON, once complete
  */
