@@ -119,51 +119,6 @@ container_check (const AguiJsonValue  *value,
   return FALSE;
 }
 
-static gboolean
-array_index_resolve (AguiJsonDocArray  *array,
-                     GPtrArray         *tokens,
-                     guint              depth,
-                     gboolean           for_insert,
-                     guint             *index,
-                     GError           **error)
-{
-  const char *token = g_ptr_array_index (tokens, depth);
-  guint length = _agui_json_array_get_length (array);
-  g_autofree char *where = NULL;
-
-  if (for_insert && g_str_equal (token, "-"))
-    {
-      *index = length;
-      return TRUE;
-    }
-
-  where = _agui_json_pointer_describe (tokens, depth);
-
-  if (g_str_equal (token, "-"))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "'-' names no element of the array at %s", where);
-      return FALSE;
-    }
-
-  if (!_agui_json_array_index_parse (token, index))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "'%s' is not an array index at %s", token, where);
-      return FALSE;
-    }
-
-  if (*index > length || (*index == length && !for_insert))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "index %u is out of range at %s (length %u)",
-                   *index, where, length);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* The child of the container @parent named by token @depth (borrowed,
  * until the next change), and its slot or index. */
 static AguiJsonValue *
@@ -195,7 +150,8 @@ child_lookup (AguiJsonValue  *parent,
       return _agui_json_object_slot_value (parent->u.object, *index);
     }
 
-  if (!array_index_resolve (parent->u.array, tokens, depth, FALSE, index, error))
+  if (!_agui_json_array_index_resolve (tokens, depth, _agui_json_array_get_length (parent->u.array),
+                                       FALSE, index, error))
     return NULL;
 
   return _agui_json_array_get (parent->u.array, *index);
@@ -564,7 +520,8 @@ operation_add (PatchContext   *ctx,
       return TRUE;
     }
 
-  if (!array_index_resolve (parent->u.array, tokens, tokens->len - 1, TRUE, &index, error))
+  if (!_agui_json_array_index_resolve (tokens, tokens->len - 1, _agui_json_array_get_length (parent->u.array),
+                                       TRUE, &index, error))
     return FALSE;
 
   if (!moved && index < _agui_json_array_get_length (parent->u.array))

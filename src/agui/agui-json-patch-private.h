@@ -45,5 +45,11 @@ char      *_agui_json_pointer_describe   (GPtrArray          *tokens,
                                           guint               n_tokens);
 gboolean   _agui_json_array_index_parse  (const char         *token,
                                           guint              *index);
+gboolean   _agui_json_array_index_resolve (GPtrArray         *tokens,
+                                           guint              depth,
+                                           guint              length,
+                                           gboolean           for_insert,
+                                           guint             *index,
+                                           GError           **error);
 
 G_END_DECLS

@@ -318,19 +318,19 @@ container_check (JsonNode   *node,
   return FALSE;
 }
 
-/* Finds the element of @array named by token @depth of @tokens,
- * which must exist when @for_insert is FALSE and may be one past the end
- * (including "-") when it is TRUE. */
-static gboolean
-array_index_resolve (JsonArray  *array,
-                     GPtrArray  *tokens,
-                     guint       depth,
-                     gboolean    for_insert,
-                     guint      *index,
-                     GError    **error)
+/* Finds the element of an array of @length named by token @depth of
+ * @tokens, which must exist when @for_insert is FALSE and may be one
+ * past the end (including "-") when it is TRUE. Both trees' patches
+ * resolve indices here, so their messages are the same. */
+gboolean
+_agui_json_array_index_resolve (GPtrArray  *tokens,
+                                guint       depth,
+                                guint       length,
+                                gboolean    for_insert,
+                                guint      *index,
+                                GError    **error)
 {
   const char *token = g_ptr_array_index (tokens, depth);
-  guint length = json_array_get_length (array);
   g_autofree char *where = NULL;
 
   if (for_insert && g_str_equal (token, "-"))
@@ -395,7 +395,8 @@ child_lookup (JsonNode   *parent,
       return child;
     }
 
-  if (!array_index_resolve (json_node_get_array (parent), tokens, depth, FALSE, index, error))
+  if (!_agui_json_array_index_resolve (tokens, depth, json_array_get_length (json_node_get_array (parent)),
+                                       FALSE, index, error))
     return NULL;
 
   return json_array_get_element (json_node_get_array (parent), *index);
@@ -1169,7 +1170,8 @@ operation_add (PatchContext  *ctx,
       return TRUE;
     }
 
-  if (!array_index_resolve (json_node_get_array (parent), tokens, tokens->len - 1, TRUE, &index, error))
+  if (!_agui_json_array_index_resolve (tokens, tokens->len - 1, json_array_get_length (json_node_get_array (parent)),
+                                       TRUE, &index, error))
     return FALSE;
 
   /* An append is cheap already; an insert may be the first of a run. */
