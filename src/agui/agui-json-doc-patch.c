@@ -770,27 +770,9 @@ operation_apply_named (PatchContext   *ctx,
   if (operation_apply (ctx, value, op, path, from, &local_error))
     return TRUE;
 
-  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s from %s): ", position, op, path, from);
-  else
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s): ", position, op, path);
+  _agui_json_patch_prefix_error (error, g_steal_pointer (&local_error), position, op, path, from);
 
   return FALSE;
-}
-
-static const char *
-member_get_string (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
 }
 
 static gboolean
@@ -800,40 +782,14 @@ patch_element_apply (PatchContext  *ctx,
                      GError       **error)
 {
   AguiJsonValue value = AGUI_JSON_VALUE_INIT;
-  JsonObject *operation;
   JsonNode *value_node;
-  const char *op;
-  const char *path;
-  const char *from;
+  const char *op, *path, *from;
   gboolean applied;
 
-  if (!JSON_NODE_HOLDS_OBJECT (element))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u: not an object", position);
-      return FALSE;
-    }
+  if (!_agui_json_patch_read_operation (element, position, &op, &path, &from, &value_node, error))
+    return FALSE;
 
-  operation = json_node_get_object (element);
-  op = member_get_string (operation, "op");
-  path = member_get_string (operation, "path");
-  from = member_get_string (operation, "from");
-
-  if (op == NULL)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u: missing string member 'op'", position);
-      return FALSE;
-    }
-
-  if (path == NULL)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u (%s): missing string member 'path'", position, op);
-      return FALSE;
-    }
-
-  if ((value_node = json_object_get_member (operation, "value")) != NULL)
+  if (value_node != NULL)
     _agui_json_value_set_node (&value, value_node);
 
   applied = operation_apply_named (ctx, position, value_node != NULL ? &value : NULL,

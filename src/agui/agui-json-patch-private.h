@@ -45,6 +45,19 @@ char      *_agui_json_pointer_describe   (GPtrArray          *tokens,
                                           guint               n_tokens);
 gboolean   _agui_json_array_index_parse  (const char         *token,
                                           guint              *index);
+gboolean   _agui_json_patch_read_operation (JsonNode         *element,
+                                            guint             position,
+                                            const char      **op,
+                                            const char      **path,
+                                            const char      **from,
+                                            JsonNode        **value,
+                                            GError          **error);
+void       _agui_json_patch_prefix_error (GError           **error,
+                                          GError            *local_error,
+                                          guint              position,
+                                          const char        *op,
+                                          const char        *path,
+                                          const char        *from);
 gboolean   _agui_json_array_index_resolve (GPtrArray         *tokens,
                                            guint              depth,
                                            guint              length,

@@ -1373,6 +1373,23 @@ operation_apply (PatchContext  *ctx,
   return TRUE;
 }
 
+/* Both trees' patches name a failed operation the same way */
+void
+_agui_json_patch_prefix_error (GError     **error,
+                               GError      *local_error,
+                               guint        position,
+                               const char  *op,
+                               const char  *path,
+                               const char  *from)
+{
+  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
+    g_propagate_prefixed_error (error, local_error,
+                                "operation %u (%s %s from %s): ", position, op, path, from);
+  else
+    g_propagate_prefixed_error (error, local_error,
+                                "operation %u (%s %s): ", position, op, path);
+}
+
 /* Applies one operation, its error prefixed with where it is and what. */
 static gboolean
 operation_apply_named (PatchContext  *ctx,
@@ -1388,12 +1405,7 @@ operation_apply_named (PatchContext  *ctx,
   if (operation_apply (ctx, value, op, path, from, &local_error))
     return TRUE;
 
-  if (from != NULL && (g_str_equal (op, "move") || g_str_equal (op, "copy")))
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s from %s): ", position, op, path, from);
-  else
-    g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                "operation %u (%s %s): ", position, op, path);
+  _agui_json_patch_prefix_error (error, g_steal_pointer (&local_error), position, op, path, from);
 
   return FALSE;
 }
@@ -1411,16 +1423,18 @@ member_get_string (JsonObject *object,
   return json_node_get_string (node);
 }
 
-static gboolean
-patch_element_apply (PatchContext  *ctx,
-                     guint          position,
-                     JsonNode      *element,
-                     GError       **error)
+/* The members of the patch's operation @position, borrowed from
+ * @element; @value is NULL when the operation has none. */
+gboolean
+_agui_json_patch_read_operation (JsonNode     *element,
+                                 guint         position,
+                                 const char  **op,
+                                 const char  **path,
+                                 const char  **from,
+                                 JsonNode    **value,
+                                 GError      **error)
 {
   JsonObject *operation;
-  const char *op;
-  const char *path;
-  const char *from;
 
   if (!JSON_NODE_HOLDS_OBJECT (element))
     {
@@ -1430,26 +1444,41 @@ patch_element_apply (PatchContext  *ctx,
     }
 
   operation = json_node_get_object (element);
-  op = member_get_string (operation, "op");
-  path = member_get_string (operation, "path");
-  from = member_get_string (operation, "from");
+  *op = member_get_string (operation, "op");
+  *path = member_get_string (operation, "path");
+  *from = member_get_string (operation, "from");
+  *value = json_object_get_member (operation, "value");
 
-  if (op == NULL)
+  if (*op == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
                    "operation %u: missing string member 'op'", position);
       return FALSE;
     }
 
-  if (path == NULL)
+  if (*path == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u (%s): missing string member 'path'", position, op);
+                   "operation %u (%s): missing string member 'path'", position, *op);
       return FALSE;
     }
 
-  return operation_apply_named (ctx, position, json_object_get_member (operation, "value"),
-                                op, path, from, error);
+  return TRUE;
+}
+
+static gboolean
+patch_element_apply (PatchContext  *ctx,
+                     guint          position,
+                     JsonNode      *element,
+                     GError       **error)
+{
+  const char *op, *path, *from;
+  JsonNode *value;
+
+  if (!_agui_json_patch_read_operation (element, position, &op, &path, &from, &value, error))
+    return FALSE;
+
+  return operation_apply_named (ctx, position, value, op, path, from, error);
 }
 
 /**
