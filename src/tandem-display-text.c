@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -100,4 +101,84 @@ tandem_display_text (const char *text,
     }
 
   return g_string_free (shown, FALSE);
+}
+
+/* What people write after the fence, and what a reader calls it. Writers
+ * use many spellings for one language; a label that says "c" or "py"
+ * reads like a mistake. */
+static const struct
+{
+  const char *alias;
+  const char *name;
+} language_names[] = {
+  { "bash", "Bash" }, { "c", "C" }, { "c#", "C#" }, { "c++", "C++" },
+  { "cc", "C++" }, { "clojure", "Clojure" }, { "cmake", "CMake" },
+  { "console", "Console" }, { "cpp", "C++" }, { "cs", "C#" },
+  { "csharp", "C#" }, { "css", "CSS" }, { "cxx", "C++" }, { "dart", "Dart" },
+  { "diff", "Diff" }, { "dockerfile", "Dockerfile" }, { "elixir", "Elixir" },
+  { "erlang", "Erlang" }, { "fish", "Fish" }, { "go", "Go" },
+  { "golang", "Go" }, { "gql", "GraphQL" }, { "graphql", "GraphQL" },
+  { "h", "C" }, { "haskell", "Haskell" }, { "hpp", "C++" },
+  { "hs", "Haskell" }, { "html", "HTML" }, { "ini", "INI" },
+  { "java", "Java" }, { "javascript", "JavaScript" }, { "js", "JavaScript" },
+  { "json", "JSON" }, { "jsonc", "JSON" }, { "jsx", "JSX" },
+  { "kotlin", "Kotlin" }, { "kt", "Kotlin" }, { "latex", "LaTeX" },
+  { "lua", "Lua" }, { "make", "Makefile" }, { "makefile", "Makefile" },
+  { "markdown", "Markdown" }, { "md", "Markdown" }, { "meson", "Meson" },
+  { "nix", "Nix" }, { "objc", "Objective-C" }, { "objective-c", "Objective-C" },
+  { "ocaml", "OCaml" }, { "patch", "Diff" }, { "perl", "Perl" },
+  { "php", "PHP" }, { "pl", "Perl" }, { "plaintext", "Plain Text" },
+  { "powershell", "PowerShell" }, { "ps1", "PowerShell" },
+  { "py", "Python" }, { "python", "Python" }, { "python3", "Python" },
+  { "r", "R" }, { "rb", "Ruby" }, { "rs", "Rust" }, { "ruby", "Ruby" },
+  { "rust", "Rust" }, { "scala", "Scala" }, { "scss", "SCSS" },
+  { "sh", "Shell" }, { "shell", "Shell" }, { "sql", "SQL" },
+  { "swift", "Swift" }, { "tex", "LaTeX" }, { "text", "Plain Text" },
+  { "toml", "TOML" }, { "ts", "TypeScript" }, { "tsx", "TSX" },
+  { "txt", "Plain Text" }, { "typescript", "TypeScript" }, { "vala", "Vala" },
+  { "xml", "XML" }, { "yaml", "YAML" }, { "yml", "YAML" }, { "zig", "Zig" },
+  { "zsh", "Zsh" },
+};
+
+static int
+compare_alias (const void *key,
+               const void *entry)
+{
+  return strcmp (key, *(const char * const *) entry);
+}
+
+/**
+ * tandem_code_language_name:
+ * @language: (nullable): the language a fenced code block names
+ *
+ * The name a reader knows @language by: "C" for "c", "Python" for "py".
+ * A language not known here keeps its own spelling, with a capital first
+ * letter when it came all in lower case.
+ *
+ * Returns: (transfer full): the name, or an empty string for none
+ */
+char *
+tandem_code_language_name (const char *language)
+{
+  g_autofree char *folded = NULL;
+  const void *found;
+
+  if (language == NULL || language[0] == '\0')
+    return g_strdup ("");
+
+  folded = g_ascii_strdown (language, -1);
+  found = bsearch (folded, language_names, G_N_ELEMENTS (language_names),
+                   sizeof language_names[0], compare_alias);
+  if (found != NULL)
+    return g_strdup (((const char * const *) found)[1]);
+
+  if (strcmp (folded, language) == 0 && g_ascii_isalpha (language[0]))
+    {
+      char *named = g_strdup (language);
+
+      named[0] = g_ascii_toupper (named[0]);
+      return named;
+    }
+
+  return g_strdup (language);
 }

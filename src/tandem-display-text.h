@@ -21,4 +21,6 @@ char *tandem_display_text (const char *text,
                            gsize       max_bytes,
                            gboolean    streaming);
 
+char *tandem_code_language_name (const char *language);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-display-text.h"
 #include "tandem-markdown-model.h"
 #include "tandem-markdown-view.h"
 
@@ -232,9 +233,10 @@ tandem_markdown_code_block_new (const char *code,
                                 const char *language)
 {
   TandemMarkdownCodeBlock *self = g_object_new (TANDEM_TYPE_MARKDOWN_CODE_BLOCK, NULL);
+  g_autofree char *name = tandem_code_language_name (language);
 
   tandem_markdown_code_block_set_code (self, code, length);
-  gtk_label_set_text (GTK_LABEL (self->language_label), language ? language : "");
+  gtk_label_set_text (GTK_LABEL (self->language_label), name);
 
   return GTK_WIDGET (self);
 }
@@ -305,6 +307,8 @@ table_build (Node *table)
   GtkWidget *grid = gtk_grid_new ();
 
   gtk_widget_add_css_class (grid, "md-table");
+  /* The frame hugs the columns; a filled row would draw it past them. */
+  gtk_widget_set_halign (grid, GTK_ALIGN_START);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 0);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 0);
 

@@ -98,6 +98,36 @@ test_streaming (void)
   g_assert_cmpuint (longest_line (shown), <=, TANDEM_DISPLAY_LINE_BYTES);
 }
 
+static void
+test_code_language (void)
+{
+  static const struct
+  {
+    const char *written;
+    const char *shown;
+  } cases[] = {
+    { "c", "C" }, { "C", "C" }, { "py", "Python" }, { "Python", "Python" },
+    { "js", "JavaScript" }, { "c++", "C++" }, { "sh", "Shell" },
+    { "json", "JSON" }, { "yml", "YAML" }, { "elvish", "Elvish" },
+    { "mIRC", "mIRC" }, { "x86-asm", "X86-asm" }, { "3d", "3d" }, { "", "" },
+  };
+
+  g_test_summary ("A code block's language is named as a reader knows it, not as written");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = tandem_code_language_name (cases[i].written);
+
+      g_assert_cmpstr (name, ==, cases[i].shown);
+    }
+
+  {
+    g_autofree char *none = tandem_code_language_name (NULL);
+
+    g_assert_cmpstr (none, ==, "");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -108,6 +138,7 @@ main (int   argc,
   g_test_add_func ("/tandem/display-text/long-line", test_long_line);
   g_test_add_func ("/tandem/display-text/cap", test_cap);
   g_test_add_func ("/tandem/display-text/streaming", test_streaming);
+  g_test_add_func ("/tandem/display-text/code-language", test_code_language);
 
   return g_test_run ();
 }

@@ -393,6 +393,19 @@ test_table (Fixture       *f,
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (cell)), ==, "22");
   g_assert_true (gtk_label_get_selectable (GTK_LABEL (cell)));
   g_assert_null (gtk_grid_get_child_at (GTK_GRID (grid), 0, 3));
+
+  /* The frame ends where the last column does, not at the view's edge */
+  wait_for_layout (grid);
+  {
+    GtkWidget *last = gtk_grid_get_child_at (GTK_GRID (grid), 1, 0);
+    graphene_point_t end;
+
+    g_assert_true (gtk_widget_compute_point (last, grid,
+                                             &GRAPHENE_POINT_INIT (gtk_widget_get_width (last), 0),
+                                             &end));
+    g_assert_cmpint (gtk_widget_get_width (grid), <=, (int) end.x + 2);
+    g_assert_cmpint (gtk_widget_get_width (grid), <, gtk_widget_get_width (GTK_WIDGET (f->view)) / 2);
+  }
 }
 
 static void
@@ -447,7 +460,7 @@ test_code_blocks (Fixture       *f,
   g_assert_true (gtk_label_get_selectable (GTK_LABEL (label)));
   g_assert_false (gtk_label_get_wrap (GTK_LABEL (label)));
   g_assert_true (gtk_widget_has_css_class (label, "monospace"));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (language_label (block))), ==, "python");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (language_label (block))), ==, "Python");
 
   button = find_widget (block, GTK_TYPE_BUTTON, NULL);
   g_assert_nonnull (button);
@@ -692,7 +705,7 @@ test_streaming_words (Fixture       *f,
 
   texts = collect_texts (GTK_WIDGET (f->view));
   g_assert_cmpstr (texts, ==,
-                   "Here is a paragraph that streams word by word.|python|"
+                   "Here is a paragraph that streams word by word.|Python|"
                    "def f(x):\n    return x < 1 and \"<b>\"|•|one|•|two|◦|nested|•|three");
   g_assert_cmpuint (count_children (GTK_WIDGET (f->view)), ==, 3);
 }
