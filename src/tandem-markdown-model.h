@@ -81,6 +81,7 @@ gboolean             tandem_markdown_node_same_shape  (const TandemMarkdownNode 
 gboolean             tandem_markdown_node_equal       (const TandemMarkdownNode *old,
                                                        const TandemMarkdownNode *new);
 gboolean             tandem_markdown_uri_is_openable  (const char               *uri);
+char                *tandem_markdown_plain_text       (const char               *markdown);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TandemMarkdownModel, tandem_markdown_model_free)
 

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-markdown-model.h"
 #include "tandem-thread-row.h"
 
 /* One conversation in the sidebar: its title, the line of its messages a
@@ -69,7 +70,8 @@ static void
 tandem_thread_row_update (TandemThreadRow *self)
 {
   const char *title = agui_thread_info_get_title (self->info);
-  const char *snippet = agui_thread_info_get_snippet (self->info);
+  const char *found = agui_thread_info_get_snippet (self->info);
+  g_autofree char *snippet = NULL;
   g_autofree char *when = format_relative_time (agui_thread_info_get_updated (self->info));
 
   if (title == NULL || title[0] == '\0')
@@ -77,6 +79,20 @@ tandem_thread_row_update (TandemThreadRow *self)
 
   gtk_label_set_text (self->title_label, title);
   gtk_label_set_text (self->when_label, when);
+  /* The store quotes the message's own line, in Markdown; the ellipsis
+   * that says it was cut is kept out of the parse, where it would hide
+   * a heading's or a list's mark. */
+  if (found != NULL && g_str_has_prefix (found, "…"))
+    {
+      g_autofree char *rest = tandem_markdown_plain_text (found + strlen ("…"));
+
+      snippet = g_strconcat ("…", rest, NULL);
+    }
+  else if (found != NULL)
+    {
+      snippet = tandem_markdown_plain_text (found);
+    }
+
   /* An empty snippet: the thread matched, but no line can be shown */
   gtk_label_set_text (self->snippet_label, snippet ? snippet : "");
   gtk_widget_set_visible (GTK_WIDGET (self->snippet_label), snippet != NULL && snippet[0] != '\0');

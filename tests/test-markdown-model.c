@@ -220,6 +220,34 @@ test_offset_change_rebuilds (void)
   g_assert_null (replaced);
 }
 
+static void
+test_plain_text (void)
+{
+  static const struct
+  {
+    const char *markdown;
+    const char *plain;
+  } cases[] = {
+    { "## Hello **world**", "Hello world" },
+    { "- an item with `code`", "an item with code" },
+    { "> quoted [a link](https://example.org)", "quoted a link" },
+    { "1. first\n2. second", "first second" },
+    { "a &amp; b &#x263A; c", "a & b \u263a c" },
+    { "plain text…", "plain text…" },
+    { "**never closed", "**never closed" },
+    { "", "" },
+  };
+
+  g_test_summary ("A line of Markdown reads without its markup in a one-line preview");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *plain = tandem_markdown_plain_text (cases[i].markdown);
+
+      g_assert_cmpstr (plain, ==, cases[i].plain);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +259,7 @@ main (int   argc,
   g_test_add_func ("/markdown-model/fence-under-table", test_fence_under_table);
   g_test_add_func ("/markdown-model/streaming-reads-as-finished", test_streaming_reads_as_finished);
   g_test_add_func ("/markdown-model/offset-change-rebuilds", test_offset_change_rebuilds);
+  g_test_add_func ("/markdown-model/plain-text", test_plain_text);
 
   return g_test_run ();
 }

@@ -1075,9 +1075,11 @@ test_threads_search (Fixture       *f,
   g_autofree char *garden = add_thread ("Garden notes", "The tomatoes need water");
   g_autofree char *budget = add_thread ("Budget review", "Quarterly numbers");
   g_autofree char *travel = add_thread ("Travel", "Pack the Zebra-striped umbrella");
+  g_autofree char *fruit = add_thread ("Fruit", "Intro\n## Kiwi heading, **bold** and `code`");
   g_auto(GStrv) titles = NULL;
 
-  g_test_summary ("The search filters the sidebar by title and by message text; clearing it shows all again");
+  g_test_summary ("The search filters the sidebar by title and by message text, quoting the line found "
+                  "without its Markdown; clearing it shows all again");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
   g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (tandem_test_child (f->window, "search_bar"))));
@@ -1094,15 +1096,38 @@ test_threads_search (Fixture       *f,
   g_assert_cmpstrv (titles, ((const char *[]) { "Travel", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
+  /* The line quoted reads as the transcript shows it, not as Markdown */
+  search_for (f, "kiwi");
+  titles = dup_sidebar_titles (f->window);
+  g_assert_cmpstrv (titles, ((const char *[]) { "Fruit", NULL }));
+  g_clear_pointer (&titles, g_strfreev);
+  {
+    GtkListBox *list = GTK_LIST_BOX (tandem_test_child (f->window, "thread_list"));
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (gtk_list_box_get_row_at_index (list, 0), GTK_TYPE_LABEL);
+    gboolean quoted = FALSE;
+
+    for (guint i = 0; i < labels->len; i++)
+      {
+        const char *text = gtk_label_get_text (labels->pdata[i]);
+
+        g_assert_null (strchr (text, '#'));
+        g_assert_null (strstr (text, "**"));
+        quoted |= g_strcmp0 (text, "Kiwi heading, bold and code") == 0 &&
+                  gtk_widget_get_visible (labels->pdata[i]);
+      }
+    g_assert_true (quoted);
+  }
+
   search_for (f, "no conversation says this");
   g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, -1);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "threads_stack"))), ==, "empty");
 
   search_for (f, "");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "threads_stack"))), ==, "list");
-  g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, 0);
-  g_assert_cmpint (sidebar_index (f->window, "Budget review"), ==, 1);
-  g_assert_cmpint (sidebar_index (f->window, "Garden notes"), ==, 2);
+  g_assert_cmpint (sidebar_index (f->window, "Fruit"), ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Travel"), ==, 1);
+  g_assert_cmpint (sidebar_index (f->window, "Budget review"), ==, 2);
+  g_assert_cmpint (sidebar_index (f->window, "Garden notes"), ==, 3);
 }
 
 static AdwMessageDialog *
