@@ -1113,6 +1113,15 @@ tandem_window_update_threads (TandemWindow *self)
       adw_status_page_set_title (page, _("No Results"));
       adw_status_page_set_description (page, text);
     }
+  else if (n_shown == 0 && self->waiting_only)
+    {
+      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
+
+      /* Conversations exist; none of them needs the person */
+      adw_status_page_set_icon_name (page, "emblem-ok-symbolic");
+      adw_status_page_set_title (page, _("Nothing Waits for You"));
+      adw_status_page_set_description (page, _("No conversation is waiting for you."));
+    }
   else if (n_shown == 0)
     {
       AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
@@ -1120,9 +1129,8 @@ tandem_window_update_threads (TandemWindow *self)
       adw_status_page_set_icon_name (page, "chat-message-new-symbolic");
       adw_status_page_set_title (page, _("No Conversations"));
       adw_status_page_set_description (page,
-                                       self->waiting_only ? _("No conversation is waiting for you.")
-                                       : (self->store != NULL ? _("Your conversations will appear here.")
-                                                              : _("Conversations are not saved.")));
+                                       self->store != NULL ? _("Your conversations will appear here.")
+                                                           : _("Conversations are not saved."));
     }
   gtk_stack_set_visible_child_name (self->threads_stack, n_shown > 0 ? "list" : "empty");
   tandem_window_update_title (self);

@@ -1130,6 +1130,39 @@ test_threads_search (Fixture       *f,
   g_assert_cmpint (sidebar_index (f->window, "Garden notes"), ==, 3);
 }
 
+static void
+test_threads_waiting_empty (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *thread = add_thread ("Nothing to answer", "Just a chat");
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (f->window, GTK_TYPE_TOGGLE_BUTTON);
+  GtkStack *stack = GTK_STACK (tandem_test_child (f->window, "threads_stack"));
+  GtkWidget *waiting = NULL;
+  AdwStatusPage *page;
+
+  g_test_summary ("With none waiting, the waiting filter says nothing waits, not that there are no conversations");
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Show Only Conversations Waiting for You") == 0)
+      waiting = buttons->pdata[i];
+  g_assert_nonnull (waiting);
+
+  tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
+  g_assert_cmpint (sidebar_index (f->window, "Nothing to answer"), >=, 0);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (waiting), TRUE);
+  tandem_test_wait_for_threads (f->window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+  page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (stack, "empty"));
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Nothing Waits for You");
+  g_assert_cmpstr (adw_status_page_get_description (page), ==, "No conversation is waiting for you.");
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (waiting), FALSE);
+  tandem_test_wait_for_threads (f->window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "list");
+}
+
 static AdwMessageDialog *
 find_rename_dialog (Fixture *f)
 {
@@ -1691,6 +1724,7 @@ main (int   argc,
   ADD ("threads/newest-first", test_threads_newest_first, NULL);
   ADD ("threads/open", test_threads_open, NULL);
   ADD ("threads/search", test_threads_search, NULL);
+  ADD ("threads/waiting-empty", test_threads_waiting_empty, NULL);
   ADD ("threads/incremental", test_threads_incremental, NULL);
   ADD ("threads/rename", test_threads_rename, NULL);
   ADD ("threads/delete", test_threads_delete, NULL);
