@@ -283,6 +283,52 @@ test_error_details (Fixture       *f,
                    "  {\"detail\":\"database unavailable\"}\n");
 }
 
+static void
+run_strands_tool_call (Fixture *f,
+                       guint    delay)
+{
+  g_auto(Outcome) outcome = { 0 };
+  JsonArray *messages;
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_strands_tool_call ("r1", "tc1", "get_current_time",
+                                                                            "{\"timezone\":\"local\"}", delay));
+  agui_test_server_push_response (f->server, agui_test_response_new_strands_answer ("r2", "answer", "It is noon."));
+
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 0);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "toolCallId"), ==, "tc1");
+  g_assert_nonnull (strstr (outcome.out, "It is noon.\n"));
+}
+
+static void
+test_strands_snapshot_at_once (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_test_summary ("A Strands-shaped run (a MESSAGES_SNAPSHOT right after the client's tool call) "
+                  "ends in two runs: the tool's answer survives the snapshot");
+  run_strands_tool_call (f, 0);
+}
+
+static void
+test_strands_snapshot_after_5ms (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_test_summary ("The same with the snapshot 5 ms after the call");
+  run_strands_tool_call (f, 5);
+}
+
+static void
+test_strands_snapshot_after_50ms (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_test_summary ("The same with the snapshot 50 ms after the call, when the tool has long answered");
+  run_strands_tool_call (f, 50);
+}
+
 #define ADD(path, func) \
   g_test_add ("/tandem-cli/http/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -298,6 +344,9 @@ main (int   argc,
   ADD ("max-frame-size-flag", test_max_frame_size_flag);
   ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);
+  ADD ("strands-tool-call/snapshot-at-once", test_strands_snapshot_at_once);
+  ADD ("strands-tool-call/snapshot-after-5ms", test_strands_snapshot_after_5ms);
+  ADD ("strands-tool-call/snapshot-after-50ms", test_strands_snapshot_after_50ms);
 
   return g_test_run ();
 }
