@@ -378,6 +378,39 @@ test_snapshot_mid_run (Fixture       *f,
                    "First part.Second part. Third.\n");
 }
 
+static void
+test_mastra_suspend (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_auto(Outcome) outcome = { 0 };
+
+  g_test_summary ("An interrupt prints its question and what answering lets the agent do, as the approval "
+                  "dialog shows them: with Mastra's suspend, the suspended tool, its arguments and its reason");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS,
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":["
+    "{\"id\":\"i1\",\"reason\":\"mastra:tool_suspend\",\"metadata\":{\"mastra\":{\"toolName\":\"bookFlight\","
+    "\"args\":{\"to\":\"Oslo\"},\"suspendPayload\":{\"reason\":\"Book the flight to Oslo?\"}}}},"
+    "{\"id\":\"i2\",\"reason\":\"mastra:tool_suspend\",\"metadata\":{\"mastra\":{\"toolName\":\"payInvoice\","
+    "\"args\":\"{\\\"amount\\\":12}\"}}},"
+    "{\"id\":\"i3\",\"reason\":\"input_required\",\"responseSchema\":{\"type\":\"string\"},"
+    "\"metadata\":{\"ticket\":7}}]}}", NULL));
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 3);
+  g_assert_cmpstr (outcome.out, ==,
+                   "[interrupt i1] Book the flight to Oslo?\n"
+                   "  runs: bookFlight({\"to\":\"Oslo\"})\n"
+                   "  answer: approve or deny\n"
+                   "[interrupt i2] The agent wants to run “payInvoice” and asks for your approval first.\n"
+                   "  runs: payInvoice({\"amount\":12})\n"
+                   "  answer: approve or deny\n"
+                   "[interrupt i3] The agent needs an answer from you to go on.\n"
+                   "  details: {\"ticket\":7}\n"
+                   "  answer: a value for the agent (JSON), or cancel\n");
+  g_assert_nonnull (strstr (outcome.err, "is waiting for an answer to 3 interrupt(s)"));
+}
+
 #define ADD(path, func) \
   g_test_add ("/tandem-cli/http/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -394,6 +427,7 @@ main (int   argc,
   ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);
   ADD ("snapshot-mid-run", test_snapshot_mid_run);
+  ADD ("mastra-suspend", test_mastra_suspend);
   ADD ("strands-tool-call/snapshot-at-once", test_strands_snapshot_at_once);
   ADD ("strands-tool-call/snapshot-after-5ms", test_strands_snapshot_after_5ms);
   ADD ("strands-tool-call/snapshot-after-50ms", test_strands_snapshot_after_50ms);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agui.h"
+#include "agui-interrupt-private.h"
 #include "agui-run-state-private.h"
 #include "agui-json-private.h"
 #include "agui-transcript-private.h"
@@ -611,6 +612,80 @@ describe_end (Printer      *printer,
     }
 }
 
+static const char *
+question_for_reason (const char *reason)
+{
+  if (g_strcmp0 (reason, "tool_call") == 0)
+    return "The agent wants to run a tool and asks for your approval first.";
+  if (g_strcmp0 (reason, "confirmation") == 0)
+    return "The agent asks you to confirm before it goes on.";
+  if (g_strcmp0 (reason, "input_required") == 0)
+    return "The agent needs an answer from you to go on.";
+
+  return NULL;
+}
+
+/* What the approval dialog shows, as lines: the question, what answering
+ * lets the agent do, and what kind of answer it takes. */
+static char *
+describe_interrupt (AguiInterrupt  *interrupt,
+                    AguiTranscript *transcript)
+{
+  g_auto(AguiInterruptDescription) description = { 0 };
+  const char *reason = agui_interrupt_get_reason (interrupt);
+  GString *text = g_string_new (NULL);
+
+  _agui_interrupt_describe (interrupt, transcript, &description);
+
+  if (description.question != NULL)
+    g_string_append (text, description.question);
+  else if (description.tool_name != NULL)
+    g_string_append_printf (text, "The agent wants to run “%s” and asks for your approval first.",
+                            description.tool_name);
+  else if (question_for_reason (reason) != NULL)
+    g_string_append (text, question_for_reason (reason));
+  else
+    g_string_append_printf (text, "The agent asks (%s).", reason ? reason : "no reason given");
+
+  switch (description.action)
+    {
+    case AGUI_INTERRUPT_ACTION_CALL:
+    case AGUI_INTERRUPT_ACTION_METADATA_TOOL:
+      {
+        g_autofree char *arguments = description.arguments
+                                     ? _agui_json_to_string (description.arguments, FALSE, NULL)
+                                     : g_strdup (description.arguments_text);
+
+        g_string_append_printf (text, "\n  runs: %s(%s)",
+                                description.tool_name ? description.tool_name : "?",
+                                arguments ? arguments : "");
+      }
+      break;
+
+    case AGUI_INTERRUPT_ACTION_UNKNOWN_CALL:
+      g_string_append_printf (text, "\n  runs: the tool call %s", description.tool_call_id);
+      break;
+
+    case AGUI_INTERRUPT_ACTION_DETAILS:
+      {
+        g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), description.details);
+        g_autofree char *details = _agui_json_to_string (node, FALSE, NULL);
+
+        g_string_append_printf (text, "\n  details: %s", details ? details : "(cannot be printed)");
+      }
+      break;
+
+    case AGUI_INTERRUPT_ACTION_NONE:
+    default:
+      break;
+    }
+
+  g_string_append (text, description.approval ? "\n  answer: approve or deny"
+                                              : "\n  answer: a value for the agent (JSON), or cancel");
+
+  return g_string_free (text, FALSE);
+}
+
 static JsonArray *
 answers_for (GListModel *pending,
              const char *mode,
@@ -756,10 +831,9 @@ tandem_cli_send (AguiAgentSession *session,
       for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
         {
           g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-          const char *question = agui_interrupt_get_message (interrupt);
+          g_autofree char *question = describe_interrupt (interrupt, agui_agent_session_get_transcript (session));
 
-          print_note (&printer, "[interrupt %s] %s", agui_interrupt_get_id (interrupt),
-                      question != NULL ? question : agui_interrupt_get_reason (interrupt));
+          print_note (&printer, "[interrupt %s] %s", agui_interrupt_get_id (interrupt), question);
         }
 
       if (answer_mode == NULL && answers == NULL)
@@ -839,18 +913,19 @@ read_line (const char *prompt)
 }
 
 static JsonArray *
-ask_at_terminal (GListModel *pending)
+ask_at_terminal (GListModel     *pending,
+                 AguiTranscript *transcript)
 {
   JsonArray *result = json_array_new ();
 
   for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
     {
       g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-      const char *message = agui_interrupt_get_message (interrupt);
+      g_autofree char *question = describe_interrupt (interrupt, transcript);
       JsonObject *entry = json_object_new ();
       g_autofree char *answer = NULL;
 
-      g_print ("\n%s\n", message != NULL ? message : "The agent asks for approval.");
+      g_print ("\n%s\n", question);
       answer = read_line ("Approve? [y]es / [n]o / [c]ancel / or JSON to answer: ");
 
       json_object_set_string_member (entry, "interruptId", agui_interrupt_get_id (interrupt));
@@ -896,7 +971,7 @@ tandem_cli_chat (AguiAgentSession *session)
 
       if (g_list_model_get_n_items (pending) > 0)
         {
-          g_autoptr(JsonArray) resume = ask_at_terminal (pending);
+          g_autoptr(JsonArray) resume = ask_at_terminal (pending, agui_agent_session_get_transcript (session));
 
           agui_agent_session_resume_async (session, resume, NULL, NULL, store_result_cb, &printer);
           state = wait_exchange (&printer, agui_agent_session_resume_finish, &error);
