@@ -559,10 +559,17 @@ printer_init (Printer          *printer,
 static void
 printer_clear (Printer *printer)
 {
+  GHashTableIter iter;
+  gpointer part;
+
   g_signal_handlers_disconnect_by_data (agui_agent_session_get_transcript (printer->session), printer);
   for (guint i = 0; i < printer->rows->len; i++)
     unwatch_message (printer, g_ptr_array_index (printer->rows, i));
   g_clear_pointer (&printer->rows, g_ptr_array_unref);
+  /* Parts a row let go of while shown are watched still. */
+  g_hash_table_iter_init (&iter, printer->parts);
+  while (g_hash_table_iter_next (&iter, &part, NULL))
+    g_signal_handlers_disconnect_by_data (part, printer);
   g_clear_pointer (&printer->loop, g_main_loop_unref);
   g_clear_pointer (&printer->parts, g_hash_table_unref);
   g_clear_pointer (&printer->texts, g_hash_table_unref);
