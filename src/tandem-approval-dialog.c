@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 
+#include "agui-interrupt-private.h"
+
 #include "tandem-approval-dialog.h"
 #include "tandem-schema-form.h"
 
@@ -81,18 +83,6 @@ struct _TandemApprovalDialog
 
 G_DEFINE_FINAL_TYPE (TandemApprovalDialog, tandem_approval_dialog, ADW_TYPE_MESSAGE_DIALOG)
 
-static const char *
-object_get_string (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-
-  return NULL;
-}
-
 static JsonObject *
 node_get_object (JsonNode *node)
 {
@@ -122,21 +112,6 @@ schema_get_property (JsonObject *schema,
     return NULL;
 
   return object_get_object (properties, name);
-}
-
-static gboolean
-is_approval_shape (JsonObject *response_schema)
-{
-  JsonObject *properties;
-
-  if (response_schema == NULL)
-    return TRUE;
-
-  if (!(properties = object_get_object (response_schema, "properties")))
-    return FALSE;
-
-  return json_object_has_member (properties, "approved") ||
-         json_object_has_member (properties, "editedArgs");
 }
 
 static const char *
@@ -547,103 +522,6 @@ new_heading_label (const char *text)
   return label;
 }
 
-static GtkWidget *
-tandem_approval_dialog_build_tool_call (TandemApprovalDialog *self,
-                                        const char           *tool_call_id)
-{
-  AguiToolCallPart *part = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *arguments = NULL;
-  GtkWidget *box;
-  GtkWidget *label;
-
-  if (self->transcript != NULL)
-    part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-  if (part == NULL)
-    {
-      /* Translators: %s is an opaque tool call id */
-      title = g_strdup_printf (_("Tool call %s"), tool_call_id);
-      label = gtk_label_new (title);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_box_append (GTK_BOX (box), label);
-      return box;
-    }
-
-  if (agui_tool_call_part_get_parsed_arguments (part) != NULL)
-    {
-      self->arguments = json_node_copy (agui_tool_call_part_get_parsed_arguments (part));
-      arguments = json_to_string (self->arguments, TRUE);
-    }
-  else
-    {
-      arguments = g_strdup (agui_tool_call_part_get_arguments (part));
-    }
-
-  /* Translators: %s is the name of a tool the agent wants to run */
-  title = g_strdup_printf (_("Tool: %s"), agui_tool_call_part_get_tool_name (part));
-  gtk_box_append (GTK_BOX (box), new_heading_label (title));
-  gtk_box_append (GTK_BOX (box), new_arguments_view (arguments));
-
-  return box;
-}
-
-static char *
-dup_args_text (JsonNode *node)
-{
-  if (node == NULL)
-    return NULL;
-
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    {
-      g_autoptr(JsonNode) parsed = json_from_string (json_node_get_string (node), NULL);
-
-      if (parsed != NULL)
-        return json_to_string (parsed, TRUE);
-      return g_strdup (json_node_get_string (node));
-    }
-
-  return json_to_string (node, TRUE);
-}
-
-/* Known ways agents describe a suspended tool in `metadata`: Mastra's
- * `metadata.mastra` ({toolName, args, reason or suspendPayload}), and the
- * plain `toolName`/`args` many servers use. */
-static JsonObject *
-find_tool_shape (JsonObject *metadata)
-{
-  JsonObject *mastra;
-
-  if (metadata == NULL)
-    return NULL;
-
-  if ((mastra = object_get_object (metadata, "mastra")) &&
-      (object_get_string (mastra, "toolName") || object_get_string (mastra, "tool_name")))
-    return mastra;
-
-  if (object_get_string (metadata, "toolName") || object_get_string (metadata, "tool_name"))
-    return metadata;
-
-  return NULL;
-}
-
-static const char *
-shape_get_reason (JsonObject *shape)
-{
-  JsonObject *suspend;
-
-  if (object_get_string (shape, "reason"))
-    return object_get_string (shape, "reason");
-  if ((suspend = object_get_object (shape, "suspendPayload")))
-    return object_get_string (suspend, "reason") ? object_get_string (suspend, "reason")
-                                                 : object_get_string (suspend, "message");
-
-  return NULL;
-}
-
 static const char *
 body_for_reason (const char *reason)
 {
@@ -657,56 +535,60 @@ body_for_reason (const char *reason)
   return NULL;
 }
 
-/* The metadata of an interrupt that carries nothing else: a known tool
- * shape reads as a tool and its arguments, anything else as JSON. Returns
- * the body text it suggests. */
+/* What answering lets the agent do, from the description libagui makes
+ * of the interrupt (the same as tandem-cli prints): the tool and its
+ * arguments, a call only known by its id, or the metadata as JSON.
+ * Returns the body text it suggests. */
 static char *
-tandem_approval_dialog_build_metadata (TandemApprovalDialog *self,
-                                       GtkWidget            *box,
-                                       JsonObject           *metadata)
+tandem_approval_dialog_build_action (TandemApprovalDialog     *self,
+                                     GtkWidget                *box,
+                                     AguiInterruptDescription *description)
 {
-  JsonObject *shape = find_tool_shape (metadata);
   g_autofree char *title = NULL;
-  g_autofree char *arguments = NULL;
-  const char *name;
-  JsonNode *args;
+  GtkWidget *label;
 
-  if (shape == NULL)
+  switch (description->action)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), metadata);
-      g_autofree char *text = json_to_string (node, TRUE);
+    case AGUI_INTERRUPT_ACTION_UNKNOWN_CALL:
+      /* Translators: %s is an opaque tool call id */
+      title = g_strdup_printf (_("Tool call %s"), description->tool_call_id);
+      label = gtk_label_new (title);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_box_append (GTK_BOX (box), label);
+      return NULL;
 
-      gtk_box_append (GTK_BOX (box), new_heading_label (_("Details from the agent")));
-      gtk_box_append (GTK_BOX (box), new_arguments_view (text));
+    case AGUI_INTERRUPT_ACTION_DETAILS:
+      {
+        g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), description->details);
+        g_autofree char *text = json_to_string (node, TRUE);
+
+        gtk_box_append (GTK_BOX (box), new_heading_label (_("Details from the agent")));
+        gtk_box_append (GTK_BOX (box), new_arguments_view (text));
+      }
+      return NULL;
+
+    case AGUI_INTERRUPT_ACTION_CALL:
+    case AGUI_INTERRUPT_ACTION_METADATA_TOOL:
+      if (description->arguments != NULL)
+        self->arguments = json_node_copy (description->arguments);
+
+      /* Translators: %s is the name of a tool the agent wants to run */
+      title = g_strdup_printf (_("Tool: %s"), description->tool_name);
+      gtk_box_append (GTK_BOX (box), new_heading_label (title));
+      if (description->arguments_text != NULL)
+        gtk_box_append (GTK_BOX (box), new_arguments_view (description->arguments_text));
+
+      if (description->tool_name == NULL)
+        return NULL;
+      /* Translators: %s is the name of a tool */
+      return g_strdup_printf (_("The agent wants to run “%s” and asks for your approval first."),
+                              description->tool_name);
+
+    case AGUI_INTERRUPT_ACTION_NONE:
+    default:
       return NULL;
     }
-
-  name = object_get_string (shape, "toolName") ? object_get_string (shape, "toolName")
-                                               : object_get_string (shape, "tool_name");
-  args = json_object_get_member (shape, "args");
-  if (args == NULL)
-    args = json_object_get_member (shape, "arguments");
-
-  if (args != NULL && self->arguments == NULL)
-    {
-      if (JSON_NODE_HOLDS_VALUE (args) && json_node_get_value_type (args) == G_TYPE_STRING)
-        self->arguments = json_from_string (json_node_get_string (args), NULL);
-      else
-        self->arguments = json_node_copy (args);
-    }
-  arguments = dup_args_text (args);
-
-  /* Translators: %s is the name of a tool the agent wants to run */
-  title = g_strdup_printf (_("Tool: %s"), name);
-  gtk_box_append (GTK_BOX (box), new_heading_label (title));
-  if (arguments != NULL)
-    gtk_box_append (GTK_BOX (box), new_arguments_view (arguments));
-
-  if (shape_get_reason (shape) != NULL)
-    return g_strdup (shape_get_reason (shape));
-
-  /* Translators: %s is the name of a tool */
-  return g_strdup_printf (_("The agent wants to run “%s” and asks for your approval first."), name);
 }
 
 static void
@@ -715,15 +597,13 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
   JsonObject *response_schema = node_get_object (agui_interrupt_get_response_schema (self->interrupt));
   const char *reason = agui_interrupt_get_reason (self->interrupt);
-  const char *message = agui_interrupt_get_message (self->interrupt);
-  const char *tool_call_id = agui_interrupt_get_tool_call_id (self->interrupt);
   GDateTime *expires_at = agui_interrupt_get_expires_at (self->interrupt);
-  JsonObject *metadata = node_get_object (agui_interrupt_get_metadata (self->interrupt));
-  AguiToolCallPart *part = NULL;
+  g_auto(AguiInterruptDescription) description = { 0 };
   g_autofree char *body = NULL;
   GtkWidget *box;
 
-  self->approval = is_approval_shape (response_schema) && g_strcmp0 (reason, "input_required") != 0;
+  _agui_interrupt_describe (self->interrupt, self->transcript, &description);
+  self->approval = description.approval;
 
   adw_message_dialog_set_heading_use_markup (dialog, FALSE);
   adw_message_dialog_set_body_use_markup (dialog, FALSE);
@@ -737,26 +617,12 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   gtk_widget_set_visible (self->position_label, FALSE);
   gtk_box_append (GTK_BOX (box), self->position_label);
 
-  /* Never an empty question: the message, else the bound call, else the
-   * metadata, else the reason. */
-  if (tool_call_id != NULL && self->transcript != NULL)
-    part = agui_transcript_lookup_tool_call (self->transcript, tool_call_id);
+  /* Never an empty question: the agent's words, else what answering
+   * lets it do, else the reason. */
+  body = tandem_approval_dialog_build_action (self, box, &description);
 
-  if (part != NULL || (tool_call_id != NULL && find_tool_shape (metadata) == NULL))
-    {
-      gtk_box_append (GTK_BOX (box), tandem_approval_dialog_build_tool_call (self, tool_call_id));
-      if (part != NULL && agui_tool_call_part_get_tool_name (part) != NULL)
-        /* Translators: %s is the name of a tool */
-        body = g_strdup_printf (_("The agent wants to run “%s” and asks for your approval first."),
-                                agui_tool_call_part_get_tool_name (part));
-    }
-  else if (metadata != NULL && json_object_get_size (metadata) > 0)
-    {
-      body = tandem_approval_dialog_build_metadata (self, box, metadata);
-    }
-
-  if (message != NULL && message[0] != '\0')
-    adw_message_dialog_set_body (dialog, message);
+  if (description.question != NULL)
+    adw_message_dialog_set_body (dialog, description.question);
   else if (body != NULL)
     adw_message_dialog_set_body (dialog, body);
   else if (body_for_reason (reason) != NULL)

@@ -27,6 +27,7 @@ typedef enum
   STEP_DATA,
   STEP_STALL,
   STEP_RESET,
+  STEP_MESSAGES_SNAPSHOT,
 } StepKind;
 
 typedef struct
@@ -334,6 +335,146 @@ agui_test_response_append_reset (AguiTestResponse *self)
   g_array_append_val (self->steps, step);
 }
 
+/* A MESSAGES_SNAPSHOT made when it is written: the messages the request
+ * sent, then @messages_json (a JSON array of the messages the run added),
+ * as an agent that keeps no history of its own (@ag-ui/aws-strands)
+ * builds one. */
+void
+agui_test_response_append_messages_snapshot (AguiTestResponse *self,
+                                             const char       *messages_json)
+{
+  Step step = { STEP_MESSAGES_SNAPSHOT, NULL, 0 };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (messages_json != NULL);
+
+  step.data = g_bytes_new (messages_json, strlen (messages_json));
+  g_array_append_val (self->steps, step);
+}
+
+/* A run shaped as @ag-ui/aws-strands answers when the model calls a
+ * frontend tool: the call, and right after its TOOL_CALL_END (at once or
+ * @snapshot_delay_ms later) a MESSAGES_SNAPSHOT of the request's messages
+ * and the assistant message holding the call, which cannot know the
+ * client's answer; then the run ends. */
+AguiTestResponse *
+agui_test_response_new_strands_tool_call (const char *run_id,
+                                          const char *tool_call_id,
+                                          const char *tool_name,
+                                          const char *arguments_json,
+                                          guint       snapshot_delay_ms)
+{
+  AguiTestResponse *self = agui_test_response_new ();
+  g_autofree char *message_id = g_strdup_printf ("%s-message", tool_call_id);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) event = NULL;
+  g_autoptr(JsonNode) messages = NULL;
+  g_autofree char *text = NULL;
+
+  text = g_strdup_printf ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"%s\"}", run_id);
+  agui_test_response_append_event_json (self, text);
+  g_clear_pointer (&text, g_free);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "TOOL_CALL_START");
+  json_builder_set_member_name (builder, "toolCallId");
+  json_builder_add_string_value (builder, tool_call_id);
+  json_builder_set_member_name (builder, "toolCallName");
+  json_builder_add_string_value (builder, tool_name);
+  json_builder_set_member_name (builder, "parentMessageId");
+  json_builder_add_string_value (builder, message_id);
+  json_builder_end_object (builder);
+  event = json_builder_get_root (builder);
+  text = json_to_string (event, FALSE);
+  agui_test_response_append_event_json (self, text);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&event, json_node_unref);
+
+  json_builder_reset (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "TOOL_CALL_ARGS");
+  json_builder_set_member_name (builder, "toolCallId");
+  json_builder_add_string_value (builder, tool_call_id);
+  json_builder_set_member_name (builder, "delta");
+  json_builder_add_string_value (builder, arguments_json);
+  json_builder_end_object (builder);
+  event = json_builder_get_root (builder);
+  text = json_to_string (event, FALSE);
+  agui_test_response_append_event_json (self, text);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&event, json_node_unref);
+
+  text = g_strdup_printf ("{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"%s\"}", tool_call_id);
+  agui_test_response_append_event_json (self, text);
+  g_clear_pointer (&text, g_free);
+
+  if (snapshot_delay_ms > 0)
+    agui_test_response_append_stall (self, snapshot_delay_ms);
+
+  json_builder_reset (builder);
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, message_id);
+  json_builder_set_member_name (builder, "role");
+  json_builder_add_string_value (builder, "assistant");
+  json_builder_set_member_name (builder, "toolCalls");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, tool_call_id);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "function");
+  json_builder_set_member_name (builder, "function");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, tool_name);
+  json_builder_set_member_name (builder, "arguments");
+  json_builder_add_string_value (builder, arguments_json);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  messages = json_builder_get_root (builder);
+  text = json_to_string (messages, FALSE);
+  agui_test_response_append_messages_snapshot (self, text);
+  g_clear_pointer (&text, g_free);
+
+  text = g_strdup_printf ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"%s\"}", run_id);
+  agui_test_response_append_event_json (self, text);
+
+  return self;
+}
+
+/* The run after the answer: @ag-ui/aws-strands streams the model's
+ * text, then snapshots the whole history again. @text goes into JSON
+ * as it is. */
+AguiTestResponse *
+agui_test_response_new_strands_answer (const char *run_id,
+                                       const char *message_id,
+                                       const char *text)
+{
+  AguiTestResponse *self = agui_test_response_new ();
+  g_autofree char *started = g_strdup_printf ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"%s\"}", run_id);
+  g_autofree char *start = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"assistant\"}", message_id);
+  g_autofree char *content = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", message_id, text);
+  g_autofree char *end = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", message_id);
+  g_autofree char *added = g_strdup_printf ("[{\"id\":\"%s\",\"role\":\"assistant\",\"content\":\"%s\"}]", message_id, text);
+  g_autofree char *finished = g_strdup_printf ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"%s\"}", run_id);
+
+  agui_test_response_append_event_json (self, started);
+  agui_test_response_append_event_json (self, start);
+  agui_test_response_append_event_json (self, content);
+  agui_test_response_append_event_json (self, end);
+  agui_test_response_append_messages_snapshot (self, added);
+  agui_test_response_append_event_json (self, finished);
+
+  return self;
+}
+
 /* Requests */
 
 static void
@@ -557,6 +698,38 @@ exchange_append (Exchange     *exchange,
   exchange->bytes_appended += length;
 }
 
+static GBytes *
+snapshot_frame (AguiTestRequest *request,
+                GBytes          *added_json)
+{
+  g_autofree char *added_text = g_strndup (g_bytes_get_data (added_json, NULL), g_bytes_get_size (added_json));
+  g_autoptr(JsonNode) added = json_from_string (added_text, NULL);
+  g_autoptr(JsonNode) event = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+  JsonArray *messages = json_array_new ();
+  JsonArray *sent = NULL;
+  g_autofree char *json = NULL;
+  char *frame;
+
+  g_assert_true (added != NULL && JSON_NODE_HOLDS_ARRAY (added));
+
+  if (request->json != NULL && JSON_NODE_HOLDS_OBJECT (request->json) &&
+      json_object_has_member (json_node_get_object (request->json), "messages"))
+    sent = json_object_get_array_member (json_node_get_object (request->json), "messages");
+  for (guint i = 0; sent != NULL && i < json_array_get_length (sent); i++)
+    json_array_add_element (messages, json_node_copy (json_array_get_element (sent, i)));
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (added)); i++)
+    json_array_add_element (messages, json_node_copy (json_array_get_element (json_node_get_array (added), i)));
+
+  json_object_set_string_member (object, "type", "MESSAGES_SNAPSHOT");
+  json_object_set_array_member (object, "messages", messages);
+  json_node_take_object (event, object);
+  json = json_to_string (event, FALSE);
+  frame = g_strdup_printf ("data: %s\n\n", json);
+
+  return g_bytes_new_take (frame, strlen (frame));
+}
+
 static void
 exchange_advance (Exchange *exchange)
 {
@@ -567,12 +740,23 @@ exchange_advance (Exchange *exchange)
 
   while (exchange->step < response->steps->len)
     {
-      const Step *step = &g_array_index (response->steps, Step, exchange->step);
+      Step *step = &g_array_index (response->steps, Step, exchange->step);
       gsize length;
       const guint8 *data;
 
       switch (step->kind)
         {
+        case STEP_MESSAGES_SNAPSHOT:
+          /* From now on it is data, made of what this request sent. */
+          {
+            GBytes *frame = snapshot_frame (request, step->data);
+
+            g_bytes_unref (step->data);
+            step->data = frame;
+            step->kind = STEP_DATA;
+          }
+          G_GNUC_FALLTHROUGH;
+
         case STEP_DATA:
           data = g_bytes_get_data (step->data, &length);
           if (response->drip > 0 && length > 0)

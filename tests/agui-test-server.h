@@ -49,6 +49,18 @@ void              agui_test_response_append_event       (AguiTestResponse  *self
 void              agui_test_response_append_stall       (AguiTestResponse  *self,
                                                          guint              milliseconds);
 void              agui_test_response_append_reset       (AguiTestResponse  *self);
+void              agui_test_response_append_messages_snapshot
+                                                        (AguiTestResponse  *self,
+                                                         const char        *messages_json);
+AguiTestResponse *agui_test_response_new_strands_tool_call
+                                                        (const char        *run_id,
+                                                         const char        *tool_call_id,
+                                                         const char        *tool_name,
+                                                         const char        *arguments_json,
+                                                         guint              snapshot_delay_ms);
+AguiTestResponse *agui_test_response_new_strands_answer (const char        *run_id,
+                                                         const char        *message_id,
+                                                         const char        *text);
 
 /* The binary encoding (agui-test-proto.h): the same events as frames, with
  * its Content-Type. */

@@ -96,6 +96,7 @@ run_send (Fixture *f,
           ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   const char *arg;
@@ -111,8 +112,11 @@ run_send (Fixture *f,
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  /* Every object on the heap, so that ASan sees one used after it was
+   * freed (GLib 2.74's slices would hide it). */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "G_SLICE", "always-malloc", TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, on_communicated_cb, outcome);
   g_assert_true (agui_test_wait_for (is_done, outcome, WAIT_MS));
@@ -283,6 +287,130 @@ test_error_details (Fixture       *f,
                    "  {\"detail\":\"database unavailable\"}\n");
 }
 
+static void
+run_strands_tool_call (Fixture *f,
+                       guint    delay)
+{
+  g_auto(Outcome) outcome = { 0 };
+  g_auto(GStrv) lines = NULL;
+  JsonArray *messages;
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_strands_tool_call ("r1", "tc1", "get_current_time",
+                                                                            "{\"timezone\":\"local\"}", delay));
+  agui_test_server_push_response (f->server, agui_test_response_new_strands_answer ("r2", "answer", "It is noon."));
+
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 0);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "toolCallId"), ==, "tc1");
+  /* Each snapshot makes the call and the answer again: said once. */
+  lines = g_strsplit (outcome.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_cmpstr (lines[0], ==, "[tool] get_current_time called");
+  g_assert_cmpstr (lines[1], ==, "[tool] get_current_time({\"timezone\":\"local\"}) awaiting result");
+  g_assert_true (g_str_has_prefix (lines[2], "[tool] get_current_time → complete: "));
+  g_assert_cmpstr (lines[3], ==, "It is noon.");
+  g_assert_cmpstr (lines[4], ==, "");
+}
+
+static void
+test_strands_snapshot_at_once (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_test_summary ("A Strands-shaped run (a MESSAGES_SNAPSHOT right after the client's tool call) "
+                  "ends in two runs: the tool's answer survives the snapshot");
+  run_strands_tool_call (f, 0);
+}
+
+static void
+test_strands_snapshot_after_5ms (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_test_summary ("The same with the snapshot 5 ms after the call");
+  run_strands_tool_call (f, 5);
+}
+
+static void
+test_strands_snapshot_after_50ms (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_test_summary ("The same with the snapshot 50 ms after the call, when the tool has long answered");
+  run_strands_tool_call (f, 50);
+}
+
+static void
+test_snapshot_mid_run (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_auto(Outcome) outcome = { 0 };
+  g_autoptr(AguiTestResponse) response = NULL;
+
+  g_test_summary ("A MESSAGES_SNAPSHOT that rebuilds the transcript mid-run neither crashes send "
+                  "(no part is held without a reference) nor prints earlier text again");
+
+  response = agui_test_response_new_events (RS, THINK_START, THINK_MESSAGE_START, THINK_CONTENT, THINK_MESSAGE_END,
+                                            THINK_END,
+                                            "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}",
+                                            "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"First part.\"}",
+                                            "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}", NULL);
+  /* The agent takes the text back (the reasoning, which this snapshot
+   * does not own, stays): the part printed last is gone. */
+  agui_test_response_append_messages_snapshot (response, "[]");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m2\",\"role\":\"assistant\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m2\",\"delta\":\"Second part.\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m2\"}");
+  /* Everything again, the last text grown: only the growth is new. */
+  agui_test_response_append_messages_snapshot (response,
+                                               "[{\"id\":\"rm1\",\"role\":\"reasoning\",\"content\":\"I should ask the desktop for the time.\"},"
+                                               "{\"id\":\"m2\",\"role\":\"assistant\",\"content\":\"Second part. Third.\"}]");
+  agui_test_response_append_event_json (response, RF);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 0);
+  g_assert_cmpstr (outcome.out, ==,
+                   "[reasoning]\n"
+                   "I should ask the desktop for the time.\n"
+                   "\n"
+                   "First part.Second part. Third.\n");
+}
+
+static void
+test_mastra_suspend (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_auto(Outcome) outcome = { 0 };
+
+  g_test_summary ("An interrupt prints its question and what answering lets the agent do, as the approval "
+                  "dialog shows them: with Mastra's suspend, the suspended tool, its arguments and its reason");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS,
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":["
+    "{\"id\":\"i1\",\"reason\":\"mastra:tool_suspend\",\"metadata\":{\"mastra\":{\"toolName\":\"bookFlight\","
+    "\"args\":{\"to\":\"Oslo\"},\"suspendPayload\":{\"reason\":\"Book the flight to Oslo?\"}}}},"
+    "{\"id\":\"i2\",\"reason\":\"mastra:tool_suspend\",\"metadata\":{\"mastra\":{\"toolName\":\"payInvoice\","
+    "\"args\":\"{\\\"amount\\\":12}\"}}},"
+    "{\"id\":\"i3\",\"reason\":\"input_required\",\"responseSchema\":{\"type\":\"string\"},"
+    "\"metadata\":{\"ticket\":7}}]}}", NULL));
+  run_send (f, &outcome, NULL);
+  g_assert_cmpint (outcome.status, ==, 3);
+  g_assert_cmpstr (outcome.out, ==,
+                   "[interrupt i1] Book the flight to Oslo?\n"
+                   "  runs: bookFlight({\"to\":\"Oslo\"})\n"
+                   "  answer: approve or deny\n"
+                   "[interrupt i2] The agent wants to run “payInvoice” and asks for your approval first.\n"
+                   "  runs: payInvoice({\"amount\":12})\n"
+                   "  answer: approve or deny\n"
+                   "[interrupt i3] The agent needs an answer from you to go on.\n"
+                   "  details: {\"ticket\":7}\n"
+                   "  answer: a value for the agent (JSON), or cancel\n");
+  g_assert_nonnull (strstr (outcome.err, "is waiting for an answer to 3 interrupt(s)"));
+}
+
 #define ADD(path, func) \
   g_test_add ("/tandem-cli/http/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -298,6 +426,11 @@ main (int   argc,
   ADD ("max-frame-size-flag", test_max_frame_size_flag);
   ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);
+  ADD ("snapshot-mid-run", test_snapshot_mid_run);
+  ADD ("mastra-suspend", test_mastra_suspend);
+  ADD ("strands-tool-call/snapshot-at-once", test_strands_snapshot_at_once);
+  ADD ("strands-tool-call/snapshot-after-5ms", test_strands_snapshot_after_5ms);
+  ADD ("strands-tool-call/snapshot-after-50ms", test_strands_snapshot_after_50ms);
 
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
@@ -152,6 +154,60 @@ test_bad_url_is_config_error (void)
   g_assert_cmpint (status, ==, 2);
 }
 
+static void
+test_read_max_frame_size (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tandem-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.sse", NULL);
+  g_autofree char *padding = g_strnfill (3000, 'x');
+  g_autofree char *body = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_summary ("events and fold take --max-frame-size as send does; the cap error names the option");
+
+  body = g_strdup_printf ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+                          "data: {\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":\"%s\"}\n\n"
+                          "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", padding);
+  g_assert_true (g_file_set_contents (path, body, -1, &error));
+  g_assert_no_error (error);
+
+  out = run_cli (&status, &err, "fold", "--max-frame-size", "2K", path, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (out, "is larger than the maximum frame size of 2.0 KiB (2048 bytes); "
+                                 "raise the agent's maximum frame size (in Preferences, or "
+                                 "--max-frame-size for tandem-cli) to accept it"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  out = run_cli (&status, &err, "fold", path, "--max-frame-size", "4KiB", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "\"error\" : null"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  out = run_cli (&status, &err, "events", "--max-frame-size", "2K", path, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "--max-frame-size for tandem-cli"));
+  g_assert_null (strstr (out, padding));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  out = run_cli (&status, &err, "events", "--max-frame-size", "4K", path, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, padding));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  out = run_cli (&status, &err, "events", "--max-frame-size", "lots", path, NULL);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "'lots' is not a size"));
+
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -162,6 +218,7 @@ main (int   argc,
   g_test_add_func ("/tandem-cli/send-waits-for-answer", test_send_waits_for_answer);
   g_test_add_func ("/tandem-cli/send-deny", test_send_deny);
   g_test_add_func ("/tandem-cli/bad-url-is-config-error", test_bad_url_is_config_error);
+  g_test_add_func ("/tandem-cli/read-max-frame-size", test_read_max_frame_size);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "agui.h"
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
+#include "agui-interrupt-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -637,6 +638,64 @@ test_steps (void)
   g_assert_cmpuint (notifies, ==, 8);
 }
 
+static void
+test_interrupt_description (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  GListModel *pending = agui_transcript_get_pending_interrupts (transcript);
+  AguiInterruptDescription descriptions[5] = { { 0 } };
+
+  g_test_summary ("What the dialog and the CLI show of an interrupt: a bound call, a call not in the "
+                  "transcript, a tool in Mastra's metadata with its reason, metadata of no known shape, "
+                  "a question that is not yes or no");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"delete_db\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"name\\\":\\\"prod\\\"}\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":["
+                  "{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"},"
+                  "{\"id\":\"i2\",\"reason\":\"tool_call\",\"toolCallId\":\"elsewhere\",\"message\":\"Go on?\"},"
+                  "{\"id\":\"i3\",\"reason\":\"mastra:tool_suspend\",\"toolCallId\":\"call-1\",\"metadata\":{\"mastra\":"
+                  "{\"toolName\":\"bookFlight\",\"args\":{\"to\":\"Oslo\"},\"suspendPayload\":{\"reason\":\"Book it?\"}}}},"
+                  "{\"id\":\"i4\",\"reason\":\"confirmation\",\"metadata\":{\"ticket\":7}},"
+                  "{\"id\":\"i5\",\"reason\":\"input_required\",\"responseSchema\":{\"type\":\"string\"}}]}}");
+
+  g_assert_cmpuint (g_list_model_get_n_items (pending), ==, G_N_ELEMENTS (descriptions));
+  for (guint i = 0; i < G_N_ELEMENTS (descriptions); i++)
+    {
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+
+      _agui_interrupt_describe (interrupt, transcript, &descriptions[i]);
+    }
+
+  g_assert_cmpint (descriptions[0].action, ==, AGUI_INTERRUPT_ACTION_CALL);
+  g_assert_true (descriptions[0].approval);
+  g_assert_null (descriptions[0].question);
+  g_assert_cmpstr (descriptions[0].tool_name, ==, "delete_db");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (descriptions[0].arguments), "name"), ==, "prod");
+
+  g_assert_cmpint (descriptions[1].action, ==, AGUI_INTERRUPT_ACTION_UNKNOWN_CALL);
+  g_assert_cmpstr (descriptions[1].tool_call_id, ==, "elsewhere");
+  g_assert_cmpstr (descriptions[1].question, ==, "Go on?");
+
+  g_assert_cmpint (descriptions[2].action, ==, AGUI_INTERRUPT_ACTION_METADATA_TOOL);
+  g_assert_cmpstr (descriptions[2].tool_name, ==, "bookFlight");
+  g_assert_cmpstr (descriptions[2].question, ==, "Book it?");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (descriptions[2].arguments), "to"), ==, "Oslo");
+
+  g_assert_cmpint (descriptions[3].action, ==, AGUI_INTERRUPT_ACTION_DETAILS);
+  g_assert_cmpint (json_object_get_int_member (descriptions[3].details, "ticket"), ==, 7);
+  g_assert_null (descriptions[3].question);
+
+  g_assert_cmpint (descriptions[4].action, ==, AGUI_INTERRUPT_ACTION_NONE);
+  g_assert_false (descriptions[4].approval);
+
+  for (guint i = 0; i < G_N_ELEMENTS (descriptions); i++)
+    _agui_interrupt_description_clear (&descriptions[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -655,6 +714,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
+  g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
 
   return g_test_run ();
 }

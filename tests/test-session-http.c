@@ -189,6 +189,210 @@ test_resume_over_http (Fixture       *f,
                    ==, "dev");
 }
 
+static JsonObject *
+message_at (JsonArray *messages,
+            guint      index)
+{
+  g_assert_cmpuint (index, <, json_array_get_length (messages));
+  return json_array_get_object_element (messages, index);
+}
+
+static void
+test_strands_tool_call (Fixture *f,
+                        guint    delay)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (f->session);
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(JsonArray) history = NULL;
+  AguiToolCallPart *call;
+  JsonArray *messages;
+
+  g_test_summary ("A MESSAGES_SNAPSHOT right after a frontend tool's call (as @ag-ui/aws-strands sends) "
+                  "does not lose the tool's answer: the follow-up carries it and the exchange ends in two runs");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_strands_tool_call ("r1", "tc1", "clock", "{}", delay));
+  agui_test_server_push_response (f->server, agui_test_response_new_strands_answer ("r2", "answer", "It is noon"));
+
+  state = send (f, "time?", NULL);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 0), "role"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 1), "id"), ==, "tc1-message");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 2), "role"), ==, "tool");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 2), "toolCallId"), ==, "tc1");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 2), "content"), ==, "noon");
+
+  /* The second snapshot names the answer (the request sent it): one answer, drawn on its call. */
+  history = agui_transcript_to_messages (transcript, FALSE);
+  g_assert_cmpuint (json_array_get_length (history), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (message_at (history, 2), "content"), ==, "noon");
+  g_assert_cmpstr (json_object_get_string_member (message_at (history, 3), "content"), ==, "It is noon");
+  call = agui_transcript_lookup_tool_call (transcript, "tc1");
+  g_assert_nonnull (call);
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_COMPLETE);
+  g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "noon");
+}
+
+/* The snapshot comes before the tool has answered, or after. */
+static void
+test_strands_snapshot_at_once (Fixture       *f,
+                               gconstpointer  data)
+{
+  test_strands_tool_call (f, 0);
+}
+
+static void
+test_strands_snapshot_after_5ms (Fixture       *f,
+                                 gconstpointer  data)
+{
+  test_strands_tool_call (f, 5);
+}
+
+static void
+test_strands_snapshot_after_50ms (Fixture       *f,
+                                  gconstpointer  data)
+{
+  test_strands_tool_call (f, 50);
+}
+
+static void
+test_snapshot_answer_wins (Fixture       *f,
+                           gconstpointer  data)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (f->session);
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(JsonArray) history = NULL;
+  AguiTestResponse *response;
+
+  g_test_summary ("A snapshot that already holds an answer to the client's call wins over the tool's own: "
+                  "one answer, and no follow-up to carry another");
+
+  response = agui_test_response_new_events (
+    RS ("r1"),
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clock\",\"parentMessageId\":\"a1\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}", NULL);
+  agui_test_response_append_stall (response, 50);
+  agui_test_response_append_messages_snapshot (response,
+    "[{\"id\":\"a1\",\"role\":\"assistant\",\"toolCalls\":[{\"id\":\"tc1\",\"type\":\"function\","
+    "\"function\":{\"name\":\"clock\",\"arguments\":\"{}\"}}]},"
+    "{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"tc1\",\"content\":\"a minute to noon\"}]");
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+
+  state = send (f, "time?", NULL);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+
+  history = agui_transcript_to_messages (transcript, FALSE);
+  g_assert_cmpuint (json_array_get_length (history), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (message_at (history, 2), "content"), ==, "a minute to noon");
+  g_assert_cmpstr (agui_tool_call_part_get_result (agui_transcript_lookup_tool_call (transcript, "tc1")), ==,
+                   "a minute to noon");
+}
+
+static void
+test_client_answer_after_sibling (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  AguiTestResponse *response;
+  JsonArray *messages;
+
+  g_test_summary ("With two calls in one run, the agent's answered by TOOL_CALL_RESULT and the client's, "
+                  "the client's answer goes after the agent's, as the reference places it");
+
+  response = agui_test_response_new_events (
+    RS ("r1"),
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"search1\",\"toolCallName\":\"search\",\"parentMessageId\":\"a1\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"search1\",\"delta\":\"{}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"search1\"}",
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"clock1\",\"toolCallName\":\"clock\",\"parentMessageId\":\"a1\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"clock1\",\"delta\":\"{}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"clock1\"}", NULL);
+  /* The clock has answered long before the agent's search does. */
+  agui_test_response_append_stall (response, 50);
+  agui_test_response_append_event_json (response,
+    "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r-search\",\"toolCallId\":\"search1\",\"content\":\"found\"}");
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r2"), TS ("m2"), TC ("m2", "done"),
+                                                                            TE ("m2"), RF ("r2"), NULL));
+
+  state = send (f, "search and tell the time", NULL);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 1), "id"), ==, "a1");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 2), "toolCallId"), ==, "search1");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 3), "toolCallId"), ==, "clock1");
+  g_assert_cmpstr (json_object_get_string_member (message_at (messages, 3), "content"), ==, "noon");
+}
+
+static gboolean
+has_answer_note (AguiTranscript *transcript)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_message_get_parts (message);
+
+      for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);
+          JsonArray *notes = agui_part_get_notes (part);
+
+          for (guint k = 0; notes != NULL && k < json_array_get_length (notes); k++)
+            if (g_strcmp0 (json_object_get_string_member_with_default (json_array_get_object_element (notes, k), "kind", NULL),
+                           "answer") == 0)
+              return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static void
+test_answer_survives_snapshot (Fixture       *f,
+                               gconstpointer  data)
+{
+  AguiTranscript *transcript = agui_agent_session_get_transcript (f->session);
+  g_autoptr(JsonNode) answers = json_from_string ("[{\"interruptId\":\"i1\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}]", NULL);
+  g_autoptr(AguiRunState) state = NULL;
+  GAsyncResult *result = NULL;
+  AguiTestResponse *response;
+
+  g_test_summary ("The person's answer to a suspension is noted on the turn, and a snapshot of the resumed "
+                  "run that drops the message it was noted on does not drop it");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS ("r1"), TS ("m1"), TC ("m1", "I need to book it"), TE ("m1"),
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":"
+    "[{\"id\":\"i1\",\"reason\":\"mastra:tool_suspend\",\"metadata\":{\"mastra\":{\"toolName\":\"book\",\"args\":{}}}}]}}", NULL));
+  response = agui_test_response_new_events (RS ("r2"), NULL);
+  agui_test_response_append_messages_snapshot (response, "[{\"id\":\"m2\",\"role\":\"assistant\",\"content\":\"Booked\"}]");
+  agui_test_response_append_event_json (response, RF ("r2"));
+  agui_test_server_push_response (f->server, response);
+
+  state = send (f, "book it", NULL);
+  g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_INTERRUPT);
+
+  agui_agent_session_resume_async (f->session, json_node_get_array (answers), NULL, NULL, agui_test_store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, 10000));
+  g_clear_pointer (&state, agui_run_state_unref);
+  state = agui_agent_session_resume_finish (f->session, result, NULL);
+  g_object_unref (result);
+  g_assert_cmpint (agui_run_state_get_outcome (state), ==, AGUI_OUTCOME_SUCCESS);
+
+  g_assert_true (has_answer_note (transcript));
+}
+
 static void
 assert_failed (AguiRunState *state,
                AguiStage     stage,
@@ -379,6 +583,15 @@ main (int   argc,
   g_test_add ("/agui/session-http/request-headers-and-body", Fixture, NULL, fixture_set_up, test_request_headers_and_body, fixture_tear_down);
   g_test_add ("/agui/session-http/tool-follow-up", Fixture, NULL, fixture_set_up, test_tool_follow_up_over_http, fixture_tear_down);
   g_test_add ("/agui/session-http/resume", Fixture, NULL, fixture_set_up, test_resume_over_http, fixture_tear_down);
+  g_test_add ("/agui/session-http/strands-tool-call/snapshot-at-once", Fixture, NULL,
+              fixture_set_up, test_strands_snapshot_at_once, fixture_tear_down);
+  g_test_add ("/agui/session-http/strands-tool-call/snapshot-after-5ms", Fixture, NULL,
+              fixture_set_up, test_strands_snapshot_after_5ms, fixture_tear_down);
+  g_test_add ("/agui/session-http/strands-tool-call/snapshot-after-50ms", Fixture, NULL,
+              fixture_set_up, test_strands_snapshot_after_50ms, fixture_tear_down);
+  g_test_add ("/agui/session-http/snapshot-answer-wins", Fixture, NULL, fixture_set_up, test_snapshot_answer_wins, fixture_tear_down);
+  g_test_add ("/agui/session-http/client-answer-after-sibling", Fixture, NULL, fixture_set_up, test_client_answer_after_sibling, fixture_tear_down);
+  g_test_add ("/agui/session-http/answer-survives-snapshot", Fixture, NULL, fixture_set_up, test_answer_survives_snapshot, fixture_tear_down);
   g_test_add ("/agui/session-http/faults", Fixture, NULL, fixture_set_up, test_faults, fixture_tear_down);
   g_test_add ("/agui/session-http/slow-headers-vs-slow-stream", Fixture, GUINT_TO_POINTER (800),
               fixture_set_up, test_slow_headers_vs_slow_stream, fixture_tear_down);

@@ -15,6 +15,7 @@
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
+#include "tandem-desktop-tools.h"
 #include "tandem-markdown-view.h"
 #include "tandem-block-row.h"
 #include "tandem-state-inspector.h"
@@ -418,6 +419,51 @@ test_tool_card (Fixture       *f,
   card = find_card (f);
   g_assert_nonnull (strstr (tandem_tool_card_get_result_text (card), "12:00"));
   tandem_test_wait_for_exchange (f->session, 50);
+}
+
+static gboolean
+markdown_says_noon (gpointer data)
+{
+  Fixture *f = data;
+  g_autoptr(GPtrArray) views = tandem_test_find_all (f->window, TANDEM_TYPE_MARKDOWN_VIEW);
+
+  for (guint i = 0; i < views->len; i++)
+    if (g_strcmp0 (tandem_markdown_view_get_text (views->pdata[i]), "It is noon.") == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+test_strands_tool_call (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(AguiToolRegistry) tools = tandem_desktop_tools_new (GTK_WINDOW (f->window));
+  CardStatus complete = { f, "Complete" };
+  JsonArray *messages;
+
+  g_test_summary ("With the desktop's tools, a Strands-shaped run (a MESSAGES_SNAPSHOT right after the call) "
+                  "ends in two runs: the card completes and the follow-up carries the tool's answer");
+
+  g_clear_object (&f->session);
+  f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "tools", tools,
+                             "agent", "test", NULL);
+  tandem_window_set_session (f->window, f->session);
+
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_strands_tool_call ("r1", "tc1", "get_current_time",
+                                                                            "{\"timezone\":\"UTC\"}", 5));
+  agui_test_server_push_response (f->server, agui_test_response_new_strands_answer ("r2", "answer", "It is noon."));
+
+  send_by_enter (f, "What time is it?");
+  tandem_test_wait_for_exchange (f->session, 50);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "toolCallId"), ==, "tc1");
+  g_assert_true (agui_test_wait_for (card_has_status, &complete, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (markdown_says_noon, f, TIMEOUT_MS));
 }
 
 /* The longest line of @text, in bytes */
@@ -1713,6 +1759,7 @@ main (int   argc,
   ADD ("settings-after-close", test_settings_after_close, NULL);
   ADD ("tool-card", test_tool_card, NULL);
   ADD ("tool-card-long-arguments", test_tool_card_long_arguments, NULL);
+  ADD ("strands-tool-call", test_strands_tool_call, NULL);
   ADD ("interrupt-approve", test_interrupt, GINT_TO_POINTER (FALSE));
   ADD ("interrupt-edit", test_interrupt, GINT_TO_POINTER (TRUE));
   ADD ("interrupt-cancelled-by-close", test_interrupt_cancelled_by_close, NULL);

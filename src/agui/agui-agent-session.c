@@ -40,11 +40,16 @@
  *
  * Given an [class@Agui.ToolRegistry], the session declares its tools in
  * every run, after the caller's own, and answers the agent's calls to them
- * itself: the call is assembled from its events, the tool runs, its
- * answer is folded into the transcript, and once the run has finished a
- * follow-up run carries the answer back, until a run calls no tool. A
- * call to a tool the registry lacks belongs to the agent and is left
- * alone.
+ * itself: the call is assembled from its events and the tool runs as
+ * soon as its arguments are complete. Its answer is folded into the
+ * transcript once the run's stream has ended, as the reference client
+ * does: a `MESSAGES_SNAPSHOT` the agent sends after the call cannot know
+ * the answer and would otherwise drop it, and the answer lands after
+ * any result the agent gave the call's siblings. An answer the agent
+ * gave the call itself (a `TOOL_CALL_RESULT`, or a tool message in a
+ * snapshot) wins. A follow-up run then carries the answers back, until
+ * a run calls no tool. A call to a tool the registry lacks belongs to
+ * the agent and is left alone.
  *
  * A run that finishes with an interrupt leaves the thread waiting: while
  * it waits, `send` and `run` fail with %AGUI_ERROR_INTERRUPTED, and

@@ -31,6 +31,8 @@ void          _agui_pipeline_set_callbacks  (AguiPipeline           *self,
                                              gpointer                user_data);
 void          _agui_pipeline_set_max_frame_size (AguiPipeline       *self,
                                                  gsize               max_frame_size);
+gsize         _agui_pipeline_get_max_frame_size (AguiPipeline       *self);
+gsize         _agui_pipeline_get_overflow_size  (AguiPipeline       *self);
 gboolean      _agui_pipeline_push_bytes     (AguiPipeline           *self,
                                              const guint8           *data,
                                              gsize                   length);

@@ -84,6 +84,19 @@ _agui_pipeline_set_max_frame_size (AguiPipeline *self,
   _agui_event_byte_reader_set_max_frame_size (self->reader, max_frame_size);
 }
 
+gsize
+_agui_pipeline_get_max_frame_size (AguiPipeline *self)
+{
+  return _agui_event_byte_reader_get_max_frame_size (self->reader);
+}
+
+/* How large the frame that broke the cap had grown: 0 unless one did. */
+gsize
+_agui_pipeline_get_overflow_size (AguiPipeline *self)
+{
+  return _agui_event_byte_reader_get_overflow_size (self->reader);
+}
+
 void
 _agui_pipeline_fail (AguiPipeline *self,
                      const GError *error)

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 
 /* Answers the agent's calls to frontend tools during one run: a call is
  * assembled from its events, its tool runs once its arguments are
- * complete, and the answer is folded as a TOOL_CALL_RESULT. A call to a
- * tool the registry lacks belongs to the agent and is left alone.
+ * complete, and the answer is folded as a TOOL_CALL_RESULT when the run
+ * is finished (_agui_tool_runner_finish ()). A call to a tool the
+ * registry lacks belongs to the agent and is left alone.
  *
  * The runner is reference-counted because a tool may answer after its
  * run was given up: the execution keeps the runner alive, and the idle

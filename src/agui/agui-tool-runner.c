@@ -19,6 +19,11 @@ typedef struct
   char     *name;
   gboolean  ended;
   gboolean  answered;
+  /* The tool's answer, held until the run's stream has ended */
+  gboolean  has_answer;
+  gboolean  declined;
+  char     *content;
+  char     *error;
 } FrontendCall;
 
 struct _AguiToolRunner
@@ -32,8 +37,11 @@ struct _AguiToolRunner
   AguiToolRunnerIdleFunc  idle;
   GObject                *idle_data;
   GHashTable             *calls;
+  /* The calls that ran, in the order their arguments completed: the
+   * order their answers are folded in. */
+  GPtrArray              *ran;
   guint                   in_flight;
-  gboolean                called_tools;
+  gboolean                folded;
 };
 
 typedef struct
@@ -47,6 +55,8 @@ frontend_call_free (FrontendCall *call)
 {
   g_free (call->id);
   g_free (call->name);
+  g_free (call->content);
+  g_free (call->error);
   g_free (call);
 }
 
@@ -71,6 +81,7 @@ _agui_tool_runner_new (AguiToolRegistry       *tools,
   self->idle = idle;
   self->idle_data = idle_data ? g_object_ref (idle_data) : NULL;
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) frontend_call_free);
+  self->ran = g_ptr_array_new ();
 
   return self;
 }
@@ -93,22 +104,47 @@ _agui_tool_runner_unref (AguiToolRunner *self)
   g_clear_pointer (&self->answers, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->idle_data);
+  g_clear_pointer (&self->ran, g_ptr_array_unref);
   g_clear_pointer (&self->calls, g_hash_table_unref);
   g_free (self);
 }
 
+/* Keeps the answer for when the run's stream has ended. */
 static void
-answer_call (AguiToolRunner *self,
-             FrontendCall   *call,
-             const char     *content,
-             const char     *error)
+answer_call (FrontendCall *call,
+             const char   *content,
+             const char   *error)
 {
-  g_autofree char *message_id = g_uuid_string_random ();
-  AguiEvent *event;
+  call->has_answer = TRUE;
+  call->content = g_strdup (content);
+  call->error = g_strdup (error);
+}
 
+/* Folds a kept answer as the TOOL_CALL_RESULT an agent would send. The
+ * agent's own answer to the call, streamed or in a snapshot, wins. */
+static gboolean
+fold_answer (AguiToolRunner *self,
+             FrontendCall   *call)
+{
+  AguiTranscript *transcript = agui_reducer_get_transcript (self->reducer);
+  AguiToolCallPart *part = agui_transcript_lookup_tool_call (transcript, call->id);
+  g_autofree char *message_id = NULL;
+
+  if (part != NULL && _agui_tool_call_part_get_has_result (part))
+    return FALSE;
+
+  /* A tool that asks the person first fails with PERMISSION_DENIED
+   * when they say no: that is their answer, not the tool failing. */
+  if (part != NULL && call->declined)
+    _agui_tool_call_part_set_answer (part, AGUI_ANSWER_DECLINED, NULL, NULL);
+
+  message_id = g_uuid_string_random ();
+  g_ptr_array_add (self->answers,
+                   _agui_reducer_add_tool_result (self->reducer, message_id, call->id,
+                                                  call->content, call->error));
   call->answered = TRUE;
-  event = _agui_reducer_add_tool_result (self->reducer, message_id, call->id, content, error);
-  g_ptr_array_add (self->answers, event);
+
+  return TRUE;
 }
 
 static void
@@ -128,19 +164,13 @@ on_tool_executed (GObject      *object,
   if (answer == NULL)
     {
       g_autofree char *content = g_strdup_printf ("Tool execution failed: %s", error->message);
-      AguiTranscript *transcript = agui_reducer_get_transcript (self->reducer);
-      AguiToolCallPart *part = agui_transcript_lookup_tool_call (transcript, execution->call->id);
 
-      /* A tool that asks the person first fails with PERMISSION_DENIED
-       * when they say no: that is their answer, not the tool failing. */
-      if (part != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
-        _agui_tool_call_part_set_answer (part, AGUI_ANSWER_DECLINED, NULL, NULL);
-
-      answer_call (self, execution->call, content, error->message);
+      execution->call->declined = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+      answer_call (execution->call, content, error->message);
     }
   else
     {
-      answer_call (self, execution->call, answer, NULL);
+      answer_call (execution->call, answer, NULL);
     }
 
   g_free (execution);
@@ -158,11 +188,11 @@ run_call (AguiToolRunner *self,
   AguiToolCallPart *part = agui_transcript_lookup_tool_call (transcript, call->id);
   ToolExecution *execution;
 
-  self->called_tools = TRUE;
+  g_ptr_array_add (self->ran, call);
 
   if (g_cancellable_is_cancelled (self->cancellable))
     {
-      answer_call (self, call, "Tool was not run: the run was cancelled before it started.",
+      answer_call (call, "Tool was not run: the run was cancelled before it started.",
                    "cancelled before it ran");
       return;
     }
@@ -230,16 +260,22 @@ _agui_tool_runner_get_busy (AguiToolRunner *self)
   return self->in_flight > 0;
 }
 
-/* Whether the run called a frontend tool, so a follow-up must carry the
- * answers back. */
+/* Whether the run's calls to frontend tools were answered, so a
+ * follow-up must carry the answers back. */
 gboolean
 _agui_tool_runner_get_called_tools (AguiToolRunner *self)
 {
-  return self->called_tools;
+  return self->folded;
 }
 
-/* The run's stream has ended and no tool is in flight: calls whose
- * arguments never finished streaming never ran; they say so. */
+/* The run's stream has ended and no tool is in flight: the answers are
+ * folded now, as the reference client runs its tools once the run is
+ * over. An agent that sends MESSAGES_SNAPSHOT after a call cannot know
+ * the answer, and a snapshot keeps only what it names, so an answer
+ * folded earlier would be gone before the follow-up could carry it.
+ * Folded last, an answer also lands where the reference puts it: after
+ * the results the agent gave the call's siblings. Calls whose arguments
+ * never finished streaming never ran; they say so. */
 void
 _agui_tool_runner_finish (AguiToolRunner *self)
 {
@@ -248,12 +284,22 @@ _agui_tool_runner_finish (AguiToolRunner *self)
 
   g_return_if_fail (self->in_flight == 0);
 
+  for (guint i = 0; i < self->ran->len; i++)
+    {
+      call = g_ptr_array_index (self->ran, i);
+      if (call->has_answer && fold_answer (self, call))
+        self->folded = TRUE;
+    }
+
   g_hash_table_iter_init (&iter, self->calls);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &call))
     if (!call->answered && !call->ended)
-      answer_call (self, call, "Tool was not run: the run ended before its arguments were complete.",
-                   "not run");
+      {
+        answer_call (call, "Tool was not run: the run ended before its arguments were complete.", "not run");
+        fold_answer (self, call);
+      }
 
+  g_ptr_array_set_size (self->ran, 0);
   g_hash_table_remove_all (self->calls);
   self->idle = NULL;
   g_clear_object (&self->idle_data);

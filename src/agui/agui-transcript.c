@@ -849,6 +849,18 @@ carry_local_state (AguiRecord *from,
     }
 }
 
+/* Notes are this client's own: an agent's message never carries them. */
+static void
+carry_notes (AguiRecord *from,
+             AguiRecord *to)
+{
+  if (from->notes == NULL || to->notes != NULL)
+    return;
+
+  to->notes = json_array_ref (from->notes);
+  sync_record_notes (to);
+}
+
 /* Rows */
 
 static gboolean
@@ -1684,6 +1696,7 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
   g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
   gboolean has_reasoning = FALSE;
   gboolean has_activity = FALSE;
 
@@ -1719,6 +1732,7 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
           if (replacement != NULL)
             {
               carry_local_state (record, replacement);
+              carry_notes (record, replacement);
               g_ptr_array_add (records, replacement);
               g_hash_table_add (kept, replacement->id);
             }
@@ -1736,6 +1750,18 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
           self->records->pdata[i] = NULL;
           g_ptr_array_add (records, record);
           g_hash_table_add (kept, record->id);
+          continue;
+        }
+
+      /* The person's answers are this client's to know: a snapshot that
+       * drops the record they were noted on does not drop them. (A
+       * run-end note goes with its attempt.) */
+      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+        {
+          JsonNode *note = json_array_get_element (record->notes, j);
+
+          if (g_strcmp0 (get_string (json_node_get_object (note), "kind"), "answer") == 0)
+            g_ptr_array_add (orphan_notes, json_node_dup_object (note));
         }
     }
 
@@ -1767,6 +1793,9 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
   self->records = g_steal_pointer (&records);
 
   rebuild (self);
+
+  for (guint i = 0; i < orphan_notes->len; i++)
+    _agui_transcript_add_note (self, g_ptr_array_index (orphan_notes, i));
 }
 
 void

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agui.h"
+#include "agui-interrupt-private.h"
 #include "agui-run-state-private.h"
 #include "agui-json-private.h"
 #include "agui-transcript-private.h"
@@ -25,18 +26,45 @@
  * answer is printed as it streams by watching the transcript, exactly as
  * the window does. */
 
+/* A MESSAGES_SNAPSHOT rebuilds the transcript: the rows and parts it
+ * shows are new objects with the text that was already printed. So
+ * what was printed is kept by what it belongs to, not by object: the
+ * text of each message id (and kind), the last status of each tool call,
+ * the activities. Parts and rows are watched while they are shown, and
+ * held by a reference while they are. */
+
+typedef struct
+{
+  char  *key;       /* into Printer.texts: the kind and the message id */
+  gsize  start;     /* where the part's text starts in what its message printed */
+} PartState;
+
 typedef struct
 {
   AguiAgentSession *session;
   GMainLoop        *loop;
-  GHashTable       *printed;      /* AguiPart → bytes already printed */
-  GHashTable       *watched;      /* AguiMessage → TRUE */
+  GPtrArray        *rows;         /* the transcript's rows, as it has them */
+  GHashTable       *parts;        /* AguiPart (a reference) → PartState */
+  GHashTable       *texts;        /* key → GString: the text printed for it */
+  GHashTable       *tool_status;  /* tool call id → the status printed last, + 1 */
+  GHashTable       *activities;   /* message ids whose activity was announced */
   GAsyncResult     *result;
-  AguiPart         *last_part;    /* the text or reasoning part printed last */
+  char             *last_key;     /* the text printed last */
+  gboolean          last_reasoning;
   gboolean          quiet;
   gboolean          at_line_start;
   gboolean          dim;           /* a terminal that shows reasoning faint */
 } Printer;
+
+static void
+part_state_free (PartState *state)
+{
+  if (state == NULL)
+    return;
+
+  g_free (state->key);
+  g_free (state);
+}
 
 static void
 print_raw (Printer    *printer,
@@ -90,61 +118,79 @@ print_note (Printer    *printer,
   print_raw (printer, "\n");
 }
 
+static const char *
+part_get_text (AguiPart *part,
+               gsize    *length)
+{
+  const char *text;
+
+  if (AGUI_IS_TEXT_PART (part))
+    {
+      *length = agui_text_part_get_length (AGUI_TEXT_PART (part));
+      return agui_text_part_get_text (AGUI_TEXT_PART (part));
+    }
+
+  /* Reasoning is short; its length is not kept. */
+  text = agui_reasoning_part_get_text (AGUI_REASONING_PART (part));
+  *length = strlen (text);
+
+  return text;
+}
+
 static void
 on_text_changed (AguiPart   *part,
                  GParamSpec *pspec,
                  Printer    *printer)
 {
+  PartState *state = g_hash_table_lookup (printer->parts, part);
+  gboolean reasoning = AGUI_IS_REASONING_PART (part);
+  GString *printed;
   const char *text;
   gsize length;
-  gsize done = GPOINTER_TO_SIZE (g_hash_table_lookup (printer->printed, part));
+  gsize done;
+
+  g_assert (state != NULL);
+
+  printed = g_hash_table_lookup (printer->texts, state->key);
+  text = part_get_text (part, &length);
 
   /* Only the new bytes: O(delta) per event, as in the window. */
-  if (AGUI_IS_TEXT_PART (part))
-    {
-      text = agui_text_part_get_text (AGUI_TEXT_PART (part));
-      length = agui_text_part_get_length (AGUI_TEXT_PART (part));
-    }
-  else
-    {
-      /* Reasoning is short; its length is not kept. */
-      text = agui_reasoning_part_get_text (AGUI_REASONING_PART (part));
-      length = strlen (text);
-    }
+  done = printed->len > state->start ? printed->len - state->start : 0;
+  if (length <= done)
+    return;
 
-  if (length > done)
+  /* Reasoning is a labelled block, the answer starts after a blank
+   * line: run together, "…ask the desktop for the time.Hello!" reads
+   * as one sentence. */
+  if (g_strcmp0 (state->key, printer->last_key) != 0)
     {
-      gboolean reasoning = AGUI_IS_REASONING_PART (part);
-
-      /* Reasoning is a labelled block, the answer starts after a blank
-       * line: run together, "…ask the desktop for the time.Hello!" reads
-       * as one sentence. */
-      if (part != printer->last_part)
+      if (reasoning)
         {
-          if (reasoning)
-            {
-              if (!printer->at_line_start)
-                print_raw (printer, "\n");
-              print_escape (printer, DIM);
-              print_raw (printer, "[reasoning]\n");
-              print_escape (printer, NORMAL);
-            }
-          else if (printer->last_part != NULL && AGUI_IS_REASONING_PART (printer->last_part))
-            {
-              if (!printer->at_line_start)
-                print_raw (printer, "\n");
-              print_raw (printer, "\n");
-            }
-          printer->last_part = part;
+          if (!printer->at_line_start)
+            print_raw (printer, "\n");
+          print_escape (printer, DIM);
+          print_raw (printer, "[reasoning]\n");
+          print_escape (printer, NORMAL);
         }
-
-      if (reasoning)
-        print_escape (printer, DIM);
-      print_raw (printer, text + done);
-      if (reasoning)
-        print_escape (printer, NORMAL);
-      g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (length));
+      else if (printer->last_reasoning)
+        {
+          if (!printer->at_line_start)
+            print_raw (printer, "\n");
+          print_raw (printer, "\n");
+        }
+      g_free (printer->last_key);
+      printer->last_key = g_strdup (state->key);
+      printer->last_reasoning = reasoning;
     }
+
+  if (reasoning)
+    print_escape (printer, DIM);
+  print_raw (printer, text + done);
+  if (reasoning)
+    print_escape (printer, NORMAL);
+
+  g_string_truncate (printed, MIN (printed->len, state->start));
+  g_string_append_len (printed, text, length);
 }
 
 static const char *
@@ -174,9 +220,18 @@ on_tool_status (AguiToolCallPart *part,
                 Printer          *printer)
 {
   AguiToolCallStatus status = agui_tool_call_part_get_status (part);
+  const char *id = agui_tool_call_part_get_tool_call_id (part);
+  gpointer printed;
 
   if (status == AGUI_TOOL_CALL_STREAMING)
     return;
+
+  /* A snapshot's copy of a call says again what was said of it. */
+  if (id != NULL && g_hash_table_lookup_extended (printer->tool_status, id, NULL, &printed) &&
+      GPOINTER_TO_INT (printed) == (int) status + 1)
+    return;
+  if (id != NULL)
+    g_hash_table_insert (printer->tool_status, g_strdup (id), GINT_TO_POINTER ((int) status + 1));
 
   if (status == AGUI_TOOL_CALL_COMPLETE || status == AGUI_TOOL_CALL_FAILED)
     print_note (printer, "[tool] %s → %s: %s",
@@ -190,28 +245,106 @@ on_tool_status (AguiToolCallPart *part,
                 status_name (status));
 }
 
-static void
-watch_part (Printer  *printer,
-            AguiPart *part)
+/* Where @part's text starts in all its message printed of that kind:
+ * after the part before it of the same message in @parts (text, a tool
+ * call, more text), or at the beginning. */
+static gsize
+part_start (Printer    *printer,
+            GListModel *parts,
+            guint       position,
+            AguiPart   *part,
+            const char *key)
 {
-  if (g_hash_table_contains (printer->printed, part))
-    return;
+  for (guint i = position; i > 0; i--)
+    {
+      g_autoptr(AguiPart) before = g_list_model_get_item (parts, i - 1);
+      PartState *state = g_hash_table_lookup (printer->parts, before);
+      gsize length;
 
-  g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (0));
+      if (state != NULL && g_str_equal (state->key, key) &&
+          G_OBJECT_TYPE (before) == G_OBJECT_TYPE (part))
+        {
+          part_get_text (before, &length);
+          return state->start + length;
+        }
+    }
+
+  return 0;
+}
+
+static void
+watch_text (Printer    *printer,
+            GListModel *parts,
+            guint       position,
+            AguiPart   *part)
+{
+  PartState *state = g_new0 (PartState, 1);
+  const char *message_id = agui_part_get_message_id (part);
+  GString *printed;
+  const char *text;
+  gsize length;
+  gsize same = 0;
+
+  state->key = g_strconcat (AGUI_IS_REASONING_PART (part) ? "reasoning:" : "text:",
+                            message_id ? message_id : "", NULL);
+  state->start = part_start (printer, parts, position, part, state->key);
+  g_hash_table_insert (printer->parts, g_object_ref (part), state);
+
+  printed = g_hash_table_lookup (printer->texts, state->key);
+  if (printed == NULL)
+    {
+      printed = g_string_new (NULL);
+      g_hash_table_insert (printer->texts, g_strdup (state->key), printed);
+    }
+
+  /* A part made again by a snapshot brings text that was printed; if the
+   * agent changed it, what differs is printed from where it does. */
+  text = part_get_text (part, &length);
+  while (same < length && state->start + same < printed->len &&
+         text[same] == printed->str[state->start + same])
+    same++;
+  if (state->start + same < printed->len && same < length)
+    g_string_truncate (printed, state->start + same);
+
+  g_signal_connect (part, "notify::text", G_CALLBACK (on_text_changed), printer);
+  on_text_changed (part, NULL, printer);
+}
+
+static void
+watch_part (Printer    *printer,
+            GListModel *parts,
+            guint       position,
+            AguiPart   *part)
+{
+  if (g_hash_table_contains (printer->parts, part))
+    return;
 
   if (AGUI_IS_TEXT_PART (part) || AGUI_IS_REASONING_PART (part))
     {
-      g_signal_connect (part, "notify::text", G_CALLBACK (on_text_changed), printer);
-      on_text_changed (part, NULL, printer);
+      watch_text (printer, parts, position, part);
     }
   else if (AGUI_IS_TOOL_CALL_PART (part))
     {
-      print_note (printer, "[tool] %s called", agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)));
+      AguiToolCallPart *call = AGUI_TOOL_CALL_PART (part);
+      const char *id = agui_tool_call_part_get_tool_call_id (call);
+
+      g_hash_table_insert (printer->parts, g_object_ref (part), NULL);
+      if (id == NULL || !g_hash_table_contains (printer->tool_status, id))
+        {
+          print_note (printer, "[tool] %s called", agui_tool_call_part_get_tool_name (call));
+          if (id != NULL)
+            g_hash_table_insert (printer->tool_status, g_strdup (id), GINT_TO_POINTER (AGUI_TOOL_CALL_STREAMING + 1));
+        }
       g_signal_connect (part, "notify::status", G_CALLBACK (on_tool_status), printer);
+      on_tool_status (call, NULL, printer);
     }
   else if (AGUI_IS_ACTIVITY_PART (part))
     {
-      print_note (printer, "[activity] %s", agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)));
+      const char *id = agui_part_get_message_id (part);
+
+      g_hash_table_insert (printer->parts, g_object_ref (part), NULL);
+      if (id == NULL || g_hash_table_add (printer->activities, g_strdup (id)))
+        print_note (printer, "[activity] %s", agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)));
     }
 }
 
@@ -226,7 +359,7 @@ on_parts_changed (GListModel *parts,
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
 
-      watch_part (printer, part);
+      watch_part (printer, parts, i, part);
     }
 }
 
@@ -236,24 +369,31 @@ watch_message (Printer     *printer,
 {
   GListModel *parts = agui_message_get_parts (message);
 
-  if (g_hash_table_contains (printer->watched, message))
-    return;
-  g_hash_table_add (printer->watched, message);
-
   /* Only the agent's turns are echoed; the person knows what they said. */
   if (agui_message_get_role (message) != AGUI_ROLE_ASSISTANT)
-    {
-      for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
-        {
-          g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
-
-          g_hash_table_insert (printer->printed, part, GSIZE_TO_POINTER (G_MAXSIZE));
-        }
-      return;
-    }
+    return;
 
   g_signal_connect (parts, "items-changed", G_CALLBACK (on_parts_changed), printer);
   on_parts_changed (parts, 0, 0, g_list_model_get_n_items (parts), printer);
+}
+
+static void
+unwatch_message (Printer     *printer,
+                 AguiMessage *message)
+{
+  GListModel *parts = agui_message_get_parts (message);
+
+  g_signal_handlers_disconnect_by_data (parts, printer);
+  for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+      if (g_hash_table_contains (printer->parts, part))
+        {
+          g_signal_handlers_disconnect_by_data (part, printer);
+          g_hash_table_remove (printer->parts, part);
+        }
+    }
 }
 
 static void
@@ -263,12 +403,14 @@ on_rows_changed (GListModel *rows,
                  guint       added,
                  Printer    *printer)
 {
-  for (guint i = position; i < position + added; i++)
-    {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
+  for (guint i = position; i < position + removed; i++)
+    unwatch_message (printer, g_ptr_array_index (printer->rows, i));
+  g_ptr_array_remove_range (printer->rows, position, removed);
 
-      watch_message (printer, message);
-    }
+  for (guint i = position; i < position + added; i++)
+    g_ptr_array_insert (printer->rows, i, g_list_model_get_item (rows, i));
+  for (guint i = position; i < position + added; i++)
+    watch_message (printer, g_ptr_array_index (printer->rows, i));
 }
 
 static void
@@ -383,6 +525,12 @@ store_result_cb (GObject      *object,
 }
 
 static void
+printer_string_free (GString *string)
+{
+  g_string_free (string, TRUE);
+}
+
+static void
 printer_init (Printer          *printer,
               AguiAgentSession *session,
               gboolean          quiet)
@@ -391,8 +539,11 @@ printer_init (Printer          *printer,
 
   printer->session = session;
   printer->loop = g_main_loop_new (NULL, FALSE);
-  printer->printed = g_hash_table_new (NULL, NULL);
-  printer->watched = g_hash_table_new (NULL, NULL);
+  printer->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  printer->parts = g_hash_table_new_full (NULL, NULL, g_object_unref, (GDestroyNotify) part_state_free);
+  printer->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) printer_string_free);
+  printer->tool_status = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  printer->activities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   printer->quiet = quiet;
   printer->at_line_start = TRUE;
   /* https://no-color.org: faint text only for a person at a terminal. */
@@ -408,10 +559,23 @@ printer_init (Printer          *printer,
 static void
 printer_clear (Printer *printer)
 {
+  GHashTableIter iter;
+  gpointer part;
+
   g_signal_handlers_disconnect_by_data (agui_agent_session_get_transcript (printer->session), printer);
+  for (guint i = 0; i < printer->rows->len; i++)
+    unwatch_message (printer, g_ptr_array_index (printer->rows, i));
+  g_clear_pointer (&printer->rows, g_ptr_array_unref);
+  /* Parts a row let go of while shown are watched still. */
+  g_hash_table_iter_init (&iter, printer->parts);
+  while (g_hash_table_iter_next (&iter, &part, NULL))
+    g_signal_handlers_disconnect_by_data (part, printer);
   g_clear_pointer (&printer->loop, g_main_loop_unref);
-  g_clear_pointer (&printer->printed, g_hash_table_unref);
-  g_clear_pointer (&printer->watched, g_hash_table_unref);
+  g_clear_pointer (&printer->parts, g_hash_table_unref);
+  g_clear_pointer (&printer->texts, g_hash_table_unref);
+  g_clear_pointer (&printer->tool_status, g_hash_table_unref);
+  g_clear_pointer (&printer->activities, g_hash_table_unref);
+  g_clear_pointer (&printer->last_key, g_free);
   g_clear_object (&printer->result);
 }
 
@@ -453,6 +617,80 @@ describe_end (Printer      *printer,
       for (guint i = 0; lines[i] != NULL; i++)
         print_note (printer, "  %s", lines[i]);
     }
+}
+
+static const char *
+question_for_reason (const char *reason)
+{
+  if (g_strcmp0 (reason, "tool_call") == 0)
+    return "The agent wants to run a tool and asks for your approval first.";
+  if (g_strcmp0 (reason, "confirmation") == 0)
+    return "The agent asks you to confirm before it goes on.";
+  if (g_strcmp0 (reason, "input_required") == 0)
+    return "The agent needs an answer from you to go on.";
+
+  return NULL;
+}
+
+/* What the approval dialog shows, as lines: the question, what answering
+ * lets the agent do, and what kind of answer it takes. */
+static char *
+describe_interrupt (AguiInterrupt  *interrupt,
+                    AguiTranscript *transcript)
+{
+  g_auto(AguiInterruptDescription) description = { 0 };
+  const char *reason = agui_interrupt_get_reason (interrupt);
+  GString *text = g_string_new (NULL);
+
+  _agui_interrupt_describe (interrupt, transcript, &description);
+
+  if (description.question != NULL)
+    g_string_append (text, description.question);
+  else if (description.tool_name != NULL)
+    g_string_append_printf (text, "The agent wants to run “%s” and asks for your approval first.",
+                            description.tool_name);
+  else if (question_for_reason (reason) != NULL)
+    g_string_append (text, question_for_reason (reason));
+  else
+    g_string_append_printf (text, "The agent asks (%s).", reason ? reason : "no reason given");
+
+  switch (description.action)
+    {
+    case AGUI_INTERRUPT_ACTION_CALL:
+    case AGUI_INTERRUPT_ACTION_METADATA_TOOL:
+      {
+        g_autofree char *arguments = description.arguments
+                                     ? _agui_json_to_string (description.arguments, FALSE, NULL)
+                                     : g_strdup (description.arguments_text);
+
+        g_string_append_printf (text, "\n  runs: %s(%s)",
+                                description.tool_name ? description.tool_name : "?",
+                                arguments ? arguments : "");
+      }
+      break;
+
+    case AGUI_INTERRUPT_ACTION_UNKNOWN_CALL:
+      g_string_append_printf (text, "\n  runs: the tool call %s", description.tool_call_id);
+      break;
+
+    case AGUI_INTERRUPT_ACTION_DETAILS:
+      {
+        g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), description.details);
+        g_autofree char *details = _agui_json_to_string (node, FALSE, NULL);
+
+        g_string_append_printf (text, "\n  details: %s", details ? details : "(cannot be printed)");
+      }
+      break;
+
+    case AGUI_INTERRUPT_ACTION_NONE:
+    default:
+      break;
+    }
+
+  g_string_append (text, description.approval ? "\n  answer: approve or deny"
+                                              : "\n  answer: a value for the agent (JSON), or cancel");
+
+  return g_string_free (text, FALSE);
 }
 
 static JsonArray *
@@ -600,10 +838,9 @@ tandem_cli_send (AguiAgentSession *session,
       for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
         {
           g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-          const char *question = agui_interrupt_get_message (interrupt);
+          g_autofree char *question = describe_interrupt (interrupt, agui_agent_session_get_transcript (session));
 
-          print_note (&printer, "[interrupt %s] %s", agui_interrupt_get_id (interrupt),
-                      question != NULL ? question : agui_interrupt_get_reason (interrupt));
+          print_note (&printer, "[interrupt %s] %s", agui_interrupt_get_id (interrupt), question);
         }
 
       if (answer_mode == NULL && answers == NULL)
@@ -683,18 +920,19 @@ read_line (const char *prompt)
 }
 
 static JsonArray *
-ask_at_terminal (GListModel *pending)
+ask_at_terminal (GListModel     *pending,
+                 AguiTranscript *transcript)
 {
   JsonArray *result = json_array_new ();
 
   for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
     {
       g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-      const char *message = agui_interrupt_get_message (interrupt);
+      g_autofree char *question = describe_interrupt (interrupt, transcript);
       JsonObject *entry = json_object_new ();
       g_autofree char *answer = NULL;
 
-      g_print ("\n%s\n", message != NULL ? message : "The agent asks for approval.");
+      g_print ("\n%s\n", question);
       answer = read_line ("Approve? [y]es / [n]o / [c]ancel / or JSON to answer: ");
 
       json_object_set_string_member (entry, "interruptId", agui_interrupt_get_id (interrupt));
@@ -740,7 +978,7 @@ tandem_cli_chat (AguiAgentSession *session)
 
       if (g_list_model_get_n_items (pending) > 0)
         {
-          g_autoptr(JsonArray) resume = ask_at_terminal (pending);
+          g_autoptr(JsonArray) resume = ask_at_terminal (pending, agui_agent_session_get_transcript (session));
 
           agui_agent_session_resume_async (session, resume, NULL, NULL, store_result_cb, &printer);
           state = wait_exchange (&printer, agui_agent_session_resume_finish, &error);

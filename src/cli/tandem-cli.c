@@ -14,6 +14,7 @@
 #include "agui.h"
 #include "agui-agent-session-private.h"
 #include "agui-event-parser-private.h"
+#include "agui-http-errors-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -27,7 +28,9 @@ static const char usage[] =
   "\n"
   "Commands:\n"
   "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
+  "                           (--max-frame-size SIZE accepts larger events, as for send)\n"
   "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
+  "                           (--max-frame-size SIZE likewise)\n"
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
   "  bench fold FILE          Measure folding a stream against the previous parser:\n"
   "                           events/s (CPU, wall), MB/s, peak memory\n"
@@ -169,16 +172,85 @@ feed (AguiPipeline *pipeline,
   return _agui_pipeline_finish (pipeline);
 }
 
+/* `events` and `fold` read a body as `send` reads an answer: with
+ * --max-frame-size. Returns the input's path (NULL for stdin) and 0, or
+ * the exit status of a bad command line. */
+static int
+parse_read_options (const char    *name,
+                    int           *argc,
+                    char        ***argv,
+                    gboolean      *reference,
+                    gsize         *max_frame_size,
+                    const char   **path)
+{
+  g_autofree char *size = NULL;
+  GOptionEntry entries[] = {
+    { "max-frame-size", 0, 0, G_OPTION_ARG_STRING, &size,
+      "Accept events up to this size (default 8M)", "SIZE" },
+    /* For the differential tests: the json-glib parser the fast one
+     * replaced, which must fold every stream to the same bytes. */
+    { "reference", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, reference, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("[FILE|-]");
+  g_autoptr(GError) error = NULL;
+
+  g_option_context_set_summary (context, g_str_equal (name, "events")
+                                         ? "Decode an SSE body and print each checked event as JSON."
+                                         : "Fold an SSE body into a transcript and print it as JSON.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, argc, argv, &error) ||
+      (size != NULL && !tandem_cli_parse_size (size, max_frame_size, &error)))
+    {
+      g_printerr ("tandem-cli %s: %s\n", name, error->message);
+      return 2;
+    }
+  if (*argc > 2)
+    {
+      g_printerr ("tandem-cli %s: one input at most, not '%s' as well\n", name, (*argv)[2]);
+      return 2;
+    }
+
+  *path = *argc > 1 ? (*argv)[1] : NULL;
+
+  return 0;
+}
+
+/* What stopped the pipeline; a frame over the cap is said as `send`
+ * says it, naming the option that raises the cap. */
+static GError *
+pipeline_dup_error (AguiPipeline *pipeline)
+{
+  const GError *failure = _agui_pipeline_get_error (pipeline);
+  gsize overflow = _agui_pipeline_get_overflow_size (pipeline);
+
+  if (failure == NULL)
+    return NULL;
+
+  if (overflow > 0)
+    return _agui_http_error_new_frame_cap (overflow, TRUE, _agui_pipeline_get_max_frame_size (pipeline));
+
+  return g_error_copy (failure);
+}
+
 static int
 command_events (int    argc,
                 char **argv)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = read_input (argc > 1 ? argv[1] : NULL, &error);
+  g_autoptr(GBytes) body = NULL;
   g_autoptr(AguiPipeline) pipeline = NULL;
   Skipped skipped = { 0 };
-  const GError *failure;
+  gboolean reference = FALSE;
+  gsize max_frame_size = 0;
+  const char *path = NULL;
+  int status;
 
+  if ((status = parse_read_options ("events", &argc, &argv, &reference, &max_frame_size, &path)) != 0)
+    return status;
+
+  _agui_event_parser_set_reference_by_default (reference);
+  body = read_input (path, &error);
   if (body == NULL)
     {
       g_printerr ("tandem-cli: %s\n", error->message);
@@ -186,16 +258,17 @@ command_events (int    argc,
     }
 
   pipeline = _agui_pipeline_new (NULL);
+  _agui_pipeline_set_max_frame_size (pipeline, max_frame_size);
   _agui_pipeline_set_callbacks (pipeline, print_event_cb, print_item_error_cb, &skipped);
   feed (pipeline, body);
   skipped_finish (&skipped);
 
-  failure = _agui_pipeline_get_error (pipeline);
-  if (failure == NULL)
+  error = pipeline_dup_error (pipeline);
+  if (error == NULL)
     return 0;
 
   g_printerr ("tandem-cli: %s failed: %s\n",
-              agui_stage_to_string (agui_stage_from_error (failure)), failure->message);
+              agui_stage_to_string (agui_stage_from_error (error)), error->message);
 
   return 1;
 }
@@ -210,17 +283,16 @@ command_fold (int    argc,
   g_autoptr(AguiPipeline) pipeline = NULL;
   g_autoptr(JsonNode) output = NULL;
   Skipped skipped = { 0 };
+  gboolean reference = FALSE;
+  gsize max_frame_size = 0;
+  const char *path = NULL;
+  int status;
 
-  /* For the differential tests: the json-glib parser the fast one
-   * replaced, which must fold every stream to the same bytes. */
-  if (argc > 1 && g_str_equal (argv[1], "--reference"))
-    {
-      _agui_event_parser_set_reference_by_default (TRUE);
-      argc--;
-      argv++;
-    }
+  if ((status = parse_read_options ("fold", &argc, &argv, &reference, &max_frame_size, &path)) != 0)
+    return status;
 
-  body = read_input (argc > 1 ? argv[1] : NULL, &error);
+  _agui_event_parser_set_reference_by_default (reference);
+  body = read_input (path, &error);
   if (body == NULL)
     {
       g_printerr ("tandem-cli: %s\n", error->message);
@@ -229,15 +301,17 @@ command_fold (int    argc,
 
   reducer = agui_reducer_new (NULL);
   pipeline = _agui_pipeline_new (reducer);
+  _agui_pipeline_set_max_frame_size (pipeline, max_frame_size);
   _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, &skipped);
   feed (pipeline, body);
   skipped_finish (&skipped);
 
-  output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), _agui_pipeline_get_error (pipeline));
+  error = pipeline_dup_error (pipeline);
+  output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), error);
   if (!print_json (output, TRUE))
     return 1;
 
-  return _agui_pipeline_get_error (pipeline) ? 1 : 0;
+  return error != NULL ? 1 : 0;
 }
 
 static int
