@@ -159,7 +159,7 @@ test_remove_then_add (void)
 
       g_assert_true (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
       g_assert_no_error (error);
-      g_assert_true (_agui_json_doc_patch_apply (&document, json_node_get_array (patch), &error));
+      g_assert_true (_agui_json_doc_patch_apply (&document, NULL, json_node_get_array (patch), &error));
       g_assert_no_error (error);
       assert_prints_as (&document, node);
     }
@@ -336,10 +336,13 @@ test_depth (void)
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonNode) patch = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) doc_error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
   AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-  g_test_summary ("A tree a patch nested past the limit is refused by the printer, as "
-                  "json-glib's tree would be");
+  g_test_summary ("A patch that would nest the document past what a snapshot can carry is "
+                  "refused by both trees, with the same message, the document unchanged");
 
   for (guint i = 0; i < 300; i++)
     g_string_append (text, "[");
@@ -348,8 +351,9 @@ test_depth (void)
   node = parse (text->str);
   _agui_json_value_set_node (&value, node);
   g_assert_true (_agui_json_value_equal (&value, &value));
+  before = _agui_json_value_to_string (&value, FALSE, NULL);
 
-  /* 300 levels more, 250 levels down: past the 512 a printer allows */
+  /* 300 levels more, 250 levels down: past the 511 a snapshot carries */
   g_string_truncate (text, 0);
   g_string_append (text, "[{\"op\":\"add\",\"path\":\"");
   for (guint i = 0; i < 250; i++)
@@ -362,11 +366,15 @@ test_depth (void)
   g_string_append (text, "}]");
   patch = parse (text->str);
 
-  g_assert_true (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
-  g_assert_true (_agui_json_doc_patch_apply (&value, json_node_get_array (patch), &error));
-  g_assert_no_error (error);
+  g_assert_false (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
+  g_assert_false (_agui_json_doc_patch_apply (&value, NULL, json_node_get_array (patch), &doc_error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  g_assert_error (doc_error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  g_assert_cmpstr (error->message, ==, doc_error->message);
+  g_assert_nonnull (strstr (error->message, "nested deeper than 511 levels"));
+  after = _agui_json_value_to_string (&value, FALSE, NULL);
+  g_assert_cmpstr (after, ==, before);
   assert_prints_as (&value, node);
-  g_assert_null (_agui_json_value_to_string (&value, FALSE, NULL));
 
   _agui_json_value_clear (&value);
 }
@@ -480,7 +488,7 @@ test_random_patches (void)
       patch = json_builder_get_root (builder);
 
       applied = agui_json_patch_apply (&node, json_node_get_array (patch), &error);
-      doc_applied = _agui_json_doc_patch_apply (&document, json_node_get_array (patch), &doc_error);
+      doc_applied = _agui_json_doc_patch_apply (&document, NULL, json_node_get_array (patch), &doc_error);
       applied_count += applied;
 
       g_assert_cmpint (doc_applied, ==, applied);
@@ -501,7 +509,7 @@ test_random_patches (void)
           g_autoptr(JsonNode) reset = parse ("[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[]}]");
 
           g_assert_true (agui_json_patch_apply (&node, json_node_get_array (reset), NULL));
-          g_assert_true (_agui_json_doc_patch_apply (&document, json_node_get_array (reset), NULL));
+          g_assert_true (_agui_json_doc_patch_apply (&document, NULL, json_node_get_array (reset), NULL));
         }
     }
 

@@ -213,7 +213,7 @@ bench_state_remove (guint size)
 
   what = g_strdup_printf ("remove from an object of %u (state)", size);
   start = cpu_seconds ();
-  applied = _agui_json_doc_patch_apply (&document, patch, &error);
+  applied = _agui_json_doc_patch_apply (&document, NULL, patch, &error);
   report (what, removals, cpu_seconds () - start);
 
   object = _agui_json_object_slot_value (document.u.object, 0)->u.object;

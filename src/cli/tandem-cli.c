@@ -14,6 +14,7 @@
 #include "agui.h"
 #include "agui-agent-session-private.h"
 #include "agui-event-parser-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -28,6 +29,7 @@ static const char usage[] =
   "Commands:\n"
   "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
   "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
+  "                           (--max-state-size SIZE caps the state, 8M by default)\n"
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
   "  bench fold FILE          Measure folding a stream against the previous parser:\n"
   "                           events/s (CPU, wall), MB/s, peak memory\n"
@@ -200,6 +202,19 @@ command_events (int    argc,
   return 1;
 }
 
+/* What the reducer ignored, such as a refused STATE_DELTA: on stderr as
+ * it happens, the first few, and all of them in the output's "warnings". */
+static void
+print_warning_cb (AguiReducer *reducer,
+                  const char  *message,
+                  gpointer     user_data)
+{
+  guint *count = user_data;
+
+  if ((*count)++ < SHOWN_SKIPS)
+    g_printerr ("tandem-cli: warning: %s\n", message);
+}
+
 static int
 command_fold (int    argc,
               char **argv)
@@ -209,16 +224,34 @@ command_fold (int    argc,
   g_autoptr(AguiReducer) reducer = NULL;
   g_autoptr(AguiPipeline) pipeline = NULL;
   g_autoptr(JsonNode) output = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *max_state_size = NULL;
+  gboolean reference = FALSE;
+  gsize max_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
+  GPtrArray *warnings;
+  JsonArray *warnings_json;
   Skipped skipped = { 0 };
+  guint n_warnings = 0;
+  const GOptionEntry entries[] = {
+    /* For the differential tests: the json-glib parser the fast one
+     * replaced, which must fold every stream to the same bytes. */
+    { "reference", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &reference, NULL, NULL },
+    { "max-state-size", 0, 0, G_OPTION_ARG_STRING, &max_state_size,
+      "Refuse state and activity patches that would grow past SIZE (8M by default)", "SIZE" },
+    { NULL }
+  };
 
-  /* For the differential tests: the json-glib parser the fast one
-   * replaced, which must fold every stream to the same bytes. */
-  if (argc > 1 && g_str_equal (argv[1], "--reference"))
+  context = g_option_context_new ("[FILE|-]");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      (max_state_size != NULL && !tandem_cli_parse_size (max_state_size, &max_size, &error)))
     {
-      _agui_event_parser_set_reference_by_default (TRUE);
-      argc--;
-      argv++;
+      g_printerr ("tandem-cli: %s\n", error->message);
+      return 2;
     }
+
+  if (reference)
+    _agui_event_parser_set_reference_by_default (TRUE);
 
   body = read_input (argc > 1 ? argv[1] : NULL, &error);
   if (body == NULL)
@@ -228,12 +261,21 @@ command_fold (int    argc,
     }
 
   reducer = agui_reducer_new (NULL);
+  _agui_reducer_set_max_state_size (reducer, max_size);
+  g_signal_connect (reducer, "warning", G_CALLBACK (print_warning_cb), &n_warnings);
   pipeline = _agui_pipeline_new (reducer);
   _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, &skipped);
   feed (pipeline, body);
   skipped_finish (&skipped);
+  if (n_warnings > SHOWN_SKIPS)
+    g_printerr ("tandem-cli: %u warnings in all, listed in the output\n", n_warnings);
 
   output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), _agui_pipeline_get_error (pipeline));
+  warnings = agui_reducer_get_warnings (reducer);
+  warnings_json = json_array_sized_new (warnings->len);
+  for (guint i = 0; i < warnings->len; i++)
+    json_array_add_string_element (warnings_json, g_ptr_array_index (warnings, i));
+  json_object_set_array_member (json_node_get_object (output), "warnings", warnings_json);
   if (!print_json (output, TRUE))
     return 1;
 

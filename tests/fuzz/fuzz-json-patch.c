@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   _agui_json_value_set_node (&state, document);
   applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
-  state_applied = _agui_json_doc_patch_apply (&state, json_node_get_array (patch), &state_error);
+  state_applied = _agui_json_doc_patch_apply (&state, NULL, json_node_get_array (patch), &state_error);
   after = _agui_json_to_string (document, FALSE, NULL);
   state_after = _agui_json_value_to_string (&state, FALSE, NULL);
   _agui_json_value_clear (&state);
