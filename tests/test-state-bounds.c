@@ -502,6 +502,54 @@ test_fold_reports (void)
   g_assert_nonnull (strstr (err, "lots"));
 }
 
+static void
+on_sent_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  AguiRunState **state = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *state = agui_agent_session_send_finish (AGUI_AGENT_SESSION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_session_cap (void)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  AguiTranscript *transcript;
+  guint64 max_size = 0;
+
+  g_test_summary ("A session's max-state-size caps what its runs' patches make of the state");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "max-state-size", (guint64) 32, NULL);
+  g_object_get (session, "max-state-size", &max_size, NULL);
+  g_assert_cmpuint (max_size, ==, 32);
+  g_assert_cmpuint (agui_agent_session_get_max_state_size (session), ==, 32);
+
+  g_assert_true (agui_replay_transport_add_run_json (replay,
+    "[" RUN_STARTED ","
+    "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"a\":\"x\"}},"
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/b\",\"value\":\"more than thirty-two bytes of text\"}]},"
+    RUN_FINISHED "]", &error));
+  g_assert_no_error (error);
+
+  agui_agent_session_send_async (session, "go", NULL, NULL, on_sent_cb, &state);
+  while (state == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  transcript = agui_agent_session_get_transcript (session);
+  text = json_to_string (agui_transcript_get_state (transcript), FALSE);
+  g_assert_cmpstr (text, ==, "{\"a\":\"x\"}");
+  g_assert_nonnull (strstr (agui_transcript_get_state_error (transcript),
+                            "operation 0 (add /b): the document would grow past its size limit of 32 bytes"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -515,6 +563,7 @@ main (int    argc,
   g_test_add_func ("/agui/state-bounds/activity", test_activity);
   g_test_add_func ("/agui/state-bounds/cap-configurable", test_cap_configurable);
   g_test_add_func ("/agui/state-bounds/fold-reports", test_fold_reports);
+  g_test_add_func ("/agui/state-bounds/session-cap", test_session_cap);
 
   return g_test_run ();
 }
