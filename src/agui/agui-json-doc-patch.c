@@ -23,10 +23,17 @@
  * objects are compacted after that (each hole costs one move, once).
  *
  * Cost: finding a member is O(1) (an object's hash index), so an object
- * operation is O(depth of its path) plus its value; appending to an array
- * is O(1) amortised, inserting moves the elements after the index once
- * per run of inserts at one place (add /a/0 again and again), and `move`
- * moves the value rather than copying it. */
+ * operation is O(depth of its path) plus its value; an array keeps room at
+ * both ends, so inserting or removing at either end is O(1) amortised and
+ * elsewhere moves the shorter side once per run of inserts at one place
+ * (add /a/0 again and again); `move` moves the value rather than copying
+ * it, measuring it only when it goes deeper than it was.
+ *
+ * Bounds (agui-json-doc-private.h): before an operation changes anything,
+ * the value it puts in place is measured (which its copy or conversion
+ * costs anyway) against the depth its path leaves and the size cap; the
+ * document's size is a running total that each change adjusts by what it
+ * adds and takes, restored with the rest on failure. */
 
 typedef enum
 {

@@ -1627,6 +1627,11 @@ patch_element_apply (PatchContext  *ctx,
  * RFC 6901 requires. An operation with an unknown `op`, or without a
  * member its op requires, fails the patch; extra members are ignored.
  *
+ * Unlike the reference, an operation that would nest the document deeper
+ * than 511 levels of arrays and objects (what a snapshot event can carry)
+ * fails the patch, so that no run of small patches builds a document that
+ * no parser or printer could take.
+ *
  * Returns: %TRUE if every operation applied
  */
 gboolean
