@@ -422,6 +422,10 @@ test_array_ends (void)
         {
           guint kind = g_rand_int_range (rand, 0, planned > 0 ? 4 : 1);
 
+          /* kept short, so that its ends are what moves */
+          if (planned > 24 && (kind == 0 || kind == 3))
+            kind = 1;
+
           if (i > 0)
             g_string_append_c (text, ',');
           switch (kind)
