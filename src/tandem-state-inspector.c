@@ -14,7 +14,10 @@
 /* The agent's shared state, live: the paths the last delta touched
  * ("replace /progress") above the state as pretty JSON, the lines of the
  * touched members highlighted. The JSON goes into a GtkTextBuffer as
- * text, so nothing in it is ever read as markup. */
+ * text, so nothing in it is ever read as markup. When the agent's last
+ * change to the state was refused (a patch that does not apply, or that
+ * would nest or grow the state past its bounds), a note above says so:
+ * the state shown may lag behind the agent's. */
 
 struct _TandemStateInspector
 {
@@ -22,6 +25,7 @@ struct _TandemStateInspector
   AguiTranscript *transcript;
 
   GtkWidget      *box;
+  GtkWidget      *error_label;
   GtkWidget      *changes_label;
   GtkWidget      *text_view;
   GtkTextBuffer  *buffer;
@@ -78,6 +82,23 @@ highlight_member (TandemStateInspector *self,
       gtk_text_buffer_apply_tag (self->buffer, self->changed_tag, &line_start, &line_end);
       iter = match_end;
     }
+}
+
+static void
+tandem_state_inspector_update_error (TandemStateInspector *self)
+{
+  const char *error = self->transcript != NULL ? agui_transcript_get_state_error (self->transcript) : NULL;
+  g_autofree char *text = NULL;
+
+  if (error != NULL)
+    {
+      /* Translators: %s is the reason, as the library gives it (in English) */
+      text = g_strdup_printf (_("The agent’s last change to the state was refused, so the state shown "
+                                "may be out of date: %s"), error);
+      gtk_label_set_text (GTK_LABEL (self->error_label), text);
+    }
+
+  gtk_widget_set_visible (self->error_label, error != NULL);
 }
 
 static void
@@ -198,6 +219,17 @@ tandem_state_inspector_init (TandemStateInspector *self)
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
+  self->error_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->error_label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_widget_add_css_class (self->error_label, "state-error");
+  gtk_widget_set_margin_start (self->error_label, 12);
+  gtk_widget_set_margin_end (self->error_label, 12);
+  gtk_widget_set_visible (self->error_label, FALSE);
+
   self->changes_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->changes_label), 0);
   gtk_label_set_selectable (GTK_LABEL (self->changes_label), TRUE);
@@ -232,10 +264,12 @@ tandem_state_inspector_init (TandemStateInspector *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->text_view);
   gtk_widget_set_vexpand (scrolled, TRUE);
 
+  gtk_box_append (GTK_BOX (self->box), self->error_label);
   gtk_box_append (GTK_BOX (self->box), self->changes_label);
   gtk_box_append (GTK_BOX (self->box), scrolled);
 
   tandem_state_inspector_update (self);
+  tandem_state_inspector_update_error (self);
 }
 
 GtkWidget *
@@ -278,9 +312,12 @@ tandem_state_inspector_set_transcript (TandemStateInspector *self,
                                G_CALLBACK (tandem_state_inspector_update), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (transcript, "notify::last-state-delta",
                                G_CALLBACK (tandem_state_inspector_update), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (transcript, "notify::state-error",
+                               G_CALLBACK (tandem_state_inspector_update_error), self, G_CONNECT_SWAPPED);
     }
 
   tandem_state_inspector_update (self);
+  tandem_state_inspector_update_error (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSCRIPT]);
 }
 
@@ -314,4 +351,22 @@ tandem_state_inspector_dup_changes (TandemStateInspector *self)
   g_return_val_if_fail (TANDEM_IS_STATE_INSPECTOR (self), NULL);
 
   return g_strdup (gtk_label_get_text (GTK_LABEL (self->changes_label)));
+}
+
+/**
+ * tandem_state_inspector_dup_error:
+ * @self: an inspector
+ *
+ * Returns: (transfer full) (nullable): the note on a refused state change
+ *   shown, or %NULL when none is
+ */
+char *
+tandem_state_inspector_dup_error (TandemStateInspector *self)
+{
+  g_return_val_if_fail (TANDEM_IS_STATE_INSPECTOR (self), NULL);
+
+  if (!gtk_widget_get_visible (self->error_label))
+    return NULL;
+
+  return g_strdup (gtk_label_get_text (GTK_LABEL (self->error_label)));
 }

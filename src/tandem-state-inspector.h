@@ -21,5 +21,6 @@ void            tandem_state_inspector_set_transcript (TandemStateInspector *sel
                                                        AguiTranscript       *transcript);
 char           *tandem_state_inspector_dup_text       (TandemStateInspector *self);
 char           *tandem_state_inspector_dup_changes    (TandemStateInspector *self);
+char           *tandem_state_inspector_dup_error      (TandemStateInspector *self);
 
 G_END_DECLS

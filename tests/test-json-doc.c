@@ -159,7 +159,7 @@ test_remove_then_add (void)
 
       g_assert_true (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
       g_assert_no_error (error);
-      g_assert_true (_agui_json_doc_patch_apply (&document, json_node_get_array (patch), &error));
+      g_assert_true (_agui_json_doc_patch_apply (&document, NULL, json_node_get_array (patch), &error));
       g_assert_no_error (error);
       assert_prints_as (&document, node);
     }
@@ -336,10 +336,13 @@ test_depth (void)
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonNode) patch = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) doc_error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
   AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-  g_test_summary ("A tree a patch nested past the limit is refused by the printer, as "
-                  "json-glib's tree would be");
+  g_test_summary ("A patch that would nest the document past what a snapshot can carry is "
+                  "refused by both trees, with the same message, the document unchanged");
 
   for (guint i = 0; i < 300; i++)
     g_string_append (text, "[");
@@ -348,8 +351,9 @@ test_depth (void)
   node = parse (text->str);
   _agui_json_value_set_node (&value, node);
   g_assert_true (_agui_json_value_equal (&value, &value));
+  before = _agui_json_value_to_string (&value, FALSE, NULL);
 
-  /* 300 levels more, 250 levels down: past the 512 a printer allows */
+  /* 300 levels more, 250 levels down: past the 511 a snapshot carries */
   g_string_truncate (text, 0);
   g_string_append (text, "[{\"op\":\"add\",\"path\":\"");
   for (guint i = 0; i < 250; i++)
@@ -362,13 +366,105 @@ test_depth (void)
   g_string_append (text, "}]");
   patch = parse (text->str);
 
-  g_assert_true (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
-  g_assert_true (_agui_json_doc_patch_apply (&value, json_node_get_array (patch), &error));
-  g_assert_no_error (error);
+  g_assert_false (agui_json_patch_apply (&node, json_node_get_array (patch), &error));
+  g_assert_false (_agui_json_doc_patch_apply (&value, NULL, json_node_get_array (patch), &doc_error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  g_assert_error (doc_error, AGUI_ERROR, AGUI_ERROR_PATCH);
+  g_assert_cmpstr (error->message, ==, doc_error->message);
+  g_assert_nonnull (strstr (error->message, "nested deeper than 511 levels"));
+  after = _agui_json_value_to_string (&value, FALSE, NULL);
+  g_assert_cmpstr (after, ==, before);
   assert_prints_as (&value, node);
-  g_assert_null (_agui_json_value_to_string (&value, FALSE, NULL));
 
   _agui_json_value_clear (&value);
+}
+
+/* An index biased towards the ends of an array of @length, where the
+ * elements move into the room kept before or after them. */
+static guint
+end_index (GRand *rand,
+           guint  length)
+{
+  guint near = g_rand_int_range (rand, 0, 3);
+
+  if (length == 0)
+    return 0;
+  if (g_rand_boolean (rand))
+    return MIN (near, length - 1);
+  return length - 1 - MIN (near, length - 1);
+}
+
+static void
+test_array_ends (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (24);
+  g_autoptr(JsonNode) node = parse ("{\"a\":[]}");
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  guint length = 0;
+  guint next = 0;
+
+  g_test_summary ("Inserts, removals and moves at both ends of an array, some rolled back by a "
+                  "failing test, give what json-glib's array gives");
+
+  _agui_json_value_set_node (&document, node);
+  for (guint round = 0; round < 400; round++)
+    {
+      g_autoptr(GString) text = g_string_new ("[");
+      g_autoptr(JsonNode) patch = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) doc_error = NULL;
+      guint n_ops = g_rand_int_range (rand, 1, 12);
+      guint planned = length;
+      gboolean fail = g_rand_int_range (rand, 0, 5) == 0;
+      gboolean applied;
+
+      for (guint i = 0; i < n_ops; i++)
+        {
+          guint kind = g_rand_int_range (rand, 0, planned > 0 ? 4 : 1);
+
+          /* kept short, so that its ends are what moves */
+          if (planned > 24 && (kind == 0 || kind == 3))
+            kind = 1;
+
+          if (i > 0)
+            g_string_append_c (text, ',');
+          switch (kind)
+            {
+            case 0:
+              g_string_append_printf (text, "{\"op\":\"add\",\"path\":\"/a/%u\",\"value\":%u}",
+                                      g_rand_boolean (rand) ? 0 : planned, next++);
+              planned++;
+              break;
+            case 1:
+              g_string_append_printf (text, "{\"op\":\"remove\",\"path\":\"/a/%u\"}", end_index (rand, planned));
+              planned--;
+              break;
+            case 2:
+              g_string_append_printf (text, "{\"op\":\"move\",\"from\":\"/a/%u\",\"path\":\"/a/%s\"}",
+                                      end_index (rand, planned), g_rand_boolean (rand) ? "-" : "0");
+              break;
+            default:
+              g_string_append_printf (text, "{\"op\":\"copy\",\"from\":\"/a/%u\",\"path\":\"/a/%u\"}",
+                                      end_index (rand, planned), end_index (rand, planned));
+              planned++;
+              break;
+            }
+        }
+      if (fail)
+        g_string_append (text, ",{\"op\":\"test\",\"path\":\"/a\",\"value\":null}");
+      g_string_append_c (text, ']');
+      patch = parse (text->str);
+
+      applied = agui_json_patch_apply (&node, json_node_get_array (patch), &error);
+      g_assert_cmpint (_agui_json_doc_patch_apply (&document, NULL, json_node_get_array (patch), &doc_error), ==,
+                       applied);
+      g_assert_true (applied != fail);
+      assert_prints_as (&document, node);
+      length = json_array_get_length (json_object_get_array_member (json_node_get_object (node), "a"));
+    }
+  g_assert_cmpuint (length, >, 0);
+
+  _agui_json_value_clear (&document);
 }
 
 /* Random patches on one document, applied by both implementations: the
@@ -480,7 +576,7 @@ test_random_patches (void)
       patch = json_builder_get_root (builder);
 
       applied = agui_json_patch_apply (&node, json_node_get_array (patch), &error);
-      doc_applied = _agui_json_doc_patch_apply (&document, json_node_get_array (patch), &doc_error);
+      doc_applied = _agui_json_doc_patch_apply (&document, NULL, json_node_get_array (patch), &doc_error);
       applied_count += applied;
 
       g_assert_cmpint (doc_applied, ==, applied);
@@ -501,7 +597,7 @@ test_random_patches (void)
           g_autoptr(JsonNode) reset = parse ("[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[]}]");
 
           g_assert_true (agui_json_patch_apply (&node, json_node_get_array (reset), NULL));
-          g_assert_true (_agui_json_doc_patch_apply (&document, json_node_get_array (reset), NULL));
+          g_assert_true (_agui_json_doc_patch_apply (&document, NULL, json_node_get_array (reset), NULL));
         }
     }
 
@@ -579,6 +675,7 @@ main (int   argc,
   g_test_add_func ("/agui/json-doc/numbers", test_numbers);
   g_test_add_func ("/agui/json-doc/strings", test_strings);
   g_test_add_func ("/agui/json-doc/depth", test_depth);
+  g_test_add_func ("/agui/json-doc/array-ends", test_array_ends);
   g_test_add_func ("/agui/json-doc/random-patches", test_random_patches);
   g_test_add_func ("/agui/json-doc/large-object", test_large_object);
 

@@ -78,7 +78,7 @@ assert_doc_engine_agrees (JsonNode     *before,
   gboolean doc_applied;
 
   _agui_json_value_set_node (&document, before);
-  doc_applied = _agui_json_doc_patch_apply (&document, patch, &doc_error);
+  doc_applied = _agui_json_doc_patch_apply (&document, NULL, patch, &doc_error);
 
   g_assert_cmpint (doc_applied, ==, applied);
   if (!applied)

@@ -16,6 +16,8 @@ void               _agui_activity_part_set_activity_type    (AguiActivityPart *s
 void               _agui_activity_part_take_content         (AguiActivityPart *self,
                                                              JsonNode         *content);
 JsonNode         **_agui_activity_part_get_content_location (AguiActivityPart *self);
+/* The content's size estimate, which the patches keep. */
+gsize             *_agui_activity_part_get_content_size     (AguiActivityPart *self);
 void               _agui_activity_part_content_changed      (AguiActivityPart *self);
 
 G_END_DECLS

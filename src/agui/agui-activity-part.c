@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-part-private.h"
 #include "agui-util-private.h"
 
@@ -23,6 +24,7 @@ struct _AguiActivityPart
   AguiPart  parent_instance;
   char     *activity_type;
   JsonNode *content;
+  gsize     content_size;  /* as the patches keep it (agui-json-doc-private.h) */
 };
 
 G_DEFINE_FINAL_TYPE (AguiActivityPart, agui_activity_part, AGUI_TYPE_PART)
@@ -151,6 +153,9 @@ _agui_activity_part_take_content (AguiActivityPart *self,
 
   g_clear_pointer (&self->content, json_node_unref);
   self->content = content;
+  self->content_size = 0;
+  if (content != NULL)
+    _agui_json_node_measure (content, AGUI_JSON_MAX_DEPTH, &self->content_size);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
 }
 
@@ -159,6 +164,12 @@ JsonNode **
 _agui_activity_part_get_content_location (AguiActivityPart *self)
 {
   return &self->content;
+}
+
+gsize *
+_agui_activity_part_get_content_size (AguiActivityPart *self)
+{
+  return &self->content_size;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-agent-session-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -128,6 +129,7 @@ struct _AguiAgentSession
 
   AguiSessionStore *store;
   char             *default_title;
+  guint64           max_state_size;
   AguiTurnRecorder *recorder;
   /* A restore is drawing the thread: turns wait for it. */
   gboolean          restoring;
@@ -159,6 +161,7 @@ enum {
   PROP_TURN_INDEX,
   PROP_STORE_ERROR,
   PROP_DEFAULT_TITLE,
+  PROP_MAX_STATE_SIZE,
   N_PROPS
 };
 
@@ -315,6 +318,10 @@ agui_agent_session_get_property (GObject    *object,
       g_value_set_string (value, self->default_title);
       break;
 
+    case PROP_MAX_STATE_SIZE:
+      g_value_set_uint64 (value, self->max_state_size);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -352,6 +359,10 @@ agui_agent_session_set_property (GObject      *object,
 
     case PROP_DEFAULT_TITLE:
       self->default_title = g_value_dup_string (value);
+      break;
+
+    case PROP_MAX_STATE_SIZE:
+      agui_agent_session_set_max_state_size (self, g_value_get_uint64 (value));
       break;
 
     default:
@@ -492,6 +503,24 @@ agui_agent_session_class_init (AguiAgentSessionClass *klass)
     g_param_spec_string ("default-title", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiAgentSession:max-state-size:
+   *
+   * How large the agent's shared state, and each activity's content, may
+   * grow through patches, in bytes of compact JSON (estimated: every
+   * number but an integer counts 8). A `STATE_DELTA` or `ACTIVITY_DELTA`
+   * that would grow it past this is refused whole, as one that does not
+   * apply is: the state stays as it was, and
+   * [property@Agui.Transcript:state-error] says why. Patches that shrink
+   * a larger state, and snapshots (which the frame size bounds), always
+   * apply. 0 means no cap; the default is 8 MiB, like the transport's
+   * frame cap. Whatever the cap, no patch may nest the state deeper than a
+   * snapshot could carry (511 levels).
+   */
+  properties[PROP_MAX_STATE_SIZE] =
+    g_param_spec_uint64 ("max-state-size", NULL, NULL, 0, G_MAXUINT64, AGUI_JSON_DOC_DEFAULT_MAX_SIZE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -501,6 +530,7 @@ agui_agent_session_init (AguiAgentSession *self)
   g_queue_init (&self->waiting);
   self->transcript = agui_transcript_new ();
   self->reducer = agui_reducer_new (self->transcript);
+  self->max_state_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
   self->input_messages = _agui_input_messages_new ();
 }
 
@@ -623,6 +653,43 @@ agui_agent_session_get_busy (AguiAgentSession *self)
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
 
   return self->current != NULL;
+}
+
+/**
+ * agui_agent_session_get_max_state_size:
+ * @self: a session
+ *
+ * Returns: the cap on the state's size, 0 for none; see
+ *   [property@Agui.AgentSession:max-state-size]
+ */
+guint64
+agui_agent_session_get_max_state_size (AguiAgentSession *self)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), 0);
+
+  return self->max_state_size;
+}
+
+/**
+ * agui_agent_session_set_max_state_size:
+ * @self: a session
+ * @max_size: the cap in bytes, 0 for none
+ *
+ * Sets [property@Agui.AgentSession:max-state-size], for the patches that
+ * come after.
+ */
+void
+agui_agent_session_set_max_state_size (AguiAgentSession *self,
+                                       guint64           max_size)
+{
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+
+  if (self->max_state_size == max_size)
+    return;
+
+  self->max_state_size = max_size;
+  _agui_reducer_set_max_state_size (self->reducer, (gsize) MIN (max_size, G_MAXSIZE));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_STATE_SIZE]);
 }
 
 /* The exchange */

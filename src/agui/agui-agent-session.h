@@ -40,6 +40,11 @@ GListModel       *agui_agent_session_get_pending_interrupts (AguiAgentSession   
 AGUI_AVAILABLE_IN_ALL
 gboolean          agui_agent_session_get_busy               (AguiAgentSession     *self);
 AGUI_AVAILABLE_IN_ALL
+guint64           agui_agent_session_get_max_state_size     (AguiAgentSession     *self);
+AGUI_AVAILABLE_IN_ALL
+void              agui_agent_session_set_max_state_size     (AguiAgentSession     *self,
+                                                             guint64               max_size);
+AGUI_AVAILABLE_IN_ALL
 void              agui_agent_session_send_async             (AguiAgentSession     *self,
                                                              const char           *text,
                                                              AguiRunParameters    *parameters,

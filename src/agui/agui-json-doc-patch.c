@@ -23,10 +23,17 @@
  * objects are compacted after that (each hole costs one move, once).
  *
  * Cost: finding a member is O(1) (an object's hash index), so an object
- * operation is O(depth of its path) plus its value; appending to an array
- * is O(1) amortised, inserting moves the elements after the index once
- * per run of inserts at one place (add /a/0 again and again), and `move`
- * moves the value rather than copying it. */
+ * operation is O(depth of its path) plus its value; an array keeps room at
+ * both ends, so inserting or removing at either end is O(1) amortised and
+ * elsewhere moves the shorter side once per run of inserts at one place
+ * (add /a/0 again and again); `move` moves the value rather than copying
+ * it, measuring it only when it goes deeper than it was.
+ *
+ * Bounds (agui-json-doc-private.h): before an operation changes anything,
+ * the value it puts in place is measured (which its copy or conversion
+ * costs anyway) against the depth its path leaves and the size cap; the
+ * document's size is a running total that each change adjusts by what it
+ * adds and takes, restored with the rest on failure. */
 
 typedef enum
 {
@@ -69,6 +76,9 @@ typedef struct
   GArray        *undo;
   InsertRun      run;
   AguiJsonValue  carry;
+  /* the running size estimate, and its cap (0: none) */
+  gsize          size;
+  gsize          max_size;
 } PatchContext;
 
 static void
@@ -172,6 +182,60 @@ pointer_resolve (AguiJsonValue  *document,
     }
 
   return value;
+}
+
+/* Bounds */
+
+/* Checks that @value fits at a path of @n_tokens tokens, and adds its
+ * size to @size. */
+static gboolean
+value_check_depth (const AguiJsonValue  *value,
+                   guint                 n_tokens,
+                   gsize                *size,
+                   GError              **error)
+{
+  if (n_tokens <= AGUI_JSON_DOC_MAX_DEPTH &&
+      _agui_json_value_measure (value, AGUI_JSON_DOC_MAX_DEPTH - n_tokens, size))
+    return TRUE;
+
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+               "the document would be nested deeper than %d levels", AGUI_JSON_DOC_MAX_DEPTH);
+
+  return FALSE;
+}
+
+static gsize
+value_size (const AguiJsonValue *value)
+{
+  gsize size = 0;
+
+  /* The document is within the bound, so this stops only at the end. */
+  _agui_json_value_measure (value, AGUI_JSON_MAX_DEPTH, &size);
+
+  return size;
+}
+
+/* Accounts for a change that adds @added bytes and takes @removed: fails,
+ * changing nothing, when it would grow the document past its cap. */
+static gboolean
+size_change (PatchContext  *ctx,
+             gsize          added,
+             gsize          removed,
+             GError       **error)
+{
+  gsize kept = ctx->size > removed ? ctx->size - removed : 0;
+
+  if (added > removed && ctx->max_size > 0 && (kept > ctx->max_size || added > ctx->max_size - kept))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "the document would grow past its size limit of %" G_GSIZE_FORMAT " bytes",
+                   ctx->max_size);
+      return FALSE;
+    }
+
+  ctx->size = kept + added;
+
+  return TRUE;
 }
 
 /* Undoable changes. Each takes the value it puts in place, leaving it
@@ -316,15 +380,14 @@ insert_run_start (PatchContext     *ctx,
   value->kind = AGUI_JSON_DOC_NULL;
 }
 
-/* Takes @value into the run if "add" at @path continues it: the same
- * array, written the same way (nothing else has happened since the run
- * began, so the pointer still leads to it), at the run's start or just
- * after its end. */
+/* Whether "add" at @path continues the run: the same array, written the
+ * same way (nothing else has happened since the run began, so the pointer
+ * still leads to it), at the run's start (@front) or just after its end. */
 static gboolean
-insert_run_extend (PatchContext  *ctx,
-                   const char    *path,
-                   GPtrArray     *tokens,
-                   AguiJsonValue *value)
+insert_run_continues (PatchContext  *ctx,
+                      const char    *path,
+                      GPtrArray     *tokens,
+                      gboolean      *front)
 {
   const char *token;
   gsize length;
@@ -344,15 +407,22 @@ insert_run_extend (PatchContext  *ctx,
     return FALSE;
 
   if (index == ctx->run.index)
-    g_array_append_val (ctx->run.front, *value);
+    *front = TRUE;
   else if (index == ctx->run.index + insert_run_length (ctx))
-    g_array_append_val (ctx->run.back, *value);
+    *front = FALSE;
   else
     return FALSE;
 
-  value->kind = AGUI_JSON_DOC_NULL;
-
   return TRUE;
+}
+
+static void
+insert_run_take (PatchContext  *ctx,
+                 gboolean       front,
+                 AguiJsonValue *value)
+{
+  g_array_append_val (front ? ctx->run.front : ctx->run.back, *value);
+  value->kind = AGUI_JSON_DOC_NULL;
 }
 
 /* Undo */
@@ -488,12 +558,14 @@ parent_resolve_for_write (PatchContext  *ctx,
 }
 
 /* Takes *@value on success; on failure leaves it to the caller. A move's
- * add (@moved) neither joins a run nor starts one. */
+ * add (@moved) neither joins a run nor starts one. @size: the value's, 0
+ * for a moved one (whose size never left the document). */
 static gboolean
 operation_add (PatchContext   *ctx,
                const char     *path,
                GPtrArray      *tokens,
                AguiJsonValue  *value,
+               gsize           size,
                gboolean        moved,
                GError        **error)
 {
@@ -503,6 +575,11 @@ operation_add (PatchContext   *ctx,
 
   if (tokens->len == 0)
     {
+      /* What was the document is gone, but for the moved value. */
+      if (moved)
+        size = value_size (value);
+      if (!size_change (ctx, size, ctx->size, error))
+        return FALSE;
       change_root (ctx, value);
       g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1).moved = moved;
       return TRUE;
@@ -515,6 +592,13 @@ operation_add (PatchContext   *ctx,
 
   if (parent->kind == AGUI_JSON_DOC_OBJECT)
     {
+      int slot = _agui_json_object_find (parent->u.object, token);
+      gsize removed = slot >= 0 ? value_size (_agui_json_object_slot_value (parent->u.object, (guint) slot))
+                                : 0;
+      gsize added = slot >= 0 ? size : size + _agui_json_member_overhead (token);
+
+      if (!size_change (ctx, added, removed, error))
+        return FALSE;
       change_object_set (ctx, parent->u.object, token, value);
       g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1).moved = moved;
       return TRUE;
@@ -522,6 +606,9 @@ operation_add (PatchContext   *ctx,
 
   if (!_agui_json_array_index_resolve (tokens, tokens->len - 1, _agui_json_array_get_length (parent->u.array),
                                        TRUE, &index, error))
+    return FALSE;
+
+  if (!size_change (ctx, size + 1, 0, error))
     return FALSE;
 
   if (!moved && index < _agui_json_array_get_length (parent->u.array))
@@ -558,6 +645,7 @@ operation_remove (PatchContext   *ctx,
       /* The reference turns the document into null rather than failing;
        * a move from the root never gets here. */
       g_assert (removed == NULL);
+      size_change (ctx, 4, ctx->size, NULL);
       change_root (ctx, &null);
       return TRUE;
     }
@@ -568,13 +656,25 @@ operation_remove (PatchContext   *ctx,
   if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
     return FALSE;
 
+  /* A moved value's own size stays in the document: only its place's
+   * goes. */
   if (parent->kind == AGUI_JSON_DOC_OBJECT)
     {
+      gsize size = _agui_json_member_overhead (g_ptr_array_index (tokens, tokens->len - 1));
+
+      if (removed == NULL)
+        size += value_size (_agui_json_object_slot_value (parent->u.object, index));
+      size_change (ctx, 0, size, NULL);
       entry = undo_push (ctx, UNDO_OBJECT_REMOVE, parent->u.object, index);
       _agui_json_object_remove_slot (parent->u.object, index, &taken);
     }
   else
     {
+      gsize size = 1;
+
+      if (removed == NULL)
+        size += value_size (_agui_json_array_get (parent->u.array, index));
+      size_change (ctx, 0, size, NULL);
       entry = undo_push (ctx, UNDO_ARRAY_REMOVE, parent->u.array, index);
       _agui_json_array_remove (parent->u.array, index, &taken);
     }
@@ -596,13 +696,17 @@ static gboolean
 operation_replace (PatchContext   *ctx,
                    GPtrArray      *tokens,
                    AguiJsonValue  *value,
+                   gsize           size,
                    GError        **error)
 {
   AguiJsonValue *parent;
+  AguiJsonValue *old;
   guint index;
 
   if (tokens->len == 0)
     {
+      if (!size_change (ctx, size, ctx->size, error))
+        return FALSE;
       change_root (ctx, value);
       return TRUE;
     }
@@ -610,7 +714,10 @@ operation_replace (PatchContext   *ctx,
   if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
     return FALSE;
 
-  if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
+  if (!(old = child_lookup (parent, tokens, tokens->len - 1, &index, error)))
+    return FALSE;
+
+  if (!size_change (ctx, size, value_size (old), error))
     return FALSE;
 
   if (parent->kind == AGUI_JSON_DOC_OBJECT)
@@ -631,6 +738,8 @@ operation_move (PatchContext  *ctx,
 {
   AguiJsonValue value = AGUI_JSON_VALUE_INIT;
   gsize from_length = strlen (from);
+  gsize size = 0;
+  UndoEntry *entry;
 
   /* Escaping is canonical, so comparing the pointers as strings compares
    * their tokens. */
@@ -650,17 +759,18 @@ operation_move (PatchContext  *ctx,
   if (!operation_remove (ctx, from_tokens, &value, error))
     return FALSE;
 
-  if (!operation_add (ctx, path, tokens, &value, TRUE, error))
-    {
-      UndoEntry *entry = &g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1);
+  /* Only a value that goes deeper than it was may nest too deep, so only
+   * that one is measured: moving costs O(1) otherwise. */
+  if ((tokens->len <= from_tokens->len || value_check_depth (&value, tokens->len, &size, error)) &&
+      operation_add (ctx, path, tokens, &value, 0, TRUE, error))
+    return TRUE;
 
-      /* Nothing carries the value now: the remove's entry keeps it. */
-      entry->moved = FALSE;
-      entry->value = value;
-      return FALSE;
-    }
+  /* Nothing carries the value now: the remove's entry keeps it. */
+  entry = &g_array_index (ctx->undo, UndoEntry, ctx->undo->len - 1);
+  entry->moved = FALSE;
+  entry->value = value;
 
-  return TRUE;
+  return FALSE;
 }
 
 /* @value: the operation's value, owned (NULL when it has none). */
@@ -677,6 +787,7 @@ operation_apply (PatchContext   *ctx,
   gboolean needs_value;
   gboolean needs_from;
   AguiJsonValue *target;
+  gsize size = 0;
 
   needs_value = g_str_equal (op, "add") || g_str_equal (op, "replace") || g_str_equal (op, "test");
   needs_from = g_str_equal (op, "move") || g_str_equal (op, "copy");
@@ -705,13 +816,24 @@ operation_apply (PatchContext   *ctx,
   if (needs_from && !(from_tokens = _agui_json_pointer_parse (from, error)))
     return FALSE;
 
+  if ((g_str_equal (op, "add") || g_str_equal (op, "replace")) &&
+      !value_check_depth (value, tokens->len, &size, error))
+    return FALSE;
+
   if (g_str_equal (op, "add"))
     {
-      if (insert_run_extend (ctx, path, tokens, value))
-        return TRUE;
+      gboolean front;
+
+      if (insert_run_continues (ctx, path, tokens, &front))
+        {
+          if (!size_change (ctx, size + 1, 0, error))
+            return FALSE;
+          insert_run_take (ctx, front, value);
+          return TRUE;
+        }
 
       insert_run_flush (ctx);
-      return operation_add (ctx, path, tokens, value, FALSE, error);
+      return operation_add (ctx, path, tokens, value, size, FALSE, error);
     }
 
   /* Anything else may read or change the array of a run. */
@@ -721,7 +843,7 @@ operation_apply (PatchContext   *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens, value, error);
+    return operation_replace (ctx, tokens, value, size, error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -735,8 +857,14 @@ operation_apply (PatchContext   *ctx,
       if (!(source = pointer_resolve (ctx->document, from_tokens, error)))
         return FALSE;
 
+      /* Measured before it is copied: a copy may not nest the document
+       * deeper, and one past the size cap is refused by operation_add ()
+       * at the cost of one copy below the cap at most. */
+      if (!value_check_depth (source, tokens->len, &size, error))
+        return FALSE;
+
       _agui_json_value_copy (&copy, source);
-      added = operation_add (ctx, path, tokens, &copy, FALSE, error);
+      added = operation_add (ctx, path, tokens, &copy, size, FALSE, error);
       _agui_json_value_clear (&copy);
       return added;
     }
@@ -800,10 +928,13 @@ patch_element_apply (PatchContext  *ctx,
 }
 
 static void
-context_init (PatchContext  *ctx,
-              AguiJsonValue *document)
+context_init (PatchContext      *ctx,
+              AguiJsonValue     *document,
+              AguiJsonDocBounds *bounds)
 {
   ctx->document = document;
+  ctx->max_size = bounds != NULL ? bounds->max_size : AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
+  ctx->size = bounds != NULL ? bounds->size : value_size (document);
   ctx->undo = g_array_new (FALSE, TRUE, sizeof (UndoEntry));
   g_array_set_clear_func (ctx->undo, undo_entry_clear);
   ctx->run.array = NULL;
@@ -814,13 +945,16 @@ context_init (PatchContext  *ctx,
 }
 
 static gboolean
-context_finish (PatchContext *ctx,
-                gboolean      applied)
+context_finish (PatchContext      *ctx,
+                AguiJsonDocBounds *bounds,
+                gboolean           applied)
 {
   if (applied)
     {
       insert_run_flush (ctx);
       commit (ctx);
+      if (bounds != NULL)
+        bounds->size = ctx->size;
     }
   else
     {
@@ -838,9 +972,10 @@ context_finish (PatchContext *ctx,
 }
 
 gboolean
-_agui_json_doc_patch_apply (AguiJsonValue  *document,
-                            JsonArray      *patch,
-                            GError        **error)
+_agui_json_doc_patch_apply (AguiJsonValue      *document,
+                            AguiJsonDocBounds  *bounds,
+                            JsonArray          *patch,
+                            GError            **error)
 {
   PatchContext ctx;
   gboolean applied = TRUE;
@@ -850,17 +985,18 @@ _agui_json_doc_patch_apply (AguiJsonValue  *document,
   g_return_val_if_fail (patch != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  context_init (&ctx, document);
+  context_init (&ctx, document, bounds);
 
   length = json_array_get_length (patch);
   for (guint i = 0; i < length && applied; i++)
     applied = patch_element_apply (&ctx, i, json_array_get_element (patch, i), error);
 
-  return context_finish (&ctx, applied);
+  return context_finish (&ctx, bounds, applied);
 }
 
 gboolean
 _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
+                                AguiJsonDocBounds  *bounds,
                                 const AguiPatchOp  *ops,
                                 guint               n_ops,
                                 const char         *strings,
@@ -873,7 +1009,7 @@ _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
   g_return_val_if_fail (document != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  context_init (&ctx, document);
+  context_init (&ctx, document, bounds);
 
   for (guint i = 0; i < n_ops && applied; i++)
     {
@@ -893,5 +1029,5 @@ _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
       _agui_json_value_clear (&value);
     }
 
-  return context_finish (&ctx, applied);
+  return context_finish (&ctx, bounds, applied);
 }

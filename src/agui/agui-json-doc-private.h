@@ -6,7 +6,11 @@
 
 #pragma once
 
+#include <string.h>
+
 #include <json-glib/json-glib.h>
+
+#include "agui-json-private.h"
 
 G_BEGIN_DECLS
 
@@ -83,6 +87,48 @@ _agui_json_value_get_string (const AguiJsonValue *value)
 {
   return value->kind == AGUI_JSON_DOC_SHORT_STRING ? (const char *) value + 1 : value->u.string;
 }
+
+/* Bounds on what patches may make of a document (the shared state, an
+ * activity's content), checked before every operation changes it, so that
+ * no run of small deltas builds what no single frame could carry.
+ *
+ * Depth: a value at a path of d tokens of height h (a scalar 0, [] 1,
+ * [[]] 2) nests d + h levels; at most what a snapshot frame can carry,
+ * the frame's own object being one of the parser's levels. Every function
+ * that recurses over a document therefore recurses at most this deep.
+ *
+ * Size: an estimate of the document's compact JSON in bytes, kept as a
+ * running total by the patches (no reprinting): a string counts its bytes
+ * and quotes, an integer its digits, any other number 8, null and
+ * booleans their word, a container its brackets and a comma for each
+ * element, a member its quoted name and colon too. A patch that would grow
+ * a document past the cap fails; one that shrinks it never does. */
+#define AGUI_JSON_DOC_MAX_DEPTH        (AGUI_JSON_MAX_DEPTH - 1)
+#define AGUI_JSON_DOC_DEFAULT_MAX_SIZE (8 * 1024 * 1024)
+
+typedef struct
+{
+  gsize size;      /* in: the document's (_agui_json_value_measure ()); out: after the patch */
+  gsize max_size;  /* 0 for no cap */
+} AguiJsonDocBounds;
+
+/* What a member @name adds to its object's size besides its value. */
+static inline gsize
+_agui_json_member_overhead (const char *name)
+{
+  return strlen (name) + 4;
+}
+
+/* Adds @value's size to @size, descending at most @max_height levels:
+ * FALSE when @value nests deeper (then @size is partial). Recurses at most
+ * @max_height + 1 deep. */
+gboolean            _agui_json_value_measure      (const AguiJsonValue  *value,
+                                                   guint                 max_height,
+                                                   gsize                *size);
+/* The same for a json-glib tree. */
+gboolean            _agui_json_node_measure       (JsonNode             *node,
+                                                   guint                 max_height,
+                                                   gsize                *size);
 
 /* JSON Patch's `test` equality: 1 equals 1.0, members in any order. */
 gboolean            _agui_json_value_equal        (const AguiJsonValue  *a,

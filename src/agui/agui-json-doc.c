@@ -41,11 +41,17 @@ typedef struct
   guint32 slot;         /* slot + 1, 0 for an empty place */
 } IndexEntry;
 
+/* The elements sit in one vector with room before them as well as
+ * after: removing or inserting near the front moves the elements before
+ * the index, near the back those after it, so that taking the first
+ * element (remove /a/0, move /a/0 to /a/-) or putting one in front
+ * (add /a/0) costs O(1) amortised rather than the array's length. */
 struct _AguiJsonDocArray
 {
-  AguiJsonValue *items;
+  AguiJsonValue *items;     /* the first element; the vector starts offset values earlier */
   guint          length;
-  guint          capacity;
+  guint          offset;
+  guint          capacity;  /* of the vector */
 };
 
 struct _AguiJsonDocObject
@@ -143,7 +149,8 @@ _agui_json_value_clear (AguiJsonValue *value)
 
         for (guint i = 0; i < array->length; i++)
           _agui_json_value_clear (&array->items[i]);
-        g_free (array->items);
+        if (array->items != NULL)
+          g_free (array->items - array->offset);
         g_free (array);
       }
       break;
@@ -240,6 +247,7 @@ _agui_json_value_set_array (AguiJsonValue *value,
 
   _agui_json_value_clear (value);
   array->length = 0;
+  array->offset = 0;
   array->capacity = reserve;
   array->items = reserve > 0 ? g_new (AguiJsonValue, reserve) : NULL;
   value->kind = AGUI_JSON_DOC_ARRAY;
@@ -336,17 +344,40 @@ _agui_json_array_get (AguiJsonDocArray *array,
   return &array->items[index];
 }
 
+/* A new vector for @more elements besides the ones there, twice what
+ * they need, with half the room in front when @front, else all of it
+ * after: a run of inserts at one end pays one copy per doubling. */
 static void
-array_reserve (AguiJsonDocArray *array,
-               guint             more)
+array_regrow (AguiJsonDocArray *array,
+              guint             more,
+              gboolean          front)
 {
-  guint needed = array->length + more;
+  gsize needed = (gsize) array->length + more;
+  gsize capacity = MAX (4, needed * 2);
+  guint gap;
+  AguiJsonValue *items;
 
-  if (needed <= array->capacity)
-    return;
+  if (capacity > G_MAXUINT)
+    capacity = G_MAXUINT;
+  g_assert (capacity >= needed);
 
-  array->capacity = MAX (needed, MAX (4, array->capacity * 2));
-  array->items = g_renew (AguiJsonValue, array->items, array->capacity);
+  gap = front ? (guint) ((capacity - array->length) / 2) : 0;
+
+  if (!front && array->offset == 0)
+    {
+      array->items = g_renew (AguiJsonValue, array->items, capacity);
+      array->capacity = capacity;
+      return;
+    }
+
+  items = g_new (AguiJsonValue, capacity);
+  if (array->length > 0)
+    memcpy (items + gap, array->items, array->length * sizeof (AguiJsonValue));
+  if (array->items != NULL)
+    g_free (array->items - array->offset);
+  array->items = items + gap;
+  array->offset = gap;
+  array->capacity = capacity;
 }
 
 void
@@ -357,9 +388,26 @@ _agui_json_array_insert_many (AguiJsonDocArray *array,
 {
   g_assert (index <= array->length);
 
-  array_reserve (array, n_values);
-  memmove (array->items + index + n_values, array->items + index,
-           (array->length - index) * sizeof (AguiJsonValue));
+  if (n_values == 0)
+    return;
+
+  if (index < array->length - index)
+    {
+      /* Fewer elements before the index: they move towards the front. */
+      if (array->offset < n_values)
+        array_regrow (array, n_values, TRUE);
+      memmove (array->items - n_values, array->items, index * sizeof (AguiJsonValue));
+      array->items -= n_values;
+      array->offset -= n_values;
+    }
+  else
+    {
+      if (array->capacity - array->offset - array->length < n_values)
+        array_regrow (array, n_values, FALSE);
+      memmove (array->items + index + n_values, array->items + index,
+               (array->length - index) * sizeof (AguiJsonValue));
+    }
+
   memcpy (array->items + index, values, n_values * sizeof (AguiJsonValue));
   for (guint i = 0; i < n_values; i++)
     values[i].kind = AGUI_JSON_DOC_NULL;
@@ -374,6 +422,29 @@ _agui_json_array_insert (AguiJsonDocArray *array,
   _agui_json_array_insert_many (array, index, value, 1);
 }
 
+/* Closes the gap of @count elements at @index from whichever side has
+ * fewer elements to move. */
+static void
+array_close (AguiJsonDocArray *array,
+             guint             index,
+             guint             count)
+{
+  guint after = array->length - index - count;
+
+  if (index < after)
+    {
+      memmove (array->items + count, array->items, index * sizeof (AguiJsonValue));
+      array->items += count;
+      array->offset += count;
+    }
+  else
+    {
+      memmove (array->items + index, array->items + index + count, after * sizeof (AguiJsonValue));
+    }
+
+  array->length -= count;
+}
+
 void
 _agui_json_array_remove (AguiJsonDocArray *array,
                          guint             index,
@@ -383,9 +454,7 @@ _agui_json_array_remove (AguiJsonDocArray *array,
 
   _agui_json_value_clear (removed);
   *removed = array->items[index];
-  memmove (array->items + index, array->items + index + 1,
-           (array->length - index - 1) * sizeof (AguiJsonValue));
-  array->length--;
+  array_close (array, index, 1);
 }
 
 void
@@ -397,9 +466,7 @@ _agui_json_array_remove_many (AguiJsonDocArray *array,
 
   for (guint i = index; i < index + count; i++)
     _agui_json_value_clear (&array->items[i]);
-  memmove (array->items + index, array->items + index + count,
-           (array->length - index - count) * sizeof (AguiJsonValue));
-  array->length -= count;
+  array_close (array, index, count);
 }
 
 /* Objects */
@@ -731,6 +798,166 @@ _agui_json_object_compact (AguiJsonDocObject *object)
   object->n_slots = kept;
   object->n_holes = 0;
   index_rebuild (object, TRUE);
+}
+
+/* Sizes, as agui-json-doc-private.h defines them */
+
+static gsize
+int_size (gint64 integer)
+{
+  guint64 magnitude = integer < 0 ? -(guint64) integer : (guint64) integer;
+  gsize digits = 1;
+
+  while (magnitude >= 10)
+    {
+      magnitude /= 10;
+      digits++;
+    }
+
+  return digits + (integer < 0);
+}
+
+gboolean
+_agui_json_value_measure (const AguiJsonValue *value,
+                          guint                max_height,
+                          gsize               *size)
+{
+  switch (value->kind)
+    {
+    case AGUI_JSON_DOC_ARRAY:
+      {
+        const AguiJsonDocArray *array = value->u.array;
+
+        if (max_height == 0)
+          return FALSE;
+        *size += 2 + array->length;
+        for (guint i = 0; i < array->length; i++)
+          {
+            if (!_agui_json_value_measure (&array->items[i], max_height - 1, size))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case AGUI_JSON_DOC_OBJECT:
+      {
+        const AguiJsonDocObject *object = value->u.object;
+
+        if (max_height == 0)
+          return FALSE;
+        *size += 2;
+        for (guint slot = 0; slot < object->n_slots; slot++)
+          {
+            const Member *member = &object->slots[slot];
+
+            if (member->value.kind == AGUI_JSON_DOC_HOLE)
+              continue;
+            *size += _agui_json_member_overhead (member_name (member));
+            if (!_agui_json_value_measure (&member->value, max_height - 1, size))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case AGUI_JSON_DOC_STRING:
+      *size += strlen (value->u.string) + 2;
+      return TRUE;
+
+    case AGUI_JSON_DOC_SHORT_STRING:
+      *size += strlen (_agui_json_value_get_string (value)) + 2;
+      return TRUE;
+
+    case AGUI_JSON_DOC_INT:
+      *size += int_size (value->u.integer);
+      return TRUE;
+
+    case AGUI_JSON_DOC_DOUBLE:
+      *size += 8;
+      return TRUE;
+
+    case AGUI_JSON_DOC_BOOLEAN:
+      *size += value->u.boolean ? 4 : 5;
+      return TRUE;
+
+    case AGUI_JSON_DOC_NULL:
+    default:
+      *size += 4;
+      return TRUE;
+    }
+}
+
+gboolean
+_agui_json_node_measure (JsonNode *node,
+                         guint     max_height,
+                         gsize    *size)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+
+        if (max_height == 0)
+          return FALSE;
+        *size += 2 + length;
+        for (guint i = 0; i < length; i++)
+          {
+            if (!_agui_json_node_measure (json_array_get_element (array, i), max_height - 1, size))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        if (max_height == 0)
+          return FALSE;
+        *size += 2;
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          {
+            *size += _agui_json_member_overhead (name);
+            if (!_agui_json_node_measure (member, max_height - 1, size))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_NULL:
+      *size += 4;
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN:
+      *size += json_node_get_boolean (node) ? 4 : 5;
+      break;
+    case G_TYPE_STRING:
+      {
+        const char *string = json_node_get_string (node);
+
+        *size += (string ? strlen (string) : 0) + 2;
+      }
+      break;
+    case G_TYPE_DOUBLE:
+      *size += 8;
+      break;
+    default:
+      *size += int_size (json_node_get_int (node));
+      break;
+    }
+
+  return TRUE;
 }
 
 /* Equality, as agui_json_node_equal () */

@@ -24,13 +24,23 @@ JsonNode *agui_json_pointer_get          (JsonNode     *document,
 gboolean  agui_json_node_equal           (JsonNode     *a,
                                           JsonNode     *b);
 
+/* agui_json_patch_apply () within @bounds (NULL: the depth bound only),
+ * whose size it keeps. */
+gboolean _agui_json_patch_apply_bounded (JsonNode          **document,
+                                         AguiJsonDocBounds  *bounds,
+                                         JsonArray          *patch,
+                                         GError            **error);
+
 /* The same patches over the shared state's tree (agui-json-doc-patch.c):
  * the same semantics, the same errors, the same atomicity, each object
- * member found in O(1). */
+ * member found in O(1). @bounds: NULL for the default cap, the size
+ * measured first (O(size of @document)). */
 gboolean _agui_json_doc_patch_apply     (AguiJsonValue      *document,
+                                         AguiJsonDocBounds  *bounds,
                                          JsonArray          *patch,
                                          GError            **error);
 gboolean _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
+                                         AguiJsonDocBounds  *bounds,
                                          const AguiPatchOp  *ops,
                                          guint               n_ops,
                                          const char         *strings,

@@ -94,6 +94,10 @@ typedef struct
   JsonNode **document;
   GArray    *undo;
   InsertRun  run;
+  /* as in agui-json-doc-patch.c, when the caller keeps a size */
+  gboolean   sized;
+  gsize      size;
+  gsize      max_size;
 } PatchContext;
 
 static void
@@ -728,15 +732,14 @@ insert_run_start (PatchContext *ctx,
   g_queue_push_tail (&ctx->run.nodes, node);
 }
 
-/* Takes @node into the run if "add" at @path continues it: the same
- * array, written the same way (nothing else has happened since the run
- * began, so the pointer still leads to it), at the run's start or just
- * after its end. */
+/* Whether "add" at @path continues the run: the same array, written the
+ * same way (nothing else has happened since the run began, so the pointer
+ * still leads to it), at the run's start (@front) or just after its end. */
 static gboolean
-insert_run_extend (PatchContext *ctx,
-                   const char   *path,
-                   GPtrArray    *tokens,
-                   JsonNode     *node)
+insert_run_continues (PatchContext *ctx,
+                      const char   *path,
+                      GPtrArray    *tokens,
+                      gboolean     *front)
 {
   const char *token;
   gsize length;
@@ -756,11 +759,67 @@ insert_run_extend (PatchContext *ctx,
     return FALSE;
 
   if (index == ctx->run.index)
-    g_queue_push_head (&ctx->run.nodes, node);
+    *front = TRUE;
   else if (index == ctx->run.index + ctx->run.nodes.length)
-    g_queue_push_tail (&ctx->run.nodes, node);
+    *front = FALSE;
   else
     return FALSE;
+
+  return TRUE;
+}
+
+/* Bounds, as agui-json-doc-patch.c checks them */
+
+static gboolean
+node_check_depth (JsonNode  *node,
+                  guint      n_tokens,
+                  gsize     *size,
+                  GError   **error)
+{
+  if (n_tokens <= AGUI_JSON_DOC_MAX_DEPTH &&
+      _agui_json_node_measure (node, AGUI_JSON_DOC_MAX_DEPTH - n_tokens, size))
+    return TRUE;
+
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+               "the document would be nested deeper than %d levels", AGUI_JSON_DOC_MAX_DEPTH);
+
+  return FALSE;
+}
+
+/* The size of @node, when the document's is kept (else 0, unmeasured). */
+static gsize
+node_size (PatchContext *ctx,
+           JsonNode     *node)
+{
+  gsize size = 0;
+
+  if (ctx->sized && node != NULL)
+    _agui_json_node_measure (node, AGUI_JSON_MAX_DEPTH, &size);
+
+  return size;
+}
+
+static gboolean
+size_change (PatchContext  *ctx,
+             gsize          added,
+             gsize          removed,
+             GError       **error)
+{
+  gsize kept;
+
+  if (!ctx->sized)
+    return TRUE;
+
+  kept = ctx->size > removed ? ctx->size - removed : 0;
+  if (added > removed && ctx->max_size > 0 && (kept > ctx->max_size || added > ctx->max_size - kept))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "the document would grow past its size limit of %" G_GSIZE_FORMAT " bytes",
+                   ctx->max_size);
+      return FALSE;
+    }
+
+  ctx->size = kept + added;
 
   return TRUE;
 }
@@ -1139,13 +1198,16 @@ parent_resolve_for_write (PatchContext  *ctx,
   return node;
 }
 
-/* Operations. @value is owned by the callee whatever the outcome. */
+/* Operations. @value is owned by the callee whatever the outcome. @size:
+ * its size, 0 for a moved one (whose size never left the document). */
 
 static gboolean
 operation_add (PatchContext  *ctx,
                const char    *path,
                GPtrArray     *tokens,
                JsonNode      *value,
+               gsize          size,
+               gboolean       moved,
                GError       **error)
 {
   g_autoptr(JsonNode) owned = value;
@@ -1155,6 +1217,10 @@ operation_add (PatchContext  *ctx,
 
   if (tokens->len == 0)
     {
+      if (moved)
+        size = node_size (ctx, value);
+      if (!size_change (ctx, size, ctx->size, error))
+        return FALSE;
       change_root (ctx, g_steal_pointer (&owned));
       return TRUE;
     }
@@ -1166,12 +1232,20 @@ operation_add (PatchContext  *ctx,
 
   if (JSON_NODE_HOLDS_OBJECT (parent))
     {
+      JsonNode *old = json_object_get_member (json_node_get_object (parent), token);
+
+      if (!size_change (ctx, old != NULL ? size : size + _agui_json_member_overhead (token),
+                        node_size (ctx, old), error))
+        return FALSE;
       change_object_set (ctx, json_node_get_object (parent), token, g_steal_pointer (&owned));
       return TRUE;
     }
 
   if (!_agui_json_array_index_resolve (tokens, tokens->len - 1, json_array_get_length (json_node_get_array (parent)),
                                        TRUE, &index, error))
+    return FALSE;
+
+  if (!size_change (ctx, size + 1, 0, error))
     return FALSE;
 
   /* An append is cheap already; an insert may be the first of a run. */
@@ -1198,22 +1272,33 @@ operation_remove (PatchContext  *ctx,
   if (tokens->len == 0)
     {
       /* The reference turns the document into null rather than failing. */
+      size_change (ctx, 4, ctx->size, NULL);
       node = json_node_ref (*ctx->document);
       change_root (ctx, json_node_new (JSON_NODE_NULL));
     }
   else
     {
+      JsonNode *child;
+
       if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
         return FALSE;
 
-      if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
+      if (!(child = child_lookup (parent, tokens, tokens->len - 1, &index, error)))
         return FALSE;
 
+      /* A moved value's own size stays in the document. */
       if (JSON_NODE_HOLDS_OBJECT (parent))
-        node = change_object_remove (ctx, json_node_get_object (parent),
-                                     g_ptr_array_index (tokens, tokens->len - 1));
+        {
+          const char *name = g_ptr_array_index (tokens, tokens->len - 1);
+
+          size_change (ctx, 0, _agui_json_member_overhead (name) + (removed ? 0 : node_size (ctx, child)), NULL);
+          node = change_object_remove (ctx, json_node_get_object (parent), name);
+        }
       else
-        node = change_array_remove (ctx, json_node_get_array (parent), index);
+        {
+          size_change (ctx, 0, 1 + (removed ? 0 : node_size (ctx, child)), NULL);
+          node = change_array_remove (ctx, json_node_get_array (parent), index);
+        }
     }
 
   if (removed != NULL)
@@ -1226,14 +1311,18 @@ static gboolean
 operation_replace (PatchContext  *ctx,
                    GPtrArray     *tokens,
                    JsonNode      *value,
+                   gsize          size,
                    GError       **error)
 {
   g_autoptr(JsonNode) owned = value;
   JsonNode *parent;
+  JsonNode *old;
   guint index;
 
   if (tokens->len == 0)
     {
+      if (!size_change (ctx, size, ctx->size, error))
+        return FALSE;
       change_root (ctx, g_steal_pointer (&owned));
       return TRUE;
     }
@@ -1241,7 +1330,10 @@ operation_replace (PatchContext  *ctx,
   if (!(parent = parent_resolve_for_write (ctx, tokens, error)))
     return FALSE;
 
-  if (!child_lookup (parent, tokens, tokens->len - 1, &index, error))
+  if (!(old = child_lookup (parent, tokens, tokens->len - 1, &index, error)))
+    return FALSE;
+
+  if (!size_change (ctx, size, node_size (ctx, old), error))
     return FALSE;
 
   if (JSON_NODE_HOLDS_OBJECT (parent))
@@ -1263,6 +1355,7 @@ operation_move (PatchContext  *ctx,
 {
   JsonNode *node = NULL;
   gsize from_length = strlen (from);
+  gsize size = 0;
 
   /* Escaping is canonical, so comparing the pointers as strings compares
    * their tokens. */
@@ -1279,7 +1372,14 @@ operation_move (PatchContext  *ctx,
   if (!operation_remove (ctx, from_tokens, &node, error))
     return FALSE;
 
-  return operation_add (ctx, path, tokens, node, error);
+  /* Only a value that goes deeper than it was may nest too deep. */
+  if (tokens->len > from_tokens->len && !node_check_depth (node, tokens->len, &size, error))
+    {
+      json_node_unref (node);
+      return FALSE;
+    }
+
+  return operation_add (ctx, path, tokens, node, 0, TRUE, error);
 }
 
 /* @value: the operation's "value" member, NULL when it has none; it is
@@ -1297,6 +1397,7 @@ operation_apply (PatchContext  *ctx,
   gboolean needs_value;
   gboolean needs_from;
   JsonNode *target;
+  gsize size = 0;
 
   needs_value = g_str_equal (op, "add") || g_str_equal (op, "replace") || g_str_equal (op, "test");
   needs_from = g_str_equal (op, "move") || g_str_equal (op, "copy");
@@ -1325,15 +1426,27 @@ operation_apply (PatchContext  *ctx,
   if (needs_from && !(from_tokens = pointer_parse_checked (from, error)))
     return FALSE;
 
+  if ((g_str_equal (op, "add") || g_str_equal (op, "replace")) &&
+      !node_check_depth (value, tokens->len, &size, error))
+    return FALSE;
+
   if (g_str_equal (op, "add"))
     {
-      JsonNode *copy = node_copy_deep (value);
+      gboolean front;
 
-      if (insert_run_extend (ctx, path, tokens, copy))
-        return TRUE;
+      if (insert_run_continues (ctx, path, tokens, &front))
+        {
+          if (!size_change (ctx, size + 1, 0, error))
+            return FALSE;
+          if (front)
+            g_queue_push_head (&ctx->run.nodes, node_copy_deep (value));
+          else
+            g_queue_push_tail (&ctx->run.nodes, node_copy_deep (value));
+          return TRUE;
+        }
 
       insert_run_flush (ctx);
-      return operation_add (ctx, path, tokens, copy, error);
+      return operation_add (ctx, path, tokens, node_copy_deep (value), size, FALSE, error);
     }
 
   /* Anything else may read or change the array of a run. */
@@ -1343,7 +1456,7 @@ operation_apply (PatchContext  *ctx,
     return operation_remove (ctx, tokens, NULL, error);
 
   if (g_str_equal (op, "replace"))
-    return operation_replace (ctx, tokens, node_copy_deep (value), error);
+    return operation_replace (ctx, tokens, node_copy_deep (value), size, error);
 
   if (g_str_equal (op, "move"))
     return operation_move (ctx, from, from_tokens, path, tokens, error);
@@ -1355,7 +1468,11 @@ operation_apply (PatchContext  *ctx,
       if (!(source = pointer_resolve (*ctx->document, from_tokens, error)))
         return FALSE;
 
-      return operation_add (ctx, path, tokens, node_copy_deep (source), error);
+      /* Measured before it is copied, as agui-json-doc-patch.c does. */
+      if (!node_check_depth (source, tokens->len, &size, error))
+        return FALSE;
+
+      return operation_add (ctx, path, tokens, node_copy_deep (source), size, FALSE, error);
     }
 
   g_assert (g_str_equal (op, "test"));
@@ -1510,12 +1627,31 @@ patch_element_apply (PatchContext  *ctx,
  * RFC 6901 requires. An operation with an unknown `op`, or without a
  * member its op requires, fails the patch; extra members are ignored.
  *
+ * Unlike the reference, an operation that would nest the document deeper
+ * than 511 levels of arrays and objects (what a snapshot event can carry)
+ * fails the patch, so that no run of small patches builds a document that
+ * no parser or printer could take.
+ *
  * Returns: %TRUE if every operation applied
  */
 gboolean
 agui_json_patch_apply (JsonNode  **document,
                        JsonArray  *patch,
                        GError    **error)
+{
+  g_return_val_if_fail (document != NULL, FALSE);
+  g_return_val_if_fail (*document != NULL, FALSE);
+  g_return_val_if_fail (patch != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return _agui_json_patch_apply_bounded (document, NULL, patch, error);
+}
+
+gboolean
+_agui_json_patch_apply_bounded (JsonNode          **document,
+                                AguiJsonDocBounds  *bounds,
+                                JsonArray          *patch,
+                                GError            **error)
 {
   g_autoptr(GArray) undo = NULL;
   PatchContext ctx;
@@ -1533,6 +1669,9 @@ agui_json_patch_apply (JsonNode  **document,
   ctx.run.array = NULL;
   ctx.run.parent = NULL;
   g_queue_init (&ctx.run.nodes);
+  ctx.sized = bounds != NULL;
+  ctx.size = bounds != NULL ? bounds->size : 0;
+  ctx.max_size = bounds != NULL ? bounds->max_size : 0;
 
   length = json_array_get_length (patch);
   for (guint i = 0; i < length; i++)
@@ -1547,6 +1686,8 @@ agui_json_patch_apply (JsonNode  **document,
     }
 
   insert_run_flush (&ctx);
+  if (bounds != NULL)
+    bounds->size = ctx.size;
 
   return TRUE;
 }

@@ -34,5 +34,9 @@ AguiEvent *_agui_reducer_add_tool_result  (AguiReducer *self,
 void       _agui_reducer_cancel_run       (AguiReducer *self);
 void       _agui_reducer_set_run_state    (AguiReducer  *self,
                                            AguiRunState *state);
+/* The cap on the size of the state and of each activity's content, as
+ * agui-json-doc-private.h measures it; 0 for none. */
+void       _agui_reducer_set_max_state_size (AguiReducer *self,
+                                             gsize        max_size);
 
 G_END_DECLS

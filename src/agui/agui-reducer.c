@@ -54,6 +54,8 @@ struct _AguiReducer
   GPtrArray      *run_early_results;
   char           *thread_id;
   char           *run_id;
+  /* the cap on the state's and each activity's size (0: none) */
+  gsize           max_state_size;
 };
 
 G_DEFINE_FINAL_TYPE (AguiReducer, agui_reducer, G_TYPE_OBJECT)
@@ -144,6 +146,7 @@ agui_reducer_init (AguiReducer *self)
   self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_results = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_early_results = g_ptr_array_new_with_free_func (g_free);
+  self->max_state_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
 }
 
 /**
@@ -177,6 +180,16 @@ agui_reducer_get_transcript (AguiReducer *self)
   g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
 
   return self->transcript;
+}
+
+/* @max_size: 0 for no cap */
+void
+_agui_reducer_set_max_state_size (AguiReducer *self,
+                                  gsize        max_size)
+{
+  g_return_if_fail (AGUI_IS_REDUCER (self));
+
+  self->max_state_size = max_size;
 }
 
 /**
@@ -626,6 +639,7 @@ apply_activity_delta (AguiReducer *self,
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
   AguiActivityPart *part;
+  AguiJsonDocBounds bounds;
   g_autoptr(GError) error = NULL;
 
   if (record == NULL)
@@ -641,12 +655,15 @@ apply_activity_delta (AguiReducer *self,
   _agui_record_merge_metadata (record, agui_event_get_metadata (event));
 
   part = AGUI_ACTIVITY_PART (last_part_of_type (record, AGUI_TYPE_ACTIVITY_PART));
-  if (!agui_json_patch_apply (_agui_activity_part_get_content_location (part),
-                              agui_event_get_array_member (event, "patch"), &error))
+  bounds.size = *_agui_activity_part_get_content_size (part);
+  bounds.max_size = self->max_state_size;
+  if (!_agui_json_patch_apply_bounded (_agui_activity_part_get_content_location (part), &bounds,
+                                       agui_event_get_array_member (event, "patch"), &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
       return;
     }
+  *_agui_activity_part_get_content_size (part) = bounds.size;
 
   _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
   _agui_activity_part_content_changed (part);
@@ -657,6 +674,8 @@ apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
   AguiJsonValue *state = _agui_transcript_get_state_doc (self->transcript);
+  gsize *size = _agui_transcript_get_state_size (self->transcript);
+  AguiJsonDocBounds bounds = { .size = *size, .max_size = self->max_state_size };
   g_autoptr(GError) error = NULL;
   const AguiPatchOp *ops;
   const char *strings;
@@ -667,15 +686,18 @@ apply_state_delta (AguiReducer *self,
   /* A patch the patch reader read is applied from its operations, and
    * the event builds no JsonArray of it unless someone asks. */
   if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
-    applied = _agui_json_doc_patch_apply_ops (state, ops, n_ops, strings, patch, &error);
+    applied = _agui_json_doc_patch_apply_ops (state, &bounds, ops, n_ops, strings, patch, &error);
   else
-    applied = _agui_json_doc_patch_apply (state, agui_event_get_array_member (event, "delta"), &error);
+    applied = _agui_json_doc_patch_apply (state, &bounds, agui_event_get_array_member (event, "delta"), &error);
 
   if (!applied)
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
+      _agui_transcript_set_state_error (self->transcript, error->message);
       return;
     }
+
+  *size = bounds.size;
 
   _agui_transcript_state_patched (self->transcript, event);
 }

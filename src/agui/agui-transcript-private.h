@@ -84,6 +84,10 @@ void        _agui_transcript_take_state             (AguiTranscript  *self,
 /* The state itself, for the reducer to patch in place; then it calls
  * _agui_transcript_state_patched (). */
 AguiJsonValue *_agui_transcript_get_state_doc       (AguiTranscript  *self);
+/* Its size estimate (agui-json-doc-private.h), which the patches keep. */
+gsize         *_agui_transcript_get_state_size      (AguiTranscript  *self);
+void        _agui_transcript_set_state_error        (AguiTranscript  *self,
+                                                     const char      *message);
 /* The state as compact JSON, what _agui_json_to_string () would print for
  * agui_transcript_get_state (), without building that node. */
 char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,

@@ -79,7 +79,10 @@ struct _AguiTranscript
    * agui_transcript_get_state () hands out is built from it on demand
    * and kept until the state next changes (NULL until then). */
   AguiJsonValue state_doc;
+  gsize         state_size;   /* its size, as the patches keep it */
   JsonNode     *state;
+  /* why the last refused STATE_DELTA was refused, until a snapshot */
+  char         *state_error;
   /* the STATE_DELTA event that last changed the state: its patch is
    * built as a JsonArray only when someone asks for it */
   AguiEvent    *last_state_delta;
@@ -134,6 +137,7 @@ enum {
   PROP_N_ITEMS,
   PROP_STATE,
   PROP_LAST_STATE_DELTA,
+  PROP_STATE_ERROR,
   PROP_RUN_STATE,
   PROP_PENDING_INTERRUPTS,
   PROP_STEPS,
@@ -1028,6 +1032,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->state, json_node_unref);
   _agui_json_value_clear (&self->state_doc);
+  g_clear_pointer (&self->state_error, g_free);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
@@ -1062,6 +1067,10 @@ agui_transcript_get_property (GObject    *object,
 
     case PROP_LAST_STATE_DELTA:
       g_value_set_boxed (value, agui_transcript_get_last_state_delta (self));
+      break;
+
+    case PROP_STATE_ERROR:
+      g_value_set_string (value, self->state_error);
       break;
 
     case PROP_RUN_STATE:
@@ -1116,6 +1125,19 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
+   * AguiTranscript:state-error:
+   *
+   * Why the agent's last refused state change was refused, such as
+   * `operation 0 (copy /a from /b): the document would grow past its size
+   * limit of 8388608 bytes`, or %NULL. A refused `STATE_DELTA` leaves the
+   * state as it was, so it may lag behind the agent's until the next state
+   * snapshot, which clears this.
+   */
+  properties[PROP_STATE_ERROR] =
+    g_param_spec_string ("state-error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
    * AguiTranscript:run-state:
    *
    * Where the latest run stands.
@@ -1168,6 +1190,7 @@ agui_transcript_init (AguiTranscript *self)
   self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                                   (GDestroyNotify) tool_call_entry_free);
   _agui_json_value_set_object (&self->state_doc, 0);
+  self->state_size = 2;
   self->run_state = agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
@@ -1218,6 +1241,21 @@ agui_transcript_get_state (AguiTranscript *self)
     self->state = _agui_json_value_to_node (&self->state_doc);
 
   return self->state;
+}
+
+/**
+ * agui_transcript_get_state_error:
+ * @self: a transcript
+ *
+ * Returns: (nullable): why the last refused state change was refused, or
+ *   %NULL; see [property@Agui.Transcript:state-error]
+ */
+const char *
+agui_transcript_get_state_error (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return self->state_error;
 }
 
 /**
@@ -1806,7 +1844,10 @@ _agui_transcript_take_state (AguiTranscript *self,
   self->state = state ? state : json_node_init_null (json_node_alloc ());
   /* the node stays, as the view of the tree made from it */
   _agui_json_value_set_node (&self->state_doc, self->state);
+  self->state_size = 0;
+  _agui_json_value_measure (&self->state_doc, AGUI_JSON_MAX_DEPTH, &self->state_size);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
+  _agui_transcript_set_state_error (self, NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
@@ -1816,6 +1857,24 @@ AguiJsonValue *
 _agui_transcript_get_state_doc (AguiTranscript *self)
 {
   return &self->state_doc;
+}
+
+gsize *
+_agui_transcript_get_state_size (AguiTranscript *self)
+{
+  return &self->state_size;
+}
+
+void
+_agui_transcript_set_state_error (AguiTranscript *self,
+                                  const char     *message)
+{
+  if (g_strcmp0 (self->state_error, message) == 0)
+    return;
+
+  g_free (self->state_error);
+  self->state_error = g_strdup (message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_ERROR]);
 }
 
 char *

@@ -30,6 +30,8 @@ JsonNode           *agui_transcript_get_state              (AguiTranscript  *sel
 AGUI_AVAILABLE_IN_ALL
 JsonArray          *agui_transcript_get_last_state_delta   (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
+const char         *agui_transcript_get_state_error        (AguiTranscript  *self);
+AGUI_AVAILABLE_IN_ALL
 AguiRunState       *agui_transcript_get_run_state          (AguiTranscript  *self);
 AGUI_AVAILABLE_IN_ALL
 GListModel         *agui_transcript_get_pending_interrupts (AguiTranscript  *self);

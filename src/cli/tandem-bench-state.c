@@ -213,7 +213,7 @@ bench_state_remove (guint size)
 
   what = g_strdup_printf ("remove from an object of %u (state)", size);
   start = cpu_seconds ();
-  applied = _agui_json_doc_patch_apply (&document, patch, &error);
+  applied = _agui_json_doc_patch_apply (&document, NULL, patch, &error);
   report (what, removals, cpu_seconds () - start);
 
   object = _agui_json_object_slot_value (document.u.object, 0)->u.object;
@@ -231,6 +231,107 @@ bench_state_remove (guint size)
   _agui_json_value_clear (&document);
 
   return TRUE;
+}
+
+/* The state {"a": [0, 1, …, count - 1]} and its size. */
+static void
+state_array_new (AguiJsonValue     *document,
+                 AguiJsonDocBounds *bounds,
+                 guint              count)
+{
+  AguiJsonValue array = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocArray *items = _agui_json_value_set_array (&array, count);
+
+  for (guint i = 0; i < count; i++)
+    {
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_int (&value, i);
+      _agui_json_array_insert (items, i, &value);
+    }
+  _agui_json_object_append (_agui_json_value_set_object (document, 1), "a", &array);
+  bounds->size = 0;
+  bounds->max_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
+  _agui_json_value_measure (document, AGUI_JSON_MAX_DEPTH, &bounds->size);
+}
+
+static gboolean
+state_array_check (AguiJsonValue *document,
+                   guint          length,
+                   gint64         first,
+                   gint64         last,
+                   const char    *what)
+{
+  AguiJsonDocArray *items = _agui_json_object_slot_value (document->u.object, 0)->u.array;
+  gboolean right = _agui_json_array_get_length (items) == length &&
+                   (length == 0 || (_agui_json_array_get (items, 0)->u.integer == first &&
+                                    _agui_json_array_get (items, length - 1)->u.integer == last));
+
+  if (!right)
+    g_printerr ("tandem-cli: %s gave the wrong state\n", what);
+  _agui_json_value_clear (document);
+
+  return right;
+}
+
+/* Taking the first element of the state's array again and again, in one
+ * delta: once each a move of the whole array. */
+static gboolean
+bench_state_front (guint       count,
+                   gboolean    move,
+                   const char *what)
+{
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocBounds bounds;
+  g_autoptr(JsonArray) patch = json_array_new ();
+  double start;
+  gboolean applied;
+
+  state_array_new (&document, &bounds, count);
+  for (guint i = 0; i < count; i++)
+    {
+      JsonObject *op = operation (move ? "move" : "remove", move ? "/a/-" : "/a/0", NULL);
+
+      if (move)
+        json_object_set_string_member (op, "from", "/a/0");
+      json_array_add_object_element (patch, op);
+    }
+
+  start = cpu_seconds ();
+  applied = _agui_json_doc_patch_apply (&document, &bounds, patch, NULL);
+  report (what, count, cpu_seconds () - start);
+
+  if (!applied)
+    {
+      g_printerr ("tandem-cli: %s failed\n", what);
+      _agui_json_value_clear (&document);
+      return FALSE;
+    }
+
+  return move ? state_array_check (&document, count, 0, count - 1, what)
+              : state_array_check (&document, 0, 0, 0, what);
+}
+
+/* One delta of one insert at the front, COUNT times: no run to batch. */
+static gboolean
+bench_state_front_deltas (guint count)
+{
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocBounds bounds;
+  g_autoptr(JsonArray) patch = json_array_new ();
+  const char *what = "add /a/0 as separate deltas (state)";
+  gboolean applied = TRUE;
+  double start;
+
+  state_array_new (&document, &bounds, 0);
+  json_array_add_object_element (patch, operation ("add", "/a/0", integer (7)));
+
+  start = cpu_seconds ();
+  for (guint i = 0; i < count && applied; i++)
+    applied = _agui_json_doc_patch_apply (&document, &bounds, patch, NULL);
+  report (what, count, cpu_seconds () - start);
+
+  return applied && state_array_check (&document, count, 7, 7, what);
 }
 
 /* The same removals from a json-glib document (the public
@@ -388,6 +489,9 @@ tandem_bench_state_command (int    argc,
 
   ok &= bench_array (count, "/a/0", "add /a/0 repeated in one patch");
   ok &= bench_array (count, "/a/-", "add /a/- (append) repeated in one patch");
+  ok &= bench_state_front (count, FALSE, "remove /a/0 repeated in one delta (state)");
+  ok &= bench_state_front (count, TRUE, "move /a/0 to /a/- repeated in one delta (state)");
+  ok &= bench_state_front_deltas (count);
   ok &= bench_replace (count);
   ok &= bench_rollback (count);
   ok &= bench_state_remove (count / 10);

@@ -15,6 +15,7 @@
 #include "agui-agent-session-private.h"
 #include "agui-event-parser-private.h"
 #include "agui-http-errors-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -30,7 +31,8 @@ static const char usage[] =
   "  events [FILE|-]          Decode an SSE body and print each checked event as JSON\n"
   "                           (--max-frame-size SIZE accepts larger events, as for send)\n"
   "  fold [FILE|-]            Fold an SSE body into a transcript and print it as JSON\n"
-  "                           (--max-frame-size SIZE likewise)\n"
+  "                           (--max-frame-size SIZE likewise; --max-state-size SIZE\n"
+  "                           caps the state, 8M by default)\n"
   "  conform FIXTURE.json...  Run reference fixtures and compare with the reference client\n"
   "  bench fold FILE          Measure folding a stream against the previous parser:\n"
   "                           events/s (CPU, wall), MB/s, peak memory\n"
@@ -181,15 +183,20 @@ parse_read_options (const char    *name,
                     char        ***argv,
                     gboolean      *reference,
                     gsize         *max_frame_size,
+                    gsize         *max_state_size,
                     const char   **path)
 {
   g_autofree char *size = NULL;
+  g_autofree char *state_size = NULL;
   GOptionEntry entries[] = {
     { "max-frame-size", 0, 0, G_OPTION_ARG_STRING, &size,
       "Accept events up to this size (default 8M)", "SIZE" },
     /* For the differential tests: the json-glib parser the fast one
      * replaced, which must fold every stream to the same bytes. */
     { "reference", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, reference, NULL, NULL },
+    /* fold only: what the state may grow to */
+    { "max-state-size", 0, 0, G_OPTION_ARG_STRING, &state_size,
+      "Refuse state and activity patches that would grow past SIZE (8M by default)", "SIZE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("[FILE|-]");
@@ -198,9 +205,12 @@ parse_read_options (const char    *name,
   g_option_context_set_summary (context, g_str_equal (name, "events")
                                          ? "Decode an SSE body and print each checked event as JSON."
                                          : "Fold an SSE body into a transcript and print it as JSON.");
+  if (max_state_size == NULL)
+    entries[2] = (GOptionEntry) { NULL };
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, argc, argv, &error) ||
-      (size != NULL && !tandem_cli_parse_size (size, max_frame_size, &error)))
+      (size != NULL && !tandem_cli_parse_size (size, max_frame_size, &error)) ||
+      (state_size != NULL && !tandem_cli_parse_size (state_size, max_state_size, &error)))
     {
       g_printerr ("tandem-cli %s: %s\n", name, error->message);
       return 2;
@@ -246,7 +256,7 @@ command_events (int    argc,
   const char *path = NULL;
   int status;
 
-  if ((status = parse_read_options ("events", &argc, &argv, &reference, &max_frame_size, &path)) != 0)
+  if ((status = parse_read_options ("events", &argc, &argv, &reference, &max_frame_size, NULL, &path)) != 0)
     return status;
 
   _agui_event_parser_set_reference_by_default (reference);
@@ -273,6 +283,19 @@ command_events (int    argc,
   return 1;
 }
 
+/* What the reducer ignored, such as a refused STATE_DELTA: on stderr as
+ * it happens, the first few, and all of them in the output's "warnings". */
+static void
+print_warning_cb (AguiReducer *reducer,
+                  const char  *message,
+                  gpointer     user_data)
+{
+  guint *count = user_data;
+
+  if ((*count)++ < SHOWN_SKIPS)
+    g_printerr ("tandem-cli: warning: %s\n", message);
+}
+
 static int
 command_fold (int    argc,
               char **argv)
@@ -282,13 +305,17 @@ command_fold (int    argc,
   g_autoptr(AguiReducer) reducer = NULL;
   g_autoptr(AguiPipeline) pipeline = NULL;
   g_autoptr(JsonNode) output = NULL;
+  gsize max_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
+  GPtrArray *warnings;
+  JsonArray *warnings_json;
   Skipped skipped = { 0 };
   gboolean reference = FALSE;
   gsize max_frame_size = 0;
   const char *path = NULL;
+  guint n_warnings = 0;
   int status;
 
-  if ((status = parse_read_options ("fold", &argc, &argv, &reference, &max_frame_size, &path)) != 0)
+  if ((status = parse_read_options ("fold", &argc, &argv, &reference, &max_frame_size, &max_size, &path)) != 0)
     return status;
 
   _agui_event_parser_set_reference_by_default (reference);
@@ -300,14 +327,23 @@ command_fold (int    argc,
     }
 
   reducer = agui_reducer_new (NULL);
+  _agui_reducer_set_max_state_size (reducer, max_size);
+  g_signal_connect (reducer, "warning", G_CALLBACK (print_warning_cb), &n_warnings);
   pipeline = _agui_pipeline_new (reducer);
   _agui_pipeline_set_max_frame_size (pipeline, max_frame_size);
   _agui_pipeline_set_callbacks (pipeline, NULL, print_item_error_cb, &skipped);
   feed (pipeline, body);
   skipped_finish (&skipped);
+  if (n_warnings > SHOWN_SKIPS)
+    g_printerr ("tandem-cli: %u warnings in all, listed in the output\n", n_warnings);
 
   error = pipeline_dup_error (pipeline);
   output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), error);
+  warnings = agui_reducer_get_warnings (reducer);
+  warnings_json = json_array_sized_new (warnings->len);
+  for (guint i = 0; i < warnings->len; i++)
+    json_array_add_string_element (warnings_json, g_ptr_array_index (warnings, i));
+  json_object_set_array_member (json_node_get_object (output), "warnings", warnings_json);
   if (!print_json (output, TRUE))
     return 1;
 

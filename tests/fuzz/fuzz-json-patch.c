@@ -6,6 +6,9 @@
  * The input is a document, a newline, and a patch. A patch that fails
  * leaves the document exactly as it was. The shared state's tree, patched
  * by its own implementation, gives the same outcome, message and text.
+ * Both patch within bounds: no deeper than a snapshot carries, and under
+ * a size cap small enough that chains of copies reach it; the size each
+ * keeps is the size of what it made.
  */
 
 #include "config.h"
@@ -32,6 +35,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autofree char *state_after = NULL;
   g_autoptr(GError) state_error = NULL;
   AguiJsonValue state = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocBounds bounds = { 0 };
+  AguiJsonDocBounds state_bounds = { 0 };
+  gsize node_size = 0;
+  gsize state_size = 0;
   gboolean applied, state_applied;
 
   fuzz_init ();
@@ -46,11 +53,26 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   FUZZ_CHECK (before != NULL, "a parsed document does not print");
 
   _agui_json_value_set_node (&state, document);
-  applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
-  state_applied = _agui_json_doc_patch_apply (&state, json_node_get_array (patch), &state_error);
+  _agui_json_node_measure (document, AGUI_JSON_MAX_DEPTH, &bounds.size);
+  _agui_json_value_measure (&state, AGUI_JSON_MAX_DEPTH, &state_bounds.size);
+  FUZZ_CHECK (bounds.size == state_bounds.size, "the trees measure %" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT,
+              bounds.size, state_bounds.size);
+  bounds.max_size = state_bounds.max_size = 2 * bounds.size + 4096;
+
+  applied = _agui_json_patch_apply_bounded (&document, &bounds, json_node_get_array (patch), &error);
+  state_applied = _agui_json_doc_patch_apply (&state, &state_bounds, json_node_get_array (patch), &state_error);
   after = _agui_json_to_string (document, FALSE, NULL);
   state_after = _agui_json_value_to_string (&state, FALSE, NULL);
+  _agui_json_node_measure (document, AGUI_JSON_MAX_DEPTH, &node_size);
+  _agui_json_value_measure (&state, AGUI_JSON_MAX_DEPTH, &state_size);
   _agui_json_value_clear (&state);
+
+  /* within the depth bound, whatever the patch did */
+  FUZZ_CHECK (after != NULL, "a patch made a document that does not print");
+  FUZZ_CHECK (bounds.size == node_size, "json-glib's patch kept a size of %" G_GSIZE_FORMAT ", not %" G_GSIZE_FORMAT,
+              bounds.size, node_size);
+  FUZZ_CHECK (state_bounds.size == state_size, "the state's patch kept a size of %" G_GSIZE_FORMAT
+              ", not %" G_GSIZE_FORMAT, state_bounds.size, state_size);
 
   FUZZ_CHECK (applied == state_applied, "the state's patch %s where json-glib's %s",
               state_applied ? "applied" : "failed", applied ? "applied" : "failed");
