@@ -22,6 +22,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
+#include "agui-store-guard-private.h"
 #include "agui-thread-info-private.h"
 #include "agui-transcript-private.h"
 #include "agui-transcript.h"
@@ -85,6 +86,8 @@ struct _AguiSessionStore
    * the job for one the worker ran. */
   GThread      *owner;
   GMainContext *context;
+  /* Keeps the file to data: no views, triggers or endless statements. */
+  AguiStoreGuard guard;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
@@ -206,6 +209,9 @@ describe_failure (sqlite3  *db,
 
     case SQLITE_NOMEM:
       return g_strdup ("out of memory");
+
+    case SQLITE_INTERRUPT:
+      return g_strdup ("a statement ran far too long and was stopped: the file may be damaged");
 
     case SQLITE_PERM:
     case SQLITE_AUTH:
@@ -508,42 +514,55 @@ fill_search_text (AguiSessionStore  *self,
   return TRUE;
 }
 
+/* Nothing reads a table, nor changes the file, before its version and
+ * schema are known to be Tandem's. */
+static gboolean
+check_schema (AguiSessionStore  *self,
+              int               *version,
+              const char        *what,
+              GError           **error)
+{
+  if (!read_user_version (self, version, what, error))
+    return FALSE;
+
+  if (!_agui_store_guard_check_schema (self->db, migrations, G_N_ELEMENTS (migrations), *version,
+                                       &self->last_code, error))
+    {
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* @version: the one check_schema() read */
 static gboolean
 migrate (AguiSessionStore  *self,
+         int                version,
          const char        *what,
          GError           **error)
 {
   const int latest = G_N_ELEMENTS (migrations);
   g_autofree char *set_version = NULL;
-  int version;
-
-  if (!read_user_version (self, &version, what, error))
-    return FALSE;
+  int checked;
 
   if (version == latest)
     return TRUE;
 
   /* Re-read under the write lock: another process may have migrated
    * the database meanwhile. */
-  if (version < latest)
-    {
-      if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
-        return FALSE;
+  if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
 
-      if (!read_user_version (self, &version, what, error))
-        {
-          rollback (self);
-          return FALSE;
-        }
-    }
-
-  if (version > latest)
+  checked = version;
+  if (!read_user_version (self, &version, what, error))
     {
       rollback (self);
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                   "%s: the database was written by a newer version of Tandem "
-                   "(schema version %d; this version knows up to %d)",
-                   what, version, latest);
+      return FALSE;
+    }
+  if (version != checked && !check_schema (self, &version, what, error))
+    {
+      rollback (self);
       return FALSE;
     }
 
@@ -582,6 +601,7 @@ open_database (AguiSessionStore  *self,
 {
   gboolean read_only = mode != OPEN_READ_WRITE;
   g_autofree char *uri = NULL;
+  int version;
   int rc;
 
   self->last_code = SQLITE_OK;
@@ -606,9 +626,19 @@ open_database (AguiSessionStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
 
+  if (!_agui_store_guard_harden (&self->guard, self->db, error))
+    {
+      self->last_code = SQLITE_ERROR;
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
+
   /* Two processes on one database wait for each other's write instead of
    * failing at once. */
   sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+
+  if (!check_schema (self, &version, what, error))
+    return FALSE;
 
   /* WAL lets readers go on while a turn is written. synchronous=FULL syncs
    * the log on every commit: NORMAL would survive a killed process too,
@@ -630,7 +660,7 @@ open_database (AguiSessionStore  *self,
       return FALSE;
     }
 
-  return migrate (self, what, error);
+  return migrate (self, version, what, error);
 }
 
 static gboolean
@@ -858,6 +888,7 @@ static void
 agui_session_store_init (AguiSessionStore *self)
 {
   g_mutex_init (&self->mutex);
+  _agui_store_guard_init (&self->guard, AGUI_STORE_GUARD_STATEMENT_LIMIT_US);
   self->worker = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
   /* g_async_initable_new_async() makes the object here, on the caller's
    * thread, and only opens the database on another. */
