@@ -495,7 +495,7 @@ test_corrupt_gzip (Fixture       *f,
     g_test_message ("error: %s", ((GError *) g_ptr_array_index (collected.errors, i))->message);
   g_assert_cmpuint (collected.errors->len, >, 0);
   g_assert_nonnull (strstr (((GError *) g_ptr_array_index (collected.errors, collected.errors->len - 1))->message,
-                            "gzip-compressed data that could not be decompressed"));
+                            "compressed (Content-Encoding: gzip) and corrupt, so it could not be decompressed"));
 }
 
 static void

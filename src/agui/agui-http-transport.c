@@ -180,6 +180,7 @@ typedef struct
   gulong            stream_closed_id;
   AguiProtoDecoder *proto_decoder;  /* binary bodies; SSE goes through the stream */
   AguiEventParser  *parser;
+  guint64           body_read;      /* bytes of the (decoded) body so far */
 } Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
@@ -572,6 +573,21 @@ reader_drain_proto (Run     *run,
 
 static void reader_read_next (Run *run);
 
+/* The response's Content-Encoding, if the body was compressed. */
+static const char *
+response_encoding (Run *run)
+{
+  const char *encoding = NULL;
+
+  if (run->message != NULL)
+    encoding = soup_message_headers_get_one (soup_message_get_response_headers (run->message),
+                                             "Content-Encoding");
+  if (encoding == NULL || encoding[0] == '\0' || g_ascii_strcasecmp (encoding, "identity") == 0)
+    return NULL;
+
+  return encoding;
+}
+
 static void
 reader_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -595,12 +611,7 @@ reader_read_cb (GObject      *object,
         }
       else
         {
-          const char *encoding = NULL;
-
-          if (run->message != NULL)
-            encoding = soup_message_headers_get_one (soup_message_get_response_headers (run->message),
-                                                     "Content-Encoding");
-          end_error = _agui_http_error_new_body_read (error, encoding);
+          end_error = _agui_http_error_new_body_read (error, response_encoding (run));
         }
       reader_end (run, end_error);
       return;
@@ -635,9 +646,11 @@ reader_read_cb (GObject      *object,
       return;
     }
 
+  run->body_read += g_bytes_get_size (bytes);
   if (!_agui_event_stream_push_bytes (run->stream, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     {
       gsize overflow = _agui_event_stream_get_overflow_size (run->stream);
+      const char *encoding = response_encoding (run);
 
       if (error == NULL)
         {
@@ -651,6 +664,15 @@ reader_read_cb (GObject      *object,
           cap = _agui_http_error_new_frame_cap (overflow, TRUE,
                                                 _agui_event_stream_get_max_frame_size (run->stream));
           reader_end (run, cap);
+        }
+      else if (encoding != NULL && run->body_read == g_bytes_get_size (bytes) &&
+               g_error_matches (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME))
+        {
+          g_autoptr(GError) corrupt = _agui_http_error_new_compressed_corrupt (encoding);
+
+          /* The first bytes, not text: a compressed body libsoup
+           * could not decompress from its start and passed on. */
+          reader_end (run, corrupt);
         }
       else
         {
