@@ -2782,6 +2782,15 @@ agui_session_store_import_json (AguiSessionStore  *self,
   if (!JSON_NODE_HOLDS_OBJECT (exported))
     return import_error (error, "it is not a JSON object");
 
+  /* What a file would be refused for (see _agui_json_parse ()), a tree
+   * made some other way is refused for too, before anything is stored
+   * that no export could read back. */
+  if (!_agui_json_check_tree (exported, &local_error))
+    {
+      reason = g_strdup_printf ("it cannot be stored: %s", local_error->message);
+      return import_error (error, reason);
+    }
+
   root = json_node_get_object (exported);
   if (!g_str_equal (object_string (root, "format"), EXPORT_FORMAT))
     return import_error (error, "it is not a Tandem thread export");
