@@ -1441,6 +1441,10 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
    * stream (the stream ends with %AGUI_ERROR_STREAM); each byte that
    * arrives starts it over. The default, %AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
    * is five minutes.
+   *
+   * SSE comments count: they are how a slow agent (or a proxy) keeps
+   * the connection open while the model works. An agent that sends
+   * nothing else is bounded by [property@Agui.HttpTransport:timeout].
    */
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 0, G_MAXUINT, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
@@ -1453,7 +1457,8 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
    * 0 for no limit. A stream still going when the time is up ends with
    * %AGUI_ERROR_STREAM, a truncated run; one still waiting for the
    * headers fails with %AGUI_ERROR_CONNECT. A long-running agent wants
-   * [property@Agui.HttpTransport:idle-timeout] instead.
+   * [property@Agui.HttpTransport:idle-timeout] instead; this one also
+   * ends a run an agent keeps alive with SSE comments and nothing else.
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_uint ("timeout", NULL, NULL, 0, G_MAXUINT, 0,
