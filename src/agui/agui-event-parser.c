@@ -1671,18 +1671,10 @@ agui_event_parser_parse_node (AguiEventParser  *self,
   return parse_tree (self, node, FALSE, error);
 }
 
-/**
- * _agui_event_parser_take_before:
- * @self: a parser
- *
- * A frame may stand for two events: a `*_END` whose stream still waited
+/* A frame may stand for two events: a `*_END` whose stream still waited
  * for the second half of a surrogate pair is preceded by a delta of
  * U+FFFD, as the half would be anywhere else. Whoever handles the event
- * the last parse returned takes this one first.
- *
- * Returns: (transfer full) (nullable): the event to handle before the one
- *   just parsed
- */
+ * the last parse returned takes this one (transfer full, or NULL) first. */
 AguiEvent *
 _agui_event_parser_take_before (AguiEventParser *self)
 {

@@ -276,24 +276,13 @@ find_object (GPtrArray  *objects,
   return NULL;
 }
 
-/**
- * _agui_store_guard_check_schema:
- * @db: a store's connection, hardened
- * @migrations: (array length=n_migrations): the store's migrations
- * @n_migrations: how many there are, the latest schema version
- * @version: the file's `PRAGMA user_version`
- * @sqlite_code: (out): SQLite's result code if it failed to read the
- *   schema, else `SQLITE_OK`
- * @error: return location for a #GError
- *
- * Checks that the file's schema is one Tandem makes: @version is a
- * version Tandem knows, and sqlite_schema holds exactly the tables and
- * indexes its first @version migrations made, each defined by the same
- * text. Reads sqlite_schema only, so no table or view in the file is
- * used before it is known to be Tandem's.
- *
- * Returns: %TRUE if the schema is Tandem's
- */
+/* Checks that the file's schema is one Tandem makes: @version (the
+ * file's `PRAGMA user_version`) is a version Tandem knows, and
+ * sqlite_schema holds exactly the tables and indexes the first @version
+ * of @migrations made, each defined by the same text. Reads
+ * sqlite_schema only, so no table or view in the file is used before it
+ * is known to be Tandem's. @sqlite_code is SQLite's result code if it
+ * failed to read the schema, else SQLITE_OK. */
 gboolean
 _agui_store_guard_check_schema (sqlite3             *db,
                                 const char * const  *migrations,
