@@ -254,6 +254,34 @@ test_old_versions_migrate (Fixture       *f,
 }
 
 static void
+test_layout (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) sql = g_string_new (version_1);
+
+  g_test_summary ("A schema laid out otherwise (another SQLite splices columns in its own way) "
+                  "still opens; one token more does not");
+
+  g_string_replace (sql, " (", "(\n    ", 0);
+  g_string_replace (sql, ",", " ,\t", 0);
+  sql_exec (f->path, sql->str);
+
+  store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+
+  /* "position INTEGER" made "position INTEGER UNIQUE": a token more */
+  g_unlink (f->path);
+  g_string_assign (sql, version_1);
+  g_string_replace (sql, "position INTEGER", "position INTEGER UNIQUE", 0);
+  sql_exec (f->path, sql->str);
+  assert_refused (f->path, "its table \"interrupts\" is not defined as Tandem defines it at schema version 1");
+}
+
+static void
 test_recursive_view (Fixture       *f,
                      gconstpointer  data)
 {
@@ -463,6 +491,7 @@ main (int   argc,
   ADD_TEST ("/agui/store-guard/version/older-than-tables", test_version_older_mismatch);
   ADD_TEST ("/agui/store-guard/version/old-stores-migrate", test_old_versions_migrate);
   ADD_TEST ("/agui/store-guard/schema/foreign-database", test_foreign_database);
+  ADD_TEST ("/agui/store-guard/schema/layout", test_layout);
   ADD_TEST ("/agui/store-guard/schema/recursive-view", test_recursive_view);
   ADD_TEST ("/agui/store-guard/schema/trigger", test_trigger);
   ADD_TEST ("/agui/store-guard/schema/changed-definitions", test_changed_definitions);

@@ -16,7 +16,7 @@
  * table is used, and expressions in a schema run on every read or
  * write. Tandem makes no views or triggers, so a store is opened for
  * data only: SQLite is told not to run any, and the schema must be
- * exactly the one Tandem's migrations make, or the file is refused
+ * the one Tandem's migrations make, token for token, or the file is refused
  * before anything reads a table. What slips past both (a damaged file
  * SQLite loops over) is interrupted by the clock. */
 
@@ -217,7 +217,7 @@ read_schema (sqlite3  *db,
 }
 
 /* The schema the first @version migrations make, made in memory by this
- * SQLite: its text is what the file's must be, to the byte. */
+ * SQLite: the file's must be the same, but for layout. */
 static GPtrArray *
 expected_schema (const char * const  *migrations,
                  int                  version,
@@ -247,6 +247,68 @@ expected_schema (const char * const  *migrations,
 }
 
 static gboolean
+is_sql_punctuation (char c)
+{
+  return c == '(' || c == ')' || c == ',' || c == ';';
+}
+
+/* The text of a definition with its layout taken out: whitespace
+ * outside quotes is one space, and none beside punctuation. SQLite keeps
+ * a definition as it was written and splices added columns into it, so
+ * another SQLite version may have laid out the same schema otherwise;
+ * the tokens are what must match. */
+static char *
+normalize_sql (const char *sql)
+{
+  GString *out;
+  gboolean space = FALSE;
+  char quote = '\0';
+
+  if (sql == NULL)
+    return NULL;
+
+  out = g_string_sized_new (strlen (sql));
+  for (const char *p = sql; *p != '\0'; p++)
+    {
+      if (quote != '\0')
+        {
+          g_string_append_c (out, *p);
+          if (*p == quote)
+            quote = '\0';
+          continue;
+        }
+
+      if (g_ascii_isspace (*p))
+        {
+          space = TRUE;
+          continue;
+        }
+
+      if (space && out->len > 0 && !is_sql_punctuation (out->str[out->len - 1]) && !is_sql_punctuation (*p))
+        g_string_append_c (out, ' ');
+      space = FALSE;
+
+      g_string_append_c (out, *p);
+      if (*p == '\'' || *p == '"' || *p == '`')
+        quote = *p;
+      else if (*p == '[')
+        quote = ']';
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+same_sql (const char *found,
+          const char *want)
+{
+  g_autofree char *found_normal = normalize_sql (found);
+  g_autofree char *want_normal = normalize_sql (want);
+
+  return g_strcmp0 (found_normal, want_normal) == 0;
+}
+
+static gboolean
 is_sqlite_table (SchemaObject *object)
 {
   for (guint i = 0; i < G_N_ELEMENTS (sqlite_tables); i++)
@@ -254,7 +316,7 @@ is_sqlite_table (SchemaObject *object)
       if (g_strcmp0 (object->type, "table") == 0 &&
           g_strcmp0 (object->name, sqlite_tables[i].name) == 0 &&
           g_strcmp0 (object->table, sqlite_tables[i].name) == 0 &&
-          g_strcmp0 (object->sql, sqlite_tables[i].sql) == 0)
+          same_sql (object->sql, sqlite_tables[i].sql))
         return TRUE;
     }
 
@@ -279,7 +341,7 @@ find_object (GPtrArray  *objects,
 /* Checks that the file's schema is one Tandem makes: @version (the
  * file's `PRAGMA user_version`) is a version Tandem knows, and
  * sqlite_schema holds exactly the tables and indexes the first @version
- * of @migrations made, each defined by the same text. Reads
+ * of @migrations made, each defined by the same tokens. Reads
  * sqlite_schema only, so no table or view in the file is used before it
  * is known to be Tandem's. @sqlite_code is SQLite's result code if it
  * failed to read the schema, else SQLITE_OK. */
@@ -357,7 +419,7 @@ _agui_store_guard_check_schema (sqlite3             *db,
           return FALSE;
         }
 
-      if (g_strcmp0 (object->table, want->table) != 0 || g_strcmp0 (object->sql, want->sql) != 0 ||
+      if (g_strcmp0 (object->table, want->table) != 0 || !same_sql (object->sql, want->sql) ||
           g_hash_table_contains (seen, want->name))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
