@@ -18,16 +18,25 @@
 #include "agui.h"
 #include "fuzz.h"
 
-/* A thread's calls get at most this many threads: what each costs is
- * the same, and a fuzzed file may list thousands. */
+/* At most this many threads are read: each costs the same, and a
+ * fuzzed file may list thousands. */
 #define MAX_THREADS 8
+
+static char *store_path;
+static char *store_dir;
+
+/* The folder goes when the process does: the suite replays the corpus
+ * on every run. */
+static void
+remove_dir (void)
+{
+  g_rmdir (store_dir);
+}
 
 static const char *
 get_path (void)
 {
-  static char *path;
-
-  if (path == NULL)
+  if (store_path == NULL)
     {
       g_autoptr(GError) error = NULL;
       /* Memory-backed where the system has it: every input is a file. */
@@ -37,16 +46,19 @@ get_path (void)
         {
           g_autofree char *template = g_build_filename ("/dev/shm", "fuzz-store-XXXXXX", NULL);
 
-          dir = g_mkdtemp (g_steal_pointer (&template));
+          if (g_mkdtemp (template) != NULL)
+            dir = g_steal_pointer (&template);
         }
       if (dir == NULL)
         dir = g_dir_make_tmp ("fuzz-store-XXXXXX", &error);
       if (dir == NULL)
         g_error ("%s", error->message);
-      path = g_build_filename (dir, "store.db", NULL);
+      store_path = g_build_filename (dir, "store.db", NULL);
+      store_dir = g_steal_pointer (&dir);
+      atexit (remove_dir);
     }
 
-  return path;
+  return store_path;
 }
 
 static void
