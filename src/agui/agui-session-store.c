@@ -515,24 +515,35 @@ fill_search_text (AguiSessionStore  *self,
 }
 
 /* Nothing reads a table, nor changes the file, before its version and
- * schema are known to be Tandem's. */
+ * schema are known to be Tandem's. Both are read in one transaction:
+ * another process creating the store may commit its tables between the
+ * two reads, and a version 0 beside them is no Tandem store. */
 static gboolean
 check_schema (AguiSessionStore  *self,
               int               *version,
               const char        *what,
               GError           **error)
 {
-  if (!read_user_version (self, version, what, error))
+  gboolean own_transaction = sqlite3_get_autocommit (self->db);
+
+  if (own_transaction && !exec_sql (self, "BEGIN", what, error))
     return FALSE;
+
+  if (!read_user_version (self, version, what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
 
   if (!_agui_store_guard_check_schema (self->db, migrations, G_N_ELEMENTS (migrations), *version,
                                        &self->last_code, error))
     {
+      rollback (self);
       g_prefix_error (error, "%s: ", what);
       return FALSE;
     }
 
-  return TRUE;
+  return !own_transaction || commit (self, what, error);
 }
 
 /* @version: the one check_schema() read */
