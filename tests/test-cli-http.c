@@ -196,6 +196,35 @@ test_idle_timeout_flag (Fixture       *f,
 }
 
 static void
+test_deadline_flag (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_auto(Outcome) outcome = { 0 };
+  g_autoptr(AguiTestResponse) response = agui_test_response_new_events (RS, TEXT_START, TEXT_CONTENT, NULL);
+
+  g_test_summary ("--deadline ends a run an agent keeps alive with SSE comments alone, "
+                  "which --idle-timeout lets go on");
+
+  agui_test_response_set_chunk_interval (response, 100);
+  for (guint i = 0; i < 3000; i++)
+    agui_test_response_append_data (response, ": keep-alive\n\n", -1);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+
+  run_send (f, &outcome, "--idle-timeout", "1", "--deadline", "2", NULL);
+  g_assert_cmpint (outcome.status, ==, 1);
+  g_assert_nonnull (strstr (outcome.out, "Hello! I am here.\n"));
+  g_assert_nonnull (strstr (outcome.out,
+                            "[failed] The run took longer than its time limit of 2 s, and the answer is incomplete"));
+
+  g_clear_pointer (&outcome.out, g_free);
+  g_clear_pointer (&outcome.err, g_free);
+  outcome.done = FALSE;
+  run_send (f, &outcome, "--deadline", "-1", NULL);
+  g_assert_cmpint (outcome.status, ==, 2);
+  g_assert_nonnull (strstr (outcome.err, "--deadline takes seconds, 0 for none, not -1"));
+}
+
+static void
 test_max_frame_size_flag (Fixture       *f,
                           gconstpointer  data)
 {
@@ -423,6 +452,7 @@ main (int   argc,
   ADD ("reasoning-apart-from-answer", test_reasoning_apart_from_answer);
   ADD ("json-unchanged", test_json_unchanged);
   ADD ("idle-timeout-flag", test_idle_timeout_flag);
+  ADD ("deadline-flag", test_deadline_flag);
   ADD ("max-frame-size-flag", test_max_frame_size_flag);
   ADD ("encoding-flag", test_encoding_flag);
   ADD ("error-details", test_error_details);

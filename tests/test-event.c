@@ -1193,7 +1193,7 @@ test_surrogates_unpaired (void)
                         "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"a\\uD83Db\\uDE00c\\uD83D\\uD83D\\uDE00\"}",
                         /* 4: escaped backslashes are not escapes */
                         "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"\\\\uD83D\\\\\\uDE00\"}",
-                        /* 5: a high half before the stream ends is dropped */
+                        /* 5: a high half before the stream ends is kept for its end (see at-end) */
                         "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"z\\uD83D\"}",
                         "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
                         /* 7: the same id reopened has nothing pending */
@@ -1237,6 +1237,83 @@ test_surrogates_unpaired (void)
 
 /* Every UTF-16 code unit of the fixture's text in its own delta, as \u
  * escapes: the worst a JavaScript producer can do. */
+/* The text of each message once @frames are folded, one per line. */
+static char *
+fold_message_texts (gboolean            reference,
+                    const char * const *frames)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(GString) body = g_string_new ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+  g_autoptr(JsonArray) messages = NULL;
+  GString *out = g_string_new (NULL);
+  AguiPipeline *pipeline;
+
+  for (guint i = 0; frames[i] != NULL; i++)
+    g_string_append_printf (body, "data: %s\n\n", frames[i]);
+  g_string_append (body, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+
+  _agui_event_parser_set_reference_by_default (reference);
+  pipeline = _agui_pipeline_new (reducer);
+  _agui_event_parser_set_reference_by_default (FALSE);
+  g_assert_true (_agui_pipeline_push_bytes (pipeline, (const guint8 *) body->str, body->len));
+  g_assert_true (_agui_pipeline_finish (pipeline));
+  g_assert_null (_agui_pipeline_get_error (pipeline));
+  _agui_pipeline_free (pipeline);
+
+  messages = agui_transcript_to_messages (agui_reducer_get_transcript (reducer), FALSE);
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      g_string_append_printf (out, "%s %s\n", json_object_get_string_member (message, "id"),
+                              json_object_get_string_member_with_default (message, "content", "(none)"));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_surrogates_at_end (void)
+{
+  static const char * const frames[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"end\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"end\",\"delta\":\"z\\uD83D\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"end\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"mid\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"mid\",\"delta\":\"z\\uD83D\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"mid\",\"delta\":\"y\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"mid\"}",
+    NULL,
+  };
+  g_autoptr(GPtrArray) warnings = new_warnings ();
+  g_autoptr(AguiEventParser) parser = new_parser (warnings);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(AguiEvent) before = NULL;
+  g_autoptr(AguiEvent) end = NULL;
+
+  g_test_summary ("A high half left at the end of a stream becomes U+FFFD, as one in the middle does");
+
+  for (guint reference = 0; reference < 2; reference++)
+    {
+      g_autofree char *texts = fold_message_texts (reference, frames);
+
+      g_assert_cmpstr (texts, ==, "end z\xEF\xBF\xBD\nmid z\xEF\xBF\xBDy\n");
+    }
+
+  /* The parser hands the replacement over as a delta of its own, in the
+   * stream (and lane) the end closes. */
+  events = parse_all (parser, (const char *[]) {
+                        "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r\",\"subagentRunId\":\"s\",\"delta\":\"\\uDBFF\"}",
+                        NULL });
+  g_assert_null (_agui_event_parser_take_before (parser));
+  end = agui_event_parser_parse (parser, "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r\",\"subagentRunId\":\"s\"}", -1, NULL);
+  g_assert_nonnull (end);
+  before = _agui_event_parser_take_before (parser);
+  assert_event_json (before, "{\"messageId\":\"r\",\"subagentRunId\":\"s\",\"delta\":\"\\ufffd\",\"type\":\"REASONING_MESSAGE_CONTENT\"}");
+  g_assert_null (_agui_event_parser_take_before (parser));
+  g_assert_cmpuint (warnings->len, ==, 1);
+}
+
 static void
 test_surrogates_fixture (void)
 {
@@ -2103,6 +2180,7 @@ main (int   argc,
   g_test_add_func ("/agui/event/surrogates/split", test_surrogates_split);
   g_test_add_func ("/agui/event/surrogates/streams", test_surrogates_streams);
   g_test_add_func ("/agui/event/surrogates/unpaired", test_surrogates_unpaired);
+  g_test_add_func ("/agui/event/surrogates/at-end", test_surrogates_at_end);
   g_test_add_func ("/agui/event/surrogates/fixture", test_surrogates_fixture);
   g_test_add_func ("/agui/event/fixture-bad-types", test_fixture_bad_types);
   g_test_add_func ("/agui/event/limits/depth", test_depth_limit);

@@ -495,7 +495,7 @@ test_corrupt_gzip (Fixture       *f,
     g_test_message ("error: %s", ((GError *) g_ptr_array_index (collected.errors, i))->message);
   g_assert_cmpuint (collected.errors->len, >, 0);
   g_assert_nonnull (strstr (((GError *) g_ptr_array_index (collected.errors, collected.errors->len - 1))->message,
-                            "gzip-compressed data that could not be decompressed"));
+                            "compressed (Content-Encoding: gzip) and corrupt, so it could not be decompressed"));
 }
 
 static void
@@ -1544,6 +1544,73 @@ test_run_timeout (Fixture       *f,
                    AGUI_TEST_EXCHANGE_DISCONNECTED);
 }
 
+/* An agent that keeps the connection open with SSE comments only,
+ * every 100 ms, for far longer than any test waits. */
+static AguiTestResponse *
+comments_response (guint n_comments)
+{
+  AguiTestResponse *response = agui_test_response_new ();
+
+  agui_test_response_set_chunk_interval (response, 100);
+  agui_test_response_append_event_json (response, RUN_STARTED);
+  for (guint i = 0; i < n_comments; i++)
+    agui_test_response_append_data (response, ": keep-alive\n\n", -1);
+
+  return response;
+}
+
+static void
+test_comments_keep_alive (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(AguiTestResponse) response = comments_response (10);
+  g_auto(Collected) collected = { 0 };
+
+  g_test_summary ("SSE comments are life: a slow agent's keep-alives, far apart from its events, "
+                  "keep the idle timeout from cutting it off");
+
+  agui_test_response_append_event_json (response, RUN_FINISHED);
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "idle-timeout", 300,
+                                  NULL);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED RUN_FINISHED");
+}
+
+static void
+test_comments_only_run_timeout (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_auto(Collected) collected = { 0 };
+  const GError *error;
+
+  g_test_summary ("A run an agent keeps alive with comments alone ends at the whole-run timeout");
+
+  agui_test_server_push_response (f->server, comments_response (3000));
+  transport = new_transport_with ("url", agui_test_server_get_url (f->server),
+                                  "idle-timeout", 300,
+                                  "timeout", 1000,
+                                  NULL);
+
+  stream = run_ok (transport);
+  collect (stream, &collected);
+  assert_items (&collected, "RUN_STARTED ERROR");
+  error = last_error (&collected);
+  g_assert_error ((GError *) error, AGUI_ERROR, AGUI_ERROR_STREAM);
+  g_assert_cmpstr (error->message, ==, "The run took longer than its time limit of 1 s, and the answer is incomplete");
+
+  g_assert_true (agui_test_server_wait_for_end (f->server, 0, WAIT_MS));
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==,
+                   AGUI_TEST_EXCHANGE_DISCONNECTED);
+}
+
 static void
 test_run_timeout_not_reached (Fixture       *f,
                               gconstpointer  data)
@@ -2034,6 +2101,8 @@ main (int   argc,
   ADD ("cancelled-already", test_cancelled_already);
   ADD ("run-timeout", test_run_timeout);
   ADD ("run-timeout-not-reached", test_run_timeout_not_reached);
+  ADD ("comments-keep-alive", test_comments_keep_alive);
+  ADD ("comments-only-run-timeout", test_comments_only_run_timeout);
   ADD ("reset-mid-stream", test_reset_mid_stream);
   ADD ("invalid-utf8", test_invalid_utf8);
   ADD ("frame-over-cap", test_frame_over_cap);

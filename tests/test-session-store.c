@@ -21,6 +21,7 @@
 
 #include "agui.h"
 #include "agui-chunk-normalizer-private.h"
+#include "agui-json-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
 
@@ -1307,6 +1308,100 @@ test_import_invalid (Fixture       *f,
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, 0);
 }
 
+static void
+test_import_lone_surrogate (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  /* A lone surrogate as json-glib 1.6 stores \uD83D: three bytes that
+   * are not UTF-8. */
+  static const char lone[] = "a\xED\xA0\xBD";
+  static const char * const places[] = { "title", "agent", "state", "message", "delta", "interrupt", "key" };
+  static const char * const pointers[] = {
+    "at /thread/title ", "at /thread/agent ", "at /state/k ", "at /messages/0/content ", "at /events/3/delta ",
+    "at /pendingInterrupts/0/id ", "a member name at /state ",
+  };
+
+  g_test_summary ("A tree holding a lone surrogate is refused, as the same export read from a file is");
+
+  for (guint i = 0; i < G_N_ELEMENTS (places); i++)
+    {
+      g_autoptr(JsonNode) node = json ("{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{\"title\":\"t\"},"
+                                       "\"messages\":[{\"id\":\"m\",\"role\":\"assistant\",\"content\":\"hi\"}],"
+                                       "\"state\":{\"k\":\"v\"},"
+                                       "\"events\":[{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"},"
+                                       "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"k\":\"v\"}},"
+                                       "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"},"
+                                       "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\"},"
+                                       "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"},"
+                                       "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}],"
+                                       "\"pendingInterrupts\":[]}");
+      JsonObject *root = json_node_get_object (node);
+      JsonArray *events = json_object_get_array_member (root, "events");
+      g_autoptr(GError) error = NULL;
+      g_autofree char *id = NULL;
+
+      if (g_str_equal (places[i], "title") || g_str_equal (places[i], "agent"))
+        json_object_set_string_member (json_object_get_object_member (root, "thread"), places[i], lone);
+      else if (g_str_equal (places[i], "state"))
+        {
+          json_object_set_string_member (json_object_get_object_member (root, "state"), "k", lone);
+        }
+      else if (g_str_equal (places[i], "message"))
+        json_object_set_string_member (json_array_get_object_element (json_object_get_array_member (root, "messages"), 0), "content", lone);
+      else if (g_str_equal (places[i], "delta"))
+        {
+          json_object_set_string_member (json_array_get_object_element (json_object_get_array_member (root, "messages"), 0), "content", lone);
+          json_object_set_string_member (json_array_get_object_element (events, 3), "delta", lone);
+        }
+      else if (g_str_equal (places[i], "interrupt"))
+        {
+          JsonObject *interrupt = json_object_new ();
+
+          json_object_set_string_member (interrupt, "id", lone);
+          json_object_set_string_member (interrupt, "reason", "r");
+          json_array_add_object_element (json_object_get_array_member (root, "pendingInterrupts"), interrupt);
+        }
+      else
+        json_object_set_string_member (json_object_get_object_member (root, "state"), lone, "v");
+
+      id = agui_session_store_import_json (store, node, &error);
+      g_assert_null (id);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+      g_test_message ("%s: %s", places[i], error->message);
+      g_assert_true (g_str_has_prefix (error->message, "Could not import the thread: it cannot be stored: "));
+      g_assert_nonnull (strstr (error->message, " contains the lone high surrogate \\uD83D"));
+      g_assert_nonnull (strstr (error->message, pointers[i]));
+    }
+
+  /* Other bytes that are not UTF-8 are refused too. */
+  {
+    g_autoptr(JsonNode) node = json ("{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},"
+                                     "\"messages\":[],\"events\":[]}");
+    g_autoptr(GError) error = NULL;
+    g_autofree char *id = NULL;
+
+    json_object_set_string_member (json_object_get_object_member (json_node_get_object (node), "thread"),
+                                   "title", "bad\xff");
+    id = agui_session_store_import_json (store, node, &error);
+    g_assert_null (id);
+    g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+    g_assert_nonnull (strstr (error->message, "the string at /thread/title is not valid UTF-8"));
+  }
+
+  /* The same export as text: its parser refuses it as well. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) node = _agui_json_parse ("{\"format\":\"tandem-thread\",\"version\":1,"
+                                                 "\"thread\":{\"title\":\"a\\uD83D\"}}", -1, &error);
+
+    g_assert_null (node);
+    g_assert_nonnull (strstr (error->message, "lone high surrogate \\uD83D"));
+  }
+
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, 0);
+}
+
 /* Other processes */
 
 static char *
@@ -1839,6 +1934,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/async-calls", test_async_calls);
   ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
+  ADD_TEST ("/agui/session-store/export/lone-surrogate", test_import_lone_surrogate);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);

@@ -397,6 +397,28 @@ test_invalid_utf8_offset (void)
 }
 
 static void
+test_gzip_any_chunking (void)
+{
+  static const guint8 body[] = { 0x1f, 0x8b, 0x08, 0x00, 0xde, 0xad };
+
+  g_test_summary ("gzip data is named as such whether its magic comes in one push or two");
+
+  for (gsize split = 0; split < sizeof body; split++)
+    {
+      g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+      g_autoptr(GError) error = NULL;
+
+      if (split > 0)
+        g_assert_true (agui_sse_decoder_push (decoder, body, split, &error) || split >= 2);
+      if (error == NULL)
+        g_assert_false (agui_sse_decoder_push (decoder, body + split, sizeof body - split, &error));
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
+      g_assert_cmpstr (error->message, ==,
+                       "The SSE body is gzip-compressed data that could not be decompressed (corrupt or cut short)");
+    }
+}
+
+static void
 test_seed_example (void)
 {
   static const char first[] = ": keep-alive\n\ndata: {\"type\":\"RUN_ERROR\",\"mes";
@@ -882,6 +904,7 @@ main (int   argc,
   g_test_add_func ("/agui/sse-decoder/split-bom", test_split_bom);
   g_test_add_func ("/agui/sse-decoder/split-utf8", test_split_utf8);
   g_test_add_func ("/agui/sse-decoder/invalid-utf8-offset", test_invalid_utf8_offset);
+  g_test_add_func ("/agui/sse-decoder/gzip-any-chunking", test_gzip_any_chunking);
   g_test_add_func ("/agui/sse-decoder/seed-example", test_seed_example);
   g_test_add_func ("/agui/sse-decoder/queue-order", test_queue_order);
   g_test_add_func ("/agui/sse-decoder/frame-ref", test_frame_ref);

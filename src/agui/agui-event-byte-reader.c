@@ -132,7 +132,11 @@ on_frame (const char *data,
   event = parse_frame (self, data, length, unterminated, &error);
   if (event != NULL)
     {
-      if (!self->event_func (event, self->user_data))
+      g_autoptr(AguiEvent) before = _agui_event_parser_take_before (self->parser);
+
+      if (before != NULL && !self->event_func (before, self->user_data))
+        self->stopped = TRUE;
+      if (!self->stopped && !self->event_func (event, self->user_data))
         self->stopped = TRUE;
       agui_event_unref (event);
     }

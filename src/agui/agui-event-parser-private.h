@@ -37,4 +37,7 @@ AguiEvent *_agui_event_parser_parse_valid (AguiEventParser  *self,
                                            gsize             length,
                                            GError          **error);
 
+/* The event to handle before the one the last parse returned, if any. */
+AguiEvent *_agui_event_parser_take_before (AguiEventParser *self);
+
 G_END_DECLS

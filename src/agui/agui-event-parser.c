@@ -81,6 +81,9 @@ struct _AguiEventParser
   GHashTable *pending_highs;
   /* family + lane → the id of the chunk stream last seen in that lane */
   GHashTable *chunk_lane_ids;
+  /* The U+FFFD of a high half still pending when its stream ended, as a
+   * delta of its own, to be handled before the `*_END` just parsed. */
+  AguiEvent  *before;
 
   AguiEventReader *reader;
   GArray     *patch_ops;      /* AguiPatchOp, for the patch reader */
@@ -520,6 +523,52 @@ join_delta (AguiEventParser *self,
   return g_string_free (result, FALSE);
 }
 
+static AguiEventType
+content_type (StreamFamily family)
+{
+  switch (family)
+    {
+    case FAMILY_TEXT:
+      return AGUI_EVENT_TEXT_MESSAGE_CONTENT;
+    case FAMILY_TOOL:
+      return AGUI_EVENT_TOOL_CALL_ARGS;
+    case FAMILY_REASONING:
+      return AGUI_EVENT_REASONING_MESSAGE_CONTENT;
+    case FAMILY_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* A high half still pending when its stream ends becomes U+FFFD, as one
+ * in the middle of the text does: a delta of its own, before the end. */
+static void
+end_pending_high (AguiEventParser *self,
+                  StreamFamily     family,
+                  AguiEventType    end_type,
+                  const char      *key,
+                  const char      *id,
+                  const char      *lane)
+{
+  g_autoptr(JsonObject) members = NULL;
+
+  if (!g_hash_table_remove (self->pending_highs, key))
+    return;
+
+  emit_warning (self, "Replacing an unpaired UTF-16 surrogate left at the end of the stream before %s with U+FFFD",
+                agui_event_type_to_string (end_type));
+  if (id == NULL)
+    return;
+
+  members = json_object_new ();
+  json_object_set_string_member (members, family_id_member (family), id);
+  if (lane != NULL)
+    json_object_set_string_member (members, "subagentRunId", lane);
+  json_object_set_string_member (members, "delta", "\xEF\xBF\xBD");
+  g_clear_pointer (&self->before, agui_event_unref);
+  self->before = agui_event_new (content_type (family), g_steal_pointer (&members), NULL);
+}
+
 static void
 fix_delta (AguiEventParser *self,
            AguiEventType    type,
@@ -536,9 +585,8 @@ fix_delta (AguiEventParser *self,
   if (family != FAMILY_NONE)
     {
       key = stream_key (self, family, FALSE, object);
-      if (g_hash_table_remove (self->pending_highs, key))
-        emit_warning (self, "Dropping an unpaired UTF-16 surrogate left at the end of the stream before %s",
-                      agui_event_type_to_string (type));
+      end_pending_high (self, family, type, key, string_member (object, family_id_member (family)),
+                        string_member (object, "subagentRunId"));
       return;
     }
 
@@ -912,6 +960,7 @@ parse_tree (AguiEventParser  *self,
   AguiEventType type;
   gboolean valid;
 
+  g_clear_pointer (&self->before, agui_event_unref);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
@@ -1112,9 +1161,8 @@ fix_read_delta (AguiEventParser *self,
 
       key = stream_key_for (self, family, FALSE, get (data, family_id_member (family)),
                             get (data, "subagentRunId"));
-      if (g_hash_table_remove (self->pending_highs, key))
-        emit_warning (self, "Dropping an unpaired UTF-16 surrogate left at the end of the stream before %s",
-                      agui_event_type_to_string (type));
+      end_pending_high (self, family, type, key, get (data, family_id_member (family)),
+                        get (data, "subagentRunId"));
       return NULL;
     }
 
@@ -1365,6 +1413,7 @@ parse_fast (AguiEventParser  *self,
   const char *type_name;
   gsize arena_length;
 
+  g_clear_pointer (&self->before, agui_event_unref);
   if (!valid_utf8 && !g_utf8_validate_len (data, length, NULL))
     {
       if (!frame_check (data, length, error))
@@ -1444,6 +1493,7 @@ agui_event_parser_finalize (GObject *object)
   g_clear_pointer (&self->thinking_span_id, g_free);
   g_clear_pointer (&self->thinking_message_id, g_free);
   g_clear_pointer (&self->pending_highs, g_hash_table_unref);
+  g_clear_pointer (&self->before, agui_event_unref);
   g_clear_pointer (&self->chunk_lane_ids, g_hash_table_unref);
   g_clear_pointer (&self->reader, _agui_event_reader_free);
   g_array_unref (self->patch_ops);
@@ -1619,4 +1669,16 @@ agui_event_parser_parse_node (AguiEventParser  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return parse_tree (self, node, FALSE, error);
+}
+
+/* A frame may stand for two events: a `*_END` whose stream still waited
+ * for the second half of a surrogate pair is preceded by a delta of
+ * U+FFFD, as the half would be anywhere else. Whoever handles the event
+ * the last parse returned takes this one (transfer full, or NULL) first. */
+AguiEvent *
+_agui_event_parser_take_before (AguiEventParser *self)
+{
+  g_return_val_if_fail (AGUI_IS_EVENT_PARSER (self), NULL);
+
+  return g_steal_pointer (&self->before);
 }

@@ -41,5 +41,6 @@ GError *_agui_http_error_new_proto_length (gsize      announced,
                                            gsize      max_frame_size);
 GError *_agui_http_error_new_body_read (const GError *cause,
                                         const char   *content_encoding);
+GError *_agui_http_error_new_compressed_corrupt (const char *content_encoding);
 
 G_END_DECLS

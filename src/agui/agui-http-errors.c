@@ -404,6 +404,23 @@ _agui_http_error_new_proto_length (gsize announced,
                       size_text, cap_text);
 }
 
+/* A compressed body that does not decompress. libsoup reports it in
+ * one of two ways, depending only on how the bytes were split on the
+ * way: an error once its decompressor had taken a first piece (the gzip
+ * header alone, say), or, when the first piece it saw already failed,
+ * the body passed on as it came, which the SSE decoder then cannot read.
+ * Both are said the same way. */
+GError *
+_agui_http_error_new_compressed_corrupt (const char *content_encoding)
+{
+  g_assert (content_encoding != NULL);
+
+  return g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
+                      "The agent's answer is compressed (Content-Encoding: %s) and corrupt, "
+                      "so it could not be decompressed; the answer is incomplete",
+                      content_encoding);
+}
+
 /* What libsoup 3.2 reports while a 2xx body is read, said as what
  * happened to the answer. libsoup decodes chunked transfer-encoding and
  * Content-Encoding itself, and several faults reach us as nothing at all:
@@ -424,10 +441,7 @@ _agui_http_error_new_body_read (const GError *cause,
    * zlib's "Invalid compressed data", nothing to do with the network */
   if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) &&
       content_encoding != NULL && content_encoding[0] != '\0')
-    error = g_error_new (AGUI_ERROR, AGUI_ERROR_STREAM,
-                         "The agent's answer is compressed (Content-Encoding: %s) and part of it "
-                         "is corrupt, so it could not be decompressed; the answer is incomplete",
-                         content_encoding);
+    error = _agui_http_error_new_compressed_corrupt (content_encoding);
   /* The body ended before its Content-Length, or inside a chunk, or on a
    * chunk-size line longer than libsoup reads */
   else if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))

@@ -180,6 +180,7 @@ typedef struct
   gulong            stream_closed_id;
   AguiProtoDecoder *proto_decoder;  /* binary bodies; SSE goes through the stream */
   AguiEventParser  *parser;
+  guint64           body_read;      /* bytes of the (decoded) body so far */
 } Run;
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
@@ -572,6 +573,21 @@ reader_drain_proto (Run     *run,
 
 static void reader_read_next (Run *run);
 
+/* The response's Content-Encoding, if the body was compressed. */
+static const char *
+response_encoding (Run *run)
+{
+  const char *encoding = NULL;
+
+  if (run->message != NULL)
+    encoding = soup_message_headers_get_one (soup_message_get_response_headers (run->message),
+                                             "Content-Encoding");
+  if (encoding == NULL || encoding[0] == '\0' || g_ascii_strcasecmp (encoding, "identity") == 0)
+    return NULL;
+
+  return encoding;
+}
+
 static void
 reader_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -595,12 +611,7 @@ reader_read_cb (GObject      *object,
         }
       else
         {
-          const char *encoding = NULL;
-
-          if (run->message != NULL)
-            encoding = soup_message_headers_get_one (soup_message_get_response_headers (run->message),
-                                                     "Content-Encoding");
-          end_error = _agui_http_error_new_body_read (error, encoding);
+          end_error = _agui_http_error_new_body_read (error, response_encoding (run));
         }
       reader_end (run, end_error);
       return;
@@ -635,9 +646,11 @@ reader_read_cb (GObject      *object,
       return;
     }
 
+  run->body_read += g_bytes_get_size (bytes);
   if (!_agui_event_stream_push_bytes (run->stream, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     {
       gsize overflow = _agui_event_stream_get_overflow_size (run->stream);
+      const char *encoding = response_encoding (run);
 
       if (error == NULL)
         {
@@ -651,6 +664,15 @@ reader_read_cb (GObject      *object,
           cap = _agui_http_error_new_frame_cap (overflow, TRUE,
                                                 _agui_event_stream_get_max_frame_size (run->stream));
           reader_end (run, cap);
+        }
+      else if (encoding != NULL && run->body_read == g_bytes_get_size (bytes) &&
+               g_error_matches (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME))
+        {
+          g_autoptr(GError) corrupt = _agui_http_error_new_compressed_corrupt (encoding);
+
+          /* The first bytes, not text: a compressed body libsoup
+           * could not decompress from its start and passed on. */
+          reader_end (run, corrupt);
         }
       else
         {
@@ -1419,6 +1441,10 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
    * stream (the stream ends with %AGUI_ERROR_STREAM); each byte that
    * arrives starts it over. The default, %AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
    * is five minutes.
+   *
+   * SSE comments count: they are how a slow agent (or a proxy) keeps
+   * the connection open while the model works. An agent that sends
+   * nothing else is bounded by [property@Agui.HttpTransport:timeout].
    */
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_uint ("idle-timeout", NULL, NULL, 0, G_MAXUINT, AGUI_HTTP_DEFAULT_IDLE_TIMEOUT,
@@ -1431,7 +1457,8 @@ agui_http_transport_class_init (AguiHttpTransportClass *klass)
    * 0 for no limit. A stream still going when the time is up ends with
    * %AGUI_ERROR_STREAM, a truncated run; one still waiting for the
    * headers fails with %AGUI_ERROR_CONNECT. A long-running agent wants
-   * [property@Agui.HttpTransport:idle-timeout] instead.
+   * [property@Agui.HttpTransport:idle-timeout] instead; this one also
+   * ends a run an agent keeps alive with SSE comments and nothing else.
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_uint ("timeout", NULL, NULL, 0, G_MAXUINT, 0,

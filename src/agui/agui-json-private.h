@@ -46,6 +46,13 @@ gboolean  _agui_json_check          (const char    *text,
 JsonNode *_agui_json_parse          (const char    *text,
                                      gssize         length,
                                      GError       **error);
+/* What _agui_json_parse () refuses in text, looked for in a tree built
+ * some other way: a string or member name that is not UTF-8 (a lone
+ * surrogate is what json-glib 1.6 stores for \uD83D), and nesting
+ * deeper than AGUI_JSON_MAX_DEPTH. The error, in
+ * JSON_PARSER_ERROR, names the JSON Pointer of the first. */
+gboolean  _agui_json_check_tree     (JsonNode      *node,
+                                     GError       **error);
 /* Always valid JSON and valid UTF-8: every control character escaped,
  * invalid UTF-8 replaced by U+FFFD. Refuses (NULL and @error) a tree
  * nested deeper than AGUI_JSON_MAX_DEPTH and a number that is not

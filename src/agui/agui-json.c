@@ -241,6 +241,135 @@ _agui_json_check (const char     *text,
   return TRUE;
 }
 
+/* Trees */
+
+/* Appends @name to the pointer @path, escaped; the caller truncates it
+ * back afterwards. */
+static void
+append_pointer_token (GString    *path,
+                      const char *name)
+{
+  g_string_append_c (path, '/');
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (*p == '~')
+        g_string_append (path, "~0");
+      else if (*p == '/')
+        g_string_append (path, "~1");
+      else
+        g_string_append_c (path, *p);
+    }
+}
+
+static gboolean
+tree_string_failed (const char  *string,
+                    const char  *what,
+                    GString     *path,
+                    GError     **error)
+{
+  const char *end = NULL;
+  g_autofree char *where = g_utf8_make_valid (path->len > 0 ? path->str : "/", -1);
+
+  g_utf8_validate (string, -1, &end);
+
+  /* ED A0..BF xx is how a surrogate is written, CESU-style */
+  if ((guchar) end[0] == 0xED && (guchar) end[1] >= 0xA0 && (guchar) end[1] <= 0xBF &&
+      ((guchar) end[2] & 0xC0) == 0x80)
+    {
+      guint unit = 0xD000 | (((guchar) end[1] & 0x3F) << 6) | ((guchar) end[2] & 0x3F);
+
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "%s at %s contains the lone %s surrogate \\u%04X",
+                   what, where, unit <= 0xDBFF ? "high" : "low", unit);
+    }
+  else
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "%s at %s is not valid UTF-8", what, where);
+    }
+
+  return FALSE;
+}
+
+static gboolean
+check_tree (JsonNode  *node,
+            guint      depth,
+            GString   *path,
+            GError   **error)
+{
+  if (depth > AGUI_JSON_MAX_DEPTH)
+    {
+      g_autofree char *where = g_utf8_make_valid (path->str, -1);
+
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "the value at %s is nested deeper than %d levels", where, AGUI_JSON_MAX_DEPTH);
+      return FALSE;
+    }
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          {
+            gsize length = path->len;
+
+            if (!g_utf8_validate (name, -1, NULL))
+              return tree_string_failed (name, "a member name", path, error);
+
+            append_pointer_token (path, name);
+            if (!check_tree (member, depth + 1, path, error))
+              return FALSE;
+            g_string_truncate (path, length);
+          }
+      }
+      return TRUE;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          {
+            gsize length = path->len;
+
+            g_string_append_printf (path, "/%u", i);
+            if (!check_tree (json_array_get_element (array, i), depth + 1, path, error))
+              return FALSE;
+            g_string_truncate (path, length);
+          }
+      }
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING &&
+          !g_utf8_validate (json_node_get_string (node), -1, NULL))
+        return tree_string_failed (json_node_get_string (node), "the string", path, error);
+      return TRUE;
+
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
+gboolean
+_agui_json_check_tree (JsonNode  *node,
+                       GError   **error)
+{
+  g_autoptr(GString) path = g_string_new (NULL);
+
+  g_return_val_if_fail (node != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return check_tree (node, 0, path, error);
+}
+
 JsonNode *
 _agui_json_parse (const char  *text,
                   gssize       length,

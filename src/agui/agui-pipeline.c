@@ -203,6 +203,7 @@ _agui_pipeline_push_node (AguiPipeline *self,
                           JsonNode     *node)
 {
   g_autoptr(AguiEvent) event = NULL;
+  g_autoptr(AguiEvent) before = NULL;
   GError *error = NULL;
 
   if (self->fatal)
@@ -215,6 +216,10 @@ _agui_pipeline_push_node (AguiPipeline *self,
         item_failed (self, error);
       return TRUE;
     }
+
+  before = _agui_event_parser_take_before (_agui_event_byte_reader_get_parser (self->reader));
+  if (before != NULL && !_agui_pipeline_push_event (self, before))
+    return FALSE;
 
   return _agui_pipeline_push_event (self, event);
 }

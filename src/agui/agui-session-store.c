@@ -22,6 +22,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
+#include "agui-store-guard-private.h"
 #include "agui-thread-info-private.h"
 #include "agui-transcript-private.h"
 #include "agui-transcript.h"
@@ -85,6 +86,8 @@ struct _AguiSessionStore
    * the job for one the worker ran. */
   GThread      *owner;
   GMainContext *context;
+  /* Keeps the file to data: no views, triggers or endless statements. */
+  AguiStoreGuard guard;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
@@ -206,6 +209,9 @@ describe_failure (sqlite3  *db,
 
     case SQLITE_NOMEM:
       return g_strdup ("out of memory");
+
+    case SQLITE_INTERRUPT:
+      return g_strdup ("a statement ran far too long and was stopped: the file may be damaged");
 
     case SQLITE_PERM:
     case SQLITE_AUTH:
@@ -508,42 +514,66 @@ fill_search_text (AguiSessionStore  *self,
   return TRUE;
 }
 
+/* Nothing reads a table, nor changes the file, before its version and
+ * schema are known to be Tandem's. Both are read in one transaction:
+ * another process creating the store may commit its tables between the
+ * two reads, and a version 0 beside them is no Tandem store. */
+static gboolean
+check_schema (AguiSessionStore  *self,
+              int               *version,
+              const char        *what,
+              GError           **error)
+{
+  gboolean own_transaction = sqlite3_get_autocommit (self->db);
+
+  if (own_transaction && !exec_sql (self, "BEGIN", what, error))
+    return FALSE;
+
+  if (!read_user_version (self, version, what, error))
+    {
+      rollback (self);
+      return FALSE;
+    }
+
+  if (!_agui_store_guard_check_schema (self->db, migrations, G_N_ELEMENTS (migrations), *version,
+                                       &self->last_code, error))
+    {
+      rollback (self);
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
+
+  return !own_transaction || commit (self, what, error);
+}
+
+/* @version: the one check_schema() read */
 static gboolean
 migrate (AguiSessionStore  *self,
+         int                version,
          const char        *what,
          GError           **error)
 {
   const int latest = G_N_ELEMENTS (migrations);
   g_autofree char *set_version = NULL;
-  int version;
-
-  if (!read_user_version (self, &version, what, error))
-    return FALSE;
+  int checked;
 
   if (version == latest)
     return TRUE;
 
   /* Re-read under the write lock: another process may have migrated
    * the database meanwhile. */
-  if (version < latest)
-    {
-      if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
-        return FALSE;
+  if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
 
-      if (!read_user_version (self, &version, what, error))
-        {
-          rollback (self);
-          return FALSE;
-        }
-    }
-
-  if (version > latest)
+  checked = version;
+  if (!read_user_version (self, &version, what, error))
     {
       rollback (self);
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                   "%s: the database was written by a newer version of Tandem "
-                   "(schema version %d; this version knows up to %d)",
-                   what, version, latest);
+      return FALSE;
+    }
+  if (version != checked && !check_schema (self, &version, what, error))
+    {
+      rollback (self);
       return FALSE;
     }
 
@@ -582,6 +612,7 @@ open_database (AguiSessionStore  *self,
 {
   gboolean read_only = mode != OPEN_READ_WRITE;
   g_autofree char *uri = NULL;
+  int version;
   int rc;
 
   self->last_code = SQLITE_OK;
@@ -606,9 +637,19 @@ open_database (AguiSessionStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
 
+  if (!_agui_store_guard_harden (&self->guard, self->db, error))
+    {
+      self->last_code = SQLITE_ERROR;
+      g_prefix_error (error, "%s: ", what);
+      return FALSE;
+    }
+
   /* Two processes on one database wait for each other's write instead of
    * failing at once. */
   sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+
+  if (!check_schema (self, &version, what, error))
+    return FALSE;
 
   /* WAL lets readers go on while a turn is written. synchronous=FULL syncs
    * the log on every commit: NORMAL would survive a killed process too,
@@ -630,7 +671,7 @@ open_database (AguiSessionStore  *self,
       return FALSE;
     }
 
-  return migrate (self, what, error);
+  return migrate (self, version, what, error);
 }
 
 static gboolean
@@ -858,6 +899,7 @@ static void
 agui_session_store_init (AguiSessionStore *self)
 {
   g_mutex_init (&self->mutex);
+  _agui_store_guard_init (&self->guard, AGUI_STORE_GUARD_STATEMENT_LIMIT_US);
   self->worker = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
   /* g_async_initable_new_async() makes the object here, on the caller's
    * thread, and only opens the database on another. */
@@ -2750,6 +2792,15 @@ agui_session_store_import_json (AguiSessionStore  *self,
 
   if (!JSON_NODE_HOLDS_OBJECT (exported))
     return import_error (error, "it is not a JSON object");
+
+  /* What a file would be refused for (see _agui_json_parse ()), a tree
+   * made some other way is refused for too, before anything is stored
+   * that no export could read back. */
+  if (!_agui_json_check_tree (exported, &local_error))
+    {
+      reason = g_strdup_printf ("it cannot be stored: %s", local_error->message);
+      return import_error (error, reason);
+    }
 
   root = json_node_get_object (exported);
   if (!g_str_equal (object_string (root, "format"), EXPORT_FORMAT))

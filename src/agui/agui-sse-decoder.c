@@ -116,6 +116,8 @@ struct _AguiSseDecoder
   guint64   utf8_sequence_start;
   guint     utf8_state;
   guint     bom_matched;
+  /* The body's first byte: with a next one of 0x8b, gzip's magic */
+  guint8    first_byte;
 
   /* The frame being read: the unterminated line and the fields so far. */
   GString  *line;
@@ -585,8 +587,10 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
                           gsize            length,
                           GError         **error)
 {
-  gboolean at_start = self->offset == 0;
   gsize valid;
+
+  if (self->offset == 0 && length > 0)
+    self->first_byte = data[0];
 
   valid = agui_sse_decoder_validate_utf8 (self, data, length);
 
@@ -595,8 +599,10 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
 
   self->offset += valid;
 
-  /* libsoup passes a gzip body it cannot decompress on as it came. */
-  if (valid < length && at_start && length >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+  /* libsoup passes a gzip body it cannot decompress on as it came. The
+   * magic's second byte is never UTF-8, so it is where reading stops,
+   * whether or not the first came in the same push. */
+  if (valid < length && self->offset == 1 && self->first_byte == 0x1f && data[valid] == 0x8b)
     return agui_sse_decoder_fail (self, error,
                                   "The SSE body is gzip-compressed data that could not be "
                                   "decompressed (corrupt or cut short)");

@@ -479,6 +479,7 @@ tandem_cli_transport_new (const char                       *url,
 {
   const char * const *headers = options != NULL ? options->headers : NULL;
   guint idle_timeout = AGUI_HTTP_DEFAULT_IDLE_TIMEOUT;
+  guint deadline = 0;
   gsize max_frame_size = 0;
   AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
 
@@ -498,6 +499,8 @@ tandem_cli_transport_new (const char                       *url,
     {
       if (options->idle_timeout >= 0)
         idle_timeout = (guint) MIN ((gint64) options->idle_timeout * 1000, G_MAXUINT);
+      if (options->deadline > 0)
+        deadline = (guint) MIN ((gint64) options->deadline * 1000, G_MAXUINT);
       max_frame_size = options->max_frame_size;
       encoding = options->encoding;
     }
@@ -508,6 +511,7 @@ tandem_cli_transport_new (const char                       *url,
                          "headers", headers,
                          "connect-timeout", 30000,
                          "idle-timeout", idle_timeout,
+                         "timeout", deadline,
                          "max-frame-size", (guint64) max_frame_size,
                          "encoding", encoding,
                          NULL);

@@ -15,6 +15,7 @@ typedef struct
 {
   const char * const *headers;
   int                 idle_timeout;    /* seconds; 0 for none, -1 for the library's default */
+  int                 deadline;        /* seconds a whole run may take; 0 for none */
   gsize               max_frame_size;  /* bytes; 0 for the default */
   AguiHttpEncoding    encoding;
 } TandemCliTransportOptions;

@@ -417,6 +417,7 @@ typedef struct
   char      *thread;
   char      *store;
   int        idle_timeout;
+  int        deadline;
   char      *max_frame_size;
   char      *encoding;
 } SessionOptions;
@@ -444,12 +445,19 @@ open_session (const char      *url,
   TandemCliTransportOptions transport_options = {
     .headers = (const char * const *) options->headers,
     .idle_timeout = options->idle_timeout,
+    .deadline = options->deadline,
   };
 
   if (options->idle_timeout < -1)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "--idle-timeout takes seconds, 0 for none, not %d", options->idle_timeout);
+      return NULL;
+    }
+  if (options->deadline < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--deadline takes seconds, 0 for none, not %d", options->deadline);
       return NULL;
     }
   if (options->max_frame_size != NULL &&
@@ -492,6 +500,8 @@ command_session (int      argc,
     { "store", 0, 0, G_OPTION_ARG_FILENAME, &options.store, "Keep the conversation in this database", "PATH" },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &options.idle_timeout,
       "Give up when the agent sends nothing for this long (default 300; 0 waits forever)", "SECONDS" },
+    { "deadline", 0, 0, G_OPTION_ARG_INT, &options.deadline,
+      "Give up on a run still going after this long, even one the agent keeps alive (default 0, none)", "SECONDS" },
     { "max-frame-size", 0, 0, G_OPTION_ARG_STRING, &options.max_frame_size,
       "Accept events up to this size (default 8M)", "SIZE" },
     { "encoding", 0, 0, G_OPTION_ARG_STRING, &options.encoding,
