@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-test-openai.h"
 #include "agui-test-server.h"
 
 /* AguiOpenaiAgent against a loopback OpenAI-compatible server: the
@@ -18,25 +19,6 @@
  * (`chat.completion.chunk` objects, tool calls by index with the id and
  * name in the first piece, `reasoning_content`, a usage chunk with no
  * choices, `data: [DONE]`), and the errors they answer with. */
-
-#define CHUNK(delta, finish) \
-  "{\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"created\":1733000000," \
-  "\"model\":\"qwen3:8b\",\"system_fingerprint\":\"fp_ollama\"," \
-  "\"choices\":[{\"index\":0,\"delta\":" delta ",\"logprobs\":null,\"finish_reason\":" finish "}]}"
-#define TEXT(text) CHUNK ("{\"content\":\"" text "\"}", "null")
-#define FIRST CHUNK ("{\"role\":\"assistant\",\"content\":\"\"}", "null")
-#define FINISH(reason) CHUNK ("{}", "\"" reason "\"")
-#define USAGE \
-  "{\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"created\":1733000000,\"model\":\"qwen3:8b\"," \
-  "\"choices\":[],\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":5,\"total_tokens\":26}}"
-#define DONE "[DONE]"
-/* A tool call's first piece (id, type, name, no arguments yet), then
- * pieces of its arguments. */
-#define CALL_START(index, id, name) \
-  CHUNK ("{\"tool_calls\":[{\"index\":" #index ",\"id\":\"" id "\",\"type\":\"function\"," \
-         "\"function\":{\"name\":\"" name "\",\"arguments\":\"\"}}]}", "null")
-#define CALL_ARGS(index, args) \
-  CHUNK ("{\"tool_calls\":[{\"index\":" #index ",\"function\":{\"arguments\":\"" args "\"}}]}", "null")
 
 typedef struct
 {
@@ -58,30 +40,6 @@ clock_tool (JsonNode  *arguments,
   g_ptr_array_add (f->tool_arguments, arguments ? json_to_string (arguments, FALSE) : g_strdup ("null"));
 
   return g_strdup ("12:00 UTC");
-}
-
-static AguiTestResponse *
-chunks (const char *first,
-        ...) G_GNUC_NULL_TERMINATED;
-
-/* One `data:` frame per chunk, as every one of these servers frames them. */
-static AguiTestResponse *
-chunks (const char *first,
-        ...)
-{
-  AguiTestResponse *response = agui_test_response_new ();
-  va_list args;
-
-  va_start (args, first);
-  for (const char *chunk = first; chunk != NULL; chunk = va_arg (args, const char *))
-    {
-      g_autofree char *frame = g_strdup_printf ("data: %s\n\n", chunk);
-
-      agui_test_response_append_data (response, frame, -1);
-    }
-  va_end (args);
-
-  return response;
 }
 
 static void
