@@ -313,6 +313,35 @@ test_whole_call_without_index (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (f->tool_arguments, 0), ==, "{\"timezone\":\"local\"}");
 }
 
+static void
+test_whole_json_answer (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  g_autofree char *answer = NULL;
+
+  g_test_summary ("A server that ignores stream and answers one chat.completion object is read the same way");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_error (
+    200, "application/json",
+    "{\"id\":\"chatcmpl-9\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"qwen3:8b\","
+    "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,"
+    "\"tool_calls\":[{\"id\":\"call_w\",\"type\":\"function\",\"function\":{\"name\":\"get_current_time\","
+    "\"arguments\":\"{\\\"timezone\\\":\\\"UTC\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}],"
+    "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":4,\"total_tokens\":13}}"));
+  agui_test_server_push_response (f->server, agui_test_response_new_error (
+    200, "application/json; charset=utf-8",
+    "{\"id\":\"chatcmpl-10\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+    "\"message\":{\"role\":\"assistant\",\"content\":\"Noon, UTC.\"},\"finish_reason\":\"stop\"}]}"));
+
+  state = send (f, "time?");
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_cmpuint (f->tool_arguments->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->tool_arguments, 0), ==, "{\"timezone\":\"UTC\"}");
+  answer = dup_last_answer (f);
+  g_assert_cmpstr (answer, ==, "Noon, UTC.");
+}
+
 static AguiReasoningPart *
 find_reasoning (Fixture *f)
 {
@@ -816,6 +845,7 @@ main (int   argc,
   ADD ("/agui/openai-agent/tool-call-split", test_tool_call_split);
   ADD ("/agui/openai-agent/parallel-calls", test_parallel_calls);
   ADD ("/agui/openai-agent/whole-call-without-index", test_whole_call_without_index);
+  ADD ("/agui/openai-agent/whole-json-answer", test_whole_json_answer);
   ADD ("/agui/openai-agent/reasoning-content", test_reasoning_content);
   ADD ("/agui/openai-agent/think-tags", test_think_tags);
   ADD ("/agui/openai-agent/unauthorized", test_unauthorized);

@@ -139,6 +139,7 @@ typedef struct
   SoupMessage           *message;
   GInputStream          *body;
   GByteArray            *error_body;
+  GByteArray            *whole_body;    /* an answer sent as one JSON object */
   guint                  rounds;
 } Run;
 
@@ -159,6 +160,7 @@ run_free (Run *run)
   g_clear_object (&run->message);
   g_clear_object (&run->body);
   g_clear_pointer (&run->error_body, g_byte_array_unref);
+  g_clear_pointer (&run->whole_body, g_byte_array_unref);
   g_free (run);
 }
 
@@ -669,7 +671,7 @@ run_stopped (Run *run)
 static void
 run_succeed (Run *run)
 {
-  JsonObject *members = string_members ("threadId", run->thread_id, "runId", run->run_id, NULL);
+  JsonObject *members = string_members ("threadId", run->thread_id ? run->thread_id : "", "runId", run->run_id, NULL);
   JsonObject *result = json_object_new ();
   JsonObject *usage = _agui_openai_chunk_reader_get_usage (run->reader);
 
@@ -843,6 +845,32 @@ on_read_cb (GObject      *object,
       return;
     }
 
+  if (run->whole_body != NULL && g_bytes_get_size (bytes) > 0)
+    {
+      if (run->whole_body->len + g_bytes_get_size (bytes) > MODELS_BODY_MAX)
+        {
+          close_body (run->body);
+          run_fail (run, "stream", "The model server's answer is larger than 8 MiB");
+          return;
+        }
+      g_byte_array_append (run->whole_body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      read_next (run);
+      return;
+    }
+
+  /* A server that ignored "stream" answered with the whole completion:
+   * its `message` is read as one chunk that ends the answer. */
+  if (run->whole_body != NULL &&
+      (!_agui_openai_chunk_reader_push_frame (run->reader, (const char *) run->whole_body->data,
+                                              run->whole_body->len, &error) ||
+       !_agui_openai_chunk_reader_push_frame (run->reader, "[DONE]", strlen ("[DONE]"), &error)))
+    {
+      close_body (run->body);
+      _agui_openai_chunk_reader_finish (run->reader, NULL);
+      run_answer_failed (run, error);
+      return;
+    }
+
   if (g_bytes_get_size (bytes) == 0)
     {
       close_body (run->body);
@@ -968,6 +996,10 @@ on_send_cb (GObject      *object,
     }
 
   run->reader = _agui_openai_chunk_reader_new (on_reader_event, run);
+  g_clear_pointer (&run->whole_body, g_byte_array_unref);
+  if (g_strcmp0 (soup_message_headers_get_content_type (soup_message_get_response_headers (run->message), NULL),
+                 "application/json") == 0)
+    run->whole_body = g_byte_array_new ();
   read_next (run);
 }
 
