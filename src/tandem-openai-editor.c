@@ -80,8 +80,9 @@ update_kind (TandemOpenaiEditor *self)
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->url_row),
                                  openai ? _("_Base URL") : _("_URL"));
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->token_row),
-                                 openai ? _("API _Key (optional)") : _("Bearer _Token (optional)"));
+  if (self->token_row != NULL)
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->token_row),
+                                   openai ? _("API _Key (optional)") : _("Bearer _Token (optional)"));
 }
 
 static void
@@ -101,6 +102,17 @@ on_preset_selected_cb (TandemOpenaiEditor *self)
 
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), presets[selected - 1].base_url);
   tandem_openai_editor_refresh_models (self);
+}
+
+/* A URL typed by hand is no preset's any more. */
+static void
+on_url_changed_cb (TandemOpenaiEditor *self)
+{
+  guint selected = adw_combo_row_get_selected (self->preset_row);
+
+  if (selected > 0 && selected <= G_N_ELEMENTS (presets) &&
+      g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->url_row)), presets[selected - 1].base_url) != 0)
+    adw_combo_row_set_selected (self->preset_row, 0);
 }
 
 static void
@@ -226,7 +238,7 @@ on_token_looked_up_cb (GObject      *object,
 void
 tandem_openai_editor_refresh_models (TandemOpenaiEditor *self)
 {
-  const char *typed_key = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+  const char *typed_key = self->token_row ? gtk_editable_get_text (GTK_EDITABLE (self->token_row)) : "";
 
   g_return_if_fail (self != NULL);
 
@@ -264,6 +276,25 @@ add_entry_row (AdwPreferencesGroup *group,
   return ADW_ENTRY_ROW (row);
 }
 
+static void
+on_setup_item_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+on_bind_item_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (string));
+}
+
 static AdwComboRow *
 add_combo_row (AdwPreferencesGroup *group,
                const char          *title,
@@ -277,6 +308,14 @@ add_combo_row (AdwPreferencesGroup *group,
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_combo_row_set_model (ADW_COMBO_ROW (row), model);
+  /* The default popup cuts a choice such as "OpenAI-compatible Server" short. */
+  {
+    g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (on_setup_item_cb), NULL);
+    g_signal_connect (factory, "bind", G_CALLBACK (on_bind_item_cb), NULL);
+    adw_combo_row_set_list_factory (ADW_COMBO_ROW (row), factory);
+  }
   adw_preferences_group_add (group, row);
 
   return ADW_COMBO_ROW (row);
@@ -288,7 +327,6 @@ add_combo_row (AdwPreferencesGroup *group,
  * @group: the editor's first group, which gets the kind row (call this
  *   before adding the others)
  * @url_row: the URL field, which presets fill
- * @token_row: the token field, which is the API key for a model server
  * @agents: the agents, for a stored key
  * @agent: (nullable): the agent edited
  *
@@ -298,7 +336,6 @@ TandemOpenaiEditor *
 tandem_openai_editor_new (AdwPreferencesPage  *page,
                           AdwPreferencesGroup *group,
                           AdwEntryRow         *url_row,
-                          AdwPasswordEntryRow *token_row,
                           TandemAgents        *agents,
                           TandemAgent         *agent)
 {
@@ -313,7 +350,6 @@ tandem_openai_editor_new (AdwPreferencesPage  *page,
   self->agent_id = agent ? g_strdup (tandem_agent_get_id (agent)) : NULL;
   self->cancellable = g_cancellable_new ();
   self->url_row = url_row;
-  self->token_row = token_row;
   self->agui_only = g_ptr_array_new ();
 
   {
@@ -321,9 +357,7 @@ tandem_openai_editor_new (AdwPreferencesPage  *page,
 
     kinds = gtk_string_list_new (names);
   }
-  self->kind_row = add_combo_row (group, _("_Kind"),
-                                  _("An agent that speaks AG-UI, or a model on a server such as Ollama, llama.cpp or LM Studio"),
-                                  G_LIST_MODEL (kinds));
+  self->kind_row = add_combo_row (group, _("_Kind"), NULL, G_LIST_MODEL (kinds));
   adw_combo_row_set_selected (self->kind_row, openai ? KIND_OPENAI : KIND_AGUI);
 
   self->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -381,12 +415,14 @@ tandem_openai_editor_new (AdwPreferencesPage  *page,
 
   g_signal_connect_swapped (self->kind_row, "notify::selected", G_CALLBACK (on_kind_selected_cb), self);
   g_signal_connect_swapped (self->preset_row, "notify::selected", G_CALLBACK (on_preset_selected_cb), self);
+  g_signal_connect_swapped (self->url_row, "changed", G_CALLBACK (on_url_changed_cb), self);
   self->models_selected_id = g_signal_connect_swapped (self->models_row, "notify::selected",
                                                        G_CALLBACK (on_model_chosen_cb), self);
   /* The rows may go with the page before the editor part is freed. */
   g_object_add_weak_pointer (G_OBJECT (self->kind_row), (gpointer *) &self->kind_row);
   g_object_add_weak_pointer (G_OBJECT (self->preset_row), (gpointer *) &self->preset_row);
   g_object_add_weak_pointer (G_OBJECT (self->models_row), (gpointer *) &self->models_row);
+  g_object_add_weak_pointer (G_OBJECT (self->url_row), (gpointer *) &self->url_row);
   update_kind (self);
 
   return self;
@@ -415,12 +451,35 @@ tandem_openai_editor_free (TandemOpenaiEditor *self)
       g_signal_handlers_disconnect_by_data (self->models_row, self);
       g_object_remove_weak_pointer (G_OBJECT (self->models_row), (gpointer *) &self->models_row);
     }
+  if (self->url_row != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->url_row, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->url_row), (gpointer *) &self->url_row);
+    }
   g_clear_object (&self->cancellable);
   g_clear_object (&self->agents);
   g_clear_object (&self->models);
   g_clear_pointer (&self->agui_only, g_ptr_array_unref);
   g_free (self->agent_id);
   g_free (self);
+}
+
+/**
+ * tandem_openai_editor_set_token_row:
+ * @self: the editor
+ * @token_row: the token field, which is the API key for a model server
+ *
+ * Called once the authentication group, which comes after the model
+ * server's, is made.
+ */
+void
+tandem_openai_editor_set_token_row (TandemOpenaiEditor  *self,
+                                    AdwPasswordEntryRow *token_row)
+{
+  g_return_if_fail (self != NULL);
+
+  self->token_row = token_row;
+  update_kind (self);
 }
 
 /**

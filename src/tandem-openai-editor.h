@@ -25,10 +25,11 @@ const TandemOpenaiPreset *tandem_openai_get_presets        (guint               
 TandemOpenaiEditor *tandem_openai_editor_new              (AdwPreferencesPage   *page,
                                                            AdwPreferencesGroup  *group,
                                                            AdwEntryRow          *url_row,
-                                                           AdwPasswordEntryRow  *token_row,
                                                            TandemAgents         *agents,
                                                            TandemAgent          *agent);
 void                tandem_openai_editor_free             (TandemOpenaiEditor   *self);
+void                tandem_openai_editor_set_token_row    (TandemOpenaiEditor   *self,
+                                                           AdwPasswordEntryRow  *token_row);
 void                tandem_openai_editor_add_agui_only    (TandemOpenaiEditor   *self,
                                                            GtkWidget            *widget);
 gboolean            tandem_openai_editor_is_openai        (TandemOpenaiEditor   *self);

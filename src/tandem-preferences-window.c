@@ -195,7 +195,17 @@ create_agent_row_cb (gpointer item,
       g_autofree char *edit_label = g_strdup_printf (_("Edit “%s”"), name);
       g_autofree char *remove_label = g_strdup_printf (_("Remove “%s”"), name);
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
+      if (tandem_agent_is_openai (agent))
+        {
+          /* Translators: a model's name on a server's base URL, such as
+           * "llama3.2 on http://localhost:11434/v1" */
+          g_autofree char *subtitle = g_strdup_printf (_("%s on %s"), tandem_agent_get_model (agent),
+                                                       tandem_agent_get_url (agent));
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+        }
+      else
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  create_icon_button ("document-edit-symbolic", _("Edit"),
                                                      edit_label, "agents.edit", id));
@@ -732,10 +742,11 @@ editor_open (TandemPreferencesWindow *self,
   gtk_widget_set_vexpand (page, TRUE);
   gtk_box_append (GTK_BOX (self->editor), page);
 
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
+  /* First what kind of agent it is: the rest follows from it. */
   kind_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), kind_group);
+  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
   self->name_row = create_entry_row (group, adw_entry_row_new (), _("_Name"),
                                      agent ? tandem_agent_get_name (agent) : NULL);
   self->url_row = create_entry_row (group, adw_entry_row_new (), _("_URL"),
@@ -754,6 +765,11 @@ editor_open (TandemPreferencesWindow *self,
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Error"),
                                   -1);
   adw_preferences_group_add (group, GTK_WIDGET (self->editor_error));
+
+  /* A model on an OpenAI-compatible server: its group comes after the
+   * name and URL; what only an AG-UI agent has hides while it is one. */
+  self->openai = tandem_openai_editor_new (ADW_PREFERENCES_PAGE (page), kind_group,
+                                           self->url_row, self->agents, agent);
 
   token_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (token_group, _("Authentication"));
@@ -774,10 +790,7 @@ editor_open (TandemPreferencesWindow *self,
       adw_preferences_group_add (token_group, forget);
     }
 
-  /* A model on an OpenAI-compatible server: its group comes after the
-   * name and URL; what only an AG-UI agent has hides while it is one. */
-  self->openai = tandem_openai_editor_new (ADW_PREFERENCES_PAGE (page), kind_group,
-                                           self->url_row, self->token_row, self->agents, agent);
+  tandem_openai_editor_set_token_row (self->openai, self->token_row);
   editor_add_test_group (self, ADW_PREFERENCES_PAGE (page));
   editor_add_connection_group (self, ADW_PREFERENCES_PAGE (page), agent);
   tandem_openai_editor_add_agui_only (self->openai,
