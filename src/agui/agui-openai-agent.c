@@ -1285,11 +1285,16 @@ on_models_cb (GObject      *object,
 
   if (!(bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error)))
     {
+      g_autofree char *text = NULL;
+
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_CONNECT, "%s",
-                                 dup_connect_message (self->base_url, error));
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+
+      text = dup_connect_message (self->base_url, error);
+      g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_CONNECT, "%s", text);
       return;
     }
 
