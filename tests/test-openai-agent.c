@@ -603,6 +603,70 @@ test_unknown_tool (Fixture       *f,
   g_assert_cmpstr (answer, ==, "I cannot do that.");
 }
 
+static char *
+dup_user_message_id (Fixture    *f,
+                     const char *text)
+{
+  g_autoptr(JsonArray) messages = history (f);
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      if (g_strcmp0 (json_object_get_string_member (message, "role"), "user") == 0 &&
+          g_strcmp0 (json_object_get_string_member (message, "content"), text) == 0)
+        return g_strdup (json_object_get_string_member (message, "id"));
+    }
+
+  return NULL;
+}
+
+static void
+test_branches (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  GAsyncResult *result = NULL;
+
+  g_test_summary ("Regenerate and edit send the model the chosen branch's history only");
+
+  agui_test_server_push_response (f->server, chunks (TEXT ("One."), FINISH ("stop"), DONE, NULL));
+  agui_test_server_push_response (f->server, chunks (TEXT ("Two."), FINISH ("stop"), DONE, NULL));
+  agui_test_server_push_response (f->server, chunks (TEXT ("Two, again."), FINISH ("stop"), DONE, NULL));
+  agui_test_server_push_response (f->server, chunks (TEXT ("Hello to you."), FINISH ("stop"), DONE, NULL));
+
+  state = send (f, "Hi");
+  g_clear_pointer (&state, agui_run_state_unref);
+  state = send (f, "And then?");
+  g_clear_pointer (&state, agui_run_state_unref);
+
+  /* Regenerate the second answer: the history ends at its question. */
+  first = dup_user_message_id (f, "And then?");
+  agui_agent_session_regenerate_async (f->session, first, NULL, NULL, agui_test_store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, SEND_DEADLINE_MS));
+  state = agui_agent_session_regenerate_finish (f->session, result, &error);
+  g_clear_object (&result);
+  g_assert_no_error (error);
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_clear_pointer (&state, agui_run_state_unref);
+  g_assert_cmpuint (request_n_messages (f, 2), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 2), "content"), ==, "One.");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 3), "content"), ==, "And then?");
+
+  /* Edit the first question: only the system prompt and the new text. */
+  g_free (first);
+  first = dup_user_message_id (f, "Hi");
+  agui_agent_session_edit_async (f->session, first, "Hello", NULL, NULL, agui_test_store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, SEND_DEADLINE_MS));
+  state = agui_agent_session_edit_finish (f->session, result, &error);
+  g_clear_object (&result);
+  g_assert_no_error (error);
+  g_assert_cmpuint (request_n_messages (f, 3), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 3, 1), "content"), ==, "Hello");
+}
+
 static gboolean
 has_tool_call (gpointer data)
 {
@@ -860,6 +924,7 @@ main (int   argc,
   ADD ("/agui/openai-agent/content-filter", test_content_filter);
   ADD ("/agui/openai-agent/long-answer", test_long_answer);
   ADD ("/agui/openai-agent/unknown-tool", test_unknown_tool);
+  ADD ("/agui/openai-agent/branches", test_branches);
   ADD ("/agui/openai-agent/stop", test_stop);
   ADD ("/agui/openai-agent/not-running", test_not_running);
   ADD ("/agui/openai-agent/messages", test_messages);
