@@ -667,6 +667,32 @@ test_branches (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (request_message (f, 3, 1), "content"), ==, "Hello");
 }
 
+static void
+test_known_and_unknown_calls (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiRunState) state = NULL;
+
+  g_test_summary ("A known and an unknown call together: the unknown one is answered with an error, "
+                  "the known one runs, and both answers go back on the follow-up");
+
+  agui_test_server_push_response (f->server, chunks (
+    FIRST, CALL_START (0, "call_ok", "get_current_time"), CALL_ARGS (0, "{}"),
+    CALL_START (1, "call_bad", "format_disk"), CALL_ARGS (1, "{}"),
+    FINISH ("tool_calls"), DONE, NULL));
+  agui_test_server_push_response (f->server, chunks (TEXT ("Done."), FINISH ("stop"), DONE, NULL));
+
+  state = send (f, "Go");
+  g_assert_cmpint (agui_run_state_get_status (state), ==, AGUI_RUN_FINISHED);
+  g_assert_cmpuint (f->tool_arguments->len, ==, 1);
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  g_assert_cmpuint (request_n_messages (f, 1), ==, 5);
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 3), "tool_call_id"), ==, "call_ok");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 3), "content"), ==, "12:00 UTC");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 4), "tool_call_id"), ==, "call_bad");
+  g_assert_nonnull (strstr (json_object_get_string_member (request_message (f, 1, 4), "content"), "no tool named"));
+}
+
 static gboolean
 has_tool_call (gpointer data)
 {
@@ -924,6 +950,7 @@ main (int   argc,
   ADD ("/agui/openai-agent/content-filter", test_content_filter);
   ADD ("/agui/openai-agent/long-answer", test_long_answer);
   ADD ("/agui/openai-agent/unknown-tool", test_unknown_tool);
+  ADD ("/agui/openai-agent/known-and-unknown-calls", test_known_and_unknown_calls);
   ADD ("/agui/openai-agent/branches", test_branches);
   ADD ("/agui/openai-agent/stop", test_stop);
   ADD ("/agui/openai-agent/not-running", test_not_running);
