@@ -458,6 +458,20 @@ test_unknown_model (Fixture       *f,
 }
 
 static void
+test_empty_error_body (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AguiRunState) state = NULL;
+
+  g_test_summary ("A proxy's bare 502 still says what happened");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_error (502, "text/plain", ""));
+
+  state = send (f, "Hi");
+  assert_failed (state, "http_502", "The model server answered HTTP 502");
+}
+
+static void
 test_error_mid_stream (Fixture       *f,
                        gconstpointer  data)
 {
@@ -943,6 +957,7 @@ main (int   argc,
   ADD ("/agui/openai-agent/think-tags", test_think_tags);
   ADD ("/agui/openai-agent/unauthorized", test_unauthorized);
   ADD ("/agui/openai-agent/unknown-model", test_unknown_model);
+  ADD ("/agui/openai-agent/empty-error-body", test_empty_error_body);
   ADD ("/agui/openai-agent/error-mid-stream", test_error_mid_stream);
   ADD ("/agui/openai-agent/done-missing", test_done_missing);
   ADD ("/agui/openai-agent/cut-short", test_cut_short);

@@ -203,8 +203,13 @@ static char *
 dup_server_message (const guint8 *data,
                     gsize         length)
 {
-  g_autofree char *text = g_utf8_make_valid ((const char *) data, length);
+  g_autofree char *text = NULL;
   g_autoptr(JsonNode) node = NULL;
+
+  if (data == NULL || length == 0)
+    return g_strdup ("");
+
+  text = g_utf8_make_valid ((const char *) data, length);
 
   if ((node = _agui_json_parse (text, -1, NULL)) != NULL && JSON_NODE_HOLDS_OBJECT (node))
     {
