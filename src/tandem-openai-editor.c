@@ -41,20 +41,18 @@ struct _TandemOpenaiEditor
 
 enum { KIND_AGUI, KIND_OPENAI };
 
-static const TandemOpenaiPreset presets[] = {
+typedef struct
+{
+  const char *name;
+  const char *base_url;
+} Preset;
+
+static const Preset presets[] = {
   /* Names of programs, not translated */
   { "Ollama", "http://localhost:11434/v1" },
   { "llama.cpp", "http://localhost:8080/v1" },
   { "LM Studio", "http://localhost:1234/v1" },
 };
-
-const TandemOpenaiPreset *
-tandem_openai_get_presets (guint *n_presets)
-{
-  *n_presets = G_N_ELEMENTS (presets);
-
-  return presets;
-}
 
 static void
 set_status (TandemOpenaiEditor *self,
@@ -358,6 +356,8 @@ tandem_openai_editor_new (AdwPreferencesPage  *page,
     kinds = gtk_string_list_new (names);
   }
   self->kind_row = add_combo_row (group, _("_Kind"), NULL, G_LIST_MODEL (kinds));
+  /* As the subtitle the choice has the row's width, not a corner of it. */
+  adw_combo_row_set_use_subtitle (self->kind_row, TRUE);
   adw_combo_row_set_selected (self->kind_row, openai ? KIND_OPENAI : KIND_AGUI);
 
   self->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());

@@ -14,14 +14,6 @@ G_BEGIN_DECLS
 
 typedef struct _TandemOpenaiEditor TandemOpenaiEditor;
 
-typedef struct
-{
-  const char *name;
-  const char *base_url;
-} TandemOpenaiPreset;
-
-const TandemOpenaiPreset *tandem_openai_get_presets        (guint                *n_presets);
-
 TandemOpenaiEditor *tandem_openai_editor_new              (AdwPreferencesPage   *page,
                                                            AdwPreferencesGroup  *group,
                                                            AdwEntryRow          *url_row,

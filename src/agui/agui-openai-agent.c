@@ -56,6 +56,7 @@
  *
  * ```c
  * g_autoptr(AguiOpenaiAgent) agent = NULL;
+ * g_autoptr(AguiAgentSession) session = NULL;
  * g_autoptr(GError) error = NULL;
  *
  * agent = agui_openai_agent_new ("http://localhost:11434/v1", "llama3.2", &error);
