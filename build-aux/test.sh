@@ -38,7 +38,7 @@ if command -v clang >/dev/null 2>&1; then
     CC=clang meson setup _fuzz -Dfuzzing=true -Dintrospection=disabled \
       -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
   fi
-  harnesses="json sse-decoder pipeline json-patch import markdown store"
+  harnesses="json sse-decoder pipeline json-patch import markdown store openai-chunks"
   meson compile -C _fuzz $(for h in $harnesses; do echo "tests/fuzz/fuzz-$h"; done)
   scratch=$(mktemp -d)
   trap 'rm -rf "$scratch"' EXIT

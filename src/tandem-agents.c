@@ -23,6 +23,11 @@
  * agent saves a new one with the same id.
  *
  * Its bearer token is not part of it; it lives in the keyring only.
+ *
+ * An agent may instead be a model on an OpenAI-compatible server (Ollama,
+ * llama.cpp, LM Studio, vLLM): its URL is then the server's base URL, and
+ * it has a model, a system prompt and a temperature; its token is the
+ * server's API key, and it runs in Tandem as an [class@Agui.OpenaiAgent].
  */
 struct _TandemAgent
 {
@@ -34,6 +39,10 @@ struct _TandemAgent
   guint64          max_frame_size;
   guint            idle_timeout;
   AguiHttpEncoding encoding;
+  /* An OpenAI-compatible server's model, when it has one */
+  char            *model;
+  char            *system_prompt;
+  double           temperature;
 };
 
 G_DEFINE_FINAL_TYPE (TandemAgent, tandem_agent, G_TYPE_OBJECT)
@@ -48,6 +57,9 @@ enum {
   AGENT_PROP_IDLE_TIMEOUT,
   AGENT_PROP_MAX_FRAME_SIZE,
   AGENT_PROP_ENCODING,
+  AGENT_PROP_MODEL,
+  AGENT_PROP_SYSTEM_PROMPT,
+  AGENT_PROP_TEMPERATURE,
   AGENT_N_PROPS
 };
 
@@ -62,6 +74,8 @@ tandem_agent_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->headers, g_strfreev);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->system_prompt, g_free);
 
   G_OBJECT_CLASS (tandem_agent_parent_class)->finalize (object);
 }
@@ -108,6 +122,18 @@ tandem_agent_get_property (GObject    *object,
       g_value_set_enum (value, self->encoding);
       break;
 
+    case AGENT_PROP_MODEL:
+      g_value_set_string (value, self->model);
+      break;
+
+    case AGENT_PROP_SYSTEM_PROMPT:
+      g_value_set_string (value, self->system_prompt);
+      break;
+
+    case AGENT_PROP_TEMPERATURE:
+      g_value_set_double (value, self->temperature);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -151,6 +177,18 @@ tandem_agent_set_property (GObject      *object,
       self->encoding = g_value_get_enum (value);
       break;
 
+    case AGENT_PROP_MODEL:
+      self->model = g_value_dup_string (value);
+      break;
+
+    case AGENT_PROP_SYSTEM_PROMPT:
+      self->system_prompt = g_value_dup_string (value);
+      break;
+
+    case AGENT_PROP_TEMPERATURE:
+      self->temperature = g_value_get_double (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -192,12 +230,25 @@ tandem_agent_class_init (TandemAgentClass *klass)
     g_param_spec_enum ("encoding", NULL, NULL, AGUI_TYPE_HTTP_ENCODING, AGUI_HTTP_ENCODING_SSE,
                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /* Set for a model on an OpenAI-compatible server, NULL for an AG-UI agent */
+  agent_properties[AGENT_PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  agent_properties[AGENT_PROP_SYSTEM_PROMPT] =
+    g_param_spec_string ("system-prompt", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  /* Below 0 for the server's default */
+  agent_properties[AGENT_PROP_TEMPERATURE] =
+    g_param_spec_double ("temperature", NULL, NULL, -1.0, 2.0, -1.0,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, AGENT_N_PROPS, agent_properties);
 }
 
 static void
 tandem_agent_init (TandemAgent *self)
 {
+  self->temperature = -1.0;
 }
 
 /**
@@ -283,7 +334,84 @@ tandem_agent_with_encoding (TandemAgent      *self,
                        "idle-timeout", self->idle_timeout,
                        "max-frame-size", self->max_frame_size,
                        "encoding", encoding,
+                       "model", self->model,
+                       "system-prompt", self->system_prompt,
+                       "temperature", self->temperature,
                        NULL);
+}
+
+/**
+ * tandem_agent_new_openai:
+ * @id: the agent's id, unique among the agents
+ * @name: its name, as the person gave it
+ * @base_url: the server's base URL, such as `http://localhost:11434/v1`
+ * @headers: (nullable) (array zero-terminated=1): extra headers as `Name: value`
+ * @model: the model to ask
+ * @system_prompt: (nullable): what the model is told first
+ * @temperature: from 0 to 2, below 0 for the server's default
+ * @idle_timeout: seconds the server may send nothing, 0 for no limit
+ *
+ * Returns: (transfer full): a new agent that is a model on an
+ *   OpenAI-compatible server
+ */
+TandemAgent *
+tandem_agent_new_openai (const char         *id,
+                         const char         *name,
+                         const char         *base_url,
+                         const char * const *headers,
+                         const char         *model,
+                         const char         *system_prompt,
+                         double              temperature,
+                         guint               idle_timeout)
+{
+  const char * const empty[] = { NULL };
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+
+  return g_object_new (TANDEM_TYPE_AGENT,
+                       "id", id,
+                       "name", name,
+                       "url", base_url,
+                       "headers", headers ? headers : empty,
+                       "idle-timeout", MIN (idle_timeout, TANDEM_AGENT_MAX_IDLE_TIMEOUT),
+                       "model", model,
+                       "system-prompt", system_prompt && system_prompt[0] ? system_prompt : NULL,
+                       "temperature", temperature < 0 ? -1.0 : MIN (temperature, 2.0),
+                       NULL);
+}
+
+gboolean
+tandem_agent_is_openai (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), FALSE);
+
+  return self->model != NULL;
+}
+
+const char *
+tandem_agent_get_model (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), NULL);
+
+  return self->model;
+}
+
+const char *
+tandem_agent_get_system_prompt (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), NULL);
+
+  return self->system_prompt;
+}
+
+double
+tandem_agent_get_temperature (TandemAgent *self)
+{
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), -1.0);
+
+  return self->temperature;
 }
 
 AguiHttpEncoding
@@ -373,7 +501,10 @@ tandem_agent_equal (TandemAgent *a,
          g_strv_equal ((const char * const *) a->headers, (const char * const *) b->headers) &&
          a->idle_timeout == b->idle_timeout &&
          a->max_frame_size == b->max_frame_size &&
-         a->encoding == b->encoding;
+         a->encoding == b->encoding &&
+         g_strcmp0 (a->model, b->model) == 0 &&
+         g_strcmp0 (a->system_prompt, b->system_prompt) == 0 &&
+         a->temperature == b->temperature;
 }
 
 /**
@@ -454,11 +585,30 @@ parse_agents (GVariant *value)
       guint idle_timeout = TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT;
       guint64 max_frame_size = 0;
       AguiHttpEncoding encoding = AGUI_HTTP_ENCODING_SSE;
+      const char *kind = NULL;
+      const char *model = NULL;
+      const char *system_prompt = NULL;
+      double temperature = -1.0;
 
       while (g_variant_iter_next (settings, "{&s&s}", &key, &setting))
         {
           if (strcmp (key, "url") == 0)
             url = setting;
+          else if (strcmp (key, "kind") == 0)
+            kind = setting;
+          else if (strcmp (key, "model") == 0)
+            model = setting;
+          else if (strcmp (key, "system-prompt") == 0)
+            system_prompt = setting;
+          else if (strcmp (key, "temperature") == 0)
+            {
+              char *end = NULL;
+              double number = g_ascii_strtod (setting, &end);
+
+              /* A hand-edited value that is no number keeps the server's default. */
+              if (end != setting && *end == '\0' && number >= 0 && number <= 2)
+                temperature = number;
+            }
           else if (strcmp (key, "idle-timeout") == 0)
             {
               guint64 seconds;
@@ -484,6 +634,12 @@ parse_agents (GVariant *value)
 
       if (id[0] == '\0' || strcmp (id, TANDEM_AGENTS_DEMO_ID) == 0)
         g_debug ("Ignoring an agent with the reserved id “%s”", id);
+      else if (g_strcmp0 (kind, "openai") == 0)
+        {
+          g_ptr_array_add (agents, tandem_agent_new_openai (id, name, url ? url : "", (const char * const *) strv,
+                                                            model ? model : "", system_prompt, temperature,
+                                                            idle_timeout));
+        }
       else
         {
           g_autoptr(TandemAgent) agent = NULL;
@@ -524,6 +680,20 @@ agent_to_variant (TandemAgent *agent)
     }
   if (agent->encoding == AGUI_HTTP_ENCODING_PROTOBUF)
     g_variant_builder_add (&settings, "{ss}", "encoding", "protobuf");
+  if (agent->model != NULL)
+    {
+      g_variant_builder_add (&settings, "{ss}", "kind", "openai");
+      g_variant_builder_add (&settings, "{ss}", "model", agent->model);
+      if (agent->system_prompt != NULL)
+        g_variant_builder_add (&settings, "{ss}", "system-prompt", agent->system_prompt);
+      if (agent->temperature >= 0)
+        {
+          char temperature[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (temperature, sizeof temperature, "%.2f", agent->temperature);
+          g_variant_builder_add (&settings, "{ss}", "temperature", temperature);
+        }
+    }
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -960,6 +1130,18 @@ check_agent (TandemAgent  *agent,
   if (!tandem_agents_check_name (agent->name, error) ||
       !tandem_agents_check_url (agent->url, error))
     return FALSE;
+
+  if (agent->model != NULL)
+    {
+      g_autofree char *model = g_strstrip (g_strdup (agent->model));
+
+      if (model[0] == '\0')
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _("Choose a model: refresh the list to see what the server offers"));
+          return FALSE;
+        }
+    }
 
   for (guint i = 0; agent->headers[i] != NULL; i++)
     {
@@ -1458,6 +1640,31 @@ tandem_agents_lookup_token_cb (GObject      *object,
       g_strv_builder_add (headers, line);
     }
 
+  g_clear_error (&error);
+
+  if (tandem_agent_is_openai (agent))
+    {
+      AguiOpenaiAgent *model;
+
+      header_lines = g_strv_builder_end (headers);
+      model = g_initable_new (AGUI_TYPE_OPENAI_AGENT, NULL, &error,
+                              "base-url", agent->url,
+                              "model", agent->model,
+                              "headers", header_lines,
+                              "api-key", token,
+                              "system-prompt", agent->system_prompt,
+                              "temperature", agent->temperature,
+                              "idle-timeout", agent->idle_timeout * 1000,
+                              NULL);
+      if (token != NULL)
+        secret_password_free (token);
+      if (model == NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_pointer (task, model, g_object_unref);
+      return;
+    }
+
   if (token != NULL)
     {
       char *authorization = g_strconcat ("Authorization: Bearer ", token, NULL);
@@ -1468,7 +1675,6 @@ tandem_agents_lookup_token_cb (GObject      *object,
     }
   header_lines = g_strv_builder_end (headers);
 
-  g_clear_error (&error);
   transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
                               "url", agent->url,
                               "headers", header_lines,
@@ -1492,7 +1698,8 @@ tandem_agents_lookup_token_cb (GObject      *object,
  * @user_data: data for @callback
  *
  * Makes the transport to talk to an agent: an [class@Agui.DemoAgent] for
- * "demo", otherwise an [class@Agui.HttpTransport] with the agent's URL
+ * "demo", an [class@Agui.OpenaiAgent] for a model on an OpenAI-compatible
+ * server (its token as the API key), otherwise an [class@Agui.HttpTransport] with the agent's URL
  * and headers, a 30 second connect timeout, its idle timeout and largest
  * event and, when the keyring holds a
  * token for it, `Authorization: Bearer`. When no keyring answers, the

@@ -41,6 +41,18 @@ gsize               tandem_agent_get_max_frame_size (TandemAgent  *self);
 TandemAgent        *tandem_agent_with_encoding      (TandemAgent      *self,
                                                      AguiHttpEncoding  encoding);
 AguiHttpEncoding    tandem_agent_get_encoding       (TandemAgent      *self);
+TandemAgent        *tandem_agent_new_openai         (const char          *id,
+                                                     const char          *name,
+                                                     const char          *base_url,
+                                                     const char * const  *headers,
+                                                     const char          *model,
+                                                     const char          *system_prompt,
+                                                     double               temperature,
+                                                     guint                idle_timeout);
+gboolean            tandem_agent_is_openai          (TandemAgent      *self);
+const char         *tandem_agent_get_model          (TandemAgent      *self);
+const char         *tandem_agent_get_system_prompt  (TandemAgent      *self);
+double              tandem_agent_get_temperature    (TandemAgent      *self);
 
 #define TANDEM_TYPE_AGENTS (tandem_agents_get_type ())
 G_DECLARE_FINAL_TYPE (TandemAgents, tandem_agents, TANDEM, AGENTS, GObject)

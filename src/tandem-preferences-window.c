@@ -12,6 +12,7 @@
 #include <libsecret/secret.h>
 
 #include "tandem-connection-test.h"
+#include "tandem-openai-editor.h"
 #include "tandem-preferences-window.h"
 
 #define MIB (1024 * 1024)
@@ -85,6 +86,7 @@ struct _TandemPreferencesWindow
   AdwComboRow          *encoding_row;
   GtkLabel             *test_result;
   GCancellable         *test_cancellable;
+  TandemOpenaiEditor   *openai;
 
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
@@ -193,7 +195,17 @@ create_agent_row_cb (gpointer item,
       g_autofree char *edit_label = g_strdup_printf (_("Edit “%s”"), name);
       g_autofree char *remove_label = g_strdup_printf (_("Remove “%s”"), name);
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
+      if (tandem_agent_is_openai (agent))
+        {
+          /* Translators: a model's name on a server's base URL, such as
+           * "llama3.2 on http://localhost:11434/v1" */
+          g_autofree char *subtitle = g_strdup_printf (_("%s on %s"), tandem_agent_get_model (agent),
+                                                       tandem_agent_get_url (agent));
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+        }
+      else
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  create_icon_button ("document-edit-symbolic", _("Edit"),
                                                      edit_label, "agents.edit", id));
@@ -392,6 +404,7 @@ editor_clear (TandemPreferencesWindow *self)
   self->max_frame_spin = NULL;
   self->encoding_row = NULL;
   self->test_result = NULL;
+  g_clear_pointer (&self->openai, tandem_openai_editor_free);
   g_cancellable_cancel (self->test_cancellable);
   g_clear_object (&self->test_cancellable);
 }
@@ -672,6 +685,7 @@ editor_open (TandemPreferencesWindow *self,
   GtkWidget *page;
   GtkWidget *add;
   AdwPreferencesGroup *group;
+  AdwPreferencesGroup *kind_group;
   AdwPreferencesGroup *token_group;
 
   g_autoptr(GtkWidget) previous = NULL;
@@ -728,6 +742,9 @@ editor_open (TandemPreferencesWindow *self,
   gtk_widget_set_vexpand (page, TRUE);
   gtk_box_append (GTK_BOX (self->editor), page);
 
+  /* First what kind of agent it is: the rest follows from it. */
+  kind_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), kind_group);
   group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
   self->name_row = create_entry_row (group, adw_entry_row_new (), _("_Name"),
@@ -749,6 +766,11 @@ editor_open (TandemPreferencesWindow *self,
                                   -1);
   adw_preferences_group_add (group, GTK_WIDGET (self->editor_error));
 
+  /* A model on an OpenAI-compatible server: its group comes after the
+   * name and URL; what only an AG-UI agent has hides while it is one. */
+  self->openai = tandem_openai_editor_new (ADW_PREFERENCES_PAGE (page), kind_group,
+                                           self->url_row, self->agents, agent);
+
   token_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (token_group, _("Authentication"));
   adw_preferences_group_set_description (token_group,
@@ -768,8 +790,14 @@ editor_open (TandemPreferencesWindow *self,
       adw_preferences_group_add (token_group, forget);
     }
 
+  tandem_openai_editor_set_token_row (self->openai, self->token_row);
   editor_add_test_group (self, ADW_PREFERENCES_PAGE (page));
   editor_add_connection_group (self, ADW_PREFERENCES_PAGE (page), agent);
+  tandem_openai_editor_add_agui_only (self->openai,
+                                      gtk_widget_get_ancestor (GTK_WIDGET (self->test_result), ADW_TYPE_PREFERENCES_GROUP));
+  tandem_openai_editor_add_agui_only (self->openai,
+                                      gtk_widget_get_ancestor (GTK_WIDGET (self->max_frame_spin), ADW_TYPE_ACTION_ROW));
+  tandem_openai_editor_add_agui_only (self->openai, GTK_WIDGET (self->encoding_row));
 
   self->headers_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->headers_group, _("Extra Headers"));
@@ -877,11 +905,28 @@ editor_save (TandemPreferencesWindow *self)
   gtk_spin_button_update (self->idle_timeout_spin);
   gtk_spin_button_update (self->max_frame_spin);
   frame_mib = gtk_spin_button_get_value_as_int (self->max_frame_spin);
-  agent = tandem_agent_new_full (id, name, url, (const char * const *) headers,
-                                 gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
-                                 /* The default is kept as "default", so that it follows the library's. */
-                                 (gsize) frame_mib * MIB == AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
-  if (adw_combo_row_get_selected (self->encoding_row) == AGUI_HTTP_ENCODING_PROTOBUF)
+  if (tandem_openai_editor_is_openai (self->openai))
+    {
+      GtkWidget *bad_field = NULL;
+
+      agent = tandem_openai_editor_create_agent (self->openai, id, name, url, (const char * const *) headers,
+                                                 gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
+                                                 &bad_field, &error);
+      if (agent == NULL)
+        {
+          set_field_error (self, bad_field, error->message, TRUE);
+          return FALSE;
+        }
+    }
+  else
+    {
+      agent = tandem_agent_new_full (id, name, url, (const char * const *) headers,
+                                     gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
+                                     /* The default is kept as "default", so that it follows the library's. */
+                                     (gsize) frame_mib * MIB == AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE ? 0 : (gsize) frame_mib * MIB);
+    }
+  if (!tandem_agent_is_openai (agent) &&
+      adw_combo_row_get_selected (self->encoding_row) == AGUI_HTTP_ENCODING_PROTOBUF)
     {
       TandemAgent *binary = tandem_agent_with_encoding (agent, AGUI_HTTP_ENCODING_PROTOBUF);
 
@@ -1250,7 +1295,8 @@ tandem_preferences_window_edit_agent (TandemPreferencesWindow *self,
 /**
  * tandem_preferences_window_get_editor_field:
  * @self: a preferences window
- * @field: "name", "url", "token", "idle-timeout" or "max-frame-size"
+ * @field: "name", "url", "token", "idle-timeout", "max-frame-size", or for
+ *   a model server "model", "system-prompt" or "temperature"
  *
  * Returns: (transfer none) (nullable): the editor's field, if the editor
  *   is open
@@ -1275,6 +1321,8 @@ tandem_preferences_window_get_editor_field (TandemPreferencesWindow *self,
     return GTK_EDITABLE (self->idle_timeout_spin);
   if (g_str_equal (field, "max-frame-size"))
     return GTK_EDITABLE (self->max_frame_spin);
+  if (tandem_openai_editor_get_field (self->openai, field) != NULL)
+    return tandem_openai_editor_get_field (self->openai, field);
 
   g_return_val_if_reached (NULL);
 }
@@ -1365,4 +1413,19 @@ tandem_preferences_window_get_connection_result (TandemPreferencesWindow *self)
     return NULL;
 
   return gtk_label_get_text (self->test_result);
+}
+
+/**
+ * tandem_preferences_window_get_editor_openai:
+ * @self: a preferences window
+ *
+ * Returns: (transfer none) (nullable): the editor's model server part,
+ *   if the editor is open
+ */
+TandemOpenaiEditor *
+tandem_preferences_window_get_editor_openai (TandemPreferencesWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_PREFERENCES_WINDOW (self), NULL);
+
+  return self->openai;
 }

@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "tandem-agents.h"
+#include "tandem-openai-editor.h"
 
 G_BEGIN_DECLS
 
@@ -29,5 +30,6 @@ void         tandem_preferences_window_add_editor_header (TandemPreferencesWindo
 gboolean     tandem_preferences_window_save_editor       (TandemPreferencesWindow *self);
 const char  *tandem_preferences_window_get_editor_error  (TandemPreferencesWindow *self);
 const char  *tandem_preferences_window_get_connection_result (TandemPreferencesWindow *self);
+TandemOpenaiEditor *tandem_preferences_window_get_editor_openai (TandemPreferencesWindow *self);
 
 G_END_DECLS

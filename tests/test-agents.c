@@ -447,6 +447,51 @@ test_agents_transport_settings (void)
 }
 
 static void
+test_agents_openai (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgents) reread = NULL;
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(TandemAgent) unnamed = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+  TandemAgent *found;
+
+  g_test_summary ("A model on an OpenAI-compatible server survives the settings with its model, "
+                  "prompt and temperature, and its transport is an AguiOpenaiAgent");
+
+  agent = tandem_agent_new_openai ("o", "Local", "http://localhost:11434/v1", NULL, "llama3.2",
+                                   "Be brief.", 0.3, 120);
+  g_assert_true (tandem_agents_save (agents, agent, NULL));
+  unnamed = tandem_agent_new_openai ("n", "No model", "http://localhost:11434/v1", NULL, " ", NULL, -1, 120);
+  g_assert_false (tandem_agents_save (agents, unnamed, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  reread = tandem_agents_new (settings);
+  found = tandem_agents_lookup (reread, "o");
+  g_assert_nonnull (found);
+  g_assert_true (tandem_agent_is_openai (found));
+  g_assert_cmpstr (tandem_agent_get_model (found), ==, "llama3.2");
+  g_assert_cmpstr (tandem_agent_get_system_prompt (found), ==, "Be brief.");
+  g_assert_cmpfloat_with_epsilon (tandem_agent_get_temperature (found), 0.3, 1e-9);
+  g_assert_cmpuint (tandem_agent_get_idle_timeout (found), ==, 120);
+
+  tandem_agents_create_transport_async (reread, "o", NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 10000);
+  transport = tandem_agents_create_transport_finish (reread, result, &error);
+  g_assert_no_error (error);
+  g_assert_true (AGUI_IS_OPENAI_AGENT (transport));
+  g_assert_cmpstr (agui_openai_agent_get_base_url (AGUI_OPENAI_AGENT (transport)), ==, "http://localhost:11434/v1");
+  g_assert_cmpstr (agui_openai_agent_get_model (AGUI_OPENAI_AGENT (transport)), ==, "llama3.2");
+  g_assert_cmpstr (agui_openai_agent_get_system_prompt (AGUI_OPENAI_AGENT (transport)), ==, "Be brief.");
+  g_assert_cmpfloat_with_epsilon (agui_openai_agent_get_temperature (AGUI_OPENAI_AGENT (transport)), 0.3, 1e-9);
+  g_assert_cmpuint (agui_openai_agent_get_idle_timeout (AGUI_OPENAI_AGENT (transport)), ==, 120000);
+}
+
+static void
 test_agents_cancelled (void)
 {
   g_autoptr(GSettings) settings = new_settings ();
@@ -1074,6 +1119,7 @@ main (int   argc,
   g_test_add_func ("/agents/demo-first", test_agents_demo_first);
   g_test_add_func ("/agents/validate", test_agents_validate);
   g_test_add_func ("/agents/round-trip", test_agents_round_trip);
+  g_test_add_func ("/agents/openai", test_agents_openai);
   g_test_add_func ("/agents/remove", test_agents_remove);
   g_test_add_func ("/agents/active", test_agents_active);
   g_test_add_func ("/agents/token-no-keyring", test_agents_token_no_keyring);

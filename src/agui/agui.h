@@ -31,6 +31,7 @@
 # include "agui-transport.h"
 # include "agui-demo-agent.h"
 # include "agui-http-transport.h"
+# include "agui-openai-agent.h"
 # include "agui-replay-transport.h"
 # include "agui-tool.h"
 # include "agui-tool-registry.h"

@@ -21,6 +21,7 @@
 #include "agui-reducer-private.h"
 
 #include "tandem-bench.h"
+#include "tandem-cli-openai.h"
 #include "tandem-cli-send.h"
 #include "tandem-conform.h"
 
@@ -39,12 +40,16 @@ static const char usage[] =
   "  bench state [COUNT]      Time patch inserts, rollback, steps and printing\n"
   "  send URL|--demo MESSAGE  Send a message to an agent and print the answer as it streams\n"
   "  chat URL|--demo          Chat with an agent at the terminal\n"
+  "  models --openai BASE_URL List the models of an OpenAI-compatible server\n"
   "  threads --store PATH      List the stored conversations, newest first\n"
   "  show THREAD --store PATH  Print a stored conversation (--markdown, --json or --export;\n"
   "                            the chosen branch, or every one with --all-branches)\n"
   "  import FILE --store PATH  Add a conversation exported with show --export, as a new thread\n"
   "\n"
-  "send and chat keep the conversation with --store PATH and continue one with --thread ID.\n";
+  "send and chat keep the conversation with --store PATH and continue one with --thread ID.\n"
+  "With --openai BASE_URL --model MODEL instead of URL they talk to a model on an\n"
+  "OpenAI-compatible server (Ollama http://localhost:11434/v1, llama.cpp\n"
+  "http://localhost:8080/v1, LM Studio http://localhost:1234/v1).\n";
 
 /* g_print() converts to the locale's charset; JSON output stays UTF-8
  * whatever the locale, or a C locale would turn every é into '?'. */
@@ -420,6 +425,10 @@ typedef struct
   int        deadline;
   char      *max_frame_size;
   char      *encoding;
+  char      *openai;
+  char      *model;
+  char      *system_prompt;
+  double     temperature;
 } SessionOptions;
 
 static void
@@ -431,6 +440,9 @@ session_options_clear (SessionOptions *options)
   g_free (options->store);
   g_free (options->max_frame_size);
   g_free (options->encoding);
+  g_free (options->openai);
+  g_free (options->model);
+  g_free (options->system_prompt);
 }
 
 static AguiAgentSession *
@@ -467,14 +479,18 @@ open_session (const char      *url,
       !tandem_cli_parse_encoding (options->encoding, &transport_options.encoding, error))
     return NULL;
 
-  transport = tandem_cli_transport_new (options->demo ? NULL : url, &transport_options, error);
+  if (options->openai != NULL)
+    transport = tandem_cli_openai_transport_new (options->openai, options->model, options->system_prompt,
+                                                 options->temperature, &transport_options, error);
+  else
+    transport = tandem_cli_transport_new (options->demo ? NULL : url, &transport_options, error);
   if (transport == NULL)
     return NULL;
 
   if (options->store != NULL && !(store = agui_session_store_new (options->store, error)))
     return NULL;
 
-  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", transport, "thread-id", options->thread, "tools", tools, "store", store, "agent", options->demo ? "demo" : url, NULL);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", transport, "thread-id", options->thread, "tools", tools, "store", store, "agent", options->demo ? "demo" : options->openai ? options->openai : url, NULL);
 
   /* Continuing a stored thread: it reopens as it was, interrupts included. */
   if (store != NULL && options->thread != NULL && !_agui_agent_session_restore (session, error))
@@ -488,7 +504,7 @@ command_session (int      argc,
                  char   **argv,
                  gboolean chat)
 {
-  SessionOptions options = { .idle_timeout = -1 };
+  SessionOptions options = { .idle_timeout = -1, .temperature = -1.0 };
   GOptionEntry entries[] = {
     { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &options.headers, "Send an extra HTTP header", "'NAME: VALUE'" },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &options.demo, "Talk to the built-in demo agent", NULL },
@@ -506,9 +522,14 @@ command_session (int      argc,
       "Accept events up to this size (default 8M)", "SIZE" },
     { "encoding", 0, 0, G_OPTION_ARG_STRING, &options.encoding,
       "Ask for sse (text, the default) or protobuf (binary) events", "ENCODING" },
+    { "openai", 0, 0, G_OPTION_ARG_STRING, &options.openai,
+      "Talk to a model on an OpenAI-compatible server instead of an agent", "BASE_URL" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &options.model, "The model to ask, with --openai", "MODEL" },
+    { "system", 0, 0, G_OPTION_ARG_STRING, &options.system_prompt, "The system prompt, with --openai", "TEXT" },
+    { "temperature", 0, 0, G_OPTION_ARG_DOUBLE, &options.temperature, "The temperature, with --openai", "T" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo" : "URL|--demo MESSAGE");
+  g_autoptr(GOptionContext) context = g_option_context_new (chat ? "URL|--demo|--openai BASE_URL" : "URL|--demo|--openai BASE_URL MESSAGE");
   g_autoptr(AguiAgentSession) session = NULL;
   g_autoptr(GError) error = NULL;
   const char *url = NULL, *message = NULL;
@@ -522,7 +543,7 @@ command_session (int      argc,
       return 2;
     }
 
-  if (options.demo)
+  if (options.demo || options.openai != NULL)
     message = argc > 1 ? argv[1] : NULL;
   else
     {
@@ -530,7 +551,7 @@ command_session (int      argc,
       message = argc > 2 ? argv[2] : NULL;
     }
 
-  if ((!options.demo && url == NULL) || (!chat && message == NULL))
+  if ((!options.demo && options.openai == NULL && url == NULL) || (!chat && message == NULL))
     {
       g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
 
@@ -771,6 +792,8 @@ main (int   argc,
     return command_session (argc - 1, argv + 1, FALSE);
   if (g_str_equal (argv[1], "chat"))
     return command_session (argc - 1, argv + 1, TRUE);
+  if (g_str_equal (argv[1], "models"))
+    return tandem_cli_models (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "threads"))
     return command_threads (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "show"))
