@@ -19,6 +19,7 @@
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
+#include "tandem-draft-keeper.h"
 #include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
 #include "tandem-welcome-prompts.h"
@@ -106,6 +107,7 @@ struct _TandemWindow
   GtkWidget            *jump_button;
   GtkRevealer          *error_revealer;
   TandemSaveBanner     *save_banner;
+  TandemDraftKeeper    *draft_keeper;
   GtkLabel             *error_label;
   GtkExpander          *error_details;
   GtkLabel             *error_details_label;
@@ -2679,6 +2681,7 @@ tandem_window_dispose (GObject *object)
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
+  g_clear_object (&self->draft_keeper);
 
   if (self->session != NULL)
     {
@@ -2846,6 +2849,7 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
   g_signal_connect_object (self->composer_view, "paste-clipboard",
                            G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
@@ -2966,6 +2970,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
+  tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);

@@ -20,6 +20,7 @@
 #endif
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
 #include "agui-chunk-normalizer-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
@@ -352,16 +353,17 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 3, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 4, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 4);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                     "('threads', 'events', 'snapshots', 'interrupts', 'search_text')"), ==, 5);
+                                     "('threads', 'events', 'snapshots', 'interrupts', 'search_text', "
+                                     "'journal', 'drafts')"), ==, 7);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -369,7 +371,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 4);
 }
 
 static void
@@ -1444,6 +1446,139 @@ test_kill (Fixture       *f,
     }
 }
 
+/* A line of store-child's "stream" mode, read back: its kind, when it
+ * was printed, and what it says */
+static gboolean
+parse_stream_line (const char  *line,
+                   char       **kind,
+                   gint64      *time,
+                   char       **rest)
+{
+  g_auto(GStrv) words = g_strsplit (line, " ", 3);
+
+  if (g_strv_length (words) < 2)
+    return FALSE;
+
+  *kind = g_strdup (words[0]);
+  *time = g_ascii_strtoll (words[1], NULL, 10);
+  *rest = g_strdup (words[2] ? words[2] : "");
+  return TRUE;
+}
+
+static void
+test_kill_streaming (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *child = child_path ();
+  int rounds = g_test_slow () ? 100 : 25;
+  int interrupted = 0;
+  int checked_parts = 0;
+
+  g_test_summary ("A session killed at random instants of streamed answers keeps, after each "
+                  "restore, every message the person sent and every part of the answer shown "
+                  "up to 250 ms before the kill; the cut answer is marked failed");
+
+  for (int round = 0; round < rounds; round++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GDataInputStream) lines = NULL;
+      g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(AguiSessionStore) store = NULL;
+      g_autoptr(AguiDemoAgent) agent = agui_demo_agent_new ();
+      g_autoptr(AguiAgentSession) session = NULL;
+      g_autoptr(GHashTable) lengths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GError) error = NULL;
+      GListModel *transcript;
+      gint64 killed_at;
+      gboolean sent = FALSE;
+      char *line;
+
+      process = g_subprocess_launcher_spawn (launcher, &error, child, "stream", f->path, "crash", NULL);
+      g_assert_no_error (error);
+      lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+
+      /* Once it asks, somewhere into the answer (or the next) */
+      while (!sent && (line = g_data_input_stream_read_line (lines, NULL, NULL, &error)) != NULL)
+        {
+          sent = g_str_has_prefix (line, "send ");
+          g_ptr_array_add (seen, line);
+        }
+      g_assert_no_error (error);
+      g_assert_true (sent);
+      g_usleep (g_test_rand_int_range (0, 2500000));
+      killed_at = g_get_monotonic_time ();
+      g_subprocess_send_signal (process, SIGKILL);
+
+      while ((line = g_data_input_stream_read_line (lines, NULL, NULL, NULL)) != NULL)
+        g_ptr_array_add (seen, line);
+      g_assert_true (g_subprocess_wait (process, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_signaled (process));
+
+      assert_integrity (f->path);
+
+      store = open_store (f->path);
+      session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", agent, "thread-id", "crash",
+                              "store", store, NULL);
+      g_assert_true (_agui_agent_session_restore (session, &error));
+      g_assert_no_error (error);
+
+      transcript = G_LIST_MODEL (agui_agent_session_get_transcript (session));
+      for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
+          g_autofree char *text = NULL;
+
+          if (!AGUI_IS_MESSAGE (item))
+            continue;
+          text = agui_message_dup_text (AGUI_MESSAGE (item));
+          g_hash_table_insert (lengths, g_strdup (agui_message_get_id (AGUI_MESSAGE (item))),
+                               GSIZE_TO_POINTER (text ? strlen (text) : 0));
+          if (text != NULL && g_str_has_prefix (text, "long question "))
+            g_hash_table_insert (lengths, g_strdup (text), GSIZE_TO_POINTER (1));
+        }
+
+      for (guint i = 0; i < seen->len; i++)
+        {
+          g_autofree char *kind = NULL;
+          g_autofree char *rest = NULL;
+          gint64 time;
+
+          /* The kill may cut the last line */
+          if (!parse_stream_line (g_ptr_array_index (seen, i), &kind, &time, &rest) ||
+              time > killed_at - 250000)
+            continue;
+
+          if (g_str_equal (kind, "send"))
+            {
+              if (!g_hash_table_contains (lengths, rest))
+                g_error ("round %d: the message '%s' sent %" G_GINT64_FORMAT " ms before the kill is lost",
+                         round, rest, (killed_at - time) / 1000);
+            }
+          else if (g_str_equal (kind, "shown"))
+            {
+              g_auto(GStrv) words = g_strsplit (rest, " ", 2);
+              gsize shown = g_ascii_strtoull (words[1], NULL, 10);
+              gsize kept = GPOINTER_TO_SIZE (g_hash_table_lookup (lengths, words[0]));
+
+              if (kept < shown)
+                g_error ("round %d: message %s showed %" G_GSIZE_FORMAT " bytes %" G_GINT64_FORMAT
+                         " ms before the kill (line %u of %u); %" G_GSIZE_FORMAT " were kept",
+                         round, words[0], shown, (killed_at - time) / 1000, i, seen->len, kept);
+              checked_parts++;
+            }
+        }
+
+      if (agui_run_state_get_status (agui_agent_session_get_run_state (session)) == AGUI_RUN_FAILED)
+        interrupted++;
+    }
+
+  g_test_message ("%d rounds, %d cut short, %d parts of answers checked", rounds, interrupted, checked_parts);
+  g_assert_cmpint (interrupted, >, 0);
+  g_assert_cmpint (checked_parts, >, 0);
+}
+
 static void
 test_two_writers (Fixture       *f,
                   gconstpointer  data)
@@ -1841,6 +1976,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
+  ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())

@@ -627,7 +627,7 @@ test_unstorable_state (Fixture       *f,
   g_autoptr(AguiAgentSession) reopened = NULL;
 
   g_test_summary ("A state that has no JSON form is refused by the save, which says why; "
-                  "what was stored before still opens");
+                  "what was stored before still opens, with the person's message kept at send");
 
   script (replay, RS ("r1") "," TEXT ("m1", "one") "," RF ("r1"));
   send (session, "one");
@@ -644,7 +644,7 @@ test_unstorable_state (Fixture       *f,
 
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_assert_true (_agui_agent_session_restore (reopened, NULL));
-  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 2);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), >=, 3);
 }
 
 static void

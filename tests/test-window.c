@@ -1415,6 +1415,97 @@ test_threads_delete_on_close (Fixture       *f,
   tandem_test_iterate_for (50);
 }
 
+static gboolean
+listed (gpointer data)
+{
+  TandemWindow *window = data;
+
+  return sidebar_index (window, "Listed while it streams") == 0;
+}
+
+static void
+test_threads_listed_at_send (Fixture       *f,
+                             gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_autoptr(GPtrArray) kept = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+
+  g_test_summary ("A new conversation is in the store and the sidebar as soon as it is sent, "
+                  "while its first answer streams");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL,
+                          "tools", NULL, "store", store, "agent", "test", NULL);
+  tandem_window_set_session (f->window, session);
+  g_set_object (&f->session, session);
+  thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  response = agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Slowly"), NULL);
+  agui_test_response_append_stall (response, 3000);
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  send_by_enter (f, "Listed while it streams");
+
+  g_assert_true (agui_test_wait_for (listed, f->window, TIMEOUT_MS));
+  g_assert_true (agui_agent_session_get_busy (session));
+  kept = _agui_session_store_load_journal (store, thread_id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kept->len, >=, 1);
+
+  tandem_test_wait_for_exchange (f->session, 50);
+  g_assert_null (agui_agent_session_get_store_error (session));
+  g_clear_pointer (&kept, g_ptr_array_unref);
+  kept = _agui_session_store_load_journal (store, thread_id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kept->len, ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Listed while it streams"), ==, 0);
+}
+
+static void
+test_threads_draft (Fixture       *f,
+                    gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *thread_id = add_thread ("Has a draft", "earlier words");
+  g_autofree char *text = NULL;
+  g_autofree char *stored = NULL;
+
+  g_test_summary ("What is typed and not sent is kept with its conversation, in the store: "
+                  "another conversation starts empty, and coming back shows it again");
+
+  tandem_test_wait_for_threads (f->window);
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+
+  set_composer_text (f->window, "half a thought");
+  tandem_test_iterate_for (600);
+  stored = _agui_session_store_dup_draft (store, thread_id, NULL);
+  g_assert_cmpstr (stored, ==, "half a thought");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  tandem_test_iterate_for (50);
+  text = dup_composer_text (f->window);
+  g_assert_cmpstr (text, ==, "");
+  g_clear_pointer (&text, g_free);
+
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+  tandem_test_iterate_for (50);
+  text = dup_composer_text (f->window);
+  g_assert_cmpstr (text, ==, "half a thought");
+  g_clear_pointer (&text, g_free);
+
+  /* Sent, it is no draft any more */
+  set_composer_text (f->window, "");
+  tandem_test_iterate_for (600);
+  g_clear_pointer (&stored, g_free);
+  stored = _agui_session_store_dup_draft (store, thread_id, NULL);
+  g_assert_cmpstr (stored, ==, "");
+}
+
 static void
 test_threads_delete_open (Fixture       *f,
                           gconstpointer  data)
@@ -1671,6 +1762,8 @@ main (int   argc,
   ADD ("threads/delete", test_threads_delete, NULL);
   ADD ("threads/delete-on-close", test_threads_delete_on_close, NULL);
   ADD ("threads/delete-open", test_threads_delete_open, NULL);
+  ADD ("threads/listed-at-send", test_threads_listed_at_send, NULL);
+  ADD ("threads/draft", test_threads_draft, NULL);
   ADD ("new-chat", test_new_chat, NULL);
   ADD ("perf/stream-10000-deltas", test_perf_stream, NULL);
   ADD ("perf/scroll-10000-messages", test_perf_scroll, NULL);

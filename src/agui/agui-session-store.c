@@ -167,6 +167,22 @@ static const char * const migrations[] = {
    * on, which a new branch names as its parentRunId. */
   "ALTER TABLE threads ADD COLUMN branch TEXT;"
   "ALTER TABLE snapshots ADD COLUMN run_id TEXT;",
+  /* 4: the journal of the turns in flight, written as they stream and
+   * taken into the log when the turn is saved, so that a crash keeps
+   * the person's message and most of the answer; and the drafts the
+   * person typed and did not send (a draft may belong to a conversation
+   * that has no row yet, so no foreign key). */
+  "CREATE TABLE journal ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  snapshot_id TEXT NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, seq)"
+  ");"
+  "CREATE TABLE drafts ("
+  "  thread_id TEXT PRIMARY KEY NOT NULL,"
+  "  text TEXT NOT NULL"
+  ");",
 };
 
 static const char * const status_names[] = {
@@ -1126,10 +1142,13 @@ agui_session_store_delete_thread (AguiSessionStore  *self,
 
   what = g_strdup_printf ("Could not delete the thread '%s'", thread_id);
 
-  /* The foreign keys cascade to the log, snapshots and interrupts. */
+  /* The foreign keys cascade to the log, snapshots, interrupts and
+   * journal; the draft has none. */
   if (!change_thread (self, "DELETE FROM threads WHERE id = ?1",
                       thread_id, NULL, what, error))
     return FALSE;
+  /* Best effort: a draft left behind is never shown without its thread */
+  _agui_session_store_set_draft (self, thread_id, "", NULL);
 
   announce_change (self, thread_id);
   return TRUE;
@@ -1543,6 +1562,24 @@ write_search_text (AguiSessionStore  *self,
   return step_done (self, stmt, what, error);
 }
 
+static gboolean
+delete_journal_locked (AguiSessionStore  *self,
+                       const char        *thread_id,
+                       const char        *snapshot_id,
+                       const char        *what,
+                       GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (!(stmt = prepare (self, "DELETE FROM journal WHERE thread_id = ?1 AND snapshot_id = ?2", what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, snapshot_id, -1, SQLITE_STATIC);
+
+  return step_done (self, stmt, what, error);
+}
+
 /* Writes one turn inside a transaction the caller opened. The thread row
  * is created if missing (with @title and @agent), else its updated time
  * is bumped. */
@@ -1660,6 +1697,14 @@ write_turn_locked (AguiSessionStore      *self,
       if (!step_done (self, insert_interrupt, what, error))
         return FALSE;
     }
+
+  /* The turn's events are in the log now: its journal, and the
+   * journals of the unsaved turns whose events it carries, go. */
+  if (!delete_journal_locked (self, turn->thread_id, turn->snapshot_id, what, error))
+    return FALSE;
+  for (guint i = 0; rows->journal_ids != NULL && rows->journal_ids[i] != NULL; i++)
+    if (!delete_journal_locked (self, turn->thread_id, rows->journal_ids[i], what, error))
+      return FALSE;
 
   /* Turns are written in order, so this turn's messages are the latest. */
   return write_search_text (self, turn->thread_id, rows->search_text, what, error);
@@ -3877,4 +3922,346 @@ _agui_session_store_dup_branch (AguiSessionStore  *self,
     set_sqlite_error (self, rc, what, error);
 
   return NULL;
+}
+
+/* The journal */
+
+void
+_agui_journal_rows_free (AguiJournalRows *rows)
+{
+  g_free (rows->thread_id);
+  g_free (rows->snapshot_id);
+  g_free (rows->title);
+  g_free (rows->agent);
+  g_clear_pointer (&rows->event_json, g_ptr_array_unref);
+  g_free (rows);
+}
+
+static gboolean
+append_journal_locked (AguiSessionStore       *self,
+                       const AguiJournalRows  *rows,
+                       const char             *what,
+                       GError                **error)
+{
+  g_autoptr(sqlite3_stmt) upsert = NULL;
+  g_autoptr(sqlite3_stmt) next_seq = NULL;
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  gint64 seq;
+  int rc;
+
+  /* The thread is listed from the person's first message on; the
+   * first batch of a later turn moves it to the top, as its save will. */
+  if (!(upsert = prepare (self,
+                          rows->first
+                            ? "INSERT INTO threads (id, title, agent, created, updated) "
+                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                              "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
+                              "agent = COALESCE (excluded.agent, agent)"
+                            : "INSERT INTO threads (id, title, agent, created, updated) "
+                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                              "ON CONFLICT (id) DO NOTHING",
+                          what, error)) ||
+      !(next_seq = prepare (self, "SELECT COALESCE (MAX (seq), -1) + 1 FROM journal WHERE thread_id = ?1",
+                            what, error)) ||
+      !(insert = prepare (self, "INSERT INTO journal (thread_id, seq, snapshot_id, json) VALUES (?1, ?2, ?3, ?4)",
+                          what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (upsert, 1, rows->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 2, rows->title ? rows->title : "", -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 3, rows->agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (upsert, 4, g_get_real_time ());
+  if (!step_done (self, upsert, what, error))
+    return FALSE;
+
+  sqlite3_bind_text (next_seq, 1, rows->thread_id, -1, SQLITE_STATIC);
+  if ((rc = sqlite3_step (next_seq)) != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+  seq = sqlite3_column_int64 (next_seq, 0);
+  sqlite3_reset (next_seq);
+
+  sqlite3_bind_text (insert, 1, rows->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert, 3, rows->snapshot_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->event_json->len; i++)
+    {
+      sqlite3_bind_int64 (insert, 2, seq + i);
+      sqlite3_bind_text (insert, 4, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      if (!step_done (self, insert, what, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+append_journal_job (AguiSessionStore *self,
+                    GTask            *task,
+                    gpointer          data)
+{
+  const char *what = "Could not keep the answer as it streams";
+  AguiJournalRows *rows = data;
+  GError *error = NULL;
+  gboolean written;
+
+  /* Not synced: what the journal guards against is the program dying,
+   * which loses nothing the kernel was given, and a sync on a busy
+   * disk can take longer than the quarter second a batch may wait.
+   * The turn, once saved, is synced as ever. */
+  g_mutex_lock (&self->mutex);
+  sqlite3_exec (self->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+  written = exec_sql (self, "BEGIN IMMEDIATE", what, &error);
+  if (written && !(written = append_journal_locked (self, rows, what, &error)))
+    rollback (self);
+  else if (written)
+    written = commit (self, what, &error);
+  sqlite3_exec (self->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+  g_mutex_unlock (&self->mutex);
+
+  if (!written)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (rows->first)
+    announce_change (self, rows->thread_id);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+_agui_session_store_append_journal_async (AguiSessionStore    *self,
+                                          AguiJournalRows     *rows,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (rows != NULL && rows->thread_id != NULL && rows->snapshot_id != NULL);
+
+  start_job (self, cancellable, callback, user_data, _agui_session_store_append_journal_async,
+             append_journal_job, rows, (GDestroyNotify) _agui_journal_rows_free);
+}
+
+gboolean
+_agui_session_store_append_journal_finish (AguiSessionStore  *self,
+                                           GAsyncResult      *result,
+                                           GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_append_journal_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+GPtrArray *
+_agui_session_store_load_journal (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GStrv             *snapshot_ids,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+  g_autofree char *what = NULL;
+  g_autofree char *last_id = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read what was kept of the unfinished answer in the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self, "SELECT seq, snapshot_id, json FROM journal WHERE thread_id = ?1 ORDER BY seq",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *snapshot_id = (const char *) sqlite3_column_text (stmt, 1);
+      const char *json = (const char *) sqlite3_column_text (stmt, 2);
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) local_error = NULL;
+      AguiEventType type;
+
+      if (g_strcmp0 (snapshot_id, last_id) != 0)
+        {
+          g_strv_builder_add (ids, snapshot_id);
+          g_free (last_id);
+          last_id = g_strdup (snapshot_id);
+        }
+
+      /* As in the log: a damaged row is skipped, not the thread */
+      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 2), &local_error);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+          !agui_event_type_from_string (object_string (json_node_get_object (node), "type"), &type))
+        {
+          g_warning ("%s: skipped the kept event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
+                     what, (gint64) sqlite3_column_int64 (stmt, 0),
+                     local_error ? ": " : "", local_error ? local_error->message : "");
+          continue;
+        }
+
+      g_ptr_array_add (events, _agui_event_new_trusted (type, json_node_dup_object (node)));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  if (snapshot_ids != NULL)
+    *snapshot_ids = g_strv_builder_end (ids);
+
+  return g_steal_pointer (&events);
+}
+
+/* Drafts */
+
+gboolean
+_agui_session_store_set_draft (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               const char        *text,
+                               GError           **error)
+{
+  const char *what = "Could not keep the draft";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gboolean forget = text == NULL || text[0] == '\0';
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!(stmt = prepare (self,
+                        forget ? "DELETE FROM drafts WHERE thread_id = ?1"
+                               : "INSERT INTO drafts (thread_id, text) VALUES (?1, ?2) "
+                                 "ON CONFLICT (thread_id) DO UPDATE SET text = excluded.text",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  if (!forget)
+    sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
+
+  return step_done (self, stmt, what, error);
+}
+
+char *
+_agui_session_store_dup_draft (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               GError           **error)
+{
+  const char *what = "Could not read the draft";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!(stmt = prepare (self, "SELECT text FROM drafts WHERE thread_id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_strdup ("");
+}
+
+typedef struct
+{
+  char *thread_id;
+  char *text;
+} Draft;
+
+static void
+draft_free (Draft *draft)
+{
+  g_free (draft->thread_id);
+  g_free (draft->text);
+  g_free (draft);
+}
+
+static void
+set_draft_job (AguiSessionStore *self,
+               GTask            *task,
+               gpointer          data)
+{
+  Draft *draft = data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_draft (self, draft->thread_id, draft->text, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_set_draft_async (AguiSessionStore    *self,
+                                     const char          *thread_id,
+                                     const char          *text,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  Draft *draft;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+
+  draft = g_new0 (Draft, 1);
+  draft->thread_id = g_strdup (thread_id);
+  draft->text = g_strdup (text);
+  start_job (self, cancellable, callback, user_data, _agui_session_store_set_draft_async,
+             set_draft_job, draft, (GDestroyNotify) draft_free);
+}
+
+gboolean
+_agui_session_store_set_draft_finish (AguiSessionStore  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_set_draft_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+_agui_session_store_dup_draft_async (AguiSessionStore    *self,
+                                     const char          *thread_id,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+
+  start_read_thread (self, thread_id, cancellable, callback, user_data, _agui_session_store_dup_draft_async,
+                     (ThreadRead) _agui_session_store_dup_draft, g_free);
+}
+
+char *
+_agui_session_store_dup_draft_finish (AguiSessionStore  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_dup_draft_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

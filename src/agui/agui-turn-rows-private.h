@@ -36,6 +36,7 @@ struct _AguiTurnRows
   char               *state;
   char               *search_text;
   GPtrArray          *interrupts;
+  GStrv               journal_ids;
 };
 
 AguiTurnRows *_agui_turn_rows_new             (const AguiTurnRecord *turn,

@@ -143,6 +143,7 @@ _agui_turn_rows_unref (AguiTurnRows *rows)
   g_clear_pointer (&rows->state, g_free);
   g_clear_pointer (&rows->search_text, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
+  g_strfreev (rows->journal_ids);
   g_free (rows);
 }
 
@@ -169,6 +170,7 @@ turn_rows_init (AguiTurnRows          *rows,
   rows->status = turn->status;
   rows->finish_reason = g_strdup (turn->finish_reason);
   rows->error = g_strdup (turn->error);
+  rows->journal_ids = g_strdupv ((GStrv) turn->journal_ids);
 
   rows->event_json = g_ptr_array_new_with_free_func (g_free);
   rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
