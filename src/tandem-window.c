@@ -201,17 +201,26 @@ tandem_window_show_toast (TandemWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-/* A failure the person must see now, not behind the toasts queued
- * before it ("Conversation exported" twice takes ten seconds) */
+/* An import or export that failed: its reason names a file and what in
+ * it is wrong, longer than a toast shows. A dialog says it whole, in a
+ * label that can be selected and copied. */
 static void
-tandem_window_show_failure (TandemWindow *self,
-                            const char   *message)
+tandem_window_show_error_dialog (TandemWindow *self,
+                                 const char   *heading,
+                                 const char   *message)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *toast = adw_toast_new (escaped);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, NULL);
+  GtkWidget *label = gtk_label_new (message);
 
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), label);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -2271,7 +2280,7 @@ on_export_done_cb (GObject      *object,
   if (!tandem_conversation_export_finish (result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_failure (self, error->message);
+        tandem_window_show_error_dialog (self, _("Could Not Export the Conversation"), error->message);
       return;
     }
 
@@ -2317,7 +2326,7 @@ on_import_done_cb (GObject      *object,
   if (thread_id == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_failure (self, error->message);
+        tandem_window_show_error_dialog (self, _("Could Not Import the Conversation"), error->message);
       return;
     }
 
@@ -2332,7 +2341,7 @@ on_import_done_cb (GObject      *object,
  * @file: a JSON export
  *
  * Adds the conversation in @file as a new one and opens it, as the
- * import's file chooser does, or says in a toast why it could not.
+ * import's file chooser does, or says in a dialog why it could not.
  */
 void
 tandem_window_import_file (TandemWindow *self,

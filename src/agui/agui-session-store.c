@@ -2671,6 +2671,35 @@ first_difference (JsonArray *imported,
   return NULL;
 }
 
+/* A person's message with attachments is logged as a TEXT_MESSAGE_START
+ * that carries its content parts (see _agui_reducer_add_user_message()),
+ * which the parser, reading AG-UI, leaves out as unknown. Tandem's own
+ * log gets them back: the messages they make are checked against the
+ * exported ones, which were checked against the schema. */
+static AguiEvent *
+with_user_content (AguiEvent  *event,
+                   JsonObject *node)
+{
+  JsonNode *content = json_object_get_member (node, "content");
+  g_autoptr(JsonNode) members = NULL;
+  g_autoptr(JsonNode) copy = NULL;
+  JsonObject *object;
+
+  if (agui_event_get_event_type (event) != AGUI_EVENT_TEXT_MESSAGE_START ||
+      g_strcmp0 (object_string (node, "role"), "user") != 0 ||
+      content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+    return event;
+
+  /* The event's members are sealed: a copy takes the content */
+  members = agui_event_to_json (event);
+  copy = _agui_json_node_copy_deep (members);
+  object = json_node_dup_object (copy);
+  json_object_set_member (object, "content", _agui_json_node_copy_deep (content));
+  agui_event_unref (event);
+
+  return _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, object);
+}
+
 /* Returns the expanded events the log applies, or NULL with @reason.
  * Each event is checked against the schema and CHUNK events are
  * expanded, as in a live stream; the protocol's run order is not
@@ -2714,6 +2743,7 @@ replay_import (JsonArray   *event_array,
                                      local_error ? local_error->message : "its type is not one of AG-UI 1.0");
           return NULL;
         }
+      event = with_user_content (event, json_node_get_object (node));
 
       if (!agui_chunk_normalizer_push (normalizer, event, applied, &local_error))
         {
