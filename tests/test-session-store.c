@@ -21,6 +21,7 @@
 
 #include "agui.h"
 #include "agui-agent-session-private.h"
+#include "agui-test-util.h"
 #include "agui-chunk-normalizer-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-private.h"
@@ -353,17 +354,17 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 4, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 5, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 4);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
                                      "('threads', 'events', 'snapshots', 'interrupts', 'search_text', "
-                                     "'journal', 'drafts')"), ==, 7);
+                                     "'journal', 'drafts', 'messages')"), ==, 8);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -371,7 +372,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 4);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
 }
 
 static void
@@ -1327,6 +1328,7 @@ check_child_turns (AguiSessionStore *store,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GListModel) interrupts = NULL;
+  g_autoptr(JsonArray) snapshots = NULL;
   g_autofree char *sql = NULL;
   g_autofree char *state = NULL;
   g_autofree char *parent = NULL;
@@ -1364,10 +1366,21 @@ check_child_turns (AguiSessionStore *store,
 
   sql = g_strdup_printf ("SELECT COUNT (*) FROM snapshots WHERE thread_id = '%s' "
                          "AND json_extract (state, '$.turn') = turn_index "
-                         "AND id = '%s-snap-' || turn_index "
-                         "AND json_extract (messages, '$[0].id') = 'msg-' || turn_index",
+                         "AND id = '%s-snap-' || turn_index",
                          thread_id, thread_id);
   g_assert_cmpint (sql_int (path, sql), ==, count);
+  snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, count);
+  for (int turn = 0; turn < count; turn++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, turn);
+      JsonArray *messages = json_object_get_array_member (snapshot, "messages");
+      g_autofree char *message_id = g_strdup_printf ("msg-%d", turn);
+
+      g_assert_cmpuint (json_array_get_length (messages), ==, 1);
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "id"), ==, message_id);
+    }
 
   state = snapshot_field (store, thread_id, "state");
   g_assert_cmpstr (state, ==, expected_state);
@@ -1577,6 +1590,301 @@ test_kill_streaming (Fixture       *f,
   g_test_message ("%d rounds, %d cut short, %d parts of answers checked", rounds, interrupted, checked_parts);
   g_assert_cmpint (interrupted, >, 0);
   g_assert_cmpint (checked_parts, >, 0);
+}
+
+/* tests/data/store-v3.db was written by Tandem before each message was
+ * stored once (schema 3): a session on a replay transport sent six
+ * questions ("old-thread"; the third with a 28-byte text file attached)
+ * and regenerated the last answer (two branches); a second session one
+ * question ("plain-thread"). */
+static JsonNode *
+raw_snapshot_messages (const char *path,
+                       const char *snapshot_id)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  JsonNode *node;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT messages FROM snapshots WHERE id = ?1", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, snapshot_id, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  node = json_from_string ((const char *) sqlite3_column_text (stmt, 0), NULL);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  g_assert_nonnull (node);
+  return node;
+}
+
+static void
+test_migrate_release_store (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_node_unref);
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) imported_session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *imported = NULL;
+  gsize length;
+  int n_snapshots;
+
+  g_test_summary ("A store written by the release before schema 5 migrates: every snapshot reads the "
+                  "messages it held, the thread restores, its branches list, and it exports and imports");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+
+  /* What each snapshot held, as the release wrote it */
+  n_snapshots = sql_int (f->path, "SELECT COUNT (*) FROM snapshots");
+  g_assert_cmpint (n_snapshots, ==, 8);
+  {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id FROM snapshots", -1, &stmt, NULL), ==, SQLITE_OK);
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      {
+        const char *id = (const char *) sqlite3_column_text (stmt, 0);
+
+        g_hash_table_insert (before, g_strdup (id), raw_snapshot_messages (f->path, id));
+      }
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+
+  store = open_store (f->path);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  assert_integrity (f->path);
+  /* Each message once: nine in the old thread's branches, two in the other */
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'plain-thread'"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE json_type (messages) = 'array'"), ==, 0);
+
+  for (guint t = 0; t < 2; t++)
+    {
+      const char *thread_id = t == 0 ? "old-thread" : "plain-thread";
+
+      g_clear_pointer (&snapshots, json_array_unref);
+      snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < json_array_get_length (snapshots); i++)
+        {
+          JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+          JsonNode *held = g_hash_table_lookup (before, json_object_get_string_member (snapshot, "id"));
+
+          g_assert_nonnull (held);
+          g_assert_true (json_node_equal (held, json_object_get_member (snapshot, "messages")));
+          n_snapshots--;
+        }
+    }
+  g_assert_cmpint (n_snapshots, ==, 0);
+
+  branches = agui_session_store_list_branches (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (branches), ==, 2);
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "old-thread",
+                          "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 12);
+  g_assert_cmpuint (agui_transcript_get_n_branches (agui_agent_session_get_transcript (session)), >=, 2);
+
+  /* A turn after the migration goes on from the snapshot it read */
+  agui_replay_transport_add_run_json (replay,
+                                      "[{\"type\":\"RUN_STARTED\",\"threadId\":\"old-thread\",\"runId\":\"after\"},"
+                                      "{\"type\":\"RUN_FINISHED\",\"threadId\":\"old-thread\",\"runId\":\"after\"}]",
+                                      &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(AguiRunState) state = NULL;
+    g_autoptr(JsonObject) last = NULL;
+
+    agui_agent_session_send_async (session, "After the migration", NULL, NULL, agui_test_store_result_cb, &result);
+    agui_test_wait_for_result (&result, 10000);
+    state = agui_agent_session_send_finish (session, result, &error);
+    g_assert_no_error (error);
+    last = agui_session_store_get_last_snapshot (store, "old-thread", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 13);
+  }
+
+  exported = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  imported = agui_session_store_import_json (store, exported, &error);
+  g_assert_no_error (error);
+  imported_session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", imported,
+                                   "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported_session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (imported_session)), ==, 13);
+  assert_integrity (f->path);
+}
+
+/* Storage */
+
+/* A conversation as a session saves it: turn i adds the person's
+ * question and an answer of about 600 bytes, its events (the question's
+ * three, and the run's, the answer's deltas joined), and a snapshot of
+ * the whole conversation so far. Adds the bytes of the messages (once
+ * each) and of the events it wrote to *@content. */
+static void
+write_conversation (AguiSessionStore *store,
+                    const char       *thread_id,
+                    int               turns,
+                    gsize            *content)
+{
+  g_autoptr(JsonArray) messages = json_array_new ();
+  g_autofree char *parent = NULL;
+
+  for (int i = 0; i < turns; i++)
+    {
+      g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+      g_autoptr(JsonObject) question = json_object_new ();
+      g_autoptr(JsonObject) answer = json_object_new ();
+      g_autoptr(JsonObject) state = json_object_new ();
+      g_autoptr(JsonNode) state_node = NULL;
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *run_id = g_uuid_string_random ();
+      g_autofree char *question_id = g_uuid_string_random ();
+      g_autofree char *answer_id = g_uuid_string_random ();
+      g_autofree char *snapshot_id = g_uuid_string_random ();
+      g_autofree char *asked = g_strdup_printf ("Question %d: what comes next in this long conversation?", i);
+      AguiTurnRecord turn = { NULL, };
+      const char *jsons[8];
+
+      for (int w = 0; g_utf8_strlen (text->str, -1) < 600; w++)
+        g_string_append_printf (text, "word%d.%d ", i, w);
+
+      jsons[0] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"user\"}", question_id);
+      jsons[1] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", question_id, asked);
+      jsons[2] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", question_id);
+      jsons[3] = g_strdup_printf ("{\"type\":\"RUN_STARTED\",\"threadId\":\"%s\",\"runId\":\"%s\"}", thread_id, run_id);
+      jsons[4] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"assistant\"}", answer_id);
+      jsons[5] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", answer_id, text->str);
+      jsons[6] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", answer_id);
+      jsons[7] = g_strdup_printf ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"%s\",\"runId\":\"%s\"}", thread_id, run_id);
+      for (guint e = 0; e < G_N_ELEMENTS (jsons); e++)
+        {
+          g_ptr_array_add (events, agui_event_new_from_string (jsons[e], -1, &error));
+          g_assert_no_error (error);
+          *content += strlen (jsons[e]);
+          g_free ((char *) jsons[e]);
+        }
+
+      json_object_set_string_member (question, "id", question_id);
+      json_object_set_string_member (question, "role", "user");
+      json_object_set_string_member (question, "content", asked);
+      json_object_set_string_member (answer, "id", answer_id);
+      json_object_set_string_member (answer, "role", "assistant");
+      json_object_set_string_member (answer, "content", text->str);
+      for (guint m = 0; m < 2; m++)
+        {
+          JsonObject *message = m == 0 ? question : answer;
+          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
+          g_autofree char *json = json_to_string (node, FALSE);
+
+          *content += strlen (json);
+          json_array_add_object_element (messages, json_object_ref (message));
+        }
+
+      json_object_set_int_member (state, "turn", i);
+      state_node = json_node_init_object (json_node_alloc (), state);
+
+      turn.thread_id = thread_id;
+      turn.snapshot_id = snapshot_id;
+      turn.parent_id = parent;
+      turn.turn_index = i;
+      turn.status = AGUI_SNAPSHOT_COMPLETED;
+      turn.messages = messages;
+      turn.state = state_node;
+      turn.events = events;
+      turn.run_id = run_id;
+      g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+      g_assert_no_error (error);
+
+      g_free (parent);
+      parent = g_strdup (snapshot_id);
+    }
+}
+
+/* The database's size with its write-ahead log folded in */
+static gint64
+store_size (const char *path)
+{
+  sql_exec (path, "PRAGMA wal_checkpoint (TRUNCATE)");
+  return sql_int (path, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size");
+}
+
+static void
+test_storage_linear (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(JsonObject) last = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize content = 0;
+  gint64 empty, half, whole;
+
+  g_test_summary ("Each message is stored once: a conversation twice as long takes about twice the room, "
+                  "and its last snapshot still reads whole");
+
+  empty = store_size (f->path);
+  write_conversation (store, "9a4d4e1e-0c53-4b7a-a1a4-5b6f0e4c2d11", 100, &content);
+  half = store_size (f->path) - empty;
+  write_conversation (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", 200, &content);
+  whole = store_size (f->path) - empty - half;
+
+  g_test_message ("100 turns: %" G_GINT64_FORMAT " bytes; 200 turns: %" G_GINT64_FORMAT " bytes", half, whole);
+  /* The square would be four times */
+  g_assert_cmpfloat ((double) whole / half, <, 2.3);
+
+  last = agui_session_store_get_last_snapshot (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (last, "turnIndex"), ==, 199);
+}
+
+/* -m perf: the sizes the issue measured (30, 60 and 120 turns took 2.9,
+ * 11.8 and 45.7 MB), and a 1,000-turn conversation against the bytes of
+ * its messages and events */
+static void
+test_bench_storage (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const int lengths[] = { 30, 60, 120, 250, 500, 1000 };
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  gint64 before = store_size (f->path);
+
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autofree char *thread_id = g_uuid_string_random ();
+      gsize content = 0;
+      gint64 size;
+
+      write_conversation (store, thread_id, lengths[i], &content);
+      size = store_size (f->path) - before;
+      before += size;
+      g_test_minimized_result ((double) size / lengths[i],
+                               "%4d turns: %8" G_GINT64_FORMAT " bytes, %6.0f per turn, %.2f× its messages and events",
+                               lengths[i], size, (double) size / lengths[i], (double) size / content);
+      if (lengths[i] == 1000)
+        g_assert_cmpfloat ((double) size / content, <=, 1.2);
+    }
 }
 
 static void
@@ -1977,10 +2285,15 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
+  ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
+  ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())
-    ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
+    {
+      ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
+      ADD_TEST ("/agui/session-store/bench/storage", test_bench_storage);
+    }
 
 #undef ADD_TEST
 

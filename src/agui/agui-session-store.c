@@ -85,6 +85,11 @@ struct _AguiSessionStore
    * the job for one the worker ran. */
   GThread      *owner;
   GMainContext *context;
+  /* The messages of the snapshot written last, as hashes: the next
+   * turn, its child as a rule, is told apart from it without reading
+   * the chain back */
+  char         *last_hashes_id;
+  GArray       *last_hashes;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
@@ -183,6 +188,18 @@ static const char * const migrations[] = {
   "  thread_id TEXT PRIMARY KEY NOT NULL,"
   "  text TEXT NOT NULL"
   ");",
+  /* 5: each message stored once. A snapshot held every message of the
+   * thread again, so a thread took the square of its length; now its
+   * messages column holds {"keep": N, "add": [hash, ...]}: the first N
+   * messages of its parent snapshot, then these, each found in the
+   * messages table by the thread and a hash of its JSON. Existing
+   * snapshots are rewritten by split_snapshot_messages(). */
+  "CREATE TABLE messages ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  hash INTEGER NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, hash)"
+  ") WITHOUT ROWID;",
 };
 
 static const char * const status_names[] = {
@@ -524,6 +541,395 @@ fill_search_text (AguiSessionStore  *self,
   return TRUE;
 }
 
+/* Messages, each stored once */
+
+/* The key of a message in the messages table: 63 bits of the SHA-1 of
+ * its JSON, which no two messages of one thread share in practice */
+static gint64
+message_hash (const char *json,
+              gssize      length)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  guint8 digest[20];
+  gsize digest_length = sizeof digest;
+  guint64 value = 0;
+
+  g_checksum_update (checksum, (const guchar *) json, length);
+  g_checksum_get_digest (checksum, digest, &digest_length);
+  for (guint i = 0; i < 8; i++)
+    value = (value << 8) | digest[i];
+
+  return (gint64) (value >> 1);
+}
+
+/* What a snapshot's messages column holds: the first @keep messages of
+ * its parent's, then @hashes from @first on */
+static char *
+print_message_delta (guint         keep,
+                     const GArray *hashes,
+                     guint         first)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "{\"keep\":%u,\"add\":[", keep);
+  for (guint i = first; i < hashes->len; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i > first ? "," : "", g_array_index (hashes, gint64, i));
+  g_string_append (out, "]}");
+
+  return g_string_free (out, FALSE);
+}
+
+static guint
+common_prefix (const GArray *a,
+               const GArray *b)
+{
+  guint n = 0;
+
+  while (n < a->len && n < b->len && g_array_index (a, gint64, n) == g_array_index (b, gint64, n))
+    n++;
+
+  return n;
+}
+
+static gboolean
+insert_message (AguiSessionStore  *self,
+                sqlite3_stmt      *insert,
+                const char        *thread_id,
+                gint64             hash,
+                const char        *json,
+                const char        *what,
+                GError           **error)
+{
+  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, 2, hash);
+  sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
+
+  return step_done (self, insert, what, error);
+}
+
+#define INSERT_MESSAGE_SQL "INSERT OR IGNORE INTO messages (thread_id, hash, json) VALUES (?1, ?2, ?3)"
+
+/* Reads the messages of one thread's snapshots, remembering what it
+ * read: the hashes of each snapshot met, and each message parsed, so
+ * that the snapshots of a thread with branches cost their own changes */
+typedef struct
+{
+  AguiSessionStore *store;
+  char             *thread_id;
+  sqlite3_stmt     *snapshot;
+  sqlite3_stmt     *message;
+  /* snapshot id → GArray of gint64 */
+  GHashTable       *lists;
+  /* gint64 hash → JsonNode */
+  GHashTable       *nodes;
+} MessageReader;
+
+static void
+message_reader_free (MessageReader *reader)
+{
+  g_free (reader->thread_id);
+  g_clear_pointer (&reader->snapshot, sqlite3_finalize);
+  g_clear_pointer (&reader->message, sqlite3_finalize);
+  g_clear_pointer (&reader->lists, g_hash_table_unref);
+  g_clear_pointer (&reader->nodes, g_hash_table_unref);
+  g_free (reader);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MessageReader, message_reader_free)
+
+static MessageReader *
+message_reader_new (AguiSessionStore  *self,
+                    const char        *thread_id,
+                    const char        *what,
+                    GError           **error)
+{
+  g_autoptr(MessageReader) reader = g_new0 (MessageReader, 1);
+
+  reader->store = self;
+  reader->thread_id = g_strdup (thread_id);
+  reader->lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  reader->nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) json_node_unref);
+
+  if (!(reader->snapshot = prepare (self, "SELECT parent_id, messages FROM snapshots WHERE id = ?1", what, error)) ||
+      !(reader->message = prepare (self, "SELECT json FROM messages WHERE thread_id = ?1 AND hash = ?2", what, error)))
+    return NULL;
+
+  if (self->last_hashes_id != NULL)
+    g_hash_table_insert (reader->lists, g_strdup (self->last_hashes_id), g_array_ref (self->last_hashes));
+
+  return g_steal_pointer (&reader);
+}
+
+/* A snapshot written before schema 5 (or by hand) holds its messages:
+ * they are taken as they are, and known by the hashes of their JSON */
+static GArray *
+hashes_of_array (MessageReader *reader,
+                 JsonArray     *messages)
+{
+  GArray *hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), json_array_get_length (messages));
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *message = json_array_get_element (messages, i);
+      g_autofree char *json = json_to_string (message, FALSE);
+      gint64 hash = message_hash (json, -1);
+
+      g_array_append_val (hashes, hash);
+      g_hash_table_replace (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_copy (message));
+    }
+
+  return hashes;
+}
+
+/* The hashes of @snapshot_id's messages, in order (borrowed from the
+ * reader), or NULL with @error. A missing parent is a thread's start. */
+static GArray *
+message_reader_hashes (MessageReader  *reader,
+                       const char     *snapshot_id,
+                       const char     *what,
+                       GError        **error)
+{
+  g_autoptr(GPtrArray) chain_ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autoptr(GArray) list = NULL;
+  g_autofree char *current = g_strdup (snapshot_id);
+  const char *key = snapshot_id != NULL ? snapshot_id : "";
+  GArray *found = NULL;
+
+  /* Back to a snapshot already known, or the first */
+  while (current != NULL && !(found = g_hash_table_lookup (reader->lists, current)))
+    {
+      JsonNode *delta;
+      char *parent = NULL;
+      int rc;
+
+      sqlite3_bind_text (reader->snapshot, 1, current, -1, SQLITE_TRANSIENT);
+      rc = sqlite3_step (reader->snapshot);
+      if (rc == SQLITE_DONE)
+        {
+          sqlite3_reset (reader->snapshot);
+          break;
+        }
+      if (rc != SQLITE_ROW)
+        {
+          set_sqlite_error (reader->store, rc, what, error);
+          sqlite3_reset (reader->snapshot);
+          return NULL;
+        }
+
+      if (sqlite3_column_type (reader->snapshot, 0) != SQLITE_NULL)
+        parent = g_strdup ((const char *) sqlite3_column_text (reader->snapshot, 0));
+      delta = _agui_json_parse ((const char *) sqlite3_column_text (reader->snapshot, 1),
+                                sqlite3_column_bytes (reader->snapshot, 1), NULL);
+      sqlite3_reset (reader->snapshot);
+
+      if (delta == NULL || (!JSON_NODE_HOLDS_ARRAY (delta) && !JSON_NODE_HOLDS_OBJECT (delta)))
+        {
+          g_clear_pointer (&delta, json_node_unref);
+          g_free (parent);
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages of a snapshot are damaged", what);
+          return NULL;
+        }
+
+      g_ptr_array_add (chain_ids, g_steal_pointer (&current));
+      g_ptr_array_add (chain, delta);
+      if (JSON_NODE_HOLDS_ARRAY (delta))
+        {
+          g_free (parent);
+          break;
+        }
+      current = parent;
+    }
+
+  list = found != NULL ? g_array_copy (found) : g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  /* Then forward, each snapshot's changes on its parent's list */
+  for (guint i = chain->len; i > 0; i--)
+    {
+      JsonNode *delta = g_ptr_array_index (chain, i - 1);
+
+      if (JSON_NODE_HOLDS_ARRAY (delta))
+        {
+          g_array_unref (list);
+          list = hashes_of_array (reader, json_node_get_array (delta));
+        }
+      else
+        {
+          JsonObject *object = json_node_get_object (delta);
+          JsonNode *keep = json_object_get_member (object, "keep");
+          JsonNode *add = json_object_get_member (object, "add");
+
+          if (keep == NULL || json_node_get_value_type (keep) != G_TYPE_INT64 ||
+              json_node_get_int (keep) < 0 || json_node_get_int (keep) > list->len ||
+              add == NULL || !JSON_NODE_HOLDS_ARRAY (add))
+            {
+              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                           "%s: the stored messages of a snapshot are damaged", what);
+              return NULL;
+            }
+
+          g_array_set_size (list, json_node_get_int (keep));
+          for (guint j = 0; j < json_array_get_length (json_node_get_array (add)); j++)
+            {
+              JsonNode *element = json_array_get_element (json_node_get_array (add), j);
+              gint64 hash;
+
+              if (json_node_get_value_type (element) != G_TYPE_INT64)
+                {
+                  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                               "%s: the stored messages of a snapshot are damaged", what);
+                  return NULL;
+                }
+              hash = json_node_get_int (element);
+              g_array_append_val (list, hash);
+            }
+        }
+
+      g_hash_table_replace (reader->lists, g_strdup (g_ptr_array_index (chain_ids, i - 1)), g_array_ref (list));
+    }
+
+  if (chain->len == 0 && found != NULL)
+    return found;
+  /* No snapshot (or no such one): nothing before it */
+  if (chain->len == 0)
+    g_hash_table_replace (reader->lists, g_strdup (key), g_array_ref (list));
+
+  return g_hash_table_lookup (reader->lists, key);
+}
+
+/* The messages @hashes name, as a new array */
+static JsonArray *
+message_reader_messages (MessageReader  *reader,
+                         const GArray   *hashes,
+                         const char     *what,
+                         GError        **error)
+{
+  g_autoptr(JsonArray) messages = json_array_sized_new (hashes->len);
+
+  for (guint i = 0; i < hashes->len; i++)
+    {
+      gint64 hash = g_array_index (hashes, gint64, i);
+      JsonNode *node = g_hash_table_lookup (reader->nodes, &hash);
+
+      if (node == NULL)
+        {
+          g_autoptr(GError) local_error = NULL;
+          int rc;
+
+          sqlite3_bind_text (reader->message, 1, reader->thread_id, -1, SQLITE_STATIC);
+          sqlite3_bind_int64 (reader->message, 2, hash);
+          rc = sqlite3_step (reader->message);
+          if (rc == SQLITE_ROW)
+            node = _agui_json_parse ((const char *) sqlite3_column_text (reader->message, 0),
+                                     sqlite3_column_bytes (reader->message, 0), &local_error);
+          else if (rc != SQLITE_DONE)
+            {
+              set_sqlite_error (reader->store, rc, what, error);
+              sqlite3_reset (reader->message);
+              return NULL;
+            }
+          sqlite3_reset (reader->message);
+
+          if (node == NULL)
+            {
+              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is %s", what,
+                           local_error != NULL ? "not valid JSON" : "missing");
+              return NULL;
+            }
+          g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), node);
+        }
+
+      /* A node has one parent: each array takes a copy, which shares
+       * the message's object */
+      json_array_add_element (messages, json_node_copy (node));
+    }
+
+  return g_steal_pointer (&messages);
+}
+
+/* Migration 5: each snapshot's messages move to the messages table, and
+ * the snapshot keeps what changed since its parent. A snapshot that does
+ * not parse is left as it is (it was skipped on reading before, and is
+ * still). */
+static gboolean
+split_snapshot_messages (AguiSessionStore  *self,
+                         const char        *what,
+                         GError           **error)
+{
+  g_autoptr(sqlite3_stmt) select = NULL;
+  g_autoptr(sqlite3_stmt) update = NULL;
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(GHashTable) lists = NULL;
+  g_autofree char *thread_id = NULL;
+  int rc;
+
+  if (!(select = prepare (self, "SELECT id, parent_id, thread_id, messages FROM snapshots "
+                                "ORDER BY thread_id, turn_index", what, error)) ||
+      !(update = prepare (self, "UPDATE snapshots SET messages = ?2 WHERE id = ?1", what, error)) ||
+      !(insert = prepare (self, INSERT_MESSAGE_SQL, what, error)))
+    return FALSE;
+
+  while ((rc = sqlite3_step (select)) == SQLITE_ROW)
+    {
+      const char *id = (const char *) sqlite3_column_text (select, 0);
+      const char *parent = (const char *) sqlite3_column_text (select, 1);
+      const char *thread = (const char *) sqlite3_column_text (select, 2);
+      g_autoptr(JsonNode) messages = NULL;
+      g_autoptr(GArray) hashes = NULL;
+      g_autofree char *delta = NULL;
+      GArray *parent_hashes;
+      guint keep;
+
+      if (g_strcmp0 (thread, thread_id) != 0)
+        {
+          g_free (thread_id);
+          thread_id = g_strdup (thread);
+          g_clear_pointer (&lists, g_hash_table_unref);
+          lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+        }
+
+      messages = _agui_json_parse ((const char *) sqlite3_column_text (select, 3),
+                                   sqlite3_column_bytes (select, 3), NULL);
+      if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+        continue;
+
+      hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint i = 0; i < json_array_get_length (json_node_get_array (messages)); i++)
+        {
+          g_autoptr(GString) json = g_string_new (NULL);
+          gint64 hash;
+
+          if (!_agui_json_append (json, json_array_get_element (json_node_get_array (messages), i), 1, NULL))
+            break;
+          hash = message_hash (json->str, json->len);
+          g_array_append_val (hashes, hash);
+          if (!insert_message (self, insert, thread_id, hash, json->str, what, error))
+            return FALSE;
+        }
+      if (hashes->len != json_array_get_length (json_node_get_array (messages)))
+        continue;
+
+      parent_hashes = parent != NULL ? g_hash_table_lookup (lists, parent) : NULL;
+      keep = parent_hashes != NULL ? common_prefix (parent_hashes, hashes) : 0;
+      delta = print_message_delta (keep, hashes, keep);
+
+      sqlite3_bind_text (update, 1, id, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (update, 2, delta, -1, SQLITE_TRANSIENT);
+      if (!step_done (self, update, what, error))
+        return FALSE;
+
+      g_hash_table_replace (lists, g_strdup (id), g_steal_pointer (&hashes));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 migrate (AguiSessionStore  *self,
          const char        *what,
@@ -566,7 +972,8 @@ migrate (AguiSessionStore  *self,
   for (int i = version; i < latest; i++)
     {
       if (!exec_sql (self, migrations[i], what, error) ||
-          (i == 1 && !fill_search_text (self, what, error)))
+          (i == 1 && !fill_search_text (self, what, error)) ||
+          (i == 4 && !split_snapshot_messages (self, what, error)))
         {
           rollback (self);
           return FALSE;
@@ -778,6 +1185,8 @@ agui_session_store_finalize (GObject *object)
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->read_only_reason, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->last_hashes_id, g_free);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agui_session_store_parent_class)->finalize (object);
@@ -1149,6 +1558,12 @@ agui_session_store_delete_thread (AguiSessionStore  *self,
     return FALSE;
   /* Best effort: a draft left behind is never shown without its thread */
   _agui_session_store_set_draft (self, thread_id, "", NULL);
+
+  /* The messages it named are gone */
+  g_mutex_lock (&self->mutex);
+  g_clear_pointer (&self->last_hashes_id, g_free);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
+  g_mutex_unlock (&self->mutex);
 
   announce_change (self, thread_id);
   return TRUE;
@@ -1586,12 +2001,19 @@ delete_journal_locked (AguiSessionStore  *self,
 static gboolean
 write_turn_locked (AguiSessionStore      *self,
                    const AguiTurnRows    *rows,
+                   GArray               **hashes_out,
                    const char            *what,
                    GError               **error)
 {
   const AguiTurnRows *turn = rows;
   const char *title = rows->title;
   const char *agent = rows->agent;
+  g_autoptr(MessageReader) reader = NULL;
+  g_autoptr(sqlite3_stmt) insert_message_stmt = NULL;
+  g_autoptr(GArray) hashes = NULL;
+  g_autofree char *delta = NULL;
+  GArray *parent_hashes;
+  guint keep;
 
   g_autoptr(sqlite3_stmt) upsert = NULL;
   g_autoptr(sqlite3_stmt) next_seq = NULL;
@@ -1623,7 +2045,9 @@ write_turn_locked (AguiSessionStore      *self,
       !(clear_interrupts = prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
       !(insert_interrupt = prepare (self,
                                     "INSERT INTO interrupts (thread_id, position, json) VALUES (?1, ?2, ?3)",
-                                    what, error)))
+                                    what, error)) ||
+      !(insert_message_stmt = prepare (self, INSERT_MESSAGE_SQL, what, error)) ||
+      !(reader = message_reader_new (self, turn->thread_id, what, error)))
     return FALSE;
 
   sqlite3_bind_text (upsert, 1, turn->thread_id, -1, SQLITE_STATIC);
@@ -1655,6 +2079,24 @@ write_turn_locked (AguiSessionStore      *self,
         return FALSE;
     }
 
+  /* Each message once: the snapshot names its parent's messages it
+   * keeps, and the ones it adds, which are stored if new */
+  hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), rows->message_json->len);
+  for (guint i = 0; i < rows->message_json->len; i++)
+    {
+      gint64 hash = message_hash (g_ptr_array_index (rows->message_json, i), -1);
+
+      g_array_append_val (hashes, hash);
+    }
+  if (!(parent_hashes = message_reader_hashes (reader, turn->parent_id, what, error)))
+    return FALSE;
+  keep = common_prefix (parent_hashes, hashes);
+  for (guint i = keep; i < hashes->len; i++)
+    if (!insert_message (self, insert_message_stmt, turn->thread_id, g_array_index (hashes, gint64, i),
+                         g_ptr_array_index (rows->message_json, i), what, error))
+      return FALSE;
+  delta = print_message_delta (keep, hashes, keep);
+
   sqlite3_bind_text (insert_snapshot, 1, turn->snapshot_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 2, turn->parent_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 3, turn->thread_id, -1, SQLITE_STATIC);
@@ -1662,7 +2104,7 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (insert_snapshot, 5, status_names[turn->status], -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 6, turn->finish_reason, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 7, turn->error, -1, SQLITE_STATIC);
-  sqlite3_bind_text (insert_snapshot, 8, rows->messages, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 8, delta, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (insert_snapshot, 10, now);
   sqlite3_bind_text (insert_snapshot, 11, turn->run_id, -1, SQLITE_STATIC);
@@ -1707,7 +2149,11 @@ write_turn_locked (AguiSessionStore      *self,
       return FALSE;
 
   /* Turns are written in order, so this turn's messages are the latest. */
-  return write_search_text (self, turn->thread_id, rows->search_text, what, error);
+  if (!write_search_text (self, turn->thread_id, rows->search_text, what, error))
+    return FALSE;
+
+  *hashes_out = g_steal_pointer (&hashes);
+  return TRUE;
 }
 
 static gboolean
@@ -1719,16 +2165,26 @@ write_rows_locked (AguiSessionStore    *self,
 
   /* IMMEDIATE takes the write lock up front, so a second writer waits
    * (busy timeout) instead of failing on a lock upgrade halfway. */
+  g_autoptr(GArray) hashes = NULL;
+
   if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
     return FALSE;
 
-  if (!write_turn_locked (self, rows, what, error))
+  if (!write_turn_locked (self, rows, &hashes, what, error))
     {
       rollback (self);
       return FALSE;
     }
 
-  return commit (self, what, error);
+  if (!commit (self, what, error))
+    return FALSE;
+
+  g_free (self->last_hashes_id);
+  self->last_hashes_id = g_strdup (rows->snapshot_id);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
+  self->last_hashes = g_steal_pointer (&hashes);
+
+  return TRUE;
 }
 
 static gboolean
@@ -1881,9 +2337,10 @@ agui_session_store_load_events (AguiSessionStore  *self,
   "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
 
 static JsonObject *
-snapshot_from_row (sqlite3_stmt  *stmt,
-                   const char    *what,
-                   GError       **error)
+snapshot_from_row (MessageReader  *reader,
+                   sqlite3_stmt   *stmt,
+                   const char     *what,
+                   GError        **error)
 {
   g_autoptr(JsonObject) snapshot = json_object_new ();
   g_autoptr(JsonNode) messages = NULL;
@@ -1892,6 +2349,19 @@ snapshot_from_row (sqlite3_stmt  *stmt,
   if (!(messages = column_json (stmt, 7, what, "messages", error)) ||
       !(state = column_json (stmt, 8, what, "state", error)))
     return NULL;
+
+  /* Since schema 5, what changed since the parent snapshot */
+  if (JSON_NODE_HOLDS_OBJECT (messages))
+    {
+      GArray *hashes = message_reader_hashes (reader, (const char *) sqlite3_column_text (stmt, 0), what, error);
+      JsonArray *array;
+
+      if (hashes == NULL || !(array = message_reader_messages (reader, hashes, what, error)))
+        return NULL;
+      json_node_unref (messages);
+      messages = json_node_init_array (json_node_alloc (), array);
+      json_array_unref (array);
+    }
 
   if (!JSON_NODE_HOLDS_ARRAY (messages))
     {
@@ -1927,9 +2397,13 @@ get_last_snapshot_locked (AguiSessionStore  *self,
                           GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(MessageReader) reader = NULL;
   int rc;
 
   *snapshot = NULL;
+
+  if (!(reader = message_reader_new (self, thread_id, what, error)))
+    return FALSE;
 
   if (!(stmt = prepare (self,
                         completed_only
@@ -1949,7 +2423,7 @@ get_last_snapshot_locked (AguiSessionStore  *self,
     {
       g_autoptr(GError) local_error = NULL;
 
-      if ((*snapshot = snapshot_from_row (stmt, what, &local_error)) != NULL)
+      if ((*snapshot = snapshot_from_row (reader, stmt, what, &local_error)) != NULL)
         return TRUE;
 
       g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
@@ -3696,18 +4170,20 @@ list_snapshots_locked (AguiSessionStore  *self,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonArray) snapshots = json_array_new ();
+  g_autoptr(MessageReader) reader = NULL;
   int rc;
 
   if (!(stmt = prepare (self,
                         "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
-                        what, error)))
+                        what, error)) ||
+      !(reader = message_reader_new (self, thread_id, what, error)))
     return NULL;
 
   sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autoptr(GError) local_error = NULL;
-      JsonObject *snapshot = snapshot_from_row (stmt, what, &local_error);
+      JsonObject *snapshot = snapshot_from_row (reader, stmt, what, &local_error);
 
       if (snapshot == NULL)
         g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
