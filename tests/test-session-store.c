@@ -1887,6 +1887,40 @@ test_bench_storage (Fixture       *f,
     }
 }
 
+/* -m perf: reading back the last snapshot of a 10,000-message thread
+ * (written as 5,000 turns), as a restore does, from a store just opened */
+static void
+test_bench_snapshot_10000 (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiSessionStore) reopened = NULL;
+  g_autoptr(JsonObject) last = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize content = 0;
+  gint64 start, read_snapshot;
+
+  /* Written without a sync per turn, or this takes minutes */
+  sql_exec (f->path, "PRAGMA journal_mode = WAL");
+  write_conversation (store, "bench-10000", 5000, &content);
+  g_clear_object (&store);
+
+  reopened = open_store (f->path);
+  start = g_get_monotonic_time ();
+  last = agui_session_store_get_last_snapshot (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
+  read_snapshot = g_get_monotonic_time ();
+  events = agui_session_store_load_events (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 10000);
+  g_test_minimized_result ((read_snapshot - start) / 1000.0,
+                           "10,000 messages in 5,000 turns: the last snapshot read in %.0f ms, the log "
+                           "(%u events) in %.0f ms; %" G_GINT64_FORMAT " bytes",
+                           (read_snapshot - start) / 1000.0, events->len,
+                           (g_get_monotonic_time () - read_snapshot) / 1000.0, store_size (f->path));
+}
+
 static void
 test_two_writers (Fixture       *f,
                   gconstpointer  data)
@@ -2293,6 +2327,7 @@ main (int   argc,
     {
       ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
       ADD_TEST ("/agui/session-store/bench/storage", test_bench_storage);
+      ADD_TEST ("/agui/session-store/bench/snapshot-10000", test_bench_snapshot_10000);
     }
 
 #undef ADD_TEST

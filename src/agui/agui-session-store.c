@@ -785,8 +785,13 @@ message_reader_hashes (MessageReader  *reader,
             }
         }
 
-      g_hash_table_replace (reader->lists, g_strdup (g_ptr_array_index (chain_ids, i - 1)), g_array_ref (list));
     }
+
+  /* Only the list asked for is kept: the ones on the way there were
+   * the same array, changed as it went (a thread's snapshots are read
+   * in order, so each one's parent was asked for before it) */
+  if (chain->len > 0)
+    g_hash_table_replace (reader->lists, g_strdup (g_ptr_array_index (chain_ids, 0)), g_array_ref (list));
 
   if (chain->len == 0 && found != NULL)
     return found;
@@ -4456,16 +4461,16 @@ append_journal_locked (AguiSessionStore       *self,
   int rc;
 
   /* The thread is listed from the person's first message on; the
-   * first batch of a later turn moves it to the top, as its save will. */
+   * first batch of a later turn moves it to the top, as its save will.
+   * A batch after the first does not bring back a thread deleted
+   * meanwhile. */
   if (!(upsert = prepare (self,
                           rows->first
                             ? "INSERT INTO threads (id, title, agent, created, updated) "
                               "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
                               "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
                               "agent = COALESCE (excluded.agent, agent)"
-                            : "INSERT INTO threads (id, title, agent, created, updated) "
-                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
-                              "ON CONFLICT (id) DO NOTHING",
+                            : "SELECT COUNT (*) FROM threads WHERE id = ?1",
                           what, error)) ||
       !(next_seq = prepare (self, "SELECT COALESCE (MAX (seq), -1) + 1 FROM journal WHERE thread_id = ?1",
                             what, error)) ||
@@ -4474,11 +4479,24 @@ append_journal_locked (AguiSessionStore       *self,
     return FALSE;
 
   sqlite3_bind_text (upsert, 1, rows->thread_id, -1, SQLITE_STATIC);
-  sqlite3_bind_text (upsert, 2, rows->title ? rows->title : "", -1, SQLITE_STATIC);
-  sqlite3_bind_text (upsert, 3, rows->agent, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (upsert, 4, g_get_real_time ());
-  if (!step_done (self, upsert, what, error))
-    return FALSE;
+  if (rows->first)
+    {
+      sqlite3_bind_text (upsert, 2, rows->title ? rows->title : "", -1, SQLITE_STATIC);
+      sqlite3_bind_text (upsert, 3, rows->agent, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (upsert, 4, g_get_real_time ());
+      if (!step_done (self, upsert, what, error))
+        return FALSE;
+    }
+  else
+    {
+      if ((rc = sqlite3_step (upsert)) != SQLITE_ROW)
+        {
+          set_sqlite_error (self, rc, what, error);
+          return FALSE;
+        }
+      if (sqlite3_column_int (upsert, 0) == 0)
+        return TRUE;
+    }
 
   sqlite3_bind_text (next_seq, 1, rows->thread_id, -1, SQLITE_STATIC);
   if ((rc = sqlite3_step (next_seq)) != SQLITE_ROW)
