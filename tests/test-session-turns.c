@@ -846,7 +846,6 @@ test_rows_in_slices (void)
   g_assert_cmpuint (sliced->message_json->len, ==, whole->message_json->len);
   for (guint i = 0; i < whole->message_json->len; i++)
     g_assert_cmpstr (g_ptr_array_index (sliced->message_json, i), ==, g_ptr_array_index (whole->message_json, i));
-  g_assert_cmpstr (sliced->search_text, ==, whole->search_text);
   g_assert_cmpstr (sliced->state, ==, whole->state);
   g_assert_cmpstr (sliced->title, ==, "Plan");
   g_assert_cmpstr (sliced->snapshot_id, ==, "s1");
@@ -884,7 +883,6 @@ test_rows_in_slices_empty (void)
   g_assert_true (done);
   rows = _agui_turn_rows_builder_end (builder);
   g_assert_cmpuint (rows->message_json->len, ==, 0);
-  g_assert_cmpstr (rows->search_text, ==, "");
   g_assert_cmpstr (rows->state, ==, "null");
   g_assert_cmpuint (rows->event_json->len, ==, 0);
 }

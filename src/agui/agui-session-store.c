@@ -193,13 +193,17 @@ static const char * const migrations[] = {
    * messages column holds {"keep": N, "add": [hash, ...]}: the first N
    * messages of its parent snapshot, then these, each found in the
    * messages table by the thread and a hash of its JSON. Existing
-   * snapshots are rewritten by split_snapshot_messages(). */
+   * snapshots are rewritten by split_snapshot_messages(). The rows go
+   * in the order they were first said (the rowid), which the search
+   * reads them in; and the search reads them, so the copy of a
+   * thread's text it kept goes. */
   "CREATE TABLE messages ("
   "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
   "  hash INTEGER NOT NULL,"
   "  json TEXT NOT NULL,"
   "  PRIMARY KEY (thread_id, hash)"
-  ") WITHOUT ROWID;",
+  ");"
+  "DROP TABLE search_text;",
 };
 
 static const char * const status_names[] = {
@@ -414,6 +418,46 @@ fold_text (const char *text)
   g_autofree char *normalized = g_utf8_normalize (valid, -1, G_NORMALIZE_ALL);
 
   return g_utf8_casefold (normalized, -1);
+}
+
+/* agui_message_text (json): the text of a stored message that a search
+ * looks at (see _agui_turn_rows_search_text_for()), or NULL if it does
+ * not parse: one damaged row never fails a search. */
+static void
+message_text_func (sqlite3_context  *context,
+                   int               argc,
+                   sqlite3_value   **argv)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonArray) array = NULL;
+  char *text;
+
+  g_assert (argc == 1);
+
+  if (sqlite3_value_type (argv[0]) != SQLITE_TEXT ||
+      !(node = _agui_json_parse ((const char *) sqlite3_value_text (argv[0]), sqlite3_value_bytes (argv[0]), NULL)))
+    {
+      sqlite3_result_null (context);
+      return;
+    }
+
+  array = json_array_new ();
+  json_array_add_element (array, g_steal_pointer (&node));
+  text = _agui_turn_rows_search_text_for (array);
+  sqlite3_result_text (context, text, -1, g_free);
+}
+
+/* What a search may look for in a message's JSON before it reads the
+ * message: the text itself, unless printing it as JSON would escape it;
+ * else "", which every message has. */
+static const char *
+raw_needle (const char *search)
+{
+  for (const char *p = search; p != NULL && *p != '\0'; p++)
+    if (*p == '"' || *p == '\\' || (guchar) *p < 0x20 || *p == 0x7f)
+      return "";
+
+  return search;
 }
 
 /* agui_text_matches (haystack, needle): case-insensitive substring match
@@ -1052,6 +1096,10 @@ open_database (AguiSessionStore  *self,
   rc = sqlite3_create_function_v2 (self->db, "agui_text_matches", 2,
                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                    NULL, text_matches_func, NULL, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2 (self->db, "agui_message_text", 1,
+                                     SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                     NULL, message_text_func, NULL, NULL, NULL);
   if (rc != SQLITE_OK)
     {
       set_sqlite_error (self, rc, what, error);
@@ -1622,19 +1670,21 @@ agui_session_store_list_threads (AguiSessionStore  *self,
 
   locker = g_mutex_locker_new (&self->mutex);
 
-  /* The messages searched are those of the thread's last snapshot, which
-   * holds the whole conversation; only message text is looked at, not
-   * ids or roles. */
+  /* Every message the thread has said, in any of its branches; only
+   * message text is looked at, not ids or roles. Reading a message
+   * costs: the ones whose JSON cannot hold the text are passed over. */
   if (!(stmt = prepare (self,
                         "SELECT t.id, t.title, t.agent, t.created, t.updated, "
                         "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
                         "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
-                        "  SELECT 1 FROM search_text x"
-                        "  WHERE x.thread_id = t.id AND agui_text_matches (x.text, ?1)) "
+                        "  SELECT 1 FROM messages m"
+                        "  WHERE m.thread_id = t.id AND agui_text_matches (m.json, ?2)"
+                        "  AND agui_text_matches (agui_message_text (m.json), ?1)) "
                         "ORDER BY t.updated DESC",
                         what, error)))
     return NULL;
 
+  sqlite3_bind_text (stmt, 2, raw_needle (search), -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
 
   threads = json_array_new ();
@@ -1929,19 +1979,26 @@ search_threads (AguiSessionStore  *self,
   g_autoptr(GHashTable) found = NULL;
   int rc;
 
+  /* In the order they were said: the snippet is the first match */
   if (!(stmt = prepare (self,
-                        "SELECT thread_id, text FROM search_text "
-                        "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (text, ?1)",
+                        "SELECT thread_id, agui_message_text (json) FROM messages "
+                        "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (json, ?3) "
+                        "AND agui_text_matches (agui_message_text (json), ?1) ORDER BY rowid",
                         what, error)))
     return NULL;
 
   sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 2, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 3, raw_needle (search), -1, SQLITE_STATIC);
 
   found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      char *snippet = snippet_for ((const char *) sqlite3_column_text (stmt, 1), folded_needle);
+      char *snippet;
+
+      if (g_hash_table_contains (found, (const char *) sqlite3_column_text (stmt, 0)))
+        continue;
+      snippet = snippet_for ((const char *) sqlite3_column_text (stmt, 1), folded_needle);
 
       /* Folded alone, a character may not match as the whole text did
        * (a combining sequence): the thread matches all the same. */
@@ -2152,10 +2209,6 @@ write_turn_locked (AguiSessionStore      *self,
   for (guint i = 0; rows->journal_ids != NULL && rows->journal_ids[i] != NULL; i++)
     if (!delete_journal_locked (self, turn->thread_id, rows->journal_ids[i], what, error))
       return FALSE;
-
-  /* Turns are written in order, so this turn's messages are the latest. */
-  if (!write_search_text (self, turn->thread_id, rows->search_text, what, error))
-    return FALSE;
 
   *hashes_out = g_steal_pointer (&hashes);
   return TRUE;

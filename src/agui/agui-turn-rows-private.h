@@ -36,7 +36,6 @@ struct _AguiTurnRows
    * snapshot names its messages */
   GPtrArray          *message_json;
   char               *state;
-  char               *search_text;
   GPtrArray          *interrupts;
   GStrv               journal_ids;
 };

@@ -129,7 +129,6 @@ _agui_turn_rows_unref (AguiTurnRows *rows)
   g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
   g_clear_pointer (&rows->message_json, g_ptr_array_unref);
   g_clear_pointer (&rows->state, g_free);
-  g_clear_pointer (&rows->search_text, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
   g_strfreev (rows->journal_ids);
   g_free (rows);
@@ -209,7 +208,6 @@ turn_rows_init (AguiTurnRows          *rows,
   if (!(rows->state = node_to_string (turn->state, what, "state", error)))
     return FALSE;
 
-  rows->search_text = _agui_turn_rows_search_text_for (turn->messages);
 
   if (turn->pending_interrupts != NULL)
     {
@@ -282,7 +280,6 @@ struct _AguiTurnRowsBuilder
   Phase               phase;
   guint               index;
   char               *run_id;
-  GString            *search_text;
 };
 
 #define BUILDER_WHAT "Could not save the turn"
@@ -313,12 +310,10 @@ _agui_turn_rows_builder_new (const AguiTurnRecord  *turn,
   if (!(self->rows = _agui_turn_rows_new_full (&head, title, agent, BUILDER_WHAT, error)))
     return NULL;
   g_ptr_array_set_size (self->rows->message_json, 0);
-  g_clear_pointer (&self->rows->search_text, g_free);
 
   self->events = turn->events ? g_ptr_array_ref (turn->events) : g_ptr_array_new ();
   self->compactor = _agui_event_compactor_new ();
   self->transcript = g_object_ref (transcript);
-  self->search_text = g_string_new (NULL);
 
   return g_steal_pointer (&self);
 }
@@ -331,8 +326,6 @@ _agui_turn_rows_builder_free (AguiTurnRowsBuilder *self)
   g_clear_pointer (&self->compactor, _agui_event_compactor_free);
   g_clear_object (&self->transcript);
   g_free (self->run_id);
-  if (self->search_text != NULL)
-    g_string_free (self->search_text, TRUE);
   g_free (self);
 }
 
@@ -383,7 +376,6 @@ add_message (AguiTurnRowsBuilder  *self,
     }
   g_ptr_array_add (self->rows->message_json, g_string_free (g_steal_pointer (&json), FALSE));
 
-  collect_text (node, FALSE, self->search_text, 1);
   return TRUE;
 }
 
@@ -437,7 +429,6 @@ _agui_turn_rows_builder_step (AguiTurnRowsBuilder  *self,
                 return FALSE;
               break;
             }
-          self->rows->search_text = g_string_free (g_steal_pointer (&self->search_text), FALSE);
           self->phase = PHASE_DONE;
           break;
 
