@@ -13,6 +13,7 @@
 
 #include "agui-session-store-private.h"
 #include "agui-test-server.h"
+#include "tandem-agents.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-markdown-view.h"
@@ -1507,6 +1508,58 @@ test_threads_draft (Fixture       *f,
 }
 
 static void
+test_threads_interrupted_answer (Fixture       *f,
+                                 gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *thread_id = g_uuid_string_random ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiJournalRows *rows = g_new0 (AguiJournalRows, 1);
+  GtkRevealer *revealer = GTK_REVEALER (tandem_test_child (f->window, "error_revealer"));
+  static const char * const events[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"q\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"q\",\"delta\":\"Asked before the crash\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"q\"}",
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a\",\"delta\":\"Half an answer\"}",
+  };
+
+  g_test_summary ("A conversation whose answer a crash cut short opens with the question and the answer "
+                  "as far as it was kept, marked failed, with Retry");
+
+  /* What the journal held when the program was killed */
+  rows->thread_id = g_strdup (thread_id);
+  rows->snapshot_id = g_uuid_string_random ();
+  rows->title = g_strdup ("Asked before the crash");
+  rows->agent = g_strdup (TANDEM_AGENTS_DEMO_ID);
+  rows->first = TRUE;
+  rows->event_json = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    g_ptr_array_add (rows->event_json, g_strdup (events[i]));
+  _agui_session_store_append_journal_async (store, rows, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, TIMEOUT_MS);
+  g_assert_true (_agui_session_store_append_journal_finish (store, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (sidebar_index (f->window, "Asked before the crash"), >=, 0);
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+  tandem_test_iterate_for (100);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Asked before the crash"));
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Half an answer"));
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_label"))), "interrupted"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
+  g_assert_true (agui_agent_session_get_busy (tandem_window_get_session (f->window)));
+  agui_agent_session_cancel (tandem_window_get_session (f->window));
+  tandem_test_wait_for_exchange (tandem_window_get_session (f->window), 50);
+}
+
+static void
 test_threads_delete_open (Fixture       *f,
                           gconstpointer  data)
 {
@@ -1764,6 +1817,7 @@ main (int   argc,
   ADD ("threads/delete-open", test_threads_delete_open, NULL);
   ADD ("threads/listed-at-send", test_threads_listed_at_send, NULL);
   ADD ("threads/draft", test_threads_draft, NULL);
+  ADD ("threads/interrupted-answer", test_threads_interrupted_answer, NULL);
   ADD ("new-chat", test_new_chat, NULL);
   ADD ("perf/stream-10000-deltas", test_perf_stream, NULL);
   ADD ("perf/scroll-10000-messages", test_perf_scroll, NULL);
