@@ -1902,7 +1902,7 @@ test_bench_snapshot_10000 (Fixture       *f,
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GError) error = NULL;
   gsize content = 0;
-  gint64 start, read_snapshot;
+  gint64 start, read_snapshot, read_events;
 
   write_conversation (store, "bench-10000", 1000, 600, &content);
   {
@@ -1935,17 +1935,21 @@ test_bench_snapshot_10000 (Fixture       *f,
 
   reopened = open_store (f->path);
   start = g_get_monotonic_time ();
-  last = agui_session_store_get_last_snapshot (reopened, "bench-10000", &error);
+  last = _agui_session_store_get_last_snapshot_for_restore (reopened, "bench-10000", &error);
   g_assert_no_error (error);
   read_snapshot = g_get_monotonic_time ();
   events = agui_session_store_load_events (reopened, "bench-10000", &error);
   g_assert_no_error (error);
+  read_events = g_get_monotonic_time ();
+  g_clear_pointer (&last, json_object_unref);
+  last = agui_session_store_get_last_snapshot (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 10000);
   g_test_minimized_result ((read_snapshot - start) / 1000.0,
-                           "10,000 messages in 1,001 turns: the last snapshot read in %.0f ms, the log "
-                           "(%u events) in %.0f ms; %" G_GINT64_FORMAT " bytes",
-                           (read_snapshot - start) / 1000.0, events->len,
-                           (g_get_monotonic_time () - read_snapshot) / 1000.0, store_size (f->path));
+                           "10,000 messages in 1,001 turns: the last snapshot read for a restore in %.0f ms, "
+                           "whole in %.0f ms, the log (%u events) in %.0f ms; %" G_GINT64_FORMAT " bytes",
+                           (read_snapshot - start) / 1000.0, (g_get_monotonic_time () - read_events) / 1000.0,
+                           events->len, (read_events - read_snapshot) / 1000.0, store_size (f->path));
 }
 
 static void

@@ -1455,7 +1455,7 @@ restore_load (AguiSessionStore  *store,
   if (events == NULL)
     return NULL;
 
-  snapshot = agui_session_store_get_last_snapshot (store, thread_id, &local_error);
+  snapshot = _agui_session_store_get_last_snapshot_for_restore (store, thread_id, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));

@@ -160,6 +160,12 @@ char      *_agui_session_store_dup_draft_finish  (AguiSessionStore     *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
 
+/* The last snapshot, its messages only those that keep Tandem's own
+ * state (all a restore needs of them) */
+JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+                                                               const char        *thread_id,
+                                                               GError           **error);
+
 /* Branches: which one the person chose (the snapshot it ends on), and
  * every snapshot of a thread, to rebuild them. */
 gboolean   _agui_session_store_set_branch         (AguiSessionStore *self,

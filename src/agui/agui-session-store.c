@@ -33,10 +33,19 @@
  * one snapshot per turn and the interrupts the thread waits on.
  *
  * A session given the store ([property@Agui.AgentSession:store]) writes
- * each turn in one transaction, so a crash, a kill or a full disk loses at most the turn
- * in flight. Before they are written, a turn's events are compacted: the
- * deltas of one message or tool call that arrived back to back become one
- * event, and replaying the compacted log draws the same transcript.
+ * each turn in one transaction. While a turn is in flight, the person's
+ * message (before the request leaves) and then the answer's events (a
+ * batch at most every tenth of a second) go to a journal, which the
+ * turn takes in when it is saved: a crash, a kill or a full disk loses at
+ * most the last moments of an answer, and a restore shows what the
+ * journal kept, the answer marked as failed. Before they are written, a
+ * turn's events are compacted: the deltas of one message or tool call
+ * that arrived back to back become one event, and replaying the
+ * compacted log draws the same transcript.
+ *
+ * Each message is stored once; a snapshot names the messages it keeps
+ * of its parent's and the ones it adds, so a thread takes room in
+ * proportion to its length, not to its square.
  *
  * ```c
  * g_autoptr(AguiSessionStore) store = agui_session_store_new (NULL, &error);
@@ -651,6 +660,8 @@ insert_message (AguiSessionStore  *self,
   return step_done (self, insert, what, error);
 }
 
+#define SNAPSHOTS_PER_CHECKPOINT 1024
+
 #define INSERT_MESSAGE_SQL "INSERT OR IGNORE INTO messages (thread_id, hash, json) VALUES (?1, ?2, ?3)"
 
 /* Reads the messages of one thread's snapshots, remembering what it
@@ -661,11 +672,14 @@ typedef struct
   AguiSessionStore *store;
   char             *thread_id;
   sqlite3_stmt     *snapshot;
-  sqlite3_stmt     *message;
   /* snapshot id → GArray of gint64 */
   GHashTable       *lists;
   /* gint64 hash → JsonNode */
   GHashTable       *nodes;
+  /* gint64 hash → the JSON of each of the thread's messages, once read */
+  GHashTable       *json;
+  /* Only the messages whose JSON holds this, if set */
+  const char       *filter;
 } MessageReader;
 
 static void
@@ -673,9 +687,9 @@ message_reader_free (MessageReader *reader)
 {
   g_free (reader->thread_id);
   g_clear_pointer (&reader->snapshot, sqlite3_finalize);
-  g_clear_pointer (&reader->message, sqlite3_finalize);
   g_clear_pointer (&reader->lists, g_hash_table_unref);
   g_clear_pointer (&reader->nodes, g_hash_table_unref);
+  g_clear_pointer (&reader->json, g_hash_table_unref);
   g_free (reader);
 }
 
@@ -694,8 +708,7 @@ message_reader_new (AguiSessionStore  *self,
   reader->lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   reader->nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) json_node_unref);
 
-  if (!(reader->snapshot = prepare (self, "SELECT parent_id, messages FROM snapshots WHERE id = ?1", what, error)) ||
-      !(reader->message = prepare (self, "SELECT json FROM messages WHERE thread_id = ?1 AND hash = ?2", what, error)))
+  if (!(reader->snapshot = prepare (self, "SELECT parent_id, messages FROM snapshots WHERE id = ?1", what, error)))
     return NULL;
 
   if (self->last_hashes_id != NULL)
@@ -725,6 +738,61 @@ hashes_of_array (MessageReader *reader,
   return hashes;
 }
 
+/* Reads what print_message_delta() printed, {"keep":N,"add":[h,...]},
+ * without a JSON parser: a thread's chain is read back a row a turn */
+static gboolean
+parse_message_delta (const char *text,
+                     guint      *keep,
+                     GArray     *add)
+{
+  const char *p = text;
+  char *end;
+  guint64 value;
+
+  if (text == NULL || !g_str_has_prefix (p, "{\"keep\":"))
+    return FALSE;
+  p += strlen ("{\"keep\":");
+  value = g_ascii_strtoull (p, &end, 10);
+  if (end == p || value > G_MAXUINT || !g_str_has_prefix (end, ",\"add\":["))
+    return FALSE;
+  *keep = (guint) value;
+  p = end + strlen (",\"add\":[");
+
+  while (*p != ']')
+    {
+      gint64 hash = g_ascii_strtoll (p, &end, 10);
+
+      if (end == p)
+        return FALSE;
+      g_array_append_val (add, hash);
+      p = end;
+      if (*p == ',')
+        p++;
+      else if (*p != ']')
+        return FALSE;
+    }
+
+  return g_str_equal (p, "]}");
+}
+
+typedef struct
+{
+  char   *id;
+  guint   keep;
+  GArray *add;
+  /* A snapshot that holds its messages (written before schema 5) */
+  GArray *whole;
+} Delta;
+
+static void
+delta_free (Delta *delta)
+{
+  g_free (delta->id);
+  g_clear_pointer (&delta->add, g_array_unref);
+  g_clear_pointer (&delta->whole, g_array_unref);
+  g_free (delta);
+}
+
 /* The hashes of @snapshot_id's messages, in order (borrowed from the
  * reader), or NULL with @error. A missing parent is a thread's start. */
 static GArray *
@@ -733,8 +801,7 @@ message_reader_hashes (MessageReader  *reader,
                        const char     *what,
                        GError        **error)
 {
-  g_autoptr(GPtrArray) chain_ids = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func ((GDestroyNotify) delta_free);
   g_autoptr(GArray) list = NULL;
   g_autofree char *current = g_strdup (snapshot_id);
   const char *key = snapshot_id != NULL ? snapshot_id : "";
@@ -743,8 +810,9 @@ message_reader_hashes (MessageReader  *reader,
   /* Back to a snapshot already known, or the first */
   while (current != NULL && !(found = g_hash_table_lookup (reader->lists, current)))
     {
-      JsonNode *delta;
+      const char *text;
       char *parent = NULL;
+      Delta *delta;
       int rc;
 
       sqlite3_bind_text (reader->snapshot, 1, current, -1, SQLITE_TRANSIENT);
@@ -763,25 +831,31 @@ message_reader_hashes (MessageReader  *reader,
 
       if (sqlite3_column_type (reader->snapshot, 0) != SQLITE_NULL)
         parent = g_strdup ((const char *) sqlite3_column_text (reader->snapshot, 0));
-      delta = _agui_json_parse ((const char *) sqlite3_column_text (reader->snapshot, 1),
-                                sqlite3_column_bytes (reader->snapshot, 1), NULL);
-      sqlite3_reset (reader->snapshot);
+      text = (const char *) sqlite3_column_text (reader->snapshot, 1);
 
-      if (delta == NULL || (!JSON_NODE_HOLDS_ARRAY (delta) && !JSON_NODE_HOLDS_OBJECT (delta)))
-        {
-          g_clear_pointer (&delta, json_node_unref);
-          g_free (parent);
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages of a snapshot are damaged", what);
-          return NULL;
-        }
-
-      g_ptr_array_add (chain_ids, g_steal_pointer (&current));
+      delta = g_new0 (Delta, 1);
+      delta->id = g_steal_pointer (&current);
+      delta->add = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_ptr_array_add (chain, delta);
-      if (JSON_NODE_HOLDS_ARRAY (delta))
+
+      if (!parse_message_delta (text, &delta->keep, delta->add))
         {
+          g_autoptr(JsonNode) messages = _agui_json_parse (text, sqlite3_column_bytes (reader->snapshot, 1), NULL);
+
+          if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+            {
+              sqlite3_reset (reader->snapshot);
+              g_free (parent);
+              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                           "%s: the stored messages of a snapshot are damaged", what);
+              return NULL;
+            }
+          delta->whole = hashes_of_array (reader, json_node_get_array (messages));
+          sqlite3_reset (reader->snapshot);
           g_free (parent);
           break;
         }
+      sqlite3_reset (reader->snapshot);
       current = parent;
     }
 
@@ -790,60 +864,73 @@ message_reader_hashes (MessageReader  *reader,
   /* Then forward, each snapshot's changes on its parent's list */
   for (guint i = chain->len; i > 0; i--)
     {
-      JsonNode *delta = g_ptr_array_index (chain, i - 1);
+      Delta *delta = g_ptr_array_index (chain, i - 1);
 
-      if (JSON_NODE_HOLDS_ARRAY (delta))
+      if (delta->whole != NULL)
         {
-          g_array_unref (list);
-          list = hashes_of_array (reader, json_node_get_array (delta));
-        }
-      else
-        {
-          JsonObject *object = json_node_get_object (delta);
-          JsonNode *keep = json_object_get_member (object, "keep");
-          JsonNode *add = json_object_get_member (object, "add");
-
-          if (keep == NULL || json_node_get_value_type (keep) != G_TYPE_INT64 ||
-              json_node_get_int (keep) < 0 || json_node_get_int (keep) > list->len ||
-              add == NULL || !JSON_NODE_HOLDS_ARRAY (add))
-            {
-              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                           "%s: the stored messages of a snapshot are damaged", what);
-              return NULL;
-            }
-
-          g_array_set_size (list, json_node_get_int (keep));
-          for (guint j = 0; j < json_array_get_length (json_node_get_array (add)); j++)
-            {
-              JsonNode *element = json_array_get_element (json_node_get_array (add), j);
-              gint64 hash;
-
-              if (json_node_get_value_type (element) != G_TYPE_INT64)
-                {
-                  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                               "%s: the stored messages of a snapshot are damaged", what);
-                  return NULL;
-                }
-              hash = json_node_get_int (element);
-              g_array_append_val (list, hash);
-            }
+          g_array_set_size (list, 0);
+          g_array_append_vals (list, delta->whole->data, delta->whole->len);
+          continue;
         }
 
+      if (delta->keep > list->len)
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                       "%s: the stored messages of a snapshot are damaged", what);
+          return NULL;
+        }
+      g_array_set_size (list, delta->keep);
+      g_array_append_vals (list, delta->add->data, delta->add->len);
     }
 
   /* Only the list asked for is kept: the ones on the way there were
    * the same array, changed as it went (a thread's snapshots are read
    * in order, so each one's parent was asked for before it) */
   if (chain->len > 0)
-    g_hash_table_replace (reader->lists, g_strdup (g_ptr_array_index (chain_ids, 0)), g_array_ref (list));
-
-  if (chain->len == 0 && found != NULL)
+    g_hash_table_replace (reader->lists, g_strdup (((Delta *) g_ptr_array_index (chain, 0))->id), g_array_ref (list));
+  else if (found != NULL)
     return found;
-  /* No snapshot (or no such one): nothing before it */
-  if (chain->len == 0)
+  else
+    /* No snapshot (or no such one): nothing before it */
     g_hash_table_replace (reader->lists, g_strdup (key), g_array_ref (list));
 
   return g_hash_table_lookup (reader->lists, key);
+}
+
+/* Reads the JSON of every message of the thread in one pass: cheaper,
+ * past a few, than looking each one up */
+static gboolean
+message_reader_load_all (MessageReader  *reader,
+                         const char     *what,
+                         GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (reader->json != NULL)
+    return TRUE;
+
+  if (!(stmt = prepare (reader->store, "SELECT hash, json FROM messages WHERE thread_id = ?1", what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, reader->thread_id, -1, SQLITE_STATIC);
+  reader->json = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 hash = sqlite3_column_int64 (stmt, 0);
+
+      g_hash_table_replace (reader->json, g_memdup2 (&hash, sizeof hash),
+                            g_strndup ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1)));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      g_clear_pointer (&reader->json, g_hash_table_unref);
+      set_sqlite_error (reader->store, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /* The messages @hashes name, as a new array */
@@ -854,43 +941,65 @@ message_reader_messages (MessageReader  *reader,
                          GError        **error)
 {
   g_autoptr(JsonArray) messages = json_array_sized_new (hashes->len);
+  g_autoptr(GString) missing = g_string_new ("[");
+  g_autoptr(GArray) missing_hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(GError) local_error = NULL;
 
+  /* The messages not read yet are parsed together, as one array */
   for (guint i = 0; i < hashes->len; i++)
     {
       gint64 hash = g_array_index (hashes, gint64, i);
-      JsonNode *node = g_hash_table_lookup (reader->nodes, &hash);
+      const char *json;
 
-      if (node == NULL)
+      if (g_hash_table_contains (reader->nodes, &hash))
+        continue;
+      if (!message_reader_load_all (reader, what, error))
+        return NULL;
+      if (!(json = g_hash_table_lookup (reader->json, &hash)))
         {
-          g_autoptr(GError) local_error = NULL;
-          int rc;
-
-          sqlite3_bind_text (reader->message, 1, reader->thread_id, -1, SQLITE_STATIC);
-          sqlite3_bind_int64 (reader->message, 2, hash);
-          rc = sqlite3_step (reader->message);
-          if (rc == SQLITE_ROW)
-            node = _agui_json_parse ((const char *) sqlite3_column_text (reader->message, 0),
-                                     sqlite3_column_bytes (reader->message, 0), &local_error);
-          else if (rc != SQLITE_DONE)
-            {
-              set_sqlite_error (reader->store, rc, what, error);
-              sqlite3_reset (reader->message);
-              return NULL;
-            }
-          sqlite3_reset (reader->message);
-
-          if (node == NULL)
-            {
-              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is %s", what,
-                           local_error != NULL ? "not valid JSON" : "missing");
-              return NULL;
-            }
-          g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), node);
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is missing", what);
+          return NULL;
         }
+      if (reader->filter != NULL && strstr (json, reader->filter) == NULL)
+        continue;
+      if (missing_hashes->len > 0)
+        g_string_append_c (missing, ',');
+      g_string_append (missing, json);
+      g_array_append_val (missing_hashes, hash);
+      /* Once, though a list may name a message twice */
+      g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_new (JSON_NODE_NULL));
+    }
+  g_string_append_c (missing, ']');
+
+  if (missing_hashes->len > 0)
+    {
+      JsonArray *array;
+
+      parsed = _agui_json_parse (missing->str, missing->len, &local_error);
+      if (parsed == NULL || !JSON_NODE_HOLDS_ARRAY (parsed) ||
+          json_array_get_length (json_node_get_array (parsed)) != missing_hashes->len)
+        {
+          for (guint i = 0; i < missing_hashes->len; i++)
+            g_hash_table_remove (reader->nodes, &g_array_index (missing_hashes, gint64, i));
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is not valid JSON", what);
+          return NULL;
+        }
+
+      array = json_node_get_array (parsed);
+      for (guint i = 0; i < missing_hashes->len; i++)
+        g_hash_table_replace (reader->nodes, g_memdup2 (&g_array_index (missing_hashes, gint64, i), sizeof (gint64)),
+                              json_node_copy (json_array_get_element (array, i)));
+    }
+
+  for (guint i = 0; i < hashes->len; i++)
+    {
+      JsonNode *node = g_hash_table_lookup (reader->nodes, &g_array_index (hashes, gint64, i));
 
       /* A node has one parent: each array takes a copy, which shares
        * the message's object */
-      json_array_add_element (messages, json_node_copy (node));
+      if (node != NULL)
+        json_array_add_element (messages, json_node_copy (node));
     }
 
   return g_steal_pointer (&messages);
@@ -2153,6 +2262,10 @@ write_turn_locked (AguiSessionStore      *self,
   if (!(parent_hashes = message_reader_hashes (reader, turn->parent_id, what, error)))
     return FALSE;
   keep = common_prefix (parent_hashes, hashes);
+  /* Now and then the whole list, so that reading a long thread back
+   * walks at most this many snapshots */
+  if (turn->turn_index % SNAPSHOTS_PER_CHECKPOINT == SNAPSHOTS_PER_CHECKPOINT - 1)
+    keep = 0;
   for (guint i = keep; i < hashes->len; i++)
     if (!insert_message (self, insert_message_stmt, turn->thread_id, g_array_index (hashes, gint64, i),
                          g_ptr_array_index (rows->message_json, i), what, error))
@@ -2450,6 +2563,7 @@ static gboolean
 get_last_snapshot_locked (AguiSessionStore  *self,
                           const char        *thread_id,
                           gboolean           completed_only,
+                          const char        *filter,
                           JsonObject       **snapshot,
                           const char        *what,
                           GError           **error)
@@ -2462,6 +2576,7 @@ get_last_snapshot_locked (AguiSessionStore  *self,
 
   if (!(reader = message_reader_new (self, thread_id, what, error)))
     return FALSE;
+  reader->filter = filter;
 
   if (!(stmt = prepare (self,
                         completed_only
@@ -2527,7 +2642,7 @@ agui_session_store_get_last_snapshot (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error);
+  get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error);
   return snapshot;
 }
 
@@ -2558,7 +2673,7 @@ agui_session_store_get_last_good_state (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the last good state of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  if (!get_last_snapshot_locked (self, thread_id, TRUE, &snapshot, what, error) || snapshot == NULL)
+  if (!get_last_snapshot_locked (self, thread_id, TRUE, NULL, &snapshot, what, error) || snapshot == NULL)
     return NULL;
 
   return json_object_dup_member (snapshot, "state");
@@ -2746,7 +2861,7 @@ export_json_locked (AguiSessionStore  *self,
   JsonArray *event_array;
 
   if (!(thread = get_thread_locked (self, thread_id, what, error)) ||
-      !get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error) ||
+      !get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
       !(events = load_events_locked (self, thread_id, what, error)) ||
       !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)) ||
       !(branches = list_branches_locked (self, thread_id, what, error)))
@@ -4841,4 +4956,28 @@ _agui_session_store_dup_draft_finish (AguiSessionStore  *self,
   g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_dup_draft_async), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The last snapshot as agui_session_store_get_last_snapshot() reads it,
+ * but its messages only those that keep Tandem's own state: what a
+ * restore takes from it, without reading every message of a long
+ * thread */
+JsonObject *
+_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+                                                   const char        *thread_id,
+                                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonObject *snapshot;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  get_last_snapshot_locked (self, thread_id, FALSE, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":",
+                            &snapshot, what, error);
+  return snapshot;
 }
