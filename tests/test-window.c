@@ -1465,14 +1465,45 @@ test_threads_listed_at_send (Fixture       *f,
   g_assert_cmpint (sidebar_index (f->window, "Listed while it streams"), ==, 0);
 }
 
+typedef struct
+{
+  const char *thread_id;
+  const char *text;
+} DraftWait;
+
+static gboolean
+draft_stored (gpointer data)
+{
+  DraftWait *wait = data;
+  g_autofree char *stored = _agui_session_store_dup_draft (tandem_application_get_store (app), wait->thread_id, NULL);
+
+  return g_strcmp0 (stored, wait->text) == 0;
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *text;
+} ComposerWait;
+
+static gboolean
+composer_says (gpointer data)
+{
+  ComposerWait *wait = data;
+  g_autofree char *text = dup_composer_text (wait->window);
+
+  return g_strcmp0 (text, wait->text) == 0;
+}
+
 static void
 test_threads_draft (Fixture       *f,
                     gconstpointer  data)
 {
-  AguiSessionStore *store = tandem_application_get_store (app);
   g_autofree char *thread_id = add_thread ("Has a draft", "earlier words");
   g_autofree char *text = NULL;
-  g_autofree char *stored = NULL;
+  DraftWait kept = { thread_id, "half a thought" };
+  DraftWait forgotten = { thread_id, "" };
+  ComposerWait shown = { f->window, "half a thought" };
 
   g_test_summary ("What is typed and not sent is kept with its conversation, in the store: "
                   "another conversation starts empty, and coming back shows it again");
@@ -1482,29 +1513,20 @@ test_threads_draft (Fixture       *f,
   wait_for_thread (f->window, thread_id);
 
   set_composer_text (f->window, "half a thought");
-  tandem_test_iterate_for (600);
-  stored = _agui_session_store_dup_draft (store, thread_id, NULL);
-  g_assert_cmpstr (stored, ==, "half a thought");
+  g_assert_true (agui_test_wait_for (draft_stored, &kept, TIMEOUT_MS));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
   tandem_test_iterate_for (50);
   text = dup_composer_text (f->window);
   g_assert_cmpstr (text, ==, "");
-  g_clear_pointer (&text, g_free);
 
   tandem_window_open_thread (f->window, thread_id);
   wait_for_thread (f->window, thread_id);
-  tandem_test_iterate_for (50);
-  text = dup_composer_text (f->window);
-  g_assert_cmpstr (text, ==, "half a thought");
-  g_clear_pointer (&text, g_free);
+  g_assert_true (agui_test_wait_for (composer_says, &shown, TIMEOUT_MS));
 
   /* Sent, it is no draft any more */
   set_composer_text (f->window, "");
-  tandem_test_iterate_for (600);
-  g_clear_pointer (&stored, g_free);
-  stored = _agui_session_store_dup_draft (store, thread_id, NULL);
-  g_assert_cmpstr (stored, ==, "");
+  g_assert_true (agui_test_wait_for (draft_stored, &forgotten, TIMEOUT_MS));
 }
 
 static void
