@@ -1884,7 +1884,7 @@ test_bench_storage (Fixture       *f,
         before += size;
         g_test_minimized_result ((double) size / lengths[i],
                                  "%4d turns, %4d-byte answers: %8" G_GINT64_FORMAT " bytes, %6.0f per turn, "
-                                 "%.2f× its messages and events",
+                                 "%.2f times its messages and events",
                                  lengths[i], answers[a], size, (double) size / lengths[i], (double) size / content);
       }
 }
