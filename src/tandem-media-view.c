@@ -55,6 +55,30 @@ tandem_media_describe_size (gsize bytes)
   return g_format_size (bytes);
 }
 
+/**
+ * tandem_media_decoded_size:
+ * @base64: base64 data
+ *
+ * Returns: how many bytes @base64 holds once decoded: its padding and
+ *   line breaks are not data (a 28-byte file is 40 characters, "=="
+ *   included)
+ */
+gsize
+tandem_media_decoded_size (const char *base64)
+{
+  gsize characters = 0;
+
+  g_return_val_if_fail (base64 != NULL, 0);
+
+  for (const char *p = base64; *p != '\0'; p++)
+    if (*p != '=' && !g_ascii_isspace (*p))
+      characters++;
+
+  /* Four characters are three bytes; two or three left over are one or
+   * two more, padded or not */
+  return characters / 4 * 3 + (characters % 4 >= 2 ? characters % 4 - 1 : 0);
+}
+
 static gboolean
 is_image (AguiMediaPart *part)
 {
@@ -99,7 +123,7 @@ create_chip (AguiMediaPart *part,
   g_autofree char *size = NULL;
 
   if (g_strcmp0 (agui_media_part_get_source_type (part), "data") == 0 && value != NULL)
-    size = tandem_media_describe_size (strlen (value) / 4 * 3);
+    size = tandem_media_describe_size (tandem_media_decoded_size (value));
 
   if (filename != NULL && filename[0] != '\0')
     gtk_label_set_text (GTK_LABEL (name), filename);

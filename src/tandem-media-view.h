@@ -21,5 +21,6 @@ GdkPaintable  *tandem_media_view_get_image   (TandemMediaView *self);
 const char    *tandem_media_view_get_problem (TandemMediaView *self);
 GtkWindow     *tandem_media_view_open        (TandemMediaView *self);
 char          *tandem_media_describe_size    (gsize            bytes);
+gsize          tandem_media_decoded_size     (const char      *base64);
 
 G_END_DECLS

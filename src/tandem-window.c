@@ -19,6 +19,7 @@
 #include "tandem-interrupt-banner.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
+#include "tandem-draft-keeper.h"
 #include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
 #include "tandem-welcome-prompts.h"
@@ -106,6 +107,7 @@ struct _TandemWindow
   GtkWidget            *jump_button;
   GtkRevealer          *error_revealer;
   TandemSaveBanner     *save_banner;
+  TandemDraftKeeper    *draft_keeper;
   GtkLabel             *error_label;
   GtkExpander          *error_details;
   GtkLabel             *error_details_label;
@@ -199,17 +201,26 @@ tandem_window_show_toast (TandemWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-/* A failure the person must see now, not behind the toasts queued
- * before it ("Conversation exported" twice takes ten seconds) */
+/* An import or export that failed: its reason names a file and what in
+ * it is wrong, longer than a toast shows. A dialog says it whole, in a
+ * label that can be selected and copied. */
 static void
-tandem_window_show_failure (TandemWindow *self,
-                            const char   *message)
+tandem_window_show_error_dialog (TandemWindow *self,
+                                 const char   *heading,
+                                 const char   *message)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *toast = adw_toast_new (escaped);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, NULL);
+  GtkWidget *label = gtk_label_new (message);
 
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), label);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -2277,7 +2288,7 @@ on_export_done_cb (GObject      *object,
   if (!tandem_conversation_export_finish (result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_failure (self, error->message);
+        tandem_window_show_error_dialog (self, _("Could Not Export the Conversation"), error->message);
       return;
     }
 
@@ -2323,7 +2334,7 @@ on_import_done_cb (GObject      *object,
   if (thread_id == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_failure (self, error->message);
+        tandem_window_show_error_dialog (self, _("Could Not Import the Conversation"), error->message);
       return;
     }
 
@@ -2338,7 +2349,7 @@ on_import_done_cb (GObject      *object,
  * @file: a JSON export
  *
  * Adds the conversation in @file as a new one and opens it, as the
- * import's file chooser does, or says in a toast why it could not.
+ * import's file chooser does, or says in a dialog why it could not.
  */
 void
 tandem_window_import_file (TandemWindow *self,
@@ -2687,6 +2698,7 @@ tandem_window_dispose (GObject *object)
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
+  g_clear_object (&self->draft_keeper);
 
   if (self->session != NULL)
     {
@@ -2854,6 +2866,7 @@ tandem_window_init (TandemWindow *self)
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
   g_signal_connect_object (self->composer_view, "paste-clipboard",
                            G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
@@ -2974,6 +2987,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
+  tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);

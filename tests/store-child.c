@@ -13,6 +13,13 @@
  *                                             saves N turns FIRST, FIRST+STEP, ...
  *   store-child save-once DB THREAD TURN      prints "turns N" (the thread's turn count), saves
  *                                             one turn, prints "saved" or "error: MESSAGE"
+ *   store-child stream DB THREAD              a session on the demo agent, as the app has:
+ *                                             restores THREAD, then asks for long answers
+ *                                             until killed, printing (TIME is the monotonic
+ *                                             clock, shared by every process)
+ *                                               "send TIME TEXT" as it sends TEXT,
+ *                                               "shown TIME ID LENGTH" as message ID grows,
+ *                                               "done TIME" once a turn is saved
  *
  * Turn N of THREAD is the same in every mode, and test-session-store.c
  * knows its shape: RUN_STARTED (runId "run-N"), CALLS tool calls (START,
@@ -27,8 +34,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
 #include "agui-session-store-private.h"
 
 #define TEXT_DELTAS 50
@@ -211,10 +221,118 @@ run_save_once (const char *path,
   return 0;
 }
 
+typedef struct
+{
+  AguiTranscript *transcript;
+  GHashTable     *shown;
+  gboolean        all;
+} Watch;
+
+/* What the window would show: the text of the newest messages, each
+ * time it grew */
+static gboolean
+watch_transcript (gpointer user_data)
+{
+  Watch *watch = user_data;
+  GListModel *model = G_LIST_MODEL (watch->transcript);
+  guint n = g_list_model_get_n_items (model);
+
+  /* The restored thread whole, then the newest messages */
+  for (guint i = n > 4 && !watch->all ? n - 4 : 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autofree char *text = NULL;
+      const char *id;
+      gsize length;
+
+      if (!AGUI_IS_MESSAGE (item))
+        continue;
+      id = agui_message_get_id (AGUI_MESSAGE (item));
+      text = agui_message_dup_text (AGUI_MESSAGE (item));
+      length = text ? strlen (text) : 0;
+      if (id == NULL || length == GPOINTER_TO_SIZE (g_hash_table_lookup (watch->shown, id)))
+        continue;
+
+      g_hash_table_insert (watch->shown, g_strdup (id), GSIZE_TO_POINTER (length));
+      printf ("shown %" G_GINT64_FORMAT " %s %" G_GSIZE_FORMAT "\n", g_get_monotonic_time (), id, length);
+    }
+  fflush (stdout);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static int
+run_stream (const char *path,
+            const char *thread_id)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(AguiDemoAgent) agent = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GHashTable) shown = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+  Watch watch;
+
+  if (!(store = agui_session_store_new (path, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  agui_demo_agent_set_delay (agent, 4);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
+                          "transport", agent,
+                          "thread-id", thread_id,
+                          "store", store,
+                          "agent", "demo",
+                          NULL);
+  if (!_agui_agent_session_restore (session, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  watch.transcript = agui_agent_session_get_transcript (session);
+  watch.shown = shown;
+  watch.all = TRUE;
+  watch_transcript (&watch);
+  watch.all = FALSE;
+  g_timeout_add (5, watch_transcript, &watch);
+
+  for (int i = 0;; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("long question %d-%d", (int) getpid (), i);
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(AguiRunState) state = NULL;
+
+      printf ("send %" G_GINT64_FORMAT " %s\n", g_get_monotonic_time (), text);
+      fflush (stdout);
+      agui_agent_session_send_async (session, text, NULL, NULL, store_result, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      state = agui_agent_session_send_finish (session, result, NULL);
+      watch_transcript (&watch);
+      printf ("done %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+      fflush (stdout);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (argc == 4 && g_str_equal (argv[1], "stream"))
+    return run_stream (argv[2], argv[3]);
+
   if (argc == 5 && g_str_equal (argv[1], "loop"))
     return run_loop (argv[2], argv[3], atoi (argv[4]));
 
@@ -224,6 +342,6 @@ main (int   argc,
   if (argc == 5 && g_str_equal (argv[1], "save-once"))
     return run_save_once (argv[2], argv[3], atoi (argv[4]));
 
-  g_printerr ("usage: store-child loop|write|save-once ...\n");
+  g_printerr ("usage: store-child loop|write|save-once|stream ...\n");
   return 64;
 }

@@ -20,6 +20,8 @@
 #endif
 
 #include "agui.h"
+#include "agui-agent-session-private.h"
+#include "agui-test-util.h"
 #include "agui-chunk-normalizer-private.h"
 #include "agui-json-private.h"
 #include "agui-reducer-private.h"
@@ -353,16 +355,17 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 3, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 5, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                     "('threads', 'events', 'snapshots', 'interrupts', 'search_text')"), ==, 5);
+                                     "('threads', 'events', 'snapshots', 'interrupts', "
+                                     "'journal', 'drafts', 'messages')"), ==, 7);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -370,7 +373,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
 }
 
 static void
@@ -1420,6 +1423,7 @@ check_child_turns (AguiSessionStore *store,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GListModel) interrupts = NULL;
+  g_autoptr(JsonArray) snapshots = NULL;
   g_autofree char *sql = NULL;
   g_autofree char *state = NULL;
   g_autofree char *parent = NULL;
@@ -1457,10 +1461,21 @@ check_child_turns (AguiSessionStore *store,
 
   sql = g_strdup_printf ("SELECT COUNT (*) FROM snapshots WHERE thread_id = '%s' "
                          "AND json_extract (state, '$.turn') = turn_index "
-                         "AND id = '%s-snap-' || turn_index "
-                         "AND json_extract (messages, '$[0].id') = 'msg-' || turn_index",
+                         "AND id = '%s-snap-' || turn_index",
                          thread_id, thread_id);
   g_assert_cmpint (sql_int (path, sql), ==, count);
+  snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, count);
+  for (int turn = 0; turn < count; turn++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, turn);
+      JsonArray *messages = json_object_get_array_member (snapshot, "messages");
+      g_autofree char *message_id = g_strdup_printf ("msg-%d", turn);
+
+      g_assert_cmpuint (json_array_get_length (messages), ==, 1);
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "id"), ==, message_id);
+    }
 
   state = snapshot_field (store, thread_id, "state");
   g_assert_cmpstr (state, ==, expected_state);
@@ -1537,6 +1552,499 @@ test_kill (Fixture       *f,
       check_child_turns (store, f->path, "kill", count, calls);
       acked = count - 1;
     }
+}
+
+/* A line of store-child's "stream" mode, read back: its kind, when it
+ * was printed, and what it says */
+static gboolean
+parse_stream_line (const char  *line,
+                   char       **kind,
+                   gint64      *time,
+                   char       **rest)
+{
+  g_auto(GStrv) words = g_strsplit (line, " ", 3);
+
+  if (g_strv_length (words) < 2)
+    return FALSE;
+
+  *kind = g_strdup (words[0]);
+  *time = g_ascii_strtoll (words[1], NULL, 10);
+  *rest = g_strdup (words[2] ? words[2] : "");
+  return TRUE;
+}
+
+static void
+test_kill_streaming (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *child = child_path ();
+  int rounds = g_test_slow () ? 100 : 25;
+  int interrupted = 0;
+  int checked_parts = 0;
+
+  g_test_summary ("A session killed at random instants of streamed answers keeps, after each "
+                  "restore, every message the person sent and every part of the answer shown "
+                  "up to 250 ms before the kill; the cut answer is marked failed");
+
+  for (int round = 0; round < rounds; round++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GDataInputStream) lines = NULL;
+      g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(AguiSessionStore) store = NULL;
+      g_autoptr(AguiDemoAgent) agent = agui_demo_agent_new ();
+      g_autoptr(AguiAgentSession) session = NULL;
+      g_autoptr(GHashTable) lengths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GError) error = NULL;
+      GListModel *transcript;
+      gint64 killed_at;
+      gboolean sent = FALSE;
+      char *line;
+
+      process = g_subprocess_launcher_spawn (launcher, &error, child, "stream", f->path, "crash", NULL);
+      g_assert_no_error (error);
+      lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+
+      /* Once it asks, somewhere into the answer (or the next) */
+      while (!sent && (line = g_data_input_stream_read_line (lines, NULL, NULL, &error)) != NULL)
+        {
+          sent = g_str_has_prefix (line, "send ");
+          g_ptr_array_add (seen, line);
+        }
+      g_assert_no_error (error);
+      g_assert_true (sent);
+      g_usleep (g_test_rand_int_range (0, 2500000));
+      killed_at = g_get_monotonic_time ();
+      g_subprocess_send_signal (process, SIGKILL);
+
+      while ((line = g_data_input_stream_read_line (lines, NULL, NULL, NULL)) != NULL)
+        g_ptr_array_add (seen, line);
+      g_assert_true (g_subprocess_wait (process, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_signaled (process));
+
+      assert_integrity (f->path);
+
+      store = open_store (f->path);
+      session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", agent, "thread-id", "crash",
+                              "store", store, NULL);
+      g_assert_true (_agui_agent_session_restore (session, &error));
+      g_assert_no_error (error);
+
+      transcript = G_LIST_MODEL (agui_agent_session_get_transcript (session));
+      for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
+          g_autofree char *text = NULL;
+
+          if (!AGUI_IS_MESSAGE (item))
+            continue;
+          text = agui_message_dup_text (AGUI_MESSAGE (item));
+          g_hash_table_insert (lengths, g_strdup (agui_message_get_id (AGUI_MESSAGE (item))),
+                               GSIZE_TO_POINTER (text ? strlen (text) : 0));
+          if (text != NULL && g_str_has_prefix (text, "long question "))
+            g_hash_table_insert (lengths, g_strdup (text), GSIZE_TO_POINTER (1));
+        }
+
+      for (guint i = 0; i < seen->len; i++)
+        {
+          g_autofree char *kind = NULL;
+          g_autofree char *rest = NULL;
+          gint64 time;
+
+          /* The kill may cut the last line */
+          if (!parse_stream_line (g_ptr_array_index (seen, i), &kind, &time, &rest) ||
+              time > killed_at - 250000)
+            continue;
+
+          if (g_str_equal (kind, "send"))
+            {
+              if (!g_hash_table_contains (lengths, rest))
+                g_error ("round %d: the message '%s' sent %" G_GINT64_FORMAT " ms before the kill is lost",
+                         round, rest, (killed_at - time) / 1000);
+            }
+          else if (g_str_equal (kind, "shown"))
+            {
+              g_auto(GStrv) words = g_strsplit (rest, " ", 2);
+              gsize shown = g_ascii_strtoull (words[1], NULL, 10);
+              gsize kept = GPOINTER_TO_SIZE (g_hash_table_lookup (lengths, words[0]));
+
+              if (kept < shown)
+                g_error ("round %d: message %s showed %" G_GSIZE_FORMAT " bytes %" G_GINT64_FORMAT
+                         " ms before the kill (line %u of %u); %" G_GSIZE_FORMAT " were kept",
+                         round, words[0], shown, (killed_at - time) / 1000, i, seen->len, kept);
+              checked_parts++;
+            }
+        }
+
+      if (agui_run_state_get_status (agui_agent_session_get_run_state (session)) == AGUI_RUN_FAILED)
+        interrupted++;
+    }
+
+  g_test_message ("%d rounds, %d cut short, %d parts of answers checked", rounds, interrupted, checked_parts);
+  g_assert_cmpint (interrupted, >, 0);
+  g_assert_cmpint (checked_parts, >, 0);
+}
+
+/* tests/data/store-v3.db was written by Tandem before each message was
+ * stored once (schema 3): a session on a replay transport sent six
+ * questions ("old-thread"; the third with a 28-byte text file attached)
+ * and regenerated the last answer (two branches); a second session one
+ * question ("plain-thread"). */
+static JsonNode *
+raw_snapshot_messages (const char *path,
+                       const char *snapshot_id)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  JsonNode *node;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT messages FROM snapshots WHERE id = ?1", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, snapshot_id, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  node = json_from_string ((const char *) sqlite3_column_text (stmt, 0), NULL);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  g_assert_nonnull (node);
+  return node;
+}
+
+static void
+test_migrate_release_store (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_node_unref);
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) imported_session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *imported = NULL;
+  gsize length;
+  int n_snapshots;
+
+  g_test_summary ("A store written by the release before schema 5 migrates: every snapshot reads the "
+                  "messages it held, the thread restores, its branches list, and it exports and imports");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+
+  /* What each snapshot held, as the release wrote it */
+  n_snapshots = sql_int (f->path, "SELECT COUNT (*) FROM snapshots");
+  g_assert_cmpint (n_snapshots, ==, 8);
+  {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id FROM snapshots", -1, &stmt, NULL), ==, SQLITE_OK);
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      {
+        const char *id = (const char *) sqlite3_column_text (stmt, 0);
+
+        g_hash_table_insert (before, g_strdup (id), raw_snapshot_messages (f->path, id));
+      }
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+
+  store = open_store (f->path);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  assert_integrity (f->path);
+  /* Each message once: nine in the old thread's branches, two in the other */
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'plain-thread'"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE json_type (messages) = 'array'"), ==, 0);
+
+  for (guint t = 0; t < 2; t++)
+    {
+      const char *thread_id = t == 0 ? "old-thread" : "plain-thread";
+
+      g_clear_pointer (&snapshots, json_array_unref);
+      snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < json_array_get_length (snapshots); i++)
+        {
+          JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+          JsonNode *held = g_hash_table_lookup (before, json_object_get_string_member (snapshot, "id"));
+
+          g_assert_nonnull (held);
+          g_assert_true (json_node_equal (held, json_object_get_member (snapshot, "messages")));
+          n_snapshots--;
+        }
+    }
+  g_assert_cmpint (n_snapshots, ==, 0);
+
+  branches = agui_session_store_list_branches (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (branches), ==, 2);
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "old-thread",
+                          "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 12);
+  g_assert_cmpuint (agui_transcript_get_n_branches (agui_agent_session_get_transcript (session)), >=, 2);
+
+  /* A turn after the migration goes on from the snapshot it read */
+  agui_replay_transport_add_run_json (replay,
+                                      "[{\"type\":\"RUN_STARTED\",\"threadId\":\"old-thread\",\"runId\":\"after\"},"
+                                      "{\"type\":\"RUN_FINISHED\",\"threadId\":\"old-thread\",\"runId\":\"after\"}]",
+                                      &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(AguiRunState) state = NULL;
+    g_autoptr(JsonObject) last = NULL;
+
+    agui_agent_session_send_async (session, "After the migration", NULL, NULL, agui_test_store_result_cb, &result);
+    agui_test_wait_for_result (&result, 10000);
+    state = agui_agent_session_send_finish (session, result, &error);
+    g_assert_no_error (error);
+    last = agui_session_store_get_last_snapshot (store, "old-thread", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 13);
+  }
+
+  exported = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  imported = agui_session_store_import_json (store, exported, &error);
+  g_assert_no_error (error);
+  imported_session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", imported,
+                                   "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported_session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (imported_session)), ==, 13);
+  assert_integrity (f->path);
+}
+
+/* Storage */
+
+/* A conversation as a session saves it: turn i adds the person's
+ * question and an answer of about @answer_length bytes, its events (the question's
+ * three, and the run's, the answer's deltas joined), and a snapshot of
+ * the whole conversation so far. Adds the bytes of the messages (once
+ * each) and of the events it wrote to *@content. */
+static void
+write_conversation (AguiSessionStore *store,
+                    const char       *thread_id,
+                    int               turns,
+                    int               answer_length,
+                    gsize            *content)
+{
+  g_autoptr(JsonArray) messages = json_array_new ();
+  g_autofree char *parent = NULL;
+
+  for (int i = 0; i < turns; i++)
+    {
+      g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+      g_autoptr(JsonObject) question = json_object_new ();
+      g_autoptr(JsonObject) answer = json_object_new ();
+      g_autoptr(JsonObject) state = json_object_new ();
+      g_autoptr(JsonNode) state_node = NULL;
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *run_id = g_uuid_string_random ();
+      g_autofree char *question_id = g_uuid_string_random ();
+      g_autofree char *answer_id = g_uuid_string_random ();
+      g_autofree char *snapshot_id = g_uuid_string_random ();
+      g_autofree char *asked = g_strdup_printf ("Question %d: what comes next in this long conversation?", i);
+      AguiTurnRecord turn = { NULL, };
+      const char *jsons[8];
+
+      for (int w = 0; g_utf8_strlen (text->str, -1) < answer_length; w++)
+        g_string_append_printf (text, "word%d.%d ", i, w);
+
+      jsons[0] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"user\"}", question_id);
+      jsons[1] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", question_id, asked);
+      jsons[2] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", question_id);
+      jsons[3] = g_strdup_printf ("{\"type\":\"RUN_STARTED\",\"threadId\":\"%s\",\"runId\":\"%s\"}", thread_id, run_id);
+      jsons[4] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"assistant\"}", answer_id);
+      jsons[5] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", answer_id, text->str);
+      jsons[6] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\"}", answer_id);
+      jsons[7] = g_strdup_printf ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"%s\",\"runId\":\"%s\"}", thread_id, run_id);
+      for (guint e = 0; e < G_N_ELEMENTS (jsons); e++)
+        {
+          g_ptr_array_add (events, agui_event_new_from_string (jsons[e], -1, &error));
+          g_assert_no_error (error);
+          *content += strlen (jsons[e]);
+          g_free ((char *) jsons[e]);
+        }
+
+      json_object_set_string_member (question, "id", question_id);
+      json_object_set_string_member (question, "role", "user");
+      json_object_set_string_member (question, "content", asked);
+      json_object_set_string_member (answer, "id", answer_id);
+      json_object_set_string_member (answer, "role", "assistant");
+      json_object_set_string_member (answer, "content", text->str);
+      for (guint m = 0; m < 2; m++)
+        {
+          JsonObject *message = m == 0 ? question : answer;
+          g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
+          g_autofree char *json = json_to_string (node, FALSE);
+
+          *content += strlen (json);
+          json_array_add_object_element (messages, json_object_ref (message));
+        }
+
+      json_object_set_int_member (state, "turn", i);
+      state_node = json_node_init_object (json_node_alloc (), state);
+
+      turn.thread_id = thread_id;
+      turn.snapshot_id = snapshot_id;
+      turn.parent_id = parent;
+      turn.turn_index = i;
+      turn.status = AGUI_SNAPSHOT_COMPLETED;
+      turn.messages = messages;
+      turn.state = state_node;
+      turn.events = events;
+      turn.run_id = run_id;
+      g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+      g_assert_no_error (error);
+
+      g_free (parent);
+      parent = g_strdup (snapshot_id);
+    }
+}
+
+/* The database's size with its write-ahead log folded in */
+static gint64
+store_size (const char *path)
+{
+  sql_exec (path, "PRAGMA wal_checkpoint (TRUNCATE)");
+  return sql_int (path, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size");
+}
+
+static void
+test_storage_linear (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(JsonObject) last = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize content = 0;
+  gint64 empty, half, whole;
+
+  g_test_summary ("Each message is stored once: a conversation twice as long takes about twice the room, "
+                  "and its last snapshot still reads whole");
+
+  empty = store_size (f->path);
+  write_conversation (store, "9a4d4e1e-0c53-4b7a-a1a4-5b6f0e4c2d11", 100, 600, &content);
+  half = store_size (f->path) - empty;
+  write_conversation (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", 200, 600, &content);
+  whole = store_size (f->path) - empty - half;
+
+  g_test_message ("100 turns: %" G_GINT64_FORMAT " bytes; 200 turns: %" G_GINT64_FORMAT " bytes", half, whole);
+  /* The square would be four times */
+  g_assert_cmpfloat ((double) whole / half, <, 2.3);
+
+  last = agui_session_store_get_last_snapshot (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (last, "turnIndex"), ==, 199);
+}
+
+/* -m perf: the sizes the issue measured (30, 60 and 120 turns took 2.9,
+ * 11.8 and 45.7 MB), and a 1,000-turn conversation against the bytes of
+ * its messages and events, with short answers and with 4 KB ones */
+static void
+test_bench_storage (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const int lengths[] = { 30, 60, 120, 250, 500, 1000 };
+  static const int answers[] = { 600, 4096 };
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  gint64 before = store_size (f->path);
+
+  for (guint a = 0; a < G_N_ELEMENTS (answers); a++)
+    for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+      {
+        g_autofree char *thread_id = g_uuid_string_random ();
+        gsize content = 0;
+        gint64 size;
+
+        write_conversation (store, thread_id, lengths[i], answers[a], &content);
+        size = store_size (f->path) - before;
+        before += size;
+        g_test_minimized_result ((double) size / lengths[i],
+                                 "%4d turns, %4d-byte answers: %8" G_GINT64_FORMAT " bytes, %6.0f per turn, "
+                                 "%.2f times its messages and events",
+                                 lengths[i], answers[a], size, (double) size / lengths[i], (double) size / content);
+      }
+}
+
+/* -m perf: reading back the last snapshot of a 10,000-message thread
+ * (written as 1,000 turns, then 8,000 messages in one), as a restore
+ * does, from a store just opened */
+static void
+test_bench_snapshot_10000 (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiSessionStore) reopened = NULL;
+  g_autoptr(JsonObject) last = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize content = 0;
+  gint64 start, read_snapshot, read_events;
+
+  write_conversation (store, "bench-10000", 1000, 600, &content);
+  {
+    g_autoptr(JsonObject) snapshot = agui_session_store_get_last_snapshot (store, "bench-10000", &error);
+    JsonArray *messages = json_object_get_array_member (snapshot, "messages");
+    g_autofree char *snapshot_id = g_uuid_string_random ();
+    AguiTurnRecord turn = { NULL, };
+
+    g_assert_no_error (error);
+    for (int i = 0; i < 8000; i++)
+      {
+        JsonObject *message = json_object_new ();
+        g_autofree char *id = g_strdup_printf ("bulk-%d", i);
+
+        json_object_set_string_member (message, "id", id);
+        json_object_set_string_member (message, "role", i % 2 ? "assistant" : "user");
+        json_object_set_string_member (message, "content", "A message among many, of a few words.");
+        json_array_add_object_element (messages, message);
+      }
+    turn.thread_id = "bench-10000";
+    turn.snapshot_id = snapshot_id;
+    turn.parent_id = json_object_get_string_member (snapshot, "id");
+    turn.turn_index = 1000;
+    turn.status = AGUI_SNAPSHOT_COMPLETED;
+    turn.messages = messages;
+    g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+    g_assert_no_error (error);
+  }
+  g_clear_object (&store);
+
+  reopened = open_store (f->path);
+  start = g_get_monotonic_time ();
+  last = _agui_session_store_get_last_snapshot_for_restore (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
+  read_snapshot = g_get_monotonic_time ();
+  events = agui_session_store_load_events (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
+  read_events = g_get_monotonic_time ();
+  g_clear_pointer (&last, json_object_unref);
+  last = agui_session_store_get_last_snapshot (reopened, "bench-10000", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 10000);
+  g_test_minimized_result ((read_snapshot - start) / 1000.0,
+                           "10,000 messages in 1,001 turns: the last snapshot read for a restore in %.0f ms, "
+                           "whole in %.0f ms, the log (%u events) in %.0f ms; %" G_GINT64_FORMAT " bytes",
+                           (read_snapshot - start) / 1000.0, (g_get_monotonic_time () - read_events) / 1000.0,
+                           events->len, (read_events - read_snapshot) / 1000.0, store_size (f->path));
 }
 
 static void
@@ -1937,10 +2445,17 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/lone-surrogate", test_import_lone_surrogate);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
+  ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
+  ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
+  ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())
-    ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
+    {
+      ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
+      ADD_TEST ("/agui/session-store/bench/storage", test_bench_storage);
+      ADD_TEST ("/agui/session-store/bench/snapshot-10000", test_bench_snapshot_10000);
+    }
 
 #undef ADD_TEST
 

@@ -447,7 +447,7 @@ test_error (Fixture       *f,
 
   /* Another program breaks the database under the store */
   g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE threads RENAME TO gone; DROP TABLE search_text",
+  g_assert_cmpint (sqlite3_exec (db, "ALTER TABLE threads RENAME TO gone; DROP TABLE messages",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
 

@@ -12,6 +12,7 @@
 
 #include "agui.h"
 #include "agui-agent-session-private.h"
+#include "agui-json-patch-private.h"
 #include "agui-session-store-private.h"
 #include "agui-test-util.h"
 
@@ -627,7 +628,7 @@ test_unstorable_state (Fixture       *f,
   g_autoptr(AguiAgentSession) reopened = NULL;
 
   g_test_summary ("A state that has no JSON form is refused by the save, which says why; "
-                  "what was stored before still opens");
+                  "what was stored before still opens, with the person's message kept at send");
 
   script (replay, RS ("r1") "," TEXT ("m1", "one") "," RF ("r1"));
   send (session, "one");
@@ -644,7 +645,7 @@ test_unstorable_state (Fixture       *f,
 
   reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", f->store, "agent", NULL, NULL);
   g_assert_true (_agui_agent_session_restore (reopened, NULL));
-  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 2);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), >=, 3);
 }
 
 static void
@@ -662,6 +663,65 @@ send_message (AguiAgentSession *session,
   state = agui_agent_session_send_message_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (state);
+}
+
+/* The parts the app's attachment tray makes (tandem-attachment-tray.c):
+ * "AAEC" is three bytes, "aGVsbG8=" five */
+#define ATTACHED_MESSAGE \
+  "{\"role\":\"user\",\"content\":[" \
+  "{\"type\":\"text\",\"text\":\"Look at these\"}," \
+  "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"AAEC\",\"mimeType\":\"image/png\"}," \
+  "\"metadata\":{\"filename\":\"dot.png\"}}," \
+  "{\"type\":\"document\",\"source\":{\"type\":\"data\",\"value\":\"aGVsbG8=\",\"mimeType\":\"text/plain\"}," \
+  "\"metadata\":{\"filename\":\"notes.txt\"}}]}"
+
+static void
+test_attachments_round_trip (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) imported = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(JsonNode) again = NULL;
+  g_autoptr(JsonArray) sent = NULL;
+  g_autoptr(JsonArray) restored = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *text = NULL;
+  JsonArray *content;
+
+  g_test_summary ("A conversation with an image and a file exports and imports again, "
+                  "its attachments whole, into this store and into an empty one");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  script (replay, RS ("r1") "," TEXT ("m1", "Two files") "," RF ("r1"));
+  send_message (session, ATTACHED_MESSAGE);
+  sent = agui_transcript_to_messages (agui_agent_session_get_transcript (session), FALSE);
+
+  exported = agui_session_store_export_json (f->store, "t", &error);
+  g_assert_no_error (error);
+  thread_id = agui_session_store_import_json (f->store, exported, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (thread_id);
+
+  imported = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", thread_id, "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported, &error));
+  g_assert_no_error (error);
+  restored = agui_transcript_to_messages (agui_agent_session_get_transcript (imported), FALSE);
+  g_assert_cmpuint (json_array_get_length (restored), ==, 2);
+  g_assert_true (agui_json_node_equal (json_array_get_element (sent, 0), json_array_get_element (restored, 0)));
+
+  content = json_object_get_array_member (json_array_get_object_element (restored, 0), "content");
+  g_assert_cmpuint (json_array_get_length (content), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (content, 2), "source"), "value"),
+                   ==, "aGVsbG8=");
+
+  /* And once more, from what was imported */
+  again = agui_session_store_export_json (f->store, thread_id, &error);
+  g_assert_no_error (error);
+  g_free (agui_session_store_import_json (f->store, again, &error));
+  g_assert_no_error (error);
 }
 
 static void
@@ -782,8 +842,10 @@ test_rows_in_slices (void)
 
   /* Each event and each message took a slice of its own */
   g_assert_cmpuint (steps, >=, events->len + json_array_get_length (messages));
-  g_assert_cmpstr (sliced->messages, ==, whole->messages);
-  g_assert_cmpstr (sliced->search_text, ==, whole->search_text);
+  g_assert_cmpuint (sliced->message_json->len, ==, json_array_get_length (messages));
+  g_assert_cmpuint (sliced->message_json->len, ==, whole->message_json->len);
+  for (guint i = 0; i < whole->message_json->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (sliced->message_json, i), ==, g_ptr_array_index (whole->message_json, i));
   g_assert_cmpstr (sliced->state, ==, whole->state);
   g_assert_cmpstr (sliced->title, ==, "Plan");
   g_assert_cmpstr (sliced->snapshot_id, ==, "s1");
@@ -820,8 +882,7 @@ test_rows_in_slices_empty (void)
   g_assert_true (_agui_turn_rows_builder_step (builder, G_USEC_PER_SEC, &done, &error));
   g_assert_true (done);
   rows = _agui_turn_rows_builder_end (builder);
-  g_assert_cmpstr (rows->messages, ==, "[]");
-  g_assert_cmpstr (rows->search_text, ==, "");
+  g_assert_cmpuint (rows->message_json->len, ==, 0);
   g_assert_cmpstr (rows->state, ==, "null");
   g_assert_cmpuint (rows->event_json->len, ==, 0);
 }
@@ -843,6 +904,7 @@ main (int   argc,
   g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
   g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);
   g_test_add ("/agui/session-turns/multimodal-title", Fixture, NULL, fixture_set_up, test_multimodal_title, fixture_tear_down);
+  g_test_add ("/agui/session-turns/attachments-round-trip", Fixture, NULL, fixture_set_up, test_attachments_round_trip, fixture_tear_down);
   g_test_add ("/agui/session-turns/unstorable-state", Fixture, NULL, fixture_set_up, test_unstorable_state, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-keeps-conversation", Fixture, NULL, fixture_set_up, test_full_disk_keeps_conversation, fixture_tear_down);
 

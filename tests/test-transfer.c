@@ -177,6 +177,35 @@ wait_for_toast (TandemWindow *window,
 }
 
 static gboolean
+error_dialog_says (gpointer data)
+{
+  const char *text = data;
+  GList *toplevels = gtk_window_list_toplevels ();
+  gboolean found = FALSE;
+
+  for (GList *l = toplevels; l != NULL && !found; l = l->next)
+    {
+      g_autoptr(GPtrArray) labels = NULL;
+
+      if (!ADW_IS_MESSAGE_DIALOG (l->data))
+        continue;
+      labels = tandem_test_find_all (l->data, GTK_TYPE_LABEL);
+      for (guint i = 0; i < labels->len && !found; i++)
+        found = strstr (gtk_label_get_text (labels->pdata[i]), text) != NULL;
+    }
+  g_list_free (toplevels);
+
+  return found;
+}
+
+/* A failed import or export says why in a dialog, whole */
+static gboolean
+wait_for_error_dialog (const char *text)
+{
+  return agui_test_wait_for (error_dialog_says, (gpointer) text, TIMEOUT_MS);
+}
+
+static gboolean
 images_decoded (gpointer data)
 {
   void **args = data;
@@ -203,6 +232,24 @@ find_media (gpointer    widget,
   return NULL;
 }
 
+typedef struct
+{
+  TandemWindow *window;
+  const char   *not_thread_id;
+} ThreadWait;
+
+/* Another conversation than @not_thread_id is shown, whole */
+static gboolean
+shows_other_thread (gpointer data)
+{
+  ThreadWait *wait = data;
+  AguiAgentSession *session = tandem_window_get_session (wait->window);
+
+  return session != NULL &&
+         g_strcmp0 (agui_agent_session_get_thread_id (session), wait->not_thread_id) != 0 &&
+         g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (session))) == 2;
+}
+
 /* Tests */
 
 static void
@@ -211,7 +258,10 @@ test_attachments (Fixture       *f,
 {
   TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
   g_autoptr(GBytes) png = make_png (64, 48);
-  g_autoptr(GBytes) notes = g_bytes_new_static ("Buy milk\n", 9);
+  /* 28 bytes: 40 characters of base64, two of them padding */
+  g_autoptr(GBytes) notes = g_bytes_new_static ("Buy milk\nand eggs\nand bread\n", 28);
+  g_autofree char *notes_size = tandem_media_describe_size (28);
+  g_autofree char *notes_details = g_strdup_printf ("text/plain, %s", notes_size);
   g_autoptr(GFile) image_file = write_file (f, "photo.png", png);
   g_autoptr(GFile) notes_file = write_file (f, "notes.txt", notes);
   g_autofree char *png_base64 = g_base64_encode (g_bytes_get_data (png, NULL), g_bytes_get_size (png));
@@ -233,6 +283,7 @@ test_attachments (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tray)));
   g_assert_nonnull (tandem_test_find_label (tray, "photo.png"));
   g_assert_nonnull (tandem_test_find_label (tray, "notes.txt"));
+  g_assert_nonnull (tandem_test_find_label (tray, notes_size));
   /* Files alone may be sent */
   g_assert_true (gtk_widget_is_sensitive (tandem_test_child (f->window, "send_button")));
 
@@ -278,6 +329,8 @@ test_attachments (Fixture       *f,
   g_assert_cmpfloat (bounds.size.height, >=, 24);
   g_assert_nonnull (find_media (f->window, "notes.txt"));
   g_assert_nonnull (tandem_test_find_label (f->window, "notes.txt"));
+  /* The size the tray said */
+  g_assert_nonnull (tandem_test_find_label (find_media (f->window, "notes.txt"), notes_details));
 
   /* A click opens it larger, in a window of its own */
   {
@@ -301,6 +354,24 @@ test_attachments (Fixture       *f,
     g_assert_nonnull (find_media (second, "notes.txt"));
     gtk_window_destroy (GTK_WINDOW (second));
     tandem_test_iterate_for (20);
+  }
+
+  /* Exported from the app and imported again: both files, whole */
+  {
+    g_autofree char *export_path = g_build_filename (f->dir, "attached.json", NULL);
+    g_autoptr(GFile) export_file = g_file_new_for_path (export_path);
+    ThreadWait imported = { f->window, thread_id };
+
+    tandem_window_export_to_file (f->window, TANDEM_EXPORT_JSON, export_file);
+    g_assert_true (wait_for_toast (f->window, "Conversation exported"));
+    tandem_window_import_file (f->window, export_file);
+    g_assert_true (agui_test_wait_for (shows_other_thread, &imported, TIMEOUT_MS));
+    args[0] = f->window;
+    g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
+    g_assert_nonnull (tandem_media_view_get_image (find_media (f->window, "photo.png")));
+    g_assert_nonnull (find_media (f->window, "notes.txt"));
+    g_assert_nonnull (tandem_test_find_label (find_media (f->window, "notes.txt"), notes_details));
+    g_assert_nonnull (tandem_test_find_label (f->window, "A blue square."));
   }
 }
 
@@ -488,7 +559,7 @@ test_export (Fixture       *f,
     g_autoptr(GFile) nowhere = g_file_new_for_path (nowhere_path);
 
     tandem_window_export_to_file (f->window, TANDEM_EXPORT_MARKDOWN, nowhere);
-    g_assert_true (wait_for_toast (f->window, "The conversation could not be written to"));
+    g_assert_true (wait_for_error_dialog ("The conversation could not be written to"));
   }
 }
 
@@ -617,7 +688,7 @@ test_import_menu (Fixture       *f,
   g_file_set_contents (bad_path, "{\"not\": \"an export\"", -1, &error);
   g_assert_no_error (error);
   tandem_window_import_file (f->window, bad);
-  g_assert_true (wait_for_toast (f->window, "is not a Tandem export"));
+  g_assert_true (wait_for_error_dialog ("is not a Tandem export: it is not valid JSON"));
   g_assert_cmpuint (count_threads (), ==, threads + 1);
 }
 

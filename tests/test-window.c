@@ -13,6 +13,7 @@
 
 #include "agui-session-store-private.h"
 #include "agui-test-server.h"
+#include "tandem-agents.h"
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-desktop-tools.h"
@@ -1519,6 +1520,171 @@ test_threads_delete_on_close (Fixture       *f,
   tandem_test_iterate_for (50);
 }
 
+static gboolean
+listed (gpointer data)
+{
+  TandemWindow *window = data;
+
+  return sidebar_index (window, "Listed while it streams") == 0;
+}
+
+static void
+test_threads_listed_at_send (Fixture       *f,
+                             gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiTestResponse) response = NULL;
+  g_autoptr(GPtrArray) kept = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+
+  g_test_summary ("A new conversation is in the store and the sidebar as soon as it is sent, "
+                  "while its first answer streams");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL,
+                          "tools", NULL, "store", store, "agent", "test", NULL);
+  tandem_window_set_session (f->window, session);
+  g_set_object (&f->session, session);
+  thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+
+  response = agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Slowly"), NULL);
+  agui_test_response_append_stall (response, 3000);
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, g_steal_pointer (&response));
+  send_by_enter (f, "Listed while it streams");
+
+  g_assert_true (agui_test_wait_for (listed, f->window, TIMEOUT_MS));
+  g_assert_true (agui_agent_session_get_busy (session));
+  kept = _agui_session_store_load_journal (store, thread_id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kept->len, >=, 1);
+
+  tandem_test_wait_for_exchange (f->session, 50);
+  g_assert_null (agui_agent_session_get_store_error (session));
+  g_clear_pointer (&kept, g_ptr_array_unref);
+  kept = _agui_session_store_load_journal (store, thread_id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kept->len, ==, 0);
+  g_assert_cmpint (sidebar_index (f->window, "Listed while it streams"), ==, 0);
+}
+
+typedef struct
+{
+  const char *thread_id;
+  const char *text;
+} DraftWait;
+
+static gboolean
+draft_stored (gpointer data)
+{
+  DraftWait *wait = data;
+  g_autofree char *stored = _agui_session_store_dup_draft (tandem_application_get_store (app), wait->thread_id, NULL);
+
+  return g_strcmp0 (stored, wait->text) == 0;
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *text;
+} ComposerWait;
+
+static gboolean
+composer_says (gpointer data)
+{
+  ComposerWait *wait = data;
+  g_autofree char *text = dup_composer_text (wait->window);
+
+  return g_strcmp0 (text, wait->text) == 0;
+}
+
+static void
+test_threads_draft (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("Has a draft", "earlier words");
+  g_autofree char *text = NULL;
+  DraftWait kept = { thread_id, "half a thought" };
+  DraftWait forgotten = { thread_id, "" };
+  ComposerWait shown = { f->window, "half a thought" };
+
+  g_test_summary ("What is typed and not sent is kept with its conversation, in the store: "
+                  "another conversation starts empty, and coming back shows it again");
+
+  tandem_test_wait_for_threads (f->window);
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+
+  set_composer_text (f->window, "half a thought");
+  g_assert_true (agui_test_wait_for (draft_stored, &kept, TIMEOUT_MS));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  tandem_test_iterate_for (50);
+  text = dup_composer_text (f->window);
+  g_assert_cmpstr (text, ==, "");
+
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (composer_says, &shown, TIMEOUT_MS));
+
+  /* Sent, it is no draft any more */
+  set_composer_text (f->window, "");
+  g_assert_true (agui_test_wait_for (draft_stored, &forgotten, TIMEOUT_MS));
+}
+
+static void
+test_threads_interrupted_answer (Fixture       *f,
+                                 gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *thread_id = g_uuid_string_random ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiJournalRows *rows = g_new0 (AguiJournalRows, 1);
+  GtkRevealer *revealer = GTK_REVEALER (tandem_test_child (f->window, "error_revealer"));
+  static const char * const events[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"q\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"q\",\"delta\":\"Asked before the crash\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"q\"}",
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a\",\"delta\":\"Half an answer\"}",
+  };
+
+  g_test_summary ("A conversation whose answer a crash cut short opens with the question and the answer "
+                  "as far as it was kept, marked failed, with Retry");
+
+  /* What the journal held when the program was killed */
+  rows->thread_id = g_strdup (thread_id);
+  rows->snapshot_id = g_uuid_string_random ();
+  rows->title = g_strdup ("Asked before the crash");
+  rows->agent = g_strdup (TANDEM_AGENTS_DEMO_ID);
+  rows->first = TRUE;
+  rows->event_json = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    g_ptr_array_add (rows->event_json, g_strdup (events[i]));
+  _agui_session_store_append_journal_async (store, rows, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, TIMEOUT_MS);
+  g_assert_true (_agui_session_store_append_journal_finish (store, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (sidebar_index (f->window, "Asked before the crash"), >=, 0);
+  tandem_window_open_thread (f->window, thread_id);
+  wait_for_thread (f->window, thread_id);
+  tandem_test_iterate_for (100);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Asked before the crash"));
+  g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Half an answer"));
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (tandem_test_child (f->window, "error_label"))), "interrupted"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
+  g_assert_true (agui_agent_session_get_busy (tandem_window_get_session (f->window)));
+  agui_agent_session_cancel (tandem_window_get_session (f->window));
+  tandem_test_wait_for_exchange (tandem_window_get_session (f->window), 50);
+}
+
 static void
 test_threads_delete_open (Fixture       *f,
                           gconstpointer  data)
@@ -1777,6 +1943,9 @@ main (int   argc,
   ADD ("threads/delete", test_threads_delete, NULL);
   ADD ("threads/delete-on-close", test_threads_delete_on_close, NULL);
   ADD ("threads/delete-open", test_threads_delete_open, NULL);
+  ADD ("threads/listed-at-send", test_threads_listed_at_send, NULL);
+  ADD ("threads/draft", test_threads_draft, NULL);
+  ADD ("threads/interrupted-answer", test_threads_interrupted_answer, NULL);
   ADD ("new-chat", test_new_chat, NULL);
   ADD ("perf/stream-10000-deltas", test_perf_stream, NULL);
   ADD ("perf/scroll-10000-messages", test_perf_scroll, NULL);

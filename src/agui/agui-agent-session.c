@@ -810,7 +810,10 @@ on_event_applied (AguiEvent *event,
   GTask *task = user_data;
   Exchange *exchange = g_task_get_task_data (task);
 
+  AguiAgentSession *self = g_task_get_source_object (task);
+
   g_ptr_array_add (exchange->turn_events, agui_event_ref (event));
+  _agui_turn_recorder_journal_add (self->recorder, event);
   _agui_tool_runner_observe (exchange->tool_runner, event);
 }
 
@@ -1015,6 +1018,18 @@ begin_branch (AguiAgentSession  *self,
 }
 
 static void
+on_message_kept (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiAgentSession *self = AGUI_AGENT_SESSION (object);
+
+  _agui_turn_recorder_journal_flush_finish (self->recorder, result);
+  start_run (task);
+}
+
+static void
 begin_exchange (GTask *task)
 {
   AguiAgentSession *self = g_task_get_source_object (task);
@@ -1070,10 +1085,20 @@ begin_exchange (GTask *task)
       g_autofree char *message_id = g_uuid_string_random ();
       g_autoptr(GPtrArray) events = _agui_reducer_add_user_message (self->reducer, message_id, exchange->content);
 
+      _agui_turn_recorder_journal_begin (self->recorder, self->transcript, exchange->snapshot_id);
       for (guint i = 0; i < events->len; i++)
-        g_ptr_array_add (exchange->turn_events, agui_event_ref (g_ptr_array_index (events, i)));
+        {
+          g_ptr_array_add (exchange->turn_events, agui_event_ref (g_ptr_array_index (events, i)));
+          _agui_turn_recorder_journal_add (self->recorder, g_ptr_array_index (events, i));
+        }
+
+      /* Write-ahead: the person's message is in the store (and the
+       * conversation listed) before the request leaves */
+      _agui_turn_recorder_journal_flush_async (self->recorder, on_message_kept, g_object_ref (task));
+      return;
     }
 
+  _agui_turn_recorder_journal_begin (self->recorder, self->transcript, exchange->snapshot_id);
   start_run (task);
 }
 
@@ -1465,6 +1490,9 @@ typedef struct
    * of the transcript's records have their time from it */
   GHashTable *run_times;
   guint       timed;
+  /* What the journal kept of turns a crash cut short, and their ids */
+  GPtrArray  *journal;
+  GStrv       journal_ids;
 } Restore;
 
 static void
@@ -1478,6 +1506,8 @@ restore_free (Restore *restore)
   g_clear_pointer (&restore->snapshot, json_object_unref);
   g_clear_pointer (&restore->snapshots, json_array_unref);
   g_clear_pointer (&restore->run_times, g_hash_table_unref);
+  g_clear_pointer (&restore->journal, g_ptr_array_unref);
+  g_strfreev (restore->journal_ids);
   g_free (restore);
 }
 
@@ -1497,7 +1527,7 @@ restore_load (AguiSessionStore  *store,
   if (events == NULL)
     return NULL;
 
-  snapshot = agui_session_store_get_last_snapshot (store, thread_id, &local_error);
+  snapshot = _agui_session_store_get_last_snapshot_for_restore (store, thread_id, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -1505,6 +1535,13 @@ restore_load (AguiSessionStore  *store,
     }
 
   restore = g_new0 (Restore, 1);
+  /* Best effort: without it the thread opens as its last saved turn */
+  restore->journal = _agui_session_store_load_journal (store, thread_id, &restore->journal_ids, &local_error);
+  if (restore->journal == NULL)
+    {
+      g_warning ("%s", local_error->message);
+      g_clear_error (&local_error);
+    }
   restore->events = g_steal_pointer (&events);
   /* Each event is let go as it is folded, within the slice's time:
    * freeing 60,000 at the end held the main loop for 80-100 ms */
@@ -1638,6 +1675,45 @@ restore_finish (AguiAgentSession *self,
                                        _agui_turn_recorder_get_last_snapshot_id (self->recorder));
 }
 
+/* A crash cut a turn short: what its journal kept is drawn as it was
+ * shown, the answer marked as failed (so that it can be retried), and
+ * the next turn that saves writes it to the log. */
+static void
+restore_journal (AguiAgentSession *self,
+                 Restore          *restore)
+{
+  AguiRunStatus status;
+  guint attempt = 0;
+
+  if (restore->journal == NULL || restore->journal->len == 0)
+    return;
+
+  for (guint i = 0; i < restore->journal->len; i++)
+    {
+      AguiEvent *event = g_ptr_array_index (restore->journal, i);
+
+      if (agui_event_get_event_type (event) == AGUI_EVENT_RUN_STARTED)
+        attempt = _agui_transcript_begin_attempt (self->transcript);
+      agui_reducer_apply (self->reducer, event);
+    }
+
+  status = agui_run_state_get_status (agui_transcript_get_run_state (self->transcript));
+  if (status != AGUI_RUN_FINISHED && status != AGUI_RUN_FAILED)
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                                                     "The answer was interrupted: the program stopped "
+                                                     "before it ended");
+
+      if (json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
+        _agui_transcript_mark_unanswered_calls (self->transcript);
+      agui_reducer_fail (self->reducer, error);
+      _agui_transcript_mark_attempt (self->transcript, attempt, AGUI_ATTEMPT_FAILED);
+    }
+
+  _agui_turn_recorder_adopt_journals (self->recorder, restore->journal,
+                                      (const char * const *) restore->journal_ids);
+}
+
 gboolean
 _agui_agent_session_restore (AguiAgentSession  *self,
                              GError           **error)
@@ -1653,6 +1729,7 @@ _agui_agent_session_restore (AguiAgentSession  *self,
 
   restore_fold (self, restore, -1);
   restore_finish (self, restore);
+  restore_journal (self, restore);
   restore_free (restore);
 
   return TRUE;
@@ -1699,6 +1776,7 @@ restore_fold_slice (gpointer user_data)
 
   restore->idle_id = 0;
   restore_finish (self, restore);
+  restore_journal (self, restore);
   restore_done (task, NULL);
   return G_SOURCE_REMOVE;
 }

@@ -32,6 +32,9 @@ typedef struct
   GPtrArray          *events;
   JsonArray          *pending_interrupts;
   const char         *run_id;
+  /* The turns whose journals this turn's events take in (NULL-terminated,
+   * may be NULL): their rows go in the turn's transaction. */
+  const char * const *journal_ids;
 } AguiTurnRecord;
 
 /* Rows need the record above */
@@ -89,6 +92,79 @@ GHashTable *_agui_session_store_search_threads_finish    (AguiSessionStore     *
  * full disk. Returns the cap in effect, or -1 on error. */
 gint64     _agui_session_store_set_max_page_count (AguiSessionStore *self,
                                                   gint64            max_pages);
+
+/* The journal: the events of a turn in flight (the person's message
+ * first), appended as they come so that a crash loses at most the last
+ * moments of an answer. Each batch is one transaction on the worker;
+ * the turn, once saved, takes its journal in (see journal_ids above).
+ * The rows are made on the caller's thread. */
+typedef struct
+{
+  char      *thread_id;
+  /* The turn in flight: its reserved snapshot id */
+  char      *snapshot_id;
+  /* For the thread's row, if the batch creates it */
+  char      *title;
+  char      *agent;
+  /* Printed events, in order */
+  GPtrArray *event_json;
+  /* The first batch of a turn lists the thread at once (and bumps it to
+   * the top); the ones after only append. */
+  gboolean   first;
+} AguiJournalRows;
+
+void       _agui_journal_rows_free               (AguiJournalRows  *rows);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiJournalRows, _agui_journal_rows_free)
+
+void       _agui_session_store_append_journal_async  (AguiSessionStore     *self,
+                                                      AguiJournalRows      *rows,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data);
+gboolean   _agui_session_store_append_journal_finish (AguiSessionStore     *self,
+                                                      GAsyncResult         *result,
+                                                      GError              **error);
+/* The thread's journal, oldest first, as events: what a crash left of
+ * the turns that were not saved. @snapshot_ids is set to the turns it
+ * holds (their reserved ids), for the turn that takes it in. */
+GPtrArray *_agui_session_store_load_journal      (AguiSessionStore     *self,
+                                                  const char           *thread_id,
+                                                  GStrv                *snapshot_ids,
+                                                  GError              **error);
+
+/* Drafts: what the person typed into a conversation and did not send.
+ * An empty @text forgets it. */
+void       _agui_session_store_set_draft_async   (AguiSessionStore     *self,
+                                                  const char           *thread_id,
+                                                  const char           *text,
+                                                  GCancellable         *cancellable,
+                                                  GAsyncReadyCallback   callback,
+                                                  gpointer              user_data);
+gboolean   _agui_session_store_set_draft_finish  (AguiSessionStore     *self,
+                                                  GAsyncResult         *result,
+                                                  GError              **error);
+gboolean   _agui_session_store_set_draft         (AguiSessionStore     *self,
+                                                  const char           *thread_id,
+                                                  const char           *text,
+                                                  GError              **error);
+/* An empty string without a draft; NULL on error */
+char      *_agui_session_store_dup_draft         (AguiSessionStore     *self,
+                                                  const char           *thread_id,
+                                                  GError              **error);
+void       _agui_session_store_dup_draft_async   (AguiSessionStore     *self,
+                                                  const char           *thread_id,
+                                                  GCancellable         *cancellable,
+                                                  GAsyncReadyCallback   callback,
+                                                  gpointer              user_data);
+char      *_agui_session_store_dup_draft_finish  (AguiSessionStore     *self,
+                                                  GAsyncResult         *result,
+                                                  GError              **error);
+
+/* The last snapshot, its messages only those that keep Tandem's own
+ * state (all a restore needs of them) */
+JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+                                                               const char        *thread_id,
+                                                               GError           **error);
 
 /* Branches: which one the person chose (the snapshot it ends on), and
  * every snapshot of a thread, to rebuild them. */

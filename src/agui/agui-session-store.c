@@ -34,10 +34,19 @@
  * one snapshot per turn and the interrupts the thread waits on.
  *
  * A session given the store ([property@Agui.AgentSession:store]) writes
- * each turn in one transaction, so a crash, a kill or a full disk loses at most the turn
- * in flight. Before they are written, a turn's events are compacted: the
- * deltas of one message or tool call that arrived back to back become one
- * event, and replaying the compacted log draws the same transcript.
+ * each turn in one transaction. While a turn is in flight, the person's
+ * message (before the request leaves) and then the answer's events (a
+ * batch at most every tenth of a second) go to a journal, which the
+ * turn takes in when it is saved: a crash, a kill or a full disk loses at
+ * most the last moments of an answer, and a restore shows what the
+ * journal kept, the answer marked as failed. Before they are written, a
+ * turn's events are compacted: the deltas of one message or tool call
+ * that arrived back to back become one event, and replaying the
+ * compacted log draws the same transcript.
+ *
+ * Each message is stored once; a snapshot names the messages it keeps
+ * of its parent's and the ones it adds, so a thread takes room in
+ * proportion to its length, not to its square.
  *
  * ```c
  * g_autoptr(AguiSessionStore) store = agui_session_store_new (NULL, &error);
@@ -88,6 +97,11 @@ struct _AguiSessionStore
   GMainContext *context;
   /* Keeps the file to data: no views, triggers or endless statements. */
   AguiStoreGuard guard;
+  /* The messages of the snapshot written last, as hashes: the next
+   * turn, its child as a rule, is told apart from it without reading
+   * the chain back */
+  char         *last_hashes_id;
+  GArray       *last_hashes;
 };
 
 static void agui_session_store_initable_iface_init (GInitableIface *iface);
@@ -170,6 +184,38 @@ static const char * const migrations[] = {
    * on, which a new branch names as its parentRunId. */
   "ALTER TABLE threads ADD COLUMN branch TEXT;"
   "ALTER TABLE snapshots ADD COLUMN run_id TEXT;",
+  /* 4: the journal of the turns in flight, written as they stream and
+   * taken into the log when the turn is saved, so that a crash keeps
+   * the person's message and most of the answer; and the drafts the
+   * person typed and did not send (a draft may belong to a conversation
+   * that has no row yet, so no foreign key). */
+  "CREATE TABLE journal ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  snapshot_id TEXT NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, seq)"
+  ");"
+  "CREATE TABLE drafts ("
+  "  thread_id TEXT PRIMARY KEY NOT NULL,"
+  "  text TEXT NOT NULL"
+  ");",
+  /* 5: each message stored once. A snapshot held every message of the
+   * thread again, so a thread took the square of its length; now its
+   * messages column holds {"keep": N, "add": [hash, ...]}: the first N
+   * messages of its parent snapshot, then these, each found in the
+   * messages table by the thread and a hash of its JSON. Existing
+   * snapshots are rewritten by split_snapshot_messages(). The rows go
+   * in the order they were first said (the rowid), which the search
+   * reads them in; and the search reads them, so the copy of a
+   * thread's text it kept goes. */
+  "CREATE TABLE messages ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  hash INTEGER NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, hash)"
+  ");"
+  "DROP TABLE search_text;",
 };
 
 static const char * const status_names[] = {
@@ -389,6 +435,46 @@ fold_text (const char *text)
   return g_utf8_casefold (normalized, -1);
 }
 
+/* agui_message_text (json): the text of a stored message that a search
+ * looks at (see _agui_turn_rows_search_text_for()), or NULL if it does
+ * not parse: one damaged row never fails a search. */
+static void
+message_text_func (sqlite3_context  *context,
+                   int               argc,
+                   sqlite3_value   **argv)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonArray) array = NULL;
+  char *text;
+
+  g_assert (argc == 1);
+
+  if (sqlite3_value_type (argv[0]) != SQLITE_TEXT ||
+      !(node = _agui_json_parse ((const char *) sqlite3_value_text (argv[0]), sqlite3_value_bytes (argv[0]), NULL)))
+    {
+      sqlite3_result_null (context);
+      return;
+    }
+
+  array = json_array_new ();
+  json_array_add_element (array, g_steal_pointer (&node));
+  text = _agui_turn_rows_search_text_for (array);
+  sqlite3_result_text (context, text, -1, g_free);
+}
+
+/* What a search may look for in a message's JSON before it reads the
+ * message: the text itself, unless printing it as JSON would escape it;
+ * else "", which every message has. */
+static const char *
+raw_needle (const char *search)
+{
+  for (const char *p = search; p != NULL && *p != '\0'; p++)
+    if (*p == '"' || *p == '\\' || (guchar) *p < 0x20 || *p == 0x7f)
+      return "";
+
+  return search;
+}
+
 /* agui_text_matches (haystack, needle): case-insensitive substring match
  * for any script, which LIKE only does for ASCII. The folded needle is
  * kept as auxiliary data, so it is folded once per statement. */
@@ -514,6 +600,500 @@ fill_search_text (AguiSessionStore  *self,
   return TRUE;
 }
 
+/* Messages, each stored once */
+
+/* The key of a message in the messages table: 63 bits of the SHA-1 of
+ * its JSON, which no two messages of one thread share in practice */
+static gint64
+message_hash (const char *json,
+              gssize      length)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  guint8 digest[20];
+  gsize digest_length = sizeof digest;
+  guint64 value = 0;
+
+  g_checksum_update (checksum, (const guchar *) json, length);
+  g_checksum_get_digest (checksum, digest, &digest_length);
+  for (guint i = 0; i < 8; i++)
+    value = (value << 8) | digest[i];
+
+  return (gint64) (value >> 1);
+}
+
+/* What a snapshot's messages column holds: the first @keep messages of
+ * its parent's, then @hashes from @first on */
+static char *
+print_message_delta (guint         keep,
+                     const GArray *hashes,
+                     guint         first)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "{\"keep\":%u,\"add\":[", keep);
+  for (guint i = first; i < hashes->len; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i > first ? "," : "", g_array_index (hashes, gint64, i));
+  g_string_append (out, "]}");
+
+  return g_string_free (out, FALSE);
+}
+
+static guint
+common_prefix (const GArray *a,
+               const GArray *b)
+{
+  guint n = 0;
+
+  while (n < a->len && n < b->len && g_array_index (a, gint64, n) == g_array_index (b, gint64, n))
+    n++;
+
+  return n;
+}
+
+static gboolean
+insert_message (AguiSessionStore  *self,
+                sqlite3_stmt      *insert,
+                const char        *thread_id,
+                gint64             hash,
+                const char        *json,
+                const char        *what,
+                GError           **error)
+{
+  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, 2, hash);
+  sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
+
+  return step_done (self, insert, what, error);
+}
+
+#define SNAPSHOTS_PER_CHECKPOINT 1024
+
+#define INSERT_MESSAGE_SQL "INSERT OR IGNORE INTO messages (thread_id, hash, json) VALUES (?1, ?2, ?3)"
+
+/* Reads the messages of one thread's snapshots, remembering what it
+ * read: the hashes of each snapshot met, and each message parsed, so
+ * that the snapshots of a thread with branches cost their own changes */
+typedef struct
+{
+  AguiSessionStore *store;
+  char             *thread_id;
+  sqlite3_stmt     *snapshot;
+  /* snapshot id → GArray of gint64 */
+  GHashTable       *lists;
+  /* gint64 hash → JsonNode */
+  GHashTable       *nodes;
+  /* gint64 hash → the JSON of each of the thread's messages, once read */
+  GHashTable       *json;
+  /* Only the messages whose JSON holds this, if set */
+  const char       *filter;
+} MessageReader;
+
+static void
+message_reader_free (MessageReader *reader)
+{
+  g_free (reader->thread_id);
+  g_clear_pointer (&reader->snapshot, sqlite3_finalize);
+  g_clear_pointer (&reader->lists, g_hash_table_unref);
+  g_clear_pointer (&reader->nodes, g_hash_table_unref);
+  g_clear_pointer (&reader->json, g_hash_table_unref);
+  g_free (reader);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MessageReader, message_reader_free)
+
+static MessageReader *
+message_reader_new (AguiSessionStore  *self,
+                    const char        *thread_id,
+                    const char        *what,
+                    GError           **error)
+{
+  g_autoptr(MessageReader) reader = g_new0 (MessageReader, 1);
+
+  reader->store = self;
+  reader->thread_id = g_strdup (thread_id);
+  reader->lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  reader->nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) json_node_unref);
+
+  if (!(reader->snapshot = prepare (self, "SELECT parent_id, messages FROM snapshots WHERE id = ?1", what, error)))
+    return NULL;
+
+  if (self->last_hashes_id != NULL)
+    g_hash_table_insert (reader->lists, g_strdup (self->last_hashes_id), g_array_ref (self->last_hashes));
+
+  return g_steal_pointer (&reader);
+}
+
+/* A snapshot written before schema 5 (or by hand) holds its messages:
+ * they are taken as they are, and known by the hashes of their JSON */
+static GArray *
+hashes_of_array (MessageReader *reader,
+                 JsonArray     *messages)
+{
+  GArray *hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), json_array_get_length (messages));
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *message = json_array_get_element (messages, i);
+      g_autofree char *json = json_to_string (message, FALSE);
+      gint64 hash = message_hash (json, -1);
+
+      g_array_append_val (hashes, hash);
+      g_hash_table_replace (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_copy (message));
+    }
+
+  return hashes;
+}
+
+/* Reads what print_message_delta() printed, {"keep":N,"add":[h,...]},
+ * without a JSON parser: a thread's chain is read back a row a turn */
+static gboolean
+parse_message_delta (const char *text,
+                     guint      *keep,
+                     GArray     *add)
+{
+  const char *p = text;
+  char *end;
+  guint64 value;
+
+  if (text == NULL || !g_str_has_prefix (p, "{\"keep\":"))
+    return FALSE;
+  p += strlen ("{\"keep\":");
+  value = g_ascii_strtoull (p, &end, 10);
+  if (end == p || value > G_MAXUINT || !g_str_has_prefix (end, ",\"add\":["))
+    return FALSE;
+  *keep = (guint) value;
+  p = end + strlen (",\"add\":[");
+
+  while (*p != ']')
+    {
+      gint64 hash = g_ascii_strtoll (p, &end, 10);
+
+      if (end == p)
+        return FALSE;
+      g_array_append_val (add, hash);
+      p = end;
+      if (*p == ',')
+        p++;
+      else if (*p != ']')
+        return FALSE;
+    }
+
+  return g_str_equal (p, "]}");
+}
+
+typedef struct
+{
+  char   *id;
+  guint   keep;
+  GArray *add;
+  /* A snapshot that holds its messages (written before schema 5) */
+  GArray *whole;
+} Delta;
+
+static void
+delta_free (Delta *delta)
+{
+  g_free (delta->id);
+  g_clear_pointer (&delta->add, g_array_unref);
+  g_clear_pointer (&delta->whole, g_array_unref);
+  g_free (delta);
+}
+
+/* The hashes of @snapshot_id's messages, in order (borrowed from the
+ * reader), or NULL with @error. A missing parent is a thread's start. */
+static GArray *
+message_reader_hashes (MessageReader  *reader,
+                       const char     *snapshot_id,
+                       const char     *what,
+                       GError        **error)
+{
+  g_autoptr(GPtrArray) chain = g_ptr_array_new_with_free_func ((GDestroyNotify) delta_free);
+  g_autoptr(GArray) list = NULL;
+  g_autofree char *current = g_strdup (snapshot_id);
+  const char *key = snapshot_id != NULL ? snapshot_id : "";
+  GArray *found = NULL;
+
+  /* Back to a snapshot already known, or the first */
+  while (current != NULL && !(found = g_hash_table_lookup (reader->lists, current)))
+    {
+      const char *text;
+      char *parent = NULL;
+      Delta *delta;
+      int rc;
+
+      sqlite3_bind_text (reader->snapshot, 1, current, -1, SQLITE_TRANSIENT);
+      rc = sqlite3_step (reader->snapshot);
+      if (rc == SQLITE_DONE)
+        {
+          sqlite3_reset (reader->snapshot);
+          break;
+        }
+      if (rc != SQLITE_ROW)
+        {
+          set_sqlite_error (reader->store, rc, what, error);
+          sqlite3_reset (reader->snapshot);
+          return NULL;
+        }
+
+      if (sqlite3_column_type (reader->snapshot, 0) != SQLITE_NULL)
+        parent = g_strdup ((const char *) sqlite3_column_text (reader->snapshot, 0));
+      text = (const char *) sqlite3_column_text (reader->snapshot, 1);
+
+      delta = g_new0 (Delta, 1);
+      delta->id = g_steal_pointer (&current);
+      delta->add = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_ptr_array_add (chain, delta);
+
+      if (!parse_message_delta (text, &delta->keep, delta->add))
+        {
+          g_autoptr(JsonNode) messages = _agui_json_parse (text, sqlite3_column_bytes (reader->snapshot, 1), NULL);
+
+          if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+            {
+              sqlite3_reset (reader->snapshot);
+              g_free (parent);
+              g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                           "%s: the stored messages of a snapshot are damaged", what);
+              return NULL;
+            }
+          delta->whole = hashes_of_array (reader, json_node_get_array (messages));
+          sqlite3_reset (reader->snapshot);
+          g_free (parent);
+          break;
+        }
+      sqlite3_reset (reader->snapshot);
+      current = parent;
+    }
+
+  list = found != NULL ? g_array_copy (found) : g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  /* Then forward, each snapshot's changes on its parent's list */
+  for (guint i = chain->len; i > 0; i--)
+    {
+      Delta *delta = g_ptr_array_index (chain, i - 1);
+
+      if (delta->whole != NULL)
+        {
+          g_array_set_size (list, 0);
+          g_array_append_vals (list, delta->whole->data, delta->whole->len);
+          continue;
+        }
+
+      if (delta->keep > list->len)
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                       "%s: the stored messages of a snapshot are damaged", what);
+          return NULL;
+        }
+      g_array_set_size (list, delta->keep);
+      g_array_append_vals (list, delta->add->data, delta->add->len);
+    }
+
+  /* Only the list asked for is kept: the ones on the way there were
+   * the same array, changed as it went (a thread's snapshots are read
+   * in order, so each one's parent was asked for before it) */
+  if (chain->len > 0)
+    g_hash_table_replace (reader->lists, g_strdup (((Delta *) g_ptr_array_index (chain, 0))->id), g_array_ref (list));
+  else if (found != NULL)
+    return found;
+  else
+    /* No snapshot (or no such one): nothing before it */
+    g_hash_table_replace (reader->lists, g_strdup (key), g_array_ref (list));
+
+  return g_hash_table_lookup (reader->lists, key);
+}
+
+/* Reads the JSON of every message of the thread in one pass: cheaper,
+ * past a few, than looking each one up */
+static gboolean
+message_reader_load_all (MessageReader  *reader,
+                         const char     *what,
+                         GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (reader->json != NULL)
+    return TRUE;
+
+  if (!(stmt = prepare (reader->store, "SELECT hash, json FROM messages WHERE thread_id = ?1", what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, reader->thread_id, -1, SQLITE_STATIC);
+  reader->json = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 hash = sqlite3_column_int64 (stmt, 0);
+
+      g_hash_table_replace (reader->json, g_memdup2 (&hash, sizeof hash),
+                            g_strndup ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1)));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      g_clear_pointer (&reader->json, g_hash_table_unref);
+      set_sqlite_error (reader->store, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The messages @hashes name, as a new array */
+static JsonArray *
+message_reader_messages (MessageReader  *reader,
+                         const GArray   *hashes,
+                         const char     *what,
+                         GError        **error)
+{
+  g_autoptr(JsonArray) messages = json_array_sized_new (hashes->len);
+  g_autoptr(GString) missing = g_string_new ("[");
+  g_autoptr(GArray) missing_hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  /* The messages not read yet are parsed together, as one array */
+  for (guint i = 0; i < hashes->len; i++)
+    {
+      gint64 hash = g_array_index (hashes, gint64, i);
+      const char *json;
+
+      if (g_hash_table_contains (reader->nodes, &hash))
+        continue;
+      if (!message_reader_load_all (reader, what, error))
+        return NULL;
+      if (!(json = g_hash_table_lookup (reader->json, &hash)))
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is missing", what);
+          return NULL;
+        }
+      if (reader->filter != NULL && strstr (json, reader->filter) == NULL)
+        continue;
+      if (missing_hashes->len > 0)
+        g_string_append_c (missing, ',');
+      g_string_append (missing, json);
+      g_array_append_val (missing_hashes, hash);
+      /* Once, though a list may name a message twice */
+      g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_new (JSON_NODE_NULL));
+    }
+  g_string_append_c (missing, ']');
+
+  if (missing_hashes->len > 0)
+    {
+      JsonArray *array;
+
+      parsed = _agui_json_parse (missing->str, missing->len, &local_error);
+      if (parsed == NULL || !JSON_NODE_HOLDS_ARRAY (parsed) ||
+          json_array_get_length (json_node_get_array (parsed)) != missing_hashes->len)
+        {
+          for (guint i = 0; i < missing_hashes->len; i++)
+            g_hash_table_remove (reader->nodes, &g_array_index (missing_hashes, gint64, i));
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is not valid JSON", what);
+          return NULL;
+        }
+
+      array = json_node_get_array (parsed);
+      for (guint i = 0; i < missing_hashes->len; i++)
+        g_hash_table_replace (reader->nodes, g_memdup2 (&g_array_index (missing_hashes, gint64, i), sizeof (gint64)),
+                              json_node_copy (json_array_get_element (array, i)));
+    }
+
+  for (guint i = 0; i < hashes->len; i++)
+    {
+      JsonNode *node = g_hash_table_lookup (reader->nodes, &g_array_index (hashes, gint64, i));
+
+      /* A node has one parent: each array takes a copy, which shares
+       * the message's object */
+      if (node != NULL)
+        json_array_add_element (messages, json_node_copy (node));
+    }
+
+  return g_steal_pointer (&messages);
+}
+
+/* Migration 5: each snapshot's messages move to the messages table, and
+ * the snapshot keeps what changed since its parent. A snapshot that does
+ * not parse is left as it is (it was skipped on reading before, and is
+ * still). */
+static gboolean
+split_snapshot_messages (AguiSessionStore  *self,
+                         const char        *what,
+                         GError           **error)
+{
+  g_autoptr(sqlite3_stmt) select = NULL;
+  g_autoptr(sqlite3_stmt) update = NULL;
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(GHashTable) lists = NULL;
+  g_autofree char *thread_id = NULL;
+  int rc;
+
+  if (!(select = prepare (self, "SELECT id, parent_id, thread_id, messages FROM snapshots "
+                                "ORDER BY thread_id, turn_index", what, error)) ||
+      !(update = prepare (self, "UPDATE snapshots SET messages = ?2 WHERE id = ?1", what, error)) ||
+      !(insert = prepare (self, INSERT_MESSAGE_SQL, what, error)))
+    return FALSE;
+
+  while ((rc = sqlite3_step (select)) == SQLITE_ROW)
+    {
+      const char *id = (const char *) sqlite3_column_text (select, 0);
+      const char *parent = (const char *) sqlite3_column_text (select, 1);
+      const char *thread = (const char *) sqlite3_column_text (select, 2);
+      g_autoptr(JsonNode) messages = NULL;
+      g_autoptr(GArray) hashes = NULL;
+      g_autofree char *delta = NULL;
+      GArray *parent_hashes;
+      guint keep;
+
+      if (g_strcmp0 (thread, thread_id) != 0)
+        {
+          g_free (thread_id);
+          thread_id = g_strdup (thread);
+          g_clear_pointer (&lists, g_hash_table_unref);
+          lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+        }
+
+      messages = _agui_json_parse ((const char *) sqlite3_column_text (select, 3),
+                                   sqlite3_column_bytes (select, 3), NULL);
+      if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+        continue;
+
+      hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (guint i = 0; i < json_array_get_length (json_node_get_array (messages)); i++)
+        {
+          g_autoptr(GString) json = g_string_new (NULL);
+          gint64 hash;
+
+          if (!_agui_json_append (json, json_array_get_element (json_node_get_array (messages), i), 1, NULL))
+            break;
+          hash = message_hash (json->str, json->len);
+          g_array_append_val (hashes, hash);
+          if (!insert_message (self, insert, thread_id, hash, json->str, what, error))
+            return FALSE;
+        }
+      if (hashes->len != json_array_get_length (json_node_get_array (messages)))
+        continue;
+
+      parent_hashes = parent != NULL ? g_hash_table_lookup (lists, parent) : NULL;
+      keep = parent_hashes != NULL ? common_prefix (parent_hashes, hashes) : 0;
+      delta = print_message_delta (keep, hashes, keep);
+
+      sqlite3_bind_text (update, 1, id, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (update, 2, delta, -1, SQLITE_TRANSIENT);
+      if (!step_done (self, update, what, error))
+        return FALSE;
+
+      g_hash_table_replace (lists, g_strdup (id), g_steal_pointer (&hashes));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Nothing reads a table, nor changes the file, before its version and
  * schema are known to be Tandem's. Both are read in one transaction:
  * another process creating the store may commit its tables between the
@@ -580,7 +1160,8 @@ migrate (AguiSessionStore  *self,
   for (int i = version; i < latest; i++)
     {
       if (!exec_sql (self, migrations[i], what, error) ||
-          (i == 1 && !fill_search_text (self, what, error)))
+          (i == 1 && !fill_search_text (self, what, error)) ||
+          (i == 4 && !split_snapshot_messages (self, what, error)))
         {
           rollback (self);
           return FALSE;
@@ -665,6 +1246,10 @@ open_database (AguiSessionStore  *self,
   rc = sqlite3_create_function_v2 (self->db, "agui_text_matches", 2,
                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                    NULL, text_matches_func, NULL, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2 (self->db, "agui_message_text", 1,
+                                     SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                     NULL, message_text_func, NULL, NULL, NULL);
   if (rc != SQLITE_OK)
     {
       set_sqlite_error (self, rc, what, error);
@@ -803,6 +1388,8 @@ agui_session_store_finalize (GObject *object)
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->read_only_reason, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->last_hashes_id, g_free);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agui_session_store_parent_class)->finalize (object);
@@ -1168,10 +1755,19 @@ agui_session_store_delete_thread (AguiSessionStore  *self,
 
   what = g_strdup_printf ("Could not delete the thread '%s'", thread_id);
 
-  /* The foreign keys cascade to the log, snapshots and interrupts. */
+  /* The foreign keys cascade to the log, snapshots, interrupts and
+   * journal; the draft has none. */
   if (!change_thread (self, "DELETE FROM threads WHERE id = ?1",
                       thread_id, NULL, what, error))
     return FALSE;
+  /* Best effort: a draft left behind is never shown without its thread */
+  _agui_session_store_set_draft (self, thread_id, "", NULL);
+
+  /* The messages it named are gone */
+  g_mutex_lock (&self->mutex);
+  g_clear_pointer (&self->last_hashes_id, g_free);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
+  g_mutex_unlock (&self->mutex);
 
   announce_change (self, thread_id);
   return TRUE;
@@ -1225,19 +1821,21 @@ agui_session_store_list_threads (AguiSessionStore  *self,
 
   locker = g_mutex_locker_new (&self->mutex);
 
-  /* The messages searched are those of the thread's last snapshot, which
-   * holds the whole conversation; only message text is looked at, not
-   * ids or roles. */
+  /* Every message the thread has said, in any of its branches; only
+   * message text is looked at, not ids or roles. Reading a message
+   * costs: the ones whose JSON cannot hold the text are passed over. */
   if (!(stmt = prepare (self,
                         "SELECT t.id, t.title, t.agent, t.created, t.updated, "
                         "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
                         "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
-                        "  SELECT 1 FROM search_text x"
-                        "  WHERE x.thread_id = t.id AND agui_text_matches (x.text, ?1)) "
+                        "  SELECT 1 FROM messages m"
+                        "  WHERE m.thread_id = t.id AND agui_text_matches (m.json, ?2)"
+                        "  AND agui_text_matches (agui_message_text (m.json), ?1)) "
                         "ORDER BY t.updated DESC",
                         what, error)))
     return NULL;
 
+  sqlite3_bind_text (stmt, 2, raw_needle (search), -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
 
   threads = json_array_new ();
@@ -1532,19 +2130,26 @@ search_threads (AguiSessionStore  *self,
   g_autoptr(GHashTable) found = NULL;
   int rc;
 
+  /* In the order they were said: the snippet is the first match */
   if (!(stmt = prepare (self,
-                        "SELECT thread_id, text FROM search_text "
-                        "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (text, ?1)",
+                        "SELECT thread_id, agui_message_text (json) FROM messages "
+                        "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (json, ?3) "
+                        "AND agui_text_matches (agui_message_text (json), ?1) ORDER BY rowid",
                         what, error)))
     return NULL;
 
   sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 2, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 3, raw_needle (search), -1, SQLITE_STATIC);
 
   found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      char *snippet = snippet_for ((const char *) sqlite3_column_text (stmt, 1), folded_needle);
+      char *snippet;
+
+      if (g_hash_table_contains (found, (const char *) sqlite3_column_text (stmt, 0)))
+        continue;
+      snippet = snippet_for ((const char *) sqlite3_column_text (stmt, 1), folded_needle);
 
       /* Folded alone, a character may not match as the whole text did
        * (a combining sequence): the thread matches all the same. */
@@ -1585,18 +2190,43 @@ write_search_text (AguiSessionStore  *self,
   return step_done (self, stmt, what, error);
 }
 
+static gboolean
+delete_journal_locked (AguiSessionStore  *self,
+                       const char        *thread_id,
+                       const char        *snapshot_id,
+                       const char        *what,
+                       GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (!(stmt = prepare (self, "DELETE FROM journal WHERE thread_id = ?1 AND snapshot_id = ?2", what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, snapshot_id, -1, SQLITE_STATIC);
+
+  return step_done (self, stmt, what, error);
+}
+
 /* Writes one turn inside a transaction the caller opened. The thread row
  * is created if missing (with @title and @agent), else its updated time
  * is bumped. */
 static gboolean
 write_turn_locked (AguiSessionStore      *self,
                    const AguiTurnRows    *rows,
+                   GArray               **hashes_out,
                    const char            *what,
                    GError               **error)
 {
   const AguiTurnRows *turn = rows;
   const char *title = rows->title;
   const char *agent = rows->agent;
+  g_autoptr(MessageReader) reader = NULL;
+  g_autoptr(sqlite3_stmt) insert_message_stmt = NULL;
+  g_autoptr(GArray) hashes = NULL;
+  g_autofree char *delta = NULL;
+  GArray *parent_hashes;
+  guint keep;
 
   g_autoptr(sqlite3_stmt) upsert = NULL;
   g_autoptr(sqlite3_stmt) next_seq = NULL;
@@ -1628,7 +2258,9 @@ write_turn_locked (AguiSessionStore      *self,
       !(clear_interrupts = prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
       !(insert_interrupt = prepare (self,
                                     "INSERT INTO interrupts (thread_id, position, json) VALUES (?1, ?2, ?3)",
-                                    what, error)))
+                                    what, error)) ||
+      !(insert_message_stmt = prepare (self, INSERT_MESSAGE_SQL, what, error)) ||
+      !(reader = message_reader_new (self, turn->thread_id, what, error)))
     return FALSE;
 
   sqlite3_bind_text (upsert, 1, turn->thread_id, -1, SQLITE_STATIC);
@@ -1660,6 +2292,28 @@ write_turn_locked (AguiSessionStore      *self,
         return FALSE;
     }
 
+  /* Each message once: the snapshot names its parent's messages it
+   * keeps, and the ones it adds, which are stored if new */
+  hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), rows->message_json->len);
+  for (guint i = 0; i < rows->message_json->len; i++)
+    {
+      gint64 hash = message_hash (g_ptr_array_index (rows->message_json, i), -1);
+
+      g_array_append_val (hashes, hash);
+    }
+  if (!(parent_hashes = message_reader_hashes (reader, turn->parent_id, what, error)))
+    return FALSE;
+  keep = common_prefix (parent_hashes, hashes);
+  /* Now and then the whole list, so that reading a long thread back
+   * walks at most this many snapshots */
+  if (turn->turn_index % SNAPSHOTS_PER_CHECKPOINT == SNAPSHOTS_PER_CHECKPOINT - 1)
+    keep = 0;
+  for (guint i = keep; i < hashes->len; i++)
+    if (!insert_message (self, insert_message_stmt, turn->thread_id, g_array_index (hashes, gint64, i),
+                         g_ptr_array_index (rows->message_json, i), what, error))
+      return FALSE;
+  delta = print_message_delta (keep, hashes, keep);
+
   sqlite3_bind_text (insert_snapshot, 1, turn->snapshot_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 2, turn->parent_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 3, turn->thread_id, -1, SQLITE_STATIC);
@@ -1667,7 +2321,7 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (insert_snapshot, 5, status_names[turn->status], -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 6, turn->finish_reason, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 7, turn->error, -1, SQLITE_STATIC);
-  sqlite3_bind_text (insert_snapshot, 8, rows->messages, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 8, delta, -1, SQLITE_STATIC);
   sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (insert_snapshot, 10, now);
   sqlite3_bind_text (insert_snapshot, 11, turn->run_id, -1, SQLITE_STATIC);
@@ -1703,8 +2357,16 @@ write_turn_locked (AguiSessionStore      *self,
         return FALSE;
     }
 
-  /* Turns are written in order, so this turn's messages are the latest. */
-  return write_search_text (self, turn->thread_id, rows->search_text, what, error);
+  /* The turn's events are in the log now: its journal, and the
+   * journals of the unsaved turns whose events it carries, go. */
+  if (!delete_journal_locked (self, turn->thread_id, turn->snapshot_id, what, error))
+    return FALSE;
+  for (guint i = 0; rows->journal_ids != NULL && rows->journal_ids[i] != NULL; i++)
+    if (!delete_journal_locked (self, turn->thread_id, rows->journal_ids[i], what, error))
+      return FALSE;
+
+  *hashes_out = g_steal_pointer (&hashes);
+  return TRUE;
 }
 
 static gboolean
@@ -1716,16 +2378,26 @@ write_rows_locked (AguiSessionStore    *self,
 
   /* IMMEDIATE takes the write lock up front, so a second writer waits
    * (busy timeout) instead of failing on a lock upgrade halfway. */
+  g_autoptr(GArray) hashes = NULL;
+
   if (!exec_sql (self, "BEGIN IMMEDIATE", what, error))
     return FALSE;
 
-  if (!write_turn_locked (self, rows, what, error))
+  if (!write_turn_locked (self, rows, &hashes, what, error))
     {
       rollback (self);
       return FALSE;
     }
 
-  return commit (self, what, error);
+  if (!commit (self, what, error))
+    return FALSE;
+
+  g_free (self->last_hashes_id);
+  self->last_hashes_id = g_strdup (rows->snapshot_id);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
+  self->last_hashes = g_steal_pointer (&hashes);
+
+  return TRUE;
 }
 
 static gboolean
@@ -1878,9 +2550,10 @@ agui_session_store_load_events (AguiSessionStore  *self,
   "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
 
 static JsonObject *
-snapshot_from_row (sqlite3_stmt  *stmt,
-                   const char    *what,
-                   GError       **error)
+snapshot_from_row (MessageReader  *reader,
+                   sqlite3_stmt   *stmt,
+                   const char     *what,
+                   GError        **error)
 {
   g_autoptr(JsonObject) snapshot = json_object_new ();
   g_autoptr(JsonNode) messages = NULL;
@@ -1889,6 +2562,19 @@ snapshot_from_row (sqlite3_stmt  *stmt,
   if (!(messages = column_json (stmt, 7, what, "messages", error)) ||
       !(state = column_json (stmt, 8, what, "state", error)))
     return NULL;
+
+  /* Since schema 5, what changed since the parent snapshot */
+  if (JSON_NODE_HOLDS_OBJECT (messages))
+    {
+      GArray *hashes = message_reader_hashes (reader, (const char *) sqlite3_column_text (stmt, 0), what, error);
+      JsonArray *array;
+
+      if (hashes == NULL || !(array = message_reader_messages (reader, hashes, what, error)))
+        return NULL;
+      json_node_unref (messages);
+      messages = json_node_init_array (json_node_alloc (), array);
+      json_array_unref (array);
+    }
 
   if (!JSON_NODE_HOLDS_ARRAY (messages))
     {
@@ -1919,14 +2605,20 @@ static gboolean
 get_last_snapshot_locked (AguiSessionStore  *self,
                           const char        *thread_id,
                           gboolean           completed_only,
+                          const char        *filter,
                           JsonObject       **snapshot,
                           const char        *what,
                           GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(MessageReader) reader = NULL;
   int rc;
 
   *snapshot = NULL;
+
+  if (!(reader = message_reader_new (self, thread_id, what, error)))
+    return FALSE;
+  reader->filter = filter;
 
   if (!(stmt = prepare (self,
                         completed_only
@@ -1946,7 +2638,7 @@ get_last_snapshot_locked (AguiSessionStore  *self,
     {
       g_autoptr(GError) local_error = NULL;
 
-      if ((*snapshot = snapshot_from_row (stmt, what, &local_error)) != NULL)
+      if ((*snapshot = snapshot_from_row (reader, stmt, what, &local_error)) != NULL)
         return TRUE;
 
       g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
@@ -1992,7 +2684,7 @@ agui_session_store_get_last_snapshot (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error);
+  get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error);
   return snapshot;
 }
 
@@ -2023,7 +2715,7 @@ agui_session_store_get_last_good_state (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the last good state of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  if (!get_last_snapshot_locked (self, thread_id, TRUE, &snapshot, what, error) || snapshot == NULL)
+  if (!get_last_snapshot_locked (self, thread_id, TRUE, NULL, &snapshot, what, error) || snapshot == NULL)
     return NULL;
 
   return json_object_dup_member (snapshot, "state");
@@ -2211,7 +2903,7 @@ export_json_locked (AguiSessionStore  *self,
   JsonArray *event_array;
 
   if (!(thread = get_thread_locked (self, thread_id, what, error)) ||
-      !get_last_snapshot_locked (self, thread_id, FALSE, &snapshot, what, error) ||
+      !get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
       !(events = load_events_locked (self, thread_id, what, error)) ||
       !(interrupts = get_pending_interrupts_locked (self, thread_id, what, error)) ||
       !(branches = list_branches_locked (self, thread_id, what, error)))
@@ -2668,6 +3360,35 @@ first_difference (JsonArray *imported,
   return NULL;
 }
 
+/* A person's message with attachments is logged as a TEXT_MESSAGE_START
+ * that carries its content parts (see _agui_reducer_add_user_message()),
+ * which the parser, reading AG-UI, leaves out as unknown. Tandem's own
+ * log gets them back: the messages they make are checked against the
+ * exported ones, which were checked against the schema. */
+static AguiEvent *
+with_user_content (AguiEvent  *event,
+                   JsonObject *node)
+{
+  JsonNode *content = json_object_get_member (node, "content");
+  g_autoptr(JsonNode) members = NULL;
+  g_autoptr(JsonNode) copy = NULL;
+  JsonObject *object;
+
+  if (agui_event_get_event_type (event) != AGUI_EVENT_TEXT_MESSAGE_START ||
+      g_strcmp0 (object_string (node, "role"), "user") != 0 ||
+      content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+    return event;
+
+  /* The event's members are sealed: a copy takes the content */
+  members = agui_event_to_json (event);
+  copy = _agui_json_node_copy_deep (members);
+  object = json_node_dup_object (copy);
+  json_object_set_member (object, "content", _agui_json_node_copy_deep (content));
+  agui_event_unref (event);
+
+  return _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, object);
+}
+
 /* Returns the expanded events the log applies, or NULL with @reason.
  * Each event is checked against the schema and CHUNK events are
  * expanded, as in a live stream; the protocol's run order is not
@@ -2711,6 +3432,7 @@ replay_import (JsonArray   *event_array,
                                      local_error ? local_error->message : "its type is not one of AG-UI 1.0");
           return NULL;
         }
+      event = with_user_content (event, json_node_get_object (node));
 
       if (!agui_chunk_normalizer_push (normalizer, event, applied, &local_error))
         {
@@ -3672,18 +4394,20 @@ list_snapshots_locked (AguiSessionStore  *self,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonArray) snapshots = json_array_new ();
+  g_autoptr(MessageReader) reader = NULL;
   int rc;
 
   if (!(stmt = prepare (self,
                         "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
-                        what, error)))
+                        what, error)) ||
+      !(reader = message_reader_new (self, thread_id, what, error)))
     return NULL;
 
   sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autoptr(GError) local_error = NULL;
-      JsonObject *snapshot = snapshot_from_row (stmt, what, &local_error);
+      JsonObject *snapshot = snapshot_from_row (reader, stmt, what, &local_error);
 
       if (snapshot == NULL)
         g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
@@ -3928,4 +4652,383 @@ _agui_session_store_dup_branch (AguiSessionStore  *self,
     set_sqlite_error (self, rc, what, error);
 
   return NULL;
+}
+
+/* The journal */
+
+void
+_agui_journal_rows_free (AguiJournalRows *rows)
+{
+  g_free (rows->thread_id);
+  g_free (rows->snapshot_id);
+  g_free (rows->title);
+  g_free (rows->agent);
+  g_clear_pointer (&rows->event_json, g_ptr_array_unref);
+  g_free (rows);
+}
+
+static gboolean
+append_journal_locked (AguiSessionStore       *self,
+                       const AguiJournalRows  *rows,
+                       const char             *what,
+                       GError                **error)
+{
+  g_autoptr(sqlite3_stmt) upsert = NULL;
+  g_autoptr(sqlite3_stmt) next_seq = NULL;
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  gint64 seq;
+  int rc;
+
+  /* The thread is listed from the person's first message on; the
+   * first batch of a later turn moves it to the top, as its save will.
+   * A batch after the first does not bring back a thread deleted
+   * meanwhile. */
+  if (!(upsert = prepare (self,
+                          rows->first
+                            ? "INSERT INTO threads (id, title, agent, created, updated) "
+                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                              "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
+                              "agent = COALESCE (excluded.agent, agent)"
+                            : "SELECT COUNT (*) FROM threads WHERE id = ?1",
+                          what, error)) ||
+      !(next_seq = prepare (self, "SELECT COALESCE (MAX (seq), -1) + 1 FROM journal WHERE thread_id = ?1",
+                            what, error)) ||
+      !(insert = prepare (self, "INSERT INTO journal (thread_id, seq, snapshot_id, json) VALUES (?1, ?2, ?3, ?4)",
+                          what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (upsert, 1, rows->thread_id, -1, SQLITE_STATIC);
+  if (rows->first)
+    {
+      sqlite3_bind_text (upsert, 2, rows->title ? rows->title : "", -1, SQLITE_STATIC);
+      sqlite3_bind_text (upsert, 3, rows->agent, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (upsert, 4, g_get_real_time ());
+      if (!step_done (self, upsert, what, error))
+        return FALSE;
+    }
+  else
+    {
+      if ((rc = sqlite3_step (upsert)) != SQLITE_ROW)
+        {
+          set_sqlite_error (self, rc, what, error);
+          return FALSE;
+        }
+      if (sqlite3_column_int (upsert, 0) == 0)
+        return TRUE;
+    }
+
+  sqlite3_bind_text (next_seq, 1, rows->thread_id, -1, SQLITE_STATIC);
+  if ((rc = sqlite3_step (next_seq)) != SQLITE_ROW)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+  seq = sqlite3_column_int64 (next_seq, 0);
+  sqlite3_reset (next_seq);
+
+  sqlite3_bind_text (insert, 1, rows->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert, 3, rows->snapshot_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->event_json->len; i++)
+    {
+      sqlite3_bind_int64 (insert, 2, seq + i);
+      sqlite3_bind_text (insert, 4, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      if (!step_done (self, insert, what, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+append_journal_job (AguiSessionStore *self,
+                    GTask            *task,
+                    gpointer          data)
+{
+  const char *what = "Could not keep the answer as it streams";
+  AguiJournalRows *rows = data;
+  GError *error = NULL;
+  gboolean written;
+
+  /* Not synced: what the journal guards against is the program dying,
+   * which loses nothing the kernel was given, and a sync on a busy
+   * disk can take longer than the quarter second a batch may wait.
+   * The turn, once saved, is synced as ever. */
+  g_mutex_lock (&self->mutex);
+  sqlite3_exec (self->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+  written = exec_sql (self, "BEGIN IMMEDIATE", what, &error);
+  if (written && !(written = append_journal_locked (self, rows, what, &error)))
+    rollback (self);
+  else if (written)
+    written = commit (self, what, &error);
+  sqlite3_exec (self->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+  g_mutex_unlock (&self->mutex);
+
+  if (!written)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (rows->first)
+    announce_change (self, rows->thread_id);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+_agui_session_store_append_journal_async (AguiSessionStore    *self,
+                                          AguiJournalRows     *rows,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (rows != NULL && rows->thread_id != NULL && rows->snapshot_id != NULL);
+
+  start_job (self, cancellable, callback, user_data, _agui_session_store_append_journal_async,
+             append_journal_job, rows, (GDestroyNotify) _agui_journal_rows_free);
+}
+
+gboolean
+_agui_session_store_append_journal_finish (AguiSessionStore  *self,
+                                           GAsyncResult      *result,
+                                           GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_append_journal_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+GPtrArray *
+_agui_session_store_load_journal (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GStrv             *snapshot_ids,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+  g_autofree char *what = NULL;
+  g_autofree char *last_id = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read what was kept of the unfinished answer in the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = prepare (self, "SELECT seq, snapshot_id, json FROM journal WHERE thread_id = ?1 ORDER BY seq",
+                        what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *snapshot_id = (const char *) sqlite3_column_text (stmt, 1);
+      const char *json = (const char *) sqlite3_column_text (stmt, 2);
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) local_error = NULL;
+      AguiEventType type;
+
+      if (g_strcmp0 (snapshot_id, last_id) != 0)
+        {
+          g_strv_builder_add (ids, snapshot_id);
+          g_free (last_id);
+          last_id = g_strdup (snapshot_id);
+        }
+
+      /* As in the log: a damaged row is skipped, not the thread */
+      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 2), &local_error);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+          !agui_event_type_from_string (object_string (json_node_get_object (node), "type"), &type))
+        {
+          g_warning ("%s: skipped the kept event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
+                     what, (gint64) sqlite3_column_int64 (stmt, 0),
+                     local_error ? ": " : "", local_error ? local_error->message : "");
+          continue;
+        }
+
+      g_ptr_array_add (events, _agui_event_new_trusted (type, json_node_dup_object (node)));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  if (snapshot_ids != NULL)
+    *snapshot_ids = g_strv_builder_end (ids);
+
+  return g_steal_pointer (&events);
+}
+
+/* Drafts */
+
+gboolean
+_agui_session_store_set_draft (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               const char        *text,
+                               GError           **error)
+{
+  const char *what = "Could not keep the draft";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gboolean forget = text == NULL || text[0] == '\0';
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!(stmt = prepare (self,
+                        forget ? "DELETE FROM drafts WHERE thread_id = ?1"
+                               : "INSERT INTO drafts (thread_id, text) VALUES (?1, ?2) "
+                                 "ON CONFLICT (thread_id) DO UPDATE SET text = excluded.text",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  if (!forget)
+    sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
+
+  return step_done (self, stmt, what, error);
+}
+
+char *
+_agui_session_store_dup_draft (AguiSessionStore  *self,
+                               const char        *thread_id,
+                               GError           **error)
+{
+  const char *what = "Could not read the draft";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!(stmt = prepare (self, "SELECT text FROM drafts WHERE thread_id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_strdup ("");
+}
+
+typedef struct
+{
+  char *thread_id;
+  char *text;
+} Draft;
+
+static void
+draft_free (Draft *draft)
+{
+  g_free (draft->thread_id);
+  g_free (draft->text);
+  g_free (draft);
+}
+
+static void
+set_draft_job (AguiSessionStore *self,
+               GTask            *task,
+               gpointer          data)
+{
+  Draft *draft = data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_draft (self, draft->thread_id, draft->text, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_set_draft_async (AguiSessionStore    *self,
+                                     const char          *thread_id,
+                                     const char          *text,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  Draft *draft;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+
+  draft = g_new0 (Draft, 1);
+  draft->thread_id = g_strdup (thread_id);
+  draft->text = g_strdup (text);
+  start_job (self, cancellable, callback, user_data, _agui_session_store_set_draft_async,
+             set_draft_job, draft, (GDestroyNotify) draft_free);
+}
+
+gboolean
+_agui_session_store_set_draft_finish (AguiSessionStore  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_set_draft_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+_agui_session_store_dup_draft_async (AguiSessionStore    *self,
+                                     const char          *thread_id,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+
+  start_read_thread (self, thread_id, cancellable, callback, user_data, _agui_session_store_dup_draft_async,
+                     (ThreadRead) _agui_session_store_dup_draft, g_free);
+}
+
+char *
+_agui_session_store_dup_draft_finish (AguiSessionStore  *self,
+                                      GAsyncResult      *result,
+                                      GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, _agui_session_store_dup_draft_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The last snapshot as agui_session_store_get_last_snapshot() reads it,
+ * but its messages only those that keep Tandem's own state: what a
+ * restore takes from it, without reading every message of a long
+ * thread */
+JsonObject *
+_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+                                                   const char        *thread_id,
+                                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonObject *snapshot;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  get_last_snapshot_locked (self, thread_id, FALSE, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":",
+                            &snapshot, what, error);
+  return snapshot;
 }

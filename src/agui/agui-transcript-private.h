@@ -13,6 +13,10 @@
 
 G_BEGIN_DECLS
 
+/* The metadata member a stored message keeps Tandem's own state under
+ * (see _agui_transcript_restore_local_state()) */
+#define AGUI_TRANSCRIPT_LOCAL_STATE_KEY "tandem"
+
 /* A record is one AG-UI message, exactly as the protocol sees it; rows
  * (AguiMessage) group records for display. Streaming data lives in the
  * parts, which both share, so a delta touches one GString and nothing

@@ -275,7 +275,7 @@ add_content_parts (AguiRecord *record,
 
 /* Tandem's own knowledge of a call lives under this key of the call's
  * metadata in the stored projection only. */
-#define LOCAL_STATE_KEY "tandem"
+#define LOCAL_STATE_KEY AGUI_TRANSCRIPT_LOCAL_STATE_KEY
 
 static void        restore_record_state (AguiRecord *record,
                                          JsonObject *state);

@@ -57,6 +57,20 @@ void              _agui_turn_recorder_set_store_error      (AguiTurnRecorder    
                                                             const GError         *error);
 char             *_agui_turn_recorder_dup_title            (AguiTurnRecorder     *self,
                                                             AguiTranscript       *transcript);
+/* The journal of the turn in flight (see agui-session-store-private.h) */
+void              _agui_turn_recorder_journal_begin        (AguiTurnRecorder     *self,
+                                                            AguiTranscript       *transcript,
+                                                            const char           *snapshot_id);
+void              _agui_turn_recorder_journal_add          (AguiTurnRecorder     *self,
+                                                            AguiEvent            *event);
+void              _agui_turn_recorder_journal_flush_async  (AguiTurnRecorder     *self,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+void              _agui_turn_recorder_journal_flush_finish (AguiTurnRecorder     *self,
+                                                            GAsyncResult         *result);
+void              _agui_turn_recorder_adopt_journals       (AguiTurnRecorder     *self,
+                                                            GPtrArray            *events,
+                                                            const char * const   *snapshot_ids);
 /* Drops a reference to a turn's events (AguiEvents); a long turn's
  * events whose last reference this was are freed a slice at a time
  * from the main loop. */

@@ -30,7 +30,22 @@ struct _AguiTurnRecorder
   AguiTurnRows     *failed_save;
   /* The turn whose rows are being made, a slice at a time */
   guint             slice_id;
+
+  /* The journal of the turn in flight: its snapshot id, the events not
+   * written yet, and the timer that writes them */
+  char             *journal_id;
+  char             *journal_title;
+  GPtrArray        *journal_pending;
+  guint             journal_timer;
+  gboolean          journal_first;
+  /* The journals of turns whose save failed (or that a crash left),
+   * which the next turn that saves takes in with their events */
+  GPtrArray        *unsaved_journal_ids;
 };
+
+/* How long an event may wait before it is written to the journal: well
+ * under the quarter second a crash may lose */
+#define JOURNAL_INTERVAL_MS 100
 
 AguiTurnRecorder *
 _agui_turn_recorder_new (GObject          *owner,
@@ -55,6 +70,11 @@ _agui_turn_recorder_free (AguiTurnRecorder *self)
 {
   /* Only when the owner is disposed by force: a save holds it */
   g_clear_handle_id (&self->slice_id, g_source_remove);
+  g_clear_handle_id (&self->journal_timer, g_source_remove);
+  g_free (self->journal_id);
+  g_free (self->journal_title);
+  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->unsaved_journal_ids, g_ptr_array_unref);
   g_clear_object (&self->store);
   g_free (self->thread_id);
   g_free (self->agent);
@@ -212,6 +232,7 @@ turn_saved (AguiTurnRecorder *self,
 
   g_clear_pointer (&self->unsaved_events, g_ptr_array_unref);
   g_clear_pointer (&self->failed_save, _agui_turn_rows_unref);
+  g_clear_pointer (&self->unsaved_journal_ids, g_ptr_array_unref);
   set_store_error (self, NULL);
   advance_turn (self, snapshot_id);
 }
@@ -230,10 +251,16 @@ _agui_turn_recorder_reserve_snapshot_id (AguiTurnRecorder *self)
  * (its JSON cannot be stored). */
 static void
 turn_failed (AguiTurnRecorder *self,
+             const char       *snapshot_id,
              GPtrArray        *events,
              AguiTurnRows     *rows,
              const GError     *error)
 {
+  /* Its journal stays, as its events do, until a turn saves them */
+  if (self->unsaved_journal_ids == NULL)
+    self->unsaved_journal_ids = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->unsaved_journal_ids, g_strdup (snapshot_id));
+
   g_warning ("%s", error->message);
   set_store_error (self, error);
 
@@ -251,6 +278,7 @@ typedef struct
   AguiTurnRows        *rows;
   GPtrArray           *events;
   AguiTurnRowsBuilder *builder;
+  char                *snapshot_id;
 } Save;
 
 static void
@@ -263,6 +291,7 @@ save_free (Save *save)
   g_clear_object (&save->store);
   g_clear_pointer (&save->events, g_ptr_array_unref);
   g_clear_pointer (&save->builder, _agui_turn_rows_builder_free);
+  g_free (save->snapshot_id);
   g_free (save);
 }
 
@@ -276,7 +305,7 @@ on_turn_saved (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!_agui_session_store_write_rows_finish (AGUI_SESSION_STORE (object), result, &error))
-    turn_failed (save->recorder, save->events, save->rows, error);
+    turn_failed (save->recorder, save->snapshot_id, save->events, save->rows, error);
   else
     turn_saved (save->recorder, save->rows);
 
@@ -300,7 +329,7 @@ make_rows_slice (gpointer user_data)
     {
       /* Nothing a retry could write: the turn has no JSON form. */
       self->slice_id = 0;
-      turn_failed (self, save->events, NULL, error);
+      turn_failed (self, save->snapshot_id, save->events, NULL, error);
       g_task_return_boolean (task, TRUE);
       return G_SOURCE_REMOVE;
     }
@@ -335,6 +364,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
 {
   AguiRunState *state = agui_transcript_get_run_state (transcript);
   g_autoptr(GPtrArray) all_events = NULL;
+  g_autoptr(GPtrArray) journal_ids = NULL;
   g_autofree char *title = NULL;
   g_autoptr(GError) error = NULL;
   AguiTurnRecord turn = { 0 };
@@ -344,11 +374,22 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   /* Where the turn ends on its branch, for a later branch to start from */
   _agui_transcript_mark_turn (transcript, snapshot_id, agui_run_state_get_run_id (state), self->turn_index);
 
+  /* The turn's events are all in its rows: what the journal had not
+   * written yet need not be. */
+  g_clear_handle_id (&self->journal_timer, g_source_remove);
+  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->journal_id, g_free);
+
   if (self->store == NULL)
     {
       advance_turn (self, snapshot_id);
       return FALSE;
     }
+
+  journal_ids = g_ptr_array_new ();
+  for (guint i = 0; self->unsaved_journal_ids != NULL && i < self->unsaved_journal_ids->len; i++)
+    g_ptr_array_add (journal_ids, g_ptr_array_index (self->unsaved_journal_ids, i));
+  g_ptr_array_add (journal_ids, NULL);
 
   if (self->unsaved_events != NULL)
     {
@@ -378,6 +419,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   turn.events = all_events;
   turn.pending_interrupts = _agui_transcript_get_pending_interrupts_json (transcript);
   turn.run_id = agui_run_state_get_run_id (state);
+  turn.journal_ids = (const char * const *) journal_ids->pdata;
 
   /* The owner is the source: it, and so this recorder, outlive the save. */
   task = g_task_new (self->owner, NULL, callback, user_data);
@@ -386,13 +428,14 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
   save->recorder = self;
   save->store = g_object_ref (self->store);
   save->events = g_ptr_array_ref (all_events);
+  save->snapshot_id = g_strdup (snapshot_id);
   g_task_set_task_data (task, save, (GDestroyNotify) save_free);
 
   save->builder = _agui_turn_rows_builder_new (&turn, transcript, title, self->agent, &error);
   if (save->builder == NULL)
     {
       /* Nothing a retry could write: the turn has no JSON form. */
-      turn_failed (self, all_events, NULL, error);
+      turn_failed (self, snapshot_id, all_events, NULL, error);
       g_task_return_boolean (task, TRUE);
       return TRUE;
     }
@@ -514,6 +557,177 @@ const GError *
 _agui_turn_recorder_get_store_error (AguiTurnRecorder *self)
 {
   return self->store_error;
+}
+
+/* The journal */
+
+static void
+on_journal_written (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!_agui_session_store_append_journal_finish (AGUI_SESSION_STORE (object), result, &error))
+    {
+      AguiTurnRecorder *self = g_task_get_task_data (task);
+
+      /* The turn goes on; its save writes everything again. The task
+       * holds the owner, and so the recorder. */
+      g_warning ("%s", error->message);
+      set_store_error (self, error);
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Prints what waits and hands it to the store's worker, as one
+ * transaction; @task (may be NULL) returns once it is written. */
+static void
+journal_write (AguiTurnRecorder *self,
+               GTask            *task)
+{
+  g_autoptr(GPtrArray) compacted = NULL;
+  AguiJournalRows *rows;
+
+  g_clear_handle_id (&self->journal_timer, g_source_remove);
+
+  if (self->store == NULL || self->journal_id == NULL ||
+      self->journal_pending == NULL || self->journal_pending->len == 0)
+    {
+      if (task != NULL)
+        g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  compacted = _agui_session_store_compact_events (self->journal_pending);
+  g_ptr_array_set_size (self->journal_pending, 0);
+
+  rows = g_new0 (AguiJournalRows, 1);
+  rows->thread_id = g_strdup (self->thread_id);
+  rows->snapshot_id = g_strdup (self->journal_id);
+  rows->title = g_strdup (self->journal_title);
+  rows->agent = g_strdup (self->agent);
+  rows->first = self->journal_first;
+  rows->event_json = g_ptr_array_new_full (compacted->len, g_free);
+  self->journal_first = FALSE;
+
+  for (guint i = 0; i < compacted->len; i++)
+    {
+      g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
+      g_autoptr(GError) error = NULL;
+      char *json;
+
+      /* An event with no JSON form fails the turn's save, which says so */
+      if ((json = _agui_json_to_string (node, FALSE, &error)) != NULL)
+        g_ptr_array_add (rows->event_json, json);
+    }
+
+  if (task == NULL)
+    {
+      task = g_task_new (self->owner, NULL, NULL, NULL);
+      g_task_set_task_data (task, self, NULL);
+    }
+  else
+    {
+      g_object_ref (task);
+    }
+  _agui_session_store_append_journal_async (self->store, rows, NULL, on_journal_written, task);
+}
+
+static gboolean
+on_journal_timer (gpointer user_data)
+{
+  AguiTurnRecorder *self = user_data;
+
+  self->journal_timer = 0;
+  journal_write (self, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A turn begins: its events are journaled under @snapshot_id, and the
+ * thread, if new, is listed as @transcript names it. */
+void
+_agui_turn_recorder_journal_begin (AguiTurnRecorder *self,
+                                   AguiTranscript   *transcript,
+                                   const char       *snapshot_id)
+{
+  g_clear_handle_id (&self->journal_timer, g_source_remove);
+  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+
+  if (self->store == NULL)
+    return;
+
+  g_free (self->journal_id);
+  self->journal_id = g_strdup (snapshot_id);
+  g_free (self->journal_title);
+  self->journal_title = _agui_turn_recorder_dup_title (self, transcript);
+  self->journal_pending = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  self->journal_first = TRUE;
+}
+
+void
+_agui_turn_recorder_journal_add (AguiTurnRecorder *self,
+                                 AguiEvent        *event)
+{
+  if (self->journal_pending == NULL)
+    return;
+
+  g_ptr_array_add (self->journal_pending, agui_event_ref (event));
+  if (self->journal_timer == 0)
+    {
+      self->journal_timer = g_timeout_add (JOURNAL_INTERVAL_MS, on_journal_timer, self);
+      g_source_set_name_by_id (self->journal_timer, "[agui] journal");
+    }
+}
+
+/* Writes what waits now: @callback runs once it is in the store (or the
+ * write failed, which the owner's store error says). */
+void
+_agui_turn_recorder_journal_flush_async (AguiTurnRecorder    *self,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self->owner, NULL, callback, user_data);
+
+  g_task_set_source_tag (task, _agui_turn_recorder_journal_flush_async);
+  g_task_set_task_data (task, self, NULL);
+  journal_write (self, task);
+}
+
+void
+_agui_turn_recorder_journal_flush_finish (AguiTurnRecorder *self,
+                                          GAsyncResult     *result)
+{
+  g_return_if_fail (g_task_get_source_tag (G_TASK (result)) == _agui_turn_recorder_journal_flush_async);
+
+  g_task_propagate_boolean (G_TASK (result), NULL);
+}
+
+/* A restore found these turns' journals, with @events: the next turn
+ * that saves writes the events and takes the journals in, as after a
+ * save that failed. */
+void
+_agui_turn_recorder_adopt_journals (AguiTurnRecorder   *self,
+                                    GPtrArray          *events,
+                                    const char * const *snapshot_ids)
+{
+  if (events != NULL && events->len > 0)
+    {
+      if (self->unsaved_events == NULL)
+        self->unsaved_events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+      for (guint i = 0; i < events->len; i++)
+        g_ptr_array_add (self->unsaved_events, agui_event_ref (g_ptr_array_index (events, i)));
+    }
+
+  for (guint i = 0; snapshot_ids != NULL && snapshot_ids[i] != NULL; i++)
+    {
+      if (self->unsaved_journal_ids == NULL)
+        self->unsaved_journal_ids = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (self->unsaved_journal_ids, g_strdup (snapshot_ids[i]));
+    }
 }
 
 /* Freeing a long turn's events at once (each holds its JSON) stalls the

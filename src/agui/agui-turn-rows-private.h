@@ -32,10 +32,12 @@ struct _AguiTurnRows
   char               *agent;
   GPtrArray          *event_json;
   GPtrArray          *event_run_ids;
-  char               *messages;
+  /* Each message printed alone: the store keeps a message once, and a
+   * snapshot names its messages */
+  GPtrArray          *message_json;
   char               *state;
-  char               *search_text;
   GPtrArray          *interrupts;
+  GStrv               journal_ids;
 };
 
 AguiTurnRows *_agui_turn_rows_new             (const AguiTurnRecord *turn,

@@ -35,18 +35,6 @@ node_to_string (JsonNode    *node,
   return text;
 }
 
-static char *
-array_to_string (JsonArray   *array,
-                 const char  *what,
-                 const char  *name,
-                 GError     **error)
-{
-  g_autoptr(JsonArray) empty = array == NULL ? json_array_new () : NULL;
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array ? array : empty);
-
-  return node_to_string (node, what, name, error);
-}
-
 /* Search text: every string under a "content" or "text" member, as the
  * search has always looked at message text and not at ids or roles. */
 static void
@@ -139,10 +127,10 @@ _agui_turn_rows_unref (AguiTurnRows *rows)
   g_free (rows->agent);
   g_clear_pointer (&rows->event_json, g_ptr_array_unref);
   g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
-  g_clear_pointer (&rows->messages, g_free);
+  g_clear_pointer (&rows->message_json, g_ptr_array_unref);
   g_clear_pointer (&rows->state, g_free);
-  g_clear_pointer (&rows->search_text, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
+  g_strfreev (rows->journal_ids);
   g_free (rows);
 }
 
@@ -169,6 +157,7 @@ turn_rows_init (AguiTurnRows          *rows,
   rows->status = turn->status;
   rows->finish_reason = g_strdup (turn->finish_reason);
   rows->error = g_strdup (turn->error);
+  rows->journal_ids = g_strdupv ((GStrv) turn->journal_ids);
 
   rows->event_json = g_ptr_array_new_with_free_func (g_free);
   rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
@@ -200,11 +189,25 @@ turn_rows_init (AguiTurnRows          *rows,
         }
     }
 
-  if (!(rows->messages = array_to_string (turn->messages, what, "messages", error)) ||
-      !(rows->state = node_to_string (turn->state, what, "state", error)))
+  rows->message_json = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; turn->messages != NULL && i < json_array_get_length (turn->messages); i++)
+    {
+      g_autoptr(GString) json = g_string_new (NULL);
+      g_autoptr(GError) local_error = NULL;
+
+      /* At the depth it has in the array the messages once were */
+      if (!_agui_json_append (json, json_array_get_element (turn->messages, i), 1, &local_error))
+        {
+          g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                       "%s: the messages cannot be stored: %s", what, local_error->message);
+          return FALSE;
+        }
+      g_ptr_array_add (rows->message_json, g_string_free (g_steal_pointer (&json), FALSE));
+    }
+
+  if (!(rows->state = node_to_string (turn->state, what, "state", error)))
     return FALSE;
 
-  rows->search_text = _agui_turn_rows_search_text_for (turn->messages);
 
   if (turn->pending_interrupts != NULL)
     {
@@ -277,8 +280,6 @@ struct _AguiTurnRowsBuilder
   Phase               phase;
   guint               index;
   char               *run_id;
-  GString            *messages;
-  GString            *search_text;
 };
 
 #define BUILDER_WHAT "Could not save the turn"
@@ -308,14 +309,11 @@ _agui_turn_rows_builder_new (const AguiTurnRecord  *turn,
   self = g_new0 (AguiTurnRowsBuilder, 1);
   if (!(self->rows = _agui_turn_rows_new_full (&head, title, agent, BUILDER_WHAT, error)))
     return NULL;
-  g_clear_pointer (&self->rows->messages, g_free);
-  g_clear_pointer (&self->rows->search_text, g_free);
+  g_ptr_array_set_size (self->rows->message_json, 0);
 
   self->events = turn->events ? g_ptr_array_ref (turn->events) : g_ptr_array_new ();
   self->compactor = _agui_event_compactor_new ();
   self->transcript = g_object_ref (transcript);
-  self->messages = g_string_new ("[");
-  self->search_text = g_string_new (NULL);
 
   return g_steal_pointer (&self);
 }
@@ -328,10 +326,6 @@ _agui_turn_rows_builder_free (AguiTurnRowsBuilder *self)
   g_clear_pointer (&self->compactor, _agui_event_compactor_free);
   g_clear_object (&self->transcript);
   g_free (self->run_id);
-  if (self->messages != NULL)
-    g_string_free (self->messages, TRUE);
-  if (self->search_text != NULL)
-    g_string_free (self->search_text, TRUE);
   g_free (self);
 }
 
@@ -372,17 +366,16 @@ add_message (AguiTurnRowsBuilder  *self,
 {
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GString) json = g_string_new (NULL);
 
-  if (self->messages->len > 1)
-    g_string_append_c (self->messages, ',');
-  if (!_agui_json_append (self->messages, node, 1, &local_error))
+  if (!_agui_json_append (json, node, 1, &local_error))
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
                    "%s: the messages cannot be stored: %s", BUILDER_WHAT, local_error->message);
       return FALSE;
     }
+  g_ptr_array_add (self->rows->message_json, g_string_free (g_steal_pointer (&json), FALSE));
 
-  collect_text (node, FALSE, self->search_text, 1);
   return TRUE;
 }
 
@@ -436,9 +429,6 @@ _agui_turn_rows_builder_step (AguiTurnRowsBuilder  *self,
                 return FALSE;
               break;
             }
-          g_string_append_c (self->messages, ']');
-          self->rows->messages = g_string_free (g_steal_pointer (&self->messages), FALSE);
-          self->rows->search_text = g_string_free (g_steal_pointer (&self->search_text), FALSE);
           self->phase = PHASE_DONE;
           break;
 
