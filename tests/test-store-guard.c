@@ -147,7 +147,7 @@ test_version_newer (Fixture       *f,
 
   make_store (f->path);
   sql_exec (f->path, "PRAGMA user_version = 2147483647");
-  assert_refused (f->path, "newer version of Tandem (schema version 2147483647; this version knows up to 3)");
+  assert_refused (f->path, "newer version of Tandem (schema version 2147483647; this version knows up to ");
 }
 
 static void
