@@ -85,6 +85,28 @@ sql_int (const char *path,
   return value;
 }
 
+/* The schema version this Tandem writes: what a new store gets */
+static gint64
+latest_version (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("store-guard-latest-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  gint64 version;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "new.db", NULL);
+  store = agui_session_store_new (path, &error);
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  version = sql_int (path, "PRAGMA user_version");
+  g_unlink (path);
+  g_rmdir (dir);
+
+  return version;
+}
+
 /* A real store with one thread, closed again. */
 static void
 make_store (const char *path)
@@ -225,7 +247,7 @@ test_old_versions_migrate (Fixture       *f,
   g_autoptr(JsonArray) threads = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_test_summary ("Real stores of schema versions 1 and 2 still open and move to version 3");
+  g_test_summary ("Real stores of schema versions 1 and 2 still open and move to the latest version");
 
   sql_exec (f->path, version_1);
   sql_exec (f->path, "INSERT INTO threads (id, title, created, updated) VALUES ('old', 'From version 1', 1, 1)");
@@ -238,7 +260,7 @@ test_old_versions_migrate (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (threads, 0), "title"), ==,
                    "From version 1");
   g_clear_object (&store);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, latest_version ());
 
   g_unlink (f->path);
   sql_exec (f->path, version_1);
@@ -250,7 +272,7 @@ test_old_versions_migrate (Fixture       *f,
   store = agui_session_store_new (f->path, &error);
   g_assert_no_error (error);
   g_clear_object (&store);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, latest_version ());
 }
 
 static void
@@ -271,7 +293,7 @@ test_layout (Fixture       *f,
   store = agui_session_store_new (f->path, &error);
   g_assert_no_error (error);
   g_clear_object (&store);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 3);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, latest_version ());
 
   /* "position INTEGER" made "position INTEGER UNIQUE": a token more */
   g_unlink (f->path);
@@ -314,6 +336,12 @@ static void
 test_changed_definitions (Fixture       *f,
                           gconstpointer  data)
 {
+  gint64 latest = latest_version ();
+  g_autofree char *missing = g_strdup_printf ("its index \"threads_by_updated\", part of schema version %"
+                                              G_GINT64_FORMAT ", is missing", latest);
+  g_autofree char *changed = g_strdup_printf ("its table \"interrupts\" is not defined as Tandem defines it "
+                                              "at schema version %" G_GINT64_FORMAT, latest);
+
   g_test_summary ("A Tandem table defined otherwise, an extra index or a missing one is refused");
 
   make_store (f->path);
@@ -321,7 +349,7 @@ test_changed_definitions (Fixture       *f,
   assert_refused (f->path, "holds the index \"slow\", which Tandem does not make");
 
   sql_exec (f->path, "DROP INDEX slow; DROP INDEX threads_by_updated");
-  assert_refused (f->path, "its index \"threads_by_updated\", part of schema version 3, is missing");
+  assert_refused (f->path, missing);
 
   sql_exec (f->path,
             "CREATE INDEX threads_by_updated ON threads (updated);"
@@ -329,7 +357,7 @@ test_changed_definitions (Fixture       *f,
             "CREATE TABLE interrupts (thread_id TEXT, position INTEGER, json TEXT "
             "  CHECK (length (printf ('%.*c', 100000000, 'x'))));"
             "DROP TABLE old_interrupts;");
-  assert_refused (f->path, "its table \"interrupts\" is not defined as Tandem defines it at schema version 3");
+  assert_refused (f->path, changed);
 }
 
 static void
@@ -459,6 +487,8 @@ test_cli (Fixture       *f,
   g_autofree char *err = NULL;
   int status;
 
+  g_autofree char *sql = NULL;
+
   g_test_summary ("threads and show --store refuse crafted stores with the same clear errors");
 
   make_store (f->path);
@@ -469,12 +499,12 @@ test_cli (Fixture       *f,
   sql_exec (f->path, "PRAGMA user_version = -1");
   assert_cli_refuses (f->path, "schema version is -1");
 
-  sql_exec (f->path,
-            "PRAGMA user_version = 3;"
-            "DROP TABLE threads;"
-            "CREATE VIEW threads (id, title, agent, created, updated, branch) AS "
-            "  WITH RECURSIVE n (x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
-            "  SELECT x, 'loop', NULL, x, x, NULL FROM n;");
+  sql = g_strdup_printf ("PRAGMA user_version = %" G_GINT64_FORMAT ";"
+                         "DROP TABLE threads;"
+                         "CREATE VIEW threads (id, title, agent, created, updated, branch) AS "
+                         "  WITH RECURSIVE n (x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
+                         "  SELECT x, 'loop', NULL, x, x, NULL FROM n;", latest_version ());
+  sql_exec (f->path, sql);
   assert_cli_refuses (f->path, "is a view where Tandem makes a table");
 }
 
