@@ -26,14 +26,30 @@ tandem_test_iterate_for (guint milliseconds)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* An exchange a click started, then @settle_ms for the window to draw
- * what it brought. */
+/* A window just presented: wait for its first layout, so that sizes,
+ * mapped children and scroll positions are real. */
 void
-tandem_test_wait_for_exchange (AguiAgentSession *session,
-                               guint             settle_ms)
+tandem_test_wait_for_layout (gpointer window)
 {
-  agui_test_wait_for_exchange (session, 10000);
-  tandem_test_iterate_for (settle_ms);
+  g_assert_true (GTK_IS_WINDOW (window));
+
+  agui_test_wait_until (gtk_widget_get_mapped (window) && gtk_widget_get_width (window) > 0,
+                        "the window %p was mapped and laid out", window);
+}
+
+/* Destroys @window and waits until it is finalized: whatever its
+ * dispose started (a cancelled exchange, a save at close) has ended, so
+ * the next step sees its effects and a kept reference fails the test. */
+void
+tandem_test_destroy_window (gpointer window)
+{
+  gpointer weak = window;
+
+  g_assert_true (GTK_IS_WINDOW (window));
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (window);
+  agui_test_wait_until (weak == NULL, "the destroyed window %p was finalized", window);
 }
 
 /* The sidebar lists what the store answers, on its worker: wait for the
@@ -41,13 +57,7 @@ tandem_test_wait_for_exchange (AguiAgentSession *session,
 void
 tandem_test_wait_for_threads (TandemWindow *window)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (tandem_window_get_threads_loading (window))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  agui_test_wait_until (!tandem_window_get_threads_loading (window), "the sidebar's threads loaded");
 }
 
 /* The window's template child @name, which must exist */

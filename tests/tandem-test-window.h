@@ -18,8 +18,8 @@ G_BEGIN_DECLS
  * would see it. */
 
 void       tandem_test_iterate_for (guint         milliseconds);
-void       tandem_test_wait_for_exchange (AguiAgentSession *session,
-                                          guint             settle_ms);
+void       tandem_test_wait_for_layout  (gpointer      window);
+void       tandem_test_destroy_window   (gpointer      window);
 void       tandem_test_wait_for_threads (TandemWindow *window);
 GtkWidget *tandem_test_child       (TandemWindow *window,
                                     const char   *name);

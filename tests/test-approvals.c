@@ -350,7 +350,7 @@ test_card_state (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), c->response);
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   assert_card_status (f->window, "tc1", c->status);
   card = find_card (f->window, "tc1");
@@ -501,7 +501,7 @@ test_sidebar_waiting (Fixture       *f,
   /* A conversation that does not wait, so the filter has something to hide. */
   push (f, RS ("r0"), TEXT ("m0", "Nothing to ask."), RF ("r0"), NULL);
   send_text (f, "Just chatting");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, other);
@@ -510,7 +510,7 @@ test_sidebar_waiting (Fixture       *f,
   dialog = wait_for_dialog ();
   gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
   g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (other, 50);
+  agui_test_wait_for_exchange (other);
 
   tandem_window_refresh_threads (f->window);
 
@@ -552,7 +552,7 @@ test_two_questions (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "deny");
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_cmpuint (json_array_get_length (resume), ==, 2);
   assert_card_status (f->window, "tc1", "Complete");
@@ -629,7 +629,7 @@ test_metadata_answer (Fixture       *f,
   g_assert_null (dup_notes (f->window));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
@@ -748,7 +748,7 @@ test_retry (Fixture       *f,
   push (f, RS ("r2"), TEXT ("m2", "Four."), RF ("r2"), NULL);
 
   send_text (f, "What is 2 + 2?");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
 
@@ -761,7 +761,7 @@ test_retry (Fixture       *f,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
   assert_history_valid (messages);
@@ -813,7 +813,7 @@ test_stopped (Fixture       *f,
   tandem_test_iterate_for (200);
   g_assert_null (find_mark (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Stopped");
 
@@ -847,7 +847,7 @@ test_stopped_before_anything (Fixture       *f,
   tandem_test_iterate_for (200);
   g_assert_null (dup_notes (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
   g_assert_cmpstr (notes, ==, "Stopped");
@@ -914,7 +914,7 @@ test_collapse_failed (Fixture       *f,
   push (f, RS ("r1"), TEXT ("m1", "Partial answer"), CALL ("tc1", "read_file"),
         "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
   send_text (f, "Question");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (partial_drawn, f->window, TIMEOUT_MS));
 
