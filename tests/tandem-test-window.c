@@ -37,6 +37,21 @@ tandem_test_wait_for_layout (gpointer window)
                         "the window %p was mapped and laid out", window);
 }
 
+/* Closes @window as a person would and waits until it is finalized:
+ * whatever it does on closing (saving its state, ending an exchange) has
+ * happened. A window that refuses to close fails the test. */
+void
+tandem_test_close_window (gpointer window)
+{
+  gpointer weak = window;
+
+  g_assert_true (GTK_IS_WINDOW (window));
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (window);
+  agui_test_wait_until (weak == NULL, "the closed window %p was finalized", window);
+}
+
 /* Destroys @window and waits until it is finalized: whatever its
  * dispose started (a cancelled exchange, a save at close) has ended, so
  * the next step sees its effects and a kept reference fails the test. */
