@@ -120,7 +120,7 @@ fixture_set_up (Fixture       *f,
 
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
@@ -134,8 +134,7 @@ fixture_tear_down (Fixture       *f,
       gtk_window_destroy (l->data);
   g_list_free (toplevels);
 
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
