@@ -16,16 +16,6 @@
 #include <gdk/x11/gdkx.h>
 #include <X11/extensions/XTest.h>
 
-/* Runs the main loop for @milliseconds, whatever it has to do */
-void
-tandem_test_iterate_for (guint milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 /* A window just presented: wait for its first layout, so that sizes,
  * mapped children and scroll positions are real. */
 void
