@@ -1199,12 +1199,16 @@ test_threads_rename (Fixture       *f,
 
   /* Cancel changes nothing. */
   rename_through_dialog (f, thread_id, "Before the rename", "Never saved", "_Cancel");
+  /* A rename is written on the store's worker: give a wrong one the time to. */
+  agui_test_wait_to_rule_out (100, "a cancelled rename reaching the store");
   title = dup_store_title (thread_id);
   g_assert_cmpstr (title, ==, "Before the rename");
   g_clear_pointer (&title, g_free);
   g_assert_cmpint (sidebar_index (f->window, "Never saved"), ==, -1);
 
   rename_through_dialog (f, thread_id, "Before the rename", "After the rename", "_Rename");
+  /* The sidebar hears of the rename from the store, once it is written */
+  agui_test_wait_until (sidebar_index (f->window, "After the rename") >= 0, "the sidebar showed the new title");
   title = dup_store_title (thread_id);
   g_assert_cmpstr (title, ==, "After the rename");
   g_clear_pointer (&title, g_free);
@@ -1217,6 +1221,7 @@ test_threads_rename (Fixture       *f,
 
   /* Renaming a conversation that is not open leaves the header alone. */
   rename_through_dialog (f, other, "Not renamed", "Renamed too", "_Rename");
+  agui_test_wait_until (sidebar_index (f->window, "Renamed too") >= 0, "the sidebar showed the other's new title");
   title = dup_store_title (other);
   g_assert_cmpstr (title, ==, "Renamed too");
   g_assert_cmpint (sidebar_index (f->window, "Renamed too"), ==, 1);
