@@ -176,3 +176,90 @@ agui_test_wait_for_exchange (AguiAgentSession *session)
   agui_test_wait_for (agui_test_session_busy, session, 500);
   agui_test_wait_until (!agui_agent_session_get_busy (session), "the session's exchange ended");
 }
+
+/* Structural comparison where "<minted-N>" in @expected stands for an id
+ * the parser minted: the same token must always meet the same id, and
+ * different tokens different ids. @minted maps tokens to ids (strings,
+ * owned). */
+gboolean
+agui_test_json_matches (JsonNode   *expected,
+                        JsonNode   *actual,
+                        GHashTable *minted)
+{
+  if (JSON_NODE_TYPE (expected) != JSON_NODE_TYPE (actual))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (expected))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *expected_object = json_node_get_object (expected);
+        JsonObject *actual_object = json_node_get_object (actual);
+        g_autoptr(GList) names = json_object_get_members (expected_object);
+
+        if (json_object_get_size (expected_object) != json_object_get_size (actual_object))
+          return FALSE;
+
+        for (const GList *l = names; l != NULL; l = l->next)
+          {
+            JsonNode *actual_member = json_object_get_member (actual_object, l->data);
+
+            if (actual_member == NULL ||
+                !agui_test_json_matches (json_object_get_member (expected_object, l->data), actual_member, minted))
+              return FALSE;
+          }
+
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *expected_array = json_node_get_array (expected);
+        JsonArray *actual_array = json_node_get_array (actual);
+
+        if (json_array_get_length (expected_array) != json_array_get_length (actual_array))
+          return FALSE;
+
+        for (guint i = 0; i < json_array_get_length (expected_array); i++)
+          {
+            if (!agui_test_json_matches (json_array_get_element (expected_array, i),
+                                         json_array_get_element (actual_array, i), minted))
+              return FALSE;
+          }
+
+        return TRUE;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (expected) == G_TYPE_STRING &&
+          json_node_get_value_type (actual) == G_TYPE_STRING &&
+          g_str_has_prefix (json_node_get_string (expected), "<minted-"))
+        {
+          const char *token = json_node_get_string (expected);
+          const char *id = json_node_get_string (actual);
+          const char *bound = g_hash_table_lookup (minted, token);
+          GHashTableIter iter;
+          gpointer key, value;
+
+          if (bound != NULL)
+            return g_str_equal (bound, id);
+
+          g_hash_table_iter_init (&iter, minted);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            {
+              if (g_str_equal (value, id))
+                return FALSE;
+            }
+
+          g_hash_table_insert (minted, g_strdup (token), g_strdup (id));
+          return g_uuid_string_is_valid (id);
+        }
+      return json_node_equal (expected, actual);
+
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    default:
+      g_assert_not_reached ();
+    }
+}

@@ -52,6 +52,10 @@ gboolean agui_test_wait_for_pointer  (gpointer           *location,
 void     agui_test_wait_for_result   (GAsyncResult      **result,
                                       guint               timeout_ms);
 
+gboolean agui_test_json_matches      (JsonNode           *expected,
+                                      JsonNode           *actual,
+                                      GHashTable         *minted);
+
 gboolean agui_test_session_idle      (gpointer            session);
 gboolean agui_test_session_busy      (gpointer            session);
 void     agui_test_wait_for_exchange (AguiAgentSession   *session);
