@@ -27,6 +27,24 @@ tandem_test_wait_for_layout (gpointer window)
                         "the window %p was mapped and laid out", window);
 }
 
+/* Waits for @widget's window to draw a new frame: what a change (a
+ * scroll, a key) brings is laid out by then. A redraw is asked for, so
+ * a frame comes even when nothing else changed. */
+void
+tandem_test_wait_for_frame (gpointer widget)
+{
+  GdkFrameClock *clock;
+  gint64 before;
+
+  g_assert_true (GTK_IS_WIDGET (widget));
+  clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (clock);
+
+  before = gdk_frame_clock_get_frame_counter (clock);
+  gtk_widget_queue_draw (widget);
+  agui_test_wait_until (gdk_frame_clock_get_frame_counter (clock) > before, "a new frame was drawn");
+}
+
 /* Closes @window as a person would and waits until it is finalized:
  * whatever it does on closing (saving its state, ending an exchange) has
  * happened. A window that refuses to close fails the test. */

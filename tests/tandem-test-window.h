@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 void       tandem_test_wait_for_layout  (gpointer      window);
 void       tandem_test_destroy_window   (gpointer      window);
 void       tandem_test_close_window     (gpointer      window);
+void       tandem_test_wait_for_frame   (gpointer      widget);
 void       tandem_test_wait_for_threads (TandemWindow *window);
 GtkWidget *tandem_test_child       (TandemWindow *window,
                                     const char   *name);
