@@ -22,6 +22,85 @@ agui_test_store_result_cb (GObject      *object,
 }
 
 static gboolean
+on_wake_cb (gpointer user_data)
+{
+  gboolean *woken = user_data;
+
+  *woken = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* One turn of agui_test_wait_until(): fails the test once @deadline has
+ * passed, else iterates the main context once. What the condition reads
+ * may change without a source of this context firing (a worker thread's
+ * file, a child process), so a short timer wakes the loop to look again. */
+gboolean
+agui_test_wait_step (gint64      deadline,
+                     const char *file,
+                     int         line,
+                     const char *func,
+                     const char *condition,
+                     const char *format,
+                     ...)
+{
+  gint64 now = g_get_monotonic_time ();
+  gboolean woken = FALSE;
+  GSource *wake;
+
+  if (now >= deadline)
+    {
+      g_autofree char *what = NULL;
+      g_autofree char *message = NULL;
+      va_list args;
+
+      va_start (args, format);
+      what = g_strdup_vprintf (format, args);
+      va_end (args);
+      message = g_strdup_printf ("after %d ms, still not: %s (waiting until %s)",
+                                 AGUI_TEST_WAIT_MS, what, condition);
+      g_assertion_message (G_LOG_DOMAIN, file, line, func, message);
+
+      return FALSE;
+    }
+
+  wake = g_timeout_source_new (MIN (10, (deadline - now) / G_TIME_SPAN_MILLISECOND + 1));
+  g_source_set_callback (wake, on_wake_cb, &woken, NULL);
+  g_source_attach (wake, NULL);
+  g_main_context_iteration (NULL, TRUE);
+  g_source_destroy (wake);
+  g_source_unref (wake);
+
+  return TRUE;
+}
+
+/* For the few tests that assert something does NOT happen: there is no
+ * event to wait for, so the main context runs for @milliseconds and the
+ * caller then checks that @what stayed undone. Anything a test waits FOR
+ * goes through agui_test_wait_until() instead. */
+void
+agui_test_wait_to_rule_out (guint       milliseconds,
+                            const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + milliseconds * G_TIME_SPAN_MILLISECOND;
+  gint64 now;
+
+  g_assert_nonnull (what);
+
+  while ((now = g_get_monotonic_time ()) < deadline)
+    {
+      gboolean woken = FALSE;
+      GSource *wake = g_timeout_source_new ((deadline - now) / G_TIME_SPAN_MILLISECOND + 1);
+
+      g_source_set_callback (wake, on_wake_cb, &woken, NULL);
+      g_source_attach (wake, NULL);
+      g_main_context_iteration (NULL, TRUE);
+      g_source_destroy (wake);
+      g_source_unref (wake);
+    }
+}
+
+static gboolean
 on_wait_timeout_cb (gpointer user_data)
 {
   gboolean *timed_out = user_data;
@@ -87,11 +166,100 @@ agui_test_session_busy (gpointer session)
 }
 
 /* A send or resume started by a click: waits for the session to take it
- * up (briefly: it may be over already) and then to be idle again. */
+ * up and then to be idle again. A click starts the exchange before it
+ * returns, so busy is usually set already; the short bounded wait for it
+ * only covers an exchange that has come and gone, which the caller's own
+ * assertions (requests, rows) then check. */
 void
-agui_test_wait_for_exchange (AguiAgentSession *session,
-                             guint             timeout_ms)
+agui_test_wait_for_exchange (AguiAgentSession *session)
 {
   agui_test_wait_for (agui_test_session_busy, session, 500);
-  g_assert_true (agui_test_wait_for (agui_test_session_idle, session, timeout_ms));
+  agui_test_wait_until (!agui_agent_session_get_busy (session), "the session's exchange ended");
+}
+
+/* Structural comparison where "<minted-N>" in @expected stands for an id
+ * the parser minted: the same token must always meet the same id, and
+ * different tokens different ids. @minted maps tokens to ids (strings,
+ * owned). */
+gboolean
+agui_test_json_matches (JsonNode   *expected,
+                        JsonNode   *actual,
+                        GHashTable *minted)
+{
+  if (JSON_NODE_TYPE (expected) != JSON_NODE_TYPE (actual))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (expected))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *expected_object = json_node_get_object (expected);
+        JsonObject *actual_object = json_node_get_object (actual);
+        g_autoptr(GList) names = json_object_get_members (expected_object);
+
+        if (json_object_get_size (expected_object) != json_object_get_size (actual_object))
+          return FALSE;
+
+        for (const GList *l = names; l != NULL; l = l->next)
+          {
+            JsonNode *actual_member = json_object_get_member (actual_object, l->data);
+
+            if (actual_member == NULL ||
+                !agui_test_json_matches (json_object_get_member (expected_object, l->data), actual_member, minted))
+              return FALSE;
+          }
+
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *expected_array = json_node_get_array (expected);
+        JsonArray *actual_array = json_node_get_array (actual);
+
+        if (json_array_get_length (expected_array) != json_array_get_length (actual_array))
+          return FALSE;
+
+        for (guint i = 0; i < json_array_get_length (expected_array); i++)
+          {
+            if (!agui_test_json_matches (json_array_get_element (expected_array, i),
+                                         json_array_get_element (actual_array, i), minted))
+              return FALSE;
+          }
+
+        return TRUE;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (expected) == G_TYPE_STRING &&
+          json_node_get_value_type (actual) == G_TYPE_STRING &&
+          g_str_has_prefix (json_node_get_string (expected), "<minted-"))
+        {
+          const char *token = json_node_get_string (expected);
+          const char *id = json_node_get_string (actual);
+          const char *bound = g_hash_table_lookup (minted, token);
+          GHashTableIter iter;
+          gpointer key, value;
+
+          if (bound != NULL)
+            return g_str_equal (bound, id);
+
+          g_hash_table_iter_init (&iter, minted);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            {
+              if (g_str_equal (value, id))
+                return FALSE;
+            }
+
+          g_hash_table_insert (minted, g_strdup (token), g_strdup (id));
+          return g_uuid_string_is_valid (id);
+        }
+      return json_node_equal (expected, actual);
+
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    default:
+      g_assert_not_reached ();
+    }
 }

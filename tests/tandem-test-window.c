@@ -16,24 +16,63 @@
 #include <gdk/x11/gdkx.h>
 #include <X11/extensions/XTest.h>
 
-/* Runs the main loop for @milliseconds, whatever it has to do */
+/* A window just presented: wait for its first layout, so that sizes,
+ * mapped children and scroll positions are real. */
 void
-tandem_test_iterate_for (guint milliseconds)
+tandem_test_wait_for_layout (gpointer window)
 {
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+  g_assert_true (GTK_IS_WINDOW (window));
 
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
+  agui_test_wait_until (gtk_widget_get_mapped (window) && gtk_widget_get_width (window) > 0,
+                        "the window %p was mapped and laid out", window);
 }
 
-/* An exchange a click started, then @settle_ms for the window to draw
- * what it brought. */
+/* Waits for @widget's window to draw a new frame: what a change (a
+ * scroll, a key) brings is laid out by then. A redraw is asked for, so
+ * a frame comes even when nothing else changed. */
 void
-tandem_test_wait_for_exchange (AguiAgentSession *session,
-                               guint             settle_ms)
+tandem_test_wait_for_frame (gpointer widget)
 {
-  agui_test_wait_for_exchange (session, 10000);
-  tandem_test_iterate_for (settle_ms);
+  GdkFrameClock *clock;
+  gint64 before;
+
+  g_assert_true (GTK_IS_WIDGET (widget));
+  clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (clock);
+
+  before = gdk_frame_clock_get_frame_counter (clock);
+  gtk_widget_queue_draw (widget);
+  agui_test_wait_until (gdk_frame_clock_get_frame_counter (clock) > before, "a new frame was drawn");
+}
+
+/* Closes @window as a person would and waits until it is finalized:
+ * whatever it does on closing (saving its state, ending an exchange) has
+ * happened. A window that refuses to close fails the test. */
+void
+tandem_test_close_window (gpointer window)
+{
+  gpointer weak = window;
+
+  g_assert_true (GTK_IS_WINDOW (window));
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (window);
+  agui_test_wait_until (weak == NULL, "the closed window %p was finalized", window);
+}
+
+/* Destroys @window and waits until it is finalized: whatever its
+ * dispose started (a cancelled exchange, a save at close) has ended, so
+ * the next step sees its effects and a kept reference fails the test. */
+void
+tandem_test_destroy_window (gpointer window)
+{
+  gpointer weak = window;
+
+  g_assert_true (GTK_IS_WINDOW (window));
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (window);
+  agui_test_wait_until (weak == NULL, "the destroyed window %p was finalized", window);
 }
 
 /* The sidebar lists what the store answers, on its worker: wait for the
@@ -41,13 +80,7 @@ tandem_test_wait_for_exchange (AguiAgentSession *session,
 void
 tandem_test_wait_for_threads (TandemWindow *window)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (tandem_window_get_threads_loading (window))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  agui_test_wait_until (!tandem_window_get_threads_loading (window), "the sidebar's threads loaded");
 }
 
 /* The window's template child @name, which must exist */

@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 /* What the widget tests share: looking into a real window as a person
  * would see it. */
 
-void       tandem_test_iterate_for (guint         milliseconds);
-void       tandem_test_wait_for_exchange (AguiAgentSession *session,
-                                          guint             settle_ms);
+void       tandem_test_wait_for_layout  (gpointer      window);
+void       tandem_test_destroy_window   (gpointer      window);
+void       tandem_test_close_window     (gpointer      window);
+void       tandem_test_wait_for_frame   (gpointer      widget);
 void       tandem_test_wait_for_threads (TandemWindow *window);
 GtkWidget *tandem_test_child       (TandemWindow *window,
                                     const char   *name);

@@ -95,7 +95,7 @@ show_surface (Fixture    *f,
 {
   agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r1"), snapshot, RF ("r1"), NULL));
   send_text (f, "Show me");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
 
   return find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
@@ -120,7 +120,7 @@ fixture_set_up (Fixture       *f,
 
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
@@ -134,8 +134,7 @@ fixture_tear_down (Fixture       *f,
       gtk_window_destroy (l->data);
   g_list_free (toplevels);
 
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -213,7 +212,7 @@ test_action_round_trip (Fixture       *f,
   g_signal_emit_by_name (button, "clicked");
   g_assert_nonnull (tandem_a2ui_surface_view_get_status_text (view));
   g_assert_true (g_str_has_prefix (tandem_a2ui_surface_view_get_status_text (view), "Sending"));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (status_is_answered, view, TIMEOUT_MS));
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
@@ -305,7 +304,7 @@ test_buffered_until_begin_rendering (Fixture       *f,
                                                                  "{\"id\":\"root\",\"component\":{\"Text\":{\"text\":{\"literalString\":\"Hi\"}}}}]}}]}}",
                                                                  RF ("r1"), NULL));
   send_text (f, "Show me");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
   g_assert_nonnull (view);
@@ -320,7 +319,7 @@ test_buffered_until_begin_rendering (Fixture       *f,
                                                                  "{\"surfaceId\":\"s\",\"root\":\"root\"}}}]}",
                                                                  RF ("r2"), NULL));
   send_text (f, "Go on");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tandem_a2ui_surface_view_get_widget (view, "root"))), ==, "Hi");
 }
@@ -373,7 +372,7 @@ test_image (Fixture       *f,
   agui_test_server_push_response (f->server, image);
 
   send_text (f, "Show me");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
   view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
   loopback = tandem_a2ui_surface_view_get_widget (view, "picture");
@@ -415,7 +414,7 @@ test_demo_dashboard (Fixture       *f,
   g_set_object (&f->session, session);
   tandem_window_set_session (f->window, session);
   send_text (f, "Show me a dashboard");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
   view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
   g_assert_null (agui_a2ui_surface_get_errors (tandem_a2ui_surface_view_get_surface (view))[0]);
@@ -429,7 +428,7 @@ test_demo_dashboard (Fixture       *f,
   builds = tandem_a2ui_surface_view_get_n_builds (view);
 
   g_signal_emit_by_name (tandem_a2ui_surface_view_get_widget (view, "plan"), "clicked");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (label_says_planned, summary, TIMEOUT_MS));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (summary)), "Planned: 5 hours of focus"));
   g_assert_true (tandem_a2ui_surface_view_get_widget (view, "root") == card);

@@ -14,6 +14,7 @@
 #include "tandem-desktop-tools.h"
 #include "tandem-preferences-window.h"
 #include "agui-test-util.h"
+#include "tandem-test-window.h"
 
 #define SECRET_TOKEN "s3cr3t-t0ken-do-not-leak"
 
@@ -580,6 +581,21 @@ test_preferences_lists_agents (void)
   flush_events ();
 }
 
+/* Whether @window shows a toast (the type exists once one was made) */
+static gboolean
+shows_toast (gpointer window)
+{
+  GType type = g_type_from_name ("AdwToastWidget");
+  g_autoptr(GPtrArray) toasts = NULL;
+
+  if (type == G_TYPE_INVALID)
+    return FALSE;
+  toasts = g_ptr_array_new ();
+  tandem_test_collect (window, type, toasts);
+
+  return toasts->len > 0;
+}
+
 static void
 wait_for_editor (TandemPreferencesWindow *window)
 {
@@ -644,8 +660,7 @@ test_preferences_add_agent (void)
   g_assert_cmpstr (g_ptr_array_index (titles, 1), ==, "My agent");
 
   /* The keyring refuses the token (shown as a toast); the token goes nowhere else. */
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
+  agui_test_wait_until (shows_toast (window), "the keyring's refusal was shown");
   assert_no_token_in_settings (settings);
 
   /* Edit keeps the id and rewrites in place; the editor shows again even

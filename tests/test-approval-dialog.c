@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "agui.h"
+#include "agui-test-util.h"
 #include "agui-interrupt-private.h"
 #include "agui-reducer-private.h"
 #include "agui-transcript-private.h"
@@ -126,26 +127,6 @@ on_ask_cb (GObject      *object,
   f->result = g_object_ref (result);
 }
 
-static gboolean
-on_tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Spins the main loop until the answer arrives or @seconds pass. */
-static void
-wait_for_result (Fixture *f,
-                 double   seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_TIME_SPAN_SECOND);
-  guint tick = g_timeout_add (20, on_tick_cb, NULL);
-
-  while (f->result == NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (tick);
-}
-
 static TandemApprovalDialog *
 ask (Fixture    *f,
      const char *interrupt_json)
@@ -170,8 +151,7 @@ respond (Fixture              *f,
   JsonObject *entry;
 
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
 
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_no_error (error);
@@ -190,7 +170,9 @@ respond_refused (Fixture              *f,
                  const char           *response)
 {
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
-  wait_for_result (f, 0.2);
+  /* The response is refused: nothing to wait for, so give a wrong answer
+   * the time to come. */
+  agui_test_wait_to_rule_out (200, "an answer to a refused response");
   g_assert_null (f->result);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 }
@@ -367,8 +349,7 @@ assert_put_off (Fixture              *f,
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) error = NULL;
 
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (entry);
@@ -392,7 +373,8 @@ test_escape (Fixture       *f,
 
   /* A late response changes nothing either. */
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
-  wait_for_result (f, 0.1);
+  /* A late response must answer nothing: give a wrong answer the time to come. */
+  agui_test_wait_to_rule_out (100, "an answer to a late response");
   g_assert_null (f->result);
 }
 
@@ -432,8 +414,7 @@ test_enter_approves (Fixture       *f,
 
   /* What Enter does to the focused button. */
   gtk_widget_activate (focus);
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_no_error (error);
   assert_json_equal (entry, "{\"interruptId\":\"i4c\",\"status\":\"resolved\",\"payload\":{\"approved\":true}}");
@@ -739,15 +720,15 @@ test_buttons (Fixture       *f,
   form = TANDEM_SCHEMA_FORM (tandem_approval_dialog_get_form (dialog));
 
   click (dialog, "_Submit");
-  wait_for_result (f, 0.2);
+  /* Refused for the missing field: give a wrong answer the time to come. */
+  agui_test_wait_to_rule_out (200, "an answer to a refused response");
   g_assert_null (f->result);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
   g_assert_nonnull (find_label (GTK_WIDGET (dialog), "“Folder” is required"));
 
   gtk_editable_set_text (GTK_EDITABLE (tandem_schema_form_get_input (form, "folder")), "/srv");
   click (dialog, "_Submit");
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_no_error (error);
   assert_json_equal (entry, "{\"interruptId\":\"i19\",\"status\":\"resolved\",\"payload\":{\"folder\":\"/srv\"}}");
@@ -766,8 +747,7 @@ test_button_deny (Fixture       *f,
 
   dialog = ask (f, "{\"id\":\"i20\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\"}");
   click (dialog, "_Deny");
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_no_error (error);
   assert_json_equal (entry, "{\"interruptId\":\"i20\",\"status\":\"resolved\",\"payload\":{\"approved\":false}}");
@@ -963,7 +943,6 @@ test_expires_while_open (Fixture       *f,
   g_autoptr(JsonObject) entry = NULL;
   g_autofree char *expires = iso8601_from_now (1500 * G_TIME_SPAN_MILLISECOND);
   g_autofree char *json = NULL;
-  gint64 deadline;
 
   g_test_summary ("The countdown disables Submit when the interrupt expires");
 
@@ -974,12 +953,8 @@ test_expires_while_open (Fixture       *f,
   g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "submit"));
   g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Expires in 2 seconds"));
 
-  deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
-  while (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "submit") &&
-         g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "submit"));
+  agui_test_wait_until (!adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "submit"),
+                        "the countdown disabled Submit at the expiry");
   g_assert_nonnull (find_label (GTK_WIDGET (dialog), "This request has expired"));
 
   entry = respond (f, dialog, "cancel");
@@ -1094,8 +1069,7 @@ test_cancellable (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
   g_cancellable_cancel (cancellable);
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (entry);
@@ -1104,7 +1078,8 @@ test_cancellable (Fixture       *f,
   /* A late response changes nothing. */
   g_clear_object (&f->result);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
-  wait_for_result (f, 0.1);
+  /* A late response must answer nothing: give a wrong answer the time to come. */
+  agui_test_wait_to_rule_out (100, "an answer to a late response");
   g_assert_null (f->result);
 }
 
@@ -1124,7 +1099,7 @@ test_cancelled_before (Fixture       *f,
   dialog = g_object_ref (tandem_approval_dialog_new (f->parent, f->transcript, interrupt));
   g_cancellable_cancel (cancellable);
   tandem_approval_dialog_ask_async (dialog, cancellable, on_ask_cb, f);
-  wait_for_result (f, 10);
+  agui_test_wait_until (f->result != NULL, "the cancelled ask failed");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (entry);
@@ -1143,8 +1118,7 @@ test_destroyed (Fixture       *f,
 
   dialog = ask (f, "{\"id\":\"i18\",\"reason\":\"confirmation\"}");
   gtk_window_destroy (GTK_WINDOW (dialog));
-  wait_for_result (f, 10);
-  g_assert_nonnull (f->result);
+  agui_test_wait_until (f->result != NULL, "the dialog gave its answer");
   entry = tandem_approval_dialog_ask_finish (dialog, f->result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (entry);

@@ -226,7 +226,7 @@ relaunch (TandemApplication **second,
   reopen.thread_id = thread_id;
   tandem_window_open_thread (window, thread_id);
   g_assert_true (agui_test_wait_for (thread_opened, &reopen, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
+  tandem_test_wait_for_layout (window);
 
   return window;
 }
@@ -251,7 +251,7 @@ fixture_set_up (Fixture       *f,
 
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", thread_id, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
@@ -266,8 +266,7 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   if (f->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+    tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -350,7 +349,7 @@ test_card_state (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), c->response);
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   assert_card_status (f->window, "tc1", c->status);
   card = find_card (f->window, "tc1");
@@ -379,8 +378,7 @@ test_card_state (Fixture       *f,
   g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, c->answer);
   if (c->edit)
     g_assert_nonnull (strstr (tandem_tool_card_get_arguments_text (card), "/tmp/older"));
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 static void
@@ -404,11 +402,9 @@ test_decide_later (Fixture       *f,
 
   /* The window still works while it asks: another conversation... */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
-  tandem_test_iterate_for (50);
-  g_assert_true (tandem_window_get_session (f->window) != f->session);
+  agui_test_wait_until (tandem_window_get_session (f->window) != f->session, "New Chat switched to another session");
   /* ...and back. */
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
 
   /* Escape on the dialog: decide later. */
   dialog = find_dialog ();
@@ -417,7 +413,8 @@ test_decide_later (Fixture       *f,
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
       g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
     }
-  tandem_test_iterate_for (50);
+  /* Deciding later answers nothing: give a wrong resume time to be sent. */
+  agui_test_wait_to_rule_out (100, "a resume sent on deciding later");
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
   banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (f->window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
@@ -432,7 +429,8 @@ test_decide_later (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (f->window));
   f->window = NULL;
   g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
+  /* Quitting answers nothing: give a wrong resume time to be sent. */
+  agui_test_wait_to_rule_out (100, "a resume sent on quitting with the dialog open");
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
 
   window = relaunch (&second, thread_id);
@@ -441,8 +439,7 @@ test_decide_later (Fixture       *f,
   assert_card_status (window, "tc1", "Awaiting approval");
   banner = TANDEM_INTERRUPT_BANNER (tandem_test_child (window, "interrupt_banner"));
   g_assert_cmpuint (tandem_interrupt_banner_get_count (banner), ==, 1);
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 typedef struct
@@ -501,7 +498,7 @@ test_sidebar_waiting (Fixture       *f,
   /* A conversation that does not wait, so the filter has something to hide. */
   push (f, RS ("r0"), TEXT ("m0", "Nothing to ask."), RF ("r0"), NULL);
   send_text (f, "Just chatting");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
   tandem_window_set_session (f->window, other);
@@ -510,7 +507,7 @@ test_sidebar_waiting (Fixture       *f,
   dialog = wait_for_dialog ();
   gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
   g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (other, 50);
+  agui_test_wait_for_exchange (other);
 
   tandem_window_refresh_threads (f->window);
 
@@ -545,14 +542,14 @@ test_two_questions (Fixture       *f,
   dialog = wait_for_dialog ();
   g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 1 of 2");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
-  tandem_test_iterate_for (50);
-  dialog = wait_for_dialog ();
-  g_assert_cmpstr (tandem_approval_dialog_get_position_text (dialog), ==, "Question 2 of 2");
+  agui_test_wait_until ((dialog = find_dialog ()) != NULL &&
+                        g_strcmp0 (tandem_approval_dialog_get_position_text (dialog), "Question 2 of 2") == 0,
+                        "the second question's dialog followed the first");
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "deny");
 
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_cmpuint (json_array_get_length (resume), ==, 2);
   assert_card_status (f->window, "tc1", "Complete");
@@ -629,7 +626,7 @@ test_metadata_answer (Fixture       *f,
   g_assert_null (dup_notes (f->window));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
@@ -641,8 +638,7 @@ test_metadata_answer (Fixture       *f,
   g_assert_true (agui_test_wait_for (window_has_notes, window, TIMEOUT_MS));
   notes = dup_notes (window);
   g_assert_cmpstr (notes, ==, "Run “archive_files” — You approved");
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 static void
@@ -663,11 +659,12 @@ test_escape_in_search (Fixture       *f,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
   gtk_widget_grab_focus (tandem_test_child (f->window, "search_entry"));
-  tandem_test_iterate_for (50);
-  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), tandem_test_child (f->window, "search_entry")) ||
-                 gtk_root_get_focus (GTK_ROOT (f->window)) == tandem_test_child (f->window, "search_entry"));
+  agui_test_wait_until (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), tandem_test_child (f->window, "search_entry")) ||
+                          gtk_root_get_focus (GTK_ROOT (f->window)) == tandem_test_child (f->window, "search_entry"),
+                        "the search entry took the focus");
   g_assert_false (tandem_window_handle_escape (f->window));
-  tandem_test_iterate_for (100);
+  /* Escape in the search must not stop the run: give a wrong stop time. */
+  agui_test_wait_to_rule_out (100, "Escape in the search stopping the run");
   g_assert_true (agui_agent_session_get_busy (f->session));
 
   gtk_widget_grab_focus (tandem_test_child (f->window, "composer_view"));
@@ -748,7 +745,7 @@ test_retry (Fixture       *f,
   push (f, RS ("r2"), TEXT ("m2", "Four."), RF ("r2"), NULL);
 
   send_text (f, "What is 2 + 2?");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
 
@@ -756,12 +753,11 @@ test_retry (Fixture       *f,
   thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
   window = relaunch (&second, thread_id);
   g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
   assert_history_valid (messages);
@@ -810,10 +806,12 @@ test_stopped (Fixture       *f,
 
   send_text (f, "Go slowly");
   g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
-  tandem_test_iterate_for (200);
+  agui_test_wait_until (tandem_test_find_label (f->window, "Go slowly") != NULL, "the question was shown");
+  /* A run still going has no mark: give a wrong one time to show. */
+  agui_test_wait_to_rule_out (200, "a mark on a run still going");
   g_assert_null (find_mark (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (f->window), ==, "Stopped");
 
@@ -821,8 +819,7 @@ test_stopped (Fixture       *f,
   window = relaunch (&second, thread_id);
   g_assert_true (agui_test_wait_for (window_has_mark, window, TIMEOUT_MS));
   g_assert_cmpstr (find_mark (window), ==, "Stopped");
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 static void
@@ -844,10 +841,11 @@ test_stopped_before_anything (Fixture       *f,
 
   send_text (f, "Think hard");
   g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
-  tandem_test_iterate_for (200);
+  /* A run still going has no notes: give wrong ones time to show. */
+  agui_test_wait_to_rule_out (200, "notes on a run still going");
   g_assert_null (dup_notes (f->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_notes, f->window, TIMEOUT_MS));
   notes = dup_notes (f->window);
   g_assert_cmpstr (notes, ==, "Stopped");
@@ -858,8 +856,7 @@ test_stopped_before_anything (Fixture       *f,
   g_assert_true (agui_test_wait_for (window_has_notes, window, TIMEOUT_MS));
   notes = dup_notes (window);
   g_assert_cmpstr (notes, ==, "Stopped");
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 static TandemAttemptFrame *
@@ -914,7 +911,7 @@ test_collapse_failed (Fixture       *f,
   push (f, RS ("r1"), TEXT ("m1", "Partial answer"), CALL ("tc1", "read_file"),
         "{\"type\":\"RUN_ERROR\",\"message\":\"overloaded\"}", NULL);
   send_text (f, "Question");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (window_has_mark, f->window, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (partial_drawn, f->window, TIMEOUT_MS));
 

@@ -55,15 +55,14 @@ fixture_set_up (Fixture       *f,
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL,
                           "store", NULL, "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -146,6 +145,19 @@ current_match_shown (gpointer data)
   return highlighted;
 }
 
+static guint
+count_highlighted_labels (Fixture *f)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (tandem_test_child (f->window, "transcript_view"), GTK_TYPE_LABEL);
+  guint n = 0;
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_label_get_attributes (labels->pdata[i]) != NULL)
+      n++;
+
+  return n;
+}
+
 static void
 test_find (Fixture       *f,
            gconstpointer  data)
@@ -159,10 +171,10 @@ test_find (Fixture       *f,
 
   push_long_answer (f);
   tandem_window_send (f->window, "Is there a needle?");
-  agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS);
-  tandem_test_iterate_for (300);
+  agui_test_wait_until (!agui_agent_session_get_busy (f->session), "the answer ended");
   /* The answer is longer than the window: it follows the end */
-  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 3 * gtk_adjustment_get_page_size (adjustment));
+  agui_test_wait_until (gtk_adjustment_get_upper (adjustment) > 3 * gtk_adjustment_get_page_size (adjustment),
+                        "the long answer was laid out");
 
   g_assert_false (tandem_conversation_search_get_active (search));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
@@ -179,8 +191,9 @@ test_find (Fixture       *f,
   g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, "2 of 3");
   first = tandem_conversation_search_get_current_block (search);
   g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
-  /* Reading back: the view stays at the match */
-  tandem_test_iterate_for (300);
+  /* Reading back: the view stays at the match, rows laid out late must
+   * not move it: give them the time to. */
+  agui_test_wait_to_rule_out (300, "the view moving away from the match");
   g_assert_true (current_match_shown (f));
 
   tandem_conversation_search_next (search);
@@ -205,9 +218,9 @@ test_find (Fixture       *f,
   /* Closed, nothing stays highlighted */
   tandem_conversation_search_set_query (search, "hay");
   g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 160);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (count_highlighted_labels (f) > 0, "the matches shown were highlighted");
   tandem_conversation_search_close (search);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (count_highlighted_labels (f) == 0, "closing the find bar took every highlight away");
   {
     g_autoptr(GPtrArray) labels = tandem_test_find_all (tandem_test_child (f->window, "transcript_view"), GTK_TYPE_LABEL);
 
@@ -261,19 +274,6 @@ find_reasoning_expander (Fixture *f)
   return NULL;
 }
 
-static guint
-count_highlighted_labels (Fixture *f)
-{
-  g_autoptr(GPtrArray) labels = tandem_test_find_all (tandem_test_child (f->window, "transcript_view"), GTK_TYPE_LABEL);
-  guint n = 0;
-
-  for (guint i = 0; i < labels->len; i++)
-    if (gtk_label_get_attributes (labels->pdata[i]) != NULL)
-      n++;
-
-  return n;
-}
-
 static void
 test_find_every_kind (Fixture       *f,
                       gconstpointer  data)
@@ -287,11 +287,8 @@ test_find_every_kind (Fixture       *f,
   f->word = "pumpernickel";
   push_every_kind (f);
   tandem_window_send (f->window, "Bake me some bread");
-  agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS);
-  tandem_test_iterate_for (300);
-
-  reasoning = find_reasoning_expander (f);
-  g_assert_nonnull (reasoning);
+  agui_test_wait_until (!agui_agent_session_get_busy (f->session), "the answer ended");
+  agui_test_wait_until ((reasoning = find_reasoning_expander (f)) != NULL, "the reasoning was shown");
   g_assert_false (gtk_expander_get_expanded (reasoning));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
@@ -315,8 +312,8 @@ test_find_every_kind (Fixture       *f,
       g_assert_cmpuint (tandem_conversation_search_get_current_block (search), >=, before);
       g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
     }
-  tandem_test_iterate_for (100);
-  g_assert_cmpuint (count_highlighted_labels (f), ==, 4);
+  agui_test_wait_until (count_highlighted_labels (f) == 4, "the four matches were highlighted (%u are)",
+                        count_highlighted_labels (f));
 
   /* The tool card's title and state, the reasoning's title: the app's words */
   tandem_conversation_search_set_query (search, "Result");
@@ -325,8 +322,8 @@ test_find_every_kind (Fixture       *f,
   g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 0);
   tandem_conversation_search_set_query (search, "Reasoning");
   g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 0);
-  tandem_test_iterate_for (100);
-  g_assert_cmpuint (count_highlighted_labels (f), ==, 0);
+  agui_test_wait_until (count_highlighted_labels (f) == 0, "no match left highlighted (%u are)",
+                        count_highlighted_labels (f));
 
   /* The tool's name and the activity's type are the agent's */
   tandem_conversation_search_set_query (search, "bake");

@@ -14,6 +14,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-test-util.h"
 
 /* Helpers */
 
@@ -1371,92 +1372,6 @@ test_surrogates_fixture (void)
 
 /* Fixtures */
 
-/* Structural comparison where "<minted-N>" in @expected stands for an id
- * the parser minted: the same token must always meet the same id, and
- * different tokens different ids. */
-static gboolean
-json_matches (JsonNode   *expected,
-              JsonNode   *actual,
-              GHashTable *minted)
-{
-  if (JSON_NODE_TYPE (expected) != JSON_NODE_TYPE (actual))
-    return FALSE;
-
-  switch (JSON_NODE_TYPE (expected))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *expected_object = json_node_get_object (expected);
-        JsonObject *actual_object = json_node_get_object (actual);
-        g_autoptr(GList) names = json_object_get_members (expected_object);
-
-        if (json_object_get_size (expected_object) != json_object_get_size (actual_object))
-          return FALSE;
-
-        for (const GList *l = names; l != NULL; l = l->next)
-          {
-            JsonNode *actual_member = json_object_get_member (actual_object, l->data);
-
-            if (actual_member == NULL ||
-                !json_matches (json_object_get_member (expected_object, l->data), actual_member, minted))
-              return FALSE;
-          }
-
-        return TRUE;
-      }
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *expected_array = json_node_get_array (expected);
-        JsonArray *actual_array = json_node_get_array (actual);
-
-        if (json_array_get_length (expected_array) != json_array_get_length (actual_array))
-          return FALSE;
-
-        for (guint i = 0; i < json_array_get_length (expected_array); i++)
-          {
-            if (!json_matches (json_array_get_element (expected_array, i),
-                               json_array_get_element (actual_array, i), minted))
-              return FALSE;
-          }
-
-        return TRUE;
-      }
-
-    case JSON_NODE_VALUE:
-      if (json_node_get_value_type (expected) == G_TYPE_STRING &&
-          json_node_get_value_type (actual) == G_TYPE_STRING &&
-          g_str_has_prefix (json_node_get_string (expected), "<minted-"))
-        {
-          const char *token = json_node_get_string (expected);
-          const char *id = json_node_get_string (actual);
-          const char *bound = g_hash_table_lookup (minted, token);
-          GHashTableIter iter;
-          gpointer key, value;
-
-          if (bound != NULL)
-            return g_str_equal (bound, id);
-
-          g_hash_table_iter_init (&iter, minted);
-          while (g_hash_table_iter_next (&iter, &key, &value))
-            {
-              if (g_str_equal (value, id))
-                return FALSE;
-            }
-
-          g_hash_table_insert (minted, g_strdup (token), g_strdup (id));
-          return g_uuid_string_is_valid (id);
-        }
-      return json_node_equal (expected, actual);
-
-    case JSON_NODE_NULL:
-      return TRUE;
-
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 /* The data of each SSE frame, for bodies the reference encoder wrote:
  * "data: " + JSON + blank line. */
 static GPtrArray *
@@ -1567,7 +1482,7 @@ test_fixture (gconstpointer data)
         json_array_add_element (parsed_array, agui_event_to_json (g_ptr_array_index (parsed, i)));
       json_node_take_array (parsed_node, parsed_array);
 
-      if (!json_matches (json_object_get_member (expected, "appliedEvents"), parsed_node, minted))
+      if (!agui_test_json_matches (json_object_get_member (expected, "appliedEvents"), parsed_node, minted))
         {
           g_autofree char *text = json_to_string (parsed_node, TRUE);
 

@@ -46,7 +46,7 @@ test_events_cli (gconstpointer data)
   g_autoptr(JsonNode) printed = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GString) diff = g_string_new (NULL);
-  JsonObject *root, *expected, *setup = NULL;
+  JsonObject *root, *expected;
   JsonArray *events = json_array_new ();
   const char *stage;
 
@@ -54,16 +54,6 @@ test_events_cli (gconstpointer data)
   root = json_node_get_object (json_parser_get_root (parser));
   expected = json_object_get_object_member (root, "expected");
   stage = json_object_get_string_member_with_default (expected, "errorStage", NULL);
-  if (json_object_has_member (root, "setup"))
-    setup = json_object_get_object_member (root, "setup");
-
-  /* Refused before any request, or an HTTP error: there is no body to decode. */
-  if (g_strcmp0 (stage, "client") == 0 || (setup && json_object_has_member (setup, "http")))
-    {
-      json_array_unref (events);
-      g_test_skip ("no event stream in this scenario");
-      return;
-    }
 
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                               G_SUBPROCESS_FLAGS_STDERR_SILENCE,
@@ -103,6 +93,28 @@ test_events_cli (gconstpointer data)
     g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
 }
 
+/* Whether the scenario has an event stream to decode: not when it is
+ * refused before any request, or answered with an HTTP error. Those get
+ * no events-cli case (rather than one skipped in every run); their
+ * conform case covers them. */
+static gboolean
+has_event_stream (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *expected, *setup = NULL;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  expected = json_object_get_object_member (root, "expected");
+  if (json_object_has_member (root, "setup"))
+    setup = json_object_get_object_member (root, "setup");
+
+  return g_strcmp0 (json_object_get_string_member_with_default (expected, "errorStage", NULL), "client") != 0 &&
+         (setup == NULL || !json_object_has_member (setup, "http"));
+}
+
 static void
 add_fixtures (const char *dir_path,
               const char *label)
@@ -128,7 +140,8 @@ add_fixtures (const char *dir_path,
       char *full = g_build_filename (dir_path, file, NULL);
 
       g_test_add_data_func_full (conform_path, full, test_conform, g_free);
-      g_test_add_data_func_full (events_path, g_strdup (full), test_events_cli, g_free);
+      if (has_event_stream (full))
+        g_test_add_data_func_full (events_path, g_strdup (full), test_events_cli, g_free);
     }
 }
 

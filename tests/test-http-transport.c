@@ -241,26 +241,6 @@ full_run_response (void)
 
 #define FULL_RUN "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED"
 
-static gboolean
-on_wait_cb (gpointer user_data)
-{
-  gboolean *done = user_data;
-
-  *done = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-iterate_for (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_wait_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static gint64
 elapsed_ms (gint64 since)
 {
@@ -1629,7 +1609,8 @@ test_run_timeout_not_reached (Fixture       *f,
   stream = run_ok (transport);
   collect (stream, &collected);
   assert_items (&collected, FULL_RUN);
-  iterate_for (300);
+  /* The 200 ms timeout must not fire once the run is done: wait past it */
+  agui_test_wait_to_rule_out (300, "the run timeout firing after the run ended");
   g_assert_cmpuint (collected.errors->len, ==, 0);
 }
 
@@ -1768,7 +1749,8 @@ test_close_mid_run (Fixture       *f,
 
   written = request->bytes_written;
   g_assert_cmpuint (written, <, total);
-  iterate_for (200);
+  /* A chunk is due every 20 ms: ten of them would have been written */
+  agui_test_wait_to_rule_out (200, "the server writing on after the close");
   g_assert_cmpuint (request->bytes_written, ==, written);
 }
 

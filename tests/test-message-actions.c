@@ -62,15 +62,14 @@ fixture_set_up (Fixture       *f,
 
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "agent", "test", NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -85,7 +84,7 @@ send (Fixture    *f,
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
-  tandem_test_wait_for_exchange (f->session, 100);
+  agui_test_wait_for_exchange (f->session);
 }
 
 /* The rows drawing the message that shows @text (its first block's), in
@@ -106,7 +105,9 @@ rows_of (Fixture    *f,
       if (markdown != NULL && g_str_has_prefix (markdown, text))
         message = tandem_block_get_message (block);
     }
-  g_assert_nonnull (message);
+  /* None yet (the callers wait for or assert rows): none found */
+  if (message == NULL)
+    return found;
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -117,6 +118,29 @@ rows_of (Fixture    *f,
     }
 
   return found;
+}
+
+static guint
+n_rows_of (Fixture    *f,
+           const char *text)
+{
+  g_autoptr(GPtrArray) rows = rows_of (f, text);
+
+  return rows->len;
+}
+
+/* The row drawing the tool card, or NULL */
+static GtkWidget *
+find_tool_call_row (Fixture *f)
+{
+  g_autoptr(GPtrArray) all = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+
+  for (guint i = 0; i < all->len; i++)
+    if (tandem_block_row_get_block (all->pdata[i]) != NULL &&
+        tandem_block_get_kind (tandem_block_row_get_block (all->pdata[i])) == TANDEM_BLOCK_TOOL_CALL)
+      return all->pdata[i];
+
+  return NULL;
 }
 
 static GtkWidget *
@@ -143,7 +167,6 @@ press (GtkWidget  *row,
         g_assert_true (gtk_widget_get_visible (buttons->pdata[i]));
         g_assert_true (gtk_widget_is_sensitive (buttons->pdata[i]));
         g_signal_emit_by_name (buttons->pdata[i], "clicked");
-        tandem_test_iterate_for (20);
         return;
       }
 
@@ -210,7 +233,6 @@ test_copy (Fixture       *f,
   g_autoptr(GString) source = g_string_new ("# Heading\\n\\n");
   g_autoptr(GString) expected = g_string_new ("# Heading\n\n");
   g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(GPtrArray) all = NULL;
   g_autofree char *copied = NULL;
   g_autofree char *event = NULL;
   GtkWidget *card_row = NULL;
@@ -236,9 +258,8 @@ test_copy (Fixture       *f,
 
   /* The answer is drawn by several rows; the last one's menu copies all. */
   gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u", 1);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (n_rows_of (f, "# Heading") > 1, "the answer's rows were laid out");
   rows = rows_of (f, "# Heading");
-  g_assert_cmpuint (rows->len, >, 1);
   g_assert_true (gtk_widget_activate_action (rows->pdata[rows->len - 1], "message.copy", NULL));
   copied = read_clipboard (f);
   g_assert_cmpstr (copied, ==, expected->str);
@@ -247,7 +268,7 @@ test_copy (Fixture       *f,
   /* The same from the button on the message's action line */
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), "something else");
   gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u", 0);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (n_rows_of (f, "# Heading") > 0, "the answer's first row was scrolled into view");
   press (first_row_of (f, "# Heading"), "message.copy");
   copied = read_clipboard (f);
   g_assert_cmpstr (copied, ==, expected->str);
@@ -262,13 +283,7 @@ test_copy (Fixture       *f,
   /* A tool card: its arguments */
   gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"), "list.scroll-to-item", "u",
                               g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (tandem_test_child (f->window, "transcript_view"))))) - 1);
-  tandem_test_iterate_for (100);
-  all = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
-  for (guint i = 0; i < all->len; i++)
-    if (tandem_block_row_get_block (all->pdata[i]) != NULL &&
-        tandem_block_get_kind (tandem_block_row_get_block (all->pdata[i])) == TANDEM_BLOCK_TOOL_CALL)
-      card_row = all->pdata[i];
-  g_assert_nonnull (card_row);
+  agui_test_wait_until ((card_row = find_tool_call_row (f)) != NULL, "the tool card was scrolled into view");
   g_assert_true (gtk_widget_activate_action (card_row, "message.copy-arguments", NULL));
   copied = read_clipboard (f);
   g_assert_cmpstr (copied, ==, "{\"q\":\"tandem\"}");
@@ -328,6 +343,17 @@ menu_open (gpointer data)
   return popovers->len == 1 && gtk_widget_get_visible (popovers->pdata[0]);
 }
 
+/* Whether the transcript is scrolled to its end, as following leaves it */
+static gboolean
+follows_to_bottom (Fixture *f)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
+
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) &&
+         gtk_adjustment_get_value (adjustment) >=
+           gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
+}
+
 /* A later block of the message, drawn inside the viewport */
 static GtkWidget *
 later_row_on_screen (Fixture    *f,
@@ -382,12 +408,11 @@ test_every_block (Fixture       *f,
     RS ("r1"), "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}", event,
     "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}", RF ("r1"), NULL));
   send (f, "Write at length");
-  tandem_test_iterate_for (200);
 
   /* The answer's first block, with its action line, is scrolled away */
   scroller = tandem_test_child (f->window, "transcript_scroller");
-  row = later_row_on_screen (f, "Long answer");
-  g_assert_nonnull (row);
+  agui_test_wait_until (follows_to_bottom (f) && (row = later_row_on_screen (f, "Long answer")) != NULL,
+                        "the view followed the answer to its end, a later block of it on screen");
   g_assert_false (tandem_block_get_first (tandem_block_row_get_block (TANDEM_BLOCK_ROW (row))));
   g_assert_null (find_actions (row));
 
@@ -395,8 +420,9 @@ test_every_block (Fixture       *f,
   hover.row = row;
   tandem_test_move_pointer (row, gtk_widget_get_width (row) / 3.0, gtk_widget_get_height (row) / 2.0);
   g_assert_true (agui_test_wait_for (actions_shown_on_hover, &hover, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
   actions = find_actions (row);
+  agui_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (actions)) && gtk_widget_get_width (GTK_WIDGET (actions)) > 0,
+                        "the hovered block's actions were laid out");
 
   /* Over the block, inside it and the viewport, taking no room: the
    * block is as tall as before */
@@ -448,7 +474,8 @@ test_every_block (Fixture       *f,
     g_assert_nonnull (text);
     tandem_test_move_pointer (text, 2, 2);
     g_assert_true (gtk_widget_grab_focus (text));
-    tandem_test_iterate_for (50);
+    agui_test_wait_until (actions_shown_on_hover (&hover) && gtk_widget_is_focus (text),
+                          "the pointer reached the block's text and it took the focus");
     gtk_label_select_region (GTK_LABEL (text), 0, 0);
     tandem_test_press_key (text, GDK_KEY_F10, GDK_SHIFT_MASK);
     g_assert_true (agui_test_wait_for (menu_open, row, TIMEOUT_MS));
@@ -484,7 +511,7 @@ test_menu (Fixture       *f,
   g_assert_true (gtk_widget_get_focusable (button));
   g_assert_true (gtk_widget_grab_focus (button));
   g_assert_true (gtk_widget_activate_action (row, "message.menu", NULL));
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (menu_open (row), "the message's menu opened");
 
   popovers = tandem_test_find_all (row, GTK_TYPE_POPOVER_MENU);
   g_assert_cmpuint (popovers->len, ==, 1);
@@ -513,7 +540,7 @@ test_regenerate (Fixture       *f,
   g_assert_null (switcher_text (first_row_of (f, "Second answer")));
 
   press (first_row_of (f, "Second answer"), "message.regenerate");
-  tandem_test_wait_for_exchange (f->session, 100);
+  agui_test_wait_for_exchange (f->session);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 3);
   body = agui_test_server_get_request_body (f->server, 2);
@@ -522,8 +549,8 @@ test_regenerate (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "Two");
   g_assert_cmpstr (json_object_get_string_member_with_default (body, "parentRunId", NULL), ==, "r1");
 
-  g_assert_true (markdown_shows (f->window, "Second answer, again"));
-  g_assert_false (markdown_shows (f->window, "Second answer"));
+  agui_test_wait_until (markdown_shows (f->window, "Second answer, again") && !markdown_shows (f->window, "Second answer"),
+                        "the regenerated answer took the place of the first");
   g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer, again")), ==, "2 / 2");
   {
     g_autoptr(GRegex) clock = g_regex_new ("^[0-2][0-9]:[0-5][0-9]$", 0, 0, NULL);
@@ -538,14 +565,12 @@ test_regenerate (Fixture       *f,
   }
 
   press (first_row_of (f, "Second answer, again"), "message.previous-branch");
-  tandem_test_iterate_for (100);
-  g_assert_true (markdown_shows (f->window, "Second answer"));
-  g_assert_false (markdown_shows (f->window, "Second answer, again"));
+  agui_test_wait_until (markdown_shows (f->window, "Second answer") && !markdown_shows (f->window, "Second answer, again"),
+                        "the previous branch's answer took the place of the regenerated one");
   g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer")), ==, "1 / 2");
 
   press (first_row_of (f, "Second answer"), "message.next-branch");
-  tandem_test_iterate_for (100);
-  g_assert_true (markdown_shows (f->window, "Second answer, again"));
+  agui_test_wait_until (markdown_shows (f->window, "Second answer, again"), "the next branch's answer was shown");
   g_assert_cmpstr (switcher_text (first_row_of (f, "Second answer, again")), ==, "2 / 2");
 }
 
@@ -578,7 +603,7 @@ test_edit (Fixture       *f,
 
   gtk_text_buffer_set_text (buffer, "Tell me about dogs", -1);
   press (row, "editor.send");
-  tandem_test_wait_for_exchange (f->session, 100);
+  agui_test_wait_for_exchange (f->session);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
   messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
@@ -587,15 +612,15 @@ test_edit (Fixture       *f,
                    "Tell me about dogs");
   g_assert_false (json_object_has_member (agui_test_server_get_request_body (f->server, 1), "parentRunId"));
 
-  g_assert_true (markdown_shows (f->window, "About dogs"));
+  agui_test_wait_until (markdown_shows (f->window, "About dogs"), "the edited question's answer was shown");
   g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about dogs")), ==, "2 / 2");
   g_assert_null (tandem_test_find_label (f->window, "Tell me about cats"));
 
   press (first_row_of (f, "Tell me about dogs"), "message.previous-branch");
-  tandem_test_iterate_for (100);
-  g_assert_nonnull (tandem_test_find_label (f->window, "Tell me about cats"));
-  g_assert_true (markdown_shows (f->window, "About cats"));
-  g_assert_false (markdown_shows (f->window, "About dogs"));
+  agui_test_wait_until (tandem_test_find_label (f->window, "Tell me about cats") != NULL,
+                        "the previous branch's question was shown");
+  agui_test_wait_until (markdown_shows (f->window, "About cats") && !markdown_shows (f->window, "About dogs"),
+                        "the first branch's answer took the place of the edited one's");
   g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about cats")), ==, "1 / 2");
 }
 

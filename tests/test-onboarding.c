@@ -56,7 +56,7 @@ fixture_set_up (Fixture       *f,
   f->window = tandem_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
@@ -71,8 +71,7 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   if (f->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+    tandem_test_destroy_window (f->window);
   agui_test_server_stop (f->server);
   g_clear_object (&f->server);
 }
@@ -219,6 +218,16 @@ button_bounds (TandemWelcomePrompts *prompts,
   return bounds;
 }
 
+static int
+minimum_width (TandemWindow *window)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+
+  return minimum;
+}
+
 typedef struct
 {
   TandemWindow         *window;
@@ -265,14 +274,12 @@ test_prompts_narrow (Fixture       *f,
 
   /* With GNOME's window buttons: a close button alone */
   g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
-  tandem_test_iterate_for (50);
-  gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-  g_assert_cmpint (minimum, <=, 360);
+  agui_test_wait_until ((minimum = minimum_width (f->window)) <= 360,
+                        "the window could narrow to 360 with a close button alone (it needs %d)", minimum);
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
   wait.narrow = TRUE;
   g_assert_true (agui_test_wait_for (laid_out_at, &wait, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
   first = button_bounds (prompts, buttons->pdata[0]);
   second = button_bounds (prompts, buttons->pdata[1]);
   /* Stacked, and each inside the page */
@@ -298,6 +305,15 @@ find_preferences (void)
   return found;
 }
 
+/* The form to add or edit an agent is open and drawn */
+static gboolean
+editor_shown (TandemPreferencesWindow *preferences)
+{
+  GtkEditable *name = tandem_preferences_window_get_editor_field (preferences, "name");
+
+  return name != NULL && gtk_widget_is_drawable (GTK_WIDGET (name));
+}
+
 static void
 test_add_agent (Fixture       *f,
                 gconstpointer  data)
@@ -312,10 +328,9 @@ test_add_agent (Fixture       *f,
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "app.add-agent");
   g_assert_null (find_preferences ());
   g_signal_emit_by_name (button, "clicked");
-  tandem_test_iterate_for (300);
+  agui_test_wait_until ((preferences = find_preferences ()) != NULL && editor_shown (preferences),
+                        "Add an Agent… opened the preferences on the form");
 
-  preferences = find_preferences ();
-  g_assert_nonnull (preferences);
   name = tandem_preferences_window_get_editor_field (preferences, "name");
   g_assert_nonnull (name);
   g_assert_cmpstr (gtk_editable_get_text (name), ==, "");
@@ -364,7 +379,7 @@ test_connection (Fixture       *f,
 
   gtk_window_present (GTK_WINDOW (preferences));
   tandem_preferences_window_edit_agent (preferences, NULL);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (editor_shown (preferences), "the form to add an agent was shown");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), "Loopback");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
                          agui_test_server_get_url (f->server));
@@ -482,7 +497,7 @@ test_connection_stored_token (Fixture       *f,
 
   gtk_window_present (GTK_WINDOW (preferences));
   tandem_preferences_window_edit_agent (preferences, NULL);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (editor_shown (preferences), "the form to add an agent was shown");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), "Keyring agent");
   gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
                          agui_test_server_get_url (f->server));
@@ -530,10 +545,9 @@ test_connection_stored_token (Fixture       *f,
   g_assert_cmpstr (lookup.token, ==, "st0red-t0ken");
   g_clear_pointer (&lookup.token, secret_password_free);
 
-  gtk_window_destroy (GTK_WINDOW (preferences));
+  tandem_test_destroy_window (preferences);
   g_assert_true (tandem_agents_remove (agents, tandem_agent_get_id (agent), &error));
   g_assert_no_error (error);
-  tandem_test_iterate_for (50);
 }
 
 typedef struct
@@ -587,16 +601,14 @@ test_relaunch (Fixture       *f,
   g_settings_set_string (settings, "last-thread", "");
   tandem_window_send (f->window, "Keep this open");
   g_assert_true (agui_test_wait_for (agui_test_session_idle, session, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
   thread_id = g_strdup (agui_agent_session_get_thread_id (session));
 
   /* Remembered while the window is open, so a killed app reopens it too */
   g_assert_true (agui_test_wait_for (remembered_thread, thread_id, TIMEOUT_MS));
 
   /* Quit with it open: closing the window keeps its state */
-  gtk_window_close (GTK_WINDOW (f->window));
+  tandem_test_close_window (f->window);
   f->window = NULL;
-  tandem_test_iterate_for (20);
   remembered = g_settings_get_string (settings, "last-thread");
   g_assert_cmpstr (remembered, ==, thread_id);
 
@@ -607,15 +619,14 @@ test_relaunch (Fixture       *f,
   relaunch.thread_id = thread_id;
   g_assert_true (agui_test_wait_for (relaunched_on_thread, &relaunch, TIMEOUT_MS));
   window = gtk_application_get_active_window (GTK_APPLICATION (second));
-  tandem_test_iterate_for (100);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (TANDEM_WINDOW (window), "content_stack"))),
-                   ==, "transcript");
-  g_assert_nonnull (tandem_test_find_label (window, "Keep this open"));
+  agui_test_wait_until (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (TANDEM_WINDOW (window), "content_stack"))),
+                                   "transcript") == 0 &&
+                        tandem_test_find_label (window, "Keep this open") != NULL,
+                        "the relaunched window showed the conversation left open");
 
   /* A new chat is what is open now: the next launch starts one */
   tandem_window_new_chat (TANDEM_WINDOW (window));
-  gtk_window_close (window);
-  tandem_test_iterate_for (20);
+  tandem_test_close_window (window);
   g_clear_pointer (&remembered, g_free);
   remembered = g_settings_get_string (settings, "last-thread");
   g_assert_cmpstr (remembered, ==, "");
@@ -624,11 +635,12 @@ test_relaunch (Fixture       *f,
   g_application_activate (G_APPLICATION (third));
   window = gtk_application_get_active_window (GTK_APPLICATION (third));
   g_assert_nonnull (window);
-  tandem_test_iterate_for (100);
+  tandem_test_wait_for_layout (window);
+  /* Welcome is where a window starts: give a wrong reopen time to show. */
+  agui_test_wait_to_rule_out (100, "the next launch reopening a conversation");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (TANDEM_WINDOW (window), "content_stack"))),
                    ==, "welcome");
-  gtk_window_destroy (window);
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (window);
 }
 
 int

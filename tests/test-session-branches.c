@@ -184,30 +184,26 @@ assert_described (char       *description,
   g_free (description);
 }
 
+/* Whether the store holds the branch the session shows */
+static gboolean
+store_holds_chosen (Fixture *f)
+{
+  g_autoptr(JsonObject) snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
+
+  return snapshot != NULL &&
+         g_strcmp0 (json_object_get_string_member (snapshot, "id"),
+                    agui_agent_session_get_last_snapshot_id (f->session)) == 0;
+}
+
 /* The choice is written in the background; a relaunch must see it.
  * Choices made in a row are written one after the other, so the store
  * may hold the one asked for while an earlier one is still on its way:
- * it must hold it for a while, the writes done. */
+ * the writes must be done, and the last one have written it. */
 static void
 wait_for_chosen (Fixture *f)
 {
-  g_autoptr(JsonObject) snapshot = NULL;
-  guint steady = 0;
-
-  for (guint i = 0; i < 500 && steady < 20; i++)
-    {
-      g_clear_pointer (&snapshot, json_object_unref);
-      snapshot = agui_session_store_get_last_snapshot (f->store, "t", NULL);
-      if (g_strcmp0 (json_object_get_string_member (snapshot, "id"),
-                     agui_agent_session_get_last_snapshot_id (f->session)) == 0)
-        steady++;
-      else
-        steady = 0;
-      g_usleep (10000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
-  g_assert_cmpuint (steady, ==, 20);
+  agui_test_wait_until (!_agui_agent_session_get_keeping_branch (f->session) && store_holds_chosen (f),
+                        "the chosen branch was written to the store");
 }
 
 static void

@@ -65,7 +65,7 @@ fixture_set_up (Fixture       *f,
   f->session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL,
                           "store", tandem_application_get_store (app), "agent", agui_test_server_get_url (f->server), NULL);
   tandem_window_set_session (f->window, f->session);
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 }
 
 static void
@@ -81,8 +81,7 @@ fixture_tear_down (Fixture       *f,
       gtk_window_destroy (l->data);
   g_list_free (toplevels);
 
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+  tandem_test_destroy_window (f->window);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -319,9 +318,10 @@ test_attachments (Fixture       *f,
   args[0] = f->window;
   args[1] = GUINT_TO_POINTER (1);
   g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
   view = find_media (f->window, "photo.png");
   g_assert_nonnull (view);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (view)) >= 32 && gtk_widget_get_height (GTK_WIDGET (view)) >= 24,
+                        "the thumbnail was laid out at its size");
   g_assert_nonnull (tandem_media_view_get_image (view));
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (tandem_media_view_get_image (view)), ==, 64);
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (view), GTK_WIDGET (f->window), &bounds));
@@ -352,8 +352,7 @@ test_attachments (Fixture       *f,
     g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
     g_assert_nonnull (tandem_media_view_get_image (find_media (second, "photo.png")));
     g_assert_nonnull (find_media (second, "notes.txt"));
-    gtk_window_destroy (GTK_WINDOW (second));
-    tandem_test_iterate_for (20);
+    tandem_test_destroy_window (second);
   }
 
   /* Exported from the app and imported again: both files, whole */
@@ -407,6 +406,20 @@ test_attachment_too_large (Fixture       *f,
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
 }
 
+static gboolean
+composer_has_text (GtkWidget  *composer,
+                   const char *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (composer));
+  g_autofree char *contents = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  contents = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+
+  return strstr (contents, text) != NULL;
+}
+
 static void
 test_paste_image (Fixture       *f,
                   gconstpointer  data)
@@ -431,7 +444,9 @@ test_paste_image (Fixture       *f,
   tandem_attachment_tray_clear (tray);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (composer), "plain words");
   g_signal_emit_by_name (composer, "paste-clipboard");
-  tandem_test_iterate_for (200);
+  agui_test_wait_until (composer_has_text (composer, "plain words"), "the text was pasted into the composer");
+  /* And nothing else: give a wrong attachment time to be added. */
+  agui_test_wait_to_rule_out (100, "pasted text being attached");
   g_assert_cmpuint (tandem_attachment_tray_get_n_attachments (tray), ==, 0);
 }
 
@@ -461,7 +476,6 @@ test_agent_images (Fixture       *f,
   tandem_window_send (f->window, "Draw");
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (images_decoded, args, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
 
   good = find_media (f->window, "dot.png");
   g_assert_nonnull (good);
@@ -495,6 +509,21 @@ file_written (gpointer data)
   return info != NULL && (gsize) g_file_info_get_size (info) >= wait->min_size;
 }
 
+/* Whether @path holds a whole JSON document (an export being written
+ * may be seen part way) */
+static gboolean
+json_file_complete (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return FALSE;
+  node = json_from_string (contents, NULL);
+
+  return node != NULL;
+}
+
 static void
 send_and_finish (Fixture          *f,
                  const char       *question,
@@ -503,7 +532,6 @@ send_and_finish (Fixture          *f,
   agui_test_server_push_response (f->server, answer);
   tandem_window_send (f->window, question);
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
 }
 
 static void
@@ -543,7 +571,7 @@ test_export (Fixture       *f,
   wait.min_size = 1;
   tandem_window_export_to_file (f->window, TANDEM_EXPORT_JSON, json_file);
   g_assert_true (agui_test_wait_for (file_written, &wait, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (json_file_complete (json_path), "the JSON export was written whole");
   g_clear_pointer (&written, g_free);
   g_assert_true (g_file_get_contents (json_path, &written, NULL, &error));
   parsed = json_from_string (written, &error);
@@ -656,12 +684,14 @@ test_import_menu (Fixture       *f,
   g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
   GtkFileChooser *chooser;
   OpenWait wait = { f->window, "Imported by the menu" };
+  AguiAgentSession *before;
   guint threads;
 
   g_test_summary ("Import Conversation… in the menu takes a JSON export through the file chooser and opens it");
 
+  before = tandem_window_get_session (f->window);
   tandem_window_new_chat (f->window);
-  tandem_test_iterate_for (50);
+  agui_test_wait_until (tandem_window_get_session (f->window) != before, "New Chat switched to another session");
   g_assert_null (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Imported by the menu"));
   threads = count_threads ();
 
@@ -703,12 +733,14 @@ test_drop (Fixture       *f,
   TandemAttachmentTray *tray = TANDEM_ATTACHMENT_TRAY (tandem_test_child (f->window, "attachment_tray"));
   OpenWait wait = { f->window, "Imported by a drop" };
   TrayWait tray_wait = { tray, 1 };
+  AguiAgentSession *before;
   GSList *files = NULL;
 
   g_test_summary ("Dropping an export on the window imports it; dropping another file attaches it");
 
+  before = tandem_window_get_session (f->window);
   tandem_window_new_chat (f->window);
-  tandem_test_iterate_for (50);
+  agui_test_wait_until (tandem_window_get_session (f->window) != before, "New Chat switched to another session");
   files = g_slist_append (files, export);
   files = g_slist_append (files, image);
   tandem_window_receive_files (f->window, files);

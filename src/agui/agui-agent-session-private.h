@@ -15,4 +15,8 @@ G_BEGIN_DECLS
 gboolean _agui_agent_session_restore (AguiAgentSession  *self,
                                       GError           **error);
 
+/* Whether a branch chosen is still being written to the store, for the
+ * tests to wait on the write rather than for a while. */
+gboolean _agui_agent_session_get_keeping_branch (AguiAgentSession *self);
+
 G_END_DECLS

@@ -2134,6 +2134,14 @@ keep_branch_in_thread (GTask        *task,
     g_task_return_error (task, error);
 }
 
+gboolean
+_agui_agent_session_get_keeping_branch (AguiAgentSession *self)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+
+  return self->keeping_branch;
+}
+
 static void
 keep_branch (AguiAgentSession *self)
 {
