@@ -64,8 +64,7 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   if (f->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (f->window));
-  tandem_test_iterate_for (20);
+    tandem_test_destroy_window (f->window);
   agui_test_server_stop (f->server);
   g_clear_object (&f->server);
   g_free (f->base_url);
@@ -168,7 +167,7 @@ open_window_on_model (Fixture *f)
   gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 700);
   gtk_window_present (GTK_WINDOW (f->window));
   g_assert_true (agui_test_wait_for (session_is_openai, f, TIMEOUT_MS));
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (f->window);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), CLIPBOARD_TEXT);
 }
@@ -242,7 +241,8 @@ test_chat_through_approval (Fixture       *f,
   adw_message_dialog_response (dialog, "allow");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (tandem_test_find_label (f->window, "Your clipboard says: " CLIPBOARD_TEXT) != NULL,
+                        "the model's answer is shown");
 
   tool = request_message (f, 1, 3);
   g_assert_cmpstr (json_object_get_string_member (tool, "role"), ==, "tool");
@@ -274,7 +274,9 @@ test_denied (Fixture       *f,
   adw_message_dialog_response (dialog, "deny");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
   g_assert_true (agui_test_wait_for (session_idle, f, TIMEOUT_MS));
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (find_card (f->window, "call_clip") != NULL &&
+                        g_strcmp0 (tandem_tool_card_get_status_text (find_card (f->window, "call_clip")), "Declined") == 0,
+                        "the card says Declined");
 
   tool = request_message (f, 1, 3);
   g_assert_cmpstr (json_object_get_string_member (tool, "tool_call_id"), ==, "call_clip");
@@ -312,16 +314,17 @@ test_preferences_add_model (Fixture       *f,
 
   window = TANDEM_PREFERENCES_WINDOW (tandem_preferences_window_new (NULL, agents));
   gtk_window_present (GTK_WINDOW (window));
-  tandem_test_iterate_for (50);
+  tandem_test_wait_for_layout (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "agents.add", NULL));
-  tandem_test_iterate_for (50);
+  g_assert_true (agui_test_wait_for (editor_ready, window, TIMEOUT_MS));
 
   editor = tandem_preferences_window_get_editor_openai (window);
   g_assert_nonnull (editor);
   g_assert_false (tandem_openai_editor_is_openai (editor));
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (tandem_preferences_window_get_editor_field (window, "model"))));
   tandem_openai_editor_set_openai (editor, TRUE);
-  tandem_test_iterate_for (50);
+  agui_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (tandem_preferences_window_get_editor_field (window, "model"))),
+                        "the model's field is shown");
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (tandem_preferences_window_get_editor_field (window, "model"))));
   /* Only an AG-UI agent has an encoding. */
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (tandem_preferences_window_get_editor_encoding (window))));
@@ -380,8 +383,7 @@ test_preferences_add_model (Fixture       *f,
   g_assert_true (agui_test_wait_for (not_refreshing, editor, TIMEOUT_MS));
   g_assert_nonnull (strstr (tandem_openai_editor_get_status (editor), "is the model server running?"));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  tandem_test_iterate_for (50);
+  tandem_test_destroy_window (window);
 }
 
 int

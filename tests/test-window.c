@@ -459,7 +459,7 @@ test_strands_tool_call (Fixture       *f,
   agui_test_server_push_response (f->server, agui_test_response_new_strands_answer ("r2", "answer", "It is noon."));
 
   send_by_enter (f, "What time is it?");
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
 
   g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
   messages = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "messages");
@@ -1563,7 +1563,7 @@ test_threads_listed_at_send (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpuint (kept->len, >=, 1);
 
-  tandem_test_wait_for_exchange (f->session, 50);
+  agui_test_wait_for_exchange (f->session);
   g_assert_null (agui_agent_session_get_store_error (session));
   g_clear_pointer (&kept, g_ptr_array_unref);
   kept = _agui_session_store_load_journal (store, thread_id, NULL, &error);
@@ -1623,7 +1623,8 @@ test_threads_draft (Fixture       *f,
   g_assert_true (agui_test_wait_for (draft_stored, &kept, TIMEOUT_MS));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
-  tandem_test_iterate_for (50);
+  /* Drafts are read on the store's worker: give a wrong one time to come */
+  agui_test_wait_to_rule_out (100, "a new chat shows another conversation's draft");
   text = dup_composer_text (f->window);
   g_assert_cmpstr (text, ==, "");
 
@@ -1675,7 +1676,9 @@ test_threads_interrupted_answer (Fixture       *f,
   g_assert_cmpint (sidebar_index (f->window, "Asked before the crash"), >=, 0);
   tandem_window_open_thread (f->window, thread_id);
   wait_for_thread (f->window, thread_id);
-  tandem_test_iterate_for (100);
+  agui_test_wait_until (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Half an answer") != NULL &&
+                        gtk_revealer_get_reveal_child (revealer),
+                        "the answer cut short is shown, with its error");
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (tandem_window_get_session (f->window)))), ==, 2);
   g_assert_nonnull (tandem_test_find_label (tandem_test_child (f->window, "transcript_view"), "Asked before the crash"));
@@ -1685,7 +1688,7 @@ test_threads_interrupted_answer (Fixture       *f,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.retry", NULL));
   g_assert_true (agui_agent_session_get_busy (tandem_window_get_session (f->window)));
   agui_agent_session_cancel (tandem_window_get_session (f->window));
-  tandem_test_wait_for_exchange (tandem_window_get_session (f->window), 50);
+  agui_test_wait_for_exchange (tandem_window_get_session (f->window));
 }
 
 static void
