@@ -503,26 +503,9 @@ dup_stripped_text (GtkEditable *editable)
  * token", so the test reads that one from the keyring and sends it, as
  * a conversation would. */
 
-static char **
-editor_dup_headers (TandemPreferencesWindow *self)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (guint i = 0; i < self->header_rows->len; i++)
-    {
-      HeaderRow *header = g_ptr_array_index (self->header_rows, i);
-      g_autofree char *name = dup_stripped_text (header->name);
-      g_autofree char *value = dup_stripped_text (header->value);
-      g_autofree char *line = NULL;
-
-      if (name[0] == '\0')
-        continue;
-      line = g_strdup_printf ("%s: %s", name, value);
-      g_strv_builder_add (builder, line);
-    }
-
-  return g_strv_builder_end (builder);
-}
+static TandemAgent *editor_create_agent (TandemPreferencesWindow  *self,
+                                         gboolean                  for_test,
+                                         GError                  **error);
 
 static void
 show_test_result (TandemPreferencesWindow *self,
@@ -552,14 +535,26 @@ on_connection_tested_cb (GObject      *object,
   show_test_result (self, text != NULL ? text : error->message, text != NULL);
 }
 
+/* With the settings as typed and @token, on the transport a run would
+ * use once they are saved */
 static void
 editor_start_test (TandemPreferencesWindow *self,
                    const char              *token)
 {
-  g_autofree char *url = dup_stripped_text (GTK_EDITABLE (self->url_row));
-  g_auto(GStrv) headers = editor_dup_headers (self);
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
 
-  tandem_connection_test_async (url, (const char * const *) headers, token,
+  if (!(agent = editor_create_agent (self, TRUE, &error)) ||
+      !(transport = tandem_agent_create_transport (agent, token, &error)))
+    {
+      g_clear_object (&self->test_cancellable);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", TRUE);
+      show_test_result (self, error->message, FALSE);
+      return;
+    }
+
+  tandem_connection_test_async (transport, tandem_agent_get_url (agent),
                                 self->test_cancellable, on_connection_tested_cb, g_object_ref (self));
 }
 
@@ -835,39 +830,45 @@ editor_open (TandemPreferencesWindow *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
-static gboolean
-editor_save (TandemPreferencesWindow *self)
+/* The agent as the editor's fields say; %NULL, with the fields at fault
+ * marked and the first problem in @error, when they do not make one. For
+ * Test Connection (@for_test) the name may still be missing. */
+static TandemAgent *
+editor_create_agent (TandemPreferencesWindow  *self,
+                     gboolean                  for_test,
+                     GError                  **error)
 {
   g_autoptr(GStrvBuilder) headers_builder = g_strv_builder_new ();
   g_auto(GStrv) headers = NULL;
   g_autoptr(TandemAgent) agent = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *url = NULL;
   g_autofree char *id = NULL;
-  const char *token;
   gboolean valid = TRUE;
   int frame_mib;
 
-  g_return_val_if_fail (self->name_row != NULL, FALSE);
+  g_assert (self->name_row != NULL);
 
   gtk_widget_set_visible (GTK_WIDGET (self->editor_error), FALSE);
 
   name = dup_stripped_text (GTK_EDITABLE (self->name_row));
   url = dup_stripped_text (GTK_EDITABLE (self->url_row));
 
-  if (!tandem_agents_check_name (name, &error))
+  if (!for_test && !tandem_agents_check_name (name, &local_error))
     {
-      set_field_error (self, GTK_WIDGET (self->name_row), error->message, valid);
+      set_field_error (self, GTK_WIDGET (self->name_row), local_error->message, valid);
       valid = FALSE;
-      g_clear_error (&error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
     }
 
-  if (!tandem_agents_check_url (url, &error))
+  if (!tandem_agents_check_url (url, &local_error))
     {
-      set_field_error (self, GTK_WIDGET (self->url_row), error->message, valid);
+      set_field_error (self, GTK_WIDGET (self->url_row), local_error->message, valid);
+      if (valid)
+        g_propagate_error (error, g_steal_pointer (&local_error));
       valid = FALSE;
-      g_clear_error (&error);
+      g_clear_error (&local_error);
     }
 
   for (guint i = 0; i < self->header_rows->len; i++)
@@ -880,16 +881,18 @@ editor_save (TandemPreferencesWindow *self)
       if (header_name[0] == '\0' && header_value[0] == '\0')
         continue;
 
-      if (!tandem_agents_check_header (header_name, header_value, &error))
+      if (!tandem_agents_check_header (header_name, header_value, &local_error))
         {
           GtkEditable *field = header->name;
 
           if (tandem_agents_check_header (header_name, "", NULL))
             field = header->value;
 
-          set_field_error (self, GTK_WIDGET (field), error->message, valid);
+          set_field_error (self, GTK_WIDGET (field), local_error->message, valid);
+          if (valid)
+            g_propagate_error (error, g_steal_pointer (&local_error));
           valid = FALSE;
-          g_clear_error (&error);
+          g_clear_error (&local_error);
           continue;
         }
 
@@ -898,7 +901,7 @@ editor_save (TandemPreferencesWindow *self)
     }
 
   if (!valid)
-    return FALSE;
+    return NULL;
 
   id = self->editor_id ? g_strdup (self->editor_id) : g_uuid_string_random ();
   headers = g_strv_builder_end (headers_builder);
@@ -911,11 +914,12 @@ editor_save (TandemPreferencesWindow *self)
 
       agent = tandem_openai_editor_create_agent (self->openai, id, name, url, (const char * const *) headers,
                                                  gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
-                                                 &bad_field, &error);
+                                                 &bad_field, &local_error);
       if (agent == NULL)
         {
-          set_field_error (self, bad_field, error->message, TRUE);
-          return FALSE;
+          set_field_error (self, bad_field, local_error->message, TRUE);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
         }
     }
   else
@@ -934,6 +938,21 @@ editor_save (TandemPreferencesWindow *self)
       agent = binary;
     }
 
+  return g_steal_pointer (&agent);
+}
+
+static gboolean
+editor_save (TandemPreferencesWindow *self)
+{
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *token;
+
+  g_return_val_if_fail (self->name_row != NULL, FALSE);
+
+  if (!(agent = editor_create_agent (self, FALSE, NULL)))
+    return FALSE;
+
   if (!tandem_agents_save (self->agents, agent, &error))
     {
       gtk_label_set_text (self->editor_error, error->message);
@@ -944,7 +963,7 @@ editor_save (TandemPreferencesWindow *self)
   token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   if (token[0] != '\0')
     {
-      tandem_agents_store_token_async (self->agents, id, token, self->cancellable,
+      tandem_agents_store_token_async (self->agents, tandem_agent_get_id (agent), token, self->cancellable,
                                        on_token_stored_cb, g_object_ref (self));
       gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
     }
