@@ -66,7 +66,6 @@ struct _TandemPreferencesWindow
   AdwPreferencesWindow  parent_instance;
 
   TandemAgents         *agents;
-  GCancellable         *cancellable;
 
   /* Template widgets */
   GtkListBox           *agent_list;
@@ -91,6 +90,11 @@ struct _TandemPreferencesWindow
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
   char                 *pending_agent_id;
+
+  /* The token Forget Stored Token removed, while its toast offers Undo */
+  char                 *forgotten_id;
+  char                 *forgotten_token;
+  AdwToast             *forgotten_toast;
 };
 
 G_DEFINE_FINAL_TYPE (TandemPreferencesWindow, tandem_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -112,7 +116,8 @@ set_accessible_label (GtkWidget  *widget,
                                   -1);
 }
 
-static void
+/* Returns: (transfer none): the toast, to add a button to */
+static AdwToast *
 show_toast (TandemPreferencesWindow *self,
             const char              *message)
 {
@@ -120,6 +125,8 @@ show_toast (TandemPreferencesWindow *self,
 
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
+
+  return toast;
 }
 
 static void
@@ -347,22 +354,142 @@ editor_add_header_row (TandemPreferencesWindow *self,
   g_ptr_array_add (self->header_rows, header);
 }
 
+/* What a keyring call comes back to. Only a weak reference: a window
+ * kept alive by the keyring's answer is disposed after the window it is
+ * transient for, and GTK 4.8 then crashes (most likely the crash of the
+ * first Undo of Forget Stored Token, whose test closed both windows with
+ * the restore still being written). The call itself goes on, not to
+ * lose a token saved just before the window closed. */
+static GWeakRef *
+window_ref_new (TandemPreferencesWindow *self)
+{
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (ref, self);
+
+  return ref;
+}
+
+/* Returns: (transfer full) (nullable): the window, unless it is gone */
+static TandemPreferencesWindow *
+window_ref_steal (gpointer data)
+{
+  GWeakRef *ref = data;
+  TandemPreferencesWindow *self = g_weak_ref_get (ref);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+
+  return self;
+}
+
+/* Forget Stored Token: one click with no question, so the toast that
+ * says it is done offers Undo, which stores the same token again. The
+ * token is held, in memory only, until that toast goes. */
+
+static void
+forgotten_clear (TandemPreferencesWindow *self)
+{
+  g_clear_pointer (&self->forgotten_id, g_free);
+  g_clear_pointer (&self->forgotten_token, secret_password_free);
+  g_clear_object (&self->forgotten_toast);
+}
+
+static void
+on_forgotten_toast_dismissed_cb (AdwToast                *toast,
+                                 TandemPreferencesWindow *self)
+{
+  /* Not the toast of an earlier Forget */
+  if (toast == self->forgotten_toast)
+    forgotten_clear (self);
+}
+
+/* A Forget under way: it goes on when the window closes meanwhile. */
+typedef struct
+{
+  GWeakRef      window;
+  TandemAgents *agents;
+  char         *id;
+  char         *token;
+} Forget;
+
+static void
+forget_free (Forget *forget)
+{
+  g_weak_ref_clear (&forget->window);
+  g_clear_object (&forget->agents);
+  g_free (forget->id);
+  g_clear_pointer (&forget->token, secret_password_free);
+  g_free (forget);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Forget, forget_free)
+
 static void
 on_forget_token_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(Forget) forget = user_data;
+  g_autoptr(TandemPreferencesWindow) self = g_weak_ref_get (&forget->window);
   g_autoptr(GError) error = NULL;
+  gboolean forgotten;
+  AdwToast *toast;
 
-  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
+  forgotten = tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error);
+  if (self == NULL)
+    return;
+
+  if (!forgotten)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
+      show_toast (self, error->message);
       return;
     }
 
-  show_toast (self, _("The token was removed from the keyring"));
+  toast = show_toast (self, _("The token was removed from the keyring"));
+  if (forget->token == NULL)
+    return;
+
+  forgotten_clear (self);
+  self->forgotten_id = g_steal_pointer (&forget->id);
+  self->forgotten_token = g_steal_pointer (&forget->token);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "editor.undo-forget-token");
+  g_set_object (&self->forgotten_toast, toast);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_forgotten_toast_dismissed_cb), self, 0);
+}
+
+static void
+on_token_to_forget_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  Forget *forget = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Unread, it is forgotten all the same, with no Undo */
+  forget->token = tandem_agents_lookup_token_finish (TANDEM_AGENTS (object), result, &error);
+  if (error != NULL)
+    g_debug ("Forgetting a token that could not be read: %s", error->message);
+
+  tandem_agents_store_token_async (forget->agents, forget->id, NULL, NULL, on_forget_token_cb, forget);
+}
+
+static void
+on_token_restored_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = window_ref_steal (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
+
+  /* Success says nothing: the toast that offered Undo is still going */
+  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_toast (self, error->message);
 }
 
 static void
@@ -370,8 +497,11 @@ on_token_stored_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(TandemPreferencesWindow) self = window_ref_steal (user_data);
   g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
 
   if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
     {
@@ -963,8 +1093,9 @@ editor_save (TandemPreferencesWindow *self)
   token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   if (token[0] != '\0')
     {
-      tandem_agents_store_token_async (self->agents, tandem_agent_get_id (agent), token, self->cancellable,
-                                       on_token_stored_cb, g_object_ref (self));
+      /* Kept even when the window closes at once */
+      tandem_agents_store_token_async (self->agents, tandem_agent_get_id (agent), token, NULL,
+                                       on_token_stored_cb, window_ref_new (self));
       gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
     }
 
@@ -1110,12 +1241,30 @@ editor_forget_token_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+  Forget *forget;
 
   if (self->editor_id == NULL)
     return;
 
-  tandem_agents_store_token_async (self->agents, self->editor_id, NULL, self->cancellable,
-                                   on_forget_token_cb, g_object_ref (self));
+  forget = g_new0 (Forget, 1);
+  g_weak_ref_init (&forget->window, self);
+  forget->agents = g_object_ref (self->agents);
+  forget->id = g_strdup (self->editor_id);
+  tandem_agents_lookup_token_async (self->agents, self->editor_id, NULL, on_token_to_forget_cb, forget);
+}
+
+static void
+editor_undo_forget_token_action (GtkWidget  *widget,
+                                 const char *action_name,
+                                 GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  /* Not for an agent removed meanwhile */
+  if (self->forgotten_token != NULL && tandem_agents_lookup (self->agents, self->forgotten_id) != NULL)
+    tandem_agents_store_token_async (self->agents, self->forgotten_id, self->forgotten_token, NULL,
+                                     on_token_restored_cb, window_ref_new (self));
+  forgotten_clear (self);
 }
 
 /* GObject */
@@ -1142,7 +1291,6 @@ tandem_preferences_window_dispose (GObject *object)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
-  g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_pointer (&self->pending_agent_id, g_free);
 
@@ -1166,7 +1314,7 @@ tandem_preferences_window_finalize (GObject *object)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
-  g_clear_object (&self->cancellable);
+  forgotten_clear (self);
 
   G_OBJECT_CLASS (tandem_preferences_window_parent_class)->finalize (object);
 }
@@ -1234,6 +1382,7 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
   gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
   gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
+  gtk_widget_class_install_action (widget_class, "editor.undo-forget-token", NULL, editor_undo_forget_token_action);
   gtk_widget_class_install_action (widget_class, "editor.test-connection", NULL, editor_test_connection_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-preferences-window.ui");
@@ -1243,7 +1392,6 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
 static void
 tandem_preferences_window_init (TandemPreferencesWindow *self)
 {
-  self->cancellable = g_cancellable_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 }

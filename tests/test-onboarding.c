@@ -762,6 +762,75 @@ test_connection_as_a_run (Fixture       *f,
   remove_agent (agent);
 }
 
+/* Not a button clicked already, on a toast going away */
+static GtkButton *
+find_drawn_button (gpointer    widget,
+                   const char *label)
+{
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0 &&
+        gtk_widget_is_drawable (buttons->pdata[i]) && gtk_widget_is_sensitive (buttons->pdata[i]))
+      return buttons->pdata[i];
+
+  return NULL;
+}
+
+static gboolean
+undo_shown (gpointer data)
+{
+  return find_drawn_button (data, "_Undo") != NULL;
+}
+
+static gboolean
+undo_gone (gpointer data)
+{
+  return !undo_shown (data);
+}
+
+static void
+test_forget_token_undo (Fixture       *f,
+                        gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autoptr(TandemAgent) agent = NULL;
+  TokenLookup lookup = { agents, NULL, NULL, FALSE };
+  TokenWait gone = { &lookup, NULL };
+  TokenWait back = { &lookup, "k33p-m3" };
+
+  g_test_summary ("Forget Stored Token removes the token from the keyring at once, and its toast's Undo puts the "
+                  "same token back");
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  agent = save_agent (preferences, &lookup, "Forgetful agent", agui_test_server_get_url (f->server), "k33p-m3");
+
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.forget-token", NULL));
+  g_assert_true (agui_test_wait_for (undo_shown, preferences, TIMEOUT_MS));
+  g_assert_true (token_is (&gone));
+  g_assert_nonnull (tandem_test_find_label (preferences, "The token was removed from the keyring"));
+
+  /* Clicked as the person would, on the toast's button */
+  g_signal_emit_by_name (find_drawn_button (preferences, "_Undo"), "clicked");
+  g_assert_true (agui_test_wait_for (token_is, &back, TIMEOUT_MS));
+
+  /* Undo is done once: a second Forget and its Undo still work */
+  g_assert_true (agui_test_wait_for (undo_gone, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.forget-token", NULL));
+  g_assert_true (agui_test_wait_for (token_is, &gone, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (undo_shown, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.undo-forget-token", NULL));
+  g_assert_true (agui_test_wait_for (token_is, &back, TIMEOUT_MS));
+
+  g_clear_pointer (&lookup.token, secret_password_free);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  remove_agent (agent);
+}
+
 typedef struct
 {
   GtkApplication *application;
@@ -884,6 +953,7 @@ main (int   argc,
   ADD ("test-connection-stored-token", test_connection_stored_token);
   ADD ("test-connection-as-a-run", test_connection_as_a_run);
   ADD ("saved-settings-reach-open-conversation", test_saved_settings_reach_open_conversation);
+  ADD ("forget-token-undo", test_forget_token_undo);
   ADD ("relaunch", test_relaunch);
 #undef ADD
 
