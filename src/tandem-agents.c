@@ -534,6 +534,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  AGENT_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 #define KEYRING_TIMEOUT_SECONDS 30
 #define CONNECT_TIMEOUT_MS 30000
 
@@ -711,6 +718,9 @@ agent_to_variant (TandemAgent *agent)
   return g_variant_new ("(ss@a{ss})", agent->id, agent->name, g_variant_builder_end (&settings));
 }
 
+static TandemAgent *tandem_agents_ref_agent (TandemAgents *self,
+                                             const char   *id);
+
 static gboolean
 tandem_agents_has (TandemAgents *self,
                    const char   *id)
@@ -751,7 +761,24 @@ tandem_agents_reload (TandemAgents *self)
     }
 
   if (!same)
-    g_list_store_splice (self->model, 1, n_items - 1, agents->pdata, agents->len);
+    {
+      g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 1; i < n_items; i++)
+        g_ptr_array_add (before, g_list_model_get_item (G_LIST_MODEL (self->model), i));
+      g_list_store_splice (self->model, 1, n_items - 1, agents->pdata, agents->len);
+
+      /* Told once the model holds the new settings, so that a transport
+       * made on hearing it is made from them */
+      for (guint i = 0; i < before->len; i++)
+        {
+          TandemAgent *old = g_ptr_array_index (before, i);
+          g_autoptr(TandemAgent) now = tandem_agents_ref_agent (self, old->id);
+
+          if (now == NULL || !tandem_agent_equal (old, now))
+            g_signal_emit (self, signals[AGENT_CHANGED], 0, old->id);
+        }
+    }
 
   tandem_agents_update_active_id (self);
 }
@@ -879,6 +906,19 @@ tandem_agents_class_init (TandemAgentsClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TandemAgents::agent-changed:
+   * @self: the agents
+   * @id: the agent's id
+   *
+   * The settings of the agent with @id were saved with a change, the
+   * agent was removed, or its token was stored or forgotten: a transport
+   * made for it before is out of date.
+   */
+  signals[AGENT_CHANGED] =
+    g_signal_new ("agent-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -1232,8 +1272,15 @@ tandem_agents_save (TandemAgents  *self,
 /* Keyring calls: our own cancellable, cancelled by the caller's or after
  * a timeout, so that a keyring that never answers cannot hold a run. */
 
+typedef void (*TokenFound) (GTask  *task,
+                            char   *token,
+                            GError *error);
+
 typedef struct
 {
+  TokenFound    found;
+  gulong        lookup_cancelled_id;
+  gboolean      answered;
   GCancellable *cancellable;
   GCancellable *caller_cancellable;
   gulong        caller_cancelled_id;
@@ -1247,6 +1294,7 @@ typedef struct
 static void
 keyring_call_free (KeyringCall *call)
 {
+  g_cancellable_disconnect (call->cancellable, call->lookup_cancelled_id);
   if (call->caller_cancellable != NULL)
     g_cancellable_disconnect (call->caller_cancellable, call->caller_cancelled_id);
   g_clear_handle_id (&call->timeout_id, g_source_remove);
@@ -1329,6 +1377,7 @@ tandem_agents_store_token_cb (GObject      *object,
 
   if (ok)
     {
+      g_signal_emit (g_task_get_source_object (task), signals[AGENT_CHANGED], 0, call->id);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -1490,39 +1539,85 @@ ref_agent_for_task (TandemAgents *self,
   return agent;
 }
 
-/* Takes @task and @call; @callback gets @task back as its user data. */
+/* A lookup is never cancelled inside libsecret: its file backend (the
+ * tests', and Flatpak's through the portal) reads a cancelled secret with
+ * an unset GError and returns its task twice (0.20, on_retrieve_secret()),
+ * and conversations opened, switched away from or stopped cancel lookups.
+ * The call gives up on our side instead and drops the late answer. */
 static void
-lookup_token_for_task (GTask               *task,
-                       KeyringCall         *call,
-                       GAsyncReadyCallback  callback)
+on_token_looked_up_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  KeyringCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  char *token;
+
+  token = secret_password_lookup_finish (result, &error);
+  if (call->answered)
+    {
+      if (token != NULL)
+        secret_password_free (token);
+      return;
+    }
+
+  call->answered = TRUE;
+  call->found (task, token, error);
+}
+
+static void
+on_lookup_given_up_cb (GCancellable *cancellable,
+                       GTask        *task)
+{
+  KeyringCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (call->answered)
+    return;
+
+  call->answered = TRUE;
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  /* The timeout: as when no keyring answers */
+  error = g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "No answer within %d seconds", KEYRING_TIMEOUT_SECONDS);
+  call->found (task, NULL, error);
+}
+
+/* Takes @task and @call; @found gets the token (to free) or the error
+ * once, unless the caller cancelled first. */
+static void
+lookup_token_for_task (GTask       *task,
+                       KeyringCall *call,
+                       TokenFound   found)
 {
   g_autoptr(GHashTable) attributes = token_attributes (call->id);
 
   g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
-  secret_password_lookupv (&token_schema, attributes, call->cancellable, callback, task);
+  call->found = found;
+  call->lookup_cancelled_id = g_cancellable_connect (call->cancellable, G_CALLBACK (on_lookup_given_up_cb),
+                                                     task, NULL);
+  if (call->answered)
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  secret_password_lookupv (&token_schema, attributes, NULL, on_token_looked_up_cb, task);
 }
 
 static void
-tandem_agents_find_token_cb (GObject      *object,
-                             GAsyncResult *result,
-                             gpointer      user_data)
+tandem_agents_find_token_cb (GTask  *task,
+                             char   *token,
+                             GError *error)
 {
-  g_autoptr(GTask) task = user_data;
   KeyringCall *call = g_task_get_task_data (task);
-  GError *error = NULL;
-  char *token;
-
-  token = secret_password_lookup_finish (result, &error);
-  if (token == NULL && g_task_return_error_if_cancelled (task))
-    {
-      g_clear_error (&error);
-      return;
-    }
 
   if (error != NULL)
     {
       g_debug ("No keyring answered for “%s”: %s", call->id, error->message);
-      g_clear_error (&error);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                "%s", _("No keyring is available"));
       return;
@@ -1597,39 +1692,44 @@ tandem_agents_lookup_token_finish (TandemAgents  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-tandem_agents_lookup_token_cb (GObject      *object,
-                               GAsyncResult *result,
-                               gpointer      user_data)
+/**
+ * tandem_agent_create_transport:
+ * @self: an agent
+ * @token: (nullable): its bearer token, as the keyring keeps it
+ * @error: return location for a #GError
+ *
+ * Makes the transport a run of @self goes out on, with @token: the one
+ * place that turns an agent's settings into requests, for conversations
+ * and for Test Connection alike. See tandem_agents_create_transport_async().
+ *
+ * Returns: (transfer full) (nullable): the transport, or %NULL with
+ *   %AGUI_ERROR_CONFIG for a configuration the transport rejects
+ */
+AguiTransport *
+tandem_agent_create_transport (TandemAgent  *self,
+                               const char   *token,
+                               GError      **error)
 {
-  g_autoptr(GTask) task = user_data;
-  KeyringCall *call = g_task_get_task_data (task);
-  TandemAgent *agent = call->agent;
   g_autoptr(GStrvBuilder) headers = NULL;
   g_auto(GStrv) header_lines = NULL;
-  g_autoptr(GError) error = NULL;
-  AguiHttpTransport *transport;
-  char *token;
 
-  token = secret_password_lookup_finish (result, &error);
+  g_return_val_if_fail (TANDEM_IS_AGENT (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (token == NULL && g_task_return_error_if_cancelled (task))
-    return;
+  if (tandem_agent_is_demo (self))
+    return AGUI_TRANSPORT (agui_demo_agent_new ());
 
-  if (error != NULL)
-    g_debug ("No keyring answered; connecting to “%s” without a token: %s",
-             agent->id, error->message);
-  else if (token == NULL)
-    g_debug ("No token for “%s” in the keyring", agent->id);
+  if (token != NULL && token[0] == '\0')
+    token = NULL;
 
   headers = g_strv_builder_new ();
-  for (guint i = 0; agent->headers[i] != NULL; i++)
+  for (guint i = 0; self->headers[i] != NULL; i++)
     {
       g_autofree char *name = NULL;
       g_autofree char *value = NULL;
       g_autofree char *line = NULL;
 
-      if (!split_header (agent->headers[i], &name, &value))
+      if (!split_header (self->headers[i], &name, &value))
         continue;
 
       /* The token from the keyring wins over a header written by hand. */
@@ -1640,29 +1740,18 @@ tandem_agents_lookup_token_cb (GObject      *object,
       g_strv_builder_add (headers, line);
     }
 
-  g_clear_error (&error);
-
-  if (tandem_agent_is_openai (agent))
+  if (tandem_agent_is_openai (self))
     {
-      AguiOpenaiAgent *model;
-
       header_lines = g_strv_builder_end (headers);
-      model = g_initable_new (AGUI_TYPE_OPENAI_AGENT, NULL, &error,
-                              "base-url", agent->url,
-                              "model", agent->model,
-                              "headers", header_lines,
-                              "api-key", token,
-                              "system-prompt", agent->system_prompt,
-                              "temperature", agent->temperature,
-                              "idle-timeout", agent->idle_timeout * 1000,
-                              NULL);
-      if (token != NULL)
-        secret_password_free (token);
-      if (model == NULL)
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_pointer (task, model, g_object_unref);
-      return;
+      return g_initable_new (AGUI_TYPE_OPENAI_AGENT, NULL, error,
+                             "base-url", self->url,
+                             "model", self->model,
+                             "headers", header_lines,
+                             "api-key", token,
+                             "system-prompt", self->system_prompt,
+                             "temperature", self->temperature,
+                             "idle-timeout", self->idle_timeout * 1000,
+                             NULL);
     }
 
   if (token != NULL)
@@ -1671,20 +1760,41 @@ tandem_agents_lookup_token_cb (GObject      *object,
 
       g_strv_builder_add (headers, authorization);
       secret_password_free (authorization);
-      secret_password_free (token);
     }
   header_lines = g_strv_builder_end (headers);
 
-  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
-                              "url", agent->url,
-                              "headers", header_lines,
-                              "connect-timeout", CONNECT_TIMEOUT_MS,
-                              "idle-timeout", agent->idle_timeout * 1000,
-                              "max-frame-size", (guint64) agent->max_frame_size,
-                              "encoding", agent->encoding,
-                              NULL);
+  return g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, error,
+                         "url", self->url,
+                         "headers", header_lines,
+                         "connect-timeout", CONNECT_TIMEOUT_MS,
+                         "idle-timeout", self->idle_timeout * 1000,
+                         "max-frame-size", (guint64) self->max_frame_size,
+                         "encoding", self->encoding,
+                         NULL);
+}
+
+static void
+tandem_agents_lookup_token_cb (GTask  *task,
+                               char   *token,
+                               GError *error)
+{
+  KeyringCall *call = g_task_get_task_data (task);
+  TandemAgent *agent = call->agent;
+  g_autoptr(GError) local_error = NULL;
+  AguiTransport *transport;
+
+  if (error != NULL)
+    g_debug ("No keyring answered; connecting to “%s” without a token: %s",
+             agent->id, error->message);
+  else if (token == NULL)
+    g_debug ("No token for “%s” in the keyring", agent->id);
+
+  transport = tandem_agent_create_transport (agent, token, &local_error);
+  if (token != NULL)
+    secret_password_free (token);
+
   if (transport == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
+    g_task_return_error (task, g_steal_pointer (&local_error));
   else
     g_task_return_pointer (task, transport, g_object_unref);
 }

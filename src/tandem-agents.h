@@ -53,6 +53,9 @@ gboolean            tandem_agent_is_openai          (TandemAgent      *self);
 const char         *tandem_agent_get_model          (TandemAgent      *self);
 const char         *tandem_agent_get_system_prompt  (TandemAgent      *self);
 double              tandem_agent_get_temperature    (TandemAgent      *self);
+AguiTransport      *tandem_agent_create_transport   (TandemAgent      *self,
+                                                     const char       *token,
+                                                     GError          **error);
 
 #define TANDEM_TYPE_AGENTS (tandem_agents_get_type ())
 G_DECLARE_FINAL_TYPE (TandemAgents, tandem_agents, TANDEM, AGENTS, GObject)

@@ -6,21 +6,18 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "agui.h"
 #include "tandem-connection-test.h"
 
-/* Test Connection in the agent editor: one real run request to the URL
- * with the headers as typed, through the same transport conversations
- * use, so a success means a conversation would start and an error is the
- * one a conversation would show. It starts a run with no messages and
+/* Test Connection in the agent editor: one real run request on the
+ * transport a conversation would use with the settings as typed (made by
+ * tandem_agent_create_transport(), as a conversation's is), so a success
+ * means a conversation would start and an error is the one a
+ * conversation would show. It starts a run with no messages and
  * hangs up as soon as the agent answers with an event stream: nothing of
  * the run is read, so an agent that bills by the answer is barely used. */
-
-#define CONNECT_TIMEOUT_MS (15 * 1000)
 
 typedef struct
 {
@@ -96,32 +93,28 @@ on_run_started_cb (GObject      *object,
 
 /**
  * tandem_connection_test_async:
- * @url: the agent's URL
- * @headers: (nullable): extra headers, each "Name: value"
- * @token: (nullable): a bearer token, sent as `Authorization: Bearer`
+ * @transport: the transport a run would go out on, from
+ *   tandem_agent_create_transport()
+ * @url: the agent's URL, to name it
  * @cancellable: (nullable): a #GCancellable
  * @callback: called with the outcome
  * @user_data: data for @callback
  *
- * Asks the agent at @url for a run, as a conversation would, and stops
- * at its answer's headers.
+ * Asks the agent for a run on @transport, as a conversation would, and
+ * stops at its answer's headers.
  */
 void
-tandem_connection_test_async (const char          *url,
-                              const char * const  *headers,
-                              const char          *token,
+tandem_connection_test_async (AguiTransport       *transport,
+                              const char          *url,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GStrvBuilder) lines = NULL;
-  g_auto(GStrv) header_lines = NULL;
-  g_autoptr(AguiHttpTransport) transport = NULL;
   g_autoptr(JsonNode) input = NULL;
   g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
   Check *check;
 
+  g_return_if_fail (AGUI_IS_TRANSPORT (transport));
   g_return_if_fail (url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
@@ -138,40 +131,8 @@ tandem_connection_test_async (const char          *url,
                                                    check->run_cancellable, NULL);
     }
 
-  lines = g_strv_builder_new ();
-  for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
-    {
-      const char *colon = strchr (headers[i], ':');
-      g_autofree char *name = NULL;
-
-      if (colon == NULL)
-        continue;
-      name = g_strstrip (g_strndup (headers[i], colon - headers[i]));
-      if (token != NULL && token[0] != '\0' && g_ascii_strcasecmp (name, "Authorization") == 0)
-        continue;
-      g_strv_builder_add (lines, headers[i]);
-    }
-  if (token != NULL && token[0] != '\0')
-    {
-      g_autofree char *authorization = g_strconcat ("Authorization: Bearer ", token, NULL);
-
-      g_strv_builder_add (lines, authorization);
-    }
-  header_lines = g_strv_builder_end (lines);
-
-  transport = g_initable_new (AGUI_TYPE_HTTP_TRANSPORT, NULL, &error,
-                              "url", url,
-                              "headers", header_lines,
-                              "connect-timeout", CONNECT_TIMEOUT_MS,
-                              NULL);
-  if (transport == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
   input = empty_run_input ();
-  agui_transport_run_async (AGUI_TRANSPORT (transport), input, check->run_cancellable,
+  agui_transport_run_async (transport, input, check->run_cancellable,
                             on_run_started_cb, g_steal_pointer (&task));
 }
 

@@ -6,13 +6,12 @@
 
 #pragma once
 
-#include <gio/gio.h>
+#include "agui.h"
 
 G_BEGIN_DECLS
 
-void  tandem_connection_test_async  (const char          *url,
-                                     const char * const  *headers,
-                                     const char          *token,
+void  tandem_connection_test_async  (AguiTransport       *transport,
+                                     const char          *url,
                                      GCancellable        *cancellable,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data);

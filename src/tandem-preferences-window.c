@@ -66,7 +66,6 @@ struct _TandemPreferencesWindow
   AdwPreferencesWindow  parent_instance;
 
   TandemAgents         *agents;
-  GCancellable         *cancellable;
 
   /* Template widgets */
   GtkListBox           *agent_list;
@@ -91,6 +90,11 @@ struct _TandemPreferencesWindow
   /* An editor asked for while the last one is still closing. */
   guint                 pending_open_id;
   char                 *pending_agent_id;
+
+  /* The token Forget Stored Token removed, while its toast offers Undo */
+  char                 *forgotten_id;
+  char                 *forgotten_token;
+  AdwToast             *forgotten_toast;
 };
 
 G_DEFINE_FINAL_TYPE (TandemPreferencesWindow, tandem_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -112,7 +116,8 @@ set_accessible_label (GtkWidget  *widget,
                                   -1);
 }
 
-static void
+/* Returns: (transfer none): the toast, to add a button to */
+static AdwToast *
 show_toast (TandemPreferencesWindow *self,
             const char              *message)
 {
@@ -120,6 +125,8 @@ show_toast (TandemPreferencesWindow *self,
 
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
+
+  return toast;
 }
 
 static void
@@ -347,22 +354,142 @@ editor_add_header_row (TandemPreferencesWindow *self,
   g_ptr_array_add (self->header_rows, header);
 }
 
+/* What a keyring call comes back to. Only a weak reference: a window
+ * kept alive by the keyring's answer is disposed after the window it is
+ * transient for, and GTK 4.8 then crashes (most likely the crash of the
+ * first Undo of Forget Stored Token, whose test closed both windows with
+ * the restore still being written). The call itself goes on, not to
+ * lose a token saved just before the window closed. */
+static GWeakRef *
+window_ref_new (TandemPreferencesWindow *self)
+{
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (ref, self);
+
+  return ref;
+}
+
+/* Returns: (transfer full) (nullable): the window, unless it is gone */
+static TandemPreferencesWindow *
+window_ref_steal (gpointer data)
+{
+  GWeakRef *ref = data;
+  TandemPreferencesWindow *self = g_weak_ref_get (ref);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+
+  return self;
+}
+
+/* Forget Stored Token: one click with no question, so the toast that
+ * says it is done offers Undo, which stores the same token again. The
+ * token is held, in memory only, until that toast goes. */
+
+static void
+forgotten_clear (TandemPreferencesWindow *self)
+{
+  g_clear_pointer (&self->forgotten_id, g_free);
+  g_clear_pointer (&self->forgotten_token, secret_password_free);
+  g_clear_object (&self->forgotten_toast);
+}
+
+static void
+on_forgotten_toast_dismissed_cb (AdwToast                *toast,
+                                 TandemPreferencesWindow *self)
+{
+  /* Not the toast of an earlier Forget */
+  if (toast == self->forgotten_toast)
+    forgotten_clear (self);
+}
+
+/* A Forget under way: it goes on when the window closes meanwhile. */
+typedef struct
+{
+  GWeakRef      window;
+  TandemAgents *agents;
+  char         *id;
+  char         *token;
+} Forget;
+
+static void
+forget_free (Forget *forget)
+{
+  g_weak_ref_clear (&forget->window);
+  g_clear_object (&forget->agents);
+  g_free (forget->id);
+  g_clear_pointer (&forget->token, secret_password_free);
+  g_free (forget);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Forget, forget_free)
+
 static void
 on_forget_token_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(Forget) forget = user_data;
+  g_autoptr(TandemPreferencesWindow) self = g_weak_ref_get (&forget->window);
   g_autoptr(GError) error = NULL;
+  gboolean forgotten;
+  AdwToast *toast;
 
-  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
+  forgotten = tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error);
+  if (self == NULL)
+    return;
+
+  if (!forgotten)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, error->message);
+      show_toast (self, error->message);
       return;
     }
 
-  show_toast (self, _("The token was removed from the keyring"));
+  toast = show_toast (self, _("The token was removed from the keyring"));
+  if (forget->token == NULL)
+    return;
+
+  forgotten_clear (self);
+  self->forgotten_id = g_steal_pointer (&forget->id);
+  self->forgotten_token = g_steal_pointer (&forget->token);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "editor.undo-forget-token");
+  g_set_object (&self->forgotten_toast, toast);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_forgotten_toast_dismissed_cb), self, 0);
+}
+
+static void
+on_token_to_forget_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  Forget *forget = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Unread, it is forgotten all the same, with no Undo */
+  forget->token = tandem_agents_lookup_token_finish (TANDEM_AGENTS (object), result, &error);
+  if (error != NULL)
+    g_debug ("Forgetting a token that could not be read: %s", error->message);
+
+  tandem_agents_store_token_async (forget->agents, forget->id, NULL, NULL, on_forget_token_cb, forget);
+}
+
+static void
+on_token_restored_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TandemPreferencesWindow) self = window_ref_steal (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
+
+  /* Success says nothing: the toast that offered Undo is still going */
+  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_toast (self, error->message);
 }
 
 static void
@@ -370,8 +497,11 @@ on_token_stored_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(TandemPreferencesWindow) self = user_data;
+  g_autoptr(TandemPreferencesWindow) self = window_ref_steal (user_data);
   g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
 
   if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
     {
@@ -503,26 +633,9 @@ dup_stripped_text (GtkEditable *editable)
  * token", so the test reads that one from the keyring and sends it, as
  * a conversation would. */
 
-static char **
-editor_dup_headers (TandemPreferencesWindow *self)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (guint i = 0; i < self->header_rows->len; i++)
-    {
-      HeaderRow *header = g_ptr_array_index (self->header_rows, i);
-      g_autofree char *name = dup_stripped_text (header->name);
-      g_autofree char *value = dup_stripped_text (header->value);
-      g_autofree char *line = NULL;
-
-      if (name[0] == '\0')
-        continue;
-      line = g_strdup_printf ("%s: %s", name, value);
-      g_strv_builder_add (builder, line);
-    }
-
-  return g_strv_builder_end (builder);
-}
+static TandemAgent *editor_create_agent (TandemPreferencesWindow  *self,
+                                         gboolean                  for_test,
+                                         GError                  **error);
 
 static void
 show_test_result (TandemPreferencesWindow *self,
@@ -552,14 +665,26 @@ on_connection_tested_cb (GObject      *object,
   show_test_result (self, text != NULL ? text : error->message, text != NULL);
 }
 
+/* With the settings as typed and @token, on the transport a run would
+ * use once they are saved */
 static void
 editor_start_test (TandemPreferencesWindow *self,
                    const char              *token)
 {
-  g_autofree char *url = dup_stripped_text (GTK_EDITABLE (self->url_row));
-  g_auto(GStrv) headers = editor_dup_headers (self);
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
 
-  tandem_connection_test_async (url, (const char * const *) headers, token,
+  if (!(agent = editor_create_agent (self, TRUE, &error)) ||
+      !(transport = tandem_agent_create_transport (agent, token, &error)))
+    {
+      g_clear_object (&self->test_cancellable);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection", TRUE);
+      show_test_result (self, error->message, FALSE);
+      return;
+    }
+
+  tandem_connection_test_async (transport, tandem_agent_get_url (agent),
                                 self->test_cancellable, on_connection_tested_cb, g_object_ref (self));
 }
 
@@ -835,39 +960,45 @@ editor_open (TandemPreferencesWindow *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 }
 
-static gboolean
-editor_save (TandemPreferencesWindow *self)
+/* The agent as the editor's fields say; %NULL, with the fields at fault
+ * marked and the first problem in @error, when they do not make one. For
+ * Test Connection (@for_test) the name may still be missing. */
+static TandemAgent *
+editor_create_agent (TandemPreferencesWindow  *self,
+                     gboolean                  for_test,
+                     GError                  **error)
 {
   g_autoptr(GStrvBuilder) headers_builder = g_strv_builder_new ();
   g_auto(GStrv) headers = NULL;
   g_autoptr(TandemAgent) agent = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *url = NULL;
   g_autofree char *id = NULL;
-  const char *token;
   gboolean valid = TRUE;
   int frame_mib;
 
-  g_return_val_if_fail (self->name_row != NULL, FALSE);
+  g_assert (self->name_row != NULL);
 
   gtk_widget_set_visible (GTK_WIDGET (self->editor_error), FALSE);
 
   name = dup_stripped_text (GTK_EDITABLE (self->name_row));
   url = dup_stripped_text (GTK_EDITABLE (self->url_row));
 
-  if (!tandem_agents_check_name (name, &error))
+  if (!for_test && !tandem_agents_check_name (name, &local_error))
     {
-      set_field_error (self, GTK_WIDGET (self->name_row), error->message, valid);
+      set_field_error (self, GTK_WIDGET (self->name_row), local_error->message, valid);
       valid = FALSE;
-      g_clear_error (&error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
     }
 
-  if (!tandem_agents_check_url (url, &error))
+  if (!tandem_agents_check_url (url, &local_error))
     {
-      set_field_error (self, GTK_WIDGET (self->url_row), error->message, valid);
+      set_field_error (self, GTK_WIDGET (self->url_row), local_error->message, valid);
+      if (valid)
+        g_propagate_error (error, g_steal_pointer (&local_error));
       valid = FALSE;
-      g_clear_error (&error);
+      g_clear_error (&local_error);
     }
 
   for (guint i = 0; i < self->header_rows->len; i++)
@@ -880,16 +1011,18 @@ editor_save (TandemPreferencesWindow *self)
       if (header_name[0] == '\0' && header_value[0] == '\0')
         continue;
 
-      if (!tandem_agents_check_header (header_name, header_value, &error))
+      if (!tandem_agents_check_header (header_name, header_value, &local_error))
         {
           GtkEditable *field = header->name;
 
           if (tandem_agents_check_header (header_name, "", NULL))
             field = header->value;
 
-          set_field_error (self, GTK_WIDGET (field), error->message, valid);
+          set_field_error (self, GTK_WIDGET (field), local_error->message, valid);
+          if (valid)
+            g_propagate_error (error, g_steal_pointer (&local_error));
           valid = FALSE;
-          g_clear_error (&error);
+          g_clear_error (&local_error);
           continue;
         }
 
@@ -898,7 +1031,7 @@ editor_save (TandemPreferencesWindow *self)
     }
 
   if (!valid)
-    return FALSE;
+    return NULL;
 
   id = self->editor_id ? g_strdup (self->editor_id) : g_uuid_string_random ();
   headers = g_strv_builder_end (headers_builder);
@@ -911,11 +1044,12 @@ editor_save (TandemPreferencesWindow *self)
 
       agent = tandem_openai_editor_create_agent (self->openai, id, name, url, (const char * const *) headers,
                                                  gtk_spin_button_get_value_as_int (self->idle_timeout_spin),
-                                                 &bad_field, &error);
+                                                 &bad_field, &local_error);
       if (agent == NULL)
         {
-          set_field_error (self, bad_field, error->message, TRUE);
-          return FALSE;
+          set_field_error (self, bad_field, local_error->message, TRUE);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
         }
     }
   else
@@ -934,6 +1068,21 @@ editor_save (TandemPreferencesWindow *self)
       agent = binary;
     }
 
+  return g_steal_pointer (&agent);
+}
+
+static gboolean
+editor_save (TandemPreferencesWindow *self)
+{
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *token;
+
+  g_return_val_if_fail (self->name_row != NULL, FALSE);
+
+  if (!(agent = editor_create_agent (self, FALSE, NULL)))
+    return FALSE;
+
   if (!tandem_agents_save (self->agents, agent, &error))
     {
       gtk_label_set_text (self->editor_error, error->message);
@@ -944,8 +1093,9 @@ editor_save (TandemPreferencesWindow *self)
   token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   if (token[0] != '\0')
     {
-      tandem_agents_store_token_async (self->agents, id, token, self->cancellable,
-                                       on_token_stored_cb, g_object_ref (self));
+      /* Kept even when the window closes at once */
+      tandem_agents_store_token_async (self->agents, tandem_agent_get_id (agent), token, NULL,
+                                       on_token_stored_cb, window_ref_new (self));
       gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
     }
 
@@ -1091,12 +1241,30 @@ editor_forget_token_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+  Forget *forget;
 
   if (self->editor_id == NULL)
     return;
 
-  tandem_agents_store_token_async (self->agents, self->editor_id, NULL, self->cancellable,
-                                   on_forget_token_cb, g_object_ref (self));
+  forget = g_new0 (Forget, 1);
+  g_weak_ref_init (&forget->window, self);
+  forget->agents = g_object_ref (self->agents);
+  forget->id = g_strdup (self->editor_id);
+  tandem_agents_lookup_token_async (self->agents, self->editor_id, NULL, on_token_to_forget_cb, forget);
+}
+
+static void
+editor_undo_forget_token_action (GtkWidget  *widget,
+                                 const char *action_name,
+                                 GVariant   *parameter)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  /* Not for an agent removed meanwhile */
+  if (self->forgotten_token != NULL && tandem_agents_lookup (self->agents, self->forgotten_id) != NULL)
+    tandem_agents_store_token_async (self->agents, self->forgotten_id, self->forgotten_token, NULL,
+                                     on_token_restored_cb, window_ref_new (self));
+  forgotten_clear (self);
 }
 
 /* GObject */
@@ -1123,7 +1291,6 @@ tandem_preferences_window_dispose (GObject *object)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
-  g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_pointer (&self->pending_agent_id, g_free);
 
@@ -1147,7 +1314,7 @@ tandem_preferences_window_finalize (GObject *object)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
-  g_clear_object (&self->cancellable);
+  forgotten_clear (self);
 
   G_OBJECT_CLASS (tandem_preferences_window_parent_class)->finalize (object);
 }
@@ -1215,6 +1382,7 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
   gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
   gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
+  gtk_widget_class_install_action (widget_class, "editor.undo-forget-token", NULL, editor_undo_forget_token_action);
   gtk_widget_class_install_action (widget_class, "editor.test-connection", NULL, editor_test_connection_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-preferences-window.ui");
@@ -1224,7 +1392,6 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
 static void
 tandem_preferences_window_init (TandemPreferencesWindow *self)
 {
-  self->cancellable = g_cancellable_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 }

@@ -10,6 +10,7 @@
 
 #include "agui-run-state-private.h"
 
+#include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-attachment-tray.h"
 #include "tandem-block-list.h"
@@ -1389,6 +1390,7 @@ on_transport_created_cb (GObject      *object,
 {
   g_autoptr(OpenData) data = user_data;
   g_autoptr(AguiTransport) transport = NULL;
+  g_autoptr(TandemAgentTransport) live = NULL;
   g_autoptr(GError) error = NULL;
 
   transport = tandem_agents_create_transport_finish (TANDEM_AGENTS (object), result, &error);
@@ -1403,7 +1405,9 @@ on_transport_created_cb (GObject      *object,
       return;
     }
 
-  tandem_window_finish_open (data->self, transport, data->thread_id, data->agent_id, NULL);
+  /* Each run follows the agent's settings as saved by then */
+  live = tandem_agent_transport_new (data->self->agents, data->agent_id, transport);
+  tandem_window_finish_open (data->self, AGUI_TRANSPORT (live), data->thread_id, data->agent_id, NULL);
 }
 
 static gboolean

@@ -221,6 +221,48 @@ test_agents_remove (void)
 }
 
 static void
+on_agent_changed_cb (TandemAgents *agents,
+                     const char   *id,
+                     GString      *heard)
+{
+  g_string_append_printf (heard, "%s;", id);
+}
+
+static void
+test_agents_changed (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgent) a = tandem_agent_new ("a", "A", "https://a.example/", NULL);
+  g_autoptr(TandemAgent) b = tandem_agent_new ("b", "B", "https://b.example/", NULL);
+  g_autoptr(TandemAgent) same_a = tandem_agent_new ("a", "A", "https://a.example/", NULL);
+  const char * const headers[] = { "X-Tenant: blue", NULL };
+  g_autoptr(TandemAgent) new_a = tandem_agent_new ("a", "A", "https://a.example/", headers);
+  g_autoptr(GString) heard = g_string_new (NULL);
+
+  g_test_summary ("Saving an agent with a change, or removing it, tells which agent changed, and only that one");
+
+  g_assert_true (tandem_agents_save (agents, a, NULL));
+  g_assert_true (tandem_agents_save (agents, b, NULL));
+  g_signal_connect (agents, "agent-changed", G_CALLBACK (on_agent_changed_cb), heard);
+
+  g_assert_true (tandem_agents_save (agents, same_a, NULL));
+  g_assert_cmpstr (heard->str, ==, "");
+
+  g_assert_true (tandem_agents_save (agents, new_a, NULL));
+  g_assert_cmpstr (heard->str, ==, "a;");
+
+  g_string_truncate (heard, 0);
+  g_assert_true (tandem_agents_remove (agents, "b", NULL));
+  g_assert_cmpstr (heard->str, ==, "b;");
+
+  /* Let the background token removal fail against the missing keyring. */
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_signal_handlers_disconnect_by_data (agents, heard);
+}
+
+static void
 test_agents_active (void)
 {
   g_autoptr(GSettings) settings = new_settings ();
@@ -1136,6 +1178,7 @@ main (int   argc,
   g_test_add_func ("/agents/round-trip", test_agents_round_trip);
   g_test_add_func ("/agents/openai", test_agents_openai);
   g_test_add_func ("/agents/remove", test_agents_remove);
+  g_test_add_func ("/agents/changed", test_agents_changed);
   g_test_add_func ("/agents/active", test_agents_active);
   g_test_add_func ("/agents/token-no-keyring", test_agents_token_no_keyring);
   g_test_add_func ("/agents/lookup-token-no-keyring", test_agents_lookup_token_no_keyring);

@@ -552,6 +552,302 @@ test_connection_stored_token (Fixture       *f,
 
 typedef struct
 {
+  TokenLookup *lookup;
+  const char  *expected;
+} TokenWait;
+
+/* The keyring holds @expected for the agent, or nothing when it is NULL */
+static gboolean
+token_is (gpointer data)
+{
+  TokenWait *wait = data;
+  gboolean stored = token_stored (wait->lookup);
+
+  return g_strcmp0 (stored ? wait->lookup->token : NULL, wait->expected) == 0;
+}
+
+static gboolean
+first_request_streaming (gpointer data)
+{
+  return agui_test_server_get_n_requests (data) > 0 &&
+         agui_test_server_get_request (data, 0)->state == AGUI_TEST_EXCHANGE_STREAMING;
+}
+
+static gboolean
+has_a_request (gpointer data)
+{
+  return agui_test_server_get_n_requests (data) > 0;
+}
+
+/* A saved agent, its token stored, edited in @preferences */
+static TandemAgent *
+save_agent (TandemPreferencesWindow *preferences,
+            TokenLookup             *lookup,
+            const char              *name,
+            const char              *url,
+            const char              *token)
+{
+  TokenWait wait = { lookup, token };
+  TandemAgent *agent;
+
+  tandem_preferences_window_edit_agent (preferences, NULL);
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "name"), name);
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"), url);
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), token);
+  g_assert_true (tandem_preferences_window_save_editor (preferences));
+
+  agent = find_agent_named (lookup->agents, name);
+  g_assert_nonnull (agent);
+  lookup->id = tandem_agent_get_id (agent);
+  g_assert_true (agui_test_wait_for (token_is, &wait, TIMEOUT_MS));
+
+  return agent;
+}
+
+static void
+remove_agent (TandemAgent *agent)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  g_autoptr(GError) error = NULL;
+
+  tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
+  g_assert_true (tandem_agents_remove (agents, tandem_agent_get_id (agent), &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_saved_settings_reach_open_conversation (Fixture       *f,
+                                             gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autoptr(AguiTestServer) moved = NULL;
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  TokenLookup lookup = { agents, NULL, NULL, FALSE };
+  TokenWait wait = { &lookup, "n3w-t0ken" };
+  AgentWait agent_wait = { f->window, NULL };
+  AguiAgentSession *session;
+  AguiTestResponse *response;
+  const AguiTestRequest *request;
+
+  g_test_summary ("A token, header and URL saved in Preferences go with the next run of a conversation already "
+                  "open, and a run under way ends on what it started with");
+
+  moved = agui_test_server_new (&error);
+  g_assert_no_error (error);
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  agent = save_agent (preferences, &lookup, "Live agent", agui_test_server_get_url (f->server), "0ld-t0ken");
+  tandem_agents_set_active_id (agents, tandem_agent_get_id (agent));
+  tandem_window_new_chat (f->window);
+  agent_wait.agent = tandem_agent_get_id (agent);
+  g_assert_true (agui_test_wait_for (session_has_agent, &agent_wait, TIMEOUT_MS));
+  session = tandem_window_get_session (f->window);
+
+  /* The first answer pauses long enough for the settings to change under it */
+  response = agui_test_response_new_events (RS ("r1"), NULL);
+  agui_test_response_append_stall (response, 4000);
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Answered on the old settings\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}");
+  agui_test_response_append_event_json (response, RF ("r1"));
+  agui_test_server_push_response (f->server, response);
+  tandem_window_send (f->window, "First question");
+  g_assert_true (agui_test_wait_for (first_request_streaming, f->server, TIMEOUT_MS));
+
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "url"),
+                         agui_test_server_get_url (moved));
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "n3w-t0ken");
+  tandem_preferences_window_add_editor_header (preferences, "X-Tenant", "blue");
+  g_assert_true (tandem_preferences_window_save_editor (preferences));
+  g_assert_true (agui_test_wait_for (token_is, &wait, TIMEOUT_MS));
+  /* Saved while the answer was still coming */
+  g_assert_cmpint (agui_test_server_get_request (f->server, 0)->state, ==, AGUI_TEST_EXCHANGE_STREAMING);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  /* The run under way is not cut: it ends on the old server */
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, session, TIMEOUT_MS));
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_COMPLETE);
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer 0ld-t0ken");
+  g_assert_cmpint (agui_run_state_get_status (agui_agent_session_get_run_state (session)), ==, AGUI_RUN_FINISHED);
+  g_assert_nonnull (tandem_test_find_label (f->window, "Answered on the old settings"));
+
+  /* The same conversation, still open, sends its next message with what was saved */
+  g_assert_true (tandem_window_get_session (f->window) == session);
+  agui_test_server_push_response (moved,
+                                  agui_test_response_new_events (RS ("r2"), TEXT ("m2", "Answered on the new settings"),
+                                                                 RF ("r2"), NULL));
+  tandem_window_send (f->window, "Second question");
+  g_assert_true (agui_test_wait_for (has_a_request, moved, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, session, TIMEOUT_MS));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpuint (agui_test_server_get_n_requests (moved), ==, 1);
+  request = agui_test_server_get_request (moved, 0);
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer n3w-t0ken");
+  g_assert_cmpstr (soup_message_headers_get_one (request->headers, "X-Tenant"), ==, "blue");
+  g_assert_nonnull (tandem_test_find_label (f->window, "Answered on the new settings"));
+
+  g_clear_pointer (&lookup.token, secret_password_free);
+  remove_agent (agent);
+  agui_test_server_stop (moved);
+}
+
+static void
+test_connection_as_a_run (Fixture       *f,
+                          gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autoptr(TandemAgent) agent = NULL;
+  TokenLookup lookup = { agents, NULL, NULL, FALSE };
+  AgentWait agent_wait = { f->window, NULL };
+  const AguiTestRequest *tested;
+  const AguiTestRequest *run;
+  const char *names[] = { "Authorization", "X-Tenant", "Accept", "Content-Type", NULL };
+
+  g_test_summary ("Test Connection sends what a run of the saved agent sends; a typed token is tried, not saved, "
+                  "and the run then goes with the saved one");
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  agent = save_agent (preferences, &lookup, "Tested agent", agui_test_server_get_url (f->server), "s4ved-t0ken");
+
+  /* Saved with a header, and a hand-written Authorization the token beats */
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  tandem_preferences_window_add_editor_header (preferences, "X-Tenant", "green");
+  tandem_preferences_window_add_editor_header (preferences, "Authorization", "Bearer by-hand");
+  g_assert_true (tandem_preferences_window_save_editor (preferences));
+  g_clear_object (&agent);
+  agent = find_agent_named (agents, "Tested agent");
+
+  for (guint i = 0; i < 2; i++)
+    {
+      AguiTestResponse *response = agui_test_response_new_events (RS ("t"), NULL);
+
+      agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+      agui_test_server_push_response (f->server, response);
+    }
+
+  /* The saved settings, the field left empty */
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  g_assert_true (g_str_has_prefix (tandem_preferences_window_get_connection_result (preferences), "Connected"));
+
+  /* An unsaved token is what is tested */
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (preferences, "token"), "uns4ved-t0ken");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.test-connection", NULL));
+  g_assert_true (agui_test_wait_for (connection_tested, preferences, TIMEOUT_MS));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 2);
+  g_assert_cmpstr (soup_message_headers_get_one (agui_test_server_get_request (f->server, 1)->headers, "Authorization"),
+                   ==, "Bearer uns4ved-t0ken");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  /* A run of a conversation with the agent */
+  agui_test_server_push_response (f->server,
+                                  agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Hello"), RF ("r1"), NULL));
+  tandem_agents_set_active_id (agents, tandem_agent_get_id (agent));
+  tandem_window_new_chat (f->window);
+  agent_wait.agent = tandem_agent_get_id (agent);
+  g_assert_true (agui_test_wait_for (session_has_agent, &agent_wait, TIMEOUT_MS));
+  tandem_window_send (f->window, "Hello");
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, tandem_window_get_session (f->window), TIMEOUT_MS));
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 3);
+
+  tested = agui_test_server_get_request (f->server, 0);
+  run = agui_test_server_get_request (f->server, 2);
+  g_assert_cmpstr (soup_message_headers_get_one (run->headers, "Authorization"), ==, "Bearer s4ved-t0ken");
+  g_assert_cmpstr (soup_message_headers_get_one (run->headers, "X-Tenant"), ==, "green");
+  for (guint i = 0; names[i] != NULL; i++)
+    g_assert_cmpstr (soup_message_headers_get_one (tested->headers, names[i]), ==,
+                     soup_message_headers_get_one (run->headers, names[i]));
+  g_assert_cmpstr (tested->path, ==, run->path);
+
+  g_clear_pointer (&lookup.token, secret_password_free);
+  remove_agent (agent);
+}
+
+/* Not a button clicked already, on a toast going away */
+static GtkButton *
+find_drawn_button (gpointer    widget,
+                   const char *label)
+{
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0 &&
+        gtk_widget_is_drawable (buttons->pdata[i]) && gtk_widget_is_sensitive (buttons->pdata[i]))
+      return buttons->pdata[i];
+
+  return NULL;
+}
+
+static gboolean
+undo_shown (gpointer data)
+{
+  return find_drawn_button (data, "_Undo") != NULL;
+}
+
+static gboolean
+undo_gone (gpointer data)
+{
+  return !undo_shown (data);
+}
+
+static void
+test_forget_token_undo (Fixture       *f,
+                        gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *widget = tandem_preferences_window_new (GTK_WINDOW (f->window), agents);
+  TandemPreferencesWindow *preferences = TANDEM_PREFERENCES_WINDOW (widget);
+  g_autoptr(TandemAgent) agent = NULL;
+  TokenLookup lookup = { agents, NULL, NULL, FALSE };
+  TokenWait gone = { &lookup, NULL };
+  TokenWait back = { &lookup, "k33p-m3" };
+
+  g_test_summary ("Forget Stored Token removes the token from the keyring at once, and its toast's Undo puts the "
+                  "same token back");
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  agent = save_agent (preferences, &lookup, "Forgetful agent", agui_test_server_get_url (f->server), "k33p-m3");
+
+  tandem_preferences_window_edit_agent (preferences, tandem_agent_get_id (agent));
+  g_assert_true (agui_test_wait_for (editor_open, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.forget-token", NULL));
+  g_assert_true (agui_test_wait_for (undo_shown, preferences, TIMEOUT_MS));
+  g_assert_true (token_is (&gone));
+  g_assert_nonnull (tandem_test_find_label (preferences, "The token was removed from the keyring"));
+
+  /* Clicked as the person would, on the toast's button */
+  g_signal_emit_by_name (find_drawn_button (preferences, "_Undo"), "clicked");
+  g_assert_true (agui_test_wait_for (token_is, &back, TIMEOUT_MS));
+
+  /* Undo is done once: a second Forget and its Undo still work */
+  g_assert_true (agui_test_wait_for (undo_gone, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.forget-token", NULL));
+  g_assert_true (agui_test_wait_for (token_is, &gone, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (undo_shown, preferences, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (preferences), "editor.undo-forget-token", NULL));
+  g_assert_true (agui_test_wait_for (token_is, &back, TIMEOUT_MS));
+
+  g_clear_pointer (&lookup.token, secret_password_free);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  remove_agent (agent);
+}
+
+typedef struct
+{
   GtkApplication *application;
   const char     *thread_id;
 } Relaunch;
@@ -668,6 +964,9 @@ main (int   argc,
   ADD ("add-agent", test_add_agent);
   ADD ("test-connection", test_connection);
   ADD ("test-connection-stored-token", test_connection_stored_token);
+  ADD ("test-connection-as-a-run", test_connection_as_a_run);
+  ADD ("saved-settings-reach-open-conversation", test_saved_settings_reach_open_conversation);
+  ADD ("forget-token-undo", test_forget_token_undo);
   ADD ("relaunch", test_relaunch);
 #undef ADD
 

@@ -13,6 +13,7 @@
 
 #include "agui-test-openai.h"
 #include "agui-test-server.h"
+#include "tandem-agent-transport.h"
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
 #include "tandem-tool-card.h"
@@ -76,7 +77,11 @@ session_is_openai (gpointer data)
   Fixture *f = data;
   AguiAgentSession *session = tandem_window_get_session (f->window);
 
-  return session != NULL && AGUI_IS_OPENAI_AGENT (agui_agent_session_get_transport (session));
+  AguiTransport *transport = session != NULL ? agui_agent_session_get_transport (session) : NULL;
+
+  /* The conversation's transport follows the agent's settings; it runs on the model */
+  return TANDEM_IS_AGENT_TRANSPORT (transport) &&
+         AGUI_IS_OPENAI_AGENT (tandem_agent_transport_get_current (TANDEM_AGENT_TRANSPORT (transport)));
 }
 
 static AdwMessageDialog *
