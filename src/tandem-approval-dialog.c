@@ -1017,7 +1017,7 @@ tandem_approval_dialog_set_position (TandemApprovalDialog *self,
  * @self: an approval dialog
  * @title: (nullable): the title of the conversation that asks
  *
- * Names the conversation in the heading and the window title.
+ * Names the conversation in the heading.
  */
 void
 tandem_approval_dialog_set_conversation (TandemApprovalDialog *self,
@@ -1042,8 +1042,8 @@ tandem_approval_dialog_set_conversation (TandemApprovalDialog *self,
     self->conversation = g_strdup (title);
 
   heading = dup_heading (agui_interrupt_get_reason (self->interrupt), self->approval, self->conversation);
+  /* The window title follows the heading: window lists name it too */
   adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
-  gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
 const char *

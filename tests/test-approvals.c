@@ -1026,7 +1026,7 @@ test_dialog_belongs (Fixture       *f,
   if (!agui_test_wait_for (dialog_names_conversation, &named, TIMEOUT_MS))
     g_error ("The dialog reads “%s” in “%s”", dialog_heading (dialog), window_title (f->window));
   title = g_strdup (window_title (f->window));
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, title);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (dialog)), title));
 
   /* An edit in progress, to find again */
   tandem_approval_dialog_set_editing (dialog, TRUE);
