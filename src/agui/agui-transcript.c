@@ -1212,7 +1212,9 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
    *
    * The interrupts the thread waits on: a list of [class@Agui.Interrupt],
    * always the same list, changed when a run ends. It is notified after
-   * the list has changed.
+   * the list has changed, and when one of them expires (its
+   * `expiresAt` passes; the list is the same, what may answer it is
+   * not), as the tool call it names turns %AGUI_TOOL_CALL_EXPIRED.
    */
   properties[PROP_PENDING_INTERRUPTS] =
     g_param_spec_object ("pending-interrupts", NULL, NULL, G_TYPE_LIST_MODEL,
