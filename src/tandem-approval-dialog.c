@@ -56,6 +56,8 @@
 #define RESPONSE_CANCEL  "cancel"
 #define RESPONSE_LATER   "later"
 
+#define CONVERSATION_MAX_CHARS 40
+
 struct _TandemApprovalDialog
 {
   AdwMessageDialog  parent_instance;
@@ -73,6 +75,9 @@ struct _TandemApprovalDialog
   GtkWidget        *error_label;
   GtkWidget        *expiry_label;
   GtkWidget        *position_label;
+  GtkWidget        *arguments_label;
+  char             *conversation;
+  char             *arguments_text;
 
   guint             expiry_timeout_id;
   guint             approval : 1;
@@ -112,6 +117,38 @@ schema_get_property (JsonObject *schema,
     return NULL;
 
   return object_get_object (properties, name);
+}
+
+static const char *heading_for_reason (const char *reason,
+                                      gboolean    approval);
+
+/* Like a save dialog naming its document, the heading names the
+ * conversation that asks: the dialog is not modal, and several
+ * conversations may wait at once. */
+static char *
+dup_heading (const char *reason,
+             gboolean    approval,
+             const char *conversation)
+{
+  if (conversation == NULL)
+    return g_strdup (heading_for_reason (reason, approval));
+
+  /* Translators: %s is the title of a conversation */
+  if (g_strcmp0 (reason, "tool_call") == 0 && approval)
+    return g_strdup_printf (_("Approve tool call in “%s”?"), conversation);
+  /* Translators: %s is the title of a conversation */
+  if (g_strcmp0 (reason, "confirmation") == 0 && approval)
+    return g_strdup_printf (_("Confirmation needed in “%s”"), conversation);
+  /* Translators: %s is the title of a conversation */
+  if (g_strcmp0 (reason, "input_required") == 0)
+    return g_strdup_printf (_("The agent in “%s” needs your input"), conversation);
+
+  return g_strdup_printf (approval
+                          /* Translators: %s is the title of a conversation */
+                          ? _("The agent in “%s” asks for approval")
+                          /* Translators: %s is the title of a conversation */
+                          : _("The agent in “%s” needs a response"),
+                          conversation);
 }
 
 static const char *
@@ -183,7 +220,9 @@ tandem_approval_dialog_mark_expired (TandemApprovalDialog *self)
   gtk_widget_set_visible (self->expiry_label, TRUE);
 }
 
-static gboolean
+static gboolean on_expiry_timeout_cb (gpointer user_data);
+
+static void
 tandem_approval_dialog_update_expiry (TandemApprovalDialog *self)
 {
   g_autoptr(GDateTime) now = NULL;
@@ -191,20 +230,20 @@ tandem_approval_dialog_update_expiry (TandemApprovalDialog *self)
   g_autofree char *formatted = NULL;
   g_autofree char *text = NULL;
   GTimeSpan remaining;
+  GTimeSpan wait;
 
   g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
 
   if (self->expires_at == NULL)
-    return G_SOURCE_REMOVE;
+    return;
 
   now = g_date_time_new_now_utc ();
   remaining = g_date_time_difference (self->expires_at, now);
 
   if (remaining <= 0)
     {
-      self->expiry_timeout_id = 0;
       tandem_approval_dialog_mark_expired (self);
-      return G_SOURCE_REMOVE;
+      return;
     }
 
   local = g_date_time_to_local (self->expires_at);
@@ -234,7 +273,19 @@ tandem_approval_dialog_update_expiry (TandemApprovalDialog *self)
   gtk_label_set_text (GTK_LABEL (self->expiry_label), text);
   gtk_widget_set_visible (self->expiry_label, TRUE);
 
-  return G_SOURCE_CONTINUE;
+  /* Woken only when the text changes: once a second in the last minute,
+   * else when the date, then the minute, countdown begins. */
+  if (remaining > G_TIME_SPAN_DAY)
+    wait = remaining - G_TIME_SPAN_DAY + 1;
+  else if (remaining >= G_TIME_SPAN_MINUTE)
+    wait = remaining - G_TIME_SPAN_MINUTE + 1;
+  else
+    wait = (remaining - 1) % G_TIME_SPAN_SECOND + 1;
+
+  wait = (wait + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND;
+  g_clear_handle_id (&self->expiry_timeout_id, g_source_remove);
+  self->expiry_timeout_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MIN (wait, (GTimeSpan) G_MAXUINT),
+                                                on_expiry_timeout_cb, self, NULL);
 }
 
 static gboolean
@@ -244,7 +295,10 @@ on_expiry_timeout_cb (gpointer user_data)
 
   g_assert (TANDEM_IS_APPROVAL_DIALOG (self));
 
-  return tandem_approval_dialog_update_expiry (self);
+  self->expiry_timeout_id = 0;
+  tandem_approval_dialog_update_expiry (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static JsonObject *
@@ -450,6 +504,32 @@ on_response_cb (TandemApprovalDialog *self,
     }
 }
 
+/* The preview shows what Approve would send: the agent's arguments, or
+ * the edited ones as the person types. A value the form cannot read yet
+ * (half a number) leaves the last one shown. */
+static void
+tandem_approval_dialog_update_preview (TandemApprovalDialog *self)
+{
+  g_autoptr(JsonNode) edited = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->arguments_label == NULL)
+    return;
+
+  if (!tandem_approval_dialog_get_editing (self))
+    {
+      gtk_label_set_text (GTK_LABEL (self->arguments_label), self->arguments_text);
+      return;
+    }
+
+  if (!tandem_schema_form_validate (TANDEM_SCHEMA_FORM (self->form), NULL) ||
+      !(edited = tandem_approval_dialog_dup_edited_arguments (self)))
+    return;
+
+  text = json_to_string (edited, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->arguments_label), text);
+}
+
 static void
 on_edit_button_toggled_cb (TandemApprovalDialog *self)
 {
@@ -457,6 +537,7 @@ on_edit_button_toggled_cb (TandemApprovalDialog *self)
 
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->edit_revealer), editing);
   gtk_widget_set_visible (self->error_label, FALSE);
+  tandem_approval_dialog_update_preview (self);
 }
 
 static gboolean
@@ -485,7 +566,8 @@ on_cancelled_cb (GCancellable *cancellable,
 }
 
 static GtkWidget *
-new_arguments_view (const char *arguments)
+new_arguments_view (const char  *arguments,
+                    GtkWidget  **label_out)
 {
   GtkWidget *label = gtk_label_new (arguments != NULL ? arguments : "");
   GtkWidget *scrolled;
@@ -505,6 +587,9 @@ new_arguments_view (const char *arguments)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_widget_add_css_class (scrolled, "card");
+
+  if (label_out != NULL)
+    *label_out = label;
 
   return scrolled;
 }
@@ -564,7 +649,7 @@ tandem_approval_dialog_build_action (TandemApprovalDialog     *self,
         g_autofree char *text = json_to_string (node, TRUE);
 
         gtk_box_append (GTK_BOX (box), new_heading_label (_("Details from the agent")));
-        gtk_box_append (GTK_BOX (box), new_arguments_view (text));
+        gtk_box_append (GTK_BOX (box), new_arguments_view (text, NULL));
       }
       return NULL;
 
@@ -577,7 +662,10 @@ tandem_approval_dialog_build_action (TandemApprovalDialog     *self,
       title = g_strdup_printf (_("Tool: %s"), description->tool_name);
       gtk_box_append (GTK_BOX (box), new_heading_label (title));
       if (description->arguments_text != NULL)
-        gtk_box_append (GTK_BOX (box), new_arguments_view (description->arguments_text));
+        {
+          self->arguments_text = g_strdup (description->arguments_text);
+          gtk_box_append (GTK_BOX (box), new_arguments_view (description->arguments_text, &self->arguments_label));
+        }
 
       if (description->tool_name == NULL)
         return NULL;
@@ -641,6 +729,9 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
       if (edited_schema != NULL)
         {
           self->form = tandem_schema_form_new (edited_schema, self->arguments);
+          g_signal_connect_object (self->form, "changed",
+                                   G_CALLBACK (tandem_approval_dialog_update_preview), self,
+                                   G_CONNECT_SWAPPED);
 
           self->edit_button = gtk_toggle_button_new_with_mnemonic (_("_Edit Arguments"));
           gtk_widget_set_halign (self->edit_button, GTK_ALIGN_START);
@@ -711,8 +802,8 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
   if (expires_at != NULL)
     self->expires_at = g_date_time_ref (expires_at);
 
-  if (self->expires_at != NULL && tandem_approval_dialog_update_expiry (self) == G_SOURCE_CONTINUE)
-    self->expiry_timeout_id = g_timeout_add_seconds (1, on_expiry_timeout_cb, self);
+  if (self->expires_at != NULL)
+    tandem_approval_dialog_update_expiry (self);
 }
 
 static gboolean
@@ -772,6 +863,8 @@ tandem_approval_dialog_finalize (GObject *object)
   g_clear_object (&self->interrupt);
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->expires_at, g_date_time_unref);
+  g_clear_pointer (&self->arguments_text, g_free);
+  g_clear_pointer (&self->conversation, g_free);
 
   G_OBJECT_CLASS (tandem_approval_dialog_parent_class)->finalize (object);
 }
@@ -917,6 +1010,40 @@ tandem_approval_dialog_set_position (TandemApprovalDialog *self,
   /* Translators: which of the agent's questions this is, as in "1 of 2" */
   text = g_strdup_printf (_("Question %u of %u"), position, count);
   gtk_label_set_text (GTK_LABEL (self->position_label), text);
+}
+
+/**
+ * tandem_approval_dialog_set_conversation:
+ * @self: an approval dialog
+ * @title: (nullable): the title of the conversation that asks
+ *
+ * Names the conversation in the heading.
+ */
+void
+tandem_approval_dialog_set_conversation (TandemApprovalDialog *self,
+                                         const char           *title)
+{
+  g_autofree char *heading = NULL;
+
+  g_return_if_fail (TANDEM_IS_APPROVAL_DIALOG (self));
+
+  if (title != NULL && title[0] == '\0')
+    title = NULL;
+  g_free (self->conversation);
+  self->conversation = NULL;
+  /* A heading, not a paragraph: a long title is cut */
+  if (title != NULL && g_utf8_strlen (title, -1) > CONVERSATION_MAX_CHARS)
+    {
+      g_autofree char *cut = g_utf8_substring (title, 0, CONVERSATION_MAX_CHARS - 1);
+
+      self->conversation = g_strconcat (g_strchomp (cut), "…", NULL);
+    }
+  else
+    self->conversation = g_strdup (title);
+
+  heading = dup_heading (agui_interrupt_get_reason (self->interrupt), self->approval, self->conversation);
+  /* The window title follows the heading: window lists name it too */
+  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
 }
 
 const char *

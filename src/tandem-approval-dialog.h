@@ -33,6 +33,8 @@ gboolean              tandem_approval_dialog_get_expired (TandemApprovalDialog *
 void                  tandem_approval_dialog_set_position (TandemApprovalDialog *self,
                                                            guint                 position,
                                                            guint                 count);
+void                  tandem_approval_dialog_set_conversation (TandemApprovalDialog *self,
+                                                               const char           *title);
 const char           *tandem_approval_dialog_get_position_text (TandemApprovalDialog *self);
 
 G_END_DECLS

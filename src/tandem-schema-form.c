@@ -488,6 +488,37 @@ build_json_editor (Field    *field,
   g_signal_connect_swapped (buffer, "changed", G_CALLBACK (on_field_changed_cb), field->row);
 }
 
+static guint changed_signal;
+
+static void
+tandem_schema_form_emit_changed (TandemSchemaForm *self)
+{
+  g_signal_emit (self, changed_signal, 0);
+}
+
+/* Whatever shows the value (the approval dialog's preview of the
+ * arguments) follows every edit, not only the finished form. */
+static void
+tandem_schema_form_watch_field (TandemSchemaForm *self,
+                                Field            *field)
+{
+  GObject *source = G_OBJECT (field->input);
+  const char *signal = "changed";
+
+  if (GTK_IS_TEXT_VIEW (field->input))
+    source = G_OBJECT (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->input)));
+  else if (GTK_IS_SWITCH (field->input))
+    signal = "notify::active";
+  else if (field->kind == FIELD_ENUM)
+    signal = "notify::selected";
+
+  /* A spin button's value follows its text only once the text is taken */
+  if (GTK_IS_SPIN_BUTTON (field->input))
+    g_signal_connect_object (source, "value-changed", G_CALLBACK (tandem_schema_form_emit_changed),
+                             self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (source, signal, G_CALLBACK (tandem_schema_form_emit_changed), self, G_CONNECT_SWAPPED);
+}
+
 static void
 tandem_schema_form_add_field (TandemSchemaForm *self,
                               const char       *name,
@@ -557,6 +588,7 @@ tandem_schema_form_add_field (TandemSchemaForm *self,
                                     -1);
 
   field_set_description (field, field->row);
+  tandem_schema_form_watch_field (self, field);
 
   if (field->required)
     field_mark_required (field);
@@ -862,6 +894,15 @@ tandem_schema_form_class_init (TandemSchemaFormClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "schemaform");
+
+  /**
+   * TandemSchemaForm::changed:
+   * @self: a form
+   *
+   * Emitted whenever the person edits a field: the value may have changed.
+   */
+  changed_signal = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void

@@ -239,6 +239,9 @@ dup_answer_line (AguiToolCallPart *part)
 
   if (text == NULL && agui_tool_call_part_get_status (part) == AGUI_TOOL_CALL_AWAITING_APPROVAL)
     return g_strdup (_("The agent is waiting for your answer"));
+  /* Expired before anyone dismissed it */
+  if (text == NULL && agui_tool_call_part_get_status (part) == AGUI_TOOL_CALL_EXPIRED)
+    return g_strdup (_("The question expired unanswered"));
 
   return text;
 }

@@ -70,7 +70,8 @@ struct _TandemWindow
 
   guint                 following : 1;
   guint                 preedit_active : 1;
-  guint                 asking : 1;
+  struct _AskData      *ask;           /* the questions being asked, or NULL */
+  char                 *composer_hint;
   /* The store's threads, and what the sidebar shows of them: titles
    * and agents are read from the list rather than asked of the store. */
   AguiThreadList       *threads;
@@ -130,6 +131,7 @@ static void tandem_window_update_actions  (TandemWindow *self);
 static void tandem_window_check_reveal    (TandemWindow  *self,
                                            GtkAdjustment *adjustment);
 static void tandem_window_ask_interrupts  (TandemWindow *self);
+static gboolean tandem_window_asks_shown  (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
 static void tandem_window_update_agent    (TandemWindow *self);
 static gboolean is_url                    (const char   *agent);
@@ -661,6 +663,24 @@ tandem_window_update_run_state (TandemWindow *self)
   tandem_window_update_actions (self);
 }
 
+/* A composer that cannot take a message says why, instead of letting
+ * typing silently do nothing. */
+static void
+tandem_window_update_composer_hint (TandemWindow *self,
+                                    gboolean      waiting)
+{
+  const char *text = waiting ? _("Answer the question above to continue") : self->composer_hint;
+
+  gtk_label_set_text (self->composer_placeholder, text != NULL ? text : "");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
+                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text != NULL ? text : "",
+                                  -1);
+  if (waiting)
+    gtk_widget_add_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
+}
+
 static void
 tandem_window_update_actions (TandemWindow *self)
 {
@@ -684,11 +704,13 @@ tandem_window_update_actions (TandemWindow *self)
                                  g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import", self->store != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts", usable && waiting && !busy && !self->asking);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts",
+                                 usable && waiting && !busy && !tandem_window_asks_shown (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-message", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
 
+  tandem_window_update_composer_hint (self, waiting && self->agent_problem == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->composer_placeholder), text[0] == '\0');
   gtk_widget_set_visible (self->send_button, !busy);
   gtk_widget_set_visible (self->stop_button, busy);
@@ -849,10 +871,11 @@ on_resume_done_cb (GObject      *object,
 
 /* The window is held weakly: a dialog waiting for the person must not
  * keep a destroyed window alive, and its dispose cancels the dialogs. */
-typedef struct
+typedef struct _AskData
 {
   GWeakRef          self;
   AguiAgentSession *session;
+  char             *thread_id;
   GPtrArray        *interrupts;  /* of AguiInterrupt */
   JsonArray        *answers;
   guint             index;
@@ -863,13 +886,14 @@ ask_data_free (AskData *data)
 {
   g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
 
-  if (self != NULL)
+  if (self != NULL && self->ask == data)
     {
-      self->asking = FALSE;
+      self->ask = NULL;
       tandem_window_update_actions (self);
     }
   g_weak_ref_clear (&data->self);
   g_clear_object (&data->session);
+  g_free (data->thread_id);
   g_clear_pointer (&data->interrupts, g_ptr_array_unref);
   g_clear_pointer (&data->answers, json_array_unref);
   g_free (data);
@@ -931,8 +955,75 @@ ask_next (AskData *data)
                                        agui_agent_session_get_transcript (data->session),
                                        g_ptr_array_index (data->interrupts, data->index));
   tandem_approval_dialog_set_position (dialog, data->index + 1, data->interrupts->len);
+  tandem_approval_dialog_set_conversation (dialog, adw_window_title_get_title (self->window_title));
   g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
   tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
+}
+
+static gboolean
+tandem_window_asks_shown (TandemWindow *self)
+{
+  if (self->ask == NULL || self->session == NULL)
+    return FALSE;
+
+  /* Without a thread (never stored), only the very session is its conversation */
+  if (self->ask->thread_id == NULL)
+    return self->ask->session == self->session;
+
+  return g_strcmp0 (self->ask->thread_id, agui_agent_session_get_thread_id (self->session)) == 0;
+}
+
+/* Whether @session still waits on exactly the questions @data asks */
+static gboolean
+ask_data_matches (AskData          *data,
+                  AguiAgentSession *session)
+{
+  GListModel *pending = agui_agent_session_get_pending_interrupts (session);
+
+  if (g_list_model_get_n_items (pending) != data->interrupts->len)
+    return FALSE;
+
+  for (guint i = 0; i < data->interrupts->len; i++)
+    {
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+
+      if (g_strcmp0 (agui_interrupt_get_id (interrupt), agui_interrupt_get_id (data->interrupts->pdata[i])) != 0)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The dialog belongs to its conversation: hidden while another is
+ * shown, back as it was left (edits and all) when its own is. A
+ * conversation reopened is a new session on the same thread; the
+ * answers go out through the one shown. */
+static void
+tandem_window_sync_approval (TandemWindow *self)
+{
+  if (self->ask == NULL || self->approval_dialog == NULL)
+    return;
+
+  if (!tandem_window_asks_shown (self))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->approval_dialog), FALSE);
+      return;
+    }
+
+  if (self->ask->session != self->session)
+    {
+      /* Answered or changed meanwhile: what the dialog asks is gone */
+      if (!ask_data_matches (self->ask, self->session))
+        {
+          self->ask = NULL;
+          gtk_window_close (self->approval_dialog);
+          tandem_window_update_actions (self);
+          return;
+        }
+      g_set_object (&self->ask->session, self->session);
+    }
+
+  gtk_window_present (self->approval_dialog);
 }
 
 static void
@@ -941,21 +1032,32 @@ tandem_window_ask_interrupts (TandemWindow *self)
   GListModel *interrupts;
   AskData *data;
 
-  if (self->asking || !has_pending_interrupts (self) || is_busy (self) || self->agent_problem != NULL)
+  if (tandem_window_asks_shown (self) || !has_pending_interrupts (self) || is_busy (self) ||
+      self->agent_problem != NULL)
     return;
+
+  /* One conversation's questions at a time: another's, hidden, are left
+   * for later, still waiting in their conversation. */
+  if (self->ask != NULL)
+    {
+      self->ask = NULL;
+      if (self->approval_dialog != NULL)
+        gtk_window_close (self->approval_dialog);
+    }
 
   interrupts = agui_agent_session_get_pending_interrupts (self->session);
 
   data = g_new0 (AskData, 1);
   g_weak_ref_init (&data->self, self);
   data->session = g_object_ref (self->session);
+  data->thread_id = g_strdup (agui_agent_session_get_thread_id (self->session));
   /* The dialogs ask what was pending when asked, whatever the list
    * does meanwhile; each interrupt is immutable. */
   data->interrupts = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
     g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
   data->answers = json_array_new ();
-  self->asking = TRUE;
+  self->ask = data;
   tandem_window_update_actions (self);
 
   ask_next (data);
@@ -984,10 +1086,9 @@ tandem_window_update_placeholder (TandemWindow *self,
   else
     text = g_strdup (_("Message the demo agent…"));
 
-  gtk_label_set_text (self->composer_placeholder, text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
-                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text,
-                                  -1);
+  g_free (self->composer_hint);
+  self->composer_hint = g_steal_pointer (&text);
+  tandem_window_update_composer_hint (self, has_pending_interrupts (self) && self->agent_problem == NULL);
 }
 
 static void
@@ -1004,6 +1105,9 @@ tandem_window_update_title (TandemWindow *self)
     title = agui_thread_info_get_title (thread);
 
   adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
+  if (self->approval_dialog != NULL && tandem_window_asks_shown (self))
+    tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),
+                                             adw_window_title_get_title (self->window_title));
 
   /* The conversation's own agent, never merely the default one */
   {
@@ -1030,6 +1134,30 @@ tandem_window_update_title (TandemWindow *self)
   (void) application;
 }
 
+/* Questions past their expiry wait for nobody: the person can only
+ * dismiss them. */
+static gboolean
+has_open_questions (TandemWindow *self)
+{
+  GListModel *interrupts;
+  g_autoptr(GDateTime) now = NULL;
+
+  if (!has_pending_interrupts (self))
+    return FALSE;
+
+  interrupts = agui_agent_session_get_pending_interrupts (self->session);
+  now = g_date_time_new_now_utc ();
+  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
+    {
+      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
+
+      if (!agui_interrupt_has_expired (interrupt, now))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* The conversation shown may be ahead of the store (its turn is written
  * in a worker); the others are as their last turn left them. */
 static gboolean
@@ -1038,7 +1166,7 @@ thread_is_waiting (TandemWindow   *self,
 {
   if (self->session != NULL &&
       g_strcmp0 (agui_thread_info_get_id (info), agui_agent_session_get_thread_id (self->session)) == 0)
-    return has_pending_interrupts (self);
+    return has_open_questions (self);
 
   return agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER;
 }
@@ -2747,6 +2875,7 @@ tandem_window_finalize (GObject *object)
   g_clear_pointer (&self->reopen_thread, g_free);
   g_clear_pointer (&self->agent_id, g_free);
   g_clear_pointer (&self->agent_problem, g_free);
+  g_clear_pointer (&self->composer_hint, g_free);
   g_clear_pointer (&self->next_agent_problem, g_free);
 
   G_OBJECT_CLASS (tandem_window_parent_class)->finalize (object);
@@ -3010,6 +3139,7 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
+  tandem_window_sync_approval (self);
   tandem_window_queue_follow (self);
 }
 

@@ -16,6 +16,8 @@
 #include "tandem-approval-dialog.h"
 #include "tandem-attempt-frame.h"
 #include "tandem-interrupt-banner.h"
+#include "tandem-schema-form.h"
+#include "tandem-thread-row.h"
 #include "tandem-tool-card.h"
 #include "tandem-window.h"
 #include "tandem-test-window.h"
@@ -322,9 +324,18 @@ test_card_state (Fixture       *f,
 
   send_text (f, "Clean up");
   dialog = wait_for_dialog ();
-  assert_card_status (f->window, "tc1", "Awaiting approval");
   card = find_card (f->window, "tc1");
-  g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, "The agent is waiting for your answer");
+  /* Past its expiresAt, the card says so before anyone answers */
+  if (strstr (c->interrupt, "expiresAt") != NULL)
+    {
+      assert_card_status (f->window, "tc1", "Expired");
+      g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, "The question expired unanswered");
+    }
+  else
+    {
+      assert_card_status (f->window, "tc1", "Awaiting approval");
+      g_assert_cmpstr (tandem_tool_card_get_answer_text (card), ==, "The agent is waiting for your answer");
+    }
 
   if (c->edit)
     {
@@ -938,6 +949,302 @@ test_collapse_failed (Fixture       *f,
   g_assert_cmpstr (find_mark (f->window), ==, "Failed — this answer was not given to the agent");
 }
 
+/* The approval dialog's conversation, and the composer while it asks */
+
+static const char *
+dialog_heading (TandemApprovalDialog *dialog)
+{
+  return adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog));
+}
+
+static gboolean
+dialog_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static gboolean
+dialog_visible (gpointer data)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static const char *
+window_title (TandemWindow *window)
+{
+  return adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (window, "window_title")));
+}
+
+typedef struct
+{
+  TandemApprovalDialog *dialog;
+  TandemWindow         *window;
+} Named;
+
+/* The heading names the conversation the window shows as its title */
+static gboolean
+dialog_names_conversation (gpointer data)
+{
+  Named *named = data;
+  g_autofree char *expected = g_strdup_printf ("Approve tool call in “%s”?", window_title (named->window));
+
+  return g_strcmp0 (window_title (named->window), "New Chat") != 0 &&
+         g_strcmp0 (dialog_heading (named->dialog), expected) == 0;
+}
+
+static void
+test_dialog_belongs (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiAgentSession) other = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *heading = NULL;
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autofree char *answer = NULL;
+  g_autoptr(GError) error = NULL;
+  TandemApprovalDialog *dialog;
+  GtkWidget *form;
+  Named named;
+  Count two = { f, 2 };
+  JsonArray *resume;
+
+  g_test_summary ("The approval dialog names its conversation, hides while another is shown "
+                  "and comes back as it was left when its conversation is opened again");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL APPROVAL_SCHEMA)), NULL);
+  push (f, RS ("r2"), RESULT ("tc1", "done"), RF ("r2"), NULL);
+  send_text (f, "Clean up my folder");
+  dialog = wait_for_dialog ();
+  tandem_test_wait_for_threads (f->window);
+  named.dialog = dialog;
+  named.window = f->window;
+  if (!agui_test_wait_for (dialog_names_conversation, &named, TIMEOUT_MS))
+    g_error ("The dialog reads “%s” in “%s”", dialog_heading (dialog), window_title (f->window));
+  title = g_strdup (window_title (f->window));
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (dialog)), title));
+
+  /* An edit in progress, to find again */
+  tandem_approval_dialog_set_editing (dialog, TRUE);
+  form = tandem_approval_dialog_get_form (dialog);
+  {
+    g_autoptr(GPtrArray) entries = tandem_test_find_all (form, GTK_TYPE_EDITABLE);
+
+    gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "/tmp/older");
+  }
+
+  /* Another conversation shown: the dialog goes with its own */
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  other = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
+  tandem_window_set_session (f->window, other);
+  g_assert_true (agui_test_wait_for (dialog_hidden, dialog, TIMEOUT_MS));
+  g_assert_null (find_dialog ());
+
+  /* Its conversation opened again from the store, as the sidebar does (a
+   * new session on the thread) but on the loopback agent: the same
+   * dialog, edit and all */
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", thread_id, "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
+  agui_agent_session_restore_async (reopened, NULL, agui_test_store_result_cb, &restored);
+  agui_test_wait_for_result (&restored, TIMEOUT_MS);
+  g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
+  g_assert_no_error (error);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  tandem_window_set_session (f->window, reopened);
+  g_assert_true (agui_test_wait_for (dialog_visible, dialog, TIMEOUT_MS));
+  g_assert_true (find_dialog () == dialog);
+  g_assert_true (tandem_approval_dialog_get_editing (dialog));
+  heading = g_strdup_printf ("Approve tool call in “%s”?", title);
+  g_assert_cmpstr (dialog_heading (dialog), ==, heading);
+
+  /* Answered there, the answer goes out for the conversation shown */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  agui_test_wait_for_exchange (reopened, TIMEOUT_MS);
+  resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
+  g_assert_cmpuint (json_array_get_length (resume), ==, 1);
+  answer = json_to_string (json_array_get_element (resume, 0), FALSE);
+  g_assert_nonnull (strstr (answer, "/tmp/older"));
+  assert_card_status (f->window, "tc1", "Complete");
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  gboolean      blocked;
+} Composer;
+
+static gboolean
+composer_is (gpointer data)
+{
+  Composer *expected = data;
+  GtkLabel *placeholder = GTK_LABEL (tandem_test_child (expected->window, "composer_placeholder"));
+  GtkWidget *view = tandem_test_child (expected->window, "composer_view");
+  gboolean says = g_strcmp0 (gtk_label_get_text (placeholder), "Answer the question above to continue") == 0;
+
+  return gtk_widget_get_visible (GTK_WIDGET (placeholder)) &&
+         says == expected->blocked &&
+         gtk_widget_get_sensitive (view) == !expected->blocked;
+}
+
+/* The banner's Answer… can be pressed */
+static gboolean
+answer_offered (gpointer data)
+{
+  GtkWidget *banner = tandem_test_child (data, "interrupt_banner");
+  g_autoptr(GPtrArray) buttons = tandem_test_find_all (banner, GTK_TYPE_BUTTON);
+
+  return gtk_widget_is_drawable (banner) && buttons->len == 1 && gtk_widget_is_sensitive (buttons->pdata[0]);
+}
+
+static void
+test_composer_blocked (Fixture       *f,
+                       gconstpointer  data)
+{
+  Composer blocked = { f->window, TRUE };
+  Composer open = { f->window, FALSE };
+  TandemApprovalDialog *dialog;
+  Count two = { f, 2 };
+
+  g_test_summary ("While a question waits the composer says to answer it first, and cannot be typed in");
+
+  g_assert_true (agui_test_wait_for (composer_is, &open, TIMEOUT_MS));
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
+  push (f, RS ("r2"), RESULT ("tc1", "done"), RF ("r2"), NULL);
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  g_assert_true (agui_test_wait_for (composer_is, &blocked, TIMEOUT_MS));
+  g_assert_false (gtk_widget_is_sensitive (tandem_test_child (f->window, "composer_view")));
+
+  /* Put off, the question still waits: so does the composer */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "later");
+  g_assert_true (agui_test_wait_for (no_dialog, NULL, TIMEOUT_MS));
+  g_assert_true (composer_is (&blocked));
+
+  g_assert_true (agui_test_wait_for (answer_offered, f->window, TIMEOUT_MS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.answer-interrupts", NULL));
+  dialog = wait_for_dialog ();
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  agui_test_wait_for_exchange (f->session, TIMEOUT_MS);
+  g_assert_true (agui_test_wait_for (composer_is, &open, TIMEOUT_MS));
+}
+
+typedef struct
+{
+  TandemWindow *window;
+  const char   *thread_id;
+  gboolean      waiting;
+} ThreadRow;
+
+static gboolean
+thread_row_waiting_is (gpointer data)
+{
+  ThreadRow *expected = data;
+  g_autoptr(GPtrArray) rows = tandem_test_find_all (expected->window, TANDEM_TYPE_THREAD_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      AguiThreadInfo *info = tandem_thread_row_get_info (rows->pdata[i]);
+
+      if (info != NULL && g_strcmp0 (agui_thread_info_get_id (info), expected->thread_id) == 0)
+        return tandem_thread_row_get_waiting (rows->pdata[i]) == expected->waiting;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+dialog_expired (gpointer data)
+{
+  return tandem_approval_dialog_get_expired (data) &&
+         tandem_test_find_label (data, "This request has expired") != NULL;
+}
+
+static void
+test_expires_in_place (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  /* Time enough to see it wait first, on a loaded machine too */
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 4);
+  g_autofree char *expires_at = g_date_time_format_iso8601 (soon);
+  g_autofree char *extra = g_strdup_printf (TOOL_CALL APPROVAL_SCHEMA ",\"expiresAt\":\"%s\"", expires_at);
+  g_autofree char *interrupt = g_strdup_printf (INTERRUPTS ("r1", ASK ("i1", "tc1", "%s")), extra);
+  ThreadRow waiting = { f->window, NULL, TRUE };
+  ThreadRow expired = { f->window, NULL, FALSE };
+  TandemApprovalDialog *dialog;
+
+  g_test_summary ("When the question expires the card, the sidebar and the dialog say so at once");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), interrupt, NULL);
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  waiting.thread_id = expired.thread_id = agui_agent_session_get_thread_id (f->session);
+  tandem_test_wait_for_threads (f->window);
+  g_assert_true (agui_test_wait_for (thread_row_waiting_is, &waiting, TIMEOUT_MS));
+
+  assert_card_status (f->window, "tc1", "Expired");
+  g_assert_cmpstr (tandem_tool_card_get_answer_text (find_card (f->window, "tc1")), ==,
+                   "The question expired unanswered");
+  g_assert_true (agui_test_wait_for (thread_row_waiting_is, &expired, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (dialog_expired, dialog, TIMEOUT_MS));
+  /* Nothing was answered for the person */
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+}
+
+/* The arguments shown above the form are what Approve will send */
+static GtkLabel *
+find_arguments_label (TandemApprovalDialog *dialog)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (dialog, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_has_css_class (labels->pdata[i], "tandem-approval-arguments"))
+      return labels->pdata[i];
+
+  return NULL;
+}
+
+static void
+test_preview_follows_form (Fixture       *f,
+                           gconstpointer  data)
+{
+  TandemApprovalDialog *dialog;
+  GtkLabel *preview;
+  GtkWidget *days;
+  g_autofree char *before = NULL;
+
+  g_test_summary ("Editing the arguments updates the JSON shown above the form as it is typed");
+
+  push (f, RS ("r1"),
+        "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"archive_notes\"}",
+        "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"keepDays\\\":30}\"}",
+        "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+        INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL
+                               ",\"responseSchema\":{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"},"
+                               "\"editedArgs\":{\"type\":\"object\",\"properties\":{\"keepDays\":{\"type\":\"integer\"}}}}}")),
+        NULL);
+  send_text (f, "Please archive my old notes");
+  dialog = wait_for_dialog ();
+  preview = find_arguments_label (dialog);
+  g_assert_nonnull (preview);
+  before = g_strdup (gtk_label_get_text (preview));
+  g_assert_nonnull (strstr (before, "30"));
+
+  tandem_approval_dialog_set_editing (dialog, TRUE);
+  days = tandem_schema_form_get_input (TANDEM_SCHEMA_FORM (tandem_approval_dialog_get_form (dialog)), "keepDays");
+  g_assert_true (GTK_IS_EDITABLE (days));
+  gtk_editable_set_text (GTK_EDITABLE (days), "35");
+  g_assert_nonnull (strstr (gtk_label_get_text (preview), "\"keepDays\" : 35"));
+  g_assert_null (strstr (gtk_label_get_text (preview), "30"));
+
+  /* Editing off, Approve sends the agent's arguments: the preview shows them */
+  tandem_approval_dialog_set_editing (dialog, FALSE);
+  g_assert_cmpstr (gtk_label_get_text (preview), ==, before);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -969,6 +1276,10 @@ main (int   argc,
   ADD ("metadata-answer", test_metadata_answer);
   ADD ("collapse-failed", test_collapse_failed);
   ADD ("sidebar-waiting", test_sidebar_waiting);
+  ADD ("dialog-belongs", test_dialog_belongs);
+  ADD ("composer-blocked", test_composer_blocked);
+  ADD ("expires-in-place", test_expires_in_place);
+  ADD ("preview-follows-form", test_preview_follows_form);
 #undef ADD
 
   result = g_test_run ();

@@ -16,6 +16,7 @@
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-transcript-private.h"
+#include "agui-test-util.h"
 
 static void
 apply (AguiReducer *reducer,
@@ -381,6 +382,61 @@ test_state_values_both_ways (void)
   g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==, g_ptr_array_index (reference_warnings, 0));
 }
 
+static gboolean
+call_expired (gpointer data)
+{
+  return agui_tool_call_part_get_status (data) == AGUI_TOOL_CALL_EXPIRED;
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+test_tool_expires (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 1);
+  g_autofree char *expires_at = g_date_time_format_iso8601 (soon);
+  g_autofree char *finished = NULL;
+  AguiToolCallPart *call;
+  AguiToolCallPart *past;
+  guint notified = 0;
+
+  g_test_summary ("A question past its expiresAt shows Expired when it expires, "
+                  "by a timer, without an answer or another event");
+
+  finished = g_strdup_printf ("{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":{\"type\":\"interrupt\","
+                              "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\",\"expiresAt\":\"%s\"},"
+                              "{\"id\":\"i2\",\"reason\":\"tool_call\",\"toolCallId\":\"tc2\",\"expiresAt\":\"2001-02-03T04:05:06Z\"}]}}",
+                              expires_at);
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"delete_db\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"delete_db\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc2\"}");
+  apply (reducer, finished);
+  call = agui_transcript_lookup_tool_call (transcript, "tc1");
+  past = agui_transcript_lookup_tool_call (transcript, "tc2");
+
+  /* Already past: expired from the start */
+  g_assert_cmpint (agui_tool_call_part_get_status (past), ==, AGUI_TOOL_CALL_EXPIRED);
+  g_assert_cmpint (agui_tool_call_part_get_status (call), ==, AGUI_TOOL_CALL_AWAITING_APPROVAL);
+
+  g_signal_connect (transcript, "notify::pending-interrupts", G_CALLBACK (count_notify_cb), &notified);
+  g_assert_true (agui_test_wait_for (call_expired, call, 10000));
+  /* Told, so that what lists the questions looks again; still open until dismissed */
+  g_assert_cmpuint (notified, >=, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_transcript_get_pending_interrupts (transcript)), ==, 2);
+  g_signal_handlers_disconnect_by_func (transcript, count_notify_cb, &notified);
+}
+
 static void
 test_tool_statuses (void)
 {
@@ -715,6 +771,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
+  g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
 
   return g_test_run ();
 }

@@ -25,6 +25,8 @@ void              _agui_tool_call_part_set_result          (AguiToolCallPart   *
                                                             const char         *error);
 void              _agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *self,
                                                               gboolean          awaiting);
+void              _agui_tool_call_part_set_question_expired (AguiToolCallPart *self,
+                                                             gboolean          expired);
 JsonObject       *_agui_tool_call_part_get_metadata        (AguiToolCallPart   *self);
 void              _agui_tool_call_part_merge_metadata      (AguiToolCallPart   *self,
                                                             JsonObject         *metadata);

@@ -46,6 +46,7 @@ struct _AguiToolCallPart
   AguiAnswer          answer;
   guint               has_result : 1;
   guint               awaiting_approval : 1;
+  guint               question_expired : 1;
   guint               no_result : 1;
   /* the arguments were finished: parsed_arguments is theirs once parsed */
   guint               arguments_final : 1;
@@ -82,8 +83,10 @@ derive_status (AguiToolCallPart *self)
                      self->answer == AGUI_ANSWER_CANCELLED ||
                      self->answer == AGUI_ANSWER_EXPIRED;
 
+  /* A question past its expiresAt can no longer be approved: the card
+   * says so at once, before anyone dismisses it. */
   if (self->awaiting_approval && !self->has_result)
-    return AGUI_TOOL_CALL_AWAITING_APPROVAL;
+    return self->question_expired ? AGUI_TOOL_CALL_EXPIRED : AGUI_TOOL_CALL_AWAITING_APPROVAL;
 
   if (refused)
     return self->answer == AGUI_ANSWER_DENIED ? AGUI_TOOL_CALL_DENIED
@@ -560,6 +563,18 @@ _agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *self,
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
   self->awaiting_approval = !!awaiting;
+  if (!awaiting)
+    self->question_expired = FALSE;
+  update_status (self);
+}
+
+void
+_agui_tool_call_part_set_question_expired (AguiToolCallPart *self,
+                                           gboolean          expired)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  self->question_expired = !!expired;
   update_status (self);
 }
 

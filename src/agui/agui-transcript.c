@@ -88,6 +88,7 @@ struct _AguiTranscript
   AguiEvent    *last_state_delta;
   AguiRunState *run_state;
   JsonArray    *pending_interrupts;
+  guint         expiry_source_id;
   GListStore   *interrupts;  /* the same, as AguiInterrupt */
   /* The open steps, outermost first: each a link of step_order holding
    * its name, also listed under the name in steps_by_name (name → GQueue
@@ -790,10 +791,84 @@ link_tool_result (AguiTranscript *self,
   _agui_tool_call_part_set_result (entry->part, text, record->error);
 }
 
+static GDateTime *
+interrupt_dup_expiry (JsonObject *interrupt)
+{
+  const char *expires_at = get_string (interrupt, "expiresAt");
+
+  /* An unparseable expiresAt never expires, as the protocol says */
+  return expires_at != NULL ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
+}
+
+static gboolean
+interrupt_expired (JsonObject *interrupt,
+                   GDateTime  *now)
+{
+  g_autoptr(GDateTime) expiry = interrupt_dup_expiry (interrupt);
+
+  return expiry != NULL && g_date_time_compare (expiry, now) <= 0;
+}
+
+static void update_approvals (AguiTranscript *self,
+                              JsonArray      *previous);
+
+static gboolean
+on_expiry_cb (gpointer user_data)
+{
+  AguiTranscript *self = AGUI_TRANSCRIPT (user_data);
+
+  self->expiry_source_id = 0;
+  update_approvals (self, NULL);
+  /* The list is the same; what may be answered in it is not. */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* One timer to the next expiresAt among the open questions, so that a
+ * question shows as expired the moment it is, without polling. */
+static void
+schedule_expiry (AguiTranscript *self,
+                 GDateTime      *now)
+{
+  g_autoptr(GDateTime) next = NULL;
+  GTimeSpan delay;
+
+  g_clear_handle_id (&self->expiry_source_id, g_source_remove);
+
+  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
+      g_autoptr(GDateTime) expiry = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      expiry = interrupt_dup_expiry (json_node_get_object (element));
+      if (expiry != NULL && g_date_time_compare (expiry, now) > 0 &&
+          (next == NULL || g_date_time_compare (expiry, next) < 0))
+        {
+          g_clear_pointer (&next, g_date_time_unref);
+          next = g_steal_pointer (&expiry);
+        }
+    }
+
+  if (next == NULL)
+    return;
+
+  /* Rounded up: woken a little early, the question would not have expired yet */
+  delay = (g_date_time_difference (next, now) + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND;
+  self->expiry_source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MIN (delay, (GTimeSpan) G_MAXUINT),
+                                               on_expiry_cb, self, NULL);
+  g_source_set_name_by_id (self->expiry_source_id, "[agui] interrupt expiry");
+}
+
 static void
 update_approvals (AguiTranscript *self,
                   JsonArray      *previous)
 {
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
   /* Calls that an interrupt named stop waiting for approval... */
   if (previous != NULL)
     {
@@ -812,7 +887,8 @@ update_approvals (AguiTranscript *self,
         }
     }
 
-  /* ...and the ones the current interrupts name wait for it. */
+  /* ...and the ones the current interrupts name wait for it, unless
+   * its time is up. */
   for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
     {
       JsonNode *element = json_array_get_element (self->pending_interrupts, i);
@@ -824,8 +900,14 @@ update_approvals (AguiTranscript *self,
 
       tool_call_id = get_string (json_node_get_object (element), "toolCallId");
       if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
-        _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
+        {
+          _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
+          _agui_tool_call_part_set_question_expired (entry->part,
+                                                     interrupt_expired (json_node_get_object (element), now));
+        }
     }
+
+  schedule_expiry (self, now);
 }
 
 /* A snapshot from the agent rebuilds records from its messages, which
@@ -1035,6 +1117,7 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->state_error, g_free);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
+  g_clear_handle_id (&self->expiry_source_id, g_source_remove);
   g_clear_pointer (&self->pending_interrupts, json_array_unref);
   g_clear_object (&self->interrupts);
   g_queue_clear_full (&self->step_order, g_free);
@@ -1151,7 +1234,9 @@ agui_transcript_class_init (AguiTranscriptClass *klass)
    *
    * The interrupts the thread waits on: a list of [class@Agui.Interrupt],
    * always the same list, changed when a run ends. It is notified after
-   * the list has changed.
+   * the list has changed, and when one of them expires (its
+   * `expiresAt` passes; the list is the same, what may answer it is
+   * not), as the tool call it names turns %AGUI_TOOL_CALL_EXPIRED.
    */
   properties[PROP_PENDING_INTERRUPTS] =
     g_param_spec_object ("pending-interrupts", NULL, NULL, G_TYPE_LIST_MODEL,
