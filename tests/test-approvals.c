@@ -1060,7 +1060,7 @@ test_dialog_belongs (Fixture       *f,
   /* Answered there, the answer goes out for the conversation shown */
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  agui_test_wait_for_exchange (reopened, TIMEOUT_MS);
+  agui_test_wait_for_exchange (reopened);
   resume = json_object_get_array_member (agui_test_server_get_request_body (f->server, 1), "resume");
   g_assert_cmpuint (json_array_get_length (resume), ==, 1);
   answer = json_to_string (json_array_get_element (resume, 0), FALSE);
@@ -1127,7 +1127,7 @@ test_composer_blocked (Fixture       *f,
   dialog = wait_for_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
   g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
-  agui_test_wait_for_exchange (f->session, TIMEOUT_MS);
+  agui_test_wait_for_exchange (f->session);
   g_assert_true (agui_test_wait_for (composer_is, &open, TIMEOUT_MS));
 }
 
