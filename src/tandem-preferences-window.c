@@ -13,6 +13,7 @@
 
 #include "tandem-connection-test.h"
 #include "tandem-preferences-window.h"
+#include "tandem-toaster.h"
 
 #define MIB (1024 * 1024)
 
@@ -66,6 +67,7 @@ struct _TandemPreferencesWindow
 
   TandemAgents         *agents;
   GCancellable         *cancellable;
+  TandemToaster        *toaster;
 
   /* Template widgets */
   GtkListBox           *agent_list;
@@ -114,10 +116,14 @@ static void
 show_toast (TandemPreferencesWindow *self,
             const char              *message)
 {
-  AdwToast *toast = adw_toast_new (message);
+  AdwToast *toast;
 
+  if (self->toaster == NULL)
+    return;
+
+  toast = adw_toast_new (message);
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
+  tandem_toaster_add (self->toaster, toast);
 }
 
 static void
@@ -1079,6 +1085,7 @@ tandem_preferences_window_dispose (GObject *object)
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->toaster);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_pointer (&self->pending_agent_id, g_free);
 
@@ -1182,6 +1189,7 @@ tandem_preferences_window_init (TandemPreferencesWindow *self)
   self->cancellable = g_cancellable_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toaster = tandem_toaster_new (GTK_WIDGET (self));
 }
 
 /**
