@@ -131,6 +131,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   GList *toplevels = gtk_window_list_toplevels ();
+  g_autoptr(GPtrArray) notifications = NULL;
 
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (ADW_IS_MESSAGE_DIALOG (l->data))
@@ -139,6 +140,9 @@ fixture_tear_down (Fixture       *f,
 
   gtk_window_destroy (GTK_WINDOW (f->window));
   tandem_test_iterate_for (20);
+  /* No notification the test did not look at */
+  notifications = tandem_test_take_notifications ();
+  g_assert_cmpuint (notifications->len, ==, 0);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -505,6 +509,7 @@ static void
 test_interrupt (Fixture       *f,
                 gconstpointer  data)
 {
+  g_autoptr(GPtrArray) notifications = NULL;
   gboolean edit = GPOINTER_TO_INT (data);
   Count two = { f, 2 };
   TandemApprovalDialog *dialog;
@@ -558,6 +563,12 @@ test_interrupt (Fixture       *f,
 
   g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
+
+  /* The window is not in front (no window manager focuses it), so the
+   * answer is also told on the desktop; a click opens the window. */
+  notifications = tandem_test_wait_for_notifications (1);
+  tandem_test_assert_notification (notifications->pdata[0], "Tandem: the agent answered", "Deleted.",
+                                   (const char * const[]) { "default", "", NULL });
 }
 
 static void
