@@ -46,9 +46,11 @@
  * the place) that comes while the show animation may still play is held
  * back — its emission stopped before the overlay's handler — and passed on
  * once that animation is over. The toaster holds both toasts until the
- * hide animation is over too, then shows the next. The animations' ends
- * are found as libadwaita finds them: on the host's frame clock, from a
- * start read just after libadwaita read its own.
+ * hide animation is over too, then shows the next. The show animation's
+ * end is found as libadwaita finds it: on the host's frame clock, from a
+ * start read just after libadwaita read its own. The hide's end is when
+ * the overlay lets go of the copy (free_toast_info(), from hide_done_cb),
+ * which a toggle reference tells; the frame clock is the fallback.
  *
  * The app's toast gets "button-clicked" and, once, "dismissed", as from
  * the overlay. Newer libadwaita takes the plain path. */
@@ -66,8 +68,9 @@ typedef enum
 
 typedef struct
 {
+  gpointer  toaster;
   AdwToast *toast;              /* the app's */
-  AdwToast *shown;              /* the copy in the overlay */
+  AdwToast *shown;              /* the copy in the overlay, by a toggle reference */
   Phase     phase;
   gint64    since;              /* frame time the phase's animation started, µs */
   guint     duration;           /* that animation's length, ms */
@@ -76,6 +79,7 @@ typedef struct
   gulong    clicked_id;
   guint     dismiss_pending : 1; /* held back until the show animation is over */
   guint     preempted : 1;       /* taken down for a HIGH toast: back to the queue */
+  guint     released : 1;        /* the overlay let go of the copy: its hide is over */
 } Current;
 
 struct _TandemToaster
@@ -217,6 +221,25 @@ start_phase (TandemToaster *self,
     self->tick_id = gtk_widget_add_tick_callback (self->host, on_host_tick_cb, self, NULL);
 }
 
+/* Only the toaster holds the copy now: free_toast_info() ran, its hide
+ * is over. We are inside libadwaita's hide_done_cb here, so the next toast
+ * waits for an idle, or for the app's next add. */
+static void
+on_shown_toggled_cb (gpointer  user_data,
+                     GObject  *object,
+                     gboolean  is_last_ref)
+{
+  TandemToaster *self = user_data;
+  Current *current = self->current;
+
+  if (!is_last_ref || current == NULL || current->shown != (AdwToast *) object ||
+      current->phase != PHASE_HIDING)
+    return;
+
+  current->released = TRUE;
+  schedule_advance (self);
+}
+
 static void
 on_host_unmap_cb (GtkWidget *host,
                   gpointer   user_data)
@@ -330,7 +353,8 @@ current_free (Current *current)
     g_signal_handler_disconnect (current->shown, current->dismissed_after_id);
   if (current->clicked_id != 0)
     g_signal_handler_disconnect (current->shown, current->clicked_id);
-  g_clear_object (&current->shown);
+  if (current->shown != NULL)
+    g_object_remove_toggle_ref (G_OBJECT (current->shown), on_shown_toggled_cb, current->toaster);
   g_clear_object (&current->toast);
   g_free (current);
 }
@@ -340,12 +364,15 @@ tandem_toaster_show_next (TandemToaster *self)
 {
   Current *current;
 
+  /* What was scheduled was for the one that goes */
+  g_clear_handle_id (&self->advance_id, g_source_remove);
   g_clear_pointer (&self->current, current_free);
 
   if (self->host == NULL || g_queue_is_empty (&self->queue))
     return;
 
   current = g_new0 (Current, 1);
+  current->toaster = self;
   current->toast = g_queue_pop_head (&self->queue);
   current->shown = copy_toast (current->toast);
   current->clicked_id = g_signal_connect (current->shown, "button-clicked",
@@ -358,6 +385,8 @@ tandem_toaster_show_next (TandemToaster *self)
 
   /* The overlay is empty, so it plays the 300 ms show animation */
   host_add_toast (self, g_object_ref (current->shown));
+  g_object_add_toggle_ref (G_OBJECT (current->shown), on_shown_toggled_cb, self);
+  g_object_unref (current->shown);
   start_phase (self, PHASE_SHOWING, SHOW_DURATION);
 }
 
@@ -492,7 +521,8 @@ tandem_toaster_add (TandemToaster *self,
         }
     }
 
-  if (self->current == NULL)
+  /* Nothing on screen any more: shown at once, as the overlay would */
+  if (self->current == NULL || self->current->released)
     tandem_toaster_show_next (self);
 }
 
