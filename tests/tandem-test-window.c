@@ -215,6 +215,7 @@ tandem_test_take_notifications (void)
 {
   g_autoptr(GDBusConnection) bus = NULL;
   g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) cleared = NULL;
   g_autoptr(GVariant) calls = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *notifications = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
@@ -228,9 +229,9 @@ tandem_test_take_notifications (void)
                                        g_variant_new ("(s)", "Notify"),
                                        G_VARIANT_TYPE ("(a(tav))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   g_assert_no_error (error);
-  g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                               "org.freedesktop.DBus.Mock", "ClearCalls", NULL,
-                               NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  cleared = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                         "org.freedesktop.DBus.Mock", "ClearCalls", NULL,
+                                         NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   g_assert_no_error (error);
 
   calls = g_variant_get_child_value (reply, 0);
