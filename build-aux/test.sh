@@ -2,7 +2,16 @@
 # Sets up everything and runs the whole test suite twice: a normal build
 # (warnings are errors) and a build under AddressSanitizer and
 # UndefinedBehaviorSanitizer. Exits non-zero on the first failure.
+#
+# WIDGET_TEST_REPEAT=N runs the widget suite (suite "app") N times in each
+# build, the first time with the rest of the tests; default 1.
 set -euo pipefail
+
+widget_repeat=${WIDGET_TEST_REPEAT:-1}
+if ! [[ $widget_repeat =~ ^[1-9][0-9]*$ ]]; then
+  echo "WIDGET_TEST_REPEAT must be a whole number of 1 or more, not '$widget_repeat'" >&2
+  exit 2
+fi
 
 cd "$(dirname "$0")/.."
 
@@ -17,6 +26,10 @@ run_suite () {
   fi
   meson compile -C "$dir"
   meson test -C "$dir" --print-errorlogs --num-processes 2
+  if [ "$widget_repeat" -gt 1 ]; then
+    echo "== The widget suite $((widget_repeat - 1)) more time(s) in $dir =="
+    meson test -C "$dir" --print-errorlogs --num-processes 2 --suite app --repeat $((widget_repeat - 1))
+  fi
 }
 
 echo "== Build and test, with the API reference =="

@@ -14,6 +14,7 @@
 #include "tandem-connection-test.h"
 #include "tandem-openai-editor.h"
 #include "tandem-preferences-window.h"
+#include "tandem-toaster.h"
 
 #define MIB (1024 * 1024)
 
@@ -66,6 +67,7 @@ struct _TandemPreferencesWindow
   AdwPreferencesWindow  parent_instance;
 
   TandemAgents         *agents;
+  TandemToaster        *toaster;
 
   /* Template widgets */
   GtkListBox           *agent_list;
@@ -116,17 +118,36 @@ set_accessible_label (GtkWidget  *widget,
                                   -1);
 }
 
-/* Returns: (transfer none): the toast, to add a button to */
 static AdwToast *
-show_toast (TandemPreferencesWindow *self,
-            const char              *message)
+new_toast (const char *message)
 {
   AdwToast *toast = adw_toast_new (message);
 
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), toast);
 
   return toast;
+}
+
+/* Every toast goes through the toaster (libadwaita 1.2 frees what a
+ * replaced toast still animates); a closed window shows none */
+static void
+add_toast (TandemPreferencesWindow *self,
+           AdwToast                *toast)
+{
+  if (self->toaster == NULL)
+    {
+      g_object_unref (toast);
+      return;
+    }
+
+  tandem_toaster_add (self->toaster, toast);
+}
+
+static void
+show_toast (TandemPreferencesWindow *self,
+            const char              *message)
+{
+  add_toast (self, new_toast (message));
 }
 
 static void
@@ -446,9 +467,12 @@ on_forget_token_cb (GObject      *object,
       return;
     }
 
-  toast = show_toast (self, _("The token was removed from the keyring"));
+  toast = new_toast (_("The token was removed from the keyring"));
   if (forget->token == NULL)
-    return;
+    {
+      add_toast (self, toast);
+      return;
+    }
 
   forgotten_clear (self);
   self->forgotten_id = g_steal_pointer (&forget->id);
@@ -457,6 +481,7 @@ on_forget_token_cb (GObject      *object,
   adw_toast_set_action_name (toast, "editor.undo-forget-token");
   g_set_object (&self->forgotten_toast, toast);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_forgotten_toast_dismissed_cb), self, 0);
+  add_toast (self, toast);
 }
 
 static void
@@ -1291,6 +1316,7 @@ tandem_preferences_window_dispose (GObject *object)
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (object);
 
+  g_clear_object (&self->toaster);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_pointer (&self->pending_agent_id, g_free);
 
@@ -1394,6 +1420,7 @@ tandem_preferences_window_init (TandemPreferencesWindow *self)
 {
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toaster = tandem_toaster_new (GTK_WIDGET (self));
 }
 
 /**

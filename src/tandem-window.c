@@ -23,6 +23,7 @@
 #include "tandem-draft-keeper.h"
 #include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
+#include "tandem-toaster.h"
 #include "tandem-welcome-prompts.h"
 #include "tandem-window.h"
 
@@ -82,6 +83,8 @@ struct _TandemWindow
   guint                 thread_writes;
   guint                 syncing_dropdown : 1;
   guint                 waiting_only : 1;
+
+  TandemToaster        *toaster;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
@@ -192,7 +195,7 @@ tandem_window_show_toast (TandemWindow *self,
   g_return_if_fail (title != NULL);
 
   /* A toast that says nothing is worse than none */
-  if (is_blank (title))
+  if (is_blank (title) || self->toaster == NULL)
     return;
 
   toast = adw_toast_new (title);
@@ -201,7 +204,7 @@ tandem_window_show_toast (TandemWindow *self,
     g_autofree char *escaped = g_markup_escape_text (title, -1);
     adw_toast_set_title (toast, escaped);
   }
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  tandem_toaster_add (self->toaster, toast);
 }
 
 /* An import or export that failed: its reason names a file and what in
@@ -2387,7 +2390,7 @@ delete_thread_action (GtkWidget  *widget,
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_signal_connect (toast, "button-clicked", G_CALLBACK (on_delete_toast_button_clicked_cb), data);
   g_signal_connect_data (toast, "dismissed", G_CALLBACK (on_delete_toast_dismissed_cb), data, delete_data_free, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  tandem_toaster_add (self->toaster, toast);
 }
 
 static void
@@ -2830,6 +2833,7 @@ tandem_window_dispose (GObject *object)
 
   if (self->pending_deletes != NULL)
     flush_pending_deletes (self);
+  g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
 
   if (self->session != NULL)
@@ -2974,6 +2978,7 @@ tandem_window_init (TandemWindow *self)
   GtkAdjustment *adjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toaster = tandem_toaster_new (GTK_WIDGET (self->toast_overlay));
 
   self->cancellable = g_cancellable_new ();
   self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

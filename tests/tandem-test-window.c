@@ -9,6 +9,10 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
 #include <adwaita.h>
 
 #include "tandem-test-window.h"
@@ -133,15 +137,181 @@ tandem_test_find_label (gpointer    widget,
   return NULL;
 }
 
+static GSubprocess *notification_daemon;
+static char *keyring_dir;
+
+static void
+clean_up_at_exit (void)
+{
+  g_autofree char *keyring = NULL;
+
+  if (notification_daemon != NULL)
+    g_subprocess_force_exit (notification_daemon);
+  if (keyring_dir != NULL)
+    {
+      keyring = g_build_filename (keyring_dir, "keyring", NULL);
+      g_unlink (keyring);
+      g_rmdir (keyring_dir);
+    }
+}
+
+static void
+die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* python3-dbusmock's notification daemon on the test's own session bus,
+ * so what the app sends reaches no desktop and can be read back. */
+static void
+start_notification_daemon (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *python = g_getenv ("TANDEM_TEST_PYTHON");
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  gboolean has_owner = FALSE;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  notification_daemon = g_subprocess_launcher_spawn (launcher, &error,
+                                                     python != NULL ? python : "python3",
+                                                     "-m", "dbusmock", "--template", "notification_daemon",
+                                                     NULL);
+  g_assert_no_error (error);
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+
+  for (;;)
+    {
+      g_autoptr(GVariant) reply = NULL;
+
+      reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                           "org.freedesktop.DBus", "NameHasOwner",
+                                           g_variant_new ("(s)", "org.freedesktop.Notifications"),
+                                           G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+      g_assert_no_error (error);
+      g_variant_get (reply, "(b)", &has_owner);
+      if (has_owner)
+        break;
+
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The mock notification daemon did not come up on the test's bus within 30 s");
+      g_usleep (20 * 1000);
+    }
+}
+
 /* GTK and libadwaita for a widget test, where a warning is a bug:
- * gtk_test_init() leaves GTK's own warnings non-fatal. */
+ * gtk_test_init() leaves GTK's own warnings non-fatal.
+ *
+ * The test runs on a session bus of its own, never the machine's:
+ * tests/meson.build starts each under dbus-run-session (and says so in
+ * TANDEM_TEST_PRIVATE_BUS); run by hand, the test starts one itself.
+ * Keyring and settings stay in the test too: libsecret's file backend in
+ * a scratch folder, GSettings in memory. */
 void
 tandem_test_init (int    *argc,
                   char ***argv)
 {
+  g_autofree char *keyring = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("TANDEM_TEST_PRIVATE_BUS") == NULL)
+    {
+      /* Left up: its watcher process ends it with us */
+      GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+
+      g_test_dbus_up (bus);
+    }
+
+  keyring_dir = g_dir_make_tmp ("tandem-test-keyring-XXXXXX", &error);
+  g_assert_no_error (error);
+  atexit (clean_up_at_exit);
+  keyring = g_build_filename (keyring_dir, "keyring", NULL);
+  g_setenv ("SECRET_BACKEND", "file", TRUE);
+  g_setenv ("SECRET_FILE_TEST_PATH", keyring, TRUE);
+  g_setenv ("SECRET_FILE_TEST_PASSWORD", "tandem-tests", TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
   gtk_test_init (argc, argv, NULL);
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
   adw_init ();
+
+  start_notification_daemon ();
+}
+
+/* The notifications that reached the mock daemon since the last call,
+ * oldest first, each as a GVariant of Notify's arguments (susssasa{sv}i) */
+GPtrArray *
+tandem_test_take_notifications (void)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) cleared = NULL;
+  g_autoptr(GVariant) calls = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *notifications = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  GVariantIter iter;
+  GVariant *args;
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                       "org.freedesktop.DBus.Mock", "GetMethodCalls",
+                                       g_variant_new ("(s)", "Notify"),
+                                       G_VARIANT_TYPE ("(a(tav))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  cleared = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                         "org.freedesktop.DBus.Mock", "ClearCalls", NULL,
+                                         NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+
+  calls = g_variant_get_child_value (reply, 0);
+  g_variant_iter_init (&iter, calls);
+  while (g_variant_iter_next (&iter, "(t@av)", NULL, &args))
+    {
+      GVariantBuilder builder;
+      GVariantIter arg_iter;
+      GVariant *boxed;
+
+      /* dbusmock logs each argument as a variant */
+      g_variant_builder_init (&builder, G_VARIANT_TYPE_TUPLE);
+      g_variant_iter_init (&arg_iter, args);
+      while ((boxed = g_variant_iter_next_value (&arg_iter)) != NULL)
+        {
+          g_variant_builder_add_value (&builder, g_variant_get_variant (boxed));
+          g_variant_unref (boxed);
+        }
+      g_ptr_array_add (notifications, g_variant_ref_sink (g_variant_builder_end (&builder)));
+      g_variant_unref (args);
+    }
+
+  return notifications;
+}
+
+/* Waits until @n notifications reached the mock daemon since the last
+ * take, and returns them */
+GPtrArray *
+tandem_test_wait_for_notifications (guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+
+  while (all->len < n)
+    {
+      g_autoptr(GPtrArray) more = NULL;
+
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%u notifications expected, %u reached the notification daemon within 10 s", n, all->len);
+      g_main_context_iteration (NULL, FALSE);
+      more = tandem_test_take_notifications ();
+      g_ptr_array_extend_and_steal (all, g_steal_pointer (&more));
+      if (all->len < n)
+        g_usleep (10 * 1000);
+    }
+
+  return all;
 }
 
 /* A scratch folder for a store; @store_path receives the store's file */
@@ -248,4 +418,31 @@ tandem_test_press_key (GtkWidget       *widget,
     if (modifiers & keys[i - 1].mask)
       XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, keys[i - 1].keysym), False, CurrentTime);
   XFlush (xdisplay);
+}
+
+/* Asserts that @notification (from tandem_test_take_notifications())
+ * came from this application with @summary, @body (NULL: any) and
+ * @actions, the daemon's flat list of key and label pairs */
+void
+tandem_test_assert_notification (GVariant           *notification,
+                                 const char         *summary,
+                                 const char         *body,
+                                 const char * const *actions)
+{
+  g_autoptr(GVariant) hints = NULL;
+  g_autofree const char **got_actions = NULL;
+  const char *got_summary;
+  const char *got_body;
+  const char *desktop_entry = NULL;
+
+  g_assert_true (g_variant_is_of_type (notification, G_VARIANT_TYPE ("(susssasa{sv}i)")));
+  g_variant_get (notification, "(&su&s&s&s^a&s@a{sv}i)", NULL, NULL, NULL,
+                 &got_summary, &got_body, &got_actions, &hints, NULL);
+
+  g_assert_cmpstr (got_summary, ==, summary);
+  if (body != NULL)
+    g_assert_cmpstr (got_body, ==, body);
+  g_assert_cmpstrv (got_actions, actions);
+  g_assert_true (g_variant_lookup (hints, "desktop-entry", "&s", &desktop_entry));
+  g_assert_cmpstr (desktop_entry, ==, g_application_get_application_id (g_application_get_default ()));
 }

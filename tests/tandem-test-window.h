@@ -43,6 +43,12 @@ TandemApplication *tandem_test_application_new  (const char   *application_id,
 void               tandem_test_move_pointer     (GtkWidget    *widget,
                                                  double        x,
                                                  double        y);
+GPtrArray         *tandem_test_take_notifications     (void);
+GPtrArray         *tandem_test_wait_for_notifications (guint         n);
+void               tandem_test_assert_notification    (GVariant           *notification,
+                                                       const char         *summary,
+                                                       const char         *body,
+                                                       const char * const *actions);
 void               tandem_test_press_key        (GtkWidget       *widget,
                                                  guint            keyval,
                                                  GdkModifierType  modifiers);

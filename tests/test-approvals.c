@@ -261,6 +261,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   GList *toplevels = gtk_window_list_toplevels ();
+  g_autoptr(GPtrArray) notifications = NULL;
 
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (ADW_IS_MESSAGE_DIALOG (l->data))
@@ -269,6 +270,13 @@ fixture_tear_down (Fixture       *f,
 
   if (f->window != NULL)
     tandem_test_destroy_window (f->window);
+
+  /* The window is never in front here (no window manager focuses it), so
+   * a finished answer was told on the desktop too: only that. */
+  notifications = tandem_test_take_notifications ();
+  for (guint i = 0; i < notifications->len; i++)
+    tandem_test_assert_notification (notifications->pdata[i], "Tandem: the agent answered", NULL,
+                                     (const char * const[]) { "default", "", NULL });
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);

@@ -133,6 +133,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   GList *toplevels = gtk_window_list_toplevels ();
+  g_autoptr(GPtrArray) notifications = NULL;
 
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (ADW_IS_MESSAGE_DIALOG (l->data))
@@ -140,6 +141,9 @@ fixture_tear_down (Fixture       *f,
   g_list_free (toplevels);
 
   tandem_test_destroy_window (f->window);
+  /* No notification the test did not look at */
+  notifications = tandem_test_take_notifications ();
+  g_assert_cmpuint (notifications->len, ==, 0);
   g_clear_object (&f->session);
   g_clear_object (&f->transport);
   agui_test_server_stop (f->server);
@@ -554,6 +558,7 @@ static void
 test_interrupt (Fixture       *f,
                 gconstpointer  data)
 {
+  g_autoptr(GPtrArray) notifications = NULL;
   gboolean edit = GPOINTER_TO_INT (data);
   Count two = { f, 2 };
   TandemApprovalDialog *dialog;
@@ -607,6 +612,12 @@ test_interrupt (Fixture       *f,
 
   g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
+
+  /* The window is not in front (no window manager focuses it), so the
+   * answer is also told on the desktop; a click opens the window. */
+  notifications = tandem_test_wait_for_notifications (1);
+  tandem_test_assert_notification (notifications->pdata[0], "Tandem: the agent answered", "Deleted.",
+                                   (const char * const[]) { "default", "", NULL });
 }
 
 static void
@@ -933,6 +944,12 @@ store_has_thread (const char *thread_id)
   g_assert_true ((thread != NULL) == (error == NULL));
 
   return thread != NULL;
+}
+
+static gboolean
+store_lacks_thread (gpointer thread_id)
+{
+  return !store_has_thread (thread_id);
 }
 
 /* The sidebar's rows, top to bottom, by the title each shows. */
@@ -1485,6 +1502,7 @@ test_threads_delete (Fixture       *f,
   g_assert_true (ADW_IS_TOAST (toast));
   g_assert_true (store_has_thread (thread_id));
 
+  /* Dismissed while it still comes in: carried out once it is in */
   adw_toast_dismiss (toast);
   agui_test_wait_until (!store_has_thread (thread_id), "dismissing the toast deleted the thread");
   tandem_window_refresh_threads (f->window);
