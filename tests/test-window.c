@@ -946,12 +946,6 @@ store_has_thread (const char *thread_id)
   return thread != NULL;
 }
 
-static gboolean
-store_lacks_thread (gpointer thread_id)
-{
-  return !store_has_thread (thread_id);
-}
-
 /* The sidebar's rows, top to bottom, by the title each shows. */
 static GStrv
 dup_sidebar_titles (TandemWindow *window)
