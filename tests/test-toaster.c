@@ -442,9 +442,8 @@ test_toaster_sequences (void)
       for (guint i = 0; i < CELLS; i++)
         g_clear_object (&cells[s][i].toaster);
       if (windows[s] != NULL)
-        gtk_window_destroy (windows[s]);
+        tandem_test_destroy_window (windows[s]);
     }
-  tandem_test_iterate_for (50);
 }
 
 int
