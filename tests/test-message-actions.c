@@ -143,13 +143,16 @@ find_tool_call_row (Fixture *f)
   return NULL;
 }
 
+/* Rows are laid out in the frame after a change or a scroll */
 static GtkWidget *
 first_row_of (Fixture    *f,
               const char *text)
 {
-  g_autoptr(GPtrArray) rows = rows_of (f, text);
+  g_autoptr(GPtrArray) rows = NULL;
 
-  g_assert_cmpuint (rows->len, >, 0);
+  agui_test_wait_until (n_rows_of (f, text) > 0, "a row of the message “%s” is shown", text);
+  rows = rows_of (f, text);
+
   return rows->pdata[0];
 }
 
