@@ -521,6 +521,12 @@ struct _TandemAgents
   GSettings    *settings;
   GListStore   *model;
   char         *active_id;
+
+  /* Keyring writes, one at a time: libsecret's file backend (the one a
+   * Flatpak uses) replaces its file against the tag of its last write, so
+   * a second write begun before the first is on disk fails with "The file
+   * was externally modified". The head is the write under way. */
+  GQueue        keyring_writes;
 };
 
 G_DEFINE_FINAL_TYPE (TandemAgents, tandem_agents, G_TYPE_OBJECT)
@@ -927,6 +933,7 @@ tandem_agents_init (TandemAgents *self)
   g_autoptr(TandemAgent) demo = tandem_agent_new (TANDEM_AGENTS_DEMO_ID, _("Demo agent (built in)"), NULL, NULL);
 
   self->model = g_list_store_new (TANDEM_TYPE_AGENT);
+  g_queue_init (&self->keyring_writes);
   g_list_store_append (self->model, demo);
   self->active_id = g_strdup (TANDEM_AGENTS_DEMO_ID);
 }
@@ -1360,6 +1367,8 @@ token_attributes (const char *id)
   return attributes;
 }
 
+static void keyring_write_start (GTask *task);
+
 static void
 tandem_agents_store_token_cb (GObject      *object,
                               GAsyncResult *result,
@@ -1370,14 +1379,23 @@ tandem_agents_store_token_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
+  TandemAgents *self = g_task_get_source_object (task);
+  GTask *next;
+
   if (call->token != NULL)
     ok = secret_password_store_finish (result, &error);
   else
     ok = secret_password_clear_finish (result, &error) || error == NULL;
 
+  g_assert (g_queue_peek_head (&self->keyring_writes) == task);
+  g_object_unref (g_queue_pop_head (&self->keyring_writes));
+  next = g_queue_peek_head (&self->keyring_writes);
+  if (next != NULL)
+    keyring_write_start (g_object_ref (next));
+
   if (ok)
     {
-      g_signal_emit (g_task_get_source_object (task), signals[AGENT_CHANGED], 0, call->id);
+      g_signal_emit (self, signals[AGENT_CHANGED], 0, call->id);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -1417,7 +1435,6 @@ tandem_agents_store_token_async (TandemAgents        *self,
                                  gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GHashTable) attributes = NULL;
   g_autoptr(TandemAgent) agent = NULL;
   KeyringCall *call;
 
@@ -1442,14 +1459,25 @@ tandem_agents_store_token_async (TandemAgents        *self,
   call->label = g_strdup_printf (_("Tandem token for “%s”"), agent ? agent->name : id);
   g_task_set_task_data (task, call, (GDestroyNotify) keyring_call_free);
 
-  attributes = token_attributes (call->id);
+  g_queue_push_tail (&self->keyring_writes, g_object_ref (task));
+  if (self->keyring_writes.length == 1)
+    keyring_write_start (g_steal_pointer (&task));
+}
+
+/* Takes @task's reference; the write's callback starts the next one */
+static void
+keyring_write_start (GTask *task)
+{
+  KeyringCall *call = g_task_get_task_data (task);
+  g_autoptr(GHashTable) attributes = token_attributes (call->id);
+
   if (call->token != NULL)
     secret_password_storev (&token_schema, attributes, SECRET_COLLECTION_DEFAULT,
                             call->label, call->token, call->cancellable,
-                            tandem_agents_store_token_cb, g_steal_pointer (&task));
+                            tandem_agents_store_token_cb, task);
   else
     secret_password_clearv (&token_schema, attributes, call->cancellable,
-                            tandem_agents_store_token_cb, g_steal_pointer (&task));
+                            tandem_agents_store_token_cb, task);
 }
 
 gboolean

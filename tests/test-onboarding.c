@@ -777,6 +777,42 @@ test_connection_as_a_run (Fixture       *f,
   remove_agent (agent);
 }
 
+/* libsecret's file backend writes its whole file against the tag of its
+ * last write: a second write begun before the first is on disk failed as
+ * "externally modified", and Forget Stored Token then offered no Undo. */
+static void
+test_keyring_writes_in_a_row (Fixture       *f,
+                              gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GAsyncResult *results[4] = { NULL, };
+  const char *tokens[G_N_ELEMENTS (results)] = { "first", NULL, "third", "fourth" };
+  g_autoptr(TandemAgent) agent = tandem_agent_new ("in-a-row", "In a row", agui_test_server_get_url (f->server), NULL);
+  TokenLookup lookup = { agents, "in-a-row", NULL, FALSE };
+  TokenWait last = { &lookup, "fourth" };
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("Keyring writes made one right after the other all succeed, the last one winning");
+
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    tandem_agents_store_token_async (agents, "in-a-row", tokens[i], NULL, agui_test_store_result_cb, &results[i]);
+
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      agui_test_wait_until (results[i] != NULL, "the keyring's answer to each write");
+      g_assert_true (tandem_agents_store_token_finish (agents, results[i], &error));
+      g_assert_no_error (error);
+      g_clear_object (&results[i]);
+    }
+  g_assert_true (token_is (&last));
+
+  g_clear_pointer (&lookup.token, secret_password_free);
+  remove_agent (agent);
+}
+
 /* Not a button clicked already, on a toast going away */
 static GtkButton *
 find_drawn_button (gpointer    widget,
@@ -966,6 +1002,7 @@ main (int   argc,
   ADD ("test-connection-stored-token", test_connection_stored_token);
   ADD ("test-connection-as-a-run", test_connection_as_a_run);
   ADD ("saved-settings-reach-open-conversation", test_saved_settings_reach_open_conversation);
+  ADD ("keyring-writes-in-a-row", test_keyring_writes_in_a_row);
   ADD ("forget-token-undo", test_forget_token_undo);
   ADD ("relaunch", test_relaunch);
 #undef ADD
