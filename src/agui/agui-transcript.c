@@ -420,8 +420,16 @@ _agui_record_new_from_message (JsonObject *message)
         AguiActivityPart *part = _agui_activity_part_new (record->id);
 
         _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
-        _agui_activity_part_take_content (part, content ? json_node_copy (content)
-                                                        : _agui_json_node_new_object (json_object_new ()));
+        if (content != NULL)
+          {
+            _agui_activity_part_set_content (part, content);
+          }
+        else
+          {
+            g_autoptr(JsonNode) empty = _agui_json_node_new_object (json_object_new ());
+
+            _agui_activity_part_set_content (part, empty);
+          }
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
         /* Activities carry neither a name nor an encrypted value. */
