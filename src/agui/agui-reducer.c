@@ -661,6 +661,7 @@ apply_activity_delta (AguiReducer *self,
                                    agui_event_get_array_member (event, "patch"), &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
+      _agui_transcript_note_refused_patch (self->transcript, record, "ACTIVITY_DELTA", error->message);
       return;
     }
   *_agui_activity_part_get_content_size (part) = bounds.size;
@@ -694,6 +695,7 @@ apply_state_delta (AguiReducer *self,
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
       _agui_transcript_set_state_error (self->transcript, error->message);
+      _agui_transcript_note_refused_patch (self->transcript, NULL, "STATE_DELTA", error->message);
       return;
     }
 
