@@ -813,6 +813,39 @@ test_refused_patch_notes (void)
   g_assert_cmpstr (text_notes, ==, "{\"steps\":[1]}");
 }
 
+static void
+test_activity_content_node (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiPart) part = NULL;
+  g_autoptr(JsonNode) held = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  JsonNode *first;
+
+  g_test_summary ("An activity's content node is built once per change and never changes under "
+                  "whoever holds it");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                  "\"content\":{\"steps\":[\"one\"]}}");
+  part = g_list_model_get_item (agui_message_get_parts (row (transcript, 0)), 0);
+
+  first = agui_activity_part_get_content (AGUI_ACTIVITY_PART (part));
+  g_assert_true (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)) == first);
+  held = json_node_ref (first);
+  before = _agui_json_to_string (held, FALSE, NULL);
+
+  apply (reducer, "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                  "\"patch\":[{\"op\":\"add\",\"path\":\"/steps/0\",\"value\":\"zero\"}]}");
+  after = _agui_json_to_string (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)), FALSE, NULL);
+  g_assert_cmpstr (after, ==, "{\"steps\":[\"zero\",\"one\"]}");
+  g_clear_pointer (&after, g_free);
+  after = _agui_json_to_string (held, FALSE, NULL);
+  g_assert_cmpstr (after, ==, before);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -834,6 +867,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
   g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
   g_test_add_func ("/agui/reducer/refused-patch-notes", test_refused_patch_notes);
+  g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
 
   return g_test_run ();
 }
