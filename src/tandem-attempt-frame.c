@@ -84,6 +84,53 @@ dup_question_text (JsonObject *interrupt)
   return NULL;
 }
 
+/* The agent's change to the state or an activity was refused: the view
+ * may be out of date, which only the conversation can tell the person. */
+static char *
+dup_refused_patch_text (JsonObject *note)
+{
+  const char *reason = get_string (note, "reason");
+  JsonNode *counted = json_object_get_member (note, "count");
+  gint64 count = 1;
+
+  if (counted != NULL && JSON_NODE_HOLDS_VALUE (counted) && json_node_get_value_type (counted) == G_TYPE_INT64)
+    count = CLAMP (json_node_get_int (counted), 1, G_MAXINT);
+  if (reason == NULL)
+    reason = "";
+
+  if (g_strcmp0 (get_string (note, "event"), "ACTIVITY_DELTA") == 0)
+    {
+      if (count == 1)
+        /* Translators: %s is why the change was refused (not translated) */
+        return g_strdup_printf (_("The agent’s change to this activity was refused, so it may be out of date: %s"),
+                                reason);
+      /* Translators: %d (2 or more) is how many of the agent's changes to
+       * an activity (a plan, a progress display) were refused, %s why the
+       * last one was (not translated) */
+      return g_strdup_printf (ngettext ("%d of the agent’s changes to this activity were refused, so it may be out of date. The last: %s",
+                                        "%d of the agent’s changes to this activity were refused, so it may be out of date. The last: %s",
+                                        (gulong) count),
+                              (int) count, reason);
+    }
+
+  if (g_strcmp0 (get_string (note, "event"), "STATE_DELTA") == 0)
+    {
+      if (count == 1)
+        /* Translators: %s is why the change was refused (not translated) */
+        return g_strdup_printf (_("The agent’s change to the shared state was refused, so it may be out of date: %s"),
+                                reason);
+      /* Translators: %d (2 or more) is how many of the agent's changes to
+       * the state it shares with the app were refused, %s why the last
+       * one was (not translated) */
+      return g_strdup_printf (ngettext ("%d of the agent’s changes to the shared state were refused, so it may be out of date. The last: %s",
+                                        "%d of the agent’s changes to the shared state were refused, so it may be out of date. The last: %s",
+                                        (gulong) count),
+                              (int) count, reason);
+    }
+
+  return NULL;
+}
+
 /**
  * tandem_attempt_frame_dup_note_text:
  * @note: one of a part's notes (see [property@Agui.Part:notes])
@@ -105,6 +152,9 @@ tandem_attempt_frame_dup_note_text (JsonObject *note)
     return g_strdup (g_strcmp0 (get_string (note, "attempt"), "failed") == 0
                        ? _("Failed before the agent answered")
                        : _("Stopped"));
+
+  if (g_strcmp0 (kind, "patch-refused") == 0)
+    return dup_refused_patch_text (note);
 
   if (g_strcmp0 (kind, "answer") != 0 || answer == NULL)
     return NULL;
@@ -156,8 +206,9 @@ tandem_attempt_frame_update_notes (TandemAttemptFrame *self)
     {
       JsonNode *node = json_array_get_element (notes, i);
       g_autofree char *text = JSON_NODE_HOLDS_OBJECT (node) ? tandem_attempt_frame_dup_note_text (json_node_get_object (node)) : NULL;
-      gboolean run_end = JSON_NODE_HOLDS_OBJECT (node) &&
-                         g_strcmp0 (get_string (json_node_get_object (node), "kind"), "run-end") == 0;
+      const char *kind = JSON_NODE_HOLDS_OBJECT (node) ? get_string (json_node_get_object (node), "kind") : NULL;
+      gboolean run_end = g_strcmp0 (kind, "run-end") == 0;
+      gboolean refused = g_strcmp0 (kind, "patch-refused") == 0;
       GtkWidget *line;
       GtkWidget *label;
 
@@ -168,7 +219,9 @@ tandem_attempt_frame_update_notes (TandemAttemptFrame *self)
       gtk_widget_add_css_class (line, "attempt-note");
       gtk_widget_add_css_class (line, "dim-label");
       gtk_box_append (GTK_BOX (line),
-                      gtk_image_new_from_icon_name (run_end ? "process-stop-symbolic" : "object-select-symbolic"));
+                      gtk_image_new_from_icon_name (run_end ? "process-stop-symbolic"
+                                                    : refused ? "dialog-warning-symbolic"
+                                                    : "object-select-symbolic"));
       label = gtk_label_new (text);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);

@@ -660,6 +660,49 @@ test_metadata_answer (Fixture       *f,
   tandem_test_destroy_window (window);
 }
 
+#define REFUSED_STATE \
+  "2 of the agent’s changes to the shared state were refused, so it may be out of date. " \
+  "The last: operation 0 (test /version): the value differs from the expected one"
+#define REFUSED_ACTIVITY \
+  "The agent’s change to this activity was refused, so it may be out of date: " \
+  "operation 0 (remove /steps/0): index 0 is out of range at /steps (length 0)"
+
+static void
+test_refused_patches (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *notes = NULL;
+  TandemWindow *window;
+
+  g_test_summary ("A refused STATE_DELTA or ACTIVITY_DELTA is a line in the conversation, counted, "
+                  "with the reason, kept after a relaunch");
+
+  push (f, RS ("r1"), TEXT ("m1", "Planning."),
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"version\":1}}",
+        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"test\",\"path\":\"/version\",\"value\":3}]}",
+        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"test\",\"path\":\"/version\",\"value\":2}]}",
+        "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a1\",\"activityType\":\"plan\",\"content\":{\"steps\":[]}}",
+        "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a1\",\"activityType\":\"plan\","
+        "\"patch\":[{\"op\":\"remove\",\"path\":\"/steps/0\"}]}",
+        RF ("r1"), NULL);
+  send_text (f, "Make a plan");
+  agui_test_wait_for_exchange (f->session);
+
+  agui_test_wait_until (window_has_notes (f->window), "the refusals shown in the conversation");
+  notes = dup_notes (f->window);
+  g_assert_cmpstr (notes, ==, REFUSED_STATE "\n" REFUSED_ACTIVITY);
+  g_clear_pointer (&notes, g_free);
+
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  window = relaunch (&second, thread_id);
+  agui_test_wait_until (window_has_notes (window), "the refusals shown after a relaunch");
+  notes = dup_notes (window);
+  g_assert_cmpstr (notes, ==, REFUSED_STATE "\n" REFUSED_ACTIVITY);
+  tandem_test_destroy_window (window);
+}
+
 static void
 test_escape_in_search (Fixture       *f,
                        gconstpointer  data)
@@ -1282,6 +1325,7 @@ main (int   argc,
   ADD ("stopped", test_stopped);
   ADD ("stopped-before-anything", test_stopped_before_anything);
   ADD ("metadata-answer", test_metadata_answer);
+  ADD ("refused-patches", test_refused_patches);
   ADD ("collapse-failed", test_collapse_failed);
   ADD ("sidebar-waiting", test_sidebar_waiting);
   ADD ("dialog-belongs", test_dialog_belongs);

@@ -60,38 +60,38 @@ assert_json_equal (JsonNode   *actual,
     }
 }
 
-/* The shared state's tree has a patch implementation of its own: the
- * same patch applied to @before there must give what agui_json_patch_apply ()
- * gave, @after and @error, byte for byte, and leave it as it was when
- * failing. */
-static void
-assert_doc_engine_agrees (JsonNode     *before,
-                          JsonArray    *patch,
-                          gboolean      applied,
-                          const GError *error,
-                          JsonNode     *after)
+/* Applies @patch to @document through the one engine, over the compact
+ * tree: on success @document is replaced by the tree's node; on failure
+ * the tree must print exactly as before, member order included, and
+ * @document is left alone. */
+static gboolean
+patch_apply (JsonNode  **document,
+             JsonArray  *patch,
+             GError    **error)
 {
-  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
-  g_autoptr(GError) doc_error = NULL;
-  g_autofree char *expected = NULL;
-  g_autofree char *actual = NULL;
-  gboolean doc_applied;
+  AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
+  g_autofree char *before = NULL;
+  gboolean applied;
 
-  _agui_json_value_set_node (&document, before);
-  doc_applied = _agui_json_doc_patch_apply (&document, NULL, patch, &doc_error);
+  _agui_json_value_set_node (&tree, *document);
+  before = _agui_json_value_to_string (&tree, FALSE, NULL);
+  applied = _agui_json_doc_patch_apply (&tree, NULL, patch, error);
 
-  g_assert_cmpint (doc_applied, ==, applied);
-  if (!applied)
+  if (applied)
     {
-      g_assert_error (doc_error, AGUI_ERROR, AGUI_ERROR_PATCH);
-      g_assert_cmpstr (doc_error->message, ==, error->message);
+      json_node_unref (*document);
+      *document = _agui_json_value_to_node (&tree);
+    }
+  else
+    {
+      g_autofree char *after = _agui_json_value_to_string (&tree, FALSE, NULL);
+
+      g_assert_cmpstr (after, ==, before);
     }
 
-  expected = _agui_json_to_string (applied ? after : before, FALSE, NULL);
-  actual = _agui_json_value_to_string (&document, FALSE, NULL);
-  g_assert_cmpstr (actual, ==, expected);
+  _agui_json_value_clear (&tree);
 
-  _agui_json_value_clear (&document);
+  return applied;
 }
 
 static void
@@ -108,8 +108,7 @@ run_patch_case (gconstpointer data)
 
   g_test_summary (test_case->name);
 
-  ok = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
-  assert_doc_engine_agrees (saved, json_node_get_array (patch), ok, error, document);
+  ok = patch_apply (&document, json_node_get_array (patch), &error);
 
   if (test_case->expected != NULL)
     {
@@ -528,7 +527,7 @@ test_atomic_same_node (void)
                  " {\"op\": \"remove\", \"path\": \"/list/0\"},"
                  " {\"op\": \"replace\", \"path\": \"/a/missing\", \"value\": 5}]");
 
-  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_false (patch_apply (&document, json_node_get_array (patch), &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
   g_assert_nonnull (strstr (error->message, "operation 2"));
   g_assert_nonnull (strstr (error->message, "/a/missing"));
@@ -539,98 +538,6 @@ test_atomic_same_node (void)
   g_assert_true (agui_json_node_equal (document, saved));
   g_assert_false (json_object_has_member (json_node_get_object (original_a), "c"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (original_object, "list")), ==, 3);
-}
-
-static void
-test_untouched_subtrees_are_shared (void)
-{
-  g_autoptr(JsonNode) document = parse ("{\"big\": {\"x\": [1, 2, 3]}, \"a\": {\"b\": 1}}");
-  g_autoptr(JsonNode) patch = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonNode *original = document;
-  JsonNode *big = json_object_get_member (json_node_get_object (document), "big");
-  JsonNode *a = json_object_get_member (json_node_get_object (document), "a");
-
-  g_test_summary ("A patch changes the document in place and leaves other subtrees alone");
-
-  patch = parse ("[{\"op\": \"replace\", \"path\": \"/a/b\", \"value\": 2}]");
-  g_assert_true (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
-  g_assert_no_error (error);
-
-  g_assert_true (document == original);
-  g_assert_true (json_object_get_member (json_node_get_object (document), "big") == big);
-  g_assert_true (json_object_get_member (json_node_get_object (document), "a") == a);
-  assert_json_equal (document, "{\"big\": {\"x\": [1, 2, 3]}, \"a\": {\"b\": 2}}");
-}
-
-static void
-test_sealed_document (void)
-{
-  g_autoptr(JsonNode) document = parse ("{\"big\": {\"x\": [1]}, \"a\": {\"b\": [1, {\"c\": 1}]}}");
-  g_autoptr(JsonNode) keep = NULL;
-  g_autoptr(JsonNode) patch = NULL;
-  g_autoptr(JsonNode) failing = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
-  JsonNode *big;
-
-  g_test_summary ("Sealed containers are copied along the patched path only, never modified");
-
-  json_node_seal (document);
-  keep = json_node_ref (document);
-  before = json_to_string (document, FALSE);
-  big = json_object_get_member (json_node_get_object (document), "big");
-
-  failing = parse ("[{\"op\": \"replace\", \"path\": \"/a/b/1/c\", \"value\": 2},"
-                   " {\"op\": \"remove\", \"path\": \"/a/zzz\"}]");
-  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (failing), &error));
-  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
-  g_clear_error (&error);
-  g_assert_true (document == keep);
-
-  patch = parse ("[{\"op\": \"replace\", \"path\": \"/a/b/1/c\", \"value\": 2},"
-                 " {\"op\": \"add\", \"path\": \"/a/b/-\", \"value\": 3}]");
-  g_assert_true (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
-  g_assert_no_error (error);
-
-  g_assert_true (document != keep);
-  assert_json_equal (document, "{\"big\": {\"x\": [1]}, \"a\": {\"b\": [1, {\"c\": 2}, 3]}}");
-  g_assert_true (json_object_get_member (json_node_get_object (document), "big") == big);
-  g_assert_false (json_object_is_immutable (json_node_get_object (document)));
-
-  after = json_to_string (keep, FALSE);
-  g_assert_cmpstr (before, ==, after);
-}
-
-static void
-test_sealed_patch_values_are_copied (void)
-{
-  g_autoptr(JsonNode) document = parse ("{}");
-  g_autoptr(JsonNode) patch = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
-  JsonNode *inserted;
-
-  g_test_summary ("Values from a sealed patch are copied, and the copy can be patched");
-
-  patch = parse ("[{\"op\": \"add\", \"path\": \"/x\", \"value\": {\"y\": [1]}},"
-                 " {\"op\": \"add\", \"path\": \"/x/y/-\", \"value\": 2},"
-                 " {\"op\": \"add\", \"path\": \"/x/z\", \"value\": true}]");
-  json_node_seal (patch);
-  before = json_to_string (patch, FALSE);
-
-  g_assert_true (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
-  g_assert_no_error (error);
-  assert_json_equal (document, "{\"x\": {\"y\": [1, 2], \"z\": true}}");
-
-  inserted = json_object_get_member (json_node_get_object (document), "x");
-  g_assert_false (json_node_is_immutable (inserted));
-  g_assert_false (json_object_is_immutable (json_node_get_object (inserted)));
-
-  after = json_to_string (patch, FALSE);
-  g_assert_cmpstr (before, ==, after);
 }
 
 static void
@@ -646,7 +553,7 @@ test_member_order (void)
   patch = parse ("[{\"op\": \"replace\", \"path\": \"/a\", \"value\": 10},"
                  " {\"op\": \"add\", \"path\": \"/b\", \"value\": 20},"
                  " {\"op\": \"add\", \"path\": \"/d\", \"value\": 4}]");
-  g_assert_true (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_true (patch_apply (&document, json_node_get_array (patch), &error));
   g_assert_no_error (error);
 
   text = json_to_string (document, FALSE);
@@ -662,14 +569,14 @@ test_remove_root (void)
 
   g_test_summary ("remove \"\" makes the document null, as the reference does");
 
-  g_assert_true (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_true (patch_apply (&document, json_node_get_array (patch), &error));
   g_assert_no_error (error);
   g_assert_true (JSON_NODE_HOLDS_NULL (document));
 
   /* A null document can be replaced again, but not descended into. */
   g_clear_pointer (&patch, json_node_unref);
   patch = parse ("[{\"op\": \"add\", \"path\": \"/a\", \"value\": 1}]");
-  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_false (patch_apply (&document, json_node_get_array (patch), &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
   g_assert_cmpstr (error->message, ==,
                    "operation 0 (add /a): the document is null, not an object or array");
@@ -708,6 +615,25 @@ static const struct {
   { "/m~0n", "8" },
 };
 
+/* A patch of one `test` of @pointer against @value (JSON text). */
+static gboolean
+pointer_test (JsonNode    *document,
+              const char  *pointer,
+              const char  *value,
+              GError     **error)
+{
+  g_autoptr(JsonNode) copy = deep_copy (document);
+  g_autoptr(JsonNode) patch = json_node_init_array (json_node_alloc (), json_array_new ());
+  JsonObject *operation = json_object_new ();
+
+  json_object_set_string_member (operation, "op", "test");
+  json_object_set_string_member (operation, "path", pointer);
+  json_object_set_member (operation, "value", parse (value));
+  json_array_add_object_element (json_node_get_array (patch), operation);
+
+  return patch_apply (&copy, json_node_get_array (patch), error);
+}
+
 static void
 test_pointer_rfc6901 (void)
 {
@@ -716,17 +642,14 @@ test_pointer_rfc6901 (void)
 
   g_test_summary ("The JSON Pointer examples of RFC 6901, section 5");
 
-  g_assert_true (agui_json_pointer_get (document, "", &error) == document);
+  g_assert_true (pointer_test (document, "", rfc6901_document, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < G_N_ELEMENTS (rfc6901_cases); i++)
     {
-      JsonNode *node = agui_json_pointer_get (document, rfc6901_cases[i].pointer, &error);
-
       g_test_message ("pointer %s", rfc6901_cases[i].pointer);
+      g_assert_true (pointer_test (document, rfc6901_cases[i].pointer, rfc6901_cases[i].expected, &error));
       g_assert_no_error (error);
-      g_assert_nonnull (node);
-      assert_json_equal (node, rfc6901_cases[i].expected);
     }
 }
 
@@ -758,41 +681,48 @@ test_pointer_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GError) error = NULL;
+      g_autofree char *message = g_strdup_printf ("operation 0 (test %s): %s",
+                                                  cases[i].pointer, cases[i].message);
 
       g_test_message ("pointer %s", cases[i].pointer);
-      g_assert_null (agui_json_pointer_get (document, cases[i].pointer, &error));
+      g_assert_false (pointer_test (document, cases[i].pointer, "null", &error));
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
-      g_assert_cmpstr (error->message, ==, cases[i].message);
+      g_assert_cmpstr (error->message, ==, message);
     }
 
   /* "~01" decodes to "~1", not to "/" and then something else. */
-  g_assert_nonnull (agui_json_pointer_get (document, "/~01", NULL));
-  g_assert_nonnull (agui_json_pointer_get (document, "/a/0", NULL));
-  g_assert_nonnull (agui_json_pointer_get (document, "/a/2", NULL));
+  g_assert_true (pointer_test (document, "/~01", "1", NULL));
+  g_assert_true (pointer_test (document, "/a/0", "0", NULL));
+  g_assert_true (pointer_test (document, "/a/2", "2", NULL));
 }
 
 static void
-test_pointer_is_valid (void)
+test_pointer_syntax (void)
 {
   static const char * const valid[] = {
-    "", "/", "//", "/a", "/a/b", "/~0", "/~1", "/~01", "/a~1b/m~0n", "/01", "/-", "/__proto__",
+    "", "/", "//", "/a", "/a/b", "/~0", "/~1", "/~01", "/a~1b/m~0n", "/01", "/-",
   };
   static const char * const invalid[] = {
-    "a", "count", " /a", "#/a", "/~", "/a~", "/~2", "/~a", "/a~/b",
+    "a", "count", " /a", "#/a", "/~", "/a~", "/~2", "/~a", "/a~/b", "/__proto__", "/a/__proto__",
   };
 
-  g_test_summary ("RFC 6901 syntax: \"\" or /-prefixed tokens with ~0 and ~1 escapes only");
+  g_test_summary ("RFC 6901 syntax: \"\" or /-prefixed tokens with ~0 and ~1 escapes only, "
+                  "and no __proto__ token");
 
   for (guint i = 0; i < G_N_ELEMENTS (valid); i++)
     {
+      g_autoptr(GPtrArray) tokens = _agui_json_pointer_parse (valid[i], NULL);
+
       g_test_message ("valid %s", valid[i]);
-      g_assert_true (agui_json_pointer_is_valid (valid[i]));
+      g_assert_nonnull (tokens);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (invalid); i++)
     {
+      g_autoptr(GPtrArray) tokens = _agui_json_pointer_parse (invalid[i], NULL);
+
       g_test_message ("invalid %s", invalid[i]);
-      g_assert_false (agui_json_pointer_is_valid (invalid[i]));
+      g_assert_null (tokens);
     }
 }
 
@@ -918,9 +848,7 @@ run_fixture_case (gconstpointer data)
           gboolean applied;
 
           n_deltas++;
-          applied = agui_json_patch_apply (&state, json_object_get_array_member (event, "delta"), &error);
-          assert_doc_engine_agrees (before, json_object_get_array_member (event, "delta"),
-                                    applied, error, state);
+          applied = patch_apply (&state, json_object_get_array_member (event, "delta"), &error);
           if (!applied)
             {
               g_test_message ("delta %u failed: %s", n_deltas, error->message);
@@ -965,11 +893,10 @@ test_rollback_order (void)
   g_test_summary ("A failed patch that added many members, some of them removed, re-added or "
                   "moved on the way, leaves the document exactly as it was, order included");
 
-  g_assert_false (agui_json_patch_apply (&document, json_node_get_array (patch), &error));
+  g_assert_false (patch_apply (&document, json_node_get_array (patch), &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
   text = json_to_string (document, FALSE);
   g_assert_cmpstr (text, ==, "{\"o\":{\"a\":1,\"b\":2,\"c\":3},\"l\":[1]}");
-  assert_doc_engine_agrees (document, json_node_get_array (patch), FALSE, error, NULL);
 }
 
 static void
@@ -1010,9 +937,7 @@ test_insert_runs (void)
       g_autoptr(JsonNode) patch = parse (cases[i].patch);
       g_autoptr(GError) error = NULL;
       g_autofree char *text = NULL;
-      gboolean applied = agui_json_patch_apply (&document, json_node_get_array (patch), &error);
-
-      assert_doc_engine_agrees (before, json_node_get_array (patch), applied, error, document);
+      gboolean applied = patch_apply (&document, json_node_get_array (patch), &error);
 
       text = json_to_string (document, FALSE);
       if (cases[i].expected != NULL)
@@ -1053,14 +978,11 @@ main (int   argc,
     }
 
   g_test_add_func ("/agui/json-patch/atomic/same-node", test_atomic_same_node);
-  g_test_add_func ("/agui/json-patch/cost/untouched-subtrees-shared", test_untouched_subtrees_are_shared);
-  g_test_add_func ("/agui/json-patch/sealed/document", test_sealed_document);
-  g_test_add_func ("/agui/json-patch/sealed/patch-values-copied", test_sealed_patch_values_are_copied);
   g_test_add_func ("/agui/json-patch/apply/member-order", test_member_order);
   g_test_add_func ("/agui/json-patch/apply/remove-root-null", test_remove_root);
   g_test_add_func ("/agui/json-patch/rfc6901/examples", test_pointer_rfc6901);
   g_test_add_func ("/agui/json-patch/pointer/errors", test_pointer_errors);
-  g_test_add_func ("/agui/json-patch/pointer/is-valid", test_pointer_is_valid);
+  g_test_add_func ("/agui/json-patch/pointer/syntax", test_pointer_syntax);
   g_test_add_func ("/agui/json-patch/equal", test_node_equal);
   g_test_add_func ("/agui/json-patch/rollback-order", test_rollback_order);
   g_test_add_func ("/agui/json-patch/insert-runs", test_insert_runs);

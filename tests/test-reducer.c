@@ -752,6 +752,100 @@ test_interrupt_description (void)
     _agui_interrupt_description_clear (&descriptions[i]);
 }
 
+static char *
+part_notes_json (AguiMessage *message,
+                 guint        position)
+{
+  g_autoptr(AguiPart) part = g_list_model_get_item (agui_message_get_parts (message), position);
+  JsonArray *notes = agui_part_get_notes (part);
+  g_autoptr(JsonNode) node = NULL;
+
+  if (notes == NULL)
+    return NULL;
+
+  node = json_node_init_array (json_node_alloc (), notes);
+  return json_to_string (node, FALSE);
+}
+
+static void
+test_refused_patch_notes (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autofree char *text_notes = NULL;
+  g_autofree char *activity_notes = NULL;
+  AguiActivityPart *activity;
+  g_autoptr(AguiPart) part = NULL;
+
+  g_test_summary ("A refused STATE_DELTA notes the latest message, a refused ACTIVITY_DELTA its "
+                  "activity: one note each, counting the refusals and naming the last reason");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  /* nothing shown yet: only the state inspector can say so */
+  apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/x\"}]}");
+  g_assert_nonnull (agui_transcript_get_state_error (transcript));
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"Hi\"}");
+  apply (reducer, "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                  "\"content\":{\"steps\":[1]}}");
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *delta = g_strdup_printf ("{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\","
+                                                "\"path\":\"/x%u\"}]}", i);
+
+      apply (reducer, delta);
+    }
+  apply (reducer, "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\",\"patch\":"
+                  "[{\"op\":\"replace\",\"path\":\"/steps/0\",\"value\":2},{\"op\":\"remove\",\"path\":\"/none\"}]}");
+
+  /* one turn: the state's note went with the activity, the latest shown;
+   * the activity's own note beside it; the content unchanged */
+  g_assert_null (part_notes_json (row (transcript, 0), 0));
+  activity_notes = part_notes_json (row (transcript, 0), 1);
+  g_assert_cmpstr (activity_notes, ==,
+                   "[{\"kind\":\"patch-refused\",\"event\":\"STATE_DELTA\","
+                   "\"reason\":\"operation 0 (remove /x2): no member 'x2' at the root\",\"count\":3},"
+                   "{\"kind\":\"patch-refused\",\"event\":\"ACTIVITY_DELTA\","
+                   "\"reason\":\"operation 1 (remove /none): no member 'none' at the root\",\"count\":1}]");
+  part = g_list_model_get_item (agui_message_get_parts (row (transcript, 0)), 1);
+  activity = AGUI_ACTIVITY_PART (part);
+  text_notes = _agui_json_to_string (agui_activity_part_get_content (activity), FALSE, NULL);
+  g_assert_cmpstr (text_notes, ==, "{\"steps\":[1]}");
+}
+
+static void
+test_activity_content_node (void)
+{
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiPart) part = NULL;
+  g_autoptr(JsonNode) held = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  JsonNode *first;
+
+  g_test_summary ("An activity's content node is built once per change and never changes under "
+                  "whoever holds it");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                  "\"content\":{\"steps\":[\"one\"]}}");
+  part = g_list_model_get_item (agui_message_get_parts (row (transcript, 0)), 0);
+
+  first = agui_activity_part_get_content (AGUI_ACTIVITY_PART (part));
+  g_assert_true (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)) == first);
+  held = json_node_ref (first);
+  before = _agui_json_to_string (held, FALSE, NULL);
+
+  apply (reducer, "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                  "\"patch\":[{\"op\":\"add\",\"path\":\"/steps/0\",\"value\":\"zero\"}]}");
+  after = _agui_json_to_string (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)), FALSE, NULL);
+  g_assert_cmpstr (after, ==, "{\"steps\":[\"zero\",\"one\"]}");
+  g_clear_pointer (&after, g_free);
+  after = _agui_json_to_string (held, FALSE, NULL);
+  g_assert_cmpstr (after, ==, before);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -772,6 +866,8 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
   g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
+  g_test_add_func ("/agui/reducer/refused-patch-notes", test_refused_patch_notes);
+  g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
 
   return g_test_run ();
 }

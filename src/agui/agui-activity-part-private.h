@@ -7,15 +7,16 @@
 #pragma once
 
 #include "agui-activity-part.h"
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
 AguiActivityPart  *_agui_activity_part_new                  (const char       *message_id);
 void               _agui_activity_part_set_activity_type    (AguiActivityPart *self,
                                                              const char       *activity_type);
-void               _agui_activity_part_take_content         (AguiActivityPart *self,
+void               _agui_activity_part_set_content          (AguiActivityPart *self,
                                                              JsonNode         *content);
-JsonNode         **_agui_activity_part_get_content_location (AguiActivityPart *self);
+AguiJsonValue     *_agui_activity_part_get_content_doc      (AguiActivityPart *self);
 /* The content's size estimate, which the patches keep. */
 gsize             *_agui_activity_part_get_content_size     (AguiActivityPart *self);
 void               _agui_activity_part_content_changed      (AguiActivityPart *self);

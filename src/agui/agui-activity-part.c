@@ -21,10 +21,15 @@
  */
 struct _AguiActivityPart
 {
-  AguiPart  parent_instance;
-  char     *activity_type;
-  JsonNode *content;
-  gsize     content_size;  /* as the patches keep it (agui-json-doc-private.h) */
+  AguiPart       parent_instance;
+  char          *activity_type;
+  /* The content is patched in a compact tree, as the shared state is; the
+   * JsonNode agui_activity_part_get_content () hands out is built from it
+   * on demand and kept until the content next changes. */
+  AguiJsonValue  content;
+  JsonNode      *content_node;
+  gsize          content_size;  /* as the patches keep it (agui-json-doc-private.h) */
+  guint          has_content : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiActivityPart, agui_activity_part, AGUI_TYPE_PART)
@@ -44,7 +49,8 @@ agui_activity_part_finalize (GObject *object)
   AguiActivityPart *self = AGUI_ACTIVITY_PART (object);
 
   g_clear_pointer (&self->activity_type, g_free);
-  g_clear_pointer (&self->content, json_node_unref);
+  _agui_json_value_clear (&self->content);
+  g_clear_pointer (&self->content_node, json_node_unref);
 
   G_OBJECT_CLASS (agui_activity_part_parent_class)->finalize (object);
 }
@@ -64,7 +70,7 @@ agui_activity_part_get_property (GObject    *object,
       break;
 
     case PROP_CONTENT:
-      g_value_set_boxed (value, self->content);
+      g_value_set_boxed (value, agui_activity_part_get_content (self));
       break;
 
     default:
@@ -124,6 +130,12 @@ agui_activity_part_get_activity_type (AguiActivityPart *self)
  * agui_activity_part_get_content:
  * @self: an activity part
  *
+ * The content as a json-glib tree, which must not be modified. The first
+ * call after the content changed builds it, in O(size of the content);
+ * later calls return the same node until the content changes again (after
+ * which the node returned before no longer follows it), as
+ * agui_transcript_get_state() does.
+ *
  * Returns: (transfer none) (nullable): the activity's JSON object
  */
 JsonNode *
@@ -131,7 +143,10 @@ agui_activity_part_get_content (AguiActivityPart *self)
 {
   g_return_val_if_fail (AGUI_IS_ACTIVITY_PART (self), NULL);
 
-  return self->content;
+  if (self->has_content && self->content_node == NULL)
+    self->content_node = _agui_json_value_to_node (&self->content);
+
+  return self->content_node;
 }
 
 void
@@ -144,24 +159,27 @@ _agui_activity_part_set_activity_type (AguiActivityPart *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVITY_TYPE]);
 }
 
-/* Takes ownership of @content. */
+/* Copies @content (NULL: none) into the part's tree, in O(its size). */
 void
-_agui_activity_part_take_content (AguiActivityPart *self,
-                                  JsonNode         *content)
+_agui_activity_part_set_content (AguiActivityPart *self,
+                                 JsonNode         *content)
 {
   g_return_if_fail (AGUI_IS_ACTIVITY_PART (self));
 
-  g_clear_pointer (&self->content, json_node_unref);
-  self->content = content;
-  self->content_size = 0;
+  g_clear_pointer (&self->content_node, json_node_unref);
+  _agui_json_value_clear (&self->content);
+  self->has_content = content != NULL;
   if (content != NULL)
-    _agui_json_node_measure (content, AGUI_JSON_MAX_DEPTH, &self->content_size);
+    _agui_json_value_set_node (&self->content, content);
+  self->content_size = 0;
+  _agui_json_value_measure (&self->content, AGUI_JSON_MAX_DEPTH, &self->content_size);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
 }
 
-/* For patching in place; the caller notifies with _agui_activity_part_content_changed(). */
-JsonNode **
-_agui_activity_part_get_content_location (AguiActivityPart *self)
+/* For patching in place; the caller then calls
+ * _agui_activity_part_content_changed(). */
+AguiJsonValue *
+_agui_activity_part_get_content_doc (AguiActivityPart *self)
 {
   return &self->content;
 }
@@ -175,5 +193,7 @@ _agui_activity_part_get_content_size (AguiActivityPart *self)
 void
 _agui_activity_part_content_changed (AguiActivityPart *self)
 {
+  g_clear_pointer (&self->content_node, json_node_unref);
+  self->has_content = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-demo-agent.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 
@@ -145,7 +146,7 @@ typedef struct
    * once the beats planned so far have been applied. */
   char            *thread_id;
   char            *run_id;
-  JsonNode        *state;
+  AguiJsonValue    state;
   guint            turns;
   guint            turns_reported : 1;
 } DemoRun;
@@ -416,23 +417,23 @@ plan_demo_state (DemoRun    *run,
       run->turns_reported = TRUE;
     }
 
-  if (run->state == NULL || JSON_NODE_HOLDS_NULL (run->state))
+  if (run->state.kind == AGUI_JSON_DOC_NULL)
     {
-      JsonObject *state = json_object_new ();
+      g_autoptr(JsonNode) state = _agui_json_node_new_object (json_object_new ());
 
-      json_object_set_object_member (state, "demo", g_steal_pointer (&owned));
-      g_clear_pointer (&run->state, json_node_unref);
-      run->state = json_node_init_object (json_node_alloc (), state);
-      json_object_unref (state);
+      json_object_set_object_member (json_node_get_object (state), "demo", g_steal_pointer (&owned));
+      _agui_json_value_set_node (&run->state, state);
       as_snapshot = TRUE;
     }
-  else if (JSON_NODE_HOLDS_OBJECT (run->state))
+  else if (run->state.kind == AGUI_JSON_DOC_OBJECT)
     {
-      JsonNode *demo = json_object_get_member (json_node_get_object (run->state), "demo");
+      int slot = _agui_json_object_find (run->state.u.object, "demo");
+      /* the client's state is not ours to cap */
+      AguiJsonDocBounds bounds = { .size = 0, .max_size = 0 };
 
       patch = json_array_new ();
 
-      if (demo != NULL && JSON_NODE_HOLDS_OBJECT (demo))
+      if (slot >= 0 && _agui_json_object_slot_value (run->state.u.object, slot)->kind == AGUI_JSON_DOC_OBJECT)
         {
           JsonObjectIter iter;
           const char *name;
@@ -458,7 +459,7 @@ plan_demo_state (DemoRun    *run,
           json_array_add_object_element (patch, operation);
         }
 
-      if (!agui_json_patch_apply (&run->state, patch, &error))
+      if (!_agui_json_doc_patch_apply (&run->state, &bounds, patch, &error))
         {
           g_critical ("The demo agent planned a patch it cannot apply itself: %s", error->message);
           return;
@@ -472,7 +473,7 @@ plan_demo_state (DemoRun    *run,
   members = json_object_new ();
   if (as_snapshot)
     {
-      json_object_set_member (members, "snapshot", _agui_json_node_copy_deep (run->state));
+      json_object_set_member (members, "snapshot", _agui_json_value_to_node (&run->state));
       plan_event (run, 1, AGUI_EVENT_STATE_SNAPSHOT, members);
     }
   else
@@ -1624,7 +1625,7 @@ run_free (DemoRun *run)
   g_clear_pointer (&run->context, g_main_context_unref);
   g_clear_pointer (&run->thread_id, g_free);
   g_clear_pointer (&run->run_id, g_free);
-  g_clear_pointer (&run->state, json_node_unref);
+  _agui_json_value_clear (&run->state);
   g_free (run);
 }
 
@@ -1768,7 +1769,8 @@ run_new (AguiDemoAgent *self,
   g_queue_init (&run->beats);
   run->thread_id = g_strdup (object_string (input, "threadId"));
   run->run_id = g_strdup (object_string (input, "runId"));
-  run->state = state ? _agui_json_node_copy_deep (state) : NULL;
+  if (state != NULL)
+    _agui_json_value_set_node (&run->state, state);
 
   for (guint i = 0; i < json_array_get_length (messages); i++)
     {

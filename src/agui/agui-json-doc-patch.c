@@ -11,10 +11,10 @@
 #include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 
-/* JSON Patch over the shared state's own tree (agui-json-doc.c), for the
- * reducer. The semantics and every message are agui-json-patch.c's, which
- * stays the implementation for JsonNode documents (the public API, whose
- * callers may hold nodes of the document and see them change in place).
+/* JSON Patch (RFC 6902) over the compact tree (agui-json-doc.c): the
+ * shared state, each activity's content and the demo agent's state.
+ * Pointers are read by agui-json-pointer.c. The public API hands out
+ * json-glib nodes built from these trees, never patched in place.
  *
  * Atomicity: each primitive change records how to undo itself; on failure
  * the log is replayed backwards, which puts back the very values and

@@ -14,27 +14,17 @@
 
 G_BEGIN_DECLS
 
-gboolean  agui_json_patch_apply          (JsonNode    **document,
-                                          JsonArray    *patch,
-                                          GError      **error);
-gboolean  agui_json_pointer_is_valid     (const char   *pointer);
-JsonNode *agui_json_pointer_get          (JsonNode     *document,
-                                          const char   *pointer,
-                                          GError      **error);
-gboolean  agui_json_node_equal           (JsonNode     *a,
-                                          JsonNode     *b);
-
-/* agui_json_patch_apply () within @bounds (NULL: the depth bound only),
- * whose size it keeps. */
-gboolean _agui_json_patch_apply_bounded (JsonNode          **document,
-                                         AguiJsonDocBounds  *bounds,
-                                         JsonArray          *patch,
-                                         GError            **error);
-
-/* The same patches over the shared state's tree (agui-json-doc-patch.c):
- * the same semantics, the same errors, the same atomicity, each object
- * member found in O(1). @bounds: NULL for the default cap, the size
- * measured first (O(size of @document)). */
+/* JSON Patch (RFC 6902) over the compact tree (agui-json-doc-patch.c),
+ * the one engine for the shared state, activity content and the demo
+ * agent: atomic (a patch that fails leaves @document as it was), each
+ * object member found in O(1), an operation at either end of an array
+ * O(1) amortised. @bounds: NULL for the depth bound and the default
+ * cap, the size measured first (O(size of @document)).
+ *
+ * Unlike the reference, an operation that would nest the document deeper
+ * than a snapshot frame can carry, or grow it past the cap, fails the
+ * patch, so that no run of small patches builds a document that no parser
+ * or printer could take. */
 gboolean _agui_json_doc_patch_apply     (AguiJsonValue      *document,
                                          AguiJsonDocBounds  *bounds,
                                          JsonArray          *patch,
@@ -47,8 +37,8 @@ gboolean _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
                                          const char         *patch,
                                          GError            **error);
 
-/* What both share: a pointer's tokens (NULL and @error if it is not a
- * pointer or holds "__proto__"), a pointer for messages, an index. */
+/* agui-json-pointer.c: a pointer's tokens (NULL and @error if it is not
+ * a pointer or holds "__proto__"), a pointer for messages, an index. */
 GPtrArray *_agui_json_pointer_parse      (const char         *pointer,
                                           GError            **error);
 char      *_agui_json_pointer_describe   (GPtrArray          *tokens,
@@ -74,5 +64,10 @@ gboolean   _agui_json_array_index_resolve (GPtrArray         *tokens,
                                            gboolean           for_insert,
                                            guint             *index,
                                            GError           **error);
+
+/* JSON Patch `test` equality over json-glib nodes: 1 equals 1.0, members
+ * in any order, %NULL equals only %NULL. */
+gboolean   agui_json_node_equal          (JsonNode          *a,
+                                          JsonNode          *b);
 
 G_END_DECLS

@@ -152,7 +152,12 @@ agui_part_class_init (AguiPartClass *klass)
    *   transcript; `answer` is one of `approved`, `approved-edited`,
    *   `denied`, `cancelled`, `expired`, `answered`, `text` what they typed
    *   or chose (for `answered`), `interrupt` the question as the agent
-   *   sent it.
+   *   sent it;
+   * - `{"kind": "patch-refused", "event": "STATE_DELTA", "reason": …,
+   *   "count": n}` (or `"ACTIVITY_DELTA"`, on the activity it was for):
+   *   the agent's change to the shared state or to the activity was
+   *   refused `count` times, `reason` saying why the last one was, so
+   *   what is shown may be out of date.
    *
    * Notes are kept with the thread and restored with it.
    */

@@ -602,7 +602,7 @@ apply_activity_snapshot (AguiReducer *self,
 
       part = AGUI_ACTIVITY_PART (last_part_of_type (existing, AGUI_TYPE_ACTIVITY_PART));
       _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
-      _agui_activity_part_take_content (part, json_node_copy (content));
+      _agui_activity_part_set_content (part, content);
       g_free (existing->subagent_run_id);
       existing->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
       return;
@@ -616,7 +616,7 @@ apply_activity_snapshot (AguiReducer *self,
   _agui_record_merge_metadata (record, agui_event_get_metadata (event));
   part = _agui_activity_part_new (id);
   _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
-  _agui_activity_part_take_content (part, json_node_copy (content));
+  _agui_activity_part_set_content (part, content);
   _agui_part_set_complete (AGUI_PART (part), TRUE);
   g_ptr_array_add (record->parts, part);
 
@@ -657,10 +657,11 @@ apply_activity_delta (AguiReducer *self,
   part = AGUI_ACTIVITY_PART (last_part_of_type (record, AGUI_TYPE_ACTIVITY_PART));
   bounds.size = *_agui_activity_part_get_content_size (part);
   bounds.max_size = self->max_state_size;
-  if (!_agui_json_patch_apply_bounded (_agui_activity_part_get_content_location (part), &bounds,
-                                       agui_event_get_array_member (event, "patch"), &error))
+  if (!_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds,
+                                   agui_event_get_array_member (event, "patch"), &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
+      _agui_transcript_note_refused_patch (self->transcript, record, "ACTIVITY_DELTA", error->message);
       return;
     }
   *_agui_activity_part_get_content_size (part) = bounds.size;
@@ -694,6 +695,7 @@ apply_state_delta (AguiReducer *self,
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
       _agui_transcript_set_state_error (self->transcript, error->message);
+      _agui_transcript_note_refused_patch (self->transcript, NULL, "STATE_DELTA", error->message);
       return;
     }
 

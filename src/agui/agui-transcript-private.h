@@ -108,6 +108,10 @@ void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
 guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
 void        _agui_transcript_add_note               (AguiTranscript  *self,
                                                      JsonObject      *note);
+void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     const char      *event_type,
+                                                     const char      *reason);
 void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
                                                      guint            serial,
                                                      AguiAttempt      attempt);

@@ -420,8 +420,16 @@ _agui_record_new_from_message (JsonObject *message)
         AguiActivityPart *part = _agui_activity_part_new (record->id);
 
         _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
-        _agui_activity_part_take_content (part, content ? json_node_copy (content)
-                                                        : _agui_json_node_new_object (json_object_new ()));
+        if (content != NULL)
+          {
+            _agui_activity_part_set_content (part, content);
+          }
+        else
+          {
+            g_autoptr(JsonNode) empty = _agui_json_node_new_object (json_object_new ());
+
+            _agui_activity_part_set_content (part, empty);
+          }
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
         /* Activities carry neither a name nor an encrypted value. */
@@ -2150,29 +2158,97 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
     }
 }
 
+/* Adds @note to @record's, or puts it in place of note @replace (-1 for
+ * none). A new array, so that a part's notes never change under a reader. */
+static void
+record_add_note (AguiRecord *record,
+                 JsonObject *note,
+                 int         replace)
+{
+  JsonArray *notes = json_array_new ();
+
+  for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+    {
+      if ((int) j == replace)
+        json_array_add_object_element (notes, json_object_ref (note));
+      else
+        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
+    }
+  if (replace < 0)
+    json_array_add_object_element (notes, json_object_ref (note));
+  g_clear_pointer (&record->notes, json_array_unref);
+  record->notes = notes;
+  sync_record_notes (record);
+}
+
+static AguiRecord *
+latest_shown_record (AguiTranscript *self)
+{
+  for (guint i = self->records->len; i > 0; i--)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i - 1);
+
+      if (record->parts->len > 0)
+        return record;
+    }
+
+  return NULL;
+}
+
 /* Notes go with the latest record that shows anything */
 void
 _agui_transcript_add_note (AguiTranscript *self,
                            JsonObject     *note)
 {
-  for (guint i = self->records->len; i > 0; i--)
+  AguiRecord *record = latest_shown_record (self);
+
+  if (record != NULL)
+    record_add_note (record, note, -1);
+}
+
+/* A refused STATE_DELTA (@record NULL: the note goes with the latest
+ * record that shows anything) or ACTIVITY_DELTA (@record the activity),
+ * so that the conversation says its view may be out of date:
+ * `{"kind": "patch-refused", "event": …, "reason": …, "count": n}`. A
+ * record keeps one such note per event type, counting the refusals and
+ * naming the last reason, so that an agent that sends bad patches again
+ * and again costs one line, not one per patch. */
+void
+_agui_transcript_note_refused_patch (AguiTranscript *self,
+                                     AguiRecord     *record,
+                                     const char     *event_type,
+                                     const char     *reason)
+{
+  g_autoptr(JsonObject) note = json_object_new ();
+  gint64 count = 1;
+  int replace = -1;
+
+  if (record == NULL && (record = latest_shown_record (self)) == NULL)
+    return;
+
+  for (guint i = 0; record->notes != NULL && i < json_array_get_length (record->notes); i++)
     {
-      AguiRecord *record = g_ptr_array_index (self->records, i - 1);
-      JsonArray *notes;
+      JsonNode *node = json_array_get_element (record->notes, i);
+      JsonObject *other = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 
-      if (record->parts->len == 0)
-        continue;
+      if (other != NULL && g_strcmp0 (get_string (other, "kind"), "patch-refused") == 0 &&
+          g_strcmp0 (get_string (other, "event"), event_type) == 0)
+        {
+          JsonNode *counted = json_object_get_member (other, "count");
 
-      /* A new array, so that a part's notes never change under a reader */
-      notes = json_array_new ();
-      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
-        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
-      json_array_add_object_element (notes, json_object_ref (note));
-      g_clear_pointer (&record->notes, json_array_unref);
-      record->notes = notes;
-      sync_record_notes (record);
-      return;
+          replace = (int) i;
+          if (counted != NULL && JSON_NODE_HOLDS_VALUE (counted) &&
+              json_node_get_value_type (counted) == G_TYPE_INT64)
+            count = CLAMP (json_node_get_int (counted), 0, G_MAXINT32 - 1) + 1;
+          break;
+        }
     }
+
+  json_object_set_string_member (note, "kind", "patch-refused");
+  json_object_set_string_member (note, "event", event_type);
+  json_object_set_string_member (note, "reason", reason);
+  json_object_set_int_member (note, "count", count);
+  record_add_note (record, note, replace);
 }
 
 static void

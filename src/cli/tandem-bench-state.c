@@ -14,6 +14,7 @@
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "agui-reducer-private.h"
+#include "agui-transcript-private.h"
 
 #include "tandem-bench.h"
 
@@ -74,46 +75,69 @@ report (const char *what,
   g_print ("%-44s %9u ops %9.3f s %12.0f ops/s\n", what, count, seconds, count / MAX (seconds, 1e-9));
 }
 
+static gboolean state_array_check (AguiJsonValue *document,
+                                   guint          length,
+                                   gint64         first,
+                                   gint64         last,
+                                   const char    *what);
+
+/* A tree of @text, and its size uncapped. */
+static void
+doc_parse (AguiJsonValue     *document,
+           AguiJsonDocBounds *bounds,
+           const char        *text)
+{
+  g_autoptr(JsonNode) node = parse (text);
+
+  _agui_json_value_set_node (document, node);
+  bounds->size = 0;
+  bounds->max_size = 0;
+  _agui_json_value_measure (document, AGUI_JSON_MAX_DEPTH, &bounds->size);
+}
+
 static gboolean
 bench_array (guint       count,
              const char *path,
              const char *what)
 {
-  g_autoptr(JsonNode) document = parse ("{\"a\":[]}");
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocBounds bounds;
   g_autoptr(JsonArray) patch = json_array_new ();
   g_autoptr(GError) error = NULL;
-  JsonArray *array;
   double start;
   gboolean applied;
 
+  doc_parse (&document, &bounds, "{\"a\":[]}");
   for (guint i = 0; i < count; i++)
     json_array_add_object_element (patch, operation ("add", path, integer (i)));
 
   start = cpu_seconds ();
-  applied = agui_json_patch_apply (&document, patch, &error);
+  applied = _agui_json_doc_patch_apply (&document, &bounds, patch, &error);
   report (what, count, cpu_seconds () - start);
 
-  array = json_object_get_array_member (json_node_get_object (document), "a");
-  if (!applied || json_array_get_length (array) != count ||
-      json_array_get_int_element (array, 0) != (path[3] == '0' ? count - 1 : 0))
+  if (!applied)
     {
-      g_printerr ("tandem-cli: %s gave the wrong document\n", what);
+      g_printerr ("tandem-cli: %s failed: %s\n", what, error->message);
+      _agui_json_value_clear (&document);
       return FALSE;
     }
 
-  return TRUE;
+  return path[3] == '0' ? state_array_check (&document, count, count - 1, 0, what)
+                        : state_array_check (&document, count, 0, count - 1, what);
 }
 
 static gboolean
 bench_rollback (guint count)
 {
-  g_autoptr(JsonNode) document = parse ("{\"o\":{\"keep\":1},\"a\":[0]}");
-  g_autoptr(JsonNode) before = NULL;
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue before = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocBounds bounds;
   g_autoptr(JsonArray) patch = json_array_new ();
   g_autoptr(GError) error = NULL;
   double start;
-  gboolean applied;
+  gboolean applied, unchanged;
 
+  doc_parse (&document, &bounds, "{\"o\":{\"keep\":1},\"a\":[0]}");
   /* Object adds, all undone by the failing test. */
   for (guint i = 0; i < count; i++)
     {
@@ -123,12 +147,15 @@ bench_rollback (guint count)
     }
   json_array_add_object_element (patch, operation ("test", "/o/keep", integer (2)));
 
-  before = _agui_json_node_copy_deep (document);
+  _agui_json_value_copy (&before, &document);
   start = cpu_seconds ();
-  applied = agui_json_patch_apply (&document, patch, &error);
+  applied = _agui_json_doc_patch_apply (&document, &bounds, patch, &error);
   report ("rollback of object adds by a failed test", count, cpu_seconds () - start);
 
-  if (applied || !agui_json_node_equal (document, before))
+  unchanged = _agui_json_value_equal (&document, &before);
+  _agui_json_value_clear (&document);
+  _agui_json_value_clear (&before);
+  if (applied || !unchanged)
     {
       g_printerr ("tandem-cli: a failed patch changed the document\n");
       return FALSE;
@@ -140,30 +167,36 @@ bench_rollback (guint count)
 static gboolean
 bench_replace (guint count)
 {
-  g_autoptr(JsonNode) document = NULL;
+  AguiJsonValue document = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue members = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object = _agui_json_value_set_object (&members, count);
+  AguiJsonDocBounds bounds = { .size = 0, .max_size = 0 };
   g_autoptr(JsonArray) patch = json_array_new ();
   g_autoptr(GError) error = NULL;
-  JsonObject *members = json_object_new ();
   double start;
-  gboolean applied;
+  gboolean applied, right;
 
   for (guint i = 0; i < count; i++)
     {
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
       g_autofree char *name = g_strdup_printf ("k%u", i);
       g_autofree char *path = g_strdup_printf ("/o/k%u", i);
 
-      json_object_set_int_member (members, name, i);
+      _agui_json_value_set_int (&value, i);
+      _agui_json_object_append (object, name, &value);
       json_array_add_object_element (patch, operation ("replace", path, integer (-(gint64) i)));
     }
-  document = json_node_init_object (json_node_alloc (), json_object_new ());
-  json_object_set_object_member (json_node_get_object (document), "o", members);
+  _agui_json_object_append (_agui_json_value_set_object (&document, 1), "o", &members);
 
   start = cpu_seconds ();
-  applied = agui_json_patch_apply (&document, patch, &error);
+  applied = _agui_json_doc_patch_apply (&document, &bounds, patch, &error);
   report ("replace members of one large object", count, cpu_seconds () - start);
 
-  members = json_object_get_object_member (json_node_get_object (document), "o");
-  if (!applied || json_object_get_int_member (members, "k1") != -1)
+  object = _agui_json_object_slot_value (document.u.object, 0)->u.object;
+  right = applied && count > 1 &&
+          _agui_json_object_slot_value (object, _agui_json_object_find (object, "k1"))->u.integer == -1;
+  _agui_json_value_clear (&document);
+  if (!right && count > 1)
     {
       g_printerr ("tandem-cli: replacing members gave the wrong document\n");
       return FALSE;
@@ -334,46 +367,55 @@ bench_state_front_deltas (guint count)
   return applied && state_array_check (&document, count, 7, 7, what);
 }
 
-/* The same removals from a json-glib document (the public
- * agui_json_patch_apply ()), for comparison: linear in the object, so
- * only the smallest (COUNT 100,000: 3.5 s; ten times larger took 84 s). */
+/* An activity's content through the reducer, as the quadratic paths of
+ * the state once were: COUNT one-operation ACTIVITY_DELTA events of
+ * add /a/0, then one delta that moves each element to the back, copies
+ * and tests the first, and finally removes them all from the front. */
 static gboolean
-bench_node_remove (guint size)
+bench_activity (guint count)
 {
-  g_autoptr(JsonNode) document = _agui_json_node_new_object (json_object_new ());
-  g_autoptr(JsonArray) patch = json_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *what = NULL;
-  JsonObject *members = json_object_new ();
-  guint step = MAX (size / REMOVALS, 1);
-  guint removals = MIN (size, REMOVALS);
+  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiEvent) snapshot = NULL;
+  g_autoptr(AguiEvent) add = NULL;
+  g_autoptr(AguiEvent) churn = NULL;
+  g_autoptr(GString) json = g_string_new ("{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\","
+                                          "\"activityType\":\"plan\",\"patch\":[");
+  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiActivityPart *part;
+  JsonNode *content;
   double start;
-  gboolean applied;
 
-  for (guint i = 0; i < size; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("k%u", i);
+  snapshot = agui_event_new_from_string ("{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\","
+                                         "\"activityType\":\"plan\",\"content\":{\"a\":[]}}", -1, NULL);
+  agui_reducer_apply (reducer, snapshot);
+  add = agui_event_new_from_string ("{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\","
+                                    "\"patch\":[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":7}]}", -1, NULL);
+  for (guint i = 0; i < count; i++)
+    g_string_append (json, "{\"op\":\"move\",\"from\":\"/a/0\",\"path\":\"/a/-\"},"
+                           "{\"op\":\"copy\",\"from\":\"/a/0\",\"path\":\"/a/0\"},"
+                           "{\"op\":\"test\",\"path\":\"/a/1\",\"value\":7},");
+  for (guint i = 0; i < 2 * count; i++)
+    g_string_append (json, "{\"op\":\"remove\",\"path\":\"/a/0\"},");
+  g_string_truncate (json, json->len - 1);
+  g_string_append (json, "]}");
+  churn = agui_event_new_from_string (json->str, json->len, NULL);
+  /* the event's patch is read as json-glib reads it, before the clock */
+  g_assert (agui_event_get_array_member (churn, "patch") != NULL);
 
-      json_object_set_int_member (members, name, i);
-    }
-  json_object_set_object_member (json_node_get_object (document), "o", members);
-
-  for (guint i = removals; i > 0; i--)
-    {
-      g_autofree char *path = g_strdup_printf ("/o/k%u", (i - 1) * step);
-
-      json_array_add_object_element (patch, operation ("remove", path, NULL));
-    }
-
-  what = g_strdup_printf ("remove from an object of %u (json-glib)", size);
   start = cpu_seconds ();
-  applied = agui_json_patch_apply (&document, patch, &error);
-  report (what, removals, cpu_seconds () - start);
+  for (guint i = 0; i < count; i++)
+    agui_reducer_apply (reducer, add);
+  report ("add /a/0 as separate deltas (activity)", count, cpu_seconds () - start);
 
-  members = json_object_get_object_member (json_node_get_object (document), "o");
-  if (!applied || json_object_get_size (members) != size - removals)
+  start = cpu_seconds ();
+  agui_reducer_apply (reducer, churn);
+  report ("move, copy, test and remove /a/0 (activity)", 5 * count, cpu_seconds () - start);
+
+  part = AGUI_ACTIVITY_PART (g_ptr_array_index (_agui_transcript_lookup_record (transcript, "a")->parts, 0));
+  content = agui_activity_part_get_content (part);
+  if (json_array_get_length (json_object_get_array_member (json_node_get_object (content), "a")) != 0)
     {
-      g_printerr ("tandem-cli: removing members gave the wrong document\n");
+      g_printerr ("tandem-cli: the activity deltas gave the wrong content\n");
       return FALSE;
     }
 
@@ -497,7 +539,7 @@ tandem_bench_state_command (int    argc,
   ok &= bench_state_remove (count / 10);
   ok &= bench_state_remove (count);
   ok &= bench_state_remove (count * 10);
-  ok &= bench_node_remove (count / 10);
+  ok &= bench_activity (count);
   ok &= bench_steps (count);
   ok &= bench_print (count);
 
