@@ -25,6 +25,7 @@
 #include "agui-chunk-normalizer-private.h"
 #include "agui-json-private.h"
 #include "agui-reducer-private.h"
+#include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
@@ -879,8 +880,8 @@ test_compaction (Fixture       *f,
                  gconstpointer  data)
 {
   g_autoptr(GPtrArray) raw = events_from_strings (stream_events);
-  g_autoptr(GPtrArray) compacted = _agui_session_store_compact_events (raw);
-  g_autoptr(GPtrArray) again = _agui_session_store_compact_events (compacted);
+  g_autoptr(GPtrArray) compacted = _agui_event_compactor_compact (raw);
+  g_autoptr(GPtrArray) again = _agui_event_compactor_compact (compacted);
   g_autoptr(AguiSessionStore) store = open_store (f->path);
   g_autoptr(GPtrArray) loaded = NULL;
   g_autoptr(GError) error = NULL;
@@ -978,7 +979,7 @@ test_compaction_random (void)
             g_ptr_array_add (raw, event (text));
         }
 
-      compacted = _agui_session_store_compact_events (raw);
+      compacted = _agui_event_compactor_compact (raw);
       g_assert_cmpuint (compacted->len, <, raw->len);
       assert_same_transcript (raw, compacted);
     }

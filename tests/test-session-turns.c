@@ -14,6 +14,7 @@
 #include "agui-agent-session-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-session-store-private.h"
+#include "agui-turn-rows-private.h"
 #include "agui-test-util.h"
 
 /* A session's turns against a real SQLite file: snapshots chained by

@@ -37,8 +37,8 @@ typedef struct
   const char * const *journal_ids;
 } AguiTurnRecord;
 
-/* Rows need the record above */
-#include "agui-turn-rows-private.h"
+/* A turn as the rows the store writes (see agui-turn-rows-private.h) */
+typedef struct _AguiTurnRows AguiTurnRows;
 
 /* Writes one turn synchronously: the CLI and tests. A caller could write
  * an inconsistent snapshot chain with it, so it is not public; sessions
@@ -46,11 +46,6 @@ typedef struct
 gboolean   agui_session_store_save_turn          (AguiSessionStore     *self,
                                                   const AguiTurnRecord *turn,
                                                   GError              **error);
-
-/* Joins each stream's consecutive deltas into one event (see the comment
- * in agui-session-store.c for when two deltas may be joined). Returns a
- * new array of new references; @events is left as it was. */
-GPtrArray *_agui_session_store_compact_events    (GPtrArray        *events);
 
 
 /* Writes @rows in one transaction on the store's worker. */

@@ -15,8 +15,6 @@ G_BEGIN_DECLS
  * caller's thread, so that no JSON crosses to the store's worker. The
  * thread is created with @title and @agent if it does not exist, in the
  * turn's transaction. Rows are immutable and reference-counted. */
-typedef struct _AguiTurnRows AguiTurnRows;
-
 struct _AguiTurnRows
 {
   gatomicrefcount     ref_count;
@@ -53,10 +51,6 @@ AguiTurnRows *_agui_turn_rows_new_full        (const AguiTurnRecord *turn,
 AguiTurnRows *_agui_turn_rows_ref             (AguiTurnRows         *rows);
 void          _agui_turn_rows_unref           (AguiTurnRows         *rows);
 const char   *_agui_turn_rows_get_snapshot_id (AguiTurnRows         *rows);
-
-/* What the search looks at: every string under a "content" or "text"
- * member of @messages */
-char         *_agui_turn_rows_search_text_for (JsonArray            *messages);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiTurnRows, _agui_turn_rows_unref)
 

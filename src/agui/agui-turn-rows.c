@@ -35,70 +35,6 @@ node_to_string (JsonNode    *node,
   return text;
 }
 
-/* Search text: every string under a "content" or "text" member, as the
- * search has always looked at message text and not at ids or roles. */
-static void
-collect_text (JsonNode *node,
-              gboolean  wanted,
-              GString  *out,
-              guint     depth)
-{
-  if (depth > AGUI_JSON_MAX_DEPTH)
-    return;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) names = json_object_get_members (object);
-
-        for (const GList *l = names; l != NULL; l = l->next)
-          collect_text (json_object_get_member (object, l->data),
-                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
-                        out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, json_node_get_string (node));
-        }
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      break;
-    }
-}
-
-char *
-_agui_turn_rows_search_text_for (JsonArray *messages)
-{
-  g_autoptr(JsonNode) node = NULL;
-  GString *out = g_string_new (NULL);
-
-  if (messages != NULL)
-    {
-      node = json_node_init_array (json_node_alloc (), messages);
-      collect_text (node, FALSE, out, 0);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
 /* A turn turned into rows: plain strings, made on the caller's thread
  * (the only one that may touch its JSON) before the transaction, which
  * they keep short. Nothing changes rows once made, so a worker may read
@@ -165,7 +101,7 @@ turn_rows_init (AguiTurnRows          *rows,
 
   if (turn->events != NULL)
     {
-      compacted = _agui_session_store_compact_events (turn->events);
+      compacted = _agui_event_compactor_compact (turn->events);
 
       /* Each event is filed under the run it belongs to: from its
        * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
