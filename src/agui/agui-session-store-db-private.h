@@ -9,7 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
-#include "agui-session-store.h"
+#include "agui-session-store-private.h"
 #include "agui-store-guard-private.h"
 #include "agui-thread-info.h"
 
@@ -128,11 +128,6 @@ void          _agui_session_store_announce_change  (AguiSessionStore  *self,
 typedef void     (*AguiStoreJobFunc)    (AguiSessionStore  *self,
                                          GTask             *task,
                                          gpointer           data);
-/* A call that reads one thread and gives what it read, or NULL and an
- * error */
-typedef gpointer (*AguiStoreThreadRead) (AguiSessionStore  *self,
-                                         const char        *thread_id,
-                                         GError           **error);
 
 void          _agui_session_store_run_job          (gpointer             data,
                                                     gpointer             user_data);

@@ -6,11 +6,10 @@
 
 #include "config.h"
 
-#include "agui-chunk-normalizer-private.h"
-#include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
+#include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-export-private.h"
@@ -93,33 +92,40 @@ with_user_content (AguiEvent  *event,
   return _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, object);
 }
 
+static void
+on_import_applied (AguiEvent *event,
+                   gpointer   user_data)
+{
+  g_ptr_array_add (user_data, agui_event_ref (event));
+}
+
 /* Returns the expanded events the log applies, or NULL with @reason.
- * Each event is checked against the schema and CHUNK events are
- * expanded, as in a live stream; the protocol's run order is not
- * checked, since a thread's log also holds the events the client added
- * between runs (the user's messages), just as reopening a thread folds
- * it. */
+ * The log goes through the pipeline a live stream does, as a log: each
+ * event is checked against the schema and CHUNK events are expanded,
+ * but the protocol's run order is not checked, since a thread's log also
+ * holds the events the client added between runs (the user's messages),
+ * just as reopening a thread folds it. */
 static GPtrArray *
 replay_import (JsonArray   *event_array,
                JsonArray   *messages,
                JsonNode    *state,
                char       **reason)
 {
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
   g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new_full (reducer, AGUI_PIPELINE_LOG);
   g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(JsonArray) folded = NULL;
   AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
   JsonNode *folded_state;
   char *difference;
 
+  _agui_pipeline_set_callbacks (pipeline, on_import_applied, NULL, applied);
+
   for (guint i = 0; i < json_array_get_length (event_array); i++)
     {
       JsonNode *node = json_array_get_element (event_array, i);
       g_autoptr(AguiEvent) event = NULL;
       g_autoptr(GError) local_error = NULL;
-      guint first = applied->len;
 
       if (!JSON_NODE_HOLDS_OBJECT (node) ||
           json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
@@ -130,7 +136,7 @@ replay_import (JsonArray   *event_array,
           return NULL;
         }
 
-      if (!(event = agui_event_parser_parse_node (parser, node, &local_error)))
+      if (!(event = _agui_pipeline_parse_node (pipeline, node, &local_error)))
         {
           *reason = g_strdup_printf ("event %u is invalid: %s", i,
                                      local_error ? local_error->message : "its type is not one of AG-UI 1.0");
@@ -138,14 +144,11 @@ replay_import (JsonArray   *event_array,
         }
       event = with_user_content (event, json_node_get_object (node));
 
-      if (!agui_chunk_normalizer_push (normalizer, event, applied, &local_error))
+      if (!_agui_pipeline_push_event (pipeline, event))
         {
-          *reason = g_strdup_printf ("event %u is invalid: %s", i, local_error->message);
+          *reason = g_strdup_printf ("event %u is invalid: %s", i, _agui_pipeline_get_error (pipeline)->message);
           return NULL;
         }
-
-      for (guint j = first; j < applied->len; j++)
-        agui_reducer_apply (reducer, g_ptr_array_index (applied, j));
     }
 
   /* What the person answered about a call is Tandem's own note, kept

@@ -161,6 +161,26 @@ JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore 
                                                                const char        *thread_id,
                                                                GError           **error);
 
+/* Any read of one thread, run on the store's worker in order with the
+ * writes before it: @read makes blocking calls on the store and gives
+ * what it read (freed with @free_result if nobody takes it), or NULL
+ * with an error. Everything a program with a user interface reads or
+ * writes goes through the worker this way. */
+typedef gpointer (*AguiStoreThreadRead) (AguiSessionStore  *self,
+                                         const char        *thread_id,
+                                         GError           **error);
+
+void       _agui_session_store_read_thread_async  (AguiSessionStore     *self,
+                                                   const char           *thread_id,
+                                                   AguiStoreThreadRead   read,
+                                                   GDestroyNotify        free_result,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gpointer   _agui_session_store_read_thread_finish (AguiSessionStore     *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+
 /* Branches: which one the person chose (the snapshot it ends on), and
  * every snapshot of a thread, to rebuild them. */
 gboolean   _agui_session_store_set_branch         (AguiSessionStore *self,
@@ -173,6 +193,15 @@ char      *_agui_session_store_dup_branch         (AguiSessionStore *self,
 int        _agui_session_store_count_branches     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
+void       _agui_session_store_set_branch_async   (AguiSessionStore    *self,
+                                                  const char          *thread_id,
+                                                  const char          *snapshot_id,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean   _agui_session_store_set_branch_finish  (AguiSessionStore    *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
 JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);

@@ -672,6 +672,65 @@ _agui_session_store_dup_branch (AguiSessionStore  *self,
   return NULL;
 }
 
+typedef struct
+{
+  char *thread_id;
+  char *snapshot_id;
+} Branch;
+
+static void
+branch_free (Branch *branch)
+{
+  g_free (branch->thread_id);
+  g_free (branch->snapshot_id);
+  g_free (branch);
+}
+
+static void
+set_branch_job (AguiSessionStore *self,
+                GTask            *task,
+                gpointer          data)
+{
+  Branch *branch = data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_branch (self, branch->thread_id, branch->snapshot_id, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_set_branch_async (AguiSessionStore    *self,
+                                      const char          *thread_id,
+                                      const char          *snapshot_id,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  Branch *branch;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (snapshot_id != NULL);
+
+  branch = g_new0 (Branch, 1);
+  branch->thread_id = g_strdup (thread_id);
+  branch->snapshot_id = g_strdup (snapshot_id);
+  _agui_session_store_start_job (self, cancellable, callback, user_data, _agui_session_store_set_branch_async,
+                                 set_branch_job, branch, (GDestroyNotify) branch_free);
+}
+
+gboolean
+_agui_session_store_set_branch_finish (AguiSessionStore  *self,
+                                       GAsyncResult      *result,
+                                       GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_set_branch_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* Drafts */
 
 gboolean

@@ -1329,6 +1329,33 @@ _agui_session_store_job_is_valid (AguiSessionStore *self,
   return g_task_is_valid (result, self) && g_task_get_source_tag (G_TASK (result)) == source_tag;
 }
 
+void
+_agui_session_store_read_thread_async (AguiSessionStore     *self,
+                                       const char           *thread_id,
+                                       AguiStoreThreadRead   read,
+                                       GDestroyNotify        free_result,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (read != NULL);
+
+  _agui_session_store_start_read_thread (self, thread_id, cancellable, callback, user_data,
+                                         _agui_session_store_read_thread_async, read, free_result);
+}
+
+gpointer
+_agui_session_store_read_thread_finish (AguiSessionStore  *self,
+                                        GAsyncResult      *result,
+                                        GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_read_thread_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * agui_session_store_new_async:
  * @path: (nullable) (type filename): the database file, or %NULL for the
