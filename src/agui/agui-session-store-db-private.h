@@ -54,6 +54,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * clock is coarse or went back, so "newest first" is never a tie. */
 #define NEXT_UPDATED_SQL "MAX (?4, (SELECT COALESCE (MAX (updated), 0) + 1 FROM threads))"
 
+/* A new thread's key, and the key of the thread ?1 names: the log
+ * files events under the key, a small integer, not the thread's id */
+#define NEXT_KEY_SQL "(SELECT COALESCE (MAX (key), 0) + 1 FROM threads)"
+#define THREAD_KEY_SQL "(SELECT key FROM threads WHERE id = ?1)"
+
 /* Now and then a snapshot holds its whole list, so that reading a long
  * thread back walks at most this many snapshots */
 #define SNAPSHOTS_PER_CHECKPOINT 1024

@@ -63,8 +63,8 @@ append_journal_locked (AguiSessionStore       *self,
    * meanwhile. */
   if (!(upsert = _agui_session_store_prepare (self,
                                               rows->first
-                                                ? "INSERT INTO threads (id, title, agent, created, updated) "
-                                                  "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ") "
+                                                ? "INSERT INTO threads (id, title, agent, created, updated, key) "
+                                                  "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", " NEXT_KEY_SQL ") "
                                                   "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
                                                   "agent = COALESCE (excluded.agent, agent)"
                                                 : "SELECT COUNT (*) FROM threads WHERE id = ?1",

@@ -68,8 +68,8 @@ insert_thread (AguiSessionStore  *self,
   locker = g_mutex_locker_new (&self->mutex);
 
   if (!(stmt = _agui_session_store_prepare (self,
-                                            "INSERT INTO threads (id, title, agent, created, updated) "
-                                            "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ")",
+                                            "INSERT INTO threads (id, title, agent, created, updated, key) "
+                                            "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", " NEXT_KEY_SQL ")",
                                             what, error)))
     return FALSE;
 

@@ -74,16 +74,16 @@ write_turn_locked (AguiSessionStore      *self,
   int rc;
 
   if (!(upsert = _agui_session_store_prepare (self,
-                                              "INSERT INTO threads (id, title, agent, created, updated, branch) "
-                                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", ?5) "
+                                              "INSERT INTO threads (id, title, agent, created, updated, branch, key) "
+                                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", ?5, " NEXT_KEY_SQL ") "
                                               "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
                                               "agent = COALESCE (excluded.agent, agent), branch = excluded.branch",
                                               what, error)) ||
       !(next_seq = _agui_session_store_prepare (self,
-                                                "SELECT COALESCE (MAX (seq), -1) + 1 FROM events WHERE thread_id = ?1",
+                                                "SELECT COALESCE (MAX (seq), -1) + 1 FROM log WHERE thread_key = " THREAD_KEY_SQL,
                                                 what, error)) ||
       !(insert_event = _agui_session_store_prepare (self,
-                                                    "INSERT INTO events (thread_id, seq, run_id, json) VALUES (?1, ?2, ?3, ?4)",
+                                                    "INSERT INTO log (thread_key, seq, json) VALUES (" THREAD_KEY_SQL ", ?2, ?3)",
                                                     what, error)) ||
       !(insert_snapshot = _agui_session_store_prepare (self,
                                                        "INSERT INTO snapshots (id, parent_id, thread_id, turn_index, status, "
@@ -121,8 +121,7 @@ write_turn_locked (AguiSessionStore      *self,
   for (guint i = 0; i < rows->event_json->len; i++)
     {
       sqlite3_bind_int64 (insert_event, 2, seq + i);
-      sqlite3_bind_text (insert_event, 3, g_ptr_array_index (rows->event_run_ids, i), -1, SQLITE_STATIC);
-      sqlite3_bind_text (insert_event, 4, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      sqlite3_bind_text (insert_event, 3, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
       if (!_agui_session_store_step_done (self, insert_event, what, error))
         return FALSE;
     }
@@ -307,7 +306,7 @@ _agui_session_store_load_events_locked (AguiSessionStore  *self,
   g_autoptr(GPtrArray) events = NULL;
   int rc;
 
-  if (!(stmt = _agui_session_store_prepare (self, "SELECT seq, json FROM events WHERE thread_id = ?1 ORDER BY seq",
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT seq, json FROM log WHERE thread_key = " THREAD_KEY_SQL " ORDER BY seq",
                                             what, error)))
     return NULL;
 

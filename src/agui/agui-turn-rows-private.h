@@ -29,7 +29,6 @@ struct _AguiTurnRows
   char               *title;
   char               *agent;
   GPtrArray          *event_json;
-  GPtrArray          *event_run_ids;
   /* Each message printed alone: the store keeps a message once, and a
    * snapshot names its messages */
   GPtrArray          *message_json;
