@@ -1515,8 +1515,9 @@ restore_free (Restore *restore)
   g_free (restore);
 }
 
-/* Reads everything a restore needs in one go: on a worker thread for
- * restore_async, so a long log never blocks the main loop. */
+/* Reads everything a restore needs in one go: on the store's worker for
+ * restore_async, after the writes asked for before it, so a long log
+ * never blocks the main loop. */
 static Restore *
 restore_load (AguiSessionStore  *store,
               const char        *thread_id,
@@ -1825,10 +1826,11 @@ on_restore_loaded (GObject      *object,
  * one saved. Call it before the first turn; a turn asked for while the
  * restore runs waits for it.
  *
- * The store is read on a worker thread, and the log is folded into the
- * transcript in slices between which the main loop runs, so a long
- * conversation fills in while the window stays responsive. A cancelled
- * restore leaves a partial transcript: discard the session.
+ * The store is read on its worker thread, in order with the writes
+ * asked for before, and the log is folded into the transcript in slices
+ * between which the main loop runs, so a long conversation fills in
+ * while the window stays responsive. A cancelled restore leaves a
+ * partial transcript: discard the session.
  */
 void
 agui_agent_session_restore_async (AguiAgentSession    *self,

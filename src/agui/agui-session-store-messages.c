@@ -243,10 +243,18 @@ message_reader_load_all (AguiMessageReader  *reader,
   if (reader->json != NULL)
     return TRUE;
 
-  if (!(stmt = _agui_session_store_prepare (reader->store, "SELECT hash, json FROM messages WHERE thread_id = ?1", what, error)))
+  /* With a filter, SQLite passes over the others: a restore wants the
+   * few messages that hold Tandem's own state, not a long thread's text */
+  if (!(stmt = _agui_session_store_prepare (reader->store,
+                                            reader->filter != NULL
+                                              ? "SELECT hash, json FROM messages WHERE thread_id = ?1 AND instr (json, ?2) > 0"
+                                              : "SELECT hash, json FROM messages WHERE thread_id = ?1",
+                                            what, error)))
     return FALSE;
 
   sqlite3_bind_text (stmt, 1, reader->thread_id, -1, SQLITE_STATIC);
+  if (reader->filter != NULL)
+    sqlite3_bind_text (stmt, 2, reader->filter, -1, SQLITE_STATIC);
   reader->json = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -289,13 +297,14 @@ _agui_message_reader_messages (AguiMessageReader  *reader,
         continue;
       if (!message_reader_load_all (reader, what, error))
         return NULL;
-      if (!(json = g_hash_table_lookup (reader->json, &hash)))
+      /* A message the filter passed over was not read */
+      if (!(json = g_hash_table_lookup (reader->json, &hash)) && reader->filter != NULL)
+        continue;
+      if (json == NULL)
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is missing", what);
           return NULL;
         }
-      if (reader->filter != NULL && strstr (json, reader->filter) == NULL)
-        continue;
       if (missing_hashes->len > 0)
         g_string_append_c (missing, ',');
       g_string_append (missing, json);
