@@ -52,6 +52,40 @@ on_export_written_cb (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+static void
+on_export_read_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiSessionStore *store = AGUI_SESSION_STORE (object);
+  GFile *file = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+  char *text;
+
+  if (g_async_result_is_tagged (result, agui_session_store_export_json_async))
+    {
+      g_autoptr(JsonNode) exported = agui_session_store_export_json_finish (store, result, &error);
+
+      text = exported != NULL ? _agui_json_to_string (exported, TRUE, &error) : NULL;
+    }
+  else
+    {
+      text = agui_session_store_export_markdown_finish (store, result, &error);
+    }
+
+  if (text == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  bytes = g_bytes_new_take (text, strlen (text));
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       g_task_get_cancellable (task), on_export_written_cb, g_object_ref (task));
+}
+
 /**
  * tandem_conversation_export_async:
  * @store: the store the conversation is in
@@ -74,9 +108,6 @@ tandem_conversation_export_async (AguiSessionStore    *store,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  GError *error = NULL;
-  char *text = NULL;
 
   g_return_if_fail (AGUI_IS_SESSION_STORE (store));
   g_return_if_fail (thread_id != NULL);
@@ -85,28 +116,13 @@ tandem_conversation_export_async (AguiSessionStore    *store,
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, tandem_conversation_export_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
 
+  /* Read on the store's worker, after the turns written before */
   if (format == TANDEM_EXPORT_JSON)
-    {
-      g_autoptr(JsonNode) exported = agui_session_store_export_json (store, thread_id, &error);
-
-      if (exported != NULL)
-        text = _agui_json_to_string (exported, TRUE, &error);
-    }
+    agui_session_store_export_json_async (store, thread_id, cancellable, on_export_read_cb, g_steal_pointer (&task));
   else
-    {
-      text = agui_session_store_export_markdown (store, thread_id, &error);
-    }
-
-  if (text == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  bytes = g_bytes_new_take (text, strlen (text));
-  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, on_export_written_cb, g_steal_pointer (&task));
+    agui_session_store_export_markdown_async (store, thread_id, cancellable, on_export_read_cb, g_steal_pointer (&task));
 }
 
 gboolean
@@ -119,17 +135,40 @@ tandem_conversation_export_finish (GAsyncResult  *result,
 }
 
 static void
+on_imported_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  const char *name = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  char *thread_id;
+
+  if (!(thread_id = agui_session_store_import_json_finish (AGUI_SESSION_STORE (object), result, &error)))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, error->domain, error->code,
+                                 _("“%s” could not be imported: %s"), name, error->message);
+      return;
+    }
+
+  g_task_return_pointer (task, thread_id, g_free);
+}
+
+static void
 on_import_loaded_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  AguiSessionStore *store = g_task_get_task_data (task);
+  AguiSessionStore *store = g_task_get_source_object (task);
   g_autofree char *name = g_file_get_parse_name (G_FILE (object));
   g_autofree char *contents = NULL;
   g_autoptr(JsonNode) exported = NULL;
   g_autoptr(GError) error = NULL;
-  char *thread_id;
+  GCancellable *cancellable;
   gsize length;
 
   if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
@@ -149,14 +188,10 @@ on_import_loaded_cb (GObject      *object,
       return;
     }
 
-  if (!(thread_id = agui_session_store_import_json (store, exported, &error)))
-    {
-      g_task_return_new_error (task, error->domain, error->code,
-                               _("“%s” could not be imported: %s"), name, error->message);
-      return;
-    }
-
-  g_task_return_pointer (task, thread_id, g_free);
+  /* Written on the store's worker, in order with everything else */
+  cancellable = g_task_get_cancellable (task);
+  g_task_set_task_data (task, g_steal_pointer (&name), g_free);
+  agui_session_store_import_json_async (store, exported, cancellable, on_imported_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -219,9 +254,8 @@ tandem_conversation_import_async (AguiSessionStore    *store,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
+  task = g_task_new (store, cancellable, callback, user_data);
   g_task_set_source_tag (task, tandem_conversation_import_async);
-  g_task_set_task_data (task, g_object_ref (store), g_object_unref);
 
   g_file_query_info_async (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE,
                            G_PRIORITY_DEFAULT, cancellable, on_import_queried_cb, g_steal_pointer (&task));
@@ -238,7 +272,7 @@ char *
 tandem_conversation_import_finish (GAsyncResult  *result,
                                    GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result) && g_task_get_source_tag (G_TASK (result)) == tandem_conversation_import_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -362,8 +362,8 @@ test_store_stays_readable (Fixture       *f,
   /* Damage written by something else than this version of Tandem. */
   {
     g_autofree char *damage = g_strdup_printf (
-      "UPDATE events SET json = '{\"type\": inf.0' WHERE thread_id = '%s' AND seq = "
-      "  (SELECT MAX (seq) FROM events WHERE thread_id = '%s');"
+      "UPDATE log SET json = '{\"type\": inf.0' WHERE thread_key = (SELECT key FROM threads WHERE id = '%s') "
+      "  AND seq = (SELECT MAX (seq) FROM log WHERE thread_key = (SELECT key FROM threads WHERE id = '%s'));"
       "UPDATE snapshots SET messages = '[' || messages WHERE thread_id = '%s';",
       unit, unit, other);
 
@@ -413,9 +413,10 @@ test_deep_row_search (Fixture       *f,
 
   /* Written by something else than this version of Tandem, which
    * refuses such an event before it is stored */
-  damage = g_strdup_printf ("UPDATE events SET json = '{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\","
-                            "\"activityType\":\"x\",\"content\":{\"d\":%s}}' WHERE thread_id = '%s' AND seq = "
-                            "  (SELECT MAX (seq) FROM events WHERE thread_id = '%s');",
+  damage = g_strdup_printf ("UPDATE log SET json = '{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\","
+                            "\"activityType\":\"x\",\"content\":{\"d\":%s}}' "
+                            "WHERE thread_key = (SELECT key FROM threads WHERE id = '%s') AND seq = "
+                            "  (SELECT MAX (seq) FROM log WHERE thread_key = (SELECT key FROM threads WHERE id = '%s'));",
                             deep, unit, unit);
   sql (db, damage);
 

@@ -846,6 +846,47 @@ test_activity_content_node (void)
   g_assert_cmpstr (after, ==, before);
 }
 
+/* A thread's log holds what the client added between runs (the person's
+ * messages): folded as a log, it is not held to one run's order, which a
+ * live stream is. */
+static void
+test_pipeline_log (void)
+{
+  const char *events[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u\",\"delta\":\"hello\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u\"}",
+  };
+
+  for (guint log = 0; log < 2; log++)
+    {
+      g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+      g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new_full (reducer, log ? AGUI_PIPELINE_LOG : AGUI_PIPELINE_STREAM);
+      AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+      gboolean pushed = TRUE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+        {
+          g_autoptr(AguiEvent) event = agui_event_new_from_string (events[i], -1, NULL);
+
+          g_assert_nonnull (event);
+          pushed = pushed && _agui_pipeline_push_event (pipeline, event);
+        }
+
+      if (log)
+        {
+          g_assert_true (pushed);
+          g_assert_null (_agui_pipeline_get_error (pipeline));
+          g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
+        }
+      else
+        {
+          g_assert_false (pushed);
+          g_assert_nonnull (_agui_pipeline_get_error (pipeline));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -868,6 +909,8 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
   g_test_add_func ("/agui/reducer/refused-patch-notes", test_refused_patch_notes);
   g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
+
+  g_test_add_func ("/agui/reducer/pipeline-log", test_pipeline_log);
 
   return g_test_run ();
 }

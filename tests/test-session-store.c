@@ -25,6 +25,7 @@
 #include "agui-chunk-normalizer-private.h"
 #include "agui-json-private.h"
 #include "agui-reducer-private.h"
+#include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
@@ -223,6 +224,24 @@ sql_int (const char *path,
   return value;
 }
 
+static char *
+sql_text (const char *path,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  char *value;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return value;
+}
+
 static void
 sql_exec (const char *path,
           const char *sql)
@@ -355,25 +374,26 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 5, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 6, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'key'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                     "('threads', 'events', 'snapshots', 'interrupts', "
+                                     "('threads', 'log', 'snapshots', 'interrupts', "
                                      "'journal', 'drafts', 'messages')"), ==, 7);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
-                                     "('threads_by_updated', 'snapshots_by_status')"), ==, 2);
+                                     "('threads_by_updated', 'threads_by_key')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
   g_clear_object (&store);
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
 }
 
 static void
@@ -546,7 +566,7 @@ test_threads (Fixture       *f,
   ids = list_ids (store, NULL);
   g_assert_cmpstr (ids, ==, "c b");
   g_clear_pointer (&ids, g_free);
-  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM events"), ==, 0);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log"), ==, 0);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots"), ==, 0);
   g_assert_cmpint (agui_session_store_get_turn_count (store, "a", &error), ==, 0);
   g_assert_no_error (error);
@@ -645,13 +665,14 @@ test_turns (Fixture       *f,
                                      "AND error = 'the agent broke'"), ==, 1);
 
   /* Two turns of one message each, compacted to five events apiece, with
-   * consecutive sequence numbers and their run id. */
+   * consecutive sequence numbers under the thread's key. */
   events = agui_session_store_load_events (store, "t", &error);
   g_assert_no_error (error);
   g_assert_cmpint (events->len, ==, 10);
   g_assert_cmpstr (agui_event_get_delta (g_ptr_array_index (events, 2)), ==, "Hello there");
-  g_assert_cmpint (sql_int (f->path, "SELECT MAX (seq) FROM events WHERE thread_id = 't'"), ==, 9);
-  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM events WHERE run_id = 'r1'"), ==, 10);
+  g_assert_cmpint (sql_int (f->path, "SELECT MAX (seq) FROM log WHERE thread_key = "
+                                     "(SELECT key FROM threads WHERE id = 't')"), ==, 9);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log"), ==, 10);
 
   /* Turn 1 had interrupts: check them by saving one more. */
   {
@@ -879,8 +900,8 @@ test_compaction (Fixture       *f,
                  gconstpointer  data)
 {
   g_autoptr(GPtrArray) raw = events_from_strings (stream_events);
-  g_autoptr(GPtrArray) compacted = _agui_session_store_compact_events (raw);
-  g_autoptr(GPtrArray) again = _agui_session_store_compact_events (compacted);
+  g_autoptr(GPtrArray) compacted = _agui_event_compactor_compact (raw);
+  g_autoptr(GPtrArray) again = _agui_event_compactor_compact (compacted);
   g_autoptr(AguiSessionStore) store = open_store (f->path);
   g_autoptr(GPtrArray) loaded = NULL;
   g_autoptr(GError) error = NULL;
@@ -978,7 +999,7 @@ test_compaction_random (void)
             g_ptr_array_add (raw, event (text));
         }
 
-      compacted = _agui_session_store_compact_events (raw);
+      compacted = _agui_event_compactor_compact (raw);
       g_assert_cmpuint (compacted->len, <, raw->len);
       assert_same_transcript (raw, compacted);
     }
@@ -1760,7 +1781,7 @@ test_migrate_release_store (Fixture       *f,
   }
 
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
   assert_integrity (f->path);
   /* Each message once: nine in the old thread's branches, two in the other */
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);
@@ -1826,6 +1847,129 @@ test_migrate_release_store (Fixture       *f,
   g_assert_true (_agui_agent_session_restore (imported_session, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (imported_session)), ==, 13);
+  assert_integrity (f->path);
+}
+
+/* tests/data/store-v5.db was written by the release with schema 5: the
+ * v3 store above, migrated, and a conversation the demo agent had (it
+ * waits on an approval) */
+static void
+test_migrate_v5_store (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char * const threads[] = { "old-thread", "plain-thread", NULL };
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v5.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *demo = NULL;
+  g_autoptr(GHashTable) logs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) imported_session = NULL;
+  g_autoptr(GListModel) interrupts = NULL;
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *imported = NULL;
+  gint64 n_events;
+  gsize length;
+
+  g_test_summary ("A store written by the release with schema 5 migrates to the smaller log: every "
+                  "thread keeps its log, restores, goes on, exports and imports, and its branches list");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+
+  demo = sql_text (f->path, "SELECT id FROM threads WHERE id NOT IN ('old-thread', 'plain-thread')");
+  n_events = sql_int (f->path, "SELECT COUNT (*) FROM events");
+  g_assert_cmpint (n_events, >, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *id = threads[i] != NULL ? threads[i] : demo;
+      g_autofree char *sql = g_strdup_printf ("SELECT group_concat (json, char (10)) FROM "
+                                              "(SELECT json FROM events WHERE thread_id = '%s' ORDER BY seq)", id);
+
+      g_hash_table_insert (logs, g_strdup (id), sql_text (f->path, sql));
+    }
+
+  store = open_store (f->path);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
+  assert_integrity (f->path);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log"), ==, n_events);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (DISTINCT key) FROM threads"), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *id = threads[i] != NULL ? threads[i] : demo;
+      g_autofree char *sql = g_strdup_printf ("SELECT group_concat (json, char (10)) FROM (SELECT json FROM log "
+                                              "WHERE thread_key = (SELECT key FROM threads WHERE id = '%s') "
+                                              "ORDER BY seq)", id);
+      g_autofree char *log = sql_text (f->path, sql);
+
+      g_assert_cmpstr (log, ==, g_hash_table_lookup (logs, id));
+    }
+
+  branches = agui_session_store_list_branches (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (branches), ==, 2);
+  interrupts = agui_session_store_get_pending_interrupts (store, demo, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (interrupts), ==, 1);
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "plain-thread",
+                          "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 2);
+
+  /* A turn after the migration goes on in the log under the same key */
+  agui_replay_transport_add_run_json (replay,
+                                      "[{\"type\":\"RUN_STARTED\",\"threadId\":\"plain-thread\",\"runId\":\"after\"},"
+                                      "{\"type\":\"RUN_FINISHED\",\"threadId\":\"plain-thread\",\"runId\":\"after\"}]",
+                                      &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(AguiRunState) state = NULL;
+    g_autoptr(GPtrArray) events = NULL;
+    g_autoptr(AguiAgentSession) reopened = NULL;
+
+    agui_agent_session_send_async (session, "After the migration", NULL, NULL, agui_test_store_result_cb, &result);
+    agui_test_wait_for_result (&result, 10000);
+    state = agui_agent_session_send_finish (session, result, &error);
+    g_assert_no_error (error);
+    events = agui_session_store_load_events (store, "plain-thread", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (agui_event_get_event_type (g_ptr_array_index (events, events->len - 1)), ==,
+                     AGUI_EVENT_RUN_FINISHED);
+
+    reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "plain-thread",
+                             "store", store, NULL);
+    g_assert_true (_agui_agent_session_restore (reopened, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 3);
+  }
+
+  exported = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  imported = agui_session_store_import_json (store, exported, &error);
+  g_assert_no_error (error);
+  /* A new thread gets a key of its own */
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (DISTINCT key) FROM threads WHERE key IS NOT NULL"), ==, 4);
+  imported_session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", imported,
+                                   "store", store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported_session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (imported_session)), ==, 12);
+
+  /* Deleting a thread takes its log along */
+  n_events = sql_int (f->path, "SELECT COUNT (*) FROM log");
+  g_assert_true (agui_session_store_delete_thread (store, "old-thread", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log"), <, n_events);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log WHERE thread_key NOT IN (SELECT key FROM threads)"), ==, 0);
   assert_integrity (f->path);
 }
 
@@ -2448,6 +2592,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
   ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
+  ADD_TEST ("/agui/session-store/schema/migrate-v5", test_migrate_v5_store);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())

@@ -345,7 +345,7 @@ test_changed_definitions (Fixture       *f,
   g_test_summary ("A Tandem table defined otherwise, an extra index or a missing one is refused");
 
   make_store (f->path);
-  sql_exec (f->path, "CREATE INDEX slow ON events (length (printf ('%.*c', 100000000, 'x')))");
+  sql_exec (f->path, "CREATE INDEX slow ON log (length (printf ('%.*c', 100000000, 'x')))");
   assert_refused (f->path, "holds the index \"slow\", which Tandem does not make");
 
   sql_exec (f->path, "DROP INDEX slow; DROP INDEX threads_by_updated");

@@ -1493,6 +1493,9 @@ typedef struct
   /* What the journal kept of turns a crash cut short, and their ids */
   GPtrArray  *journal;
   GStrv       journal_ids;
+  /* The log and the journal reach the transcript as a live stream
+   * does, as a log: they were verified when they were written */
+  AguiPipeline *pipeline;
 } Restore;
 
 static void
@@ -1508,11 +1511,13 @@ restore_free (Restore *restore)
   g_clear_pointer (&restore->run_times, g_hash_table_unref);
   g_clear_pointer (&restore->journal, g_ptr_array_unref);
   g_strfreev (restore->journal_ids);
+  g_clear_pointer (&restore->pipeline, _agui_pipeline_free);
   g_free (restore);
 }
 
-/* Reads everything a restore needs in one go: on a worker thread for
- * restore_async, so a long log never blocks the main loop. */
+/* Reads everything a restore needs in one go: on the store's worker for
+ * restore_async, after the writes asked for before it, so a long log
+ * never blocks the main loop. */
 static Restore *
 restore_load (AguiSessionStore  *store,
               const char        *thread_id,
@@ -1600,12 +1605,15 @@ restore_fold (AguiAgentSession *self,
 {
   gint64 deadline = budget_us >= 0 ? g_get_monotonic_time () + budget_us : G_MAXINT64;
 
+  if (restore->pipeline == NULL)
+    restore->pipeline = _agui_pipeline_new_full (self->reducer, AGUI_PIPELINE_LOG);
+
   while (restore->folded < restore->events->len)
     {
       AguiEvent *event = g_ptr_array_index (restore->events, restore->folded);
       AguiEventType type = agui_event_get_event_type (event);
 
-      agui_reducer_apply (self->reducer, event);
+      _agui_pipeline_push_event (restore->pipeline, event);
       restore->folded++;
       if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
         restore_run_time (self, restore, agui_event_get_string (event, "runId"));
@@ -1694,7 +1702,7 @@ restore_journal (AguiAgentSession *self,
 
       if (agui_event_get_event_type (event) == AGUI_EVENT_RUN_STARTED)
         attempt = _agui_transcript_begin_attempt (self->transcript);
-      agui_reducer_apply (self->reducer, event);
+      _agui_pipeline_push_event (restore->pipeline, event);
     }
 
   status = agui_run_state_get_status (agui_transcript_get_run_state (self->transcript));
@@ -1782,24 +1790,6 @@ restore_fold_slice (gpointer user_data)
 }
 
 static void
-restore_in_thread (GTask        *task,
-                   gpointer      source_object,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
-{
-  const char *thread_id = task_data;
-  AguiSessionStore *store = g_object_get_data (G_OBJECT (task), "store");
-  GError *error = NULL;
-  Restore *restore;
-  restore = restore_load (store, thread_id, &error);
-
-  if (restore == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, restore, (GDestroyNotify) restore_free);
-}
-
-static void
 on_restore_loaded (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
@@ -1808,7 +1798,7 @@ on_restore_loaded (GObject      *object,
   GError *error = NULL;
   Restore *restore;
 
-  restore = g_task_propagate_pointer (G_TASK (result), &error);
+  restore = _agui_session_store_read_thread_finish (AGUI_SESSION_STORE (object), result, &error);
   if (restore == NULL)
     {
       restore_done (task, error);
@@ -1836,10 +1826,11 @@ on_restore_loaded (GObject      *object,
  * one saved. Call it before the first turn; a turn asked for while the
  * restore runs waits for it.
  *
- * The store is read on a worker thread, and the log is folded into the
- * transcript in slices between which the main loop runs, so a long
- * conversation fills in while the window stays responsive. A cancelled
- * restore leaves a partial transcript: discard the session.
+ * The store is read on its worker thread, in order with the writes
+ * asked for before, and the log is folded into the transcript in slices
+ * between which the main loop runs, so a long conversation fills in
+ * while the window stays responsive. A cancelled restore leaves a
+ * partial transcript: discard the session.
  */
 void
 agui_agent_session_restore_async (AguiAgentSession    *self,
@@ -1848,7 +1839,6 @@ agui_agent_session_restore_async (AguiAgentSession    *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) load = NULL;
 
   g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
   g_return_if_fail (self->store != NULL);
@@ -1859,11 +1849,11 @@ agui_agent_session_restore_async (AguiAgentSession    *self,
   g_task_set_source_tag (task, agui_agent_session_restore_async);
   self->restoring = TRUE;
 
-  load = g_task_new (NULL, cancellable, on_restore_loaded, g_steal_pointer (&task));
-  g_task_set_source_tag (load, agui_agent_session_restore_async);
-  g_task_set_task_data (load, g_strdup (self->thread_id), g_free);
-  g_object_set_data_full (G_OBJECT (load), "store", g_object_ref (self->store), g_object_unref);
-  g_task_run_in_thread (load, restore_in_thread);
+  /* On the store's worker, in order with the writes: a turn saved just
+   * before is read back */
+  _agui_session_store_read_thread_async (self->store, self->thread_id, (AguiStoreThreadRead) restore_load,
+                                         (GDestroyNotify) restore_free, cancellable,
+                                         on_restore_loaded, g_steal_pointer (&task));
 }
 
 /**
@@ -2098,40 +2088,42 @@ agui_agent_session_edit_finish (AguiAgentSession  *self,
 
 static void keep_branch (AguiAgentSession *self);
 
+typedef struct
+{
+  AguiAgentSession *session;
+  /* The snapshot written as the branch chosen */
+  char             *snapshot_id;
+} KeepBranch;
+
+static void
+keep_branch_free (KeepBranch *keep)
+{
+  g_object_unref (keep->session);
+  g_free (keep->snapshot_id);
+  g_free (keep);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KeepBranch, keep_branch_free)
+
 static void
 on_branch_kept (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(AguiAgentSession) self = user_data;
+  g_autoptr(KeepBranch) keep = user_data;
+  AguiAgentSession *self = keep->session;
   g_autoptr(GError) error = NULL;
-  char **ids = g_task_get_task_data (G_TASK (result));
 
   self->keeping_branch = FALSE;
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!_agui_session_store_set_branch_finish (AGUI_SESSION_STORE (object), result, &error))
     {
       g_warning ("%s", error->message);
       _agui_turn_recorder_set_store_error (self->recorder, error);
     }
 
   /* The person switched again while this was written */
-  if (g_strcmp0 (ids[1], self->branch_to_keep) != 0)
+  if (g_strcmp0 (keep->snapshot_id, self->branch_to_keep) != 0)
     keep_branch (self);
-}
-
-static void
-keep_branch_in_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  char **ids = task_data;
-  GError *error = NULL;
-
-  if (_agui_session_store_set_branch (source_object, ids[0], ids[1], &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
 }
 
 gboolean
@@ -2145,20 +2137,18 @@ _agui_agent_session_get_keeping_branch (AguiAgentSession *self)
 static void
 keep_branch (AguiAgentSession *self)
 {
-  g_autoptr(GTask) task = NULL;
-  char **ids;
+  KeepBranch *keep;
 
   if (self->keeping_branch || self->store == NULL || self->branch_to_keep == NULL)
     return;
 
-  task = g_task_new (self->store, NULL, on_branch_kept, g_object_ref (self));
-  ids = g_new0 (char *, 3);
-  ids[0] = g_strdup (self->thread_id);
-  ids[1] = g_strdup (self->branch_to_keep);
-  g_task_set_source_tag (task, keep_branch);
-  g_task_set_task_data (task, ids, (GDestroyNotify) g_strfreev);
+  keep = g_new0 (KeepBranch, 1);
+  keep->session = g_object_ref (self);
+  keep->snapshot_id = g_strdup (self->branch_to_keep);
   self->keeping_branch = TRUE;
-  g_task_run_in_thread (task, keep_branch_in_thread);
+  /* On the store's worker, after the turns written before it */
+  _agui_session_store_set_branch_async (self->store, self->thread_id, keep->snapshot_id, NULL,
+                                        on_branch_kept, keep);
 }
 
 /**

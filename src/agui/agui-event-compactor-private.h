@@ -25,6 +25,11 @@ guint               _agui_event_compactor_get_n_events (AguiEventCompactor *self
 AguiEvent          *_agui_event_compactor_dup_event    (AguiEventCompactor *self,
                                                         guint               index);
 
+/* Joins each stream's consecutive deltas into one event, as a compactor
+ * does. Returns a new array of new references; @events is left as it
+ * was. */
+GPtrArray          *_agui_event_compactor_compact      (GPtrArray          *events);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiEventCompactor, _agui_event_compactor_free)
 
 G_END_DECLS

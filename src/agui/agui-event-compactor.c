@@ -173,3 +173,23 @@ _agui_event_compactor_dup_event (AguiEventCompactor *self,
 
   return slot_to_event (&g_array_index (self->slots, Slot, index));
 }
+
+GPtrArray *
+_agui_event_compactor_compact (GPtrArray *events)
+{
+  g_autoptr(AguiEventCompactor) compactor = _agui_event_compactor_new ();
+  GPtrArray *compacted;
+  guint n;
+
+  g_return_val_if_fail (events != NULL, NULL);
+
+  for (guint i = 0; i < events->len; i++)
+    _agui_event_compactor_add (compactor, g_ptr_array_index (events, i));
+
+  n = _agui_event_compactor_get_n_events (compactor);
+  compacted = g_ptr_array_new_full (n, (GDestroyNotify) agui_event_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (compacted, _agui_event_compactor_dup_event (compactor, i));
+
+  return compacted;
+}

@@ -37,17 +37,25 @@ static void     on_byte_reader_error (const GError *error,
                                       gpointer      user_data);
 
 AguiPipeline *
-_agui_pipeline_new (AguiReducer *reducer)
+_agui_pipeline_new_full (AguiReducer         *reducer,
+                         AguiPipelineOptions  options)
 {
   AguiPipeline *self = g_new0 (AguiPipeline, 1);
 
   self->reader = _agui_event_byte_reader_new (on_byte_reader_event, on_byte_reader_error, self);
   self->normalizer = agui_chunk_normalizer_new ();
-  self->verifier = agui_verifier_new ();
+  if (!(options & AGUI_PIPELINE_LOG))
+    self->verifier = agui_verifier_new ();
   self->reducer = reducer ? g_object_ref (reducer) : NULL;
   self->expanded = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
 
   return self;
+}
+
+AguiPipeline *
+_agui_pipeline_new (AguiReducer *reducer)
+{
+  return _agui_pipeline_new_full (reducer, AGUI_PIPELINE_STREAM);
 }
 
 void
@@ -132,7 +140,7 @@ apply (AguiPipeline *self,
   g_autoptr(GError) error = NULL;
   AguiEventType type = agui_event_get_event_type (event);
 
-  if (!agui_verifier_check (self->verifier, event, &error))
+  if (self->verifier != NULL && !agui_verifier_check (self->verifier, event, &error))
     {
       _agui_pipeline_fail (self, error);
       return FALSE;
@@ -175,7 +183,7 @@ _agui_pipeline_push_event (AguiPipeline *self,
           AguiEvent *expanded = g_ptr_array_index (self->expanded, i);
           g_autoptr(GError) verify_error = NULL;
 
-          if (!agui_verifier_check (self->verifier, expanded, &verify_error))
+          if (self->verifier != NULL && !agui_verifier_check (self->verifier, expanded, &verify_error))
             {
               _agui_pipeline_fail (self, verify_error);
               return FALSE;
@@ -198,6 +206,14 @@ _agui_pipeline_push_event (AguiPipeline *self,
   return TRUE;
 }
 
+AguiEvent *
+_agui_pipeline_parse_node (AguiPipeline  *self,
+                           JsonNode      *node,
+                           GError       **error)
+{
+  return agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, error);
+}
+
 gboolean
 _agui_pipeline_push_node (AguiPipeline *self,
                           JsonNode     *node)
@@ -209,7 +225,7 @@ _agui_pipeline_push_node (AguiPipeline *self,
   if (self->fatal)
     return FALSE;
 
-  event = agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, &error);
+  event = _agui_pipeline_parse_node (self, node, &error);
   if (event == NULL)
     {
       if (error != NULL)

@@ -37,8 +37,8 @@ typedef struct
   const char * const *journal_ids;
 } AguiTurnRecord;
 
-/* Rows need the record above */
-#include "agui-turn-rows-private.h"
+/* A turn as the rows the store writes (see agui-turn-rows-private.h) */
+typedef struct _AguiTurnRows AguiTurnRows;
 
 /* Writes one turn synchronously: the CLI and tests. A caller could write
  * an inconsistent snapshot chain with it, so it is not public; sessions
@@ -46,11 +46,6 @@ typedef struct
 gboolean   agui_session_store_save_turn          (AguiSessionStore     *self,
                                                   const AguiTurnRecord *turn,
                                                   GError              **error);
-
-/* Joins each stream's consecutive deltas into one event (see the comment
- * in agui-session-store.c for when two deltas may be joined). Returns a
- * new array of new references; @events is left as it was. */
-GPtrArray *_agui_session_store_compact_events    (GPtrArray        *events);
 
 
 /* Writes @rows in one transaction on the store's worker. */
@@ -166,6 +161,26 @@ JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore 
                                                                const char        *thread_id,
                                                                GError           **error);
 
+/* Any read of one thread, run on the store's worker in order with the
+ * writes before it: @read makes blocking calls on the store and gives
+ * what it read (freed with @free_result if nobody takes it), or NULL
+ * with an error. Everything a program with a user interface reads or
+ * writes goes through the worker this way. */
+typedef gpointer (*AguiStoreThreadRead) (AguiSessionStore  *self,
+                                         const char        *thread_id,
+                                         GError           **error);
+
+void       _agui_session_store_read_thread_async  (AguiSessionStore     *self,
+                                                   const char           *thread_id,
+                                                   AguiStoreThreadRead   read,
+                                                   GDestroyNotify        free_result,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gpointer   _agui_session_store_read_thread_finish (AguiSessionStore     *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+
 /* Branches: which one the person chose (the snapshot it ends on), and
  * every snapshot of a thread, to rebuild them. */
 gboolean   _agui_session_store_set_branch         (AguiSessionStore *self,
@@ -178,6 +193,15 @@ char      *_agui_session_store_dup_branch         (AguiSessionStore *self,
 int        _agui_session_store_count_branches     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);
+void       _agui_session_store_set_branch_async   (AguiSessionStore    *self,
+                                                  const char          *thread_id,
+                                                  const char          *snapshot_id,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean   _agui_session_store_set_branch_finish  (AguiSessionStore    *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
 JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
                                                   const char       *thread_id,
                                                   GError          **error);

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "agui-json-private.h"
+#include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
+#include "agui-turn-rows-private.h"
 #include "agui-transcript-private.h"
 #include "agui-turn-recorder-private.h"
 
@@ -601,7 +603,7 @@ journal_write (AguiTurnRecorder *self,
       return;
     }
 
-  compacted = _agui_session_store_compact_events (self->journal_pending);
+  compacted = _agui_event_compactor_compact (self->journal_pending);
   g_ptr_array_set_size (self->journal_pending, 0);
 
   rows = g_new0 (AguiJournalRows, 1);

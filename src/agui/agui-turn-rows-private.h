@@ -15,8 +15,6 @@ G_BEGIN_DECLS
  * caller's thread, so that no JSON crosses to the store's worker. The
  * thread is created with @title and @agent if it does not exist, in the
  * turn's transaction. Rows are immutable and reference-counted. */
-typedef struct _AguiTurnRows AguiTurnRows;
-
 struct _AguiTurnRows
 {
   gatomicrefcount     ref_count;
@@ -31,7 +29,6 @@ struct _AguiTurnRows
   char               *title;
   char               *agent;
   GPtrArray          *event_json;
-  GPtrArray          *event_run_ids;
   /* Each message printed alone: the store keeps a message once, and a
    * snapshot names its messages */
   GPtrArray          *message_json;
@@ -53,10 +50,6 @@ AguiTurnRows *_agui_turn_rows_new_full        (const AguiTurnRecord *turn,
 AguiTurnRows *_agui_turn_rows_ref             (AguiTurnRows         *rows);
 void          _agui_turn_rows_unref           (AguiTurnRows         *rows);
 const char   *_agui_turn_rows_get_snapshot_id (AguiTurnRows         *rows);
-
-/* What the search looks at: every string under a "content" or "text"
- * member of @messages */
-char         *_agui_turn_rows_search_text_for (JsonArray            *messages);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiTurnRows, _agui_turn_rows_unref)
 

@@ -35,70 +35,6 @@ node_to_string (JsonNode    *node,
   return text;
 }
 
-/* Search text: every string under a "content" or "text" member, as the
- * search has always looked at message text and not at ids or roles. */
-static void
-collect_text (JsonNode *node,
-              gboolean  wanted,
-              GString  *out,
-              guint     depth)
-{
-  if (depth > AGUI_JSON_MAX_DEPTH)
-    return;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) names = json_object_get_members (object);
-
-        for (const GList *l = names; l != NULL; l = l->next)
-          collect_text (json_object_get_member (object, l->data),
-                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
-                        out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, json_node_get_string (node));
-        }
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      break;
-    }
-}
-
-char *
-_agui_turn_rows_search_text_for (JsonArray *messages)
-{
-  g_autoptr(JsonNode) node = NULL;
-  GString *out = g_string_new (NULL);
-
-  if (messages != NULL)
-    {
-      node = json_node_init_array (json_node_alloc (), messages);
-      collect_text (node, FALSE, out, 0);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
 /* A turn turned into rows: plain strings, made on the caller's thread
  * (the only one that may touch its JSON) before the transaction, which
  * they keep short. Nothing changes rows once made, so a worker may read
@@ -126,7 +62,6 @@ _agui_turn_rows_unref (AguiTurnRows *rows)
   g_free (rows->title);
   g_free (rows->agent);
   g_clear_pointer (&rows->event_json, g_ptr_array_unref);
-  g_clear_pointer (&rows->event_run_ids, g_ptr_array_unref);
   g_clear_pointer (&rows->message_json, g_ptr_array_unref);
   g_clear_pointer (&rows->state, g_free);
   g_clear_pointer (&rows->interrupts, g_ptr_array_unref);
@@ -147,7 +82,6 @@ turn_rows_init (AguiTurnRows          *rows,
                 GError               **error)
 {
   g_autoptr(GPtrArray) compacted = NULL;
-  const char *run_id = NULL;
 
   rows->thread_id = g_strdup (turn->thread_id);
   rows->snapshot_id = g_strdup (turn->snapshot_id);
@@ -160,32 +94,20 @@ turn_rows_init (AguiTurnRows          *rows,
   rows->journal_ids = g_strdupv ((GStrv) turn->journal_ids);
 
   rows->event_json = g_ptr_array_new_with_free_func (g_free);
-  rows->event_run_ids = g_ptr_array_new_with_free_func (g_free);
   rows->interrupts = g_ptr_array_new_with_free_func (g_free);
 
   if (turn->events != NULL)
     {
-      compacted = _agui_session_store_compact_events (turn->events);
+      compacted = _agui_event_compactor_compact (turn->events);
 
-      /* Each event is filed under the run it belongs to: from its
-       * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
       for (guint i = 0; i < compacted->len; i++)
         {
-          AguiEvent *event = g_ptr_array_index (compacted, i);
-          AguiEventType type = agui_event_get_event_type (event);
-          g_autoptr(JsonNode) node = agui_event_to_json (event);
+          g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
           char *json;
-
-          if (type == AGUI_EVENT_RUN_STARTED)
-            run_id = agui_event_get_string (event, "runId");
 
           if (!(json = node_to_string (node, what, "event", error)))
             return FALSE;
           g_ptr_array_add (rows->event_json, json);
-          g_ptr_array_add (rows->event_run_ids, g_strdup (run_id));
-
-          if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
-            run_id = NULL;
         }
     }
 
@@ -279,7 +201,6 @@ struct _AguiTurnRowsBuilder
   AguiTranscript     *transcript;
   Phase               phase;
   guint               index;
-  char               *run_id;
 };
 
 #define BUILDER_WHAT "Could not save the turn"
@@ -325,34 +246,20 @@ _agui_turn_rows_builder_free (AguiTurnRowsBuilder *self)
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_clear_pointer (&self->compactor, _agui_event_compactor_free);
   g_clear_object (&self->transcript);
-  g_free (self->run_id);
   g_free (self);
 }
 
-/* Each event is filed under the run it belongs to: from its
- * RUN_STARTED to its RUN_FINISHED or RUN_ERROR. */
 static gboolean
 add_event (AguiTurnRowsBuilder  *self,
            AguiEvent            *event,
            GError              **error)
 {
-  AguiEventType type = agui_event_get_event_type (event);
   g_autoptr(JsonNode) node = agui_event_to_json (event);
   char *json;
-
-  if (type == AGUI_EVENT_RUN_STARTED)
-    {
-      g_free (self->run_id);
-      self->run_id = g_strdup (agui_event_get_string (event, "runId"));
-    }
 
   if (!(json = node_to_string (node, BUILDER_WHAT, "event", error)))
     return FALSE;
   g_ptr_array_add (self->rows->event_json, json);
-  g_ptr_array_add (self->rows->event_run_ids, g_strdup (self->run_id));
-
-  if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
-    g_clear_pointer (&self->run_id, g_free);
 
   return TRUE;
 }

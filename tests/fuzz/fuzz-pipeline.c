@@ -17,6 +17,7 @@
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
+#include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
 #include "fuzz.h"
 
@@ -79,7 +80,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (!(folded = describe (agui_reducer_get_transcript (reducer))))
     return 0;
 
-  compacted = _agui_session_store_compact_events (applied);
+  compacted = _agui_event_compactor_compact (applied);
   for (guint i = 0; i < compacted->len; i++)
     {
       AguiEvent *event = g_ptr_array_index (compacted, i);

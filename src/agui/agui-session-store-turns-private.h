@@ -1,0 +1,46 @@
+/* agui-session-store-turns-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-session-store-db-private.h"
+#include "agui-session-store-private.h"
+
+G_BEGIN_DECLS
+
+/* Reads of a thread's turns, with the mutex held (see the public calls
+ * of the same names) */
+GPtrArray *_agui_session_store_load_events_locked         (AguiSessionStore  *self,
+                                                           const char        *thread_id,
+                                                           const char        *what,
+                                                           GError           **error);
+/* Sets *snapshot to NULL (and returns TRUE) when the thread has none.
+ * @filter, if set, keeps only the messages whose JSON holds it. */
+gboolean   _agui_session_store_get_last_snapshot_locked   (AguiSessionStore  *self,
+                                                           const char        *thread_id,
+                                                           gboolean           completed_only,
+                                                           const char        *filter,
+                                                           JsonObject       **snapshot,
+                                                           const char        *what,
+                                                           GError           **error);
+JsonArray *_agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
+                                                              const char        *thread_id,
+                                                              const char        *what,
+                                                              GError           **error);
+JsonArray *_agui_session_store_list_branches_locked       (AguiSessionStore  *self,
+                                                           const char        *thread_id,
+                                                           const char        *what,
+                                                           GError           **error);
+
+/* Writes @turn, creating its thread with @title and @agent if needed */
+gboolean   _agui_session_store_save_turn_with_thread      (AguiSessionStore      *self,
+                                                           const AguiTurnRecord  *turn,
+                                                           const char            *title,
+                                                           const char            *agent,
+                                                           const char            *what,
+                                                           GError               **error);
+
+G_END_DECLS

@@ -1,0 +1,1054 @@
+/* agui-session-store-turns.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui-event-private.h"
+#include "agui-interrupt-private.h"
+#include "agui-json-private.h"
+#include "agui-session-store-db-private.h"
+#include "agui-session-store-journal-private.h"
+#include "agui-session-store-messages-private.h"
+#include "agui-session-store-private.h"
+#include "agui-session-store-turns-private.h"
+#include "agui-transcript-private.h"
+#include "agui-transcript.h"
+#include "agui-turn-rows-private.h"
+
+/* Turns: each written in one transaction (its compacted events, its
+ * snapshot naming its messages, the interrupts it leaves), and read
+ * back as snapshots, events, interrupts and branches. */
+
+static JsonNode *
+column_json (sqlite3_stmt  *stmt,
+             int            column,
+             const char    *what,
+             const char    *name,
+             GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *node;
+
+  node = _agui_json_parse ((const char *) sqlite3_column_text (stmt, column),
+                           sqlite3_column_bytes (stmt, column), &local_error);
+  if (node == NULL)
+    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                 "%s: the stored %s are not valid JSON (%s)", what, name, local_error->message);
+
+  return node;
+}
+
+/* Writes one turn inside a transaction the caller opened. The thread row
+ * is created if missing (with @title and @agent), else its updated time
+ * is bumped. */
+static gboolean
+write_turn_locked (AguiSessionStore      *self,
+                   const AguiTurnRows    *rows,
+                   GArray               **hashes_out,
+                   const char            *what,
+                   GError               **error)
+{
+  const AguiTurnRows *turn = rows;
+  const char *title = rows->title;
+  const char *agent = rows->agent;
+  g_autoptr(AguiMessageReader) reader = NULL;
+  g_autoptr(sqlite3_stmt) insert_message_stmt = NULL;
+  g_autoptr(GArray) hashes = NULL;
+  g_autofree char *delta = NULL;
+  GArray *parent_hashes;
+  guint keep;
+
+  g_autoptr(sqlite3_stmt) upsert = NULL;
+  g_autoptr(sqlite3_stmt) next_seq = NULL;
+  g_autoptr(sqlite3_stmt) insert_event = NULL;
+  g_autoptr(sqlite3_stmt) insert_snapshot = NULL;
+  g_autoptr(sqlite3_stmt) clear_interrupts = NULL;
+  g_autoptr(sqlite3_stmt) insert_interrupt = NULL;
+  gint64 now = g_get_real_time ();
+  gint64 seq;
+  int rc;
+
+  if (!(upsert = _agui_session_store_prepare (self,
+                                              "INSERT INTO threads (id, title, agent, created, updated, branch, key) "
+                                              "VALUES (?1, ?2, ?3, ?4, " NEXT_UPDATED_SQL ", ?5, " NEXT_KEY_SQL ") "
+                                              "ON CONFLICT (id) DO UPDATE SET updated = excluded.updated, "
+                                              "agent = COALESCE (excluded.agent, agent), branch = excluded.branch",
+                                              what, error)) ||
+      !(next_seq = _agui_session_store_prepare (self,
+                                                "SELECT COALESCE (MAX (seq), -1) + 1 FROM log WHERE thread_key = " THREAD_KEY_SQL,
+                                                what, error)) ||
+      !(insert_event = _agui_session_store_prepare (self,
+                                                    "INSERT INTO log (thread_key, seq, json) VALUES (" THREAD_KEY_SQL ", ?2, ?3)",
+                                                    what, error)) ||
+      !(insert_snapshot = _agui_session_store_prepare (self,
+                                                       "INSERT INTO snapshots (id, parent_id, thread_id, turn_index, status, "
+                                                       "finish_reason, error, messages, state, created_at, run_id) "
+                                                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                                       what, error)) ||
+      !(clear_interrupts = _agui_session_store_prepare (self, "DELETE FROM interrupts WHERE thread_id = ?1", what, error)) ||
+      !(insert_interrupt = _agui_session_store_prepare (self,
+                                                        "INSERT INTO interrupts (thread_id, position, json) VALUES (?1, ?2, ?3)",
+                                                        what, error)) ||
+      !(insert_message_stmt = _agui_session_store_prepare (self, INSERT_MESSAGE_SQL, what, error)) ||
+      !(reader = _agui_message_reader_new (self, turn->thread_id, what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (upsert, 1, turn->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 2, title ? title : "", -1, SQLITE_STATIC);
+  sqlite3_bind_text (upsert, 3, agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (upsert, 4, now);
+  /* The newest turn is on the branch the person is on. */
+  sqlite3_bind_text (upsert, 5, turn->snapshot_id, -1, SQLITE_STATIC);
+  if (!_agui_session_store_step_done (self, upsert, what, error))
+    return FALSE;
+
+  sqlite3_bind_text (next_seq, 1, turn->thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (next_seq);
+  if (rc != SQLITE_ROW)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+  seq = sqlite3_column_int64 (next_seq, 0);
+  sqlite3_reset (next_seq);
+
+  sqlite3_bind_text (insert_event, 1, turn->thread_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->event_json->len; i++)
+    {
+      sqlite3_bind_int64 (insert_event, 2, seq + i);
+      sqlite3_bind_text (insert_event, 3, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      if (!_agui_session_store_step_done (self, insert_event, what, error))
+        return FALSE;
+    }
+
+  /* Each message once: the snapshot names its parent's messages it
+   * keeps, and the ones it adds, which are stored if new */
+  hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), rows->message_json->len);
+  for (guint i = 0; i < rows->message_json->len; i++)
+    {
+      gint64 hash = _agui_session_store_message_hash (g_ptr_array_index (rows->message_json, i), -1);
+
+      g_array_append_val (hashes, hash);
+    }
+  if (!(parent_hashes = _agui_message_reader_hashes (reader, turn->parent_id, what, error)))
+    return FALSE;
+  keep = _agui_session_store_common_prefix (parent_hashes, hashes);
+  /* Now and then the whole list, so that reading a long thread back
+   * walks at most this many snapshots */
+  if (turn->turn_index % SNAPSHOTS_PER_CHECKPOINT == SNAPSHOTS_PER_CHECKPOINT - 1)
+    keep = 0;
+  for (guint i = keep; i < hashes->len; i++)
+    if (!_agui_session_store_insert_message (self, insert_message_stmt, turn->thread_id, g_array_index (hashes, gint64, i),
+                                             g_ptr_array_index (rows->message_json, i), what, error))
+      return FALSE;
+  delta = _agui_session_store_print_message_delta (keep, hashes, keep);
+
+  sqlite3_bind_text (insert_snapshot, 1, turn->snapshot_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 2, turn->parent_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 3, turn->thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int (insert_snapshot, 4, turn->turn_index);
+  sqlite3_bind_text (insert_snapshot, 5, agui_snapshot_status_to_string (turn->status), -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 6, turn->finish_reason, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 7, turn->error, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 8, delta, -1, SQLITE_STATIC);
+  sqlite3_bind_text (insert_snapshot, 9, rows->state, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert_snapshot, 10, now);
+  sqlite3_bind_text (insert_snapshot, 11, turn->run_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (insert_snapshot);
+  if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: a snapshot with the id '%s' already exists", what, turn->snapshot_id);
+      return FALSE;
+    }
+  else if (rc == SQLITE_CONSTRAINT_UNIQUE)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the thread already has a turn %d", what, turn->turn_index);
+      return FALSE;
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  sqlite3_bind_text (clear_interrupts, 1, turn->thread_id, -1, SQLITE_STATIC);
+  if (!_agui_session_store_step_done (self, clear_interrupts, what, error))
+    return FALSE;
+
+  sqlite3_bind_text (insert_interrupt, 1, turn->thread_id, -1, SQLITE_STATIC);
+  for (guint i = 0; i < rows->interrupts->len; i++)
+    {
+      sqlite3_bind_int (insert_interrupt, 2, i);
+      sqlite3_bind_text (insert_interrupt, 3, g_ptr_array_index (rows->interrupts, i), -1, SQLITE_STATIC);
+      if (!_agui_session_store_step_done (self, insert_interrupt, what, error))
+        return FALSE;
+    }
+
+  /* The turn's events are in the log now: its journal, and the
+   * journals of the unsaved turns whose events it carries, go. */
+  if (!_agui_session_store_delete_journal_locked (self, turn->thread_id, turn->snapshot_id, what, error))
+    return FALSE;
+  for (guint i = 0; rows->journal_ids != NULL && rows->journal_ids[i] != NULL; i++)
+    if (!_agui_session_store_delete_journal_locked (self, turn->thread_id, rows->journal_ids[i], what, error))
+      return FALSE;
+
+  *hashes_out = g_steal_pointer (&hashes);
+  return TRUE;
+}
+
+static gboolean
+write_rows_locked (AguiSessionStore    *self,
+                   const AguiTurnRows  *rows,
+                   const char          *what,
+                   GError             **error)
+{
+
+  /* IMMEDIATE takes the write lock up front, so a second writer waits
+   * (busy timeout) instead of failing on a lock upgrade halfway. */
+  g_autoptr(GArray) hashes = NULL;
+
+  if (!_agui_session_store_exec (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
+
+  if (!write_turn_locked (self, rows, &hashes, what, error))
+    {
+      _agui_session_store_rollback (self);
+      return FALSE;
+    }
+
+  if (!_agui_session_store_commit (self, what, error))
+    return FALSE;
+
+  g_free (self->last_hashes_id);
+  self->last_hashes_id = g_strdup (rows->snapshot_id);
+  g_clear_pointer (&self->last_hashes, g_array_unref);
+  self->last_hashes = g_steal_pointer (&hashes);
+
+  return TRUE;
+}
+
+static gboolean
+write_rows (AguiSessionStore    *self,
+            const AguiTurnRows  *rows,
+            const char          *what,
+            GError             **error)
+{
+  gboolean written;
+
+  g_mutex_lock (&self->mutex);
+  written = write_rows_locked (self, rows, what, error);
+  g_mutex_unlock (&self->mutex);
+
+  if (written)
+    _agui_session_store_announce_change (self, rows->thread_id);
+
+  return written;
+}
+
+gboolean
+_agui_session_store_save_turn_with_thread (AguiSessionStore      *self,
+                                           const AguiTurnRecord  *turn,
+                                           const char            *title,
+                                           const char            *agent,
+                                           const char            *what,
+                                           GError               **error)
+{
+  g_autoptr(AguiTurnRows) rows = _agui_turn_rows_new_full (turn, title, agent, what, error);
+
+  return rows != NULL && write_rows (self, rows, what, error);
+}
+
+/**
+ * agui_session_store_save_turn:
+ * @self: a session store
+ * @turn: the turn to save
+ * @error: return location for a #GError
+ *
+ * Saves one turn in a single transaction: its events, compacted, are
+ * appended to the thread's log, its snapshot is added, the thread's
+ * pending interrupts are replaced by the turn's, and the thread's
+ * updated time is bumped (the thread is created, untitled, if it does
+ * not exist). On error nothing of the turn is written.
+ *
+ * A snapshot id that is already taken, or a turn index the thread
+ * already has, is an error.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_save_turn (AguiSessionStore      *self,
+                              const AguiTurnRecord  *turn,
+                              GError               **error)
+{
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (turn != NULL, FALSE);
+  g_return_val_if_fail (turn->thread_id != NULL && turn->thread_id[0] != '\0', FALSE);
+  g_return_val_if_fail (turn->snapshot_id != NULL && turn->snapshot_id[0] != '\0', FALSE);
+  g_return_val_if_fail ((guint) turn->status <= AGUI_SNAPSHOT_ABORTED, FALSE);
+
+  return _agui_session_store_save_turn_with_thread (self, turn, NULL, NULL, "Could not save the turn", error);
+}
+
+GPtrArray *
+_agui_session_store_load_events_locked (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        const char        *what,
+                                        GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  int rc;
+
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT seq, json FROM log WHERE thread_key = " THREAD_KEY_SQL " ORDER BY seq",
+                                            what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *json = (const char *) sqlite3_column_text (stmt, 1);
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *object;
+      AguiEventType type;
+
+      /* The log holds only events that passed the pipeline, so the
+       * schema is not checked again: reopening a thread stays fast. A
+       * row damaged anyway (by an older version, or on disk) is skipped
+       * with a warning, so that one row cannot make the whole thread
+       * unreadable. */
+      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 1), &local_error);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+          !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
+        {
+          g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
+                     what, (gint64) sqlite3_column_int64 (stmt, 0),
+                     local_error ? ": " : "", local_error ? local_error->message : "");
+          continue;
+        }
+
+      object = json_node_dup_object (node);
+      g_ptr_array_add (events, _agui_event_new_trusted (type, object));
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&events);
+}
+
+/**
+ * agui_session_store_load_events:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads a thread's compacted event log, oldest first. Folding it again
+ * draws the thread's transcript, as [method@Agui.AgentSession.restore_async]
+ * does. A thread with no
+ * log, or no such thread, gives an empty array.
+ *
+ * Returns: (transfer container) (element-type AguiEvent) (nullable): the
+ *   events, or %NULL on error
+ */
+GPtrArray *
+agui_session_store_load_events (AguiSessionStore  *self,
+                                const char        *thread_id,
+                                GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not load the events of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return _agui_session_store_load_events_locked (self, thread_id, what, error);
+}
+
+#define SNAPSHOT_COLUMNS \
+  "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
+
+static JsonObject *
+snapshot_from_row (AguiMessageReader  *reader,
+                   sqlite3_stmt       *stmt,
+                   const char         *what,
+                   GError            **error)
+{
+  g_autoptr(JsonObject) snapshot = json_object_new ();
+  g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(JsonNode) state = NULL;
+
+  if (!(messages = column_json (stmt, 7, what, "messages", error)) ||
+      !(state = column_json (stmt, 8, what, "state", error)))
+    return NULL;
+
+  /* Since schema 5, what changed since the parent snapshot */
+  if (JSON_NODE_HOLDS_OBJECT (messages))
+    {
+      GArray *hashes = _agui_message_reader_hashes (reader, (const char *) sqlite3_column_text (stmt, 0), what, error);
+      JsonArray *array;
+
+      if (hashes == NULL || !(array = _agui_message_reader_messages (reader, hashes, what, error)))
+        return NULL;
+      json_node_unref (messages);
+      messages = json_node_init_array (json_node_alloc (), array);
+      json_array_unref (array);
+    }
+
+  if (!JSON_NODE_HOLDS_ARRAY (messages))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages are not an array", what);
+      return NULL;
+    }
+
+  json_object_set_string_member (snapshot, "id", (const char *) sqlite3_column_text (stmt, 0));
+  _agui_session_store_set_string_or_null (snapshot, "parentId", (const char *) sqlite3_column_text (stmt, 1));
+  json_object_set_string_member (snapshot, "threadId", (const char *) sqlite3_column_text (stmt, 2));
+  json_object_set_int_member (snapshot, "turnIndex", sqlite3_column_int (stmt, 3));
+  json_object_set_string_member (snapshot, "status", (const char *) sqlite3_column_text (stmt, 4));
+  if (sqlite3_column_type (stmt, 5) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "finishReason", (const char *) sqlite3_column_text (stmt, 5));
+  if (sqlite3_column_type (stmt, 6) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "error", (const char *) sqlite3_column_text (stmt, 6));
+  json_object_set_member (snapshot, "messages", g_steal_pointer (&messages));
+  json_object_set_member (snapshot, "state", g_steal_pointer (&state));
+  json_object_set_int_member (snapshot, "createdAt", sqlite3_column_int64 (stmt, 9));
+  if (sqlite3_column_type (stmt, 10) != SQLITE_NULL)
+    json_object_set_string_member (snapshot, "runId", (const char *) sqlite3_column_text (stmt, 10));
+
+  return g_steal_pointer (&snapshot);
+}
+
+/* Sets *snapshot to NULL (and returns TRUE) when the thread has none. */
+gboolean
+_agui_session_store_get_last_snapshot_locked (AguiSessionStore  *self,
+                                              const char        *thread_id,
+                                              gboolean           completed_only,
+                                              const char        *filter,
+                                              JsonObject       **snapshot,
+                                              const char        *what,
+                                              GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(AguiMessageReader) reader = NULL;
+  int rc;
+
+  *snapshot = NULL;
+
+  if (!(reader = _agui_message_reader_new (self, thread_id, what, error)))
+    return FALSE;
+  reader->filter = filter;
+
+  if (!(stmt = _agui_session_store_prepare (self,
+                                            completed_only
+                                              ? "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
+                                                "AND status = 'COMPLETED' ORDER BY turn_index DESC"
+                                              /* The chosen branch's last turn first, then the newest */
+                                              : "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 "
+                                                "ORDER BY id IS (SELECT branch FROM threads WHERE id = ?1) DESC, turn_index DESC",
+                                            what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  /* A damaged snapshot is skipped with a warning for the one before
+   * it: the thread opens as of the last turn that can be read. */
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if ((*snapshot = snapshot_from_row (reader, stmt, what, &local_error)) != NULL)
+        return TRUE;
+
+      g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                 what, sqlite3_column_int (stmt, 3), local_error->message);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * agui_session_store_get_last_snapshot:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the snapshot of the thread's latest turn on the branch the person
+ * chose (with no branches, the highest turn index), whatever its status: an object with `id`, `parentId` (or
+ * null), `threadId`, `turnIndex`, `status` (`"COMPLETED"`, `"FAILED"` or
+ * `"ABORTED"`), `finishReason` and `error` when set, `messages`, `state`
+ * and `createdAt` (microseconds since the Unix epoch).
+ *
+ * Returns: (transfer full) (nullable): the snapshot, or %NULL with no
+ *   error if the thread has none, or %NULL with @error set
+ */
+JsonObject *
+agui_session_store_get_last_snapshot (AguiSessionStore  *self,
+                                      const char        *thread_id,
+                                      GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonObject *snapshot;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  _agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error);
+  return snapshot;
+}
+
+/**
+ * agui_session_store_get_last_good_state:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the state as of the thread's latest COMPLETED turn, skipping
+ * failed and aborted turns after it.
+ *
+ * Returns: (transfer full) (nullable): the state, or %NULL with no error
+ *   if no turn completed, or %NULL with @error set
+ */
+JsonNode *
+agui_session_store_get_last_good_state (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last good state of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!_agui_session_store_get_last_snapshot_locked (self, thread_id, TRUE, NULL, &snapshot, what, error) || snapshot == NULL)
+    return NULL;
+
+  return json_object_dup_member (snapshot, "state");
+}
+
+/**
+ * agui_session_store_get_turn_count:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Counts the thread's saved turns, failed and aborted ones included:
+ * the next turn's index when turns are numbered from 0.
+ *
+ * Returns: the number of turns, or -1 on error
+ */
+int
+agui_session_store_get_turn_count (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the turns of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT COUNT (*) FROM snapshots WHERE thread_id = ?1", what, error)))
+    return -1;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return -1;
+    }
+
+  return sqlite3_column_int (stmt, 0);
+}
+
+JsonArray *
+_agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
+                                                   const char        *thread_id,
+                                                   const char        *what,
+                                                   GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  int rc;
+
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT json FROM interrupts WHERE thread_id = ?1 ORDER BY position",
+                                            what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  interrupts = json_array_new ();
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+      JsonNode *interrupt = column_json (stmt, 0, what, "interrupts", &local_error);
+
+      if (interrupt == NULL)
+        {
+          g_warning ("%s: skipped a damaged interrupt: %s", what, local_error->message);
+          continue;
+        }
+      json_array_add_element (interrupts, interrupt);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&interrupts);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * Reads the interrupts the thread waits on, as its latest turn left
+ * them.
+ *
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt]
+ *   (possibly empty), or %NULL on error
+ */
+GListModel *
+agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
+                                           const char        *thread_id,
+                                           GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(JsonArray) interrupts = NULL;
+  g_autofree char *what = NULL;
+  GListStore *list;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the interrupts of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(interrupts = _agui_session_store_get_pending_interrupts_locked (self, thread_id, what, error)))
+    return NULL;
+
+  /* Each interrupt copies its object, so no JSON of this thread's leaves
+   * it when the list goes to another. */
+  list = g_list_store_new (AGUI_TYPE_INTERRUPT);
+  for (guint i = 0; i < json_array_get_length (interrupts); i++)
+    {
+      JsonNode *element = json_array_get_element (interrupts, i);
+      g_autoptr(AguiInterrupt) interrupt = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      g_list_store_append (list, interrupt);
+    }
+
+  return G_LIST_MODEL (list);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the interrupts
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.get_pending_interrupts] on the store's worker.
+ */
+void
+agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
+                                                 const char          *thread_id,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  _agui_session_store_start_read_thread (self, thread_id, cancellable, callback, user_data, agui_session_store_get_pending_interrupts_async,
+                                         (AguiStoreThreadRead) agui_session_store_get_pending_interrupts, g_object_unref);
+}
+
+/**
+ * agui_session_store_get_pending_interrupts_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a list of [class@Agui.Interrupt],
+ *   or %NULL on error
+ */
+GListModel *
+agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
+                                                  GAsyncResult      *result,
+                                                  GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_get_pending_interrupts_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+write_rows_job (AguiSessionStore *self,
+                GTask            *task,
+                gpointer          data)
+{
+  GError *error = NULL;
+
+  if (write_rows (self, data, "Could not save the turn", &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_write_rows_async (AguiSessionStore    *self,
+                                      AguiTurnRows        *rows,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (rows != NULL);
+
+  _agui_session_store_start_job_full (self, cancellable, callback, user_data, _agui_session_store_write_rows_async,
+                                      write_rows_job, _agui_turn_rows_ref (rows), (GDestroyNotify) _agui_turn_rows_unref,
+                                      TRUE);
+}
+
+static void
+release_rows_job (AguiSessionStore *self,
+                  GTask            *task,
+                  gpointer          data)
+{
+  g_task_return_boolean (task, TRUE);
+}
+
+/* A long turn's rows are tens of thousands of strings: freeing them held
+ * the main loop for 10 ms. They are plain data, so the last reference
+ * can be let go on the worker, after the writes queued before it. */
+void
+_agui_session_store_release_rows (AguiSessionStore *self,
+                                  AguiTurnRows     *rows)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+
+  if (rows == NULL)
+    return;
+
+  _agui_session_store_start_job_full (self, NULL, NULL, NULL, _agui_session_store_release_rows,
+                                      release_rows_job, rows, (GDestroyNotify) _agui_turn_rows_unref, TRUE);
+}
+
+gboolean
+_agui_session_store_write_rows_finish (AguiSessionStore  *self,
+                                       GAsyncResult      *result,
+                                       GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_write_rows_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Every snapshot of the thread, in turn order, as
+ * agui_session_store_get_last_snapshot() gives one; damaged ones are
+ * skipped with a warning, as there. */
+static JsonArray *
+list_snapshots_locked (AguiSessionStore  *self,
+                       const char        *thread_id,
+                       const char        *what,
+                       GError           **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonArray) snapshots = json_array_new ();
+  g_autoptr(AguiMessageReader) reader = NULL;
+  int rc;
+
+  if (!(stmt = _agui_session_store_prepare (self,
+                                            "SELECT " SNAPSHOT_COLUMNS " FROM snapshots WHERE thread_id = ?1 ORDER BY turn_index",
+                                            what, error)) ||
+      !(reader = _agui_message_reader_new (self, thread_id, what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *snapshot = snapshot_from_row (reader, stmt, what, &local_error);
+
+      if (snapshot == NULL)
+        g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                   what, sqlite3_column_int (stmt, 3), local_error->message);
+      else
+        json_array_add_object_element (snapshots, snapshot);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&snapshots);
+}
+
+JsonArray *
+_agui_session_store_list_snapshots (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return list_snapshots_locked (self, thread_id, what, error);
+}
+
+/* The snapshots no other chains to, each the end of a branch, in turn
+ * order; the one @chosen_id names (the thread's branch) is marked
+ * `"chosen": true`, or the newest when it names none of them. */
+static JsonArray *
+branches_of (JsonArray  *snapshots,
+             const char *chosen_id)
+{
+  g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *leaves = json_array_new ();
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *parent = json_object_get_string_member_with_default (snapshot, "parentId", NULL);
+
+      if (parent != NULL)
+        g_hash_table_add (parents, (gpointer) parent);
+    }
+
+  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      const char *id = json_object_get_string_member (snapshot, "id");
+
+      if (g_hash_table_contains (parents, id))
+        continue;
+
+      json_object_set_boolean_member (snapshot, "chosen", g_strcmp0 (id, chosen_id) == 0);
+      found |= g_strcmp0 (id, chosen_id) == 0;
+      json_array_add_object_element (leaves, json_object_ref (snapshot));
+    }
+
+  if (!found && json_array_get_length (leaves) > 0)
+    json_object_set_boolean_member (json_array_get_object_element (leaves, json_array_get_length (leaves) - 1),
+                                    "chosen", TRUE);
+
+  return leaves;
+}
+
+JsonArray *
+_agui_session_store_list_branches_locked (AguiSessionStore  *self,
+                                          const char        *thread_id,
+                                          const char        *what,
+                                          GError           **error)
+{
+  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *chosen = NULL;
+  int rc;
+
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
+    return NULL;
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    chosen = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  else if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  if (!(snapshots = list_snapshots_locked (self, thread_id, what, error)))
+    return NULL;
+
+  return branches_of (snapshots, chosen);
+}
+
+/**
+ * agui_session_store_list_branches:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @error: return location for a #GError
+ *
+ * The ways a thread went: a regenerated answer or an edited message
+ * starts a branch, a second child of the snapshot it forked from. Each
+ * branch is given as the snapshot it ends on (as
+ * [method@Agui.SessionStore.get_last_snapshot] gives one, with the whole
+ * branch's `messages`), in the order their last turns were written, and
+ * `"chosen": true` on the one the person is on. A thread that never
+ * forked has one branch; one with no turn, none.
+ *
+ * Returns: (transfer full) (nullable): the branches, or %NULL with @error set
+ */
+JsonArray *
+agui_session_store_list_branches (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return _agui_session_store_list_branches_locked (self, thread_id, what, error);
+}
+
+/* How many branches the thread has, without reading any snapshot's
+ * messages: a restore reads them all only for a thread that forked. */
+int
+_agui_session_store_count_branches (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = _agui_session_store_prepare (self,
+                                            "SELECT COUNT (*) FROM snapshots AS s WHERE s.thread_id = ?1 AND NOT EXISTS "
+                                            "(SELECT 1 FROM snapshots AS c WHERE c.thread_id = ?1 AND c.parent_id = s.id)",
+                                            what, error)))
+    return -1;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return -1;
+    }
+
+  return sqlite3_column_int (stmt, 0);
+}
+
+/* When each run that ended a turn was saved: run id to a gint64 of
+ * microseconds. Only the two small columns are read, never the stored
+ * JSON, so it costs the thread's turns, not its length. */
+GHashTable *
+_agui_session_store_dup_run_times (AguiSessionStore  *self,
+                                   const char        *thread_id,
+                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GHashTable) times = NULL;
+  g_autofree char *what = NULL;
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read when the turns of the thread '%s' were saved", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  if (!(stmt = _agui_session_store_prepare (self,
+                                            "SELECT run_id, created_at FROM snapshots WHERE thread_id = ?1 AND run_id IS NOT NULL",
+                                            what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 *time = g_new (gint64, 1);
+
+      *time = sqlite3_column_int64 (stmt, 1);
+      g_hash_table_replace (times, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), time);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&times);
+}
+
+/* The last snapshot as agui_session_store_get_last_snapshot() reads it,
+ * but its messages only those that keep Tandem's own state: what a
+ * restore takes from it, without reading every message of a long
+ * thread */
+JsonObject *
+_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+                                                   const char        *thread_id,
+                                                   GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+  JsonObject *snapshot;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  _agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":",
+                                                &snapshot, what, error);
+  return snapshot;
+}
