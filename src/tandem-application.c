@@ -10,6 +10,7 @@
 
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
+#include "tandem-quit-dialog.h"
 #include "tandem-window.h"
 
 struct _TandemApplication
@@ -121,11 +122,8 @@ tandem_application_about_action (GSimpleAction *action,
 }
 
 static void
-tandem_application_quit_action (GSimpleAction *action,
-                                GVariant      *parameter,
-                                gpointer       user_data)
+tandem_application_quit_now (TandemApplication *self)
 {
-  TandemApplication *self = user_data;
   g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
 
   /* Close the windows first so each saves its size. */
@@ -142,6 +140,50 @@ tandem_application_quit_action (GSimpleAction *action,
 
   if (gtk_application_get_windows (GTK_APPLICATION (self)) == NULL)
     g_application_quit (G_APPLICATION (self));
+}
+
+static void
+on_quit_response_cb (AdwMessageDialog  *dialog,
+                     const char        *response,
+                     TandemApplication *self)
+{
+  g_autoptr(GList) windows = NULL;
+
+  if (g_strcmp0 (response, "quit") != 0)
+    return;
+
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data))
+      tandem_window_confirm_close (l->data);
+  tandem_application_quit_now (self);
+}
+
+static void
+tandem_application_quit_action (GSimpleAction *action,
+                                GVariant      *parameter,
+                                gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  guint n_running = 0;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data))
+      n_running += tandem_window_get_n_running (l->data);
+
+  /* Once for every window, rather than a dialog each */
+  if (n_running > 0)
+    {
+      GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+      GtkWidget *dialog = tandem_quit_dialog_new (parent, n_running);
+
+      g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response_cb), self, 0);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+
+  tandem_application_quit_now (self);
 }
 
 /* A notification's click: the conversation it is about, in front. */
