@@ -13,8 +13,8 @@
  * A window shows one conversation, but an answer goes on being written
  * when another is shown: the registry keeps each conversation's session
  * (and so its transcript and its connection to the agent) for as long as
- * its run goes, and for as long as it waits for the person to answer a
- * question, so that opening it again shows the very session, still
+ * its run goes, and for as long as a question of its agent is open, so
+ * that opening it again shows the very session, still
  * streaming. Once it is idle and out of sight it is let go: the store
  * has it all by then, and opening it restores it from there.
  *
@@ -114,8 +114,10 @@ update_n_running (TandemRunRegistry *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_RUNNING]);
 }
 
-/* Out of sight, with no run and no question for the person, a
- * conversation is the store's alone. */
+/* Out of sight, with no run and no question, a conversation is the
+ * store's alone. One whose questions expired is kept all the same: the
+ * store knows nothing of expiry, and would have the sidebar say it
+ * still waits. */
 static void
 release_if_idle (TandemRunRegistry *self,
                  const char        *thread_id)
@@ -128,7 +130,8 @@ release_if_idle (TandemRunRegistry *self,
   if (!tandem_session_waits_for_person (entry->session))
     remove_unasked (self, thread_id);
 
-  if (is_shown (self, thread_id) || entry->busy || tandem_session_waits_for_person (entry->session))
+  if (is_shown (self, thread_id) || entry->busy ||
+      g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (entry->session)) > 0)
     return;
 
   g_hash_table_remove (self->entries, thread_id);
