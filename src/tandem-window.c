@@ -268,13 +268,13 @@ tandem_window_notify (TandemWindow *self,
 }
 
 static char *
-dup_last_agent_text (TandemWindow *self)
+dup_last_agent_text (AguiTranscript *transcript)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->transcript));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (transcript));
 
   for (guint i = n; i > 0; i--)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (self->transcript), i - 1);
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i - 1);
 
       if (agui_message_get_role (message) == AGUI_ROLE_ASSISTANT)
         {
@@ -796,8 +796,22 @@ tandem_window_exchange_done (TandemWindow     *self,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
+  /* Out of sight, the sidebar marks it (see TandemRunRegistry) and a
+   * question raises the approval notice; an answer is told on the
+   * desktop as the shown one's is. */
   if (session != self->session)
-    return;
+    {
+      if (error == NULL && state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
+          agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS &&
+          g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)) == 0)
+        {
+          g_autofree char *body = dup_last_agent_text (agui_agent_session_get_transcript (session));
+
+          tandem_window_notify (self, "answered", agui_agent_session_get_thread_id (session),
+                                _("Tandem: the agent answered"), body);
+        }
+      return;
+    }
 
   tandem_window_refresh_threads (self);
   tandem_window_update_title (self);
@@ -819,7 +833,7 @@ tandem_window_exchange_done (TandemWindow     *self,
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
            agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
     {
-      g_autofree char *body = dup_last_agent_text (self);
+      g_autofree char *body = dup_last_agent_text (self->transcript);
       tandem_window_notify (self, "answered", agui_agent_session_get_thread_id (session),
                             _("Tandem: the agent answered"), body);
     }

@@ -356,6 +356,7 @@ test_marks (Fixture       *f,
 {
   g_autoptr(AguiAgentSession) session = new_session (f);
   g_autofree char *thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+  g_autoptr(GPtrArray) notifications = NULL;
   AguiAgentSession *shown;
 
   g_test_summary ("The sidebar marks a conversation working while its answer streams out of sight, "
@@ -371,10 +372,15 @@ test_marks (Fixture       *f,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
   agui_test_wait_until (tandem_window_get_session (f->window) != session, "New Chat is shown");
   agui_test_wait_until (row_marks_are (f->window, thread_id, TRUE, FALSE), "out of sight, it still works");
+  tandem_test_unfocus_windows (f->window);
 
   agui_test_wait_for_exchange (session);
   assert_stream_complete (f, 0);
   agui_test_wait_until (row_marks_are (f->window, thread_id, FALSE, TRUE), "its answer ended unseen");
+  /* With the window in the background, the desktop is told too */
+  notifications = tandem_test_wait_for_notifications (1);
+  tandem_test_assert_notification (notifications->pdata[0], "Tandem: the agent answered", "Part one. Part two.",
+                                   (const char * const[]) { "default", "", NULL });
 
   /* Opened again (from the store now: it is idle), the mark goes */
   activate_row (f->window, thread_id);
