@@ -143,6 +143,8 @@ on_session_busy_cb (AguiAgentSession *session,
                     Entry            *entry)
 {
   TandemRunRegistry *self = entry->registry;
+  /* Letting the entry go drops its reference, in the session's own notify */
+  g_autoptr(AguiAgentSession) hold = g_object_ref (session);
   g_autofree char *thread_id = g_strdup (entry->thread_id);
   gboolean busy = agui_agent_session_get_busy (session);
   gboolean asks = FALSE;
@@ -176,6 +178,7 @@ on_session_interrupts_cb (AguiAgentSession *session,
                           Entry            *entry)
 {
   TandemRunRegistry *self = entry->registry;
+  g_autoptr(AguiAgentSession) hold = g_object_ref (session);
   g_autofree char *thread_id = g_strdup (entry->thread_id);
 
   release_if_idle (self, thread_id);

@@ -1314,7 +1314,6 @@ tandem_window_update_threads (TandemWindow *self)
   tandem_window_update_title (self);
 }
 
-
 /* Conversations in the background
  *
  * Each conversation keeps its session while its answer is written or a
