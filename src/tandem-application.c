@@ -22,6 +22,7 @@ struct _TandemApplication
   char             *store_path;
   char             *agent_url;
   TandemAgents     *agents;
+  GtkWindow        *quit_dialog;
   gboolean          store_opening;
 };
 
@@ -172,14 +173,19 @@ tandem_application_quit_action (GSimpleAction *action,
     if (TANDEM_IS_WINDOW (l->data))
       n_running += tandem_window_get_n_running (l->data);
 
-  /* Once for every window, rather than a dialog each */
+  /* Once for every window, rather than a dialog each; pressed again,
+   * the same question */
   if (n_running > 0)
     {
-      GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-      GtkWidget *dialog = tandem_quit_dialog_new (parent, n_running);
+      if (self->quit_dialog == NULL)
+        {
+          GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+          GtkWidget *dialog = tandem_quit_dialog_new (parent, n_running);
 
-      g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response_cb), self, 0);
-      gtk_window_present (GTK_WINDOW (dialog));
+          g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response_cb), self, 0);
+          g_set_weak_pointer (&self->quit_dialog, GTK_WINDOW (dialog));
+        }
+      gtk_window_present (self->quit_dialog);
       return;
     }
 
@@ -315,6 +321,7 @@ tandem_application_dispose (GObject *object)
 {
   TandemApplication *self = TANDEM_APPLICATION (object);
 
+  g_clear_weak_pointer (&self->quit_dialog);
   g_clear_object (&self->agents);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);

@@ -3294,9 +3294,10 @@ tandem_window_get_session (TandemWindow *self)
  * @self: a window
  * @session: the conversation to show
  *
- * Shows @session, replacing the conversation shown; a conversation still
- * being opened is abandoned. Tests use it to drive the window with a
- * session on a scripted transport.
+ * Shows @session, replacing the conversation shown, which goes on in the
+ * background while its answer is written or its question waits; a
+ * conversation still being opened is abandoned. Tests use it to drive
+ * the window with a session on a scripted transport.
  */
 void
 tandem_window_set_session (TandemWindow     *self,

@@ -725,6 +725,19 @@ test_quit_asks (Fixture       *f,
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   agui_test_wait_until (find_quit_dialog () != NULL, "Quit asks");
   dialog = find_quit_dialog ();
+  /* Ctrl+Q again: the same question, not a second one */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  g_assert_true (find_quit_dialog () == dialog);
+  {
+    GList *toplevels = gtk_window_list_toplevels ();
+    guint n = 0;
+
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+        n++;
+    g_list_free (toplevels);
+    g_assert_cmpuint (n, ==, 1);
+  }
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Stop 1 Running Answer?");
   g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "cancel"), ==, "_Cancel");
   g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "quit"), ==, "_Quit");
