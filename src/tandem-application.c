@@ -200,10 +200,19 @@ tandem_application_open_thread_action (GSimpleAction *action,
 {
   TandemApplication *self = user_data;
   const char *thread_id = g_variant_get_string (parameter, NULL);
-  GtkWindow *window;
+  GtkWindow *window = NULL;
 
-  g_application_activate (G_APPLICATION (self));
-  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  /* The window whose conversation it is, running or waiting there */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL && window == NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data) && gtk_widget_get_visible (l->data) &&
+        tandem_window_holds_thread (l->data, thread_id))
+      window = l->data;
+
+  if (window == NULL)
+    {
+      g_application_activate (G_APPLICATION (self));
+      window = gtk_application_get_active_window (GTK_APPLICATION (self));
+    }
   if (TANDEM_IS_WINDOW (window) && thread_id[0] != '\0')
     {
       AguiAgentSession *session = tandem_window_get_session (TANDEM_WINDOW (window));

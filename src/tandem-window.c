@@ -1403,6 +1403,23 @@ open_thread_action (GtkWidget  *widget,
 }
 
 /**
+ * tandem_window_holds_thread:
+ * @self: a window
+ * @thread_id: a conversation's thread
+ *
+ * Returns: whether @thread_id is alive in @self: shown, or running or
+ *   waiting for the person out of sight
+ */
+gboolean
+tandem_window_holds_thread (TandemWindow *self,
+                            const char   *thread_id)
+{
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  return tandem_run_registry_lookup (self->runs, thread_id) != NULL;
+}
+
+/**
  * tandem_window_get_n_running:
  * @self: a window
  *

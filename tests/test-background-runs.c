@@ -604,6 +604,41 @@ test_approval_notice_goes (Fixture       *f,
 }
 
 static void
+test_open_in_its_window (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AguiAgentSession) session = new_session (f);
+  g_autofree char *thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+  TandemWindow *other;
+  AguiAgentSession *other_session;
+
+  g_test_summary ("A notification's action opens its conversation in the window where it runs, "
+                  "not in another window opened since");
+
+  tandem_window_set_session (f->window, session);
+  push_slow_answer (f, "Over here ", "still.", 1500);
+  send_text (f, "Keep this one going");
+  agui_test_wait_until (shows_text (f->window, "Over here"), "the answer started");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.new-chat", NULL));
+  agui_test_wait_until (tandem_window_get_session (f->window) != session, "New Chat is shown");
+
+  other = tandem_window_new (app);
+  gtk_window_present (GTK_WINDOW (other));
+  tandem_test_wait_for_layout (other);
+  other_session = tandem_window_get_session (other);
+  g_assert_true (gtk_application_get_active_window (GTK_APPLICATION (app)) == GTK_WINDOW (other));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-thread", g_variant_new_string (thread_id));
+  agui_test_wait_until (tandem_window_get_session (f->window) == session, "its own window shows it, still running");
+  g_assert_true (agui_agent_session_get_busy (session));
+  g_assert_true (tandem_window_get_session (other) == other_session);
+
+  agui_test_wait_for_exchange (session);
+  assert_stream_complete (f, 0);
+  tandem_test_destroy_window (other);
+}
+
+static void
 test_expired_banner (Fixture       *f,
                      gconstpointer  data)
 {
@@ -792,6 +827,7 @@ main (int   argc,
   ADD ("approval/notice", test_approval_out_of_sight, GINT_TO_POINTER (FALSE));
   ADD ("approval/notification", test_approval_out_of_sight, GINT_TO_POINTER (TRUE));
   ADD ("approval/notice-goes", test_approval_notice_goes, NULL);
+  ADD ("open-in-its-window", test_open_in_its_window, NULL);
   ADD ("expired-banner", test_expired_banner, NULL);
   ADD ("bound", test_bound, NULL);
   ADD ("quit-asks", test_quit_asks, NULL);
