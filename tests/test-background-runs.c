@@ -31,10 +31,6 @@
 #define START(id) "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}"
 #define DELTA(id, text) "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" text "\"}"
 #define END(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
-#define CALL(id, name) \
-  "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name "\"}", \
-  "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"" id "\",\"delta\":\"{\\\"folder\\\":\\\"/tmp/old\\\"}\"}", \
-  "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"" id "\"}"
 #define INTERRUPT(run) \
   "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"" run "\",\"outcome\":{\"type\":\"interrupt\"," \
   "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\",\"message\":\"Delete?\"}]}}"
