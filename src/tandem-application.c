@@ -10,6 +10,7 @@
 
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
+#include "tandem-quit-dialog.h"
 #include "tandem-window.h"
 
 struct _TandemApplication
@@ -21,6 +22,7 @@ struct _TandemApplication
   char             *store_path;
   char             *agent_url;
   TandemAgents     *agents;
+  GtkWindow        *quit_dialog;
   gboolean          store_opening;
 };
 
@@ -121,11 +123,8 @@ tandem_application_about_action (GSimpleAction *action,
 }
 
 static void
-tandem_application_quit_action (GSimpleAction *action,
-                                GVariant      *parameter,
-                                gpointer       user_data)
+tandem_application_quit_now (TandemApplication *self)
 {
-  TandemApplication *self = user_data;
   g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
 
   /* Close the windows first so each saves its size. */
@@ -144,6 +143,55 @@ tandem_application_quit_action (GSimpleAction *action,
     g_application_quit (G_APPLICATION (self));
 }
 
+static void
+on_quit_response_cb (AdwMessageDialog  *dialog,
+                     const char        *response,
+                     TandemApplication *self)
+{
+  g_autoptr(GList) windows = NULL;
+
+  if (g_strcmp0 (response, "quit") != 0)
+    return;
+
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data))
+      tandem_window_confirm_close (l->data);
+  tandem_application_quit_now (self);
+}
+
+static void
+tandem_application_quit_action (GSimpleAction *action,
+                                GVariant      *parameter,
+                                gpointer       user_data)
+{
+  TandemApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  guint n_running = 0;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data))
+      n_running += tandem_window_get_n_running (l->data);
+
+  /* Once for every window, rather than a dialog each; pressed again,
+   * the same question */
+  if (n_running > 0)
+    {
+      if (self->quit_dialog == NULL)
+        {
+          GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+          GtkWidget *dialog = tandem_quit_dialog_new (parent, n_running);
+
+          g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response_cb), self, 0);
+          g_set_weak_pointer (&self->quit_dialog, GTK_WINDOW (dialog));
+        }
+      gtk_window_present (self->quit_dialog);
+      return;
+    }
+
+  tandem_application_quit_now (self);
+}
+
 /* A notification's click: the conversation it is about, in front. */
 static void
 tandem_application_open_thread_action (GSimpleAction *action,
@@ -152,10 +200,19 @@ tandem_application_open_thread_action (GSimpleAction *action,
 {
   TandemApplication *self = user_data;
   const char *thread_id = g_variant_get_string (parameter, NULL);
-  GtkWindow *window;
+  GtkWindow *window = NULL;
 
-  g_application_activate (G_APPLICATION (self));
-  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  /* The window whose conversation it is, running or waiting there */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL && window == NULL; l = l->next)
+    if (TANDEM_IS_WINDOW (l->data) && gtk_widget_get_visible (l->data) &&
+        tandem_window_holds_thread (l->data, thread_id))
+      window = l->data;
+
+  if (window == NULL)
+    {
+      g_application_activate (G_APPLICATION (self));
+      window = gtk_application_get_active_window (GTK_APPLICATION (self));
+    }
   if (TANDEM_IS_WINDOW (window) && thread_id[0] != '\0')
     {
       AguiAgentSession *session = tandem_window_get_session (TANDEM_WINDOW (window));
@@ -273,6 +330,7 @@ tandem_application_dispose (GObject *object)
 {
   TandemApplication *self = TANDEM_APPLICATION (object);
 
+  g_clear_weak_pointer (&self->quit_dialog);
   g_clear_object (&self->agents);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);

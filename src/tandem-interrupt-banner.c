@@ -20,7 +20,9 @@ struct _TandemInterruptBanner
   GtkWidget  parent_instance;
   GtkWidget *box;
   GtkWidget *label;
+  GtkWidget *button;
   guint      count;
+  guint      expired;
 };
 
 G_DEFINE_FINAL_TYPE (TandemInterruptBanner, tandem_interrupt_banner, GTK_TYPE_WIDGET)
@@ -115,7 +117,7 @@ tandem_interrupt_banner_init (TandemInterruptBanner *self)
   gtk_label_set_wrap (GTK_LABEL (self->label), TRUE);
   gtk_box_append (GTK_BOX (self->box), self->label);
 
-  button = gtk_button_new_with_mnemonic (_("_Answer…"));
+  button = self->button = gtk_button_new_with_mnemonic (_("_Answer…"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.answer-interrupts");
   gtk_widget_add_css_class (button, "suggested-action");
@@ -138,25 +140,62 @@ tandem_interrupt_banner_get_count (TandemInterruptBanner *self)
   return self->count;
 }
 
+/* Questions past their expiry wait for nobody: the banner says they
+ * expired, and its button is for dismissing them. */
+static void
+tandem_interrupt_banner_update (TandemInterruptBanner *self)
+{
+  g_autofree char *text = NULL;
+  guint open = self->count - MIN (self->expired, self->count);
+
+  if (open > 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u question waiting for your answer",
+                                         "%u questions waiting for your answer", open),
+                            open);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u question expired unanswered",
+                                         "%u questions expired unanswered", self->count),
+                            self->count);
+  gtk_label_set_text (GTK_LABEL (self->label), text);
+  gtk_button_set_label (GTK_BUTTON (self->button), open > 0 ? _("_Answer…") : _("_Dismiss…"));
+  if (open > 0)
+    gtk_widget_add_css_class (self->button, "suggested-action");
+  else
+    gtk_widget_remove_css_class (self->button, "suggested-action");
+  gtk_widget_set_visible (GTK_WIDGET (self), self->count > 0);
+}
+
 void
 tandem_interrupt_banner_set_count (TandemInterruptBanner *self,
                                    guint                  count)
 {
-  g_autofree char *text = NULL;
-
   g_return_if_fail (TANDEM_IS_INTERRUPT_BANNER (self));
 
   if (self->count == count)
     return;
 
   self->count = count;
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u question waiting for your answer",
-                                       "%u questions waiting for your answer", count),
-                          count);
-  gtk_label_set_text (GTK_LABEL (self->label), text);
-  gtk_widget_set_visible (GTK_WIDGET (self), count > 0);
+  tandem_interrupt_banner_update (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COUNT]);
+}
+
+/**
+ * tandem_interrupt_banner_set_expired:
+ * @self: a banner
+ * @expired: how many of the questions counted have expired
+ */
+void
+tandem_interrupt_banner_set_expired (TandemInterruptBanner *self,
+                                     guint                  expired)
+{
+  g_return_if_fail (TANDEM_IS_INTERRUPT_BANNER (self));
+
+  if (self->expired == expired)
+    return;
+
+  self->expired = expired;
+  tandem_interrupt_banner_update (self);
 }
 
 const char *

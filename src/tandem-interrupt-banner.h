@@ -17,6 +17,8 @@ GtkWidget  *tandem_interrupt_banner_new       (void);
 guint       tandem_interrupt_banner_get_count (TandemInterruptBanner *self);
 void        tandem_interrupt_banner_set_count (TandemInterruptBanner *self,
                                                guint                  count);
+void        tandem_interrupt_banner_set_expired (TandemInterruptBanner *self,
+                                                 guint                  expired);
 const char *tandem_interrupt_banner_get_text  (TandemInterruptBanner *self);
 
 G_END_DECLS

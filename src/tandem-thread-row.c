@@ -21,12 +21,16 @@ struct _TandemThreadRow
 
   AguiThreadInfo *info;
   guint           waiting : 1;
+  guint           working : 1;
+  guint           unseen : 1;
 
   /* Template children */
   GtkLabel       *title_label;
   GtkLabel       *snippet_label;
   GtkLabel       *when_label;
   GtkWidget      *waiting_mark;
+  GtkSpinner     *working_mark;
+  GtkWidget      *unseen_mark;
   GtkMenuButton  *menu_button;
 };
 
@@ -210,6 +214,8 @@ tandem_thread_row_class_init (TandemThreadRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, snippet_label);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, when_label);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, waiting_mark);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, working_mark);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, unseen_mark);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, menu_button);
 }
 
@@ -235,6 +241,30 @@ tandem_thread_row_get_info (TandemThreadRow *self)
   return self->info;
 }
 
+/* One mark at a time, the one that asks most of the person first; a
+ * screen reader hears it as the row's description. */
+static void
+tandem_thread_row_update_marks (TandemThreadRow *self)
+{
+  const char *description = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->working_mark), self->working && !self->waiting);
+  gtk_spinner_set_spinning (self->working_mark, self->working && !self->waiting);
+  gtk_widget_set_visible (self->unseen_mark, self->unseen && !self->working && !self->waiting);
+
+  if (self->waiting)
+    description = _("Waiting for your answer");
+  else if (self->working)
+    description = _("The agent is answering");
+  else if (self->unseen)
+    description = _("New answer");
+
+  if (description != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
 gboolean
 tandem_thread_row_get_waiting (TandemThreadRow *self)
 {
@@ -256,16 +286,48 @@ tandem_thread_row_set_waiting (TandemThreadRow *self,
   self->waiting = waiting;
   gtk_widget_set_visible (self->waiting_mark, waiting);
   if (waiting)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (self), "waiting");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Waiting for your answer"),
-                                      -1);
-    }
+    gtk_widget_add_css_class (GTK_WIDGET (self), "waiting");
   else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
-      gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-    }
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "waiting");
+  tandem_thread_row_update_marks (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WAITING]);
+}
+
+gboolean
+tandem_thread_row_get_working (TandemThreadRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_THREAD_ROW (self), FALSE);
+
+  return self->working;
+}
+
+gboolean
+tandem_thread_row_get_unseen (TandemThreadRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_THREAD_ROW (self), FALSE);
+
+  return self->unseen;
+}
+
+/**
+ * tandem_thread_row_set_activity:
+ * @self: a row
+ * @working: whether its agent is answering now
+ * @unseen: whether an answer ended that the person has not seen
+ *
+ * What the window knows of the conversation beyond the store's word.
+ */
+void
+tandem_thread_row_set_activity (TandemThreadRow *self,
+                                gboolean         working,
+                                gboolean         unseen)
+{
+  g_return_if_fail (TANDEM_IS_THREAD_ROW (self));
+
+  if (self->working == !!working && self->unseen == !!unseen)
+    return;
+
+  self->working = !!working;
+  self->unseen = !!unseen;
+  tandem_thread_row_update_marks (self);
 }

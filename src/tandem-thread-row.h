@@ -20,5 +20,10 @@ AguiThreadInfo *tandem_thread_row_get_info    (TandemThreadRow *self);
 gboolean        tandem_thread_row_get_waiting (TandemThreadRow *self);
 void            tandem_thread_row_set_waiting (TandemThreadRow *self,
                                                gboolean         waiting);
+gboolean        tandem_thread_row_get_working (TandemThreadRow *self);
+gboolean        tandem_thread_row_get_unseen  (TandemThreadRow *self);
+void            tandem_thread_row_set_activity (TandemThreadRow *self,
+                                                gboolean         working,
+                                                gboolean         unseen);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
+#include "tandem-approval-notice.h"
 #include "tandem-attachment-tray.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
@@ -21,6 +22,8 @@
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
 #include "tandem-draft-keeper.h"
+#include "tandem-quit-dialog.h"
+#include "tandem-run-registry.h"
 #include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
 #include "tandem-toaster.h"
@@ -47,13 +50,16 @@ struct _TandemWindow
   TandemAgents         *agents;
   AguiToolRegistry     *tools;
   AguiAgentSession     *session;
+  TandemRunRegistry    *runs;          /* the conversations alive, shown or not */
   AguiTranscript       *transcript;
   TandemBlockList      *blocks;
   TandemBlockWindow    *block_window;  /* what the view shows of them */
   guint                 reveal_tick;
   gboolean              reveal_front;
   gboolean              reveal_back;
-  guint                 close_timeout_id;  /* closed, waiting for the turn's save */
+  guint                 close_timeout_id;  /* closed, waiting for the turns' save */
+  gboolean              close_confirmed;   /* stopping the runs was agreed to */
+  GtkWindow            *quit_dialog;
   char                 *reopen_thread;  /* to reopen once the store is open */
   gboolean              relayout_pending;
   char                 *agent_id;      /* the conversation's: an agent's id or a URL */
@@ -96,6 +102,7 @@ struct _TandemWindow
   AdwWindowTitle       *window_title;
   GtkDropDown          *agent_dropdown;
   GtkWidget            *agent_missing_banner;
+  TandemApprovalNotice *approval_notice;
   GtkLabel             *agent_missing_label;
   GtkDropDown          *continue_dropdown;
   GtkWidget            *steps_box;
@@ -135,6 +142,7 @@ static void tandem_window_check_reveal    (TandemWindow  *self,
                                            GtkAdjustment *adjustment);
 static void tandem_window_ask_interrupts  (TandemWindow *self);
 static gboolean tandem_window_asks_shown  (TandemWindow *self);
+static gboolean has_open_questions        (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
 static void tandem_window_update_agent    (TandemWindow *self);
 static gboolean is_url                    (const char   *agent);
@@ -229,9 +237,11 @@ tandem_window_show_error_dialog (TandemWindow *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* @thread_id: the conversation the notification opens, or NULL */
 static void
 tandem_window_notify (TandemWindow *self,
                       const char   *id,
+                      const char   *thread_id,
                       const char   *title,
                       const char   *body)
 {
@@ -250,22 +260,21 @@ tandem_window_notify (TandemWindow *self,
   notification = g_notification_new (title);
   if (body != NULL && body[0] != '\0')
     g_notification_set_body (notification, body);
-  if (self->session != NULL && self->store != NULL)
-    g_notification_set_default_action_and_target (notification, "app.open-thread", "s",
-                                                  agui_agent_session_get_thread_id (self->session));
+  if (thread_id != NULL && self->store != NULL)
+    g_notification_set_default_action_and_target (notification, "app.open-thread", "s", thread_id);
   else
     g_notification_set_default_action (notification, "app.activate");
   g_application_send_notification (application, id, notification);
 }
 
 static char *
-dup_last_agent_text (TandemWindow *self)
+dup_last_agent_text (AguiTranscript *transcript)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->transcript));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (transcript));
 
   for (guint i = n; i > 0; i--)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (self->transcript), i - 1);
+      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i - 1);
 
       if (agui_message_get_role (message) == AGUI_ROLE_ASSISTANT)
         {
@@ -672,7 +681,11 @@ static void
 tandem_window_update_composer_hint (TandemWindow *self,
                                     gboolean      waiting)
 {
-  const char *text = waiting ? _("Answer the question above to continue") : self->composer_hint;
+  const char *text = self->composer_hint;
+
+  if (waiting)
+    text = has_open_questions (self) ? _("Answer the question above to continue")
+                                     : _("Dismiss the expired question to continue");
 
   gtk_label_set_text (self->composer_placeholder, text != NULL ? text : "");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
@@ -719,21 +732,26 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_set_visible (self->stop_button, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
-  tandem_interrupt_banner_set_count (self->interrupt_banner,
-                                     waiting ? g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) : 0);
+  {
+    GListModel *pending = waiting ? agui_agent_session_get_pending_interrupts (self->session) : NULL;
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+    guint expired = 0;
+
+    for (guint i = 0; pending != NULL && i < g_list_model_get_n_items (pending); i++)
+      {
+        g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
+
+        if (agui_interrupt_has_expired (interrupt, now))
+          expired++;
+      }
+    tandem_interrupt_banner_set_expired (self->interrupt_banner, expired);
+    tandem_interrupt_banner_set_count (self->interrupt_banner, pending != NULL ? g_list_model_get_n_items (pending) : 0);
+  }
 }
 
 static void
 on_session_busy_changed_cb (TandemWindow *self)
 {
-  /* Closed during a run: the turn, stopped, is saved; the window can go */
-  if (self->close_timeout_id != 0 && !is_busy (self))
-    {
-      g_clear_handle_id (&self->close_timeout_id, g_source_remove);
-      gtk_window_destroy (GTK_WINDOW (self));
-      return;
-    }
-
   tandem_window_update_actions (self);
   tandem_window_update_steps (self);
 }
@@ -778,8 +796,22 @@ tandem_window_exchange_done (TandemWindow     *self,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
+  /* Out of sight, the sidebar marks it (see TandemRunRegistry) and a
+   * question raises the approval notice; an answer is told on the
+   * desktop as the shown one's is. */
   if (session != self->session)
-    return;
+    {
+      if (error == NULL && state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
+          agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS &&
+          g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (session)) == 0)
+        {
+          g_autofree char *body = dup_last_agent_text (agui_agent_session_get_transcript (session));
+
+          tandem_window_notify (self, "answered", agui_agent_session_get_thread_id (session),
+                                _("Tandem: the agent answered"), body);
+        }
+      return;
+    }
 
   tandem_window_refresh_threads (self);
   tandem_window_update_title (self);
@@ -794,14 +826,16 @@ tandem_window_exchange_done (TandemWindow     *self,
 
   if (has_pending_interrupts (self))
     {
-      tandem_window_notify (self, "approval", _("The agent needs your approval"), NULL);
+      tandem_window_notify (self, "approval", agui_agent_session_get_thread_id (session),
+                            _("The agent needs your approval"), NULL);
       tandem_window_ask_interrupts (self);
     }
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
            agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
     {
-      g_autofree char *body = dup_last_agent_text (self);
-      tandem_window_notify (self, "answered", _("Tandem: the agent answered"), body);
+      g_autofree char *body = dup_last_agent_text (self->transcript);
+      tandem_window_notify (self, "answered", agui_agent_session_get_thread_id (session),
+                            _("Tandem: the agent answered"), body);
     }
 }
 
@@ -1142,36 +1176,39 @@ tandem_window_update_title (TandemWindow *self)
 static gboolean
 has_open_questions (TandemWindow *self)
 {
-  GListModel *interrupts;
-  g_autoptr(GDateTime) now = NULL;
-
-  if (!has_pending_interrupts (self))
-    return FALSE;
-
-  interrupts = agui_agent_session_get_pending_interrupts (self->session);
-  now = g_date_time_new_now_utc ();
-  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
-    {
-      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (interrupts, i);
-
-      if (!agui_interrupt_has_expired (interrupt, now))
-        return TRUE;
-    }
-
-  return FALSE;
+  return self->session != NULL && tandem_session_waits_for_person (self->session);
 }
 
-/* The conversation shown may be ahead of the store (its turn is written
- * in a worker); the others are as their last turn left them. */
+/* A conversation alive in the window (shown, running or waiting) may be
+ * ahead of the store (its turn is written in a worker); the others are
+ * as their last turn left them. */
 static gboolean
 thread_is_waiting (TandemWindow   *self,
                    AguiThreadInfo *info)
 {
+  AguiAgentSession *live = tandem_run_registry_lookup (self->runs, agui_thread_info_get_id (info));
+
   if (self->session != NULL &&
       g_strcmp0 (agui_thread_info_get_id (info), agui_agent_session_get_thread_id (self->session)) == 0)
     return has_open_questions (self);
+  if (live != NULL)
+    return tandem_session_waits_for_person (live);
 
   return agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER;
+}
+
+/* Working, waiting, or an answer not yet seen */
+static void
+tandem_window_mark_row (TandemWindow    *self,
+                        TandemThreadRow *row)
+{
+  AguiThreadInfo *info = tandem_thread_row_get_info (row);
+  const char *thread_id = agui_thread_info_get_id (info);
+
+  tandem_thread_row_set_waiting (row, thread_is_waiting (self, info));
+  tandem_thread_row_set_activity (row,
+                                  tandem_run_registry_is_working (self->runs, thread_id),
+                                  tandem_run_registry_is_unseen (self->runs, thread_id));
 }
 
 static char *
@@ -1214,14 +1251,14 @@ create_thread_row_cb (gpointer item,
   TandemWindow *self = user_data;
   GtkWidget *row = tandem_thread_row_new (item);
 
-  tandem_thread_row_set_waiting (TANDEM_THREAD_ROW (row), thread_is_waiting (self, item));
+  tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
 
   return row;
 }
 
 /* The rows are the list box's, made from the filtered list; what is
- * left to the window is which one is selected, the open conversation's
- * waiting mark, and what an empty list says. */
+ * left to the window is which one is selected, the marks of the
+ * conversations alive in it, and what an empty list says. */
 static void
 tandem_window_update_threads (TandemWindow *self)
 {
@@ -1236,10 +1273,8 @@ tandem_window_update_threads (TandemWindow *self)
       AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
 
       if (g_strcmp0 (agui_thread_info_get_id (info), current) == 0)
-        {
-          selected = row;
-          tandem_thread_row_set_waiting (TANDEM_THREAD_ROW (row), thread_is_waiting (self, info));
-        }
+        selected = row;
+      tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
     }
   if (selected != NULL)
     gtk_list_box_select_row (self->thread_list, selected);
@@ -1277,6 +1312,126 @@ tandem_window_update_threads (TandemWindow *self)
     }
   gtk_stack_set_visible_child_name (self->threads_stack, n_shown > 0 ? "list" : "empty");
   tandem_window_update_title (self);
+}
+
+/* Conversations in the background
+ *
+ * Each conversation keeps its session while its answer is written or a
+ * question waits (TandemRunRegistry): switching away, New Chat or Find
+ * never stops a run. The sidebar marks them; a question asked out of
+ * sight raises the approval notice and, with the window in the
+ * background, a desktop notification that opens the conversation. */
+
+static void
+tandem_window_update_notice (TandemWindow *self)
+{
+  g_autofree char *thread_id = tandem_run_registry_dup_unasked (self->runs);
+  AguiThreadInfo *info = lookup_thread (self, thread_id);
+
+  tandem_approval_notice_set_thread (self->approval_notice, thread_id,
+                                     info != NULL ? agui_thread_info_get_title (info) : NULL);
+}
+
+static void
+on_runs_changed_cb (TandemWindow *self,
+                    const char   *thread_id)
+{
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
+    {
+      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
+
+      if (g_strcmp0 (agui_thread_info_get_id (info), thread_id) == 0)
+        tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
+    }
+  /* The approval inbox lists what waits now */
+  if (self->waiting_only)
+    gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  tandem_window_update_notice (self);
+}
+
+static void
+on_runs_approval_needed_cb (TandemWindow *self,
+                            const char   *thread_id)
+{
+  AguiThreadInfo *info = lookup_thread (self, thread_id);
+  const char *title = info != NULL ? agui_thread_info_get_title (info) : NULL;
+
+  tandem_window_update_notice (self);
+  tandem_window_notify (self, "approval", thread_id, _("The agent needs your approval"),
+                        title != NULL && title[0] != '\0' ? title : NULL);
+}
+
+/* Whether another run may start; when too many are going, says why the
+ * message was not sent (it stays in the composer). */
+static gboolean
+tandem_window_may_run (TandemWindow *self)
+{
+  g_autofree char *text = NULL;
+  guint max;
+
+  if (tandem_run_registry_can_start (self->runs))
+    return TRUE;
+
+  max = tandem_run_registry_get_max_runs (self->runs);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Not sent: %u answer is already being written. Wait for it or stop it.",
+                                       "Not sent: %u answers are already being written. Wait for one or stop one.",
+                                       max),
+                          max);
+  tandem_window_show_toast (self, text);
+
+  return FALSE;
+}
+
+static void
+open_thread_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  const char *thread_id = g_variant_get_string (parameter, NULL);
+
+  if (self->session == NULL || g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) != 0)
+    tandem_window_open_thread (self, thread_id);
+  else if (tandem_run_registry_take_unasked (self->runs, thread_id))
+    tandem_window_ask_interrupts (self);
+
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+}
+
+/**
+ * tandem_window_holds_thread:
+ * @self: a window
+ * @thread_id: a conversation's thread
+ *
+ * Returns: whether @thread_id is alive in @self: shown, or running or
+ *   waiting for the person out of sight
+ */
+gboolean
+tandem_window_holds_thread (TandemWindow *self,
+                            const char   *thread_id)
+{
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
+
+  return tandem_run_registry_lookup (self->runs, thread_id) != NULL;
+}
+
+/**
+ * tandem_window_get_n_running:
+ * @self: a window
+ *
+ * Returns: how many of its conversations have an answer being written,
+ *   shown or not
+ */
+guint
+tandem_window_get_n_running (TandemWindow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_WINDOW (self), 0);
+
+  return tandem_run_registry_get_n_running (self->runs);
 }
 
 static void on_thread_list_error_cb (TandemWindow *self);
@@ -1595,6 +1750,14 @@ tandem_window_open (TandemWindow *self,
   g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
 
+  /* Running or waiting out of sight: the very session, still streaming */
+  if (agent_id == NULL && tandem_run_registry_lookup (self->runs, thread_id) != NULL)
+    {
+      g_clear_pointer (&self->next_agent_problem, g_free);
+      tandem_window_set_session (self, tandem_run_registry_lookup (self->runs, thread_id));
+      return;
+    }
+
   /* An agent URL on the command line is the agent of every conversation */
   if (url != NULL && agent_id == NULL)
     {
@@ -1855,6 +2018,8 @@ tandem_window_send (TandemWindow *self,
 
   if (self->session == NULL || is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
+  if (!tandem_window_may_run (self))
+    return;
 
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
@@ -1888,6 +2053,8 @@ tandem_window_send_with_attachments (TandemWindow *self,
   JsonArray *parts;
 
   if (self->session == NULL || has_pending_interrupts (self) || self->agent_problem != NULL)
+    return;
+  if (!tandem_window_may_run (self))
     return;
 
   content = json_array_new ();
@@ -2010,6 +2177,9 @@ send_action (GtkWidget  *widget,
 
   if (is_blank (text))
     return;
+  /* Refused, the message stays to be sent later */
+  if (!tandem_window_may_run (self))
+    return;
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
   tandem_window_send (self, text);
@@ -2047,7 +2217,7 @@ retry_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  if (self->session == NULL || is_busy (self))
+  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
     return;
 
   /* The person's message is already in the thread: run the agent on it again. */
@@ -2065,7 +2235,7 @@ regenerate_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  if (self->session == NULL || is_busy (self))
+  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
     return;
 
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
@@ -2084,7 +2254,7 @@ edit_message_action (GtkWidget  *widget,
   const char *id, *text;
 
   g_variant_get (parameter, "(&s&s)", &id, &text);
-  if (self->session == NULL || is_busy (self) || is_blank (text))
+  if (self->session == NULL || is_busy (self) || is_blank (text) || !tandem_window_may_run (self))
     return;
 
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
@@ -2378,8 +2548,13 @@ delete_thread_action (GtkWidget  *widget,
   g_hash_table_add (self->pending_deletes, g_strdup (thread_id));
   tandem_window_refresh_threads (self);
 
+  /* A conversation deleted is not answered any more */
   if (self->session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (self->session), thread_id) == 0)
-    tandem_window_new_chat (self);
+    {
+      agui_agent_session_cancel (self->session);
+      tandem_window_new_chat (self);
+    }
+  tandem_run_registry_forget (self->runs, thread_id);
 
   data = g_new0 (DeleteData, 1);
   g_weak_ref_init (&data->window, self);
@@ -2688,10 +2863,48 @@ close_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Closed during runs: their turns, stopped, are saved; the window can go */
+static void
+on_runs_n_running_cb (TandemWindow *self)
+{
+  if (self->close_timeout_id != 0 && tandem_run_registry_get_n_running (self->runs) == 0)
+    {
+      g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+      gtk_window_destroy (GTK_WINDOW (self));
+    }
+}
+
+static void
+on_quit_response_cb (TandemWindow     *self,
+                     const char       *response,
+                     AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "quit") != 0)
+    return;
+
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 static gboolean
 tandem_window_close_request (GtkWindow *window)
 {
   TandemWindow *self = TANDEM_WINDOW (window);
+  guint n_running = tandem_run_registry_get_n_running (self->runs);
+
+  /* Answers being written, shown or not, are not stopped unasked */
+  if (n_running > 0 && !self->close_confirmed)
+    {
+      if (self->quit_dialog == NULL)
+        {
+          GtkWidget *dialog = tandem_quit_dialog_new (window, n_running);
+
+          g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response_cb), self, G_CONNECT_SWAPPED);
+          g_set_weak_pointer (&self->quit_dialog, GTK_WINDOW (dialog));
+        }
+      gtk_window_present (self->quit_dialog);
+      return TRUE;
+    }
 
   if (self->settings != NULL)
     {
@@ -2712,17 +2925,17 @@ tandem_window_close_request (GtkWindow *window)
 
   flush_pending_deletes (self);
 
-  /* Closing while the agent answers stops the run as Stop does, and the
-   * window, hidden at once, goes when the turn (the person's message and
-   * the answer so far) is saved: quitting must not lose them. A store
-   * that does not answer in time is not waited for forever. */
-  if (is_busy (self))
+  /* Closing while agents answer stops every run as Stop does, and the
+   * window, hidden at once, goes when the turns (the person's messages
+   * and the answers so far) are saved: quitting must not lose them. A
+   * store that does not answer in time is not waited for forever. */
+  if (n_running > 0)
     {
       if (self->close_timeout_id == 0)
         {
           self->close_timeout_id = g_timeout_add_seconds (CLOSE_TIMEOUT_S, close_timeout_cb, self);
           gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
-          agui_agent_session_cancel (self->session);
+          tandem_run_registry_stop_all (self->runs);
         }
       return TRUE;
     }
@@ -2819,6 +3032,11 @@ tandem_window_dispose (GObject *object)
   if (self->approval_dialog != NULL)
     gtk_window_set_transient_for (self->approval_dialog, NULL);
   g_clear_weak_pointer (&self->approval_dialog);
+  if (self->quit_dialog != NULL)
+    gtk_window_destroy (self->quit_dialog);
+  g_clear_weak_pointer (&self->quit_dialog);
+  if (self->runs != NULL)
+    g_signal_handlers_disconnect_by_data (self->runs, self);
 
   g_clear_handle_id (&self->close_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
@@ -2855,6 +3073,7 @@ tandem_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   g_clear_object (&self->session);
+  g_clear_object (&self->runs);
   g_clear_object (&self->block_window);
   g_clear_object (&self->blocks);
   self->transcript = NULL;
@@ -2900,6 +3119,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
+  g_type_ensure (TANDEM_TYPE_APPROVAL_NOTICE);
   g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
   g_type_ensure (TANDEM_TYPE_WELCOME_PROMPTS);
   g_type_ensure (TANDEM_TYPE_CONVERSATION_SEARCH);
@@ -2915,6 +3135,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_banner);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, approval_notice);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_label);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, continue_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_box);
@@ -2961,6 +3182,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.open-thread", "s", open_thread_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
@@ -2981,6 +3203,12 @@ tandem_window_init (TandemWindow *self)
   self->toaster = tandem_toaster_new (GTK_WIDGET (self->toast_overlay));
 
   self->cancellable = g_cancellable_new ();
+  self->runs = tandem_run_registry_new (TANDEM_RUN_REGISTRY_MAX_RUNS);
+  g_signal_connect_object (self->runs, "changed", G_CALLBACK (on_runs_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runs, "approval-needed", G_CALLBACK (on_runs_approval_needed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runs, "notify::n-running", G_CALLBACK (on_runs_n_running_cb),
+                           self, G_CONNECT_SWAPPED);
   self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->thread_filter = gtk_custom_filter_new (thread_filter_func, self, NULL);
   self->visible_threads = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->thread_filter)));
@@ -3083,9 +3311,10 @@ tandem_window_get_session (TandemWindow *self)
  * @self: a window
  * @session: the conversation to show
  *
- * Shows @session, replacing the conversation shown; a conversation still
- * being opened is abandoned. Tests use it to drive the window with a
- * session on a scripted transport.
+ * Shows @session, replacing the conversation shown, which goes on in the
+ * background while its answer is written or its question waits; a
+ * conversation still being opened is abandoned. Tests use it to drive
+ * the window with a session on a scripted transport.
  */
 void
 tandem_window_set_session (TandemWindow     *self,
@@ -3105,10 +3334,11 @@ tandem_window_set_session (TandemWindow     *self,
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_signal_handlers_disconnect_by_data (self->transcript, self);
       g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
-      agui_agent_session_cancel (self->session);
     }
 
+  /* The one shown before goes on in the background while it runs */
   g_set_object (&self->session, session);
+  tandem_run_registry_show (self->runs, session);
   self->transcript = agui_agent_session_get_transcript (session);
   self->following = TRUE;
   g_clear_pointer (&self->agent_id, g_free);
@@ -3145,6 +3375,9 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_refresh_threads (self);
   tandem_window_update_actions (self);
   tandem_window_sync_approval (self);
+  /* Its questions, asked while it was out of sight, are put now */
+  if (tandem_run_registry_take_unasked (self->runs, agui_agent_session_get_thread_id (session)))
+    tandem_window_ask_interrupts (self);
   tandem_window_queue_follow (self);
 }
 
@@ -3235,4 +3468,19 @@ tandem_window_open_thread (TandemWindow *self,
   g_return_if_fail (thread_id != NULL);
 
   tandem_window_open (self, thread_id, NULL);
+}
+
+/**
+ * tandem_window_confirm_close:
+ * @self: a window
+ *
+ * Closing @self may stop its runs without asking: the person agreed
+ * already (Quit asks once for every window).
+ */
+void
+tandem_window_confirm_close (TandemWindow *self)
+{
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  self->close_confirmed = TRUE;
 }

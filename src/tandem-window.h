@@ -29,6 +29,10 @@ void              tandem_window_open_thread         (TandemWindow      *self,
 void              tandem_window_send                (TandemWindow      *self,
                                                      const char        *text);
 void              tandem_window_refresh_threads     (TandemWindow      *self);
+guint             tandem_window_get_n_running       (TandemWindow      *self);
+gboolean          tandem_window_holds_thread        (TandemWindow      *self,
+                                                     const char        *thread_id);
+void              tandem_window_confirm_close       (TandemWindow      *self);
 gboolean          tandem_window_get_threads_loading (TandemWindow      *self);
 void              tandem_window_show_toast          (TandemWindow      *self,
                                                      const char        *title);

@@ -420,6 +420,21 @@ tandem_test_press_key (GtkWidget       *widget,
   XFlush (xdisplay);
 }
 
+/* Takes the keyboard focus from every window, as clicking another
+ * application does: without a window manager the X server may give it
+ * to whichever window is under the pointer. */
+void
+tandem_test_unfocus_windows (gpointer window)
+{
+  Display *xdisplay;
+
+  g_assert_true (GDK_IS_X11_DISPLAY (gtk_widget_get_display (window)));
+  xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (window));
+  XSetInputFocus (xdisplay, None, RevertToNone, CurrentTime);
+  XFlush (xdisplay);
+  agui_test_wait_until (!gtk_window_is_active (window), "the window lost the focus");
+}
+
 /* Asserts that @notification (from tandem_test_take_notifications())
  * came from this application with @summary, @body (NULL: any) and
  * @actions, the daemon's flat list of key and label pairs */

@@ -49,6 +49,7 @@ void               tandem_test_assert_notification    (GVariant           *notif
                                                        const char         *summary,
                                                        const char         *body,
                                                        const char * const *actions);
+void               tandem_test_unfocus_windows  (gpointer         window);
 void               tandem_test_press_key        (GtkWidget       *widget,
                                                  guint            keyval,
                                                  GdkModifierType  modifiers);

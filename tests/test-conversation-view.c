@@ -874,17 +874,33 @@ is_null (gpointer data)
   return *(gpointer *) data == NULL;
 }
 
+static AdwMessageDialog *
+find_quit_dialog (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  AdwMessageDialog *found = NULL;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data) &&
+        adw_message_dialog_has_response (l->data, "quit"))
+      found = l->data;
+  g_list_free (toplevels);
+
+  return found;
+}
+
 static void
 test_close_during_run (Fixture       *f,
                        gconstpointer  data)
 {
+  AdwMessageDialog *quit;
   AguiTestResponse *response;
   TandemWindow *closed = f->window;
   g_autofree char *thread_id = NULL;
   Opened opened = { 0 };
 
-  g_test_summary ("Closing the window while the agent answers stops the run, saves the question and "
-                  "the answer so far, and the conversation reopens with both, marked stopped");
+  g_test_summary ("Closing the window while the agent answers asks first, then stops the run, saves the "
+                  "question and the answer so far, and the conversation reopens with both, marked stopped");
 
   response = agui_test_response_new_events (RS ("r1"), START ("m1"),
                                             "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"The answer so far\"}",
@@ -897,9 +913,15 @@ test_close_during_run (Fixture       *f,
   g_assert_true (agui_test_wait_for (answer_so_far_shown, f->window, TIMEOUT_MS));
   thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
 
-  /* Gone from the screen at once, and from the app once saved */
+  /* Asked first; agreed to, gone from the screen at once, and from the
+   * app once saved */
   g_object_add_weak_pointer (G_OBJECT (closed), (gpointer *) &closed);
   gtk_window_close (GTK_WINDOW (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (closed)));
+  quit = find_quit_dialog ();
+  g_assert_nonnull (quit);
+  g_assert_cmpstr (adw_message_dialog_get_heading (quit), ==, "Stop 1 Running Answer?");
+  adw_message_dialog_response (quit, "quit");
   g_assert_nonnull (closed);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (closed)));
   g_assert_true (agui_test_wait_for (is_null, &closed, TIMEOUT_MS));
