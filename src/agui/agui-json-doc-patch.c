@@ -320,6 +320,9 @@ change_array_replace (PatchContext     *ctx,
 static void
 insert_run_drop (PatchContext *ctx)
 {
+  if (ctx->run.front == NULL)
+    return;
+
   for (guint i = 0; i < ctx->run.front->len; i++)
     _agui_json_value_clear (&g_array_index (ctx->run.front, AguiJsonValue, i));
   for (guint i = 0; i < ctx->run.back->len; i++)
@@ -376,6 +379,12 @@ insert_run_start (PatchContext     *ctx,
   ctx->run.array = array;
   ctx->run.parent = g_strndup (path, parent_length (path));
   ctx->run.index = index;
+  /* made on the first run: most patches have none */
+  if (ctx->run.front == NULL)
+    {
+      ctx->run.front = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
+      ctx->run.back = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
+    }
   g_array_append_val (ctx->run.back, *value);
   value->kind = AGUI_JSON_DOC_NULL;
 }
@@ -939,8 +948,8 @@ context_init (PatchContext      *ctx,
   g_array_set_clear_func (ctx->undo, undo_entry_clear);
   ctx->run.array = NULL;
   ctx->run.parent = NULL;
-  ctx->run.front = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
-  ctx->run.back = g_array_new (FALSE, FALSE, sizeof (AguiJsonValue));
+  ctx->run.front = NULL;
+  ctx->run.back = NULL;
   ctx->carry.kind = AGUI_JSON_DOC_NULL;
 }
 
@@ -965,8 +974,8 @@ context_finish (PatchContext      *ctx,
 
   g_assert (ctx->carry.kind == AGUI_JSON_DOC_NULL);
   g_array_unref (ctx->undo);
-  g_array_unref (ctx->run.front);
-  g_array_unref (ctx->run.back);
+  g_clear_pointer (&ctx->run.front, g_array_unref);
+  g_clear_pointer (&ctx->run.back, g_array_unref);
 
   return applied;
 }
