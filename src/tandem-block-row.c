@@ -705,6 +705,10 @@ tandem_block_row_init (TandemBlockRow *self)
   GtkEventController *focus = gtk_event_controller_focus_new ();
   GtkEventController *keys = gtk_event_controller_key_new ();
 
+  /* A message is a stop for the keyboard: the arrow keys walk the
+   * transcript from one to the next, Tab goes on into its controls */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
   g_signal_connect_object (motion, "enter", G_CALLBACK (on_pointer_enter_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   g_signal_connect_object (focus, "enter", G_CALLBACK (on_focus_enter_cb), self, G_CONNECT_SWAPPED);

@@ -18,6 +18,7 @@
 #include "tandem-block-window.h"
 #include "tandem-conversation-search.h"
 #include "tandem-interrupt-banner.h"
+#include "tandem-keyboard.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
 #include "tandem-draft-keeper.h"
@@ -85,10 +86,12 @@ struct _TandemWindow
   guint                 waiting_only : 1;
 
   TandemToaster        *toaster;
+  TandemKeyboard       *keyboard;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
+  GtkWidget            *sidebar;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkStack             *threads_stack;
@@ -1376,10 +1379,10 @@ on_thread_row_activated_cb (TandemWindow  *self,
     return;
 
   id = agui_thread_info_get_id (tandem_thread_row_get_info (TANDEM_THREAD_ROW (row)));
-  if (self->session != NULL && g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) == 0)
-    return;
-
-  tandem_window_open_thread (self, id);
+  if (self->session == NULL || g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) != 0)
+    tandem_window_open_thread (self, id);
+  /* Opening a result ends the search, or the next new chat is hidden */
+  tandem_keyboard_search_done (self->keyboard);
 
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
@@ -2208,6 +2211,14 @@ on_search_current_changed_cb (TandemWindow *self)
 }
 
 static void
+focus_composer_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  tandem_keyboard_focus_composer (TANDEM_WINDOW (widget)->keyboard);
+}
+
+static void
 toggle_sidebar_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
@@ -2835,6 +2846,7 @@ tandem_window_dispose (GObject *object)
     flush_pending_deletes (self);
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
+  g_clear_object (&self->keyboard);
 
   if (self->session != NULL)
     {
@@ -2908,6 +2920,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
@@ -2967,6 +2980,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
 }
@@ -3039,6 +3053,11 @@ tandem_window_init (TandemWindow *self)
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
 
   tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
+
+  self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));
+  tandem_keyboard_set_sidebar (self->keyboard, self->sidebar, self->thread_list, self->search_bar, self->search_entry);
+  tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
+  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view);
 
   controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
   g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
