@@ -21,6 +21,7 @@
 #include "tandem-keyboard.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
+#include "tandem-scroll-span.h"
 #include "tandem-draft-keeper.h"
 #include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
@@ -87,6 +88,7 @@ struct _TandemWindow
 
   TandemToaster        *toaster;
   TandemKeyboard       *keyboard;
+  TandemScrollSpan     *scroll_span;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
@@ -544,12 +546,24 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       break;
     case GDK_KEY_Home:
     case GDK_KEY_KP_Home:
-      /* The top of what is shown, where older blocks are put in front:
-       * Home again goes further back, as in chat apps that load history */
+      /* The first message, however far back */
+      if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
+        {
+          self->following = FALSE;
+          tandem_scroll_span_to_start (self->scroll_span);
+          tandem_window_update_jump_button (self);
+          return TRUE;
+        }
       value = 0;
       break;
     case GDK_KEY_End:
     case GDK_KEY_KP_End:
+      /* The last message, however far back the transcript is */
+      if (!shows_end (self))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+          return TRUE;
+        }
       value = bottom;
       break;
     default:
@@ -564,6 +578,24 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
   tandem_window_update_jump_button (self);
 
   return TRUE;
+}
+
+/* The scrollbar spans the whole conversation: moved to its end, the
+ * latest is followed again; anywhere else, the person reads back */
+static void
+on_span_scrolled_cb (TandemWindow *self)
+{
+  GtkAdjustment *span = tandem_scroll_span_get_adjustment (self->scroll_span);
+
+  if (gtk_adjustment_get_value (span) >= gtk_adjustment_get_upper (span) - gtk_adjustment_get_page_size (span) - 1)
+    {
+      if (!shows_end (self))
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+      return;
+    }
+
+  self->following = FALSE;
+  tandem_window_update_jump_button (self);
 }
 
 static void
@@ -2847,6 +2879,7 @@ tandem_window_dispose (GObject *object)
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
   g_clear_object (&self->keyboard);
+  g_clear_object (&self->scroll_span);
 
   if (self->session != NULL)
     {
@@ -3041,7 +3074,14 @@ tandem_window_init (TandemWindow *self)
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
                            self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (gtk_scrolled_window_get_vscrollbar (self->transcript_scroller), controller);
+  /* The scrollbar spans the whole conversation, not only the blocks
+   * the list view is given */
+  self->scroll_span = tandem_scroll_span_new (self->transcript_scroller, GTK_WIDGET (self->transcript_view),
+                                              REVEAL_BLOCKS);
+  gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->content_stack))),
+                           tandem_scroll_span_get_scrollbar (self->scroll_span));
+  gtk_widget_add_controller (tandem_scroll_span_get_scrollbar (self->scroll_span), controller);
+  g_signal_connect_object (self->scroll_span, "scrolled", G_CALLBACK (on_span_scrolled_cb), self, G_CONNECT_SWAPPED);
 
   adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
   g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),
@@ -3140,6 +3180,7 @@ tandem_window_set_session (TandemWindow     *self,
   self->blocks = tandem_block_list_new (self->transcript);
   self->block_window = tandem_block_window_new (G_LIST_MODEL (self->blocks), OPEN_BLOCKS);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
+  tandem_scroll_span_set_window (self->scroll_span, self->block_window);
   self->relayout_pending = TRUE;
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);

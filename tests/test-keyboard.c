@@ -242,6 +242,15 @@ numbers_in_view (TandemWindow *window,
   return any;
 }
 
+static gboolean
+shows_number (TandemWindow *window,
+              guint         number)
+{
+  guint lowest, highest;
+
+  return numbers_in_view (window, &lowest, &highest) && lowest <= number && number <= highest;
+}
+
 static void
 open_thread (TandemWindow *window,
              const char   *thread_id)
@@ -610,13 +619,88 @@ test_find_escape (Fixture       *f,
   agui_test_wait_until (count_highlighted (f->window) >= 3, "the matches shown are highlighted (%u are)",
                         count_highlighted (f->window));
 
+  /* GtkSearchBar takes Escape once it is revealed */
+  agui_test_wait_until (({
+                          g_autoptr(GPtrArray) revealers = tandem_test_find_all (search, GTK_TYPE_REVEALER);
+                          revealers->len > 0 && gtk_revealer_get_child_revealed (revealers->pdata[0]);
+                        }), "the find bar is revealed");
   press (f->window, GDK_KEY_Escape, 0);
-  agui_test_wait_until (!tandem_conversation_search_get_active (search), "Escape closed the find bar (the focus is on a %s)",
-                        focus_name (f->window));
+  agui_test_wait_until (!tandem_conversation_search_get_active (search),
+                        "Escape closed the find bar (the focus is on a %s, in the find bar: %d)",
+                        focus_name (f->window), focus_within (f->window, "conversation_search"));
   agui_test_wait_until (count_highlighted (f->window) == 0, "no highlight is left (%u are)",
                         count_highlighted (f->window));
   agui_test_wait_to_rule_out (300, "a highlight coming back");
   g_assert_cmpuint (count_highlighted (f->window), ==, 0);
+}
+
+/* Long threads */
+
+static GtkAdjustment *
+span_adjustment (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) scrollbars = tandem_test_find_all (window, GTK_TYPE_SCROLLBAR);
+
+  for (guint i = 0; i < scrollbars->len; i++)
+    if (g_strcmp0 (gtk_widget_get_name (scrollbars->pdata[i]), "transcript-scrollbar") == 0)
+      return gtk_scrollbar_get_adjustment (scrollbars->pdata[i]);
+
+  g_error ("The transcript has no scrollbar");
+}
+
+static void
+test_long_thread (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("Long", 5000);
+  GtkAdjustment *span;
+  double upper, page;
+  guint lowest = 0, highest = 0;
+
+  g_test_summary ("The scrollbar of a 5,000-message conversation spans all of it: dragged halfway it shows the "
+                  "middle; Ctrl+Home shows the first message, Ctrl+End the last");
+
+  open_thread (f->window, thread_id);
+  agui_test_wait_until (shows_number (f->window, 4999), "the conversation opened at its end");
+
+  span = span_adjustment (f->window);
+  agui_test_wait_until (gtk_adjustment_get_upper (span) > 100 * gtk_adjustment_get_page_size (span),
+                        "the scrollbar spans far more than the blocks laid out (%.0f of %.0f)",
+                        gtk_adjustment_get_page_size (span), gtk_adjustment_get_upper (span));
+  upper = gtk_adjustment_get_upper (span);
+  page = gtk_adjustment_get_page_size (span);
+  g_assert_cmpfloat (gtk_adjustment_get_value (span), >=, upper - page - 2);
+
+  /* Dragged halfway: the middle of the conversation */
+  gtk_adjustment_set_value (span, (upper - page) / 2);
+  agui_test_wait_until (numbers_in_view (f->window, &lowest, &highest) && lowest >= 1500 && highest <= 3500,
+                        "the middle of the conversation is shown (messages %u to %u are)", lowest, highest);
+
+  /* Dragged to the top: the first message */
+  gtk_adjustment_set_value (span, 0);
+  agui_test_wait_until (shows_number (f->window, 0), "the top of the scrollbar shows the first message");
+
+  /* By keys, from a message */
+  gtk_adjustment_set_value (span, upper / 2);
+  agui_test_wait_until (!shows_number (f->window, 0), "the first message scrolled away");
+  agui_test_wait_until (({ press (f->window, GDK_KEY_F6, 0);
+                           tandem_test_wait_for_frame (f->window);
+                           focused_message (f->window) != NULL; }),
+                        "F6 reached a message");
+  press (f->window, GDK_KEY_Home, GDK_CONTROL_MASK);
+  agui_test_wait_until (shows_number (f->window, 0), "Ctrl+Home showed the first message");
+  {
+    GtkAdjustment *real = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
+
+    agui_test_wait_until (gtk_adjustment_get_value (real) < 1 && gtk_adjustment_get_value (span) < 1,
+                          "the transcript and its scrollbar are at the top (%.0f, %.0f)",
+                          gtk_adjustment_get_value (real), gtk_adjustment_get_value (span));
+  }
+
+  press (f->window, GDK_KEY_End, GDK_CONTROL_MASK);
+  agui_test_wait_until (shows_number (f->window, 4999), "Ctrl+End showed the last message");
+  agui_test_wait_until (gtk_adjustment_get_value (span) >= gtk_adjustment_get_upper (span) - gtk_adjustment_get_page_size (span) - 2,
+                        "the scrollbar is at its bottom");
 }
 
 int
@@ -638,6 +722,7 @@ main (int   argc,
   ADD ("focus-after-dialog", test_focus_after_dialog);
   ADD ("preferences-escape", test_preferences_escape);
   ADD ("find-escape", test_find_escape);
+  ADD ("long-thread", test_long_thread);
 #undef ADD
 
   result = g_test_run ();
