@@ -32,6 +32,10 @@
  * and is dropped before them.
  */
 
+/* Frames for the transcript to lay out messages put in place of the one
+ * that had the focus (see TandemScrollSpan's jumps) */
+#define RESTORE_FRAMES 5
+
 struct _TandemKeyboard
 {
   GObject         parent_instance;
@@ -51,8 +55,11 @@ struct _TandemKeyboard
   GWeakRef        displaced;
   GWeakRef        stand_in;
   GWeakRef        last_focus;
+  gboolean        last_in_conversation;
   GtkEventController *shortcuts;  /* on the window */
   guint           restore_id;
+  guint           restore_tick;  /* on the transcript */
+  guint           restore_frames;
   guint           search_done_id;
 };
 
@@ -67,19 +74,24 @@ takes_focus (GtkWidget *widget)
          gtk_widget_get_focusable (widget);
 }
 
-/* Still there to hold the focus it has. Not whether it is drawn: an
- * entry in a search bar being revealed takes the focus before it is */
-static gboolean
-holds_focus (GtkWidget *widget)
-{
-  return widget != NULL && gtk_widget_is_visible (widget) && gtk_widget_is_sensitive (widget);
-}
-
 static gboolean
 is_within (GtkWidget *widget,
            GtkWidget *region)
 {
   return widget != NULL && region != NULL && (widget == region || gtk_widget_is_ancestor (widget, region));
+}
+
+/* Still there to hold the focus it has. Not whether it is drawn: an
+ * entry in a search bar being revealed takes the focus before it is;
+ * but a message the list view set aside, scrolled far away, is gone */
+static gboolean
+holds_focus (TandemKeyboard *self,
+             GtkWidget      *widget)
+{
+  if (widget == NULL || !gtk_widget_is_visible (widget) || !gtk_widget_is_sensitive (widget))
+    return FALSE;
+
+  return !is_within (widget, self->transcript) || gtk_widget_is_drawable (widget);
 }
 
 static GtkWidget *
@@ -209,32 +221,44 @@ search_done_cb (gpointer user_data)
 
 /* The conversation */
 
-/* The item lowest in the transcript's viewport, whose top is in view */
+/* The item lowest in the transcript's viewport (the highest, when it is
+ * scrolled to its top), whole if one is: a focus given to one cut by
+ * the edge would scroll the transcript */
 static GtkWidget *
-last_item_in_view (TandemKeyboard *self)
+item_in_view (TandemKeyboard *self)
 {
-  GtkWidget *found = NULL;
-  double found_y = -1;
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->transcript));
+  gboolean at_top = adjustment != NULL && gtk_adjustment_get_value (adjustment) < 1 &&
+                    gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 1;
+  GtkWidget *whole = NULL, *cut = NULL;
+  double whole_y = 0, cut_y = 0;
   int height = gtk_widget_get_height (self->transcript);
 
   for (GtkWidget *child = gtk_widget_get_first_child (self->transcript); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
       graphene_rect_t bounds;
+      double y;
 
       if (!gtk_widget_get_mapped (child) || !gtk_widget_get_child_visible (child) ||
           !gtk_widget_compute_bounds (child, self->transcript, &bounds))
         continue;
       if (bounds.origin.y < 0 || bounds.origin.y >= height || bounds.size.height <= 0)
         continue;
-      if (bounds.origin.y > found_y)
+      y = at_top ? -bounds.origin.y : bounds.origin.y;
+      if (bounds.origin.y + bounds.size.height <= height + 1 && (whole == NULL || y > whole_y))
         {
-          found = child;
-          found_y = bounds.origin.y;
+          whole = child;
+          whole_y = y;
+        }
+      if (cut == NULL || y > cut_y)
+        {
+          cut = child;
+          cut_y = y;
         }
     }
 
-  return found;
+  return whole != NULL ? whole : cut;
 }
 
 /* Typing where nothing edits text goes to the composer */
@@ -272,27 +296,61 @@ on_conversation_key_pressed_cb (TandemKeyboard        *self,
 
 /* The focus never left nowhere */
 
+static void
+restore_focus (TandemKeyboard *self)
+{
+  g_autoptr(GtkWidget) last = g_weak_ref_get (&self->last_focus);
+  GtkWidget *focus = get_focus (self);
+
+  if (holds_focus (self, focus) || !gtk_widget_get_visible (GTK_WIDGET (self->window)))
+    return;
+
+  g_weak_ref_set (&self->displaced, last);
+  if (takes_focus (last) && gtk_widget_grab_focus (last))
+    return;
+  /* A message scrolled away (Ctrl+Home far back) leaves the focus on
+   * another message; anything else, in the composer */
+  if (!(self->last_in_conversation && tandem_keyboard_focus_conversation (self)) &&
+      !tandem_keyboard_focus_composer (self))
+    tandem_keyboard_focus_conversation (self);
+  g_weak_ref_set (&self->stand_in, get_focus (self));
+}
+
 static gboolean
 restore_focus_cb (gpointer user_data)
 {
   TandemKeyboard *self = user_data;
-  g_autoptr(GtkWidget) last = g_weak_ref_get (&self->last_focus);
-  GtkWidget *focus = get_focus (self);
 
   self->restore_id = 0;
-  if (holds_focus (focus))
-    return G_SOURCE_REMOVE;
-  if (!gtk_widget_get_visible (GTK_WIDGET (self->window)))
-    return G_SOURCE_REMOVE;
-
-  g_weak_ref_set (&self->displaced, last);
-  if (takes_focus (last) && gtk_widget_grab_focus (last))
-    return G_SOURCE_REMOVE;
-  if (!tandem_keyboard_focus_composer (self))
-    tandem_keyboard_focus_conversation (self);
-  g_weak_ref_set (&self->stand_in, get_focus (self));
+  restore_focus (self);
 
   return G_SOURCE_REMOVE;
+}
+
+static gboolean
+restore_tick_cb (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  TandemKeyboard *self = user_data;
+
+  if (--self->restore_frames > 0)
+    return G_SOURCE_CONTINUE;
+
+  self->restore_tick = 0;
+  restore_focus (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Messages scrolled far away are replaced over a few frames, and the
+ * list view keeps the one with the focus aside, not drawn: the focus
+ * goes to one in view once they are laid out */
+static void
+restore_focus_later (TandemKeyboard *self)
+{
+  self->restore_frames = RESTORE_FRAMES;
+  if (self->restore_tick == 0)
+    self->restore_tick = gtk_widget_add_tick_callback (self->transcript, restore_tick_cb, self, NULL);
 }
 
 static void
@@ -300,9 +358,16 @@ on_focus_changed_cb (TandemKeyboard *self)
 {
   GtkWidget *focus = get_focus (self);
 
-  if (holds_focus (focus))
+  if (holds_focus (self, focus))
     {
       g_weak_ref_set (&self->last_focus, focus);
+      self->last_in_conversation = is_within (focus, self->conversation);
+      return;
+    }
+
+  if (self->last_in_conversation && self->transcript != NULL && gtk_widget_get_mapped (self->transcript))
+    {
+      restore_focus_later (self);
       return;
     }
 
@@ -310,6 +375,13 @@ on_focus_changed_cb (TandemKeyboard *self)
    * destroyed); a moment later, as the widgets settle */
   if (self->restore_id == 0)
     self->restore_id = g_idle_add (restore_focus_cb, self);
+}
+
+static void
+on_transcript_items_changed_cb (TandemKeyboard *self)
+{
+  if (is_within (get_focus (self), self->transcript))
+    restore_focus_later (self);
 }
 
 /* The composer, disabled while a question waited, takes the focus back
@@ -326,6 +398,7 @@ on_composer_sensitive_cb (TandemKeyboard *self)
       if (focus == NULL || focus == GTK_WIDGET (self->composer_view))
         {
           g_weak_ref_set (&self->last_focus, self->composer_view);
+          self->last_in_conversation = FALSE;
           on_focus_changed_cb (self);
         }
       return;
@@ -345,6 +418,9 @@ tandem_keyboard_dispose (GObject *object)
   TandemKeyboard *self = TANDEM_KEYBOARD (object);
 
   g_clear_handle_id (&self->restore_id, g_source_remove);
+  if (self->restore_tick != 0 && self->transcript != NULL)
+    gtk_widget_remove_tick_callback (self->transcript, self->restore_tick);
+  self->restore_tick = 0;
   g_clear_handle_id (&self->search_done_id, g_source_remove);
   if (self->window != NULL)
     {
@@ -469,6 +545,9 @@ tandem_keyboard_set_conversation (TandemKeyboard *self,
 
   self->conversation = conversation;
   self->transcript = transcript;
+  if (GTK_IS_LIST_VIEW (transcript))
+    g_signal_connect_object (gtk_list_view_get_model (GTK_LIST_VIEW (transcript)), "items-changed",
+                             G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* After whatever has the focus: a button's Space, a slider's arrows */
   controller = gtk_event_controller_key_new ();
@@ -533,7 +612,7 @@ tandem_keyboard_focus_conversation (TandemKeyboard *self)
     return FALSE;
 
   if (self->transcript != NULL && gtk_widget_is_drawable (self->transcript) &&
-      (item = last_item_in_view (self)) != NULL && gtk_widget_grab_focus (item))
+      (item = item_in_view (self)) != NULL && gtk_widget_grab_focus (item))
     return TRUE;
 
   return gtk_widget_child_focus (self->conversation, GTK_DIR_TAB_FORWARD);

@@ -1233,8 +1233,9 @@ editor_cancel_action (GtkWidget  *widget,
   editor_close (TANDEM_PREFERENCES_WINDOW (widget));
 }
 
-/* Escape is Back on the editor's page, as on any GNOME subpage. A
- * popover or a dialog on top, and a search, take it first. */
+/* Escape is Back on the editor's page, as on any GNOME subpage, and
+ * closes the window from its first page, as a GNOME dialog. A popover
+ * or a dialog on top, and a search, take it first. */
 static gboolean
 editor_escape_cb (GtkWidget *widget,
                   GVariant  *args,
@@ -1242,10 +1243,11 @@ editor_escape_cb (GtkWidget *widget,
 {
   TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
 
-  if (self->name_row == NULL || editor_is_closing (self))
-    return FALSE;
+  if (self->name_row == NULL)
+    gtk_window_close (GTK_WINDOW (self));
+  else if (!editor_is_closing (self))
+    editor_close (self);
 
-  editor_close (self);
   return TRUE;
 }
 

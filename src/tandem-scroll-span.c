@@ -30,6 +30,7 @@
 /* Frames in which a place jumped to is asked for again: a list view
  * given other rows loses the place when they are measured */
 #define JUMP_FRAMES 3
+#define JUMP_EXTRA_FRAMES 12
 
 struct _TandemScrollSpan
 {
@@ -46,6 +47,7 @@ struct _TandemScrollSpan
   guint              tick_id;
   guint              jump_frames;
   guint              jump_block;    /* in the source */
+  guint              jump_extra_frames;
   guint              jump_to_start : 1;
 
   guint              syncing : 1;
@@ -166,9 +168,21 @@ jump_tick_cb (GtkWidget     *widget,
   if (self->jump_to_start && !changed)
     gtk_adjustment_set_value (self->real, 0);
 
-  if (--self->jump_frames > 0)
-    return G_SOURCE_CONTINUE;
+  if (self->jump_frames > 1)
+    {
+      self->jump_frames--;
+      return G_SOURCE_CONTINUE;
+    }
+  /* On a busy machine the rows may come late: the start is asked for
+   * until it is shown, for a few frames more */
+  if (self->jump_to_start && !changed && self->jump_extra_frames < JUMP_EXTRA_FRAMES &&
+      (tandem_block_window_get_offset (self->window) > 0 || gtk_adjustment_get_value (self->real) >= 1))
+    {
+      self->jump_extra_frames++;
+      return G_SOURCE_CONTINUE;
+    }
 
+  self->jump_frames = 0;
   self->tick_id = 0;
   sync_span (self);
   return G_SOURCE_REMOVE;
@@ -180,6 +194,7 @@ static void
 queue_jump (TandemScrollSpan *self)
 {
   self->jump_frames = JUMP_FRAMES;
+  self->jump_extra_frames = 0;
   if (self->tick_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->scroller), jump_tick_cb, self, NULL);
 }

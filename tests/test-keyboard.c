@@ -569,7 +569,7 @@ test_preferences_escape (Fixture       *f,
 {
   TandemPreferencesWindow *preferences;
 
-  g_test_summary ("Escape on the Add Agent page goes back to the agents");
+  g_test_summary ("Escape on the Add Agent page goes back to the agents; on the agents, closes Preferences");
 
   preferences = TANDEM_PREFERENCES_WINDOW (tandem_preferences_window_new (GTK_WINDOW (f->window),
                                                                           tandem_application_get_agents (app)));
@@ -585,7 +585,17 @@ test_preferences_escape (Fixture       *f,
   agui_test_wait_until (tandem_preferences_window_get_editor_field (preferences, "name") == NULL,
                         "Escape closed the Add Agent page");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (preferences)));
-  tandem_test_destroy_window (preferences);
+
+  /* Again, from the first page: Preferences closes */
+  g_object_add_weak_pointer (G_OBJECT (preferences), (gpointer *) &preferences);
+  tandem_test_press_key (GTK_WIDGET (preferences), GDK_KEY_Escape, 0);
+  agui_test_wait_until (preferences == NULL || !gtk_widget_get_visible (GTK_WIDGET (preferences)),
+                        "Escape closed Preferences");
+  if (preferences != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (preferences), (gpointer *) &preferences);
+      tandem_test_destroy_window (preferences);
+    }
 }
 
 /* Find */
@@ -688,7 +698,14 @@ test_long_thread (Fixture       *f,
                            focused_message (f->window) != NULL; }),
                         "F6 reached a message");
   press (f->window, GDK_KEY_Home, GDK_CONTROL_MASK);
-  agui_test_wait_until (shows_number (f->window, 0), "Ctrl+Home showed the first message");
+  agui_test_wait_until (shows_number (f->window, 0), "Ctrl+Home showed the first message (%u to %u are shown, "
+                        "at %.0f; the focus is on %s)",
+                        (numbers_in_view (f->window, &lowest, &highest), lowest), highest,
+                        gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")))),
+                        focused_message (f->window) ? message_text (focused_message (f->window)) : focus_name (f->window));
+  /* The message focused was scrolled away: the focus is on one in view */
+  agui_test_wait_until (focused_message (f->window) != NULL && in_viewport (f->window, focused_message (f->window)),
+                        "the focus is on a message in view (it is on a %s)", focus_name (f->window));
   {
     GtkAdjustment *real = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
 
