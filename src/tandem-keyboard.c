@@ -49,6 +49,7 @@ struct _TandemKeyboard
   GtkWidget      *transcript;
   GtkWidget      *composer;
   GtkTextView    *composer_view;
+  GtkWidget      *composer_blocked;  /* what to do instead, while it is disabled */
 
   /* What had the focus before it went nowhere, and where it was put
    * meanwhile: it goes back while the stand-in still has it. */
@@ -560,12 +561,14 @@ tandem_keyboard_set_conversation (TandemKeyboard *self,
 void
 tandem_keyboard_set_composer (TandemKeyboard *self,
                               GtkWidget      *composer,
-                              GtkTextView    *view)
+                              GtkTextView    *view,
+                              GtkWidget      *blocked)
 {
   g_return_if_fail (TANDEM_IS_KEYBOARD (self));
 
   self->composer = composer;
   self->composer_view = view;
+  self->composer_blocked = blocked;
   g_signal_connect_object (view, "notify::sensitive", G_CALLBACK (on_composer_sensitive_cb),
                            self, G_CONNECT_SWAPPED);
 }
@@ -574,8 +577,9 @@ tandem_keyboard_set_composer (TandemKeyboard *self,
  * tandem_keyboard_focus_composer:
  * @self: a keyboard
  *
- * Puts the focus in the composer, or on the first control of it that
- * takes it while the text is disabled.
+ * Puts the focus in the composer; while it is disabled for a question,
+ * on what answers it (the banner's Answer… button), or the first
+ * control of the composer that takes it.
  *
  * Returns: whether the composer has the focus
  */
@@ -588,6 +592,10 @@ tandem_keyboard_focus_composer (TandemKeyboard *self)
     return FALSE;
   if (takes_focus (GTK_WIDGET (self->composer_view)))
     return gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+  /* Disabled while a question waits: its Answer… button */
+  if (self->composer_blocked != NULL && gtk_widget_is_drawable (self->composer_blocked) &&
+      gtk_widget_child_focus (self->composer_blocked, GTK_DIR_TAB_FORWARD))
+    return TRUE;
 
   return gtk_widget_child_focus (self->composer, GTK_DIR_TAB_FORWARD);
 }

@@ -24,7 +24,8 @@ void            tandem_keyboard_set_conversation (TandemKeyboard *self,
                                                   GtkWidget      *transcript);
 void            tandem_keyboard_set_composer     (TandemKeyboard *self,
                                                   GtkWidget      *composer,
-                                                  GtkTextView    *view);
+                                                  GtkTextView    *view,
+                                                  GtkWidget      *blocked);
 gboolean        tandem_keyboard_cycle_regions    (TandemKeyboard *self,
                                                   gboolean        backwards);
 gboolean        tandem_keyboard_focus_composer   (TandemKeyboard *self);

@@ -3097,7 +3097,8 @@ tandem_window_init (TandemWindow *self)
   self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));
   tandem_keyboard_set_sidebar (self->keyboard, self->sidebar, self->thread_list, self->search_bar, self->search_entry);
   tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
-  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view);
+  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
+                                GTK_WIDGET (self->interrupt_revealer));
 
   controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
   g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
