@@ -405,7 +405,10 @@ on_composer_sensitive_cb (TandemKeyboard *self)
       return;
     }
 
-  if (displaced == GTK_WIDGET (self->composer_view) && (focus == NULL || focus == stand_in))
+  /* From where it was put meanwhile, or from an Answer… button the
+   * question's end hides */
+  if (focus == NULL || !gtk_widget_is_drawable (focus) || is_within (focus, self->composer_blocked) ||
+      (displaced == GTK_WIDGET (self->composer_view) && focus == stand_in))
     gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
   g_weak_ref_set (&self->displaced, NULL);
   g_weak_ref_set (&self->stand_in, NULL);
