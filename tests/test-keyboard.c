@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
 
 #include "agui-session-store-private.h"
 #include "agui-test-server.h"
@@ -492,6 +494,29 @@ test_messages (Fixture       *f,
 
   press (f->window, GDK_KEY_Down, 0);
   agui_test_wait_until (focused_message (f->window) == row, "Down came back");
+
+  /* Text clicked takes the focus, for Ctrl+C; no Tab stop after */
+  {
+    g_autoptr(GPtrArray) labels = tandem_test_find_all (above, GTK_TYPE_LABEL);
+    GtkWidget *clicked = NULL;
+    Display *xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (above));
+
+    for (guint i = 0; i < labels->len && clicked == NULL; i++)
+      if (gtk_label_get_selectable (labels->pdata[i]) && gtk_widget_is_drawable (labels->pdata[i]))
+        clicked = labels->pdata[i];
+    g_assert_nonnull (clicked);
+    g_assert_false (gtk_widget_get_focusable (clicked));
+    tandem_test_move_pointer (clicked, 4, 4);
+    XTestFakeButtonEvent (xdisplay, 1, True, CurrentTime);
+    XTestFakeButtonEvent (xdisplay, 1, False, CurrentTime);
+    XFlush (xdisplay);
+    agui_test_wait_until (gtk_widget_has_focus (clicked), "the text clicked took the focus (it is on a %s)",
+                          focus_name (f->window));
+    press (f->window, GDK_KEY_Tab, 0);
+    agui_test_wait_until (!gtk_widget_has_focus (clicked), "Tab left the text");
+    g_assert_false (gtk_widget_get_focusable (clicked));
+    g_assert_true (gtk_widget_grab_focus (row));
+  }
 
   /* Tab goes into the message: its actions, not its text */
   press (f->window, GDK_KEY_Tab, 0);
