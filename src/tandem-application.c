@@ -264,6 +264,7 @@ tandem_application_startup (GApplication *application)
     { "win.search", { "<Control>k", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.focus-composer", { "<Control>l", NULL } },
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);

@@ -381,6 +381,36 @@ on_secondary_pressed_cb (TandemBlockRow  *self,
   popup_menu (self, x, y);
 }
 
+static void
+on_label_has_focus_cb (GtkWidget *label)
+{
+  if (gtk_widget_has_focus (label))
+    return;
+
+  gtk_widget_set_focusable (label, FALSE);
+  g_signal_handlers_disconnect_by_func (label, on_label_has_focus_cb, NULL);
+}
+
+/* The text is no stop for the keyboard (tabbing onto it selected all of
+ * it), yet text clicked takes the focus, for Ctrl+C to copy what the
+ * pointer selects, until the focus leaves it */
+static void
+on_primary_pressed_cb (TandemBlockRow *self,
+                       int             n_press,
+                       double          x,
+                       double          y,
+                       GtkGesture     *gesture)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+  GtkWidget *label = picked == NULL || GTK_IS_LABEL (picked) ? picked : gtk_widget_get_ancestor (picked, GTK_TYPE_LABEL);
+
+  if (label == NULL || !gtk_label_get_selectable (GTK_LABEL (label)) || gtk_widget_get_focusable (label))
+    return;
+
+  gtk_widget_set_focusable (label, TRUE);
+  g_signal_connect (label, "notify::has-focus", G_CALLBACK (on_label_has_focus_cb), NULL);
+}
+
 /* Shift+F10 and the Menu key, wherever the focus is in the row: a
  * selectable label would take them for its own menu (Cut, Copy, Paste)
  * though nothing is selected. Text the person selected, and text being
@@ -705,6 +735,10 @@ tandem_block_row_init (TandemBlockRow *self)
   GtkEventController *focus = gtk_event_controller_focus_new ();
   GtkEventController *keys = gtk_event_controller_key_new ();
 
+  /* A message is a stop for the keyboard: the arrow keys walk the
+   * transcript from one to the next, Tab goes on into its controls */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
   g_signal_connect_object (motion, "enter", G_CALLBACK (on_pointer_enter_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   g_signal_connect_object (focus, "enter", G_CALLBACK (on_focus_enter_cb), self, G_CONNECT_SWAPPED);
@@ -719,6 +753,12 @@ tandem_block_row_init (TandemBlockRow *self)
   /* Before the labels inside, which have a menu of their own */
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
   g_signal_connect_object (click, "pressed", G_CALLBACK (on_secondary_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  /* Before the label clicked, which takes the focus if it can */
+  click = gtk_gesture_click_new ();
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (on_primary_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   update_actions (self);

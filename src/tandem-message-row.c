@@ -58,6 +58,8 @@ plain_label (const char *text)
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_width_chars (GTK_LABEL (label), TANDEM_MARKDOWN_LABEL_MIN_CHARS);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* The keyboard stops on the message's row, not on its text */
+  gtk_widget_set_focusable (label, FALSE);
 
   return label;
 }

@@ -1233,6 +1233,24 @@ editor_cancel_action (GtkWidget  *widget,
   editor_close (TANDEM_PREFERENCES_WINDOW (widget));
 }
 
+/* Escape is Back on the editor's page, as on any GNOME subpage, and
+ * closes the window from its first page, as a GNOME dialog. A popover
+ * or a dialog on top, and a search, take it first. */
+static gboolean
+editor_escape_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  TandemPreferencesWindow *self = TANDEM_PREFERENCES_WINDOW (widget);
+
+  if (self->name_row == NULL)
+    gtk_window_close (GTK_WINDOW (self));
+  else if (!editor_is_closing (self))
+    editor_close (self);
+
+  return TRUE;
+}
+
 static void
 editor_add_header_action (GtkWidget  *widget,
                           const char *action_name,
@@ -1406,6 +1424,7 @@ tandem_preferences_window_class_init (TandemPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "agents.remove", "s", agents_remove_action);
   gtk_widget_class_install_action (widget_class, "editor.save", NULL, editor_save_action);
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, editor_escape_cb, NULL);
   gtk_widget_class_install_action (widget_class, "editor.add-header", NULL, editor_add_header_action);
   gtk_widget_class_install_action (widget_class, "editor.forget-token", NULL, editor_forget_token_action);
   gtk_widget_class_install_action (widget_class, "editor.undo-forget-token", NULL, editor_undo_forget_token_action);

@@ -130,6 +130,28 @@ tandem_thread_row_set_info (TandemThreadRow *self,
   tandem_thread_row_set_waiting (self, agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER);
 }
 
+/* The list is one Tab stop: the row's menu opens from the row itself,
+ * by the Menu key, Shift+F10 or a secondary click, not by a Tab stop of
+ * its own on the ⋮ button */
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  gtk_menu_button_popup (TANDEM_THREAD_ROW (widget)->menu_button);
+}
+
+static void
+on_secondary_pressed_cb (TandemThreadRow *self,
+                         int              n_press,
+                         double           x,
+                         double           y,
+                         GtkGesture      *gesture)
+{
+  gtk_gesture_set_state (gesture, GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_menu_button_popup (self->menu_button);
+}
+
 static void
 tandem_thread_row_dispose (GObject *object)
 {
@@ -210,6 +232,7 @@ tandem_thread_row_class_init (TandemThreadRowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-thread-row.ui");
+  gtk_widget_class_install_action (widget_class, "thread.menu", NULL, menu_action);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, snippet_label);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, when_label);
@@ -222,7 +245,16 @@ tandem_thread_row_class_init (TandemThreadRowClass *klass)
 static void
 tandem_thread_row_init (TandemThreadRow *self)
 {
+  GtkGesture *click = gtk_gesture_click_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The menu button's own button, which GtkMenuButton keeps inside */
+  gtk_widget_set_focusable (gtk_widget_get_first_child (GTK_WIDGET (self->menu_button)), FALSE);
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (on_secondary_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 }
 
 GtkWidget *

@@ -19,8 +19,10 @@
 #include "tandem-block-window.h"
 #include "tandem-conversation-search.h"
 #include "tandem-interrupt-banner.h"
+#include "tandem-keyboard.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-save-banner.h"
+#include "tandem-scroll-span.h"
 #include "tandem-draft-keeper.h"
 #include "tandem-quit-dialog.h"
 #include "tandem-run-registry.h"
@@ -91,10 +93,13 @@ struct _TandemWindow
   guint                 waiting_only : 1;
 
   TandemToaster        *toaster;
+  TandemKeyboard       *keyboard;
+  TandemScrollSpan     *scroll_span;
 
   /* Template children */
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
+  GtkWidget            *sidebar;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkStack             *threads_stack;
@@ -550,12 +555,24 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       break;
     case GDK_KEY_Home:
     case GDK_KEY_KP_Home:
-      /* The top of what is shown, where older blocks are put in front:
-       * Home again goes further back, as in chat apps that load history */
+      /* The first message, however far back */
+      if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
+        {
+          self->following = FALSE;
+          tandem_scroll_span_to_start (self->scroll_span);
+          tandem_window_update_jump_button (self);
+          return TRUE;
+        }
       value = 0;
       break;
     case GDK_KEY_End:
     case GDK_KEY_KP_End:
+      /* The last message, however far back the transcript is */
+      if (!shows_end (self))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+          return TRUE;
+        }
       value = bottom;
       break;
     default:
@@ -570,6 +587,24 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
   tandem_window_update_jump_button (self);
 
   return TRUE;
+}
+
+/* The scrollbar spans the whole conversation: moved to its end, the
+ * latest is followed again; anywhere else, the person reads back */
+static void
+on_span_scrolled_cb (TandemWindow *self)
+{
+  GtkAdjustment *span = tandem_scroll_span_get_adjustment (self->scroll_span);
+
+  if (gtk_adjustment_get_value (span) >= gtk_adjustment_get_upper (span) - gtk_adjustment_get_page_size (span) - 1)
+    {
+      if (!shows_end (self))
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+      return;
+    }
+
+  self->following = FALSE;
+  tandem_window_update_jump_button (self);
 }
 
 static void
@@ -1531,10 +1566,10 @@ on_thread_row_activated_cb (TandemWindow  *self,
     return;
 
   id = agui_thread_info_get_id (tandem_thread_row_get_info (TANDEM_THREAD_ROW (row)));
-  if (self->session != NULL && g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) == 0)
-    return;
-
-  tandem_window_open_thread (self, id);
+  if (self->session == NULL || g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) != 0)
+    tandem_window_open_thread (self, id);
+  /* Opening a result ends the search, or the next new chat is hidden */
+  tandem_keyboard_search_done (self->keyboard);
 
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
@@ -2378,6 +2413,14 @@ on_search_current_changed_cb (TandemWindow *self)
 }
 
 static void
+focus_composer_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  tandem_keyboard_focus_composer (TANDEM_WINDOW (widget)->keyboard);
+}
+
+static void
 toggle_sidebar_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
@@ -3053,6 +3096,8 @@ tandem_window_dispose (GObject *object)
     flush_pending_deletes (self);
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
+  g_clear_object (&self->keyboard);
+  g_clear_object (&self->scroll_span);
 
   if (self->session != NULL)
     {
@@ -3128,6 +3173,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
@@ -3189,6 +3235,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
 }
@@ -3255,7 +3302,14 @@ tandem_window_init (TandemWindow *self)
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
                            self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (gtk_scrolled_window_get_vscrollbar (self->transcript_scroller), controller);
+  /* The scrollbar spans the whole conversation, not only the blocks
+   * the list view is given */
+  self->scroll_span = tandem_scroll_span_new (self->transcript_scroller, GTK_WIDGET (self->transcript_view),
+                                              REVEAL_BLOCKS);
+  gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->content_stack))),
+                           tandem_scroll_span_get_scrollbar (self->scroll_span));
+  gtk_widget_add_controller (tandem_scroll_span_get_scrollbar (self->scroll_span), controller);
+  g_signal_connect_object (self->scroll_span, "scrolled", G_CALLBACK (on_span_scrolled_cb), self, G_CONNECT_SWAPPED);
 
   adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
   g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),
@@ -3267,6 +3321,12 @@ tandem_window_init (TandemWindow *self)
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
 
   tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
+
+  self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));
+  tandem_keyboard_set_sidebar (self->keyboard, self->sidebar, self->thread_list, self->search_bar, self->search_entry);
+  tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
+  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
+                                GTK_WIDGET (self->interrupt_revealer));
 
   controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
   g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
@@ -3351,6 +3411,7 @@ tandem_window_set_session (TandemWindow     *self,
   self->blocks = tandem_block_list_new (self->transcript);
   self->block_window = tandem_block_window_new (G_LIST_MODEL (self->blocks), OPEN_BLOCKS);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
+  tandem_scroll_span_set_window (self->scroll_span, self->block_window);
   self->relayout_pending = TRUE;
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
