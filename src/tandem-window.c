@@ -2980,6 +2980,10 @@ tandem_window_init (TandemWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = tandem_toaster_new (GTK_WIDGET (self->toast_overlay));
 
+  /* The striped header bar of a development build, as GNOME apps show it */
+  if (DEVELOPMENT_PROFILE)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
   self->cancellable = g_cancellable_new ();
   self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->thread_filter = gtk_custom_filter_new (thread_filter_func, self, NULL);
