@@ -39,7 +39,9 @@ def main(argv):
         if result.returncode != 0:
             sys.stdout.buffer.write(result.stdout)
             sys.stdout.flush()
-            print(f'stress: round {number} of {rounds} failed (exit status {result.returncode}, '
+            how = (f'killed by signal {-result.returncode}' if result.returncode < 0
+                   else f'exit status {result.returncode}')
+            print(f'stress: round {number} of {rounds} failed ({how}, '
                   f'MALLOC_PERTURB_={env["MALLOC_PERTURB_"]})', file=sys.stderr)
             return exit_status(result.returncode)
 
