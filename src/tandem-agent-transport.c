@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 
+#include "agui-transport-private.h"
+
 #include "tandem-agent-transport.h"
 
 /**
@@ -34,13 +36,19 @@ struct _TandemAgentTransport
 };
 
 static void tandem_agent_transport_iface_init (AguiTransportInterface *iface);
+static void tandem_agent_transport_json_body_iface_init (AguiJsonBodyTransportInterface *iface);
 
+/* The session's JSON text of the input goes through to the agent's
+ * transport, so that a long thread's input is not printed twice */
 G_DEFINE_FINAL_TYPE_WITH_CODE (TandemAgentTransport, tandem_agent_transport, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT, tandem_agent_transport_iface_init))
+                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT, tandem_agent_transport_iface_init)
+                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_JSON_BODY_TRANSPORT,
+                                                      tandem_agent_transport_json_body_iface_init))
 
 typedef struct
 {
   JsonNode *input;
+  GBytes   *body;
   guint     generation;
 } Start;
 
@@ -48,6 +56,7 @@ static void
 start_free (Start *start)
 {
   g_clear_pointer (&start->input, json_node_unref);
+  g_clear_pointer (&start->body, g_bytes_unref);
   g_free (start);
 }
 
@@ -105,8 +114,40 @@ on_transport_created_cb (GObject      *object,
   if (start->generation == self->generation)
     g_set_object (&self->current, transport);
 
-  agui_transport_run_async (transport, start->input, g_task_get_cancellable (task),
-                            on_run_started_cb, g_object_ref (task));
+  _agui_transport_run_body_async (transport, start->input, start->body, g_task_get_cancellable (task),
+                                  on_run_started_cb, g_object_ref (task));
+}
+
+/* @body: (nullable): @input's JSON text */
+static void
+tandem_agent_transport_run_body_async (AguiJsonBodyTransport *transport,
+                                       JsonNode              *input,
+                                       GBytes                *body,
+                                       GCancellable          *cancellable,
+                                       GAsyncReadyCallback    callback,
+                                       gpointer               user_data)
+{
+  TandemAgentTransport *self = TANDEM_AGENT_TRANSPORT (transport);
+  g_autoptr(GTask) task = NULL;
+  Start *start;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tandem_agent_transport_run_body_async);
+
+  if (self->current != NULL)
+    {
+      _agui_transport_run_body_async (self->current, input, body, cancellable,
+                                      on_run_started_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  start = g_new0 (Start, 1);
+  start->input = json_node_ref (input);
+  start->body = body != NULL ? g_bytes_ref (body) : NULL;
+  start->generation = self->generation;
+  g_task_set_task_data (task, start, (GDestroyNotify) start_free);
+  tandem_agents_create_transport_async (self->agents, self->agent_id, cancellable,
+                                        on_transport_created_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -116,27 +157,8 @@ tandem_agent_transport_run_async (AguiTransport       *transport,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  TandemAgentTransport *self = TANDEM_AGENT_TRANSPORT (transport);
-  g_autoptr(GTask) task = NULL;
-  Start *start;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tandem_agent_transport_run_async);
-
-  /* Within this call, so that the input's text offered by the session
-   * reaches the transport */
-  if (self->current != NULL)
-    {
-      agui_transport_run_async (self->current, input, cancellable, on_run_started_cb, g_steal_pointer (&task));
-      return;
-    }
-
-  start = g_new0 (Start, 1);
-  start->input = json_node_ref (input);
-  start->generation = self->generation;
-  g_task_set_task_data (task, start, (GDestroyNotify) start_free);
-  tandem_agents_create_transport_async (self->agents, self->agent_id, cancellable,
-                                        on_transport_created_cb, g_steal_pointer (&task));
+  tandem_agent_transport_run_body_async (AGUI_JSON_BODY_TRANSPORT (transport), input, NULL,
+                                         cancellable, callback, user_data);
 }
 
 static AguiEventStream *
@@ -154,6 +176,12 @@ tandem_agent_transport_iface_init (AguiTransportInterface *iface)
 {
   iface->run_async = tandem_agent_transport_run_async;
   iface->run_finish = tandem_agent_transport_run_finish;
+}
+
+static void
+tandem_agent_transport_json_body_iface_init (AguiJsonBodyTransportInterface *iface)
+{
+  iface->run_body_async = tandem_agent_transport_run_body_async;
 }
 
 static void

@@ -280,6 +280,10 @@ tandem_application_startup (GApplication *application)
    * a new one is created and migrated there. Windows take the store when
    * it is open (notify::store). */
   self->store_opening = TRUE;
+  /* The profile's own data folder: a development build never opens the
+   * conversations of the installed app */
+  if (self->store_path == NULL)
+    self->store_path = g_build_filename (g_get_user_data_dir (), TANDEM_DATA_FOLDER, "tandem.db", NULL);
   agui_session_store_new_async (self->store_path, NULL, on_store_opened_cb, g_object_ref (self));
 }
 

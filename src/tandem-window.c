@@ -3249,6 +3249,10 @@ tandem_window_init (TandemWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = tandem_toaster_new (GTK_WIDGET (self->toast_overlay));
 
+  /* The striped header bar of a development build, as GNOME apps show it */
+  if (DEVELOPMENT_PROFILE)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
   self->cancellable = g_cancellable_new ();
   self->runs = tandem_run_registry_new (TANDEM_RUN_REGISTRY_MAX_RUNS);
   g_signal_connect_object (self->runs, "changed", G_CALLBACK (on_runs_changed_cb), self, G_CONNECT_SWAPPED);

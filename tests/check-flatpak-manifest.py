@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # check-flatpak-manifest.py: keeps build-aux/io.github.tandemdesk.Tandem.json
+# (and its development twin, io.github.tandemdesk.Tandem.Devel.json)
 # honest: the right ids and runtime, a minimal sandbox, pinned sources, and
 # every dependency() of the meson project either in the GNOME runtime or
 # built by a module of the manifest.
@@ -110,24 +111,19 @@ def iter_modules(modules):
         yield from iter_modules(module.get('modules', []))
 
 
-def main():
-    if len(sys.argv) > 1:
-        source_root = sys.argv[1]
-    else:
-        source_root = os.environ.get('MESON_SOURCE_ROOT',
-                                     os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(source_root, 'build-aux', APP_ID + '.json')
+def check_manifest(source_root, app_id, development):
+    path = os.path.join(source_root, 'build-aux', app_id + '.json')
 
     try:
         with open(path, encoding='utf-8') as f:
             manifest = json.load(f)
     except (OSError, ValueError) as error:
-        print('not ok - %s does not parse: %s' % (path, error))
-        return 1
+        fail('%s does not parse: %s' % (path, error))
+        return
     ok('%s parses as JSON' % os.path.relpath(path, source_root))
 
     ids = [manifest[key] for key in ('id', 'app-id') if key in manifest]
-    check(ids == [APP_ID], 'application id is %s (one of id/app-id): %r' % (APP_ID, ids))
+    check(ids == [app_id], 'application id is %s (one of id/app-id): %r' % (app_id, ids))
     check(manifest.get('runtime') == RUNTIME, 'runtime is %s' % RUNTIME)
     check(manifest.get('sdk') == SDK, 'sdk is %s' % SDK)
     version = manifest.get('runtime-version', '')
@@ -180,6 +176,10 @@ def main():
     app = next((m for m in modules if m.get('name') == 'tandem'), {})
     check(app.get('buildsystem') == 'meson', 'the app module builds with meson')
     check('-Dtests=false' in app.get('config-opts', []), 'the app module turns the tests off')
+    # The development manifest builds the development profile (its own
+    # app id and data folder), the other one the app people install
+    check(('-Dprofile=development' in app.get('config-opts', [])) == development,
+          'the app module builds the %s profile' % ('development' if development else 'default'))
 
     dependencies = project_dependencies(source_root)
     check('gtk4' in dependencies, 'found the project dependencies (%d)' % len(dependencies))
@@ -191,6 +191,17 @@ def main():
         else:
             fail('dependency %s (%s) is neither in the GNOME runtime nor built by a module'
                  % (name, ', '.join(sorted(users))))
+
+
+def main():
+    if len(sys.argv) > 1:
+        source_root = sys.argv[1]
+    else:
+        source_root = os.environ.get('MESON_SOURCE_ROOT',
+                                     os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    check_manifest(source_root, APP_ID, development=False)
+    check_manifest(source_root, APP_ID + '.Devel', development=True)
 
     if failures:
         print('%d check(s) failed' % len(failures), file=sys.stderr)

@@ -21,7 +21,7 @@
 static GSettings *
 new_settings (void)
 {
-  GSettings *settings = g_settings_new ("io.github.tandemdesk.Tandem");
+  GSettings *settings = g_settings_new (APPLICATION_ID);
 
   /* The memory backend lives as long as the process: start each test clean. */
   g_settings_reset (settings, "agents");

@@ -13,6 +13,7 @@
 #include "agui.h"
 #include "agui-error-private.h"
 #include "agui-pipeline-private.h"
+#include "agui-transport-private.h"
 #include "agui-test-server.h"
 
 /* Every wait is bounded: a bug fails the test instead of hanging it. */
@@ -304,6 +305,43 @@ test_request_shape (Fixture       *f,
   /* Compact: exactly what json-glib writes without pretty-printing. */
   g_assert_cmpmem (g_bytes_get_data (request->body, NULL), g_bytes_get_size (request->body),
                    INPUT_JSON, strlen (INPUT_JSON));
+}
+
+/* The session's text of the input is what goes out, byte for byte: the
+ * transport does not print the input again */
+static void
+test_request_body_given (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AguiHttpTransport) transport = new_transport (f);
+  g_autoptr(AguiEventStream) stream = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) input = make_input ();
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *spaced = NULL;
+  g_auto(Collected) collected = { 0 };
+  const AguiTestRequest *request;
+
+  g_test_summary ("A body handed over with the input is sent as it is, not printed again from the input");
+
+  /* The same JSON as the input, in bytes json-glib would never print */
+  spaced = g_strdup_printf (" %s\n", INPUT_JSON);
+  body = g_bytes_new (spaced, strlen (spaced));
+
+  agui_test_server_push_response (f->server, full_run_response ());
+  _agui_transport_run_body_async (AGUI_TRANSPORT (transport), input, body, NULL,
+                                  agui_test_store_result_cb, &result);
+  g_assert_true (agui_test_wait_for_pointer ((gpointer *) &result, WAIT_MS));
+  stream = agui_transport_run_finish (AGUI_TRANSPORT (transport), result, &error);
+  g_assert_no_error (error);
+  collect (stream, &collected);
+  assert_items (&collected, FULL_RUN);
+
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  request = agui_test_server_get_request (f->server, 0);
+  g_assert_cmpmem (g_bytes_get_data (request->body, NULL), g_bytes_get_size (request->body),
+                   spaced, strlen (spaced));
 }
 
 static void
@@ -2050,6 +2088,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   ADD ("request-shape", test_request_shape);
+  ADD ("request-body-given", test_request_body_given);
   ADD ("stream/corrupt-gzip", test_corrupt_gzip);
   g_test_add_func ("/agui/http-transport/config-errors", test_config_errors);
   g_test_add_func ("/agui/http-transport/null-url", test_null_url);

@@ -29,10 +29,12 @@ apply (AguiReducer *reducer,
   agui_reducer_apply (reducer, event);
 }
 
+/* Takes @array */
 static char *
 array_text (JsonArray *array)
 {
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), array);
+  g_autoptr(JsonArray) owned = array;
+  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), owned);
 
   return json_to_string (node, FALSE);
 }

@@ -16,6 +16,7 @@
 #include "agui-session-store-private.h"
 #include "agui-tool-runner-private.h"
 #include "agui-transcript-private.h"
+#include "agui-transport-private.h"
 #include "agui-turn-recorder-private.h"
 
 /* A run that keeps calling frontend tools is stopped after this many
@@ -976,6 +977,7 @@ start_run (GTask *task)
   Exchange *exchange = g_task_get_task_data (task);
   g_autofree char *run_id = g_uuid_string_random ();
   g_autoptr(JsonNode) input = NULL;
+  g_autoptr(GBytes) body = NULL;
   char *text = NULL;
 
   input = _agui_run_input_build (self->thread_id, run_id, self->transcript, self->input_messages, self->tools,
@@ -992,10 +994,10 @@ start_run (GTask *task)
 
   /* A transport that sends JSON takes the text made from the kept
    * messages rather than print the input again */
-  _agui_run_input_offer_text (input, text);
-  agui_transport_run_async (self->transport, input, exchange->cancellable,
-                            on_run_started, g_object_ref (task));
-  _agui_run_input_offer_text (NULL, NULL);
+  if (text != NULL)
+    body = g_bytes_new_take (text, strlen (text));
+  _agui_transport_run_body_async (self->transport, input, body, exchange->cancellable,
+                                  on_run_started, g_object_ref (task));
 }
 
 /* The old branch stays in the transcript; the new turn's snapshot is a

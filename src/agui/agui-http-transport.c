@@ -13,9 +13,9 @@
 #include "agui-event-stream-private.h"
 #include "agui-http-errors-private.h"
 #include "agui-http-transport.h"
-#include "agui-run-input-private.h"
 #include "agui-proto-decoder-private.h"
 #include "agui-sse-decoder-private.h"
+#include "agui-transport-private.h"
 
 G_STATIC_ASSERT (AGUI_HTTP_DEFAULT_MAX_FRAME_SIZE == AGUI_SSE_DEFAULT_MAX_FRAME_SIZE);
 
@@ -185,12 +185,15 @@ typedef struct
 
 static void agui_http_transport_iface_init (AguiTransportInterface *iface);
 static void agui_http_transport_initable_iface_init (GInitableIface *iface);
+static void agui_http_transport_json_body_iface_init (AguiJsonBodyTransportInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiHttpTransport, agui_http_transport, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT,
                                                       agui_http_transport_iface_init)
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
-                                                      agui_http_transport_initable_iface_init))
+                                                      agui_http_transport_initable_iface_init)
+                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_JSON_BODY_TRANSPORT,
+                                                      agui_http_transport_json_body_iface_init))
 
 enum {
   PROP_0,
@@ -1013,23 +1016,25 @@ send_request (GTask *task)
                            agui_http_transport_send_cb, task);
 }
 
+/* @body: the request's body, @input's JSON text */
 static void
-agui_http_transport_run_async (AguiTransport       *transport,
-                               JsonNode            *input,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+agui_http_transport_run_body_async (AguiJsonBodyTransport *transport,
+                                    JsonNode              *input,
+                                    GBytes                *body,
+                                    GCancellable          *cancellable,
+                                    GAsyncReadyCallback    callback,
+                                    gpointer               user_data)
 {
   AguiHttpTransport *self = AGUI_HTTP_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  char *json;
   Run *run;
 
   g_assert (AGUI_IS_HTTP_TRANSPORT (self));
+  g_assert (body != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agui_http_transport_run_async);
+  g_task_set_source_tag (task, agui_http_transport_run_body_async);
 
   /* A binding may construct the object and run it without ever calling
    * g_initable_init(): the configuration's error is then the run's. */
@@ -1055,8 +1060,7 @@ agui_http_transport_run_async (AguiTransport       *transport,
   g_task_set_task_data (task, run, (GDestroyNotify) run_unref);
   run->setup_task = task;
 
-  json = _agui_run_input_dup_text (input);
-  run->request_body = g_bytes_new_take (json, strlen (json));
+  run->request_body = g_bytes_ref (body);
 
   /* soup sees a cancellable of the run's own, so that the timers can stop
    * the request without touching the caller's. */
@@ -1074,13 +1078,27 @@ agui_http_transport_run_async (AguiTransport       *transport,
   send_request (g_steal_pointer (&task));
 }
 
+static void
+agui_http_transport_run_async (AguiTransport       *transport,
+                               JsonNode            *input,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  char *json = json_to_string (input, FALSE);
+  g_autoptr(GBytes) body = g_bytes_new_take (json, strlen (json));
+
+  agui_http_transport_run_body_async (AGUI_JSON_BODY_TRANSPORT (transport), input, body,
+                                      cancellable, callback, user_data);
+}
+
 static AguiEventStream *
 agui_http_transport_run_finish (AguiTransport  *transport,
                                 GAsyncResult   *result,
                                 GError        **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, transport), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agui_http_transport_run_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agui_http_transport_run_body_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -1090,6 +1108,12 @@ agui_http_transport_iface_init (AguiTransportInterface *iface)
 {
   iface->run_async = agui_http_transport_run_async;
   iface->run_finish = agui_http_transport_run_finish;
+}
+
+static void
+agui_http_transport_json_body_iface_init (AguiJsonBodyTransportInterface *iface)
+{
+  iface->run_body_async = agui_http_transport_run_body_async;
 }
 
 

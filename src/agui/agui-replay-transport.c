@@ -8,7 +8,7 @@
 
 #include "agui-json-private.h"
 #include "agui-replay-transport-private.h"
-#include "agui-run-input-private.h"
+#include "agui-transport-private.h"
 
 /**
  * AguiReplayTransport:
@@ -36,9 +36,11 @@ struct _AguiReplayTransport
 };
 
 static void transport_iface_init (AguiTransportInterface *iface);
+static void json_body_iface_init (AguiJsonBodyTransportInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiReplayTransport, agui_replay_transport, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT, transport_iface_init))
+                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_TRANSPORT, transport_iface_init)
+                               G_IMPLEMENT_INTERFACE (AGUI_TYPE_JSON_BODY_TRANSPORT, json_body_iface_init))
 
 /* A run's input is kept as the text a network transport would send, and
  * read back only when asked for: the session hands over that text,
@@ -95,25 +97,25 @@ play_run (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Takes @text, the input's JSON text */
 static void
-agui_replay_transport_run_async (AguiTransport       *transport,
-                                 JsonNode            *input,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+start_run (AguiReplayTransport *self,
+           char                *text,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data)
 {
-  AguiReplayTransport *self = AGUI_REPLAY_TRANSPORT (transport);
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr(AguiEventStream) stream = NULL;
   GPtrArray *events;
   Playback *playback;
 
-  g_task_set_source_tag (task, agui_replay_transport_run_async);
+  g_task_set_source_tag (task, start_run);
 
   {
     Request *request = g_new0 (Request, 1);
 
-    request->text = _agui_run_input_dup_text (input);
+    request->text = text;
     g_ptr_array_add (self->script->requests, request);
   }
 
@@ -139,6 +141,30 @@ agui_replay_transport_run_async (AguiTransport       *transport,
   g_task_return_pointer (task, g_steal_pointer (&stream), g_object_unref);
 }
 
+static void
+agui_replay_transport_run_async (AguiTransport       *transport,
+                                 JsonNode            *input,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  start_run (AGUI_REPLAY_TRANSPORT (transport), json_to_string (input, FALSE), cancellable, callback, user_data);
+}
+
+static void
+agui_replay_transport_run_body_async (AguiJsonBodyTransport *transport,
+                                      JsonNode              *input,
+                                      GBytes                *body,
+                                      GCancellable          *cancellable,
+                                      GAsyncReadyCallback    callback,
+                                      gpointer               user_data)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (body, &length);
+
+  start_run (AGUI_REPLAY_TRANSPORT (transport), g_strndup (data, length), cancellable, callback, user_data);
+}
+
 static AguiEventStream *
 agui_replay_transport_run_finish (AguiTransport  *transport,
                                   GAsyncResult   *result,
@@ -152,6 +178,12 @@ transport_iface_init (AguiTransportInterface *iface)
 {
   iface->run_async = agui_replay_transport_run_async;
   iface->run_finish = agui_replay_transport_run_finish;
+}
+
+static void
+json_body_iface_init (AguiJsonBodyTransportInterface *iface)
+{
+  iface->run_body_async = agui_replay_transport_run_body_async;
 }
 
 static void

@@ -26,9 +26,6 @@ JsonNode *_agui_run_input_build              (const char         *thread_id,
                                               JsonArray          *resume,
                                               const char         *parent_run_id,
                                               char              **text);
-void      _agui_run_input_offer_text         (JsonNode           *input,
-                                              char               *text);
-char     *_agui_run_input_dup_text           (JsonNode           *input);
 gboolean  _agui_run_input_check_user_message (JsonObject         *message,
                                               GError            **error);
 gboolean  _agui_run_input_check_answers      (AguiTranscript     *transcript,

@@ -181,59 +181,6 @@ _agui_run_input_build (const char         *thread_id,
   return json_node_init_object (json_node_alloc (), input);
 }
 
-/* The text of the input a session is handing to a transport, so that a
- * transport that sends JSON need not print it again: offered for the
- * length of agui_transport_run_async(), on the thread that calls it. */
-typedef struct
-{
-  JsonNode *input;
-  char     *text;
-} Offer;
-
-static void
-offer_free (Offer *offer)
-{
-  g_free (offer->text);
-  g_free (offer);
-}
-
-static GPrivate offered = G_PRIVATE_INIT ((GDestroyNotify) offer_free);
-
-/* Takes @text; NULL @input and @text withdraw what was offered */
-void
-_agui_run_input_offer_text (JsonNode *input,
-                            char     *text)
-{
-  Offer *offer = g_private_get (&offered);
-
-  if (offer == NULL)
-    {
-      offer = g_new0 (Offer, 1);
-      g_private_set (&offered, offer);
-    }
-
-  g_free (offer->text);
-  offer->text = text;
-  offer->input = text != NULL ? input : NULL;
-}
-
-/* @input's JSON, as json_to_string() prints it */
-char *
-_agui_run_input_dup_text (JsonNode *input)
-{
-  Offer *offer = g_private_get (&offered);
-
-  g_return_val_if_fail (input != NULL, NULL);
-
-  if (offer != NULL && offer->input == input)
-    {
-      offer->input = NULL;
-      return g_steal_pointer (&offer->text);
-    }
-
-  return json_to_string (input, FALSE);
-}
-
 /* Answers for the interrupts the thread waits on: each names an open
  * interrupt, and together they answer every one (see
  * _agui_interrupts_check_resume()). */

@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "agui-transport.h"
+#include "agui-transport-private.h"
 
 /**
  * AguiTransport:
@@ -74,4 +74,33 @@ agui_transport_run_finish (AguiTransport  *self,
   g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
 
   return AGUI_TRANSPORT_GET_IFACE (self)->run_finish (self, result, error);
+}
+
+G_DEFINE_INTERFACE (AguiJsonBodyTransport, _agui_json_body_transport, AGUI_TYPE_TRANSPORT)
+
+static void
+_agui_json_body_transport_default_init (AguiJsonBodyTransportInterface *iface)
+{
+}
+
+/* Starts a run as agui_transport_run_async() does; a transport that
+ * sends JSON sends @body, the others never see it. @body: (nullable):
+ * @input's JSON text, or %NULL to have the transport print @input. */
+void
+_agui_transport_run_body_async (AguiTransport       *self,
+                                JsonNode            *input,
+                                GBytes              *body,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_TRANSPORT (self));
+  g_return_if_fail (input != NULL && JSON_NODE_HOLDS_OBJECT (input));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (body != NULL && AGUI_IS_JSON_BODY_TRANSPORT (self))
+    AGUI_JSON_BODY_TRANSPORT_GET_IFACE (self)->run_body_async (AGUI_JSON_BODY_TRANSPORT (self), input, body,
+                                                               cancellable, callback, user_data);
+  else
+    agui_transport_run_async (self, input, cancellable, callback, user_data);
 }

@@ -330,7 +330,7 @@ _agui_turn_rows_builder_step (AguiTurnRowsBuilder  *self,
         case PHASE_MESSAGES:
           if (self->index < _agui_transcript_get_n_records (self->transcript))
             {
-              JsonObject *message = _agui_transcript_dup_record_message (self->transcript, self->index++);
+              g_autoptr(JsonObject) message = _agui_transcript_dup_record_message (self->transcript, self->index++);
 
               if (!add_message (self, message, error))
                 return FALSE;
