@@ -102,7 +102,7 @@ struct _TandemWindow
   GtkWidget            *steps_box;
   GtkSpinner           *steps_spinner;
   GtkLabel             *steps_label;
-  /* What a screen reader finds about the run: see update_status() */
+  /* What a screen reader finds about the run: see tandem_window_update_status() */
   GtkWidget            *status;
   gpointer              status_session;  /* compared, never used */
   GtkStack             *content_stack;

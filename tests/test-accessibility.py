@@ -482,6 +482,8 @@ def main():
         wait_for(lambda: find(preferences, lambda o: role(o) == 'check box' and on_screen(o, extents(preferences)[2:])),
                  'the agents in Preferences')
         audit('Preferences', [preferences])
+        if app_process.poll() is not None:
+            fail('Tandem exited on its own, with {}'.format(app_process.returncode))
     finally:
         for process in reversed(processes):
             if process.poll() is None:
