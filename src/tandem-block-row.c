@@ -205,6 +205,24 @@ on_block_changed_cb (TandemBlockRow *self)
 }
 
 static void
+on_user_parts_changed_cb (TandemBlockRow *self,
+                          guint           position,
+                          guint           removed,
+                          guint           added,
+                          GListModel     *parts)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+      if (AGUI_IS_TEXT_PART (part))
+        g_signal_connect_object (part, "notify::text", G_CALLBACK (update_accessible_label), self, G_CONNECT_SWAPPED);
+    }
+
+  update_accessible_label (self);
+}
+
+static void
 tandem_block_row_clear (TandemBlockRow *self)
 {
   if (self->tick_id != 0)
@@ -214,8 +232,16 @@ tandem_block_row_clear (TandemBlockRow *self)
     }
   if (self->block != NULL)
     {
+      GListModel *parts = agui_message_get_parts (tandem_block_get_message (self->block));
+
       g_signal_handlers_disconnect_by_data (self->block, self);
-      g_signal_handlers_disconnect_by_data (agui_message_get_parts (tandem_block_get_message (self->block)), self);
+      g_signal_handlers_disconnect_by_data (parts, self);
+      for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+          g_signal_handlers_disconnect_by_data (part, self);
+        }
     }
   g_clear_object (&self->block);
   self->view = NULL;
@@ -903,8 +929,12 @@ tandem_block_row_set_block (TandemBlockRow *self,
 
       /* A message of the person's may get its words after its row */
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
-        g_signal_connect_object (agui_message_get_parts (tandem_block_get_message (block)), "items-changed",
-                                 G_CALLBACK (update_accessible_label), self, G_CONNECT_SWAPPED);
+        {
+          GListModel *parts = agui_message_get_parts (tandem_block_get_message (block));
+
+          g_signal_connect_object (parts, "items-changed", G_CALLBACK (on_user_parts_changed_cb), self, G_CONNECT_SWAPPED);
+          on_user_parts_changed_cb (self, 0, 0, g_list_model_get_n_items (parts), parts);
+        }
 
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
         {

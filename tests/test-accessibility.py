@@ -196,7 +196,9 @@ def interactive_on_screen(window):
 
 
 def real_name(text):
-    return text.strip() != '' and text != '(None)' and not TYPE_NAME.fullmatch(text)
+    # "You: " is who wrote a message without its words
+    return (text.strip() != '' and text != '(None)' and not TYPE_NAME.fullmatch(text)
+            and not text.rstrip().endswith(':'))
 
 
 def labelled_by(obj):
