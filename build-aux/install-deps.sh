@@ -13,6 +13,7 @@ packages=(
   gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0
   gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi
   gi-docgen
+  at-spi2-core python3-pyatspi gir1.2-atspi-2.0
 )
 
 missing=()

@@ -14,6 +14,7 @@
 
 #include "tandem-a2ui-image-loader.h"
 #include "tandem-a2ui-surface-view.h"
+#include "tandem-accessible.h"
 #include "tandem-window.h"
 
 /* An A2UI surface drawn with GTK widgets: built from an AguiActivityPart
@@ -829,7 +830,10 @@ build_modal (TandemA2uiSurfaceView *self,
       GtkWidget *child = build (self, trigger, scope, depth + 1);
 
       if (child != NULL)
-        gtk_button_set_child (GTK_BUTTON (button), child);
+        {
+          gtk_button_set_child (GTK_BUTTON (button), child);
+          tandem_accessible_label_by_content (button, child);
+        }
     }
   if (GTK_IS_LABEL (gtk_button_get_child (GTK_BUTTON (button))))
     gtk_widget_set_tooltip_text (button, gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button)))));
@@ -864,7 +868,10 @@ build_button (TandemA2uiSurfaceView *self,
       if (GTK_IS_LABEL (child))
         gtk_label_set_selectable (GTK_LABEL (child), FALSE);
       if (child != NULL)
-        gtk_button_set_child (GTK_BUTTON (button), child);
+        {
+          gtk_button_set_child (GTK_BUTTON (button), child);
+          tandem_accessible_label_by_content (button, child);
+        }
     }
 
   if (g_strcmp0 (variant, "primary") == 0)

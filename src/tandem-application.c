@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
 #include "tandem-quit-dialog.h"
@@ -268,6 +269,8 @@ tandem_application_startup (GApplication *application)
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);
+
+  tandem_accessible_init ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -721,6 +721,11 @@ tandem_approval_dialog_build (TandemApprovalDialog *self)
       g_autofree char *text = g_strdup_printf (_("The agent asks (%s)."), reason ? reason : _("no reason given"));
       adw_message_dialog_set_body (dialog, text);
     }
+  /* A screen reader names the dialog by its heading; the question is
+   * what it says next */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dialog),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, adw_message_dialog_get_body (dialog),
+                                  -1);
 
   if (self->approval)
     {

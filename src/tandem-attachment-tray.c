@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-attachment-tray.h"
 #include "tandem-media-view.h"
 
@@ -149,10 +150,10 @@ create_chip (TandemAttachmentTray *self,
   g_autofree char *remove_label = g_strdup_printf (_("Remove “%s”"), attachment->name);
 
   gtk_box_append (GTK_BOX (chip),
-                  gtk_image_new_from_icon_name (g_str_equal (kind, "image") ? "image-x-generic-symbolic"
-                                                : g_str_equal (kind, "audio") ? "audio-x-generic-symbolic"
-                                                : g_str_equal (kind, "video") ? "video-x-generic-symbolic"
-                                                : "text-x-generic-symbolic"));
+                  tandem_accessible_icon_new (g_str_equal (kind, "image") ? "image-x-generic-symbolic"
+                                              : g_str_equal (kind, "audio") ? "audio-x-generic-symbolic"
+                                              : g_str_equal (kind, "video") ? "video-x-generic-symbolic"
+                                              : "text-x-generic-symbolic"));
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (GTK_LABEL (name), 24);
   gtk_box_append (GTK_BOX (chip), name);

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-attempt-frame.h"
 
 /* One part's widget, and what happened around it that is not a message:
@@ -219,9 +220,9 @@ tandem_attempt_frame_update_notes (TandemAttemptFrame *self)
       gtk_widget_add_css_class (line, "attempt-note");
       gtk_widget_add_css_class (line, "dim-label");
       gtk_box_append (GTK_BOX (line),
-                      gtk_image_new_from_icon_name (run_end ? "process-stop-symbolic"
-                                                    : refused ? "dialog-warning-symbolic"
-                                                    : "object-select-symbolic"));
+                      tandem_accessible_icon_new (run_end ? "process-stop-symbolic"
+                                                  : refused ? "dialog-warning-symbolic"
+                                                  : "object-select-symbolic"));
       label = gtk_label_new (text);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -319,7 +320,7 @@ tandem_attempt_frame_init (TandemAttemptFrame *self)
 
   self->mark = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->mark, "attempt-mark");
-  icon = gtk_image_new_from_icon_name ("process-stop-symbolic");
+  icon = tandem_accessible_icon_new ("process-stop-symbolic");
   gtk_widget_add_css_class (icon, "dim-label");
   gtk_box_append (GTK_BOX (self->mark), icon);
   self->mark_label = gtk_label_new (NULL);

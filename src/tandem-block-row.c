@@ -8,10 +8,13 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-a2ui-surface-view.h"
+#include "tandem-accessible.h"
 #include "tandem-attempt-frame.h"
 #include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-block-window.h"
+#include "tandem-markdown-model.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-actions.h"
 #include "tandem-message-row.h"
@@ -54,6 +57,108 @@ G_DEFINE_FINAL_TYPE (TandemBlockRow, tandem_block_row, GTK_TYPE_WIDGET)
 enum { PROP_0, PROP_BLOCK, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
+/* The most of a block a screen reader hears as its name */
+#define EXCERPT_CHARS 60
+/* A Markdown block is read that far for its excerpt */
+#define EXCERPT_SOURCE_BYTES 512
+
+static const char *
+author_name (AguiRole role)
+{
+  switch (role)
+    {
+    case AGUI_ROLE_USER:
+      return _("You");
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+      return _("System");
+    case AGUI_ROLE_TOOL:
+      return _("Tool");
+    case AGUI_ROLE_ASSISTANT:
+    case AGUI_ROLE_REASONING:
+    case AGUI_ROLE_ACTIVITY:
+    default:
+      return _("Agent");
+    }
+}
+
+/* What the block says, in a few words */
+static char *
+dup_block_words (TandemBlockRow *self)
+{
+  AguiMessage *message = tandem_block_get_message (self->block);
+  AguiPart *part = tandem_block_get_part (self->block);
+  const char *start;
+  gsize length;
+
+  switch (tandem_block_get_kind (self->block))
+    {
+    case TANDEM_BLOCK_USER:
+      return tandem_message_dup_markdown (message);
+
+    case TANDEM_BLOCK_MARKDOWN:
+      {
+        g_autofree char *markdown = NULL;
+
+        start = tandem_block_peek_text (self->block, &length);
+        if (start == NULL)
+          return g_strdup ("");
+        /* Not into the middle of a character */
+        length = MIN (length, EXCERPT_SOURCE_BYTES);
+        while (length > 0 && start[length] != '\0' && (start[length] & 0xC0) == 0x80)
+          length--;
+        markdown = g_strndup (start, length);
+        return tandem_markdown_plain_text (markdown);
+      }
+
+    case TANDEM_BLOCK_REASONING:
+      return g_strdup (_("Reasoning"));
+
+    case TANDEM_BLOCK_TOOL_CALL:
+      /* Translators: a tool card as a screen reader names it; %s is the tool */
+      return g_strdup_printf (_("tool call %s"),
+                              AGUI_IS_TOOL_CALL_PART (part) && agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part))
+                              ? agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (part)) : "");
+
+    case TANDEM_BLOCK_ACTIVITY:
+      if (AGUI_IS_ACTIVITY_PART (part) && tandem_a2ui_is_surface (AGUI_ACTIVITY_PART (part)))
+        return g_strdup (_("an interactive card"));
+      G_GNUC_FALLTHROUGH;
+
+    case TANDEM_BLOCK_TEXT:
+    case TANDEM_BLOCK_MEDIA:
+    default:
+      return part != NULL ? tandem_part_dup_text (agui_message_get_role (message), part) : g_strdup ("");
+    }
+}
+
+/* A message is one group to a screen reader, named by who wrote it and
+ * its first words; a long answer is several blocks, each named by its
+ * own. GTK 4.8 names the list's row after nothing, so it gets the same
+ * name. */
+static void
+update_accessible_label (TandemBlockRow *self)
+{
+  g_autofree char *words = NULL;
+  g_autofree char *excerpt = NULL;
+  g_autofree char *label = NULL;
+  GtkWidget *item = gtk_widget_get_parent (GTK_WIDGET (self));
+
+  if (self->block == NULL)
+    return;
+
+  words = dup_block_words (self);
+  excerpt = tandem_accessible_excerpt (words, EXCERPT_CHARS);
+  /* Translators: who wrote a message, then its first words, as a screen
+   * reader names it: "Agent: The desktop says it is 23:05…" */
+  label = g_strdup_printf (_("%s: %s"), author_name (agui_message_get_role (tandem_block_get_message (self->block))),
+                           excerpt);
+
+  tandem_accessible_set_label (GTK_WIDGET (self), label);
+  if (item != NULL && GTK_IS_LIST_VIEW (gtk_widget_get_parent (item)))
+    tandem_accessible_set_label (item, label);
+}
+
 static void
 update_markdown (TandemBlockRow *self)
 {
@@ -65,6 +170,7 @@ update_markdown (TandemBlockRow *self)
   text = g_strndup (start != NULL ? start : "", length);
   tandem_markdown_view_set_offset (TANDEM_MARKDOWN_VIEW (self->view), tandem_block_get_start (self->block));
   tandem_markdown_view_set_text (TANDEM_MARKDOWN_VIEW (self->view), text);
+  update_accessible_label (self);
   if (TANDEM_IS_ATTEMPT_FRAME (self->child))
     tandem_attempt_frame_set_show_mark (TANDEM_ATTEMPT_FRAME (self->child),
                                         tandem_block_get_last_of_part (self->block));
@@ -99,6 +205,24 @@ on_block_changed_cb (TandemBlockRow *self)
 }
 
 static void
+on_user_parts_changed_cb (TandemBlockRow *self,
+                          guint           position,
+                          guint           removed,
+                          guint           added,
+                          GListModel     *parts)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+      if (AGUI_IS_TEXT_PART (part))
+        g_signal_connect_object (part, "notify::text", G_CALLBACK (update_accessible_label), self, G_CONNECT_SWAPPED);
+    }
+
+  update_accessible_label (self);
+}
+
+static void
 tandem_block_row_clear (TandemBlockRow *self)
 {
   if (self->tick_id != 0)
@@ -107,7 +231,18 @@ tandem_block_row_clear (TandemBlockRow *self)
       self->tick_id = 0;
     }
   if (self->block != NULL)
-    g_signal_handlers_disconnect_by_data (self->block, self);
+    {
+      GListModel *parts = agui_message_get_parts (tandem_block_get_message (self->block));
+
+      g_signal_handlers_disconnect_by_data (self->block, self);
+      g_signal_handlers_disconnect_by_data (parts, self);
+      for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+        {
+          g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
+
+          g_signal_handlers_disconnect_by_data (part, self);
+        }
+    }
   g_clear_object (&self->block);
   self->view = NULL;
   g_clear_pointer (&self->child, gtk_widget_unparent);
@@ -725,6 +860,7 @@ tandem_block_row_class_init (TandemBlockRowClass *klass)
   widget_class->size_allocate = tandem_block_row_size_allocate;
 
   gtk_widget_class_set_css_name (widget_class, "blockrow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -831,6 +967,15 @@ tandem_block_row_set_block (TandemBlockRow *self,
                                    self, G_CONNECT_SWAPPED);
         }
 
+      /* A message of the person's may get its words after its row */
+      if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
+        {
+          GListModel *parts = agui_message_get_parts (tandem_block_get_message (block));
+
+          g_signal_connect_object (parts, "items-changed", G_CALLBACK (on_user_parts_changed_cb), self, G_CONNECT_SWAPPED);
+          on_user_parts_changed_cb (self, 0, 0, g_list_model_get_n_items (parts), parts);
+        }
+
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
         {
           update_markdown (self);
@@ -838,6 +983,7 @@ tandem_block_row_set_block (TandemBlockRow *self,
         }
     }
 
+  update_accessible_label (self);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BLOCK]);
 }

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-interrupt-banner.h"
 
 /* "2 questions waiting" with Answer…: what stays of the agent's questions
@@ -107,7 +108,7 @@ tandem_interrupt_banner_init (TandemInterruptBanner *self)
   gtk_widget_add_css_class (self->box, "interrupt-banner");
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  icon = gtk_image_new_from_icon_name ("dialog-question-symbolic");
+  icon = tandem_accessible_icon_new ("dialog-question-symbolic");
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (self->box), icon);
 

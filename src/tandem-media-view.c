@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-a2ui-image-loader.h"
 #include "tandem-conversation-search.h"
 #include "tandem-media-view.h"
@@ -162,7 +163,7 @@ create_chip (AguiMediaPart *part,
   gtk_box_append (GTK_BOX (labels), details);
 
   gtk_box_append (GTK_BOX (box),
-                  gtk_image_new_from_icon_name (problem != NULL ? "image-missing-symbolic" : icon_for_kind (kind)));
+                  tandem_accessible_icon_new (problem != NULL ? "image-missing-symbolic" : icon_for_kind (kind)));
   gtk_box_append (GTK_BOX (box), labels);
   gtk_widget_set_halign (box, GTK_ALIGN_START);
   gtk_widget_add_css_class (box, "media-chip");

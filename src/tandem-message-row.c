@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-conversation-search.h"
 #include "tandem-display-text.h"
@@ -185,7 +186,7 @@ create_activity_widget (AguiActivityPart *part)
   gtk_widget_add_css_class (title, "heading");
   gtk_widget_add_css_class (content, "monospace");
   gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_box_append (GTK_BOX (header), gtk_image_new_from_icon_name ("emblem-system-symbolic"));
+  gtk_box_append (GTK_BOX (header), tandem_accessible_icon_new ("emblem-system-symbolic"));
   gtk_box_append (GTK_BOX (header), title);
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), content);

@@ -210,6 +210,9 @@ create_agent_row_cb (gpointer item,
   set_accessible_label (GTK_WIDGET (row->check), use_label);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
+  /* The row makes its title name the check box too, which would read
+   * "Use “Demo” for new conversations Demo": the label above says it all */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (row->check), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 
   if (tandem_agent_is_demo (agent))
     {

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-save-banner.h"
 
 /* A banner that stays while the conversation is not being saved, says
@@ -161,7 +162,7 @@ tandem_save_banner_init (TandemSaveBanner *self)
   gtk_widget_add_css_class (self->box, "error-banner");
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  icon = gtk_image_new_from_icon_name ("document-save-symbolic");
+  icon = tandem_accessible_icon_new ("document-save-symbolic");
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (self->box), icon);
 

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-accessible.h"
 #include "tandem-conversation-search.h"
 #include "tandem-display-text.h"
 #include "tandem-tool-card.h"
@@ -28,6 +29,7 @@ struct _TandemToolCard
   /* Template widgets; box is bound only so that
    * gtk_widget_dispose_template() unparents it. */
   GtkWidget        *box;
+  GtkWidget        *expander;
   GtkWidget        *status_icon;
   GtkWidget        *spinner;
   GtkWidget        *name_label;
@@ -113,6 +115,21 @@ static const StatusLook status_looks[] = {
 
 static const char * const status_classes[] = { "dim-label", "accent", "success", "warning", "error" };
 
+/* The header is one button to a screen reader: it says what the header
+ * shows, the tool and how its call stands */
+static void
+tandem_tool_card_update_header_label (TandemToolCard *self)
+{
+  g_autofree char *label = NULL;
+
+  /* Translators: a tool card's header as a screen reader reads it: the
+   * tool's name, then how its call stands ("archive_notes, Denied") */
+  label = g_strdup_printf (C_("tool card", "%s, %s"),
+                           gtk_label_get_text (GTK_LABEL (self->name_label)),
+                           gtk_label_get_text (GTK_LABEL (self->status_label)));
+  tandem_accessible_set_label (self->expander, label);
+}
+
 static void
 tandem_tool_card_update_status (TandemToolCard *self)
 {
@@ -137,6 +154,8 @@ tandem_tool_card_update_status (TandemToolCard *self)
     }
   gtk_widget_add_css_class (self->status_label, look->css);
   gtk_widget_add_css_class (self->status_icon, look->css);
+
+  tandem_tool_card_update_header_label (self);
 
   gtk_widget_set_visible (self->answer_button, status == AGUI_TOOL_CALL_AWAITING_APPROVAL);
   gtk_widget_set_visible (self->answer_box,
@@ -323,7 +342,10 @@ on_part_notify_cb (TandemToolCard   *self,
   else if (g_str_equal (name, "result") || g_str_equal (name, "error"))
     tandem_tool_card_update_result (self);
   else if (g_str_equal (name, "tool-name"))
-    gtk_label_set_text (GTK_LABEL (self->name_label), agui_tool_call_part_get_tool_name (part) ? agui_tool_call_part_get_tool_name (part) : "");
+    {
+      gtk_label_set_text (GTK_LABEL (self->name_label), agui_tool_call_part_get_tool_name (part) ? agui_tool_call_part_get_tool_name (part) : "");
+      tandem_tool_card_update_header_label (self);
+    }
 }
 
 static void
@@ -397,6 +419,7 @@ tandem_tool_card_class_init (TandemToolCardClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-tool-card.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, box);
+  gtk_widget_class_bind_template_child (widget_class, TandemToolCard, expander);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, status_icon);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, spinner);
   gtk_widget_class_bind_template_child (widget_class, TandemToolCard, name_label);

@@ -10,6 +10,7 @@
 
 #include "agui-run-state-private.h"
 
+#include "tandem-accessible.h"
 #include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-approval-notice.h"
@@ -113,6 +114,9 @@ struct _TandemWindow
   GtkWidget            *steps_box;
   GtkSpinner           *steps_spinner;
   GtkLabel             *steps_label;
+  /* What a screen reader finds about the run: see tandem_window_update_status() */
+  GtkWidget            *status;
+  gpointer              status_session;  /* compared, never used */
   GtkStack             *content_stack;
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
@@ -710,6 +714,34 @@ tandem_window_update_run_state (TandemWindow *self)
   tandem_window_update_actions (self);
 }
 
+/* How the conversation stands, for a screen reader: a status object
+ * below the header whose name it reads when asked, and (GTK 4.14 and
+ * later) hears said when a run ends, fails or asks a question. Opening
+ * another conversation changes it without a word. */
+static void
+tandem_window_update_status (TandemWindow *self)
+{
+  AguiRunState *state = self->session != NULL ? agui_agent_session_get_run_state (self->session) : NULL;
+  gboolean same_session = self->status_session == (gpointer) self->session;
+  gboolean busy = is_busy (self);
+  const char *text;
+
+  if (busy)
+    text = _("The agent is answering");
+  else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FAILED)
+    text = gtk_label_get_text (self->error_label);
+  else if (has_pending_interrupts (self))
+    text = _("The agent is waiting for your answer");
+  else if (self->transcript != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+    text = _("The answer is complete");
+  else
+    text = _("No messages yet");
+
+  self->status_session = self->session;
+  if (tandem_accessible_set_label (self->status, text) && same_session && !busy && self->session != NULL)
+    tandem_accessible_announce (self->status, text);
+}
+
 /* A composer that cannot take a message says why, instead of letting
  * typing silently do nothing. */
 static void
@@ -782,6 +814,7 @@ tandem_window_update_actions (TandemWindow *self)
     tandem_interrupt_banner_set_expired (self->interrupt_banner, expired);
     tandem_interrupt_banner_set_count (self->interrupt_banner, pending != NULL ? g_list_model_get_n_items (pending) : 0);
   }
+  tandem_window_update_status (self);
 }
 
 static void
@@ -3187,6 +3220,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_box);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_spinner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, steps_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, status);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_page);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_preferences_button);
