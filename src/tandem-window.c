@@ -64,6 +64,8 @@ struct _TandemWindow
   GtkWindow            *approval_dialog;
   GHashTable           *pending_deletes;
   char                 *last_user_text;
+  /* The store opened: what was typed goes to the conversation kept */
+  gboolean              keep_composer_text;
   guint                 follow_tick;
   GtkNativeDialog      *file_chooser;
   TandemExportFormat    export_format;
@@ -684,14 +686,23 @@ tandem_window_update_composer_hint (TandemWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
 }
 
+static gboolean
+store_opening (TandemWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  return application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application));
+}
+
 static void
 tandem_window_update_actions (TandemWindow *self)
 {
   gboolean busy = is_busy (self);
   gboolean waiting = has_pending_interrupts (self);
   gboolean failed = FALSE;
-  /* Without its agent a conversation can be read, not continued */
-  gboolean usable = self->session != NULL && self->agent_problem == NULL;
+  /* Without its agent a conversation can be read, not continued; nor
+   * before the store is open, which would not keep what is sent */
+  gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
   g_autofree char *text = dup_composer_text (self);
   gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
 
@@ -2743,10 +2754,23 @@ show_store_error (TandemWindow *self)
     }
 }
 
-/* The store opens on a worker: until it is open, the sidebar is empty
- * and the new conversation is not kept, so it starts again, kept, unless
- * the person has begun it already. */
+/* The store opens on a worker: until it is open, the sidebar is empty,
+ * nothing can be sent, and the new conversation is not kept, so it
+ * starts again, kept, with what the person typed meanwhile. */
 static void tandem_window_check_reopen (TandemWindow *self);
+
+static void
+tandem_window_adopt_store (TandemWindow *self)
+{
+  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
+      !agui_agent_session_get_busy (self->session) &&
+      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
+    {
+      self->keep_composer_text = TRUE;
+      tandem_window_new_chat (self);
+    }
+  tandem_window_update_actions (self);
+}
 
 static void
 on_application_store_cb (TandemWindow      *self,
@@ -2763,10 +2787,7 @@ on_application_store_cb (TandemWindow      *self,
       return;
     }
 
-  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
-      !agui_agent_session_get_busy (self->session) &&
-      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
-    tandem_window_new_chat (self);
+  tandem_window_adopt_store (self);
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -3125,7 +3146,20 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
-  tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+  if (self->keep_composer_text)
+    {
+      /* What the person typed while the store opened is theirs: it stays */
+      g_autofree char *typed = dup_composer_text (self);
+
+      tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+      if (typed[0] != '\0')
+        gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), typed, -1);
+      self->keep_composer_text = FALSE;
+    }
+  else
+    {
+      tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+    }
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
@@ -3173,9 +3207,16 @@ on_reopen_thread_cb (GObject      *object,
   g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
 
   thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, NULL);
-  /* Deleted since, or another store: the new chat stays */
+  /* Deleted since, or another store: a new chat, kept */
   if (thread != NULL && thread_id != NULL && is_new_conversation (self))
-    tandem_window_open_thread (self, thread_id);
+    {
+      self->keep_composer_text = TRUE;
+      tandem_window_open_thread (self, thread_id);
+    }
+  else
+    {
+      tandem_window_adopt_store (self);
+    }
 }
 
 static void
