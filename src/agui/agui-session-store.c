@@ -36,7 +36,7 @@
  * A session given the store ([property@Agui.AgentSession:store]) writes
  * each turn in one transaction. While a turn is in flight, the person's
  * message (before the request leaves) and then the answer's events (a
- * batch at most every tenth of a second) go to a journal, which the
+ * batch at most every twentieth of a second) go to a journal, which the
  * turn takes in when it is saved: a crash, a kill or a full disk loses at
  * most the last moments of an answer, and a restore shows what the
  * journal kept, the answer marked as failed. Before they are written, a
