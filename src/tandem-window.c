@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "agui-run-state-private.h"
+#include "agui-session-store-private.h"
 
 #include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
@@ -750,9 +751,10 @@ on_session_busy_changed_cb (TandemWindow *self)
 }
 
 /* What the next launch reopens: this conversation once it has a turn
- * to keep, a new chat otherwise. Written when the window closes, with its
- * size, as GNOME apps keep their state, and whenever the conversation
- * shown changes, so that an app that is killed or crashes reopens it
+ * to keep or a draft (a new conversation only typed in), a new chat
+ * otherwise. Written when the window closes, with its size, as GNOME apps
+ * keep their state, and whenever the conversation shown changes or is
+ * first typed in, so that an app that is killed or crashes reopens it
  * too. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
@@ -764,7 +766,8 @@ tandem_window_remember_thread (TandemWindow *self)
     return;
 
   if (self->session != NULL && self->store != NULL &&
-      g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+      (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0 ||
+       gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) > 0))
     thread_id = agui_agent_session_get_thread_id (self->session);
 
   remembered = g_settings_get_string (self->settings, "last-thread");
@@ -3026,6 +3029,8 @@ tandem_window_init (TandemWindow *self)
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
+  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+                           G_CALLBACK (tandem_window_remember_thread), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer_view, "paste-clipboard",
                            G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
@@ -3197,6 +3202,34 @@ tandem_window_new_chat (TandemWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
 }
 
+/* The conversation to reopen was never sent: it has a draft, or nothing */
+static void
+on_reopen_draft_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
+  g_autofree char *draft = NULL;
+  g_autoptr(GError) error = NULL;
+
+  draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
+      gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) == 0)
+    {
+      /* The same new conversation, its draft read back by the keeper */
+      tandem_window_open (self, thread_id, NULL);
+      gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    g_warning ("%s", error->message);
+
+  tandem_window_adopt_store (self);
+}
+
 static void
 on_reopen_thread_cb (GObject      *object,
                      GAsyncResult *result,
@@ -3205,13 +3238,22 @@ on_reopen_thread_cb (GObject      *object,
   g_autoptr(TandemWindow) self = user_data;
   g_autoptr(JsonObject) thread = NULL;
   g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
+  g_autoptr(GError) error = NULL;
 
-  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, NULL);
-  /* Deleted since, or another store: a new chat, kept */
+  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  /* Deleted since, or never sent, or another store: a new chat, kept */
   if (thread != NULL && thread_id != NULL && is_new_conversation (self))
     {
       self->keep_composer_text = TRUE;
       tandem_window_open_thread (self, thread_id);
+    }
+  else if (thread == NULL && thread_id != NULL && self->store != NULL)
+    {
+      self->reopen_thread = g_steal_pointer (&thread_id);
+      _agui_session_store_dup_draft_async (self->store, self->reopen_thread, self->cancellable,
+                                           on_reopen_draft_cb, g_object_ref (self));
     }
   else
     {
