@@ -25,11 +25,13 @@
  * XDG folders its own, the test's display and session bus, --agent at a
  * loopback agent), is asked a question typed on the X server's keyboard
  * and killed (SIGKILL) at a random instant of the answer. The agent
- * streams a word every WORD_MS and notes when each left. After each kill
- * the store holds, as a relaunch restores it, the question (whenever the
- * agent saw it) and every word that left KEEP_MS or more before the
- * kill; every few rounds a relaunched window shows them too. Each launch
- * after the first starts on the store the kill before left.
+ * streams a word every WORD_MS and notes when each left; the test pings
+ * the window meanwhile to know when the program's main loop ran, and so
+ * when a word that arrived was shown. After each kill the store holds, as
+ * a relaunch restores it, the question (whenever the agent saw it) and
+ * every word that left and was shown KEEP_MS or more before the kill;
+ * every few rounds a relaunched window shows them too. Each launch after
+ * the first starts on the store the kill before left.
  *
  * TANDEM_TEST_KILL_ROUNDS: the number of kills (default 100);
  * TANDEM_TEST_KILL_WINDOW_EVERY: a window checks every Nth (default 10). */
@@ -487,20 +489,130 @@ app_name_owned (void)
   return owned;
 }
 
+/* Whether the program's main loop runs: the window manager's ping
+ * (_NET_WM_PING), which GTK answers from its main loop. A word that
+ * reached the program was shown once the loop went round after it: a
+ * program the machine gave no time (a loaded CI runner) has shown
+ * nothing, and a journal can keep nothing it did not see. */
+
+#define MAX_PINGS 4096
+
+typedef struct
+{
+  Display *display;
+  Atom     protocols;
+  Atom     ping;
+  guint    n_sent;
+  gint64   sent[MAX_PINGS];
+  gint64   answered[MAX_PINGS];
+} Pinger;
+
+static Pinger the_pinger;
+
+static void
+pinger_init (Pinger *pinger)
+{
+  memset (pinger, 0, sizeof *pinger);
+  pinger->display = XOpenDisplay (NULL);
+  g_assert_nonnull (pinger->display);
+  pinger->protocols = XInternAtom (pinger->display, "WM_PROTOCOLS", False);
+  pinger->ping = XInternAtom (pinger->display, "_NET_WM_PING", False);
+  /* GTK sends the answer to the root window */
+  XSelectInput (pinger->display, DefaultRootWindow (pinger->display), SubstructureNotifyMask);
+  XFlush (pinger->display);
+}
+
+static void
+pinger_collect (Pinger *pinger)
+{
+  while (XPending (pinger->display))
+    {
+      XEvent event;
+      unsigned long serial;
+
+      XNextEvent (pinger->display, &event);
+      if (event.type != ClientMessage || event.xclient.message_type != pinger->protocols ||
+          (Atom) event.xclient.data.l[0] != pinger->ping)
+        continue;
+      serial = (unsigned long) event.xclient.data.l[1];
+      if (serial >= 1 && serial <= pinger->n_sent && pinger->answered[serial - 1] == 0)
+        pinger->answered[serial - 1] = g_get_monotonic_time ();
+    }
+}
+
+static void
+pinger_send (Pinger *pinger,
+             Window  window)
+{
+  XEvent event = { 0 };
+
+  if (pinger->n_sent == MAX_PINGS)
+    return;
+  pinger->sent[pinger->n_sent++] = g_get_monotonic_time ();
+  event.xclient.type = ClientMessage;
+  event.xclient.window = window;
+  event.xclient.message_type = pinger->protocols;
+  event.xclient.format = 32;
+  event.xclient.data.l[0] = pinger->ping;
+  event.xclient.data.l[1] = pinger->n_sent;
+  event.xclient.data.l[2] = window;
+  XSendEvent (pinger->display, window, False, NoEventMask, &event);
+  XFlush (pinger->display);
+}
+
+/* Waits until @until, pinging @window every few milliseconds */
+static void
+pinger_watch (Pinger *pinger,
+              Window  window,
+              gint64  until)
+{
+  pinger->n_sent = 0;
+  memset (pinger->answered, 0, sizeof pinger->answered);
+  while (g_get_monotonic_time () < until)
+    {
+      pinger_send (pinger, window);
+      pinger_collect (pinger);
+      g_usleep (MIN (5000, MAX (until - g_get_monotonic_time (), 0)));
+    }
+  pinger_collect (pinger);
+}
+
+/* When what reached the program at @time was shown: the loop answered
+ * two pings sent after it (one to take the bytes in, one for anything
+ * they queued); 0 if it did not before the kill */
+static gint64
+shown_at (const Pinger *pinger,
+          gint64        time)
+{
+  guint rounds = 0;
+
+  for (guint i = 0; i < pinger->n_sent; i++)
+    if (pinger->sent[i] > time && pinger->answered[i] != 0 && ++rounds == 2)
+      return pinger->answered[i];
+
+  return 0;
+}
+
 /* What a relaunch finds */
 
 /* The answer as far as the store must keep it: every word that left
- * KEEP_MS or more before @killed_at */
+ * the agent and was shown KEEP_MS or more before @killed_at */
 static char *
-dup_kept_words (const Run *run,
-                gint64     killed_at)
+dup_kept_words (const Run    *run,
+                const Pinger *pinger,
+                gint64        killed_at)
 {
   GString *text = g_string_new (NULL);
 
   for (guint i = 0; i < WORDS && run->word_sent[i] != 0 && run->word_sent[i] <= killed_at - KEEP_MS * 1000; i++)
     {
-      g_autofree char *next = word (i);
+      gint64 shown = shown_at (pinger, run->word_sent[i]);
 
+      g_autofree char *next = NULL;
+
+      if (shown == 0 || shown > killed_at - KEEP_MS * 1000)
+        break;
+      next = word (i);
       g_string_append (text, next);
     }
 
@@ -535,7 +647,7 @@ check_store (const char *store_path,
   g_autoptr(AguiAgentSession) session = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) answer = g_string_new (NULL);
-  g_autofree char *kept = dup_kept_words (run, killed_at);
+  g_autofree char *kept = dup_kept_words (run, &the_pinger, killed_at);
   g_autofree char *full = dup_full_answer ();
   gboolean asked = FALSE;
   GListModel *transcript;
@@ -566,7 +678,7 @@ check_store (const char *store_path,
     g_error ("round %d: the question “%s”, which the agent received, is not in the store after the kill",
              round, run->question);
   if (!g_str_has_prefix (answer->str, kept))
-    g_error ("round %d: the store kept “%s” of the answer; “%s” had left %d ms or more before the kill",
+    g_error ("round %d: the store kept “%s” of the answer; “%s” had left and been shown %d ms or more before the kill",
              round, answer->str, kept, KEEP_MS);
   if (!g_str_has_prefix (full, answer->str))
     g_error ("round %d: the store holds “%s”, which the agent never said", round, answer->str);
@@ -618,7 +730,7 @@ check_window (const char *store_path,
   static guint n;
   g_autofree char *id = g_strdup_printf ("io.github.tandemdesk.Tandem.Relaunch%u", n++);
   g_autoptr(TandemApplication) app = tandem_test_application_new (id, store_path);
-  g_autofree char *kept = dup_kept_words (run, killed_at);
+  g_autofree char *kept = dup_kept_words (run, &the_pinger, killed_at);
   TandemWindow *window = tandem_window_new (app);
 
   gtk_window_present (GTK_WINDOW (window));
@@ -676,11 +788,12 @@ test_kill_streamed_runs (void)
   int words_checked = 0;
 
   g_test_summary ("The tandem program killed (SIGKILL) at random instants of streamed answers keeps the "
-                  "question always and every word that left the agent 250 ms before the kill");
+                  "question always and every word of the answer shown 250 ms before the kill");
 
   g_assert_no_error (error);
   store_path = g_build_filename (home, "tandem.db", NULL);
   agent = agent_start ();
+  pinger_init (&the_pinger);
 
   for (int round = 0; round < rounds; round++)
     {
@@ -722,7 +835,7 @@ test_kill_streamed_runs (void)
       g_assert_cmpuint (agent_n_runs (agent), ==, before + 1);
 
       /* Anywhere from the request to a while after the answer ended */
-      g_usleep (g_test_rand_int_range (0, (WORDS * WORD_MS + 400) * 1000));
+      pinger_watch (&the_pinger, window, g_get_monotonic_time () + g_test_rand_int_range (0, (WORDS * WORD_MS + 400) * 1000));
       killed_at = g_get_monotonic_time ();
       g_subprocess_send_signal (process, SIGKILL);
       g_assert_true (g_subprocess_wait (process, NULL, &error));
@@ -732,7 +845,7 @@ test_kill_streamed_runs (void)
 
       run = agent_dup_run (agent, before);
       g_assert_cmpstr (run->question, ==, question);
-      kept = dup_kept_words (run, killed_at);
+      kept = dup_kept_words (run, &the_pinger, killed_at);
       for (const char *c = kept; *c != '\0'; c++)
         words_checked += *c == ' ';
       g_test_message ("round %d: killed %" G_GINT64_FORMAT " ms after the question, %zu bytes of the answer to keep",
@@ -748,6 +861,7 @@ test_kill_streamed_runs (void)
     }
 
   agent_stop (agent);
+  XCloseDisplay (the_pinger.display);
   if (rounds >= 10)
     {
       g_assert_cmpint (cut_short, >, 0);
