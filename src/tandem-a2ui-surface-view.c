@@ -15,6 +15,7 @@
 #include "tandem-a2ui-image-loader.h"
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-accessible.h"
+#include "tandem-a2ui-values.h"
 #include "tandem-window.h"
 
 /* An A2UI surface drawn with GTK widgets: built from an AguiActivityPart
@@ -86,6 +87,7 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void keep_values (TandemA2uiSurfaceView *self);
 static GtkWidget *build (TandemA2uiSurfaceView *self,
                          AguiA2uiComponent     *component,
                          const char            *scope,
@@ -169,6 +171,11 @@ write_value (TandemA2uiSurfaceView *self,
   if (!agui_a2ui_surface_set_value (self->surface, path, value, &error))
     g_warning ("A2UI component '%s' could not store its value: %s",
                agui_a2ui_component_get_id (component), error->message);
+  else
+    {
+      keep_values (self);
+      tandem_a2ui_values_note (self->surface, path, value);
+    }
 }
 
 /* Status and errors */
@@ -272,6 +279,17 @@ find_session (TandemA2uiSurfaceView *self)
   window = gtk_widget_get_ancestor (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
   return window ? tandem_window_get_session (TANDEM_WINDOW (window)) : NULL;
+}
+
+/* What the person sets is kept with the conversation the view is in,
+ * and what they had set comes back (once per surface) */
+static void
+keep_values (TandemA2uiSurfaceView *self)
+{
+  AguiAgentSession *session = find_session (self);
+
+  if (session != NULL && self->part != NULL)
+    tandem_a2ui_values_restore (self->surface, session, agui_part_get_message_id (AGUI_PART (self->part)));
 }
 
 static void
@@ -1625,6 +1643,15 @@ on_part_content_cb (TandemA2uiSurfaceView *self)
 /* GObject */
 
 static void
+tandem_a2ui_surface_view_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (tandem_a2ui_surface_view_parent_class)->root (widget);
+
+  /* In a window now: its conversation is the one to keep values with */
+  keep_values (TANDEM_A2UI_SURFACE_VIEW (widget));
+}
+
+static void
 tandem_a2ui_surface_view_dispose (GObject *object)
 {
   TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (object);
@@ -1746,6 +1773,8 @@ tandem_a2ui_surface_view_constructed (GObject *object)
     {
       g_signal_connect_object (self->part, "notify::content", G_CALLBACK (on_part_content_cb), self, G_CONNECT_SWAPPED);
       agui_a2ui_surface_apply_content (self->surface, agui_activity_part_get_content (self->part));
+      /* What the person had set, over what the agent sent */
+      keep_values (self);
     }
 
   /* apply_content() emits nothing for a surface that stays empty. */
@@ -1764,6 +1793,7 @@ tandem_a2ui_surface_view_class_init (TandemA2uiSurfaceViewClass *klass)
   object_class->get_property = tandem_a2ui_surface_view_get_property;
   object_class->set_property = tandem_a2ui_surface_view_set_property;
   object_class->constructed = tandem_a2ui_surface_view_constructed;
+  widget_class->root = tandem_a2ui_surface_view_root;
 
   properties[PROP_PART] =
     g_param_spec_object ("part", NULL, NULL, AGUI_TYPE_ACTIVITY_PART,
@@ -1880,8 +1910,12 @@ tandem_a2ui_surface_view_set_session (TandemA2uiSurfaceView *self,
   g_return_if_fail (TANDEM_IS_A2UI_SURFACE_VIEW (self));
   g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
 
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  if (!g_set_object (&self->session, session))
+    return;
+
+  if (self->surface != NULL)
+    keep_values (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 /**

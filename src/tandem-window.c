@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "agui-run-state-private.h"
+#include "agui-session-store-private.h"
 
 #include "tandem-accessible.h"
 #include "tandem-agent-transport.h"
@@ -73,6 +74,8 @@ struct _TandemWindow
   GtkWindow            *approval_dialog;
   GHashTable           *pending_deletes;
   char                 *last_user_text;
+  /* The store opened: what was typed goes to the conversation kept */
+  gboolean              keep_composer_text;
   guint                 follow_tick;
   GtkNativeDialog      *file_chooser;
   TandemExportFormat    export_format;
@@ -764,14 +767,23 @@ tandem_window_update_composer_hint (TandemWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
 }
 
+static gboolean
+store_opening (TandemWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  return application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application));
+}
+
 static void
 tandem_window_update_actions (TandemWindow *self)
 {
   gboolean busy = is_busy (self);
   gboolean waiting = has_pending_interrupts (self);
   gboolean failed = FALSE;
-  /* Without its agent a conversation can be read, not continued */
-  gboolean usable = self->session != NULL && self->agent_problem == NULL;
+  /* Without its agent a conversation can be read, not continued; nor
+   * before the store is open, which would not keep what is sent */
+  gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
   g_autofree char *text = dup_composer_text (self);
   gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
 
@@ -825,9 +837,10 @@ on_session_busy_changed_cb (TandemWindow *self)
 }
 
 /* What the next launch reopens: this conversation once it has a turn
- * to keep, a new chat otherwise. Written when the window closes, with its
- * size, as GNOME apps keep their state, and whenever the conversation
- * shown changes, so that an app that is killed or crashes reopens it
+ * to keep or a draft (a new conversation only typed in), a new chat
+ * otherwise. Written when the window closes, with its size, as GNOME apps
+ * keep their state, and whenever the conversation shown changes or is
+ * first typed in, so that an app that is killed or crashes reopens it
  * too. */
 static void
 tandem_window_remember_thread (TandemWindow *self)
@@ -839,7 +852,8 @@ tandem_window_remember_thread (TandemWindow *self)
     return;
 
   if (self->session != NULL && self->store != NULL &&
-      g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
+      (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0 ||
+       gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) > 0))
     thread_id = agui_agent_session_get_thread_id (self->session);
 
   remembered = g_settings_get_string (self->settings, "last-thread");
@@ -3032,10 +3046,23 @@ show_store_error (TandemWindow *self)
     }
 }
 
-/* The store opens on a worker: until it is open, the sidebar is empty
- * and the new conversation is not kept, so it starts again, kept, unless
- * the person has begun it already. */
+/* The store opens on a worker: until it is open, the sidebar is empty,
+ * nothing can be sent, and the new conversation is not kept, so it
+ * starts again, kept, with what the person typed meanwhile. */
 static void tandem_window_check_reopen (TandemWindow *self);
+
+static void
+tandem_window_adopt_store (TandemWindow *self)
+{
+  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
+      !agui_agent_session_get_busy (self->session) &&
+      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
+    {
+      self->keep_composer_text = TRUE;
+      tandem_window_new_chat (self);
+    }
+  tandem_window_update_actions (self);
+}
 
 static void
 on_application_store_cb (TandemWindow      *self,
@@ -3052,10 +3079,7 @@ on_application_store_cb (TandemWindow      *self,
       return;
     }
 
-  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
-      !agui_agent_session_get_busy (self->session) &&
-      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
-    tandem_window_new_chat (self);
+  tandem_window_adopt_store (self);
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -3318,6 +3342,8 @@ tandem_window_init (TandemWindow *self)
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
+  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+                           G_CALLBACK (tandem_window_remember_thread), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer_view, "paste-clipboard",
                            G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
@@ -3454,7 +3480,20 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_conversation_search_set_blocks (self->conversation_search, G_LIST_MODEL (self->block_window));
   tandem_state_inspector_set_transcript (self->inspector, self->transcript);
   tandem_save_banner_set_session (self->save_banner, session);
-  tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+  if (self->keep_composer_text)
+    {
+      /* What the person typed while the store opened is theirs: it stays */
+      g_autofree char *typed = dup_composer_text (self);
+
+      tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+      if (typed[0] != '\0')
+        gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), typed, -1);
+      self->keep_composer_text = FALSE;
+    }
+  else
+    {
+      tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
+    }
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
@@ -3495,6 +3534,34 @@ tandem_window_new_chat (TandemWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
 }
 
+/* The conversation to reopen was never sent: it has a draft, or nothing */
+static void
+on_reopen_draft_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
+  g_autofree char *draft = NULL;
+  g_autoptr(GError) error = NULL;
+
+  draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
+      gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) == 0)
+    {
+      /* The same new conversation, its draft read back by the keeper */
+      tandem_window_open (self, thread_id, NULL);
+      gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    g_warning ("%s", error->message);
+
+  tandem_window_adopt_store (self);
+}
+
 static void
 on_reopen_thread_cb (GObject      *object,
                      GAsyncResult *result,
@@ -3503,11 +3570,27 @@ on_reopen_thread_cb (GObject      *object,
   g_autoptr(TandemWindow) self = user_data;
   g_autoptr(JsonObject) thread = NULL;
   g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
+  g_autoptr(GError) error = NULL;
 
-  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, NULL);
-  /* Deleted since, or another store: the new chat stays */
+  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  /* Deleted since, or never sent, or another store: a new chat, kept */
   if (thread != NULL && thread_id != NULL && is_new_conversation (self))
-    tandem_window_open_thread (self, thread_id);
+    {
+      self->keep_composer_text = TRUE;
+      tandem_window_open_thread (self, thread_id);
+    }
+  else if (thread == NULL && thread_id != NULL && self->store != NULL)
+    {
+      self->reopen_thread = g_steal_pointer (&thread_id);
+      _agui_session_store_dup_draft_async (self->store, self->reopen_thread, self->cancellable,
+                                           on_reopen_draft_cb, g_object_ref (self));
+    }
+  else
+    {
+      tandem_window_adopt_store (self);
+    }
 }
 
 static void

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "agui-session-store-private.h"
 #include "agui-test-server.h"
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-application.h"
@@ -44,6 +45,23 @@
   "\"action\":{\"event\":{\"name\":\"lookup_weather\",\"context\":{\"city\":{\"path\":\"/city\"}}}}}]}}," \
   "{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"weather\",\"value\":" \
   "{\"summary\":\"Sunny, 21°\",\"city\":\"\"}}}]}}"
+
+/* A form of every kind of value a person sets */
+#define FORM_SURFACE \
+  "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a2ui-form\",\"activityType\":\"a2ui-surface\"," \
+  "\"replace\":true,\"content\":{\"a2ui_operations\":[" \
+  "{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"form\",\"catalogId\":\"basic\"}}," \
+  "{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"form\",\"components\":[" \
+  "{\"id\":\"root\",\"component\":\"Column\",\"children\":[\"city\",\"hours\",\"remote\",\"mode\"]}," \
+  "{\"id\":\"city\",\"component\":\"TextField\",\"label\":\"City\",\"value\":{\"path\":\"/city\"}}," \
+  "{\"id\":\"hours\",\"component\":\"Slider\",\"label\":\"Hours\",\"min\":0,\"max\":10," \
+  "\"value\":{\"path\":\"/hours\"}}," \
+  "{\"id\":\"remote\",\"component\":\"CheckBox\",\"label\":\"Remote\",\"value\":{\"path\":\"/remote\"}}," \
+  "{\"id\":\"mode\",\"component\":\"ChoicePicker\",\"label\":\"Mode\",\"variant\":\"mutuallyExclusive\"," \
+  "\"options\":[{\"label\":\"Fast\",\"value\":\"fast\"},{\"label\":\"Calm\",\"value\":\"calm\"}]," \
+  "\"value\":{\"path\":\"/mode\"}}]}}," \
+  "{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"form\",\"value\":" \
+  "{\"city\":\"\",\"hours\":3,\"remote\":false,\"mode\":[\"fast\"]}}}]}}"
 
 static TandemApplication *app;
 static char *store_dir;
@@ -435,6 +453,136 @@ test_demo_dashboard (Fixture       *f,
   g_assert_cmpuint (tandem_a2ui_surface_view_get_n_builds (view), ==, builds);
 }
 
+/* The form's widgets in @view */
+typedef struct
+{
+  GtkEditable    *city;
+  GtkRange       *hours;
+  GtkCheckButton *remote;
+  GtkCheckButton *fast;
+  GtkCheckButton *calm;
+} Form;
+
+static void
+find_form (TandemA2uiSurfaceView *view,
+           Form                  *form)
+{
+  g_autoptr(GPtrArray) choices = g_ptr_array_new ();
+
+  form->city = find_first (tandem_a2ui_surface_view_get_widget (view, "city"), GTK_TYPE_ENTRY);
+  form->hours = find_first (tandem_a2ui_surface_view_get_widget (view, "hours"), GTK_TYPE_RANGE);
+  form->remote = find_first (tandem_a2ui_surface_view_get_widget (view, "remote"), GTK_TYPE_CHECK_BUTTON);
+  tandem_test_collect (tandem_a2ui_surface_view_get_widget (view, "mode"), GTK_TYPE_CHECK_BUTTON, choices);
+  form->fast = form->calm = NULL;
+  for (guint i = 0; i < choices->len; i++)
+    {
+      const char *choice = g_object_get_data (choices->pdata[i], "tandem-choice");
+
+      if (g_strcmp0 (choice, "fast") == 0)
+        form->fast = choices->pdata[i];
+      else if (g_strcmp0 (choice, "calm") == 0)
+        form->calm = choices->pdata[i];
+    }
+  g_assert_nonnull (form->city);
+  g_assert_nonnull (form->hours);
+  g_assert_nonnull (form->remote);
+  g_assert_nonnull (form->fast);
+  g_assert_nonnull (form->calm);
+}
+
+static gboolean
+form_kept (const char *thread_id)
+{
+  g_autoptr(JsonObject) values = _agui_session_store_dup_surface_values (tandem_application_get_store (app), thread_id, NULL);
+  JsonObject *form;
+
+  if (values == NULL || !json_object_has_member (values, "a2ui-form"))
+    return FALSE;
+  form = json_object_get_object_member (values, "a2ui-form");
+
+  return json_object_has_member (form, "/city") && json_object_has_member (form, "/hours") &&
+         json_object_has_member (form, "/remote") && json_object_has_member (form, "/mode");
+}
+
+static gboolean
+form_shows_as_left (TandemWindow *window)
+{
+  TandemA2uiSurfaceView *view = find_first (window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  Form form;
+
+  if (view == NULL || tandem_a2ui_surface_view_get_widget (view, "city") == NULL)
+    return FALSE;
+  find_form (view, &form);
+
+  return g_str_equal (gtk_editable_get_text (form.city), "Oslo") && gtk_range_get_value (form.hours) == 7 &&
+         gtk_check_button_get_active (form.remote) && gtk_check_button_get_active (form.calm) &&
+         !gtk_check_button_get_active (form.fast);
+}
+
+static void
+test_values_kept (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  TandemA2uiSurfaceView *view;
+  TandemWindow *window;
+  Form form;
+
+  g_test_summary ("What the person typed, slid, checked and chose in an agent's form is kept with the "
+                  "conversation: a relaunch shows the form as it was left, over the values the agent sent");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (f->transport), "thread-id", NULL,
+                          "tools", NULL, "store", tandem_application_get_store (app), "agent", "test", NULL);
+  thread_id = g_strdup (agui_agent_session_get_thread_id (session));
+  g_set_object (&f->session, session);
+  tandem_window_set_session (f->window, session);
+  view = show_surface (f, FORM_SURFACE);
+
+  find_form (view, &form);
+  g_assert_cmpfloat (gtk_range_get_value (form.hours), ==, 3);
+  g_assert_true (gtk_check_button_get_active (form.fast));
+  gtk_editable_set_text (form.city, "Oslo");
+  gtk_range_set_value (form.hours, 7);
+  gtk_check_button_set_active (form.remote, TRUE);
+  gtk_check_button_set_active (form.calm, TRUE);
+  agui_test_wait_until (form_kept (thread_id), "the values set in the form were written to the store");
+
+  /* Closed, and opened in a relaunched program */
+  tandem_test_destroy_window (f->window);
+  g_clear_object (&f->session);
+  g_clear_object (&session);
+  second = tandem_test_application_new ("io.github.tandemdesk.Tandem.A2uiRelaunch", store_path);
+  window = tandem_window_new (second);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  f->window = window;
+  tandem_window_open_thread (window, thread_id);
+  agui_test_wait_until (form_shows_as_left (window), "the relaunched window shows the form as it was left");
+
+  /* Changed again there, then the thread reopened: the newest values */
+  view = find_first (window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  find_form (view, &form);
+  gtk_editable_set_text (form.city, "Bergen");
+  gtk_check_button_set_active (form.remote, FALSE);
+  tandem_test_destroy_window (window);
+  window = tandem_window_new (second);
+  gtk_window_present (GTK_WINDOW (window));
+  f->window = window;
+  tandem_window_open_thread (window, thread_id);
+  agui_test_wait_until ((view = find_first (window, TANDEM_TYPE_A2UI_SURFACE_VIEW)) != NULL &&
+                        tandem_a2ui_surface_view_get_widget (view, "city") != NULL &&
+                        g_str_equal (gtk_editable_get_text (find_first (tandem_a2ui_surface_view_get_widget (view, "city"),
+                                                                        GTK_TYPE_ENTRY)), "Bergen"),
+                        "a change made just before closing was kept");
+  find_form (view, &form);
+  g_assert_false (gtk_check_button_get_active (form.remote));
+  g_assert_cmpfloat (gtk_range_get_value (form.hours), ==, 7);
+  g_assert_true (gtk_check_button_get_active (form.calm));
+  f->session = g_object_ref (tandem_window_get_session (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -454,6 +602,7 @@ main (int   argc,
   ADD ("buffered-until-begin-rendering", test_buffered_until_begin_rendering);
   ADD ("image", test_image);
   ADD ("demo-dashboard", test_demo_dashboard);
+  ADD ("values-kept", test_values_kept);
 #undef ADD
 
   result = g_test_run ();

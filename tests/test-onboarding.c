@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <libsecret/secret.h>
 
+#include "agui-session-store-private.h"
 #include "agui-test-server.h"
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
@@ -975,6 +976,69 @@ test_relaunch (Fixture       *f,
   tandem_test_destroy_window (window);
 }
 
+static gboolean
+composer_says (TandemWindow *window,
+               const char   *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (tandem_test_child (window, "composer_view")));
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+
+  return g_strcmp0 (shown, text) == 0;
+}
+
+static void
+test_relaunch_draft (Fixture       *f,
+                     gconstpointer  data)
+{
+  GSettings *settings = tandem_application_get_settings (app);
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autoptr(TandemApplication) second = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *stored = NULL;
+  GtkTextBuffer *buffer;
+  GtkWindow *window;
+  Relaunch relaunch;
+
+  g_test_summary ("What was typed into a new conversation and never sent is there after a relaunch, "
+                  "kept as it is typed, so a killed app shows it too");
+
+  g_settings_set_string (settings, "last-thread", "");
+  tandem_window_new_chat (f->window);
+  agui_test_wait_until (tandem_window_get_session (f->window) != NULL &&
+                        agui_agent_session_get_store (tandem_window_get_session (f->window)) != NULL,
+                        "a new conversation, kept");
+  thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (f->window)));
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view")));
+  gtk_text_buffer_set_text (buffer, "Half a question", -1);
+
+  /* What a kill would leave: the draft in the store, the conversation remembered */
+  g_assert_true (agui_test_wait_for (remembered_thread, thread_id, TIMEOUT_MS));
+  agui_test_wait_until ((g_free (stored), stored = _agui_session_store_dup_draft (store, thread_id, NULL)) != NULL &&
+                        g_str_equal (stored, "Half a question"),
+                        "the draft was written to the store");
+  tandem_test_destroy_window (f->window);
+  f->window = NULL;
+
+  second = tandem_test_application_new ("io.github.tandemdesk.Tandem.DraftRelaunch", store_path);
+  g_application_activate (G_APPLICATION (second));
+  relaunch.application = GTK_APPLICATION (second);
+  relaunch.thread_id = thread_id;
+  g_assert_true (agui_test_wait_for (relaunched_on_thread, &relaunch, TIMEOUT_MS));
+  window = gtk_application_get_active_window (GTK_APPLICATION (second));
+  agui_test_wait_until (composer_says (TANDEM_WINDOW (window), "Half a question"),
+                        "the relaunched window shows the draft of the conversation never sent");
+
+  /* Emptied, it is nothing to reopen */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (tandem_test_child (TANDEM_WINDOW (window), "composer_view"))),
+                            "", -1);
+  g_assert_true (agui_test_wait_for (remembered_thread, (gpointer) "", TIMEOUT_MS));
+  tandem_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1005,6 +1069,7 @@ main (int   argc,
   ADD ("keyring-writes-in-a-row", test_keyring_writes_in_a_row);
   ADD ("forget-token-undo", test_forget_token_undo);
   ADD ("relaunch", test_relaunch);
+  ADD ("relaunch-draft", test_relaunch_draft);
 #undef ADD
 
   result = g_test_run ();

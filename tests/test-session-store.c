@@ -28,6 +28,9 @@
 #include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
 
+/* The version the last migration makes */
+#define SCHEMA_LATEST 7
+
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
  * START + ARGS + END once compacted, START + one CONTENT + END of the
  * text, RUN_FINISHED. */
@@ -379,13 +382,13 @@ test_schema_version (Fixture       *f,
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'key'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
                                      "('threads', 'log', 'snapshots', 'interrupts', "
-                                     "'journal', 'drafts', 'messages')"), ==, 7);
+                                     "'journal', 'drafts', 'messages', 'surface_values')"), ==, 8);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'index' AND name IN "
                                      "('threads_by_updated', 'threads_by_key')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
@@ -393,7 +396,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
 }
 
 static void
@@ -1708,6 +1711,60 @@ test_kill_streaming (Fixture       *f,
   g_assert_cmpint (checked_parts, >, 0);
 }
 
+/* Schema 6: what the person set in an agent's form, by the message that
+ * drew it, on a store migrated from the release */
+static void
+test_surface_values (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonObject) values = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *form = NULL;
+  gsize length;
+
+  g_test_summary ("The values set in an agent's form are kept by conversation and message, the last "
+                  "write winning; nothing is kept for a conversation not stored, a damaged row loses "
+                  "only itself, and deleting the conversation deletes them");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  store = open_store (f->path);
+
+  values = _agui_session_store_dup_surface_values (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (values), ==, 0);
+  g_clear_pointer (&values, json_object_unref);
+
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "form", "{\"/city\":\"Rome\"}", &error));
+  g_assert_no_error (error);
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "form",
+                                                         "{\"/city\":\"Oslo\",\"/hours\":5}", &error));
+  g_assert_no_error (error);
+  g_assert_true (_agui_session_store_set_surface_values (store, "plain-thread", "other", "{\"/on\":true}", &error));
+  g_assert_no_error (error);
+  g_assert_true (_agui_session_store_set_surface_values (store, "no-such-thread", "form", "{\"/x\":1}", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM surface_values"), ==, 2);
+  sql_exec (f->path, "INSERT INTO surface_values VALUES ('old-thread', 'damaged', '{not json')");
+
+  values = _agui_session_store_dup_surface_values (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (values), ==, 1);
+  form = json_to_string (json_object_get_member (values, "form"), FALSE);
+  g_assert_cmpstr (form, ==, "{\"/city\":\"Oslo\",\"/hours\":5}");
+
+  g_assert_true (agui_session_store_delete_thread (store, "old-thread", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM surface_values WHERE thread_id = 'old-thread'"), ==, 0);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM surface_values"), ==, 1);
+  assert_integrity (f->path);
+}
+
 /* tests/data/store-v3.db was written by Tandem before each message was
  * stored once (schema 3): a session on a replay transport sent six
  * questions ("old-thread"; the third with a 28-byte text file attached)
@@ -1781,7 +1838,7 @@ test_migrate_release_store (Fixture       *f,
   }
 
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
   assert_integrity (f->path);
   /* Each message once: nine in the old thread's branches, two in the other */
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);
@@ -1896,7 +1953,7 @@ test_migrate_v5_store (Fixture       *f,
     }
 
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
   assert_integrity (f->path);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log"), ==, n_events);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (DISTINCT key) FROM threads"), ==, 3);
@@ -2593,6 +2650,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
   ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
   ADD_TEST ("/agui/session-store/schema/migrate-v5", test_migrate_v5_store);
+  ADD_TEST ("/agui/session-store/surface-values", test_surface_values);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())

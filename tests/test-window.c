@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <adwaita.h>
+#include <sqlite3.h>
 
 #include "agui-session-store-private.h"
 #include "agui-test-server.h"
@@ -1703,6 +1704,83 @@ test_threads_interrupted_answer (Fixture       *f,
   agui_test_wait_for_exchange (tandem_window_get_session (f->window));
 }
 
+/* Another process holds the database the app opens: the store waits */
+static void
+test_send_waits_for_store (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(TandemApplication) opening = NULL;
+  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *fixture = NULL;
+  g_autofree char *contents = NULL;
+  TandemWindow *window;
+  sqlite3 *db = NULL;
+  gsize length;
+
+  g_test_summary ("While the store opens nothing is sent, which it could not keep; what was typed "
+                  "meanwhile stays in the composer and, once the store is open, goes out kept");
+
+  /* A store of the release before, which the app migrates under a write lock */
+  dir = tandem_test_make_store_dir ("opening", &path);
+  fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "BEGIN EXCLUSIVE", NULL, NULL, NULL), ==, SQLITE_OK);
+
+  opening = TANDEM_APPLICATION (g_object_new (TANDEM_TYPE_APPLICATION,
+                                              "application-id", "io.github.tandemdesk.Tandem.Opening",
+                                              "flags", G_APPLICATION_NON_UNIQUE, NULL));
+  tandem_application_set_store_path (opening, path);
+  tandem_application_set_agent_url (opening, agui_test_server_get_url (f->server));
+  g_assert_true (g_application_register (G_APPLICATION (opening), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tandem_application_get_store_opening (opening));
+
+  window = tandem_window_new (opening);
+  gtk_window_present (GTK_WINDOW (window));
+  tandem_test_wait_for_layout (window);
+  set_composer_text (window, "Typed while the store opens");
+  g_assert_true (tandem_window_handle_composer_key (window, GDK_KEY_Return, 0));
+  agui_test_wait_to_rule_out (200, "a message went out before the store could keep it");
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 0);
+  g_assert_true (tandem_application_get_store_opening (opening));
+  text = dup_composer_text (window);
+  g_assert_cmpstr (text, ==, "Typed while the store opens");
+
+  /* The other process lets go */
+  g_assert_cmpint (sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  agui_test_wait_until (tandem_application_get_store (opening) != NULL, "the store opened");
+  agui_test_wait_until (agui_agent_session_get_store (tandem_window_get_session (window)) != NULL,
+                        "the window's new conversation is kept");
+  g_clear_pointer (&text, g_free);
+  text = dup_composer_text (window);
+  g_assert_cmpstr (text, ==, "Typed while the store opens");
+
+  agui_test_server_push_response (f->server, agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Kept"), RF ("r1"), NULL));
+  g_assert_true (tandem_window_handle_composer_key (window, GDK_KEY_Return, 0));
+  agui_test_wait_until (agui_test_server_get_n_requests (f->server) == 1, "the message went out");
+  agui_test_wait_for_exchange (tandem_window_get_session (window));
+  thread_id = g_strdup (agui_agent_session_get_thread_id (tandem_window_get_session (window)));
+  thread = agui_session_store_get_thread (tandem_application_get_store (opening), thread_id, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (thread);
+  g_assert_cmpint (agui_session_store_get_turn_count (tandem_application_get_store (opening), thread_id, &error), ==, 1);
+  g_assert_no_error (error);
+
+  tandem_test_destroy_window (window);
+  g_clear_object (&opening);
+  tandem_test_remove_store (dir, path);
+}
+
 static void
 test_threads_delete_open (Fixture       *f,
                           gconstpointer  data)
@@ -1982,6 +2060,7 @@ main (int   argc,
   ADD ("threads/draft", test_threads_draft, NULL);
   ADD ("threads/interrupted-answer", test_threads_interrupted_answer, NULL);
   ADD ("new-chat", test_new_chat, NULL);
+  ADD ("send-waits-for-store", test_send_waits_for_store, NULL);
   if (g_test_perf ())
     {
       ADD ("perf/stream-10000-deltas", test_perf_stream, NULL);

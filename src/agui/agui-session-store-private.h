@@ -155,6 +155,36 @@ char      *_agui_session_store_dup_draft_finish  (AguiSessionStore     *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
 
+/* Surface values: what the person set in the A2UI surface activity
+ * message @message_id drew, as {"/pointer": value, ...} in @json; read
+ * back for the whole thread as {"message id": {...}, ...}. */
+void        _agui_session_store_set_surface_values_async  (AguiSessionStore     *self,
+                                                           const char           *thread_id,
+                                                           const char           *message_id,
+                                                           const char           *json,
+                                                           GCancellable         *cancellable,
+                                                           GAsyncReadyCallback   callback,
+                                                           gpointer              user_data);
+gboolean    _agui_session_store_set_surface_values_finish (AguiSessionStore     *self,
+                                                           GAsyncResult         *result,
+                                                           GError              **error);
+gboolean    _agui_session_store_set_surface_values        (AguiSessionStore     *self,
+                                                           const char           *thread_id,
+                                                           const char           *message_id,
+                                                           const char           *json,
+                                                           GError              **error);
+JsonObject *_agui_session_store_dup_surface_values        (AguiSessionStore     *self,
+                                                           const char           *thread_id,
+                                                           GError              **error);
+void        _agui_session_store_dup_surface_values_async  (AguiSessionStore     *self,
+                                                           const char           *thread_id,
+                                                           GCancellable         *cancellable,
+                                                           GAsyncReadyCallback   callback,
+                                                           gpointer              user_data);
+JsonObject *_agui_session_store_dup_surface_values_finish (AguiSessionStore     *self,
+                                                           GAsyncResult         *result,
+                                                           GError              **error);
+
 /* The last snapshot, its messages only those that keep Tandem's own
  * state (all a restore needs of them) */
 JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,

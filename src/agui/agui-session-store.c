@@ -27,7 +27,7 @@
  * A session given the store ([property@Agui.AgentSession:store]) writes
  * each turn in one transaction. While a turn is in flight, the person's
  * message (before the request leaves) and then the answer's events (a
- * batch at most every tenth of a second) go to a journal, which the
+ * batch at most every twentieth of a second) go to a journal, which the
  * turn takes in when it is saved: a crash, a kill or a full disk loses at
  * most the last moments of an answer, and a restore shows what the
  * journal kept, the answer marked as failed. Before they are written, a
@@ -199,6 +199,16 @@ static const char * const migrations[] = {
   "  SELECT t.key, e.seq, e.json FROM events e JOIN threads t ON t.id = e.thread_id;"
   "DROP TABLE events;"
   "DROP INDEX snapshots_by_status;",
+  /* 7: what the person set in the A2UI surfaces of a conversation, by
+   * the activity message that drew each: {"/pointer": value, ...},
+   * applied over the data model the agent sent, so that a dashboard
+   * shows as it was left. See agui-session-store-values.c. */
+  "CREATE TABLE surface_values ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  message_id TEXT NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, message_id)"
+  ");",
 };
 
 static const char * const status_names[] = {

@@ -46,8 +46,10 @@ struct _AguiTurnRecorder
 };
 
 /* How long an event may wait before it is written to the journal: well
- * under the quarter second a crash may lose */
-#define JOURNAL_INTERVAL_MS 100
+ * under the quarter second a crash may lose, the rest left to a main loop
+ * busy drawing and a worker or disk slow to answer (at 100 ms, killing
+ * the app on a loaded machine lost a word shown 251 ms before) */
+#define JOURNAL_INTERVAL_MS 50
 
 AguiTurnRecorder *
 _agui_turn_recorder_new (GObject          *owner,

@@ -1,0 +1,172 @@
+/* agui-session-store-values.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-session-store-db-private.h"
+#include "agui-session-store-private.h"
+
+/* Surface values: what the person set in an A2UI surface, kept with the
+ * conversation (schema 7). Kept apart, in this one place, from the
+ * turns: the agent never sees them, and a turn never writes them. */
+
+gboolean
+_agui_session_store_set_surface_values (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        const char        *message_id,
+                                        const char        *json,
+                                        GError           **error)
+{
+  const char *what = "Could not keep the values set in the agent's form";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (json != NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  /* A conversation deleted meanwhile (or never stored) keeps nothing */
+  if (!(stmt = _agui_session_store_prepare (self,
+                        "INSERT INTO surface_values (thread_id, message_id, json) "
+                        "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM threads WHERE id = ?1) "
+                        "ON CONFLICT (thread_id, message_id) DO UPDATE SET json = excluded.json",
+                        what, error)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, message_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 3, json, -1, SQLITE_STATIC);
+
+  return _agui_session_store_step_done (self, stmt, what, error);
+}
+
+/* {"message id": {"/pointer": value, ...}, ...}; a row that is not a
+ * JSON object is skipped, so one damaged row loses only itself */
+JsonObject *
+_agui_session_store_dup_surface_values (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        GError           **error)
+{
+  const char *what = "Could not read the values set in the agent's forms";
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(JsonObject) values = json_object_new ();
+  int rc;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT message_id, json FROM surface_values WHERE thread_id = ?1", what, error)))
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(JsonNode) node = json_from_string ((const char *) sqlite3_column_text (stmt, 1), NULL);
+
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        json_object_set_object_member (values, (const char *) sqlite3_column_text (stmt, 0),
+                                       json_object_ref (json_node_get_object (node)));
+    }
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&values);
+}
+
+typedef struct
+{
+  char *thread_id;
+  char *message_id;
+  char *json;
+} SurfaceValues;
+
+static void
+surface_values_free (SurfaceValues *values)
+{
+  g_free (values->thread_id);
+  g_free (values->message_id);
+  g_free (values->json);
+  g_free (values);
+}
+
+static void
+set_surface_values_job (AguiSessionStore *self,
+                        GTask            *task,
+                        gpointer          data)
+{
+  SurfaceValues *values = data;
+  GError *error = NULL;
+
+  if (_agui_session_store_set_surface_values (self, values->thread_id, values->message_id, values->json, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+_agui_session_store_set_surface_values_async (AguiSessionStore    *self,
+                                              const char          *thread_id,
+                                              const char          *message_id,
+                                              const char          *json,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data)
+{
+  SurfaceValues *values;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (message_id != NULL);
+  g_return_if_fail (json != NULL);
+
+  values = g_new0 (SurfaceValues, 1);
+  values->thread_id = g_strdup (thread_id);
+  values->message_id = g_strdup (message_id);
+  values->json = g_strdup (json);
+  _agui_session_store_start_job (self, cancellable, callback, user_data, _agui_session_store_set_surface_values_async,
+             set_surface_values_job, values, (GDestroyNotify) surface_values_free);
+}
+
+gboolean
+_agui_session_store_set_surface_values_finish (AguiSessionStore  *self,
+                                               GAsyncResult      *result,
+                                               GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_set_surface_values_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+_agui_session_store_dup_surface_values_async (AguiSessionStore    *self,
+                                              const char          *thread_id,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+
+  _agui_session_store_start_read_thread (self, thread_id, cancellable, callback, user_data, _agui_session_store_dup_surface_values_async,
+                     (AguiStoreThreadRead) _agui_session_store_dup_surface_values, (GDestroyNotify) json_object_unref);
+}
+
+JsonObject *
+_agui_session_store_dup_surface_values_finish (AguiSessionStore  *self,
+                                               GAsyncResult      *result,
+                                               GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_dup_surface_values_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
