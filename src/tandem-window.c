@@ -107,6 +107,7 @@ struct _TandemWindow
   GtkWidget            *sidebar_title;
   GtkWidget            *sidebar;
   GtkWidget            *inspector_button;
+  GtkWidget            *inspector_close_button;
   TandemWelcomePrompts *welcome_prompts;
   TandemConversationSearch *conversation_search;
   GtkScrolledWindow    *transcript_scroller;
@@ -3023,6 +3024,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);

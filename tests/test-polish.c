@@ -222,8 +222,8 @@ test_inspector_narrow (Fixture       *f,
 
   /* Its own header closes it, as the conversation's is under it */
   g_assert_true (controls_in_corner (f->window));
-
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
+  g_assert_true (inside_window (tandem_test_child (f->window, "inspector_close_button"), f->window, 16));
+  gtk_widget_activate (tandem_test_child (f->window, "inspector_close_button"));
   agui_test_wait_until (!gtk_widget_get_mapped (inspector), "the inspector went away");
   g_assert_true (inside_window (composer, f->window, 200));
 }
