@@ -355,13 +355,14 @@ test_schema_version (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = NULL;
 
-  g_test_summary ("A new database gets schema version 5, the tables, WAL and its indexes");
+  g_test_summary ("A new database gets schema version 6, the tables, WAL and its indexes");
 
   store = open_store (f->path);
   g_assert_cmpstr (agui_session_store_get_path (store), ==, f->path);
 
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'pinned'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
                                      "('threads', 'events', 'snapshots', 'interrupts', "
@@ -373,7 +374,7 @@ test_schema_version (Fixture       *f,
 
   /* Reopening a current database changes nothing. */
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
 }
 
 static void
@@ -1760,7 +1761,7 @@ test_migrate_release_store (Fixture       *f,
   }
 
   store = open_store (f->path);
-  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 5);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 6);
   assert_integrity (f->path);
   /* Each message once: nine in the old thread's branches, two in the other */
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);

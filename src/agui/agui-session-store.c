@@ -216,6 +216,8 @@ static const char * const migrations[] = {
   "  PRIMARY KEY (thread_id, hash)"
   ");"
   "DROP TABLE search_text;",
+  /* 6: pinned conversations, which the lists show first */
+  "ALTER TABLE threads ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;",
 };
 
 static const char * const status_names[] = {
@@ -1911,7 +1913,10 @@ agui_session_store_get_thread (AguiSessionStore  *self,
 
 #define THREAD_INFO_SQL \
   "SELECT t.id, t.title, t.agent, t.created, t.updated, " \
-  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
+  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id), t.pinned FROM threads t "
+
+/* Pinned threads first, then the most recently updated */
+#define THREAD_INFO_ORDER "ORDER BY t.pinned DESC, t.updated DESC"
 
 static AguiThreadInfo *
 thread_info_from_row (sqlite3_stmt *stmt)
@@ -1922,7 +1927,8 @@ thread_info_from_row (sqlite3_stmt *stmt)
                                 sqlite3_column_int64 (stmt, 3),
                                 sqlite3_column_int64 (stmt, 4),
                                 sqlite3_column_int (stmt, 5) != 0 ? AGUI_THREAD_WAITING_FOR_ANSWER
-                                                                  : AGUI_THREAD_IDLE);
+                                                                  : AGUI_THREAD_IDLE,
+                                sqlite3_column_int (stmt, 6) != 0);
 }
 
 /* NULL without an error when there is no such thread */
@@ -2029,7 +2035,7 @@ list_thread_infos (AguiSessionStore  *self,
   g_autoptr(GPtrArray) infos = NULL;
   int rc;
 
-  if (!(stmt = prepare (self, THREAD_INFO_SQL "ORDER BY t.updated DESC", what, error)))
+  if (!(stmt = prepare (self, THREAD_INFO_SQL THREAD_INFO_ORDER, what, error)))
     return NULL;
 
   infos = g_ptr_array_new_with_free_func (g_object_unref);
@@ -3985,6 +3991,106 @@ agui_session_store_delete_thread_finish (AguiSessionStore  *self,
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
+
+/* Pinning: the threads.pinned column (migration 6) */
+
+/**
+ * agui_session_store_set_thread_pinned:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @pinned: whether the thread is pinned
+ * @error: return location for a #GError
+ *
+ * Pins or unpins a thread: pinned threads come first in the lists of
+ * threads. Its "updated" time stays.
+ *
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
+ */
+gboolean
+agui_session_store_set_thread_pinned (AguiSessionStore  *self,
+                                      const char        *thread_id,
+                                      gboolean           pinned,
+                                      GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not %s the thread '%s'", pinned ? "pin" : "unpin", thread_id);
+  if (!change_thread (self, "UPDATE threads SET pinned = CAST (?2 AS INTEGER) WHERE id = ?1",
+                      thread_id, pinned ? "1" : "0", what, error))
+    return FALSE;
+
+  announce_change (self, thread_id);
+  return TRUE;
+}
+
+static void
+set_thread_pinned_job (AguiSessionStore *self,
+                       GTask            *task,
+                       gpointer          data)
+{
+  char **strings = data;   /* the id, then "1" to pin or "0" */
+  GError *error = NULL;
+
+  if (agui_session_store_set_thread_pinned (self, strings[0], g_str_equal (strings[1], "1"), &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agui_session_store_set_thread_pinned_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @pinned: whether the thread is pinned
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when it is done
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.set_thread_pinned] on the store's worker.
+ */
+void
+agui_session_store_set_thread_pinned_async (AguiSessionStore    *self,
+                                            const char          *thread_id,
+                                            gboolean             pinned,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data)
+{
+  char **strings;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  strings = g_new0 (char *, 3);
+  strings[0] = g_strdup (thread_id);
+  strings[1] = g_strdup (pinned ? "1" : "0");
+  start_job (self, cancellable, callback, user_data, agui_session_store_set_thread_pinned_async,
+             set_thread_pinned_job, strings, (GDestroyNotify) g_strfreev);
+}
+
+/**
+ * agui_session_store_set_thread_pinned_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_set_thread_pinned_finish (AguiSessionStore  *self,
+                                             GAsyncResult      *result,
+                                             GError           **error)
+{
+  g_return_val_if_fail (job_is_valid (self, result, agui_session_store_set_thread_pinned_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* End of pinning */
 
 /**
  * agui_session_store_get_pending_interrupts_async:
