@@ -207,6 +207,7 @@ tandem_application_startup (GApplication *application)
     { "win.search", { "<Control>k", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.toggle-pinned", { "<Control><Alt>p", NULL } },
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);

@@ -2343,6 +2343,65 @@ rename_thread_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static void
+on_thread_pinned_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->thread_writes--;
+  if (!agui_session_store_set_thread_pinned_finish (AGUI_SESSION_STORE (object), result, &error) &&
+      self->toast_overlay != NULL)
+    tandem_window_show_toast (self, error->message);
+}
+
+static void
+tandem_window_set_thread_pinned (TandemWindow *self,
+                                 const char   *thread_id,
+                                 gboolean      pinned)
+{
+  if (self->store == NULL || thread_id == NULL)
+    return;
+
+  /* The thread list hears of it from the store and moves the row. */
+  self->thread_writes++;
+  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL,
+                                              on_thread_pinned_cb, g_object_ref (self));
+}
+
+/* From a row's menu: (id, whether to pin it) */
+static void
+set_thread_pinned_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  const char *thread_id;
+  gboolean pinned;
+
+  g_variant_get (parameter, "(&sb)", &thread_id, &pinned);
+  tandem_window_set_thread_pinned (TANDEM_WINDOW (widget), thread_id, pinned);
+}
+
+/* From the keyboard: the conversation shown */
+static void
+toggle_pinned_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  AguiThreadInfo *thread;
+
+  if (self->session == NULL)
+    return;
+
+  thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
+  if (thread != NULL)
+    tandem_window_set_thread_pinned (self, agui_thread_info_get_id (thread),
+                                     !agui_thread_info_get_pinned (thread));
+}
+
 typedef struct
 {
   GWeakRef  window;
@@ -3054,6 +3113,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
+  gtk_widget_class_install_action (widget_class, "win.set-thread-pinned", "(sb)", set_thread_pinned_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-pinned", NULL, toggle_pinned_action);
 }
 
 static void
