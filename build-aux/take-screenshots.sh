@@ -96,6 +96,10 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 sleep 20
+# Pinned, as a conversation one comes back to: its row shows the pin
+xdotool windowactivate --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
+xdotool key ctrl+alt+p
+sleep 2
 import -window "$window" "$out/conversation.png"
 
 echo "Screenshots in $out:"

@@ -1450,7 +1450,7 @@ build_placeholder (AguiA2uiComponent *component)
   text = g_strdup_printf (_("Unsupported component “%s”"), agui_a2ui_component_get_type_name (component));
   label = gtk_label_new (text);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("dialog-question-symbolic"));
+  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("dialog-information-symbolic"));
   gtk_box_append (GTK_BOX (box), label);
   gtk_widget_add_css_class (box, "dim-label");
   gtk_widget_add_css_class (box, "a2ui-placeholder");

@@ -266,6 +266,7 @@ tandem_application_startup (GApplication *application)
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
     { "win.focus-composer", { "<Control>l", NULL } },
+    { "win.toggle-pinned", { "<Control><Alt>p", NULL } },
   };
 
   G_APPLICATION_CLASS (tandem_application_parent_class)->startup (application);

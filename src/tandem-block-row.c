@@ -18,6 +18,7 @@
 #include "tandem-markdown-view.h"
 #include "tandem-message-actions.h"
 #include "tandem-message-row.h"
+#include "tandem-popover-point.h"
 
 /**
  * TandemBlockRow:
@@ -31,9 +32,9 @@
  * The first block of a message carries the message's action line
  * ([class@Tandem.MessageActions]) above it. A long answer is many
  * blocks, and its first may be scrolled away: every later block of it
- * shows the same actions, with the time, floating at its lower right
- * corner while the pointer or the keyboard focus is on it, made the
- * first time either comes. Every block has the message's context menu
+ * shows the same actions in a column in its right margin, beside the
+ * text and covering none of it, while the pointer or the keyboard focus
+ * is on it, made the first time either comes. Every block has the message's context menu
  * (secondary click, Shift+F10 or the Menu key): copy the message (or a
  * tool card's arguments or result), regenerate an answer, edit and
  * resend one of the person's messages.
@@ -486,7 +487,7 @@ popup_menu (TandemBlockRow *self,
   gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
   gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
   if (x >= 0 && y >= 0)
-    gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+    tandem_popover_point_at (GTK_POPOVER (self->menu), x, y);
   gtk_popover_popup (GTK_POPOVER (self->menu));
 }
 
@@ -659,7 +660,7 @@ ensure_floating_actions (TandemBlockRow *self)
   if (self->floating != NULL || !wants_floating_actions (self))
     return;
 
-  self->floating = tandem_message_actions_new (self->block);
+  self->floating = tandem_message_actions_new_column (self->block);
   gtk_widget_add_css_class (self->floating, "floating");
   /* Last, so it is drawn over the block and picked first */
   gtk_widget_insert_before (self->floating, GTK_WIDGET (self), NULL);
@@ -772,13 +773,14 @@ tandem_block_row_size_allocate (GtkWidget *widget,
 
       gtk_widget_measure (self->floating, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &floating_width, NULL, NULL);
       gtk_widget_measure (self->floating, GTK_ORIENTATION_VERTICAL, floating_width, NULL, &floating_height, NULL, NULL);
-      /* The lower right corner, where a paragraph's last line leaves
-       * room, reaching into the row's right padding to cover less text */
+      /* In the right margin, which the transcript keeps wide enough for
+       * it (see style.css), at the block's top: beside the text, over
+       * none of it. The row's padding is outside its content box, so
+       * the column starts past the width allocated here. */
       gtk_style_context_get_padding (gtk_widget_get_style_context (widget), &padding);
-      x = width + MAX (0, padding.right - 4) - floating_width;
+      x = width + padding.right - floating_width - 2;
       gtk_widget_allocate (self->floating, floating_width, floating_height, -1,
-                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (MAX (0, x),
-                                                                                MAX (0, height - floating_height))));
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, 0)));
     }
 
   if (self->menu != NULL)

@@ -134,6 +134,67 @@ tandem_conversation_export_finish (GAsyncResult  *result,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Whether a conversation in @threads (as listed by the store) is
+ * called @title */
+static gboolean
+has_title (JsonArray  *threads,
+           const char *title)
+{
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    {
+      JsonObject *thread = json_array_get_object_element (threads, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (thread, "title", NULL), title) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* A copy imported beside its original is told apart by its name:
+ * "Trip plans (Imported)", then "Trip plans (Imported 2)" and on. A
+ * list that cannot be read leaves the name as it is; the import goes
+ * on regardless. */
+static void
+name_imported_copy (AguiSessionStore *store,
+                    JsonNode         *exported)
+{
+  g_autoptr(JsonArray) threads = NULL;
+  JsonObject *thread = NULL;
+  const char *title;
+
+  if (JSON_NODE_HOLDS_OBJECT (exported) &&
+      json_object_has_member (json_node_get_object (exported), "thread") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (exported), "thread")))
+    thread = json_object_get_object_member (json_node_get_object (exported), "thread");
+  title = thread != NULL ? json_object_get_string_member_with_default (thread, "title", NULL) : NULL;
+  if (title == NULL || title[0] == '\0')
+    return;
+
+  if (!(threads = agui_session_store_list_threads (store, NULL, NULL)) || !has_title (threads, title))
+    return;
+
+  for (guint n = 1; n < 1000; n++)
+    {
+      g_autofree char *name = NULL;
+
+      if (n == 1)
+        /* Translators: the name of an imported conversation whose
+         * original is already there; %s is the original's name */
+        name = g_strdup_printf (_("%s (Imported)"), title);
+      else
+        /* Translators: as "%s (Imported)", for the second, third… copy;
+         * %s is the original's name, %u the copy's number */
+        name = g_strdup_printf (_("%s (Imported %u)"), title, n);
+
+      if (!has_title (threads, name))
+        {
+          json_object_set_string_member (thread, "title", name);
+          return;
+        }
+    }
+}
+
 static void
 on_imported_cb (GObject      *object,
                 GAsyncResult *result,
@@ -189,6 +250,7 @@ on_import_loaded_cb (GObject      *object,
     }
 
   /* Written on the store's worker, in order with everything else */
+  name_imported_copy (store, exported);
   cancellable = g_task_get_cancellable (task);
   g_task_set_task_data (task, g_steal_pointer (&name), g_free);
   agui_session_store_import_json_async (store, exported, cancellable, on_imported_cb, g_steal_pointer (&task));

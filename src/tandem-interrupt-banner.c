@@ -108,7 +108,10 @@ tandem_interrupt_banner_init (TandemInterruptBanner *self)
   gtk_widget_add_css_class (self->box, "interrupt-banner");
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  icon = tandem_accessible_icon_new ("dialog-question-symbolic");
+  /* Adwaita's dialog-question is a question mark in a black diamond,
+   * which reads as "�", a character that could not be shown: the
+   * sidebar's own mark for what waits for the person is used instead */
+  icon = tandem_accessible_icon_new ("mail-unread-symbolic");
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (self->box), icon);
 

@@ -33,6 +33,7 @@ struct _TandemMessageActions
   TandemBlock *block;
 
   GtkWidget   *bar;
+  GtkWidget   *buttons;
   GtkWidget   *switcher;
   GtkLabel    *branch_label;
   GtkWidget   *regenerate_button;
@@ -40,6 +41,7 @@ struct _TandemMessageActions
   GtkWidget   *time_label;
   GtkWidget   *editor;       /* NULL until first asked for */
   GtkTextView *editor_view;
+  gboolean     compact;
 };
 
 G_DEFINE_FINAL_TYPE (TandemMessageActions, tandem_message_actions, GTK_TYPE_WIDGET)
@@ -96,7 +98,7 @@ update_branches (TandemMessageActions *self)
       !agui_transcript_get_branch_position (transcript, agui_message_get_id (message), &index, &n))
     n = 1;
 
-  gtk_widget_set_visible (self->switcher, n > 1);
+  gtk_widget_set_visible (self->switcher, n > 1 && !self->compact);
   if (n > 1)
     {
       /* TRANSLATORS: which version of a message is shown, of how many: "2 / 3" */
@@ -135,7 +137,10 @@ update_time (TandemMessageActions *self)
 
   gtk_label_set_text (GTK_LABEL (self->time_label), text);
   gtk_widget_set_tooltip_text (self->time_label, full);
-  gtk_widget_set_visible (self->time_label, TRUE);
+  gtk_widget_set_visible (self->time_label, !self->compact);
+  /* A column has no room for the time: it says it when pointed at */
+  if (self->compact)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self), full);
 }
 
 /* As in the composer: Enter sends, Shift+Enter starts a new line,
@@ -281,6 +286,7 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-message-actions.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, bar);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, buttons);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, switcher);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, branch_label);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, regenerate_button);
@@ -373,4 +379,32 @@ tandem_message_actions_update_time (TandemMessageActions *self)
   g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
 
   update_time (self);
+}
+
+/**
+ * tandem_message_actions_new_column:
+ * @block: a later block of a message
+ *
+ * The message's buttons in a column, narrow enough for the margin
+ * beside a block's text, so that they cover none of it: without the
+ * version switcher, and with the time as its tooltip.
+ *
+ * Returns: (transfer full): the message's actions
+ */
+GtkWidget *
+tandem_message_actions_new_column (TandemBlock *block)
+{
+  TandemMessageActions *self;
+
+  g_return_val_if_fail (TANDEM_IS_BLOCK (block), NULL);
+
+  self = TANDEM_MESSAGE_ACTIONS (tandem_message_actions_new (block));
+  self->compact = TRUE;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->bar), GTK_ORIENTATION_VERTICAL);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->buttons), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_halign (self->bar, GTK_ALIGN_FILL);
+  update_branches (self);
+  update_time (self);
+
+  return GTK_WIDGET (self);
 }

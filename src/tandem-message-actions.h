@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TandemMessageActions, tandem_message_actions, TANDEM, MESSAGE_ACTIONS, GtkWidget)
 
 GtkWidget *tandem_message_actions_new         (TandemBlock          *block);
+GtkWidget *tandem_message_actions_new_column  (TandemBlock          *block);
 gboolean   tandem_message_actions_get_editing (TandemMessageActions *self);
 void       tandem_message_actions_begin_edit  (TandemMessageActions *self);
 void       tandem_message_actions_update_time (TandemMessageActions *self);

@@ -71,7 +71,10 @@ struct _TandemPreferencesWindow
 
   /* Template widgets */
   GtkListBox           *agent_list;
-  GtkCheckButton       *demo_check;
+  /* Every row's check button joins this one, never shown, so each is a
+   * radio button however many agents there are: a lone check box would
+   * read as "on or off" rather than "this one of them" */
+  GtkCheckButton       *agent_group;
 
   /* The editor subpage, while one is open. */
   GtkWidget            *editor;
@@ -218,8 +221,6 @@ create_agent_row_cb (gpointer item,
     {
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                    _("Runs inside Tandem, with no server or account; good for trying things out"));
-      self->demo_check = row->check;
-      g_object_add_weak_pointer (G_OBJECT (row->check), (gpointer *) &self->demo_check);
     }
   else
     {
@@ -243,9 +244,9 @@ create_agent_row_cb (gpointer item,
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  create_icon_button ("user-trash-symbolic", _("Remove"),
                                                      remove_label, "agents.remove", id));
-      if (self->demo_check != NULL)
-        gtk_check_button_set_group (row->check, self->demo_check);
     }
+
+  gtk_check_button_set_group (row->check, self->agent_group);
 
   gtk_check_button_set_active (row->check,
                                g_strcmp0 (id, tandem_agents_get_active_id (self->agents)) == 0);
@@ -1343,15 +1344,13 @@ tandem_preferences_window_dispose (GObject *object)
 
   if (self->agent_list != NULL)
     gtk_list_box_bind_model (self->agent_list, NULL, NULL, NULL, NULL);
-  if (self->demo_check != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->demo_check), (gpointer *) &self->demo_check);
-  self->demo_check = NULL;
 
   editor_clear (self);
   g_clear_object (&self->editor);
   g_clear_object (&self->agents);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_PREFERENCES_WINDOW);
+  g_clear_object (&self->agent_group);
 
   G_OBJECT_CLASS (tandem_preferences_window_parent_class)->dispose (object);
 }
@@ -1443,6 +1442,7 @@ tandem_preferences_window_init (TandemPreferencesWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = tandem_toaster_new (GTK_WIDGET (self));
+  self->agent_group = GTK_CHECK_BUTTON (g_object_ref_sink (gtk_check_button_new ()));
 }
 
 /**

@@ -9,11 +9,12 @@
 #include <glib/gi18n.h>
 
 #include "tandem-markdown-model.h"
+#include "tandem-popover-point.h"
 #include "tandem-thread-row.h"
 
 /* One conversation in the sidebar: its title, the line of its messages a
  * search matched, when it was last updated, whether it waits for the
- * person, and a menu to rename or delete it. The row follows its
+ * person, whether it is pinned, and a menu to pin, rename or delete it. The row follows its
  * AguiThreadInfo, which the thread list updates in place. */
 struct _TandemThreadRow
 {
@@ -31,7 +32,11 @@ struct _TandemThreadRow
   GtkWidget      *waiting_mark;
   GtkSpinner     *working_mark;
   GtkWidget      *unseen_mark;
+  GtkWidget      *pin_mark;
   GtkMenuButton  *menu_button;
+
+  GMenuModel     *menu_model;
+  GtkWidget      *context_menu;  /* the same menu, at the pointer */
 };
 
 G_DEFINE_FINAL_TYPE (TandemThreadRow, tandem_thread_row, GTK_TYPE_LIST_BOX_ROW)
@@ -68,6 +73,87 @@ format_relative_time (GDateTime *updated)
 
   /* Translators: a date in another year, see g_date_time_format() */
   return g_date_time_format (then, _("%e %B %Y"));
+}
+
+/* Pin or Unpin, as the thread is now */
+static void
+tandem_thread_row_update_menu (TandemThreadRow *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  gboolean pinned = agui_thread_info_get_pinned (self->info);
+  g_autoptr(GMenuItem) pin = g_menu_item_new (pinned ? _("Un_pin") : _("_Pin"), NULL);
+  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
+  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
+  const char *id = agui_thread_info_get_id (self->info);
+
+  g_menu_item_set_action_and_target_value (pin, "win.set-thread-pinned", g_variant_new ("(sb)", id, !pinned));
+  g_menu_item_set_action_and_target_value (rename, "win.rename-thread", g_variant_new_string (id));
+  g_menu_item_set_action_and_target_value (delete, "win.delete-thread", g_variant_new_string (id));
+  g_menu_append_item (menu, pin);
+  g_menu_append_item (menu, rename);
+  g_menu_append_item (menu, delete);
+  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+  g_set_object (&self->menu_model, G_MENU_MODEL (menu));
+  gtk_widget_set_visible (self->pin_mark, pinned);
+}
+
+/* The ⋮ menu again, where the person clicked (x, y in the row), or
+ * under the row's title for the keyboard (x < 0) */
+static void
+tandem_thread_row_popup_at (TandemThreadRow *self,
+                            double           x,
+                            double           y)
+{
+  if (self->info == NULL)
+    return;
+
+  if (x < 0 || y < 0)
+    {
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_compute_bounds (GTK_WIDGET (self->title_label), GTK_WIDGET (self), &bounds))
+        graphene_rect_init (&bounds, 0, 0, 0, 0);
+      x = bounds.origin.x;
+      y = bounds.origin.y + bounds.size.height;
+    }
+
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  self->context_menu = gtk_popover_menu_new_from_model (self->menu_model);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  tandem_popover_point_at (GTK_POPOVER (self->context_menu), x, y);
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
+on_secondary_pressed_cb (TandemThreadRow *self,
+                         int              n_press,
+                         double           x,
+                         double           y,
+                         GtkGestureClick *gesture)
+{
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  tandem_thread_row_popup_at (self, x, y);
+}
+
+/* Shift+F10 and the Menu key on the row: a row's ⋮ button is not a
+ * stop of its own for the keyboard */
+static gboolean
+on_key_pressed_cb (TandemThreadRow       *self,
+                   guint                  keyval,
+                   guint                  keycode,
+                   GdkModifierType        state,
+                   GtkEventControllerKey *controller)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+
+  if (!((keyval == GDK_KEY_F10 && modifiers == GDK_SHIFT_MASK) ||
+        (keyval == GDK_KEY_Menu && modifiers == 0)))
+    return FALSE;
+
+  tandem_thread_row_popup_at (self, -1, -1);
+  return TRUE;
 }
 
 static void
@@ -109,24 +195,15 @@ static void
 tandem_thread_row_set_info (TandemThreadRow *self,
                             AguiThreadInfo  *info)
 {
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
-  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
-  const char *id;
-
   g_assert (self->info == NULL);
   g_assert (AGUI_IS_THREAD_INFO (info));
 
   self->info = g_object_ref (info);
-  id = agui_thread_info_get_id (info);
-  g_menu_item_set_action_and_target_value (rename, "win.rename-thread", g_variant_new_string (id));
-  g_menu_item_set_action_and_target_value (delete, "win.delete-thread", g_variant_new_string (id));
-  g_menu_append_item (menu, rename);
-  g_menu_append_item (menu, delete);
-  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
 
   g_signal_connect_object (info, "notify", G_CALLBACK (tandem_thread_row_update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (info, "notify::pinned", G_CALLBACK (tandem_thread_row_update_menu), self, G_CONNECT_SWAPPED);
   tandem_thread_row_update (self);
+  tandem_thread_row_update_menu (self);
   tandem_thread_row_set_waiting (self, agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER);
 }
 
@@ -138,18 +215,7 @@ menu_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  gtk_menu_button_popup (TANDEM_THREAD_ROW (widget)->menu_button);
-}
-
-static void
-on_secondary_pressed_cb (TandemThreadRow *self,
-                         int              n_press,
-                         double           x,
-                         double           y,
-                         GtkGesture      *gesture)
-{
-  gtk_gesture_set_state (gesture, GTK_EVENT_SEQUENCE_CLAIMED);
-  gtk_menu_button_popup (self->menu_button);
+  tandem_thread_row_popup_at (TANDEM_THREAD_ROW (widget), -1, -1);
 }
 
 static void
@@ -157,7 +223,9 @@ tandem_thread_row_dispose (GObject *object)
 {
   TandemThreadRow *self = TANDEM_THREAD_ROW (object);
 
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_THREAD_ROW);
+  g_clear_object (&self->menu_model);
   g_clear_object (&self->info);
 
   G_OBJECT_CLASS (tandem_thread_row_parent_class)->dispose (object);
@@ -239,6 +307,7 @@ tandem_thread_row_class_init (TandemThreadRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, waiting_mark);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, working_mark);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, unseen_mark);
+  gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, pin_mark);
   gtk_widget_class_bind_template_child (widget_class, TandemThreadRow, menu_button);
 }
 
@@ -246,6 +315,7 @@ static void
 tandem_thread_row_init (TandemThreadRow *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *keys = gtk_event_controller_key_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -255,6 +325,23 @@ tandem_thread_row_init (TandemThreadRow *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect_object (click, "pressed", G_CALLBACK (on_secondary_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
+/**
+ * tandem_thread_row_get_context_menu:
+ * @self: a row
+ *
+ * Returns: (transfer none) (nullable): the menu the secondary click or
+ *   the keyboard opened last, if any
+ */
+GtkPopover *
+tandem_thread_row_get_context_menu (TandemThreadRow *self)
+{
+  g_return_val_if_fail (TANDEM_IS_THREAD_ROW (self), NULL);
+
+  return self->context_menu ? GTK_POPOVER (self->context_menu) : NULL;
 }
 
 GtkWidget *

@@ -101,7 +101,8 @@ typedef struct
 static const StatusLook status_looks[] = {
   [AGUI_TOOL_CALL_STREAMING] = { N_("Streaming"), NULL, "dim-label", TRUE },
   [AGUI_TOOL_CALL_AWAITING_RESULT] = { N_("Awaiting result"), NULL, "dim-label", TRUE },
-  [AGUI_TOOL_CALL_AWAITING_APPROVAL] = { N_("Awaiting approval"), "dialog-question-symbolic", "warning", FALSE },
+  /* Not dialog-question: Adwaita draws it as "�" in a diamond */
+  [AGUI_TOOL_CALL_AWAITING_APPROVAL] = { N_("Awaiting approval"), "mail-unread-symbolic", "warning", FALSE },
   [AGUI_TOOL_CALL_COMPLETE] = { N_("Complete"), "emblem-ok-symbolic", "success", FALSE },
   [AGUI_TOOL_CALL_FAILED] = { N_("Failed"), "dialog-error-symbolic", "error", FALSE },
   [AGUI_TOOL_CALL_APPROVED] = { N_("Approved"), NULL, "accent", TRUE },

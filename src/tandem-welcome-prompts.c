@@ -27,16 +27,25 @@ typedef struct
   const char *prompt;
 } Prompt;
 
-/* The prompts stay in English: the demo agent chooses its answer by
- * English keywords ("archive", "long", "error", "dashboard"), and a
- * translated prompt would not show what its title promises. */
+/* The demo agent chooses its answer by keywords, which it knows in
+ * English and German ("archive"/"archiviere", "long"/"lange",
+ * "error"/"Fehler", "dashboard"/"Übersicht"): a translated prompt keeps
+ * one of them, or it would not show what its title promises. */
 static const Prompt demo_prompts[] = {
-  { N_("A Markdown answer"), "Hi! What can you show me?" },
-  { N_("A tool call"), "What time is it on my computer?" },
-  { N_("An approval"), "Please archive my old notes" },
-  { N_("A long answer"), "Write me a long answer to scroll through" },
-  { N_("An error"), "Show me what an error looks like" },
-  { N_("A small dashboard"), "Show me a dashboard" },
+  { N_("A Markdown answer"), N_("Hi! What can you show me?") },
+  { N_("A tool call"), N_("What time is it on my computer?") },
+  /* Translators: keep the word "archive" or its German form "archiviere":
+   * the demo agent asks for approval when it sees one of them */
+  { N_("An approval"), N_("Please archive my old notes") },
+  /* Translators: keep the word "long" or its German form "lange": the
+   * demo agent writes a long answer when it sees one of them */
+  { N_("A long answer"), N_("Write me a long answer to scroll through") },
+  /* Translators: keep the word "error" or its German form "Fehler": the
+   * demo agent fails on purpose when it sees one of them */
+  { N_("An error"), N_("Show me what an error looks like") },
+  /* Translators: keep the word "dashboard" or its German form
+   * "Übersicht": the demo agent draws one when it sees one of them */
+  { N_("A small dashboard"), N_("Show me a dashboard") },
 };
 
 struct _TandemWelcomePrompts
@@ -54,8 +63,9 @@ create_prompt_button (const Prompt *prompt)
 {
   GtkWidget *button = gtk_button_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  const char *prompt_text = _(prompt->prompt);
   GtkWidget *title = gtk_label_new (_(prompt->title));
-  GtkWidget *text = gtk_label_new (prompt->prompt);
+  GtkWidget *text = gtk_label_new (prompt_text);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_xalign (GTK_LABEL (text), 0);
@@ -68,12 +78,12 @@ create_prompt_button (const Prompt *prompt)
   gtk_button_set_child (GTK_BUTTON (button), box);
   gtk_widget_add_css_class (button, "card");
   gtk_widget_add_css_class (button, "welcome-prompt");
-  gtk_widget_set_tooltip_text (button, prompt->prompt);
+  gtk_widget_set_tooltip_text (button, prompt_text);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.send-prompt");
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (prompt->prompt));
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (prompt_text));
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _(prompt->title),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, prompt->prompt,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, prompt_text,
                                   -1);
 
   return button;

@@ -123,6 +123,10 @@ struct _TandemWindow
   GtkStack             *content_stack;
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
+  GtkWidget            *sidebar_title;
+  GtkWidget            *sidebar;
+  GtkWidget            *inspector_button;
+  GtkWidget            *inspector_close_button;
   TandemWelcomePrompts *welcome_prompts;
   TandemConversationSearch *conversation_search;
   GtkScrolledWindow    *transcript_scroller;
@@ -143,7 +147,9 @@ struct _TandemWindow
   TandemAttachmentTray *attachment_tray;
   GtkWidget            *send_button;
   GtkWidget            *stop_button;
-  GtkRevealer          *inspector_revealer;
+  AdwFlap              *inspector_flap;
+  AdwHeaderBar         *conversation_header;
+  AdwHeaderBar         *inspector_header;
   TandemStateInspector *inspector;
 };
 
@@ -333,8 +339,11 @@ tandem_window_update_jump_button (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
 
-  /* A window on older blocks has newer ones below it, whatever fits */
-  gtk_widget_set_visible (self->jump_button, !self->following && (overflows (adjustment) || !shows_end (self)));
+  /* A window on older blocks has newer ones below it, whatever fits;
+   * the welcome page of a new chat has nothing to jump to */
+  gtk_widget_set_visible (self->jump_button,
+                          g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") == 0 &&
+                          !self->following && (overflows (adjustment) || !shows_end (self)));
 }
 
 static void
@@ -630,16 +639,24 @@ tandem_window_update_content_page (TandemWindow *self)
 {
   guint n = self->transcript != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) : 0;
   gboolean demo = self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0;
+  /* The demo agent is always listed: more than one means the person has
+   * added their own, and is told where to choose it instead */
+  gboolean own_agents = self->agents != NULL &&
+                        g_list_model_get_n_items (tandem_agents_get_model (self->agents)) > 1;
 
-  if (demo)
+  if (demo && own_agents)
+    adw_status_page_set_description (self->welcome_page,
+                                     _("You are chatting with the built-in demo agent. Choose one of your own at the top of the window."));
+  else if (demo)
     adw_status_page_set_description (self->welcome_page,
                                      _("You are chatting with the built-in demo agent. Add your own agent in Preferences."));
   else
     adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
-  gtk_widget_set_visible (self->welcome_preferences_button, demo);
+  gtk_widget_set_visible (self->welcome_preferences_button, demo && !own_agents);
   tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
 
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
+  tandem_window_update_jump_button (self);
 }
 
 /* The latest subagent still at work, or NULL */
@@ -2477,11 +2494,33 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
+/* The window's buttons belong in its corners, whichever pane is there */
+static void
+tandem_window_update_title_buttons (TandemWindow *self)
+{
+  gboolean inspector = adw_flap_get_reveal_flap (self->inspector_flap);
+
+  adw_header_bar_set_show_start_title_buttons (self->conversation_header, !adw_flap_get_reveal_flap (self->flap));
+  adw_header_bar_set_show_end_title_buttons (self->conversation_header, !inspector);
+  adw_header_bar_set_show_end_title_buttons (self->inspector_header, inspector);
+}
+
 static void
 on_flap_reveal_changed_cb (TandemWindow *self)
 {
+  tandem_window_update_title_buttons (self);
   if (self->settings != NULL && !adw_flap_get_folded (self->flap))
     g_settings_set_boolean (self->settings, "sidebar-visible", adw_flap_get_reveal_flap (self->flap));
+}
+
+/* Only a side-by-side inspector is remembered: one opened over the
+ * conversation in a narrow window would cover it at the next start */
+static void
+on_inspector_flap_changed_cb (TandemWindow *self)
+{
+  tandem_window_update_title_buttons (self);
+  if (self->settings != NULL && !adw_flap_get_folded (self->inspector_flap))
+    g_settings_set_boolean (self->settings, "inspector-visible", adw_flap_get_reveal_flap (self->inspector_flap));
 }
 
 static void
@@ -2562,6 +2601,65 @@ rename_thread_action (GtkWidget  *widget,
   g_signal_connect_data (dialog, "response", G_CALLBACK (on_rename_response_cb),
                          g_strdup (thread_id), free_string_closure_data, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_thread_pinned_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(TandemWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->thread_writes--;
+  if (!agui_session_store_set_thread_pinned_finish (AGUI_SESSION_STORE (object), result, &error) &&
+      self->toast_overlay != NULL)
+    tandem_window_show_toast (self, error->message);
+}
+
+static void
+tandem_window_set_thread_pinned (TandemWindow *self,
+                                 const char   *thread_id,
+                                 gboolean      pinned)
+{
+  if (self->store == NULL || thread_id == NULL)
+    return;
+
+  /* The thread list hears of it from the store and moves the row. */
+  self->thread_writes++;
+  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL,
+                                              on_thread_pinned_cb, g_object_ref (self));
+}
+
+/* From a row's menu: (id, whether to pin it) */
+static void
+set_thread_pinned_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  const char *thread_id;
+  gboolean pinned;
+
+  g_variant_get (parameter, "(&sb)", &thread_id, &pinned);
+  tandem_window_set_thread_pinned (TANDEM_WINDOW (widget), thread_id, pinned);
+}
+
+/* From the keyboard: the conversation shown */
+static void
+toggle_pinned_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+  AguiThreadInfo *thread;
+
+  if (self->session == NULL)
+    return;
+
+  thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
+  if (thread != NULL)
+    tandem_window_set_thread_pinned (self, agui_thread_info_get_id (thread),
+                                     !agui_thread_info_get_pinned (thread));
 }
 
 typedef struct
@@ -2846,7 +2944,17 @@ on_file_chooser_response_cb (TandemWindow    *self,
     return;
 
   if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    tandem_window_export_to_file (self, self->export_format, file);
+    {
+      g_autoptr(GFile) folder = g_file_get_parent (file);
+
+      if (self->settings != NULL && folder != NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (folder);
+
+          g_settings_set_string (self->settings, "export-folder", uri);
+        }
+      tandem_window_export_to_file (self, self->export_format, file);
+    }
   else
     tandem_window_import_file (self, file);
 }
@@ -2885,6 +2993,29 @@ dup_export_name (TandemWindow       *self,
   return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
 }
 
+/* Where an export starts: the folder of the last one while it is there,
+ * else Documents, else home; never the working directory, which for an
+ * app started from the desktop is nothing the person chose */
+static GFile *
+dup_export_folder (TandemWindow *self)
+{
+  g_autofree char *uri = self->settings != NULL ? g_settings_get_string (self->settings, "export-folder") : NULL;
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+  if (uri != NULL && uri[0] != '\0')
+    {
+      g_autoptr(GFile) last = g_file_new_for_uri (uri);
+
+      if (g_file_query_file_type (last, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        return g_steal_pointer (&last);
+    }
+
+  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
+    return g_file_new_for_path (documents);
+
+  return g_file_new_for_path (g_get_home_dir ());
+}
+
 static void
 export_action (GtkWidget  *widget,
                const char *action_name,
@@ -2893,6 +3024,7 @@ export_action (GtkWidget  *widget,
   TandemWindow *self = TANDEM_WINDOW (widget);
   gboolean json = g_strcmp0 (g_variant_get_string (parameter, NULL), "json") == 0;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GFile) folder = NULL;
   g_autofree char *name = NULL;
 
   self->export_format = json ? TANDEM_EXPORT_JSON : TANDEM_EXPORT_MARKDOWN;
@@ -2910,6 +3042,8 @@ export_action (GtkWidget  *widget,
 
   tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
                                    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
+  folder = dup_export_folder (self);
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->file_chooser), folder, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
 }
 
@@ -3103,11 +3237,14 @@ tandem_window_setup (TandemWindow *self)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
       adw_flap_set_reveal_flap (self->flap, g_settings_get_boolean (self->settings, "sidebar-visible"));
-      g_settings_bind (self->settings, "inspector-visible", self->inspector_revealer, "reveal-child",
-                       G_SETTINGS_BIND_DEFAULT);
+      adw_flap_set_reveal_flap (self->inspector_flap, g_settings_get_boolean (self->settings, "inspector-visible"));
       if (self->agents != NULL)
-        g_signal_connect_object (self->settings, "changed::active-agent",
-                                 G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+        {
+          g_signal_connect_object (self->settings, "changed::active-agent",
+                                   G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (tandem_agents_get_model (self->agents), "items-changed",
+                                   G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+        }
     }
 
   if (application != NULL && tandem_application_get_store_opening (application))
@@ -3267,12 +3404,19 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, attachment_tray);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_flap);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar_title);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_header);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_waiting_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_inspector_flap_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
@@ -3296,6 +3440,8 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
   gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
   gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
+  gtk_widget_class_install_action (widget_class, "win.set-thread-pinned", "(sb)", set_thread_pinned_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-pinned", NULL, toggle_pinned_action);
 }
 
 static void

@@ -388,6 +388,35 @@ tandem_test_move_pointer (GtkWidget *widget,
   XFlush (gdk_x11_display_get_xdisplay (display));
 }
 
+/* The app's own style.css, which a test application (with an id of its
+ * own, and so no resource base path) does not load: for the tests of
+ * geometry that it sets */
+void
+tandem_test_load_style (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/tandemdesk/Tandem/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/* Clicks @button (1 the primary, 3 the secondary) at (@x, @y) of
+ * @widget's own, through the X server, as a person's mouse would. */
+void
+tandem_test_click (GtkWidget *widget,
+                   double     x,
+                   double     y,
+                   guint      button)
+{
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+
+  tandem_test_move_pointer (widget, x, y);
+  XTestFakeButtonEvent (xdisplay, button, True, CurrentTime);
+  XTestFakeButtonEvent (xdisplay, button, False, CurrentTime);
+  XFlush (xdisplay);
+}
+
 /* Presses @keyval with @modifiers (Shift, Control, Alt) on the keyboard
  * of the X server, as a person would, into @widget's window. */
 void

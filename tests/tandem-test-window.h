@@ -50,6 +50,11 @@ void               tandem_test_assert_notification    (GVariant           *notif
                                                        const char         *body,
                                                        const char * const *actions);
 void               tandem_test_unfocus_windows  (gpointer         window);
+void               tandem_test_load_style       (void);
+void               tandem_test_click            (GtkWidget    *widget,
+                                                 double        x,
+                                                 double        y,
+                                                 guint         button);
 void               tandem_test_press_key        (GtkWidget       *widget,
                                                  guint            keyval,
                                                  GdkModifierType  modifiers);

@@ -494,6 +494,17 @@ test_wheel (Fixture       *f,
   send_text (f->window, "again");
   wait_for_exchange (f->window);
   assert_shows_latest (f->window);
+
+  /* A new chat, left while reading back, has nothing to jump to */
+  wheel (f->window, -3);
+  agui_test_wait_until (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")),
+                        "Jump to Latest appeared after a wheel-up");
+  tandem_window_new_chat (f->window);
+  agui_test_wait_until (g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (tandem_test_child (f->window, "content_stack"))),
+                                   "welcome") == 0,
+                        "New Chat shows the welcome page");
+  tandem_test_wait_for_frame (f->window);
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 }
 
 static void

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
 
 #include "agui.h"
@@ -877,6 +878,65 @@ test_keyword_archive (void)
 }
 
 static void
+test_keyword_german (void)
+{
+  static const struct { const char *text; const char *expect; } cases[] = {
+    { "Bitte archiviere meine alten Notizen", "interrupt" },
+    { "Schreib mir eine lange Antwort zum Durchscrollen", "long" },
+    { "Zeig mir, wie ein Fehler aussieht", "error" },
+  };
+
+  g_test_summary ("The German example prompts choose what their titles promise");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AguiDemoAgent) agent = quick_agent ();
+      g_autoptr(Conversation) conversation = conversation_new (agent, TRUE);
+      g_autoptr(GPtrArray) events = conversation_say (conversation, cases[i].text);
+
+      if (g_str_equal (cases[i].expect, "interrupt"))
+        assert_finished (conversation, AGUI_OUTCOME_INTERRUPT);
+      else if (g_str_equal (cases[i].expect, "error"))
+        assert_failed (conversation, events, "demo_error");
+      else
+        {
+          g_autofree char *text = conversation_text (conversation, "assistant");
+
+          assert_finished (conversation, AGUI_OUTCOME_SUCCESS);
+          g_assert_nonnull (strstr (text, "### Part 20"));
+        }
+    }
+}
+
+static void
+test_time_locale (void)
+{
+  g_autofree char *previous = g_strdup (setlocale (LC_TIME, NULL));
+  g_autoptr(AguiDemoAgent) agent = NULL;
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autofree char *text = NULL;
+
+  g_test_summary ("The agent tells a time in the locale's formats, with no German names in its English");
+
+  /* build-aux/install-deps.sh generates it */
+  g_assert_nonnull (setlocale (LC_TIME, "de_DE.UTF-8"));
+
+  agent = quick_agent ();
+  conversation = conversation_new (agent, TRUE);
+  first = conversation_say (conversation, "Hello there");
+  events = conversation_answer_tool (conversation, pending_tool_call (conversation),
+                                     "{\\\"time\\\":\\\"2026-12-01T21:48:00+01:00\\\"}");
+  text = conversation_text (conversation, "assistant");
+  setlocale (LC_TIME, previous);
+
+  g_assert_nonnull (strstr (text, "21:48:00 on 01.12.2026"));
+  g_assert_null (strstr (text, "Dienstag"));
+  g_assert_null (strstr (text, "Dezember"));
+}
+
+static void
 test_introduction (void)
 {
   g_autoptr(AguiDemoAgent) agent = quick_agent ();
@@ -1111,6 +1171,8 @@ main (int   argc,
   g_test_add_func ("/agui/demo-agent/keyword/whole-word", test_keyword_whole_word);
   g_test_add_func ("/agui/demo-agent/keyword/long", test_keyword_long);
   g_test_add_func ("/agui/demo-agent/keyword/archive", test_keyword_archive);
+  g_test_add_func ("/agui/demo-agent/keyword/german", test_keyword_german);
+  g_test_add_func ("/agui/demo-agent/time-locale", test_time_locale);
   g_test_add_func ("/agui/demo-agent/introduction", test_introduction);
   g_test_add_func ("/agui/demo-agent/cancel/close-mid-stream", test_close_mid_stream);
   g_test_add_func ("/agui/demo-agent/cancel/close-quick", test_close_quick);

@@ -380,6 +380,35 @@ later_row_on_screen (Fixture    *f,
   return NULL;
 }
 
+/* No drawn text of @row (its labels, each line's box) is under
+ * @widget, both in @scroller's coordinates */
+static void
+assert_covers_no_text (GtkWidget *row,
+                       GtkWidget *widget,
+                       GtkWidget *scroller)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (row, GTK_TYPE_LABEL);
+  graphene_rect_t covered;
+  guint checked = 0;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, scroller, &covered));
+  for (guint i = 0; i < labels->len; i++)
+    {
+      graphene_rect_t text;
+
+      if (!gtk_widget_is_drawable (labels->pdata[i]) || gtk_widget_is_ancestor (labels->pdata[i], widget) ||
+          gtk_label_get_text (labels->pdata[i])[0] == '\0' ||
+          !gtk_widget_compute_bounds (labels->pdata[i], scroller, &text))
+        continue;
+      checked++;
+      if (graphene_rect_intersection (&covered, &text, NULL))
+        g_error ("“%.40s…” at %g,%g %gx%g is under the widget at %g,%g %gx%g",
+                 gtk_label_get_text (labels->pdata[i]), text.origin.x, text.origin.y, text.size.width,
+                 text.size.height, covered.origin.x, covered.origin.y, covered.size.width, covered.size.height);
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
 static void
 test_every_block (Fixture       *f,
                   gconstpointer  data)
@@ -397,7 +426,8 @@ test_every_block (Fixture       *f,
   Hover hover;
 
   g_test_summary ("Hovering any block of a long answer, not only its first, shows the answer's actions and "
-                  "time over that block; its Copy copies the whole answer; its menu is there by keyboard");
+                  "time beside that block's text, covering none of it; its Copy copies the whole answer; "
+                  "its menu is there by keyboard");
 
   for (guint i = 0; i < 12; i++)
     {
@@ -427,30 +457,35 @@ test_every_block (Fixture       *f,
   agui_test_wait_until (gtk_widget_get_mapped (GTK_WIDGET (actions)) && gtk_widget_get_width (GTK_WIDGET (actions)) > 0,
                         "the hovered block's actions were laid out");
 
-  /* Over the block, inside it and the viewport, taking no room: the
-   * block is as tall as before */
+  /* Beside the block's text, in its margin, inside the viewport, taking
+   * no room: the block is as tall as before, and no line of it is
+   * under the buttons */
   g_assert_true (gtk_widget_compute_bounds (row, scroller, &row_bounds));
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (actions), scroller, &actions_bounds));
-  g_assert_true (graphene_rect_contains_rect (&row_bounds, &actions_bounds));
   graphene_rect_init (&viewport, 0, 0, gtk_widget_get_width (scroller), gtk_widget_get_height (scroller));
   g_assert_true (graphene_rect_contains_rect (&viewport, &actions_bounds));
-  g_assert_cmpfloat (actions_bounds.size.height, <, row_bounds.size.height + 1);
+  g_assert_cmpfloat (actions_bounds.origin.y, >=, row_bounds.origin.y);
+  g_assert_cmpfloat (actions_bounds.origin.x + actions_bounds.size.width, <=,
+                     row_bounds.origin.x + row_bounds.size.width + 0.5);
+  assert_covers_no_text (row, GTK_WIDGET (actions), scroller);
 
   /* Copy and Regenerate, and when the answer came */
   g_assert_true (gtk_widget_is_drawable (find_action_button (GTK_WIDGET (actions), "message.copy")));
   g_assert_true (gtk_widget_is_drawable (find_action_button (GTK_WIDGET (actions), "message.regenerate")));
   button = find_action_button (GTK_WIDGET (actions), "message.edit");
   g_assert_true (button == NULL || !gtk_widget_is_drawable (button));
+  /* The column has no room for the time: it says it when pointed at */
   {
     g_autoptr(GPtrArray) labels = tandem_test_find_all (actions, GTK_TYPE_LABEL);
 
     for (guint i = 0; i < labels->len; i++)
-      if (gtk_widget_is_drawable (labels->pdata[i]) &&
-          g_regex_match (clock, gtk_label_get_text (labels->pdata[i]), 0, NULL))
+      if (g_regex_match (clock, gtk_label_get_text (labels->pdata[i]), 0, NULL))
         time_label = labels->pdata[i];
   }
   g_assert_nonnull (time_label);
-  g_assert_nonnull (gtk_widget_get_tooltip_text (time_label));
+  g_assert_false (gtk_widget_is_drawable (time_label));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (GTK_WIDGET (actions)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (actions)), ==, gtk_widget_get_tooltip_text (time_label));
 
   /* Its Copy is the whole answer's */
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (f->window)), "something else");
@@ -490,6 +525,137 @@ test_every_block (Fixture       *f,
   g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Copy Message"));
   g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Regenerate"));
   gtk_popover_popdown (popovers->pdata[0]);
+}
+
+/* An answer of a dozen long paragraphs, many blocks, followed to its end */
+static void
+send_long_answer (Fixture *f)
+{
+  g_autoptr(GString) source = g_string_new ("Long answer\\n\\n");
+  g_autofree char *event = NULL;
+
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (source, "Part %u: %s%s\\n\\n", i, PARAGRAPH, PARAGRAPH);
+  event = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"%s\"}", source->str);
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    RS ("r1"), "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}", event,
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}", RF ("r1"), NULL));
+  send (f, "Write at length");
+  agui_test_wait_until (follows_to_bottom (f), "the view followed the answer to its end");
+}
+
+/* Where @popover's visible box (past its shadow) starts, in @window's
+ * coordinates */
+static graphene_point_t
+popover_origin (GtkPopover   *popover,
+                TandemWindow *window)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (popover));
+  GtkWidget *contents = gtk_widget_get_first_child (GTK_WIDGET (popover));
+  double window_x, window_y, popover_x, popover_y;
+  graphene_rect_t box;
+
+  g_assert_true (gtk_widget_compute_bounds (contents, GTK_WIDGET (popover), &box));
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &window_x, &window_y);
+  gtk_native_get_surface_transform (GTK_NATIVE (popover), &popover_x, &popover_y);
+  /* A popup's position is relative to its parent's surface, the window's */
+  return GRAPHENE_POINT_INIT (gdk_popup_get_position_x (GDK_POPUP (surface)) + popover_x + box.origin.x - window_x,
+                              gdk_popup_get_position_y (GDK_POPUP (surface)) + popover_y + box.origin.y - window_y);
+}
+
+static void
+test_menu_at_pointer (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  GtkWidget *row = NULL;
+
+  g_test_summary ("A secondary click in a message opens its menu at the pointer, in a long conversation "
+                  "scrolled to its end and halfway up");
+
+  send_long_answer (f);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GPtrArray) popovers = NULL;
+      graphene_point_t click, origin;
+      GdkRectangle pointing;
+      double x, y;
+
+      if (pass == 1)
+        {
+          /* Halfway up, as a person scrolls: the rows there are others */
+          gtk_adjustment_set_value (adjustment, (gtk_adjustment_get_upper (adjustment) -
+                                                 gtk_adjustment_get_page_size (adjustment)) / 2);
+          tandem_window_user_scrolled (f->window);
+          tandem_test_wait_for_frame (f->window);
+        }
+      agui_test_wait_until (later_row_on_screen (f, "Long answer") != NULL, "a block of the answer is on screen");
+      /* The rows it scrolled to are laid out and stay */
+      tandem_test_wait_for_frame (f->window);
+      row = later_row_on_screen (f, "Long answer");
+      g_assert_nonnull (row);
+      x = gtk_widget_get_width (row) / 2.0;
+      y = gtk_widget_get_height (row) / 2.0;
+      tandem_test_click (row, x, y, 3);
+      g_assert_true (agui_test_wait_for (menu_open, row, TIMEOUT_MS));
+
+      popovers = tandem_test_find_all (row, GTK_TYPE_POPOVER_MENU);
+      g_assert_true (gtk_popover_get_pointing_to (popovers->pdata[0], &pointing));
+      /* …and the menu is drawn there */
+      agui_test_wait_until (gtk_widget_get_mapped (popovers->pdata[0]) && gtk_widget_get_width (popovers->pdata[0]) > 0,
+                            "the menu is drawn");
+      tandem_test_wait_for_frame (popovers->pdata[0]);
+      g_assert_true (gtk_widget_compute_point (row, GTK_WIDGET (f->window), &GRAPHENE_POINT_INIT (x, y), &click));
+      origin = popover_origin (popovers->pdata[0], f->window);
+      g_test_message ("pass %u: clicked at %g,%g, the menu at %g,%g", pass, click.x, click.y, origin.x, origin.y);
+      g_assert_cmpfloat (ABS (origin.x - click.x), <=, 2);
+      g_assert_cmpfloat (ABS (origin.y - click.y), <=, 2);
+      g_assert_nonnull (tandem_test_find_label (popovers->pdata[0], "Copy Message"));
+      gtk_popover_popdown (popovers->pdata[0]);
+      agui_test_wait_until (!gtk_widget_get_mapped (popovers->pdata[0]), "the menu closed");
+    }
+}
+
+static void
+test_jump_beside_text (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  GtkWidget *jump = tandem_test_child (f->window, "jump_button");
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  graphene_rect_t bounds;
+
+  g_test_summary ("Jump to Latest sits beside the transcript's text, over none of it, wherever it is scrolled");
+
+  agui_test_server_push_response (f->server, ANSWER ("r0", "m0", "A short answer first"));
+  send (f, "A question of the person's own, to have a bubble");
+  send_long_answer (f);
+
+  for (guint step = 1; step <= 4; step++)
+    {
+      g_autoptr(GPtrArray) rows = NULL;
+
+      gtk_adjustment_set_value (adjustment, (gtk_adjustment_get_upper (adjustment) -
+                                             gtk_adjustment_get_page_size (adjustment)) * (4 - step) / 4);
+      tandem_window_user_scrolled (f->window);
+      agui_test_wait_until (gtk_widget_get_mapped (jump), "Jump to Latest shows, scrolled up");
+      tandem_test_wait_for_frame (f->window);
+      g_assert_true (gtk_widget_compute_bounds (jump, scroller, &bounds));
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller));
+
+      rows = tandem_test_find_all (scroller, TANDEM_TYPE_BLOCK_ROW);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          graphene_rect_t row_bounds;
+
+          if (gtk_widget_is_drawable (rows->pdata[i]) &&
+              gtk_widget_compute_bounds (rows->pdata[i], scroller, &row_bounds) &&
+              graphene_rect_intersection (&row_bounds, &bounds, NULL))
+            assert_covers_no_text (rows->pdata[i], jump, scroller);
+        }
+    }
 }
 
 static void
@@ -639,11 +805,15 @@ main (int   argc,
 
   store_dir = tandem_test_make_store_dir ("message-actions", &store_path);
   app = tandem_test_application_new ("io.github.tandemdesk.Tandem.TestActions", store_path);
+  /* Where the actions go depends on the margins it gives the rows */
+  tandem_test_load_style ();
 
 #define ADD(path, fn) g_test_add ("/tandem/message-actions/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("copy", test_copy);
   ADD ("menu", test_menu);
   ADD ("every-block", test_every_block);
+  ADD ("menu-at-pointer", test_menu_at_pointer);
+  ADD ("jump-beside-text", test_jump_beside_text);
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
 

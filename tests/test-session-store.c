@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -29,7 +30,7 @@
 #include "agui-session-store-private.h"
 
 /* The version the last migration makes */
-#define SCHEMA_LATEST 7
+#define SCHEMA_LATEST 8
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
  * START + ARGS + END once compacted, START + one CONTENT + END of the
@@ -385,6 +386,7 @@ test_schema_version (Fixture       *f,
   g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'branch'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'key'"), ==, 1);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('threads') WHERE name = 'pinned'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM pragma_table_info ('snapshots') WHERE name = 'run_id'"), ==, 1);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM sqlite_master WHERE type = 'table' AND name IN "
                                      "('threads', 'log', 'snapshots', 'interrupts', "
@@ -1088,22 +1090,10 @@ test_export_markdown (Fixture       *f,
     "### Assistant\n"
     "\n"
     "There are three: ```a```.\n"
-    "\n"
-    "## State\n"
-    "\n"
-    "```json\n"
-    "{\n"
-    "  \"step\" : 2,\n"
-    "  \"found\" : [\n"
-    "    1,\n"
-    "    2,\n"
-    "    3\n"
-    "  ]\n"
-    "}\n"
-    "```\n"
     "\n";
 
-  g_test_summary ("Markdown export: title, messages by role, tool calls as JSON, quoted results, state");
+  g_test_summary ("Markdown export: title, messages by role, tool calls as JSON, quoted results; "
+                  "not the state, which is the agent's working data");
 
   save_export_thread (store);
   markdown = agui_session_store_export_markdown (store, "x", &error);
@@ -1112,6 +1102,59 @@ test_export_markdown (Fixture       *f,
 
   g_assert_null (agui_session_store_export_markdown (store, "missing", &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
+static void
+test_export_markdown_stopped (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *markdown = NULL;
+  /* As the transcript marks them: the last message of a stopped run,
+   * and a note on the question of a failed run that said nothing */
+  TurnSpec turn = { .thread_id = "s", .snapshot_id = "s0", .turn_index = 0, .status = AGUI_SNAPSHOT_ABORTED,
+                    .messages =
+                      "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Tell me a story\"},"
+                      "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"Once upon\","
+                      "\"metadata\":{\"tandem\":{\"attempt\":\"stopped\",\"attemptEnd\":true}}},"
+                      "{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Again\","
+                      "\"metadata\":{\"tandem\":{\"notes\":[{\"kind\":\"run-end\",\"attempt\":\"failed\"}]}}}]",
+                    .state = "{\"secret\":\"working data\"}" };
+  const char *expected =
+    "# Stories\n"
+    "\n"
+    "### User\n"
+    "\n"
+    "Tell me a story\n"
+    "\n"
+    "### Assistant\n"
+    "\n"
+    "Once upon\n"
+    "\n"
+    "*Stopped*\n"
+    "\n"
+    "### User\n"
+    "\n"
+    "Again\n"
+    "\n"
+    "*Failed*\n"
+    "\n";
+
+  g_test_summary ("Markdown export says in words where an answer was stopped or failed");
+
+  g_assert_true (agui_session_store_create_thread (store, "s", "Stories", NULL, &error));
+  g_assert_no_error (error);
+  save_ok (store, &turn);
+  markdown = agui_session_store_export_markdown (store, "s", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (markdown, ==, expected);
+  g_clear_pointer (&markdown, g_free);
+
+  markdown = agui_session_store_export_branches_markdown (store, "s", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "Once upon\n\n*Stopped*\n"));
+  g_assert_null (strstr (markdown, "working data"));
 }
 
 /* A thread whose messages and state are what its log folds to, as
@@ -2640,6 +2683,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/compaction/streams", test_compaction);
   g_test_add_func ("/agui/session-store/compaction/random", test_compaction_random);
   ADD_TEST ("/agui/session-store/export/markdown", test_export_markdown);
+  ADD_TEST ("/agui/session-store/export/markdown-stopped", test_export_markdown_stopped);
   ADD_TEST ("/agui/session-store/async-calls", test_async_calls);
   ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);

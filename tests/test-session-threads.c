@@ -306,6 +306,65 @@ test_incremental (Fixture       *f,
 }
 
 static void
+test_pinned (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(AguiThreadList) list = NULL;
+  g_autoptr(AguiThreadList) again = NULL;
+  g_autoptr(GPtrArray) log = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) ids = NULL;
+  AguiThreadInfo *oldest;
+
+  g_test_summary ("Pinned threads come first, newest first among them; a pin moves its thread and keeps its time");
+
+  create_thread (f, "a", "First");
+  create_thread (f, "b", "Second");
+  create_thread (f, "c", "Third");
+  list = agui_thread_list_new (f->store);
+  wait_loaded (list);
+  g_signal_connect (list, "items-changed", G_CALLBACK (on_items_changed_cb), log);
+  oldest = item (list, 2);
+  g_assert_false (agui_thread_info_get_pinned (oldest));
+
+  g_assert_true (agui_session_store_set_thread_pinned (f->store, "a", TRUE, &error));
+  g_assert_no_error (error);
+  assert_log (log, (const char *[]) { "2,1,0", "0,0,1", NULL });
+  g_assert_true (item (list, 0) == oldest);
+  g_assert_true (agui_thread_info_get_pinned (oldest));
+  ids = dup_ids (list);
+  g_assert_cmpstrv (ids, ((const char *[]) { "a", "c", "b", NULL }));
+  g_clear_pointer (&ids, g_strfreev);
+
+  /* A turn on an unpinned thread brings it to the top of the unpinned */
+  save_turn (f, "b", 0, "news", FALSE);
+  ids = dup_ids (list);
+  g_assert_cmpstrv (ids, ((const char *[]) { "a", "b", "c", NULL }));
+  g_clear_pointer (&ids, g_strfreev);
+
+  /* Among the pinned, the newest first; a new thread goes below them */
+  g_assert_true (agui_session_store_set_thread_pinned (f->store, "c", TRUE, &error));
+  g_assert_no_error (error);
+  create_thread (f, "d", "Fourth");
+  ids = dup_ids (list);
+  g_assert_cmpstrv (ids, ((const char *[]) { "c", "a", "d", "b", NULL }));
+  g_clear_pointer (&ids, g_strfreev);
+
+  /* The store lists them so too, read again */
+  again = agui_thread_list_new (f->store);
+  wait_loaded (again);
+  ids = dup_ids (again);
+  g_assert_cmpstrv (ids, ((const char *[]) { "c", "a", "d", "b", NULL }));
+  g_clear_pointer (&ids, g_strfreev);
+
+  /* Unpinned, a thread goes back where its time puts it */
+  g_assert_true (agui_session_store_set_thread_pinned (f->store, "a", FALSE, &error));
+  g_assert_no_error (error);
+  ids = dup_ids (list);
+  g_assert_cmpstrv (ids, ((const char *[]) { "c", "d", "b", "a", NULL }));
+}
+
+static void
 test_change_while_loading (Fixture       *f,
                            gconstpointer  data)
 {
@@ -508,6 +567,7 @@ main (int   argc,
 
   g_test_add ("/agui/thread-list/load", Fixture, NULL, set_up, test_load, tear_down);
   g_test_add ("/agui/thread-list/incremental", Fixture, NULL, set_up, test_incremental, tear_down);
+  g_test_add ("/agui/thread-list/pinned", Fixture, NULL, set_up, test_pinned, tear_down);
   g_test_add ("/agui/thread-list/change-while-loading", Fixture, NULL, set_up, test_change_while_loading, tear_down);
   g_test_add ("/agui/thread-list/search", Fixture, NULL, set_up, test_search, tear_down);
   g_test_add ("/agui/thread-list/search-replaced", Fixture, NULL, set_up, test_search_replaced, tear_down);

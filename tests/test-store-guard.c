@@ -275,6 +275,72 @@ test_old_versions_migrate (Fixture       *f,
   g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, latest_version ());
 }
 
+/* Versions 2 to 5 over version 1, as those Tandems wrote them */
+static const char versions_2_to_5[] =
+  "CREATE TABLE search_text ("
+  "  thread_id TEXT PRIMARY KEY NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  text TEXT NOT NULL"
+  ");"
+  "ALTER TABLE threads ADD COLUMN branch TEXT;"
+  "ALTER TABLE snapshots ADD COLUMN run_id TEXT;"
+  "CREATE TABLE journal ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  snapshot_id TEXT NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, seq)"
+  ");"
+  "CREATE TABLE drafts ("
+  "  thread_id TEXT PRIMARY KEY NOT NULL,"
+  "  text TEXT NOT NULL"
+  ");"
+  "CREATE TABLE messages ("
+  "  thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,"
+  "  hash INTEGER NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_id, hash)"
+  ");"
+  "DROP TABLE search_text;"
+  "PRAGMA user_version = 5;";
+
+static void
+test_version_5_pins (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A store of schema version 5 opens, its threads unpinned, and a pin is kept across a reopening");
+
+  sql_exec (f->path, version_1);
+  sql_exec (f->path, versions_2_to_5);
+  sql_exec (f->path, "INSERT INTO threads (id, title, created, updated) VALUES ('old', 'From version 5', 1, 1)");
+
+  store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, latest_version ());
+  g_assert_cmpint (sql_int (f->path, "SELECT pinned FROM threads WHERE id = 'old'"), ==, 0);
+
+  store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_session_store_set_thread_pinned (store, "old", TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (agui_session_store_set_thread_pinned (store, "missing", TRUE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_clear_object (&store);
+  g_assert_cmpint (sql_int (f->path, "SELECT pinned FROM threads WHERE id = 'old'"), ==, 1);
+
+  /* The migrated schema is the one a new store gets: it opens again */
+  store = agui_session_store_new (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_session_store_set_thread_pinned (store, "old", FALSE, &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  g_assert_cmpint (sql_int (f->path, "SELECT pinned FROM threads WHERE id = 'old'"), ==, 0);
+}
+
 static void
 test_layout (Fixture       *f,
              gconstpointer  data)
@@ -520,6 +586,7 @@ main (int   argc,
   ADD_TEST ("/agui/store-guard/version/newer", test_version_newer);
   ADD_TEST ("/agui/store-guard/version/older-than-tables", test_version_older_mismatch);
   ADD_TEST ("/agui/store-guard/version/old-stores-migrate", test_old_versions_migrate);
+  ADD_TEST ("/agui/store-guard/version/5-pins", test_version_5_pins);
   ADD_TEST ("/agui/store-guard/schema/foreign-database", test_foreign_database);
   ADD_TEST ("/agui/store-guard/schema/layout", test_layout);
   ADD_TEST ("/agui/store-guard/schema/recursive-view", test_recursive_view);

@@ -713,6 +713,15 @@ test_import_menu (Fixture       *f,
   g_assert_true (agui_test_wait_for (shows_imported, &wait, TIMEOUT_MS));
   g_assert_cmpuint (count_threads (), ==, threads + 1);
   g_assert_true (wait_for_toast (f->window, "Conversation imported"));
+  /* The copy is told apart from its original by its name */
+  agui_test_wait_until (g_strcmp0 (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))),
+                                   "Imported by the menu (Imported)") == 0,
+                        "the imported copy is named as one");
+  tandem_window_import_file (f->window, file);
+  agui_test_wait_until (g_strcmp0 (adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))),
+                                   "Imported by the menu (Imported 2)") == 0,
+                        "the second copy is numbered");
+  threads++;
 
   /* Not an export: said, and the store is as it was */
   g_file_set_contents (bad_path, "{\"not\": \"an export\"", -1, &error);
@@ -751,6 +760,70 @@ test_drop (Fixture       *f,
   g_assert_nonnull (tandem_test_find_label (tray, "dropped.png"));
 }
 
+static gboolean
+chooser_starts_in (GFile *expected)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  gboolean found = FALSE;
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      {
+        g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (l->data);
+
+        if (folder != NULL && g_file_equal (folder, expected))
+          found = TRUE;
+        else if (folder != NULL)
+          g_test_message ("a chooser starts in %s", g_file_peek_path (folder));
+      }
+  g_list_free (toplevels);
+
+  return found;
+}
+
+static void
+test_export_folder (Fixture       *f,
+                    gconstpointer  data)
+{
+  GSettings *settings = tandem_application_get_settings (app);
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  g_autoptr(GFile) first = g_file_new_for_path (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR)
+                                                ? documents : g_get_home_dir ());
+  g_autoptr(GFile) chosen_folder = g_file_new_for_path (f->dir);
+  g_autoptr(GFile) chosen = g_file_get_child (chosen_folder, "Exported here.md");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *expected_uri = g_file_get_uri (chosen_folder);
+  GtkFileChooser *chooser;
+
+  g_test_summary ("An export starts in Documents, then in the folder the last one went to");
+
+  g_settings_reset (settings, "export-folder");
+  send_and_finish (f, "Exported where?", agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Here."), RF ("r1"), NULL));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.export", "s", "markdown"));
+  agui_test_wait_until (chooser_starts_in (first), "the first export starts in Documents (or home)");
+
+  chooser = find_file_chooser ();
+  g_assert_true (gtk_file_chooser_set_current_folder (chooser, chosen_folder, &error));
+  g_assert_no_error (error);
+  gtk_file_chooser_set_current_name (chooser, "Exported here.md");
+  {
+    ChooserWait wait = { chooser, chosen };
+
+    g_assert_true (agui_test_wait_for (chooser_has_file, &wait, TIMEOUT_MS));
+  }
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  g_assert_true (wait_for_toast (f->window, "Conversation exported"));
+  uri = g_settings_get_string (settings, "export-folder");
+  g_assert_cmpstr (uri, ==, expected_uri);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.export", "s", "json"));
+  agui_test_wait_until (chooser_starts_in (chosen_folder), "the next export starts where the last one went");
+  gtk_dialog_response (GTK_DIALOG (find_file_chooser ()), GTK_RESPONSE_CANCEL);
+  g_settings_reset (settings, "export-folder");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -769,6 +842,7 @@ main (int   argc,
   ADD ("agent-images", test_agent_images);
   ADD ("export", test_export);
   ADD ("import-menu", test_import_menu);
+  ADD ("export-folder", test_export_folder);
   ADD ("drop", test_drop);
 #undef ADD
 

@@ -51,12 +51,19 @@
  *   short text explaining what the demo can do.
  *
  * Keywords, as words of their own in the user's message (any case),
- * choose a variant:
+ * choose a variant; each has a German form too, so the example prompts
+ * a German desktop offers keep what they promise:
  *
- * - `error`: the answer starts, then the run fails with `RUN_ERROR`
- *   (code `demo_error`), to show how a failed run looks;
- * - `long`: a long answer to scroll through, and no tool call;
- * - `archive`: skips the time and asks for approval straight away.
+ * - `error` (`Fehler`): the answer starts, then the run fails with
+ *   `RUN_ERROR` (code `demo_error`), to show how a failed run looks;
+ * - `long` (`lange`): a long answer to scroll through, and no tool call;
+ * - `dashboard` (`Übersicht`): a small A2UI dashboard;
+ * - `archive` (`archiviere`, `archivieren`): skips the time and asks for
+ *   approval straight away.
+ *
+ * The agent speaks English; the times it tells are in the formats of
+ * the locale (`LC_TIME`), without names of days or months, so no other
+ * language slips into its sentences.
  *
  * The agent remembers the interrupts it asked (to check the answers), and
  * nothing else between runs; runs never share any other state, so several
@@ -631,7 +638,9 @@ quote_user (const char *text)
 static char *
 describe_time (GDateTime *time)
 {
-  return g_date_time_format (time, "%H:%M on %A, %-d %B %Y");
+  /* The locale's own time and date ("21:48:00 on 01.12.2026" in
+   * German, "09:48:00 PM on 12/01/2026" in American English) */
+  return g_date_time_format (time, "%X on %x");
 }
 
 /* A tool answers as it likes: find a time in JSON, else quote the text. */
@@ -1571,13 +1580,13 @@ plan_run (DemoRun    *run,
       g_autofree char *text = content_text (json_object_get_member (last, "content"));
       g_autofree char *folded = g_utf8_casefold (text, -1);
 
-      if (has_word (folded, "error"))
+      if (has_word (folded, "error") || has_word (folded, "fehler"))
         plan_failure (run);
-      else if (has_word (folded, "long"))
+      else if (has_word (folded, "long") || has_word (folded, "lange"))
         plan_long_answer (run);
-      else if (has_word (folded, "dashboard"))
+      else if (has_word (folded, "dashboard") || has_word (folded, "übersicht"))
         plan_dashboard (run);
-      else if (has_word (folded, "archive"))
+      else if (has_word (folded, "archive") || has_word (folded, "archiviere") || has_word (folded, "archivieren"))
         {
           plan_demo_state (run, stage_changes ("asking"), FALSE);
           plan_ask_approval (run, "You mentioned archiving, so let us skip the small talk.");

@@ -117,7 +117,10 @@ gboolean      _agui_session_store_insert_message   (AguiSessionStore  *self,
 /* Thread rows as a list shows them, read in one statement */
 #define THREAD_INFO_SQL \
   "SELECT t.id, t.title, t.agent, t.created, t.updated, " \
-  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
+  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id), t.pinned FROM threads t "
+
+/* Pinned threads first, then the most recently updated */
+#define THREAD_INFO_ORDER "ORDER BY t.pinned DESC, t.updated DESC"
 
 AguiThreadInfo *_agui_session_store_thread_info_from_row (sqlite3_stmt *stmt);
 

@@ -15,6 +15,7 @@
 #include "agui-session-store-private.h"
 #include "agui-session-store-threads-private.h"
 #include "agui-session-store-turns-private.h"
+#include "agui-transcript-private.h"
 
 /* Export: a thread as Tandem's JSON (which an import reads back) or as
  * Markdown for people. */
@@ -294,42 +295,14 @@ append_tool_calls (GString    *out,
     }
 }
 
+/* A message someone said, under its role */
 static void
-append_message (GString    *out,
-                JsonObject *message,
-                GHashTable *tool_names)
+append_said (GString    *out,
+             const char *role,
+             const char *text,
+             JsonObject *message,
+             GHashTable *tool_names)
 {
-  const char *role = json_object_get_string_member_with_default (message, "role", "");
-  JsonNode *content = json_object_get_member (message, "content");
-  g_autofree char *text = content_to_text (content);
-
-  if (g_str_equal (role, "tool"))
-    {
-      const char *call_id = json_object_get_string_member_with_default (message, "toolCallId", "");
-      const char *name = g_hash_table_lookup (tool_names, call_id);
-      const char *failure = json_object_get_string_member_with_default (message, "error", NULL);
-      g_autofree char *heading = g_strdup_printf ("**Tool result** (`%s`)%s",
-                                                  name ? name : call_id,
-                                                  failure ? " — failed" : "");
-
-      append_quoted (out, heading, failure && text[0] == '\0' ? failure : text);
-      return;
-    }
-
-  if (g_str_equal (role, "reasoning"))
-    {
-      append_quoted (out, "**Reasoning**", text);
-      return;
-    }
-
-  if (g_str_equal (role, "activity"))
-    {
-      g_string_append_printf (out, "**Activity:** `%s`\n\n",
-                              json_object_get_string_member_with_default (message, "activityType", ""));
-      append_json_block (out, content);
-      return;
-    }
-
   if (g_str_equal (role, "user"))
     g_string_append (out, "### User\n\n");
   else if (g_str_equal (role, "assistant"))
@@ -349,11 +322,94 @@ append_message (GString    *out,
     append_tool_calls (out, json_object_get_array_member (message, "toolCalls"), tool_names);
 }
 
+/* How the run that ended with @message ended, when not as it should:
+ * the transcript's own marks in the message's metadata, on the last
+ * message of a stopped or failed run, or in a note on the message
+ * shown last before a run that said nothing. NULL for a finished run. */
+static const char *
+attempt_end_words (JsonObject *message)
+{
+  JsonObject *metadata = NULL;
+  JsonObject *local = NULL;
+  JsonArray *notes = NULL;
+  const char *attempt = NULL;
+
+  if (json_object_has_member (message, "metadata") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
+    metadata = json_object_get_object_member (message, "metadata");
+  if (metadata != NULL && json_object_has_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY) &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY)))
+    local = json_object_get_object_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY);
+  if (local == NULL)
+    return NULL;
+
+  if (json_object_get_boolean_member_with_default (local, "attemptEnd", FALSE))
+    attempt = json_object_get_string_member_with_default (local, "attempt", NULL);
+
+  if (json_object_has_member (local, "notes") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (local, "notes")))
+    notes = json_object_get_array_member (local, "notes");
+  for (guint i = 0; attempt == NULL && notes != NULL && i < json_array_get_length (notes); i++)
+    {
+      JsonNode *element = json_array_get_element (notes, i);
+      JsonObject *note = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+
+      if (note != NULL && g_strcmp0 (json_object_get_string_member_with_default (note, "kind", NULL), "run-end") == 0)
+        attempt = json_object_get_string_member_with_default (note, "attempt", NULL);
+    }
+
+  if (g_strcmp0 (attempt, "stopped") == 0)
+    return "*Stopped*";
+  if (g_strcmp0 (attempt, "failed") == 0)
+    return "*Failed*";
+
+  return NULL;
+}
+
+static void
+append_message (GString    *out,
+                JsonObject *message,
+                GHashTable *tool_names)
+{
+  const char *ended = attempt_end_words (message);
+  const char *role = json_object_get_string_member_with_default (message, "role", "");
+  JsonNode *content = json_object_get_member (message, "content");
+  g_autofree char *text = content_to_text (content);
+
+  if (g_str_equal (role, "tool"))
+    {
+      const char *call_id = json_object_get_string_member_with_default (message, "toolCallId", "");
+      const char *name = g_hash_table_lookup (tool_names, call_id);
+      const char *failure = json_object_get_string_member_with_default (message, "error", NULL);
+      g_autofree char *heading = g_strdup_printf ("**Tool result** (`%s`)%s",
+                                                  name ? name : call_id,
+                                                  failure ? " — failed" : "");
+
+      append_quoted (out, heading, failure && text[0] == '\0' ? failure : text);
+    }
+  else if (g_str_equal (role, "reasoning"))
+    {
+      append_quoted (out, "**Reasoning**", text);
+    }
+  else if (g_str_equal (role, "activity"))
+    {
+      g_string_append_printf (out, "**Activity:** `%s`\n\n",
+                              json_object_get_string_member_with_default (message, "activityType", ""));
+      append_json_block (out, content);
+    }
+  else
+    {
+      append_said (out, role, text, message, tool_names);
+    }
+
+  if (ended != NULL)
+    g_string_append_printf (out, "%s\n\n", ended);
+}
+
+/* The state is left out: it is the agent's working data, not what was
+ * said, and the JSON export keeps it. */
 static void
 append_messages (GString    *out,
                  JsonArray  *messages,
-                 JsonNode   *state,
-                 const char *level,
                  GHashTable *tool_names)
 {
   for (guint i = 0; i < json_array_get_length (messages); i++)
@@ -363,9 +419,6 @@ append_messages (GString    *out,
       if (JSON_NODE_HOLDS_OBJECT (element))
         append_message (out, json_node_get_object (element), tool_names);
     }
-
-  g_string_append_printf (out, "%s State\n\n", level);
-  append_json_block (out, state);
 }
 
 /**
@@ -376,7 +429,9 @@ append_messages (GString    *out,
  *
  * Renders a thread for people to read: its title, then each message
  * under its role, tool calls with their arguments as JSON blocks, tool
- * results and reasoning as quotes, and the final state as JSON.
+ * results and reasoning as quotes, and a stopped or failed answer marked
+ * so in words. The state, the agent's working data, is left out: the
+ * JSON export has it.
  *
  * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
  */
@@ -410,7 +465,7 @@ agui_session_store_export_markdown (AguiSessionStore  *self,
   if (!json_object_get_null_member (thread, "agent"))
     g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
 
-  append_messages (out, messages, json_object_get_member (root, "state"), "##", tool_names);
+  append_messages (out, messages, tool_names);
 
   return g_string_free (out, FALSE);
 }
@@ -423,7 +478,7 @@ agui_session_store_export_markdown (AguiSessionStore  *self,
  *
  * Like [method@Agui.SessionStore.export_markdown], with every branch of
  * the thread one after the other, each under its own heading ("Branch 2
- * of 3", the chosen one marked), whole, with its state.
+ * of 3", the chosen one marked), whole.
  *
  * Returns: (transfer full) (nullable): the Markdown text, or %NULL on error
  */
@@ -471,8 +526,7 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
 
       g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n,
                               json_object_get_boolean_member (branch, "chosen") ? " (chosen)" : "");
-      append_messages (out, json_object_get_array_member (branch, "messages"),
-                       json_object_get_member (branch, "state"), "###", tool_names);
+      append_messages (out, json_object_get_array_member (branch, "messages"), tool_names);
     }
 
   return g_string_free (out, FALSE);

@@ -250,13 +250,12 @@ agui_session_store_list_threads (AguiSessionStore  *self,
    * message text is looked at, not ids or roles. Reading a message
    * costs: the ones whose JSON cannot hold the text are passed over. */
   if (!(stmt = _agui_session_store_prepare (self,
-                                            "SELECT t.id, t.title, t.agent, t.created, t.updated, "
-                                            "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
+                                            THREAD_INFO_SQL
                                             "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
                                             "  SELECT 1 FROM messages m"
                                             "  WHERE m.thread_id = t.id AND agui_text_matches (m.json, ?2)"
                                             "  AND agui_text_matches (agui_message_text (m.json), ?1)) "
-                                            "ORDER BY t.updated DESC",
+                                            THREAD_INFO_ORDER,
                                             what, error)))
     return NULL;
 
@@ -342,7 +341,7 @@ list_thread_infos (AguiSessionStore  *self,
   g_autoptr(GPtrArray) infos = NULL;
   int rc;
 
-  if (!(stmt = _agui_session_store_prepare (self, THREAD_INFO_SQL "ORDER BY t.updated DESC", what, error)))
+  if (!(stmt = _agui_session_store_prepare (self, THREAD_INFO_SQL THREAD_INFO_ORDER, what, error)))
     return NULL;
 
   infos = g_ptr_array_new_with_free_func (g_object_unref);
@@ -873,3 +872,103 @@ _agui_session_store_dup_draft_finish (AguiSessionStore  *self,
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+/* Pinning: the threads.pinned column (migration 8) */
+
+/**
+ * agui_session_store_set_thread_pinned:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @pinned: whether the thread is pinned
+ * @error: return location for a #GError
+ *
+ * Pins or unpins a thread: pinned threads come first in the lists of
+ * threads. Its "updated" time stays.
+ *
+ * Returns: %TRUE on success; an unknown thread is %G_IO_ERROR_NOT_FOUND
+ */
+gboolean
+agui_session_store_set_thread_pinned (AguiSessionStore  *self,
+                                      const char        *thread_id,
+                                      gboolean           pinned,
+                                      GError           **error)
+{
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+
+  what = g_strdup_printf ("Could not %s the thread '%s'", pinned ? "pin" : "unpin", thread_id);
+  if (!change_thread (self, "UPDATE threads SET pinned = CAST (?2 AS INTEGER) WHERE id = ?1",
+                      thread_id, pinned ? "1" : "0", what, error))
+    return FALSE;
+
+  _agui_session_store_announce_change (self, thread_id);
+  return TRUE;
+}
+
+static void
+set_thread_pinned_job (AguiSessionStore *self,
+                       GTask            *task,
+                       gpointer          data)
+{
+  char **strings = data;   /* the id, then "1" to pin or "0" */
+  GError *error = NULL;
+
+  if (agui_session_store_set_thread_pinned (self, strings[0], g_str_equal (strings[1], "1"), &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * agui_session_store_set_thread_pinned_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @pinned: whether the thread is pinned
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when it is done
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.set_thread_pinned] on the store's worker.
+ */
+void
+agui_session_store_set_thread_pinned_async (AguiSessionStore    *self,
+                                            const char          *thread_id,
+                                            gboolean             pinned,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data)
+{
+  char **strings;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  strings = g_new0 (char *, 3);
+  strings[0] = g_strdup (thread_id);
+  strings[1] = g_strdup (pinned ? "1" : "0");
+  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_set_thread_pinned_async,
+             set_thread_pinned_job, strings, (GDestroyNotify) g_strfreev);
+}
+
+/**
+ * agui_session_store_set_thread_pinned_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+agui_session_store_set_thread_pinned_finish (AguiSessionStore  *self,
+                                             GAsyncResult      *result,
+                                             GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_set_thread_pinned_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* End of pinning */

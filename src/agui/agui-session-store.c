@@ -209,6 +209,8 @@ static const char * const migrations[] = {
   "  json TEXT NOT NULL,"
   "  PRIMARY KEY (thread_id, message_id)"
   ");",
+  /* 8: pinned conversations, which the lists show first */
+  "ALTER TABLE threads ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;",
 };
 
 static const char * const status_names[] = {
@@ -1117,10 +1119,6 @@ agui_session_store_get_path (AguiSessionStore *self)
   return self->path;
 }
 
-#define THREAD_INFO_SQL \
-  "SELECT t.id, t.title, t.agent, t.created, t.updated, " \
-  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id) FROM threads t "
-
 AguiThreadInfo *
 _agui_session_store_thread_info_from_row (sqlite3_stmt *stmt)
 {
@@ -1130,7 +1128,8 @@ _agui_session_store_thread_info_from_row (sqlite3_stmt *stmt)
                                 sqlite3_column_int64 (stmt, 3),
                                 sqlite3_column_int64 (stmt, 4),
                                 sqlite3_column_int (stmt, 5) != 0 ? AGUI_THREAD_WAITING_FOR_ANSWER
-                                                                  : AGUI_THREAD_IDLE);
+                                                                  : AGUI_THREAD_IDLE,
+                                sqlite3_column_int (stmt, 6) != 0);
 }
 
 /* NULL without an error when there is no such thread */

@@ -153,6 +153,22 @@ gboolean         agui_session_store_delete_thread_finish      (AguiSessionStore 
                                                             GAsyncResult        *result,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
+gboolean         agui_session_store_set_thread_pinned         (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            gboolean             pinned,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_set_thread_pinned_async   (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            gboolean             pinned,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+gboolean         agui_session_store_set_thread_pinned_finish  (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
 void              agui_session_store_get_pending_interrupts_async (AguiSessionStore    *self,
                                                             const char          *thread_id,
                                                             GCancellable        *cancellable,

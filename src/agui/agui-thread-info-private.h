@@ -18,7 +18,8 @@ AguiThreadInfo *_agui_thread_info_new              (const char       *id,
                                                     const char       *agent_id,
                                                     gint64            created,
                                                     gint64            updated,
-                                                    AguiThreadStatus  status);
+                                                    AguiThreadStatus  status,
+                                                    gboolean          pinned);
 gint64          _agui_thread_info_get_updated_time (AguiThreadInfo   *self);
 /* Takes @from's stored fields (not its snippet), notifying each that
  * changed. Returns whether any did. */

@@ -15,7 +15,7 @@
  *
  * What a list of conversations shows of one stored thread: its title,
  * the agent it talks to, when it was last updated, whether it waits for
- * the person's answer, and, while an [class@Agui.ThreadList] searches,
+ * the person's answer, whether the person pinned it, and, while an [class@Agui.ThreadList] searches,
  * the line of its messages that matched.
  *
  * Infos are the items of an [class@Agui.ThreadList], which keeps one
@@ -34,6 +34,7 @@ struct _AguiThreadInfo
   GDateTime        *updated;
   AguiThreadStatus  status;
   char             *snippet;
+  gboolean          pinned;
 };
 
 G_DEFINE_FINAL_TYPE (AguiThreadInfo, agui_thread_info, G_TYPE_OBJECT)
@@ -47,6 +48,7 @@ enum {
   PROP_UPDATED,
   PROP_STATUS,
   PROP_SNIPPET,
+  PROP_PINNED,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -109,6 +111,10 @@ agui_thread_info_get_property (GObject    *object,
 
     case PROP_STATUS:
       g_value_set_enum (value, self->status);
+      break;
+
+    case PROP_PINNED:
+      g_value_set_boolean (value, self->pinned);
       break;
 
     case PROP_SNIPPET:
@@ -195,6 +201,16 @@ agui_thread_info_class_init (AguiThreadInfoClass *klass)
     g_param_spec_string ("snippet", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AguiThreadInfo:pinned:
+   *
+   * Whether the person pinned the thread: lists show pinned threads
+   * first.
+   */
+  properties[PROP_PINNED] =
+    g_param_spec_boolean ("pinned", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -209,7 +225,8 @@ _agui_thread_info_new (const char       *id,
                        const char       *agent_id,
                        gint64            created,
                        gint64            updated,
-                       AguiThreadStatus  status)
+                       AguiThreadStatus  status,
+                       gboolean          pinned)
 {
   AguiThreadInfo *self;
 
@@ -224,6 +241,7 @@ _agui_thread_info_new (const char       *id,
   self->updated_time = updated;
   self->updated = date_time_for (updated);
   self->status = status;
+  self->pinned = !!pinned;
 
   return self;
 }
@@ -270,6 +288,13 @@ _agui_thread_info_update (AguiThreadInfo *self,
     {
       self->status = from->status;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+      changed = TRUE;
+    }
+
+  if (self->pinned != from->pinned)
+    {
+      self->pinned = from->pinned;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PINNED]);
       changed = TRUE;
     }
 
@@ -389,4 +414,18 @@ agui_thread_info_get_snippet (AguiThreadInfo *self)
   g_return_val_if_fail (AGUI_IS_THREAD_INFO (self), NULL);
 
   return self->snippet;
+}
+
+/**
+ * agui_thread_info_get_pinned:
+ * @self: a thread info
+ *
+ * Returns: whether the person pinned the thread, which lists show first
+ */
+gboolean
+agui_thread_info_get_pinned (AguiThreadInfo *self)
+{
+  g_return_val_if_fail (AGUI_IS_THREAD_INFO (self), FALSE);
+
+  return self->pinned;
 }

@@ -48,5 +48,7 @@ AGUI_AVAILABLE_IN_ALL
 AguiThreadStatus  agui_thread_info_get_status   (AguiThreadInfo *self);
 AGUI_AVAILABLE_IN_ALL
 const char       *agui_thread_info_get_snippet  (AguiThreadInfo *self);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_thread_info_get_pinned   (AguiThreadInfo *self);
 
 G_END_DECLS

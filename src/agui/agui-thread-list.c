@@ -14,8 +14,8 @@
  * AguiThreadList:
  *
  * The threads of an [class@Agui.SessionStore] as a [iface@Gio.ListModel]
- * of [class@Agui.ThreadInfo], most recently updated first, in the manner
- * of `GtkDirectoryList`: it reads the store on the store's worker, says
+ * of [class@Agui.ThreadInfo], pinned ones first, then the most recently
+ * updated first, in the manner of `GtkDirectoryList`: it reads the store on the store's worker, says
  * so in [property@Agui.ThreadList:loading], and keeps why the last read
  * failed in [property@Agui.ThreadList:error].
  *
@@ -141,10 +141,22 @@ set_error (AguiThreadList *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
-/* Where a thread updated at @updated goes: before every older one */
+/* Whether @a comes before @b, as the store lists them: pinned threads
+ * first, then the most recently updated */
+static gboolean
+goes_before (AguiThreadInfo *a,
+             AguiThreadInfo *b)
+{
+  if (agui_thread_info_get_pinned (a) != agui_thread_info_get_pinned (b))
+    return agui_thread_info_get_pinned (a);
+
+  return _agui_thread_info_get_updated_time (a) > _agui_thread_info_get_updated_time (b);
+}
+
+/* Where @info goes: after every thread that goes before it or ties */
 static guint
 sorted_position (AguiThreadList *self,
-                 gint64          updated)
+                 AguiThreadInfo *info)
 {
   guint low = 0, high = self->items->len;
 
@@ -152,7 +164,7 @@ sorted_position (AguiThreadList *self,
     {
       guint middle = low + (high - low) / 2;
 
-      if (_agui_thread_info_get_updated_time (g_ptr_array_index (self->items, middle)) >= updated)
+      if (!goes_before (info, g_ptr_array_index (self->items, middle)))
         low = middle + 1;
       else
         high = middle;
@@ -191,7 +203,7 @@ apply_change (AguiThreadList *self,
 
   if (old == NULL)
     {
-      position = sorted_position (self, _agui_thread_info_get_updated_time (info));
+      position = sorted_position (self, info);
       g_ptr_array_insert (self->items, position, g_object_ref (info));
       g_hash_table_insert (self->by_id, g_strdup (agui_thread_info_get_id (info)), info);
       if (announce)
@@ -207,7 +219,7 @@ apply_change (AguiThreadList *self,
 
   /* The same object moves, so a view's row keeps its item. */
   g_ptr_array_steal_index (self->items, old_position);
-  position = sorted_position (self, _agui_thread_info_get_updated_time (old));
+  position = sorted_position (self, old);
   g_ptr_array_insert (self->items, position, old);
 
   if (announce)

@@ -1,0 +1,431 @@
+/* test-polish.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "tandem-agents.h"
+#include "tandem-application.h"
+#include "tandem-preferences-window.h"
+#include "tandem-window.h"
+#include "tandem-test-window.h"
+
+/* What a person sees of the window's frame: the panes at every width
+ * and text size, the window's buttons, the agent choice, the welcome
+ * page. Run twice by meson: in English, and in German (with
+ * TANDEM_TEST_LOCALEDIR set) where the same geometry must hold for the
+ * longer words, and the text must be German. */
+
+static TandemApplication *app;
+static char *store_dir;
+static char *store_path;
+static gboolean german;
+
+typedef struct
+{
+  TandemWindow *window;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  /* GNOME's window buttons: a close button alone, as on a phone */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  tandem_agents_set_active_id (tandem_application_get_agents (app), TANDEM_AGENTS_DEMO_ID);
+  f->window = tandem_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 760);
+  gtk_window_present (GTK_WINDOW (f->window));
+  tandem_test_wait_for_layout (f->window);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (TANDEM_IS_PREFERENCES_WINDOW (l->data))
+      gtk_window_destroy (l->data);
+  g_list_free (toplevels);
+
+  tandem_test_destroy_window (f->window);
+  g_settings_reset (tandem_application_get_settings (app), "inspector-visible");
+  g_settings_reset (tandem_application_get_settings (app), "sidebar-visible");
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+  gtk_settings_reset_property (gtk_settings_get_default (), "gtk-decoration-layout");
+}
+
+/* Helpers */
+
+/* @widget's bounds in @window's coordinates, or an empty rectangle for
+ * one not drawn */
+static graphene_rect_t
+bounds_in_window (gpointer widget,
+                  gpointer window)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_compute_bounds (widget, window, &bounds))
+    return GRAPHENE_RECT_INIT (0, 0, 0, 0);
+
+  return bounds;
+}
+
+/* Whether @widget is drawn whole inside @window's width */
+static gboolean
+inside_window (gpointer widget,
+               gpointer window,
+               int      min_width)
+{
+  graphene_rect_t bounds = bounds_in_window (widget, window);
+
+  return bounds.size.width >= min_width && bounds.origin.x >= -0.5 &&
+         bounds.origin.x + bounds.size.width <= gtk_widget_get_width (window) + 0.5;
+}
+
+/* The window's end-side buttons that are drawn */
+static GtkWidget *
+find_end_controls (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) controls = tandem_test_find_all (window, GTK_TYPE_WINDOW_CONTROLS);
+  GtkWidget *found = NULL;
+
+  for (guint i = 0; i < controls->len; i++)
+    {
+      GtkWindowControls *candidate = controls->pdata[i];
+
+      if (gtk_window_controls_get_side (candidate) == GTK_PACK_END &&
+          !gtk_window_controls_get_empty (candidate) && gtk_widget_get_mapped (GTK_WIDGET (candidate)))
+        {
+          g_assert_null (found);
+          found = GTK_WIDGET (candidate);
+        }
+    }
+
+  return found;
+}
+
+static gboolean
+controls_in_corner (TandemWindow *window)
+{
+  GtkWidget *controls = find_end_controls (window);
+  graphene_rect_t bounds;
+
+  if (controls == NULL)
+    return FALSE;
+  bounds = bounds_in_window (controls, window);
+
+  /* The header bar's own padding, and nothing else, to the right */
+  return bounds.size.width > 0 && bounds.origin.x + bounds.size.width >= gtk_widget_get_width (GTK_WIDGET (window)) - 12;
+}
+
+/* Whether @label shows its whole text: given at least the width it
+ * asks for, and inside @pane */
+static gboolean
+label_whole (GtkWidget *label,
+             GtkWidget *pane)
+{
+  graphene_rect_t bounds, pane_bounds;
+  int natural;
+
+  if (!gtk_widget_get_mapped (label) ||
+      !gtk_widget_compute_bounds (label, pane, &bounds) ||
+      !gtk_widget_compute_bounds (pane, pane, &pane_bounds))
+    return FALSE;
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+
+  return bounds.size.width >= natural && bounds.origin.x >= 0 &&
+         bounds.origin.x + bounds.size.width <= pane_bounds.size.width;
+}
+
+/* The name of the indicator a check button draws: "check" or "radio" */
+static const char *
+indicator_name (GtkCheckButton *button)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (button));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_css_name (child), "check") == 0 ||
+        g_strcmp0 (gtk_widget_get_css_name (child), "radio") == 0)
+      return gtk_widget_get_css_name (child);
+
+  return NULL;
+}
+
+static TandemPreferencesWindow *
+open_preferences (TandemWindow *window)
+{
+  GtkWidget *preferences = tandem_preferences_window_new (GTK_WINDOW (window),
+                                                          tandem_application_get_agents (app));
+
+  gtk_window_present (GTK_WINDOW (preferences));
+  tandem_test_wait_for_layout (preferences);
+
+  return TANDEM_PREFERENCES_WINDOW (preferences);
+}
+
+static guint
+count_check_buttons (gpointer widget)
+{
+  g_autoptr(GPtrArray) checks = tandem_test_find_all (widget, GTK_TYPE_CHECK_BUTTON);
+
+  return checks->len;
+}
+
+static void
+assert_agent_choices_are_radios (TandemPreferencesWindow *preferences,
+                                 guint                    n)
+{
+  g_autoptr(GPtrArray) checks = NULL;
+
+  agui_test_wait_until (count_check_buttons (preferences) == n, "the preferences list %u agents", n);
+  checks = tandem_test_find_all (preferences, GTK_TYPE_CHECK_BUTTON);
+  for (guint i = 0; i < checks->len; i++)
+    g_assert_cmpstr (indicator_name (checks->pdata[i]), ==, "radio");
+}
+
+/* Tests */
+
+static void
+test_inspector_narrow (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkWidget *inspector = tandem_test_child (f->window, "inspector");
+  GtkWidget *button = tandem_test_child (f->window, "inspector_button");
+  GtkWidget *composer = tandem_test_child (f->window, "composer_view");
+
+  g_test_summary ("At 360 px the inspector's toggle opens the inspector over the conversation, whole; "
+                  "closing it gives the conversation back");
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
+  agui_test_wait_until (adw_flap_get_folded (ADW_FLAP (tandem_test_child (f->window, "flap"))),
+                        "the sidebar folded away");
+  g_assert_false (gtk_widget_get_mapped (inspector));
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+  agui_test_wait_until (inside_window (inspector, f->window, 300), "the inspector is drawn whole in the window");
+  agui_test_wait_until (adw_flap_get_reveal_progress (ADW_FLAP (tandem_test_child (f->window, "inspector_flap"))) == 1,
+                        "the inspector finished sliding in");
+  g_assert_true (inside_window (inspector, f->window, 300));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+
+  /* Its own header closes it, as the conversation's is under it */
+  g_assert_true (controls_in_corner (f->window));
+  g_assert_true (inside_window (tandem_test_child (f->window, "inspector_close_button"), f->window, 16));
+  gtk_widget_activate (tandem_test_child (f->window, "inspector_close_button"));
+  agui_test_wait_until (!gtk_widget_get_mapped (inspector), "the inspector went away");
+  g_assert_true (inside_window (composer, f->window, 200));
+}
+
+static void
+test_window_buttons (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *button = tandem_test_child (f->window, "inspector_button");
+  GtkWidget *inspector = tandem_test_child (f->window, "inspector");
+
+  g_test_summary ("The window's buttons stay in its top right corner with the inspector open (beside the "
+                  "conversation) or closed");
+
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "icon:minimize,close", NULL);
+
+  agui_test_wait_until (controls_in_corner (f->window), "the window's buttons are in the corner");
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+  agui_test_wait_until (inside_window (inspector, f->window, 300) &&
+                        adw_flap_get_reveal_progress (ADW_FLAP (tandem_test_child (f->window, "inspector_flap"))) == 1,
+                        "the inspector opened");
+  g_assert_false (adw_flap_get_folded (ADW_FLAP (tandem_test_child (f->window, "inspector_flap"))));
+  agui_test_wait_until (controls_in_corner (f->window), "the window's buttons moved to the corner");
+  g_assert_true (gtk_widget_is_ancestor (find_end_controls (f->window), tandem_test_child (f->window, "inspector_header")));
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
+  agui_test_wait_until (!gtk_widget_get_mapped (inspector), "the inspector closed");
+  agui_test_wait_until (controls_in_corner (f->window), "the window's buttons went back to the corner");
+  g_assert_true (gtk_widget_is_ancestor (find_end_controls (f->window), tandem_test_child (f->window, "conversation_header")));
+}
+
+static void
+check_sidebar_title (Fixture *f,
+                     double   scale)
+{
+  GtkWidget *title = tandem_test_child (f->window, "sidebar_title");
+  GtkWidget *sidebar = tandem_test_child (f->window, "sidebar");
+
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", (int) (96 * 1024 * scale), NULL);
+  adw_flap_set_reveal_flap (ADW_FLAP (tandem_test_child (f->window, "flap")), TRUE);
+  agui_test_wait_until (label_whole (title, sidebar) && inside_window (sidebar, f->window, 200),
+                        "the sidebar's title is whole at %.1f× text", scale);
+}
+
+static void
+test_sidebar_title (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *title = tandem_test_child (f->window, "sidebar_title");
+
+  g_test_summary ("The sidebar's title is never cut, in German or at 1.5× text, wide or at 360 px");
+
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, _("Conversations"));
+  if (german)
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, "Unterhaltungen");
+
+  check_sidebar_title (f, 1.0);
+  check_sidebar_title (f, 1.5);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
+  check_sidebar_title (f, 1.5);
+}
+
+static void
+test_agent_radios (Fixture       *f,
+                   gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  TandemPreferencesWindow *preferences;
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("The agent for new conversations is chosen by radio buttons, with one agent as with two");
+
+  preferences = open_preferences (f->window);
+  assert_agent_choices_are_radios (preferences, 1);
+
+  agent = tandem_agent_new ("polish", "Polish Agent", "http://127.0.0.1:9/", NULL);
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+  assert_agent_choices_are_radios (preferences, 2);
+
+  g_assert_true (tandem_agents_remove (agents, "polish", &error));
+  g_assert_no_error (error);
+  assert_agent_choices_are_radios (preferences, 1);
+}
+
+static void
+test_welcome_own_agent (Fixture       *f,
+                        gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  AdwStatusPage *welcome = ADW_STATUS_PAGE (tandem_test_child (f->window, "welcome_page"));
+  GtkWidget *add_button = tandem_test_child (f->window, "welcome_preferences_button");
+  GtkWidget *jump = tandem_test_child (f->window, "jump_button");
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("The welcome page offers to add an agent only until there is one of the person's own, "
+                  "and has no Jump to Latest");
+
+  g_assert_cmpstr (adw_status_page_get_description (welcome), ==,
+                   _("You are chatting with the built-in demo agent. Add your own agent in Preferences."));
+  g_assert_true (gtk_widget_is_drawable (add_button));
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  agent = tandem_agent_new ("polish", "Polish Agent", "http://127.0.0.1:9/", NULL);
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+  agui_test_wait_until (!gtk_widget_get_visible (add_button), "Add an Agent… went away");
+  g_assert_cmpstr (adw_status_page_get_description (welcome), ==,
+                   _("You are chatting with the built-in demo agent. Choose one of your own at the top of the window."));
+  if (german)
+    g_assert_cmpstr (adw_status_page_get_description (welcome), ==,
+                     "Sie chatten mit dem eingebauten Demo-Agenten. Wählen Sie oben im Fenster einen eigenen aus.");
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  g_assert_true (tandem_agents_remove (agents, "polish", &error));
+  g_assert_no_error (error);
+  agui_test_wait_until (gtk_widget_get_visible (add_button), "Add an Agent… came back");
+}
+
+static void
+test_welcome_prompts (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *prompts = tandem_test_child (f->window, "welcome_prompts");
+
+  g_test_summary ("The example prompts are in the person's language");
+
+  g_assert_nonnull (tandem_test_find_label (prompts, _("Please archive my old notes")));
+  g_assert_nonnull (tandem_test_find_label (prompts, _("An approval")));
+  if (german)
+    {
+      g_assert_nonnull (tandem_test_find_label (prompts, "Bitte archiviere meine alten Notizen"));
+      g_assert_nonnull (tandem_test_find_label (prompts, "Zeig mir, wie ein Fehler aussieht"));
+      g_assert_null (tandem_test_find_label (prompts, "Please archive my old notes"));
+    }
+}
+
+static void
+test_banner_icon (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (f->window)));
+  g_autoptr(GPtrArray) images = tandem_test_find_all (tandem_test_child (f->window, "interrupt_banner"), GTK_TYPE_IMAGE);
+
+  g_test_summary ("The questions banner's icon is one Adwaita has, and not the diamond that reads as “�”");
+
+  g_assert_cmpuint (images->len, ==, 1);
+  g_assert_cmpint (gtk_image_get_storage_type (images->pdata[0]), ==, GTK_IMAGE_ICON_NAME);
+  g_assert_true (gtk_icon_theme_has_icon (theme, gtk_image_get_icon_name (images->pdata[0])));
+  g_assert_cmpstr (gtk_image_get_icon_name (images->pdata[0]), !=, "dialog-question-symbolic");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *localedir = g_getenv ("TANDEM_TEST_LOCALEDIR");
+  int result;
+
+  german = localedir != NULL;
+  if (german)
+    {
+      g_setenv ("LANGUAGE", "de", TRUE);
+      g_setenv ("LC_ALL", "de_DE.UTF-8", TRUE);
+    }
+
+  tandem_test_init (&argc, &argv);
+
+  if (german)
+    {
+      /* build-aux/install-deps.sh generates it */
+      if (setlocale (LC_ALL, "de_DE.UTF-8") == NULL)
+        g_error ("The de_DE.UTF-8 locale is missing: generate it with locale-gen");
+      bindtextdomain (GETTEXT_PACKAGE, localedir);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+
+  store_dir = tandem_test_make_store_dir ("polish", &store_path);
+  app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
+
+#define ADD(path, fn) g_test_add ("/tandem/polish/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("inspector-narrow", test_inspector_narrow);
+  ADD ("window-buttons", test_window_buttons);
+  ADD ("sidebar-title", test_sidebar_title);
+  ADD ("agent-radios", test_agent_radios);
+  ADD ("welcome-own-agent", test_welcome_own_agent);
+  ADD ("welcome-prompts", test_welcome_prompts);
+  ADD ("banner-icon", test_banner_icon);
+#undef ADD
+
+  result = g_test_run ();
+
+  g_clear_object (&app);
+  tandem_test_remove_store (store_dir, store_path);
+  g_free (store_path);
+  g_free (store_dir);
+
+  return result;
+}
