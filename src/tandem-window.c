@@ -124,7 +124,6 @@ struct _TandemWindow
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
   GtkWidget            *sidebar_title;
-  GtkWidget            *sidebar;
   GtkWidget            *inspector_button;
   GtkWidget            *inspector_close_button;
   TandemWelcomePrompts *welcome_prompts;
@@ -3406,7 +3405,6 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_flap);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar_title);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_header);
