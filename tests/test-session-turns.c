@@ -468,7 +468,7 @@ test_restore_after_write (Fixture       *f,
 
   g_test_summary ("A restore asked for right after a write to the store reads what was written");
 
-  for (guint attempt = 0; attempt < 20; attempt++)
+  for (guint attempt = 0; attempt < 5; attempt++)
     {
       g_autofree char *thread_id = g_strdup_printf ("t%u", attempt);
       AguiJournalRows *busy = g_new0 (AguiJournalRows, 1);
@@ -480,7 +480,7 @@ test_restore_after_write (Fixture       *f,
       busy->snapshot_id = g_strdup_printf ("busy%u", attempt);
       busy->first = TRUE;
       busy->event_json = g_ptr_array_new_with_free_func (g_free);
-      for (guint i = 0; i < 20000; i++)
+      for (guint i = 0; i < 10000; i++)
         g_ptr_array_add (busy->event_json, g_strdup ("{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":1}"));
       _agui_session_store_append_journal_async (f->store, busy, NULL, NULL, NULL);
 
