@@ -559,6 +559,60 @@ test_dispose_while_loading (Fixture       *f,
   g_weak_ref_clear (&weak);
 }
 
+/* A question that expired while its conversation was closed waits for
+ * nobody: the list says so without the conversation being opened */
+static void
+test_expired_interrupt (Fixture       *f,
+                        gconstpointer  data)
+{
+  const char *expires[] = { "2001-01-01T00:00:00Z", "2999-01-01T00:00:00Z", "not a date" };
+  const AguiThreadStatus expected[] = { AGUI_THREAD_IDLE, AGUI_THREAD_WAITING_FOR_ANSWER,
+                                        AGUI_THREAD_WAITING_FOR_ANSWER };
+  g_autoptr(AguiThreadList) list = NULL;
+
+  g_test_summary ("A thread whose open interrupts have all expired is not waiting; a later or unreadable "
+                  "expiry still waits");
+
+  for (guint i = 0; i < G_N_ELEMENTS (expires); i++)
+    {
+      g_autofree char *thread_id = g_strdup_printf ("expiry-%u", i);
+      g_autoptr(JsonArray) messages = user_messages ("question");
+      g_autoptr(JsonArray) interrupts = json_array_new ();
+      g_autofree char *snapshot_id = g_uuid_string_random ();
+      g_autoptr(GError) error = NULL;
+      JsonObject *interrupt = json_object_new ();
+      AguiTurnRecord turn = { 0 };
+
+      json_object_set_string_member (interrupt, "id", "i1");
+      json_object_set_string_member (interrupt, "reason", "tool_call");
+      json_object_set_string_member (interrupt, "expiresAt", expires[i]);
+      json_array_add_object_element (interrupts, interrupt);
+
+      create_thread (f, thread_id, "Expiring");
+      turn.thread_id = thread_id;
+      turn.snapshot_id = snapshot_id;
+      turn.status = AGUI_SNAPSHOT_COMPLETED;
+      turn.messages = messages;
+      turn.pending_interrupts = interrupts;
+      g_assert_true (agui_session_store_save_turn (f->store, &turn, &error));
+      g_assert_no_error (error);
+    }
+
+  /* Newest first */
+  list = agui_thread_list_new (f->store);
+  wait_loaded (list);
+  g_assert_null (agui_thread_list_get_error (list));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, G_N_ELEMENTS (expires));
+  for (guint i = 0; i < G_N_ELEMENTS (expires); i++)
+    {
+      AguiThreadInfo *info = item (list, G_N_ELEMENTS (expires) - 1 - i);
+      g_autofree char *thread_id = g_strdup_printf ("expiry-%u", i);
+
+      g_assert_cmpstr (agui_thread_info_get_id (info), ==, thread_id);
+      g_assert_cmpint (agui_thread_info_get_status (info), ==, expected[i]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -568,6 +622,7 @@ main (int   argc,
   g_test_add ("/agui/thread-list/load", Fixture, NULL, set_up, test_load, tear_down);
   g_test_add ("/agui/thread-list/incremental", Fixture, NULL, set_up, test_incremental, tear_down);
   g_test_add ("/agui/thread-list/pinned", Fixture, NULL, set_up, test_pinned, tear_down);
+  g_test_add ("/agui/thread-list/expired-interrupt", Fixture, NULL, set_up, test_expired_interrupt, tear_down);
   g_test_add ("/agui/thread-list/change-while-loading", Fixture, NULL, set_up, test_change_while_loading, tear_down);
   g_test_add ("/agui/thread-list/search", Fixture, NULL, set_up, test_search, tear_down);
   g_test_add ("/agui/thread-list/search-replaced", Fixture, NULL, set_up, test_search_replaced, tear_down);

@@ -117,7 +117,8 @@ gboolean      _agui_session_store_insert_message   (AguiSessionStore  *self,
 /* Thread rows as a list shows them, read in one statement */
 #define THREAD_INFO_SQL \
   "SELECT t.id, t.title, t.agent, t.created, t.updated, " \
-  "EXISTS (SELECT 1 FROM interrupts i WHERE i.thread_id = t.id), t.pinned FROM threads t "
+  "(SELECT group_concat (i.json, char (30)) FROM interrupts i WHERE i.thread_id = t.id), " \
+  "t.pinned FROM threads t "
 
 /* Pinned threads first, then the most recently updated */
 #define THREAD_INFO_ORDER "ORDER BY t.pinned DESC, t.updated DESC"

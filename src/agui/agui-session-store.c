@@ -12,6 +12,8 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "agui-interrupt-private.h"
+#include "agui-interrupt.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-private.h"
@@ -1119,6 +1121,36 @@ agui_session_store_get_path (AguiSessionStore *self)
   return self->path;
 }
 
+/* Whether any of a thread's open interrupts (their JSON texts, joined
+ * by U+001E, which JSON never holds unescaped) still waits: one past its
+ * expiresAt waits for nobody. One that cannot be read is taken as
+ * waiting, as it was before expiry was looked at. */
+static gboolean
+interrupts_wait (const char *joined)
+{
+  g_auto(GStrv) texts = NULL;
+  g_autoptr(GDateTime) now = NULL;
+
+  if (joined == NULL)
+    return FALSE;
+
+  texts = g_strsplit (joined, "\x1e", -1);
+  now = g_date_time_new_now_utc ();
+  for (guint i = 0; texts[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = _agui_json_parse (texts[i], -1, NULL);
+      g_autoptr(AguiInterrupt) interrupt = NULL;
+
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        return TRUE;
+      interrupt = _agui_interrupt_new (json_node_get_object (node));
+      if (interrupt == NULL || !agui_interrupt_has_expired (interrupt, now))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 AguiThreadInfo *
 _agui_session_store_thread_info_from_row (sqlite3_stmt *stmt)
 {
@@ -1127,8 +1159,8 @@ _agui_session_store_thread_info_from_row (sqlite3_stmt *stmt)
                                 (const char *) sqlite3_column_text (stmt, 2),
                                 sqlite3_column_int64 (stmt, 3),
                                 sqlite3_column_int64 (stmt, 4),
-                                sqlite3_column_int (stmt, 5) != 0 ? AGUI_THREAD_WAITING_FOR_ANSWER
-                                                                  : AGUI_THREAD_IDLE,
+                                interrupts_wait ((const char *) sqlite3_column_text (stmt, 5))
+                                  ? AGUI_THREAD_WAITING_FOR_ANSWER : AGUI_THREAD_IDLE,
                                 sqlite3_column_int (stmt, 6) != 0);
 }
 
