@@ -18,7 +18,11 @@
  *                                             until killed, printing (TIME is the monotonic
  *                                             clock, shared by every process)
  *                                               "send TIME TEXT" as it sends TEXT,
- *                                               "shown TIME ID LENGTH" as message ID grows,
+ *                                               "stored TIME" as the store says it wrote
+ *                                                 the thread (the message at its send,
+ *                                                 then the turn),
+ *                                               "shown TIME ID LENGTH [user]" as message
+ *                                                 ID grows,
  *                                               "done TIME" once a turn is saved
  *
  * Turn N of THREAD is the same in every mode, and test-session-store.c
@@ -254,11 +258,22 @@ watch_transcript (gpointer user_data)
         continue;
 
       g_hash_table_insert (watch->shown, g_strdup (id), GSIZE_TO_POINTER (length));
-      printf ("shown %" G_GINT64_FORMAT " %s %" G_GSIZE_FORMAT "\n", g_get_monotonic_time (), id, length);
+      printf ("shown %" G_GINT64_FORMAT " %s %" G_GSIZE_FORMAT "%s\n", g_get_monotonic_time (), id, length,
+              agui_message_get_role (AGUI_MESSAGE (item)) == AGUI_ROLE_USER ? " user" : "");
     }
   fflush (stdout);
 
   return G_SOURCE_CONTINUE;
+}
+
+static void
+on_thread_changed (AguiSessionStore *store,
+                   const char       *thread_id,
+                   AguiThreadInfo   *info,
+                   gpointer          user_data)
+{
+  printf ("stored %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  fflush (stdout);
 }
 
 static void
@@ -288,6 +303,7 @@ run_stream (const char *path,
       return 1;
     }
 
+  g_signal_connect (store, "thread-changed", G_CALLBACK (on_thread_changed), NULL);
   agui_demo_agent_set_delay (agent, 4);
   session = g_object_new (AGUI_TYPE_AGENT_SESSION,
                           "transport", agent,

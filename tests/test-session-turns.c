@@ -512,6 +512,79 @@ test_restore_after_write (Fixture       *f,
 }
 
 static void
+add_journal (AguiSessionStore *store,
+             const char       *snapshot_id,
+             gboolean          first,
+             const char      **events)
+{
+  AguiJournalRows *journal = g_new0 (AguiJournalRows, 1);
+
+  journal->thread_id = g_strdup ("t");
+  journal->snapshot_id = g_strdup (snapshot_id);
+  journal->title = g_strdup ("Kept");
+  journal->first = first;
+  journal->event_json = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; events[i] != NULL; i++)
+    g_ptr_array_add (journal->event_json, g_strdup (events[i]));
+  _agui_session_store_append_journal_async (store, journal, NULL, NULL, NULL);
+}
+
+/* Two crashes in a row, each before its turn was saved: the first cut
+ * its answer in the middle of a message, the second came before the
+ * next answer began. The person's second question was kept, and a
+ * restore shows it after the first answer, not lost in it. */
+static void
+test_restore_two_cut_turns (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) again = NULL;
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows = NULL;
+  const char *cut[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u1\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u1\",\"delta\":\"first\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u1\"}",
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"half\"}",
+    NULL
+  };
+  const char *asked[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u2\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u2\",\"delta\":\"second\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u2\"}",
+    NULL
+  };
+
+  g_test_summary ("Two turns cut short in a row both come back: the second question is not lost "
+                  "in the first, unfinished answer");
+
+  add_journal (f->store, "s1", TRUE, cut);
+  add_journal (f->store, "s2", TRUE, asked);
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  agui_agent_session_restore_async (session, NULL, restore_result_cb, &restored);
+  agui_test_wait_for_result (&restored, wait_seconds * 1000);
+  g_assert_true (agui_agent_session_restore_finish (session, restored, &error));
+  g_assert_no_error (error);
+
+  rows = describe_rows (agui_agent_session_get_transcript (session));
+  g_assert_cmpstr (rows, ==, "user: text(first)\nassistant: text(half)\nuser: text(second)\n");
+  g_assert_cmpint (agui_run_state_get_status (agui_agent_session_get_run_state (session)), ==, AGUI_RUN_FAILED);
+
+  /* The same, read at once */
+  again = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (again, &error));
+  g_assert_no_error (error);
+  g_free (rows);
+  rows = describe_rows (agui_agent_session_get_transcript (again));
+  g_assert_cmpstr (rows, ==, "user: text(first)\nassistant: text(half)\nuser: text(second)\n");
+}
+
+static void
 test_restore_failed_turn (Fixture       *f,
                           gconstpointer  data)
 {
@@ -957,6 +1030,7 @@ main (int   argc,
   g_test_add ("/agui/session-turns/restore-draws-the-same", Fixture, NULL, fixture_set_up, test_restore_draws_the_same, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-async", Fixture, NULL, fixture_set_up, test_restore_async, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-after-write", Fixture, NULL, fixture_set_up, test_restore_after_write, fixture_tear_down);
+  g_test_add ("/agui/session-turns/restore-two-cut-turns", Fixture, NULL, fixture_set_up, test_restore_two_cut_turns, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
   g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);
