@@ -55,7 +55,6 @@ plan_answer (DemoRun    *run,
   g_autofree char *tool_call_id = g_uuid_string_random ();
   g_autofree char *quote = _agui_demo_quote_user (user_text);
   g_autofree char *reasoning = NULL;
-  g_autofree char *text = NULL;
 
   _agui_demo_plan_demo_state (run, _agui_demo_stage_changes ("planning"), FALSE);
   _agui_demo_plan_step (run, "planning", TRUE);
