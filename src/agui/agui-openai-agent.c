@@ -11,6 +11,7 @@
 #include "agui-json-private.h"
 #include "agui-openai-agent.h"
 #include "agui-openai-chunk-reader-private.h"
+#include "agui-openai-request-private.h"
 #include "agui-util-private.h"
 
 /**
@@ -79,8 +80,6 @@
 /* Rounds of answering calls to tools that do not exist within one run,
  * before the model is taken to be stuck. */
 #define MAX_UNKNOWN_ROUNDS 4
-/* A text file is inlined for the model up to this size. */
-#define MAX_INLINE_FILE (512 * 1024)
 
 struct _AguiOpenaiAgent
 {
@@ -165,38 +164,6 @@ run_free (Run *run)
   g_free (run);
 }
 
-/* JSON helpers */
-
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 /* The server's own words from an error body: OpenAI's
  * `{"error":{"message":…}}`, Ollama's older `{"error":"…"}`, or the start
  * of whatever text it sent. */
@@ -219,11 +186,11 @@ dup_server_message (const guint8 *data,
       const char *message = NULL;
 
       if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
-        message = get_string (json_node_get_object (error), "message");
+        message = _agui_openai_get_string (json_node_get_object (error), "message");
       else if (error != NULL)
-        message = get_string (object, "error");
+        message = _agui_openai_get_string (object, "error");
       if (message == NULL)
-        message = get_string (object, "message") ?: get_string (object, "detail");
+        message = _agui_openai_get_string (object, "message") ?: _agui_openai_get_string (object, "detail");
       if (message != NULL && message[0] != '\0')
         return g_strdup (message);
     }
@@ -237,369 +204,6 @@ dup_server_message (const guint8 *data,
     }
 
   return g_steal_pointer (&text);
-}
-
-/* Messages: AG-UI → OpenAI */
-
-static char *
-dup_text_content (JsonObject *message)
-{
-  JsonNode *content = json_object_get_member (message, "content");
-  JsonArray *parts;
-  GString *text;
-
-  if (content == NULL || JSON_NODE_HOLDS_NULL (content))
-    return NULL;
-  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (content));
-  if (!JSON_NODE_HOLDS_ARRAY (content))
-    return NULL;
-
-  parts = json_node_get_array (content);
-  text = g_string_new (NULL);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
-    {
-      JsonNode *part = json_array_get_element (parts, i);
-      const char *piece;
-
-      if (JSON_NODE_HOLDS_OBJECT (part) && (piece = get_string (json_node_get_object (part), "text")))
-        g_string_append (text, piece);
-    }
-
-  return g_string_free (text, FALSE);
-}
-
-static gboolean
-is_text_mime_type (const char *mime_type)
-{
-  static const char * const textual[] = {
-    "application/json", "application/xml", "application/javascript", "application/x-sh",
-    "application/x-yaml", "application/yaml", "application/toml", "application/sql", NULL
-  };
-
-  if (mime_type == NULL)
-    return FALSE;
-  if (g_str_has_prefix (mime_type, "text/"))
-    return TRUE;
-
-  return g_strv_contains (textual, mime_type);
-}
-
-static void
-add_text_part (JsonArray  *parts,
-               const char *text)
-{
-  JsonObject *part = json_object_new ();
-
-  json_object_set_string_member (part, "type", "text");
-  json_object_set_string_member (part, "text", text);
-  json_array_add_object_element (parts, part);
-}
-
-/* One AG-UI content part as OpenAI parts: images by URL (a data URL for
- * attached bytes), text files inlined, anything else named so the model
- * knows it was there. */
-static void
-convert_part (JsonObject *part,
-              JsonArray  *parts,
-              gboolean   *has_media)
-{
-  const char *type = get_string (part, "type");
-  JsonObject *source = get_object (part, "source");
-  const char *source_type = get_string (source, "type");
-  const char *value = get_string (source, "value");
-  const char *mime_type = get_string (source, "mimeType");
-  const char *filename = get_string (get_object (part, "metadata"), "filename");
-
-  if (g_strcmp0 (type, "text") == 0)
-    {
-      if (get_string (part, "text") != NULL)
-        add_text_part (parts, get_string (part, "text"));
-      return;
-    }
-
-  if (g_strcmp0 (type, "image") == 0 && value != NULL &&
-      (g_strcmp0 (source_type, "data") == 0 || g_strcmp0 (source_type, "url") == 0))
-    {
-      JsonObject *image = json_object_new ();
-      JsonObject *image_url = json_object_new ();
-      g_autofree char *url = NULL;
-
-      if (g_strcmp0 (source_type, "data") == 0)
-        url = g_strdup_printf ("data:%s;base64,%s", mime_type ? mime_type : "image/png", value);
-      else
-        url = g_strdup (value);
-
-      json_object_set_string_member (image_url, "url", url);
-      json_object_set_string_member (image, "type", "image_url");
-      json_object_set_object_member (image, "image_url", image_url);
-      json_array_add_object_element (parts, image);
-      *has_media = TRUE;
-      return;
-    }
-
-  if (g_strcmp0 (source_type, "data") == 0 && value != NULL && is_text_mime_type (mime_type))
-    {
-      gsize length = 0;
-      g_autofree guchar *bytes = g_base64_decode (value, &length);
-
-      if (length <= MAX_INLINE_FILE && g_utf8_validate ((const char *) bytes, length, NULL))
-        {
-          g_autofree char *text = g_strndup ((const char *) bytes, length);
-          g_autofree char *inlined = g_strdup_printf ("Attached file “%s” (%s):\n\n```\n%s\n```",
-                                                      filename ? filename : "untitled",
-                                                      mime_type, text);
-
-          add_text_part (parts, inlined);
-          return;
-        }
-    }
-
-  if (type != NULL)
-    {
-      g_autofree char *note = g_strdup_printf ("[An attachment (%s%s%s, %s) is not shown to this model: "
-                                               "it reads only text and images.]",
-                                               type, filename ? " “" : "", filename ? filename : "",
-                                               mime_type ? mime_type : "unknown type");
-      if (filename != NULL)
-        {
-          g_free (note);
-          note = g_strdup_printf ("[The attachment “%s” (%s) is not shown to this model: "
-                                  "it reads only text and images.]",
-                                  filename, mime_type ? mime_type : type);
-        }
-      add_text_part (parts, note);
-    }
-}
-
-static JsonNode *
-convert_user_content (JsonObject *message)
-{
-  JsonNode *content = json_object_get_member (message, "content");
-  g_autoptr(JsonArray) parts = NULL;
-  gboolean has_media = FALSE;
-  GString *joined;
-
-  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
-    {
-      g_autofree char *text = dup_text_content (message);
-
-      return json_node_init_string (json_node_alloc (), text ? text : "");
-    }
-
-  parts = json_array_new ();
-  for (guint i = 0; i < json_array_get_length (json_node_get_array (content)); i++)
-    {
-      JsonNode *element = json_array_get_element (json_node_get_array (content), i);
-
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        convert_part (json_node_get_object (element), parts, &has_media);
-    }
-
-  if (has_media)
-    return _agui_json_node_new_array (g_steal_pointer (&parts));
-
-  /* Text only: one string, which every server's chat template takes. */
-  joined = g_string_new (NULL);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
-    {
-      if (i > 0)
-        g_string_append (joined, "\n\n");
-      g_string_append (joined, get_string (json_array_get_object_element (parts, i), "text"));
-    }
-
-  {
-    g_autofree char *text = g_string_free (joined, FALSE);
-
-    return json_node_init_string (json_node_alloc (), text);
-  }
-}
-
-static JsonObject *
-convert_assistant (JsonObject *message)
-{
-  JsonObject *converted = json_object_new ();
-  JsonArray *calls = get_array (message, "toolCalls");
-  g_autofree char *text = dup_text_content (message);
-  JsonArray *tool_calls = json_array_new ();
-
-  json_object_set_string_member (converted, "role", "assistant");
-
-  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
-    {
-      JsonNode *element = json_array_get_element (calls, i);
-      JsonObject *function, *call, *out_function;
-      const char *arguments;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(function = get_object (json_node_get_object (element), "function")) ||
-          get_string (json_node_get_object (element), "id") == NULL ||
-          get_string (function, "name") == NULL)
-        continue;
-
-      arguments = get_string (function, "arguments");
-      call = json_object_new ();
-      out_function = json_object_new ();
-      json_object_set_string_member (call, "id", get_string (json_node_get_object (element), "id"));
-      json_object_set_string_member (call, "type", "function");
-      json_object_set_string_member (out_function, "name", get_string (function, "name"));
-      /* Chat templates parse the arguments as JSON: an empty string would
-       * fail there. */
-      json_object_set_string_member (out_function, "arguments",
-                                     arguments && arguments[0] ? arguments : "{}");
-      json_object_set_object_member (call, "function", out_function);
-      json_array_add_object_element (tool_calls, call);
-    }
-
-  if (text != NULL && text[0] != '\0')
-    json_object_set_string_member (converted, "content", text);
-  else
-    json_object_set_null_member (converted, "content");
-
-  if (json_array_get_length (tool_calls) > 0)
-    json_object_set_array_member (converted, "tool_calls", tool_calls);
-  else
-    json_array_unref (tool_calls);
-
-  return converted;
-}
-
-static JsonArray *
-convert_messages (AguiOpenaiAgent *self,
-                  JsonObject      *input)
-{
-  JsonArray *messages = get_array (input, "messages");
-  JsonArray *context = get_array (input, "context");
-  JsonArray *converted = json_array_new ();
-  g_autoptr(GString) system = g_string_new (self->system_prompt);
-
-  for (guint i = 0; context != NULL && i < json_array_get_length (context); i++)
-    {
-      JsonNode *element = json_array_get_element (context, i);
-      const char *description, *value;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-      description = get_string (json_node_get_object (element), "description");
-      value = get_string (json_node_get_object (element), "value");
-      if (value == NULL)
-        continue;
-      if (system->len > 0)
-        g_string_append (system, "\n\n");
-      g_string_append_printf (system, "%s%s%s", description ? description : "", description ? ": " : "", value);
-    }
-
-  if (system->len > 0)
-    {
-      JsonObject *message = json_object_new ();
-
-      json_object_set_string_member (message, "role", "system");
-      json_object_set_string_member (message, "content", system->str);
-      json_array_add_object_element (converted, message);
-    }
-
-  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
-    {
-      JsonNode *element = json_array_get_element (messages, i);
-      JsonObject *message, *out;
-      const char *role;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-      message = json_node_get_object (element);
-      role = get_string (message, "role");
-
-      if (g_strcmp0 (role, "user") == 0)
-        {
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "user");
-          json_object_set_member (out, "content", convert_user_content (message));
-        }
-      else if (g_strcmp0 (role, "system") == 0 || g_strcmp0 (role, "developer") == 0)
-        {
-          g_autofree char *text = dup_text_content (message);
-
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "system");
-          json_object_set_string_member (out, "content", text ? text : "");
-        }
-      else if (g_strcmp0 (role, "assistant") == 0)
-        {
-          out = convert_assistant (message);
-          /* An answer that never got a word out (a failed run) is no turn. */
-          if (JSON_NODE_HOLDS_NULL (json_object_get_member (out, "content")) &&
-              !json_object_has_member (out, "tool_calls"))
-            {
-              json_object_unref (out);
-              continue;
-            }
-        }
-      else if (g_strcmp0 (role, "tool") == 0 && get_string (message, "toolCallId") != NULL)
-        {
-          g_autofree char *text = dup_text_content (message);
-          const char *error = get_string (message, "error");
-
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "tool");
-          json_object_set_string_member (out, "tool_call_id", get_string (message, "toolCallId"));
-          if ((text == NULL || text[0] == '\0') && error != NULL)
-            {
-              g_free (text);
-              text = g_strdup_printf ("Error: %s", error);
-            }
-          json_object_set_string_member (out, "content", text ? text : "");
-        }
-      else
-        {
-          /* reasoning, activity: nothing the model needs back */
-          continue;
-        }
-
-      json_array_add_object_element (converted, out);
-    }
-
-  return converted;
-}
-
-static JsonArray *
-convert_tools (JsonObject *input,
-               GHashTable *declared)
-{
-  JsonArray *tools = get_array (input, "tools");
-  JsonArray *converted = json_array_new ();
-
-  for (guint i = 0; tools != NULL && i < json_array_get_length (tools); i++)
-    {
-      JsonNode *element = json_array_get_element (tools, i);
-      JsonObject *tool, *function, *wrapper;
-      JsonNode *parameters;
-      const char *name;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-      tool = json_node_get_object (element);
-      if (!(name = get_string (tool, "name")) || g_hash_table_contains (declared, name))
-        continue;
-
-      function = json_object_new ();
-      json_object_set_string_member (function, "name", name);
-      if (get_string (tool, "description") != NULL)
-        json_object_set_string_member (function, "description", get_string (tool, "description"));
-      parameters = json_object_get_member (tool, "parameters");
-      if (parameters != NULL && JSON_NODE_HOLDS_OBJECT (parameters))
-        json_object_set_member (function, "parameters", _agui_json_node_copy_deep (parameters));
-      else
-        json_object_set_member (function, "parameters",
-                                _agui_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, NULL));
-
-      wrapper = json_object_new ();
-      json_object_set_string_member (wrapper, "type", "function");
-      json_object_set_object_member (wrapper, "function", function);
-      json_array_add_object_element (converted, wrapper);
-      g_hash_table_add (declared, g_strdup (name));
-    }
-
-  return converted;
 }
 
 /* Events */
@@ -1095,9 +699,9 @@ agui_openai_agent_run_async (AguiTransport       *transport,
   run->headers = g_ptr_array_ref (self->headers);
   run->stream = agui_event_stream_new ();
   run->cancellable = g_object_ref (agui_event_stream_get_cancellable (run->stream));
-  run->thread_id = g_strdup (get_string (input, "threadId"));
+  run->thread_id = g_strdup (_agui_openai_get_string (input, "threadId"));
   run_id = g_uuid_string_random ();
-  run->run_id = g_strdup (get_string (input, "runId") ?: run_id);
+  run->run_id = g_strdup (_agui_openai_get_string (input, "runId") ?: run_id);
   run->declared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   run->request = json_object_new ();
@@ -1112,10 +716,10 @@ agui_openai_agent_run_async (AguiTransport       *transport,
   }
   if (self->temperature >= 0)
     json_object_set_double_member (run->request, "temperature", self->temperature);
-  tools = convert_tools (input, run->declared);
+  tools = _agui_openai_convert_tools (input, run->declared);
   if (json_array_get_length (tools) > 0)
     json_object_set_array_member (run->request, "tools", g_steal_pointer (&tools));
-  run->messages = convert_messages (self, input);
+  run->messages = _agui_openai_convert_messages (self->system_prompt, input);
 
   run_push (run, AGUI_EVENT_RUN_STARTED,
             string_members ("threadId", run->thread_id ? run->thread_id : "", "runId", run->run_id, NULL));
@@ -1320,7 +924,7 @@ on_models_cb (GObject      *object,
   if (length > MODELS_BODY_MAX ||
       !(node = _agui_json_parse ((const char *) raw, length, NULL)) ||
       !JSON_NODE_HOLDS_OBJECT (node) ||
-      !(data = get_array (json_node_get_object (node), "data")))
+      !(data = _agui_openai_get_array (json_node_get_object (node), "data")))
     {
       g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED,
                                "%s is not a list of models: is %s the base URL of an "
@@ -1335,7 +939,7 @@ on_models_cb (GObject      *object,
       JsonNode *element = json_array_get_element (data, i);
       const char *id;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) && (id = get_string (json_node_get_object (element), "id")))
+      if (JSON_NODE_HOLDS_OBJECT (element) && (id = _agui_openai_get_string (json_node_get_object (element), "id")))
         g_ptr_array_add (names, g_strdup (id));
     }
   g_ptr_array_sort (names, compare_names);

@@ -1,0 +1,172 @@
+/* agui-demo-agent-dashboard.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The dashboard scenario: an A2UI surface, and the answer to its button. */
+
+#include "config.h"
+
+#include "agui-demo-agent-private.h"
+
+/* The dashboard: a small A2UI surface, in the v0.8 shapes the A2UI
+ * middleware sends, so a newcomer sees generative UI with no server.
+ * Its button comes back as forwardedProps.a2uiAction, and the answer
+ * appends a dataModelUpdate to the same activity. */
+#define DASHBOARD_SURFACE    "demo-dashboard"
+#define DASHBOARD_MESSAGE_ID "a2ui-surface-" DASHBOARD_SURFACE
+#define DASHBOARD_OPERATIONS \
+  "[{\"surfaceUpdate\":{\"surfaceId\":\"" DASHBOARD_SURFACE "\",\"components\":[" \
+  "{\"id\":\"root\",\"component\":{\"Card\":{\"child\":\"main\"}}}," \
+  "{\"id\":\"main\",\"component\":{\"Column\":{\"children\":{\"explicitList\":" \
+  "[\"title\",\"stats\",\"divider\",\"focus\",\"mood\",\"remind\",\"plan\",\"summary\"]}}}}," \
+  "{\"id\":\"title\",\"component\":{\"Text\":{\"usageHint\":\"h2\",\"text\":{\"literalString\":\"Your day at a glance\"}}}}," \
+  "{\"id\":\"stats\",\"component\":{\"Row\":{\"distribution\":\"spaceEvenly\",\"children\":{\"template\":" \
+  "{\"componentId\":\"stat\",\"dataBinding\":\"/stats\"}}}}}," \
+  "{\"id\":\"stat\",\"component\":{\"Column\":{\"alignment\":\"center\",\"children\":{\"explicitList\":" \
+  "[\"stat-icon\",\"stat-value\",\"stat-label\"]}}}}," \
+  "{\"id\":\"stat-icon\",\"component\":{\"Icon\":{\"name\":{\"path\":\"icon\"}}}}," \
+  "{\"id\":\"stat-value\",\"component\":{\"Text\":{\"usageHint\":\"h1\",\"text\":{\"path\":\"value\"}}}}," \
+  "{\"id\":\"stat-label\",\"component\":{\"Text\":{\"usageHint\":\"caption\",\"text\":{\"path\":\"label\"}}}}," \
+  "{\"id\":\"divider\",\"component\":{\"Divider\":{}}}," \
+  "{\"id\":\"focus\",\"component\":{\"Slider\":{\"label\":{\"literalString\":\"Hours of focus\"}," \
+  "\"value\":{\"path\":\"/focus\"},\"minValue\":0,\"maxValue\":8}}}," \
+  "{\"id\":\"mood\",\"component\":{\"MultipleChoice\":{\"selections\":{\"path\":\"/mood\"},\"maxAllowedSelections\":1," \
+  "\"variant\":\"chips\",\"options\":[{\"label\":{\"literalString\":\"Calm\"},\"value\":\"calm\"}," \
+  "{\"label\":{\"literalString\":\"Busy\"},\"value\":\"busy\"},{\"label\":{\"literalString\":\"Tired\"},\"value\":\"tired\"}]}}}," \
+  "{\"id\":\"remind\",\"component\":{\"CheckBox\":{\"label\":{\"literalString\":\"Remind me to take breaks\"}," \
+  "\"value\":{\"path\":\"/remind\"}}}}," \
+  "{\"id\":\"plan-text\",\"component\":{\"Text\":{\"text\":{\"literalString\":\"Plan my day\"}}}}," \
+  "{\"id\":\"plan\",\"component\":{\"Button\":{\"child\":\"plan-text\",\"primary\":true,\"action\":{\"name\":\"plan_day\"," \
+  "\"context\":[{\"key\":\"focus\",\"value\":{\"path\":\"/focus\"}},{\"key\":\"mood\",\"value\":{\"path\":\"/mood\"}}," \
+  "{\"key\":\"remind\",\"value\":{\"path\":\"/remind\"}}]}}}}," \
+  "{\"id\":\"summary\",\"component\":{\"Text\":{\"usageHint\":\"caption\",\"text\":{\"path\":\"/summary\"}}}}]}}," \
+  "{\"dataModelUpdate\":{\"surfaceId\":\"" DASHBOARD_SURFACE "\",\"contents\":[" \
+  "{\"key\":\"stats\",\"valueMap\":[" \
+  "{\"key\":\"0\",\"valueMap\":[{\"key\":\"icon\",\"valueString\":\"event\"},{\"key\":\"value\",\"valueString\":\"3\"}," \
+  "{\"key\":\"label\",\"valueString\":\"meetings\"}]}," \
+  "{\"key\":\"1\",\"valueMap\":[{\"key\":\"icon\",\"valueString\":\"check\"},{\"key\":\"value\",\"valueString\":\"7\"}," \
+  "{\"key\":\"label\",\"valueString\":\"tasks\"}]}," \
+  "{\"key\":\"2\",\"valueMap\":[{\"key\":\"icon\",\"valueString\":\"mail\"},{\"key\":\"value\",\"valueString\":\"12\"}," \
+  "{\"key\":\"label\",\"valueString\":\"unread\"}]}]}," \
+  "{\"key\":\"focus\",\"valueNumber\":3},{\"key\":\"mood\",\"valueArray\":[\"calm\"]}," \
+  "{\"key\":\"remind\",\"valueBoolean\":true}," \
+  "{\"key\":\"summary\",\"valueString\":\"Nothing planned yet.\"}]}}," \
+  "{\"beginRendering\":{\"surfaceId\":\"" DASHBOARD_SURFACE "\",\"root\":\"root\"}}]"
+
+static JsonNode *
+parse_constant (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  /* Our own constant: a parse failure is a bug here. */
+  if (!json_parser_load_from_data (parser, json, -1, NULL))
+    g_error ("The demo agent's dashboard is not valid JSON");
+
+  return json_parser_steal_root (parser);
+}
+
+void
+_agui_demo_plan_dashboard (DemoRun *run)
+{
+  g_autofree char *message_id = g_uuid_string_random ();
+  JsonObject *content = json_object_new ();
+  JsonObject *members = _agui_demo_string_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
+
+  _agui_demo_plan_text (run, message_id,
+                        "Here is a small dashboard. It is **generative UI**: I sent it as A2UI operations "
+                        "and Tandem drew it with its own widgets. Move the slider, pick a mood and press "
+                        "**Plan my day**: your choices come back to me.");
+  json_object_set_member (content, "operations", parse_constant (DASHBOARD_OPERATIONS));
+  json_object_set_object_member (members, "content", content);
+  json_object_set_boolean_member (members, "replace", TRUE);
+  _agui_demo_plan_event (run, 1, AGUI_EVENT_ACTIVITY_SNAPSHOT, members);
+  _agui_demo_plan_run_succeeded (run);
+}
+
+JsonObject *
+_agui_demo_a2ui_user_action (JsonObject *input)
+{
+  JsonNode *forwarded = json_object_get_member (input, "forwardedProps");
+  JsonNode *action;
+  JsonNode *user_action;
+
+  if (forwarded == NULL || !JSON_NODE_HOLDS_OBJECT (forwarded) ||
+      (action = json_object_get_member (json_node_get_object (forwarded), "a2uiAction")) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (action) ||
+      (user_action = json_object_get_member (json_node_get_object (action), "userAction")) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (user_action))
+    return NULL;
+
+  return json_node_get_object (user_action);
+}
+
+void
+_agui_demo_plan_dashboard_answer (DemoRun    *run,
+                                  JsonObject *user_action)
+{
+  g_autofree char *message_id = g_uuid_string_random ();
+  g_autofree char *summary = NULL;
+  g_autofree char *text = NULL;
+  JsonNode *context_node = json_object_get_member (user_action, "context");
+  JsonObject *context = context_node && JSON_NODE_HOLDS_OBJECT (context_node) ? json_node_get_object (context_node) : NULL;
+  JsonNode *focus = context ? json_object_get_member (context, "focus") : NULL;
+  JsonNode *remind = context ? json_object_get_member (context, "remind") : NULL;
+  JsonNode *mood = context ? json_object_get_member (context, "mood") : NULL;
+  const char *mood_name = "calm";
+  const char *name = _agui_demo_object_string (user_action, "name");
+  double hours = 0;
+  JsonObject *update;
+  JsonObject *operation;
+  JsonObject *patch_entry;
+  JsonArray *patch;
+  JsonObject *members;
+
+  if (g_strcmp0 (name, "plan_day") != 0)
+    {
+      text = g_strdup_printf ("You pressed “%s” on a surface, but I only know the dashboard's Plan my day.",
+                              name ? name : "something");
+      _agui_demo_plan_text (run, message_id, text);
+      _agui_demo_plan_run_succeeded (run);
+      return;
+    }
+
+  if (focus != NULL && JSON_NODE_HOLDS_VALUE (focus) &&
+      (json_node_get_value_type (focus) == G_TYPE_DOUBLE || json_node_get_value_type (focus) == G_TYPE_INT64))
+    hours = CLAMP (json_node_get_double (focus), 0, 8);
+  if (mood != NULL && JSON_NODE_HOLDS_ARRAY (mood) && json_array_get_length (json_node_get_array (mood)) > 0 &&
+      JSON_NODE_HOLDS_VALUE (json_array_get_element (json_node_get_array (mood), 0)) &&
+      json_node_get_value_type (json_array_get_element (json_node_get_array (mood), 0)) == G_TYPE_STRING)
+    mood_name = json_array_get_string_element (json_node_get_array (mood), 0);
+
+  summary = g_strdup_printf ("Planned: %.0f hours of focus for a %s day%s.", hours,
+                             g_str_equal (mood_name, "busy") ? "busy" : g_str_equal (mood_name, "tired") ? "tired" : "calm",
+                             remind && JSON_NODE_HOLDS_VALUE (remind) && json_node_get_value_type (remind) == G_TYPE_BOOLEAN &&
+                             json_node_get_boolean (remind) ? ", with reminders to take breaks" : "");
+  /* ACTIVITY_DELTA appends a dataModelUpdate: the surface changes its
+   * summary without being sent again. */
+  update = json_object_new ();
+  json_object_set_string_member (update, "surfaceId", DASHBOARD_SURFACE);
+  {
+    JsonArray *contents = json_array_new ();
+    JsonObject *entry = _agui_demo_string_members ("key", "summary", "valueString", summary, NULL);
+
+    json_array_add_object_element (contents, entry);
+    json_object_set_array_member (update, "contents", contents);
+  }
+  operation = json_object_new ();
+  json_object_set_object_member (operation, "dataModelUpdate", update);
+  patch_entry = _agui_demo_string_members ("op", "add", "path", "/operations/-", NULL);
+  json_object_set_object_member (patch_entry, "value", operation);
+  patch = json_array_new ();
+  json_array_add_object_element (patch, patch_entry);
+
+  members = _agui_demo_string_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
+  json_object_set_array_member (members, "patch", patch);
+  _agui_demo_plan_event (run, 1, AGUI_EVENT_ACTIVITY_DELTA, members);
+
+  text = g_strdup_printf ("Got it. %s I updated the dashboard: only its data changed, the card stayed.", summary);
+  _agui_demo_plan_text (run, message_id, text);
+  _agui_demo_plan_run_succeeded (run);
+}

@@ -1,0 +1,521 @@
+/* agui-demo-agent-plan.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The demo agent's vocabulary: the events a run plans, one beat each,
+ * and what it reads from the request it answers. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui-demo-agent-private.h"
+#include "agui-json-patch-private.h"
+#include "agui-json-private.h"
+
+#define ARGUMENT_PIECE_LENGTH 7
+#define QUOTE_LENGTH          60
+
+/* Building events */
+
+JsonObject *
+_agui_demo_string_members (const char *first_name,
+                           ...)
+{
+  JsonObject *object = json_object_new ();
+  va_list args;
+
+  va_start (args, first_name);
+  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
+    json_object_set_string_member (object, name, va_arg (args, const char *));
+  va_end (args);
+
+  return object;
+}
+
+Beat *
+_agui_demo_plan_event (DemoRun       *run,
+                       guint          pause,
+                       AguiEventType  type,
+                       JsonObject    *members)
+{
+  g_autoptr(GError) error = NULL;
+  AguiEvent *event;
+  Beat *beat;
+
+  g_assert (run != NULL);
+
+  /* The events are built from constants and the request's own strings,
+   * so one the schema refuses is a bug here, not bad input. */
+  if (!(event = agui_event_new (type, members, &error)))
+    {
+      g_critical ("The demo agent planned an invalid %s event: %s",
+                  agui_event_type_to_string (type), error->message);
+      return NULL;
+    }
+
+  beat = g_new0 (Beat, 1);
+  beat->event = event;
+  beat->pause = pause;
+  g_queue_push_tail (&run->beats, beat);
+
+  return beat;
+}
+
+void
+_agui_demo_plan_run_started (DemoRun *run)
+{
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_STARTED,
+                         _agui_demo_string_members ("threadId", run->thread_id, "runId", run->run_id, NULL));
+}
+
+Beat *
+_agui_demo_plan_run_finished (DemoRun    *run,
+                              JsonObject *outcome)
+{
+  JsonObject *members = _agui_demo_string_members ("threadId", run->thread_id, "runId", run->run_id, NULL);
+
+  json_object_set_object_member (members, "outcome", outcome);
+
+  return _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_FINISHED, members);
+}
+
+void
+_agui_demo_plan_run_succeeded (DemoRun *run)
+{
+  _agui_demo_plan_run_finished (run, _agui_demo_string_members ("type", "success", NULL));
+}
+
+void
+_agui_demo_plan_run_error (DemoRun    *run,
+                           const char *message,
+                           const char *code)
+{
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_ERROR,
+                         _agui_demo_string_members ("message", message, "code", code, NULL));
+}
+
+void
+_agui_demo_plan_step (DemoRun    *run,
+                      const char *name,
+                      gboolean    started)
+{
+  _agui_demo_plan_event (run, started ? 2 : 0,
+                         started ? AGUI_EVENT_STEP_STARTED : AGUI_EVENT_STEP_FINISHED,
+                         _agui_demo_string_members ("stepName", name, NULL));
+}
+
+/* Pieces end after a run of whitespace, so the text arrives word by word
+ * and a newline never starts a delta: Markdown renderers stay calm. */
+void
+_agui_demo_plan_words (DemoRun       *run,
+                       AguiEventType  type,
+                       const char    *message_id,
+                       const char    *text)
+{
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      const char *end = p;
+      g_autofree char *piece = NULL;
+
+      while (*end != '\0' && !g_ascii_isspace (*end))
+        end++;
+      while (*end != '\0' && g_ascii_isspace (*end))
+        end++;
+
+      piece = g_strndup (p, end - p);
+      _agui_demo_plan_event (run, 1, type, _agui_demo_string_members ("messageId", message_id, "delta", piece, NULL));
+      p = end;
+    }
+}
+
+void
+_agui_demo_plan_text_start (DemoRun    *run,
+                            const char *message_id)
+{
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_TEXT_MESSAGE_START,
+                         _agui_demo_string_members ("messageId", message_id, "role", "assistant", NULL));
+}
+
+static void
+plan_text_end (DemoRun    *run,
+               const char *message_id)
+{
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_TEXT_MESSAGE_END,
+                         _agui_demo_string_members ("messageId", message_id, NULL));
+}
+
+void
+_agui_demo_plan_text (DemoRun    *run,
+                      const char *message_id,
+                      const char *text)
+{
+  _agui_demo_plan_text_start (run, message_id);
+  _agui_demo_plan_words (run, AGUI_EVENT_TEXT_MESSAGE_CONTENT, message_id, text);
+  plan_text_end (run, message_id);
+}
+
+void
+_agui_demo_plan_reasoning (DemoRun    *run,
+                           const char *text)
+{
+  g_autofree char *span_id = g_uuid_string_random ();
+  g_autofree char *message_id = g_uuid_string_random ();
+
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_START,
+                         _agui_demo_string_members ("messageId", span_id, NULL));
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_MESSAGE_START,
+                         _agui_demo_string_members ("messageId", message_id, "role", "reasoning", NULL));
+  _agui_demo_plan_words (run, AGUI_EVENT_REASONING_MESSAGE_CONTENT, message_id, text);
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_MESSAGE_END,
+                         _agui_demo_string_members ("messageId", message_id, NULL));
+  _agui_demo_plan_event (run, 2, AGUI_EVENT_REASONING_END,
+                         _agui_demo_string_members ("messageId", span_id, NULL));
+}
+
+void
+_agui_demo_plan_tool_call (DemoRun    *run,
+                           const char *tool_call_id,
+                           const char *tool_name,
+                           const char *parent_message_id,
+                           const char *arguments,
+                           JsonObject *metadata)
+{
+  const char *p = arguments;
+  JsonObject *members = _agui_demo_string_members ("toolCallId", tool_call_id,
+                                                   "toolCallName", tool_name,
+                                                   "parentMessageId", parent_message_id,
+                                                   NULL);
+
+  if (metadata != NULL)
+    json_object_set_object_member (members, "metadata", metadata);
+  _agui_demo_plan_event (run, 2, AGUI_EVENT_TOOL_CALL_START, members);
+
+  while (*p != '\0')
+    {
+      const char *end = p;
+      g_autofree char *piece = NULL;
+
+      for (guint i = 0; i < ARGUMENT_PIECE_LENGTH && *end != '\0'; i++)
+        end = g_utf8_next_char (end);
+
+      piece = g_strndup (p, end - p);
+      _agui_demo_plan_event (run, 1, AGUI_EVENT_TOOL_CALL_ARGS,
+                             _agui_demo_string_members ("toolCallId", tool_call_id, "delta", piece, NULL));
+      p = end;
+    }
+
+  _agui_demo_plan_event (run, 0, AGUI_EVENT_TOOL_CALL_END,
+                         _agui_demo_string_members ("toolCallId", tool_call_id, NULL));
+}
+
+void
+_agui_demo_plan_tool_result (DemoRun    *run,
+                             const char *tool_call_id,
+                             JsonObject *result)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result);
+  g_autofree char *message_id = g_uuid_string_random ();
+  g_autofree char *content = json_to_string (node, FALSE);
+
+  _agui_demo_plan_event (run, 4, AGUI_EVENT_TOOL_CALL_RESULT,
+                         _agui_demo_string_members ("messageId", message_id,
+                                                    "toolCallId", tool_call_id,
+                                                    "content", content,
+                                                    "role", "tool",
+                                                    NULL));
+}
+
+/* Sets members of `/demo` in the shared state: patches against the state
+ * the client holds (the input's, then ours), or a snapshot where a patch
+ * has nothing to hold on to. The first change of a run also counts the
+ * turns. */
+void
+_agui_demo_plan_demo_state (DemoRun    *run,
+                            JsonObject *changes,
+                            gboolean    as_snapshot)
+{
+  g_autoptr(JsonObject) owned = changes;
+  g_autoptr(JsonArray) patch = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *members;
+
+  if (!run->turns_reported)
+    {
+      json_object_set_int_member (owned, "turns", run->turns);
+      run->turns_reported = TRUE;
+    }
+
+  if (run->state.kind == AGUI_JSON_DOC_NULL)
+    {
+      g_autoptr(JsonNode) state = _agui_json_node_new_object (json_object_new ());
+
+      json_object_set_object_member (json_node_get_object (state), "demo", g_steal_pointer (&owned));
+      _agui_json_value_set_node (&run->state, state);
+      as_snapshot = TRUE;
+    }
+  else if (run->state.kind == AGUI_JSON_DOC_OBJECT)
+    {
+      int slot = _agui_json_object_find (run->state.u.object, "demo");
+      /* the client's state is not ours to cap */
+      AguiJsonDocBounds bounds = { .size = 0, .max_size = 0 };
+
+      patch = json_array_new ();
+
+      if (slot >= 0 && _agui_json_object_slot_value (run->state.u.object, slot)->kind == AGUI_JSON_DOC_OBJECT)
+        {
+          JsonObjectIter iter;
+          const char *name;
+          JsonNode *value;
+
+          /* The member names are ours and need no pointer escaping. */
+          json_object_iter_init (&iter, owned);
+          while (json_object_iter_next (&iter, &name, &value))
+            {
+              JsonObject *operation = _agui_demo_string_members ("op", "add", NULL);
+              g_autofree char *path = g_strconcat ("/demo/", name, NULL);
+
+              json_object_set_string_member (operation, "path", path);
+              json_object_set_member (operation, "value", _agui_json_node_copy_deep (value));
+              json_array_add_object_element (patch, operation);
+            }
+        }
+      else
+        {
+          JsonObject *operation = _agui_demo_string_members ("op", "add", "path", "/demo", NULL);
+
+          json_object_set_object_member (operation, "value", json_object_ref (owned));
+          json_array_add_object_element (patch, operation);
+        }
+
+      if (!_agui_json_doc_patch_apply (&run->state, &bounds, patch, &error))
+        {
+          g_critical ("The demo agent planned a patch it cannot apply itself: %s", error->message);
+          return;
+        }
+    }
+  else
+    {
+      return;
+    }
+
+  members = json_object_new ();
+  if (as_snapshot)
+    {
+      json_object_set_member (members, "snapshot", _agui_json_value_to_node (&run->state));
+      _agui_demo_plan_event (run, 1, AGUI_EVENT_STATE_SNAPSHOT, members);
+    }
+  else
+    {
+      json_object_set_array_member (members, "delta", g_steal_pointer (&patch));
+      _agui_demo_plan_event (run, 1, AGUI_EVENT_STATE_DELTA, members);
+    }
+}
+
+JsonObject *
+_agui_demo_stage_changes (const char *stage)
+{
+  return _agui_demo_string_members ("stage", stage, NULL);
+}
+
+/* Reading the request */
+
+char *
+_agui_demo_content_text (JsonNode *content)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (content == NULL)
+    return g_strdup ("");
+
+  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (content));
+
+  if (JSON_NODE_HOLDS_ARRAY (content))
+    {
+      JsonArray *parts = json_node_get_array (content);
+
+      for (guint i = 0; i < json_array_get_length (parts); i++)
+        {
+          JsonNode *element = json_array_get_element (parts, i);
+          JsonObject *part;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            continue;
+
+          part = json_node_get_object (element);
+          if (g_strcmp0 (json_object_get_string_member_with_default (part, "type", NULL), "text") == 0)
+            {
+              if (text->len > 0)
+                g_string_append_c (text, ' ');
+              g_string_append (text, json_object_get_string_member_with_default (part, "text", ""));
+            }
+        }
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+const char *
+_agui_demo_object_string (JsonObject *object,
+                          const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+JsonArray *
+_agui_demo_object_array (JsonObject *object,
+                         const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_node_get_array (node);
+}
+
+JsonObject *
+_agui_demo_array_object (JsonArray *array,
+                         guint      index)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+gboolean
+_agui_demo_declares_tool (JsonObject *input,
+                          const char *name)
+{
+  JsonArray *tools = _agui_demo_object_array (input, "tools");
+
+  for (guint i = 0; tools != NULL && i < json_array_get_length (tools); i++)
+    {
+      JsonObject *tool = _agui_demo_array_object (tools, i);
+
+      if (tool != NULL && g_strcmp0 (_agui_demo_object_string (tool, "name"), name) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The name of the tool an assistant message in @messages called with
+ * @tool_call_id. */
+const char *
+_agui_demo_called_tool_name (JsonArray  *messages,
+                             const char *tool_call_id)
+{
+  for (guint i = 0; tool_call_id != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = _agui_demo_array_object (messages, i);
+      JsonArray *calls;
+
+      if (message == NULL || g_strcmp0 (_agui_demo_object_string (message, "role"), "assistant") != 0 ||
+          !(calls = _agui_demo_object_array (message, "toolCalls")))
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (calls); j++)
+        {
+          JsonObject *call = _agui_demo_array_object (calls, j);
+          JsonNode *function;
+
+          if (call == NULL || g_strcmp0 (_agui_demo_object_string (call, "id"), tool_call_id) != 0)
+            continue;
+
+          function = json_object_get_member (call, "function");
+          if (function != NULL && JSON_NODE_HOLDS_OBJECT (function))
+            return _agui_demo_object_string (json_node_get_object (function), "name");
+        }
+    }
+
+  return NULL;
+}
+
+char *
+_agui_demo_quote_user (const char *text)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autoptr(GString) quote = g_string_new (NULL);
+  const char *p = stripped;
+
+  for (guint i = 0; *p != '\0' && i < QUOTE_LENGTH; i++, p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_string_append_unichar (quote, g_unichar_isspace (c) ? ' ' : c);
+    }
+  if (*p != '\0')
+    g_string_append (quote, "…");
+
+  return g_string_free (g_steal_pointer (&quote), FALSE);
+}
+
+char *
+_agui_demo_describe_time (GDateTime *time)
+{
+  /* The locale's own time and date ("21:48:00 on 01.12.2026" in
+   * German, "09:48:00 PM on 12/01/2026" in American English) */
+  return g_date_time_format (time, "%X on %x");
+}
+
+/* A tool answers as it likes: find a time in JSON, else quote the text. */
+char *
+_agui_demo_describe_time_result (const char *content)
+{
+  g_autoptr(JsonNode) node = json_from_string (content, NULL);
+  g_autofree char *stripped = NULL;
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      static const char * const names[] = { "time", "now", "datetime", "iso8601" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          const char *value = _agui_demo_object_string (json_node_get_object (node), names[i]);
+          g_autoptr(GDateTime) time = NULL;
+
+          if (value == NULL)
+            continue;
+          if ((time = g_date_time_new_from_iso8601 (value, NULL)))
+            return _agui_demo_describe_time (time);
+          return _agui_demo_quote_user (value);
+        }
+    }
+
+  stripped = g_strstrip (g_strdup (content));
+  if (stripped[0] == '\0')
+    return g_strdup ("a mystery (it answered with nothing)");
+
+  return _agui_demo_quote_user (stripped);
+}
+
+/* Whether @word is in @text as a word of its own ("long", not
+ * "belong"); any non-ASCII byte counts as part of a word. */
+gboolean
+_agui_demo_has_word (const char *text,
+                     const char *word)
+{
+  gsize length = strlen (word);
+
+  for (const char *p = strstr (text, word); p != NULL; p = strstr (p + 1, word))
+    {
+      gboolean starts = p == text || !(g_ascii_isalnum (p[-1]) || (guchar) p[-1] >= 0x80);
+      gboolean ends = !(g_ascii_isalnum (p[length]) || (guchar) p[length] >= 0x80);
+
+      if (starts && ends)
+        return TRUE;
+    }
+
+  return FALSE;
+}

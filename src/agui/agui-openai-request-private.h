@@ -1,0 +1,32 @@
+/* agui-openai-request-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* The request AguiOpenaiAgent builds from a RunAgentInput: the
+ * conversation as OpenAI chat messages (the system prompt with the run's
+ * context after it, user content with its images and text files,
+ * assistant tool calls, tool results) and the run's tools as functions.
+ * No I/O: the agent sends what these return. */
+
+/* A member of @object of that type, or NULL (also for a NULL @object). */
+const char *_agui_openai_get_string       (JsonObject *object,
+                                           const char *name);
+JsonArray  *_agui_openai_get_array        (JsonObject *object,
+                                           const char *name);
+
+JsonArray  *_agui_openai_convert_messages (const char *system_prompt,
+                                           JsonObject *input);
+/* Adds the name of each tool offered to @declared; a tool whose name
+ * is there already is not offered again. */
+JsonArray  *_agui_openai_convert_tools    (JsonObject *input,
+                                           GHashTable *declared);
+
+G_END_DECLS
