@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agui-interrupt-description-private.h"
 #include "agui-interrupt-private.h"
 
 #include "tandem-approval-dialog.h"

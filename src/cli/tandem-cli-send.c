@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agui.h"
+#include "agui-interrupt-description-private.h"
 #include "agui-interrupt-private.h"
 #include "agui-run-state-private.h"
 #include "agui-json-private.h"
