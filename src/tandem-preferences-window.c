@@ -13,44 +13,9 @@
 
 #include "tandem-accessible.h"
 #include "tandem-agent-editor.h"
+#include "tandem-agent-row.h"
 #include "tandem-preferences-window.h"
 #include "tandem-toaster.h"
-
-/* A row of the agent list: the agent, and the check button that makes it
- * the one new conversations use. */
-
-#define TANDEM_TYPE_AGENT_ROW (tandem_agent_row_get_type ())
-G_DECLARE_FINAL_TYPE (TandemAgentRow, tandem_agent_row, TANDEM, AGENT_ROW, AdwActionRow)
-
-struct _TandemAgentRow
-{
-  AdwActionRow    parent_instance;
-  TandemAgent    *agent;
-  GtkCheckButton *check;
-};
-
-G_DEFINE_FINAL_TYPE (TandemAgentRow, tandem_agent_row, ADW_TYPE_ACTION_ROW)
-
-static void
-tandem_agent_row_dispose (GObject *object)
-{
-  TandemAgentRow *self = TANDEM_AGENT_ROW (object);
-
-  g_clear_object (&self->agent);
-
-  G_OBJECT_CLASS (tandem_agent_row_parent_class)->dispose (object);
-}
-
-static void
-tandem_agent_row_class_init (TandemAgentRowClass *klass)
-{
-  G_OBJECT_CLASS (klass)->dispose = tandem_agent_row_dispose;
-}
-
-static void
-tandem_agent_row_init (TandemAgentRow *self)
-{
-}
 
 
 struct _TandemPreferencesWindow
@@ -122,121 +87,13 @@ show_toast (TandemPreferencesWindow *self,
   add_toast (self, new_toast (message));
 }
 
-static void
-on_check_toggled_cb (GtkCheckButton *check,
-                     TandemAgentRow *row)
-{
-  TandemPreferencesWindow *self;
-  GtkRoot *root;
-
-  if (!gtk_check_button_get_active (check))
-    return;
-
-  root = gtk_widget_get_root (GTK_WIDGET (row));
-  if (!TANDEM_IS_PREFERENCES_WINDOW (root))
-    return;
-
-  self = TANDEM_PREFERENCES_WINDOW (root);
-  tandem_agents_set_active_id (self->agents, tandem_agent_get_id (row->agent));
-}
-
-static GtkWidget *
-create_icon_button (const char *icon_name,
-                    const char *tooltip,
-                    const char *accessible_label,
-                    const char *action_name,
-                    const char *id)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon_name);
-
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_tooltip_text (button, tooltip);
-  tandem_accessible_set_label (button, accessible_label);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action_name);
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", id);
-
-  return button;
-}
-
 static GtkWidget *
 create_agent_row_cb (gpointer item,
                      gpointer user_data)
 {
   TandemPreferencesWindow *self = user_data;
-  TandemAgent *agent = item;
-  TandemAgentRow *row = g_object_new (TANDEM_TYPE_AGENT_ROW, NULL);
-  const char *id = tandem_agent_get_id (agent);
-  const char *name = tandem_agent_get_name (agent);
-  g_autofree char *use_label = g_strdup_printf (_("Use “%s” for new conversations"), name);
 
-  row->agent = g_object_ref (agent);
-
-  /* Names and URLs are the person's text, not markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-
-  row->check = GTK_CHECK_BUTTON (gtk_check_button_new ());
-  gtk_widget_set_valign (GTK_WIDGET (row->check), GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (row->check), _("Use for new conversations"));
-  tandem_accessible_set_label (GTK_WIDGET (row->check), use_label);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (row->check));
-  /* The row makes its title name the check box too, which would read
-   * "Use “Demo” for new conversations Demo": the label above says it all */
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (row->check), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-
-  if (tandem_agent_is_demo (agent))
-    {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                   _("Runs inside Tandem, with no server or account; good for trying things out"));
-    }
-  else
-    {
-      g_autofree char *edit_label = g_strdup_printf (_("Edit “%s”"), name);
-      g_autofree char *remove_label = g_strdup_printf (_("Remove “%s”"), name);
-
-      if (tandem_agent_is_openai (agent))
-        {
-          /* Translators: a model's name on a server's base URL, such as
-           * "llama3.2 on http://localhost:11434/v1" */
-          g_autofree char *subtitle = g_strdup_printf (_("%s on %s"), tandem_agent_get_model (agent),
-                                                       tandem_agent_get_url (agent));
-
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-        }
-      else
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), tandem_agent_get_url (agent));
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                                 create_icon_button ("document-edit-symbolic", _("Edit"),
-                                                     edit_label, "agents.edit", id));
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                                 create_icon_button ("user-trash-symbolic", _("Remove"),
-                                                     remove_label, "agents.remove", id));
-    }
-
-  gtk_check_button_set_group (row->check, self->agent_group);
-
-  gtk_check_button_set_active (row->check,
-                               g_strcmp0 (id, tandem_agents_get_active_id (self->agents)) == 0);
-  g_signal_connect (row->check, "toggled", G_CALLBACK (on_check_toggled_cb), row);
-
-  return GTK_WIDGET (row);
-}
-
-static void
-on_active_id_changed_cb (TandemPreferencesWindow *self)
-{
-  const char *active_id = tandem_agents_get_active_id (self->agents);
-  GtkListBoxRow *row;
-
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->agent_list, i)); i++)
-    {
-      TandemAgentRow *agent_row = TANDEM_AGENT_ROW (row);
-
-      if (g_strcmp0 (tandem_agent_get_id (agent_row->agent), active_id) == 0)
-        gtk_check_button_set_active (agent_row->check, TRUE);
-    }
+  return tandem_agent_row_new (item, self->agents, self->agent_group);
 }
 
 /* What a keyring call comes back to. Only a weak reference: a window
@@ -735,9 +592,6 @@ tandem_preferences_window_constructed (GObject *object)
   gtk_list_box_bind_model (self->agent_list,
                            tandem_agents_get_model (self->agents),
                            create_agent_row_cb, self, NULL);
-  g_signal_connect_object (self->agents, "notify::active-id",
-                           G_CALLBACK (on_active_id_changed_cb), self,
-                           G_CONNECT_SWAPPED);
 }
 
 static void
