@@ -10,6 +10,10 @@
 
 G_BEGIN_DECLS
 
+/* md4c's GitHub dialect, with raw HTML off so that it reaches us as text
+ * and is shown as typed. */
+#define TANDEM_MARKDOWN_MD4C_FLAGS (MD_DIALECT_GITHUB | MD_FLAG_NOHTML)
+
 GPtrArray *_tandem_markdown_parse_blocks (const char          *source,
                                          gsize                length,
                                          gsize                base,
