@@ -708,7 +708,6 @@ tandem_agent_editor_set_agent (TandemAgentEditor *self,
           tandem_agent_editor_add_header (self, name, value);
         }
     }
-
 }
 
 /* GObject */

@@ -6,8 +6,6 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 #include <libsecret/secret.h>
 
@@ -16,7 +14,6 @@
 #include "tandem-agent-row.h"
 #include "tandem-preferences-window.h"
 #include "tandem-toaster.h"
-
 
 struct _TandemPreferencesWindow
 {
@@ -285,6 +282,7 @@ on_editor_testing_cb (TandemPreferencesWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.test-connection",
                                  !tandem_agent_editor_get_testing (self->editor));
 }
+
 static void editor_open (TandemPreferencesWindow *self,
                          TandemAgent             *agent);
 
