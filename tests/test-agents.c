@@ -747,6 +747,96 @@ test_preferences_add_agent (void)
   flush_events ();
 }
 
+/* The check button of the list's row @index */
+static GtkCheckButton *
+row_check (GtkListBox *list,
+           int         index)
+{
+  g_autoptr(GPtrArray) checks = g_ptr_array_new ();
+
+  tandem_test_collect (GTK_WIDGET (gtk_list_box_get_row_at_index (list, index)), GTK_TYPE_CHECK_BUTTON, checks);
+  g_assert_cmpuint (checks->len, ==, 1);
+
+  return g_ptr_array_index (checks, 0);
+}
+
+/* A row's check button chooses its agent, and follows the agent chosen
+ * elsewhere: the row is given the agents, it does not ask its window. */
+static void
+test_preferences_row_chooses_agent (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgent) a = tandem_agent_new ("a", "Remote", "https://a.example/", NULL);
+  GtkWidget *window;
+  GtkListBox *list;
+
+  g_assert_true (tandem_agents_save (agents, a, NULL));
+  window = tandem_preferences_window_new (NULL, agents);
+  gtk_window_present (GTK_WINDOW (window));
+  flush_events ();
+
+  list = tandem_preferences_window_get_agent_list (TANDEM_PREFERENCES_WINDOW (window));
+  g_assert_true (gtk_check_button_get_active (row_check (list, 0)));
+  g_assert_false (gtk_check_button_get_active (row_check (list, 1)));
+
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (row_check (list, 1))));
+  flush_events ();
+  g_assert_cmpstr (tandem_agents_get_active_id (agents), ==, "a");
+  g_assert_false (gtk_check_button_get_active (row_check (list, 0)));
+
+  tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
+  flush_events ();
+  g_assert_true (gtk_check_button_get_active (row_check (list, 0)));
+  g_assert_false (gtk_check_button_get_active (row_check (list, 1)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  flush_events ();
+  /* Taking the rows down chose nothing */
+  g_assert_cmpstr (tandem_agents_get_active_id (agents), ==, TANDEM_AGENTS_DEMO_ID);
+}
+
+/* A header row's remove button takes that row, and only it, away */
+static void
+test_preferences_remove_header (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(TandemAgents) agents = tandem_agents_new (settings);
+  g_autoptr(TandemAgent) added = NULL;
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  g_autoptr(GPtrArray) removes = g_ptr_array_new ();
+  TandemPreferencesWindow *window;
+  const char *expected_headers[] = { "X-One: 1", "X-Three: 3", NULL };
+
+  window = TANDEM_PREFERENCES_WINDOW (tandem_preferences_window_new (NULL, agents));
+  gtk_window_present (GTK_WINDOW (window));
+  flush_events ();
+
+  tandem_preferences_window_edit_agent (window, NULL);
+  wait_for_editor (window);
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "name"), "Headers");
+  gtk_editable_set_text (tandem_preferences_window_get_editor_field (window, "url"), "https://agent.example/run");
+  tandem_preferences_window_add_editor_header (window, "X-One", "1");
+  tandem_preferences_window_add_editor_header (window, "X-Two", "2");
+  tandem_preferences_window_add_editor_header (window, "X-Three", "3");
+
+  tandem_test_collect (GTK_WIDGET (window), GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, i)), "Remove header") == 0)
+      g_ptr_array_add (removes, g_ptr_array_index (buttons, i));
+  g_assert_cmpuint (removes->len, ==, 3);
+
+  g_signal_emit_by_name (g_ptr_array_index (removes, 1), "clicked");
+  flush_events ();
+  g_assert_true (tandem_preferences_window_save_editor (window));
+
+  added = get_agent (agents, 1);
+  g_assert_cmpstrv (tandem_agent_get_headers (added), expected_headers);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  flush_events ();
+}
+
 static AdwMessageDialog *
 find_message_dialog (void)
 {
@@ -1189,6 +1279,8 @@ main (int   argc,
   g_test_add_func ("/preferences/lists-agents", test_preferences_lists_agents);
   g_test_add_func ("/preferences/add-agent", test_preferences_add_agent);
   g_test_add_func ("/preferences/remove-confirms", test_preferences_remove_confirms);
+  g_test_add_func ("/preferences/row-chooses-agent", test_preferences_row_chooses_agent);
+  g_test_add_func ("/preferences/remove-header", test_preferences_remove_header);
   g_test_add ("/desktop-tools/registry", ToolsFixture, NULL, tools_set_up, test_tools_registry, tools_tear_down);
   g_test_add ("/desktop-tools/current-time", ToolsFixture, NULL, tools_set_up, test_tools_current_time, tools_tear_down);
   g_test_add ("/desktop-tools/copy", ToolsFixture, NULL, tools_set_up, test_tools_copy, tools_tear_down);
