@@ -11,6 +11,7 @@
 #include "agui.h"
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
+#include "agui-interrupt-description-private.h"
 #include "agui-interrupt-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
