@@ -89,6 +89,31 @@ typedef struct
   GError     **error;
 } Context;
 
+/* One value as the checks see it, from either form of an event: a JsonNode
+ * of an event held as a JsonObject (check_node ()), or a member of a flat
+ * event (check_flat_member ()), which is never null nor a container. */
+typedef enum
+{
+  VALUE_NULL,
+  VALUE_STRING,
+  VALUE_INTEGER,
+  VALUE_DOUBLE,
+  VALUE_BOOLEAN,
+  VALUE_ARRAY,
+  VALUE_OBJECT,
+  VALUE_OTHER,                    /* a JsonNode of some other GType */
+} ValueKind;
+
+typedef struct
+{
+  ValueKind    kind;
+  JsonNode    *node;              /* an array's or an object's */
+  const char  *string;
+  gint64       integer;
+  double       number;
+  gboolean     converted;         /* a double the type took as this integer */
+} Value;
+
 /* Scalars */
 
 static const Type type_string = { TYPE_STRING };
@@ -868,10 +893,10 @@ field_list_find (const Field *fields,
   return NULL;
 }
 
-static CheckResult check_value (Context     *ctx,
-                                const Type  *type,
-                                JsonNode    *node,
-                                JsonNode   **replacement);
+static CheckResult check_node (Context     *ctx,
+                               const Type  *type,
+                               JsonNode    *node,
+                               JsonNode   **replacement);
 
 /* @base may be NULL; @tag names the union's discriminator, already
  * checked by the caller. */
@@ -929,7 +954,7 @@ check_object (Context     *ctx,
             }
 
           path_push_name (ctx, field->name);
-          result = check_value (ctx, field->type, member, &replacement);
+          result = check_node (ctx, field->type, member, &replacement);
 
           if (result == CHECK_DROP && !field->required)
             warn_removed (ctx);
@@ -968,7 +993,7 @@ check_array (Context    *ctx,
       CheckResult result;
 
       path_push_index (ctx, original_index++);
-      result = check_value (ctx, type->element, element, NULL);
+      result = check_node (ctx, type->element, element, NULL);
 
       if (result == CHECK_DROP)
         warn_removed (ctx);
@@ -1024,55 +1049,54 @@ check_union (Context    *ctx,
 }
 
 static CheckResult
-check_integer (Context     *ctx,
-               const Type  *type,
-               JsonNode    *node,
-               JsonNode   **replacement)
+check_integer (Context    *ctx,
+               const Type *type,
+               Value      *value)
 {
-  GType value_type = json_node_get_value_type (node);
-  gint64 value;
+  gint64 integer;
 
-  if (value_type == G_TYPE_INT64)
+  if (value->kind == VALUE_INTEGER)
     {
-      value = json_node_get_int (node);
+      integer = value->integer;
     }
-  else if (value_type == G_TYPE_DOUBLE)
+  else if (value->kind == VALUE_DOUBLE)
     {
-      double number = json_node_get_double (node);
+      double number = value->number;
 
-      /* json-glib reads "1.0" and "1e3" as doubles; JSON itself does not
+      /* The readers read "1.0" and "1e3" as doubles; JSON itself does not
        * tell them from 1 and 1000. */
       if (!isfinite (number) || floor (number) != number ||
           fabs (number) > (double) MAX_SAFE_INTEGER)
         return fail (ctx, "must be %s", describe_type (type));
 
-      value = (gint64) number;
+      integer = (gint64) number;
     }
   else
     {
       return fail (ctx, "must be %s", describe_type (type));
     }
 
-  if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER ||
-      (type->kind == TYPE_COUNT && value < 0))
+  if (integer > MAX_SAFE_INTEGER || integer < -MAX_SAFE_INTEGER ||
+      (type->kind == TYPE_COUNT && integer < 0))
     return fail (ctx, "must be %s", describe_type (type));
 
-  if (value_type == G_TYPE_DOUBLE && replacement != NULL)
+  if (value->kind == VALUE_DOUBLE)
     {
-      *replacement = json_node_new (JSON_NODE_VALUE);
-      json_node_set_int (*replacement, value);
+      value->kind = VALUE_INTEGER;
+      value->integer = integer;
+      value->converted = TRUE;
     }
 
   return CHECK_OK;
 }
 
+/* Every rule of a member's type, for both forms of an event. */
 static CheckResult
-check_value (Context     *ctx,
-             const Type  *type,
-             JsonNode    *node,
-             JsonNode   **replacement)
+check_value (Context    *ctx,
+             const Type *type,
+             Value      *value)
 {
-  if (JSON_NODE_HOLDS_NULL (node))
+  if (value->kind == VALUE_NULL)
     {
       if (type->kind == TYPE_ANY_OR_NULL)
         return CHECK_OK;
@@ -1086,21 +1110,21 @@ check_value (Context     *ctx,
   switch (type->kind)
     {
     case TYPE_STRING:
-      if (json_node_get_value_type (node) != G_TYPE_STRING)
+      if (value->kind != VALUE_STRING)
         return fail (ctx, "must be a string");
       return CHECK_OK;
 
     case TYPE_BOOLEAN:
-      if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+      if (value->kind != VALUE_BOOLEAN)
         return fail (ctx, "must be a boolean");
       return CHECK_OK;
 
     case TYPE_INTEGER:
     case TYPE_COUNT:
-      return check_integer (ctx, type, node, replacement);
+      return check_integer (ctx, type, value);
 
     case TYPE_OBJECT:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
       return CHECK_OK;
 
@@ -1109,22 +1133,19 @@ check_value (Context     *ctx,
       return CHECK_OK;
 
     case TYPE_POINTER:
-      if (json_node_get_value_type (node) != G_TYPE_STRING)
+      if (value->kind != VALUE_STRING)
         return fail (ctx, "must be a string");
-      if (!is_json_pointer (json_node_get_string (node)))
+      if (!is_json_pointer (value->string))
         return fail (ctx, "must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)");
       return CHECK_OK;
 
     case TYPE_ENUM:
       {
         g_autofree char *allowed = NULL;
-        const char *value;
 
-        if (json_node_get_value_type (node) != G_TYPE_STRING)
+        if (value->kind != VALUE_STRING)
           return fail (ctx, "must be a string");
-
-        value = json_node_get_string (node);
-        if (g_strv_contains ((const char * const *) type->values, value))
+        if (g_strv_contains ((const char * const *) type->values, value->string))
           return CHECK_OK;
 
         allowed = g_strjoinv ("', '", (char **) type->values);
@@ -1132,31 +1153,94 @@ check_value (Context     *ctx,
       }
 
     case TYPE_ARRAY:
-      if (!JSON_NODE_HOLDS_ARRAY (node))
+      if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be an array");
-      return check_array (ctx, type, json_node_get_array (node));
+      return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_STRING_OR_ARRAY:
-      if (json_node_get_value_type (node) == G_TYPE_STRING)
+      if (value->kind == VALUE_STRING)
         return CHECK_OK;
-      if (!JSON_NODE_HOLDS_ARRAY (node))
+      if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be a string or an array");
-      return check_array (ctx, type, json_node_get_array (node));
+      return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_SHAPE:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
       return check_object (ctx, NULL, type->fields, NULL, FALSE,
-                           json_node_get_object (node));
+                           json_node_get_object (value->node));
 
     case TYPE_UNION:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
-      return check_union (ctx, type, json_node_get_object (node));
+      return check_union (ctx, type, json_node_get_object (value->node));
 
     default:
       g_assert_not_reached ();
     }
+}
+
+/* A member of an event held as a JsonObject. An integer written as a
+ * double comes back in *@replacement, where one is asked for. */
+static CheckResult
+check_node (Context     *ctx,
+            const Type  *type,
+            JsonNode    *node,
+            JsonNode   **replacement)
+{
+  Value value = { .kind = VALUE_OTHER, .node = node };
+  CheckResult result;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_NULL:
+      value.kind = VALUE_NULL;
+      break;
+
+    case JSON_NODE_OBJECT:
+      value.kind = VALUE_OBJECT;
+      break;
+
+    case JSON_NODE_ARRAY:
+      value.kind = VALUE_ARRAY;
+      break;
+
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:
+          value.kind = VALUE_STRING;
+          value.string = json_node_get_string (node);
+          break;
+        case G_TYPE_INT64:
+          value.kind = VALUE_INTEGER;
+          value.integer = json_node_get_int (node);
+          break;
+        case G_TYPE_DOUBLE:
+          value.kind = VALUE_DOUBLE;
+          value.number = json_node_get_double (node);
+          break;
+        case G_TYPE_BOOLEAN:
+          value.kind = VALUE_BOOLEAN;
+          break;
+        default:
+          break;
+        }
+      break;
+
+    default:
+      break;
+    }
+
+  result = check_value (ctx, type, &value);
+
+  if (result == CHECK_OK && value.converted && replacement != NULL)
+    {
+      *replacement = json_node_new (JSON_NODE_VALUE);
+      json_node_set_int (*replacement, value.integer);
+    }
+
+  return result;
 }
 
 gboolean
@@ -1191,113 +1275,8 @@ _agui_event_schema_enforce (AguiEventType   type,
   return result == CHECK_OK;
 }
 
-/* Flat events: check_object () and check_value () for members that are
+/* Flat events: the member walk of check_object () over members that are
  * all scalars, giving the same warnings and errors without a JsonObject. */
-
-static gboolean
-flat_is_string (const AguiFlatMember *member)
-{
-  return member->kind == AGUI_FLAT_STRING;
-}
-
-static CheckResult
-check_flat_integer (Context        *ctx,
-                    const Type     *type,
-                    AguiFlatMember *member)
-{
-  gint64 value;
-
-  if (member->kind == AGUI_FLAT_INTEGER)
-    {
-      value = member->integer;
-    }
-  else if (member->kind == AGUI_FLAT_DOUBLE)
-    {
-      double number = member->number;
-
-      if (!isfinite (number) || floor (number) != number ||
-          fabs (number) > (double) MAX_SAFE_INTEGER)
-        return fail (ctx, "must be %s", describe_type (type));
-      value = (gint64) number;
-    }
-  else
-    {
-      return fail (ctx, "must be %s", describe_type (type));
-    }
-
-  if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER ||
-      (type->kind == TYPE_COUNT && value < 0))
-    return fail (ctx, "must be %s", describe_type (type));
-
-  member->kind = AGUI_FLAT_INTEGER;
-  member->integer = value;
-
-  return CHECK_OK;
-}
-
-static CheckResult
-check_flat_value (Context        *ctx,
-                  const Type     *type,
-                  AguiFlatMember *member,
-                  const char     *arena)
-{
-  switch (type->kind)
-    {
-    case TYPE_STRING:
-      if (!flat_is_string (member))
-        return fail (ctx, "must be a string");
-      return CHECK_OK;
-
-    case TYPE_BOOLEAN:
-      if (member->kind != AGUI_FLAT_BOOLEAN)
-        return fail (ctx, "must be a boolean");
-      return CHECK_OK;
-
-    case TYPE_INTEGER:
-    case TYPE_COUNT:
-      return check_flat_integer (ctx, type, member);
-
-    case TYPE_OBJECT:
-    case TYPE_SHAPE:
-    case TYPE_UNION:
-      return fail (ctx, "must be an object");
-
-    case TYPE_ANY:
-    case TYPE_ANY_OR_NULL:
-      return CHECK_OK;
-
-    case TYPE_POINTER:
-      if (!flat_is_string (member))
-        return fail (ctx, "must be a string");
-      if (!is_json_pointer (arena + member->string))
-        return fail (ctx, "must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)");
-      return CHECK_OK;
-
-    case TYPE_ENUM:
-      {
-        g_autofree char *allowed = NULL;
-
-        if (!flat_is_string (member))
-          return fail (ctx, "must be a string");
-        if (g_strv_contains ((const char * const *) type->values, arena + member->string))
-          return CHECK_OK;
-
-        allowed = g_strjoinv ("', '", (char **) type->values);
-        return fail (ctx, "must be one of '%s'", allowed);
-      }
-
-    case TYPE_ARRAY:
-      return fail (ctx, "must be an array");
-
-    case TYPE_STRING_OR_ARRAY:
-      if (flat_is_string (member))
-        return CHECK_OK;
-      return fail (ctx, "must be a string or an array");
-
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 /* Warnings and errors are rare: the path they print is made only then. */
 static void
@@ -1318,6 +1297,15 @@ check_flat_member (Context        *ctx,
                    AguiFlatMember *member,
                    const char     *arena)
 {
+  static const ValueKind kinds[] = {
+    [AGUI_FLAT_STRING] = VALUE_STRING,
+    [AGUI_FLAT_INTEGER] = VALUE_INTEGER,
+    [AGUI_FLAT_DOUBLE] = VALUE_DOUBLE,
+    [AGUI_FLAT_BOOLEAN] = VALUE_BOOLEAN,
+  };
+  Value value;
+  CheckResult result;
+
   /* Only the failing branches read the path; set it up front for them
    * when the member is not an obvious match. */
   if (field->type->kind == TYPE_STRING && member->kind == AGUI_FLAT_STRING)
@@ -1325,7 +1313,21 @@ check_flat_member (Context        *ctx,
 
   flat_path_set (ctx, field->name);
 
-  return check_flat_value (ctx, field->type, member, arena);
+  value = (Value) {
+    .kind = kinds[member->kind],
+    .string = member->kind == AGUI_FLAT_STRING ? arena + member->string : NULL,
+    .integer = member->integer,
+    .number = member->number,
+  };
+  result = check_value (ctx, field->type, &value);
+
+  if (value.converted)
+    {
+      member->kind = AGUI_FLAT_INTEGER;
+      member->integer = value.integer;
+    }
+
+  return result;
 }
 
 gboolean
