@@ -123,18 +123,21 @@ agui_event_new_from_string (const char  *json,
                             gssize       length,
                             GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (json != NULL, NULL);
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, length, &local_error))
+  /* The one reader, with its limits: json-glib alone would wrap a large
+   * integer, keep a lone surrogate as invalid UTF-8, and give an empty
+   * text no root at all. */
+  node = _agui_json_parse (json, length, &local_error);
+  if (node == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
                    "Invalid event: %s", local_error->message);
       return NULL;
     }
 
-  return agui_event_new_from_json (json_parser_get_root (parser), NULL, error);
+  return agui_event_new_from_json (node, NULL, error);
 }
