@@ -582,7 +582,8 @@ fix_delta (AguiEventParser *self,
   if (family != FAMILY_NONE)
     {
       key = stream_key (self, family, FALSE, object);
-      end_pending_high (self, family, type, key, _agui_json_object_get_string (object, family_id_member (family)),
+      end_pending_high (self, family, type, key,
+                        _agui_json_object_get_string (object, family_id_member (family)),
                         _agui_json_object_get_string (object, "subagentRunId"));
       return;
     }
