@@ -866,19 +866,6 @@ is_json_pointer (const char *string)
   return TRUE;
 }
 
-static gboolean
-field_list_has (const Field *fields,
-                const char  *name)
-{
-  for (const Field *field = fields; field != NULL && field->name != NULL; field++)
-    {
-      if (field->name[0] == name[0] && strcmp (field->name, name) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 /* The field of @fields called @name, or NULL. */
 static const Field *
 field_list_find (const Field *fields,
@@ -920,8 +907,8 @@ check_object (Context     *ctx,
           const char *name = l->data;
 
           if ((tag != NULL && g_str_equal (name, tag)) ||
-              field_list_has (base, name) ||
-              field_list_has (fields, name))
+              field_list_find (base, name) != NULL ||
+              field_list_find (fields, name) != NULL)
             continue;
 
           g_ptr_array_add (unknown, g_strdup (name));
