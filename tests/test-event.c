@@ -530,6 +530,41 @@ test_agui_event_new (void)
   g_assert_cmpstr (error->message, ==, "TEXT_MESSAGE_CONTENT: required member 'delta' is missing");
 }
 
+static void
+test_event_new_from_string (void)
+{
+  static const struct { const char *json; const char *problem; } refused[] = {
+    { "", "no JSON value" },
+    { " \n", "no JSON value" },
+    { "{\"type\":\"STEP_STARTED\",\"stepName\":\"\\ud83d\"}", "surrogate" },
+    { "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\",\"timestamp\":99999999999999999999}",
+      "does not fit in 64 bits" },
+    { "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"", NULL },
+  };
+  g_autoptr(AguiEvent) event = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("agui_event_new_from_string() reads with the limits of every other reader: an "
+                  "empty text, a lone surrogate and an integer beyond 64 bits are errors");
+
+  event = agui_event_new_from_string ("{\"type\":\"STEP_STARTED\",\"stepName\":\"s\",\"x\":1}", -1, &error);
+  g_assert_no_error (error);
+  assert_event_json (event, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(AguiEvent) bad = NULL;
+
+      g_clear_error (&error);
+      bad = agui_event_new_from_string (refused[i].json, -1, &error);
+      g_assert_null (bad);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
+      g_assert_true (g_str_has_prefix (error->message, "Invalid event: "));
+      if (refused[i].problem != NULL)
+        g_assert_nonnull (strstr (error->message, refused[i].problem));
+    }
+}
+
 /* Integers */
 
 static void
@@ -2081,6 +2116,7 @@ main (int   argc,
 
   g_test_add_func ("/agui/event/invalid/types", test_failures);
   g_test_add_func ("/agui/event/invalid/agui-event-new", test_agui_event_new);
+  g_test_add_func ("/agui/event/invalid/new-from-string", test_event_new_from_string);
   g_test_add_func ("/agui/event/integers", test_integers);
   g_test_add_func ("/agui/event/null/tolerated", test_nulls_tolerated);
   g_test_add_func ("/agui/event/null/rejected", test_nulls_rejected);

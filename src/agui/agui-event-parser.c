@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-event-compat-private.h"
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-event-reader-private.h"
@@ -74,8 +75,7 @@ struct _AguiEventParser
 {
   GObject     parent_instance;
 
-  char       *thinking_span_id;
-  char       *thinking_message_id;
+  AguiThinkingIds thinking;
 
   /* stream key (see stream_key ()) → GUINT_TO_POINTER (high surrogate) */
   GHashTable *pending_highs;
@@ -133,6 +133,15 @@ emit_warning (AguiEventParser *self,
 
   g_debug ("%s", message);
   g_signal_emit (self, signals[WARNING], 0, message);
+}
+
+/* Emits, in order, the warnings the stages left in self->warnings. */
+static void
+flush_warnings (AguiEventParser *self)
+{
+  for (guint i = 0; i < self->warnings->len; i++)
+    emit_warning (self, "%s", (const char *) g_ptr_array_index (self->warnings, i));
+  g_ptr_array_set_size (self->warnings, 0);
 }
 
 /* Lone surrogates */
@@ -416,18 +425,6 @@ family_id_member (StreamFamily family)
   return family == FAMILY_TOOL ? "toolCallId" : "messageId";
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* The key of the stream a delta belongs to: its family and id. A chunk
  * without an id continues the stream last opened by a chunk in its lane
  * (its subagentRunId), as chunk expansion will decide (section 10.2). */
@@ -461,8 +458,8 @@ stream_key (AguiEventParser *self,
             JsonObject      *object)
 {
   return stream_key_for (self, family, is_chunk,
-                         string_member (object, family_id_member (family)),
-                         string_member (object, "subagentRunId"));
+                         _agui_json_object_get_string (object, family_id_member (family)),
+                         _agui_json_object_get_string (object, "subagentRunId"));
 }
 
 /* The delta was copied with its markers; join a pending high surrogate
@@ -585,12 +582,13 @@ fix_delta (AguiEventParser *self,
   if (family != FAMILY_NONE)
     {
       key = stream_key (self, family, FALSE, object);
-      end_pending_high (self, family, type, key, string_member (object, family_id_member (family)),
-                        string_member (object, "subagentRunId"));
+      end_pending_high (self, family, type, key,
+                        _agui_json_object_get_string (object, family_id_member (family)),
+                        _agui_json_object_get_string (object, "subagentRunId"));
       return;
     }
 
-  delta = string_member (object, "delta");
+  delta = _agui_json_object_get_string (object, "delta");
   if (delta == NULL)
     return;
 
@@ -610,337 +608,6 @@ fix_delta (AguiEventParser *self,
     }
 
   json_object_set_string_member (object, "delta", fixed);
-}
-
-/* Compatibility translations (section 8) */
-
-static void
-remove_null_member (AguiEventParser *self,
-                    JsonObject      *object,
-                    const char      *name,
-                    const char      *where)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_NULL (node))
-    return;
-
-  emit_warning (self, "Converting deprecated %s.%s: null to an absent field", where, name);
-  json_object_remove_member (object, name);
-}
-
-static const char *
-translate_thinking (AguiEventParser *self,
-                    JsonObject      *object,
-                    const char      *name)
-{
-  const char *translated;
-  const char *id;
-
-  if (g_str_equal (name, "THINKING_START"))
-    {
-      JsonNode *title = json_object_get_member (object, "title");
-
-      g_free (self->thinking_span_id);
-      self->thinking_span_id = g_uuid_string_random ();
-      id = self->thinking_span_id;
-      translated = "REASONING_START";
-
-      if (title != NULL)
-        {
-          if (json_node_get_value_type (title) == G_TYPE_STRING)
-            emit_warning (self, "Dropping THINKING_START.title \"%s\": REASONING_START has no title field",
-                          json_node_get_string (title));
-          else
-            emit_warning (self, "Dropping THINKING_START.title: REASONING_START has no title field");
-          json_object_remove_member (object, "title");
-        }
-    }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_START"))
-    {
-      g_free (self->thinking_message_id);
-      self->thinking_message_id = g_uuid_string_random ();
-      id = self->thinking_message_id;
-      translated = "REASONING_MESSAGE_START";
-      json_object_set_string_member (object, "role", "reasoning");
-    }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_CONTENT"))
-    {
-      id = self->thinking_message_id;
-      translated = "REASONING_MESSAGE_CONTENT";
-    }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_END"))
-    {
-      id = self->thinking_message_id;
-      translated = "REASONING_MESSAGE_END";
-    }
-  else if (g_str_equal (name, "THINKING_END"))
-    {
-      id = self->thinking_span_id;
-      translated = "REASONING_END";
-    }
-  else
-    {
-      return NULL;
-    }
-
-  emit_warning (self, "Converting deprecated %s to %s", name, translated);
-
-  /* With nothing open the event gets an id no opener announced, which the
-   * verifier then rejects: that is the reference's behaviour too. */
-  if (id != NULL)
-    {
-      json_object_set_string_member (object, "messageId", id);
-    }
-  else
-    {
-      g_autofree char *fresh = g_uuid_string_random ();
-
-      json_object_set_string_member (object, "messageId", fresh);
-    }
-
-  if (g_str_equal (translated, "REASONING_MESSAGE_END"))
-    g_clear_pointer (&self->thinking_message_id, g_free);
-  else if (g_str_equal (translated, "REASONING_END"))
-    g_clear_pointer (&self->thinking_span_id, g_free);
-
-  json_object_set_string_member (object, "type", translated);
-
-  return translated;
-}
-
-static const char *
-media_kind_for_mime_type (const char *mime_type)
-{
-  if (mime_type == NULL)
-    return "document";
-  if (g_str_has_prefix (mime_type, "image/"))
-    return "image";
-  if (g_str_has_prefix (mime_type, "audio/"))
-    return "audio";
-  if (g_str_has_prefix (mime_type, "video/"))
-    return "video";
-
-  return "document";
-}
-
-/* Returns the modern part for a pre-1.0 binary part, or %NULL if it cannot
- * be converted (only an id: enforcement then drops it as unknown). */
-static JsonNode *
-upgrade_binary_part (JsonObject *part)
-{
-  const char *mime_type = string_member (part, "mimeType");
-  const char *filename = string_member (part, "filename");
-  const char *value;
-  const char *source_type;
-  JsonObject *source;
-  JsonObject *upgraded;
-  JsonNode *node;
-
-  if ((value = string_member (part, "data")) != NULL)
-    source_type = "data";
-  else if ((value = string_member (part, "url")) != NULL)
-    source_type = "url";
-  else
-    return NULL;
-
-  source = json_object_new ();
-  json_object_set_string_member (source, "type", source_type);
-  json_object_set_string_member (source, "value", value);
-  if (mime_type != NULL)
-    json_object_set_string_member (source, "mimeType", mime_type);
-
-  upgraded = json_object_new ();
-  json_object_set_string_member (upgraded, "type", media_kind_for_mime_type (mime_type));
-  json_object_set_object_member (upgraded, "source", source);
-
-  if (filename != NULL)
-    {
-      JsonObject *metadata = json_object_new ();
-
-      json_object_set_string_member (metadata, "filename", filename);
-      json_object_set_object_member (upgraded, "metadata", metadata);
-    }
-
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, upgraded);
-
-  return node;
-}
-
-static gboolean
-array_holds_equal (JsonArray *array,
-                   JsonNode  *node)
-{
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      if (json_node_equal (json_array_get_element (array, i), node))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static void
-upgrade_message_content (AguiEventParser *self,
-                         JsonObject      *message,
-                         const char      *where)
-{
-  g_autoptr(JsonArray) upgraded = NULL;
-  JsonNode *content_node;
-  JsonArray *content;
-  gboolean changed = FALSE;
-
-  content_node = json_object_get_member (message, "content");
-  if (content_node == NULL || !JSON_NODE_HOLDS_ARRAY (content_node))
-    return;
-
-  content = json_node_get_array (content_node);
-  upgraded = json_array_new ();
-
-  for (guint i = 0; i < json_array_get_length (content); i++)
-    {
-      JsonNode *part_node = json_array_get_element (content, i);
-      g_autoptr(JsonNode) replacement = NULL;
-      JsonObject *part;
-      const char *type;
-
-      if (!JSON_NODE_HOLDS_OBJECT (part_node))
-        {
-          json_array_add_element (upgraded, json_node_ref (part_node));
-          continue;
-        }
-
-      part = json_node_get_object (part_node);
-      type = string_member (part, "type");
-
-      if (g_strcmp0 (type, "binary") != 0)
-        {
-          /* Media part metadata: null is legacy; text part metadata is
-           * "any" and keeps its null. */
-          if (g_strcmp0 (type, "text") != 0)
-            remove_null_member (self, part, "metadata", where);
-          json_array_add_element (upgraded, json_node_ref (part_node));
-          continue;
-        }
-
-      replacement = upgrade_binary_part (part);
-      changed = TRUE;
-
-      if (replacement == NULL)
-        {
-          emit_warning (self, "Cannot convert a deprecated binary content part in %s: it carries neither data nor url", where);
-          json_array_add_element (upgraded, json_node_ref (part_node));
-        }
-      else if (array_holds_equal (content, replacement))
-        {
-          emit_warning (self, "Dropping a deprecated binary content part in %s: the message already holds the same part", where);
-        }
-      else
-        {
-          emit_warning (self, "Converting a deprecated binary content part in %s to a %s part", where,
-                        string_member (json_node_get_object (replacement), "type"));
-          json_array_add_element (upgraded, g_steal_pointer (&replacement));
-        }
-    }
-
-  if (changed)
-    json_object_set_array_member (message, "content", g_steal_pointer (&upgraded));
-}
-
-static void
-upgrade_messages (AguiEventParser *self,
-                  JsonObject      *container,
-                  const char      *where)
-{
-  JsonNode *messages = json_object_get_member (container, "messages");
-  JsonArray *array;
-
-  if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
-    return;
-
-  array = json_node_get_array (messages);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *message = json_array_get_element (array, i);
-      g_autofree char *message_where = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (message))
-        continue;
-
-      message_where = g_strdup_printf ("%s.messages[%u].content", where, i);
-      upgrade_message_content (self, json_node_get_object (message), message_where);
-    }
-}
-
-static void
-remove_nulls_in_array (AguiEventParser *self,
-                       JsonObject      *container,
-                       const char      *array_name,
-                       const char      *member,
-                       const char      *where)
-{
-  JsonNode *node = json_object_get_member (container, array_name);
-  JsonArray *array;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
-
-  array = json_node_get_array (node);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-      g_autofree char *element_where = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      element_where = g_strdup_printf ("%s.%s[%u]", where, array_name, i);
-      remove_null_member (self, json_node_get_object (element), member, element_where);
-    }
-}
-
-static void
-translate_compat (AguiEventParser *self,
-                  const char      *name,
-                  JsonObject      *object)
-{
-  remove_null_member (self, object, "rawEvent", name);
-
-  if (g_str_equal (name, "RUN_FINISHED"))
-    {
-      remove_null_member (self, object, "result", name);
-      remove_null_member (self, object, "outcome", name);
-    }
-  else if (g_str_equal (name, "SUBAGENT_FINISHED"))
-    {
-      remove_null_member (self, object, "result", name);
-    }
-  else if (g_str_equal (name, "TOOL_CALL_START") || g_str_equal (name, "TOOL_CALL_CHUNK"))
-    {
-      remove_null_member (self, object, "parentMessageId", name);
-    }
-  else if (g_str_equal (name, "MESSAGES_SNAPSHOT"))
-    {
-      upgrade_messages (self, object, name);
-    }
-  else if (g_str_equal (name, "RUN_STARTED"))
-    {
-      JsonNode *input = json_object_get_member (object, "input");
-      JsonObject *input_object;
-
-      if (input == NULL || !JSON_NODE_HOLDS_OBJECT (input))
-        return;
-
-      input_object = json_node_get_object (input);
-      remove_null_member (self, input_object, "state", "RUN_STARTED.input");
-      remove_null_member (self, input_object, "forwardedProps", "RUN_STARTED.input");
-      remove_nulls_in_array (self, input_object, "tools", "parameters", "RUN_STARTED.input");
-      remove_nulls_in_array (self, input_object, "resume", "payload", "RUN_STARTED.input");
-      upgrade_messages (self, input_object, "RUN_STARTED.input");
-    }
 }
 
 /* The stages after JSON parsing, on a tree the parser does not own. */
@@ -980,15 +647,16 @@ parse_tree (AguiEventParser  *self,
 
   copy = copy_event (root, has_markers);
   object = json_node_get_object (copy);
-  name = g_strdup (string_member (object, "type"));
+  name = g_strdup (_agui_json_object_get_string (object, "type"));
 
-  if ((translated = translate_thinking (self, object, name)) != NULL)
+  if ((translated = _agui_event_translate_thinking (&self->thinking, object, name, self->warnings)) != NULL)
     {
       g_free (name);
       name = g_strdup (translated);
     }
 
-  translate_compat (self, name, object);
+  _agui_event_translate_compat (name, object, self->warnings);
+  flush_warnings (self);
 
   if (!agui_event_type_from_string (name, &type))
     {
@@ -1022,7 +690,7 @@ static const char *
 object_getter (gpointer    data,
                const char *name)
 {
-  return string_member (data, name);
+  return _agui_json_object_get_string (data, name);
 }
 
 static AguiFlatMember *
@@ -1199,9 +867,7 @@ emit_warnings_and_check (AguiEventParser  *self,
                          GError           *local_error,
                          GError          **error)
 {
-  for (guint i = 0; i < self->warnings->len; i++)
-    emit_warning (self, "%s", (const char *) g_ptr_array_index (self->warnings, i));
-  g_ptr_array_set_size (self->warnings, 0);
+  flush_warnings (self);
 
   if (!valid)
     {
@@ -1259,13 +925,14 @@ parse_object (AguiEventParser  *self,
   AguiEventType type;
   gboolean valid;
 
-  if ((translated = translate_thinking (self, object, name)) != NULL)
+  if ((translated = _agui_event_translate_thinking (&self->thinking, object, name, self->warnings)) != NULL)
     {
       g_free (name);
       name = g_strdup (translated);
     }
 
-  translate_compat (self, name, object);
+  _agui_event_translate_compat (name, object, self->warnings);
+  flush_warnings (self);
 
   if (!agui_event_type_from_string (name, &type))
     {
@@ -1490,8 +1157,7 @@ agui_event_parser_finalize (GObject *object)
 {
   AguiEventParser *self = (AguiEventParser *) object;
 
-  g_clear_pointer (&self->thinking_span_id, g_free);
-  g_clear_pointer (&self->thinking_message_id, g_free);
+  _agui_thinking_ids_clear (&self->thinking);
   g_clear_pointer (&self->pending_highs, g_hash_table_unref);
   g_clear_pointer (&self->before, agui_event_unref);
   g_clear_pointer (&self->chunk_lane_ids, g_hash_table_unref);

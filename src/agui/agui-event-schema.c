@@ -89,6 +89,32 @@ typedef struct
   GError     **error;
 } Context;
 
+/* One value as the checks see it, from either form of an event: a JsonNode
+ * of an event held as a JsonObject (value_from_node ()), or a member of a
+ * flat event (_agui_event_schema_enforce_flat ()), which is never null nor
+ * a container. */
+typedef enum
+{
+  VALUE_NULL,
+  VALUE_STRING,
+  VALUE_INTEGER,
+  VALUE_DOUBLE,
+  VALUE_BOOLEAN,
+  VALUE_ARRAY,
+  VALUE_OBJECT,
+  VALUE_OTHER,                    /* a JsonNode of some other GType */
+} ValueKind;
+
+typedef struct
+{
+  ValueKind    kind;
+  JsonNode    *node;              /* an array's or an object's */
+  const char  *string;
+  gint64       integer;
+  double       number;
+  gboolean     converted;         /* a double the type took as this integer */
+} Value;
+
 /* Scalars */
 
 static const Type type_string = { TYPE_STRING };
@@ -663,22 +689,29 @@ G_STATIC_ASSERT (G_N_ELEMENTS (event_schemas) == AGUI_EVENT_SUBAGENT_ERROR + 1);
 /* Paths: errors read like code ("input.messages[2].role"), warnings are
  * JSON Pointers ("/input/messages/2/role") as the reference prints them. */
 
+/* Warnings and errors are rare: the path they print is made only when a
+ * member is more than a string where a string is wanted. */
+static void
+path_push (Context     *ctx,
+           PathSegment  segment)
+{
+  if (ctx->path == NULL)
+    ctx->path = g_array_new (FALSE, FALSE, sizeof (PathSegment));
+  g_array_append_val (ctx->path, segment);
+}
+
 static void
 path_push_name (Context    *ctx,
                 const char *name)
 {
-  PathSegment segment = { name, 0 };
-
-  g_array_append_val (ctx->path, segment);
+  path_push (ctx, (PathSegment) { name, 0 });
 }
 
 static void
 path_push_index (Context *ctx,
                  guint    index)
 {
-  PathSegment segment = { NULL, index };
-
-  g_array_append_val (ctx->path, segment);
+  path_push (ctx, (PathSegment) { NULL, index });
 }
 
 static void
@@ -841,19 +874,6 @@ is_json_pointer (const char *string)
   return TRUE;
 }
 
-static gboolean
-field_list_has (const Field *fields,
-                const char  *name)
-{
-  for (const Field *field = fields; field != NULL && field->name != NULL; field++)
-    {
-      if (field->name[0] == name[0] && strcmp (field->name, name) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 /* The field of @fields called @name, or NULL. */
 static const Field *
 field_list_find (const Field *fields,
@@ -868,68 +888,88 @@ field_list_find (const Field *fields,
   return NULL;
 }
 
-static CheckResult check_value (Context     *ctx,
-                                const Type  *type,
-                                JsonNode    *node,
-                                JsonNode   **replacement);
+static CheckResult check_node (Context     *ctx,
+                               const Type  *type,
+                               JsonNode    *node);
 
-/* @base may be NULL; @tag names the union's discriminator, already
- * checked by the caller. */
-static CheckResult
-check_object (Context     *ctx,
-              const Field *base,
-              const Field *fields,
-              const char  *tag,
-              gboolean     open,
-              JsonObject  *object)
+static CheckResult check_value (Context    *ctx,
+                                const Type *type,
+                                Value      *value);
+
+/* One member of an object, as the walk below sees it. */
+typedef struct
+{
+  const char  *name;
+  Value        value;
+  const Field *field;             /* the field it is; NULL for the tag or unknown */
+  gboolean     removed;
+} Slot;
+
+/* The one walk over an object's members, for both forms of an event:
+ * unknown members are marked removed with a warning, then every field is
+ * checked. The caller writes back what the walk marked (removed members,
+ * integers written as doubles). @base may be NULL; @tag names the union's
+ * discriminator, already checked by the caller. */
+/* Inlined: the flat path is every stream's hot path, and its copy then
+ * knows its tag and that it is not open. */
+G_ALWAYS_INLINE static inline CheckResult
+check_members (Context     *ctx,
+               const Field *base,
+               const Field *fields,
+               const char  *tag,
+               gboolean     open,
+               Slot        *slots,
+               guint        n_slots,
+               gboolean    *changed)
 {
   const Field *lists[] = { base, fields };
 
-  if (!open)
+  *changed = FALSE;
+
+  for (guint i = 0; i < n_slots; i++)
     {
-      g_autoptr(GPtrArray) unknown = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GList) names = json_object_get_members (object);
+      Slot *slot = &slots[i];
 
-      for (const GList *l = names; l != NULL; l = l->next)
-        {
-          const char *name = l->data;
+      /* The tag first: every member of a stream's events meets it. No
+       * variant lists its tag among its fields. */
+      if ((tag != NULL && slot->name[0] == tag[0] && strcmp (slot->name, tag) == 0) ||
+          (slot->field = field_list_find (base, slot->name)) != NULL ||
+          (slot->field = field_list_find (fields, slot->name)) != NULL ||
+          open)
+        continue;
 
-          if ((tag != NULL && g_str_equal (name, tag)) ||
-              field_list_has (base, name) ||
-              field_list_has (fields, name))
-            continue;
-
-          g_ptr_array_add (unknown, g_strdup (name));
-        }
-
-      for (guint i = 0; i < unknown->len; i++)
-        {
-          const char *name = g_ptr_array_index (unknown, i);
-
-          path_push_name (ctx, name);
-          warn_removed (ctx);
-          path_pop (ctx);
-          json_object_remove_member (object, name);
-        }
+      path_push_name (ctx, slot->name);
+      warn_removed (ctx);
+      path_pop (ctx);
+      slot->removed = TRUE;
+      *changed = TRUE;
     }
 
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     {
       for (const Field *field = lists[l]; field != NULL && field->name != NULL; field++)
         {
-          JsonNode *member = json_object_get_member (object, field->name);
-          JsonNode *replacement = NULL;
+          Slot *slot = NULL;
           CheckResult result;
 
-          if (member == NULL)
+          for (guint i = 0; i < n_slots && slot == NULL; i++)
+            {
+              if (slots[i].field == field)
+                slot = &slots[i];
+            }
+
+          if (slot == NULL)
             {
               if (field->required)
                 return fail_missing (ctx, field->name);
               continue;
             }
 
+          if (field->type->kind == TYPE_STRING && slot->value.kind == VALUE_STRING)
+            continue;
+
           path_push_name (ctx, field->name);
-          result = check_value (ctx, field->type, member, &replacement);
+          result = check_value (ctx, field->type, &slot->value);
 
           if (result == CHECK_DROP && !field->required)
             warn_removed (ctx);
@@ -945,9 +985,59 @@ check_object (Context     *ctx,
             return CHECK_DROP;
 
           if (result == CHECK_DROP)
-            json_object_remove_member (object, field->name);
-          else if (replacement != NULL)
-            json_object_set_member (object, field->name, replacement);
+            slot->removed = TRUE;
+          if (result == CHECK_DROP || slot->value.converted)
+            *changed = TRUE;
+        }
+    }
+
+  return CHECK_OK;
+}
+
+static void value_from_node (Value    *value,
+                             JsonNode *node);
+
+/* check_members () on a JsonObject, changed in place. */
+static CheckResult
+check_object (Context     *ctx,
+              const Field *base,
+              const Field *fields,
+              const char  *tag,
+              gboolean     open,
+              JsonObject  *object)
+{
+  g_autoptr(GList) names = json_object_get_members (object);
+  g_autofree Slot *slots = NULL;
+  CheckResult result;
+  gboolean changed;
+  guint n_slots = 0;
+
+  slots = g_new0 (Slot, g_list_length (names));
+  for (const GList *l = names; l != NULL; l = l->next, n_slots++)
+    {
+      slots[n_slots].name = l->data;
+      value_from_node (&slots[n_slots].value, json_object_get_member (object, l->data));
+    }
+
+  result = check_members (ctx, base, fields, tag, open, slots, n_slots, &changed);
+  if (result != CHECK_OK || !changed)
+    return result;
+
+  for (guint i = 0; i < n_slots; i++)
+    {
+      if (slots[i].removed)
+        {
+          /* the name is the object's own, freed by the removal */
+          g_autofree char *name = g_strdup (slots[i].name);
+
+          json_object_remove_member (object, name);
+        }
+      else if (slots[i].value.converted)
+        {
+          JsonNode *integer = json_node_new (JSON_NODE_VALUE);
+
+          json_node_set_int (integer, slots[i].value.integer);
+          json_object_set_member (object, slots[i].field->name, integer);
         }
     }
 
@@ -968,7 +1058,7 @@ check_array (Context    *ctx,
       CheckResult result;
 
       path_push_index (ctx, original_index++);
-      result = check_value (ctx, type->element, element, NULL);
+      result = check_node (ctx, type->element, element);
 
       if (result == CHECK_DROP)
         warn_removed (ctx);
@@ -1024,55 +1114,54 @@ check_union (Context    *ctx,
 }
 
 static CheckResult
-check_integer (Context     *ctx,
-               const Type  *type,
-               JsonNode    *node,
-               JsonNode   **replacement)
+check_integer (Context    *ctx,
+               const Type *type,
+               Value      *value)
 {
-  GType value_type = json_node_get_value_type (node);
-  gint64 value;
+  gint64 integer;
 
-  if (value_type == G_TYPE_INT64)
+  if (value->kind == VALUE_INTEGER)
     {
-      value = json_node_get_int (node);
+      integer = value->integer;
     }
-  else if (value_type == G_TYPE_DOUBLE)
+  else if (value->kind == VALUE_DOUBLE)
     {
-      double number = json_node_get_double (node);
+      double number = value->number;
 
-      /* json-glib reads "1.0" and "1e3" as doubles; JSON itself does not
+      /* The readers read "1.0" and "1e3" as doubles; JSON itself does not
        * tell them from 1 and 1000. */
       if (!isfinite (number) || floor (number) != number ||
           fabs (number) > (double) MAX_SAFE_INTEGER)
         return fail (ctx, "must be %s", describe_type (type));
 
-      value = (gint64) number;
+      integer = (gint64) number;
     }
   else
     {
       return fail (ctx, "must be %s", describe_type (type));
     }
 
-  if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER ||
-      (type->kind == TYPE_COUNT && value < 0))
+  if (integer > MAX_SAFE_INTEGER || integer < -MAX_SAFE_INTEGER ||
+      (type->kind == TYPE_COUNT && integer < 0))
     return fail (ctx, "must be %s", describe_type (type));
 
-  if (value_type == G_TYPE_DOUBLE && replacement != NULL)
+  if (value->kind == VALUE_DOUBLE)
     {
-      *replacement = json_node_new (JSON_NODE_VALUE);
-      json_node_set_int (*replacement, value);
+      value->kind = VALUE_INTEGER;
+      value->integer = integer;
+      value->converted = TRUE;
     }
 
   return CHECK_OK;
 }
 
+/* Every rule of a member's type, for both forms of an event. */
 static CheckResult
-check_value (Context     *ctx,
-             const Type  *type,
-             JsonNode    *node,
-             JsonNode   **replacement)
+check_value (Context    *ctx,
+             const Type *type,
+             Value      *value)
 {
-  if (JSON_NODE_HOLDS_NULL (node))
+  if (value->kind == VALUE_NULL)
     {
       if (type->kind == TYPE_ANY_OR_NULL)
         return CHECK_OK;
@@ -1086,21 +1175,21 @@ check_value (Context     *ctx,
   switch (type->kind)
     {
     case TYPE_STRING:
-      if (json_node_get_value_type (node) != G_TYPE_STRING)
+      if (value->kind != VALUE_STRING)
         return fail (ctx, "must be a string");
       return CHECK_OK;
 
     case TYPE_BOOLEAN:
-      if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+      if (value->kind != VALUE_BOOLEAN)
         return fail (ctx, "must be a boolean");
       return CHECK_OK;
 
     case TYPE_INTEGER:
     case TYPE_COUNT:
-      return check_integer (ctx, type, node, replacement);
+      return check_integer (ctx, type, value);
 
     case TYPE_OBJECT:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
       return CHECK_OK;
 
@@ -1109,22 +1198,19 @@ check_value (Context     *ctx,
       return CHECK_OK;
 
     case TYPE_POINTER:
-      if (json_node_get_value_type (node) != G_TYPE_STRING)
+      if (value->kind != VALUE_STRING)
         return fail (ctx, "must be a string");
-      if (!is_json_pointer (json_node_get_string (node)))
+      if (!is_json_pointer (value->string))
         return fail (ctx, "must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)");
       return CHECK_OK;
 
     case TYPE_ENUM:
       {
         g_autofree char *allowed = NULL;
-        const char *value;
 
-        if (json_node_get_value_type (node) != G_TYPE_STRING)
+        if (value->kind != VALUE_STRING)
           return fail (ctx, "must be a string");
-
-        value = json_node_get_string (node);
-        if (g_strv_contains ((const char * const *) type->values, value))
+        if (g_strv_contains ((const char * const *) type->values, value->string))
           return CHECK_OK;
 
         allowed = g_strjoinv ("', '", (char **) type->values);
@@ -1132,31 +1218,92 @@ check_value (Context     *ctx,
       }
 
     case TYPE_ARRAY:
-      if (!JSON_NODE_HOLDS_ARRAY (node))
+      if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be an array");
-      return check_array (ctx, type, json_node_get_array (node));
+      return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_STRING_OR_ARRAY:
-      if (json_node_get_value_type (node) == G_TYPE_STRING)
+      if (value->kind == VALUE_STRING)
         return CHECK_OK;
-      if (!JSON_NODE_HOLDS_ARRAY (node))
+      if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be a string or an array");
-      return check_array (ctx, type, json_node_get_array (node));
+      return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_SHAPE:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
       return check_object (ctx, NULL, type->fields, NULL, FALSE,
-                           json_node_get_object (node));
+                           json_node_get_object (value->node));
 
     case TYPE_UNION:
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
-      return check_union (ctx, type, json_node_get_object (node));
+      return check_union (ctx, type, json_node_get_object (value->node));
 
     default:
       g_assert_not_reached ();
     }
+}
+
+static void
+value_from_node (Value    *value,
+                 JsonNode *node)
+{
+  *value = (Value) { .kind = VALUE_OTHER, .node = node };
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_NULL:
+      value->kind = VALUE_NULL;
+      break;
+
+    case JSON_NODE_OBJECT:
+      value->kind = VALUE_OBJECT;
+      break;
+
+    case JSON_NODE_ARRAY:
+      value->kind = VALUE_ARRAY;
+      break;
+
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:
+          value->kind = VALUE_STRING;
+          value->string = json_node_get_string (node);
+          break;
+        case G_TYPE_INT64:
+          value->kind = VALUE_INTEGER;
+          value->integer = json_node_get_int (node);
+          break;
+        case G_TYPE_DOUBLE:
+          value->kind = VALUE_DOUBLE;
+          value->number = json_node_get_double (node);
+          break;
+        case G_TYPE_BOOLEAN:
+          value->kind = VALUE_BOOLEAN;
+          break;
+        default:
+          break;
+        }
+      break;
+
+    default:
+      break;
+    }
+}
+
+/* An element of an array: it keeps the number it was written as. */
+static CheckResult
+check_node (Context     *ctx,
+            const Type  *type,
+            JsonNode    *node)
+{
+  Value value;
+
+  value_from_node (&value, node);
+
+  return check_value (ctx, type, &value);
 }
 
 gboolean
@@ -1165,7 +1312,6 @@ _agui_event_schema_enforce (AguiEventType   type,
                             GPtrArray      *warnings,
                             GError        **error)
 {
-  g_autoptr(GArray) path = NULL;
   const EventSchema *schema;
   CheckResult result;
   Context ctx;
@@ -1174,15 +1320,15 @@ _agui_event_schema_enforce (AguiEventType   type,
   g_return_val_if_fail (members != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  path = g_array_new (FALSE, FALSE, sizeof (PathSegment));
   schema = &event_schemas[type];
 
   ctx.event_name = agui_event_type_to_string (type);
   ctx.warnings = warnings;
-  ctx.path = path;
+  ctx.path = NULL;
   ctx.error = error;
 
   result = check_object (&ctx, schema->base, schema->fields, "type", FALSE, members);
+  g_clear_pointer (&ctx.path, g_array_unref);
 
   /* No event has a required member of a union type, so an event can only
    * be dropped whole through a table mistake; never pass one on. */
@@ -1191,143 +1337,8 @@ _agui_event_schema_enforce (AguiEventType   type,
   return result == CHECK_OK;
 }
 
-/* Flat events: check_object () and check_value () for members that are
- * all scalars, giving the same warnings and errors without a JsonObject. */
-
-static gboolean
-flat_is_string (const AguiFlatMember *member)
-{
-  return member->kind == AGUI_FLAT_STRING;
-}
-
-static CheckResult
-check_flat_integer (Context        *ctx,
-                    const Type     *type,
-                    AguiFlatMember *member)
-{
-  gint64 value;
-
-  if (member->kind == AGUI_FLAT_INTEGER)
-    {
-      value = member->integer;
-    }
-  else if (member->kind == AGUI_FLAT_DOUBLE)
-    {
-      double number = member->number;
-
-      if (!isfinite (number) || floor (number) != number ||
-          fabs (number) > (double) MAX_SAFE_INTEGER)
-        return fail (ctx, "must be %s", describe_type (type));
-      value = (gint64) number;
-    }
-  else
-    {
-      return fail (ctx, "must be %s", describe_type (type));
-    }
-
-  if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER ||
-      (type->kind == TYPE_COUNT && value < 0))
-    return fail (ctx, "must be %s", describe_type (type));
-
-  member->kind = AGUI_FLAT_INTEGER;
-  member->integer = value;
-
-  return CHECK_OK;
-}
-
-static CheckResult
-check_flat_value (Context        *ctx,
-                  const Type     *type,
-                  AguiFlatMember *member,
-                  const char     *arena)
-{
-  switch (type->kind)
-    {
-    case TYPE_STRING:
-      if (!flat_is_string (member))
-        return fail (ctx, "must be a string");
-      return CHECK_OK;
-
-    case TYPE_BOOLEAN:
-      if (member->kind != AGUI_FLAT_BOOLEAN)
-        return fail (ctx, "must be a boolean");
-      return CHECK_OK;
-
-    case TYPE_INTEGER:
-    case TYPE_COUNT:
-      return check_flat_integer (ctx, type, member);
-
-    case TYPE_OBJECT:
-    case TYPE_SHAPE:
-    case TYPE_UNION:
-      return fail (ctx, "must be an object");
-
-    case TYPE_ANY:
-    case TYPE_ANY_OR_NULL:
-      return CHECK_OK;
-
-    case TYPE_POINTER:
-      if (!flat_is_string (member))
-        return fail (ctx, "must be a string");
-      if (!is_json_pointer (arena + member->string))
-        return fail (ctx, "must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)");
-      return CHECK_OK;
-
-    case TYPE_ENUM:
-      {
-        g_autofree char *allowed = NULL;
-
-        if (!flat_is_string (member))
-          return fail (ctx, "must be a string");
-        if (g_strv_contains ((const char * const *) type->values, arena + member->string))
-          return CHECK_OK;
-
-        allowed = g_strjoinv ("', '", (char **) type->values);
-        return fail (ctx, "must be one of '%s'", allowed);
-      }
-
-    case TYPE_ARRAY:
-      return fail (ctx, "must be an array");
-
-    case TYPE_STRING_OR_ARRAY:
-      if (flat_is_string (member))
-        return CHECK_OK;
-      return fail (ctx, "must be a string or an array");
-
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* Warnings and errors are rare: the path they print is made only then. */
-static void
-flat_path_set (Context    *ctx,
-               const char *name)
-{
-  PathSegment segment = { name, 0 };
-
-  if (ctx->path == NULL)
-    ctx->path = g_array_new (FALSE, FALSE, sizeof (PathSegment));
-  g_array_set_size (ctx->path, 0);
-  g_array_append_val (ctx->path, segment);
-}
-
-static CheckResult
-check_flat_member (Context        *ctx,
-                   const Field    *field,
-                   AguiFlatMember *member,
-                   const char     *arena)
-{
-  /* Only the failing branches read the path; set it up front for them
-   * when the member is not an obvious match. */
-  if (field->type->kind == TYPE_STRING && member->kind == AGUI_FLAT_STRING)
-    return CHECK_OK;
-
-  flat_path_set (ctx, field->name);
-
-  return check_flat_value (ctx, field->type, member, arena);
-}
-
+/* A flat event: check_members () on members that are all scalars, giving
+ * the same warnings and errors without a JsonObject. */
 gboolean
 _agui_event_schema_enforce_flat (AguiEventType    type,
                                  AguiFlatMember  *members,
@@ -1336,78 +1347,69 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
                                  GPtrArray       *warnings,
                                  GError         **error)
 {
-  g_autoptr(GArray) path = NULL;
+  static const ValueKind kinds[] = {
+    [AGUI_FLAT_STRING] = VALUE_STRING,
+    [AGUI_FLAT_INTEGER] = VALUE_INTEGER,
+    [AGUI_FLAT_DOUBLE] = VALUE_DOUBLE,
+    [AGUI_FLAT_BOOLEAN] = VALUE_BOOLEAN,
+  };
   const EventSchema *schema;
-  const Field *lists[2];
-  CheckResult result = CHECK_OK;
+  CheckResult result;
   Context ctx;
+  Slot stack_slots[16];
+  g_autofree Slot *heap_slots = NULL;
+  Slot *slots = stack_slots;
+  gboolean changed;
   guint kept = 0;
-  /* The field each kept member matched, so that the checks below find
-   * members by pointer rather than by name. The reader merges repeated
-   * names, so no more members are kept than the schema has fields. */
-  const Field *matched[64];
 
   g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   schema = &event_schemas[type];
-  lists[0] = schema->base;
-  lists[1] = schema->fields;
   ctx.event_name = agui_event_type_to_string (type);
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
 
+  if (*n_members > G_N_ELEMENTS (stack_slots))
+    slots = heap_slots = g_new (Slot, *n_members);
+
   for (guint i = 0; i < *n_members; i++)
     {
-      const char *name = arena + members[i].name;
-      const Field *field = NULL;
+      const AguiFlatMember *member = &members[i];
+      Slot *slot = &slots[i];
 
-      if ((name[0] == 't' && strcmp (name, "type") == 0) ||
-          (field = field_list_find (schema->base, name)) != NULL ||
-          (field = field_list_find (schema->fields, name)) != NULL)
-        {
-          g_assert (kept < G_N_ELEMENTS (matched));
-          matched[kept] = field;
-          members[kept++] = members[i];
-          continue;
-        }
-
-      flat_path_set (&ctx, name);
-      warn_removed (&ctx);
+      slot->name = arena + member->name;
+      slot->field = NULL;
+      slot->removed = FALSE;
+      slot->value.kind = kinds[member->kind];
+      slot->value.string = arena + member->string;
+      slot->value.integer = member->integer;
+      slot->value.number = member->number;
+      slot->value.converted = FALSE;
     }
-  *n_members = kept;
 
-  for (guint l = 0; l < G_N_ELEMENTS (lists) && result == CHECK_OK; l++)
+  result = check_members (&ctx, schema->base, schema->fields, "type", FALSE,
+                          slots, *n_members, &changed);
+  g_clear_pointer (&ctx.path, g_array_unref);
+
+  for (guint i = 0; i < *n_members && result == CHECK_OK && changed; i++)
     {
-      for (const Field *field = lists[l]; field != NULL && field->name != NULL; field++)
+      if (slots[i].removed)
+        continue;
+
+      members[kept] = members[i];
+      if (slots[i].value.converted)
         {
-          AguiFlatMember *member = NULL;
-
-          for (guint i = 0; i < kept && member == NULL; i++)
-            {
-              if (matched[i] == field)
-                member = &members[i];
-            }
-
-          if (member == NULL)
-            {
-              if (!field->required)
-                continue;
-
-              g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT,
-                           "%s: required member '%s' is missing", ctx.event_name, field->name);
-              result = CHECK_ERROR;
-              break;
-            }
-
-          result = check_flat_member (&ctx, field, member, arena);
-          if (result != CHECK_OK)
-            break;
+          members[kept].kind = AGUI_FLAT_INTEGER;
+          members[kept].integer = slots[i].value.integer;
         }
+      kept++;
     }
+  if (result == CHECK_OK && changed)
+    *n_members = kept;
 
-  path = ctx.path;
+  g_assert (result != CHECK_DROP);
 
   return result == CHECK_OK;
 }

@@ -88,4 +88,17 @@ void      _agui_json_object_merge   (JsonObject *target,
 JsonNode *_agui_json_node_new_object (JsonObject *object);
 JsonNode *_agui_json_node_new_array  (JsonArray  *array);
 
+/* The string member @name of @object, %NULL when absent or not a string. */
+static inline const char *
+_agui_json_object_get_string (JsonObject *object,
+                              const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
 G_END_DECLS

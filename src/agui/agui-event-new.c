@@ -1,0 +1,143 @@
+/* agui-event-new.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-event-private.h"
+#include "agui-json-private.h"
+
+/* The public constructors that check what they are given against the
+ * schema. They sit above both the event (agui-event.c) and the schema
+ * (agui-event-schema.c), which then need not know each other both ways:
+ * the schema names event types, the event knows no schema. */
+
+/**
+ * agui_event_new:
+ * @type: the event type
+ * @members: (transfer full): the event's members; "type" may be left out
+ * @error: return location for a #GError
+ *
+ * Builds an event in code and checks it against the schema as if it had
+ * arrived on the wire.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL if @members
+ *   do not make a valid event of @type
+ */
+AguiEvent *
+agui_event_new (AguiEventType   type,
+                JsonObject     *members,
+                GError        **error)
+{
+  g_autoptr(JsonObject) owned = members;
+
+  g_return_val_if_fail ((guint) type <= AGUI_EVENT_SUBAGENT_ERROR, NULL);
+  g_return_val_if_fail (members != NULL, NULL);
+
+  json_object_set_string_member (owned, "type", agui_event_type_to_string (type));
+
+  if (!_agui_event_schema_enforce (type, owned, NULL, error))
+    return NULL;
+
+  return _agui_event_new_trusted (type, g_steal_pointer (&owned));
+}
+
+/**
+ * agui_event_new_from_json:
+ * @node: a JSON object node
+ * @warnings: (nullable) (element-type utf8): where to append a warning for
+ *   each unknown member removed
+ * @error: return location for a #GError
+ *
+ * Makes an event from its JSON form, enforcing the 1.0 schema: unknown
+ * members are removed (with a warning), a missing or mistyped known member
+ * is an %AGUI_ERROR_INVALID_EVENT error naming the event type and the
+ * member. An unknown event type is an %AGUI_ERROR_INVALID_EVENT error too;
+ * a stream reader that wants to skip such events checks the type first,
+ * as [class@Agui.EventStream] does. @node is not modified.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL on error
+ */
+AguiEvent *
+agui_event_new_from_json (JsonNode   *node,
+                          GPtrArray  *warnings,
+                          GError    **error)
+{
+  g_autoptr(JsonNode) copy = NULL;
+  JsonObject *object;
+  const char *name;
+  AguiEventType type;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame is not a JSON object.");
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  name = json_object_get_string_member_with_default (object, "type", NULL);
+  if (name == NULL || name[0] == '\0' ||
+      json_node_get_value_type (json_object_get_member (object, "type")) != G_TYPE_STRING)
+    {
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame carries no event type.");
+      return NULL;
+    }
+
+  if (!agui_event_type_from_string (name, &type))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT,
+                   "Unknown event type '%s'", name);
+      return NULL;
+    }
+
+  copy = _agui_json_node_copy_deep (node);
+  object = json_node_get_object (copy);
+
+  if (!_agui_event_schema_enforce (type, object, warnings, error))
+    return NULL;
+
+  return _agui_event_new_trusted (type, json_object_ref (object));
+}
+
+/**
+ * agui_event_new_from_string:
+ * @json: the event as JSON text
+ * @length: length of @json in bytes, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * Parses @json and makes an event of it as [ctor@Agui.Event.new_from_json]
+ * does. Handy for tests and fixtures; a stream is better read with
+ * [method@Agui.EventStream.read_sse], which also translates deprecated
+ * shapes.
+ *
+ * Returns: (transfer full) (nullable): the event, or %NULL on error
+ */
+AguiEvent *
+agui_event_new_from_string (const char  *json,
+                            gssize       length,
+                            GError     **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  /* The one reader, with its limits: json-glib alone would wrap a large
+   * integer, keep a lone surrogate as invalid UTF-8, and give an empty
+   * text no root at all. */
+  node = _agui_json_parse (json, length, &local_error);
+  if (node == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                   "Invalid event: %s", local_error->message);
+      return NULL;
+    }
+
+  return agui_event_new_from_json (node, NULL, error);
+}
