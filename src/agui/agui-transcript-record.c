@@ -65,6 +65,33 @@ _agui_record_merge_metadata (AguiRecord *record,
   _agui_json_object_merge (record->metadata, metadata);
 }
 
+const char *
+_agui_record_get_id (AguiRecord *record)
+{
+  return record->id;
+}
+
+AguiRole
+_agui_record_get_role (AguiRecord *record)
+{
+  return record->role;
+}
+
+AguiPart *
+_agui_record_get_last_part (AguiRecord *record,
+                            GType       type)
+{
+  for (guint i = record->parts->len; i > 0; i--)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
+        return part;
+    }
+
+  return NULL;
+}
+
 static void
 add_content_parts (AguiRecord *record,
                    JsonArray  *content)

@@ -17,6 +17,47 @@ G_BEGIN_DECLS
  * MESSAGES_SNAPSHOT, restoring what only this client knew) and -branches
  * (attempts, notes and branches). They share what is below. */
 
+/* A record: see AguiRecord in agui-transcript-private.h. Streaming data
+ * lives in the parts, which the record and its row share, so a delta
+ * touches one GString and nothing else. */
+struct _AguiRecord
+{
+  /* id and tool_call_id are from _agui_id_new() */
+  char        *id;
+  char        *name;
+  char        *subagent_run_id;
+  char        *encrypted_value;
+  JsonObject  *metadata;
+  /* Tool messages, and messages whose content is a parts array, keep the
+   * content node; otherwise the text lives in the parts. */
+  JsonNode    *content;
+  char        *tool_call_id;
+  char        *error;
+  GPtrArray   *parts;
+  AguiMessage *row;
+  /* What followed the record without being a message: see AguiPart:notes */
+  JsonArray   *notes;
+  /* When the record arrived (microseconds since the epoch); for a
+   * restored thread, when its turn was written; 0 when unknown. */
+  gint64       time;
+  /* Which attempt (run) appended the record, to mark it when the run
+   * fails or is stopped; 0 for records from a snapshot or a load. */
+  guint        serial;
+  /* The small members last and together: a long run keeps a record or
+   * two per tool call, and padding between them was an eighth of each. */
+  AguiRole     role : 8;
+  AguiAttempt  attempt : 8;
+  guint        attempt_end : 1;
+  guint        has_content : 1;
+};
+
+AguiRecord *_agui_record_new                (const char      *id,
+                                             AguiRole         role);
+void        _agui_record_free               (AguiRecord      *record);
+void        _agui_record_merge_metadata     (AguiRecord      *record,
+                                             JsonObject      *metadata);
+AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
+
 /* Where a turn ended on a branch: its snapshot (empty without a store),
  * the run it ended on, and how many records the branch held then. */
 typedef struct
@@ -132,6 +173,18 @@ void        _agui_record_carry_notes         (AguiRecord     *from,
                                               AguiRecord     *to);
 
 /* agui-transcript.c */
+void        _agui_transcript_append_record     (AguiTranscript   *self,
+                                                AguiRecord       *record);
+void        _agui_transcript_insert_tool_record (AguiTranscript  *self,
+                                                AguiRecord       *record);
+void        _agui_transcript_replace_record    (AguiTranscript   *self,
+                                                AguiRecord       *old_record,
+                                                AguiRecord       *replacement);
+void        _agui_transcript_add_part          (AguiTranscript   *self,
+                                                AguiRecord       *record,
+                                                AguiPart         *part);
+void        _agui_transcript_clear_parts       (AguiTranscript   *self,
+                                                AguiRecord       *record);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);

@@ -7,7 +7,8 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
-#include "agui-event.h"
+#include "agui-event-private.h"
+#include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-interrupt-private.h"
@@ -866,7 +867,7 @@ agui_transcript_load_messages (AguiTranscript  *self,
   return TRUE;
 }
 
-/* Mutators, for the reducer */
+/* Records, for the operations below */
 
 AguiRecord *
 _agui_transcript_lookup_record (AguiTranscript *self,
@@ -998,10 +999,10 @@ _agui_transcript_clear_parts (AguiTranscript *self,
 /* Appends streamed text to @record, wherever its text lives: reasoning in
  * its reasoning part; otherwise the last text part, or a new one when a
  * tool call came since, so text, call, text draw in that order. */
-void
-_agui_transcript_append_text (AguiTranscript *self,
-                              AguiRecord     *record,
-                              const char     *delta)
+static void
+append_text (AguiTranscript *self,
+             AguiRecord     *record,
+             const char     *delta)
 {
   AguiPart *last = record->parts->len > 0
                    ? g_ptr_array_index (record->parts, record->parts->len - 1) : NULL;
@@ -1065,16 +1066,16 @@ _agui_transcript_take_state (AguiTranscript *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-AguiJsonValue *
+const AguiJsonValue *
 _agui_transcript_get_state_doc (AguiTranscript *self)
 {
   return &self->state_doc;
 }
 
-gsize *
+gsize
 _agui_transcript_get_state_size (AguiTranscript *self)
 {
-  return &self->state_size;
+  return self->state_size;
 }
 
 void
@@ -1098,16 +1099,39 @@ _agui_transcript_dup_state_json (AguiTranscript  *self,
   return _agui_json_value_to_string (&self->state_doc, FALSE, error);
 }
 
-void
-_agui_transcript_state_patched (AguiTranscript *self,
-                                AguiEvent      *delta)
+gboolean
+_agui_transcript_patch_state (AguiTranscript  *self,
+                              AguiEvent       *delta,
+                              gsize            max_size,
+                              GError         **error)
 {
+  AguiJsonDocBounds bounds = { .size = self->state_size, .max_size = max_size };
+  const AguiPatchOp *ops;
+  const char *strings;
+  const char *patch;
+  guint n_ops;
+  gboolean applied;
+
+  /* A patch the patch reader read is applied from its operations, and
+   * the event builds no JsonArray of it unless someone asks. */
+  if ((ops = _agui_event_get_patch_ops (delta, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
+    applied = _agui_json_doc_patch_apply_ops (&self->state_doc, &bounds, ops, n_ops, strings, patch, error);
+  else
+    applied = _agui_json_doc_patch_apply (&self->state_doc, &bounds, agui_event_get_array_member (delta, "delta"), error);
+
+  if (!applied)
+    return FALSE;
+
+  self->state_size = bounds.size;
+
   g_clear_pointer (&self->state, json_node_unref);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
-  self->last_state_delta = delta ? agui_event_ref (delta) : NULL;
+  self->last_state_delta = agui_event_ref (delta);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+
+  return TRUE;
 }
 
 void
@@ -1141,9 +1165,9 @@ update_interrupt_list (AguiTranscript *self)
                        items->pdata, items->len);
 }
 
-void
-_agui_transcript_set_pending_interrupts (AguiTranscript *self,
-                                         JsonArray      *interrupts)
+static void
+set_pending_interrupts (AguiTranscript *self,
+                        JsonArray      *interrupts)
 {
   g_autoptr(JsonArray) previous = NULL;
 
@@ -1234,8 +1258,8 @@ _agui_transcript_finish_step (AguiTranscript *self,
   steps_changed (self);
 }
 
-void
-_agui_transcript_clear_steps (AguiTranscript *self)
+static void
+clear_steps (AguiTranscript *self)
 {
   if (g_queue_is_empty (&self->step_order))
     return;
@@ -1293,12 +1317,10 @@ _agui_transcript_replace_subagent (AguiTranscript  *self,
   g_list_store_splice (self->subagents, position - 1, 1, (gpointer *) &run, 1);
 }
 
-void
-_agui_transcript_clear_subagents (AguiTranscript *self)
+static void
+clear_subagents (AguiTranscript *self)
 {
   guint n_items;
-
-  g_return_if_fail (AGUI_IS_TRANSCRIPT (self));
 
   if ((n_items = g_list_model_get_n_items (G_LIST_MODEL (self->subagents))) == 0)
     return;
@@ -1307,3 +1329,258 @@ _agui_transcript_clear_subagents (AguiTranscript *self)
   g_list_store_splice (self->subagents, 0, n_items, NULL, 0);
 }
 
+
+/* The reducer's vocabulary: each operation is what one event does to
+ * the transcript, whatever records, parts and rows that touches. */
+
+void
+_agui_transcript_begin_run (AguiTranscript *self,
+                            AguiRunState   *run_state)
+{
+  clear_steps (self);
+  clear_subagents (self);
+  _agui_transcript_set_run_state (self, run_state);
+}
+
+void
+_agui_transcript_finish_run (AguiTranscript *self,
+                             AguiRunState   *run_state,
+                             JsonArray      *interrupts)
+{
+  set_pending_interrupts (self, interrupts);
+  _agui_transcript_set_run_state (self, run_state);
+}
+
+AguiRecord *
+_agui_transcript_add_message (AguiTranscript *self,
+                              JsonObject     *message)
+{
+  AguiRecord *record = _agui_record_new_from_message (message);
+
+  if (record == NULL)
+    return NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    _agui_transcript_insert_tool_record (self, record);
+  else
+    _agui_transcript_append_record (self, record);
+
+  return record;
+}
+
+AguiRecord *
+_agui_transcript_begin_message (AguiTranscript *self,
+                                const char     *id,
+                                AguiRole        role,
+                                const char     *name,
+                                const char     *subagent_run_id)
+{
+  AguiRecord *record = _agui_record_new (id, role);
+
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  record->has_content = TRUE;
+
+  if (role == AGUI_ROLE_REASONING)
+    {
+      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
+    }
+  else
+    {
+      record->name = g_strdup (name);
+      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
+    }
+
+  _agui_transcript_append_record (self, record);
+
+  return record;
+}
+
+void
+_agui_transcript_append_text (AguiTranscript *self,
+                              AguiRecord     *record,
+                              const char     *delta,
+                              JsonObject     *metadata)
+{
+  append_text (self, record, delta);
+  _agui_record_merge_metadata (record, metadata);
+}
+
+void
+_agui_transcript_end_message (AguiTranscript *self,
+                              AguiRecord     *record,
+                              JsonObject     *metadata)
+{
+  AguiPart *part;
+
+  _agui_record_merge_metadata (record, metadata);
+
+  part = _agui_record_get_last_part (record, record->role == AGUI_ROLE_REASONING
+                                             ? AGUI_TYPE_REASONING_PART : AGUI_TYPE_TEXT_PART);
+  if (part != NULL)
+    _agui_part_set_complete (part, TRUE);
+}
+
+void
+_agui_transcript_merge_metadata (AguiTranscript *self,
+                                 AguiRecord     *record,
+                                 JsonObject     *metadata)
+{
+  _agui_record_merge_metadata (record, metadata);
+}
+
+void
+_agui_transcript_set_encrypted_value (AguiTranscript *self,
+                                      AguiRecord     *record,
+                                      const char     *value)
+{
+  AguiPart *part;
+
+  g_free (record->encrypted_value);
+  record->encrypted_value = g_strdup (value);
+  if ((part = _agui_record_get_last_part (record, AGUI_TYPE_REASONING_PART)))
+    _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
+}
+
+void
+_agui_transcript_begin_tool_call (AguiTranscript *self,
+                                  AguiRecord     *parent,
+                                  const char     *parent_id,
+                                  const char     *tool_call_id,
+                                  const char     *name,
+                                  const char     *subagent_run_id,
+                                  JsonObject     *metadata)
+{
+  g_autoptr(AguiToolCallPart) call = NULL;
+
+  if (parent == NULL)
+    {
+      parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
+      parent->subagent_run_id = g_strdup (subagent_run_id);
+      _agui_transcript_append_record (self, parent);
+    }
+
+  call = _agui_tool_call_part_new (parent->id, tool_call_id, name);
+  _agui_tool_call_part_merge_metadata (call, metadata);
+  _agui_transcript_add_part (self, parent, AGUI_PART (call));
+}
+
+void
+_agui_transcript_restart_tool_call (AguiTranscript   *self,
+                                    AguiToolCallPart *call,
+                                    const char       *name,
+                                    JsonObject       *metadata)
+{
+  if (g_strcmp0 (agui_tool_call_part_get_tool_name (call), name) != 0)
+    _agui_tool_call_part_set_tool_name (call, name);
+  _agui_tool_call_part_merge_metadata (call, metadata);
+}
+
+void
+_agui_transcript_append_tool_call_args (AguiTranscript   *self,
+                                        AguiToolCallPart *call,
+                                        const char       *delta,
+                                        JsonObject       *metadata)
+{
+  _agui_tool_call_part_append_arguments (call, delta);
+  _agui_tool_call_part_merge_metadata (call, metadata);
+}
+
+void
+_agui_transcript_end_tool_call (AguiTranscript   *self,
+                                AguiToolCallPart *call,
+                                JsonObject       *metadata)
+{
+  _agui_tool_call_part_merge_metadata (call, metadata);
+  _agui_tool_call_part_finish_arguments (call);
+}
+
+void
+_agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
+                                                AguiToolCallPart *call,
+                                                const char       *value)
+{
+  _agui_tool_call_part_set_encrypted_value (call, value);
+}
+
+AguiRecord *
+_agui_transcript_add_tool_result (AguiTranscript *self,
+                                  const char     *id,
+                                  const char     *tool_call_id,
+                                  const char     *subagent_run_id,
+                                  JsonNode       *content,
+                                  const char     *error,
+                                  JsonObject     *metadata)
+{
+  AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
+
+  record->tool_call_id = _agui_id_new (tool_call_id);
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
+  record->error = g_strdup (error);
+  record->has_content = TRUE;
+  _agui_record_merge_metadata (record, metadata);
+  _agui_transcript_insert_tool_record (self, record);
+
+  return record;
+}
+
+void
+_agui_transcript_set_activity (AguiTranscript *self,
+                               const char     *id,
+                               const char     *activity_type,
+                               JsonNode       *content,
+                               const char     *subagent_run_id,
+                               JsonObject     *metadata)
+{
+  AguiRecord *existing = _agui_transcript_lookup_record (self, id);
+  AguiRecord *record;
+  AguiActivityPart *part;
+
+  if (existing != NULL && existing->role == AGUI_ROLE_ACTIVITY)
+    {
+      _agui_record_merge_metadata (existing, metadata);
+      part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (existing, AGUI_TYPE_ACTIVITY_PART));
+      _agui_activity_part_set_activity_type (part, activity_type);
+      _agui_activity_part_set_content (part, content);
+      g_free (existing->subagent_run_id);
+      existing->subagent_run_id = g_strdup (subagent_run_id);
+      return;
+    }
+
+  record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  _agui_record_merge_metadata (record, metadata);
+  part = _agui_activity_part_new (id);
+  _agui_activity_part_set_activity_type (part, activity_type);
+  _agui_activity_part_set_content (part, content);
+  _agui_part_set_complete (AGUI_PART (part), TRUE);
+  g_ptr_array_add (record->parts, part);
+
+  if (existing != NULL)
+    _agui_transcript_replace_record (self, existing, record);
+  else
+    _agui_transcript_append_record (self, record);
+}
+
+gboolean
+_agui_transcript_patch_activity (AguiTranscript  *self,
+                                 AguiRecord      *record,
+                                 const char      *activity_type,
+                                 JsonArray       *patch,
+                                 gsize            max_size,
+                                 GError         **error)
+{
+  AguiActivityPart *part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (record, AGUI_TYPE_ACTIVITY_PART));
+  AguiJsonDocBounds bounds;
+
+  bounds.size = *_agui_activity_part_get_content_size (part);
+  bounds.max_size = max_size;
+  if (!_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds, patch, error))
+    return FALSE;
+  *_agui_activity_part_get_content_size (part) = bounds.size;
+
+  _agui_activity_part_set_activity_type (part, activity_type);
+  _agui_activity_part_content_changed (part);
+
+  return TRUE;
+}
