@@ -372,46 +372,26 @@ open_text_record (AguiReducer *self,
                                          agui_event_get_subagent_run_id (event));
 }
 
-static AguiRecord *
-find_text_record (AguiReducer *self,
-                  AguiEvent   *event)
-{
-  const char *id = agui_event_get_message_id (event);
-  AguiRecord *record = id ? _agui_transcript_lookup_record (self->transcript, id) : NULL;
-
-  if (record == NULL || _agui_record_get_role (record) == AGUI_ROLE_ACTIVITY)
-    {
-      warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
-      return NULL;
-    }
-
-  return record;
-}
-
 static void
 apply_text_content (AguiReducer *self,
                     AguiEvent   *event)
 {
-  AguiRecord *record = find_text_record (self, event);
+  const char *id = agui_event_get_message_id (event);
   const char *delta = agui_event_get_delta (event);
 
-  if (record == NULL)
-    return;
-
-  _agui_transcript_append_text (self->transcript, record, delta ? delta : "",
-                                agui_event_get_metadata (event));
+  if (!_agui_transcript_append_text (self->transcript, id, delta ? delta : "",
+                                     agui_event_get_metadata (event)))
+    warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
 static void
 apply_text_end (AguiReducer *self,
                 AguiEvent   *event)
 {
-  AguiRecord *record = find_text_record (self, event);
+  const char *id = agui_event_get_message_id (event);
 
-  if (record == NULL)
-    return;
-
-  _agui_transcript_end_message (self->transcript, record, agui_event_get_metadata (event));
+  if (!_agui_transcript_end_message (self->transcript, id, agui_event_get_metadata (event)))
+    warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
 static void
@@ -464,20 +444,12 @@ apply_tool_call_start (AguiReducer *self,
                                     agui_event_get_metadata (event));
 }
 
-static AguiToolCallPart *
-find_tool_call (AguiReducer *self,
-                AguiEvent   *event)
+static void
+warn_no_tool_call (AguiReducer *self,
+                   AguiEvent   *event)
 {
-  const char *id = agui_event_get_tool_call_id (event);
-  AguiToolCallPart *part = NULL;
-
-  if (id != NULL)
-    _agui_transcript_lookup_tool_call (self->transcript, id, &part);
-
-  if (part == NULL)
-    warn (self, "%s for '%s' ignored: no such tool call", agui_event_get_type_name (event), id);
-
-  return part;
+  warn (self, "%s for '%s' ignored: no such tool call",
+        agui_event_get_type_name (event), agui_event_get_tool_call_id (event));
 }
 
 static void
@@ -649,7 +621,6 @@ agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
   AguiRecord *record;
-  AguiToolCallPart *call;
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
   g_return_if_fail (event != NULL);
@@ -704,14 +675,16 @@ agui_reducer_apply (AguiReducer *self,
       break;
 
     case AGUI_EVENT_TOOL_CALL_ARGS:
-      if ((call = find_tool_call (self, event)))
-        _agui_transcript_append_tool_call_args (self->transcript, call, agui_event_get_delta (event),
-                                                agui_event_get_metadata (event));
+      if (!_agui_transcript_append_tool_call_args (self->transcript, agui_event_get_tool_call_id (event),
+                                                   agui_event_get_delta (event),
+                                                   agui_event_get_metadata (event)))
+        warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_END:
-      if ((call = find_tool_call (self, event)))
-        _agui_transcript_end_tool_call (self->transcript, call, agui_event_get_metadata (event));
+      if (!_agui_transcript_end_tool_call (self->transcript, agui_event_get_tool_call_id (event),
+                                           agui_event_get_metadata (event)))
+        warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_RESULT:

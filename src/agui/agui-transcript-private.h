@@ -73,12 +73,14 @@ AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
                                                      AguiRole         role,
                                                      const char      *name,
                                                      const char      *subagent_run_id);
-void        _agui_transcript_append_text            (AguiTranscript  *self,
-                                                     AguiRecord      *record,
+/* Content, and the end, of message @id: FALSE, and nothing changes,
+ * when there is no such message (or it is an activity) */
+gboolean    _agui_transcript_append_text            (AguiTranscript  *self,
+                                                     const char      *id,
                                                      const char      *delta,
                                                      JsonObject      *metadata);
-void        _agui_transcript_end_message            (AguiTranscript  *self,
-                                                     AguiRecord      *record,
+gboolean    _agui_transcript_end_message            (AguiTranscript  *self,
+                                                     const char      *id,
                                                      JsonObject      *metadata);
 void        _agui_transcript_merge_metadata         (AguiTranscript  *self,
                                                      AguiRecord      *record,
@@ -101,13 +103,14 @@ void        _agui_transcript_restart_tool_call      (AguiTranscript   *self,
                                                      AguiToolCallPart *call,
                                                      const char       *name,
                                                      JsonObject       *metadata);
-void        _agui_transcript_append_tool_call_args  (AguiTranscript   *self,
-                                                     AguiToolCallPart *call,
-                                                     const char       *delta,
-                                                     JsonObject       *metadata);
-void        _agui_transcript_end_tool_call          (AguiTranscript   *self,
-                                                     AguiToolCallPart *call,
-                                                     JsonObject       *metadata);
+/* FALSE, and nothing changes, when there is no such call */
+gboolean    _agui_transcript_append_tool_call_args  (AguiTranscript  *self,
+                                                     const char      *tool_call_id,
+                                                     const char      *delta,
+                                                     JsonObject      *metadata);
+gboolean    _agui_transcript_end_tool_call          (AguiTranscript  *self,
+                                                     const char      *tool_call_id,
+                                                     JsonObject      *metadata);
 void        _agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
                                                             AguiToolCallPart *call,
                                                             const char       *value);

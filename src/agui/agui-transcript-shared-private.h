@@ -12,8 +12,10 @@
 G_BEGIN_DECLS
 
 /* AguiTranscript spans files, one job each: agui-transcript.c (the list
- * model, its indexes and rows, and the operations the reducer calls),
- * -record (a record and its AG-UI message), -snapshot (merging a
+ * model, its indexes and rows, interrupts, state, run state, steps and
+ * subagents), -messages (records in place, and the operations the
+ * reducer streams messages, tool calls and activities in with), -record
+ * (a record and its AG-UI message), -snapshot (merging a
  * MESSAGES_SNAPSHOT, restoring what only this client knew) and -branches
  * (attempts, notes and branches). They share what is below. */
 
@@ -173,18 +175,6 @@ void        _agui_record_carry_notes         (AguiRecord     *from,
                                               AguiRecord     *to);
 
 /* agui-transcript.c */
-void        _agui_transcript_append_record     (AguiTranscript   *self,
-                                                AguiRecord       *record);
-void        _agui_transcript_insert_tool_record (AguiTranscript  *self,
-                                                AguiRecord       *record);
-void        _agui_transcript_replace_record    (AguiTranscript   *self,
-                                                AguiRecord       *old_record,
-                                                AguiRecord       *replacement);
-void        _agui_transcript_add_part          (AguiTranscript   *self,
-                                                AguiRecord       *record,
-                                                AguiPart         *part);
-void        _agui_transcript_clear_parts       (AguiTranscript   *self,
-                                                AguiRecord       *record);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);
