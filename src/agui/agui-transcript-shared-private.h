@@ -12,12 +12,12 @@
 G_BEGIN_DECLS
 
 /* AguiTranscript spans files, one job each: agui-transcript.c (the list
- * model, its indexes and rows, interrupts, state, run state, steps and
- * subagents), -messages (records in place, and the operations the
- * reducer streams messages, tool calls and activities in with), -record
- * (a record and its AG-UI message), -snapshot (merging a
- * MESSAGES_SNAPSHOT, restoring what only this client knew) and -branches
- * (attempts, notes and branches). They share what is below. */
+ * model, interrupts, state, run state, steps and subagents), -messages
+ * (the records in place with their indexes and rows, and the operations
+ * the reducer streams messages, tool calls and activities in with; the
+ * per-event paths, kept in one file), -record (a record and its AG-UI
+ * message), -snapshot (merging a MESSAGES_SNAPSHOT, restoring what only
+ * this client knew) and -branches (attempts, notes and branches). They share what is below. */
 
 /* A record: see AguiRecord in agui-transcript-private.h. Streaming data
  * lives in the parts, which the record and its row share, so a delta
