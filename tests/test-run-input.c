@@ -145,8 +145,8 @@ test_update_in_slices (void)
   apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"search\",\"parentMessageId\":\"m3\"}");
   apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}");
   apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"c1\",\"content\":\"found\"}");
-  g_assert_cmpstr (_agui_transcript_get_record (transcript, 4)->id, ==, "t1");
-  g_assert_cmpstr (_agui_transcript_get_record (transcript, 5)->id, ==, "m4");
+  g_assert_cmpstr (_agui_record_get_id (_agui_transcript_get_record (transcript, 4)), ==, "t1");
+  g_assert_cmpstr (_agui_record_get_id (_agui_transcript_get_record (transcript, 5)), ==, "m4");
   assert_as_from_scratch (kept, transcript);
   assert_as_from_scratch (kept, transcript);
 }

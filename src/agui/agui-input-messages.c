@@ -12,7 +12,7 @@
 #include "agui-reasoning-part.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
-#include "agui-transcript-private.h"
+#include "agui-transcript-shared-private.h"
 
 /* The messages of a run's input, kept from one send to the next. Each
  * run sends every message of the thread, and on a long thread making

@@ -6,17 +6,11 @@
 
 #include "config.h"
 
-#include "agui-activity-part-private.h"
 #include "agui-error-private.h"
 #include "agui-event-private.h"
-#include "agui-json-patch-private.h"
-#include "agui-part-private.h"
-#include "agui-reasoning-part-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
 #include "agui-subagent-run-private.h"
-#include "agui-text-part-private.h"
-#include "agui-tool-call-part-private.h"
 #include "agui-transcript-private.h"
 #include "agui-util-private.h"
 
@@ -206,21 +200,6 @@ agui_reducer_get_warnings (AguiReducer *self)
   return self->warnings;
 }
 
-static AguiPart *
-last_part_of_type (AguiRecord *record,
-                   GType       type)
-{
-  for (guint i = record->parts->len; i > 0; i--)
-    {
-      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
-        return part;
-    }
-
-  return NULL;
-}
-
 static void
 append_missing_messages (AguiReducer *self,
                          JsonArray   *messages)
@@ -229,7 +208,6 @@ append_missing_messages (AguiReducer *self,
     {
       JsonNode *element = json_array_get_element (messages, i);
       const char *id;
-      AguiRecord *record;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
@@ -238,14 +216,7 @@ append_missing_messages (AguiReducer *self,
       if (id == NULL || _agui_transcript_lookup_record (self->transcript, id) != NULL)
         continue;
 
-      record = _agui_record_new_from_message (json_node_get_object (element));
-      if (record == NULL)
-        continue;
-
-      if (record->role == AGUI_ROLE_TOOL)
-        _agui_transcript_insert_tool_record (self->transcript, record);
-      else
-        _agui_transcript_append_record (self->transcript, record);
+      _agui_transcript_add_message (self->transcript, json_node_get_object (element));
     }
 }
 
@@ -264,8 +235,6 @@ apply_run_started (AguiReducer *self,
   g_hash_table_remove_all (self->run_tool_call_ids);
   g_ptr_array_set_size (self->run_tool_calls, 0);
   g_ptr_array_set_size (self->run_early_results, 0);
-  _agui_transcript_clear_steps (self->transcript);
-  _agui_transcript_clear_subagents (self->transcript);
 
   g_free (self->thread_id);
   g_free (self->run_id);
@@ -273,7 +242,7 @@ apply_run_started (AguiReducer *self,
   self->run_id = g_strdup (agui_event_get_string (event, "runId"));
 
   state = agui_run_state_new_running (self->thread_id, self->run_id);
-  _agui_transcript_set_run_state (self->transcript, state);
+  _agui_transcript_begin_run (self->transcript, state);
 }
 
 static GStrv
@@ -333,8 +302,7 @@ apply_run_finished (AguiReducer *self,
   if (kind == AGUI_OUTCOME_SUCCESS)
     _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
 
-  _agui_transcript_set_pending_interrupts (self->transcript, interrupts);
-  _agui_transcript_set_run_state (self->transcript, state);
+  _agui_transcript_finish_run (self->transcript, state, interrupts);
 }
 
 static void
@@ -376,7 +344,7 @@ open_text_record (AguiReducer *self,
 
   if (record != NULL)
     {
-      if (record->role == AGUI_ROLE_ACTIVITY)
+      if (_agui_record_get_role (record) == AGUI_ROLE_ACTIVITY)
         {
           warn (self, "%s for '%s' ignored: that id names an activity",
                 agui_event_get_type_name (event), id);
@@ -396,76 +364,34 @@ open_text_record (AguiReducer *self,
       json_object_set_string_member (message, "id", id);
       json_object_set_string_member (message, "role", agui_role_to_string (role));
       json_object_set_member (message, "content", json_node_copy (agui_event_get_member (event, "content")));
-      record = _agui_record_new_from_message (message);
-      _agui_transcript_append_record (self->transcript, record);
-      return record;
+      return _agui_transcript_add_message (self->transcript, message);
     }
 
-  record = _agui_record_new (id, role);
-  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-  record->has_content = TRUE;
-
-  if (role == AGUI_ROLE_REASONING)
-    {
-      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
-    }
-  else
-    {
-      record->name = g_strdup (agui_event_get_string (event, "name"));
-      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
-    }
-
-  _agui_transcript_append_record (self->transcript, record);
-
-  return record;
-}
-
-static AguiRecord *
-find_text_record (AguiReducer *self,
-                  AguiEvent   *event)
-{
-  const char *id = agui_event_get_message_id (event);
-  AguiRecord *record = id ? _agui_transcript_lookup_record (self->transcript, id) : NULL;
-
-  if (record == NULL || record->role == AGUI_ROLE_ACTIVITY)
-    {
-      warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
-      return NULL;
-    }
-
-  return record;
+  return _agui_transcript_begin_message (self->transcript, id, role,
+                                         role == AGUI_ROLE_REASONING ? NULL : agui_event_get_string (event, "name"),
+                                         agui_event_get_subagent_run_id (event));
 }
 
 static void
 apply_text_content (AguiReducer *self,
                     AguiEvent   *event)
 {
-  AguiRecord *record = find_text_record (self, event);
+  const char *id = agui_event_get_message_id (event);
   const char *delta = agui_event_get_delta (event);
 
-  if (record == NULL)
-    return;
-
-  _agui_transcript_append_text (self->transcript, record, delta ? delta : "");
-  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+  if (!_agui_transcript_append_text (self->transcript, id, delta ? delta : "",
+                                     agui_event_get_metadata (event)))
+    warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
 static void
 apply_text_end (AguiReducer *self,
                 AguiEvent   *event)
 {
-  AguiRecord *record = find_text_record (self, event);
-  AguiPart *part;
+  const char *id = agui_event_get_message_id (event);
 
-  if (record == NULL)
-    return;
-
-  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
-
-  part = last_part_of_type (record, record->role == AGUI_ROLE_REASONING
-                                    ? AGUI_TYPE_REASONING_PART : AGUI_TYPE_TEXT_PART);
-  if (part != NULL)
-    _agui_part_set_complete (part, TRUE);
+  if (!_agui_transcript_end_message (self->transcript, id, agui_event_get_metadata (event)))
+    warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
 static void
@@ -475,7 +401,6 @@ apply_tool_call_start (AguiReducer *self,
   const char *id = agui_event_get_tool_call_id (event);
   const char *name = agui_event_get_string (event, "toolCallName");
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
-  g_autoptr(AguiToolCallPart) call = NULL;
   AguiToolCallPart *existing = NULL;
   AguiRecord *parent = NULL;
 
@@ -493,16 +418,15 @@ apply_tool_call_start (AguiReducer *self,
         {
           warn (self, "TOOL_CALL_START for '%s' renames the call from '%s' to '%s'",
                 id, agui_tool_call_part_get_tool_name (existing), name);
-          _agui_tool_call_part_set_tool_name (existing, name);
         }
-      _agui_tool_call_part_merge_metadata (existing, agui_event_get_metadata (event));
+      _agui_transcript_restart_tool_call (self->transcript, existing, name, agui_event_get_metadata (event));
       return;
     }
 
   if (parent_id != NULL)
     {
       parent = _agui_transcript_lookup_record (self->transcript, parent_id);
-      if (parent != NULL && parent->role != AGUI_ROLE_ASSISTANT)
+      if (parent != NULL && _agui_record_get_role (parent) != AGUI_ROLE_ASSISTANT)
         {
           warn (self, "TOOL_CALL_START for '%s': parent '%s' is not an assistant message",
                 id, parent_id);
@@ -515,72 +439,53 @@ apply_tool_call_start (AguiReducer *self,
       parent_id = id;
     }
 
-  if (parent == NULL)
-    {
-      parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
-      parent->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-      _agui_transcript_append_record (self->transcript, parent);
-    }
-
-  call = _agui_tool_call_part_new (parent->id, id, name);
-  _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
-  _agui_transcript_add_part (self->transcript, parent, AGUI_PART (call));
+  _agui_transcript_begin_tool_call (self->transcript, parent, parent_id, id, name,
+                                    agui_event_get_subagent_run_id (event),
+                                    agui_event_get_metadata (event));
 }
 
-static AguiToolCallPart *
-find_tool_call (AguiReducer *self,
-                AguiEvent   *event)
+static void
+warn_no_tool_call (AguiReducer *self,
+                   AguiEvent   *event)
 {
-  const char *id = agui_event_get_tool_call_id (event);
-  AguiToolCallPart *part = NULL;
-
-  if (id != NULL)
-    _agui_transcript_lookup_tool_call (self->transcript, id, &part);
-
-  if (part == NULL)
-    warn (self, "%s for '%s' ignored: no such tool call", agui_event_get_type_name (event), id);
-
-  return part;
+  warn (self, "%s for '%s' ignored: no such tool call",
+        agui_event_get_type_name (event), agui_event_get_tool_call_id (event));
 }
 
 static void
 apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
-  AguiRecord *record;
-  JsonNode *content = _agui_event_dup_member (event, "content");
   const char *message_id = agui_event_get_message_id (event);
+  const char *tool_call_id = agui_event_get_tool_call_id (event);
 
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
-  record = _agui_record_new (message_id, AGUI_ROLE_TOOL);
-  record->tool_call_id = _agui_id_new (agui_event_get_tool_call_id (event));
-  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
-  /* Only events the client made itself carry an error: schema
-   * enforcement strips the member from anything an agent sends. */
-  record->error = g_strdup (agui_event_get_string (event, "error"));
-  record->has_content = TRUE;
-  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
-
-  if (record->tool_call_id != NULL && !g_hash_table_contains (self->run_results, record->tool_call_id))
+  if (tool_call_id != NULL && !g_hash_table_contains (self->run_results, tool_call_id))
     {
       gpointer started = NULL;
       char *id;
 
-      if (g_hash_table_lookup_extended (self->run_tool_call_ids, record->tool_call_id, &started, NULL))
+      if (g_hash_table_lookup_extended (self->run_tool_call_ids, tool_call_id, &started, NULL))
         {
           id = started;
         }
       else
         {
-          id = g_strdup (record->tool_call_id);
+          id = g_strdup (tool_call_id);
           g_ptr_array_add (self->run_early_results, id);
         }
       g_hash_table_add (self->run_results, id);
     }
-  _agui_transcript_insert_tool_record (self->transcript, record);
+
+  /* Only events the client made itself carry an error: schema
+   * enforcement strips the member from anything an agent sends. */
+  _agui_transcript_add_tool_result (self->transcript, message_id, tool_call_id,
+                                    agui_event_get_subagent_run_id (event),
+                                    _agui_event_dup_member (event, "content"),
+                                    agui_event_get_string (event, "error"),
+                                    agui_event_get_metadata (event));
 }
 
 static void
@@ -589,47 +494,26 @@ apply_activity_snapshot (AguiReducer *self,
 {
   const char *id = agui_event_get_message_id (event);
   gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
-  JsonNode *content = agui_event_get_member (event, "content");
   AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
-  AguiRecord *record;
-  AguiActivityPart *part;
 
-  if (existing != NULL && existing->role == AGUI_ROLE_ACTIVITY)
+  if (existing != NULL && _agui_record_get_role (existing) == AGUI_ROLE_ACTIVITY && !replace)
     {
-      _agui_record_merge_metadata (existing, agui_event_get_metadata (event));
-      if (!replace)
-        return;
-
-      part = AGUI_ACTIVITY_PART (last_part_of_type (existing, AGUI_TYPE_ACTIVITY_PART));
-      _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
-      _agui_activity_part_set_content (part, content);
-      g_free (existing->subagent_run_id);
-      existing->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
+      _agui_transcript_merge_metadata (self->transcript, existing, agui_event_get_metadata (event));
       return;
     }
 
   if (existing != NULL && !replace)
     return;
 
-  record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
-  record->subagent_run_id = g_strdup (agui_event_get_subagent_run_id (event));
-  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
-  part = _agui_activity_part_new (id);
-  _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
-  _agui_activity_part_set_content (part, content);
-  _agui_part_set_complete (AGUI_PART (part), TRUE);
-  g_ptr_array_add (record->parts, part);
+  if (existing != NULL && _agui_record_get_role (existing) != AGUI_ROLE_ACTIVITY)
+    warn (self, "ACTIVITY_SNAPSHOT replaces the %s message '%s'",
+          agui_role_to_string (_agui_record_get_role (existing)), id);
 
-  if (existing != NULL)
-    {
-      warn (self, "ACTIVITY_SNAPSHOT replaces the %s message '%s'",
-            agui_role_to_string (existing->role), id);
-      _agui_transcript_replace_record (self->transcript, existing, record);
-    }
-  else
-    {
-      _agui_transcript_append_record (self->transcript, record);
-    }
+  _agui_transcript_set_activity (self->transcript, id,
+                                 agui_event_get_string (event, "activityType"),
+                                 agui_event_get_member (event, "content"),
+                                 agui_event_get_subagent_run_id (event),
+                                 agui_event_get_metadata (event));
 }
 
 static void
@@ -638,70 +522,40 @@ apply_activity_delta (AguiReducer *self,
 {
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
-  AguiActivityPart *part;
-  AguiJsonDocBounds bounds;
   g_autoptr(GError) error = NULL;
 
   if (record == NULL)
     return;
 
-  if (record->role != AGUI_ROLE_ACTIVITY)
+  if (_agui_record_get_role (record) != AGUI_ROLE_ACTIVITY)
     {
       warn (self, "ACTIVITY_DELTA for '%s' ignored: it is a %s message",
-            id, agui_role_to_string (record->role));
+            id, agui_role_to_string (_agui_record_get_role (record)));
       return;
     }
 
-  _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+  _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
 
-  part = AGUI_ACTIVITY_PART (last_part_of_type (record, AGUI_TYPE_ACTIVITY_PART));
-  bounds.size = *_agui_activity_part_get_content_size (part);
-  bounds.max_size = self->max_state_size;
-  if (!_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds,
-                                   agui_event_get_array_member (event, "patch"), &error))
+  if (!_agui_transcript_patch_activity (self->transcript, record, agui_event_get_string (event, "activityType"),
+                                        agui_event_get_array_member (event, "patch"), self->max_state_size, &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
       _agui_transcript_note_refused_patch (self->transcript, record, "ACTIVITY_DELTA", error->message);
-      return;
     }
-  *_agui_activity_part_get_content_size (part) = bounds.size;
-
-  _agui_activity_part_set_activity_type (part, agui_event_get_string (event, "activityType"));
-  _agui_activity_part_content_changed (part);
 }
 
 static void
 apply_state_delta (AguiReducer *self,
                    AguiEvent   *event)
 {
-  AguiJsonValue *state = _agui_transcript_get_state_doc (self->transcript);
-  gsize *size = _agui_transcript_get_state_size (self->transcript);
-  AguiJsonDocBounds bounds = { .size = *size, .max_size = self->max_state_size };
   g_autoptr(GError) error = NULL;
-  const AguiPatchOp *ops;
-  const char *strings;
-  const char *patch;
-  guint n_ops;
-  gboolean applied;
 
-  /* A patch the patch reader read is applied from its operations, and
-   * the event builds no JsonArray of it unless someone asks. */
-  if ((ops = _agui_event_get_patch_ops (event, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
-    applied = _agui_json_doc_patch_apply_ops (state, &bounds, ops, n_ops, strings, patch, &error);
-  else
-    applied = _agui_json_doc_patch_apply (state, &bounds, agui_event_get_array_member (event, "delta"), &error);
-
-  if (!applied)
+  if (!_agui_transcript_patch_state (self->transcript, event, self->max_state_size, &error))
     {
       warn (self, "STATE_DELTA left the state unchanged: %s", error->message);
       _agui_transcript_set_state_error (self->transcript, error->message);
       _agui_transcript_note_refused_patch (self->transcript, NULL, "STATE_DELTA", error->message);
-      return;
     }
-
-  *size = bounds.size;
-
-  _agui_transcript_state_patched (self->transcript, event);
 }
 
 static void
@@ -717,20 +571,16 @@ apply_encrypted_value (AguiReducer *self,
       AguiToolCallPart *part = NULL;
 
       if (_agui_transcript_lookup_tool_call (self->transcript, entity_id, &part) != NULL)
-        _agui_tool_call_part_set_encrypted_value (part, value);
+        _agui_transcript_set_tool_call_encrypted_value (self->transcript, part, value);
     }
   else
     {
       AguiRecord *record = _agui_transcript_lookup_record (self->transcript, entity_id);
-      AguiPart *part;
 
-      if (record == NULL || record->role == AGUI_ROLE_ACTIVITY)
+      if (record == NULL || _agui_record_get_role (record) == AGUI_ROLE_ACTIVITY)
         return;
 
-      g_free (record->encrypted_value);
-      record->encrypted_value = g_strdup (value);
-      if ((part = last_part_of_type (record, AGUI_TYPE_REASONING_PART)))
-        _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
+      _agui_transcript_set_encrypted_value (self->transcript, record, value);
     }
 }
 
@@ -771,7 +621,6 @@ agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
   AguiRecord *record;
-  AguiToolCallPart *call;
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
   g_return_if_fail (event != NULL);
@@ -802,13 +651,13 @@ agui_reducer_apply (AguiReducer *self,
         if (agui_event_get_role (event))
           agui_role_from_string (agui_event_get_role (event), &role);
         if ((record = open_text_record (self, event, role)))
-          _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+          _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
       }
       break;
 
     case AGUI_EVENT_REASONING_MESSAGE_START:
       if ((record = open_text_record (self, event, AGUI_ROLE_REASONING)))
-        _agui_record_merge_metadata (record, agui_event_get_metadata (event));
+        _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
       break;
 
     case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
@@ -826,19 +675,16 @@ agui_reducer_apply (AguiReducer *self,
       break;
 
     case AGUI_EVENT_TOOL_CALL_ARGS:
-      if ((call = find_tool_call (self, event)))
-        {
-          _agui_tool_call_part_append_arguments (call, agui_event_get_delta (event));
-          _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
-        }
+      if (!_agui_transcript_append_tool_call_args (self->transcript, agui_event_get_tool_call_id (event),
+                                                   agui_event_get_delta (event),
+                                                   agui_event_get_metadata (event)))
+        warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_END:
-      if ((call = find_tool_call (self, event)))
-        {
-          _agui_tool_call_part_merge_metadata (call, agui_event_get_metadata (event));
-          _agui_tool_call_part_finish_arguments (call);
-        }
+      if (!_agui_transcript_end_tool_call (self->transcript, agui_event_get_tool_call_id (event),
+                                           agui_event_get_metadata (event)))
+        warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_RESULT:

@@ -18,46 +18,17 @@ G_BEGIN_DECLS
 #define AGUI_TRANSCRIPT_LOCAL_STATE_KEY "tandem"
 
 /* A record is one AG-UI message, exactly as the protocol sees it; rows
- * (AguiMessage) group records for display. Streaming data lives in the
- * parts, which both share, so a delta touches one GString and nothing
- * else. */
-typedef struct _AguiRecord
-{
-  /* id and tool_call_id are from _agui_id_new() */
-  char        *id;
-  char        *name;
-  char        *subagent_run_id;
-  char        *encrypted_value;
-  JsonObject  *metadata;
-  /* Tool messages, and messages whose content is a parts array, keep the
-   * content node; otherwise the text lives in the parts. */
-  JsonNode    *content;
-  char        *tool_call_id;
-  char        *error;
-  GPtrArray   *parts;
-  AguiMessage *row;
-  /* What followed the record without being a message: see AguiPart:notes */
-  JsonArray   *notes;
-  /* When the record arrived (microseconds since the epoch); for a
-   * restored thread, when its turn was written; 0 when unknown. */
-  gint64       time;
-  /* Which attempt (run) appended the record, to mark it when the run
-   * fails or is stopped; 0 for records from a snapshot or a load. */
-  guint        serial;
-  /* The small members last and together: a long run keeps a record or
-   * two per tool call, and padding between them was an eighth of each. */
-  AguiRole     role : 8;
-  AguiAttempt  attempt : 8;
-  guint        attempt_end : 1;
-  guint        has_content : 1;
-} AguiRecord;
+ * (AguiMessage) group records for display. Only the transcript's own
+ * files see inside one (agui-transcript-shared-private.h); everyone
+ * else, the reducer first, changes records through the operations
+ * below, and reads them through these. */
+typedef struct _AguiRecord AguiRecord;
 
-AguiRecord *_agui_record_new                        (const char      *id,
-                                                     AguiRole         role);
-void        _agui_record_free                       (AguiRecord      *record);
-void        _agui_record_merge_metadata             (AguiRecord      *record,
-                                                     JsonObject      *metadata);
-AguiRecord *_agui_record_new_from_message           (JsonObject      *message);
+const char *_agui_record_get_id                     (AguiRecord      *record);
+AguiRole    _agui_record_get_role                   (AguiRecord      *record);
+/* The record's last part of @type, or NULL */
+AguiPart   *_agui_record_get_last_part              (AguiRecord      *record,
+                                                     GType            type);
 JsonObject *_agui_record_to_input_message           (AguiRecord      *record);
 
 AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
@@ -65,63 +36,23 @@ AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
 AguiRecord *_agui_transcript_lookup_tool_call       (AguiTranscript  *self,
                                                      const char      *tool_call_id,
                                                      AguiToolCallPart **part);
-void        _agui_transcript_append_record          (AguiTranscript  *self,
-                                                     AguiRecord      *record);
-void        _agui_transcript_insert_tool_record     (AguiTranscript  *self,
-                                                     AguiRecord      *record);
-void        _agui_transcript_replace_record         (AguiTranscript  *self,
-                                                     AguiRecord      *old_record,
-                                                     AguiRecord      *replacement);
-void        _agui_transcript_add_part               (AguiTranscript  *self,
-                                                     AguiRecord      *record,
-                                                     AguiPart        *part);
-void        _agui_transcript_clear_parts            (AguiTranscript  *self,
-                                                     AguiRecord      *record);
-void        _agui_transcript_append_text            (AguiTranscript  *self,
-                                                     AguiRecord      *record,
-                                                     const char      *delta);
-void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
-                                                     JsonArray       *messages,
-                                                     JsonObject      *metadata);
-void        _agui_transcript_take_state             (AguiTranscript  *self,
-                                                     JsonNode        *state);
-/* The state itself, for the reducer to patch in place; then it calls
- * _agui_transcript_state_patched (). */
-AguiJsonValue *_agui_transcript_get_state_doc       (AguiTranscript  *self);
-/* Its size estimate (agui-json-doc-private.h), which the patches keep. */
-gsize         *_agui_transcript_get_state_size      (AguiTranscript  *self);
-void        _agui_transcript_set_state_error        (AguiTranscript  *self,
-                                                     const char      *message);
-/* The state as compact JSON, what _agui_json_to_string () would print for
- * agui_transcript_get_state (), without building that node. */
-char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,
-                                                     GError         **error);
-/* @delta: the STATE_DELTA event just applied (NULL: changed otherwise) */
-void        _agui_transcript_state_patched          (AguiTranscript  *self,
-                                                     AguiEvent       *delta);
+
+/* The reducer's vocabulary: each operation is what an event does to the
+ * transcript. A record or a call passed in is one that a lookup (or an
+ * operation) gave just before. */
+
+/* Runs: a run begins with no step and no subagent open */
+void        _agui_transcript_begin_run              (AguiTranscript  *self,
+                                                     AguiRunState    *run_state);
+void        _agui_transcript_finish_run             (AguiTranscript  *self,
+                                                     AguiRunState    *run_state,
+                                                     JsonArray       *interrupts);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
-void        _agui_transcript_set_pending_interrupts (AguiTranscript  *self,
-                                                     JsonArray       *interrupts);
-JsonArray  *_agui_transcript_get_pending_interrupts_json (AguiTranscript *self);
-void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
-guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
-void        _agui_transcript_add_note               (AguiTranscript  *self,
-                                                     JsonObject      *note);
-void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
-                                                     AguiRecord      *record,
-                                                     const char      *event_type,
-                                                     const char      *reason);
-void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
-                                                     guint            serial,
-                                                     AguiAttempt      attempt);
-void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
-                                                     JsonArray       *messages);
 void        _agui_transcript_start_step             (AguiTranscript  *self,
                                                      const char      *name);
 void        _agui_transcript_finish_step            (AguiTranscript  *self,
                                                      const char      *name);
-void        _agui_transcript_clear_steps            (AguiTranscript  *self);
 /* Returns a new reference, or NULL when no subagent of the current run
  * has @id. */
 AguiSubagentRun *_agui_transcript_lookup_subagent   (AguiTranscript  *self,
@@ -131,7 +62,117 @@ void        _agui_transcript_add_subagent           (AguiTranscript  *self,
 /* Puts @run in the place of the run with its id. */
 void        _agui_transcript_replace_subagent       (AguiTranscript  *self,
                                                      AguiSubagentRun *run);
-void        _agui_transcript_clear_subagents        (AguiTranscript  *self);
+
+/* Messages. A whole AG-UI message (of a run's input, say): a tool
+ * message goes after the call it answers; NULL when it is not one. */
+AguiRecord *_agui_transcript_add_message            (AguiTranscript  *self,
+                                                     JsonObject      *message);
+/* A streamed message: text, or reasoning for AGUI_ROLE_REASONING */
+AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
+                                                     const char      *id,
+                                                     AguiRole         role,
+                                                     const char      *name,
+                                                     const char      *subagent_run_id);
+/* Content, and the end, of message @id: FALSE, and nothing changes,
+ * when there is no such message (or it is an activity) */
+gboolean    _agui_transcript_append_text            (AguiTranscript  *self,
+                                                     const char      *id,
+                                                     const char      *delta,
+                                                     JsonObject      *metadata);
+gboolean    _agui_transcript_end_message            (AguiTranscript  *self,
+                                                     const char      *id,
+                                                     JsonObject      *metadata);
+void        _agui_transcript_merge_metadata         (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     JsonObject      *metadata);
+void        _agui_transcript_set_encrypted_value    (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     const char      *value);
+
+/* Tool calls. @parent: the assistant message to hold the call, or NULL
+ * for a new one called @parent_id. */
+void        _agui_transcript_begin_tool_call        (AguiTranscript  *self,
+                                                     AguiRecord      *parent,
+                                                     const char      *parent_id,
+                                                     const char      *tool_call_id,
+                                                     const char      *name,
+                                                     const char      *subagent_run_id,
+                                                     JsonObject      *metadata);
+/* A TOOL_CALL_START for a call there already is */
+void        _agui_transcript_restart_tool_call      (AguiTranscript   *self,
+                                                     AguiToolCallPart *call,
+                                                     const char       *name,
+                                                     JsonObject       *metadata);
+/* FALSE, and nothing changes, when there is no such call */
+gboolean    _agui_transcript_append_tool_call_args  (AguiTranscript  *self,
+                                                     const char      *tool_call_id,
+                                                     const char      *delta,
+                                                     JsonObject      *metadata);
+gboolean    _agui_transcript_end_tool_call          (AguiTranscript  *self,
+                                                     const char      *tool_call_id,
+                                                     JsonObject      *metadata);
+void        _agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
+                                                            AguiToolCallPart *call,
+                                                            const char       *value);
+/* @content: (transfer full) (nullable) */
+AguiRecord *_agui_transcript_add_tool_result        (AguiTranscript  *self,
+                                                     const char      *id,
+                                                     const char      *tool_call_id,
+                                                     const char      *subagent_run_id,
+                                                     JsonNode        *content,
+                                                     const char      *error,
+                                                     JsonObject      *metadata);
+
+/* Activities: sets activity @id, in the place of any message with that
+ * id, or at the end */
+void        _agui_transcript_set_activity           (AguiTranscript  *self,
+                                                     const char      *id,
+                                                     const char      *activity_type,
+                                                     JsonNode        *content,
+                                                     const char      *subagent_run_id,
+                                                     JsonObject      *metadata);
+/* A patch that does not apply changes nothing and returns FALSE.
+ * @max_size: the cap on the content's size, 0 for none. */
+gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     const char      *activity_type,
+                                                     JsonArray       *patch,
+                                                     gsize            max_size,
+                                                     GError         **error);
+
+/* The shared state. A STATE_DELTA that does not apply changes nothing
+ * and returns FALSE. @max_size: the cap on the state's size, 0 for none. */
+void        _agui_transcript_take_state             (AguiTranscript  *self,
+                                                     JsonNode        *state);
+gboolean    _agui_transcript_patch_state            (AguiTranscript  *self,
+                                                     AguiEvent       *delta,
+                                                     gsize            max_size,
+                                                     GError         **error);
+void        _agui_transcript_set_state_error        (AguiTranscript  *self,
+                                                     const char      *message);
+/* A refused STATE_DELTA (@record NULL) or ACTIVITY_DELTA, noted in the
+ * conversation */
+void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
+                                                     AguiRecord      *record,
+                                                     const char      *event_type,
+                                                     const char      *reason);
+
+/* MESSAGES_SNAPSHOT */
+void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
+                                                     JsonArray       *messages,
+                                                     JsonObject      *metadata);
+
+/* What the session does besides folding events: attempts (a run it
+ * started), notes, branches, and a restore. */
+guint       _agui_transcript_begin_attempt          (AguiTranscript  *self);
+void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
+                                                     guint            serial,
+                                                     AguiAttempt      attempt);
+void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
+void        _agui_transcript_add_note               (AguiTranscript  *self,
+                                                     JsonObject      *note);
+void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
+                                                     JsonArray       *messages);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,
                                                      const char      *snapshot_id,
                                                      const char      *run_id,
@@ -150,16 +191,25 @@ gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
 void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      JsonArray       *snapshots,
                                                      const char      *chosen_id);
-guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
-AguiRecord *_agui_transcript_get_record              (AguiTranscript  *self,
-                                                     guint            index);
 void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      guint            from,
                                                      guint            to,
                                                      gint64           time);
 
+/* Reading */
+/* The state and its size estimate (agui-json-doc-private.h) */
+const AguiJsonValue *_agui_transcript_get_state_doc (AguiTranscript  *self);
+gsize       _agui_transcript_get_state_size         (AguiTranscript  *self);
+/* The state as compact JSON, what _agui_json_to_string () would print for
+ * agui_transcript_get_state (), without building that node. */
+char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,
+                                                     GError         **error);
+JsonArray  *_agui_transcript_get_pending_interrupts_json (AguiTranscript *self);
+guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
+AguiRecord *_agui_transcript_get_record             (AguiTranscript  *self,
+                                                     guint            index);
 /* The messages one at a time, for a caller that writes them in slices */
-JsonObject *_agui_transcript_dup_record_message (AguiTranscript *self,
-                                                 guint           index);
+JsonObject *_agui_transcript_dup_record_message     (AguiTranscript  *self,
+                                                     guint            index);
 
 G_END_DECLS

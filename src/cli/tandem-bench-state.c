@@ -411,7 +411,8 @@ bench_activity (guint count)
   agui_reducer_apply (reducer, churn);
   report ("move, copy, test and remove /a/0 (activity)", 5 * count, cpu_seconds () - start);
 
-  part = AGUI_ACTIVITY_PART (g_ptr_array_index (_agui_transcript_lookup_record (transcript, "a")->parts, 0));
+  part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (_agui_transcript_lookup_record (transcript, "a"),
+                                                          AGUI_TYPE_ACTIVITY_PART));
   content = agui_activity_part_get_content (part);
   if (json_array_get_length (json_object_get_array_member (json_node_get_object (content), "a")) != 0)
     {

@@ -1,0 +1,622 @@
+/* agui-transcript-messages.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-json-patch-private.h"
+#include "agui-message-private.h"
+#include "agui-part-private.h"
+#include "agui-reasoning-part-private.h"
+#include "agui-text-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-shared-private.h"
+#include "agui-util-private.h"
+
+/* The text a tool answered with, for display: the content itself, or the
+ * text parts of a multimodal answer. */
+static char *
+content_to_text (JsonNode *content)
+{
+  GString *text;
+  JsonArray *array;
+
+  if (content == NULL)
+    return NULL;
+
+  if (json_node_get_value_type (content) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (content));
+
+  if (!JSON_NODE_HOLDS_ARRAY (content))
+    return NULL;
+
+  text = g_string_new (NULL);
+  array = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *piece;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      piece = get_string (json_node_get_object (element), "text");
+      if (piece == NULL)
+        continue;
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, piece);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+/* Indexes */
+
+void
+_agui_transcript_index_tool_call (AguiTranscript   *self,
+                                  AguiRecord       *record,
+                                  AguiToolCallPart *part)
+{
+  const char *id = agui_tool_call_part_get_tool_call_id (part);
+  ToolCallEntry *entry;
+
+  if (id == NULL || g_hash_table_contains (self->tool_calls_by_id, id))
+    return;
+
+  entry = g_new0 (ToolCallEntry, 1);
+  entry->record = record;
+  entry->part = g_object_ref (part);
+  g_hash_table_insert (self->tool_calls_by_id, (char *) id, entry);
+}
+
+void
+_agui_transcript_index_record (AguiTranscript *self,
+                               AguiRecord     *record)
+{
+  if (record->id != NULL && !g_hash_table_contains (self->records_by_id, record->id))
+    g_hash_table_insert (self->records_by_id, record->id, record);
+
+  if (record->role == AGUI_ROLE_ASSISTANT)
+    {
+      for (guint i = 0; i < record->parts->len; i++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, i);
+
+          if (AGUI_IS_TOOL_CALL_PART (part))
+            _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
+        }
+    }
+}
+
+void
+_agui_transcript_link_tool_result (AguiTranscript *self,
+                                   AguiRecord     *record)
+{
+  ToolCallEntry *entry;
+  g_autofree char *text = NULL;
+
+  if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
+    return;
+
+  entry = g_hash_table_lookup (self->tool_calls_by_id, record->tool_call_id);
+  if (entry == NULL)
+    return;
+
+  text = content_to_text (record->content);
+  _agui_tool_call_part_set_result (entry->part, text, record->error);
+}
+
+/* Rows */
+
+static gboolean
+role_has_own_row (AguiRole role)
+{
+  return role == AGUI_ROLE_USER || role == AGUI_ROLE_SYSTEM || role == AGUI_ROLE_DEVELOPER;
+}
+
+/* Puts @record in a row of @rows: the person's messages (and system or
+ * developer prompts) get a row each; everything the agent produced
+ * between two of them shares one turn row. Tool answers have no row of
+ * their own: they are drawn on the call they answer. Returns whether a
+ * row was appended. */
+gboolean
+_agui_transcript_place_record (GPtrArray  *rows,
+                               AguiRecord *record)
+{
+  AguiMessage *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
+  gboolean appended = FALSE;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      record->row = NULL;
+      return FALSE;
+    }
+
+  if (role_has_own_row (record->role) ||
+      last == NULL || agui_message_get_role (last) != AGUI_ROLE_ASSISTANT)
+    {
+      AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
+
+      last = _agui_message_new (record->id, row_role, record->name);
+      g_ptr_array_add (rows, last);
+      appended = TRUE;
+    }
+
+  record->row = last;
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_message_append_part (last, g_ptr_array_index (record->parts, i));
+
+  return appended;
+}
+
+/* Records, for the operations below */
+
+AguiRecord *
+_agui_transcript_lookup_record (AguiTranscript *self,
+                                const char     *id)
+{
+  return g_hash_table_lookup (self->records_by_id, id);
+}
+
+AguiRecord *
+_agui_transcript_lookup_tool_call (AguiTranscript    *self,
+                                   const char        *tool_call_id,
+                                   AguiToolCallPart **part)
+{
+  ToolCallEntry *entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
+
+  if (part != NULL)
+    *part = entry ? entry->part : NULL;
+
+  return entry ? entry->record : NULL;
+}
+
+static void
+append_record (AguiTranscript *self,
+               AguiRecord     *record)
+{
+  g_ptr_array_add (self->records, record);
+  record->serial = self->serial;
+  record->time = g_get_real_time ();
+  _agui_transcript_index_record (self, record);
+  _agui_transcript_link_tool_result (self, record);
+
+  if (_agui_transcript_place_record (self->rows, record))
+    _agui_transcript_items_changed (self, self->rows->len - 1, 0, 1);
+}
+
+/* A tool answer goes right after the assistant message holding its call,
+ * after any answers already there, so parallel results keep their
+ * arrival order; with no such message it goes at the end. Tool records
+ * have no row, so rows are untouched. */
+static void
+insert_tool_record (AguiTranscript *self,
+                    AguiRecord     *record)
+{
+  AguiRecord *holder = NULL;
+  guint position = 0;
+  gboolean found = FALSE;
+
+  if (record->tool_call_id != NULL)
+    holder = _agui_transcript_lookup_tool_call (self, record->tool_call_id, NULL);
+
+  /* From the end: the holder is nearly always the latest message, and a
+   * search from the start made a long run of tool calls quadratic. */
+  for (guint i = self->records->len; holder != NULL && i > 0 && !found; i--)
+    {
+      if (g_ptr_array_index (self->records, i - 1) == holder)
+        {
+          position = i - 1;
+          found = TRUE;
+        }
+    }
+
+  if (!found)
+    {
+      append_record (self, record);
+      return;
+    }
+
+  position++;
+  while (position < self->records->len &&
+         ((AguiRecord *) g_ptr_array_index (self->records, position))->role == AGUI_ROLE_TOOL)
+    position++;
+
+  g_ptr_array_insert (self->records, position, record);
+  record->serial = self->serial;
+  _agui_transcript_index_record (self, record);
+  _agui_transcript_link_tool_result (self, record);
+}
+
+static void
+replace_record (AguiTranscript *self,
+                AguiRecord     *old_record,
+                AguiRecord     *replacement)
+{
+  guint position;
+
+  if (!g_ptr_array_find (self->records, old_record, &position))
+    {
+      _agui_record_free (replacement);
+      return;
+    }
+
+  self->records->pdata[position] = replacement;
+  _agui_record_carry_local_state (old_record, replacement);
+  _agui_record_free (old_record);
+  _agui_transcript_rebuild (self);
+}
+
+static void
+add_part (AguiTranscript *self,
+          AguiRecord     *record,
+          AguiPart       *part)
+{
+  g_ptr_array_add (record->parts, g_object_ref (part));
+
+  if (AGUI_IS_TOOL_CALL_PART (part))
+    _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
+
+  if (record->row != NULL)
+    _agui_message_append_part (record->row, part);
+}
+
+static void
+clear_parts (AguiTranscript *self,
+             AguiRecord     *record)
+{
+  while (record->parts->len > 0)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, record->parts->len - 1);
+
+      if (record->row != NULL)
+        _agui_message_remove_part (record->row, part);
+      g_ptr_array_remove_index (record->parts, record->parts->len - 1);
+    }
+}
+
+/* Appends streamed text to @record, wherever its text lives: reasoning in
+ * its reasoning part; otherwise the last text part, or a new one when a
+ * tool call came since, so text, call, text draw in that order. */
+static void
+append_text (AguiTranscript *self,
+             AguiRecord     *record,
+             const char     *delta)
+{
+  AguiPart *last = record->parts->len > 0
+                   ? g_ptr_array_index (record->parts, record->parts->len - 1) : NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Only reachable when ids collide; the reference appends to string content. */
+      text = g_strconcat (record->content && json_node_get_value_type (record->content) == G_TYPE_STRING
+                            ? json_node_get_string (record->content) : "",
+                          delta, NULL);
+      g_clear_pointer (&record->content, json_node_unref);
+      record->content = json_node_init_string (json_node_alloc (), text);
+      _agui_transcript_link_tool_result (self, record);
+      return;
+    }
+
+  if (record->role == AGUI_ROLE_REASONING && last != NULL && AGUI_IS_REASONING_PART (last))
+    {
+      _agui_reasoning_part_append (AGUI_REASONING_PART (last), delta);
+      return;
+    }
+
+  if (record->content != NULL)
+    {
+      /* Content that was a parts array becomes text, as the reference does. */
+      g_clear_pointer (&record->content, json_node_unref);
+      clear_parts (self, record);
+      last = NULL;
+    }
+
+  record->has_content = TRUE;
+
+  if (last != NULL && AGUI_IS_TEXT_PART (last))
+    {
+      _agui_text_part_append (AGUI_TEXT_PART (last), delta);
+    }
+  else
+    {
+      g_autoptr(AguiTextPart) part = _agui_text_part_new (record->id, delta);
+
+      add_part (self, record, AGUI_PART (part));
+    }
+}
+
+/* The reducer's vocabulary for what streams in: messages, tool calls
+ * and activities. Each operation is what one event does to the
+ * transcript, whatever records, parts and rows that touches. */
+
+AguiRecord *
+_agui_transcript_add_message (AguiTranscript *self,
+                              JsonObject     *message)
+{
+  AguiRecord *record = _agui_record_new_from_message (message);
+
+  if (record == NULL)
+    return NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    insert_tool_record (self, record);
+  else
+    append_record (self, record);
+
+  return record;
+}
+
+AguiRecord *
+_agui_transcript_begin_message (AguiTranscript *self,
+                                const char     *id,
+                                AguiRole        role,
+                                const char     *name,
+                                const char     *subagent_run_id)
+{
+  AguiRecord *record = _agui_record_new (id, role);
+
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  record->has_content = TRUE;
+
+  if (role == AGUI_ROLE_REASONING)
+    {
+      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
+    }
+  else
+    {
+      record->name = g_strdup (name);
+      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
+    }
+
+  append_record (self, record);
+
+  return record;
+}
+
+/* The message @id, but not an activity: content and its end are for
+ * text and reasoning. */
+static AguiRecord *
+lookup_message (AguiTranscript *self,
+                const char     *id)
+{
+  AguiRecord *record = id ? g_hash_table_lookup (self->records_by_id, id) : NULL;
+
+  return record == NULL || record->role == AGUI_ROLE_ACTIVITY ? NULL : record;
+}
+
+gboolean
+_agui_transcript_append_text (AguiTranscript *self,
+                              const char     *id,
+                              const char     *delta,
+                              JsonObject     *metadata)
+{
+  AguiRecord *record = lookup_message (self, id);
+
+  if (record == NULL)
+    return FALSE;
+
+  append_text (self, record, delta);
+  /* most deltas carry none: no call for them, on the busiest path */
+  if (metadata != NULL)
+    _agui_record_merge_metadata (record, metadata);
+
+  return TRUE;
+}
+
+gboolean
+_agui_transcript_end_message (AguiTranscript *self,
+                              const char     *id,
+                              JsonObject     *metadata)
+{
+  AguiRecord *record = lookup_message (self, id);
+  AguiPart *part;
+
+  if (record == NULL)
+    return FALSE;
+
+  _agui_record_merge_metadata (record, metadata);
+
+  part = _agui_record_get_last_part (record, record->role == AGUI_ROLE_REASONING
+                                             ? AGUI_TYPE_REASONING_PART : AGUI_TYPE_TEXT_PART);
+  if (part != NULL)
+    _agui_part_set_complete (part, TRUE);
+
+  return TRUE;
+}
+
+void
+_agui_transcript_merge_metadata (AguiTranscript *self,
+                                 AguiRecord     *record,
+                                 JsonObject     *metadata)
+{
+  _agui_record_merge_metadata (record, metadata);
+}
+
+void
+_agui_transcript_set_encrypted_value (AguiTranscript *self,
+                                      AguiRecord     *record,
+                                      const char     *value)
+{
+  AguiPart *part;
+
+  g_free (record->encrypted_value);
+  record->encrypted_value = g_strdup (value);
+  if ((part = _agui_record_get_last_part (record, AGUI_TYPE_REASONING_PART)))
+    _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
+}
+
+void
+_agui_transcript_begin_tool_call (AguiTranscript *self,
+                                  AguiRecord     *parent,
+                                  const char     *parent_id,
+                                  const char     *tool_call_id,
+                                  const char     *name,
+                                  const char     *subagent_run_id,
+                                  JsonObject     *metadata)
+{
+  g_autoptr(AguiToolCallPart) call = NULL;
+
+  if (parent == NULL)
+    {
+      parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
+      parent->subagent_run_id = g_strdup (subagent_run_id);
+      append_record (self, parent);
+    }
+
+  call = _agui_tool_call_part_new (parent->id, tool_call_id, name);
+  _agui_tool_call_part_merge_metadata (call, metadata);
+  add_part (self, parent, AGUI_PART (call));
+}
+
+void
+_agui_transcript_restart_tool_call (AguiTranscript   *self,
+                                    AguiToolCallPart *call,
+                                    const char       *name,
+                                    JsonObject       *metadata)
+{
+  if (g_strcmp0 (agui_tool_call_part_get_tool_name (call), name) != 0)
+    _agui_tool_call_part_set_tool_name (call, name);
+  _agui_tool_call_part_merge_metadata (call, metadata);
+}
+
+static AguiToolCallPart *
+lookup_call (AguiTranscript *self,
+             const char     *tool_call_id)
+{
+  ToolCallEntry *entry = tool_call_id ? g_hash_table_lookup (self->tool_calls_by_id, tool_call_id) : NULL;
+
+  return entry ? entry->part : NULL;
+}
+
+gboolean
+_agui_transcript_append_tool_call_args (AguiTranscript *self,
+                                        const char     *tool_call_id,
+                                        const char     *delta,
+                                        JsonObject     *metadata)
+{
+  AguiToolCallPart *call = lookup_call (self, tool_call_id);
+
+  if (call == NULL)
+    return FALSE;
+
+  _agui_tool_call_part_append_arguments (call, delta);
+  if (metadata != NULL)
+    _agui_tool_call_part_merge_metadata (call, metadata);
+
+  return TRUE;
+}
+
+gboolean
+_agui_transcript_end_tool_call (AguiTranscript *self,
+                                const char     *tool_call_id,
+                                JsonObject     *metadata)
+{
+  AguiToolCallPart *call = lookup_call (self, tool_call_id);
+
+  if (call == NULL)
+    return FALSE;
+
+  _agui_tool_call_part_merge_metadata (call, metadata);
+  _agui_tool_call_part_finish_arguments (call);
+
+  return TRUE;
+}
+
+void
+_agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
+                                                AguiToolCallPart *call,
+                                                const char       *value)
+{
+  _agui_tool_call_part_set_encrypted_value (call, value);
+}
+
+AguiRecord *
+_agui_transcript_add_tool_result (AguiTranscript *self,
+                                  const char     *id,
+                                  const char     *tool_call_id,
+                                  const char     *subagent_run_id,
+                                  JsonNode       *content,
+                                  const char     *error,
+                                  JsonObject     *metadata)
+{
+  AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
+
+  record->tool_call_id = _agui_id_new (tool_call_id);
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
+  record->error = g_strdup (error);
+  record->has_content = TRUE;
+  _agui_record_merge_metadata (record, metadata);
+  insert_tool_record (self, record);
+
+  return record;
+}
+
+void
+_agui_transcript_set_activity (AguiTranscript *self,
+                               const char     *id,
+                               const char     *activity_type,
+                               JsonNode       *content,
+                               const char     *subagent_run_id,
+                               JsonObject     *metadata)
+{
+  AguiRecord *existing = _agui_transcript_lookup_record (self, id);
+  AguiRecord *record;
+  AguiActivityPart *part;
+
+  if (existing != NULL && existing->role == AGUI_ROLE_ACTIVITY)
+    {
+      _agui_record_merge_metadata (existing, metadata);
+      part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (existing, AGUI_TYPE_ACTIVITY_PART));
+      _agui_activity_part_set_activity_type (part, activity_type);
+      _agui_activity_part_set_content (part, content);
+      g_free (existing->subagent_run_id);
+      existing->subagent_run_id = g_strdup (subagent_run_id);
+      return;
+    }
+
+  record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
+  record->subagent_run_id = g_strdup (subagent_run_id);
+  _agui_record_merge_metadata (record, metadata);
+  part = _agui_activity_part_new (id);
+  _agui_activity_part_set_activity_type (part, activity_type);
+  _agui_activity_part_set_content (part, content);
+  _agui_part_set_complete (AGUI_PART (part), TRUE);
+  g_ptr_array_add (record->parts, part);
+
+  if (existing != NULL)
+    replace_record (self, existing, record);
+  else
+    append_record (self, record);
+}
+
+gboolean
+_agui_transcript_patch_activity (AguiTranscript  *self,
+                                 AguiRecord      *record,
+                                 const char      *activity_type,
+                                 JsonArray       *patch,
+                                 gsize            max_size,
+                                 GError         **error)
+{
+  AguiActivityPart *part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (record, AGUI_TYPE_ACTIVITY_PART));
+  AguiJsonDocBounds bounds;
+
+  bounds.size = *_agui_activity_part_get_content_size (part);
+  bounds.max_size = max_size;
+  if (!_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds, patch, error))
+    return FALSE;
+  *_agui_activity_part_get_content_size (part) = bounds.size;
+
+  _agui_activity_part_set_activity_type (part, activity_type);
+  _agui_activity_part_content_changed (part);
+
+  return TRUE;
+}

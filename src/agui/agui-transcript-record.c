@@ -1,0 +1,655 @@
+/* agui-transcript-record.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-json-private.h"
+#include "agui-media-part-private.h"
+#include "agui-part-private.h"
+#include "agui-reasoning-part-private.h"
+#include "agui-text-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-shared-private.h"
+#include "agui-util-private.h"
+
+/* Records */
+
+AguiRecord *
+_agui_record_new (const char *id,
+                  AguiRole    role)
+{
+  /* from the slice allocator: there is one or two of these per tool
+   * call, and malloc's header would round each up by a further 16 bytes */
+  AguiRecord *record = g_slice_new0 (AguiRecord);
+
+  record->id = _agui_id_new (id);
+  record->role = role;
+  record->parts = g_ptr_array_new_with_free_func (g_object_unref);
+
+  return record;
+}
+
+void
+_agui_record_free (AguiRecord *record)
+{
+  if (record == NULL)
+    return;
+
+  g_clear_pointer (&record->id, g_ref_string_release);
+  g_free (record->name);
+  g_free (record->subagent_run_id);
+  g_free (record->encrypted_value);
+  g_clear_pointer (&record->metadata, json_object_unref);
+  g_clear_pointer (&record->content, json_node_unref);
+  g_clear_pointer (&record->notes, json_array_unref);
+  g_clear_pointer (&record->tool_call_id, g_ref_string_release);
+  g_free (record->error);
+  g_ptr_array_unref (record->parts);
+  g_slice_free (AguiRecord, record);
+}
+
+void
+_agui_record_merge_metadata (AguiRecord *record,
+                             JsonObject *metadata)
+{
+  if (metadata == NULL)
+    return;
+
+  if (record->metadata == NULL)
+    record->metadata = json_object_new ();
+
+  _agui_json_object_merge (record->metadata, metadata);
+}
+
+const char *
+_agui_record_get_id (AguiRecord *record)
+{
+  return record->id;
+}
+
+AguiRole
+_agui_record_get_role (AguiRecord *record)
+{
+  return record->role;
+}
+
+AguiPart *
+_agui_record_get_last_part (AguiRecord *record,
+                            GType       type)
+{
+  for (guint i = record->parts->len; i > 0; i--)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
+        return part;
+    }
+
+  return NULL;
+}
+
+static void
+add_content_parts (AguiRecord *record,
+                   JsonArray  *content)
+{
+  for (guint i = 0; i < json_array_get_length (content); i++)
+    {
+      JsonNode *element = json_array_get_element (content, i);
+      JsonObject *object;
+      const char *type;
+      AguiPart *part;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      object = json_node_get_object (element);
+      type = get_string (object, "type");
+      if (g_strcmp0 (type, "text") == 0)
+        part = AGUI_PART (_agui_text_part_new (record->id, get_string (object, "text")));
+      else
+        part = AGUI_PART (_agui_media_part_new (record->id, object));
+
+      _agui_part_set_complete (part, TRUE);
+      g_ptr_array_add (record->parts, part);
+    }
+}
+
+static JsonObject *
+call_metadata (AguiToolCallPart *call,
+               gboolean          local)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (call);
+  g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
+  JsonObject *copy;
+
+  if (state == NULL)
+    return metadata ? json_object_ref (metadata) : NULL;
+
+  copy = json_object_new ();
+  if (metadata != NULL)
+    _agui_json_object_merge (copy, metadata);
+  json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
+
+  return copy;
+}
+
+static void
+take_local_state (AguiToolCallPart *part)
+{
+  JsonObject *metadata = _agui_tool_call_part_get_metadata (part);
+  JsonNode *state;
+
+  if (metadata == NULL || !(state = json_object_get_member (metadata, LOCAL_STATE_KEY)))
+    return;
+
+  if (JSON_NODE_HOLDS_OBJECT (state))
+    _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
+  json_object_remove_member (metadata, LOCAL_STATE_KEY);
+}
+
+AguiRecord *
+_agui_record_new_from_message (JsonObject *message)
+{
+  AguiRecord *record;
+  const char *role_name;
+  AguiRole role;
+  JsonNode *content;
+
+  role_name = get_string (message, "role");
+  if (role_name == NULL || !agui_role_from_string (role_name, &role))
+    return NULL;
+
+  record = _agui_record_new (get_string (message, "id"), role);
+  record->name = g_strdup (get_string (message, "name"));
+  record->subagent_run_id = g_strdup (get_string (message, "subagentRunId"));
+  record->encrypted_value = g_strdup (get_string (message, "encryptedValue"));
+  if (json_object_has_member (message, "metadata") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
+    _agui_record_merge_metadata (record, json_object_get_object_member (message, "metadata"));
+
+  content = json_object_get_member (message, "content");
+
+  switch (role)
+    {
+    case AGUI_ROLE_USER:
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+    case AGUI_ROLE_ASSISTANT:
+      if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+        {
+          record->has_content = TRUE;
+          record->content = json_node_copy (content);
+          add_content_parts (record, json_node_get_array (content));
+        }
+      else if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
+        {
+          AguiTextPart *part = _agui_text_part_new (record->id, json_node_get_string (content));
+
+          record->has_content = TRUE;
+          _agui_part_set_complete (AGUI_PART (part), TRUE);
+          g_ptr_array_add (record->parts, part);
+        }
+
+      if (role == AGUI_ROLE_ASSISTANT &&
+          json_object_has_member (message, "toolCalls") &&
+          JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
+        {
+          JsonArray *calls = json_object_get_array_member (message, "toolCalls");
+
+          for (guint i = 0; i < json_array_get_length (calls); i++)
+            {
+              JsonNode *element = json_array_get_element (calls, i);
+              JsonObject *call, *function = NULL;
+              AguiToolCallPart *part;
+
+              if (!JSON_NODE_HOLDS_OBJECT (element))
+                continue;
+
+              call = json_node_get_object (element);
+              if (json_object_has_member (call, "function") &&
+                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "function")))
+                function = json_object_get_object_member (call, "function");
+
+              part = _agui_tool_call_part_new (record->id, get_string (call, "id"),
+                                               function ? get_string (function, "name") : NULL);
+              if (function != NULL)
+                _agui_tool_call_part_set_arguments (part, get_string (function, "arguments"));
+              _agui_tool_call_part_set_encrypted_value (part, get_string (call, "encryptedValue"));
+              if (json_object_has_member (call, "metadata") &&
+                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
+                _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
+              _agui_tool_call_part_finish_arguments (part);
+              take_local_state (part);
+              g_ptr_array_add (record->parts, part);
+            }
+        }
+      break;
+
+    case AGUI_ROLE_TOOL:
+      record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
+      record->error = g_strdup (get_string (message, "error"));
+      record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+      record->has_content = TRUE;
+      break;
+
+    case AGUI_ROLE_REASONING:
+      {
+        AguiReasoningPart *part;
+
+        part = _agui_reasoning_part_new (record->id,
+                                         content && json_node_get_value_type (content) == G_TYPE_STRING
+                                           ? json_node_get_string (content) : NULL);
+        _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
+        _agui_part_set_complete (AGUI_PART (part), TRUE);
+        g_ptr_array_add (record->parts, part);
+        record->has_content = TRUE;
+      }
+      break;
+
+    case AGUI_ROLE_ACTIVITY:
+      {
+        AguiActivityPart *part = _agui_activity_part_new (record->id);
+
+        _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
+        if (content != NULL)
+          {
+            _agui_activity_part_set_content (part, content);
+          }
+        else
+          {
+            g_autoptr(JsonNode) empty = _agui_json_node_new_object (json_object_new ());
+
+            _agui_activity_part_set_content (part, empty);
+          }
+        _agui_part_set_complete (AGUI_PART (part), TRUE);
+        g_ptr_array_add (record->parts, part);
+        /* Activities carry neither a name nor an encrypted value. */
+        g_clear_pointer (&record->encrypted_value, g_free);
+        g_clear_pointer (&record->name, g_free);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (record->metadata != NULL && json_object_has_member (record->metadata, LOCAL_STATE_KEY))
+    {
+      JsonNode *state = json_object_get_member (record->metadata, LOCAL_STATE_KEY);
+
+      if (JSON_NODE_HOLDS_OBJECT (state))
+        _agui_record_restore_state (record, json_node_get_object (state));
+      json_object_remove_member (record->metadata, LOCAL_STATE_KEY);
+      if (json_object_get_size (record->metadata) == 0)
+        g_clear_pointer (&record->metadata, json_object_unref);
+    }
+
+
+  return record;
+}
+
+static char *
+record_dup_text (AguiRecord *record)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < record->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i);
+
+      if (AGUI_IS_TEXT_PART (part))
+        g_string_append_len (text,
+                             _agui_text_part_get_buffer (AGUI_TEXT_PART (part))->str,
+                             _agui_text_part_get_buffer (AGUI_TEXT_PART (part))->len);
+      else if (AGUI_IS_REASONING_PART (part))
+        g_string_append (text, agui_reasoning_part_get_text (AGUI_REASONING_PART (part)));
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static JsonNode *
+record_text_node (AguiRecord *record)
+{
+  g_autofree char *text = record_dup_text (record);
+
+  return json_node_init_string (json_node_alloc (), text);
+}
+
+void
+_agui_record_set_attempt (AguiRecord  *record,
+                          AguiAttempt  attempt,
+                          gboolean     attempt_end)
+{
+  record->attempt = attempt;
+  record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
+
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_part_set_attempt (g_ptr_array_index (record->parts, i), attempt,
+                            record->attempt_end && i == record->parts->len - 1);
+}
+
+/* Notes show after the record's last part */
+void
+_agui_record_sync_notes (AguiRecord *record)
+{
+  if (record->parts->len > 0)
+    _agui_part_set_notes (g_ptr_array_index (record->parts, record->parts->len - 1), record->notes);
+}
+
+static gboolean
+is_note (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_OBJECT (node) && get_string (json_node_get_object (node), "kind") != NULL;
+}
+
+void
+_agui_record_restore_state (AguiRecord *record,
+                            JsonObject *state)
+{
+  const char *attempt = get_string (state, "attempt");
+  JsonNode *end = json_object_get_member (state, "attemptEnd");
+  JsonNode *notes = json_object_get_member (state, "notes");
+
+  /* A hand-edited or damaged note is left out, never shown half */
+  if (notes != NULL && JSON_NODE_HOLDS_ARRAY (notes))
+    {
+      JsonArray *array = json_node_get_array (notes);
+
+      g_clear_pointer (&record->notes, json_array_unref);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *note = json_array_get_element (array, i);
+
+          if (!is_note (note))
+            continue;
+          if (record->notes == NULL)
+            record->notes = json_array_new ();
+          json_array_add_element (record->notes, json_node_copy (note));
+        }
+      _agui_record_sync_notes (record);
+    }
+
+  _agui_record_set_attempt (record,
+                            g_strcmp0 (attempt, "failed") == 0 ? AGUI_ATTEMPT_FAILED
+                            : g_strcmp0 (attempt, "stopped") == 0 ? AGUI_ATTEMPT_STOPPED
+                            : AGUI_ATTEMPT_NONE,
+                            end != NULL && JSON_NODE_HOLDS_VALUE (end) &&
+                            json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
+}
+
+/* A failed attempt is not the agent's answer, and a stopped one may hold
+ * calls nobody will answer. What the next run is given of them:
+ *
+ * - a tool result always goes with the call it answers, so every call
+ *   that got a result stays, in its assistant message, with its result;
+ * - a call without a result is left out, as an assistant message with a
+ *   call and no answer is not a valid history;
+ * - a failed attempt's text and reasoning are left out: the agent would
+ *   take its own broken-off words for its answer (and answer them);
+ * - a stopped attempt's text stays: the person read it, and stopped it.
+ *
+ * The transcript keeps all of it, marked, for the person to see. Returns
+ * NULL when nothing of @record goes to the agent. */
+static JsonObject *
+attempt_to_message (AguiRecord *record)
+{
+  JsonObject *message;
+  JsonArray *calls;
+  g_autoptr(JsonArray) kept = NULL;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    return _agui_record_to_message (record, FALSE);
+
+  if (record->role == AGUI_ROLE_REASONING)
+    return record->attempt == AGUI_ATTEMPT_FAILED ? NULL : _agui_record_to_message (record, FALSE);
+
+  if (record->role != AGUI_ROLE_ASSISTANT)
+    return _agui_record_to_message (record, FALSE);
+
+  message = _agui_record_to_message (record, FALSE);
+  if (record->attempt == AGUI_ATTEMPT_FAILED)
+    json_object_remove_member (message, "content");
+
+  calls = json_object_has_member (message, "toolCalls") ? json_object_get_array_member (message, "toolCalls") : NULL;
+  kept = json_array_new ();
+  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (calls, i);
+      const char *id = get_string (call, "id");
+      AguiToolCallPart *part = NULL;
+
+      for (guint j = 0; j < record->parts->len; j++)
+        if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
+            g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
+          part = g_ptr_array_index (record->parts, j);
+
+      if (part != NULL && _agui_tool_call_part_get_has_result (part))
+        json_array_add_element (kept, json_node_copy (json_array_get_element (calls, i)));
+    }
+
+  if (calls != NULL)
+    json_object_remove_member (message, "toolCalls");
+  if (json_array_get_length (kept) > 0)
+    json_object_set_array_member (message, "toolCalls", g_steal_pointer (&kept));
+
+  if (!json_object_has_member (message, "content") && !json_object_has_member (message, "toolCalls"))
+    {
+      json_object_unref (message);
+      return NULL;
+    }
+
+  return message;
+}
+
+JsonObject *
+_agui_record_to_message (AguiRecord *record,
+                         gboolean    local)
+{
+  JsonObject *message = json_object_new ();
+
+  json_object_set_string_member (message, "id", record->id);
+  json_object_set_string_member (message, "role", agui_role_to_string (record->role));
+
+  switch (record->role)
+    {
+    case AGUI_ROLE_USER:
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+    case AGUI_ROLE_ASSISTANT:
+      if (record->content != NULL)
+        json_object_set_member (message, "content", json_node_copy (record->content));
+      else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
+        json_object_set_member (message, "content",
+                                record_text_node (record));
+      if (record->role == AGUI_ROLE_ASSISTANT)
+        {
+          JsonArray *calls = NULL;
+
+          for (guint i = 0; i < record->parts->len; i++)
+            {
+              AguiPart *part = g_ptr_array_index (record->parts, i);
+              AguiToolCallPart *call;
+              JsonObject *object, *function, *metadata;
+
+              if (!AGUI_IS_TOOL_CALL_PART (part))
+                continue;
+
+              call = AGUI_TOOL_CALL_PART (part);
+              if (calls == NULL)
+                calls = json_array_new ();
+
+              function = json_object_new ();
+              json_object_set_string_member (function, "name",
+                                             agui_tool_call_part_get_tool_name (call)
+                                               ? agui_tool_call_part_get_tool_name (call) : "");
+              json_object_set_string_member (function, "arguments",
+                                             agui_tool_call_part_get_arguments (call));
+
+              object = json_object_new ();
+              json_object_set_string_member (object, "id", agui_tool_call_part_get_tool_call_id (call));
+              json_object_set_string_member (object, "type", "function");
+              json_object_set_object_member (object, "function", function);
+              if (_agui_tool_call_part_get_encrypted_value (call))
+                json_object_set_string_member (object, "encryptedValue",
+                                               _agui_tool_call_part_get_encrypted_value (call));
+              if ((metadata = call_metadata (call, local)))
+                json_object_set_object_member (object, "metadata", metadata);
+              json_array_add_object_element (calls, object);
+            }
+
+          if (calls != NULL)
+            json_object_set_array_member (message, "toolCalls", calls);
+        }
+      break;
+
+    case AGUI_ROLE_TOOL:
+      json_object_set_string_member (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      json_object_set_member (message, "content",
+                              record->content ? json_node_copy (record->content)
+                                              : json_node_init_string (json_node_alloc (), ""));
+      if (record->error)
+        json_object_set_string_member (message, "error", record->error);
+      break;
+
+    case AGUI_ROLE_REASONING:
+      json_object_set_member (message, "content",
+                              record_text_node (record));
+      break;
+
+    case AGUI_ROLE_ACTIVITY:
+      {
+        AguiActivityPart *part = NULL;
+
+        for (guint i = 0; i < record->parts->len; i++)
+          if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
+            part = g_ptr_array_index (record->parts, i);
+
+        json_object_set_string_member (message, "activityType",
+                                       part && agui_activity_part_get_activity_type (part)
+                                         ? agui_activity_part_get_activity_type (part) : "");
+        json_object_set_member (message, "content",
+                                part && agui_activity_part_get_content (part)
+                                  ? json_node_copy (agui_activity_part_get_content (part))
+                                  : _agui_json_node_new_object (json_object_new ()));
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (record->name && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
+      record->role != AGUI_ROLE_TOOL)
+    json_object_set_string_member (message, "name", record->name);
+  if (record->subagent_run_id)
+    json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
+  if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
+    {
+      JsonObject *metadata = json_object_new ();
+      JsonObject *state = json_object_new ();
+
+      if (record->metadata)
+        _agui_json_object_merge (metadata, record->metadata);
+      if (record->attempt != AGUI_ATTEMPT_NONE)
+        json_object_set_string_member (state, "attempt",
+                                       record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      if (record->attempt_end)
+        json_object_set_boolean_member (state, "attemptEnd", TRUE);
+      if (record->notes != NULL)
+        {
+          g_autoptr(JsonNode) notes = json_node_init_array (json_node_alloc (), record->notes);
+
+          /* A copy: what is projected may be written on another thread */
+          json_object_set_member (state, "notes", _agui_json_node_copy_deep (notes));
+        }
+      json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
+      json_object_set_object_member (message, "metadata", metadata);
+    }
+  else if (record->metadata)
+    json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
+  if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
+    json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
+
+  return message;
+}
+
+/* A snapshot from the agent rebuilds records from its messages, which
+ * know nothing of the person's answers: keep them on the new parts. */
+void
+_agui_record_carry_local_state (AguiRecord *from,
+                                AguiRecord *to)
+{
+  for (guint i = 0; i < to->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (to->parts, i);
+
+      if (!AGUI_IS_TOOL_CALL_PART (part))
+        continue;
+
+      for (guint j = 0; j < from->parts->len; j++)
+        {
+          AguiPart *old = g_ptr_array_index (from->parts, j);
+
+          if (AGUI_IS_TOOL_CALL_PART (old) &&
+              g_strcmp0 (agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (old)),
+                         agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part))) == 0)
+            _agui_tool_call_part_copy_local_state (AGUI_TOOL_CALL_PART (part), AGUI_TOOL_CALL_PART (old));
+        }
+    }
+}
+
+/* Notes are this client's own: an agent's message never carries them. */
+void
+_agui_record_carry_notes (AguiRecord *from,
+                          AguiRecord *to)
+{
+  if (from->notes == NULL || to->notes != NULL)
+    return;
+
+  to->notes = json_array_ref (from->notes);
+  _agui_record_sync_notes (to);
+}
+
+/* The AG-UI message of @record in a run's input, as
+ * agui_transcript_to_messages (self, FALSE) has it; NULL when nothing of
+ * it goes to the agent (an activity, a failed attempt's words) */
+JsonObject *
+_agui_record_to_input_message (AguiRecord *record)
+{
+  if (record->role == AGUI_ROLE_ACTIVITY)
+    return NULL;
+
+  if (record->attempt != AGUI_ATTEMPT_NONE)
+    return attempt_to_message (record);
+
+  return _agui_record_to_message (record, FALSE);
+}
+
+/* Adds @note to @record's, or puts it in place of note @replace (-1 for
+ * none). A new array, so that a part's notes never change under a reader. */
+void
+_agui_record_add_note (AguiRecord *record,
+                       JsonObject *note,
+                       int         replace)
+{
+  JsonArray *notes = json_array_new ();
+
+  for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+    {
+      if ((int) j == replace)
+        json_array_add_object_element (notes, json_object_ref (note));
+      else
+        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
+    }
+  if (replace < 0)
+    json_array_add_object_element (notes, json_object_ref (note));
+  g_clear_pointer (&record->notes, json_array_unref);
+  record->notes = notes;
+  _agui_record_sync_notes (record);
+}
+

@@ -1,0 +1,200 @@
+/* agui-transcript-shared-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agui-tool-call-part.h"
+#include "agui-transcript-private.h"
+
+G_BEGIN_DECLS
+
+/* AguiTranscript spans files, one job each: agui-transcript.c (the list
+ * model, interrupts, state, run state, steps and subagents), -messages
+ * (the records in place with their indexes and rows, and the operations
+ * the reducer streams messages, tool calls and activities in with; the
+ * per-event paths, kept in one file), -record (a record and its AG-UI
+ * message), -snapshot (merging a MESSAGES_SNAPSHOT, restoring what only
+ * this client knew) and -branches (attempts, notes and branches). They share what is below. */
+
+/* A record: see AguiRecord in agui-transcript-private.h. Streaming data
+ * lives in the parts, which the record and its row share, so a delta
+ * touches one GString and nothing else. */
+struct _AguiRecord
+{
+  /* id and tool_call_id are from _agui_id_new() */
+  char        *id;
+  char        *name;
+  char        *subagent_run_id;
+  char        *encrypted_value;
+  JsonObject  *metadata;
+  /* Tool messages, and messages whose content is a parts array, keep the
+   * content node; otherwise the text lives in the parts. */
+  JsonNode    *content;
+  char        *tool_call_id;
+  char        *error;
+  GPtrArray   *parts;
+  AguiMessage *row;
+  /* What followed the record without being a message: see AguiPart:notes */
+  JsonArray   *notes;
+  /* When the record arrived (microseconds since the epoch); for a
+   * restored thread, when its turn was written; 0 when unknown. */
+  gint64       time;
+  /* Which attempt (run) appended the record, to mark it when the run
+   * fails or is stopped; 0 for records from a snapshot or a load. */
+  guint        serial;
+  /* The small members last and together: a long run keeps a record or
+   * two per tool call, and padding between them was an eighth of each. */
+  AguiRole     role : 8;
+  AguiAttempt  attempt : 8;
+  guint        attempt_end : 1;
+  guint        has_content : 1;
+};
+
+AguiRecord *_agui_record_new                (const char      *id,
+                                             AguiRole         role);
+void        _agui_record_free               (AguiRecord      *record);
+void        _agui_record_merge_metadata     (AguiRecord      *record,
+                                             JsonObject      *metadata);
+AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
+
+/* Where a turn ended on a branch: its snapshot (empty without a store),
+ * the run it ended on, and how many records the branch held then. */
+typedef struct
+{
+  char  *snapshot_id;
+  char  *run_id;
+  guint  turn_index;
+  guint  n_records;
+  gint64 time;
+} TurnMark;
+
+/* A way the conversation went. The active branch lives in the records;
+ * the others are kept as their stored projection, with their state. */
+typedef struct
+{
+  JsonArray    *messages;
+  JsonNode     *state;
+  /* How the branch's last run ended, so that switching to it shows its
+   * outcome (a failure and its Retry) and not another branch's; NULL
+   * when unknown (idle) */
+  AguiRunState *run_state;
+  GArray       *marks;
+  guint64       recency;
+} Branch;
+
+struct _AguiTranscript
+{
+  GObject       parent_instance;
+
+  GPtrArray    *rows;
+  GPtrArray    *records;
+  /* Both map to the first holder, as the reference's find() does. */
+  GHashTable   *records_by_id;
+  GHashTable   *tool_calls_by_id;
+
+  /* The shared state is patched in its own compact tree; the JsonNode
+   * agui_transcript_get_state () hands out is built from it on demand
+   * and kept until the state next changes (NULL until then). */
+  AguiJsonValue state_doc;
+  gsize         state_size;   /* its size, as the patches keep it */
+  JsonNode     *state;
+  /* why the last refused STATE_DELTA was refused, until a snapshot */
+  char         *state_error;
+  /* the STATE_DELTA event that last changed the state: its patch is
+   * built as a JsonArray only when someone asks for it */
+  AguiEvent    *last_state_delta;
+  AguiRunState *run_state;
+  JsonArray    *pending_interrupts;
+  guint         expiry_source_id;
+  GListStore   *interrupts;  /* the same, as AguiInterrupt */
+  /* The open steps, outermost first: each a link of step_order holding
+   * its name, also listed under the name in steps_by_name (name → GQueue
+   * of those links, oldest first), so that a STEP event costs O(1)
+   * however many steps are open. The GStrv the getter returns is built
+   * from them when asked, after a change. */
+  GQueue        step_order;
+  GHashTable   *steps_by_name;
+  GStrv         steps;
+  guint         steps_dirty : 1;
+  GListStore   *subagents;  /* of AguiSubagentRun, in the order they started */
+  /* id → 1 + its position: runs are only appended, and cleared all at
+   * once, so a position stays right until the next run. */
+  GHashTable   *subagent_positions;
+  guint         serial;
+
+  /* Every branch of the thread, the active one included; see
+   * "Branches" below. */
+  GPtrArray    *branches;
+  Branch       *active;
+  guint64       recency;
+  guint         noted_serial;  /* the last attempt that left a run-end note */
+};
+
+/* An entry holds its part, whose tool call id (which never changes) is
+ * the entry's key: a copy per call was a tenth of a long run's memory. */
+typedef struct
+{
+  AguiRecord       *record;
+  AguiToolCallPart *part;
+} ToolCallEntry;
+
+/* Tandem's own knowledge of a call lives under this key of the call's
+ * metadata in the stored projection only. */
+#define LOCAL_STATE_KEY AGUI_TRANSCRIPT_LOCAL_STATE_KEY
+
+static inline const char *
+get_string (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+/* agui-transcript-record.c */
+JsonObject *_agui_record_to_message          (AguiRecord     *record,
+                                              gboolean        local);
+void        _agui_record_restore_state       (AguiRecord     *record,
+                                              JsonObject     *state);
+void        _agui_record_set_attempt         (AguiRecord     *record,
+                                              AguiAttempt     attempt,
+                                              gboolean        attempt_end);
+void        _agui_record_sync_notes          (AguiRecord     *record);
+void        _agui_record_add_note            (AguiRecord     *record,
+                                              JsonObject     *note,
+                                              int             replace);
+void        _agui_record_carry_local_state   (AguiRecord     *from,
+                                              AguiRecord     *to);
+void        _agui_record_carry_notes         (AguiRecord     *from,
+                                              AguiRecord     *to);
+
+/* agui-transcript.c */
+void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
+                                               AguiRecord       *record,
+                                               AguiToolCallPart *part);
+void        _agui_transcript_index_record     (AguiTranscript   *self,
+                                               AguiRecord       *record);
+void        _agui_transcript_link_tool_result (AguiTranscript   *self,
+                                               AguiRecord       *record);
+void        _agui_transcript_update_approvals (AguiTranscript   *self,
+                                               JsonArray        *previous);
+gboolean    _agui_transcript_place_record     (GPtrArray        *rows,
+                                               AguiRecord       *record);
+void        _agui_transcript_rebuild          (AguiTranscript   *self);
+/* Emits items-changed, and notifies n-items when the count changed */
+void        _agui_transcript_items_changed    (AguiTranscript   *self,
+                                               guint             position,
+                                               guint             removed,
+                                               guint             added);
+
+/* agui-transcript-branches.c */
+Branch     *_agui_transcript_branch_new       (void);
+void        _agui_transcript_branch_free      (Branch           *branch);
+
+G_END_DECLS

@@ -1,0 +1,216 @@
+/* agui-transcript-snapshot.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-activity-part-private.h"
+#include "agui-json-private.h"
+#include "agui-part-private.h"
+#include "agui-reasoning-part-private.h"
+#include "agui-text-part-private.h"
+#include "agui-tool-call-part-private.h"
+#include "agui-transcript-shared-private.h"
+#include "agui-util-private.h"
+
+static gboolean
+snapshot_owns_activity (JsonObject *metadata,
+                        gboolean    snapshot_has_activity,
+                        const char *activity_type)
+{
+  JsonNode *convention = NULL;
+  JsonNode *types;
+
+  if (metadata != NULL && json_object_has_member (metadata, "@ag-ui/client"))
+    convention = json_object_get_member (metadata, "@ag-ui/client");
+
+  if (convention == NULL || !JSON_NODE_HOLDS_OBJECT (convention) ||
+      !json_object_has_member (json_node_get_object (convention), "authoritativeActivityTypes"))
+    return snapshot_has_activity;
+
+  types = json_object_get_member (json_node_get_object (convention), "authoritativeActivityTypes");
+  if (JSON_NODE_HOLDS_NULL (types))
+    return TRUE;
+
+  if (JSON_NODE_HOLDS_ARRAY (types))
+    {
+      JsonArray *array = json_node_get_array (types);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (json_node_get_value_type (element) == G_TYPE_STRING &&
+              g_strcmp0 (json_node_get_string (element), activity_type) == 0)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* MESSAGES_SNAPSHOT (AG-UI 12.4): messages the snapshot names are replaced
+ * where they stand, unprotected ones it omits disappear, new ones go to the
+ * end. A snapshot is a boundary, so rebuilding the rows here is fine. */
+void
+_agui_transcript_merge_snapshot (AguiTranscript *self,
+                                 JsonArray      *messages,
+                                 JsonObject     *metadata)
+{
+  g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  gboolean has_reasoning = FALSE;
+  gboolean has_activity = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonObject *message;
+      const char *id, *role;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      message = json_node_get_object (element);
+      id = get_string (message, "id");
+      role = get_string (message, "role");
+      if (id != NULL && !g_hash_table_contains (incoming, id))
+        g_hash_table_insert (incoming, (gpointer) id, message);
+      has_reasoning |= g_strcmp0 (role, "reasoning") == 0;
+      has_activity |= g_strcmp0 (role, "activity") == 0;
+    }
+
+  records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
+
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiRecord *record = g_ptr_array_index (self->records, i);
+      JsonObject *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
+
+      if (message != NULL)
+        {
+          AguiRecord *replacement = _agui_record_new_from_message (message);
+
+          if (replacement != NULL)
+            {
+              _agui_record_carry_local_state (record, replacement);
+              _agui_record_carry_notes (record, replacement);
+              g_ptr_array_add (records, replacement);
+              g_hash_table_add (kept, replacement->id);
+            }
+          continue;
+        }
+
+      if ((record->role == AGUI_ROLE_REASONING && !has_reasoning) ||
+          (record->role == AGUI_ROLE_ACTIVITY &&
+           !snapshot_owns_activity (metadata, has_activity,
+                                    record->parts->len > 0 && AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, 0))
+                                      ? agui_activity_part_get_activity_type (g_ptr_array_index (record->parts, 0))
+                                      : NULL)))
+        {
+          /* Protected: moved over as it is, parts and all. */
+          self->records->pdata[i] = NULL;
+          g_ptr_array_add (records, record);
+          g_hash_table_add (kept, record->id);
+          continue;
+        }
+
+      /* The person's answers are this client's to know: a snapshot that
+       * drops the record they were noted on does not drop them. (A
+       * run-end note goes with its attempt.) */
+      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+        {
+          JsonNode *note = json_array_get_element (record->notes, j);
+
+          if (g_strcmp0 (get_string (json_node_get_object (note), "kind"), "answer") == 0)
+            g_ptr_array_add (orphan_notes, json_node_dup_object (note));
+        }
+    }
+
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      AguiRecord *record;
+      const char *id;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      id = get_string (json_node_get_object (element), "id");
+      if (id == NULL || g_hash_table_contains (kept, id))
+        continue;
+
+      record = _agui_record_new_from_message (json_node_get_object (element));
+      if (record == NULL)
+        continue;
+
+      g_ptr_array_add (records, record);
+      g_hash_table_add (kept, record->id);
+    }
+
+  g_ptr_array_set_free_func (self->records, NULL);
+  for (guint i = 0; i < self->records->len; i++)
+    _agui_record_free (g_ptr_array_index (self->records, i));
+  g_ptr_array_unref (self->records);
+  self->records = g_steal_pointer (&records);
+
+  _agui_transcript_rebuild (self);
+
+  for (guint i = 0; i < orphan_notes->len; i++)
+    _agui_transcript_add_note (self, g_ptr_array_index (orphan_notes, i));
+}
+
+/* A thread rebuilt from its event log lacks what only this client knew
+ * about its calls; the stored messages (a snapshot's, say) have it. */
+void
+_agui_transcript_restore_local_state (AguiTranscript *self,
+                                      JsonArray      *messages)
+{
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonNode *calls;
+      JsonNode *metadata_node;
+      AguiRecord *record;
+
+      if (JSON_NODE_HOLDS_OBJECT (element) &&
+          (metadata_node = json_object_get_member (json_node_get_object (element), "metadata")) &&
+          JSON_NODE_HOLDS_OBJECT (metadata_node) &&
+          json_object_has_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY) &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY)) &&
+          (record = g_hash_table_lookup (self->records_by_id, get_string (json_node_get_object (element), "id") ?: "")))
+        _agui_record_restore_state (record,
+                                    json_object_get_object_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY));
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !(calls = json_object_get_member (json_node_get_object (element), "toolCalls")) ||
+          !JSON_NODE_HOLDS_ARRAY (calls))
+        continue;
+
+      for (guint j = 0; j < json_array_get_length (json_node_get_array (calls)); j++)
+        {
+          JsonNode *call = json_array_get_element (json_node_get_array (calls), j);
+          JsonObject *metadata;
+          JsonNode *state;
+          ToolCallEntry *entry;
+          const char *id;
+
+          if (!JSON_NODE_HOLDS_OBJECT (call) ||
+              !(id = get_string (json_node_get_object (call), "id")) ||
+              !(entry = g_hash_table_lookup (self->tool_calls_by_id, id)) ||
+              !json_object_has_member (json_node_get_object (call), "metadata") ||
+              !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (call), "metadata")))
+            continue;
+
+          metadata = json_object_get_object_member (json_node_get_object (call), "metadata");
+          state = json_object_get_member (metadata, LOCAL_STATE_KEY);
+          if (state != NULL && JSON_NODE_HOLDS_OBJECT (state))
+            _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
+        }
+    }
+}
+
