@@ -282,7 +282,8 @@ create_child (TandemBlockRow *self)
     case TANDEM_BLOCK_ACTIVITY:
     case TANDEM_BLOCK_MEDIA:
     default:
-      self->view = tandem_part_widget_new (role, tandem_block_get_part (self->block));
+      self->view = tandem_part_widget_new (role, tandem_block_get_part (self->block),
+                                           tandem_block_get_session (self->block));
       break;
     }
 

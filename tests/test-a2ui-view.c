@@ -476,11 +476,11 @@ find_form (TandemA2uiSurfaceView *view,
   form->fast = form->calm = NULL;
   for (guint i = 0; i < choices->len; i++)
     {
-      const char *choice = g_object_get_data (choices->pdata[i], "tandem-choice");
+      const char *label = gtk_check_button_get_label (choices->pdata[i]);
 
-      if (g_strcmp0 (choice, "fast") == 0)
+      if (g_strcmp0 (label, "Fast") == 0)
         form->fast = choices->pdata[i];
-      else if (g_strcmp0 (choice, "calm") == 0)
+      else if (g_strcmp0 (label, "Calm") == 0)
         form->calm = choices->pdata[i];
     }
   g_assert_nonnull (form->city);
