@@ -42,6 +42,12 @@ _tandem_a2ui_build_text (TandemA2uiSurfaceView *self,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* As a message's text: selected with the pointer, and no Tab stop,
+   * where the focus would show nothing (the message row lets text clicked
+   * take the focus, for Ctrl+C). A label that cannot be focused still
+   * answers Tab in GTK 4.8, so it cannot take part at all. */
+  gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
   for (guint i = 0; variant != NULL && i < G_N_ELEMENTS (styles); i++)
     if (g_str_equal (variant, styles[i].variant))
       gtk_widget_add_css_class (label, styles[i].css);

@@ -59,8 +59,11 @@ plain_label (const char *text)
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_width_chars (GTK_LABEL (label), TANDEM_MARKDOWN_LABEL_MIN_CHARS);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  /* The keyboard stops on the message's row, not on its text */
+  /* The keyboard stops on the message's row, not on its text. Not
+   * focusable is not enough: GTK 4.8's label still answers Tab as if it
+   * took the focus, and the focus goes no further. */
   gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
 
   return label;
 }
