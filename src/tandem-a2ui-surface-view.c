@@ -127,11 +127,12 @@ _tandem_a2ui_binding_new (GtkWidget             *widget,
                           const char            *scope,
                           TandemA2uiRefreshFunc  refresh)
 {
-  TandemA2uiBinding *binding = g_new0 (TandemA2uiBinding, 1);
+  TandemA2uiBinding *binding;
 
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (component), NULL);
 
+  binding = g_new0 (TandemA2uiBinding, 1);
   /* A modal's widgets may go before the view: keep them alive. */
   binding->widget = g_object_ref (widget);
   binding->component = g_object_ref (component);
