@@ -50,6 +50,8 @@ struct _TandemBlockList
   GObject         parent_instance;
 
   AguiTranscript *transcript;
+  /* Weak: the conversation the blocks are drawn in, for their widgets */
+  AguiAgentSession *session;
   GPtrArray      *messages;  /* of MessageEntry */
   GPtrArray      *blocks;    /* of TandemBlock */
 };
@@ -251,6 +253,7 @@ on_text_changed_cb (AguiPart   *part,
 
         tandem_block_set_range (block, start, end, g_array_index (cuts, TandemBlockCut, i).continued);
         tandem_block_set_transcript (block, self->transcript);
+        tandem_block_set_session (block, self->session);
         g_ptr_array_insert (self->blocks, position + i, block);
         start = end;
       }
@@ -337,6 +340,7 @@ on_parts_changed_cb (GListModel   *parts,
   for (guint i = 0; i < new_blocks->len; i++)
     {
       tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
+      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
   entry->n_blocks = entry->n_blocks - removed_blocks + new_blocks->len;
@@ -420,6 +424,7 @@ on_messages_changed_cb (TandemBlockList *self,
   for (guint i = 0; i < new_blocks->len; i++)
     {
       tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
+      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
 
@@ -488,6 +493,7 @@ tandem_block_list_dispose (GObject *object)
   g_clear_pointer (&self->messages, g_ptr_array_unref);
   g_clear_pointer (&self->blocks, g_ptr_array_unref);
   g_clear_object (&self->transcript);
+  g_clear_weak_pointer (&self->session);
 
   G_OBJECT_CLASS (tandem_block_list_parent_class)->dispose (object);
 }
@@ -571,6 +577,26 @@ tandem_block_list_get_transcript (TandemBlockList *self)
   g_return_val_if_fail (TANDEM_IS_BLOCK_LIST (self), NULL);
 
   return self->transcript;
+}
+
+/**
+ * tandem_block_list_set_session:
+ * @self: a block list
+ * @session: (nullable): the conversation the transcript is of
+ *
+ * The blocks carry @session to their rows, whose widgets send to the
+ * agent (an A2UI surface's actions) and keep what the person set there.
+ */
+void
+tandem_block_list_set_session (TandemBlockList  *self,
+                               AguiAgentSession *session)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK_LIST (self));
+  g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
+
+  g_set_weak_pointer (&self->session, session);
+  for (guint i = 0; i < self->blocks->len; i++)
+    tandem_block_set_session (g_ptr_array_index (self->blocks, i), session);
 }
 
 /**

@@ -18,6 +18,8 @@ G_DECLARE_FINAL_TYPE (TandemBlockList, tandem_block_list, TANDEM, BLOCK_LIST, GO
 
 TandemBlockList *tandem_block_list_new            (AguiTranscript  *transcript);
 AguiTranscript  *tandem_block_list_get_transcript (TandemBlockList *self);
+void             tandem_block_list_set_session    (TandemBlockList  *self,
+                                                   AguiAgentSession *session);
 guint            tandem_block_list_find_message   (TandemBlockList *self,
                                                    AguiMessage     *message);
 void             tandem_block_list_set_attempt_collapsed (TandemBlockList *self,

@@ -282,7 +282,8 @@ create_child (TandemBlockRow *self)
     case TANDEM_BLOCK_ACTIVITY:
     case TANDEM_BLOCK_MEDIA:
     default:
-      self->view = tandem_part_widget_new (role, tandem_block_get_part (self->block));
+      self->view = tandem_part_widget_new (role, tandem_block_get_part (self->block),
+                                           tandem_block_get_session (self->block));
       break;
     }
 
@@ -524,6 +525,7 @@ on_label_has_focus_cb (GtkWidget *label)
     return;
 
   gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
   g_signal_handlers_disconnect_by_func (label, on_label_has_focus_cb, NULL);
 }
 
@@ -543,6 +545,7 @@ on_primary_pressed_cb (TandemBlockRow *self,
   if (label == NULL || !gtk_label_get_selectable (GTK_LABEL (label)) || gtk_widget_get_focusable (label))
     return;
 
+  gtk_widget_set_can_focus (label, TRUE);
   gtk_widget_set_focusable (label, TRUE);
   g_signal_connect (label, "notify::has-focus", G_CALLBACK (on_label_has_focus_cb), NULL);
 }

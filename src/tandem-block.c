@@ -29,6 +29,8 @@ struct _TandemBlock
   AguiPart        *part;
   /* Weak: for what the row asks of the whole thread (its branches) */
   AguiTranscript  *transcript;
+  /* Weak: for what a part's widget sends the agent (an A2UI action) */
+  AguiAgentSession *session;
   gsize            start;
   gsize            end;
   guint            first : 1;
@@ -70,6 +72,7 @@ tandem_block_dispose (GObject *object)
   g_clear_object (&self->message);
   g_clear_object (&self->part);
   g_clear_weak_pointer (&self->transcript);
+  g_clear_weak_pointer (&self->session);
 
   G_OBJECT_CLASS (tandem_block_parent_class)->dispose (object);
 }
@@ -318,6 +321,31 @@ tandem_block_set_transcript (TandemBlock    *self,
   g_return_if_fail (TANDEM_IS_BLOCK (self));
 
   g_set_weak_pointer (&self->transcript, transcript);
+}
+
+/**
+ * tandem_block_get_session:
+ * @self: a block
+ *
+ * Returns: (transfer none) (nullable): the conversation the block was
+ *   drawn in, while it lives
+ */
+AguiAgentSession *
+tandem_block_get_session (TandemBlock *self)
+{
+  g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
+
+  return self->session;
+}
+
+void
+tandem_block_set_session (TandemBlock      *self,
+                          AguiAgentSession *session)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK (self));
+  g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
+
+  g_set_weak_pointer (&self->session, session);
 }
 
 gboolean

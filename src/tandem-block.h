@@ -62,6 +62,9 @@ void             tandem_block_set_range       (TandemBlock     *self,
 void             tandem_block_text_changed    (TandemBlock     *self);
 void             tandem_block_set_transcript  (TandemBlock     *self,
                                                AguiTranscript  *transcript);
+AguiAgentSession *tandem_block_get_session    (TandemBlock      *self);
+void             tandem_block_set_session     (TandemBlock      *self,
+                                               AguiAgentSession *session);
 gboolean         tandem_block_get_collapsed   (TandemBlock     *self);
 void             tandem_block_set_collapsed   (TandemBlock     *self,
                                                gboolean         collapsed);

@@ -366,6 +366,16 @@ on_focus_changed_cb (TandemKeyboard *self)
       return;
     }
 
+  /* Tab from outside goes to the message the list view last had the
+   * focus on (the first, if none), which it keeps aside, not drawn, once
+   * scrolled away: on to one in view, as F6 does, not back to where the
+   * focus came from (it would leave the conversation out of Tab) */
+  if (!self->last_in_conversation && is_within (focus, self->transcript))
+    {
+      g_weak_ref_set (&self->last_focus, NULL);
+      self->last_in_conversation = TRUE;
+    }
+
   if (self->last_in_conversation && self->transcript != NULL && gtk_widget_get_mapped (self->transcript))
     {
       restore_focus_later (self);

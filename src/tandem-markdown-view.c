@@ -203,6 +203,7 @@ tandem_markdown_code_block_init (TandemMarkdownCodeBlock *self)
   self->code_label = gtk_label_new (NULL);
   gtk_label_set_selectable (GTK_LABEL (self->code_label), TRUE);
   gtk_widget_set_focusable (self->code_label, FALSE);
+  gtk_widget_set_can_focus (self->code_label, FALSE);
   gtk_label_set_xalign (GTK_LABEL (self->code_label), 0.0f);
   gtk_label_set_yalign (GTK_LABEL (self->code_label), 0.0f);
   gtk_widget_add_css_class (self->code_label, "monospace");
@@ -276,8 +277,11 @@ text_label_init (GtkLabel   *label,
   gtk_label_set_xalign (label, 0.0f);
   gtk_label_set_selectable (label, TRUE);
   /* Selected with the pointer; the keyboard stops on the message's row
-   * and its controls, not on each paragraph, selecting all its text */
+   * and its controls, not on each paragraph, selecting all its text.
+   * Nor does Tab end there: a label that cannot be focused still takes
+   * Tab in GTK 4.8 and moves the focus nowhere. */
   gtk_widget_set_focusable (GTK_WIDGET (label), FALSE);
+  gtk_widget_set_can_focus (GTK_WIDGET (label), FALSE);
   gtk_label_set_markup (label, markup);
   g_signal_connect (label, "activate-link", G_CALLBACK (on_label_activate_link_cb), NULL);
 }

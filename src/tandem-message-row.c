@@ -59,8 +59,11 @@ plain_label (const char *text)
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_width_chars (GTK_LABEL (label), TANDEM_MARKDOWN_LABEL_MIN_CHARS);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  /* The keyboard stops on the message's row, not on its text */
+  /* The keyboard stops on the message's row, not on its text. Not
+   * focusable is not enough: GTK 4.8's label still answers Tab as if it
+   * took the focus, and the focus goes no further. */
   gtk_widget_set_focusable (label, FALSE);
+  gtk_widget_set_can_focus (label, FALSE);
 
   return label;
 }
@@ -203,6 +206,8 @@ create_activity_widget (AguiActivityPart *part)
  * tandem_part_widget_new:
  * @role: the role of the message @part belongs to
  * @part: a part of a message
+ * @session: (nullable): the conversation @part is in, which an A2UI
+ *   surface sends its actions to
  *
  * Makes the widget that shows @part and follows its changes: a message
  * row holds one per part, and the transcript view's block rows one each.
@@ -210,8 +215,9 @@ create_activity_widget (AguiActivityPart *part)
  * Returns: (transfer floating): a new widget
  */
 GtkWidget *
-tandem_part_widget_new (AguiRole  role,
-                        AguiPart *part)
+tandem_part_widget_new (AguiRole          role,
+                        AguiPart         *part,
+                        AguiAgentSession *session)
 {
   g_return_val_if_fail (AGUI_IS_PART (part), NULL);
 
@@ -223,7 +229,7 @@ tandem_part_widget_new (AguiRole  role,
     return tandem_tool_card_new (AGUI_TOOL_CALL_PART (part));
   if (AGUI_IS_ACTIVITY_PART (part) && tandem_a2ui_is_surface (AGUI_ACTIVITY_PART (part)))
     {
-      GtkWidget *surface = tandem_a2ui_surface_view_new (AGUI_ACTIVITY_PART (part), NULL);
+      GtkWidget *surface = tandem_a2ui_surface_view_new (AGUI_ACTIVITY_PART (part), session);
 
       tandem_conversation_search_exclude (surface);
       return surface;
@@ -296,7 +302,8 @@ on_parts_items_changed_cb (TandemMessageRow *self,
   for (guint i = 0; i < added; i++)
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, position + i);
-      GtkWidget *widget = tandem_attempt_frame_new (part, tandem_part_widget_new (agui_message_get_role (self->message), part));
+      GtkWidget *widget = tandem_attempt_frame_new (part, tandem_part_widget_new (agui_message_get_role (self->message), part,
+                                                                                  NULL));
 
       gtk_box_insert_child_after (GTK_BOX (self->box), widget, sibling);
       g_ptr_array_insert (self->part_widgets, position + i, widget);

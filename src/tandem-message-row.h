@@ -22,7 +22,8 @@ void         tandem_message_row_set_message (TandemMessageRow *self,
 guint        tandem_message_row_get_n_parts (TandemMessageRow *self);
 
 GtkWidget   *tandem_part_widget_new         (AguiRole          role,
-                                             AguiPart         *part);
+                                             AguiPart         *part,
+                                             AguiAgentSession *session);
 char        *tandem_part_dup_text           (AguiRole          role,
                                              AguiPart         *part);
 

@@ -3617,6 +3617,7 @@ tandem_window_set_session (TandemWindow     *self,
   g_clear_object (&self->block_window);
   g_clear_object (&self->blocks);
   self->blocks = tandem_block_list_new (self->transcript);
+  tandem_block_list_set_session (self->blocks, session);
   self->block_window = tandem_block_window_new (G_LIST_MODEL (self->blocks), OPEN_BLOCKS);
   gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
   tandem_scroll_span_set_window (self->scroll_span, self->block_window);

@@ -15,6 +15,7 @@
 #include "agui-test-server.h"
 #include "tandem-a2ui-surface-view.h"
 #include "tandem-application.h"
+#include "tandem-block-row.h"
 #include "tandem-window.h"
 #include "tandem-test-window.h"
 
@@ -453,6 +454,107 @@ test_demo_dashboard (Fixture       *f,
   g_assert_cmpuint (tandem_a2ui_surface_view_get_n_builds (view), ==, builds);
 }
 
+/* The widget that has the window's focus, or NULL */
+static GtkWidget *
+get_focus (TandemWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static const char *
+describe_focus (TandemWindow *window)
+{
+  GtkWidget *focus = get_focus (window);
+
+  return focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "nothing";
+}
+
+/* Whether the focus is on @widget or inside it */
+static gboolean
+focus_in (TandemWindow *window,
+          GtkWidget    *widget)
+{
+  GtkWidget *focus = get_focus (window);
+
+  return focus != NULL && widget != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+static void
+test_dashboard_keyboard (Fixture       *f,
+                         gconstpointer  data)
+{
+  static const char * const controls[] = { "focus", "mood", "remind", "plan" };
+  g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (demo), "thread-id", NULL, "tools", NULL, "store", NULL, "agent", "demo", NULL);
+  gboolean reached[G_N_ELEMENTS (controls)] = { FALSE };
+  gboolean mood_chips[3] = { FALSE };
+  g_autoptr(GPtrArray) chips = NULL;
+  TandemA2uiSurfaceView *view;
+  GtkWidget *composer;
+  GtkLabel *asked;
+  GtkWidget *row;
+  guint n_reached = 0;
+
+  g_test_summary ("From the message that asked for the dashboard, Tab reaches every control of the dashboard, "
+                  "each drawn with the focus on it, and no Tab stop on the way is an invisible one");
+  agui_demo_agent_set_delay (demo, 0);
+  g_set_object (&f->session, session);
+  tandem_window_set_session (f->window, session);
+  send_text (f, "Show me a dashboard");
+  agui_test_wait_for_exchange (f->session);
+  g_assert_true (agui_test_wait_for (surface_view_shows, f, TIMEOUT_MS));
+  view = find_first (f->window, TANDEM_TYPE_A2UI_SURFACE_VIEW);
+  chips = tandem_test_find_all (tandem_a2ui_surface_view_get_widget (view, "mood"), GTK_TYPE_TOGGLE_BUTTON);
+  g_assert_cmpuint (chips->len, ==, 3);
+  composer = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW, "composer_view"));
+  tandem_test_wait_for_layout (f->window);
+
+  /* From the person's own message, as they walk the conversation */
+  asked = tandem_test_find_label (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW,
+                                                                "transcript_view"),
+                                  "Show me a dashboard");
+  g_assert_nonnull (asked);
+  row = gtk_widget_get_ancestor (GTK_WIDGET (asked), TANDEM_TYPE_BLOCK_ROW);
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_grab_focus (row));
+
+  for (guint presses = 0; presses < 40 && n_reached < G_N_ELEMENTS (controls); presses++)
+    {
+      GtkWidget *before = get_focus (f->window);
+      GtkWidget *focus;
+
+      tandem_test_press_key (GTK_WIDGET (f->window), GDK_KEY_Tab, 0);
+      agui_test_wait_until (get_focus (f->window) != before, "Tab moved the focus on from a %s",
+                            before ? G_OBJECT_TYPE_NAME (before) : "nothing");
+      focus = get_focus (f->window);
+      g_test_message ("Tab %u: %s", presses + 1, describe_focus (f->window));
+      if (focus == composer)
+        break;
+
+      /* A Tab stop a person sees: drawn, and not a bare label or pane */
+      tandem_test_wait_for_layout (f->window);
+      g_assert_true (gtk_widget_is_drawable (focus));
+      g_assert_false (GTK_IS_LABEL (focus));
+      g_assert_false (GTK_IS_SCROLLED_WINDOW (focus) || GTK_IS_VIEWPORT (focus));
+
+      for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+        if (!reached[i] && focus_in (f->window, tandem_a2ui_surface_view_get_widget (view, controls[i])))
+          {
+            reached[i] = TRUE;
+            n_reached++;
+          }
+      for (guint i = 0; i < chips->len; i++)
+        if (focus == chips->pdata[i])
+          mood_chips[i] = TRUE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+    if (!reached[i])
+      g_error ("Tab never reached the dashboard's “%s” (the focus ended on a %s)", controls[i], describe_focus (f->window));
+  /* One chosen chip is the group's stop, as radio buttons are */
+  g_assert_true (mood_chips[0] || mood_chips[1] || mood_chips[2]);
+}
+
 /* The form's widgets in @view */
 typedef struct
 {
@@ -476,11 +578,11 @@ find_form (TandemA2uiSurfaceView *view,
   form->fast = form->calm = NULL;
   for (guint i = 0; i < choices->len; i++)
     {
-      const char *choice = g_object_get_data (choices->pdata[i], "tandem-choice");
+      const char *label = gtk_check_button_get_label (choices->pdata[i]);
 
-      if (g_strcmp0 (choice, "fast") == 0)
+      if (g_strcmp0 (label, "Fast") == 0)
         form->fast = choices->pdata[i];
-      else if (g_strcmp0 (choice, "calm") == 0)
+      else if (g_strcmp0 (label, "Calm") == 0)
         form->calm = choices->pdata[i];
     }
   g_assert_nonnull (form->city);
@@ -602,6 +704,7 @@ main (int   argc,
   ADD ("buffered-until-begin-rendering", test_buffered_until_begin_rendering);
   ADD ("image", test_image);
   ADD ("demo-dashboard", test_demo_dashboard);
+  ADD ("dashboard-keyboard", test_dashboard_keyboard);
   ADD ("values-kept", test_values_kept);
 #undef ADD
 

@@ -9,9 +9,9 @@
 # "GtkButton") that does not repeat its mnemonic ("_Deny Deny"); the
 # approval dialog must describe its question; how a run ends (complete,
 # waiting for an answer, failed) must be there for a screen reader to read
-# (a status object's name); and Tab from the composer should reach a
-# message, the arrow keys a tool card (reported; asserted with
-# TANDEM_A11Y_ASSERT_KEYBOARD=1).
+# (a status object's name); Tab from the composer must reach a message,
+# the arrow keys a tool card, and Tab from the dashboard's message every
+# control of the dashboard.
 #
 # GTK 4.8 never sets "showing": on screen means visible with a size inside
 # its window, which also counts a stack's hidden pages (stricter, not
@@ -332,7 +332,7 @@ def check_status(window, expected):
 
 MESSAGE_NAME = re.compile(r'(Agent|You): \S')
 TOOL_CARD_NAME = re.compile(r'(Agent: tool call \S+|\S+, (Complete|Denied))$')
-TAB, DOWN = 0xff09, 0xff54
+TAB, UP, DOWN = 0xff09, 0xff52, 0xff54
 
 
 def is_message(obj):
@@ -344,14 +344,20 @@ def is_tool_card(obj):
 
 
 def walk_focus(watcher, keysym, presses, stop):
-    """Presses a key until stop(focused) holds; returns that object or None."""
+    """Presses a key until stop(focused) holds; returns that object or None
+    (also once three presses in a row moved nothing: the end of a list)."""
+    still = 0
     for _ in range(presses):
         press(keysym)
         try:
             focused = watcher.next_focus('the focus to move')
         except TimeoutError:
             print('  (no focus change)')
+            still += 1
+            if still == 3:
+                return None
             continue
+        still = 0
         print('  focus: ' + describe(focused))
         if stop(focused):
             return focused
@@ -360,29 +366,49 @@ def walk_focus(watcher, keysym, presses, stop):
 
 def check_tab_reach(window, watcher):
     """Tab from the composer reaches a message; the arrow keys walk the
-    messages from there to a tool card."""
+    messages from there to a tool card; Tab from the dashboard's message
+    goes through every control of the dashboard."""
     messages_focusable = False
     for obj in walk(window):
         if role(obj) == 'panel' and MESSAGE_NAME.match(name(obj)):
             messages_focusable = states(obj).contains(Atspi.StateType.FOCUSABLE)
             break
     if not messages_focusable:
-        print('SKIP: messages take no focus in this build')
+        fail('messages take no focus')
         return
-    # The keyboard walk (issue 30, item 2) is another branch's. Until the
-    # two are seen passing together, what Tab and Down reach is reported;
-    # TANDEM_A11Y_ASSERT_KEYBOARD=1 asserts it.
-    check = fail if os.environ.get('TANDEM_A11Y_ASSERT_KEYBOARD') == '1' else (lambda m: print('NOT YET: ' + m))
     message = walk_focus(watcher, TAB, 40, is_message)
     if message is None:
-        check('Tab from the composer never reached a message')
+        fail('Tab from the composer never reached a message')
         return
     print('Tab reached ' + describe(message))
-    card = walk_focus(watcher, DOWN, 40, is_tool_card)
+    # Tab lands on a message in view, the newest one at the end of the
+    # conversation: the tool card may be above or below it
+    card = walk_focus(watcher, UP, 40, is_tool_card) or walk_focus(watcher, DOWN, 40, is_tool_card)
     if card is None:
-        check('the arrow keys from a message never reached a tool card')
-    else:
-        print('Down reached ' + describe(card))
+        fail('the arrow keys from a message never reached a tool card')
+        return
+    print('the arrow keys reached ' + describe(card))
+
+    # Down to the dashboard's message, then Tab through its controls
+    dashboard = walk_focus(watcher, DOWN, 40,
+                           lambda o: is_message(o) and find(o, lambda c: role(c) == 'slider') is not None)
+    if dashboard is None:
+        fail('the arrow keys never reached the dashboard\'s message')
+        return
+    # GTK 4.8 reads a toggle button (the chips) as a push button
+    controls = [('slider', None), ('push button', 'Calm'), ('push button', 'Busy'),
+                ('push button', 'Tired'), ('check box', None), ('push button', 'Plan my day')]
+    reached = set()
+
+    def all_reached(obj):
+        for control in controls:
+            if role(obj) in (control[0], 'toggle button') and (control[1] is None or name(obj) == control[1]):
+                reached.add(control)
+        return len(reached) == len(controls)
+
+    if walk_focus(watcher, TAB, 20, all_reached) is None:
+        fail('Tab from the dashboard\'s message never reached: ' +
+             ', '.join('{} {}'.format(r, n or '') for r, n in controls if (r, n) not in reached))
 
 
 # --- The states ----------------------------------------------------------

@@ -640,6 +640,48 @@ test_focus_after_dialog (Fixture       *f,
   }
 }
 
+/* Tab into a conversation scrolled to its end: the list view's own pick
+ * (its first message, far back and not drawn) is no place to stop */
+static void
+test_tab_into_long_thread (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("Tab into", 40);
+  g_autoptr(GPtrArray) menus = NULL;
+  GtkWidget *menu = NULL;
+  GtkWidget *row;
+
+  g_test_summary ("Tab from the header bar's Main Menu goes into a long conversation, onto a message in view, "
+                  "and the focus stays there");
+
+  open_thread (f->window, thread_id);
+  menus = tandem_test_find_all (f->window, GTK_TYPE_MENU_BUTTON);
+  for (guint i = 0; i < menus->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (menus->pdata[i]), "Main Menu") == 0)
+      menu = menus->pdata[i];
+  g_assert_nonnull (menu);
+  g_assert_true (gtk_widget_grab_focus (menu));
+  g_assert_true (focus_within (f->window, "transcript_view") == FALSE);
+
+  press (f->window, GDK_KEY_Tab, 0);
+  agui_test_wait_until ((row = focused_message (f->window)) != NULL && get_focus (f->window) == row &&
+                        in_viewport (f->window, row),
+                        "Tab went onto a message in view (the focus is on a %s)", focus_name (f->window));
+
+  /* Until now the focus went back to Main Menu a moment later. The list
+   * view may still settle (a message in view for another), but the focus
+   * stays on a message in view. */
+  agui_test_wait_to_rule_out (500, "the focus leaving the conversation");
+  agui_test_wait_until ((row = focused_message (f->window)) != NULL && get_focus (f->window) == row &&
+                        in_viewport (f->window, row),
+                        "the focus stayed on a message in view (it is on a %s)", focus_name (f->window));
+
+  /* And on from there, into the message's actions */
+  press (f->window, GDK_KEY_Tab, 0);
+  agui_test_wait_until (get_focus (f->window) != row, "Tab moved on from the message");
+  g_assert_true (focused_message (f->window) == row);
+}
+
 /* Preferences */
 
 static void
@@ -833,6 +875,7 @@ main (int   argc,
   ADD ("preferences-escape", test_preferences_escape);
   ADD ("find-escape", test_find_escape);
   ADD ("long-thread", test_long_thread);
+  ADD ("tab-into-long-thread", test_tab_into_long_thread);
 #undef ADD
 
   result = g_test_run ();

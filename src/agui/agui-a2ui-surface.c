@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agui-a2ui-component-private.h"
-#include "agui-a2ui-surface.h"
+#include "agui-a2ui-surface-private.h"
 #include "agui-json-private.h"
 #include "agui-types.h"
 #include "agui-util-private.h"
@@ -37,8 +37,6 @@
  * is listed in [method@Agui.A2uiSurface.get_errors] and the rest is kept.
  */
 
-/* Deeper than any real surface; a bound on every walk over the tree. */
-#define MAX_TREE_DEPTH 64
 /* A template repeats at most this many times. */
 #define MAX_TEMPLATE_ITEMS 500
 #define MAX_ERRORS 50
@@ -62,8 +60,8 @@ G_DEFINE_FINAL_TYPE (AguiA2uiSurface, agui_a2ui_surface, G_TYPE_OBJECT)
 
 /* json-glib's *_with_default() getters are critical on a mistyped member,
  * and agent data is mistyped at will. */
-static const char *
-string_member (JsonObject *object,
+const char *
+_agui_a2ui_string_member (JsonObject *object,
                const char *name,
                const char *default_value)
 {
@@ -98,15 +96,10 @@ static guint signals[N_SIGNALS];
 
 /* Errors */
 
-static void
-operation_error (AguiA2uiSurface *self,
-                 const char      *format,
-                 ...) G_GNUC_PRINTF (2, 3);
-
-static void
-operation_error (AguiA2uiSurface *self,
-                 const char      *format,
-                 ...)
+void
+_agui_a2ui_surface_operation_error (AguiA2uiSurface *self,
+                                    const char      *format,
+                                    ...)
 {
   va_list args;
 
@@ -118,605 +111,6 @@ operation_error (AguiA2uiSurface *self,
   va_end (args);
 }
 
-/* JSON pointers (RFC 6901), with A2UI's relative paths */
-
-static char *
-absolute_path (const char *scope,
-               const char *path)
-{
-  if (path[0] == '/')
-    return g_strdup (path);
-  if (g_str_equal (path, ".") || path[0] == '\0')
-    return g_strdup (scope != NULL && scope[0] != '\0' ? scope : "/");
-  if (scope == NULL || scope[0] == '\0' || g_str_equal (scope, "/"))
-    return g_strconcat ("/", path, NULL);
-
-  return g_strconcat (scope, "/", path, NULL);
-}
-
-static char **
-split_pointer (const char *pointer)
-{
-  g_auto(GStrv) raw = NULL;
-  GPtrArray *segments = g_ptr_array_new ();
-
-  g_assert (pointer[0] == '/');
-
-  raw = g_strsplit (pointer + 1, "/", -1);
-  for (guint i = 0; raw[i] != NULL; i++)
-    {
-      GString *segment = g_string_new (NULL);
-
-      /* A trailing or doubled slash names no member: "/user/" is "/user". */
-      if (raw[i][0] == '\0')
-        {
-          g_string_free (segment, TRUE);
-          continue;
-        }
-
-      for (const char *p = raw[i]; *p != '\0'; p++)
-        {
-          if (p[0] == '~' && p[1] == '1')
-            g_string_append_c (segment, '/'), p++;
-          else if (p[0] == '~' && p[1] == '0')
-            g_string_append_c (segment, '~'), p++;
-          else
-            g_string_append_c (segment, *p);
-        }
-      g_ptr_array_add (segments, g_string_free (segment, FALSE));
-    }
-  g_ptr_array_add (segments, NULL);
-
-  return (char **) g_ptr_array_free (segments, FALSE);
-}
-
-static gboolean
-parse_index (const char *segment,
-             guint       length,
-             guint      *index)
-{
-  guint64 value;
-
-  if (g_str_equal (segment, "-"))
-    {
-      *index = length;
-      return TRUE;
-    }
-  if (!g_ascii_string_to_unsigned (segment, 10, 0, G_MAXUINT, &value, NULL))
-    return FALSE;
-
-  *index = (guint) value;
-
-  return TRUE;
-}
-
-static JsonNode *
-lookup_pointer (JsonNode   *root,
-                const char *pointer)
-{
-  g_auto(GStrv) segments = NULL;
-  JsonNode *node = root;
-
-  if (root == NULL || pointer == NULL || pointer[0] != '/')
-    return NULL;
-
-  segments = split_pointer (pointer);
-  for (guint i = 0; segments[i] != NULL && node != NULL; i++)
-    {
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        {
-          node = json_object_get_member (json_node_get_object (node), segments[i]);
-        }
-      else if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          JsonArray *array = json_node_get_array (node);
-          guint index;
-
-          if (!parse_index (segments[i], json_array_get_length (array), &index) ||
-              index >= json_array_get_length (array))
-            return NULL;
-          node = json_array_get_element (array, index);
-        }
-      else
-        {
-          return NULL;
-        }
-    }
-
-  return node;
-}
-
-/* Sets (or, with @value %NULL, removes) the value at @pointer, making the
- * objects on the way. Takes @value. */
-static gboolean
-store_pointer (JsonNode   **root,
-               const char  *pointer,
-               JsonNode    *value,
-               GError     **error)
-{
-  g_autoptr(JsonNode) owned = value;
-  g_auto(GStrv) segments = NULL;
-  JsonNode *node;
-  guint n;
-
-  g_assert (root != NULL && *root != NULL);
-
-  if (pointer == NULL || pointer[0] != '/')
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                   "'%s' is not a path into the data model", pointer ? pointer : "(null)");
-      return FALSE;
-    }
-
-  segments = split_pointer (pointer);
-  n = g_strv_length (segments);
-  if (n == 0)
-    {
-      json_node_unref (*root);
-      *root = owned != NULL && JSON_NODE_HOLDS_OBJECT (owned)
-              ? g_steal_pointer (&owned)
-              : _agui_json_node_new_object (json_object_new ());
-      return TRUE;
-    }
-
-  node = *root;
-  for (guint i = 0; i < n; i++)
-    {
-      gboolean last = (i + 1 == n);
-
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        {
-          JsonObject *object = json_node_get_object (node);
-          JsonNode *next;
-
-          if (last)
-            {
-              if (owned != NULL)
-                json_object_set_member (object, segments[i], g_steal_pointer (&owned));
-              else
-                json_object_remove_member (object, segments[i]);
-              return TRUE;
-            }
-
-          next = json_object_get_member (object, segments[i]);
-          if (next == NULL || JSON_NODE_HOLDS_NULL (next))
-            {
-              json_object_set_member (object, segments[i], _agui_json_node_new_object (json_object_new ()));
-              next = json_object_get_member (object, segments[i]);
-            }
-          node = next;
-        }
-      else if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          JsonArray *array = json_node_get_array (node);
-          guint length = json_array_get_length (array);
-          guint index;
-
-          if (!parse_index (segments[i], length, &index) || index > length)
-            {
-              g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                           "Path '%s': '%s' is not an index into a list of %u", pointer, segments[i], length);
-              return FALSE;
-            }
-
-          if (last)
-            {
-              if (owned == NULL)
-                {
-                  if (index < length)
-                    json_array_remove_element (array, index);
-                }
-              else if (index == length)
-                {
-                  json_array_add_element (array, g_steal_pointer (&owned));
-                }
-              else
-                {
-                  /* JsonArray cannot replace in place, so rebuild it. */
-                  JsonArray *copy = json_array_sized_new (length);
-
-                  for (guint j = 0; j < length; j++)
-                    json_array_add_element (copy, j == index ? g_steal_pointer (&owned)
-                                                             : json_node_ref (json_array_get_element (array, j)));
-                  json_node_take_array (node, copy);
-                }
-              return TRUE;
-            }
-
-          if (index == length)
-            json_array_add_element (array, _agui_json_node_new_object (json_object_new ()));
-          node = json_array_get_element (array, index);
-        }
-      else
-        {
-          g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
-                       "Path '%s' goes through a value that is neither an object nor a list", pointer);
-          return FALSE;
-        }
-    }
-
-  g_assert_not_reached ();
-}
-
-/* Normalizing v0.8 to the v0.9 shape */
-
-typedef struct
-{
-  char     *path;
-  JsonNode *value;
-} Initializer;
-
-static void
-initializer_free (Initializer *initializer)
-{
-  g_free (initializer->path);
-  json_node_unref (initializer->value);
-  g_free (initializer);
-}
-
-static gboolean
-is_bound_value (JsonObject *object)
-{
-  static const char * const keys[] = {
-    "path", "literalString", "literalNumber", "literalBoolean", "literalArray", NULL
-  };
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
-  guint n = 0;
-
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &member))
-    {
-      if (!g_strv_contains (keys, name))
-        return FALSE;
-      n++;
-    }
-
-  return n > 0;
-}
-
-static JsonNode *convert_v08 (JsonNode  *node,
-                              GPtrArray *initializers,
-                              guint      depth);
-
-static JsonNode *
-convert_bound_v08 (JsonObject *object,
-                   GPtrArray  *initializers)
-{
-  static const char * const literals[] = {
-    "literalString", "literalNumber", "literalBoolean", "literalArray", NULL
-  };
-  const char *path = string_member (object, "path", NULL);
-  JsonNode *literal = NULL;
-
-  for (guint i = 0; literals[i] != NULL && literal == NULL; i++)
-    literal = json_object_get_member (object, literals[i]);
-
-  if (path == NULL)
-    return literal ? _agui_json_node_copy_deep (literal) : json_node_new (JSON_NODE_NULL);
-
-  /* v0.8's shorthand: a path with a literal initializes the data there. */
-  if (literal != NULL)
-    {
-      Initializer *initializer = g_new0 (Initializer, 1);
-
-      initializer->path = g_strdup (path);
-      initializer->value = _agui_json_node_copy_deep (literal);
-      g_ptr_array_add (initializers, initializer);
-    }
-
-  {
-    JsonObject *bound = json_object_new ();
-
-    json_object_set_string_member (bound, "path", path);
-    return _agui_json_node_new_object (bound);
-  }
-}
-
-static JsonNode *
-convert_v08 (JsonNode  *node,
-             GPtrArray *initializers,
-             guint      depth)
-{
-  if (depth > MAX_TREE_DEPTH)
-    return json_node_new (JSON_NODE_NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_node_get_object (node);
-      JsonObject *converted;
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      if (is_bound_value (object))
-        return convert_bound_v08 (object, initializers);
-
-      converted = json_object_new ();
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &name, &member))
-        json_object_set_member (converted, name, convert_v08 (member, initializers, depth + 1));
-
-      return _agui_json_node_new_object (converted);
-    }
-
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-      JsonArray *converted = json_array_sized_new (json_array_get_length (array));
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        json_array_add_element (converted, convert_v08 (json_array_get_element (array, i), initializers, depth + 1));
-
-      return _agui_json_node_new_array (converted);
-    }
-
-  return _agui_json_node_copy_deep (node);
-}
-
-static void
-rename_member (JsonObject *object,
-               const char *from,
-               const char *to)
-{
-  JsonNode *member = json_object_get_member (object, from);
-
-  if (member == NULL || json_object_has_member (object, to))
-    return;
-
-  json_object_set_member (object, to, json_node_ref (member));
-  json_object_remove_member (object, from);
-}
-
-static void
-convert_children_v08 (JsonObject *properties)
-{
-  JsonNode *children = json_object_get_member (properties, "children");
-  JsonObject *object;
-  JsonNode *list;
-  JsonNode *template;
-
-  if (children == NULL || !JSON_NODE_HOLDS_OBJECT (children))
-    return;
-
-  object = json_node_get_object (children);
-  list = json_object_get_member (object, "explicitList");
-  template = json_object_get_member (object, "template");
-
-  if (list != NULL)
-    {
-      json_object_set_member (properties, "children", json_node_ref (list));
-    }
-  else if (template != NULL && JSON_NODE_HOLDS_OBJECT (template))
-    {
-      JsonObject *source = json_node_get_object (template);
-      JsonObject *converted = json_object_new ();
-      JsonNode *id = json_object_get_member (source, "componentId");
-      JsonNode *binding = json_object_get_member (source, "dataBinding");
-
-      if (id != NULL)
-        json_object_set_member (converted, "componentId", json_node_ref (id));
-      if (binding != NULL)
-        json_object_set_member (converted, "path", json_node_ref (binding));
-      json_object_set_member (properties, "children", _agui_json_node_new_object (converted));
-    }
-}
-
-static void
-convert_action_v08 (JsonObject *properties)
-{
-  JsonNode *action = json_object_get_member (properties, "action");
-  JsonObject *source;
-  JsonObject *event;
-  JsonObject *context;
-  JsonObject *converted;
-  JsonNode *entries;
-
-  if (action == NULL || !JSON_NODE_HOLDS_OBJECT (action))
-    return;
-
-  source = json_node_get_object (action);
-  if (json_object_has_member (source, "event") || json_object_has_member (source, "functionCall"))
-    return;
-
-  event = json_object_new ();
-  context = json_object_new ();
-  if (json_object_has_member (source, "name"))
-    json_object_set_member (event, "name", json_node_ref (json_object_get_member (source, "name")));
-
-  entries = json_object_get_member (source, "context");
-  if (entries != NULL && JSON_NODE_HOLDS_ARRAY (entries))
-    {
-      JsonArray *array = json_node_get_array (entries);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *entry = json_array_get_element (array, i);
-          JsonObject *pair;
-          const char *key;
-          JsonNode *value;
-
-          if (!JSON_NODE_HOLDS_OBJECT (entry))
-            continue;
-          pair = json_node_get_object (entry);
-          key = string_member (pair, "key", NULL);
-          value = json_object_get_member (pair, "value");
-          if (key != NULL && value != NULL)
-            json_object_set_member (context, key, json_node_ref (value));
-        }
-    }
-  json_object_set_object_member (event, "context", context);
-
-  converted = json_object_new ();
-  json_object_set_object_member (converted, "event", event);
-  json_object_set_member (properties, "action", _agui_json_node_new_object (converted));
-}
-
-static JsonObject *
-convert_properties_v08 (const char *type_name,
-                        JsonNode   *source,
-                        GPtrArray  *initializers)
-{
-  g_autoptr(JsonNode) converted = convert_v08 (source, initializers, 0);
-  JsonObject *properties;
-  AguiA2uiComponentKind kind = _agui_a2ui_component_kind_for_name (type_name);
-
-  if (!JSON_NODE_HOLDS_OBJECT (converted))
-    return json_object_new ();
-
-  properties = json_object_ref (json_node_get_object (converted));
-  convert_children_v08 (properties);
-  convert_action_v08 (properties);
-
-  switch (kind)
-    {
-    case AGUI_A2UI_COMPONENT_TEXT:
-      rename_member (properties, "usageHint", "variant");
-      break;
-
-    case AGUI_A2UI_COMPONENT_IMAGE:
-      rename_member (properties, "altText", "description");
-      rename_member (properties, "usageHint", "variant");
-      if (g_strcmp0 (string_member (properties, "fit", NULL), "scale-down") == 0)
-        json_object_set_string_member (properties, "fit", "scaleDown");
-      break;
-
-    case AGUI_A2UI_COMPONENT_ROW:
-    case AGUI_A2UI_COMPONENT_COLUMN:
-      rename_member (properties, "distribution", "justify");
-      rename_member (properties, "alignment", "align");
-      break;
-
-    case AGUI_A2UI_COMPONENT_LIST:
-      rename_member (properties, "alignment", "align");
-      break;
-
-    case AGUI_A2UI_COMPONENT_TABS:
-      rename_member (properties, "tabItems", "tabs");
-      break;
-
-    case AGUI_A2UI_COMPONENT_MODAL:
-      rename_member (properties, "entryPointChild", "trigger");
-      rename_member (properties, "contentChild", "content");
-      break;
-
-    case AGUI_A2UI_COMPONENT_BUTTON:
-      if (json_object_has_member (properties, "primary"))
-        {
-          JsonNode *node = json_object_get_member (properties, "primary");
-          gboolean primary = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
-                             json_node_get_boolean (node);
-
-          json_object_remove_member (properties, "primary");
-          json_object_set_string_member (properties, "variant", primary ? "primary" : "default");
-        }
-      break;
-
-    case AGUI_A2UI_COMPONENT_TEXT_FIELD:
-      rename_member (properties, "text", "value");
-      rename_member (properties, "textFieldType", "variant");
-      break;
-
-    case AGUI_A2UI_COMPONENT_CHOICE_PICKER:
-      rename_member (properties, "selections", "value");
-      rename_member (properties, "variant", "displayStyle");
-      if (json_object_has_member (properties, "maxAllowedSelections") &&
-          JSON_NODE_HOLDS_VALUE (json_object_get_member (properties, "maxAllowedSelections")) &&
-          json_node_get_value_type (json_object_get_member (properties, "maxAllowedSelections")) == G_TYPE_INT64 &&
-          json_node_get_int (json_object_get_member (properties, "maxAllowedSelections")) == 1)
-        json_object_set_string_member (properties, "variant", "mutuallyExclusive");
-      else
-        json_object_set_string_member (properties, "variant", "multipleSelection");
-      break;
-
-    case AGUI_A2UI_COMPONENT_SLIDER:
-      rename_member (properties, "minValue", "min");
-      rename_member (properties, "maxValue", "max");
-      break;
-
-    case AGUI_A2UI_COMPONENT_UNKNOWN:
-    case AGUI_A2UI_COMPONENT_ICON:
-    case AGUI_A2UI_COMPONENT_DIVIDER:
-    case AGUI_A2UI_COMPONENT_CARD:
-    case AGUI_A2UI_COMPONENT_CHECK_BOX:
-    case AGUI_A2UI_COMPONENT_DATE_TIME_INPUT:
-    default:
-      break;
-    }
-
-  return properties;
-}
-
-/* v0.8 sends data as an adjacency list of typed entries. */
-static JsonNode *
-convert_contents_v08 (AguiA2uiSurface *self,
-                      JsonNode        *contents,
-                      guint            depth)
-{
-  JsonObject *object = json_object_new ();
-  JsonArray *entries;
-
-  if (depth > MAX_TREE_DEPTH)
-    {
-      operation_error (self, "dataModelUpdate nests deeper than %u levels: the rest is ignored", MAX_TREE_DEPTH);
-      return _agui_json_node_new_object (object);
-    }
-
-  if (contents == NULL || !JSON_NODE_HOLDS_ARRAY (contents))
-    {
-      /* The specification's own example sends "contents": {}. */
-      if (contents != NULL && JSON_NODE_HOLDS_OBJECT (contents))
-        {
-          json_object_unref (object);
-          return _agui_json_node_copy_deep (contents);
-        }
-      return _agui_json_node_new_object (object);
-    }
-
-  entries = json_node_get_array (contents);
-  for (guint i = 0; i < json_array_get_length (entries); i++)
-    {
-      JsonNode *entry = json_array_get_element (entries, i);
-      JsonObject *pair;
-      const char *key;
-      JsonNode *value = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (entry))
-        {
-          operation_error (self, "dataModelUpdate: entry %u is not an object", i);
-          continue;
-        }
-      pair = json_node_get_object (entry);
-      key = string_member (pair, "key", NULL);
-      if (key == NULL)
-        {
-          operation_error (self, "dataModelUpdate: entry %u has no key", i);
-          continue;
-        }
-
-      if (json_object_has_member (pair, "valueMap"))
-        value = convert_contents_v08 (self, json_object_get_member (pair, "valueMap"), depth + 1);
-      else if (json_object_has_member (pair, "valueString"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueString"));
-      else if (json_object_has_member (pair, "valueNumber"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueNumber"));
-      else if (json_object_has_member (pair, "valueBoolean"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueBoolean"));
-      else if (json_object_has_member (pair, "valueArray"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueArray"));
-
-      if (value == NULL)
-        {
-          operation_error (self, "dataModelUpdate: entry '%s' has no value", key);
-          continue;
-        }
-      json_object_set_member (object, key, value);
-    }
-
-  return _agui_json_node_new_object (object);
-}
-
 /* Applying operations */
 
 static void
@@ -724,7 +118,7 @@ store_component (AguiA2uiSurface *self,
                  JsonNode        *item,
                  guint            index)
 {
-  g_autoptr(GPtrArray) initializers = g_ptr_array_new_with_free_func ((GDestroyNotify) initializer_free);
+  g_autoptr(GPtrArray) initializers = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_a2ui_initializer_free);
   g_autoptr(JsonObject) properties = NULL;
   JsonObject *object;
   JsonNode *component;
@@ -733,15 +127,15 @@ store_component (AguiA2uiSurface *self,
 
   if (!JSON_NODE_HOLDS_OBJECT (item))
     {
-      operation_error (self, "Component %u is not an object", index);
+      _agui_a2ui_surface_operation_error (self, "Component %u is not an object", index);
       return;
     }
 
   object = json_node_get_object (item);
-  id = string_member (object, "id", NULL);
+  id = _agui_a2ui_string_member (object, "id", NULL);
   if (id == NULL || id[0] == '\0')
     {
-      operation_error (self, "Component %u has no id", index);
+      _agui_a2ui_surface_operation_error (self, "Component %u has no id", index);
       return;
     }
 
@@ -768,24 +162,24 @@ store_component (AguiA2uiSurface *self,
       g_autoptr(GList) names = json_object_get_members (json_node_get_object (component));
 
       type_name = names->data;
-      properties = convert_properties_v08 (type_name,
+      properties = _agui_a2ui_convert_properties_v08 (type_name,
                                            json_object_get_member (json_node_get_object (component), type_name),
                                            initializers);
     }
   else
     {
-      operation_error (self, "Component '%s' does not say which type it is", id);
+      _agui_a2ui_surface_operation_error (self, "Component '%s' does not say which type it is", id);
       return;
     }
 
   for (guint i = 0; i < initializers->len; i++)
     {
-      Initializer *initializer = g_ptr_array_index (initializers, i);
-      g_autofree char *path = absolute_path (NULL, initializer->path);
+      AguiA2uiInitializer *initializer = g_ptr_array_index (initializers, i);
+      g_autofree char *path = _agui_a2ui_absolute_path (NULL, initializer->path);
       g_autoptr(GError) error = NULL;
 
-      if (!store_pointer (&self->data, path, json_node_ref (initializer->value), &error))
-        operation_error (self, "Component '%s': %s", id, error->message);
+      if (!_agui_a2ui_pointer_store (&self->data, path, json_node_ref (initializer->value), &error))
+        _agui_a2ui_surface_operation_error (self, "Component '%s': %s", id, error->message);
     }
 
   json_object_seal (properties);
@@ -801,7 +195,7 @@ apply_components (AguiA2uiSurface *self,
 
   if (components == NULL || !JSON_NODE_HOLDS_ARRAY (components))
     {
-      operation_error (self, "A component update has no list of components");
+      _agui_a2ui_surface_operation_error (self, "A component update has no list of components");
       return;
     }
 
@@ -814,8 +208,8 @@ static void
 apply_data_v08 (AguiA2uiSurface *self,
                 JsonObject      *body)
 {
-  g_autoptr(JsonNode) contents = convert_contents_v08 (self, json_object_get_member (body, "contents"), 0);
-  g_autofree char *path = absolute_path (NULL, string_member (body, "path", "/"));
+  g_autoptr(JsonNode) contents = _agui_a2ui_convert_contents_v08 (self, json_object_get_member (body, "contents"), 0);
+  g_autofree char *path = _agui_a2ui_absolute_path (NULL, _agui_a2ui_string_member (body, "path", "/"));
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
@@ -841,8 +235,8 @@ apply_data_v08 (AguiA2uiSurface *self,
                                           : g_strconcat (path, "/", escaped, NULL);
         }
 
-      if (!store_pointer (&self->data, target, _agui_json_node_copy_deep (value), &error))
-        operation_error (self, "dataModelUpdate: %s", error->message);
+      if (!_agui_a2ui_pointer_store (&self->data, target, _agui_json_node_copy_deep (value), &error))
+        _agui_a2ui_surface_operation_error (self, "dataModelUpdate: %s", error->message);
     }
 }
 
@@ -851,11 +245,11 @@ apply_data_v09 (AguiA2uiSurface *self,
                 JsonObject      *body)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = absolute_path (NULL, string_member (body, "path", "/"));
+  g_autofree char *path = _agui_a2ui_absolute_path (NULL, _agui_a2ui_string_member (body, "path", "/"));
   JsonNode *value = json_object_get_member (body, "value");
 
-  if (!store_pointer (&self->data, path, value ? _agui_json_node_copy_deep (value) : NULL, &error))
-    operation_error (self, "updateDataModel: %s", error->message);
+  if (!_agui_a2ui_pointer_store (&self->data, path, value ? _agui_json_node_copy_deep (value) : NULL, &error))
+    _agui_a2ui_surface_operation_error (self, "updateDataModel: %s", error->message);
 }
 
 static void
@@ -874,7 +268,7 @@ apply_operation (AguiA2uiSurface *self,
 
   if (!JSON_NODE_HOLDS_OBJECT (operation))
     {
-      operation_error (self, "Operation %u is not an object", index);
+      _agui_a2ui_surface_operation_error (self, "Operation %u is not an object", index);
       return;
     }
 
@@ -898,12 +292,12 @@ apply_operation (AguiA2uiSurface *self,
       /* "version" is v0.9's envelope, not an operation. */
       while (name != NULL && g_str_equal (name->data, "version"))
         name = name->next;
-      operation_error (self, "Operation %u is not one this client knows ('%s')",
+      _agui_a2ui_surface_operation_error (self, "Operation %u is not one this client knows ('%s')",
                        index, name ? (const char *) name->data : "empty");
       return;
     }
 
-  surface_id = string_member (body, "surfaceId", NULL);
+  surface_id = _agui_a2ui_string_member (body, "surfaceId", NULL);
   if (surface_id != NULL)
     {
       if (self->surface_id == NULL)
@@ -912,7 +306,7 @@ apply_operation (AguiA2uiSurface *self,
         }
       else if (!g_str_equal (self->surface_id, surface_id))
         {
-          operation_error (self, "%s for surface '%s' ignored: this is surface '%s'",
+          _agui_a2ui_surface_operation_error (self, "%s for surface '%s' ignored: this is surface '%s'",
                            kind, surface_id, self->surface_id);
           return;
         }
@@ -932,11 +326,11 @@ apply_operation (AguiA2uiSurface *self,
     }
   else if (g_str_equal (kind, "beginRendering"))
     {
-      const char *root = string_member (body, "root", NULL);
+      const char *root = _agui_a2ui_string_member (body, "root", NULL);
 
       if (root == NULL)
         {
-          operation_error (self, "beginRendering names no root component");
+          _agui_a2ui_surface_operation_error (self, "beginRendering names no root component");
           return;
         }
       g_free (self->root_id);
@@ -1287,7 +681,7 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
         operations = json_object_get_member (object, "a2ui_operations");
     }
 
-  if (_agui_set_str (&self->status, object ? string_member (object, "status", NULL) : NULL))
+  if (_agui_set_str (&self->status, object ? _agui_a2ui_string_member (object, "status", NULL) : NULL))
     g_object_notify_by_pspec (G_OBJECT (self), pspecs[PROP_STATUS]);
 
   if (operations != NULL && JSON_NODE_HOLDS_ARRAY (operations))
@@ -1314,10 +708,10 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
       reset (self);
       /* A lifecycle snapshot (building, retrying) carries no operations yet. */
       if (self->status == NULL)
-        operation_error (self, "The surface's content has no list of operations");
+        _agui_a2ui_surface_operation_error (self, "The surface's content has no list of operations");
       else if (g_str_equal (self->status, "failed"))
-        operation_error (self, "The agent could not build this surface: %s",
-                         string_member (object, "error", "no reason given"));
+        _agui_a2ui_surface_operation_error (self, "The agent could not build this surface: %s",
+                         _agui_a2ui_string_member (object, "error", "no reason given"));
     }
 
   check_tree (self);
@@ -1531,9 +925,9 @@ agui_a2ui_surface_list_children (AguiA2uiSurface    *self,
   template = agui_a2ui_component_get_template (component, &path);
   if (template != NULL && path != NULL)
     {
-      g_autofree char *list_path = absolute_path (scope, path);
+      g_autofree char *list_path = _agui_a2ui_absolute_path (scope, path);
       AguiA2uiComponent *item = g_hash_table_lookup (self->components, template);
-      JsonNode *list = lookup_pointer (self->data, list_path);
+      JsonNode *list = _agui_a2ui_pointer_lookup (self->data, list_path);
       const char *separator = g_str_has_suffix (list_path, "/") ? "" : "/";
 
       if (list != NULL && JSON_NODE_HOLDS_ARRAY (list))
@@ -1597,7 +991,7 @@ bound_path (JsonNode *value)
   if (json_object_get_size (object) != 1)
     return NULL;
 
-  return string_member (object, "path", NULL);
+  return _agui_a2ui_string_member (object, "path", NULL);
 }
 
 /**
@@ -1621,7 +1015,7 @@ agui_a2ui_surface_dup_bound_path (AguiA2uiSurface *self,
   if ((path = bound_path (value)) == NULL)
     return NULL;
 
-  return absolute_path (scope, path);
+  return _agui_a2ui_absolute_path (scope, path);
 }
 
 /**
@@ -1647,7 +1041,7 @@ agui_a2ui_surface_resolve (AguiA2uiSurface *self,
     return NULL;
 
   if ((path = agui_a2ui_surface_dup_bound_path (self, value, scope)) != NULL)
-    return lookup_pointer (self->data, path);
+    return _agui_a2ui_pointer_lookup (self->data, path);
 
   if (JSON_NODE_HOLDS_OBJECT (value) && json_object_has_member (json_node_get_object (value), "call"))
     return NULL;
@@ -1731,11 +1125,11 @@ agui_a2ui_surface_set_value (AguiA2uiSurface  *self,
   g_return_val_if_fail (value != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  current = lookup_pointer (self->data, path);
+  current = _agui_a2ui_pointer_lookup (self->data, path);
   if (current != NULL && json_node_equal (current, value))
     return TRUE;
 
-  if (!store_pointer (&self->data, path, _agui_json_node_copy_deep (value), error))
+  if (!_agui_a2ui_pointer_store (&self->data, path, _agui_json_node_copy_deep (value), error))
     return FALSE;
 
   g_signal_emit (self, signals[DATA_CHANGED], 0);
@@ -1788,7 +1182,7 @@ agui_a2ui_surface_build_action (AguiA2uiSurface    *self,
     }
 
   event = json_node_get_object (node);
-  name = string_member (event, "name", NULL);
+  name = _agui_a2ui_string_member (event, "name", NULL);
   if (name == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
