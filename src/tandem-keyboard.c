@@ -23,6 +23,8 @@
  *   win.focus-composer action)
  * - typing while the focus is in the conversation (on a message, a
  *   button, a prompt) goes to the composer
+ * - Tab from the header goes on into the conversation, on a message in
+ *   view
  * - the focus is never left nowhere: when the widget holding it goes
  *   (the composer disabled while a question waits, a row rebuilt), it
  *   goes back to where it was once that can take it again, or to the
@@ -364,6 +366,16 @@ on_focus_changed_cb (TandemKeyboard *self)
       g_weak_ref_set (&self->last_focus, focus);
       self->last_in_conversation = is_within (focus, self->conversation);
       return;
+    }
+
+  /* Tab into the transcript from above: the list view gives the focus
+   * to the message it last gave it to, maybe one scrolled far away and
+   * set aside, not drawn. Going back to where the focus came from would
+   * make Tab go round the header for ever; a message in view takes it. */
+  if (is_within (focus, self->transcript) && gtk_widget_get_mapped (self->transcript))
+    {
+      g_weak_ref_set (&self->last_focus, NULL);
+      self->last_in_conversation = TRUE;
     }
 
   if (self->last_in_conversation && self->transcript != NULL && gtk_widget_get_mapped (self->transcript))
