@@ -607,9 +607,12 @@ tandem_keyboard_focus_composer (TandemKeyboard *self)
     return FALSE;
   if (takes_focus (GTK_WIDGET (self->composer_view)))
     return gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
-  /* Disabled while a question waits: its Answer… button */
+  /* Disabled while a question waits: its Answer… button, where the
+   * focus may be already (moving it on would leave the button for the
+   * composer's scrolled window, which answers nothing) */
   if (self->composer_blocked != NULL && gtk_widget_is_drawable (self->composer_blocked) &&
-      gtk_widget_child_focus (self->composer_blocked, GTK_DIR_TAB_FORWARD))
+      (is_within (get_focus (self), self->composer_blocked) ||
+       gtk_widget_child_focus (self->composer_blocked, GTK_DIR_TAB_FORWARD)))
     return TRUE;
 
   return gtk_widget_child_focus (self->composer, GTK_DIR_TAB_FORWARD);

@@ -579,7 +579,8 @@ test_focus_after_dialog (Fixture       *f,
   AguiTestResponse *response;
   GtkWindow *dialog = NULL;
 
-  g_test_summary ("While a question waits the focus is never nowhere; answered from the banner's Answer…, it is back in the composer");
+  g_test_summary ("While a question waits the focus is never nowhere, and Ctrl+L leaves it on the banner's Answer…; "
+                  "answered from there, it is back in the composer");
 
   response = agui_test_response_new_events (RS ("r1"), CALL ("tc1", "clean_folder"),
                                             INTERRUPTS ("r1", ASK ("i1", "tc1")), NULL);
@@ -625,6 +626,11 @@ test_focus_after_dialog (Fixture       *f,
     agui_test_wait_until (gtk_widget_is_drawable (answer) && gtk_widget_is_sensitive (answer),
                           "Answer… can be pressed");
     g_assert_true (gtk_widget_grab_focus (answer));
+    /* Ctrl+L, to the composer, which waits: Answer… keeps the focus,
+     * not handed on to the composer's scrolled window */
+    press (f->window, GDK_KEY_l, GDK_CONTROL_MASK);
+    agui_test_wait_to_rule_out (300, "Ctrl+L taking the focus off Answer…");
+    g_assert_true (get_focus (f->window) == answer);
     press (f->window, GDK_KEY_Return, 0);
   }
   agui_test_wait_until (({
