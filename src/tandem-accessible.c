@@ -246,6 +246,41 @@ tandem_accessible_set_label (GtkWidget  *widget,
 }
 
 /**
+ * tandem_accessible_set_description:
+ * @widget: a widget
+ * @description: (nullable): its accessible description, or %NULL for none
+ *
+ * Sets @widget's accessible description when it changed, as
+ * tandem_accessible_set_label() does its label.
+ *
+ * Returns: whether the description changed
+ */
+gboolean
+tandem_accessible_set_description (GtkWidget  *widget,
+                                   const char *description)
+{
+  static GQuark quark = 0;
+  const char *current;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  if G_UNLIKELY (quark == 0)
+    quark = g_quark_from_static_string ("tandem-accessible-description");
+
+  current = g_object_get_qdata (G_OBJECT (widget), quark);
+  if (g_strcmp0 (current, description) == 0)
+    return FALSE;
+
+  g_object_set_qdata_full (G_OBJECT (widget), quark, g_strdup (description), g_free);
+  if (description != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
+  return TRUE;
+}
+
+/**
  * tandem_accessible_icon_new:
  * @icon_name: the icon
  *

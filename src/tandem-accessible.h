@@ -17,6 +17,8 @@ char *tandem_accessible_excerpt          (const char *text,
                                           guint       max_chars);
 gboolean tandem_accessible_set_label     (GtkWidget  *widget,
                                           const char *label);
+gboolean tandem_accessible_set_description (GtkWidget  *widget,
+                                            const char *description);
 
 GtkWidget *tandem_accessible_icon_new    (const char *icon_name);
 void  tandem_accessible_label_by_content (GtkWidget  *widget,

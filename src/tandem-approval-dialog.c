@@ -603,6 +603,9 @@ new_heading_label (const char *text)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Selected by the mouse, but no stop for Tab, which would select all
+   * of it on the way to the buttons */
+  gtk_widget_set_focusable (label, FALSE);
   gtk_widget_add_css_class (label, "heading");
 
   return label;

@@ -133,31 +133,69 @@ dup_block_words (TandemBlockRow *self)
     }
 }
 
-/* A message is one group to a screen reader, named by who wrote it and
- * its first words; a long answer is several blocks, each named by its
- * own. GTK 4.8 names the list's row after nothing, so it gets the same
- * name. */
+/* Who wrote the block's message, and when: "Agent, 21:48" */
+static char *
+dup_author_and_time (TandemBlockRow *self)
+{
+  const char *author = author_name (agui_message_get_role (tandem_block_get_message (self->block)));
+  g_autofree char *time = tandem_message_dup_time (self->block, NULL);
+
+  if (time == NULL)
+    return g_strdup (author);
+
+  /* Translators: who wrote a message and when, as a screen reader
+   * hears it: "Agent, 21:48" */
+  return g_strdup_printf (_("%s, %s"), author, time);
+}
+
+/* A message is one group to a screen reader, though its blocks are
+ * rows of their own (the list builds only the rows in sight). Its first
+ * row is named by who wrote it, when, and its first words; each later
+ * row by its own words, and described as going on with that message, so
+ * that two answers are heard as two, whichever row the reader is on.
+ * The list's row (GTK 4.8 names it after nothing) reads the same. A
+ * relation to the first row would break as soon as that row is
+ * scrolled away and reused, and GTK 4.8 gives AT-SPI no group
+ * position: the name and the description are what a screen reader
+ * reads. */
 static void
 update_accessible_label (TandemBlockRow *self)
 {
+  g_autofree char *who = NULL;
   g_autofree char *words = NULL;
   g_autofree char *excerpt = NULL;
   g_autofree char *label = NULL;
+  g_autofree char *description = NULL;
   GtkWidget *item = gtk_widget_get_parent (GTK_WIDGET (self));
 
   if (self->block == NULL)
     return;
 
+  who = dup_author_and_time (self);
   words = dup_block_words (self);
   excerpt = tandem_accessible_excerpt (words, EXCERPT_CHARS);
-  /* Translators: who wrote a message, then its first words, as a screen
-   * reader names it: "Agent: The desktop says it is 23:05…" */
-  label = g_strdup_printf (_("%s: %s"), author_name (agui_message_get_role (tandem_block_get_message (self->block))),
-                           excerpt);
+  if (tandem_block_get_first (self->block))
+    {
+      /* Translators: who wrote a message (and when), then its first
+       * words, as a screen reader names it: "Agent, 21:48: The desktop
+       * says it is 23:05…" */
+      label = excerpt[0] != '\0' ? g_strdup_printf (_("%s: %s"), who, excerpt) : g_strdup (who);
+    }
+  else
+    {
+      /* Translators: a later part of a long message, as a screen reader
+       * describes it; %s is who wrote it and when: "Agent, 21:48" */
+      description = g_strdup_printf (_("Continues the message from %s"), who);
+      label = excerpt[0] != '\0' ? g_steal_pointer (&excerpt) : g_strdup (description);
+    }
 
   tandem_accessible_set_label (GTK_WIDGET (self), label);
+  tandem_accessible_set_description (GTK_WIDGET (self), description);
   if (item != NULL && GTK_IS_LIST_VIEW (gtk_widget_get_parent (item)))
-    tandem_accessible_set_label (item, label);
+    {
+      tandem_accessible_set_label (item, label);
+      tandem_accessible_set_description (item, description);
+    }
 }
 
 static void
@@ -690,6 +728,8 @@ static void
 on_focus_enter_cb (TandemBlockRow *self)
 {
   show_actions (self);
+  /* A thread read back from the store learns its times as it is read */
+  update_accessible_label (self);
 }
 
 /* Layout: the action line and the block one above the other, the
@@ -879,6 +919,9 @@ tandem_block_row_init (TandemBlockRow *self)
   /* A message is a stop for the keyboard: the arrow keys walk the
    * transcript from one to the next, Tab goes on into its controls */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  /* Named again when shown, in its list's row and with the time the
+   * message may have learned since */
+  g_signal_connect (self, "map", G_CALLBACK (update_accessible_label), NULL);
 
   g_signal_connect_object (motion, "enter", G_CALLBACK (on_pointer_enter_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);

@@ -23,6 +23,8 @@
  *   win.focus-composer action)
  * - typing while the focus is in the conversation (on a message, a
  *   button, a prompt) goes to the composer
+ * - Tab from the header goes on into the conversation, on a message in
+ *   view
  * - the focus is never left nowhere: when the widget holding it goes
  *   (the composer disabled while a question waits, a row rebuilt), it
  *   goes back to where it was once that can take it again, or to the
@@ -370,7 +372,8 @@ on_focus_changed_cb (TandemKeyboard *self)
    * focus on (the first, if none), which it keeps aside, not drawn, once
    * scrolled away: on to one in view, as F6 does, not back to where the
    * focus came from (it would leave the conversation out of Tab) */
-  if (!self->last_in_conversation && is_within (focus, self->transcript))
+  if (!self->last_in_conversation && is_within (focus, self->transcript) &&
+      gtk_widget_get_mapped (self->transcript))
     {
       g_weak_ref_set (&self->last_focus, NULL);
       self->last_in_conversation = TRUE;
@@ -605,9 +608,12 @@ tandem_keyboard_focus_composer (TandemKeyboard *self)
     return FALSE;
   if (takes_focus (GTK_WIDGET (self->composer_view)))
     return gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
-  /* Disabled while a question waits: its Answer… button */
+  /* Disabled while a question waits: its Answer… button, where the
+   * focus may be already (moving it on would leave the button for the
+   * composer's scrolled window, which answers nothing) */
   if (self->composer_blocked != NULL && gtk_widget_is_drawable (self->composer_blocked) &&
-      gtk_widget_child_focus (self->composer_blocked, GTK_DIR_TAB_FORWARD))
+      (is_within (get_focus (self), self->composer_blocked) ||
+       gtk_widget_child_focus (self->composer_blocked, GTK_DIR_TAB_FORWARD)))
     return TRUE;
 
   return gtk_widget_child_focus (self->composer, GTK_DIR_TAB_FORWARD);

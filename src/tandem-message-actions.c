@@ -108,32 +108,56 @@ update_branches (TandemMessageActions *self)
     }
 }
 
-static void
-update_time (TandemMessageActions *self)
+/**
+ * tandem_message_dup_time:
+ * @block: a block of the message
+ * @full: (out) (optional) (nullable): the date and time in full
+ *
+ * When the message of @block arrived, as the transcript shows it: the
+ * time of day for today's, the date too for older ones, in the locale's
+ * words.
+ *
+ * Returns: (transfer full) (nullable): the time, or %NULL when unknown
+ */
+char *
+tandem_message_dup_time (TandemBlock  *block,
+                         char        **full)
 {
-  AguiTranscript *transcript = tandem_block_get_transcript (self->block);
-  AguiMessage *message = tandem_block_get_message (self->block);
+  AguiTranscript *transcript = tandem_block_get_transcript (block);
+  AguiMessage *message = tandem_block_get_message (block);
   g_autoptr(GDateTime) time = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *text = NULL;
-  g_autofree char *full = NULL;
   gint64 microseconds;
+
+  if (full != NULL)
+    *full = NULL;
 
   microseconds = transcript ? agui_transcript_get_message_time (transcript, agui_message_get_id (message)) : 0;
   if (microseconds <= 0 || !(time = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC)))
+    return NULL;
+
+  if (full != NULL)
+    *full = g_date_time_format (time, "%c");
+  if (g_date_time_get_year (time) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (time) == g_date_time_get_day_of_year (now))
+    /* TRANSLATORS: when a message of today arrived, a g_date_time_format() format */
+    return g_date_time_format (time, _("%H:%M"));
+  else
+    /* TRANSLATORS: when an older message arrived, a g_date_time_format() format */
+    return g_date_time_format (time, _("%-d %b %Y, %H:%M"));
+}
+
+static void
+update_time (TandemMessageActions *self)
+{
+  g_autofree char *full = NULL;
+  g_autofree char *text = tandem_message_dup_time (self->block, &full);
+
+  if (text == NULL)
     {
       gtk_widget_set_visible (self->time_label, FALSE);
       return;
     }
-
-  if (g_date_time_get_year (time) == g_date_time_get_year (now) &&
-      g_date_time_get_day_of_year (time) == g_date_time_get_day_of_year (now))
-    /* TRANSLATORS: when a message of today arrived, a g_date_time_format() format */
-    text = g_date_time_format (time, _("%H:%M"));
-  else
-    /* TRANSLATORS: when an older message arrived, a g_date_time_format() format */
-    text = g_date_time_format (time, _("%-d %b %Y, %H:%M"));
-  full = g_date_time_format (time, "%c");
 
   gtk_label_set_text (GTK_LABEL (self->time_label), text);
   gtk_widget_set_tooltip_text (self->time_label, full);

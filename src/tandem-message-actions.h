@@ -22,5 +22,7 @@ void       tandem_message_actions_begin_edit  (TandemMessageActions *self);
 void       tandem_message_actions_update_time (TandemMessageActions *self);
 
 char      *tandem_message_dup_markdown        (AguiMessage          *message);
+char      *tandem_message_dup_time            (TandemBlock          *block,
+                                               char                **full);
 
 G_END_DECLS

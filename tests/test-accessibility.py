@@ -7,7 +7,9 @@
 # dashboard, Preferences' Add Agent form. In each, every interactive object
 # on screen must have a real name (not GTK's type-name fallback such as
 # "GtkButton") that does not repeat its mnemonic ("_Deny Deny"); the
-# approval dialog must describe its question; how a run ends (complete,
+# approval dialog must describe its question; each message must be read
+# as one, by who wrote it and when, however many rows its paragraphs and
+# cards take; how a run ends (complete,
 # waiting for an answer, failed) must be there for a screen reader to read
 # (a status object's name); Tab from the composer must reach a message,
 # the arrow keys a tool card, and Tab from the dashboard's message every
@@ -330,17 +332,62 @@ def check_status(window, expected):
         fail('the status reads "{}", not "{}"'.format(name(status), expected))
 
 
-MESSAGE_NAME = re.compile(r'(Agent|You): \S')
-TOOL_CARD_NAME = re.compile(r'(Agent: tool call \S+|\S+, (Complete|Denied))$')
+# Who wrote a message, and when ("Agent, 21:48"; "1 Dec 2026, 21:48"
+# for an older one)
+WHO = r'(?P<who>(?:Agent|You|System|Tool)(?:, [^:]*?\d\d?:\d\d)?)'
+# A message's first row: who, then its first words
+MESSAGE_NAME = re.compile(WHO + r': \S')
+# Each later row of a long message says whose it goes on with
+CONTINUES = re.compile(r'Continues the message from ' + WHO)
+TOOL_CARD_NAME = re.compile(r'((Agent(, [^:]*)?: )?tool call \S+|\S+, (Complete|Denied))$')
 TAB, UP, DOWN = 0xff09, 0xff52, 0xff54
 
 
+def description(obj):
+    try:
+        return obj.get_description() or ''
+    except GLib.Error:
+        return ''
+
+
 def is_message(obj):
-    return role(obj) in ('panel', 'list item') and MESSAGE_NAME.match(name(obj)) is not None
+    return role(obj) in ('panel', 'list item') and (MESSAGE_NAME.match(name(obj)) is not None or
+                                                   CONTINUES.fullmatch(description(obj)) is not None)
 
 
 def is_tool_card(obj):
     return TOOL_CARD_NAME.match(name(obj)) is not None
+
+
+def check_messages(window, state):
+    """Each message is one group a screen reader can hold, though its
+    Markdown paragraphs and cards are rows of their own: its first row
+    is named by who wrote it and when, and each later row says whose
+    message it goes on with. Returns the messages, (who, rows) in order."""
+    transcript = find(window, named('list', 'Conversation'))
+    if transcript is None:
+        fail(state + ': no list named "Conversation"')
+        return []
+    messages = []
+    for row in children(transcript):
+        if role(row) != 'list item' or not on_screen(row, extents(window)[2:]):
+            continue
+        start, more = MESSAGE_NAME.match(name(row)), CONTINUES.fullmatch(description(row))
+        if start is not None and more is None:
+            messages.append([start.group('who'), 1])
+        elif more is not None and start is None and (not messages or messages[-1][0] == more.group('who')):
+            # The first row in sight may go on with a message above it
+            if not messages:
+                messages.append([more.group('who'), 0])
+            messages[-1][1] += 1
+        else:
+            fail('{}: the row {} ("{}") is neither a message nor part of the one before'.format(
+                state, describe(row), description(row)))
+    print('{}: messages {}'.format(state, '; '.join('{} ({} rows)'.format(who, n) for who, n in messages)))
+    for who, _ in messages:
+        if not re.search(r'\d:\d\d$', who):
+            fail('{}: a message by "{}" does not say when it was written'.format(state, who))
+    return messages
 
 
 def walk_focus(watcher, keysym, presses, stop):
@@ -391,7 +438,7 @@ def check_tab_reach(window, watcher):
 
     # Down to the dashboard's message, then Tab through its controls
     dashboard = walk_focus(watcher, DOWN, 40,
-                           lambda o: is_message(o) and find(o, lambda c: role(c) == 'slider') is not None)
+                           lambda o: find(o, lambda c: role(c) == 'slider') is not None)
     if dashboard is None:
         fail('the arrow keys never reached the dashboard\'s message')
         return
@@ -492,6 +539,15 @@ def main():
         click(find(dialog, lambda o: role(o) == 'push button' and 'Deny' in name(o)))
         wait_for(lambda: find(window, lambda o: 'Denied' in name(o)), 'the denied tool call')
 
+        # The question, then an answer of several paragraphs and cards:
+        # two messages (or more), not a row each
+        messages = check_messages(window, 'answer')
+        authors = [who.split(',')[0] for who, _ in messages]
+        if 'You' not in authors or 'Agent' not in authors:
+            fail('the transcript does not say who wrote its messages: {}'.format(messages))
+        if not any(n > 1 for _, n in messages):
+            fail('no message of several rows is read as one: {}'.format(messages))
+
         # The dashboard, in the same conversation
         composer.get_editable_text_iface().set_text_contents('Show me a dashboard')
         send = wait_for(lambda: find(window, lambda o: role(o) == 'push button' and name(o) == 'Send'
@@ -500,6 +556,7 @@ def main():
         wait_for(lambda: find(window, lambda o: role(o) == 'slider'), 'the dashboard')
         check_status(window, 'The answer is complete')
         audit('dashboard (A2UI)', toplevels(app))
+        check_messages(window, 'dashboard (A2UI)')
 
         # Tab from the composer, as a person walks the window
         box = extents(composer)

@@ -303,6 +303,9 @@ test_approve (Fixture       *f,
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "approve"),
                    ==, ADW_RESPONSE_SUGGESTED);
   g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Tool: clean_folder"));
+  /* Selectable, but Tab passes it by rather than select all of it */
+  g_assert_true (gtk_label_get_selectable (find_label (GTK_WIDGET (dialog), "Tool: clean_folder")));
+  g_assert_false (gtk_widget_get_focusable (GTK_WIDGET (find_label (GTK_WIDGET (dialog), "Tool: clean_folder"))));
   /* No editedArgs in the schema: no editing. */
   g_assert_null (tandem_approval_dialog_get_form (dialog));
 

@@ -468,6 +468,33 @@ test_regions (Fixture       *f,
   gtk_text_buffer_set_text (buffer, "", -1);
 }
 
+static void
+test_tab_into_conversation (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("Tab", 60);
+  GtkWidget *inspector_button = tandem_test_child (f->window, "inspector_button");
+
+  g_test_summary ("Tab from the header's last button goes on into the conversation, on a message in view, "
+                  "though the first message, where the list view would put it, is scrolled far away");
+
+  open_thread (f->window, thread_id);
+  agui_test_wait_until (shows_number (f->window, 59) && !shows_number (f->window, 0),
+                        "the conversation opened at its end");
+  /* On the inspector's button, then the main menu's, the header's last */
+  g_assert_true (gtk_widget_grab_focus (inspector_button));
+  press (f->window, GDK_KEY_Tab, 0);
+  agui_test_wait_until (get_focus (f->window) != inspector_button, "Tab went on to the main menu");
+  g_assert_nonnull (gtk_widget_get_ancestor (get_focus (f->window), GTK_TYPE_MENU_BUTTON));
+
+  press (f->window, GDK_KEY_Tab, 0);
+  agui_test_wait_until (focused_message (f->window) != NULL && in_viewport (f->window, focused_message (f->window)),
+                        "Tab went on to a message in view (the focus is on a %s)", focus_name (f->window));
+  /* and stays there, not sent back to the header a few frames later */
+  agui_test_wait_to_rule_out (300, "the focus going back to the header");
+  g_assert_nonnull (focused_message (f->window));
+}
+
 /* The transcript */
 
 static void
@@ -552,7 +579,8 @@ test_focus_after_dialog (Fixture       *f,
   AguiTestResponse *response;
   GtkWindow *dialog = NULL;
 
-  g_test_summary ("While a question waits the focus is never nowhere; answered from the banner's Answer…, it is back in the composer");
+  g_test_summary ("While a question waits the focus is never nowhere, and Ctrl+L leaves it on the banner's Answer…; "
+                  "answered from there, it is back in the composer");
 
   response = agui_test_response_new_events (RS ("r1"), CALL ("tc1", "clean_folder"),
                                             INTERRUPTS ("r1", ASK ("i1", "tc1")), NULL);
@@ -598,6 +626,11 @@ test_focus_after_dialog (Fixture       *f,
     agui_test_wait_until (gtk_widget_is_drawable (answer) && gtk_widget_is_sensitive (answer),
                           "Answer… can be pressed");
     g_assert_true (gtk_widget_grab_focus (answer));
+    /* Ctrl+L, to the composer, which waits: Answer… keeps the focus,
+     * not handed on to the composer's scrolled window */
+    press (f->window, GDK_KEY_l, GDK_CONTROL_MASK);
+    agui_test_wait_to_rule_out (300, "Ctrl+L taking the focus off Answer…");
+    g_assert_true (get_focus (f->window) == answer);
     press (f->window, GDK_KEY_Return, 0);
   }
   agui_test_wait_until (({
@@ -870,6 +903,7 @@ main (int   argc,
   ADD ("sidebar/one-stop", test_sidebar_one_stop);
   ADD ("sidebar/search", test_sidebar_search);
   ADD ("regions", test_regions);
+  ADD ("tab-into-conversation", test_tab_into_conversation);
   ADD ("messages", test_messages);
   ADD ("focus-after-dialog", test_focus_after_dialog);
   ADD ("preferences-escape", test_preferences_escape);
