@@ -14,158 +14,21 @@
 #include "tandem-accessible.h"
 #include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
-#include "tandem-approval-notice.h"
-#include "tandem-attachment-tray.h"
-#include "tandem-block-list.h"
 #include "tandem-block-row.h"
-#include "tandem-block-window.h"
-#include "tandem-conversation-search.h"
-#include "tandem-interrupt-banner.h"
-#include "tandem-keyboard.h"
 #include "tandem-desktop-tools.h"
-#include "tandem-save-banner.h"
-#include "tandem-scroll-span.h"
-#include "tandem-draft-keeper.h"
 #include "tandem-quit-dialog.h"
-#include "tandem-run-registry.h"
-#include "tandem-state-inspector.h"
 #include "tandem-thread-row.h"
-#include "tandem-toaster.h"
-#include "tandem-welcome-prompts.h"
-#include "tandem-window.h"
-
-/* How close to the end counts as "at the bottom", in pixels. */
-#define BOTTOM_EPSILON 8.0
-
-/* A conversation opens with its last blocks, a few screens of them; older
- * ones are put in front this many at a time as the person reads back
- * (see TandemBlockWindow for why not all at once). */
-#define OPEN_BLOCKS 40
-#define REVEAL_BLOCKS 40
-/* How long a window closed during a run waits for its turn to be saved */
-#define CLOSE_TIMEOUT_S 10
-
-struct _TandemWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-  AguiSessionStore     *store;
-  TandemAgents         *agents;
-  AguiToolRegistry     *tools;
-  AguiAgentSession     *session;
-  TandemRunRegistry    *runs;          /* the conversations alive, shown or not */
-  AguiTranscript       *transcript;
-  TandemBlockList      *blocks;
-  TandemBlockWindow    *block_window;  /* what the view shows of them */
-  guint                 reveal_tick;
-  gboolean              reveal_front;
-  gboolean              reveal_back;
-  guint                 close_timeout_id;  /* closed, waiting for the turns' save */
-  gboolean              close_confirmed;   /* stopping the runs was agreed to */
-  GtkWindow            *quit_dialog;
-  char                 *reopen_thread;  /* to reopen once the store is open */
-  gboolean              relayout_pending;
-  char                 *agent_id;      /* the conversation's: an agent's id or a URL */
-  char                 *agent_problem; /* why it cannot be used, or NULL */
-  char                 *next_agent_problem;
-  GCancellable         *cancellable;
-  GCancellable         *open_cancellable;
-  GtkWindow            *approval_dialog;
-  GHashTable           *pending_deletes;
-  char                 *last_user_text;
-  /* The store opened: what was typed goes to the conversation kept */
-  gboolean              keep_composer_text;
-  guint                 follow_tick;
-  GtkNativeDialog      *file_chooser;
-  TandemExportFormat    export_format;
-  gboolean              chooser_attaches;
-
-  guint                 following : 1;
-  guint                 preedit_active : 1;
-  struct _AskData      *ask;           /* the questions being asked, or NULL */
-  char                 *composer_hint;
-  /* The store's threads, and what the sidebar shows of them: titles
-   * and agents are read from the list rather than asked of the store. */
-  AguiThreadList       *threads;
-  GtkFilterListModel   *visible_threads;
-  GtkCustomFilter      *thread_filter;
-  char                 *folded_search;
-  /* Renames and deletes the store has not answered yet */
-  guint                 thread_writes;
-  guint                 syncing_dropdown : 1;
-  guint                 waiting_only : 1;
-
-  TandemToaster        *toaster;
-  TandemKeyboard       *keyboard;
-  TandemScrollSpan     *scroll_span;
-
-  /* Template children */
-  AdwToastOverlay      *toast_overlay;
-  AdwFlap              *flap;
-  GtkWidget            *sidebar;
-  GtkSearchBar         *search_bar;
-  GtkSearchEntry       *search_entry;
-  GtkStack             *threads_stack;
-  GtkListBox           *thread_list;
-  AdwWindowTitle       *window_title;
-  GtkDropDown          *agent_dropdown;
-  GtkWidget            *agent_missing_banner;
-  TandemApprovalNotice *approval_notice;
-  GtkLabel             *agent_missing_label;
-  GtkDropDown          *continue_dropdown;
-  GtkWidget            *steps_box;
-  GtkSpinner           *steps_spinner;
-  GtkLabel             *steps_label;
-  /* What a screen reader finds about the run: see tandem_window_update_status() */
-  GtkWidget            *status;
-  gpointer              status_session;  /* compared, never used */
-  GtkStack             *content_stack;
-  AdwStatusPage        *welcome_page;
-  GtkWidget            *welcome_preferences_button;
-  GtkWidget            *sidebar_title;
-  GtkWidget            *inspector_button;
-  GtkWidget            *inspector_close_button;
-  TandemWelcomePrompts *welcome_prompts;
-  TandemConversationSearch *conversation_search;
-  GtkScrolledWindow    *transcript_scroller;
-  GtkListView          *transcript_view;
-  GtkNoSelection       *transcript_selection;
-  GtkWidget            *jump_button;
-  GtkRevealer          *error_revealer;
-  TandemSaveBanner     *save_banner;
-  TandemDraftKeeper    *draft_keeper;
-  GtkLabel             *error_label;
-  GtkExpander          *error_details;
-  GtkLabel             *error_details_label;
-  GtkRevealer          *interrupt_revealer;
-  TandemInterruptBanner *interrupt_banner;
-  GtkWidget            *composer;
-  GtkTextView          *composer_view;
-  GtkLabel             *composer_placeholder;
-  TandemAttachmentTray *attachment_tray;
-  GtkWidget            *send_button;
-  GtkWidget            *stop_button;
-  AdwFlap              *inspector_flap;
-  AdwHeaderBar         *conversation_header;
-  AdwHeaderBar         *inspector_header;
-  TandemStateInspector *inspector;
-};
+#include "tandem-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void tandem_window_update_actions  (TandemWindow *self);
 static void tandem_window_check_reveal    (TandemWindow  *self,
                                            GtkAdjustment *adjustment);
-static void tandem_window_ask_interrupts  (TandemWindow *self);
 static gboolean tandem_window_asks_shown  (TandemWindow *self);
 static gboolean has_open_questions        (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
 static void tandem_window_update_agent    (TandemWindow *self);
 static gboolean is_url                    (const char   *agent);
-static void tandem_window_open            (TandemWindow *self,
-                                           const char   *thread_id,
-                                           const char   *agent_id);
 
 typedef enum
 {
@@ -176,8 +39,8 @@ typedef enum
 
 /* Helpers */
 
-static gboolean
-is_blank (const char *text)
+gboolean
+_tandem_window_is_blank (const char *text)
 {
   for (const char *p = text; p != NULL && *p != '\0'; p = g_utf8_next_char (p))
     if (!g_unichar_isspace (g_utf8_get_char (p)))
@@ -186,8 +49,8 @@ is_blank (const char *text)
   return TRUE;
 }
 
-static char *
-dup_composer_text (TandemWindow *self)
+char *
+_tandem_window_dup_composer_text (TandemWindow *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->composer_view);
   GtkTextIter start, end;
@@ -204,8 +67,8 @@ has_pending_interrupts (TandemWindow *self)
          g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) > 0;
 }
 
-static gboolean
-is_busy (TandemWindow *self)
+gboolean
+_tandem_window_is_busy (TandemWindow *self)
 {
   return self->session != NULL && agui_agent_session_get_busy (self->session);
 }
@@ -220,7 +83,7 @@ tandem_window_show_toast (TandemWindow *self,
   g_return_if_fail (title != NULL);
 
   /* A toast that says nothing is worse than none */
-  if (is_blank (title) || self->toaster == NULL)
+  if (_tandem_window_is_blank (title) || self->toaster == NULL)
     return;
 
   toast = adw_toast_new (title);
@@ -235,8 +98,8 @@ tandem_window_show_toast (TandemWindow *self,
 /* An import or export that failed: its reason names a file and what in
  * it is wrong, longer than a toast shows. A dialog says it whole, in a
  * label that can be selected and copied. */
-static void
-tandem_window_show_error_dialog (TandemWindow *self,
+void
+_tandem_window_show_error_dialog (TandemWindow *self,
                                  const char   *heading,
                                  const char   *message)
 {
@@ -333,8 +196,8 @@ shows_end (TandemWindow *self)
   return self->block_window == NULL || tandem_block_window_get_shows_end (self->block_window);
 }
 
-static void
-tandem_window_update_jump_button (TandemWindow *self)
+void
+_tandem_window_update_jump_button (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
 
@@ -345,8 +208,8 @@ tandem_window_update_jump_button (TandemWindow *self)
                           !self->following && (overflows (adjustment) || !shows_end (self)));
 }
 
-static void
-tandem_window_scroll_to_end (TandemWindow *self)
+void
+_tandem_window_scroll_to_end (TandemWindow *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
   guint n = self->block_window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->block_window)) : 0;
@@ -401,8 +264,8 @@ reveal_tick_cb (GtkWidget     *widget,
 
 /* Follows the latest output from now on: after a jump far back, the
  * window shows the conversation's end again */
-static void
-tandem_window_follow (TandemWindow *self)
+void
+_tandem_window_follow (TandemWindow *self)
 {
   self->following = TRUE;
   if (!shows_end (self))
@@ -435,7 +298,7 @@ on_vadjustment_value_changed_cb (TandemWindow  *self,
    * towards the newest, in a window far back: newer ones) */
   tandem_window_check_reveal (self, adjustment);
 
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 }
 
 static gboolean
@@ -447,7 +310,7 @@ follow_tick_cb (GtkWidget     *widget,
 
   self->follow_tick = 0;
   if (self->following)
-    tandem_window_scroll_to_end (self);
+    _tandem_window_scroll_to_end (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -457,8 +320,8 @@ follow_tick_cb (GtkWidget     *widget,
  * changes: a value set then moves the scrollbar but not the rows, since
  * the list view cannot lay itself out again while it is being laid out,
  * and the picture stays where it was. */
-static void
-tandem_window_queue_follow (TandemWindow *self)
+void
+_tandem_window_queue_follow (TandemWindow *self)
 {
   if (self->follow_tick == 0)
     /* On the window: the scroller has no frames while its page is hidden */
@@ -491,11 +354,11 @@ on_vadjustment_changed_cb (TandemWindow  *self,
 {
   self->relayout_pending = FALSE;
   if (self->following)
-    tandem_window_queue_follow (self);
+    _tandem_window_queue_follow (self);
   /* Also when what is shown fits the window: then nothing scrolls */
   tandem_window_check_reveal (self, adjustment);
 
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 }
 
 /**
@@ -514,7 +377,7 @@ tandem_window_user_scrolled (TandemWindow *self)
 
   /* While everything fits there is nothing to read back to */
   self->following = shows_end (self) && (is_at_bottom (adjustment) || !overflows (adjustment));
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 }
 
 static gboolean
@@ -531,7 +394,7 @@ on_transcript_scroll_cb (TandemWindow             *self,
   if (dy < 0 && overflows (adjustment))
     {
       self->following = FALSE;
-      tandem_window_update_jump_button (self);
+      _tandem_window_update_jump_button (self);
     }
 
   return FALSE;
@@ -575,7 +438,7 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
         {
           self->following = FALSE;
           tandem_scroll_span_to_start (self->scroll_span);
-          tandem_window_update_jump_button (self);
+          _tandem_window_update_jump_button (self);
           return TRUE;
         }
       value = 0;
@@ -599,7 +462,7 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
    * scrolls, and the content overflowed when the key was pressed. */
   self->following = shows_end (self) && (value >= bottom - BOTTOM_EPSILON || !overflows (adjustment));
   gtk_adjustment_set_value (adjustment, value);
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 
   return TRUE;
 }
@@ -619,7 +482,7 @@ on_span_scrolled_cb (TandemWindow *self)
     }
 
   self->following = FALSE;
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 }
 
 static void
@@ -655,7 +518,7 @@ tandem_window_update_content_page (TandemWindow *self)
   tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
 
   gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
-  tandem_window_update_jump_button (self);
+  _tandem_window_update_jump_button (self);
 }
 
 /* The latest subagent still at work, or NULL */
@@ -679,7 +542,7 @@ static void
 tandem_window_update_steps (TandemWindow *self)
 {
   const char * const *steps = self->transcript != NULL ? agui_transcript_get_steps (self->transcript) : NULL;
-  gboolean busy = is_busy (self);
+  gboolean busy = _tandem_window_is_busy (self);
   g_autoptr(AguiSubagentRun) subagent = NULL;
   g_autofree char *tooltip = NULL;
   const char *current = NULL;
@@ -730,7 +593,7 @@ tandem_window_update_run_state (TandemWindow *self)
       gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
     }
 
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 /* How the conversation stands, for a screen reader: a status object
@@ -742,7 +605,7 @@ tandem_window_update_status (TandemWindow *self)
 {
   AguiRunState *state = self->session != NULL ? agui_agent_session_get_run_state (self->session) : NULL;
   gboolean same_session = self->status_session == (gpointer) self->session;
-  gboolean busy = is_busy (self);
+  gboolean busy = _tandem_window_is_busy (self);
   const char *text;
 
   if (busy)
@@ -791,23 +654,23 @@ store_opening (TandemWindow *self)
   return application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application));
 }
 
-static void
-tandem_window_update_actions (TandemWindow *self)
+void
+_tandem_window_update_actions (TandemWindow *self)
 {
-  gboolean busy = is_busy (self);
+  gboolean busy = _tandem_window_is_busy (self);
   gboolean waiting = has_pending_interrupts (self);
   gboolean failed = FALSE;
   /* Without its agent a conversation can be read, not continued; nor
    * before the store is open, which would not keep what is sent */
   gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
-  g_autofree char *text = dup_composer_text (self);
+  g_autofree char *text = _tandem_window_dup_composer_text (self);
   gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
 
   if (self->session != NULL)
     failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.send",
-                                 usable && !busy && !waiting && (!is_blank (text) || attached));
+                                 usable && !busy && !waiting && (!_tandem_window_is_blank (text) || attached));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.attach", usable && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
@@ -848,7 +711,7 @@ tandem_window_update_actions (TandemWindow *self)
 static void
 on_session_busy_changed_cb (TandemWindow *self)
 {
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
   tandem_window_update_steps (self);
 }
 
@@ -885,8 +748,8 @@ on_transcript_items_changed_cb (TandemWindow *self)
   tandem_window_remember_thread (self);
 }
 
-static void
-tandem_window_exchange_done (TandemWindow     *self,
+void
+_tandem_window_exchange_done (TandemWindow     *self,
                              AguiAgentSession *session,
                              AguiRunState     *state,
                              const GError     *error)
@@ -913,7 +776,7 @@ tandem_window_exchange_done (TandemWindow     *self,
 
   tandem_window_refresh_threads (self);
   tandem_window_update_title (self);
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 
   if (error != NULL)
     {
@@ -926,7 +789,7 @@ tandem_window_exchange_done (TandemWindow     *self,
     {
       tandem_window_notify (self, "approval", agui_agent_session_get_thread_id (session),
                             _("The agent needs your approval"), NULL);
-      tandem_window_ask_interrupts (self);
+      _tandem_window_ask_interrupts (self);
     }
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
            agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
@@ -947,46 +810,7 @@ on_send_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_send_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_run_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_run_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_regenerate_done_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_regenerate_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_edit_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_edit_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 static void
@@ -999,7 +823,7 @@ on_resume_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_resume_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 /* Interrupts: one dialog each, in turn, then one resume with every answer. */
@@ -1024,7 +848,7 @@ ask_data_free (AskData *data)
   if (self != NULL && self->ask == data)
     {
       self->ask = NULL;
-      tandem_window_update_actions (self);
+      _tandem_window_update_actions (self);
     }
   g_weak_ref_clear (&data->self);
   g_clear_object (&data->session);
@@ -1152,7 +976,7 @@ tandem_window_sync_approval (TandemWindow *self)
         {
           self->ask = NULL;
           gtk_window_close (self->approval_dialog);
-          tandem_window_update_actions (self);
+          _tandem_window_update_actions (self);
           return;
         }
       g_set_object (&self->ask->session, self->session);
@@ -1161,13 +985,13 @@ tandem_window_sync_approval (TandemWindow *self)
   gtk_window_present (self->approval_dialog);
 }
 
-static void
-tandem_window_ask_interrupts (TandemWindow *self)
+void
+_tandem_window_ask_interrupts (TandemWindow *self)
 {
   GListModel *interrupts;
   AskData *data;
 
-  if (tandem_window_asks_shown (self) || !has_pending_interrupts (self) || is_busy (self) ||
+  if (tandem_window_asks_shown (self) || !has_pending_interrupts (self) || _tandem_window_is_busy (self) ||
       self->agent_problem != NULL)
     return;
 
@@ -1193,20 +1017,19 @@ tandem_window_ask_interrupts (TandemWindow *self)
     g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
   data->answers = json_array_new ();
   self->ask = data;
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 
   ask_next (data);
 }
 
 /* The thread list */
 
-static AguiThreadInfo *
-lookup_thread (TandemWindow *self,
+AguiThreadInfo *
+_tandem_window_lookup_thread (TandemWindow *self,
                const char   *thread_id)
 {
   return thread_id != NULL && self->threads != NULL ? agui_thread_list_lookup (self->threads, thread_id, NULL) : NULL;
 }
-
 
 /* @agent_name: the conversation's agent, or %NULL for the demo agent */
 static void
@@ -1235,7 +1058,7 @@ tandem_window_update_title (TandemWindow *self)
   const char *title = NULL;
 
   if (self->session != NULL)
-    thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
+    thread = _tandem_window_lookup_thread (self, agui_agent_session_get_thread_id (self->session));
   if (thread != NULL)
     title = agui_thread_info_get_title (thread);
 
@@ -1424,7 +1247,7 @@ static void
 tandem_window_update_notice (TandemWindow *self)
 {
   g_autofree char *thread_id = tandem_run_registry_dup_unasked (self->runs);
-  AguiThreadInfo *info = lookup_thread (self, thread_id);
+  AguiThreadInfo *info = _tandem_window_lookup_thread (self, thread_id);
 
   tandem_approval_notice_set_thread (self->approval_notice, thread_id,
                                      info != NULL ? agui_thread_info_get_title (info) : NULL);
@@ -1453,7 +1276,7 @@ static void
 on_runs_approval_needed_cb (TandemWindow *self,
                             const char   *thread_id)
 {
-  AguiThreadInfo *info = lookup_thread (self, thread_id);
+  AguiThreadInfo *info = _tandem_window_lookup_thread (self, thread_id);
   const char *title = info != NULL ? agui_thread_info_get_title (info) : NULL;
 
   tandem_window_update_notice (self);
@@ -1463,8 +1286,8 @@ on_runs_approval_needed_cb (TandemWindow *self,
 
 /* Whether another run may start; when too many are going, says why the
  * message was not sent (it stays in the composer). */
-static gboolean
-tandem_window_may_run (TandemWindow *self)
+gboolean
+_tandem_window_may_run (TandemWindow *self)
 {
   g_autofree char *text = NULL;
   guint max;
@@ -1481,23 +1304,6 @@ tandem_window_may_run (TandemWindow *self)
   tandem_window_show_toast (self, text);
 
   return FALSE;
-}
-
-static void
-open_thread_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-
-  if (self->session == NULL || g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) != 0)
-    tandem_window_open_thread (self, thread_id);
-  else if (tandem_run_registry_take_unasked (self->runs, thread_id))
-    tandem_window_ask_interrupts (self);
-
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
 /**
@@ -1755,7 +1561,7 @@ tandem_window_finish_open (TandemWindow  *self,
 }
 
 /* Opens the conversation for reading only: its agent cannot be reached.
- * The transport is never run (see tandem_window_update_actions()). */
+ * The transport is never run (see _tandem_window_update_actions()). */
 static void
 tandem_window_finish_open_without_agent (TandemWindow *self,
                                          const char   *thread_id,
@@ -1827,15 +1633,15 @@ static char *
 dup_thread_agent (TandemWindow *self,
                   const char   *thread_id)
 {
-  AguiThreadInfo *thread = lookup_thread (self, thread_id);
+  AguiThreadInfo *thread = _tandem_window_lookup_thread (self, thread_id);
 
   return thread != NULL ? g_strdup (agui_thread_info_get_agent_id (thread)) : NULL;
 }
 
 /* @agent_id: the agent to use, or NULL for the conversation's own (the
  * last used one for a new conversation) */
-static void
-tandem_window_open (TandemWindow *self,
+void
+_tandem_window_open (TandemWindow *self,
                     const char   *thread_id,
                     const char   *agent_id)
 {
@@ -1912,7 +1718,7 @@ is_new_conversation (TandemWindow *self)
   if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
     return FALSE;
 
-  return lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
+  return _tandem_window_lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
 }
 
 static void
@@ -1982,24 +1788,7 @@ on_agent_selected_cb (TandemWindow *self)
     tandem_agents_set_active_id (self->agents, id);
 
   /* A new conversation starts over with that agent */
-  tandem_window_open (self, NULL, id);
-}
-
-static void
-continue_with_agent_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  TandemAgent *agent = gtk_drop_down_get_selected_item (self->continue_dropdown);
-
-  if (agent == NULL || self->session == NULL)
-    return;
-
-  tandem_agents_set_active_id (self->agents, tandem_agent_get_id (agent));
-  /* The same thread goes on with that agent; the store records it with
-   * the next turn. */
-  tandem_window_open (self, agui_agent_session_get_thread_id (self->session), tandem_agent_get_id (agent));
+  _tandem_window_open (self, NULL, id);
 }
 
 /* The composer */
@@ -2045,9 +1834,9 @@ tandem_window_handle_composer_key (TandemWindow    *self,
   if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK)) != 0)
     return FALSE;
 
-  text = dup_composer_text (self);
-  if ((!is_blank (text) || tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0) &&
-      !is_busy (self) && !has_pending_interrupts (self))
+  text = _tandem_window_dup_composer_text (self);
+  if ((!_tandem_window_is_blank (text) || tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0) &&
+      !_tandem_window_is_busy (self) && !has_pending_interrupts (self))
     gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
 
   return TRUE;
@@ -2072,7 +1861,7 @@ tandem_window_handle_escape (TandemWindow *self)
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
   focus = gtk_root_get_focus (GTK_ROOT (self));
-  if (!is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+  if (!_tandem_window_is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
     return FALSE;
 
   if (focus != self->composer && !gtk_widget_is_ancestor (focus, self->composer) &&
@@ -2114,18 +1903,18 @@ tandem_window_send (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (text != NULL);
 
-  if (self->session == NULL || is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
+  if (self->session == NULL || _tandem_window_is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
-  if (!tandem_window_may_run (self))
+  if (!_tandem_window_may_run (self))
     return;
 
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  tandem_window_follow (self);
+  _tandem_window_follow (self);
 
   agui_agent_session_send_async (self->session, text, NULL, self->cancellable,
                                  on_send_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 static void
@@ -2138,12 +1927,12 @@ on_send_message_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_send_message_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 /* The text and the files attached, as one multimodal user message */
-static void
-tandem_window_send_with_attachments (TandemWindow *self,
+void
+_tandem_window_send_with_attachments (TandemWindow *self,
                                      const char   *text)
 {
   g_autoptr(JsonObject) message = NULL;
@@ -2152,11 +1941,11 @@ tandem_window_send_with_attachments (TandemWindow *self,
 
   if (self->session == NULL || has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
-  if (!tandem_window_may_run (self))
+  if (!_tandem_window_may_run (self))
     return;
 
   content = json_array_new ();
-  if (!is_blank (text))
+  if (!_tandem_window_is_blank (text))
     {
       JsonObject *part = json_object_new ();
 
@@ -2177,11 +1966,11 @@ tandem_window_send_with_attachments (TandemWindow *self,
   tandem_attachment_tray_clear (self->attachment_tray);
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  tandem_window_follow (self);
+  _tandem_window_follow (self);
 
   agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
                                          on_send_message_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 static void
@@ -2256,213 +2045,6 @@ on_composer_paste_cb (TandemWindow *self,
 
 /* Actions */
 
-static void
-send_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autofree char *text = dup_composer_text (self);
-
-  if (is_busy (self))
-    return;
-
-  if (tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0)
-    {
-      tandem_window_send_with_attachments (self, text);
-      return;
-    }
-
-  if (is_blank (text))
-    return;
-  /* Refused, the message stays to be sent later */
-  if (!tandem_window_may_run (self))
-    return;
-
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
-  tandem_window_send (self, text);
-}
-
-/* An example prompt of the welcome page, sent as if typed */
-static void
-send_prompt_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (is_busy (self))
-    return;
-
-  tandem_window_send (self, g_variant_get_string (parameter, NULL));
-}
-
-static void
-stop_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session != NULL)
-    agui_agent_session_cancel (self->session);
-}
-
-static void
-retry_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
-    return;
-
-  /* The person's message is already in the thread: run the agent on it again. */
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_run_async (self->session, NULL, self->cancellable, on_run_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-/* Regenerate and edit fork the thread: the earlier branch is kept. */
-static void
-regenerate_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
-    return;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_regenerate_async (self->session, g_variant_get_string (parameter, NULL), NULL,
-                                       self->cancellable, on_regenerate_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-static void
-edit_message_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *id, *text;
-
-  g_variant_get (parameter, "(&s&s)", &id, &text);
-  if (self->session == NULL || is_busy (self) || is_blank (text) || !tandem_window_may_run (self))
-    return;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable,
-                                 on_edit_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-static void
-choose_branch_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-  const char *id;
-  guint index;
-
-  GListModel *rows;
-  guint row = G_MAXUINT;
-
-  g_variant_get (parameter, "(&su)", &id, &index);
-  if (self->session == NULL)
-    return;
-
-  rows = G_LIST_MODEL (agui_agent_session_get_transcript (self->session));
-  for (guint i = 0; i < g_list_model_get_n_items (rows) && row == G_MAXUINT; i++)
-    {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
-
-      if (g_strcmp0 (agui_message_get_id (message), id) == 0)
-        row = i;
-    }
-
-  /* The person is reading this turn: the view stays on it, at the
-   * version chosen, rather than follow the new branch to its end. */
-  self->following = FALSE;
-  if (!agui_agent_session_choose_branch (self->session, id, index, &error))
-    g_warning ("%s", error->message);
-  else if (row != G_MAXUINT && row < g_list_model_get_n_items (rows))
-    {
-      g_autoptr(AguiMessage) chosen = g_list_model_get_item (rows, row);
-      guint position = tandem_block_list_find_message (self->blocks, chosen);
-
-      if (position != G_MAXUINT)
-        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u",
-                                    tandem_block_window_to_window (self->block_window, position, REVEAL_BLOCKS));
-    }
-  tandem_window_update_actions (self);
-}
-
-static void
-answer_interrupts_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  tandem_window_ask_interrupts (TANDEM_WINDOW (widget));
-}
-
-static void
-jump_to_latest_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  tandem_window_follow (self);
-  tandem_window_scroll_to_end (self);
-  tandem_window_queue_follow (self);
-  tandem_window_update_jump_button (self);
-}
-
-static void
-new_chat_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  tandem_window_new_chat (TANDEM_WINDOW (widget));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  adw_flap_set_reveal_flap (self->flap, TRUE);
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-/* Find in Conversation; with no conversation to search, the list of them */
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") != 0)
-    {
-      search_action (widget, action_name, parameter);
-      return;
-    }
-
-  tandem_conversation_search_open (self->conversation_search);
-}
-
 /* Stepping to a match is reading back: new output must not take the
  * view away from it. */
 static void
@@ -2472,25 +2054,7 @@ on_search_current_changed_cb (TandemWindow *self)
     return;
 
   self->following = FALSE;
-  tandem_window_update_jump_button (self);
-}
-
-static void
-focus_composer_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  tandem_keyboard_focus_composer (TANDEM_WINDOW (widget)->keyboard);
-}
-
-static void
-toggle_sidebar_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+  _tandem_window_update_jump_button (self);
 }
 
 /* The window's buttons belong in its corners, whichever pane is there */
@@ -2522,555 +2086,7 @@ on_inspector_flap_changed_cb (TandemWindow *self)
     g_settings_set_boolean (self->settings, "inspector-visible", adw_flap_get_reveal_flap (self->inspector_flap));
 }
 
-static void
-on_thread_renamed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  /* A window closed meanwhile has nowhere to say it. */
-  if (!agui_session_store_rename_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-on_rename_response_cb (AdwMessageDialog *dialog,
-                       const char       *response,
-                       gpointer          user_data)
-{
-  TandemWindow *self = TANDEM_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
-  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
-  const char *thread_id = user_data;
-  const char *title;
-
-  if (g_strcmp0 (response, "rename") != 0 || self->store == NULL)
-    return;
-
-  title = gtk_editable_get_text (GTK_EDITABLE (entry));
-  if (is_blank (title))
-    return;
-
-  /* The thread list hears of it from the store, before this returns. */
-  self->thread_writes++;
-  agui_session_store_rename_thread_async (self->store, thread_id, title, NULL,
-                                          on_thread_renamed_cb, g_object_ref (self));
-}
-
-static void
-free_string_closure_data (gpointer  data,
-                          GClosure *closure)
-{
-  g_free (data);
-}
-
-static void
-rename_thread_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-  AguiThreadInfo *thread = lookup_thread (self, thread_id);
-  GtkWidget *dialog;
-  GtkWidget *entry;
-
-  if (self->store == NULL)
-    return;
-
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Rename Conversation"), NULL);
-  entry = gtk_entry_new ();
-  if (thread != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (entry), agui_thread_info_get_title (thread));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"),
-                                  -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_data (dialog, "response", G_CALLBACK (on_rename_response_cb),
-                         g_strdup (thread_id), free_string_closure_data, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_thread_pinned_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_set_thread_pinned_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-tandem_window_set_thread_pinned (TandemWindow *self,
-                                 const char   *thread_id,
-                                 gboolean      pinned)
-{
-  if (self->store == NULL || thread_id == NULL)
-    return;
-
-  /* The thread list hears of it from the store and moves the row. */
-  self->thread_writes++;
-  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL,
-                                              on_thread_pinned_cb, g_object_ref (self));
-}
-
-/* From a row's menu: (id, whether to pin it) */
-static void
-set_thread_pinned_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  const char *thread_id;
-  gboolean pinned;
-
-  g_variant_get (parameter, "(&sb)", &thread_id, &pinned);
-  tandem_window_set_thread_pinned (TANDEM_WINDOW (widget), thread_id, pinned);
-}
-
-/* From the keyboard: the conversation shown */
-static void
-toggle_pinned_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  AguiThreadInfo *thread;
-
-  if (self->session == NULL)
-    return;
-
-  thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
-  if (thread != NULL)
-    tandem_window_set_thread_pinned (self, agui_thread_info_get_id (thread),
-                                     !agui_thread_info_get_pinned (thread));
-}
-
-typedef struct
-{
-  GWeakRef  window;
-  char     *thread_id;
-} DeleteData;
-
-static void
-delete_data_free (gpointer  user_data,
-                  GClosure *closure)
-{
-  DeleteData *data = user_data;
-
-  g_weak_ref_clear (&data->window);
-  g_free (data->thread_id);
-  g_free (data);
-}
-
-static void
-on_delete_toast_button_clicked_cb (AdwToast   *toast,
-                                   DeleteData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
-
-  if (self == NULL)
-    return;
-
-  g_hash_table_remove (self->pending_deletes, data->thread_id);
-  tandem_window_refresh_threads (self);
-}
-
-static void
-on_thread_deleted_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_delete_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-on_delete_toast_dismissed_cb (AdwToast   *toast,
-                              DeleteData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
-
-  if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
-    return;
-
-  if (self->store != NULL)
-    {
-      self->thread_writes++;
-      agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
-                                              on_thread_deleted_cb, g_object_ref (self));
-    }
-}
-
-static void
-delete_thread_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-  DeleteData *data;
-  AdwToast *toast;
-
-  g_hash_table_add (self->pending_deletes, g_strdup (thread_id));
-  tandem_window_refresh_threads (self);
-
-  /* A conversation deleted is not answered any more */
-  if (self->session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (self->session), thread_id) == 0)
-    {
-      agui_agent_session_cancel (self->session);
-      tandem_window_new_chat (self);
-    }
-  tandem_run_registry_forget (self->runs, thread_id);
-
-  data = g_new0 (DeleteData, 1);
-  g_weak_ref_init (&data->window, self);
-  data->thread_id = g_strdup (thread_id);
-
-  toast = adw_toast_new (_("Conversation deleted"));
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  g_signal_connect (toast, "button-clicked", G_CALLBACK (on_delete_toast_button_clicked_cb), data);
-  g_signal_connect_data (toast, "dismissed", G_CALLBACK (on_delete_toast_dismissed_cb), data, delete_data_free, 0);
-  tandem_toaster_add (self->toaster, toast);
-}
-
-static void
-flush_pending_deletes (TandemWindow *self)
-{
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, self->pending_deletes);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      /* The window is closing: nobody is left to hear an error. The job
-       * holds the store, so the delete happens even after the window is gone. */
-      if (self->store != NULL)
-        agui_session_store_delete_thread_async (self->store, key, NULL, NULL, NULL);
-      g_hash_table_iter_remove (&iter);
-    }
-}
-
 /* Export and import, in the formats of tandem-cli show and import */
-
-static void
-on_export_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tandem_conversation_export_finish (result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_error_dialog (self, _("Could Not Export the Conversation"), error->message);
-      return;
-    }
-
-  tandem_window_show_toast (self, _("Conversation exported"));
-}
-
-/**
- * tandem_window_export_to_file:
- * @self: a window
- * @format: Markdown or Tandem's JSON
- * @file: where to write it
- *
- * Writes the conversation shown to @file, as the export's file chooser
- * does once the person chose where; says in a toast how it went.
- */
-void
-tandem_window_export_to_file (TandemWindow       *self,
-                              TandemExportFormat  format,
-                              GFile              *file)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  if (self->session == NULL || self->store == NULL)
-    {
-      tandem_window_show_toast (self, _("This conversation is not saved, so it cannot be exported"));
-      return;
-    }
-
-  tandem_conversation_export_async (self->store, agui_agent_session_get_thread_id (self->session),
-                                    format, file, self->cancellable, on_export_done_cb, g_object_ref (self));
-}
-
-static void
-on_import_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *thread_id = tandem_conversation_import_finish (result, &error);
-
-  if (thread_id == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_error_dialog (self, _("Could Not Import the Conversation"), error->message);
-      return;
-    }
-
-  tandem_window_refresh_threads (self);
-  tandem_window_open_thread (self, thread_id);
-  tandem_window_show_toast (self, _("Conversation imported"));
-}
-
-/**
- * tandem_window_import_file:
- * @self: a window
- * @file: a JSON export
- *
- * Adds the conversation in @file as a new one and opens it, as the
- * import's file chooser does, or says in a dialog why it could not.
- */
-void
-tandem_window_import_file (TandemWindow *self,
-                           GFile        *file)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  if (self->store == NULL)
-    {
-      tandem_window_show_toast (self, _("Conversations are not being saved, so none can be imported"));
-      return;
-    }
-
-  tandem_conversation_import_async (self->store, file, self->cancellable, on_import_done_cb, g_object_ref (self));
-}
-
-/**
- * tandem_window_receive_files:
- * @self: a window
- * @files: (element-type GFile): files dropped on the window
- *
- * A JSON export is imported; anything else is attached to the message
- * being written. The drop target calls this; tests call it directly, as
- * GTK cannot synthesize a drop.
- */
-void
-tandem_window_receive_files (TandemWindow *self,
-                             GSList       *files)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-
-  for (GSList *l = files; l != NULL; l = l->next)
-    {
-      if (tandem_conversation_is_export (l->data))
-        tandem_window_import_file (self, l->data);
-      else
-        tandem_window_attach_file (self, l->data);
-    }
-}
-
-static gboolean
-on_drop_cb (TandemWindow  *self,
-            const GValue  *value,
-            double         x,
-            double         y,
-            GtkDropTarget *target)
-{
-  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    return FALSE;
-
-  tandem_window_receive_files (self, g_value_get_boxed (value));
-
-  return TRUE;
-}
-
-static void
-tandem_window_clear_file_chooser (TandemWindow *self)
-{
-  if (self->file_chooser == NULL)
-    return;
-
-  g_signal_handlers_disconnect_by_data (self->file_chooser, self);
-  gtk_native_dialog_destroy (self->file_chooser);
-  g_clear_object (&self->file_chooser);
-}
-
-static void
-on_file_chooser_response_cb (TandemWindow    *self,
-                             int              response,
-                             GtkNativeDialog *chooser)
-{
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GFile) file = NULL;
-  GtkFileChooserAction action = gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser));
-  gboolean attaches = self->chooser_attaches;
-
-  if (response == GTK_RESPONSE_ACCEPT && attaches)
-    files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-  else if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  /* The chooser goes before anything it chose can open another */
-  tandem_window_clear_file_chooser (self);
-
-  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
-    {
-      g_autoptr(GFile) attached = g_list_model_get_item (files, i);
-
-      tandem_window_attach_file (self, attached);
-    }
-
-  if (file == NULL)
-    return;
-
-  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    {
-      g_autoptr(GFile) folder = g_file_get_parent (file);
-
-      if (self->settings != NULL && folder != NULL)
-        {
-          g_autofree char *uri = g_file_get_uri (folder);
-
-          g_settings_set_string (self->settings, "export-folder", uri);
-        }
-      tandem_window_export_to_file (self, self->export_format, file);
-    }
-  else
-    tandem_window_import_file (self, file);
-}
-
-/* GtkFileChooserNative: the portal's chooser inside Flatpak, GTK's own
- * elsewhere (GtkFileDialog needs GTK 4.10) */
-static void
-tandem_window_show_file_chooser (TandemWindow         *self,
-                                 const char           *title,
-                                 GtkFileChooserAction  action,
-                                 const char           *accept,
-                                 GtkFileFilter        *filter)
-{
-  GtkFileChooserNative *chooser;
-
-  tandem_window_clear_file_chooser (self);
-  self->chooser_attaches = FALSE;
-  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  if (filter != NULL)
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  self->file_chooser = GTK_NATIVE_DIALOG (chooser);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_file_chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (self->file_chooser);
-}
-
-static char *
-dup_export_name (TandemWindow       *self,
-                 TandemExportFormat  format)
-{
-  const char *title = adw_window_title_get_title (self->window_title);
-  /* Characters some file systems (a USB stick's FAT) refuse */
-  g_autofree char *safe = g_strdelimit (g_strdup (title != NULL && title[0] != '\0' ? title : _("Conversation")),
-                                        "/\\:?*\"<>|", '-');
-
-  return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
-}
-
-/* Where an export starts: the folder of the last one while it is there,
- * else Documents, else home; never the working directory, which for an
- * app started from the desktop is nothing the person chose */
-static GFile *
-dup_export_folder (TandemWindow *self)
-{
-  g_autofree char *uri = self->settings != NULL ? g_settings_get_string (self->settings, "export-folder") : NULL;
-  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-
-  if (uri != NULL && uri[0] != '\0')
-    {
-      g_autoptr(GFile) last = g_file_new_for_uri (uri);
-
-      if (g_file_query_file_type (last, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-        return g_steal_pointer (&last);
-    }
-
-  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
-    return g_file_new_for_path (documents);
-
-  return g_file_new_for_path (g_get_home_dir ());
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  gboolean json = g_strcmp0 (g_variant_get_string (parameter, NULL), "json") == 0;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autoptr(GFile) folder = NULL;
-  g_autofree char *name = NULL;
-
-  self->export_format = json ? TANDEM_EXPORT_JSON : TANDEM_EXPORT_MARKDOWN;
-  name = dup_export_name (self, self->export_format);
-  if (json)
-    {
-      gtk_file_filter_set_name (filter, _("Tandem Conversations"));
-      gtk_file_filter_add_suffix (filter, "json");
-    }
-  else
-    {
-      gtk_file_filter_set_name (filter, _("Markdown"));
-      gtk_file_filter_add_suffix (filter, "md");
-    }
-
-  tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
-  folder = dup_export_folder (self);
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->file_chooser), folder, NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
-}
-
-static void
-attach_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  tandem_window_show_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
-  self->chooser_attaches = TRUE;
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->file_chooser), TRUE);
-}
-
-static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Tandem Conversations"));
-  gtk_file_filter_add_suffix (filter, "json");
-  tandem_window_show_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                   _("_Import"), filter);
-}
 
 /* GObject */
 
@@ -3146,7 +2162,7 @@ tandem_window_close_request (GtkWindow *window)
       tandem_window_remember_thread (self);
     }
 
-  flush_pending_deletes (self);
+  _tandem_window_flush_pending_deletes (self);
 
   /* Closing while agents answer stops every run as Stop does, and the
    * window, hidden at once, goes when the turns (the person's messages
@@ -3194,7 +2210,7 @@ tandem_window_adopt_store (TandemWindow *self)
       self->keep_composer_text = TRUE;
       tandem_window_new_chat (self);
     }
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 static void
@@ -3277,7 +2293,7 @@ tandem_window_dispose (GObject *object)
   g_clear_handle_id (&self->close_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
-  tandem_window_clear_file_chooser (self);
+  _tandem_window_clear_file_chooser (self);
   if (self->follow_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
   self->follow_tick = 0;
@@ -3286,7 +2302,7 @@ tandem_window_dispose (GObject *object)
   self->reveal_tick = 0;
 
   if (self->pending_deletes != NULL)
-    flush_pending_deletes (self);
+    _tandem_window_flush_pending_deletes (self);
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
   g_clear_object (&self->keyboard);
@@ -3417,29 +2433,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_inspector_flap_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
-  gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
-  gtk_widget_class_install_action (widget_class, "win.send-prompt", "s", send_prompt_action);
-  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
-  gtk_widget_class_install_action (widget_class, "win.regenerate", "s", regenerate_action);
-  gtk_widget_class_install_action (widget_class, "win.edit-message", "(ss)", edit_message_action);
-  gtk_widget_class_install_action (widget_class, "win.choose-branch", "(su)", choose_branch_action);
-  gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
-  gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
-  gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
-  gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
-  gtk_widget_class_install_action (widget_class, "win.open-thread", "s", open_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
-  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
-  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.set-thread-pinned", "(sb)", set_thread_pinned_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-pinned", NULL, toggle_pinned_action);
+  _tandem_window_class_init_actions (widget_class);
 }
 
 static void
@@ -3484,14 +2478,14 @@ tandem_window_init (TandemWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
-                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
   g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
                            G_CALLBACK (tandem_window_remember_thread), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer_view, "paste-clipboard",
                            G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
-                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
@@ -3536,13 +2530,11 @@ tandem_window_init (TandemWindow *self)
   tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
                                 GTK_WIDGET (self->interrupt_revealer));
 
-  controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
-  g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  _tandem_window_init_actions (self);
   g_signal_connect_object (self->conversation_search, "notify::current",
                            G_CALLBACK (on_search_current_changed_cb), self, G_CONNECT_SWAPPED);
 
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 /* API */
@@ -3627,7 +2619,7 @@ tandem_window_set_session (TandemWindow     *self,
   if (self->keep_composer_text)
     {
       /* What the person typed while the store opened is theirs: it stays */
-      g_autofree char *typed = dup_composer_text (self);
+      g_autofree char *typed = _tandem_window_dup_composer_text (self);
 
       tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
       if (typed[0] != '\0')
@@ -3641,7 +2633,7 @@ tandem_window_set_session (TandemWindow     *self,
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
@@ -3655,12 +2647,12 @@ tandem_window_set_session (TandemWindow     *self,
   tandem_window_update_agent (self);
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
   tandem_window_sync_approval (self);
   /* Its questions, asked while it was out of sight, are put now */
   if (tandem_run_registry_take_unasked (self->runs, agui_agent_session_get_thread_id (session)))
-    tandem_window_ask_interrupts (self);
-  tandem_window_queue_follow (self);
+    _tandem_window_ask_interrupts (self);
+  _tandem_window_queue_follow (self);
 }
 
 /**
@@ -3674,7 +2666,7 @@ tandem_window_new_chat (TandemWindow *self)
 {
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  tandem_window_open (self, NULL, NULL);
+  _tandem_window_open (self, NULL, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
 }
 
@@ -3694,7 +2686,7 @@ on_reopen_draft_cb (GObject      *object,
       gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) == 0)
     {
       /* The same new conversation, its draft read back by the keeper */
-      tandem_window_open (self, thread_id, NULL);
+      _tandem_window_open (self, thread_id, NULL);
       gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
       return;
     }
@@ -3793,7 +2785,7 @@ tandem_window_open_thread (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (thread_id != NULL);
 
-  tandem_window_open (self, thread_id, NULL);
+  _tandem_window_open (self, thread_id, NULL);
 }
 
 /**
