@@ -277,8 +277,7 @@ search_action (GtkWidget  *widget,
   TandemWindow *self = TANDEM_WINDOW (widget);
 
   adw_flap_set_reveal_flap (self->flap, TRUE);
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  tandem_sidebar_start_search (self->sidebar);
 }
 
 /* Find in Conversation; with no conversation to search, the list of them */
@@ -481,7 +480,7 @@ on_delete_toast_button_clicked_cb (AdwToast   *toast,
   if (self == NULL)
     return;
 
-  g_hash_table_remove (self->pending_deletes, data->thread_id);
+  tandem_sidebar_unhide_thread (self->sidebar, data->thread_id);
   tandem_window_refresh_threads (self);
 }
 
@@ -505,7 +504,7 @@ on_delete_toast_dismissed_cb (AdwToast   *toast,
 {
   g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
 
-  if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
+  if (self == NULL || !tandem_sidebar_unhide_thread (self->sidebar, data->thread_id))
     return;
 
   if (self->store != NULL)
@@ -526,8 +525,7 @@ delete_thread_action (GtkWidget  *widget,
   DeleteData *data;
   AdwToast *toast;
 
-  g_hash_table_add (self->pending_deletes, g_strdup (thread_id));
-  tandem_window_refresh_threads (self);
+  tandem_sidebar_hide_thread (self->sidebar, thread_id);
 
   /* A conversation deleted is not answered any more */
   if (self->session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (self->session), thread_id) == 0)
@@ -552,17 +550,19 @@ delete_thread_action (GtkWidget  *widget,
 void
 _tandem_window_flush_pending_deletes (TandemWindow *self)
 {
-  GHashTableIter iter;
-  gpointer key;
+  g_auto(GStrv) hidden = NULL;
 
-  g_hash_table_iter_init (&iter, self->pending_deletes);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  /* Disposed twice: the sidebar is gone the second time */
+  if (self->sidebar == NULL)
+    return;
+
+  hidden = tandem_sidebar_take_hidden (self->sidebar);
+  for (guint i = 0; hidden[i] != NULL; i++)
     {
       /* The window is closing: nobody is left to hear an error. The job
        * holds the store, so the delete happens even after the window is gone. */
       if (self->store != NULL)
-        agui_session_store_delete_thread_async (self->store, key, NULL, NULL, NULL);
-      g_hash_table_iter_remove (&iter);
+        agui_session_store_delete_thread_async (self->store, hidden[i], NULL, NULL, NULL);
     }
 }
 

@@ -17,6 +17,7 @@
 #include "tandem-run-registry.h"
 #include "tandem-save-banner.h"
 #include "tandem-scroll-span.h"
+#include "tandem-sidebar.h"
 #include "tandem-state-inspector.h"
 #include "tandem-toaster.h"
 #include "tandem-welcome-prompts.h"
@@ -65,7 +66,6 @@ struct _TandemWindow
   GCancellable         *cancellable;
   GCancellable         *open_cancellable;
   GtkWindow            *approval_dialog;
-  GHashTable           *pending_deletes;
   char                 *last_user_text;
   /* The store opened: what was typed goes to the conversation kept */
   gboolean              keep_composer_text;
@@ -78,16 +78,9 @@ struct _TandemWindow
   guint                 preedit_active : 1;
   struct _AskData      *ask;           /* the questions being asked, or NULL */
   char                 *composer_hint;
-  /* The store's threads, and what the sidebar shows of them: titles
-   * and agents are read from the list rather than asked of the store. */
-  AguiThreadList       *threads;
-  GtkFilterListModel   *visible_threads;
-  GtkCustomFilter      *thread_filter;
-  char                 *folded_search;
   /* Renames and deletes the store has not answered yet */
   guint                 thread_writes;
   guint                 syncing_dropdown : 1;
-  guint                 waiting_only : 1;
 
   TandemToaster        *toaster;
   TandemKeyboard       *keyboard;
@@ -96,11 +89,7 @@ struct _TandemWindow
   /* Template children */
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
-  GtkWidget            *sidebar;
-  GtkSearchBar         *search_bar;
-  GtkSearchEntry       *search_entry;
-  GtkStack             *threads_stack;
-  GtkListBox           *thread_list;
+  TandemSidebar        *sidebar;
   AdwWindowTitle       *window_title;
   GtkDropDown          *agent_dropdown;
   GtkWidget            *agent_missing_banner;
@@ -116,7 +105,6 @@ struct _TandemWindow
   GtkStack             *content_stack;
   AdwStatusPage        *welcome_page;
   GtkWidget            *welcome_preferences_button;
-  GtkWidget            *sidebar_title;
   GtkWidget            *inspector_button;
   GtkWidget            *inspector_close_button;
   TandemWelcomePrompts *welcome_prompts;

@@ -17,7 +17,7 @@
 #include "tandem-block-row.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-quit-dialog.h"
-#include "tandem-thread-row.h"
+#include "tandem-sidebar.h"
 #include "tandem-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -1026,9 +1026,9 @@ _tandem_window_ask_interrupts (TandemWindow *self)
 
 AguiThreadInfo *
 _tandem_window_lookup_thread (TandemWindow *self,
-               const char   *thread_id)
+                              const char   *thread_id)
 {
-  return thread_id != NULL && self->threads != NULL ? agui_thread_list_lookup (self->threads, thread_id, NULL) : NULL;
+  return tandem_sidebar_lookup_thread (self->sidebar, thread_id);
 }
 
 /* @agent_name: the conversation's agent, or %NULL for the demo agent */
@@ -1100,141 +1100,6 @@ has_open_questions (TandemWindow *self)
   return self->session != NULL && tandem_session_waits_for_person (self->session);
 }
 
-/* A conversation alive in the window (shown, running or waiting) may be
- * ahead of the store (its turn is written in a worker); the others are
- * as their last turn left them. */
-static gboolean
-thread_is_waiting (TandemWindow   *self,
-                   AguiThreadInfo *info)
-{
-  AguiAgentSession *live = tandem_run_registry_lookup (self->runs, agui_thread_info_get_id (info));
-
-  if (self->session != NULL &&
-      g_strcmp0 (agui_thread_info_get_id (info), agui_agent_session_get_thread_id (self->session)) == 0)
-    return has_open_questions (self);
-  if (live != NULL)
-    return tandem_session_waits_for_person (live);
-
-  return agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER;
-}
-
-/* Working, waiting, or an answer not yet seen */
-static void
-tandem_window_mark_row (TandemWindow    *self,
-                        TandemThreadRow *row)
-{
-  AguiThreadInfo *info = tandem_thread_row_get_info (row);
-  const char *thread_id = agui_thread_info_get_id (info);
-
-  tandem_thread_row_set_waiting (row, thread_is_waiting (self, info));
-  tandem_thread_row_set_activity (row,
-                                  tandem_run_registry_is_working (self->runs, thread_id),
-                                  tandem_run_registry_is_unseen (self->runs, thread_id));
-}
-
-static char *
-fold_for_search (const char *text)
-{
-  g_autofree char *normalized = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
-
-  return normalized != NULL ? g_utf8_casefold (normalized, -1) : g_strdup ("");
-}
-
-/* What the sidebar shows of the thread list, decided in memory: not a
- * conversation being deleted, only those that wait in the inbox, and
- * with a search those whose title has it or whose messages the store
- * found it in (they carry a snippet). */
-static gboolean
-thread_filter_func (gpointer item,
-                    gpointer user_data)
-{
-  TandemWindow *self = user_data;
-  AguiThreadInfo *info = item;
-  g_autofree char *title = NULL;
-
-  if (g_hash_table_contains (self->pending_deletes, agui_thread_info_get_id (info)))
-    return FALSE;
-  if (self->waiting_only && !thread_is_waiting (self, info))
-    return FALSE;
-  if (self->folded_search == NULL)
-    return TRUE;
-  if (agui_thread_info_get_snippet (info) != NULL)
-    return TRUE;
-
-  title = fold_for_search (agui_thread_info_get_title (info));
-  return strstr (title, self->folded_search) != NULL;
-}
-
-static GtkWidget *
-create_thread_row_cb (gpointer item,
-                      gpointer user_data)
-{
-  TandemWindow *self = user_data;
-  GtkWidget *row = tandem_thread_row_new (item);
-
-  tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-
-  return row;
-}
-
-/* The rows are the list box's, made from the filtered list; what is
- * left to the window is which one is selected, the marks of the
- * conversations alive in it, and what an empty list says. */
-static void
-tandem_window_update_threads (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  const char *current = self->session ? agui_agent_session_get_thread_id (self->session) : NULL;
-  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->visible_threads));
-  GtkListBoxRow *selected = NULL;
-  GtkListBoxRow *row;
-
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
-    {
-      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
-
-      if (g_strcmp0 (agui_thread_info_get_id (info), current) == 0)
-        selected = row;
-      tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-    }
-  if (selected != NULL)
-    gtk_list_box_select_row (self->thread_list, selected);
-  else
-    gtk_list_box_unselect_all (self->thread_list);
-
-  if (n_shown == 0 && search[0] != '\0' && !self->waiting_only)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-      g_autofree char *text = g_strdup_printf (_("No conversation matches “%s”."), search);
-
-      /* A search that finds nothing is not an empty list */
-      adw_status_page_set_icon_name (page, "edit-find-symbolic");
-      adw_status_page_set_title (page, _("No Results"));
-      adw_status_page_set_description (page, text);
-    }
-  else if (n_shown == 0 && self->waiting_only)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-
-      /* Conversations exist; none of them needs the person */
-      adw_status_page_set_icon_name (page, "emblem-ok-symbolic");
-      adw_status_page_set_title (page, _("Nothing Waits for You"));
-      adw_status_page_set_description (page, _("No conversation is waiting for you."));
-    }
-  else if (n_shown == 0)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-
-      adw_status_page_set_icon_name (page, "chat-message-new-symbolic");
-      adw_status_page_set_title (page, _("No Conversations"));
-      adw_status_page_set_description (page,
-                                       self->store != NULL ? _("Your conversations will appear here.")
-                                                           : _("Conversations are not saved."));
-    }
-  gtk_stack_set_visible_child_name (self->threads_stack, n_shown > 0 ? "list" : "empty");
-  tandem_window_update_title (self);
-}
-
 /* Conversations in the background
  *
  * Each conversation keeps its session while its answer is written or a
@@ -1257,18 +1122,7 @@ static void
 on_runs_changed_cb (TandemWindow *self,
                     const char   *thread_id)
 {
-  GtkListBoxRow *row;
-
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
-    {
-      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
-
-      if (g_strcmp0 (agui_thread_info_get_id (info), thread_id) == 0)
-        tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-    }
-  /* The approval inbox lists what waits now */
-  if (self->waiting_only)
-    gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* The sidebar marks the row itself */
   tandem_window_update_notice (self);
 }
 
@@ -1338,41 +1192,6 @@ tandem_window_get_n_running (TandemWindow *self)
   return tandem_run_registry_get_n_running (self->runs);
 }
 
-static void on_thread_list_error_cb (TandemWindow *self);
-
-/* One list of the store's threads per store: it reads them once and
- * then follows the store's writes. */
-static void
-tandem_window_follow_store (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  if (self->threads != NULL && agui_thread_list_get_store (self->threads) == self->store)
-    return;
-
-  g_clear_object (&self->threads);
-  if (self->store != NULL)
-    {
-      self->threads = agui_thread_list_new (self->store);
-      agui_thread_list_set_search (self->threads, search);
-      g_signal_connect_object (self->threads, "notify::loading",
-                               G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->threads, "notify::error",
-                               G_CALLBACK (on_thread_list_error_cb), self, G_CONNECT_SWAPPED);
-    }
-  gtk_filter_list_model_set_model (self->visible_threads, G_LIST_MODEL (self->threads));
-  tandem_window_update_threads (self);
-}
-
-static void
-on_thread_list_error_cb (TandemWindow *self)
-{
-  const GError *error = agui_thread_list_get_error (self->threads);
-
-  if (error != NULL)
-    g_warning ("Cannot list the conversations: %s", error->message);
-}
-
 /**
  * tandem_window_get_threads_loading:
  * @self: a window
@@ -1385,7 +1204,7 @@ tandem_window_get_threads_loading (TandemWindow *self)
 {
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
-  return self->thread_writes > 0 || (self->threads != NULL && agui_thread_list_is_loading (self->threads));
+  return self->thread_writes > 0 || tandem_sidebar_get_loading (self->sidebar);
 }
 
 /* The thread list follows the store by itself; this filters it again
@@ -1396,45 +1215,14 @@ tandem_window_refresh_threads (TandemWindow *self)
 {
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  tandem_window_follow_store (self);
-  gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
-  tandem_window_update_threads (self);
-}
-
-/* The title is matched at once, in memory; the messages on the store's
- * worker, whose answer fills the snippets and filters again. */
-static void
-on_search_changed_cb (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  g_clear_pointer (&self->folded_search, g_free);
-  if (search[0] != '\0')
-    self->folded_search = fold_for_search (search);
-  if (self->threads != NULL)
-    agui_thread_list_set_search (self->threads, search);
-  tandem_window_refresh_threads (self);
-}
-
-/* The approval inbox: only the conversations that wait for the person. */
-static void
-on_waiting_toggled_cb (TandemWindow    *self,
-                       GtkToggleButton *button)
-{
-  self->waiting_only = gtk_toggle_button_get_active (button);
-  tandem_window_refresh_threads (self);
+  tandem_sidebar_set_store (self->sidebar, self->store);
+  tandem_sidebar_refresh (self->sidebar);
 }
 
 static void
-on_thread_row_activated_cb (TandemWindow  *self,
-                            GtkListBoxRow *row)
+on_sidebar_thread_activated_cb (TandemWindow *self,
+                                const char   *id)
 {
-  const char *id;
-
-  if (!TANDEM_IS_THREAD_ROW (row))
-    return;
-
-  id = agui_thread_info_get_id (tandem_thread_row_get_info (TANDEM_THREAD_ROW (row)));
   if (self->session == NULL || g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) != 0)
     tandem_window_open_thread (self, id);
   /* Opening a result ends the search, or the next new chat is hidden */
@@ -2301,8 +2089,7 @@ tandem_window_dispose (GObject *object)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
 
-  if (self->pending_deletes != NULL)
-    _tandem_window_flush_pending_deletes (self);
+  _tandem_window_flush_pending_deletes (self);
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
   g_clear_object (&self->keyboard);
@@ -2314,15 +2101,6 @@ tandem_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->transcript, self);
       g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
     }
-
-  if (self->visible_threads != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->visible_threads, self);
-      gtk_list_box_bind_model (self->thread_list, NULL, NULL, NULL, NULL);
-    }
-  g_clear_object (&self->visible_threads);
-  g_clear_object (&self->thread_filter);
-  g_clear_object (&self->threads);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
@@ -2346,8 +2124,6 @@ tandem_window_finalize (GObject *object)
   TandemWindow *self = TANDEM_WINDOW (object);
 
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->folded_search, g_free);
-  g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
   g_clear_pointer (&self->reopen_thread, g_free);
   g_clear_pointer (&self->agent_id, g_free);
@@ -2371,6 +2147,7 @@ tandem_window_class_init (TandemWindowClass *klass)
 
   g_type_ensure (TANDEM_TYPE_AGENT);
   g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
+  g_type_ensure (TANDEM_TYPE_SIDEBAR);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
   g_type_ensure (TANDEM_TYPE_APPROVAL_NOTICE);
@@ -2383,10 +2160,6 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_bar);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, thread_list);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_banner);
@@ -2420,15 +2193,11 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_flap);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_waiting_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_inspector_flap_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
@@ -2456,14 +2225,11 @@ tandem_window_init (TandemWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->runs, "notify::n-running", G_CALLBACK (on_runs_n_running_cb),
                            self, G_CONNECT_SWAPPED);
-  self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->thread_filter = gtk_custom_filter_new (thread_filter_func, self, NULL);
-  self->visible_threads = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->thread_filter)));
-  gtk_list_box_bind_model (self->thread_list, G_LIST_MODEL (self->visible_threads),
-                           create_thread_row_cb, self, NULL);
-  /* After the list box's own handler: the rows are made by then. */
-  g_signal_connect_object (self->visible_threads, "items-changed",
-                           G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
+  tandem_sidebar_set_runs (self->sidebar, self->runs);
+  g_signal_connect_object (self->sidebar, "thread-activated", G_CALLBACK (on_sidebar_thread_activated_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "threads-changed", G_CALLBACK (tandem_window_update_title),
+                           self, G_CONNECT_SWAPPED);
   self->following = TRUE;
 
   controller = gtk_event_controller_key_new ();
@@ -2525,7 +2291,10 @@ tandem_window_init (TandemWindow *self)
   tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
 
   self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));
-  tandem_keyboard_set_sidebar (self->keyboard, self->sidebar, self->thread_list, self->search_bar, self->search_entry);
+  tandem_keyboard_set_sidebar (self->keyboard, GTK_WIDGET (self->sidebar),
+                               tandem_sidebar_get_thread_list (self->sidebar),
+                               tandem_sidebar_get_search_bar (self->sidebar),
+                               tandem_sidebar_get_search_entry (self->sidebar));
   tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
   tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
                                 GTK_WIDGET (self->interrupt_revealer));
@@ -2599,6 +2368,7 @@ tandem_window_set_session (TandemWindow     *self,
   /* The one shown before goes on in the background while it runs */
   g_set_object (&self->session, session);
   tandem_run_registry_show (self->runs, session);
+  tandem_sidebar_set_session (self->sidebar, session);
   self->transcript = agui_agent_session_get_transcript (session);
   self->following = TRUE;
   g_clear_pointer (&self->agent_id, g_free);
