@@ -102,7 +102,7 @@ send_action (GtkWidget  *widget,
   if (_tandem_window_is_busy (self))
     return;
 
-  if (tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0)
+  if (tandem_composer_get_n_attachments (self->composer) > 0)
     {
       _tandem_window_send_with_attachments (self, text);
       return;
@@ -114,7 +114,7 @@ send_action (GtkWidget  *widget,
   if (!_tandem_window_may_run (self))
     return;
 
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
+  gtk_text_buffer_set_text (tandem_composer_get_buffer (self->composer), "", 0);
   tandem_window_send (self, text);
 }
 

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "tandem-approval-notice.h"
-#include "tandem-attachment-tray.h"
 #include "tandem-block-list.h"
 #include "tandem-block-window.h"
+#include "tandem-composer.h"
 #include "tandem-conversation-search.h"
 #include "tandem-draft-keeper.h"
 #include "tandem-interrupt-banner.h"
@@ -75,7 +75,6 @@ struct _TandemWindow
   gboolean              chooser_attaches;
 
   guint                 following : 1;
-  guint                 preedit_active : 1;
   struct _AskData      *ask;           /* the questions being asked, or NULL */
   char                 *composer_hint;
   /* Renames and deletes the store has not answered yet */
@@ -121,12 +120,7 @@ struct _TandemWindow
   GtkLabel             *error_details_label;
   GtkRevealer          *interrupt_revealer;
   TandemInterruptBanner *interrupt_banner;
-  GtkWidget            *composer;
-  GtkTextView          *composer_view;
-  GtkLabel             *composer_placeholder;
-  TandemAttachmentTray *attachment_tray;
-  GtkWidget            *send_button;
-  GtkWidget            *stop_button;
+  TandemComposer       *composer;
   AdwFlap              *inspector_flap;
   AdwHeaderBar         *conversation_header;
   AdwHeaderBar         *inspector_header;

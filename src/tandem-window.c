@@ -17,6 +17,7 @@
 #include "tandem-block-row.h"
 #include "tandem-desktop-tools.h"
 #include "tandem-quit-dialog.h"
+#include "tandem-composer.h"
 #include "tandem-sidebar.h"
 #include "tandem-window-private.h"
 
@@ -52,12 +53,7 @@ _tandem_window_is_blank (const char *text)
 char *
 _tandem_window_dup_composer_text (TandemWindow *self)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->composer_view);
-  GtkTextIter start, end;
-
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  return tandem_composer_dup_text (self->composer);
 }
 
 static gboolean
@@ -636,14 +632,7 @@ tandem_window_update_composer_hint (TandemWindow *self,
     text = has_open_questions (self) ? _("Answer the question above to continue")
                                      : _("Dismiss the expired question to continue");
 
-  gtk_label_set_text (self->composer_placeholder, text != NULL ? text : "");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
-                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text != NULL ? text : "",
-                                  -1);
-  if (waiting)
-    gtk_widget_add_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
+  tandem_composer_set_hint (self->composer, text, waiting);
 }
 
 static gboolean
@@ -664,7 +653,7 @@ _tandem_window_update_actions (TandemWindow *self)
    * before the store is open, which would not keep what is sent */
   gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
   g_autofree char *text = _tandem_window_dup_composer_text (self);
-  gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
+  gboolean attached = tandem_composer_get_n_attachments (self->composer) > 0;
 
   if (self->session != NULL)
     failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
@@ -685,10 +674,9 @@ _tandem_window_update_actions (TandemWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
 
   tandem_window_update_composer_hint (self, waiting && self->agent_problem == NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->composer_placeholder), text[0] == '\0');
-  gtk_widget_set_visible (self->send_button, !busy);
-  gtk_widget_set_visible (self->stop_button, busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
+  tandem_composer_set_busy (self->composer, busy);
+  tandem_composer_set_waiting (self->composer, waiting);
+  gtk_widget_set_sensitive (GTK_WIDGET (tandem_composer_get_view (self->composer)), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
   {
     GListModel *pending = waiting ? agui_agent_session_get_pending_interrupts (self->session) : NULL;
@@ -732,7 +720,7 @@ tandem_window_remember_thread (TandemWindow *self)
 
   if (self->session != NULL && self->store != NULL &&
       (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0 ||
-       gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) > 0))
+       gtk_text_buffer_get_char_count (tandem_composer_get_buffer (self->composer)) > 0))
     thread_id = agui_agent_session_get_thread_id (self->session);
 
   remembered = g_settings_get_string (self->settings, "last-thread");
@@ -1581,26 +1569,15 @@ on_agent_selected_cb (TandemWindow *self)
 
 /* The composer */
 
-static void
-on_composer_preedit_changed_cb (TandemWindow *self,
-                                const char   *preedit)
-{
-  self->preedit_active = preedit != NULL && preedit[0] != '\0';
-}
-
 /**
  * tandem_window_handle_composer_key:
  * @self: a window
  * @keyval: the key pressed
  * @state: the modifiers held
  *
- * What the composer does with a key, before the text view sees it: Enter
- * sends, Shift+Enter is left to the text view (a new line), and so is
- * Enter while an input method is composing. GTK 4.8 has no getter for
- * the text view's input method context, so composing is tracked through
- * the text view's #GtkTextView::preedit-changed signal: a non-empty
- * preedit means the input method owns the key. The key controller calls
- * this; tests call it directly, as GTK 4 cannot synthesize key events.
+ * What the composer does with a key, before the text view sees it (see
+ * tandem_composer_handle_key()). The composer's key controller calls
+ * it; tests call this directly, as GTK 4 cannot synthesize key events.
  *
  * Returns: %TRUE if the key was handled
  */
@@ -1609,25 +1586,9 @@ tandem_window_handle_composer_key (TandemWindow    *self,
                                    guint            keyval,
                                    GdkModifierType  state)
 {
-  g_autofree char *text = NULL;
-
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
-  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
-    return FALSE;
-
-  if (self->preedit_active)
-    return FALSE;
-
-  if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK)) != 0)
-    return FALSE;
-
-  text = _tandem_window_dup_composer_text (self);
-  if ((!_tandem_window_is_blank (text) || tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0) &&
-      !_tandem_window_is_busy (self) && !has_pending_interrupts (self))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
-
-  return TRUE;
+  return tandem_composer_handle_key (self->composer, keyval, state);
 }
 
 /**
@@ -1652,7 +1613,7 @@ tandem_window_handle_escape (TandemWindow *self)
   if (!_tandem_window_is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
     return FALSE;
 
-  if (focus != self->composer && !gtk_widget_is_ancestor (focus, self->composer) &&
+  if (focus != GTK_WIDGET (self->composer) && !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->composer)) &&
       focus != GTK_WIDGET (self->transcript_scroller) &&
       !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript_scroller)))
     return FALSE;
@@ -1672,16 +1633,6 @@ on_window_key_pressed_cb (TandemWindow          *self,
     return FALSE;
 
   return tandem_window_handle_escape (self);
-}
-
-static gboolean
-on_composer_key_pressed_cb (TandemWindow          *self,
-                            guint                  keyval,
-                            guint                  keycode,
-                            GdkModifierType        state,
-                            GtkEventControllerKey *controller)
-{
-  return tandem_window_handle_composer_key (self, keyval, state);
 }
 
 void
@@ -1741,7 +1692,7 @@ _tandem_window_send_with_attachments (TandemWindow *self,
       json_object_set_string_member (part, "text", text);
       json_array_add_object_element (content, part);
     }
-  parts = tandem_attachment_tray_dup_content_parts (self->attachment_tray);
+  parts = tandem_composer_dup_content_parts (self->composer);
   for (guint i = 0; i < json_array_get_length (parts); i++)
     json_array_add_element (content, json_node_copy (json_array_get_element (parts, i)));
   json_array_unref (parts);
@@ -1750,8 +1701,8 @@ _tandem_window_send_with_attachments (TandemWindow *self,
   json_object_set_string_member (message, "role", "user");
   json_object_set_array_member (message, "content", content);
 
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
-  tandem_attachment_tray_clear (self->attachment_tray);
+  gtk_text_buffer_set_text (tandem_composer_get_buffer (self->composer), "", 0);
+  tandem_composer_clear_attachments (self->composer);
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
   _tandem_window_follow (self);
@@ -1759,19 +1710,6 @@ _tandem_window_send_with_attachments (TandemWindow *self,
   agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
                                          on_send_message_done_cb, g_object_ref (self));
   _tandem_window_update_actions (self);
-}
-
-static void
-on_attached_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tandem_attachment_tray_add_file_finish (TANDEM_ATTACHMENT_TRAY (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    tandem_window_show_toast (self, error->message);
 }
 
 /**
@@ -1789,46 +1727,7 @@ tandem_window_attach_file (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  tandem_attachment_tray_add_file_async (self->attachment_tray, file, self->cancellable,
-                                         on_attached_cb, g_object_ref (self));
-}
-
-static void
-on_clipboard_texture_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GBytes) png = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!(texture = gdk_clipboard_read_texture_finish (GDK_CLIPBOARD (object), result, &error)))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
-      return;
-    }
-
-  png = gdk_texture_save_to_png_bytes (texture);
-  if (!tandem_attachment_tray_add_bytes (self->attachment_tray, _("Pasted image.png"), "image/png", png, &error))
-    tandem_window_show_toast (self, error->message);
-}
-
-/* Pasting an image (and not text) into the composer attaches it */
-static void
-on_composer_paste_cb (TandemWindow *self,
-                      GtkTextView  *view)
-{
-  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (view));
-  GdkContentFormats *formats = gdk_clipboard_get_formats (clipboard);
-
-  if (!gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) ||
-      gdk_content_formats_contain_gtype (formats, G_TYPE_STRING))
-    return;
-
-  g_signal_stop_emission_by_name (view, "paste-clipboard");
-  gdk_clipboard_read_texture_async (clipboard, self->cancellable, on_clipboard_texture_cb, g_object_ref (self));
+  tandem_composer_attach_file (self->composer, file);
 }
 
 /* Actions */
@@ -2154,7 +2053,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
   g_type_ensure (TANDEM_TYPE_WELCOME_PROMPTS);
   g_type_ensure (TANDEM_TYPE_CONVERSATION_SEARCH);
-  g_type_ensure (TANDEM_TYPE_ATTACHMENT_TRAY);
+  g_type_ensure (TANDEM_TYPE_COMPOSER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
@@ -2187,11 +2086,6 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_placeholder);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, attachment_tray);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_flap);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
@@ -2200,7 +2094,6 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_inspector_flap_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
   _tandem_window_class_init_actions (widget_class);
 }
@@ -2233,25 +2126,19 @@ tandem_window_init (TandemWindow *self)
   self->following = TRUE;
 
   controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_composer_key_pressed_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->composer_view), controller);
-
-  controller = gtk_event_controller_key_new ();
   g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_window_key_pressed_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
-  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+  g_signal_connect_object (tandem_composer_get_buffer (self->composer), "changed",
                            G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
-  self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
-  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+  self->draft_keeper = tandem_draft_keeper_new (tandem_composer_get_buffer (self->composer));
+  g_signal_connect_object (tandem_composer_get_buffer (self->composer), "changed",
                            G_CALLBACK (tandem_window_remember_thread), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->composer_view, "paste-clipboard",
-                           G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
+  g_signal_connect_object (self->composer, "notify::n-attachments",
                            G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "error",
+                           G_CALLBACK (tandem_window_show_toast), self, G_CONNECT_SWAPPED);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
@@ -2296,7 +2183,8 @@ tandem_window_init (TandemWindow *self)
                                tandem_sidebar_get_search_bar (self->sidebar),
                                tandem_sidebar_get_search_entry (self->sidebar));
   tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
-  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
+  tandem_keyboard_set_composer (self->keyboard, GTK_WIDGET (self->composer),
+                                tandem_composer_get_view (self->composer),
                                 GTK_WIDGET (self->interrupt_revealer));
 
   _tandem_window_init_actions (self);
@@ -2393,7 +2281,7 @@ tandem_window_set_session (TandemWindow     *self,
 
       tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
       if (typed[0] != '\0')
-        gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), typed, -1);
+        gtk_text_buffer_set_text (tandem_composer_get_buffer (self->composer), typed, -1);
       self->keep_composer_text = FALSE;
     }
   else
@@ -2437,7 +2325,7 @@ tandem_window_new_chat (TandemWindow *self)
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
   _tandem_window_open (self, NULL, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+  gtk_widget_grab_focus (GTK_WIDGET (tandem_composer_get_view (self->composer)));
 }
 
 /* The conversation to reopen was never sent: it has a draft, or nothing */
@@ -2453,11 +2341,11 @@ on_reopen_draft_cb (GObject      *object,
 
   draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
   if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
-      gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) == 0)
+      gtk_text_buffer_get_char_count (tandem_composer_get_buffer (self->composer)) == 0)
     {
       /* The same new conversation, its draft read back by the keeper */
       _tandem_window_open (self, thread_id, NULL);
-      gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
+      gtk_widget_grab_focus (GTK_WIDGET (tandem_composer_get_view (self->composer)));
       return;
     }
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <adwaita.h>
 
+#include "tandem-composer.h"
 #include "tandem-sidebar.h"
 #include "tandem-test-window.h"
 
@@ -101,6 +102,11 @@ tandem_test_child (TandemWindow *window,
                                                                                        TANDEM_TYPE_WINDOW,
                                                                                        "sidebar")),
                                             TANDEM_TYPE_SIDEBAR, name);
+  if (object == NULL)
+    object = gtk_widget_get_template_child (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                                       TANDEM_TYPE_WINDOW,
+                                                                                       "composer")),
+                                            TANDEM_TYPE_COMPOSER, name);
   g_assert_nonnull (object);
 
   return GTK_WIDGET (object);
