@@ -152,6 +152,9 @@ void            _tandem_window_open                (TandemWindow      *self,
 void            _tandem_window_send_with_attachments (TandemWindow    *self,
                                                     const char        *text);
 
+void            _tandem_window_init_transcript     (TandemWindow      *self);
+void            _tandem_window_update_content_page (TandemWindow      *self);
+
 void            _tandem_window_init_actions        (TandemWindow      *self);
 void            _tandem_window_class_init_actions  (GtkWidgetClass    *widget_class);
 void            _tandem_window_flush_pending_deletes (TandemWindow    *self);
