@@ -152,6 +152,14 @@ void            _tandem_window_open                (TandemWindow      *self,
 void            _tandem_window_send_with_attachments (TandemWindow    *self,
                                                     const char        *text);
 
+gboolean        _tandem_window_has_pending_interrupts (TandemWindow   *self);
+gboolean        _tandem_window_asks_shown          (TandemWindow      *self);
+void            _tandem_window_sync_approval       (TandemWindow      *self);
+gboolean        _tandem_window_is_url              (const char        *agent);
+void            _tandem_window_update_agent        (TandemWindow      *self);
+void            _tandem_window_adopt_store         (TandemWindow      *self);
+void            _tandem_window_check_reopen        (TandemWindow      *self);
+
 void            _tandem_window_init_transcript     (TandemWindow      *self);
 void            _tandem_window_update_content_page (TandemWindow      *self);
 

@@ -9,25 +9,20 @@
 #include <glib/gi18n.h>
 
 #include "agui-run-state-private.h"
-#include "agui-session-store-private.h"
 
 #include "tandem-accessible.h"
-#include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-block-row.h"
 #include "tandem-desktop-tools.h"
-#include "tandem-quit-dialog.h"
 #include "tandem-composer.h"
+#include "tandem-quit-dialog.h"
 #include "tandem-sidebar.h"
 #include "tandem-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static gboolean tandem_window_asks_shown  (TandemWindow *self);
 static gboolean has_open_questions        (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
-static void tandem_window_update_agent    (TandemWindow *self);
-static gboolean is_url                    (const char   *agent);
 
 typedef enum
 {
@@ -54,8 +49,8 @@ _tandem_window_dup_composer_text (TandemWindow *self)
   return tandem_composer_dup_text (self->composer);
 }
 
-static gboolean
-has_pending_interrupts (TandemWindow *self)
+gboolean
+_tandem_window_has_pending_interrupts (TandemWindow *self)
 {
   return self->session != NULL &&
          g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) > 0;
@@ -166,8 +161,6 @@ dup_last_agent_text (AguiTranscript *transcript)
   return NULL;
 }
 
-/* Following the bottom */
-
 /* The conversation */
 
 /* The latest subagent still at work, or NULL */
@@ -261,7 +254,7 @@ tandem_window_update_status (TandemWindow *self)
     text = _("The agent is answering");
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FAILED)
     text = gtk_label_get_text (self->error_label);
-  else if (has_pending_interrupts (self))
+  else if (_tandem_window_has_pending_interrupts (self))
     text = _("The agent is waiting for your answer");
   else if (self->transcript != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
     text = _("The answer is complete");
@@ -300,7 +293,7 @@ void
 _tandem_window_update_actions (TandemWindow *self)
 {
   gboolean busy = _tandem_window_is_busy (self);
-  gboolean waiting = has_pending_interrupts (self);
+  gboolean waiting = _tandem_window_has_pending_interrupts (self);
   gboolean failed = FALSE;
   /* Without its agent a conversation can be read, not continued; nor
    * before the store is open, which would not keep what is sent */
@@ -321,7 +314,7 @@ _tandem_window_update_actions (TandemWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import", self->store != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts",
-                                 usable && waiting && !busy && !tandem_window_asks_shown (self));
+                                 usable && waiting && !busy && !_tandem_window_asks_shown (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-message", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
@@ -385,7 +378,7 @@ static void
 on_transcript_items_changed_cb (TandemWindow *self)
 {
   _tandem_window_update_content_page (self);
-  tandem_window_update_agent (self);
+  _tandem_window_update_agent (self);
   tandem_window_remember_thread (self);
 }
 
@@ -426,7 +419,7 @@ _tandem_window_exchange_done (TandemWindow     *self,
       return;
     }
 
-  if (has_pending_interrupts (self))
+  if (_tandem_window_has_pending_interrupts (self))
     {
       tandem_window_notify (self, "approval", agui_agent_session_get_thread_id (session),
                             _("The agent needs your approval"), NULL);
@@ -454,215 +447,6 @@ on_send_done_cb (GObject      *object,
   _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
-static void
-on_resume_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_resume_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-/* Interrupts: one dialog each, in turn, then one resume with every answer. */
-
-/* The window is held weakly: a dialog waiting for the person must not
- * keep a destroyed window alive, and its dispose cancels the dialogs. */
-typedef struct _AskData
-{
-  GWeakRef          self;
-  AguiAgentSession *session;
-  char             *thread_id;
-  GPtrArray        *interrupts;  /* of AguiInterrupt */
-  JsonArray        *answers;
-  guint             index;
-} AskData;
-
-static void
-ask_data_free (AskData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-
-  if (self != NULL && self->ask == data)
-    {
-      self->ask = NULL;
-      _tandem_window_update_actions (self);
-    }
-  g_weak_ref_clear (&data->self);
-  g_clear_object (&data->session);
-  g_free (data->thread_id);
-  g_clear_pointer (&data->interrupts, g_ptr_array_unref);
-  g_clear_pointer (&data->answers, json_array_unref);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AskData, ask_data_free)
-
-static void ask_next (AskData *data);
-
-static void
-on_approval_answered_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(AskData) data = user_data;
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-  g_autoptr(GError) error = NULL;
-  JsonObject *answer;
-
-  /* CANCELLED is "decide later": nothing goes out, the question stays
-   * on its card and in the banner, and Answer… asks again from the first. */
-  answer = tandem_approval_dialog_ask_finish (TANDEM_APPROVAL_DIALOG (object), result, &error);
-  if (answer == NULL)
-    {
-      if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
-      return;
-    }
-
-  if (self == NULL)
-    {
-      json_object_unref (answer);
-      return;
-    }
-
-  json_array_add_object_element (data->answers, answer);
-  data->index++;
-  ask_next (g_steal_pointer (&data));
-}
-
-static void
-ask_next (AskData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-  TandemApprovalDialog *dialog;
-
-  g_assert (self != NULL);
-
-  if (data->index >= data->interrupts->len)
-    {
-      g_autoptr(AskData) owned = data;
-
-      agui_agent_session_resume_async (data->session, data->answers, NULL, self->cancellable,
-                                       on_resume_done_cb, g_object_ref (self));
-      return;
-    }
-
-  dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
-                                       agui_agent_session_get_transcript (data->session),
-                                       g_ptr_array_index (data->interrupts, data->index));
-  tandem_approval_dialog_set_position (dialog, data->index + 1, data->interrupts->len);
-  tandem_approval_dialog_set_conversation (dialog, adw_window_title_get_title (self->window_title));
-  g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
-  tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
-}
-
-static gboolean
-tandem_window_asks_shown (TandemWindow *self)
-{
-  if (self->ask == NULL || self->session == NULL)
-    return FALSE;
-
-  /* Without a thread (never stored), only the very session is its conversation */
-  if (self->ask->thread_id == NULL)
-    return self->ask->session == self->session;
-
-  return g_strcmp0 (self->ask->thread_id, agui_agent_session_get_thread_id (self->session)) == 0;
-}
-
-/* Whether @session still waits on exactly the questions @data asks */
-static gboolean
-ask_data_matches (AskData          *data,
-                  AguiAgentSession *session)
-{
-  GListModel *pending = agui_agent_session_get_pending_interrupts (session);
-
-  if (g_list_model_get_n_items (pending) != data->interrupts->len)
-    return FALSE;
-
-  for (guint i = 0; i < data->interrupts->len; i++)
-    {
-      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-
-      if (g_strcmp0 (agui_interrupt_get_id (interrupt), agui_interrupt_get_id (data->interrupts->pdata[i])) != 0)
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* The dialog belongs to its conversation: hidden while another is
- * shown, back as it was left (edits and all) when its own is. A
- * conversation reopened is a new session on the same thread; the
- * answers go out through the one shown. */
-static void
-tandem_window_sync_approval (TandemWindow *self)
-{
-  if (self->ask == NULL || self->approval_dialog == NULL)
-    return;
-
-  if (!tandem_window_asks_shown (self))
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->approval_dialog), FALSE);
-      return;
-    }
-
-  if (self->ask->session != self->session)
-    {
-      /* Answered or changed meanwhile: what the dialog asks is gone */
-      if (!ask_data_matches (self->ask, self->session))
-        {
-          self->ask = NULL;
-          gtk_window_close (self->approval_dialog);
-          _tandem_window_update_actions (self);
-          return;
-        }
-      g_set_object (&self->ask->session, self->session);
-    }
-
-  gtk_window_present (self->approval_dialog);
-}
-
-void
-_tandem_window_ask_interrupts (TandemWindow *self)
-{
-  GListModel *interrupts;
-  AskData *data;
-
-  if (tandem_window_asks_shown (self) || !has_pending_interrupts (self) || _tandem_window_is_busy (self) ||
-      self->agent_problem != NULL)
-    return;
-
-  /* One conversation's questions at a time: another's, hidden, are left
-   * for later, still waiting in their conversation. */
-  if (self->ask != NULL)
-    {
-      self->ask = NULL;
-      if (self->approval_dialog != NULL)
-        gtk_window_close (self->approval_dialog);
-    }
-
-  interrupts = agui_agent_session_get_pending_interrupts (self->session);
-
-  data = g_new0 (AskData, 1);
-  g_weak_ref_init (&data->self, self);
-  data->session = g_object_ref (self->session);
-  data->thread_id = g_strdup (agui_agent_session_get_thread_id (self->session));
-  /* The dialogs ask what was pending when asked, whatever the list
-   * does meanwhile; each interrupt is immutable. */
-  data->interrupts = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
-    g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
-  data->answers = json_array_new ();
-  self->ask = data;
-  _tandem_window_update_actions (self);
-
-  ask_next (data);
-}
-
 /* The thread list */
 
 AguiThreadInfo *
@@ -687,7 +471,7 @@ tandem_window_update_placeholder (TandemWindow *self,
 
   g_free (self->composer_hint);
   self->composer_hint = g_steal_pointer (&text);
-  tandem_window_update_composer_hint (self, has_pending_interrupts (self) && self->agent_problem == NULL);
+  tandem_window_update_composer_hint (self, _tandem_window_has_pending_interrupts (self) && self->agent_problem == NULL);
 }
 
 static void
@@ -704,7 +488,7 @@ tandem_window_update_title (TandemWindow *self)
     title = agui_thread_info_get_title (thread);
 
   adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
-  if (self->approval_dialog != NULL && tandem_window_asks_shown (self))
+  if (self->approval_dialog != NULL && _tandem_window_asks_shown (self))
     tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),
                                              adw_window_title_get_title (self->window_title));
 
@@ -718,7 +502,7 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = tandem_agent_get_name (agent);
     else if (self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
       subtitle = _("Demo agent");
-    else if (is_url (self->agent_id))
+    else if (_tandem_window_is_url (self->agent_id))
       subtitle = self->agent_id;
     else
       subtitle = _("Agent not available");
@@ -727,7 +511,7 @@ tandem_window_update_title (TandemWindow *self)
     /* An agent given by its address on the command line is not in the
      * list, and still not the demo agent */
     tandem_window_update_placeholder (self, agent != NULL ? (tandem_agent_is_demo (agent) ? NULL : subtitle)
-                                                          : (is_url (self->agent_id) ? subtitle : NULL));
+                                                          : (_tandem_window_is_url (self->agent_id) ? subtitle : NULL));
   }
 
   (void) application;
@@ -873,333 +657,6 @@ on_sidebar_thread_activated_cb (TandemWindow *self,
     adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
-/* Opening a conversation
- *
- * A conversation always talks to the agent it was started with, stored
- * with its thread. When that agent is gone from Preferences (or its
- * transport cannot be made) the conversation still opens, to be read, but
- * nothing is sent until the person picks another agent in the header:
- * never silently the demo agent. */
-
-typedef struct
-{
-  TandemWindow *self;
-  char         *thread_id;
-  char         *agent_id;
-  GCancellable *cancellable;
-} OpenData;
-
-static void
-open_data_free (OpenData *data)
-{
-  g_clear_object (&data->self);
-  g_clear_object (&data->cancellable);
-  g_free (data->thread_id);
-  g_free (data->agent_id);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
-
-typedef struct
-{
-  TandemWindow     *self;
-  AguiAgentSession *session;
-  char             *problem;
-} RestoreData;
-
-static void
-restore_data_free (RestoreData *data)
-{
-  g_clear_object (&data->self);
-  g_clear_object (&data->session);
-  g_free (data->problem);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RestoreData, restore_data_free)
-
-static void
-tandem_window_show_session (TandemWindow     *self,
-                            AguiAgentSession *session,
-                            const char       *problem)
-{
-  /* For tandem_window_set_session(), which shows it */
-  g_free (self->next_agent_problem);
-  self->next_agent_problem = g_strdup (problem);
-  tandem_window_set_session (self, session);
-}
-
-static void
-on_session_restored_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(RestoreData) data = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error))
-    {
-      g_autofree char *text = NULL;
-
-      /* Another conversation was opened meanwhile. */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
-      text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
-      tandem_window_show_toast (data->self, text);
-    }
-
-  tandem_window_show_session (data->self, data->session, data->problem);
-}
-
-static void
-tandem_window_finish_open (TandemWindow  *self,
-                           AguiTransport *transport,
-                           const char    *thread_id,
-                           const char    *agent_id,
-                           const char    *problem)
-{
-  g_autoptr(AguiAgentSession) session = NULL;
-  RestoreData *data;
-
-  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
-                          "transport", transport,
-                          "thread-id", thread_id,
-                          "tools", self->tools,
-                          "store", self->store,
-                          "agent", agent_id,
-                          "default-title", _("New conversation"),
-                          NULL);
-  if (thread_id == NULL || self->store == NULL)
-    {
-      tandem_window_show_session (self, session, problem);
-      return;
-    }
-
-  /* The store is read on a worker and the log folded in slices: the
-   * window keeps drawing while a long conversation loads, and it is
-   * shown once whole. */
-  if (self->open_cancellable == NULL)
-    self->open_cancellable = g_cancellable_new ();
-  data = g_new0 (RestoreData, 1);
-  data->self = g_object_ref (self);
-  data->session = g_object_ref (session);
-  data->problem = g_strdup (problem);
-  agui_agent_session_restore_async (session, self->open_cancellable, on_session_restored_cb, data);
-}
-
-/* Opens the conversation for reading only: its agent cannot be reached.
- * The transport is never run (see _tandem_window_update_actions()). */
-static void
-tandem_window_finish_open_without_agent (TandemWindow *self,
-                                         const char   *thread_id,
-                                         const char   *agent_id,
-                                         const char   *problem)
-{
-  g_autoptr(AguiReplayTransport) nothing = agui_replay_transport_new ();
-
-  tandem_window_finish_open (self, AGUI_TRANSPORT (nothing), thread_id, agent_id, problem);
-}
-
-static void
-on_transport_created_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(OpenData) data = user_data;
-  g_autoptr(AguiTransport) transport = NULL;
-  g_autoptr(TandemAgentTransport) live = NULL;
-  g_autoptr(GError) error = NULL;
-
-  transport = tandem_agents_create_transport_finish (TANDEM_AGENTS (object), result, &error);
-  if (g_cancellable_is_cancelled (data->cancellable))
-    return;
-
-  if (transport == NULL)
-    {
-      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
-
-      tandem_window_finish_open_without_agent (data->self, data->thread_id, data->agent_id, problem);
-      return;
-    }
-
-  /* Each run follows the agent's settings as saved by then */
-  live = tandem_agent_transport_new (data->self->agents, data->agent_id, transport);
-  tandem_window_finish_open (data->self, AGUI_TRANSPORT (live), data->thread_id, data->agent_id, NULL);
-}
-
-static gboolean
-is_url (const char *agent)
-{
-  return agent != NULL &&
-         (g_str_has_prefix (agent, "http://") || g_str_has_prefix (agent, "https://"));
-}
-
-static void
-open_url (TandemWindow *self,
-          const char   *thread_id,
-          const char   *url)
-{
-  g_autoptr(AguiHttpTransport) transport = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if ((transport = agui_http_transport_new (url, &error)) != NULL)
-    {
-      tandem_window_finish_open (self, AGUI_TRANSPORT (transport), thread_id, url, NULL);
-    }
-  else
-    {
-      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
-
-      tandem_window_finish_open_without_agent (self, thread_id, url, problem);
-    }
-}
-
-/* The agent a stored conversation was started with, or NULL when the
- * store does not say (a conversation from before agents were kept). */
-static char *
-dup_thread_agent (TandemWindow *self,
-                  const char   *thread_id)
-{
-  AguiThreadInfo *thread = _tandem_window_lookup_thread (self, thread_id);
-
-  return thread != NULL ? g_strdup (agui_thread_info_get_agent_id (thread)) : NULL;
-}
-
-/* @agent_id: the agent to use, or NULL for the conversation's own (the
- * last used one for a new conversation) */
-void
-_tandem_window_open (TandemWindow *self,
-                    const char   *thread_id,
-                    const char   *agent_id)
-{
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
-  g_autofree char *stored = NULL;
-  OpenData *data;
-
-  g_cancellable_cancel (self->open_cancellable);
-  g_clear_object (&self->open_cancellable);
-
-  /* Running or waiting out of sight: the very session, still streaming */
-  if (agent_id == NULL && tandem_run_registry_lookup (self->runs, thread_id) != NULL)
-    {
-      g_clear_pointer (&self->next_agent_problem, g_free);
-      tandem_window_set_session (self, tandem_run_registry_lookup (self->runs, thread_id));
-      return;
-    }
-
-  /* An agent URL on the command line is the agent of every conversation */
-  if (url != NULL && agent_id == NULL)
-    {
-      open_url (self, thread_id, url);
-      return;
-    }
-
-  if (agent_id == NULL)
-    {
-      stored = dup_thread_agent (self, thread_id);
-      agent_id = stored;
-    }
-  if (agent_id == NULL)
-    agent_id = self->agents != NULL ? tandem_agents_get_active_id (self->agents) : TANDEM_AGENTS_DEMO_ID;
-
-  if (g_strcmp0 (agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
-    {
-      g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
-
-      tandem_window_finish_open (self, AGUI_TRANSPORT (demo), thread_id, TANDEM_AGENTS_DEMO_ID, NULL);
-      return;
-    }
-
-  if (self->agents == NULL || tandem_agents_lookup (self->agents, agent_id) == NULL)
-    {
-      /* Started with --agent-url in an earlier run */
-      if (is_url (agent_id))
-        open_url (self, thread_id, agent_id);
-      else
-        tandem_window_finish_open_without_agent (self, thread_id, agent_id,
-                                                 _("The agent of this conversation was removed."));
-      return;
-    }
-
-  self->open_cancellable = g_cancellable_new ();
-  data = g_new0 (OpenData, 1);
-  data->self = g_object_ref (self);
-  data->thread_id = g_strdup (thread_id);
-  data->agent_id = g_strdup (agent_id);
-  data->cancellable = g_object_ref (self->open_cancellable);
-  tandem_agents_create_transport_async (self->agents, agent_id, self->open_cancellable,
-                                        on_transport_created_cb, data);
-}
-
-/* The agent selector: which agent a new conversation talks to, or which
- * one takes over a conversation whose agent is gone. A conversation under
- * way keeps its agent, so then the selector is hidden. */
-
-static gboolean
-is_new_conversation (TandemWindow *self)
-{
-  if (self->session == NULL)
-    return TRUE;
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
-    return FALSE;
-
-  return _tandem_window_lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
-}
-
-static void
-tandem_window_update_agent (TandemWindow *self)
-{
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  gboolean override = application != NULL && tandem_application_get_agent_url (application) != NULL;
-  GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
-  guint selected = GTK_INVALID_LIST_POSITION;
-
-  if (model != NULL && gtk_drop_down_get_model (self->agent_dropdown) != model)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_model (self->agent_dropdown, model);
-      gtk_drop_down_set_model (self->continue_dropdown, model);
-      self->syncing_dropdown = FALSE;
-    }
-
-  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-      if (g_strcmp0 (tandem_agent_get_id (agent), self->agent_id) == 0)
-        selected = i;
-    }
-
-  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
-                          model != NULL && !override && self->agent_problem == NULL &&
-                          selected != GTK_INVALID_LIST_POSITION && is_new_conversation (self));
-  if (selected != GTK_INVALID_LIST_POSITION)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_selected (self->agent_dropdown, selected);
-      self->syncing_dropdown = FALSE;
-    }
-
-  if (self->agent_problem != NULL)
-    {
-      /* Offer the agent new conversations use */
-      for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-        {
-          g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-          if (g_strcmp0 (tandem_agent_get_id (agent), tandem_agents_get_active_id (self->agents)) == 0)
-            gtk_drop_down_set_selected (self->continue_dropdown, i);
-        }
-      gtk_label_set_text (self->agent_missing_label, self->agent_problem);
-    }
-  gtk_widget_set_visible (self->agent_missing_banner, self->agent_problem != NULL);
-}
-
 static void
 on_agent_selected_cb (TandemWindow *self)
 {
@@ -1295,7 +752,7 @@ tandem_window_send (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (text != NULL);
 
-  if (self->session == NULL || _tandem_window_is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
+  if (self->session == NULL || _tandem_window_is_blank (text) || _tandem_window_has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
   if (!_tandem_window_may_run (self))
     return;
@@ -1331,7 +788,7 @@ _tandem_window_send_with_attachments (TandemWindow *self,
   JsonArray *content;
   JsonArray *parts;
 
-  if (self->session == NULL || has_pending_interrupts (self) || self->agent_problem != NULL)
+  if (self->session == NULL || _tandem_window_has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
   if (!_tandem_window_may_run (self))
     return;
@@ -1383,8 +840,6 @@ tandem_window_attach_file (TandemWindow *self,
   tandem_composer_attach_file (self->composer, file);
 }
 
-/* Actions */
-
 /* The window's buttons belong in its corners, whichever pane is there */
 static void
 tandem_window_update_title_buttons (TandemWindow *self)
@@ -1413,8 +868,6 @@ on_inspector_flap_changed_cb (TandemWindow *self)
   if (self->settings != NULL && !adw_flap_get_folded (self->inspector_flap))
     g_settings_set_boolean (self->settings, "inspector-visible", adw_flap_get_reveal_flap (self->inspector_flap));
 }
-
-/* Export and import, in the formats of tandem-cli show and import */
 
 /* GObject */
 
@@ -1523,24 +976,6 @@ show_store_error (TandemWindow *self)
     }
 }
 
-/* The store opens on a worker: until it is open, the sidebar is empty,
- * nothing can be sent, and the new conversation is not kept, so it
- * starts again, kept, with what the person typed meanwhile. */
-static void tandem_window_check_reopen (TandemWindow *self);
-
-static void
-tandem_window_adopt_store (TandemWindow *self)
-{
-  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
-      !agui_agent_session_get_busy (self->session) &&
-      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
-    {
-      self->keep_composer_text = TRUE;
-      tandem_window_new_chat (self);
-    }
-  _tandem_window_update_actions (self);
-}
-
 static void
 on_application_store_cb (TandemWindow      *self,
                          GParamSpec        *pspec,
@@ -1552,11 +987,11 @@ on_application_store_cb (TandemWindow      *self,
 
   if (self->reopen_thread != NULL)
     {
-      tandem_window_check_reopen (self);
+      _tandem_window_check_reopen (self);
       return;
     }
 
-  tandem_window_adopt_store (self);
+  _tandem_window_adopt_store (self);
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -1908,148 +1343,15 @@ tandem_window_set_session (TandemWindow     *self,
   _tandem_window_update_content_page (self);
   tandem_window_update_run_state (self);
   tandem_window_update_steps (self);
-  tandem_window_update_agent (self);
+  _tandem_window_update_agent (self);
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
   _tandem_window_update_actions (self);
-  tandem_window_sync_approval (self);
+  _tandem_window_sync_approval (self);
   /* Its questions, asked while it was out of sight, are put now */
   if (tandem_run_registry_take_unasked (self->runs, agui_agent_session_get_thread_id (session)))
     _tandem_window_ask_interrupts (self);
   _tandem_window_queue_follow (self);
-}
-
-/**
- * tandem_window_new_chat:
- * @self: a window
- *
- * Starts a new conversation with the active agent.
- */
-void
-tandem_window_new_chat (TandemWindow *self)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-
-  _tandem_window_open (self, NULL, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (tandem_composer_get_view (self->composer)));
-}
-
-/* The conversation to reopen was never sent: it has a draft, or nothing */
-static void
-on_reopen_draft_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
-  g_autofree char *draft = NULL;
-  g_autoptr(GError) error = NULL;
-
-  draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
-      gtk_text_buffer_get_char_count (tandem_composer_get_buffer (self->composer)) == 0)
-    {
-      /* The same new conversation, its draft read back by the keeper */
-      _tandem_window_open (self, thread_id, NULL);
-      gtk_widget_grab_focus (GTK_WIDGET (tandem_composer_get_view (self->composer)));
-      return;
-    }
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (error != NULL)
-    g_warning ("%s", error->message);
-
-  tandem_window_adopt_store (self);
-}
-
-static void
-on_reopen_thread_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(JsonObject) thread = NULL;
-  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
-  g_autoptr(GError) error = NULL;
-
-  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  /* Deleted since, or never sent, or another store: a new chat, kept */
-  if (thread != NULL && thread_id != NULL && is_new_conversation (self))
-    {
-      self->keep_composer_text = TRUE;
-      tandem_window_open_thread (self, thread_id);
-    }
-  else if (thread == NULL && thread_id != NULL && self->store != NULL)
-    {
-      self->reopen_thread = g_steal_pointer (&thread_id);
-      _agui_session_store_dup_draft_async (self->store, self->reopen_thread, self->cancellable,
-                                           on_reopen_draft_cb, g_object_ref (self));
-    }
-  else
-    {
-      tandem_window_adopt_store (self);
-    }
-}
-
-static void
-tandem_window_check_reopen (TandemWindow *self)
-{
-  if (self->store == NULL)
-    {
-      g_clear_pointer (&self->reopen_thread, g_free);
-      return;
-    }
-
-  agui_session_store_get_thread_async (self->store, self->reopen_thread, self->cancellable,
-                                       on_reopen_thread_cb, g_object_ref (self));
-}
-
-/**
- * tandem_window_reopen_thread:
- * @self: a window
- * @thread_id: the conversation open when the app last ran
- *
- * Opens @thread_id if the store still has it, once the store is open;
- * else the window keeps its new chat.
- */
-void
-tandem_window_reopen_thread (TandemWindow *self,
-                             const char   *thread_id)
-{
-  GtkApplication *application;
-
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (thread_id != NULL);
-
-  g_free (self->reopen_thread);
-  self->reopen_thread = g_strdup (thread_id);
-
-  application = gtk_window_get_application (GTK_WINDOW (self));
-  if (application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application)))
-    return;
-
-  tandem_window_check_reopen (self);
-}
-
-/**
- * tandem_window_open_thread:
- * @self: a window
- * @thread_id: a thread in the store
- *
- * Opens a saved conversation: a new session on the thread's agent,
- * restored from the store. The agent's transport may be created
- * asynchronously; the session is shown once it is.
- */
-void
-tandem_window_open_thread (TandemWindow *self,
-                           const char   *thread_id)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (thread_id != NULL);
-
-  _tandem_window_open (self, thread_id, NULL);
 }
 
 /**
