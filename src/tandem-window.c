@@ -447,7 +447,7 @@ on_send_done_cb (GObject      *object,
   _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
-/* The thread list */
+/* The thread list, in the sidebar */
 
 AguiThreadInfo *
 _tandem_window_lookup_thread (TandemWindow *self,
@@ -686,8 +686,8 @@ on_agent_selected_cb (TandemWindow *self)
  * @state: the modifiers held
  *
  * What the composer does with a key, before the text view sees it (see
- * tandem_composer_handle_key()). The composer's key controller calls
- * it; tests call this directly, as GTK 4 cannot synthesize key events.
+ * tandem_composer_handle_key(), which the composer's key controller
+ * calls); tests call this, as GTK 4 cannot synthesize key events.
  *
  * Returns: %TRUE if the key was handled
  */
@@ -1296,8 +1296,9 @@ tandem_window_set_session (TandemWindow     *self,
 
   /* The one shown before goes on in the background while it runs */
   g_set_object (&self->session, session);
-  tandem_run_registry_show (self->runs, session);
+  /* Before the registry says it changed: the sidebar marks the rows then */
   tandem_sidebar_set_session (self->sidebar, session);
+  tandem_run_registry_show (self->runs, session);
   self->transcript = agui_agent_session_get_transcript (session);
   self->following = TRUE;
   g_clear_pointer (&self->agent_id, g_free);
