@@ -16,6 +16,7 @@
 #include "tandem-media-view.h"
 #include "tandem-message-row.h"
 #include "tandem-attempt-frame.h"
+#include "tandem-pretty-json.h"
 #include "tandem-tool-card.h"
 
 /* One message of the transcript, its parts drawn in order. The row

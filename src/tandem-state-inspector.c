@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-state-inspector.h"
-#include "tandem-tool-card.h"
+#include "tandem-pretty-json.h"
 
 /* The agent's shared state, live: the paths the last delta touched
  * ("replace /progress") above the state as pretty JSON, the lines of the

@@ -11,6 +11,7 @@
 #include "tandem-accessible.h"
 #include "tandem-conversation-search.h"
 #include "tandem-display-text.h"
+#include "tandem-pretty-json.h"
 #include "tandem-tool-card.h"
 
 /* One tool call: its name, where it stands, what the person answered
@@ -49,28 +50,6 @@ G_DEFINE_FINAL_TYPE (TandemToolCard, tandem_tool_card, GTK_TYPE_WIDGET)
 
 enum { PROP_0, PROP_PART, N_PROPS };
 static GParamSpec *properties[N_PROPS];
-
-/**
- * tandem_pretty_json:
- * @node: (nullable): a JSON value
- *
- * Returns: (transfer full): @node as indented JSON, or an empty string
- */
-char *
-tandem_pretty_json (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = NULL;
-
-  if (node == NULL)
-    return g_strdup ("");
-
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-
-  return json_generator_to_data (generator, NULL);
-}
 
 static char *
 pretty_text (const char *text)

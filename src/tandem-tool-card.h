@@ -28,6 +28,4 @@ const char       *tandem_tool_card_get_original_arguments_text (TandemToolCard *
 char             *tandem_tool_card_dup_answer_text (AguiToolCallPart *part);
 char             *tandem_tool_card_dup_text        (AguiToolCallPart *part);
 
-char             *tandem_pretty_json               (JsonNode         *node);
-
 G_END_DECLS

@@ -9,163 +9,20 @@
 #include <glib/gi18n.h>
 
 #include "agui-run-state-private.h"
-#include "agui-session-store-private.h"
 
 #include "tandem-accessible.h"
-#include "tandem-agent-transport.h"
 #include "tandem-approval-dialog.h"
-#include "tandem-approval-notice.h"
-#include "tandem-attachment-tray.h"
-#include "tandem-block-list.h"
 #include "tandem-block-row.h"
-#include "tandem-block-window.h"
-#include "tandem-conversation-search.h"
-#include "tandem-interrupt-banner.h"
-#include "tandem-keyboard.h"
 #include "tandem-desktop-tools.h"
-#include "tandem-save-banner.h"
-#include "tandem-scroll-span.h"
-#include "tandem-draft-keeper.h"
+#include "tandem-composer.h"
 #include "tandem-quit-dialog.h"
-#include "tandem-run-registry.h"
-#include "tandem-state-inspector.h"
-#include "tandem-thread-row.h"
-#include "tandem-toaster.h"
-#include "tandem-welcome-prompts.h"
-#include "tandem-window.h"
-
-/* How close to the end counts as "at the bottom", in pixels. */
-#define BOTTOM_EPSILON 8.0
-
-/* A conversation opens with its last blocks, a few screens of them; older
- * ones are put in front this many at a time as the person reads back
- * (see TandemBlockWindow for why not all at once). */
-#define OPEN_BLOCKS 40
-#define REVEAL_BLOCKS 40
-/* How long a window closed during a run waits for its turn to be saved */
-#define CLOSE_TIMEOUT_S 10
-
-struct _TandemWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-  AguiSessionStore     *store;
-  TandemAgents         *agents;
-  AguiToolRegistry     *tools;
-  AguiAgentSession     *session;
-  TandemRunRegistry    *runs;          /* the conversations alive, shown or not */
-  AguiTranscript       *transcript;
-  TandemBlockList      *blocks;
-  TandemBlockWindow    *block_window;  /* what the view shows of them */
-  guint                 reveal_tick;
-  gboolean              reveal_front;
-  gboolean              reveal_back;
-  guint                 close_timeout_id;  /* closed, waiting for the turns' save */
-  gboolean              close_confirmed;   /* stopping the runs was agreed to */
-  GtkWindow            *quit_dialog;
-  char                 *reopen_thread;  /* to reopen once the store is open */
-  gboolean              relayout_pending;
-  char                 *agent_id;      /* the conversation's: an agent's id or a URL */
-  char                 *agent_problem; /* why it cannot be used, or NULL */
-  char                 *next_agent_problem;
-  GCancellable         *cancellable;
-  GCancellable         *open_cancellable;
-  GtkWindow            *approval_dialog;
-  GHashTable           *pending_deletes;
-  char                 *last_user_text;
-  /* The store opened: what was typed goes to the conversation kept */
-  gboolean              keep_composer_text;
-  guint                 follow_tick;
-  GtkNativeDialog      *file_chooser;
-  TandemExportFormat    export_format;
-  gboolean              chooser_attaches;
-
-  guint                 following : 1;
-  guint                 preedit_active : 1;
-  struct _AskData      *ask;           /* the questions being asked, or NULL */
-  char                 *composer_hint;
-  /* The store's threads, and what the sidebar shows of them: titles
-   * and agents are read from the list rather than asked of the store. */
-  AguiThreadList       *threads;
-  GtkFilterListModel   *visible_threads;
-  GtkCustomFilter      *thread_filter;
-  char                 *folded_search;
-  /* Renames and deletes the store has not answered yet */
-  guint                 thread_writes;
-  guint                 syncing_dropdown : 1;
-  guint                 waiting_only : 1;
-
-  TandemToaster        *toaster;
-  TandemKeyboard       *keyboard;
-  TandemScrollSpan     *scroll_span;
-
-  /* Template children */
-  AdwToastOverlay      *toast_overlay;
-  AdwFlap              *flap;
-  GtkWidget            *sidebar;
-  GtkSearchBar         *search_bar;
-  GtkSearchEntry       *search_entry;
-  GtkStack             *threads_stack;
-  GtkListBox           *thread_list;
-  AdwWindowTitle       *window_title;
-  GtkDropDown          *agent_dropdown;
-  GtkWidget            *agent_missing_banner;
-  TandemApprovalNotice *approval_notice;
-  GtkLabel             *agent_missing_label;
-  GtkDropDown          *continue_dropdown;
-  GtkWidget            *steps_box;
-  GtkSpinner           *steps_spinner;
-  GtkLabel             *steps_label;
-  /* What a screen reader finds about the run: see tandem_window_update_status() */
-  GtkWidget            *status;
-  gpointer              status_session;  /* compared, never used */
-  GtkStack             *content_stack;
-  AdwStatusPage        *welcome_page;
-  GtkWidget            *welcome_preferences_button;
-  GtkWidget            *sidebar_title;
-  GtkWidget            *inspector_button;
-  GtkWidget            *inspector_close_button;
-  TandemWelcomePrompts *welcome_prompts;
-  TandemConversationSearch *conversation_search;
-  GtkScrolledWindow    *transcript_scroller;
-  GtkListView          *transcript_view;
-  GtkNoSelection       *transcript_selection;
-  GtkWidget            *jump_button;
-  GtkRevealer          *error_revealer;
-  TandemSaveBanner     *save_banner;
-  TandemDraftKeeper    *draft_keeper;
-  GtkLabel             *error_label;
-  GtkExpander          *error_details;
-  GtkLabel             *error_details_label;
-  GtkRevealer          *interrupt_revealer;
-  TandemInterruptBanner *interrupt_banner;
-  GtkWidget            *composer;
-  GtkTextView          *composer_view;
-  GtkLabel             *composer_placeholder;
-  TandemAttachmentTray *attachment_tray;
-  GtkWidget            *send_button;
-  GtkWidget            *stop_button;
-  AdwFlap              *inspector_flap;
-  AdwHeaderBar         *conversation_header;
-  AdwHeaderBar         *inspector_header;
-  TandemStateInspector *inspector;
-};
+#include "tandem-sidebar.h"
+#include "tandem-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TandemWindow, tandem_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void tandem_window_update_actions  (TandemWindow *self);
-static void tandem_window_check_reveal    (TandemWindow  *self,
-                                           GtkAdjustment *adjustment);
-static void tandem_window_ask_interrupts  (TandemWindow *self);
-static gboolean tandem_window_asks_shown  (TandemWindow *self);
 static gboolean has_open_questions        (TandemWindow *self);
 static void tandem_window_update_title    (TandemWindow *self);
-static void tandem_window_update_agent    (TandemWindow *self);
-static gboolean is_url                    (const char   *agent);
-static void tandem_window_open            (TandemWindow *self,
-                                           const char   *thread_id,
-                                           const char   *agent_id);
 
 typedef enum
 {
@@ -176,8 +33,8 @@ typedef enum
 
 /* Helpers */
 
-static gboolean
-is_blank (const char *text)
+gboolean
+_tandem_window_is_blank (const char *text)
 {
   for (const char *p = text; p != NULL && *p != '\0'; p = g_utf8_next_char (p))
     if (!g_unichar_isspace (g_utf8_get_char (p)))
@@ -186,26 +43,21 @@ is_blank (const char *text)
   return TRUE;
 }
 
-static char *
-dup_composer_text (TandemWindow *self)
+char *
+_tandem_window_dup_composer_text (TandemWindow *self)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->composer_view);
-  GtkTextIter start, end;
-
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  return tandem_composer_dup_text (self->composer);
 }
 
-static gboolean
-has_pending_interrupts (TandemWindow *self)
+gboolean
+_tandem_window_has_pending_interrupts (TandemWindow *self)
 {
   return self->session != NULL &&
          g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (self->session)) > 0;
 }
 
-static gboolean
-is_busy (TandemWindow *self)
+gboolean
+_tandem_window_is_busy (TandemWindow *self)
 {
   return self->session != NULL && agui_agent_session_get_busy (self->session);
 }
@@ -220,7 +72,7 @@ tandem_window_show_toast (TandemWindow *self,
   g_return_if_fail (title != NULL);
 
   /* A toast that says nothing is worse than none */
-  if (is_blank (title) || self->toaster == NULL)
+  if (_tandem_window_is_blank (title) || self->toaster == NULL)
     return;
 
   toast = adw_toast_new (title);
@@ -235,8 +87,8 @@ tandem_window_show_toast (TandemWindow *self,
 /* An import or export that failed: its reason names a file and what in
  * it is wrong, longer than a toast shows. A dialog says it whole, in a
  * label that can be selected and copied. */
-static void
-tandem_window_show_error_dialog (TandemWindow *self,
+void
+_tandem_window_show_error_dialog (TandemWindow *self,
                                  const char   *heading,
                                  const char   *message)
 {
@@ -309,354 +161,7 @@ dup_last_agent_text (AguiTranscript *transcript)
   return NULL;
 }
 
-/* Following the bottom */
-
-static gboolean
-is_at_bottom (GtkAdjustment *adjustment)
-{
-  double value = gtk_adjustment_get_value (adjustment);
-  double upper = gtk_adjustment_get_upper (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-
-  return value >= upper - page - BOTTOM_EPSILON;
-}
-
-static gboolean
-overflows (GtkAdjustment *adjustment)
-{
-  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
-}
-
-static gboolean
-shows_end (TandemWindow *self)
-{
-  return self->block_window == NULL || tandem_block_window_get_shows_end (self->block_window);
-}
-
-static void
-tandem_window_update_jump_button (TandemWindow *self)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-
-  /* A window on older blocks has newer ones below it, whatever fits;
-   * the welcome page of a new chat has nothing to jump to */
-  gtk_widget_set_visible (self->jump_button,
-                          g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") == 0 &&
-                          !self->following && (overflows (adjustment) || !shows_end (self)));
-}
-
-static void
-tandem_window_scroll_to_end (TandemWindow *self)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-  guint n = self->block_window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->block_window)) : 0;
-
-  /* The list view estimates the height of rows it has not made, so a
-   * value alone may land short of the end: bring the last row in first,
-   * which moves the list view's own anchor, then go to the bottom. */
-  if (n > 0 && !is_at_bottom (adjustment))
-    gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", n - 1);
-
-  /* Right after the model changed under it (another conversation, blocks
-   * put in front), the adjustment still describes the old layout, and
-   * the list view cannot place a value among rows it has not laid out:
-   * the change of the adjustment after the next layout follows again. */
-  if (self->relayout_pending)
-    return;
-
-  gtk_adjustment_set_value (adjustment,
-                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-}
-
-/* At the bottom of what is shown, and that is the latest */
-static gboolean
-is_at_latest (TandemWindow  *self,
-              GtkAdjustment *adjustment)
-{
-  return is_at_bottom (adjustment) && shows_end (self);
-}
-
-static gboolean
-reveal_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  TandemWindow *self = user_data;
-  guint shown = 0;
-
-  self->reveal_tick = 0;
-  if (self->block_window == NULL)
-    return G_SOURCE_REMOVE;
-
-  if (self->reveal_front)
-    shown += tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS);
-  if (self->reveal_back)
-    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_BLOCKS);
-  self->reveal_front = self->reveal_back = FALSE;
-  if (shown > 0)
-    self->relayout_pending = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Follows the latest output from now on: after a jump far back, the
- * window shows the conversation's end again */
-static void
-tandem_window_follow (TandemWindow *self)
-{
-  self->following = TRUE;
-  if (!shows_end (self))
-    {
-      tandem_block_window_show_tail (self->block_window, OPEN_BLOCKS);
-      self->relayout_pending = TRUE;
-    }
-}
-
-/* As for following: never from inside the list view's allocation */
-static void
-tandem_window_queue_reveal (TandemWindow *self)
-{
-  if (self->reveal_tick == 0)
-    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, self, NULL);
-}
-
-static void
-on_vadjustment_value_changed_cb (TandemWindow  *self,
-                                 GtkAdjustment *adjustment)
-{
-  /* Reaching the bottom, by any means, resumes following. Leaving it is
-   * decided by what the person does (see tandem_window_user_scrolled()),
-   * never by the value alone: the list view moves the value by itself
-   * while it re-measures a row that grew, and that must not count. */
-  if (is_at_latest (self, adjustment))
-    self->following = TRUE;
-
-  /* Reading back towards the oldest block shown: show older ones (and
-   * towards the newest, in a window far back: newer ones) */
-  tandem_window_check_reveal (self, adjustment);
-
-  tandem_window_update_jump_button (self);
-}
-
-static gboolean
-follow_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  TandemWindow *self = user_data;
-
-  self->follow_tick = 0;
-  if (self->following)
-    tandem_window_scroll_to_end (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Follows at the start of the next frame, before its layout. Never from
- * inside the list view's size allocation, which is where the adjustment
- * changes: a value set then moves the scrollbar but not the rows, since
- * the list view cannot lay itself out again while it is being laid out,
- * and the picture stays where it was. */
-static void
-tandem_window_queue_follow (TandemWindow *self)
-{
-  if (self->follow_tick == 0)
-    /* On the window: the scroller has no frames while its page is hidden */
-    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, self, NULL);
-}
-
-/* Near the top (or, in a window far back, the bottom) of what is shown
- * of a conversation that has more */
-static void
-tandem_window_check_reveal (TandemWindow  *self,
-                            GtkAdjustment *adjustment)
-{
-  double value = gtk_adjustment_get_value (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-
-  if (self->block_window == NULL)
-    return;
-
-  if (tandem_block_window_get_offset (self->block_window) > 0 && value < page)
-    self->reveal_front = TRUE;
-  if (!shows_end (self) && value + page > gtk_adjustment_get_upper (adjustment) - page)
-    self->reveal_back = TRUE;
-  if (self->reveal_front || self->reveal_back)
-    tandem_window_queue_reveal (self);
-}
-
-static void
-on_vadjustment_changed_cb (TandemWindow  *self,
-                           GtkAdjustment *adjustment)
-{
-  self->relayout_pending = FALSE;
-  if (self->following)
-    tandem_window_queue_follow (self);
-  /* Also when what is shown fits the window: then nothing scrolls */
-  tandem_window_check_reveal (self, adjustment);
-
-  tandem_window_update_jump_button (self);
-}
-
-/**
- * tandem_window_user_scrolled:
- * @self: a window
- *
- * The person moved the transcript themselves: unless that left it at the
- * bottom, stop following new output and offer Jump to Latest.
- */
-void
-tandem_window_user_scrolled (TandemWindow *self)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-
-  /* While everything fits there is nothing to read back to */
-  self->following = shows_end (self) && (is_at_bottom (adjustment) || !overflows (adjustment));
-  tandem_window_update_jump_button (self);
-}
-
-static gboolean
-on_transcript_scroll_cb (TandemWindow             *self,
-                         double                    dx,
-                         double                    dy,
-                         GtkEventControllerScroll *controller)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-
-  /* Upwards is the person reading back, when there is something above to
-   * read; reaching the bottom again resumes following (see
-   * on_vadjustment_value_changed_cb()). */
-  if (dy < 0 && overflows (adjustment))
-    {
-      self->following = FALSE;
-      tandem_window_update_jump_button (self);
-    }
-
-  return FALSE;
-}
-
-/* Page Up/Down and Home/End move the transcript wherever the focus is in
- * it, except in something that edits text, which has its own use for
- * them. GtkScrolledWindow's own bindings need Ctrl for Home and End. */
-static gboolean
-on_transcript_key_pressed_cb (TandemWindow          *self,
-                              guint                  keyval,
-                              guint                  keycode,
-                              GdkModifierType        state,
-                              GtkEventControllerKey *controller)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  double value = gtk_adjustment_get_value (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-  double bottom = gtk_adjustment_get_upper (adjustment) - page;
-
-  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
-    return FALSE;
-  if ((state & (GDK_SHIFT_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
-    return FALSE;
-
-  switch (keyval)
-    {
-    case GDK_KEY_Page_Up:
-    case GDK_KEY_KP_Page_Up:
-      value -= page * 0.9;
-      break;
-    case GDK_KEY_Page_Down:
-    case GDK_KEY_KP_Page_Down:
-      value += page * 0.9;
-      break;
-    case GDK_KEY_Home:
-    case GDK_KEY_KP_Home:
-      /* The first message, however far back */
-      if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
-        {
-          self->following = FALSE;
-          tandem_scroll_span_to_start (self->scroll_span);
-          tandem_window_update_jump_button (self);
-          return TRUE;
-        }
-      value = 0;
-      break;
-    case GDK_KEY_End:
-    case GDK_KEY_KP_End:
-      /* The last message, however far back the transcript is */
-      if (!shows_end (self))
-        {
-          gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
-          return TRUE;
-        }
-      value = bottom;
-      break;
-    default:
-      return FALSE;
-    }
-
-  value = CLAMP (value, 0, MAX (bottom, 0));
-  /* Judged before the move: the list view may re-measure rows as it
-   * scrolls, and the content overflowed when the key was pressed. */
-  self->following = shows_end (self) && (value >= bottom - BOTTOM_EPSILON || !overflows (adjustment));
-  gtk_adjustment_set_value (adjustment, value);
-  tandem_window_update_jump_button (self);
-
-  return TRUE;
-}
-
-/* The scrollbar spans the whole conversation: moved to its end, the
- * latest is followed again; anywhere else, the person reads back */
-static void
-on_span_scrolled_cb (TandemWindow *self)
-{
-  GtkAdjustment *span = tandem_scroll_span_get_adjustment (self->scroll_span);
-
-  if (gtk_adjustment_get_value (span) >= gtk_adjustment_get_upper (span) - gtk_adjustment_get_page_size (span) - 1)
-    {
-      if (!shows_end (self))
-        gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
-      return;
-    }
-
-  self->following = FALSE;
-  tandem_window_update_jump_button (self);
-}
-
-static void
-on_scrollbar_drag_end_cb (TandemWindow   *self,
-                          double          x,
-                          double          y,
-                          GtkGestureDrag *gesture)
-{
-  tandem_window_user_scrolled (self);
-}
-
 /* The conversation */
-
-static void
-tandem_window_update_content_page (TandemWindow *self)
-{
-  guint n = self->transcript != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) : 0;
-  gboolean demo = self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0;
-  /* The demo agent is always listed: more than one means the person has
-   * added their own, and is told where to choose it instead */
-  gboolean own_agents = self->agents != NULL &&
-                        g_list_model_get_n_items (tandem_agents_get_model (self->agents)) > 1;
-
-  if (demo && own_agents)
-    adw_status_page_set_description (self->welcome_page,
-                                     _("You are chatting with the built-in demo agent. Choose one of your own at the top of the window."));
-  else if (demo)
-    adw_status_page_set_description (self->welcome_page,
-                                     _("You are chatting with the built-in demo agent. Add your own agent in Preferences."));
-  else
-    adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
-  gtk_widget_set_visible (self->welcome_preferences_button, demo && !own_agents);
-  tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
-
-  gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
-  tandem_window_update_jump_button (self);
-}
 
 /* The latest subagent still at work, or NULL */
 static AguiSubagentRun *
@@ -679,7 +184,7 @@ static void
 tandem_window_update_steps (TandemWindow *self)
 {
   const char * const *steps = self->transcript != NULL ? agui_transcript_get_steps (self->transcript) : NULL;
-  gboolean busy = is_busy (self);
+  gboolean busy = _tandem_window_is_busy (self);
   g_autoptr(AguiSubagentRun) subagent = NULL;
   g_autofree char *tooltip = NULL;
   const char *current = NULL;
@@ -730,7 +235,7 @@ tandem_window_update_run_state (TandemWindow *self)
       gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
     }
 
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 /* How the conversation stands, for a screen reader: a status object
@@ -742,14 +247,14 @@ tandem_window_update_status (TandemWindow *self)
 {
   AguiRunState *state = self->session != NULL ? agui_agent_session_get_run_state (self->session) : NULL;
   gboolean same_session = self->status_session == (gpointer) self->session;
-  gboolean busy = is_busy (self);
+  gboolean busy = _tandem_window_is_busy (self);
   const char *text;
 
   if (busy)
     text = _("The agent is answering");
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FAILED)
     text = gtk_label_get_text (self->error_label);
-  else if (has_pending_interrupts (self))
+  else if (_tandem_window_has_pending_interrupts (self))
     text = _("The agent is waiting for your answer");
   else if (self->transcript != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
     text = _("The answer is complete");
@@ -773,14 +278,7 @@ tandem_window_update_composer_hint (TandemWindow *self,
     text = has_open_questions (self) ? _("Answer the question above to continue")
                                      : _("Dismiss the expired question to continue");
 
-  gtk_label_set_text (self->composer_placeholder, text != NULL ? text : "");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->composer_view),
-                                  GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, text != NULL ? text : "",
-                                  -1);
-  if (waiting)
-    gtk_widget_add_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->composer_placeholder), "composer-blocked");
+  tandem_composer_set_hint (self->composer, text, waiting);
 }
 
 static gboolean
@@ -791,23 +289,23 @@ store_opening (TandemWindow *self)
   return application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application));
 }
 
-static void
-tandem_window_update_actions (TandemWindow *self)
+void
+_tandem_window_update_actions (TandemWindow *self)
 {
-  gboolean busy = is_busy (self);
-  gboolean waiting = has_pending_interrupts (self);
+  gboolean busy = _tandem_window_is_busy (self);
+  gboolean waiting = _tandem_window_has_pending_interrupts (self);
   gboolean failed = FALSE;
   /* Without its agent a conversation can be read, not continued; nor
    * before the store is open, which would not keep what is sent */
   gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
-  g_autofree char *text = dup_composer_text (self);
-  gboolean attached = tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0;
+  g_autofree char *text = _tandem_window_dup_composer_text (self);
+  gboolean attached = tandem_composer_get_n_attachments (self->composer) > 0;
 
   if (self->session != NULL)
     failed = agui_run_state_get_status (agui_agent_session_get_run_state (self->session)) == AGUI_RUN_FAILED;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.send",
-                                 usable && !busy && !waiting && (!is_blank (text) || attached));
+                                 usable && !busy && !waiting && (!_tandem_window_is_blank (text) || attached));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.attach", usable && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export",
@@ -816,16 +314,15 @@ tandem_window_update_actions (TandemWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import", self->store != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", usable && failed && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.answer-interrupts",
-                                 usable && waiting && !busy && !tandem_window_asks_shown (self));
+                                 usable && waiting && !busy && !_tandem_window_asks_shown (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.regenerate", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-message", usable && !busy && !waiting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-branch", self->session != NULL && !busy);
 
   tandem_window_update_composer_hint (self, waiting && self->agent_problem == NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->composer_placeholder), text[0] == '\0');
-  gtk_widget_set_visible (self->send_button, !busy);
-  gtk_widget_set_visible (self->stop_button, busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->composer_view), !waiting && self->agent_problem == NULL);
+  tandem_composer_set_busy (self->composer, busy);
+  tandem_composer_set_waiting (self->composer, waiting);
+  gtk_widget_set_sensitive (GTK_WIDGET (tandem_composer_get_view (self->composer)), !waiting && self->agent_problem == NULL);
   gtk_revealer_set_reveal_child (self->interrupt_revealer, waiting && !busy);
   {
     GListModel *pending = waiting ? agui_agent_session_get_pending_interrupts (self->session) : NULL;
@@ -848,7 +345,7 @@ tandem_window_update_actions (TandemWindow *self)
 static void
 on_session_busy_changed_cb (TandemWindow *self)
 {
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
   tandem_window_update_steps (self);
 }
 
@@ -869,7 +366,7 @@ tandem_window_remember_thread (TandemWindow *self)
 
   if (self->session != NULL && self->store != NULL &&
       (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0 ||
-       gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) > 0))
+       gtk_text_buffer_get_char_count (tandem_composer_get_buffer (self->composer)) > 0))
     thread_id = agui_agent_session_get_thread_id (self->session);
 
   remembered = g_settings_get_string (self->settings, "last-thread");
@@ -880,13 +377,13 @@ tandem_window_remember_thread (TandemWindow *self)
 static void
 on_transcript_items_changed_cb (TandemWindow *self)
 {
-  tandem_window_update_content_page (self);
-  tandem_window_update_agent (self);
+  _tandem_window_update_content_page (self);
+  _tandem_window_update_agent (self);
   tandem_window_remember_thread (self);
 }
 
-static void
-tandem_window_exchange_done (TandemWindow     *self,
+void
+_tandem_window_exchange_done (TandemWindow     *self,
                              AguiAgentSession *session,
                              AguiRunState     *state,
                              const GError     *error)
@@ -913,7 +410,7 @@ tandem_window_exchange_done (TandemWindow     *self,
 
   tandem_window_refresh_threads (self);
   tandem_window_update_title (self);
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 
   if (error != NULL)
     {
@@ -922,11 +419,11 @@ tandem_window_exchange_done (TandemWindow     *self,
       return;
     }
 
-  if (has_pending_interrupts (self))
+  if (_tandem_window_has_pending_interrupts (self))
     {
       tandem_window_notify (self, "approval", agui_agent_session_get_thread_id (session),
                             _("The agent needs your approval"), NULL);
-      tandem_window_ask_interrupts (self);
+      _tandem_window_ask_interrupts (self);
     }
   else if (state != NULL && agui_run_state_get_status (state) == AGUI_RUN_FINISHED &&
            agui_run_state_get_outcome (state) == AGUI_OUTCOME_SUCCESS)
@@ -947,266 +444,17 @@ on_send_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_send_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
-static void
-on_run_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
+/* The thread list, in the sidebar */
 
-  state = agui_agent_session_run_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+AguiThreadInfo *
+_tandem_window_lookup_thread (TandemWindow *self,
+                              const char   *thread_id)
+{
+  return tandem_sidebar_lookup_thread (self->sidebar, thread_id);
 }
-
-static void
-on_regenerate_done_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_regenerate_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_edit_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_edit_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_resume_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_resume_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-/* Interrupts: one dialog each, in turn, then one resume with every answer. */
-
-/* The window is held weakly: a dialog waiting for the person must not
- * keep a destroyed window alive, and its dispose cancels the dialogs. */
-typedef struct _AskData
-{
-  GWeakRef          self;
-  AguiAgentSession *session;
-  char             *thread_id;
-  GPtrArray        *interrupts;  /* of AguiInterrupt */
-  JsonArray        *answers;
-  guint             index;
-} AskData;
-
-static void
-ask_data_free (AskData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-
-  if (self != NULL && self->ask == data)
-    {
-      self->ask = NULL;
-      tandem_window_update_actions (self);
-    }
-  g_weak_ref_clear (&data->self);
-  g_clear_object (&data->session);
-  g_free (data->thread_id);
-  g_clear_pointer (&data->interrupts, g_ptr_array_unref);
-  g_clear_pointer (&data->answers, json_array_unref);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AskData, ask_data_free)
-
-static void ask_next (AskData *data);
-
-static void
-on_approval_answered_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(AskData) data = user_data;
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-  g_autoptr(GError) error = NULL;
-  JsonObject *answer;
-
-  /* CANCELLED is "decide later": nothing goes out, the question stays
-   * on its card and in the banner, and Answer… asks again from the first. */
-  answer = tandem_approval_dialog_ask_finish (TANDEM_APPROVAL_DIALOG (object), result, &error);
-  if (answer == NULL)
-    {
-      if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
-      return;
-    }
-
-  if (self == NULL)
-    {
-      json_object_unref (answer);
-      return;
-    }
-
-  json_array_add_object_element (data->answers, answer);
-  data->index++;
-  ask_next (g_steal_pointer (&data));
-}
-
-static void
-ask_next (AskData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->self);
-  TandemApprovalDialog *dialog;
-
-  g_assert (self != NULL);
-
-  if (data->index >= data->interrupts->len)
-    {
-      g_autoptr(AskData) owned = data;
-
-      agui_agent_session_resume_async (data->session, data->answers, NULL, self->cancellable,
-                                       on_resume_done_cb, g_object_ref (self));
-      return;
-    }
-
-  dialog = tandem_approval_dialog_new (GTK_WINDOW (self),
-                                       agui_agent_session_get_transcript (data->session),
-                                       g_ptr_array_index (data->interrupts, data->index));
-  tandem_approval_dialog_set_position (dialog, data->index + 1, data->interrupts->len);
-  tandem_approval_dialog_set_conversation (dialog, adw_window_title_get_title (self->window_title));
-  g_set_weak_pointer (&self->approval_dialog, GTK_WINDOW (dialog));
-  tandem_approval_dialog_ask_async (dialog, self->cancellable, on_approval_answered_cb, data);
-}
-
-static gboolean
-tandem_window_asks_shown (TandemWindow *self)
-{
-  if (self->ask == NULL || self->session == NULL)
-    return FALSE;
-
-  /* Without a thread (never stored), only the very session is its conversation */
-  if (self->ask->thread_id == NULL)
-    return self->ask->session == self->session;
-
-  return g_strcmp0 (self->ask->thread_id, agui_agent_session_get_thread_id (self->session)) == 0;
-}
-
-/* Whether @session still waits on exactly the questions @data asks */
-static gboolean
-ask_data_matches (AskData          *data,
-                  AguiAgentSession *session)
-{
-  GListModel *pending = agui_agent_session_get_pending_interrupts (session);
-
-  if (g_list_model_get_n_items (pending) != data->interrupts->len)
-    return FALSE;
-
-  for (guint i = 0; i < data->interrupts->len; i++)
-    {
-      g_autoptr(AguiInterrupt) interrupt = g_list_model_get_item (pending, i);
-
-      if (g_strcmp0 (agui_interrupt_get_id (interrupt), agui_interrupt_get_id (data->interrupts->pdata[i])) != 0)
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* The dialog belongs to its conversation: hidden while another is
- * shown, back as it was left (edits and all) when its own is. A
- * conversation reopened is a new session on the same thread; the
- * answers go out through the one shown. */
-static void
-tandem_window_sync_approval (TandemWindow *self)
-{
-  if (self->ask == NULL || self->approval_dialog == NULL)
-    return;
-
-  if (!tandem_window_asks_shown (self))
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->approval_dialog), FALSE);
-      return;
-    }
-
-  if (self->ask->session != self->session)
-    {
-      /* Answered or changed meanwhile: what the dialog asks is gone */
-      if (!ask_data_matches (self->ask, self->session))
-        {
-          self->ask = NULL;
-          gtk_window_close (self->approval_dialog);
-          tandem_window_update_actions (self);
-          return;
-        }
-      g_set_object (&self->ask->session, self->session);
-    }
-
-  gtk_window_present (self->approval_dialog);
-}
-
-static void
-tandem_window_ask_interrupts (TandemWindow *self)
-{
-  GListModel *interrupts;
-  AskData *data;
-
-  if (tandem_window_asks_shown (self) || !has_pending_interrupts (self) || is_busy (self) ||
-      self->agent_problem != NULL)
-    return;
-
-  /* One conversation's questions at a time: another's, hidden, are left
-   * for later, still waiting in their conversation. */
-  if (self->ask != NULL)
-    {
-      self->ask = NULL;
-      if (self->approval_dialog != NULL)
-        gtk_window_close (self->approval_dialog);
-    }
-
-  interrupts = agui_agent_session_get_pending_interrupts (self->session);
-
-  data = g_new0 (AskData, 1);
-  g_weak_ref_init (&data->self, self);
-  data->session = g_object_ref (self->session);
-  data->thread_id = g_strdup (agui_agent_session_get_thread_id (self->session));
-  /* The dialogs ask what was pending when asked, whatever the list
-   * does meanwhile; each interrupt is immutable. */
-  data->interrupts = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < g_list_model_get_n_items (interrupts); i++)
-    g_ptr_array_add (data->interrupts, g_list_model_get_item (interrupts, i));
-  data->answers = json_array_new ();
-  self->ask = data;
-  tandem_window_update_actions (self);
-
-  ask_next (data);
-}
-
-/* The thread list */
-
-static AguiThreadInfo *
-lookup_thread (TandemWindow *self,
-               const char   *thread_id)
-{
-  return thread_id != NULL && self->threads != NULL ? agui_thread_list_lookup (self->threads, thread_id, NULL) : NULL;
-}
-
 
 /* @agent_name: the conversation's agent, or %NULL for the demo agent */
 static void
@@ -1223,7 +471,7 @@ tandem_window_update_placeholder (TandemWindow *self,
 
   g_free (self->composer_hint);
   self->composer_hint = g_steal_pointer (&text);
-  tandem_window_update_composer_hint (self, has_pending_interrupts (self) && self->agent_problem == NULL);
+  tandem_window_update_composer_hint (self, _tandem_window_has_pending_interrupts (self) && self->agent_problem == NULL);
 }
 
 static void
@@ -1235,12 +483,12 @@ tandem_window_update_title (TandemWindow *self)
   const char *title = NULL;
 
   if (self->session != NULL)
-    thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
+    thread = _tandem_window_lookup_thread (self, agui_agent_session_get_thread_id (self->session));
   if (thread != NULL)
     title = agui_thread_info_get_title (thread);
 
   adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
-  if (self->approval_dialog != NULL && tandem_window_asks_shown (self))
+  if (self->approval_dialog != NULL && _tandem_window_asks_shown (self))
     tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),
                                              adw_window_title_get_title (self->window_title));
 
@@ -1254,7 +502,7 @@ tandem_window_update_title (TandemWindow *self)
       subtitle = tandem_agent_get_name (agent);
     else if (self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
       subtitle = _("Demo agent");
-    else if (is_url (self->agent_id))
+    else if (_tandem_window_is_url (self->agent_id))
       subtitle = self->agent_id;
     else
       subtitle = _("Agent not available");
@@ -1263,7 +511,7 @@ tandem_window_update_title (TandemWindow *self)
     /* An agent given by its address on the command line is not in the
      * list, and still not the demo agent */
     tandem_window_update_placeholder (self, agent != NULL ? (tandem_agent_is_demo (agent) ? NULL : subtitle)
-                                                          : (is_url (self->agent_id) ? subtitle : NULL));
+                                                          : (_tandem_window_is_url (self->agent_id) ? subtitle : NULL));
   }
 
   (void) application;
@@ -1275,141 +523,6 @@ static gboolean
 has_open_questions (TandemWindow *self)
 {
   return self->session != NULL && tandem_session_waits_for_person (self->session);
-}
-
-/* A conversation alive in the window (shown, running or waiting) may be
- * ahead of the store (its turn is written in a worker); the others are
- * as their last turn left them. */
-static gboolean
-thread_is_waiting (TandemWindow   *self,
-                   AguiThreadInfo *info)
-{
-  AguiAgentSession *live = tandem_run_registry_lookup (self->runs, agui_thread_info_get_id (info));
-
-  if (self->session != NULL &&
-      g_strcmp0 (agui_thread_info_get_id (info), agui_agent_session_get_thread_id (self->session)) == 0)
-    return has_open_questions (self);
-  if (live != NULL)
-    return tandem_session_waits_for_person (live);
-
-  return agui_thread_info_get_status (info) == AGUI_THREAD_WAITING_FOR_ANSWER;
-}
-
-/* Working, waiting, or an answer not yet seen */
-static void
-tandem_window_mark_row (TandemWindow    *self,
-                        TandemThreadRow *row)
-{
-  AguiThreadInfo *info = tandem_thread_row_get_info (row);
-  const char *thread_id = agui_thread_info_get_id (info);
-
-  tandem_thread_row_set_waiting (row, thread_is_waiting (self, info));
-  tandem_thread_row_set_activity (row,
-                                  tandem_run_registry_is_working (self->runs, thread_id),
-                                  tandem_run_registry_is_unseen (self->runs, thread_id));
-}
-
-static char *
-fold_for_search (const char *text)
-{
-  g_autofree char *normalized = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
-
-  return normalized != NULL ? g_utf8_casefold (normalized, -1) : g_strdup ("");
-}
-
-/* What the sidebar shows of the thread list, decided in memory: not a
- * conversation being deleted, only those that wait in the inbox, and
- * with a search those whose title has it or whose messages the store
- * found it in (they carry a snippet). */
-static gboolean
-thread_filter_func (gpointer item,
-                    gpointer user_data)
-{
-  TandemWindow *self = user_data;
-  AguiThreadInfo *info = item;
-  g_autofree char *title = NULL;
-
-  if (g_hash_table_contains (self->pending_deletes, agui_thread_info_get_id (info)))
-    return FALSE;
-  if (self->waiting_only && !thread_is_waiting (self, info))
-    return FALSE;
-  if (self->folded_search == NULL)
-    return TRUE;
-  if (agui_thread_info_get_snippet (info) != NULL)
-    return TRUE;
-
-  title = fold_for_search (agui_thread_info_get_title (info));
-  return strstr (title, self->folded_search) != NULL;
-}
-
-static GtkWidget *
-create_thread_row_cb (gpointer item,
-                      gpointer user_data)
-{
-  TandemWindow *self = user_data;
-  GtkWidget *row = tandem_thread_row_new (item);
-
-  tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-
-  return row;
-}
-
-/* The rows are the list box's, made from the filtered list; what is
- * left to the window is which one is selected, the marks of the
- * conversations alive in it, and what an empty list says. */
-static void
-tandem_window_update_threads (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  const char *current = self->session ? agui_agent_session_get_thread_id (self->session) : NULL;
-  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->visible_threads));
-  GtkListBoxRow *selected = NULL;
-  GtkListBoxRow *row;
-
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
-    {
-      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
-
-      if (g_strcmp0 (agui_thread_info_get_id (info), current) == 0)
-        selected = row;
-      tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-    }
-  if (selected != NULL)
-    gtk_list_box_select_row (self->thread_list, selected);
-  else
-    gtk_list_box_unselect_all (self->thread_list);
-
-  if (n_shown == 0 && search[0] != '\0' && !self->waiting_only)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-      g_autofree char *text = g_strdup_printf (_("No conversation matches “%s”."), search);
-
-      /* A search that finds nothing is not an empty list */
-      adw_status_page_set_icon_name (page, "edit-find-symbolic");
-      adw_status_page_set_title (page, _("No Results"));
-      adw_status_page_set_description (page, text);
-    }
-  else if (n_shown == 0 && self->waiting_only)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-
-      /* Conversations exist; none of them needs the person */
-      adw_status_page_set_icon_name (page, "emblem-ok-symbolic");
-      adw_status_page_set_title (page, _("Nothing Waits for You"));
-      adw_status_page_set_description (page, _("No conversation is waiting for you."));
-    }
-  else if (n_shown == 0)
-    {
-      AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (self->threads_stack, "empty"));
-
-      adw_status_page_set_icon_name (page, "chat-message-new-symbolic");
-      adw_status_page_set_title (page, _("No Conversations"));
-      adw_status_page_set_description (page,
-                                       self->store != NULL ? _("Your conversations will appear here.")
-                                                           : _("Conversations are not saved."));
-    }
-  gtk_stack_set_visible_child_name (self->threads_stack, n_shown > 0 ? "list" : "empty");
-  tandem_window_update_title (self);
 }
 
 /* Conversations in the background
@@ -1424,7 +537,7 @@ static void
 tandem_window_update_notice (TandemWindow *self)
 {
   g_autofree char *thread_id = tandem_run_registry_dup_unasked (self->runs);
-  AguiThreadInfo *info = lookup_thread (self, thread_id);
+  AguiThreadInfo *info = _tandem_window_lookup_thread (self, thread_id);
 
   tandem_approval_notice_set_thread (self->approval_notice, thread_id,
                                      info != NULL ? agui_thread_info_get_title (info) : NULL);
@@ -1434,18 +547,7 @@ static void
 on_runs_changed_cb (TandemWindow *self,
                     const char   *thread_id)
 {
-  GtkListBoxRow *row;
-
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->thread_list, i)) != NULL; i++)
-    {
-      AguiThreadInfo *info = tandem_thread_row_get_info (TANDEM_THREAD_ROW (row));
-
-      if (g_strcmp0 (agui_thread_info_get_id (info), thread_id) == 0)
-        tandem_window_mark_row (self, TANDEM_THREAD_ROW (row));
-    }
-  /* The approval inbox lists what waits now */
-  if (self->waiting_only)
-    gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* The sidebar marks the row itself */
   tandem_window_update_notice (self);
 }
 
@@ -1453,7 +555,7 @@ static void
 on_runs_approval_needed_cb (TandemWindow *self,
                             const char   *thread_id)
 {
-  AguiThreadInfo *info = lookup_thread (self, thread_id);
+  AguiThreadInfo *info = _tandem_window_lookup_thread (self, thread_id);
   const char *title = info != NULL ? agui_thread_info_get_title (info) : NULL;
 
   tandem_window_update_notice (self);
@@ -1463,8 +565,8 @@ on_runs_approval_needed_cb (TandemWindow *self,
 
 /* Whether another run may start; when too many are going, says why the
  * message was not sent (it stays in the composer). */
-static gboolean
-tandem_window_may_run (TandemWindow *self)
+gboolean
+_tandem_window_may_run (TandemWindow *self)
 {
   g_autofree char *text = NULL;
   guint max;
@@ -1481,23 +583,6 @@ tandem_window_may_run (TandemWindow *self)
   tandem_window_show_toast (self, text);
 
   return FALSE;
-}
-
-static void
-open_thread_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-
-  if (self->session == NULL || g_strcmp0 (thread_id, agui_agent_session_get_thread_id (self->session)) != 0)
-    tandem_window_open_thread (self, thread_id);
-  else if (tandem_run_registry_take_unasked (self->runs, thread_id))
-    tandem_window_ask_interrupts (self);
-
-  if (adw_flap_get_folded (self->flap))
-    adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
 /**
@@ -1532,41 +617,6 @@ tandem_window_get_n_running (TandemWindow *self)
   return tandem_run_registry_get_n_running (self->runs);
 }
 
-static void on_thread_list_error_cb (TandemWindow *self);
-
-/* One list of the store's threads per store: it reads them once and
- * then follows the store's writes. */
-static void
-tandem_window_follow_store (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  if (self->threads != NULL && agui_thread_list_get_store (self->threads) == self->store)
-    return;
-
-  g_clear_object (&self->threads);
-  if (self->store != NULL)
-    {
-      self->threads = agui_thread_list_new (self->store);
-      agui_thread_list_set_search (self->threads, search);
-      g_signal_connect_object (self->threads, "notify::loading",
-                               G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->threads, "notify::error",
-                               G_CALLBACK (on_thread_list_error_cb), self, G_CONNECT_SWAPPED);
-    }
-  gtk_filter_list_model_set_model (self->visible_threads, G_LIST_MODEL (self->threads));
-  tandem_window_update_threads (self);
-}
-
-static void
-on_thread_list_error_cb (TandemWindow *self)
-{
-  const GError *error = agui_thread_list_get_error (self->threads);
-
-  if (error != NULL)
-    g_warning ("Cannot list the conversations: %s", error->message);
-}
-
 /**
  * tandem_window_get_threads_loading:
  * @self: a window
@@ -1579,7 +629,7 @@ tandem_window_get_threads_loading (TandemWindow *self)
 {
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
-  return self->thread_writes > 0 || (self->threads != NULL && agui_thread_list_is_loading (self->threads));
+  return self->thread_writes > 0 || tandem_sidebar_get_loading (self->sidebar);
 }
 
 /* The thread list follows the store by itself; this filters it again
@@ -1590,45 +640,14 @@ tandem_window_refresh_threads (TandemWindow *self)
 {
   g_return_if_fail (TANDEM_IS_WINDOW (self));
 
-  tandem_window_follow_store (self);
-  gtk_filter_changed (GTK_FILTER (self->thread_filter), GTK_FILTER_CHANGE_DIFFERENT);
-  tandem_window_update_threads (self);
-}
-
-/* The title is matched at once, in memory; the messages on the store's
- * worker, whose answer fills the snippets and filters again. */
-static void
-on_search_changed_cb (TandemWindow *self)
-{
-  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  g_clear_pointer (&self->folded_search, g_free);
-  if (search[0] != '\0')
-    self->folded_search = fold_for_search (search);
-  if (self->threads != NULL)
-    agui_thread_list_set_search (self->threads, search);
-  tandem_window_refresh_threads (self);
-}
-
-/* The approval inbox: only the conversations that wait for the person. */
-static void
-on_waiting_toggled_cb (TandemWindow    *self,
-                       GtkToggleButton *button)
-{
-  self->waiting_only = gtk_toggle_button_get_active (button);
-  tandem_window_refresh_threads (self);
+  tandem_sidebar_set_store (self->sidebar, self->store);
+  tandem_sidebar_refresh (self->sidebar);
 }
 
 static void
-on_thread_row_activated_cb (TandemWindow  *self,
-                            GtkListBoxRow *row)
+on_sidebar_thread_activated_cb (TandemWindow *self,
+                                const char   *id)
 {
-  const char *id;
-
-  if (!TANDEM_IS_THREAD_ROW (row))
-    return;
-
-  id = agui_thread_info_get_id (tandem_thread_row_get_info (TANDEM_THREAD_ROW (row)));
   if (self->session == NULL || g_strcmp0 (id, agui_agent_session_get_thread_id (self->session)) != 0)
     tandem_window_open_thread (self, id);
   /* Opening a result ends the search, or the next new chat is hidden */
@@ -1636,333 +655,6 @@ on_thread_row_activated_cb (TandemWindow  *self,
 
   if (adw_flap_get_folded (self->flap))
     adw_flap_set_reveal_flap (self->flap, FALSE);
-}
-
-/* Opening a conversation
- *
- * A conversation always talks to the agent it was started with, stored
- * with its thread. When that agent is gone from Preferences (or its
- * transport cannot be made) the conversation still opens, to be read, but
- * nothing is sent until the person picks another agent in the header:
- * never silently the demo agent. */
-
-typedef struct
-{
-  TandemWindow *self;
-  char         *thread_id;
-  char         *agent_id;
-  GCancellable *cancellable;
-} OpenData;
-
-static void
-open_data_free (OpenData *data)
-{
-  g_clear_object (&data->self);
-  g_clear_object (&data->cancellable);
-  g_free (data->thread_id);
-  g_free (data->agent_id);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenData, open_data_free)
-
-typedef struct
-{
-  TandemWindow     *self;
-  AguiAgentSession *session;
-  char             *problem;
-} RestoreData;
-
-static void
-restore_data_free (RestoreData *data)
-{
-  g_clear_object (&data->self);
-  g_clear_object (&data->session);
-  g_free (data->problem);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RestoreData, restore_data_free)
-
-static void
-tandem_window_show_session (TandemWindow     *self,
-                            AguiAgentSession *session,
-                            const char       *problem)
-{
-  /* For tandem_window_set_session(), which shows it */
-  g_free (self->next_agent_problem);
-  self->next_agent_problem = g_strdup (problem);
-  tandem_window_set_session (self, session);
-}
-
-static void
-on_session_restored_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(RestoreData) data = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error))
-    {
-      g_autofree char *text = NULL;
-
-      /* Another conversation was opened meanwhile. */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
-      text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
-      tandem_window_show_toast (data->self, text);
-    }
-
-  tandem_window_show_session (data->self, data->session, data->problem);
-}
-
-static void
-tandem_window_finish_open (TandemWindow  *self,
-                           AguiTransport *transport,
-                           const char    *thread_id,
-                           const char    *agent_id,
-                           const char    *problem)
-{
-  g_autoptr(AguiAgentSession) session = NULL;
-  RestoreData *data;
-
-  session = g_object_new (AGUI_TYPE_AGENT_SESSION,
-                          "transport", transport,
-                          "thread-id", thread_id,
-                          "tools", self->tools,
-                          "store", self->store,
-                          "agent", agent_id,
-                          "default-title", _("New conversation"),
-                          NULL);
-  if (thread_id == NULL || self->store == NULL)
-    {
-      tandem_window_show_session (self, session, problem);
-      return;
-    }
-
-  /* The store is read on a worker and the log folded in slices: the
-   * window keeps drawing while a long conversation loads, and it is
-   * shown once whole. */
-  if (self->open_cancellable == NULL)
-    self->open_cancellable = g_cancellable_new ();
-  data = g_new0 (RestoreData, 1);
-  data->self = g_object_ref (self);
-  data->session = g_object_ref (session);
-  data->problem = g_strdup (problem);
-  agui_agent_session_restore_async (session, self->open_cancellable, on_session_restored_cb, data);
-}
-
-/* Opens the conversation for reading only: its agent cannot be reached.
- * The transport is never run (see tandem_window_update_actions()). */
-static void
-tandem_window_finish_open_without_agent (TandemWindow *self,
-                                         const char   *thread_id,
-                                         const char   *agent_id,
-                                         const char   *problem)
-{
-  g_autoptr(AguiReplayTransport) nothing = agui_replay_transport_new ();
-
-  tandem_window_finish_open (self, AGUI_TRANSPORT (nothing), thread_id, agent_id, problem);
-}
-
-static void
-on_transport_created_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(OpenData) data = user_data;
-  g_autoptr(AguiTransport) transport = NULL;
-  g_autoptr(TandemAgentTransport) live = NULL;
-  g_autoptr(GError) error = NULL;
-
-  transport = tandem_agents_create_transport_finish (TANDEM_AGENTS (object), result, &error);
-  if (g_cancellable_is_cancelled (data->cancellable))
-    return;
-
-  if (transport == NULL)
-    {
-      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
-
-      tandem_window_finish_open_without_agent (data->self, data->thread_id, data->agent_id, problem);
-      return;
-    }
-
-  /* Each run follows the agent's settings as saved by then */
-  live = tandem_agent_transport_new (data->self->agents, data->agent_id, transport);
-  tandem_window_finish_open (data->self, AGUI_TRANSPORT (live), data->thread_id, data->agent_id, NULL);
-}
-
-static gboolean
-is_url (const char *agent)
-{
-  return agent != NULL &&
-         (g_str_has_prefix (agent, "http://") || g_str_has_prefix (agent, "https://"));
-}
-
-static void
-open_url (TandemWindow *self,
-          const char   *thread_id,
-          const char   *url)
-{
-  g_autoptr(AguiHttpTransport) transport = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if ((transport = agui_http_transport_new (url, &error)) != NULL)
-    {
-      tandem_window_finish_open (self, AGUI_TRANSPORT (transport), thread_id, url, NULL);
-    }
-  else
-    {
-      g_autofree char *problem = g_strdup_printf (_("The agent cannot be used: %s"), error->message);
-
-      tandem_window_finish_open_without_agent (self, thread_id, url, problem);
-    }
-}
-
-/* The agent a stored conversation was started with, or NULL when the
- * store does not say (a conversation from before agents were kept). */
-static char *
-dup_thread_agent (TandemWindow *self,
-                  const char   *thread_id)
-{
-  AguiThreadInfo *thread = lookup_thread (self, thread_id);
-
-  return thread != NULL ? g_strdup (agui_thread_info_get_agent_id (thread)) : NULL;
-}
-
-/* @agent_id: the agent to use, or NULL for the conversation's own (the
- * last used one for a new conversation) */
-static void
-tandem_window_open (TandemWindow *self,
-                    const char   *thread_id,
-                    const char   *agent_id)
-{
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
-  g_autofree char *stored = NULL;
-  OpenData *data;
-
-  g_cancellable_cancel (self->open_cancellable);
-  g_clear_object (&self->open_cancellable);
-
-  /* Running or waiting out of sight: the very session, still streaming */
-  if (agent_id == NULL && tandem_run_registry_lookup (self->runs, thread_id) != NULL)
-    {
-      g_clear_pointer (&self->next_agent_problem, g_free);
-      tandem_window_set_session (self, tandem_run_registry_lookup (self->runs, thread_id));
-      return;
-    }
-
-  /* An agent URL on the command line is the agent of every conversation */
-  if (url != NULL && agent_id == NULL)
-    {
-      open_url (self, thread_id, url);
-      return;
-    }
-
-  if (agent_id == NULL)
-    {
-      stored = dup_thread_agent (self, thread_id);
-      agent_id = stored;
-    }
-  if (agent_id == NULL)
-    agent_id = self->agents != NULL ? tandem_agents_get_active_id (self->agents) : TANDEM_AGENTS_DEMO_ID;
-
-  if (g_strcmp0 (agent_id, TANDEM_AGENTS_DEMO_ID) == 0)
-    {
-      g_autoptr(AguiDemoAgent) demo = agui_demo_agent_new ();
-
-      tandem_window_finish_open (self, AGUI_TRANSPORT (demo), thread_id, TANDEM_AGENTS_DEMO_ID, NULL);
-      return;
-    }
-
-  if (self->agents == NULL || tandem_agents_lookup (self->agents, agent_id) == NULL)
-    {
-      /* Started with --agent-url in an earlier run */
-      if (is_url (agent_id))
-        open_url (self, thread_id, agent_id);
-      else
-        tandem_window_finish_open_without_agent (self, thread_id, agent_id,
-                                                 _("The agent of this conversation was removed."));
-      return;
-    }
-
-  self->open_cancellable = g_cancellable_new ();
-  data = g_new0 (OpenData, 1);
-  data->self = g_object_ref (self);
-  data->thread_id = g_strdup (thread_id);
-  data->agent_id = g_strdup (agent_id);
-  data->cancellable = g_object_ref (self->open_cancellable);
-  tandem_agents_create_transport_async (self->agents, agent_id, self->open_cancellable,
-                                        on_transport_created_cb, data);
-}
-
-/* The agent selector: which agent a new conversation talks to, or which
- * one takes over a conversation whose agent is gone. A conversation under
- * way keeps its agent, so then the selector is hidden. */
-
-static gboolean
-is_new_conversation (TandemWindow *self)
-{
-  if (self->session == NULL)
-    return TRUE;
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
-    return FALSE;
-
-  return lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
-}
-
-static void
-tandem_window_update_agent (TandemWindow *self)
-{
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  gboolean override = application != NULL && tandem_application_get_agent_url (application) != NULL;
-  GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
-  guint selected = GTK_INVALID_LIST_POSITION;
-
-  if (model != NULL && gtk_drop_down_get_model (self->agent_dropdown) != model)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_model (self->agent_dropdown, model);
-      gtk_drop_down_set_model (self->continue_dropdown, model);
-      self->syncing_dropdown = FALSE;
-    }
-
-  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-      if (g_strcmp0 (tandem_agent_get_id (agent), self->agent_id) == 0)
-        selected = i;
-    }
-
-  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
-                          model != NULL && !override && self->agent_problem == NULL &&
-                          selected != GTK_INVALID_LIST_POSITION && is_new_conversation (self));
-  if (selected != GTK_INVALID_LIST_POSITION)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_selected (self->agent_dropdown, selected);
-      self->syncing_dropdown = FALSE;
-    }
-
-  if (self->agent_problem != NULL)
-    {
-      /* Offer the agent new conversations use */
-      for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-        {
-          g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-          if (g_strcmp0 (tandem_agent_get_id (agent), tandem_agents_get_active_id (self->agents)) == 0)
-            gtk_drop_down_set_selected (self->continue_dropdown, i);
-        }
-      gtk_label_set_text (self->agent_missing_label, self->agent_problem);
-    }
-  gtk_widget_set_visible (self->agent_missing_banner, self->agent_problem != NULL);
 }
 
 static void
@@ -1982,34 +674,10 @@ on_agent_selected_cb (TandemWindow *self)
     tandem_agents_set_active_id (self->agents, id);
 
   /* A new conversation starts over with that agent */
-  tandem_window_open (self, NULL, id);
-}
-
-static void
-continue_with_agent_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  TandemAgent *agent = gtk_drop_down_get_selected_item (self->continue_dropdown);
-
-  if (agent == NULL || self->session == NULL)
-    return;
-
-  tandem_agents_set_active_id (self->agents, tandem_agent_get_id (agent));
-  /* The same thread goes on with that agent; the store records it with
-   * the next turn. */
-  tandem_window_open (self, agui_agent_session_get_thread_id (self->session), tandem_agent_get_id (agent));
+  _tandem_window_open (self, NULL, id);
 }
 
 /* The composer */
-
-static void
-on_composer_preedit_changed_cb (TandemWindow *self,
-                                const char   *preedit)
-{
-  self->preedit_active = preedit != NULL && preedit[0] != '\0';
-}
 
 /**
  * tandem_window_handle_composer_key:
@@ -2017,13 +685,9 @@ on_composer_preedit_changed_cb (TandemWindow *self,
  * @keyval: the key pressed
  * @state: the modifiers held
  *
- * What the composer does with a key, before the text view sees it: Enter
- * sends, Shift+Enter is left to the text view (a new line), and so is
- * Enter while an input method is composing. GTK 4.8 has no getter for
- * the text view's input method context, so composing is tracked through
- * the text view's #GtkTextView::preedit-changed signal: a non-empty
- * preedit means the input method owns the key. The key controller calls
- * this; tests call it directly, as GTK 4 cannot synthesize key events.
+ * What the composer does with a key, before the text view sees it (see
+ * tandem_composer_handle_key(), which the composer's key controller
+ * calls); tests call this, as GTK 4 cannot synthesize key events.
  *
  * Returns: %TRUE if the key was handled
  */
@@ -2032,25 +696,9 @@ tandem_window_handle_composer_key (TandemWindow    *self,
                                    guint            keyval,
                                    GdkModifierType  state)
 {
-  g_autofree char *text = NULL;
-
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
-  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
-    return FALSE;
-
-  if (self->preedit_active)
-    return FALSE;
-
-  if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK)) != 0)
-    return FALSE;
-
-  text = dup_composer_text (self);
-  if ((!is_blank (text) || tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0) &&
-      !is_busy (self) && !has_pending_interrupts (self))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.send", NULL);
-
-  return TRUE;
+  return tandem_composer_handle_key (self->composer, keyval, state);
 }
 
 /**
@@ -2072,10 +720,10 @@ tandem_window_handle_escape (TandemWindow *self)
   g_return_val_if_fail (TANDEM_IS_WINDOW (self), FALSE);
 
   focus = gtk_root_get_focus (GTK_ROOT (self));
-  if (!is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+  if (!_tandem_window_is_busy (self) || focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
     return FALSE;
 
-  if (focus != self->composer && !gtk_widget_is_ancestor (focus, self->composer) &&
+  if (focus != GTK_WIDGET (self->composer) && !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->composer)) &&
       focus != GTK_WIDGET (self->transcript_scroller) &&
       !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript_scroller)))
     return FALSE;
@@ -2097,16 +745,6 @@ on_window_key_pressed_cb (TandemWindow          *self,
   return tandem_window_handle_escape (self);
 }
 
-static gboolean
-on_composer_key_pressed_cb (TandemWindow          *self,
-                            guint                  keyval,
-                            guint                  keycode,
-                            GdkModifierType        state,
-                            GtkEventControllerKey *controller)
-{
-  return tandem_window_handle_composer_key (self, keyval, state);
-}
-
 void
 tandem_window_send (TandemWindow *self,
                     const char   *text)
@@ -2114,18 +752,18 @@ tandem_window_send (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (text != NULL);
 
-  if (self->session == NULL || is_blank (text) || has_pending_interrupts (self) || self->agent_problem != NULL)
+  if (self->session == NULL || _tandem_window_is_blank (text) || _tandem_window_has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
-  if (!tandem_window_may_run (self))
+  if (!_tandem_window_may_run (self))
     return;
 
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  tandem_window_follow (self);
+  _tandem_window_follow (self);
 
   agui_agent_session_send_async (self->session, text, NULL, self->cancellable,
                                  on_send_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 static void
@@ -2138,25 +776,25 @@ on_send_message_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   state = agui_agent_session_send_message_finish (AGUI_AGENT_SESSION (object), result, &error);
-  tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 /* The text and the files attached, as one multimodal user message */
-static void
-tandem_window_send_with_attachments (TandemWindow *self,
+void
+_tandem_window_send_with_attachments (TandemWindow *self,
                                      const char   *text)
 {
   g_autoptr(JsonObject) message = NULL;
   JsonArray *content;
   JsonArray *parts;
 
-  if (self->session == NULL || has_pending_interrupts (self) || self->agent_problem != NULL)
+  if (self->session == NULL || _tandem_window_has_pending_interrupts (self) || self->agent_problem != NULL)
     return;
-  if (!tandem_window_may_run (self))
+  if (!_tandem_window_may_run (self))
     return;
 
   content = json_array_new ();
-  if (!is_blank (text))
+  if (!_tandem_window_is_blank (text))
     {
       JsonObject *part = json_object_new ();
 
@@ -2164,7 +802,7 @@ tandem_window_send_with_attachments (TandemWindow *self,
       json_object_set_string_member (part, "text", text);
       json_array_add_object_element (content, part);
     }
-  parts = tandem_attachment_tray_dup_content_parts (self->attachment_tray);
+  parts = tandem_composer_dup_content_parts (self->composer);
   for (guint i = 0; i < json_array_get_length (parts); i++)
     json_array_add_element (content, json_node_copy (json_array_get_element (parts, i)));
   json_array_unref (parts);
@@ -2173,28 +811,15 @@ tandem_window_send_with_attachments (TandemWindow *self,
   json_object_set_string_member (message, "role", "user");
   json_object_set_array_member (message, "content", content);
 
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
-  tandem_attachment_tray_clear (self->attachment_tray);
+  gtk_text_buffer_set_text (tandem_composer_get_buffer (self->composer), "", 0);
+  tandem_composer_clear_attachments (self->composer);
   g_free (self->last_user_text);
   self->last_user_text = g_strdup (text);
-  tandem_window_follow (self);
+  _tandem_window_follow (self);
 
   agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
                                          on_send_message_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-static void
-on_attached_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tandem_attachment_tray_add_file_finish (TANDEM_ATTACHMENT_TRAY (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    tandem_window_show_toast (self, error->message);
+  _tandem_window_update_actions (self);
 }
 
 /**
@@ -2212,285 +837,7 @@ tandem_window_attach_file (TandemWindow *self,
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  tandem_attachment_tray_add_file_async (self->attachment_tray, file, self->cancellable,
-                                         on_attached_cb, g_object_ref (self));
-}
-
-static void
-on_clipboard_texture_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GBytes) png = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!(texture = gdk_clipboard_read_texture_finish (GDK_CLIPBOARD (object), result, &error)))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_toast (self, error->message);
-      return;
-    }
-
-  png = gdk_texture_save_to_png_bytes (texture);
-  if (!tandem_attachment_tray_add_bytes (self->attachment_tray, _("Pasted image.png"), "image/png", png, &error))
-    tandem_window_show_toast (self, error->message);
-}
-
-/* Pasting an image (and not text) into the composer attaches it */
-static void
-on_composer_paste_cb (TandemWindow *self,
-                      GtkTextView  *view)
-{
-  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (view));
-  GdkContentFormats *formats = gdk_clipboard_get_formats (clipboard);
-
-  if (!gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) ||
-      gdk_content_formats_contain_gtype (formats, G_TYPE_STRING))
-    return;
-
-  g_signal_stop_emission_by_name (view, "paste-clipboard");
-  gdk_clipboard_read_texture_async (clipboard, self->cancellable, on_clipboard_texture_cb, g_object_ref (self));
-}
-
-/* Actions */
-
-static void
-send_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autofree char *text = dup_composer_text (self);
-
-  if (is_busy (self))
-    return;
-
-  if (tandem_attachment_tray_get_n_attachments (self->attachment_tray) > 0)
-    {
-      tandem_window_send_with_attachments (self, text);
-      return;
-    }
-
-  if (is_blank (text))
-    return;
-  /* Refused, the message stays to be sent later */
-  if (!tandem_window_may_run (self))
-    return;
-
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), "", 0);
-  tandem_window_send (self, text);
-}
-
-/* An example prompt of the welcome page, sent as if typed */
-static void
-send_prompt_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (is_busy (self))
-    return;
-
-  tandem_window_send (self, g_variant_get_string (parameter, NULL));
-}
-
-static void
-stop_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session != NULL)
-    agui_agent_session_cancel (self->session);
-}
-
-static void
-retry_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
-    return;
-
-  /* The person's message is already in the thread: run the agent on it again. */
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_run_async (self->session, NULL, self->cancellable, on_run_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-/* Regenerate and edit fork the thread: the earlier branch is kept. */
-static void
-regenerate_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (self->session == NULL || is_busy (self) || !tandem_window_may_run (self))
-    return;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_regenerate_async (self->session, g_variant_get_string (parameter, NULL), NULL,
-                                       self->cancellable, on_regenerate_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-static void
-edit_message_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *id, *text;
-
-  g_variant_get (parameter, "(&s&s)", &id, &text);
-  if (self->session == NULL || is_busy (self) || is_blank (text) || !tandem_window_may_run (self))
-    return;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  tandem_window_follow (self);
-  agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable,
-                                 on_edit_done_cb, g_object_ref (self));
-  tandem_window_update_actions (self);
-}
-
-static void
-choose_branch_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-  const char *id;
-  guint index;
-
-  GListModel *rows;
-  guint row = G_MAXUINT;
-
-  g_variant_get (parameter, "(&su)", &id, &index);
-  if (self->session == NULL)
-    return;
-
-  rows = G_LIST_MODEL (agui_agent_session_get_transcript (self->session));
-  for (guint i = 0; i < g_list_model_get_n_items (rows) && row == G_MAXUINT; i++)
-    {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
-
-      if (g_strcmp0 (agui_message_get_id (message), id) == 0)
-        row = i;
-    }
-
-  /* The person is reading this turn: the view stays on it, at the
-   * version chosen, rather than follow the new branch to its end. */
-  self->following = FALSE;
-  if (!agui_agent_session_choose_branch (self->session, id, index, &error))
-    g_warning ("%s", error->message);
-  else if (row != G_MAXUINT && row < g_list_model_get_n_items (rows))
-    {
-      g_autoptr(AguiMessage) chosen = g_list_model_get_item (rows, row);
-      guint position = tandem_block_list_find_message (self->blocks, chosen);
-
-      if (position != G_MAXUINT)
-        gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u",
-                                    tandem_block_window_to_window (self->block_window, position, REVEAL_BLOCKS));
-    }
-  tandem_window_update_actions (self);
-}
-
-static void
-answer_interrupts_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  tandem_window_ask_interrupts (TANDEM_WINDOW (widget));
-}
-
-static void
-jump_to_latest_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  tandem_window_follow (self);
-  tandem_window_scroll_to_end (self);
-  tandem_window_queue_follow (self);
-  tandem_window_update_jump_button (self);
-}
-
-static void
-new_chat_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  tandem_window_new_chat (TANDEM_WINDOW (widget));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  adw_flap_set_reveal_flap (self->flap, TRUE);
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-/* Find in Conversation; with no conversation to search, the list of them */
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") != 0)
-    {
-      search_action (widget, action_name, parameter);
-      return;
-    }
-
-  tandem_conversation_search_open (self->conversation_search);
-}
-
-/* Stepping to a match is reading back: new output must not take the
- * view away from it. */
-static void
-on_search_current_changed_cb (TandemWindow *self)
-{
-  if (tandem_conversation_search_get_current (self->conversation_search) < 0)
-    return;
-
-  self->following = FALSE;
-  tandem_window_update_jump_button (self);
-}
-
-static void
-focus_composer_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  tandem_keyboard_focus_composer (TANDEM_WINDOW (widget)->keyboard);
-}
-
-static void
-toggle_sidebar_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+  tandem_composer_attach_file (self->composer, file);
 }
 
 /* The window's buttons belong in its corners, whichever pane is there */
@@ -2520,556 +867,6 @@ on_inspector_flap_changed_cb (TandemWindow *self)
   tandem_window_update_title_buttons (self);
   if (self->settings != NULL && !adw_flap_get_folded (self->inspector_flap))
     g_settings_set_boolean (self->settings, "inspector-visible", adw_flap_get_reveal_flap (self->inspector_flap));
-}
-
-static void
-on_thread_renamed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  /* A window closed meanwhile has nowhere to say it. */
-  if (!agui_session_store_rename_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-on_rename_response_cb (AdwMessageDialog *dialog,
-                       const char       *response,
-                       gpointer          user_data)
-{
-  TandemWindow *self = TANDEM_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
-  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
-  const char *thread_id = user_data;
-  const char *title;
-
-  if (g_strcmp0 (response, "rename") != 0 || self->store == NULL)
-    return;
-
-  title = gtk_editable_get_text (GTK_EDITABLE (entry));
-  if (is_blank (title))
-    return;
-
-  /* The thread list hears of it from the store, before this returns. */
-  self->thread_writes++;
-  agui_session_store_rename_thread_async (self->store, thread_id, title, NULL,
-                                          on_thread_renamed_cb, g_object_ref (self));
-}
-
-static void
-free_string_closure_data (gpointer  data,
-                          GClosure *closure)
-{
-  g_free (data);
-}
-
-static void
-rename_thread_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-  AguiThreadInfo *thread = lookup_thread (self, thread_id);
-  GtkWidget *dialog;
-  GtkWidget *entry;
-
-  if (self->store == NULL)
-    return;
-
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Rename Conversation"), NULL);
-  entry = gtk_entry_new ();
-  if (thread != NULL)
-    gtk_editable_set_text (GTK_EDITABLE (entry), agui_thread_info_get_title (thread));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"),
-                                  -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_data (dialog, "response", G_CALLBACK (on_rename_response_cb),
-                         g_strdup (thread_id), free_string_closure_data, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_thread_pinned_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_set_thread_pinned_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-tandem_window_set_thread_pinned (TandemWindow *self,
-                                 const char   *thread_id,
-                                 gboolean      pinned)
-{
-  if (self->store == NULL || thread_id == NULL)
-    return;
-
-  /* The thread list hears of it from the store and moves the row. */
-  self->thread_writes++;
-  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL,
-                                              on_thread_pinned_cb, g_object_ref (self));
-}
-
-/* From a row's menu: (id, whether to pin it) */
-static void
-set_thread_pinned_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  const char *thread_id;
-  gboolean pinned;
-
-  g_variant_get (parameter, "(&sb)", &thread_id, &pinned);
-  tandem_window_set_thread_pinned (TANDEM_WINDOW (widget), thread_id, pinned);
-}
-
-/* From the keyboard: the conversation shown */
-static void
-toggle_pinned_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  AguiThreadInfo *thread;
-
-  if (self->session == NULL)
-    return;
-
-  thread = lookup_thread (self, agui_agent_session_get_thread_id (self->session));
-  if (thread != NULL)
-    tandem_window_set_thread_pinned (self, agui_thread_info_get_id (thread),
-                                     !agui_thread_info_get_pinned (thread));
-}
-
-typedef struct
-{
-  GWeakRef  window;
-  char     *thread_id;
-} DeleteData;
-
-static void
-delete_data_free (gpointer  user_data,
-                  GClosure *closure)
-{
-  DeleteData *data = user_data;
-
-  g_weak_ref_clear (&data->window);
-  g_free (data->thread_id);
-  g_free (data);
-}
-
-static void
-on_delete_toast_button_clicked_cb (AdwToast   *toast,
-                                   DeleteData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
-
-  if (self == NULL)
-    return;
-
-  g_hash_table_remove (self->pending_deletes, data->thread_id);
-  tandem_window_refresh_threads (self);
-}
-
-static void
-on_thread_deleted_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_delete_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
-on_delete_toast_dismissed_cb (AdwToast   *toast,
-                              DeleteData *data)
-{
-  g_autoptr(TandemWindow) self = g_weak_ref_get (&data->window);
-
-  if (self == NULL || !g_hash_table_remove (self->pending_deletes, data->thread_id))
-    return;
-
-  if (self->store != NULL)
-    {
-      self->thread_writes++;
-      agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
-                                              on_thread_deleted_cb, g_object_ref (self));
-    }
-}
-
-static void
-delete_thread_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  const char *thread_id = g_variant_get_string (parameter, NULL);
-  DeleteData *data;
-  AdwToast *toast;
-
-  g_hash_table_add (self->pending_deletes, g_strdup (thread_id));
-  tandem_window_refresh_threads (self);
-
-  /* A conversation deleted is not answered any more */
-  if (self->session != NULL && g_strcmp0 (agui_agent_session_get_thread_id (self->session), thread_id) == 0)
-    {
-      agui_agent_session_cancel (self->session);
-      tandem_window_new_chat (self);
-    }
-  tandem_run_registry_forget (self->runs, thread_id);
-
-  data = g_new0 (DeleteData, 1);
-  g_weak_ref_init (&data->window, self);
-  data->thread_id = g_strdup (thread_id);
-
-  toast = adw_toast_new (_("Conversation deleted"));
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  g_signal_connect (toast, "button-clicked", G_CALLBACK (on_delete_toast_button_clicked_cb), data);
-  g_signal_connect_data (toast, "dismissed", G_CALLBACK (on_delete_toast_dismissed_cb), data, delete_data_free, 0);
-  tandem_toaster_add (self->toaster, toast);
-}
-
-static void
-flush_pending_deletes (TandemWindow *self)
-{
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, self->pending_deletes);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      /* The window is closing: nobody is left to hear an error. The job
-       * holds the store, so the delete happens even after the window is gone. */
-      if (self->store != NULL)
-        agui_session_store_delete_thread_async (self->store, key, NULL, NULL, NULL);
-      g_hash_table_iter_remove (&iter);
-    }
-}
-
-/* Export and import, in the formats of tandem-cli show and import */
-
-static void
-on_export_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tandem_conversation_export_finish (result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_error_dialog (self, _("Could Not Export the Conversation"), error->message);
-      return;
-    }
-
-  tandem_window_show_toast (self, _("Conversation exported"));
-}
-
-/**
- * tandem_window_export_to_file:
- * @self: a window
- * @format: Markdown or Tandem's JSON
- * @file: where to write it
- *
- * Writes the conversation shown to @file, as the export's file chooser
- * does once the person chose where; says in a toast how it went.
- */
-void
-tandem_window_export_to_file (TandemWindow       *self,
-                              TandemExportFormat  format,
-                              GFile              *file)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  if (self->session == NULL || self->store == NULL)
-    {
-      tandem_window_show_toast (self, _("This conversation is not saved, so it cannot be exported"));
-      return;
-    }
-
-  tandem_conversation_export_async (self->store, agui_agent_session_get_thread_id (self->session),
-                                    format, file, self->cancellable, on_export_done_cb, g_object_ref (self));
-}
-
-static void
-on_import_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *thread_id = tandem_conversation_import_finish (result, &error);
-
-  if (thread_id == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tandem_window_show_error_dialog (self, _("Could Not Import the Conversation"), error->message);
-      return;
-    }
-
-  tandem_window_refresh_threads (self);
-  tandem_window_open_thread (self, thread_id);
-  tandem_window_show_toast (self, _("Conversation imported"));
-}
-
-/**
- * tandem_window_import_file:
- * @self: a window
- * @file: a JSON export
- *
- * Adds the conversation in @file as a new one and opens it, as the
- * import's file chooser does, or says in a dialog why it could not.
- */
-void
-tandem_window_import_file (TandemWindow *self,
-                           GFile        *file)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  if (self->store == NULL)
-    {
-      tandem_window_show_toast (self, _("Conversations are not being saved, so none can be imported"));
-      return;
-    }
-
-  tandem_conversation_import_async (self->store, file, self->cancellable, on_import_done_cb, g_object_ref (self));
-}
-
-/**
- * tandem_window_receive_files:
- * @self: a window
- * @files: (element-type GFile): files dropped on the window
- *
- * A JSON export is imported; anything else is attached to the message
- * being written. The drop target calls this; tests call it directly, as
- * GTK cannot synthesize a drop.
- */
-void
-tandem_window_receive_files (TandemWindow *self,
-                             GSList       *files)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-
-  for (GSList *l = files; l != NULL; l = l->next)
-    {
-      if (tandem_conversation_is_export (l->data))
-        tandem_window_import_file (self, l->data);
-      else
-        tandem_window_attach_file (self, l->data);
-    }
-}
-
-static gboolean
-on_drop_cb (TandemWindow  *self,
-            const GValue  *value,
-            double         x,
-            double         y,
-            GtkDropTarget *target)
-{
-  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    return FALSE;
-
-  tandem_window_receive_files (self, g_value_get_boxed (value));
-
-  return TRUE;
-}
-
-static void
-tandem_window_clear_file_chooser (TandemWindow *self)
-{
-  if (self->file_chooser == NULL)
-    return;
-
-  g_signal_handlers_disconnect_by_data (self->file_chooser, self);
-  gtk_native_dialog_destroy (self->file_chooser);
-  g_clear_object (&self->file_chooser);
-}
-
-static void
-on_file_chooser_response_cb (TandemWindow    *self,
-                             int              response,
-                             GtkNativeDialog *chooser)
-{
-  g_autoptr(GListModel) files = NULL;
-  g_autoptr(GFile) file = NULL;
-  GtkFileChooserAction action = gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser));
-  gboolean attaches = self->chooser_attaches;
-
-  if (response == GTK_RESPONSE_ACCEPT && attaches)
-    files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-  else if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  /* The chooser goes before anything it chose can open another */
-  tandem_window_clear_file_chooser (self);
-
-  for (guint i = 0; files != NULL && i < g_list_model_get_n_items (files); i++)
-    {
-      g_autoptr(GFile) attached = g_list_model_get_item (files, i);
-
-      tandem_window_attach_file (self, attached);
-    }
-
-  if (file == NULL)
-    return;
-
-  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    {
-      g_autoptr(GFile) folder = g_file_get_parent (file);
-
-      if (self->settings != NULL && folder != NULL)
-        {
-          g_autofree char *uri = g_file_get_uri (folder);
-
-          g_settings_set_string (self->settings, "export-folder", uri);
-        }
-      tandem_window_export_to_file (self, self->export_format, file);
-    }
-  else
-    tandem_window_import_file (self, file);
-}
-
-/* GtkFileChooserNative: the portal's chooser inside Flatpak, GTK's own
- * elsewhere (GtkFileDialog needs GTK 4.10) */
-static void
-tandem_window_show_file_chooser (TandemWindow         *self,
-                                 const char           *title,
-                                 GtkFileChooserAction  action,
-                                 const char           *accept,
-                                 GtkFileFilter        *filter)
-{
-  GtkFileChooserNative *chooser;
-
-  tandem_window_clear_file_chooser (self);
-  self->chooser_attaches = FALSE;
-  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  if (filter != NULL)
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  self->file_chooser = GTK_NATIVE_DIALOG (chooser);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_file_chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (self->file_chooser);
-}
-
-static char *
-dup_export_name (TandemWindow       *self,
-                 TandemExportFormat  format)
-{
-  const char *title = adw_window_title_get_title (self->window_title);
-  /* Characters some file systems (a USB stick's FAT) refuse */
-  g_autofree char *safe = g_strdelimit (g_strdup (title != NULL && title[0] != '\0' ? title : _("Conversation")),
-                                        "/\\:?*\"<>|", '-');
-
-  return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
-}
-
-/* Where an export starts: the folder of the last one while it is there,
- * else Documents, else home; never the working directory, which for an
- * app started from the desktop is nothing the person chose */
-static GFile *
-dup_export_folder (TandemWindow *self)
-{
-  g_autofree char *uri = self->settings != NULL ? g_settings_get_string (self->settings, "export-folder") : NULL;
-  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-
-  if (uri != NULL && uri[0] != '\0')
-    {
-      g_autoptr(GFile) last = g_file_new_for_uri (uri);
-
-      if (g_file_query_file_type (last, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
-        return g_steal_pointer (&last);
-    }
-
-  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
-    return g_file_new_for_path (documents);
-
-  return g_file_new_for_path (g_get_home_dir ());
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  gboolean json = g_strcmp0 (g_variant_get_string (parameter, NULL), "json") == 0;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autoptr(GFile) folder = NULL;
-  g_autofree char *name = NULL;
-
-  self->export_format = json ? TANDEM_EXPORT_JSON : TANDEM_EXPORT_MARKDOWN;
-  name = dup_export_name (self, self->export_format);
-  if (json)
-    {
-      gtk_file_filter_set_name (filter, _("Tandem Conversations"));
-      gtk_file_filter_add_suffix (filter, "json");
-    }
-  else
-    {
-      gtk_file_filter_set_name (filter, _("Markdown"));
-      gtk_file_filter_add_suffix (filter, "md");
-    }
-
-  tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
-  folder = dup_export_folder (self);
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->file_chooser), folder, NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
-}
-
-static void
-attach_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-
-  tandem_window_show_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
-  self->chooser_attaches = TRUE;
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->file_chooser), TRUE);
-}
-
-static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  TandemWindow *self = TANDEM_WINDOW (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Tandem Conversations"));
-  gtk_file_filter_add_suffix (filter, "json");
-  tandem_window_show_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                   _("_Import"), filter);
 }
 
 /* GObject */
@@ -3146,7 +943,7 @@ tandem_window_close_request (GtkWindow *window)
       tandem_window_remember_thread (self);
     }
 
-  flush_pending_deletes (self);
+  _tandem_window_flush_pending_deletes (self);
 
   /* Closing while agents answer stops every run as Stop does, and the
    * window, hidden at once, goes when the turns (the person's messages
@@ -3179,24 +976,6 @@ show_store_error (TandemWindow *self)
     }
 }
 
-/* The store opens on a worker: until it is open, the sidebar is empty,
- * nothing can be sent, and the new conversation is not kept, so it
- * starts again, kept, with what the person typed meanwhile. */
-static void tandem_window_check_reopen (TandemWindow *self);
-
-static void
-tandem_window_adopt_store (TandemWindow *self)
-{
-  if (self->store != NULL && self->session != NULL && agui_agent_session_get_store (self->session) == NULL &&
-      !agui_agent_session_get_busy (self->session) &&
-      g_list_model_get_n_items (G_LIST_MODEL (agui_agent_session_get_transcript (self->session))) == 0)
-    {
-      self->keep_composer_text = TRUE;
-      tandem_window_new_chat (self);
-    }
-  tandem_window_update_actions (self);
-}
-
 static void
 on_application_store_cb (TandemWindow      *self,
                          GParamSpec        *pspec,
@@ -3208,11 +987,11 @@ on_application_store_cb (TandemWindow      *self,
 
   if (self->reopen_thread != NULL)
     {
-      tandem_window_check_reopen (self);
+      _tandem_window_check_reopen (self);
       return;
     }
 
-  tandem_window_adopt_store (self);
+  _tandem_window_adopt_store (self);
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -3240,9 +1019,9 @@ tandem_window_setup (TandemWindow *self)
       if (self->agents != NULL)
         {
           g_signal_connect_object (self->settings, "changed::active-agent",
-                                   G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+                                   G_CALLBACK (_tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
           g_signal_connect_object (tandem_agents_get_model (self->agents), "items-changed",
-                                   G_CALLBACK (tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
+                                   G_CALLBACK (_tandem_window_update_content_page), self, G_CONNECT_SWAPPED);
         }
     }
 
@@ -3277,7 +1056,7 @@ tandem_window_dispose (GObject *object)
   g_clear_handle_id (&self->close_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
-  tandem_window_clear_file_chooser (self);
+  _tandem_window_clear_file_chooser (self);
   if (self->follow_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
   self->follow_tick = 0;
@@ -3285,8 +1064,7 @@ tandem_window_dispose (GObject *object)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
 
-  if (self->pending_deletes != NULL)
-    flush_pending_deletes (self);
+  _tandem_window_flush_pending_deletes (self);
   g_clear_object (&self->toaster);
   g_clear_object (&self->draft_keeper);
   g_clear_object (&self->keyboard);
@@ -3298,15 +1076,6 @@ tandem_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->transcript, self);
       g_signal_handlers_disconnect_by_data (agui_transcript_get_subagents (self->transcript), self);
     }
-
-  if (self->visible_threads != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->visible_threads, self);
-      gtk_list_box_bind_model (self->thread_list, NULL, NULL, NULL, NULL);
-    }
-  g_clear_object (&self->visible_threads);
-  g_clear_object (&self->thread_filter);
-  g_clear_object (&self->threads);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_WINDOW);
 
@@ -3330,8 +1099,6 @@ tandem_window_finalize (GObject *object)
   TandemWindow *self = TANDEM_WINDOW (object);
 
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->folded_search, g_free);
-  g_clear_pointer (&self->pending_deletes, g_hash_table_unref);
   g_clear_pointer (&self->last_user_text, g_free);
   g_clear_pointer (&self->reopen_thread, g_free);
   g_clear_pointer (&self->agent_id, g_free);
@@ -3355,22 +1122,19 @@ tandem_window_class_init (TandemWindowClass *klass)
 
   g_type_ensure (TANDEM_TYPE_AGENT);
   g_type_ensure (TANDEM_TYPE_BLOCK_ROW);
+  g_type_ensure (TANDEM_TYPE_SIDEBAR);
   g_type_ensure (TANDEM_TYPE_STATE_INSPECTOR);
   g_type_ensure (TANDEM_TYPE_INTERRUPT_BANNER);
   g_type_ensure (TANDEM_TYPE_APPROVAL_NOTICE);
   g_type_ensure (TANDEM_TYPE_SAVE_BANNER);
   g_type_ensure (TANDEM_TYPE_WELCOME_PROMPTS);
   g_type_ensure (TANDEM_TYPE_CONVERSATION_SEARCH);
-  g_type_ensure (TANDEM_TYPE_ATTACHMENT_TRAY);
+  g_type_ensure (TANDEM_TYPE_COMPOSER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tandemdesk/Tandem/tandem-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_bar);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, threads_stack);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, thread_list);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_banner);
@@ -3398,55 +1162,22 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_revealer);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, interrupt_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_view);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, composer_placeholder);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, attachment_tray);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, send_button);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_flap);
-  gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_close_button);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, conversation_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector_header);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, inspector);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_waiting_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_thread_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_flap_reveal_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_inspector_flap_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_composer_preedit_changed_cb);
 
-  gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
-  gtk_widget_class_install_action (widget_class, "win.send-prompt", "s", send_prompt_action);
-  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
-  gtk_widget_class_install_action (widget_class, "win.regenerate", "s", regenerate_action);
-  gtk_widget_class_install_action (widget_class, "win.edit-message", "(ss)", edit_message_action);
-  gtk_widget_class_install_action (widget_class, "win.choose-branch", "(su)", choose_branch_action);
-  gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
-  gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
-  gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
-  gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
-  gtk_widget_class_install_action (widget_class, "win.open-thread", "s", open_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
-  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
-  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.set-thread-pinned", "(sb)", set_thread_pinned_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-pinned", NULL, toggle_pinned_action);
+  _tandem_window_class_init_actions (widget_class);
 }
 
 static void
 tandem_window_init (TandemWindow *self)
 {
   GtkEventController *controller;
-  GtkAdjustment *adjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toaster = tandem_toaster_new (GTK_WIDGET (self->toast_overlay));
@@ -3462,87 +1193,46 @@ tandem_window_init (TandemWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->runs, "notify::n-running", G_CALLBACK (on_runs_n_running_cb),
                            self, G_CONNECT_SWAPPED);
-  self->pending_deletes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->thread_filter = gtk_custom_filter_new (thread_filter_func, self, NULL);
-  self->visible_threads = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->thread_filter)));
-  gtk_list_box_bind_model (self->thread_list, G_LIST_MODEL (self->visible_threads),
-                           create_thread_row_cb, self, NULL);
-  /* After the list box's own handler: the rows are made by then. */
-  g_signal_connect_object (self->visible_threads, "items-changed",
-                           G_CALLBACK (tandem_window_update_threads), self, G_CONNECT_SWAPPED);
-  self->following = TRUE;
-
-  controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_composer_key_pressed_cb),
+  tandem_sidebar_set_runs (self->sidebar, self->runs);
+  g_signal_connect_object (self->sidebar, "thread-activated", G_CALLBACK (on_sidebar_thread_activated_cb),
                            self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->composer_view), controller);
+  g_signal_connect_object (self->sidebar, "threads-changed", G_CALLBACK (tandem_window_update_title),
+                           self, G_CONNECT_SWAPPED);
+  self->following = TRUE;
 
   controller = gtk_event_controller_key_new ();
   g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_window_key_pressed_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
-  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
-                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
-  self->draft_keeper = tandem_draft_keeper_new (gtk_text_view_get_buffer (self->composer_view));
-  g_signal_connect_object (gtk_text_view_get_buffer (self->composer_view), "changed",
+  g_signal_connect_object (tandem_composer_get_buffer (self->composer), "changed",
+                           G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  self->draft_keeper = tandem_draft_keeper_new (tandem_composer_get_buffer (self->composer));
+  g_signal_connect_object (tandem_composer_get_buffer (self->composer), "changed",
                            G_CALLBACK (tandem_window_remember_thread), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->composer_view, "paste-clipboard",
-                           G_CALLBACK (on_composer_paste_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->attachment_tray, "notify::n-attachments",
-                           G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "notify::n-attachments",
+                           G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "error",
+                           G_CALLBACK (tandem_window_show_toast), self, G_CONNECT_SWAPPED);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "scroll", G_CALLBACK (on_transcript_scroll_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
-
-  controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_name (controller, "transcript-keys");
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_transcript_key_pressed_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
-
-  controller = GTK_EVENT_CONTROLLER (gtk_gesture_drag_new ());
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
-                           self, G_CONNECT_SWAPPED);
-  /* The scrollbar spans the whole conversation, not only the blocks
-   * the list view is given */
-  self->scroll_span = tandem_scroll_span_new (self->transcript_scroller, GTK_WIDGET (self->transcript_view),
-                                              REVEAL_BLOCKS);
-  gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->content_stack))),
-                           tandem_scroll_span_get_scrollbar (self->scroll_span));
-  gtk_widget_add_controller (tandem_scroll_span_get_scrollbar (self->scroll_span), controller);
-  g_signal_connect_object (self->scroll_span, "scrolled", G_CALLBACK (on_span_scrolled_cb), self, G_CONNECT_SWAPPED);
-
-  adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
-  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (adjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb),
-                           self, G_CONNECT_SWAPPED);
+  _tandem_window_init_transcript (self);
 
   g_signal_connect_object (self->agent_dropdown, "notify::selected",
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
 
-  tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
-
   self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));
-  tandem_keyboard_set_sidebar (self->keyboard, self->sidebar, self->thread_list, self->search_bar, self->search_entry);
+  tandem_keyboard_set_sidebar (self->keyboard, GTK_WIDGET (self->sidebar),
+                               tandem_sidebar_get_thread_list (self->sidebar),
+                               tandem_sidebar_get_search_bar (self->sidebar),
+                               tandem_sidebar_get_search_entry (self->sidebar));
   tandem_keyboard_set_conversation (self->keyboard, GTK_WIDGET (self->content_stack), GTK_WIDGET (self->transcript_view));
-  tandem_keyboard_set_composer (self->keyboard, self->composer, self->composer_view,
+  tandem_keyboard_set_composer (self->keyboard, GTK_WIDGET (self->composer),
+                                tandem_composer_get_view (self->composer),
                                 GTK_WIDGET (self->interrupt_revealer));
 
-  controller = GTK_EVENT_CONTROLLER (gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY));
-  g_signal_connect_object (controller, "drop", G_CALLBACK (on_drop_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-  g_signal_connect_object (self->conversation_search, "notify::current",
-                           G_CALLBACK (on_search_current_changed_cb), self, G_CONNECT_SWAPPED);
+  _tandem_window_init_actions (self);
 
-  tandem_window_update_actions (self);
+  _tandem_window_update_actions (self);
 }
 
 /* API */
@@ -3606,6 +1296,8 @@ tandem_window_set_session (TandemWindow     *self,
 
   /* The one shown before goes on in the background while it runs */
   g_set_object (&self->session, session);
+  /* Before the registry says it changed: the sidebar marks the rows then */
+  tandem_sidebar_set_session (self->sidebar, session);
   tandem_run_registry_show (self->runs, session);
   self->transcript = agui_agent_session_get_transcript (session);
   self->following = TRUE;
@@ -3628,11 +1320,11 @@ tandem_window_set_session (TandemWindow     *self,
   if (self->keep_composer_text)
     {
       /* What the person typed while the store opened is theirs: it stays */
-      g_autofree char *typed = dup_composer_text (self);
+      g_autofree char *typed = _tandem_window_dup_composer_text (self);
 
       tandem_draft_keeper_set_thread (self->draft_keeper, self->store, agui_agent_session_get_thread_id (session));
       if (typed[0] != '\0')
-        gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->composer_view), typed, -1);
+        gtk_text_buffer_set_text (tandem_composer_get_buffer (self->composer), typed, -1);
       self->keep_composer_text = FALSE;
     }
   else
@@ -3642,7 +1334,7 @@ tandem_window_set_session (TandemWindow     *self,
 
   g_signal_connect_object (session, "notify::busy", G_CALLBACK (on_session_busy_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::run-state", G_CALLBACK (tandem_window_update_run_state), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (_tandem_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::pending-interrupts", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::turn-index", G_CALLBACK (tandem_window_refresh_threads), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::steps", G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
@@ -3650,151 +1342,18 @@ tandem_window_set_session (TandemWindow     *self,
                            G_CALLBACK (tandem_window_update_steps), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "items-changed", G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
 
-  tandem_window_update_content_page (self);
+  _tandem_window_update_content_page (self);
   tandem_window_update_run_state (self);
   tandem_window_update_steps (self);
-  tandem_window_update_agent (self);
+  _tandem_window_update_agent (self);
   tandem_window_update_title (self);
   tandem_window_refresh_threads (self);
-  tandem_window_update_actions (self);
-  tandem_window_sync_approval (self);
+  _tandem_window_update_actions (self);
+  _tandem_window_sync_approval (self);
   /* Its questions, asked while it was out of sight, are put now */
   if (tandem_run_registry_take_unasked (self->runs, agui_agent_session_get_thread_id (session)))
-    tandem_window_ask_interrupts (self);
-  tandem_window_queue_follow (self);
-}
-
-/**
- * tandem_window_new_chat:
- * @self: a window
- *
- * Starts a new conversation with the active agent.
- */
-void
-tandem_window_new_chat (TandemWindow *self)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-
-  tandem_window_open (self, NULL, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
-}
-
-/* The conversation to reopen was never sent: it has a draft, or nothing */
-static void
-on_reopen_draft_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
-  g_autofree char *draft = NULL;
-  g_autoptr(GError) error = NULL;
-
-  draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
-      gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (self->composer_view)) == 0)
-    {
-      /* The same new conversation, its draft read back by the keeper */
-      tandem_window_open (self, thread_id, NULL);
-      gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
-      return;
-    }
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (error != NULL)
-    g_warning ("%s", error->message);
-
-  tandem_window_adopt_store (self);
-}
-
-static void
-on_reopen_thread_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(JsonObject) thread = NULL;
-  g_autofree char *thread_id = g_steal_pointer (&self->reopen_thread);
-  g_autoptr(GError) error = NULL;
-
-  thread = agui_session_store_get_thread_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  /* Deleted since, or never sent, or another store: a new chat, kept */
-  if (thread != NULL && thread_id != NULL && is_new_conversation (self))
-    {
-      self->keep_composer_text = TRUE;
-      tandem_window_open_thread (self, thread_id);
-    }
-  else if (thread == NULL && thread_id != NULL && self->store != NULL)
-    {
-      self->reopen_thread = g_steal_pointer (&thread_id);
-      _agui_session_store_dup_draft_async (self->store, self->reopen_thread, self->cancellable,
-                                           on_reopen_draft_cb, g_object_ref (self));
-    }
-  else
-    {
-      tandem_window_adopt_store (self);
-    }
-}
-
-static void
-tandem_window_check_reopen (TandemWindow *self)
-{
-  if (self->store == NULL)
-    {
-      g_clear_pointer (&self->reopen_thread, g_free);
-      return;
-    }
-
-  agui_session_store_get_thread_async (self->store, self->reopen_thread, self->cancellable,
-                                       on_reopen_thread_cb, g_object_ref (self));
-}
-
-/**
- * tandem_window_reopen_thread:
- * @self: a window
- * @thread_id: the conversation open when the app last ran
- *
- * Opens @thread_id if the store still has it, once the store is open;
- * else the window keeps its new chat.
- */
-void
-tandem_window_reopen_thread (TandemWindow *self,
-                             const char   *thread_id)
-{
-  GtkApplication *application;
-
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (thread_id != NULL);
-
-  g_free (self->reopen_thread);
-  self->reopen_thread = g_strdup (thread_id);
-
-  application = gtk_window_get_application (GTK_WINDOW (self));
-  if (application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application)))
-    return;
-
-  tandem_window_check_reopen (self);
-}
-
-/**
- * tandem_window_open_thread:
- * @self: a window
- * @thread_id: a thread in the store
- *
- * Opens a saved conversation: a new session on the thread's agent,
- * restored from the store. The agent's transport may be created
- * asynchronously; the session is shown once it is.
- */
-void
-tandem_window_open_thread (TandemWindow *self,
-                           const char   *thread_id)
-{
-  g_return_if_fail (TANDEM_IS_WINDOW (self));
-  g_return_if_fail (thread_id != NULL);
-
-  tandem_window_open (self, thread_id, NULL);
+    _tandem_window_ask_interrupts (self);
+  _tandem_window_queue_follow (self);
 }
 
 /**

@@ -15,6 +15,8 @@
 #include <sys/prctl.h>
 #include <adwaita.h>
 
+#include "tandem-composer.h"
+#include "tandem-sidebar.h"
 #include "tandem-test-window.h"
 
 #include <gdk/x11/gdkx.h>
@@ -87,13 +89,24 @@ tandem_test_wait_for_threads (TandemWindow *window)
   agui_test_wait_until (!tandem_window_get_threads_loading (window), "the sidebar's threads loaded");
 }
 
-/* The window's template child @name, which must exist */
+/* The window's template child @name, or one of its panes', which must
+ * exist: the tests name the widgets a person sees, wherever they live */
 GtkWidget *
 tandem_test_child (TandemWindow *window,
                    const char   *name)
 {
   GObject *object = gtk_widget_get_template_child (GTK_WIDGET (window), TANDEM_TYPE_WINDOW, name);
 
+  if (object == NULL)
+    object = gtk_widget_get_template_child (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                                       TANDEM_TYPE_WINDOW,
+                                                                                       "sidebar")),
+                                            TANDEM_TYPE_SIDEBAR, name);
+  if (object == NULL)
+    object = gtk_widget_get_template_child (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                                       TANDEM_TYPE_WINDOW,
+                                                                                       "composer")),
+                                            TANDEM_TYPE_COMPOSER, name);
   g_assert_nonnull (object);
 
   return GTK_WIDGET (object);

@@ -91,8 +91,7 @@ static void
 send_text (Fixture    *f,
            const char *text)
 {
-  GtkTextView *view = GTK_TEXT_VIEW (gtk_widget_get_template_child (GTK_WIDGET (f->window), TANDEM_TYPE_WINDOW,
-                                                                    "composer_view"));
+  GtkTextView *view = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
 
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
   g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));

@@ -1,0 +1,171 @@
+/* tandem-window-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tandem-approval-notice.h"
+#include "tandem-block-list.h"
+#include "tandem-block-window.h"
+#include "tandem-composer.h"
+#include "tandem-conversation-search.h"
+#include "tandem-draft-keeper.h"
+#include "tandem-interrupt-banner.h"
+#include "tandem-keyboard.h"
+#include "tandem-run-registry.h"
+#include "tandem-save-banner.h"
+#include "tandem-scroll-span.h"
+#include "tandem-sidebar.h"
+#include "tandem-state-inspector.h"
+#include "tandem-toaster.h"
+#include "tandem-welcome-prompts.h"
+#include "tandem-window.h"
+
+G_BEGIN_DECLS
+
+/* TandemWindow spans files (tandem-window*.c), as Text Editor's page
+ * does: the struct is theirs to share, and nobody else's. */
+
+/* How close to the end counts as "at the bottom", in pixels. */
+#define BOTTOM_EPSILON 8.0
+
+/* A conversation opens with its last blocks, a few screens of them; older
+ * ones are put in front this many at a time as the person reads back
+ * (see TandemBlockWindow for why not all at once). */
+#define OPEN_BLOCKS 40
+#define REVEAL_BLOCKS 40
+/* How long a window closed during a run waits for its turn to be saved */
+#define CLOSE_TIMEOUT_S 10
+
+struct _TandemWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  AguiSessionStore     *store;
+  TandemAgents         *agents;
+  AguiToolRegistry     *tools;
+  AguiAgentSession     *session;
+  TandemRunRegistry    *runs;          /* the conversations alive, shown or not */
+  AguiTranscript       *transcript;
+  TandemBlockList      *blocks;
+  TandemBlockWindow    *block_window;  /* what the view shows of them */
+  guint                 reveal_tick;
+  gboolean              reveal_front;
+  gboolean              reveal_back;
+  guint                 close_timeout_id;  /* closed, waiting for the turns' save */
+  gboolean              close_confirmed;   /* stopping the runs was agreed to */
+  GtkWindow            *quit_dialog;
+  char                 *reopen_thread;  /* to reopen once the store is open */
+  gboolean              relayout_pending;
+  char                 *agent_id;      /* the conversation's: an agent's id or a URL */
+  char                 *agent_problem; /* why it cannot be used, or NULL */
+  char                 *next_agent_problem;
+  GCancellable         *cancellable;
+  GCancellable         *open_cancellable;
+  GtkWindow            *approval_dialog;
+  char                 *last_user_text;
+  /* The store opened: what was typed goes to the conversation kept */
+  gboolean              keep_composer_text;
+  guint                 follow_tick;
+  GtkNativeDialog      *file_chooser;
+  TandemExportFormat    export_format;
+  gboolean              chooser_attaches;
+
+  guint                 following : 1;
+  struct _AskData      *ask;           /* the questions being asked, or NULL */
+  char                 *composer_hint;
+  /* Renames and deletes the store has not answered yet */
+  guint                 thread_writes;
+  guint                 syncing_dropdown : 1;
+
+  TandemToaster        *toaster;
+  TandemKeyboard       *keyboard;
+  TandemScrollSpan     *scroll_span;
+
+  /* Template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *flap;
+  TandemSidebar        *sidebar;
+  AdwWindowTitle       *window_title;
+  GtkDropDown          *agent_dropdown;
+  GtkWidget            *agent_missing_banner;
+  TandemApprovalNotice *approval_notice;
+  GtkLabel             *agent_missing_label;
+  GtkDropDown          *continue_dropdown;
+  GtkWidget            *steps_box;
+  GtkSpinner           *steps_spinner;
+  GtkLabel             *steps_label;
+  /* What a screen reader finds about the run: see tandem_window_update_status() */
+  GtkWidget            *status;
+  gpointer              status_session;  /* compared, never used */
+  GtkStack             *content_stack;
+  AdwStatusPage        *welcome_page;
+  GtkWidget            *welcome_preferences_button;
+  GtkWidget            *inspector_button;
+  GtkWidget            *inspector_close_button;
+  TandemWelcomePrompts *welcome_prompts;
+  TandemConversationSearch *conversation_search;
+  GtkScrolledWindow    *transcript_scroller;
+  GtkListView          *transcript_view;
+  GtkNoSelection       *transcript_selection;
+  GtkWidget            *jump_button;
+  GtkRevealer          *error_revealer;
+  TandemSaveBanner     *save_banner;
+  TandemDraftKeeper    *draft_keeper;
+  GtkLabel             *error_label;
+  GtkExpander          *error_details;
+  GtkLabel             *error_details_label;
+  GtkRevealer          *interrupt_revealer;
+  TandemInterruptBanner *interrupt_banner;
+  TandemComposer       *composer;
+  AdwFlap              *inspector_flap;
+  AdwHeaderBar         *conversation_header;
+  AdwHeaderBar         *inspector_header;
+  TandemStateInspector *inspector;
+};
+
+gboolean        _tandem_window_is_blank            (const char        *text);
+char           *_tandem_window_dup_composer_text   (TandemWindow      *self);
+gboolean        _tandem_window_is_busy             (TandemWindow      *self);
+void            _tandem_window_show_error_dialog   (TandemWindow      *self,
+                                                    const char        *heading,
+                                                    const char        *message);
+void            _tandem_window_update_jump_button  (TandemWindow      *self);
+void            _tandem_window_scroll_to_end       (TandemWindow      *self);
+void            _tandem_window_follow              (TandemWindow      *self);
+void            _tandem_window_queue_follow        (TandemWindow      *self);
+void            _tandem_window_update_actions      (TandemWindow      *self);
+void            _tandem_window_exchange_done       (TandemWindow      *self,
+                                                    AguiAgentSession  *session,
+                                                    AguiRunState      *state,
+                                                    const GError      *error);
+void            _tandem_window_ask_interrupts      (TandemWindow      *self);
+AguiThreadInfo *_tandem_window_lookup_thread       (TandemWindow      *self,
+                                                    const char        *thread_id);
+gboolean        _tandem_window_may_run             (TandemWindow      *self);
+void            _tandem_window_open                (TandemWindow      *self,
+                                                    const char        *thread_id,
+                                                    const char        *agent_id);
+void            _tandem_window_send_with_attachments (TandemWindow    *self,
+                                                    const char        *text);
+
+gboolean        _tandem_window_has_pending_interrupts (TandemWindow   *self);
+gboolean        _tandem_window_asks_shown          (TandemWindow      *self);
+void            _tandem_window_sync_approval       (TandemWindow      *self);
+gboolean        _tandem_window_is_url              (const char        *agent);
+void            _tandem_window_update_agent        (TandemWindow      *self);
+void            _tandem_window_adopt_store         (TandemWindow      *self);
+void            _tandem_window_check_reopen        (TandemWindow      *self);
+
+void            _tandem_window_init_transcript     (TandemWindow      *self);
+void            _tandem_window_update_content_page (TandemWindow      *self);
+
+void            _tandem_window_init_actions        (TandemWindow      *self);
+void            _tandem_window_class_init_actions  (GtkWidgetClass    *widget_class);
+void            _tandem_window_flush_pending_deletes (TandemWindow    *self);
+void            _tandem_window_clear_file_chooser  (TandemWindow      *self);
+
+G_END_DECLS

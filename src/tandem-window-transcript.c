@@ -1,0 +1,422 @@
+/* tandem-window-transcript.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tandem-window-private.h"
+
+/* The transcript view's glue: which page the conversation shows, and
+ * following its end. The list view holds a window on the blocks
+ * (TandemBlockWindow); this follows the latest output while the person
+ * is at the bottom, stops when they read back, offers Jump to Latest,
+ * and puts older (or newer) blocks in as they scroll. */
+
+static void tandem_window_check_reveal (TandemWindow  *self,
+                                        GtkAdjustment *adjustment);
+
+static gboolean
+is_at_bottom (GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  return value >= upper - page - BOTTOM_EPSILON;
+}
+
+static gboolean
+overflows (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + BOTTOM_EPSILON;
+}
+
+static gboolean
+shows_end (TandemWindow *self)
+{
+  return self->block_window == NULL || tandem_block_window_get_shows_end (self->block_window);
+}
+
+void
+_tandem_window_update_jump_button (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  /* A window on older blocks has newer ones below it, whatever fits;
+   * the welcome page of a new chat has nothing to jump to */
+  gtk_widget_set_visible (self->jump_button,
+                          g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "transcript") == 0 &&
+                          !self->following && (overflows (adjustment) || !shows_end (self)));
+}
+
+void
+_tandem_window_scroll_to_end (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  guint n = self->block_window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->block_window)) : 0;
+
+  /* The list view estimates the height of rows it has not made, so a
+   * value alone may land short of the end: bring the last row in first,
+   * which moves the list view's own anchor, then go to the bottom. */
+  if (n > 0 && !is_at_bottom (adjustment))
+    gtk_widget_activate_action (GTK_WIDGET (self->transcript_view), "list.scroll-to-item", "u", n - 1);
+
+  /* Right after the model changed under it (another conversation, blocks
+   * put in front), the adjustment still describes the old layout, and
+   * the list view cannot place a value among rows it has not laid out:
+   * the change of the adjustment after the next layout follows again. */
+  if (self->relayout_pending)
+    return;
+
+  gtk_adjustment_set_value (adjustment,
+                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+}
+
+/* At the bottom of what is shown, and that is the latest */
+static gboolean
+is_at_latest (TandemWindow  *self,
+              GtkAdjustment *adjustment)
+{
+  return is_at_bottom (adjustment) && shows_end (self);
+}
+
+static gboolean
+reveal_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  TandemWindow *self = user_data;
+  guint shown = 0;
+
+  self->reveal_tick = 0;
+  if (self->block_window == NULL)
+    return G_SOURCE_REMOVE;
+
+  if (self->reveal_front)
+    shown += tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS);
+  if (self->reveal_back)
+    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_BLOCKS);
+  self->reveal_front = self->reveal_back = FALSE;
+  if (shown > 0)
+    self->relayout_pending = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Follows the latest output from now on: after a jump far back, the
+ * window shows the conversation's end again */
+void
+_tandem_window_follow (TandemWindow *self)
+{
+  self->following = TRUE;
+  if (!shows_end (self))
+    {
+      tandem_block_window_show_tail (self->block_window, OPEN_BLOCKS);
+      self->relayout_pending = TRUE;
+    }
+}
+
+/* As for following: never from inside the list view's allocation */
+static void
+tandem_window_queue_reveal (TandemWindow *self)
+{
+  if (self->reveal_tick == 0)
+    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_tick_cb, self, NULL);
+}
+
+static void
+on_vadjustment_value_changed_cb (TandemWindow  *self,
+                                 GtkAdjustment *adjustment)
+{
+  /* Reaching the bottom, by any means, resumes following. Leaving it is
+   * decided by what the person does (see tandem_window_user_scrolled()),
+   * never by the value alone: the list view moves the value by itself
+   * while it re-measures a row that grew, and that must not count. */
+  if (is_at_latest (self, adjustment))
+    self->following = TRUE;
+
+  /* Reading back towards the oldest block shown: show older ones (and
+   * towards the newest, in a window far back: newer ones) */
+  tandem_window_check_reveal (self, adjustment);
+
+  _tandem_window_update_jump_button (self);
+}
+
+static gboolean
+follow_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->follow_tick = 0;
+  if (self->following)
+    _tandem_window_scroll_to_end (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Follows at the start of the next frame, before its layout. Never from
+ * inside the list view's size allocation, which is where the adjustment
+ * changes: a value set then moves the scrollbar but not the rows, since
+ * the list view cannot lay itself out again while it is being laid out,
+ * and the picture stays where it was. */
+void
+_tandem_window_queue_follow (TandemWindow *self)
+{
+  if (self->follow_tick == 0)
+    /* On the window: the scroller has no frames while its page is hidden */
+    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick_cb, self, NULL);
+}
+
+/* Near the top (or, in a window far back, the bottom) of what is shown
+ * of a conversation that has more */
+static void
+tandem_window_check_reveal (TandemWindow  *self,
+                            GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  if (self->block_window == NULL)
+    return;
+
+  if (tandem_block_window_get_offset (self->block_window) > 0 && value < page)
+    self->reveal_front = TRUE;
+  if (!shows_end (self) && value + page > gtk_adjustment_get_upper (adjustment) - page)
+    self->reveal_back = TRUE;
+  if (self->reveal_front || self->reveal_back)
+    tandem_window_queue_reveal (self);
+}
+
+static void
+on_vadjustment_changed_cb (TandemWindow  *self,
+                           GtkAdjustment *adjustment)
+{
+  self->relayout_pending = FALSE;
+  if (self->following)
+    _tandem_window_queue_follow (self);
+  /* Also when what is shown fits the window: then nothing scrolls */
+  tandem_window_check_reveal (self, adjustment);
+
+  _tandem_window_update_jump_button (self);
+}
+
+/**
+ * tandem_window_user_scrolled:
+ * @self: a window
+ *
+ * The person moved the transcript themselves: unless that left it at the
+ * bottom, stop following new output and offer Jump to Latest.
+ */
+void
+tandem_window_user_scrolled (TandemWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  g_return_if_fail (TANDEM_IS_WINDOW (self));
+
+  /* While everything fits there is nothing to read back to */
+  self->following = shows_end (self) && (is_at_bottom (adjustment) || !overflows (adjustment));
+  _tandem_window_update_jump_button (self);
+}
+
+static gboolean
+on_transcript_scroll_cb (TandemWindow             *self,
+                         double                    dx,
+                         double                    dy,
+                         GtkEventControllerScroll *controller)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  /* Upwards is the person reading back, when there is something above to
+   * read; reaching the bottom again resumes following (see
+   * on_vadjustment_value_changed_cb()). */
+  if (dy < 0 && overflows (adjustment))
+    {
+      self->following = FALSE;
+      _tandem_window_update_jump_button (self);
+    }
+
+  return FALSE;
+}
+
+/* Page Up/Down and Home/End move the transcript wherever the focus is in
+ * it, except in something that edits text, which has its own use for
+ * them. GtkScrolledWindow's own bindings need Ctrl for Home and End. */
+static gboolean
+on_transcript_key_pressed_cb (TandemWindow          *self,
+                              guint                  keyval,
+                              guint                  keycode,
+                              GdkModifierType        state,
+                              GtkEventControllerKey *controller)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double bottom = gtk_adjustment_get_upper (adjustment) - page;
+
+  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
+    return FALSE;
+  if ((state & (GDK_SHIFT_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)) != 0)
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+      value -= page * 0.9;
+      break;
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Down:
+      value += page * 0.9;
+      break;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      /* The first message, however far back */
+      if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
+        {
+          self->following = FALSE;
+          tandem_scroll_span_to_start (self->scroll_span);
+          _tandem_window_update_jump_button (self);
+          return TRUE;
+        }
+      value = 0;
+      break;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+      /* The last message, however far back the transcript is */
+      if (!shows_end (self))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+          return TRUE;
+        }
+      value = bottom;
+      break;
+    default:
+      return FALSE;
+    }
+
+  value = CLAMP (value, 0, MAX (bottom, 0));
+  /* Judged before the move: the list view may re-measure rows as it
+   * scrolls, and the content overflowed when the key was pressed. */
+  self->following = shows_end (self) && (value >= bottom - BOTTOM_EPSILON || !overflows (adjustment));
+  gtk_adjustment_set_value (adjustment, value);
+  _tandem_window_update_jump_button (self);
+
+  return TRUE;
+}
+
+/* The scrollbar spans the whole conversation: moved to its end, the
+ * latest is followed again; anywhere else, the person reads back */
+static void
+on_span_scrolled_cb (TandemWindow *self)
+{
+  GtkAdjustment *span = tandem_scroll_span_get_adjustment (self->scroll_span);
+
+  if (gtk_adjustment_get_value (span) >= gtk_adjustment_get_upper (span) - gtk_adjustment_get_page_size (span) - 1)
+    {
+      if (!shows_end (self))
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.jump-to-latest", NULL);
+      return;
+    }
+
+  self->following = FALSE;
+  _tandem_window_update_jump_button (self);
+}
+
+static void
+on_scrollbar_drag_end_cb (TandemWindow   *self,
+                          double          x,
+                          double          y,
+                          GtkGestureDrag *gesture)
+{
+  tandem_window_user_scrolled (self);
+}
+
+void
+_tandem_window_update_content_page (TandemWindow *self)
+{
+  guint n = self->transcript != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) : 0;
+  gboolean demo = self->agent_id == NULL || g_strcmp0 (self->agent_id, TANDEM_AGENTS_DEMO_ID) == 0;
+  /* The demo agent is always listed: more than one means the person has
+   * added their own, and is told where to choose it instead */
+  gboolean own_agents = self->agents != NULL &&
+                        g_list_model_get_n_items (tandem_agents_get_model (self->agents)) > 1;
+
+  if (demo && own_agents)
+    adw_status_page_set_description (self->welcome_page,
+                                     _("You are chatting with the built-in demo agent. Choose one of your own at the top of the window."));
+  else if (demo)
+    adw_status_page_set_description (self->welcome_page,
+                                     _("You are chatting with the built-in demo agent. Add your own agent in Preferences."));
+  else
+    adw_status_page_set_description (self->welcome_page, _("Send a message to start the conversation."));
+  gtk_widget_set_visible (self->welcome_preferences_button, demo && !own_agents);
+  tandem_welcome_prompts_set_agent (self->welcome_prompts, self->agent_id);
+
+  gtk_stack_set_visible_child_name (self->content_stack, n > 0 ? "transcript" : "welcome");
+  _tandem_window_update_jump_button (self);
+}
+
+/* Stepping to a match is reading back: new output must not take the
+ * view away from it. */
+static void
+on_search_current_changed_cb (TandemWindow *self)
+{
+  if (tandem_conversation_search_get_current (self->conversation_search) < 0)
+    return;
+
+  self->following = FALSE;
+  _tandem_window_update_jump_button (self);
+}
+
+/* The controllers that tell the person's scrolling from the list view's
+ * own, and the scrollbar that spans the whole conversation */
+void
+_tandem_window_init_transcript (TandemWindow *self)
+{
+  GtkEventController *controller;
+  GtkAdjustment *adjustment;
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "scroll", G_CALLBACK (on_transcript_scroll_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
+
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (controller, "transcript-keys");
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (on_transcript_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->transcript_scroller), controller);
+
+  controller = GTK_EVENT_CONTROLLER (gtk_gesture_drag_new ());
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (controller, "drag-end", G_CALLBACK (on_scrollbar_drag_end_cb),
+                           self, G_CONNECT_SWAPPED);
+  /* The scrollbar spans the whole conversation, not only the blocks
+   * the list view is given */
+  self->scroll_span = tandem_scroll_span_new (self->transcript_scroller, GTK_WIDGET (self->transcript_view),
+                                              REVEAL_BLOCKS);
+  gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->content_stack))),
+                           tandem_scroll_span_get_scrollbar (self->scroll_span));
+  gtk_widget_add_controller (tandem_scroll_span_get_scrollbar (self->scroll_span), controller);
+  g_signal_connect_object (self->scroll_span, "scrolled", G_CALLBACK (on_span_scrolled_cb), self, G_CONNECT_SWAPPED);
+
+  adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_vadjustment_value_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
+  g_signal_connect_object (self->conversation_search, "notify::current",
+                           G_CALLBACK (on_search_current_changed_cb), self, G_CONNECT_SWAPPED);
+}
