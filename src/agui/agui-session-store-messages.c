@@ -10,6 +10,7 @@
 
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
+#include "agui-session-store-deflate-private.h"
 #include "agui-session-store-messages-private.h"
 
 /* Reading a thread's messages back: each message is stored once, and a
@@ -247,8 +248,9 @@ message_reader_load_all (AguiMessageReader  *reader,
    * few messages that hold Tandem's own state, not a long thread's text */
   if (!(stmt = _agui_session_store_prepare (reader->store,
                                             reader->filter != NULL
-                                              ? "SELECT hash, json FROM messages WHERE thread_id = ?1 AND instr (json, ?2) > 0"
-                                              : "SELECT hash, json FROM messages WHERE thread_id = ?1",
+                                              ? "SELECT hash, json FROM messages WHERE thread_key = " THREAD_KEY_SQL
+                                                " AND instr (json, ?2) > 0"
+                                              : "SELECT hash, json FROM messages WHERE thread_key = " THREAD_KEY_SQL,
                                             what, error)))
     return FALSE;
 
@@ -259,9 +261,15 @@ message_reader_load_all (AguiMessageReader  *reader,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       gint64 hash = sqlite3_column_int64 (stmt, 0);
+      char *inflated = NULL;
+      const char *json;
+      gsize length;
 
+      /* A row that does not inflate is a message that is not valid JSON */
+      if (!(json = _agui_session_store_column_json (stmt, 1, &length, &inflated, NULL)))
+        json = "";
       g_hash_table_replace (reader->json, g_memdup2 (&hash, sizeof hash),
-                            g_strndup ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1)));
+                            inflated != NULL ? inflated : g_strndup (json, length));
     }
 
   if (rc != SQLITE_DONE)
