@@ -207,6 +207,19 @@ on_transcript_notify (AguiAgentSession *self,
 }
 
 static void
+on_recorder_changed (GObject                 *owner,
+                     AguiTurnRecorderChanges  changes)
+{
+  if (changes & AGUI_TURN_RECORDER_CHANGED_CHAIN)
+    {
+      g_object_notify_by_pspec (owner, properties[PROP_LAST_SNAPSHOT_ID]);
+      g_object_notify_by_pspec (owner, properties[PROP_TURN_INDEX]);
+    }
+  if (changes & AGUI_TURN_RECORDER_CHANGED_STORE_ERROR)
+    g_object_notify_by_pspec (owner, properties[PROP_STORE_ERROR]);
+}
+
+static void
 agui_agent_session_constructed (GObject *object)
 {
   AguiAgentSession *self = AGUI_AGENT_SESSION (object);
@@ -216,7 +229,7 @@ agui_agent_session_constructed (GObject *object)
   if (self->thread_id == NULL)
     self->thread_id = g_uuid_string_random ();
 
-  self->recorder = _agui_turn_recorder_new (object, self->store, self->thread_id, self->agent,
+  self->recorder = _agui_turn_recorder_new (object, on_recorder_changed, self->store, self->thread_id, self->agent,
                                             self->default_title);
 
   g_signal_connect_object (self->transcript, "notify",
