@@ -1808,6 +1808,87 @@ test_surface_values (Fixture       *f,
   assert_integrity (f->path);
 }
 
+static void
+test_export_surface_values (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(JsonNode) plain = NULL;
+  g_autoptr(JsonObject) values = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *imported = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *printed = NULL;
+  gint64 threads;
+  gsize length;
+
+  g_test_summary ("What the person typed into an agent's forms goes out with a Tandem JSON export and "
+                  "comes back with its import; an export without any has no such member, and values "
+                  "that are not objects are refused with nothing stored");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  store = open_store (f->path);
+
+  plain = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_has_member (json_node_get_object (plain), "surfaceValues"));
+
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "form",
+                                                         "{\"/city\":\"Oslo\",\"/hours\":5}", &error));
+  g_assert_no_error (error);
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "dashboard",
+                                                         "{\"/filters/0\":{\"on\":true}}", &error));
+  g_assert_no_error (error);
+
+  exported = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  printed = json_to_string (json_object_get_member (json_node_get_object (exported), "surfaceValues"), FALSE);
+  g_assert_true (g_str_equal (printed, "{\"form\":{\"/city\":\"Oslo\",\"/hours\":5},\"dashboard\":{\"/filters/0\":{\"on\":true}}}") ||
+                 g_str_equal (printed, "{\"dashboard\":{\"/filters/0\":{\"on\":true}},\"form\":{\"/city\":\"Oslo\",\"/hours\":5}}"));
+
+  /* Through the text of a file, as the app writes and reads it */
+  {
+    g_autofree char *text = json_to_string (exported, TRUE);
+    g_autoptr(JsonNode) read_back = json_from_string (text, &error);
+
+    g_assert_no_error (error);
+    imported = agui_session_store_import_json (store, read_back, &error);
+    g_assert_no_error (error);
+  }
+  values = _agui_session_store_dup_surface_values (store, imported, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (values), ==, 2);
+  g_clear_pointer (&printed, g_free);
+  printed = json_to_string (json_object_get_member (values, "form"), FALSE);
+  g_assert_cmpstr (printed, ==, "{\"/city\":\"Oslo\",\"/hours\":5}");
+  g_clear_pointer (&printed, g_free);
+  printed = json_to_string (json_object_get_member (values, "dashboard"), FALSE);
+  g_assert_cmpstr (printed, ==, "{\"/filters/0\":{\"on\":true}}");
+
+  /* Bad values: a clear reason, and no thread half imported */
+  threads = sql_int (f->path, "SELECT COUNT (*) FROM threads");
+  json_object_set_member (json_node_get_object (exported), "surfaceValues",
+                          json_from_string ("{\"form\":[1,2]}", NULL));
+  again = agui_session_store_import_json (store, exported, &error);
+  g_assert_null (again);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "surface values"));
+  g_clear_error (&error);
+  json_object_set_member (json_node_get_object (exported), "surfaceValues", json_from_string ("[]", NULL));
+  again = agui_session_store_import_json (store, exported, &error);
+  g_assert_null (again);
+  g_assert_nonnull (strstr (error->message, "surface values are not an object"));
+  g_clear_error (&error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, threads);
+  assert_integrity (f->path);
+}
+
 /* tests/data/store-v3.db was written by Tandem before each message was
  * stored once (schema 3): a session on a replay transport sent six
  * questions ("old-thread"; the third with a 28-byte text file attached)
@@ -2866,6 +2947,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/schema/migrate-v5", test_migrate_v5_store);
   ADD_TEST ("/agui/session-store/schema/migrate-v8", test_migrate_v8_store);
   ADD_TEST ("/agui/session-store/surface-values", test_surface_values);
+  ADD_TEST ("/agui/session-store/export/surface-values", test_export_surface_values);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())

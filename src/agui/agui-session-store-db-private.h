@@ -127,6 +127,19 @@ gboolean      _agui_session_store_insert_message   (AguiSessionStore  *self,
 
 AguiThreadInfo *_agui_session_store_thread_info_from_row (sqlite3_stmt *stmt);
 
+/* The values typed into a thread's A2UI surfaces, for export and import
+ * (see agui-session-store-values.c) */
+JsonObject   *_agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
+                                                             const char        *thread_id,
+                                                             const char        *what,
+                                                             GError           **error);
+gboolean      _agui_session_store_set_all_surface_values    (AguiSessionStore  *self,
+                                                             const char        *thread_id,
+                                                             JsonObject        *values,
+                                                             const char        *what,
+                                                             GError           **error);
+const char   *_agui_session_store_check_surface_values      (JsonNode          *member);
+
 /* Emits ::thread-changed for a change just committed (the mutex
  * released), on the store's own thread */
 void          _agui_session_store_announce_change  (AguiSessionStore  *self,
