@@ -2543,6 +2543,74 @@ test_bench_snapshot_10000 (Fixture       *f,
 }
 
 static void
+on_restored (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  gint64 *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error));
+  g_assert_no_error (error);
+  *done = g_get_monotonic_time ();
+}
+
+/* -m perf: a 10,000-message thread as it is said, 5,000 turns of a
+ * question and a 600-byte answer (40,000 logged events), opened again:
+ * the store read a restore makes, and the whole restore (read on the
+ * store's worker, then folded in slices on the main loop) until the
+ * last message is in the transcript, from a store just opened */
+static void
+test_bench_restore_10000 (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiSessionStore) reopened = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  const char *thread_id = "c0ffee00-1000-4000-8000-000000010000";
+  gsize content = 0;
+
+  write_conversation (store, thread_id, 5000, 600, TRUE, &content);
+  g_clear_object (&store);
+
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr(AguiAgentSession) session = NULL;
+      g_autoptr(GPtrArray) events = NULL;
+      g_autoptr(JsonObject) snapshot = NULL;
+      g_autoptr(GError) error = NULL;
+      gint64 start, read, done = 0;
+
+      /* The store's part alone */
+      reopened = open_store (f->path);
+      start = g_get_monotonic_time ();
+      events = agui_session_store_load_events (reopened, thread_id, &error);
+      g_assert_no_error (error);
+      snapshot = _agui_session_store_get_last_snapshot_for_restore (reopened, thread_id, &error);
+      g_assert_no_error (error);
+      read = g_get_monotonic_time () - start;
+      g_clear_pointer (&events, g_ptr_array_unref);
+      g_clear_object (&reopened);
+
+      /* The whole restore, as the app asks for it */
+      reopened = open_store (f->path);
+      session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", thread_id,
+                              "store", reopened, NULL);
+      start = g_get_monotonic_time ();
+      agui_agent_session_restore_async (session, NULL, on_restored, &done);
+      while (done == 0)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 10000);
+      g_test_minimized_result ((done - start) / 1000.0,
+                               "10,000 messages (5,000 turns, 40,000 events): the store read a restore makes "
+                               "in %.0f ms; restore_async to the last message in the transcript in %.0f ms",
+                               read / 1000.0, (done - start) / 1000.0);
+      g_clear_object (&session);
+      g_clear_object (&reopened);
+    }
+}
+
+static void
 test_two_writers (Fixture       *f,
                   gconstpointer  data)
 {
@@ -2956,6 +3024,7 @@ main (int   argc,
       ADD_TEST ("/agui/session-store/bench/storage", test_bench_storage);
       ADD_TEST ("/agui/session-store/bench/storage-1000", test_bench_storage_1000);
       ADD_TEST ("/agui/session-store/bench/snapshot-10000", test_bench_snapshot_10000);
+      ADD_TEST ("/agui/session-store/bench/restore-10000", test_bench_restore_10000);
     }
 
 #undef ADD_TEST
