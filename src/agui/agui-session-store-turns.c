@@ -980,9 +980,16 @@ _agui_session_store_count_branches (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
+  /* The ends of branches are the snapshots no other one names as its
+   * parent: all of them, less the distinct parents among them. Asked
+   * snapshot by snapshot (NOT EXISTS a child), SQLite looked through the
+   * whole thread for each, the square of its turns: 0.7 of the 1 s that
+   * `tandem-cli show` took on a thread of 2,500 turns. */
   if (!(stmt = _agui_session_store_prepare (self,
-                                            "SELECT COUNT (*) FROM snapshots AS s WHERE s.thread_id = ?1 AND NOT EXISTS "
-                                            "(SELECT 1 FROM snapshots AS c WHERE c.thread_id = ?1 AND c.parent_id = s.id)",
+                                            "SELECT COUNT (*) - (SELECT COUNT (DISTINCT c.parent_id) FROM snapshots AS c "
+                                            "  WHERE c.thread_id = ?1 AND c.parent_id IN "
+                                            "  (SELECT id FROM snapshots WHERE thread_id = ?1)) "
+                                            "FROM snapshots WHERE thread_id = ?1",
                                             what, error)))
     return -1;
 
