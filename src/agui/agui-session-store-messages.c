@@ -12,6 +12,7 @@
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-deflate-private.h"
 #include "agui-session-store-messages-private.h"
+#include "agui-transcript-private.h"
 
 /* Reading a thread's messages back: each message is stored once, and a
  * snapshot names the ones it keeps of its parent's and the ones it adds
@@ -353,4 +354,32 @@ _agui_message_reader_messages (AguiMessageReader  *reader,
     }
 
   return g_steal_pointer (&messages);
+}
+
+gboolean
+_agui_session_store_insert_message (AguiSessionStore  *self,
+                                    sqlite3_stmt      *insert,
+                                    const char        *thread_id,
+                                    gint64             hash,
+                                    const char        *json,
+                                    gboolean           deflate,
+                                    const char        *what,
+                                    GError           **error)
+{
+  g_autoptr(GBytes) deflated = NULL;
+
+  /* A message that keeps Tandem's own state stays text: a restore finds
+   * those few by looking into the rows (see
+   * _agui_session_store_get_last_snapshot_for_restore()) */
+  if (deflate && strstr (json, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":") == NULL)
+    deflated = _agui_session_store_deflate (json, strlen (json));
+
+  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, 2, hash);
+  if (deflated != NULL)
+    sqlite3_bind_blob (insert, 3, g_bytes_get_data (deflated, NULL), g_bytes_get_size (deflated), SQLITE_STATIC);
+  else
+    sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
+
+  return _agui_session_store_step_done (self, insert, what, error);
 }

@@ -16,11 +16,9 @@
 #include "agui-interrupt.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
-#include "agui-session-store-deflate-private.h"
 #include "agui-session-store-private.h"
 #include "agui-session-store-text-private.h"
 #include "agui-thread-info-private.h"
-#include "agui-transcript-private.h"
 
 /**
  * AguiSessionStore:
@@ -556,34 +554,6 @@ _agui_session_store_common_prefix (const GArray *a,
     n++;
 
   return n;
-}
-
-gboolean
-_agui_session_store_insert_message (AguiSessionStore  *self,
-                                    sqlite3_stmt      *insert,
-                                    const char        *thread_id,
-                                    gint64             hash,
-                                    const char        *json,
-                                    gboolean           deflate,
-                                    const char        *what,
-                                    GError           **error)
-{
-  g_autoptr(GBytes) deflated = NULL;
-
-  /* A message that keeps Tandem's own state stays text: a restore finds
-   * those few by looking into the rows (see
-   * _agui_session_store_get_last_snapshot_for_restore()) */
-  if (deflate && strstr (json, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":") == NULL)
-    deflated = _agui_session_store_deflate (json, strlen (json));
-
-  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (insert, 2, hash);
-  if (deflated != NULL)
-    sqlite3_bind_blob (insert, 3, g_bytes_get_data (deflated, NULL), g_bytes_get_size (deflated), SQLITE_STATIC);
-  else
-    sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
-
-  return _agui_session_store_step_done (self, insert, what, error);
 }
 
 /* Migration 5: each snapshot's messages move to the messages table, and
