@@ -263,3 +263,17 @@ agui_test_json_matches (JsonNode   *expected,
       g_assert_not_reached ();
     }
 }
+
+char *
+agui_test_incompressible_text (gsize length)
+{
+  static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  g_autoptr(GRand) rand = g_rand_new_with_seed (25);
+  char *text = g_malloc (length + 1);
+
+  for (gsize i = 0; i < length; i++)
+    text[i] = letters[g_rand_int_range (rand, 0, sizeof letters - 1)];
+  text[length] = '\0';
+
+  return text;
+}

@@ -52,6 +52,9 @@ gboolean agui_test_wait_for_pointer  (gpointer           *location,
 void     agui_test_wait_for_result   (GAsyncResult      **result,
                                       guint               timeout_ms);
 
+/* @length letters that deflate hardly at all (the store deflates long
+ * rows): for a turn that must need room on disk */
+char    *agui_test_incompressible_text (gsize               length);
 gboolean agui_test_json_matches      (JsonNode           *expected,
                                       JsonNode           *actual,
                                       GHashTable         *minted);

@@ -66,7 +66,7 @@ test_banner_and_retry (void)
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
   g_autoptr(AguiAgentSession) session =
     g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (replay), "thread-id", "t", "tools", NULL, "store", store, "agent", NULL, NULL);
-  g_autofree char *big = g_strnfill (256 * 1024, 'x');
+  g_autofree char *big = agui_test_incompressible_text (256 * 1024);
   g_autofree char *events = NULL;
   GtkWidget *window = gtk_window_new ();
   GtkWidget *banner = tandem_save_banner_new ();

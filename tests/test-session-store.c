@@ -30,7 +30,7 @@
 #include "agui-session-store-private.h"
 
 /* The version the last migration makes */
-#define SCHEMA_LATEST 8
+#define SCHEMA_LATEST 9
 
 /* The shape of the turns store-child.c writes: RUN_STARTED, per tool call
  * START + ARGS + END once compacted, START + one CONTENT + END of the
@@ -1835,6 +1835,87 @@ test_surface_values (Fixture       *f,
   assert_integrity (f->path);
 }
 
+static void
+test_export_surface_values (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v3.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(JsonNode) plain = NULL;
+  g_autoptr(JsonObject) values = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *imported = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *printed = NULL;
+  gint64 threads;
+  gsize length;
+
+  g_test_summary ("What the person typed into an agent's forms goes out with a Tandem JSON export and "
+                  "comes back with its import; an export without any has no such member, and values "
+                  "that are not objects are refused with nothing stored");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  store = open_store (f->path);
+
+  plain = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_has_member (json_node_get_object (plain), "surfaceValues"));
+
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "form",
+                                                         "{\"/city\":\"Oslo\",\"/hours\":5}", &error));
+  g_assert_no_error (error);
+  g_assert_true (_agui_session_store_set_surface_values (store, "old-thread", "dashboard",
+                                                         "{\"/filters/0\":{\"on\":true}}", &error));
+  g_assert_no_error (error);
+
+  exported = agui_session_store_export_json (store, "old-thread", &error);
+  g_assert_no_error (error);
+  printed = json_to_string (json_object_get_member (json_node_get_object (exported), "surfaceValues"), FALSE);
+  g_assert_true (g_str_equal (printed, "{\"form\":{\"/city\":\"Oslo\",\"/hours\":5},\"dashboard\":{\"/filters/0\":{\"on\":true}}}") ||
+                 g_str_equal (printed, "{\"dashboard\":{\"/filters/0\":{\"on\":true}},\"form\":{\"/city\":\"Oslo\",\"/hours\":5}}"));
+
+  /* Through the text of a file, as the app writes and reads it */
+  {
+    g_autofree char *text = json_to_string (exported, TRUE);
+    g_autoptr(JsonNode) read_back = json_from_string (text, &error);
+
+    g_assert_no_error (error);
+    imported = agui_session_store_import_json (store, read_back, &error);
+    g_assert_no_error (error);
+  }
+  values = _agui_session_store_dup_surface_values (store, imported, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (values), ==, 2);
+  g_clear_pointer (&printed, g_free);
+  printed = json_to_string (json_object_get_member (values, "form"), FALSE);
+  g_assert_cmpstr (printed, ==, "{\"/city\":\"Oslo\",\"/hours\":5}");
+  g_clear_pointer (&printed, g_free);
+  printed = json_to_string (json_object_get_member (values, "dashboard"), FALSE);
+  g_assert_cmpstr (printed, ==, "{\"/filters/0\":{\"on\":true}}");
+
+  /* Bad values: a clear reason, and no thread half imported */
+  threads = sql_int (f->path, "SELECT COUNT (*) FROM threads");
+  json_object_set_member (json_node_get_object (exported), "surfaceValues",
+                          json_from_string ("{\"form\":[1,2]}", NULL));
+  again = agui_session_store_import_json (store, exported, &error);
+  g_assert_null (again);
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "surface values"));
+  g_clear_error (&error);
+  json_object_set_member (json_node_get_object (exported), "surfaceValues", json_from_string ("[]", NULL));
+  again = agui_session_store_import_json (store, exported, &error);
+  g_assert_null (again);
+  g_assert_nonnull (strstr (error->message, "surface values are not an object"));
+  g_clear_error (&error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM threads"), ==, threads);
+  assert_integrity (f->path);
+}
+
 /* tests/data/store-v3.db was written by Tandem before each message was
  * stored once (schema 3): a session on a replay transport sent six
  * questions ("old-thread"; the third with a 28-byte text file attached)
@@ -1911,8 +1992,10 @@ test_migrate_release_store (Fixture       *f,
   g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
   assert_integrity (f->path);
   /* Each message once: nine in the old thread's branches, two in the other */
-  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'old-thread'"), ==, 13);
-  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_id = 'plain-thread'"), ==, 2);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_key = "
+                           "(SELECT key FROM threads WHERE id = 'old-thread')"), ==, 13);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_key = "
+                           "(SELECT key FROM threads WHERE id = 'plain-thread')"), ==, 2);
   g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM snapshots WHERE json_type (messages) = 'array'"), ==, 0);
 
   for (guint t = 0; t < 2; t++)
@@ -2100,10 +2183,132 @@ test_migrate_v5_store (Fixture       *f,
   assert_integrity (f->path);
 }
 
+/* tests/data/store-v8.db was written by the release with schema 8: the
+ * v5 store above, migrated, a demo conversation more, a pinned thread
+ * and values typed into a surface */
+static void
+test_migrate_v8_store (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "data", "store-v8.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *messages_before = NULL;
+  g_autofree char *messages_after = NULL;
+  g_autofree char *lisbon = NULL;
+  g_autoptr(AguiSessionStore) store = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(JsonArray) found = NULL;
+  g_autoptr(JsonObject) values = NULL;
+  g_autoptr(JsonObject) last = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = agui_test_incompressible_text (100);
+  g_autofree char *long_answer = NULL;
+  gsize length;
+
+  g_test_summary ("A store written by the release with schema 8 migrates to messages under the thread's key: "
+                  "every message is kept in its order, searches find them, threads restore, go on with "
+                  "deflated rows, and keep their pins and surface values");
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, 8);
+  messages_before = sql_text (f->path, "SELECT group_concat (thread_id || ' ' || hash || ' ' || json, char (10)) "
+                                       "FROM (SELECT * FROM messages ORDER BY rowid)");
+
+  store = open_store (f->path);
+  g_assert_cmpint (sql_int (f->path, "PRAGMA user_version"), ==, SCHEMA_LATEST);
+  assert_integrity (f->path);
+  messages_after = sql_text (f->path, "SELECT group_concat (t.id || ' ' || m.hash || ' ' || m.json, char (10)) "
+                                      "FROM (SELECT * FROM messages ORDER BY rowid) m JOIN threads t ON t.key = m.thread_key");
+  g_assert_cmpstr (messages_after, ==, messages_before);
+
+  /* The search reads the messages under their thread */
+  found = agui_session_store_list_threads (store, "weather in Lisbon", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (found), ==, 1);
+  lisbon = g_strdup (json_object_get_string_member (json_array_get_object_element (found, 0), "id"));
+  g_clear_pointer (&found, json_array_unref);
+  found = agui_session_store_list_threads (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (found), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (found, 0), "id"), ==, "plain-thread");
+  values = _agui_session_store_dup_surface_values (store, "plain-thread", &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (values, "surface-1"));
+
+  /* A long answer after the migration is kept deflated, and reads back */
+  long_answer = g_strnfill (2000, 'a');
+  {
+    g_autofree char *events = g_strdup_printf ("[{\"type\":\"RUN_STARTED\",\"threadId\":\"plain-thread\",\"runId\":\"after\"},"
+                                               "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"long\",\"role\":\"assistant\"},"
+                                               "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"long\",\"delta\":\"%s\"},"
+                                               "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"long\"},"
+                                               "{\"type\":\"RUN_FINISHED\",\"threadId\":\"plain-thread\",\"runId\":\"after\"}]",
+                                               long_answer);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(AguiRunState) state = NULL;
+    g_autoptr(AguiAgentSession) reopened = NULL;
+    JsonArray *messages;
+
+    agui_replay_transport_add_run_json (replay, events, &error);
+    g_assert_no_error (error);
+    session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "plain-thread",
+                            "store", store, NULL);
+    g_assert_true (_agui_agent_session_restore (session, &error));
+    g_assert_no_error (error);
+    agui_agent_session_send_async (session, answer, NULL, NULL, agui_test_store_result_cb, &result);
+    agui_test_wait_for_result (&result, 10000);
+    state = agui_agent_session_send_finish (session, result, &error);
+    g_assert_no_error (error);
+
+    g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM log WHERE typeof (json) = 'blob'"), ==, 1);
+    g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE typeof (json) = 'blob'"), ==, 1);
+
+    last = agui_session_store_get_last_snapshot (store, "plain-thread", &error);
+    g_assert_no_error (error);
+    messages = json_object_get_array_member (last, "messages");
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, json_array_get_length (messages) - 1),
+                                                    "content"), ==, long_answer);
+    g_clear_pointer (&found, json_array_unref);
+    found = agui_session_store_list_threads (store, "aaaaaaaaaa", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (json_array_get_length (found), ==, 1);
+
+    reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "plain-thread",
+                             "store", store, NULL);
+    g_assert_true (_agui_agent_session_restore (reopened, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (reopened)), ==, 4);
+  }
+
+  /* Deleting a thread takes its messages along */
+  g_assert_true (agui_session_store_delete_thread (store, lisbon, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sql_int (f->path, "SELECT COUNT (*) FROM messages WHERE thread_key NOT IN (SELECT key FROM threads)"), ==, 0);
+  assert_integrity (f->path);
+}
+
 /* Storage */
 
+/* Text as people write it, for answers that deflate as prose does
+ * rather than as a counted list of words */
+static const char prose_text[] =
+  "Lisbon sits on seven hills above the wide mouth of the Tagus, and most visitors learn this on the first "
+  "afternoon, when the tram they meant to take is full and the street they chose climbs without end. The old "
+  "quarters were rebuilt after the earthquake of 1755 on a grid that the Marquis of Pombal drew in a hurry, "
+  "which is why the lower town feels so orderly beside the tangled alleys of Alfama. Coffee is strong and "
+  "cheap; pastries are eaten standing at the counter. In summer the light is hard and white until eight in "
+  "the evening, and then the river turns the colour of brass. If you have only two days, walk from the castle "
+  "down to the water, take the ferry across to Cacilhas for the view back, and spend the second morning in "
+  "Belem, where the monastery's cloister repays an early start before the coaches arrive. Bring shoes with "
+  "grip: the limestone pavements are polished smooth by centuries of feet and become treacherous in rain. ";
+
 /* A conversation as a session saves it: turn i adds the person's
- * question and an answer of about @answer_length bytes, its events (the question's
+ * question and an answer of about @answer_length bytes (counted words,
+ * or with @prose a window on prose_text), its events (the question's
  * three, and the run's, the answer's deltas joined), and a snapshot of
  * the whole conversation so far. Adds the bytes of the messages (once
  * each) and of the events it wrote to *@content. */
@@ -2112,6 +2317,7 @@ write_conversation (AguiSessionStore *store,
                     const char       *thread_id,
                     int               turns,
                     int               answer_length,
+                    gboolean          prose,
                     gsize            *content)
 {
   g_autoptr(JsonArray) messages = json_array_new ();
@@ -2134,8 +2340,13 @@ write_conversation (AguiSessionStore *store,
       AguiTurnRecord turn = { NULL, };
       const char *jsons[8];
 
-      for (int w = 0; g_utf8_strlen (text->str, -1) < answer_length; w++)
-        g_string_append_printf (text, "word%d.%d ", i, w);
+      if (prose)
+        for (gsize at = (i * 97) % (sizeof prose_text - 1); text->len < (gsize) answer_length;
+             at = (at + 1) % (sizeof prose_text - 1))
+          g_string_append_c (text, prose_text[at]);
+      else
+        for (int w = 0; g_utf8_strlen (text->str, -1) < answer_length; w++)
+          g_string_append_printf (text, "word%d.%d ", i, w);
 
       jsons[0] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"user\"}", question_id);
       jsons[1] = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"%s\",\"delta\":\"%s\"}", question_id, asked);
@@ -2211,9 +2422,9 @@ test_storage_linear (Fixture       *f,
                   "and its last snapshot still reads whole");
 
   empty = store_size (f->path);
-  write_conversation (store, "9a4d4e1e-0c53-4b7a-a1a4-5b6f0e4c2d11", 100, 600, &content);
+  write_conversation (store, "9a4d4e1e-0c53-4b7a-a1a4-5b6f0e4c2d11", 100, 600, FALSE, &content);
   half = store_size (f->path) - empty;
-  write_conversation (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", 200, 600, &content);
+  write_conversation (store, "0b7e5f2a-1d64-4c8b-b2b5-6c7f1f5d3e22", 200, 600, FALSE, &content);
   whole = store_size (f->path) - empty - half;
 
   g_test_message ("100 turns: %" G_GINT64_FORMAT " bytes; 200 turns: %" G_GINT64_FORMAT " bytes", half, whole);
@@ -2245,7 +2456,7 @@ test_bench_storage (Fixture       *f,
         gsize content = 0;
         gint64 size;
 
-        write_conversation (store, thread_id, lengths[i], answers[a], &content);
+        write_conversation (store, thread_id, lengths[i], answers[a], FALSE, &content);
         size = store_size (f->path) - before;
         before += size;
         g_test_minimized_result ((double) size / lengths[i],
@@ -2253,6 +2464,46 @@ test_bench_storage (Fixture       *f,
                                  "%.2f times its messages and events",
                                  lengths[i], answers[a], size, (double) size / lengths[i], (double) size / content);
       }
+}
+
+/* -m perf: the 1,000-turn conversation with 600-byte answers alone,
+ * counted words and prose, the bytes each takes (the file's growth, its
+ * write-ahead log folded in) against those of its messages (each once,
+ * as JSON) and the events it logged (as JSON); and where they go, table
+ * by table */
+static void
+test_bench_storage_1000 (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 before = store_size (f->path);
+
+  for (guint prose = 0; prose < 2; prose++)
+    {
+      g_autofree char *thread_id = g_uuid_string_random ();
+      gsize content = 0;
+      gint64 size;
+
+      write_conversation (store, thread_id, 1000, 600, prose, &content);
+      size = store_size (f->path) - before;
+      before += size;
+      g_test_minimized_result ((double) size / content,
+                               "1000 turns, 600-byte answers (%s): %" G_GINT64_FORMAT " bytes, %" G_GSIZE_FORMAT
+                               " of messages and events, %.3f times", prose ? "prose" : "counted words",
+                               size, content, (double) size / content);
+    }
+
+  g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  /* dbstat is optional in SQLite: without it, the totals above are all */
+  if (sqlite3_prepare_v2 (db, "SELECT name, SUM (pgsize), SUM (payload), SUM (unused) FROM dbstat "
+                          "GROUP BY name HAVING SUM (payload) > 0 ORDER BY 2 DESC", -1, &stmt, NULL) == SQLITE_OK)
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      g_test_message ("%-32s %9lld bytes in pages, %9lld payload, %8lld unused", sqlite3_column_text (stmt, 0),
+                      sqlite3_column_int64 (stmt, 1), sqlite3_column_int64 (stmt, 2), sqlite3_column_int64 (stmt, 3));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
 }
 
 /* -m perf: reading back the last snapshot of a 10,000-message thread
@@ -2270,7 +2521,7 @@ test_bench_snapshot_10000 (Fixture       *f,
   gsize content = 0;
   gint64 start, read_snapshot, read_events;
 
-  write_conversation (store, "bench-10000", 1000, 600, &content);
+  write_conversation (store, "bench-10000", 1000, 600, FALSE, &content);
   {
     g_autoptr(JsonObject) snapshot = agui_session_store_get_last_snapshot (store, "bench-10000", &error);
     JsonArray *messages = json_object_get_array_member (snapshot, "messages");
@@ -2316,6 +2567,74 @@ test_bench_snapshot_10000 (Fixture       *f,
                            "whole in %.0f ms, the log (%u events) in %.0f ms; %" G_GINT64_FORMAT " bytes",
                            (read_snapshot - start) / 1000.0, (g_get_monotonic_time () - read_events) / 1000.0,
                            events->len, (read_events - read_snapshot) / 1000.0, store_size (f->path));
+}
+
+static void
+on_restored (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  gint64 *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error));
+  g_assert_no_error (error);
+  *done = g_get_monotonic_time ();
+}
+
+/* -m perf: a 10,000-message thread as it is said, 5,000 turns of a
+ * question and a 600-byte answer (40,000 logged events), opened again:
+ * the store read a restore makes, and the whole restore (read on the
+ * store's worker, then folded in slices on the main loop) until the
+ * last message is in the transcript, from a store just opened */
+static void
+test_bench_restore_10000 (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiSessionStore) reopened = NULL;
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  const char *thread_id = "c0ffee00-1000-4000-8000-000000010000";
+  gsize content = 0;
+
+  write_conversation (store, thread_id, 5000, 600, TRUE, &content);
+  g_clear_object (&store);
+
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr(AguiAgentSession) session = NULL;
+      g_autoptr(GPtrArray) events = NULL;
+      g_autoptr(JsonObject) snapshot = NULL;
+      g_autoptr(GError) error = NULL;
+      gint64 start, read, done = 0;
+
+      /* The store's part alone */
+      reopened = open_store (f->path);
+      start = g_get_monotonic_time ();
+      events = agui_session_store_load_events (reopened, thread_id, &error);
+      g_assert_no_error (error);
+      snapshot = _agui_session_store_get_last_snapshot_for_restore (reopened, thread_id, &error);
+      g_assert_no_error (error);
+      read = g_get_monotonic_time () - start;
+      g_clear_pointer (&events, g_ptr_array_unref);
+      g_clear_object (&reopened);
+
+      /* The whole restore, as the app asks for it */
+      reopened = open_store (f->path);
+      session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", thread_id,
+                              "store", reopened, NULL);
+      start = g_get_monotonic_time ();
+      agui_agent_session_restore_async (session, NULL, on_restored, &done);
+      while (done == 0)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (agui_agent_session_get_transcript (session)), ==, 10000);
+      g_test_minimized_result ((done - start) / 1000.0,
+                               "10,000 messages (5,000 turns, 40,000 events): the store read a restore makes "
+                               "in %.0f ms; restore_async to the last message in the transcript in %.0f ms",
+                               read / 1000.0, (done - start) / 1000.0);
+      g_clear_object (&session);
+      g_clear_object (&reopened);
+    }
 }
 
 static void
@@ -2721,14 +3040,18 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
   ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
   ADD_TEST ("/agui/session-store/schema/migrate-v5", test_migrate_v5_store);
+  ADD_TEST ("/agui/session-store/schema/migrate-v8", test_migrate_v8_store);
   ADD_TEST ("/agui/session-store/surface-values", test_surface_values);
+  ADD_TEST ("/agui/session-store/export/surface-values", test_export_surface_values);
   ADD_TEST ("/agui/session-store/processes/two-writers", test_two_writers);
   ADD_TEST ("/agui/session-store/processes/read-only", test_read_only);
   if (g_test_perf ())
     {
       ADD_TEST ("/agui/session-store/bench/reopen-100k", test_bench_reopen);
       ADD_TEST ("/agui/session-store/bench/storage", test_bench_storage);
+      ADD_TEST ("/agui/session-store/bench/storage-1000", test_bench_storage_1000);
       ADD_TEST ("/agui/session-store/bench/snapshot-10000", test_bench_snapshot_10000);
+      ADD_TEST ("/agui/session-store/bench/restore-10000", test_bench_restore_10000);
     }
 
 #undef ADD_TEST

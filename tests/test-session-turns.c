@@ -624,7 +624,7 @@ test_full_disk_keeps_conversation (Fixture       *f,
   _agui_session_store_set_max_page_count (f->store, 1);
   {
     /* Big enough that the turn needs pages the database does not have. */
-    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *big = agui_test_incompressible_text (256 * 1024);
     g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
 
     script (replay, events);
@@ -669,7 +669,7 @@ test_full_disk_then_recovers (Fixture       *f,
 
   pages = _agui_session_store_set_max_page_count (f->store, 1);
   {
-    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *big = agui_test_incompressible_text (256 * 1024);
     g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
 
     script (replay, events);
@@ -719,7 +719,7 @@ test_retry_save (Fixture       *f,
   send (session, "one");
   pages = _agui_session_store_set_max_page_count (f->store, 1);
   {
-    g_autofree char *big = g_strnfill (256 * 1024, 'x');
+    g_autofree char *big = agui_test_incompressible_text (256 * 1024);
     g_autofree char *events = g_strdup_printf (RS ("r2") "," TEXT ("m2", "%s") "," RF ("r2"), big);
 
     script (replay, events);

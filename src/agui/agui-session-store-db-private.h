@@ -63,7 +63,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * thread back walks at most this many snapshots */
 #define SNAPSHOTS_PER_CHECKPOINT 1024
 
-#define INSERT_MESSAGE_SQL "INSERT OR IGNORE INTO messages (thread_id, hash, json) VALUES (?1, ?2, ?3)"
+#define INSERT_MESSAGE_SQL "INSERT OR IGNORE INTO messages (thread_key, hash, json) VALUES (" THREAD_KEY_SQL ", ?2, ?3)"
 
 /* SQL, with errors that say what failed. Call set_sqlite_error at once
  * after the failing call: a ROLLBACK would replace the connection's
@@ -97,8 +97,9 @@ void          _agui_session_store_set_string_or_null (JsonObject      *object,
                                                       const char      *name,
                                                       const char      *value);
 
-/* Messages, each stored once under a hash of its JSON; a snapshot's
- * messages column holds {"keep":N,"add":[hash,...]} */
+/* Messages, each stored once under a hash of its JSON (deflated when
+ * long, @deflate, and it keeps no Tandem state); a snapshot's messages
+ * column holds {"keep":N,"add":[hash,...]} */
 gint64        _agui_session_store_message_hash     (const char        *json,
                                                     gssize             length);
 char         *_agui_session_store_print_message_delta (guint         keep,
@@ -111,6 +112,7 @@ gboolean      _agui_session_store_insert_message   (AguiSessionStore  *self,
                                                     const char        *thread_id,
                                                     gint64             hash,
                                                     const char        *json,
+                                                    gboolean           deflate,
                                                     const char        *what,
                                                     GError           **error);
 
@@ -124,6 +126,19 @@ gboolean      _agui_session_store_insert_message   (AguiSessionStore  *self,
 #define THREAD_INFO_ORDER "ORDER BY t.pinned DESC, t.updated DESC"
 
 AguiThreadInfo *_agui_session_store_thread_info_from_row (sqlite3_stmt *stmt);
+
+/* The values typed into a thread's A2UI surfaces, for export and import
+ * (see agui-session-store-values.c) */
+JsonObject   *_agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
+                                                             const char        *thread_id,
+                                                             const char        *what,
+                                                             GError           **error);
+gboolean      _agui_session_store_set_all_surface_values    (AguiSessionStore  *self,
+                                                             const char        *thread_id,
+                                                             JsonObject        *values,
+                                                             const char        *what,
+                                                             GError           **error);
+const char   *_agui_session_store_check_surface_values      (JsonNode          *member);
 
 /* Emits ::thread-changed for a change just committed (the mutex
  * released), on the store's own thread */

@@ -60,6 +60,7 @@ export_json_locked (AguiSessionStore  *self,
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonArray) interrupts = NULL;
   g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(JsonObject) values = NULL;
   g_autoptr(JsonObject) root = NULL;
   JsonArray *event_array;
 
@@ -67,7 +68,8 @@ export_json_locked (AguiSessionStore  *self,
       !_agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
       !(events = _agui_session_store_load_events_locked (self, thread_id, what, error)) ||
       !(interrupts = _agui_session_store_get_pending_interrupts_locked (self, thread_id, what, error)) ||
-      !(branches = _agui_session_store_list_branches_locked (self, thread_id, what, error)))
+      !(branches = _agui_session_store_list_branches_locked (self, thread_id, what, error)) ||
+      !(values = _agui_session_store_dup_surface_values_locked (self, thread_id, what, error)))
     return NULL;
 
   root = json_object_new ();
@@ -87,6 +89,10 @@ export_json_locked (AguiSessionStore  *self,
     }
 
   json_object_set_array_member (root, "pendingInterrupts", g_steal_pointer (&interrupts));
+  /* Only when the person typed into a surface: an export without them
+   * reads as it always did */
+  if (json_object_get_size (values) > 0)
+    json_object_set_object_member (root, "surfaceValues", g_steal_pointer (&values));
 
   if (snapshot != NULL && json_array_get_length (branches) > 1)
     {
@@ -115,8 +121,12 @@ export_json_locked (AguiSessionStore  *self,
  * { "format": "tandem-thread", "version": 1,
  *   "thread": { "id": …, "title": …, "agent": …, "created": …, "updated": … },
  *   "messages": [ AG-UI messages ], "state": …, "pendingInterrupts": [ … ],
+ *   "surfaceValues": { "activity message id": { "/pointer": value } },
  *   "events": [ the compacted log ] }
  * ```
+ *
+ * `surfaceValues`, what the person set in the A2UI surfaces the agent
+ * drew, is there only when they set something.
  *
  * The messages and state are those of the latest turn of the branch the
  * person chose. The snapshot chain is not exported: it belongs to this

@@ -213,6 +213,7 @@ agui_session_store_import_json (AguiSessionStore  *self,
   JsonArray *event_array;
   JsonNode *member;
   JsonNode *state;
+  JsonNode *values;
   const char *title = NULL;
   const char *agent = NULL;
 
@@ -277,6 +278,10 @@ agui_session_store_import_json (AguiSessionStore  *self,
 
   state = json_object_get_member (root, "state");
 
+  values = json_object_get_member (root, "surfaceValues");
+  if (values != NULL && (reason = g_strdup (_agui_session_store_check_surface_values (values))) != NULL)
+    return import_error (error, reason);
+
   /* The log is read as a live stream would be (chunks expanded, the
    * protocol verified, folded), and it is the log that is kept: the
    * messages and state must be what it folds to, or they would vanish
@@ -298,6 +303,16 @@ agui_session_store_import_json (AguiSessionStore  *self,
 
   if (!_agui_session_store_save_turn_with_thread (self, &turn, title, agent, "Could not import the thread", error))
     return NULL;
+
+  /* The values go in once the thread is there; if they cannot, neither
+   * does the thread, so an import is whole or not at all */
+  if (values != NULL &&
+      !_agui_session_store_set_all_surface_values (self, thread_id, json_node_get_object (values),
+                                                   "Could not import the thread", error))
+    {
+      agui_session_store_delete_thread (self, thread_id, NULL);
+      return NULL;
+    }
 
   return g_steal_pointer (&thread_id);
 }

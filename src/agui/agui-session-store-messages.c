@@ -10,7 +10,9 @@
 
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
+#include "agui-session-store-deflate-private.h"
 #include "agui-session-store-messages-private.h"
+#include "agui-transcript-private.h"
 
 /* Reading a thread's messages back: each message is stored once, and a
  * snapshot names the ones it keeps of its parent's and the ones it adds
@@ -247,8 +249,9 @@ message_reader_load_all (AguiMessageReader  *reader,
    * few messages that hold Tandem's own state, not a long thread's text */
   if (!(stmt = _agui_session_store_prepare (reader->store,
                                             reader->filter != NULL
-                                              ? "SELECT hash, json FROM messages WHERE thread_id = ?1 AND instr (json, ?2) > 0"
-                                              : "SELECT hash, json FROM messages WHERE thread_id = ?1",
+                                              ? "SELECT hash, json FROM messages WHERE thread_key = " THREAD_KEY_SQL
+                                                " AND instr (json, ?2) > 0"
+                                              : "SELECT hash, json FROM messages WHERE thread_key = " THREAD_KEY_SQL,
                                             what, error)))
     return FALSE;
 
@@ -259,9 +262,15 @@ message_reader_load_all (AguiMessageReader  *reader,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       gint64 hash = sqlite3_column_int64 (stmt, 0);
+      char *inflated = NULL;
+      const char *json;
+      gsize length;
 
+      /* A row that does not inflate is a message that is not valid JSON */
+      if (!(json = _agui_session_store_column_json (stmt, 1, &length, &inflated, NULL)))
+        json = "";
       g_hash_table_replace (reader->json, g_memdup2 (&hash, sizeof hash),
-                            g_strndup ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1)));
+                            inflated != NULL ? inflated : g_strndup (json, length));
     }
 
   if (rc != SQLITE_DONE)
@@ -345,4 +354,32 @@ _agui_message_reader_messages (AguiMessageReader  *reader,
     }
 
   return g_steal_pointer (&messages);
+}
+
+gboolean
+_agui_session_store_insert_message (AguiSessionStore  *self,
+                                    sqlite3_stmt      *insert,
+                                    const char        *thread_id,
+                                    gint64             hash,
+                                    const char        *json,
+                                    gboolean           deflate,
+                                    const char        *what,
+                                    GError           **error)
+{
+  g_autoptr(GBytes) deflated = NULL;
+
+  /* A message that keeps Tandem's own state stays text: a restore finds
+   * those few by looking into the rows (see
+   * _agui_session_store_get_last_snapshot_for_restore()) */
+  if (deflate && strstr (json, "\"" AGUI_TRANSCRIPT_LOCAL_STATE_KEY "\":") == NULL)
+    deflated = _agui_session_store_deflate (json, strlen (json));
+
+  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, 2, hash);
+  if (deflated != NULL)
+    sqlite3_bind_blob (insert, 3, g_bytes_get_data (deflated, NULL), g_bytes_get_size (deflated), SQLITE_STATIC);
+  else
+    sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
+
+  return _agui_session_store_step_done (self, insert, what, error);
 }

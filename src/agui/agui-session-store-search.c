@@ -101,9 +101,10 @@ search_threads (AguiSessionStore  *self,
 
   /* In the order they were said: the snippet is the first match */
   if (!(stmt = _agui_session_store_prepare (self,
-                                            "SELECT thread_id, agui_message_text (json) FROM messages "
-                                            "WHERE (?2 IS NULL OR thread_id = ?2) AND agui_text_matches (json, ?3) "
-                                            "AND agui_text_matches (agui_message_text (json), ?1) ORDER BY rowid",
+                                            "SELECT t.id, agui_message_text (m.json) FROM messages m "
+                                            "JOIN threads t ON t.key = m.thread_key "
+                                            "WHERE (?2 IS NULL OR t.id = ?2) AND agui_text_matches (m.json, ?3) "
+                                            "AND agui_text_matches (agui_message_text (m.json), ?1) ORDER BY m.rowid",
                                             what, error)))
     return NULL;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-json-private.h"
+#include "agui-session-store-deflate-private.h"
 #include "agui-session-store-text-private.h"
 
 /* What a search looks at and how it compares: the text of stored
@@ -35,12 +36,15 @@ message_text_func (sqlite3_context  *context,
 {
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonArray) array = NULL;
+  g_autofree char *inflated = NULL;
+  const char *json;
+  gsize length;
   char *text;
 
   g_assert (argc == 1);
 
-  if (sqlite3_value_type (argv[0]) != SQLITE_TEXT ||
-      !(node = _agui_json_parse ((const char *) sqlite3_value_text (argv[0]), sqlite3_value_bytes (argv[0]), NULL)))
+  if (!(json = _agui_session_store_value_json (argv[0], &length, &inflated, NULL)) ||
+      !(node = _agui_json_parse (json, length, NULL)))
     {
       sqlite3_result_null (context);
       return;
@@ -73,13 +77,21 @@ text_matches_func (sqlite3_context  *context,
                    int               argc,
                    sqlite3_value   **argv)
 {
-  const char *haystack = (const char *) sqlite3_value_text (argv[0]);
   const char *needle = (const char *) sqlite3_value_text (argv[1]);
+  g_autofree char *inflated = NULL;
+  const char *haystack = NULL;
   g_autofree char *owned_needle = NULL;
   g_autofree char *folded = NULL;
   const char *folded_needle;
+  gsize length;
 
   g_assert (argc == 2);
+
+  /* A message's JSON may be kept deflated */
+  if (sqlite3_value_type (argv[0]) == SQLITE_BLOB)
+    haystack = _agui_session_store_value_json (argv[0], &length, &inflated, NULL);
+  else
+    haystack = (const char *) sqlite3_value_text (argv[0]);
 
   if (haystack == NULL || needle == NULL)
     {

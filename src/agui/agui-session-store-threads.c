@@ -253,7 +253,7 @@ agui_session_store_list_threads (AguiSessionStore  *self,
                                             THREAD_INFO_SQL
                                             "WHERE ?1 IS NULL OR agui_text_matches (t.title, ?1) OR EXISTS ("
                                             "  SELECT 1 FROM messages m"
-                                            "  WHERE m.thread_id = t.id AND agui_text_matches (m.json, ?2)"
+                                            "  WHERE m.thread_key = t.key AND agui_text_matches (m.json, ?2)"
                                             "  AND agui_text_matches (agui_message_text (m.json), ?1)) "
                                             THREAD_INFO_ORDER,
                                             what, error)))

@@ -12,6 +12,7 @@
 #include "agui-interrupt-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
+#include "agui-session-store-deflate-private.h"
 #include "agui-session-store-journal-private.h"
 #include "agui-session-store-messages-private.h"
 #include "agui-session-store-private.h"
@@ -120,8 +121,14 @@ write_turn_locked (AguiSessionStore      *self,
   sqlite3_bind_text (insert_event, 1, turn->thread_id, -1, SQLITE_STATIC);
   for (guint i = 0; i < rows->event_json->len; i++)
     {
+      const char *json = g_ptr_array_index (rows->event_json, i);
+      g_autoptr(GBytes) deflated = _agui_session_store_deflate (json, strlen (json));
+
       sqlite3_bind_int64 (insert_event, 2, seq + i);
-      sqlite3_bind_text (insert_event, 3, g_ptr_array_index (rows->event_json, i), -1, SQLITE_STATIC);
+      if (deflated != NULL)
+        sqlite3_bind_blob (insert_event, 3, g_bytes_get_data (deflated, NULL), g_bytes_get_size (deflated), SQLITE_STATIC);
+      else
+        sqlite3_bind_text (insert_event, 3, json, -1, SQLITE_STATIC);
       if (!_agui_session_store_step_done (self, insert_event, what, error))
         return FALSE;
     }
@@ -144,7 +151,7 @@ write_turn_locked (AguiSessionStore      *self,
     keep = 0;
   for (guint i = keep; i < hashes->len; i++)
     if (!_agui_session_store_insert_message (self, insert_message_stmt, turn->thread_id, g_array_index (hashes, gint64, i),
-                                             g_ptr_array_index (rows->message_json, i), what, error))
+                                             g_ptr_array_index (rows->message_json, i), TRUE, what, error))
       return FALSE;
   delta = _agui_session_store_print_message_delta (keep, hashes, keep);
 
@@ -315,18 +322,23 @@ _agui_session_store_load_events_locked (AguiSessionStore  *self,
   events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      const char *json = (const char *) sqlite3_column_text (stmt, 1);
+      g_autofree char *inflated = NULL;
       g_autoptr(JsonNode) node = NULL;
       g_autoptr(GError) local_error = NULL;
+      const char *json;
+      gsize length;
       JsonObject *object;
       AguiEventType type;
+
+      json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error);
 
       /* The log holds only events that passed the pipeline, so the
        * schema is not checked again: reopening a thread stays fast. A
        * row damaged anyway (by an older version, or on disk) is skipped
        * with a warning, so that one row cannot make the whole thread
        * unreadable. */
-      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 1), &local_error);
+      if (json != NULL)
+        node = _agui_json_parse (json, length, &local_error);
       if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
           !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
         {
@@ -968,9 +980,16 @@ _agui_session_store_count_branches (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
+  /* The ends of branches are the snapshots no other one names as its
+   * parent: all of them, less the distinct parents among them. Asked
+   * snapshot by snapshot (NOT EXISTS a child), SQLite looked through the
+   * whole thread for each, the square of its turns: 0.7 of the 1 s that
+   * `tandem-cli show` took on a thread of 2,500 turns. */
   if (!(stmt = _agui_session_store_prepare (self,
-                                            "SELECT COUNT (*) FROM snapshots AS s WHERE s.thread_id = ?1 AND NOT EXISTS "
-                                            "(SELECT 1 FROM snapshots AS c WHERE c.thread_id = ?1 AND c.parent_id = s.id)",
+                                            "SELECT COUNT (*) - (SELECT COUNT (DISTINCT c.parent_id) FROM snapshots AS c "
+                                            "  WHERE c.thread_id = ?1 AND c.parent_id IN "
+                                            "  (SELECT id FROM snapshots WHERE thread_id = ?1)) "
+                                            "FROM snapshots WHERE thread_id = ?1",
                                             what, error)))
     return -1;
 

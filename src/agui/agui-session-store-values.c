@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-private.h"
 
@@ -48,20 +49,15 @@ _agui_session_store_set_surface_values (AguiSessionStore  *self,
 /* {"message id": {"/pointer": value, ...}, ...}; a row that is not a
  * JSON object is skipped, so one damaged row loses only itself */
 JsonObject *
-_agui_session_store_dup_surface_values (AguiSessionStore  *self,
-                                        const char        *thread_id,
-                                        GError           **error)
+_agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
+                                               const char        *thread_id,
+                                               const char        *what,
+                                               GError           **error)
 {
-  const char *what = "Could not read the values set in the agent's forms";
-  g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonObject) values = json_object_new ();
   int rc;
 
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
-  g_return_val_if_fail (thread_id != NULL, NULL);
-
-  locker = g_mutex_locker_new (&self->mutex);
   if (!(stmt = _agui_session_store_prepare (self, "SELECT message_id, json FROM surface_values WHERE thread_id = ?1", what, error)))
     return NULL;
 
@@ -81,6 +77,93 @@ _agui_session_store_dup_surface_values (AguiSessionStore  *self,
     }
 
   return g_steal_pointer (&values);
+}
+
+JsonObject *
+_agui_session_store_dup_surface_values (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  return _agui_session_store_dup_surface_values_locked (self, thread_id,
+                                                        "Could not read the values set in the agent's forms", error);
+}
+
+/* An import's values, {"message id": {"/pointer": value, ...}, ...}, all
+ * or none. Checked by _agui_session_store_check_surface_values() first. */
+gboolean
+_agui_session_store_set_all_surface_values (AguiSessionStore  *self,
+                                            const char        *thread_id,
+                                            JsonObject        *values,
+                                            const char        *what,
+                                            GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GList) names = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
+  g_return_val_if_fail (thread_id != NULL, FALSE);
+  g_return_val_if_fail (values != NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!_agui_session_store_exec (self, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
+  if (!(stmt = _agui_session_store_prepare (self,
+                                            "INSERT INTO surface_values (thread_id, message_id, json) VALUES (?1, ?2, ?3) "
+                                            "ON CONFLICT (thread_id, message_id) DO UPDATE SET json = excluded.json",
+                                            what, error)))
+    {
+      _agui_session_store_rollback (self);
+      return FALSE;
+    }
+
+  names = json_object_get_members (values);
+  for (const GList *l = names; l != NULL; l = l->next)
+    {
+      g_autofree char *json = NULL;
+
+      if (!(json = _agui_json_to_string (json_object_get_member (values, l->data), FALSE, error)))
+        {
+          _agui_session_store_rollback (self);
+          return FALSE;
+        }
+      sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, l->data, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 3, json, -1, SQLITE_TRANSIENT);
+      if (!_agui_session_store_step_done (self, stmt, what, error))
+        {
+          _agui_session_store_rollback (self);
+          return FALSE;
+        }
+    }
+
+  return _agui_session_store_commit (self, what, error);
+}
+
+/* Why an export's "surfaceValues" cannot be kept, or NULL: an object of
+ * objects, one for each surface's message */
+const char *
+_agui_session_store_check_surface_values (JsonNode *member)
+{
+  g_autoptr(GList) names = NULL;
+  JsonObject *values;
+
+  if (!JSON_NODE_HOLDS_OBJECT (member))
+    return "its surface values are not an object";
+
+  values = json_node_get_object (member);
+  names = json_object_get_members (values);
+  for (const GList *l = names; l != NULL; l = l->next)
+    if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (values, l->data)))
+      return "the surface values of a message are not an object";
+
+  return NULL;
 }
 
 typedef struct

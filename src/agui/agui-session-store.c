@@ -213,6 +213,23 @@ static const char * const migrations[] = {
   ");",
   /* 8: pinned conversations, which the lists show first */
   "ALTER TABLE threads ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;",
+  /* 9: messages filed under the thread's small key, as the log is, not
+   * its id: each row and its entry in the primary key's index repeated
+   * a UUID, a tenth of a thread of short answers. The rows keep their
+   * rowids, the order they were first said in. From this version on a
+   * long row of the log or of the messages is kept deflated, a BLOB
+   * (see agui-session-store-deflate.c), which the versions before
+   * cannot read: they refuse the store rather than skip those rows. */
+  "ALTER TABLE messages RENAME TO messages_v8;"
+  "CREATE TABLE messages ("
+  "  thread_key INTEGER NOT NULL REFERENCES threads (key) ON DELETE CASCADE,"
+  "  hash INTEGER NOT NULL,"
+  "  json TEXT NOT NULL,"
+  "  PRIMARY KEY (thread_key, hash)"
+  ");"
+  "INSERT INTO messages (rowid, thread_key, hash, json) "
+  "  SELECT m.rowid, t.key, m.hash, m.json FROM messages_v8 m JOIN threads t ON t.id = m.thread_id;"
+  "DROP TABLE messages_v8;",
 };
 
 static const char * const status_names[] = {
@@ -539,22 +556,6 @@ _agui_session_store_common_prefix (const GArray *a,
   return n;
 }
 
-gboolean
-_agui_session_store_insert_message (AguiSessionStore  *self,
-                                    sqlite3_stmt      *insert,
-                                    const char        *thread_id,
-                                    gint64             hash,
-                                    const char        *json,
-                                    const char        *what,
-                                    GError           **error)
-{
-  sqlite3_bind_text (insert, 1, thread_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (insert, 2, hash);
-  sqlite3_bind_text (insert, 3, json, -1, SQLITE_STATIC);
-
-  return _agui_session_store_step_done (self, insert, what, error);
-}
-
 /* Migration 5: each snapshot's messages move to the messages table, and
  * the snapshot keeps what changed since its parent. A snapshot that does
  * not parse is left as it is (it was skipped on reading before, and is
@@ -574,7 +575,9 @@ split_snapshot_messages (AguiSessionStore  *self,
   if (!(select = _agui_session_store_prepare (self, "SELECT id, parent_id, thread_id, messages FROM snapshots "
                                                     "ORDER BY thread_id, turn_index", what, error)) ||
       !(update = _agui_session_store_prepare (self, "UPDATE snapshots SET messages = ?2 WHERE id = ?1", what, error)) ||
-      !(insert = _agui_session_store_prepare (self, INSERT_MESSAGE_SQL, what, error)))
+      /* The table as schema 5 made it, filed under the thread's id */
+      !(insert = _agui_session_store_prepare (self, "INSERT OR IGNORE INTO messages (thread_id, hash, json) "
+                                                    "VALUES (?1, ?2, ?3)", what, error)))
     return FALSE;
 
   while ((rc = sqlite3_step (select)) == SQLITE_ROW)
@@ -611,7 +614,7 @@ split_snapshot_messages (AguiSessionStore  *self,
             break;
           hash = _agui_session_store_message_hash (json->str, json->len);
           g_array_append_val (hashes, hash);
-          if (!_agui_session_store_insert_message (self, insert, thread_id, hash, json->str, what, error))
+          if (!_agui_session_store_insert_message (self, insert, thread_id, hash, json->str, FALSE, what, error))
             return FALSE;
         }
       if (hashes->len != json_array_get_length (json_node_get_array (messages)))

@@ -19,12 +19,21 @@ G_BEGIN_DECLS
  * and the turn index), why the last save failed, and what a retry must
  * write again.
  *
- * The recorder's state is its owner's: a change is announced as a
- * notify of the owner's property of the same name (last-snapshot-id,
- * turn-index, store-error). */
+ * The recorder's state is its owner's: the owner is told what changed
+ * through @changed, and announces it as it sees fit. */
 typedef struct _AguiTurnRecorder AguiTurnRecorder;
 
+typedef enum
+{
+  AGUI_TURN_RECORDER_CHANGED_CHAIN       = 1 << 0,  /* the last snapshot and the turn index */
+  AGUI_TURN_RECORDER_CHANGED_STORE_ERROR = 1 << 1,
+} AguiTurnRecorderChanges;
+
+typedef void (*AguiTurnRecorderChanged) (GObject                 *owner,
+                                         AguiTurnRecorderChanges  changes);
+
 AguiTurnRecorder *_agui_turn_recorder_new                  (GObject              *owner,
+                                                            AguiTurnRecorderChanged  changed,
                                                             AguiSessionStore     *store,
                                                             const char           *thread_id,
                                                             const char           *agent,

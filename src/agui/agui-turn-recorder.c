@@ -18,6 +18,7 @@
 struct _AguiTurnRecorder
 {
   GObject          *owner;
+  AguiTurnRecorderChanged changed;
   AguiSessionStore *store;
   char             *thread_id;
   char             *agent;
@@ -52,15 +53,17 @@ struct _AguiTurnRecorder
 #define JOURNAL_INTERVAL_MS 50
 
 AguiTurnRecorder *
-_agui_turn_recorder_new (GObject          *owner,
-                         AguiSessionStore *store,
-                         const char       *thread_id,
-                         const char       *agent,
-                         const char       *default_title)
+_agui_turn_recorder_new (GObject                 *owner,
+                         AguiTurnRecorderChanged  changed,
+                         AguiSessionStore        *store,
+                         const char              *thread_id,
+                         const char              *agent,
+                         const char              *default_title)
 {
   AguiTurnRecorder *self = g_new0 (AguiTurnRecorder, 1);
 
   self->owner = owner;
+  self->changed = changed;
   self->store = store ? g_object_ref (store) : NULL;
   self->thread_id = g_strdup (thread_id);
   self->agent = g_strdup (agent);
@@ -133,7 +136,7 @@ set_store_error (AguiTurnRecorder *self,
   g_clear_error (&self->store_error);
   if (error != NULL)
     self->store_error = g_error_copy (error);
-  g_object_notify (self->owner, "store-error");
+  self->changed (self->owner, AGUI_TURN_RECORDER_CHANGED_STORE_ERROR);
 }
 
 /* For a write of the owner's own that failed (the branch chosen) */
@@ -224,8 +227,7 @@ advance_turn (AguiTurnRecorder *self,
   g_free (self->last_snapshot_id);
   self->last_snapshot_id = g_strdup (snapshot_id);
   self->turn_index++;
-  g_object_notify (self->owner, "last-snapshot-id");
-  g_object_notify (self->owner, "turn-index");
+  self->changed (self->owner, AGUI_TURN_RECORDER_CHANGED_CHAIN);
 }
 
 static void
@@ -465,14 +467,30 @@ _agui_turn_recorder_save_finish (AguiTurnRecorder *self,
   g_task_propagate_boolean (G_TASK (result), NULL);
 }
 
+/* A retry's task data: the recorder (which the task's owner holds) and
+ * the rows it writes again */
+typedef struct
+{
+  AguiTurnRecorder *recorder;
+  AguiTurnRows     *rows;
+} Retry;
+
+static void
+retry_free (Retry *retry)
+{
+  g_clear_pointer (&retry->rows, _agui_turn_rows_unref);
+  g_free (retry);
+}
+
 static void
 on_retry_saved (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  AguiTurnRecorder *self = g_task_get_task_data (task);
-  AguiTurnRows *rows = g_object_get_data (G_OBJECT (task), "rows");
+  Retry *retry = g_task_get_task_data (task);
+  AguiTurnRecorder *self = retry->recorder;
+  AguiTurnRows *rows = retry->rows;
   GError *error = NULL;
 
   if (!_agui_session_store_write_rows_finish (AGUI_SESSION_STORE (object), result, &error))
@@ -499,10 +517,12 @@ _agui_turn_recorder_retry_async (AguiTurnRecorder    *self,
                                  gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  Retry *retry = g_new0 (Retry, 1);
 
   task = g_task_new (self->owner, cancellable, callback, user_data);
   g_task_set_source_tag (task, _agui_turn_recorder_retry_async);
-  g_task_set_task_data (task, self, NULL);
+  retry->recorder = self;
+  g_task_set_task_data (task, retry, (GDestroyNotify) retry_free);
 
   if (self->store == NULL || self->store_error == NULL)
     {
@@ -516,8 +536,7 @@ _agui_turn_recorder_retry_async (AguiTurnRecorder    *self,
       return;
     }
 
-  g_object_set_data_full (G_OBJECT (task), "rows", _agui_turn_rows_ref (self->failed_save),
-                          (GDestroyNotify) _agui_turn_rows_unref);
+  retry->rows = _agui_turn_rows_ref (self->failed_save);
   _agui_session_store_write_rows_async (self->store, self->failed_save, cancellable,
                                         on_retry_saved, g_steal_pointer (&task));
 }
@@ -541,8 +560,7 @@ _agui_turn_recorder_restore (AguiTurnRecorder *self,
   g_free (self->last_snapshot_id);
   self->last_snapshot_id = g_strdup (snapshot_id);
   self->turn_index = turn_index;
-  g_object_notify (self->owner, "last-snapshot-id");
-  g_object_notify (self->owner, "turn-index");
+  self->changed (self->owner, AGUI_TURN_RECORDER_CHANGED_CHAIN);
 }
 
 const char *

@@ -1,0 +1,423 @@
+/* agui-agent-session-restore.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agui-agent-session-private.h"
+#include "agui-json-doc-private.h"
+#include "agui-json-private.h"
+#include "agui-pipeline-private.h"
+#include "agui-reducer-private.h"
+#include "agui-run-input-private.h"
+#include "agui-run-state-private.h"
+#include "agui-session-store-private.h"
+#include "agui-tool-runner-private.h"
+#include "agui-transcript-private.h"
+#include "agui-transport-private.h"
+#include "agui-turn-recorder-private.h"
+
+/* AguiAgentSession's restore: a stored thread drawn again from its
+ * log, in slices, with the journal of turns a crash cut short */
+
+typedef struct
+{
+  GPtrArray  *events;
+  JsonObject *snapshot;
+  /* Every snapshot, to rebuild the thread's branches */
+  JsonArray  *snapshots;
+  int         turn_count;
+  guint       folded;
+  guint       idle_id;
+  /* When each turn was saved, by the run that ended it, and how many
+   * of the transcript's records have their time from it */
+  GHashTable *run_times;
+  guint       timed;
+  /* What the journal kept of turns a crash cut short, and their ids */
+  GPtrArray  *journal;
+  GStrv       journal_ids;
+  /* The log and the journal reach the transcript as a live stream
+   * does, as a log: they were verified when they were written */
+  AguiPipeline *pipeline;
+} Restore;
+
+static void
+restore_free (Restore *restore)
+{
+  g_clear_handle_id (&restore->idle_id, g_source_remove);
+  /* The events not folded yet, when the restore was cancelled */
+  for (guint i = restore->folded; restore->events != NULL && i < restore->events->len; i++)
+    agui_event_unref (g_ptr_array_index (restore->events, i));
+  g_clear_pointer (&restore->events, g_ptr_array_unref);
+  g_clear_pointer (&restore->snapshot, json_object_unref);
+  g_clear_pointer (&restore->snapshots, json_array_unref);
+  g_clear_pointer (&restore->run_times, g_hash_table_unref);
+  g_clear_pointer (&restore->journal, g_ptr_array_unref);
+  g_strfreev (restore->journal_ids);
+  g_clear_pointer (&restore->pipeline, _agui_pipeline_free);
+  g_free (restore);
+}
+
+/* Reads everything a restore needs in one go: on the store's worker for
+ * restore_async, after the writes asked for before it, so a long log
+ * never blocks the main loop. */
+static Restore *
+restore_load (AguiSessionStore  *store,
+              const char        *thread_id,
+              GError           **error)
+{
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(GError) local_error = NULL;
+  Restore *restore;
+
+  events = agui_session_store_load_events (store, thread_id, error);
+  if (events == NULL)
+    return NULL;
+
+  snapshot = _agui_session_store_get_last_snapshot_for_restore (store, thread_id, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  restore = g_new0 (Restore, 1);
+  /* Best effort: without it the thread opens as its last saved turn */
+  restore->journal = _agui_session_store_load_journal (store, thread_id, &restore->journal_ids, &local_error);
+  if (restore->journal == NULL)
+    {
+      g_warning ("%s", local_error->message);
+      g_clear_error (&local_error);
+    }
+  restore->events = g_steal_pointer (&events);
+  /* Each event is let go as it is folded, within the slice's time:
+   * freeing 60,000 at the end held the main loop for 80-100 ms */
+  g_ptr_array_set_free_func (restore->events, NULL);
+  restore->snapshot = g_steal_pointer (&snapshot);
+  restore->turn_count = restore->snapshot != NULL
+                        ? agui_session_store_get_turn_count (store, thread_id, NULL) : 0;
+  /* Reading every snapshot costs the thread's length times its turns:
+   * only a thread that forked needs them. Best effort: without them the
+   * thread still opens as its log says. */
+  if (restore->snapshot != NULL && _agui_session_store_count_branches (store, thread_id, NULL) > 1)
+    {
+      restore->snapshots = _agui_session_store_list_snapshots (store, thread_id, &local_error);
+      if (restore->snapshots == NULL)
+        g_warning ("%s", local_error->message);
+    }
+  /* Otherwise the messages' times come from the turns' times; without
+   * them a message's time is when it was read back */
+  else if (restore->snapshot != NULL)
+    {
+      restore->run_times = _agui_session_store_dup_run_times (store, thread_id, &local_error);
+      if (restore->run_times == NULL)
+        g_debug ("%s", local_error->message);
+    }
+
+  return restore;
+}
+
+/* A run of the log ended: what was said since the last timed run is as
+ * old as the turn this run ended. A run that did not end its turn (a
+ * tool's answer or a resume came next) has no time of its own, and its
+ * records wait for the run that did. */
+static void
+restore_run_time (AguiAgentSession *self,
+                  Restore          *restore,
+                  const char       *run_id)
+{
+  const gint64 *time;
+  guint n_records;
+
+  if (restore->run_times == NULL || run_id == NULL ||
+      !(time = g_hash_table_lookup (restore->run_times, run_id)))
+    return;
+
+  n_records = _agui_transcript_get_n_records (self->transcript);
+  _agui_transcript_set_times (self->transcript, restore->timed, n_records, *time);
+  restore->timed = n_records;
+}
+
+/* Folds up to @budget_us microseconds' worth of the log (all of it when
+ * negative). Returns whether the log is folded. */
+static gboolean
+restore_fold (AguiAgentSession *self,
+              Restore          *restore,
+              gint64            budget_us)
+{
+  gint64 deadline = budget_us >= 0 ? g_get_monotonic_time () + budget_us : G_MAXINT64;
+
+  if (restore->pipeline == NULL)
+    restore->pipeline = _agui_pipeline_new_full (self->reducer, AGUI_PIPELINE_LOG);
+
+  while (restore->folded < restore->events->len)
+    {
+      AguiEvent *event = g_ptr_array_index (restore->events, restore->folded);
+      AguiEventType type = agui_event_get_event_type (event);
+
+      _agui_pipeline_push_event (restore->pipeline, event);
+      restore->folded++;
+      if (type == AGUI_EVENT_RUN_FINISHED || type == AGUI_EVENT_RUN_ERROR)
+        restore_run_time (self, restore, agui_event_get_string (event, "runId"));
+      g_ptr_array_index (restore->events, restore->folded - 1) = NULL;
+      agui_event_unref (event);
+
+      /* Reading the clock costs; every few events is often enough. */
+      if ((restore->folded & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
+        return restore->folded == restore->events->len;
+    }
+
+  return TRUE;
+}
+
+/* What the log cannot say, from the last snapshot: what the person
+ * answered, which calls got no result, how the last turn ended if not by
+ * an event, and where the snapshot chain goes on. */
+static void
+restore_finish (AguiAgentSession *self,
+                Restore          *restore)
+{
+  JsonObject *snapshot = restore->snapshot;
+  const char *status;
+
+  if (snapshot == NULL)
+    return;
+
+  if (json_object_has_member (snapshot, "messages") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
+    _agui_transcript_restore_local_state (self->transcript, json_object_get_array_member (snapshot, "messages"));
+
+  status = json_object_get_string_member_with_default (snapshot, "status", NULL);
+  if (g_strcmp0 (status, "ABORTED") == 0)
+    {
+      _agui_reducer_cancel_run (self->reducer);
+    }
+  else if (g_strcmp0 (status, "FAILED") == 0 &&
+           agui_run_state_get_status (agui_transcript_get_run_state (self->transcript)) != AGUI_RUN_FAILED)
+    {
+      const char *reason = json_object_get_string_member_with_default (snapshot, "finishReason", NULL);
+      g_autoptr(AguiRunState) failed = NULL;
+      AguiRunState *current = agui_transcript_get_run_state (self->transcript);
+      AguiStage stage = AGUI_STAGE_TRANSPORT;
+
+      for (AguiStage s = AGUI_STAGE_CLIENT; s <= AGUI_STAGE_AGENT; s++)
+        if (g_strcmp0 (agui_stage_to_string (s), reason) == 0)
+          stage = s;
+
+      failed = agui_run_state_new_failed (agui_run_state_get_thread_id (current),
+                                          agui_run_state_get_run_id (current),
+                                          json_object_get_string_member_with_default (snapshot, "error", ""),
+                                          NULL, stage);
+      _agui_reducer_set_run_state (self->reducer, failed);
+    }
+
+  /* A damaged latest snapshot is skipped on reading; the next turn must
+   * still not reuse its index. */
+  _agui_turn_recorder_restore (self->recorder,
+                               json_object_get_string_member_with_default (snapshot, "id", NULL),
+                               MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
+                                    (guint) MAX (0, restore->turn_count)));
+
+  /* A thread that forked replays as its branches one after the other;
+   * the snapshots say what each held. */
+  if (restore->snapshots != NULL)
+    _agui_transcript_restore_branches (self->transcript, restore->snapshots,
+                                       _agui_turn_recorder_get_last_snapshot_id (self->recorder));
+}
+
+/* A crash cut a turn short: what its journal kept is drawn as it was
+ * shown, the answer marked as failed (so that it can be retried), and
+ * the next turn that saves writes it to the log. */
+static void
+restore_journal (AguiAgentSession *self,
+                 Restore          *restore)
+{
+  AguiRunStatus status;
+  guint attempt = 0;
+
+  if (restore->journal == NULL || restore->journal->len == 0)
+    return;
+
+  for (guint i = 0; i < restore->journal->len; i++)
+    {
+      AguiEvent *event = g_ptr_array_index (restore->journal, i);
+
+      if (agui_event_get_event_type (event) == AGUI_EVENT_RUN_STARTED)
+        attempt = _agui_transcript_begin_attempt (self->transcript);
+      _agui_pipeline_push_event (restore->pipeline, event);
+    }
+
+  status = agui_run_state_get_status (agui_transcript_get_run_state (self->transcript));
+  if (status != AGUI_RUN_FINISHED && status != AGUI_RUN_FAILED)
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                                                     "The answer was interrupted: the program stopped "
+                                                     "before it ended");
+
+      if (json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
+        _agui_transcript_mark_unanswered_calls (self->transcript);
+      agui_reducer_fail (self->reducer, error);
+      _agui_transcript_mark_attempt (self->transcript, attempt, AGUI_ATTEMPT_FAILED);
+    }
+
+  _agui_turn_recorder_adopt_journals (self->recorder, restore->journal,
+                                      (const char * const *) restore->journal_ids);
+}
+
+gboolean
+_agui_agent_session_restore (AguiAgentSession  *self,
+                             GError           **error)
+{
+  Restore *restore;
+
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (self->store != NULL, FALSE);
+  g_return_val_if_fail (self->current == NULL && !self->restoring, FALSE);
+
+  if (!(restore = restore_load (self->store, self->thread_id, error)))
+    return FALSE;
+
+  restore_fold (self, restore, -1);
+  restore_finish (self, restore);
+  restore_journal (self, restore);
+  restore_free (restore);
+
+  return TRUE;
+}
+
+static void
+restore_done (GTask  *task,
+              GError *error)
+{
+  AguiAgentSession *self = g_task_get_source_object (task);
+
+  self->restoring = FALSE;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+
+  /* A turn asked for meanwhile waited for the thread to be whole. */
+  if (self->current == NULL)
+    _agui_agent_session_start_next (self);
+  _agui_agent_session_keep_input_messages (self);
+}
+
+/* The log is folded a slice at a time, so the main loop keeps drawing
+ * (a long conversation takes far longer to fold than a frame lasts). */
+static gboolean
+restore_fold_slice (gpointer user_data)
+{
+  GTask *task = user_data;
+  AguiAgentSession *self = g_task_get_source_object (task);
+  Restore *restore = g_task_get_task_data (task);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      restore->idle_id = 0;
+      self->restoring = FALSE;
+      if (self->current == NULL)
+        _agui_agent_session_start_next (self);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!restore_fold (self, restore, 4000))
+    return G_SOURCE_CONTINUE;
+
+  restore->idle_id = 0;
+  restore_finish (self, restore);
+  restore_journal (self, restore);
+  restore_done (task, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_restore_loaded (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  Restore *restore;
+
+  restore = _agui_session_store_read_thread_finish (AGUI_SESSION_STORE (object), result, &error);
+  if (restore == NULL)
+    {
+      restore_done (task, error);
+      return;
+    }
+
+  g_task_set_task_data (task, restore, (GDestroyNotify) restore_free);
+  /* Not an idle: a window that draws all the time (an animation, a
+   * slow renderer) would starve it. A slice runs at most every
+   * millisecond, and the main loop serves everything else in between. */
+  restore->idle_id = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, restore_fold_slice,
+                                         g_object_ref (task), g_object_unref);
+}
+
+/**
+ * agui_agent_session_restore_async:
+ * @self: a session with a store
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the thread is drawn again
+ * @user_data: data for @callback
+ *
+ * Rebuilds the thread from the store: its log is folded again, so the
+ * transcript draws exactly as it did, a thread that was waiting on
+ * interrupts waits again, and the next turn's snapshot chains to the last
+ * one saved. Call it before the first turn; a turn asked for while the
+ * restore runs waits for it.
+ *
+ * The store is read on its worker thread, in order with the writes
+ * asked for before, and the log is folded into the transcript in slices
+ * between which the main loop runs, so a long conversation fills in
+ * while the window stays responsive. A cancelled restore leaves a
+ * partial transcript: discard the session.
+ */
+void
+agui_agent_session_restore_async (AguiAgentSession    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (AGUI_IS_AGENT_SESSION (self));
+  g_return_if_fail (self->store != NULL);
+  g_return_if_fail (self->current == NULL && !self->restoring);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agui_agent_session_restore_async);
+  self->restoring = TRUE;
+
+  /* On the store's worker, in order with the writes: a turn saved just
+   * before is read back */
+  _agui_session_store_read_thread_async (self->store, self->thread_id, (AguiStoreThreadRead) restore_load,
+                                         (GDestroyNotify) restore_free, cancellable,
+                                         on_restore_loaded, g_steal_pointer (&task));
+}
+
+/**
+ * agui_agent_session_restore_finish:
+ * @self: a session
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; an unknown thread is not an error (it
+ *   restores as empty)
+ */
+gboolean
+agui_agent_session_restore_finish (AguiAgentSession  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_return_val_if_fail (AGUI_IS_AGENT_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agui_agent_session_restore_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
