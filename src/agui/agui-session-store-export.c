@@ -511,7 +511,7 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
 
   {
-    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+    G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
 
     if (!_agui_session_store_exec (self, "BEGIN", what, error))
       return NULL;

@@ -92,7 +92,7 @@ search_threads (AguiSessionStore  *self,
                 const char        *thread_id,
                 GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
   const char *what = "Could not search the threads";
   g_autofree char *folded_needle = _agui_session_store_fold_text (search);
   g_autoptr(sqlite3_stmt) stmt = NULL;

@@ -103,7 +103,7 @@ change_thread (AguiSessionStore  *self,
                const char        *what,
                GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
   if (!(stmt = _agui_session_store_prepare (self, sql, what, error)))
@@ -335,7 +335,7 @@ static GPtrArray *
 list_thread_infos (AguiSessionStore  *self,
                    GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
   const char *what = "Could not list the threads";
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) infos = NULL;
