@@ -409,7 +409,8 @@ on_composer_sensitive_cb (TandemKeyboard *self)
 
   if (!gtk_widget_is_sensitive (GTK_WIDGET (self->composer_view)))
     {
-      if (focus == NULL || focus == GTK_WIDGET (self->composer_view))
+      if (focus == NULL || focus == GTK_WIDGET (self->composer_view) ||
+          gtk_widget_is_ancestor (GTK_WIDGET (self->composer_view), focus))
         {
           g_weak_ref_set (&self->last_focus, self->composer_view);
           self->last_in_conversation = FALSE;
@@ -421,6 +422,7 @@ on_composer_sensitive_cb (TandemKeyboard *self)
   /* From where it was put meanwhile, or from an Answer… button the
    * question's end hides */
   if (focus == NULL || !gtk_widget_is_drawable (focus) || is_within (focus, self->composer_blocked) ||
+      gtk_widget_is_ancestor (GTK_WIDGET (self->composer_view), focus) ||
       (displaced == GTK_WIDGET (self->composer_view) && focus == stand_in))
     gtk_widget_grab_focus (GTK_WIDGET (self->composer_view));
   g_weak_ref_set (&self->displaced, NULL);
