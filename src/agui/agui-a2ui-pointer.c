@@ -230,3 +230,18 @@ _agui_a2ui_pointer_store (JsonNode   **root,
 
   g_assert_not_reached ();
 }
+
+/* json-glib's *_with_default() getters are critical on a mistyped member,
+ * and agent data is mistyped at will. */
+const char *
+_agui_a2ui_string_member (JsonObject *object,
+               const char *name,
+               const char *default_value)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return default_value;
+
+  return json_node_get_string (node);
+}

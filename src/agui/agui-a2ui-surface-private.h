@@ -21,9 +21,6 @@ typedef struct
 } AguiA2uiInitializer;
 
 /* agui-a2ui-surface.c */
-const char *_agui_a2ui_string_member           (JsonObject       *object,
-                                                const char       *name,
-                                                const char       *default_value);
 void        _agui_a2ui_surface_operation_error (AguiA2uiSurface  *self,
                                                 const char       *format,
                                                 ...) G_GNUC_PRINTF (2, 3);
@@ -37,13 +34,16 @@ gboolean    _agui_a2ui_pointer_store           (JsonNode        **root,
                                                 const char       *pointer,
                                                 JsonNode         *value,
                                                 GError          **error);
+const char *_agui_a2ui_string_member           (JsonObject       *object,
+                                                const char       *name,
+                                                const char       *default_value);
 
 /* agui-a2ui-v08.c */
 void        _agui_a2ui_initializer_free        (AguiA2uiInitializer *initializer);
 JsonObject *_agui_a2ui_convert_properties_v08  (const char       *type_name,
                                                 JsonNode         *source,
                                                 GPtrArray        *initializers);
-JsonNode   *_agui_a2ui_convert_contents_v08    (AguiA2uiSurface  *self,
+JsonNode   *_agui_a2ui_convert_contents_v08    (GPtrArray        *problems,
                                                 JsonNode         *contents,
                                                 guint            depth);
 

@@ -58,21 +58,6 @@ struct _AguiA2uiSurface
 
 G_DEFINE_FINAL_TYPE (AguiA2uiSurface, agui_a2ui_surface, G_TYPE_OBJECT)
 
-/* json-glib's *_with_default() getters are critical on a mistyped member,
- * and agent data is mistyped at will. */
-const char *
-_agui_a2ui_string_member (JsonObject *object,
-               const char *name,
-               const char *default_value)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return default_value;
-
-  return json_node_get_string (node);
-}
-
 enum {
   PROP_0,
   PROP_SURFACE_ID,
@@ -208,11 +193,15 @@ static void
 apply_data_v08 (AguiA2uiSurface *self,
                 JsonObject      *body)
 {
-  g_autoptr(JsonNode) contents = _agui_a2ui_convert_contents_v08 (self, json_object_get_member (body, "contents"), 0);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonNode) contents = _agui_a2ui_convert_contents_v08 (problems, json_object_get_member (body, "contents"), 0);
   g_autofree char *path = _agui_a2ui_absolute_path (NULL, _agui_a2ui_string_member (body, "path", "/"));
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
+
+  for (guint i = 0; i < problems->len; i++)
+    _agui_a2ui_surface_operation_error (self, "%s", (const char *) g_ptr_array_index (problems, i));
 
   json_object_iter_init (&iter, json_node_get_object (contents));
   while (json_object_iter_next (&iter, &key, &value))

@@ -317,18 +317,19 @@ _agui_a2ui_convert_properties_v08 (const char *type_name,
   return properties;
 }
 
-/* v0.8 sends data as an adjacency list of typed entries. */
+/* v0.8 sends data as an adjacency list of typed entries. What it cannot
+ * read goes into @problems, for the surface to report. */
 JsonNode *
-_agui_a2ui_convert_contents_v08 (AguiA2uiSurface *self,
-                                 JsonNode        *contents,
-                                 guint            depth)
+_agui_a2ui_convert_contents_v08 (GPtrArray *problems,
+                                 JsonNode  *contents,
+                                 guint      depth)
 {
   JsonObject *object = json_object_new ();
   JsonArray *entries;
 
   if (depth > MAX_TREE_DEPTH)
     {
-      _agui_a2ui_surface_operation_error (self, "dataModelUpdate nests deeper than %u levels: the rest is ignored", MAX_TREE_DEPTH);
+      g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate nests deeper than %u levels: the rest is ignored", MAX_TREE_DEPTH));
       return _agui_json_node_new_object (object);
     }
 
@@ -353,19 +354,19 @@ _agui_a2ui_convert_contents_v08 (AguiA2uiSurface *self,
 
       if (!JSON_NODE_HOLDS_OBJECT (entry))
         {
-          _agui_a2ui_surface_operation_error (self, "dataModelUpdate: entry %u is not an object", i);
+          g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry %u is not an object", i));
           continue;
         }
       pair = json_node_get_object (entry);
       key = _agui_a2ui_string_member (pair, "key", NULL);
       if (key == NULL)
         {
-          _agui_a2ui_surface_operation_error (self, "dataModelUpdate: entry %u has no key", i);
+          g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry %u has no key", i));
           continue;
         }
 
       if (json_object_has_member (pair, "valueMap"))
-        value = _agui_a2ui_convert_contents_v08 (self, json_object_get_member (pair, "valueMap"), depth + 1);
+        value = _agui_a2ui_convert_contents_v08 (problems, json_object_get_member (pair, "valueMap"), depth + 1);
       else if (json_object_has_member (pair, "valueString"))
         value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueString"));
       else if (json_object_has_member (pair, "valueNumber"))
@@ -377,7 +378,7 @@ _agui_a2ui_convert_contents_v08 (AguiA2uiSurface *self,
 
       if (value == NULL)
         {
-          _agui_a2ui_surface_operation_error (self, "dataModelUpdate: entry '%s' has no value", key);
+          g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry '%s' has no value", key));
           continue;
         }
       json_object_set_member (object, key, value);
