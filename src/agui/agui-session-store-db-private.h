@@ -16,9 +16,10 @@
 G_BEGIN_DECLS
 
 /* The store spans files, one job each: agui-session-store.c (the
- * database, its migrations and the worker), -threads, -turns with
- * -messages, -journal, -search with -text, -export and -import. They
- * share the object below and the helpers of agui-session-store.c; each
+ * database, its migrations and the worker) over -db (the SQL helpers),
+ * -threads, -turns with -messages, -journal, -search with -text,
+ * -export and -import. They
+ * share the object below and the helpers of agui-session-store-db.c; each
  * call takes self->mutex around its statements. */
 struct _AguiSessionStore
 {

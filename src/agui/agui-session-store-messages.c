@@ -14,6 +14,56 @@
 #include "agui-session-store-messages-private.h"
 #include "agui-transcript-private.h"
 
+/* Messages, each stored once: how a snapshot names them */
+
+/* The key of a message in the messages table: 63 bits of the SHA-1 of
+ * its JSON, which no two messages of one thread share in practice */
+gint64
+_agui_session_store_message_hash (const char *json,
+                                  gssize      length)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  guint8 digest[20];
+  gsize digest_length = sizeof digest;
+  guint64 value = 0;
+
+  g_checksum_update (checksum, (const guchar *) json, length);
+  g_checksum_get_digest (checksum, digest, &digest_length);
+  for (guint i = 0; i < 8; i++)
+    value = (value << 8) | digest[i];
+
+  return (gint64) (value >> 1);
+}
+
+/* What a snapshot's messages column holds: the first @keep messages of
+ * its parent's, then @hashes from @first on */
+char *
+_agui_session_store_print_message_delta (guint         keep,
+                                         const GArray *hashes,
+                                         guint         first)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "{\"keep\":%u,\"add\":[", keep);
+  for (guint i = first; i < hashes->len; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i > first ? "," : "", g_array_index (hashes, gint64, i));
+  g_string_append (out, "]}");
+
+  return g_string_free (out, FALSE);
+}
+
+guint
+_agui_session_store_common_prefix (const GArray *a,
+                                   const GArray *b)
+{
+  guint n = 0;
+
+  while (n < a->len && n < b->len && g_array_index (a, gint64, n) == g_array_index (b, gint64, n))
+    n++;
+
+  return n;
+}
+
 /* Reading a thread's messages back: each message is stored once, and a
  * snapshot names the ones it keeps of its parent's and the ones it adds
  * (see _agui_session_store_print_message_delta()). */
