@@ -13,45 +13,6 @@
 #include "agui-transcript-shared-private.h"
 #include "agui-util-private.h"
 
-/* Branches: their turn marks (see "Branches" below) */
-
-static void
-turn_mark_clear (TurnMark *mark)
-{
-  g_free (mark->snapshot_id);
-  g_free (mark->run_id);
-}
-
-static GArray *
-marks_new (void)
-{
-  GArray *marks = g_array_new (FALSE, TRUE, sizeof (TurnMark));
-
-  g_array_set_clear_func (marks, (GDestroyNotify) turn_mark_clear);
-
-  return marks;
-}
-
-Branch *
-_agui_transcript_branch_new (void)
-{
-  Branch *branch = g_new0 (Branch, 1);
-
-  branch->marks = marks_new ();
-
-  return branch;
-}
-
-void
-_agui_transcript_branch_free (Branch *branch)
-{
-  g_clear_pointer (&branch->messages, json_array_unref);
-  g_clear_pointer (&branch->state, json_node_unref);
-  g_clear_pointer (&branch->run_state, agui_run_state_unref);
-  g_array_unref (branch->marks);
-  g_free (branch);
-}
-
 static void
 branch_add_mark (Branch     *branch,
                  const char *snapshot_id,
@@ -698,7 +659,7 @@ chain_marks (GHashTable *by_id,
              JsonObject *leaf)
 {
   g_autoptr(GPtrArray) chain = g_ptr_array_new ();
-  GArray *marks = marks_new ();
+  GArray *marks = _agui_transcript_marks_new ();
 
   /* Walks up the parents; a loop (a damaged store) stops at the first
    * snapshot seen twice. */

@@ -12,12 +12,14 @@
 G_BEGIN_DECLS
 
 /* AguiTranscript spans files, one job each: agui-transcript.c (the list
- * model, interrupts, state, run state, steps and subagents), -messages
- * (the records in place with their indexes and rows, and the operations
- * the reducer streams messages, tool calls and activities in with; the
- * per-event paths, kept in one file), -record (a record and its AG-UI
- * message), -snapshot (merging a MESSAGES_SNAPSHOT, restoring what only
- * this client knew) and -branches (attempts, notes and branches). They share what is below. */
+ * model, the records' indexes and rows, interrupts, state, run state,
+ * steps and subagents), -messages (the records in place, and the
+ * operations the reducer streams messages, tool calls and activities in
+ * with; the per-event paths, kept in one file), -record (a record and its
+ * AG-UI message), -snapshot (merging a MESSAGES_SNAPSHOT, restoring what
+ * only this client knew) and -branches (attempts, notes and branches).
+ * They share what is below. agui-transcript.c is the floor: the other
+ * files call it, it calls none of them but -record. */
 
 /* A record: see AguiRecord in agui-transcript-private.h. Streaming data
  * lives in the parts, which the record and its row share, so a delta
@@ -192,9 +194,9 @@ void        _agui_transcript_items_changed    (AguiTranscript   *self,
                                                guint             position,
                                                guint             removed,
                                                guint             added);
-
-/* agui-transcript-branches.c */
 Branch     *_agui_transcript_branch_new       (void);
 void        _agui_transcript_branch_free      (Branch           *branch);
+/* A branch's turn marks: an array of TurnMark */
+GArray     *_agui_transcript_marks_new        (void);
 
 G_END_DECLS

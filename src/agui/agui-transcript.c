@@ -185,6 +185,146 @@ _agui_transcript_update_approvals (AguiTranscript *self,
   schedule_expiry (self, now);
 }
 
+/* The text a tool answered with, for display: the content itself, or the
+ * text parts of a multimodal answer. */
+static char *
+content_to_text (JsonNode *content)
+{
+  GString *text;
+  JsonArray *array;
+
+  if (content == NULL)
+    return NULL;
+
+  if (json_node_get_value_type (content) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (content));
+
+  if (!JSON_NODE_HOLDS_ARRAY (content))
+    return NULL;
+
+  text = g_string_new (NULL);
+  array = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *piece;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      piece = get_string (json_node_get_object (element), "text");
+      if (piece == NULL)
+        continue;
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, piece);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+/* Indexes */
+
+void
+_agui_transcript_index_tool_call (AguiTranscript   *self,
+                                  AguiRecord       *record,
+                                  AguiToolCallPart *part)
+{
+  const char *id = agui_tool_call_part_get_tool_call_id (part);
+  ToolCallEntry *entry;
+
+  if (id == NULL || g_hash_table_contains (self->tool_calls_by_id, id))
+    return;
+
+  entry = g_new0 (ToolCallEntry, 1);
+  entry->record = record;
+  entry->part = g_object_ref (part);
+  g_hash_table_insert (self->tool_calls_by_id, (char *) id, entry);
+}
+
+void
+_agui_transcript_index_record (AguiTranscript *self,
+                               AguiRecord     *record)
+{
+  if (record->id != NULL && !g_hash_table_contains (self->records_by_id, record->id))
+    g_hash_table_insert (self->records_by_id, record->id, record);
+
+  if (record->role == AGUI_ROLE_ASSISTANT)
+    {
+      for (guint i = 0; i < record->parts->len; i++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, i);
+
+          if (AGUI_IS_TOOL_CALL_PART (part))
+            _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
+        }
+    }
+}
+
+void
+_agui_transcript_link_tool_result (AguiTranscript *self,
+                                   AguiRecord     *record)
+{
+  ToolCallEntry *entry;
+  g_autofree char *text = NULL;
+
+  if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
+    return;
+
+  entry = g_hash_table_lookup (self->tool_calls_by_id, record->tool_call_id);
+  if (entry == NULL)
+    return;
+
+  text = content_to_text (record->content);
+  _agui_tool_call_part_set_result (entry->part, text, record->error);
+}
+
+/* Rows */
+
+static gboolean
+role_has_own_row (AguiRole role)
+{
+  return role == AGUI_ROLE_USER || role == AGUI_ROLE_SYSTEM || role == AGUI_ROLE_DEVELOPER;
+}
+
+/* Puts @record in a row of @rows: the person's messages (and system or
+ * developer prompts) get a row each; everything the agent produced
+ * between two of them shares one turn row. Tool answers have no row of
+ * their own: they are drawn on the call they answer. Returns whether a
+ * row was appended. */
+gboolean
+_agui_transcript_place_record (GPtrArray  *rows,
+                               AguiRecord *record)
+{
+  AguiMessage *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
+  gboolean appended = FALSE;
+
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      record->row = NULL;
+      return FALSE;
+    }
+
+  if (role_has_own_row (record->role) ||
+      last == NULL || agui_message_get_role (last) != AGUI_ROLE_ASSISTANT)
+    {
+      AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
+
+      last = _agui_message_new (record->id, row_role, record->name);
+      g_ptr_array_add (rows, last);
+      appended = TRUE;
+    }
+
+  record->row = last;
+  for (guint i = 0; i < record->parts->len; i++)
+    _agui_message_append_part (last, g_ptr_array_index (record->parts, i));
+
+  return appended;
+}
+
+/* Rebuilding */
+
 void
 _agui_transcript_rebuild (AguiTranscript *self)
 {
@@ -219,6 +359,46 @@ _agui_transcript_items_changed (AguiTranscript *self,
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
   if (removed != added)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/* Branches: their turn marks (the branches themselves are
+ * agui-transcript-branches.c) */
+
+static void
+turn_mark_clear (TurnMark *mark)
+{
+  g_free (mark->snapshot_id);
+  g_free (mark->run_id);
+}
+
+GArray *
+_agui_transcript_marks_new (void)
+{
+  GArray *marks = g_array_new (FALSE, TRUE, sizeof (TurnMark));
+
+  g_array_set_clear_func (marks, (GDestroyNotify) turn_mark_clear);
+
+  return marks;
+}
+
+Branch *
+_agui_transcript_branch_new (void)
+{
+  Branch *branch = g_new0 (Branch, 1);
+
+  branch->marks = _agui_transcript_marks_new ();
+
+  return branch;
+}
+
+void
+_agui_transcript_branch_free (Branch *branch)
+{
+  g_clear_pointer (&branch->messages, json_array_unref);
+  g_clear_pointer (&branch->state, json_node_unref);
+  g_clear_pointer (&branch->run_state, agui_run_state_unref);
+  g_array_unref (branch->marks);
+  g_free (branch);
 }
 
 /* GListModel */
