@@ -305,6 +305,35 @@ test_errors_keep_the_rest (void)
 }
 
 static void
+test_bad_v08_contents_are_listed (void)
+{
+  g_autoptr(JsonNode) content = load_fixture ("weather-v08.json");
+  g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
+  g_autoptr(GString) deep = g_string_new ("{\"dataModelUpdate\":{\"surfaceId\":\"weather\",\"contents\":[");
+  g_autofree char *location = NULL;
+
+  g_test_summary ("v0.8 entries that cannot be read are listed, in order; the readable ones are kept");
+  json_array_add_element (operations_of (content),
+                          parse ("{\"dataModelUpdate\":{\"surfaceId\":\"weather\",\"contents\":"
+                                 "[3,{\"valueString\":\"x\"},{\"key\":\"k\"},"
+                                 "{\"key\":\"location\",\"valueString\":\"Berlin\"}]}}"));
+  for (guint i = 0; i < 70; i++)
+    g_string_append (deep, "{\"key\":\"a\",\"valueMap\":[");
+  for (guint i = 0; i < 70; i++)
+    g_string_append (deep, "]}");
+  g_string_append (deep, "]}}");
+  json_array_add_element (operations_of (content), parse (deep->str));
+  agui_a2ui_surface_apply_content (surface, content);
+
+  g_assert_true (has_error (surface, "dataModelUpdate: entry 0 is not an object"));
+  g_assert_true (has_error (surface, "dataModelUpdate: entry 1 has no key"));
+  g_assert_true (has_error (surface, "dataModelUpdate: entry 'k' has no value"));
+  g_assert_true (has_error (surface, "dataModelUpdate nests deeper than 64 levels: the rest is ignored"));
+  location = text_of (surface, "location", NULL);
+  g_assert_cmpstr (location, ==, "Berlin");
+}
+
+static void
 test_delete_surface (void)
 {
   g_autoptr(JsonNode) content = load_fixture ("login-v09.json");
@@ -684,6 +713,7 @@ main (int   argc,
   g_test_add_func ("/agui/a2ui-surface/data-update-is-incremental", test_data_update_is_incremental);
   g_test_add_func ("/agui/a2ui-surface/v09-and-two-way", test_v09_and_two_way);
   g_test_add_func ("/agui/a2ui-surface/errors-keep-the-rest", test_errors_keep_the_rest);
+  g_test_add_func ("/agui/a2ui-surface/bad-v08-contents-are-listed", test_bad_v08_contents_are_listed);
   g_test_add_func ("/agui/a2ui-surface/delete-surface", test_delete_surface);
   g_test_add_func ("/agui/a2ui-surface/lifecycle-status", test_lifecycle_status);
   g_test_add_func ("/agui/a2ui-surface/literal-initializes-path", test_literal_initializes_path);
