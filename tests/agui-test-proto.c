@@ -630,18 +630,18 @@ agui_test_proto_encode_sse (const char  *sse,
                             gsize        length,
                             GError     **error)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GByteArray) frames = g_byte_array_new ();
   AguiSseFrame *frame;
 
-  if (!agui_sse_decoder_push (decoder, (const guint8 *) sse, length, error) ||
-      !agui_sse_decoder_finish (decoder, error))
+  if (!_agui_sse_decoder_push (decoder, (const guint8 *) sse, length, error) ||
+      !_agui_sse_decoder_finish (decoder, error))
     return NULL;
 
-  while ((frame = agui_sse_decoder_next_frame (decoder)))
+  while ((frame = _agui_sse_decoder_next_frame (decoder)))
     {
       g_autoptr(AguiSseFrame) owned = frame;
-      g_autofree char *data = g_strndup (agui_sse_frame_get_data (frame), agui_sse_frame_get_data_length (frame));
+      g_autofree char *data = g_strndup (_agui_sse_frame_get_data (frame), _agui_sse_frame_get_data_length (frame));
 
       if (!agui_test_proto_append_json (frames, data, error))
         return NULL;

@@ -177,27 +177,27 @@ main (int   argc,
 
   /* The whole of each path, bytes to typed events. */
   {
-    g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
-    g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+    g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
+    g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
     AguiSseFrame *frame;
     guint got = 0;
 
     start = g_get_monotonic_time ();
-    g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) sse->str, sse->len, NULL));
-    while ((frame = agui_sse_decoder_next_frame (decoder)))
+    g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) sse->str, sse->len, NULL));
+    while ((frame = _agui_sse_decoder_next_frame (decoder)))
       {
-        g_autoptr(AguiEvent) event = agui_event_parser_parse (parser, agui_sse_frame_get_data (frame),
-                                                              agui_sse_frame_get_data_length (frame), NULL);
+        g_autoptr(AguiEvent) event = _agui_event_parser_parse (parser, _agui_sse_frame_get_data (frame),
+                                                              _agui_sse_frame_get_data_length (frame), NULL);
 
         got += event != NULL;
-        agui_sse_frame_unref (frame);
+        _agui_sse_frame_unref (frame);
       }
     report ("SSE: frames, yajl, schema", seconds_since (start), n);
     g_assert_cmpuint (got, ==, n);
   }
   {
     g_autoptr(AguiProtoDecoder) decoder = _agui_proto_decoder_new ();
-    g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+    g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
     const guint8 *data;
     gsize length;
     guint index, got = 0;

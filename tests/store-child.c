@@ -137,7 +137,7 @@ save_turn (AguiSessionStore  *store,
   turn.events = events;
   turn.pending_interrupts = interrupts;
 
-  return agui_session_store_save_turn (store, &turn, error);
+  return _agui_session_store_save_turn (store, &turn, error);
 }
 
 static int

@@ -571,7 +571,7 @@ test_fuzz (void)
 static void
 test_from_activity_events (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
   g_autoptr(AguiMessage) message = NULL;
   g_autoptr(AguiPart) part = NULL;
@@ -598,15 +598,15 @@ test_from_activity_events (void)
                                       "[{\"key\":\"location\",\"valueString\":\"Oslo\"}]}}}]}", -1, &error);
   g_assert_no_error (error);
 
-  agui_reducer_apply (reducer, snapshot);
-  message = g_list_model_get_item (G_LIST_MODEL (agui_reducer_get_transcript (reducer)), 0);
+  _agui_reducer_apply (reducer, snapshot);
+  message = g_list_model_get_item (G_LIST_MODEL (_agui_reducer_get_transcript (reducer)), 0);
   part = g_list_model_get_item (G_LIST_MODEL (message), 0);
   g_assert_true (AGUI_IS_ACTIVITY_PART (part));
   g_assert_cmpstr (agui_activity_part_get_activity_type (AGUI_ACTIVITY_PART (part)), ==, AGUI_A2UI_ACTIVITY_TYPE);
   agui_a2ui_surface_apply_content (surface, agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)));
   g_signal_connect (surface, "data-changed", G_CALLBACK (count_cb), &data);
 
-  agui_reducer_apply (reducer, delta);
+  _agui_reducer_apply (reducer, delta);
   agui_a2ui_surface_apply_content (surface, agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)));
 
   g_assert_cmpuint (data, ==, 1);

@@ -780,7 +780,7 @@ static void
 test_does_not_dispose_transport (void)
 {
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
-  g_autoptr(AguiReplayTransport) handle = agui_replay_transport_copy (replay);
+  g_autoptr(AguiReplayTransport) handle = _agui_replay_transport_copy (replay);
   AguiAgentSession *session = agui_agent_session_new (AGUI_TRANSPORT (replay));
   g_autoptr(AguiRunState) state = NULL;
 

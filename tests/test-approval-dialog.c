@@ -36,7 +36,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 static JsonNode *
@@ -86,8 +86,8 @@ static void
 set_up (Fixture       *f,
         gconstpointer  data)
 {
-  f->reducer = agui_reducer_new (NULL);
-  f->transcript = agui_reducer_get_transcript (f->reducer);
+  f->reducer = _agui_reducer_new (NULL);
+  f->transcript = _agui_reducer_get_transcript (f->reducer);
 
   apply (f->reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
   apply (f->reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"clean_folder\"}");

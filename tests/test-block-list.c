@@ -365,7 +365,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 typedef struct
@@ -413,7 +413,7 @@ static void
 test_list_kinds (void)
 {
   g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
   GListModel *model = G_LIST_MODEL (blocks);
   g_autofree char *first = NULL;
@@ -470,7 +470,7 @@ static void
 test_list_streaming (void)
 {
   g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
   GListModel *model = G_LIST_MODEL (blocks);
   Changes changes = { 0, };
@@ -517,7 +517,7 @@ static void
 test_list_definition (void)
 {
   g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   g_autoptr(TandemBlockList) blocks = tandem_block_list_new (transcript);
   GListModel *model = G_LIST_MODEL (blocks);
   g_autofree char *text = NULL;

@@ -502,7 +502,7 @@ static void
 test_chunk_case (gconstpointer data)
 {
   const ChunkCase *test_case = data;
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   guint n_input = count_strings (test_case->input, G_N_ELEMENTS (test_case->input));
 
@@ -514,7 +514,7 @@ test_chunk_case (gconstpointer data)
       g_autoptr(GError) error = NULL;
       gboolean ok;
 
-      ok = agui_chunk_normalizer_push (normalizer, event, out, &error);
+      ok = _agui_chunk_normalizer_push (normalizer, event, out, &error);
 
       if (test_case->error != NULL && i == n_input - 1)
         {
@@ -544,7 +544,7 @@ push_all (AguiChunkNormalizer *normalizer,
       g_autoptr(AguiEvent) event = event_new (input[i]);
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (agui_chunk_normalizer_push (normalizer, event, out, &error));
+      g_assert_true (_agui_chunk_normalizer_push (normalizer, event, out, &error));
       g_assert_no_error (error);
     }
 }
@@ -556,7 +556,7 @@ test_closed_by_own_lane_event (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (own_lane_closers); i++)
     {
-      g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+      g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
       g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
       const char *input[] = {
         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"a\"}",
@@ -582,7 +582,7 @@ test_closed_by_run_event (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (all_lane_closers); i++)
     {
-      g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+      g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
       g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
       const char *input[] = {
         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\"}",
@@ -610,7 +610,7 @@ test_not_closed (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (non_closers); i++)
     {
-      g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+      g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
       g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
       const char *input[] = {
         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"a\"}",
@@ -633,14 +633,14 @@ test_not_closed (void)
 static void
 test_passes_same_event (void)
 {
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(AguiEvent) event = event_new (RS);
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("A non-chunk event is passed on as a new reference, not a copy");
 
-  g_assert_true (agui_chunk_normalizer_push (normalizer, event, out, &error));
+  g_assert_true (_agui_chunk_normalizer_push (normalizer, event, out, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (out->len, ==, 1);
   g_assert_true (g_ptr_array_index (out, 0) == (gpointer) event);
@@ -649,7 +649,7 @@ test_passes_same_event (void)
 static void
 test_appends_to_out (void)
 {
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(AguiEvent) first = event_new (RS);
   g_autoptr(AguiEvent) chunk = event_new ("{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"a\"}");
@@ -657,7 +657,7 @@ test_appends_to_out (void)
   g_test_summary ("push appends after what the caller's array already holds");
 
   g_ptr_array_add (out, agui_event_ref (first));
-  g_assert_true (agui_chunk_normalizer_push (normalizer, chunk, out, NULL));
+  g_assert_true (_agui_chunk_normalizer_push (normalizer, chunk, out, NULL));
   g_assert_cmpuint (out->len, ==, 3);
   g_assert_true (g_ptr_array_index (out, 0) == (gpointer) first);
   g_assert_cmpint (agui_event_get_event_type (g_ptr_array_index (out, 1)), ==, AGUI_EVENT_TEXT_MESSAGE_START);
@@ -667,7 +667,7 @@ test_appends_to_out (void)
 static void
 test_reset (void)
 {
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(AguiEvent) opener = event_new ("{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"subagentRunId\":\"sa1\"}");
   g_autoptr(AguiEvent) opener2 = event_new ("{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"tc1\",\"toolCallName\":\"f\"}");
@@ -677,26 +677,26 @@ test_reset (void)
 
   g_test_summary ("reset forgets every lane without emitting anything");
 
-  g_assert_true (agui_chunk_normalizer_push (normalizer, opener, out, NULL));
-  g_assert_true (agui_chunk_normalizer_push (normalizer, opener2, out, NULL));
+  g_assert_true (_agui_chunk_normalizer_push (normalizer, opener, out, NULL));
+  g_assert_true (_agui_chunk_normalizer_push (normalizer, opener2, out, NULL));
   g_assert_cmpuint (out->len, ==, 2);
 
-  agui_chunk_normalizer_reset (normalizer);
+  _agui_chunk_normalizer_reset (normalizer);
   g_ptr_array_set_size (out, 0);
 
-  g_assert_false (agui_chunk_normalizer_push (normalizer, continuation, out, &error));
+  g_assert_false (_agui_chunk_normalizer_push (normalizer, continuation, out, &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CHUNK);
   g_assert_cmpstr (error->message, ==, "First TEXT_MESSAGE_CHUNK must have a messageId");
   g_assert_cmpuint (out->len, ==, 0);
 
-  g_assert_true (agui_chunk_normalizer_push (normalizer, run_finished, out, NULL));
+  g_assert_true (_agui_chunk_normalizer_push (normalizer, run_finished, out, NULL));
   g_assert_cmpuint (out->len, ==, 1);
 }
 
 static void
 test_expand (void)
 {
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(AguiEvent) chunk = agui_event_new_from_string ("{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"hi\"}", -1, NULL);
   g_autoptr(AguiEvent) bad = agui_event_new_from_string ("{\"type\":\"TOOL_CALL_CHUNK\",\"delta\":\"x\"}", -1, NULL);
   g_autoptr(GPtrArray) events = NULL;
@@ -704,14 +704,14 @@ test_expand (void)
 
   g_test_summary ("expand() returns what push() would append, the caller owning the events");
 
-  events = agui_chunk_normalizer_expand (normalizer, chunk, &error);
+  events = _agui_chunk_normalizer_expand (normalizer, chunk, &error);
   g_assert_no_error (error);
   g_ptr_array_set_free_func (events, (GDestroyNotify) agui_event_unref);
   g_assert_cmpuint (events->len, ==, 2);
   g_assert_cmpint (agui_event_get_event_type (g_ptr_array_index (events, 0)), ==, AGUI_EVENT_TEXT_MESSAGE_START);
   g_assert_cmpstr (agui_event_get_delta (g_ptr_array_index (events, 1)), ==, "hi");
 
-  g_assert_null (agui_chunk_normalizer_expand (normalizer, bad, &error));
+  g_assert_null (_agui_chunk_normalizer_expand (normalizer, bad, &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_CHUNK);
 }
 

@@ -224,7 +224,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 /* Whether the answer streamed so far is 100 KB long */
@@ -594,7 +594,7 @@ add_thread (const char *agent,
   turn.status = AGUI_SNAPSHOT_COMPLETED;
   turn.messages = messages;
   turn.events = events;
-  g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+  g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);
 
   return thread_id;
@@ -1186,7 +1186,7 @@ bench_stream (Fixture      *f,
               guint         late_from)
 {
   AguiTranscript *transcript = agui_agent_session_get_transcript (tandem_window_get_session (f->window));
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   Ticks ticks = { 0, };
   guint tick_id;
   gint64 start, cpu_start, early_cpu = 0, late_cpu = 0, mark = 0;

@@ -183,7 +183,7 @@ conversation_new (AguiDemoAgent *agent,
   Conversation *conversation = g_new0 (Conversation, 1);
 
   conversation->agent = g_object_ref (agent);
-  conversation->reducer = agui_reducer_new (NULL);
+  conversation->reducer = _agui_reducer_new (NULL);
   conversation->thread_id = g_uuid_string_random ();
   conversation->declare_time_tool = declare_time_tool;
 
@@ -204,7 +204,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Conversation, conversation_free)
 static AguiTranscript *
 transcript_of (Conversation *conversation)
 {
-  return agui_reducer_get_transcript (conversation->reducer);
+  return _agui_reducer_get_transcript (conversation->reducer);
 }
 
 static void
@@ -217,7 +217,7 @@ conversation_set_state (Conversation *conversation,
 
   event = agui_event_new_from_string (json, -1, &error);
   g_assert_no_error (error);
-  agui_reducer_apply (conversation->reducer, event);
+  _agui_reducer_apply (conversation->reducer, event);
 }
 
 /* Builds the next RunAgentInput from what the client holds, with @extra
@@ -275,26 +275,26 @@ static void
 conversation_fold (Conversation *conversation,
                    GPtrArray    *events)
 {
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
 
   for (guint i = 0; i < events->len; i++)
     {
       g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (agui_chunk_normalizer_push (normalizer, g_ptr_array_index (events, i), out, &error));
+      g_assert_true (_agui_chunk_normalizer_push (normalizer, g_ptr_array_index (events, i), out, &error));
       g_assert_no_error (error);
 
       for (guint j = 0; j < out->len; j++)
         {
-          agui_verifier_check (verifier, g_ptr_array_index (out, j), &error);
+          _agui_verifier_check (verifier, g_ptr_array_index (out, j), &error);
           g_assert_no_error (error);
-          agui_reducer_apply (conversation->reducer, g_ptr_array_index (out, j));
+          _agui_reducer_apply (conversation->reducer, g_ptr_array_index (out, j));
         }
     }
 
-  g_assert_cmpuint (agui_reducer_get_warnings (conversation->reducer)->len, ==, 0);
+  g_assert_cmpuint (_agui_reducer_get_warnings (conversation->reducer)->len, ==, 0);
 }
 
 static GPtrArray *

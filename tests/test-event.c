@@ -29,7 +29,7 @@ on_parser_warning_cb (AguiEventParser *parser,
 static AguiEventParser *
 new_parser (GPtrArray *warnings)
 {
-  AguiEventParser *parser = agui_event_parser_new ();
+  AguiEventParser *parser = _agui_event_parser_new ();
 
   if (warnings != NULL)
     g_signal_connect (parser, "warning", G_CALLBACK (on_parser_warning_cb), warnings);
@@ -111,7 +111,7 @@ parse_ok (const char         *json,
   g_autoptr(GError) error = NULL;
   AguiEvent *event;
 
-  event = agui_event_parser_parse (parser, json, -1, &error);
+  event = _agui_event_parser_parse (parser, json, -1, &error);
   g_assert_no_error (error);
   g_assert_nonnull (event);
   assert_warnings (warnings, expected_warnings);
@@ -125,11 +125,11 @@ parse_fails (const char *json,
              int         code,
              const char *message)
 {
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) event = NULL;
   g_autoptr(GError) error = NULL;
 
-  event = agui_event_parser_parse (parser, json, -1, &error);
+  event = _agui_event_parser_parse (parser, json, -1, &error);
   g_assert_null (event);
   g_assert_error (error, domain, code);
   if (message != NULL)
@@ -336,7 +336,7 @@ test_required_members (gconstpointer data)
     {
       const char *name = l->data;
       g_autoptr(JsonNode) copy = NULL;
-      g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+      g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
       g_autoptr(AguiEvent) event = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *text = NULL;
@@ -350,7 +350,7 @@ test_required_members (gconstpointer data)
       copy = parse_json (text);
       json_object_remove_member (json_node_get_object (copy), name);
 
-      event = agui_event_parser_parse_node (parser, copy, &error);
+      event = _agui_event_parser_parse_node (parser, copy, &error);
 
       if (g_strv_contains ((const char * const *) required, name))
         {
@@ -866,13 +866,13 @@ test_unknown_event_type (void)
 
   g_test_summary ("An event type outside 1.0 is dropped with a warning, without an error");
 
-  event = agui_event_parser_parse (parser, "{\"type\":\"FUTURE_EVENT\",\"payload\":1}", -1, &error);
+  event = _agui_event_parser_parse (parser, "{\"type\":\"FUTURE_EVENT\",\"payload\":1}", -1, &error);
   g_assert_no_error (error);
   g_assert_null (event);
   assert_warnings (warnings, (const char *[]) { "Dropping unrecognised event 'FUTURE_EVENT'", NULL });
 
   /* Even one that would break every schema. */
-  event = agui_event_parser_parse (parser, "{\"type\":\"text_message_start\",\"messageId\":null}", -1, &error);
+  event = _agui_event_parser_parse (parser, "{\"type\":\"text_message_start\",\"messageId\":null}", -1, &error);
   g_assert_no_error (error);
   g_assert_null (event);
   g_assert_cmpuint (warnings->len, ==, 2);
@@ -905,13 +905,13 @@ static void
 test_parse_with_length (void)
 {
   const char *data = "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}trailing garbage";
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) event = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("Only @length bytes of the data are parsed");
 
-  event = agui_event_parser_parse (parser, data, strlen ("{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}"), &error);
+  event = _agui_event_parser_parse (parser, data, strlen ("{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}"), &error);
   g_assert_no_error (error);
   assert_event_json (event, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}");
 }
@@ -920,7 +920,7 @@ static void
 test_parse_node_leaves_input (void)
 {
   g_autoptr(JsonParser) json_parser = json_parser_new_immutable ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(GError) error = NULL;
   const char * const frames[] = {
     "{\"type\":\"THINKING_START\",\"title\":\"Planning\"}",
@@ -941,7 +941,7 @@ test_parse_node_leaves_input (void)
       g_assert_no_error (error);
       root = json_parser_get_root (json_parser);
 
-      event = agui_event_parser_parse_node (parser, root, &error);
+      event = _agui_event_parser_parse_node (parser, root, &error);
       g_assert_no_error (error);
       g_assert_nonnull (event);
       g_assert_true (json_node_equal (root, expected));
@@ -970,15 +970,15 @@ test_thinking_translation (void)
 
   g_test_summary ("THINKING_* events become REASONING_* events with minted ids; the title is dropped");
 
-  start = agui_event_parser_parse (parser, "{\"type\":\"THINKING_START\",\"title\":\"Planning\",\"timestamp\":3}", -1, &error);
+  start = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_START\",\"title\":\"Planning\",\"timestamp\":3}", -1, &error);
   g_assert_no_error (error);
-  message_start = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_START\"}", -1, &error);
+  message_start = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_START\"}", -1, &error);
   g_assert_no_error (error);
-  content = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"step one\"}", -1, &error);
+  content = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"step one\"}", -1, &error);
   g_assert_no_error (error);
-  message_end = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_END\"}", -1, &error);
+  message_end = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_END\"}", -1, &error);
   g_assert_no_error (error);
-  end = agui_event_parser_parse (parser, "{\"type\":\"THINKING_END\"}", -1, &error);
+  end = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_END\"}", -1, &error);
   g_assert_no_error (error);
 
   assert_warnings (warnings, (const char *[]) {
@@ -1010,23 +1010,23 @@ test_thinking_translation (void)
   g_assert_cmpstr (agui_event_get_message_id (end), ==, span_id);
 
   /* Nothing is open any more: a stray content or end gets a fresh id. */
-  stray = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"x\"}", -1, &error);
+  stray = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"x\"}", -1, &error);
   g_assert_no_error (error);
   g_assert_true (g_uuid_string_is_valid (agui_event_get_message_id (stray)));
   g_assert_cmpstr (agui_event_get_message_id (stray), !=, message_id);
-  stray_end = agui_event_parser_parse (parser, "{\"type\":\"THINKING_END\"}", -1, &error);
+  stray_end = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_END\"}", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (agui_event_get_message_id (stray_end), !=, span_id);
   g_assert_cmpstr (agui_event_get_message_id (stray_end), !=, agui_event_get_message_id (stray));
 
   /* Each opener mints anew. */
-  second = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_START\"}", -1, &error);
+  second = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_START\"}", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (agui_event_get_message_id (second), !=, message_id);
 
   /* A translated event is still enforced. */
   g_clear_pointer (&stray, agui_event_unref);
-  stray = agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\"}", -1, &error);
+  stray = _agui_event_parser_parse (parser, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\"}", -1, &error);
   g_assert_null (stray);
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT);
   g_assert_cmpstr (error->message, ==, "REASONING_MESSAGE_CONTENT: required member 'delta' is missing");
@@ -1107,7 +1107,7 @@ parse_all (AguiEventParser    *parser,
   for (guint i = 0; frames[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
-      AguiEvent *event = agui_event_parser_parse (parser, frames[i], -1, &error);
+      AguiEvent *event = _agui_event_parser_parse (parser, frames[i], -1, &error);
       g_autofree char *text = NULL;
 
       g_assert_no_error (error);
@@ -1265,7 +1265,7 @@ test_surrogates_unpaired (void)
     g_autoptr(GError) error = NULL;
 
     json_object_set_string_member (json_node_get_object (node), "name", "bad\xff");
-    start = agui_event_parser_parse_node (parser, node, &error);
+    start = _agui_event_parser_parse_node (parser, node, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (agui_event_get_string (start, "name"), ==, "bad\xEF\xBF\xBD");
   }
@@ -1278,7 +1278,7 @@ static char *
 fold_message_texts (gboolean            reference,
                     const char * const *frames)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
   g_autoptr(JsonArray) messages = NULL;
   GString *out = g_string_new (NULL);
@@ -1296,7 +1296,7 @@ fold_message_texts (gboolean            reference,
   g_assert_null (_agui_pipeline_get_error (pipeline));
   _agui_pipeline_free (pipeline);
 
-  messages = agui_transcript_to_messages (agui_reducer_get_transcript (reducer), FALSE);
+  messages = agui_transcript_to_messages (_agui_reducer_get_transcript (reducer), FALSE);
   for (guint i = 0; i < json_array_get_length (messages); i++)
     {
       JsonObject *message = json_array_get_object_element (messages, i);
@@ -1342,7 +1342,7 @@ test_surrogates_at_end (void)
                         "{\"type\":\"REASONING_MESSAGE_CONTENT\",\"messageId\":\"r\",\"subagentRunId\":\"s\",\"delta\":\"\\uDBFF\"}",
                         NULL });
   g_assert_null (_agui_event_parser_take_before (parser));
-  end = agui_event_parser_parse (parser, "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r\",\"subagentRunId\":\"s\"}", -1, NULL);
+  end = _agui_event_parser_parse (parser, "{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"r\",\"subagentRunId\":\"s\"}", -1, NULL);
   g_assert_nonnull (end);
   before = _agui_event_parser_take_before (parser);
   assert_event_json (before, "{\"messageId\":\"r\",\"subagentRunId\":\"s\",\"delta\":\"\\ufffd\",\"type\":\"REASONING_MESSAGE_CONTENT\"}");
@@ -1355,7 +1355,7 @@ test_surrogates_fixture (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "text-unicode-split.json", NULL);
   g_autoptr(JsonParser) json_parser = json_parser_new ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) joined = g_string_new (NULL);
   JsonObject *root;
@@ -1391,7 +1391,7 @@ test_surrogates_fixture (void)
         {
           g_autofree char *frame = g_strdup_printf ("{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"\\u%04X\"}",
                                                     (guint) utf16[unit]);
-          g_autoptr(AguiEvent) event = agui_event_parser_parse (parser, frame, -1, &error);
+          g_autoptr(AguiEvent) event = _agui_event_parser_parse (parser, frame, -1, &error);
 
           g_assert_no_error (error);
           g_assert_nonnull (event);
@@ -1433,8 +1433,8 @@ test_fixture (gconstpointer data)
 {
   const char *path = data;
   g_autoptr(JsonParser) json_parser = json_parser_new_immutable ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
-  g_autoptr(AguiEventParser) text_parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
+  g_autoptr(AguiEventParser) text_parser = _agui_event_parser_new ();
   g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(GHashTable) minted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GError) error = NULL;
@@ -1470,7 +1470,7 @@ test_fixture (gconstpointer data)
       if (type != NULL && g_str_has_suffix (type, "_CHUNK"))
         has_chunks = TRUE;
 
-      event = agui_event_parser_parse_node (parser, node, &error);
+      event = _agui_event_parser_parse_node (parser, node, &error);
 
       if (error != NULL)
         {
@@ -1527,7 +1527,7 @@ test_fixture (gconstpointer data)
     }
 
   /* The same events from the SSE text take the same path through
-   * agui_event_parser_parse(). */
+   * _agui_event_parser_parse(). */
   sse_source = json_object_get_string_member_with_default (root, "sseSource", "");
   if (!failed && (g_str_equal (sse_source, "encoder") || g_str_equal (sse_source, "json-stringify")))
     {
@@ -1536,7 +1536,7 @@ test_fixture (gconstpointer data)
 
       for (guint i = 0; i < frames->len; i++)
         {
-          g_autoptr(AguiEvent) event = agui_event_parser_parse (text_parser, g_ptr_array_index (frames, i), -1, &error);
+          g_autoptr(AguiEvent) event = _agui_event_parser_parse (text_parser, g_ptr_array_index (frames, i), -1, &error);
           g_autoptr(JsonNode) node = NULL;
           g_autoptr(JsonNode) reference = NULL;
 
@@ -1565,7 +1565,7 @@ test_fixture_bad_types (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "violation-schema-bad-types.json", NULL);
   g_autoptr(JsonParser) json_parser = json_parser_new ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) first = NULL;
   g_autoptr(AguiEvent) second = NULL;
   g_autoptr(GError) error = NULL;
@@ -1577,11 +1577,11 @@ test_fixture_bad_types (void)
   g_assert_no_error (error);
   events = json_object_get_array_member (json_node_get_object (json_parser_get_root (json_parser)), "events");
 
-  first = agui_event_parser_parse_node (parser, json_array_get_element (events, 0), &error);
+  first = _agui_event_parser_parse_node (parser, json_array_get_element (events, 0), &error);
   g_assert_no_error (error);
   g_assert_nonnull (first);
 
-  second = agui_event_parser_parse_node (parser, json_array_get_element (events, 1), &error);
+  second = _agui_event_parser_parse_node (parser, json_array_get_element (events, 1), &error);
   g_assert_null (second);
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT);
   g_assert_cmpstr (error->message, ==, "TEXT_MESSAGE_START: member 'timestamp' must be an integer");
@@ -1640,7 +1640,7 @@ nested_frame (guint depth)
 static void
 test_depth_limit (void)
 {
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autofree char *deepest = nested_frame (512);
   g_autofree char *too_deep = nested_frame (513);
   g_autofree char *expected = g_strdup_printf ("nested deeper than %d levels", 512);
@@ -1651,7 +1651,7 @@ test_depth_limit (void)
   g_test_summary ("A frame nested deeper than AGUI_JSON_MAX_DEPTH is refused, naming the limit, "
                   "and the parser reads the next frame");
 
-  ok = agui_event_parser_parse (parser, deepest, -1, NULL);
+  ok = _agui_event_parser_parse (parser, deepest, -1, NULL);
   g_assert_nonnull (ok);
 
   for (guint i = 0; i < 2; i++)
@@ -1667,13 +1667,13 @@ test_depth_limit (void)
             g_string_append_c (hostile, '[');
         }
 
-      event = agui_event_parser_parse (parser, i == 0 ? too_deep : hostile->str, -1, &error);
+      event = _agui_event_parser_parse (parser, i == 0 ? too_deep : hostile->str, -1, &error);
       g_assert_null (event);
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
       g_assert_nonnull (strstr (error->message, expected));
     }
 
-  after = agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
+  after = _agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
   g_assert_nonnull (after);
   g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
 }
@@ -1687,7 +1687,7 @@ test_numbers_exact (void)
     { "{\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":[1e400]}", "is too large for a double" },
     { "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\",\"timestamp\":-1e309}", "is too large for a double" },
   };
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) event = NULL;
   g_autofree char *text = NULL;
 
@@ -1696,14 +1696,14 @@ test_numbers_exact (void)
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(AguiEvent) bad = agui_event_parser_parse (parser, refused[i].frame, -1, &error);
+      g_autoptr(AguiEvent) bad = _agui_event_parser_parse (parser, refused[i].frame, -1, &error);
 
       g_assert_null (bad);
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
       g_assert_nonnull (strstr (error->message, refused[i].problem));
     }
 
-  event = agui_event_parser_parse (parser,
+  event = _agui_event_parser_parse (parser,
                                    "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"max\":9223372036854775807,"
                                    "\"min\":-9223372036854775808,\"big\":9007199254740993,\"tiny\":1e-400}}",
                                    -1, NULL);
@@ -1722,7 +1722,7 @@ test_control_characters (void)
     "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"a\\u0000b\":1}}",
     "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\\u0000\",\"role\":\"assistant\"}",
   };
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) event = NULL;
   g_autoptr(AguiEvent) again = NULL;
   g_autoptr(AguiEvent) after = NULL;
@@ -1736,7 +1736,7 @@ test_control_characters (void)
     g_string_append_c (expected, (char) c);
   g_string_append_c (expected, '>');
 
-  event = agui_event_parser_parse (parser,
+  event = _agui_event_parser_parse (parser,
                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\\u001f\",\"delta\":\"<"
                                    "\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
                                    "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017"
@@ -1746,7 +1746,7 @@ test_control_characters (void)
   g_assert_cmpstr (agui_event_get_message_id (event), ==, "m\x1f");
 
   text = agui_event_to_string (event);
-  again = agui_event_parser_parse (parser, text, -1, NULL);
+  again = _agui_event_parser_parse (parser, text, -1, NULL);
   g_assert_nonnull (again);
   g_assert_cmpstr (agui_event_get_delta (again), ==, expected->str);
   g_assert_cmpstr (agui_event_get_message_id (again), ==, "m\x1f");
@@ -1754,7 +1754,7 @@ test_control_characters (void)
   for (guint i = 0; i < G_N_ELEMENTS (with_nul); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(AguiEvent) refused = agui_event_parser_parse (parser, with_nul[i], -1, &error);
+      g_autoptr(AguiEvent) refused = _agui_event_parser_parse (parser, with_nul[i], -1, &error);
 
       g_assert_null (refused);
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON);
@@ -1762,7 +1762,7 @@ test_control_characters (void)
     }
 
   /* The parser is not left in a state that harms the next frame. */
-  after = agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
+  after = _agui_event_parser_parse (parser, "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", -1, NULL);
   g_assert_nonnull (after);
   g_assert_cmpstr (agui_event_get_string (after, "stepName"), ==, "s");
 }
@@ -1772,7 +1772,7 @@ parse_described (AguiEventParser *parser,
                  const char      *frame)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AguiEvent) event = agui_event_parser_parse (parser, frame, -1, &error);
+  g_autoptr(AguiEvent) event = _agui_event_parser_parse (parser, frame, -1, &error);
 
   if (event != NULL)
     return agui_event_to_string (event);
@@ -1835,8 +1835,8 @@ test_plain_frames (void)
     "\v{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}",
     "{\"type\":\"STEP_STARTED\",\f\"stepName\":\"s\"}",
   };
-  g_autoptr(AguiEventParser) fast = agui_event_parser_new ();
-  g_autoptr(AguiEventParser) reference = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) fast = _agui_event_parser_new ();
+  g_autoptr(AguiEventParser) reference = _agui_event_parser_new ();
 
   g_test_summary ("Flat frames without escapes, read on the reader's fast path, give the events, "
                   "errors and drops of the json-glib reference, also just past that path's edges");
@@ -1883,13 +1883,13 @@ fold_described (gboolean            reference,
   g_string_append (body, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
 
   _agui_event_parser_set_reference_by_default (reference);
-  reducer = agui_reducer_new (NULL);
+  reducer = _agui_reducer_new (NULL);
   pipeline = _agui_pipeline_new (reducer);
   _agui_event_parser_set_reference_by_default (FALSE);
   _agui_pipeline_push_bytes (pipeline, (const guint8 *) body->str, body->len);
   _agui_pipeline_finish (pipeline);
 
-  transcript = agui_reducer_get_transcript (reducer);
+  transcript = _agui_reducer_get_transcript (reducer);
   state = json_to_string (agui_transcript_get_state (transcript), FALSE);
   g_string_append_printf (out, "state %s\n", state);
   last = agui_transcript_get_last_state_delta (transcript);
@@ -1900,7 +1900,7 @@ fold_described (gboolean            reference,
 
       g_string_append_printf (out, "last delta %s\n", text);
     }
-  warnings = agui_reducer_get_warnings (reducer);
+  warnings = _agui_reducer_get_warnings (reducer);
   for (guint i = 0; i < warnings->len; i++)
     g_string_append_printf (out, "warning %s\n", (const char *) g_ptr_array_index (warnings, i));
   if (_agui_pipeline_get_error (pipeline) != NULL)
@@ -1956,8 +1956,8 @@ test_patch_frames (void)
     "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":\"x\x01\"}]}",
     "{\"delta\":[{\"op\":\"add\",\"path\":\"/w\",\"value\":1}],\"type\":\"STATE_DELTA\"}",
   };
-  g_autoptr(AguiEventParser) fast = agui_event_parser_new ();
-  g_autoptr(AguiEventParser) reference = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) fast = _agui_event_parser_new ();
+  g_autoptr(AguiEventParser) reference = _agui_event_parser_new ();
   g_autoptr(GString) deep = g_string_new ("{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/deep\",\"value\":");
   const char *one[1];
 
@@ -1970,7 +1970,7 @@ test_patch_frames (void)
   /* The first frames do take the patch reader's path. */
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr(AguiEvent) event = agui_event_parser_parse (fast, frames[i], -1, NULL);
+      g_autoptr(AguiEvent) event = _agui_event_parser_parse (fast, frames[i], -1, NULL);
       const char *strings;
       guint n_ops;
 
@@ -2027,7 +2027,7 @@ test_patch_frames (void)
 static void
 test_surrogate_marker_literal (void)
 {
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) first = NULL;
   g_autoptr(AguiEvent) second = NULL;
 
@@ -2035,10 +2035,10 @@ test_surrogate_marker_literal (void)
                   "surrogate marker, even in a frame that has a lone surrogate");
 
   /* U+10F83D is what the previous parser used as the marker of \uD83D. */
-  first = agui_event_parser_parse (parser,
+  first = _agui_event_parser_parse (parser,
                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\","
                                    "\"delta\":\"\xF4\x8F\xA0\xBD and \\uD83D\"}", -1, NULL);
-  second = agui_event_parser_parse (parser,
+  second = _agui_event_parser_parse (parser,
                                     "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\\uDE00\"}",
                                     -1, NULL);
   g_assert_nonnull (first);
@@ -2050,17 +2050,17 @@ test_surrogate_marker_literal (void)
 static void
 test_surrogate_marker_after_half (void)
 {
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(AguiEvent) first = NULL;
   g_autoptr(AguiEvent) second = NULL;
 
   g_test_summary ("A literal U+10FC00 right after a split high surrogate stays itself, "
                   "not the U+1F400 the old marker of \\uDC00 made of it");
 
-  first = agui_event_parser_parse (parser,
+  first = _agui_event_parser_parse (parser,
                                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"a\\uD83D\"}",
                                    -1, NULL);
-  second = agui_event_parser_parse (parser,
+  second = _agui_event_parser_parse (parser,
                                     "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\xF4\x8F\xB0\x80\"}",
                                     -1, NULL);
   g_assert_nonnull (first);

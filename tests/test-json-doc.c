@@ -194,7 +194,7 @@ test_equal (void)
     { "[]", "{}", FALSE },
   };
 
-  g_test_summary ("Deep equality is agui_json_node_equal ()'s, across every representation");
+  g_test_summary ("Deep equality is _agui_json_node_equal ()'s, across every representation");
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -204,7 +204,7 @@ test_equal (void)
       AguiJsonValue doc_b = AGUI_JSON_VALUE_INIT;
 
       g_test_message ("%s = %s", cases[i].a, cases[i].b);
-      g_assert_cmpint (agui_json_node_equal (a, b), ==, cases[i].equal);
+      g_assert_cmpint (_agui_json_node_equal (a, b), ==, cases[i].equal);
       _agui_json_value_set_node (&doc_a, a);
       _agui_json_value_set_node (&doc_b, b);
       g_assert_cmpint (_agui_json_value_equal (&doc_a, &doc_b), ==, cases[i].equal);
@@ -322,7 +322,7 @@ test_strings (void)
     }
 
   back = _agui_json_value_to_node (&value);
-  g_assert_true (agui_json_node_equal (back, node));
+  g_assert_true (_agui_json_node_equal (back, node));
   _agui_json_value_clear (&value);
 }
 

@@ -52,7 +52,7 @@ assert_json_equal (JsonNode   *actual,
 {
   g_autoptr(JsonNode) expected = parse (expected_json);
 
-  if (!agui_json_node_equal (actual, expected))
+  if (!_agui_json_node_equal (actual, expected))
     {
       g_autofree char *text = json_to_string (actual, FALSE);
 
@@ -123,7 +123,7 @@ run_patch_case (gconstpointer data)
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
       g_assert_false (ok);
       g_assert_true (document == original);
-      g_assert_true (agui_json_node_equal (document, saved));
+      g_assert_true (_agui_json_node_equal (document, saved));
       /* Member order too: the document is exactly as it was. */
       text = json_to_string (document, FALSE);
       g_assert_cmpstr (text, ==, saved_text);
@@ -535,7 +535,7 @@ test_atomic_same_node (void)
   g_assert_true (document == original);
   g_assert_true (json_node_get_object (document) == original_object);
   g_assert_true (json_object_get_member (original_object, "a") == original_a);
-  g_assert_true (agui_json_node_equal (document, saved));
+  g_assert_true (_agui_json_node_equal (document, saved));
   g_assert_false (json_object_has_member (json_node_get_object (original_a), "c"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (original_object, "list")), ==, 3);
 }
@@ -770,17 +770,17 @@ test_node_equal (void)
       g_autoptr(JsonNode) b = parse (cases[i].b);
 
       g_test_message ("%s vs %s", cases[i].a, cases[i].b);
-      g_assert_cmpint (agui_json_node_equal (a, b), ==, cases[i].equal);
-      g_assert_cmpint (agui_json_node_equal (b, a), ==, cases[i].equal);
+      g_assert_cmpint (_agui_json_node_equal (a, b), ==, cases[i].equal);
+      g_assert_cmpint (_agui_json_node_equal (b, a), ==, cases[i].equal);
     }
 
   {
     g_autoptr(JsonNode) a = parse ("1");
 
-    g_assert_true (agui_json_node_equal (NULL, NULL));
-    g_assert_false (agui_json_node_equal (a, NULL));
-    g_assert_false (agui_json_node_equal (NULL, a));
-    g_assert_true (agui_json_node_equal (a, a));
+    g_assert_true (_agui_json_node_equal (NULL, NULL));
+    g_assert_false (_agui_json_node_equal (a, NULL));
+    g_assert_false (_agui_json_node_equal (NULL, a));
+    g_assert_true (_agui_json_node_equal (a, a));
   }
 }
 
@@ -854,7 +854,7 @@ run_fixture_case (gconstpointer data)
               g_test_message ("delta %u failed: %s", n_deltas, error->message);
               g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
               g_assert_true (state == original);
-              g_assert_true (agui_json_node_equal (state, before));
+              g_assert_true (_agui_json_node_equal (state, before));
               g_clear_error (&error);
               n_failing++;
             }
@@ -863,7 +863,7 @@ run_fixture_case (gconstpointer data)
 
   g_assert_cmpuint (n_deltas, >, 0);
   g_assert_cmpuint (n_failing, ==, test_case->n_failing);
-  if (!agui_json_node_equal (state, json_object_get_member (expected, "state")))
+  if (!_agui_json_node_equal (state, json_object_get_member (expected, "state")))
     {
       g_autofree char *text = json_to_string (state, FALSE);
 

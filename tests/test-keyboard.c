@@ -136,7 +136,7 @@ add_thread (const char *title,
   turn.status = AGUI_SNAPSHOT_COMPLETED;
   turn.messages = messages;
   turn.events = events;
-  g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+  g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);
 
   return thread_id;

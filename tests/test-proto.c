@@ -89,7 +89,7 @@ decode_body (GBytes  *body,
              GError **end_error)
 {
   g_autoptr(AguiProtoDecoder) decoder = _agui_proto_decoder_new ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   gsize length;
   const guint8 *data = g_bytes_get_data (body, &length);
@@ -131,7 +131,7 @@ static void
 test_round_trip (void)
 {
   g_autoptr(GBytes) body = encode_all (events, G_N_ELEMENTS (events));
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
 
   g_test_summary ("Every kind of event reads off the wire as the SSE path reads its JSON, "
                   "whatever the chunking");
@@ -145,7 +145,7 @@ test_round_trip (void)
       g_assert_cmpuint (items->len, ==, G_N_ELEMENTS (events));
       for (guint i = 0; i < items->len; i++)
         {
-          g_autoptr(AguiEvent) expected = agui_event_parser_parse (parser, events[i], -1, &error);
+          g_autoptr(AguiEvent) expected = _agui_event_parser_parse (parser, events[i], -1, &error);
           g_autoptr(JsonNode) expected_json = NULL;
           JsonNode *got = g_ptr_array_index (items, i);
 
@@ -213,7 +213,7 @@ static JsonNode *
 fold_sse (const char *sse)
 {
   g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new (reducer);
   g_autoptr(JsonArray) applied = json_array_new ();
   Recording recording = { applied };
@@ -234,10 +234,10 @@ static JsonNode *
 fold_proto (GBytes *body)
 {
   g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (transcript);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
   g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new (reducer);
   g_autoptr(AguiProtoDecoder) decoder = _agui_proto_decoder_new ();
-  g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+  g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
   g_autoptr(JsonArray) applied = json_array_new ();
   Recording recording = { applied };
   gsize length;

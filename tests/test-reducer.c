@@ -27,7 +27,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 static char *
@@ -55,8 +55,8 @@ row (AguiTranscript *transcript,
 static void
 test_part_order (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *json = NULL;
   AguiMessage *turn;
   g_autoptr(AguiPart) first = NULL, second = NULL, third = NULL;
@@ -99,8 +99,8 @@ test_part_order (void)
 static void
 test_two_runs (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(JsonArray) messages = NULL;
 
   g_test_summary ("A second run grows the same transcript; the first answer stays");
@@ -157,8 +157,8 @@ count_items_changed_cb (GListModel *model,
 static void
 test_notify_contract (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(AguiPart) part = NULL;
   guint rows_changed = 0, parts_changed = 0, text_notifies = 0;
   AguiMessage *turn;
@@ -194,8 +194,8 @@ test_notify_contract (void)
 static void
 test_state_delta_failure (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *state = NULL;
 
   g_test_summary ("A state delta that fails leaves the state unchanged and records a warning");
@@ -203,8 +203,8 @@ test_state_delta_failure (void)
   apply (reducer, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[\"a\"]}}");
   apply (reducer, "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":2},"
                   "{\"op\":\"test\",\"path\":\"/items/0\",\"value\":\"nope\"}]}");
-  g_assert_cmpuint (agui_reducer_get_warnings (reducer)->len, ==, 1);
-  g_assert_nonnull (strstr (g_ptr_array_index (agui_reducer_get_warnings (reducer), 0), "STATE_DELTA"));
+  g_assert_cmpuint (_agui_reducer_get_warnings (reducer)->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (_agui_reducer_get_warnings (reducer), 0), "STATE_DELTA"));
 
   state = json_to_string (agui_transcript_get_state (transcript), FALSE);
   g_assert_cmpstr (state, ==, "{\"count\":1,\"items\":[\"a\"]}");
@@ -230,9 +230,9 @@ on_state_notify_cb (GObject    *object,
 static void
 test_state_view (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   g_autofree char *json = NULL;
@@ -330,7 +330,7 @@ fold_value_deltas (gboolean    reference,
                    GPtrArray **warnings,
                    guint      *n_read)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   AguiPipeline *pipeline;
   char *state;
@@ -350,8 +350,8 @@ fold_value_deltas (gboolean    reference,
   g_assert_null (_agui_pipeline_get_error (pipeline));
   _agui_pipeline_free (pipeline);
 
-  state = _agui_json_to_string (agui_transcript_get_state (agui_reducer_get_transcript (reducer)), FALSE, NULL);
-  *warnings = g_ptr_array_ref (agui_reducer_get_warnings (reducer));
+  state = _agui_json_to_string (agui_transcript_get_state (_agui_reducer_get_transcript (reducer)), FALSE, NULL);
+  *warnings = g_ptr_array_ref (_agui_reducer_get_warnings (reducer));
 
   return state;
 }
@@ -400,8 +400,8 @@ count_notify_cb (GObject    *object,
 static void
 test_tool_expires (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 1);
   g_autofree char *expires_at = g_date_time_format_iso8601 (soon);
@@ -441,8 +441,8 @@ test_tool_expires (void)
 static void
 test_tool_statuses (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(AguiInterrupt) interrupt = NULL;
   AguiToolCallPart *call;
   GListModel *interrupts;
@@ -482,8 +482,8 @@ test_tool_statuses (void)
 static void
 test_tool_call_arguments (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(GString) expected = g_string_new ("{\"q\":\"");
   g_autoptr(JsonNode) property = NULL;
   g_autofree char *parsed_text = NULL;
@@ -549,8 +549,8 @@ test_tool_call_arguments (void)
 static void
 test_tool_call_replayed (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   AguiRunState *state;
   const char * const *pending;
 
@@ -576,8 +576,8 @@ test_tool_call_replayed (void)
 static void
 test_pending_after_results (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   const char * const *pending;
 
   g_test_summary ("A run ends with the calls it started and got no result for pending, "
@@ -618,8 +618,8 @@ test_pending_after_results (void)
 static void
 test_messages_snapshot (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *json = NULL;
 
   g_test_summary ("MESSAGES_SNAPSHOT replaces known messages in place and drops the ones it omits");
@@ -659,8 +659,8 @@ steps_string (AguiTranscript *transcript)
 static void
 test_steps (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_auto(GStrv) property = NULL;
   guint notifies = 0;
   char *text;
@@ -698,8 +698,8 @@ test_steps (void)
 static void
 test_interrupt_description (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   GListModel *pending = agui_transcript_get_pending_interrupts (transcript);
   AguiInterruptDescription descriptions[5] = { { 0 } };
 
@@ -771,8 +771,8 @@ part_notes_json (AguiMessage *message,
 static void
 test_refused_patch_notes (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *text_notes = NULL;
   g_autofree char *activity_notes = NULL;
   AguiActivityPart *activity;
@@ -817,8 +817,8 @@ test_refused_patch_notes (void)
 static void
 test_activity_content_node (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(AguiPart) part = NULL;
   g_autoptr(JsonNode) held = NULL;
   g_autofree char *before = NULL;
@@ -861,9 +861,9 @@ test_pipeline_log (void)
 
   for (guint log = 0; log < 2; log++)
     {
-      g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+      g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
       g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new_full (reducer, log ? AGUI_PIPELINE_LOG : AGUI_PIPELINE_STREAM);
-      AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+      AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
       gboolean pushed = TRUE;
 
       for (guint i = 0; i < G_N_ELEMENTS (events); i++)

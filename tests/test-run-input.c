@@ -26,7 +26,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 /* Takes @array */
@@ -63,9 +63,9 @@ assert_as_from_scratch (AguiInputMessages *kept,
 static void
 test_changes_in_place (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiInputMessages) kept = _agui_input_messages_new ();
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   guint attempt;
@@ -115,9 +115,9 @@ test_changes_in_place (void)
 static void
 test_update_in_slices (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiInputMessages) kept = _agui_input_messages_new ();
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   guint slices = 0;
 
   g_test_summary ("Kept messages are brought up to date a slice at a time, and a change between slices is seen");

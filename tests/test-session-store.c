@@ -185,7 +185,7 @@ save (AguiSessionStore  *store,
     .pending_interrupts = json_node_get_array (interrupts),
   };
 
-  return agui_session_store_save_turn (store, &turn, error);
+  return _agui_session_store_save_turn (store, &turn, error);
 }
 
 static void
@@ -344,11 +344,11 @@ fold (GPtrArray  *events,
       char      **structure,
       char      **state)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
 
   for (guint i = 0; i < events->len; i++)
-    agui_reducer_apply (reducer, g_ptr_array_index (events, i));
+    _agui_reducer_apply (reducer, g_ptr_array_index (events, i));
 
   *messages = array_string (agui_transcript_to_messages (transcript, TRUE));
   *structure = describe_transcript (transcript);
@@ -1179,8 +1179,8 @@ static void
 save_consistent_thread (AguiSessionStore *store,
                         const char       *thread_id)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
   g_autoptr(JsonArray) folded = NULL;
   g_autoptr(JsonNode) folded_node = NULL;
   g_autoptr(GError) error = NULL;
@@ -1193,16 +1193,16 @@ save_consistent_thread (AguiSessionStore *store,
       g_autoptr(GPtrArray) expanded = NULL;
 
       g_assert_no_error (error);
-      expanded = agui_chunk_normalizer_expand (normalizer, event, &error);
+      expanded = _agui_chunk_normalizer_expand (normalizer, event, &error);
       g_assert_no_error (error);
       g_ptr_array_set_free_func (expanded, (GDestroyNotify) agui_event_unref);
       for (guint j = 0; j < expanded->len; j++)
-        agui_reducer_apply (reducer, g_ptr_array_index (expanded, j));
+        _agui_reducer_apply (reducer, g_ptr_array_index (expanded, j));
     }
-  folded = agui_transcript_to_messages (agui_reducer_get_transcript (reducer), TRUE);
+  folded = agui_transcript_to_messages (_agui_reducer_get_transcript (reducer), TRUE);
   folded_node = json_node_init_array (json_node_alloc (), folded);
   messages = json_to_string (folded_node, FALSE);
-  state = json_to_string (agui_transcript_get_state (agui_reducer_get_transcript (reducer)), FALSE);
+  state = json_to_string (agui_transcript_get_state (_agui_reducer_get_transcript (reducer)), FALSE);
 
   g_assert_true (agui_session_store_create_thread (store, thread_id, "Zebra reports", "demo", &error));
   g_assert_no_error (error);
@@ -2392,7 +2392,7 @@ write_conversation (AguiSessionStore *store,
       turn.state = state_node;
       turn.events = events;
       turn.run_id = run_id;
-      g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+      g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
       g_assert_no_error (error);
 
       g_free (parent);
@@ -2545,7 +2545,7 @@ test_bench_snapshot_10000 (Fixture       *f,
     turn.turn_index = 1000;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
     turn.messages = messages;
-    g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+    g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
     g_assert_no_error (error);
   }
   g_clear_object (&store);
@@ -2799,7 +2799,7 @@ test_bench_reopen (Fixture       *f,
                    gconstpointer  data)
 {
   g_autoptr(AguiSessionStore) store = open_store (f->path);
-  g_autoptr(AguiReducer) writer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) writer = _agui_reducer_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GTimer) timer = g_timer_new ();
   const int turns = 10;
@@ -2839,8 +2839,8 @@ test_bench_reopen (Fixture       *f,
 #undef ADD
 
       for (guint i = 0; i < events->len; i++)
-        agui_reducer_apply (writer, g_ptr_array_index (events, i));
-      messages = agui_transcript_to_messages (agui_reducer_get_transcript (writer), FALSE);
+        _agui_reducer_apply (writer, g_ptr_array_index (events, i));
+      messages = agui_transcript_to_messages (_agui_reducer_get_transcript (writer), FALSE);
 
       record.thread_id = "bench";
       record.snapshot_id = snapshot_id;
@@ -2851,7 +2851,7 @@ test_bench_reopen (Fixture       *f,
       record.events = events;
 
       g_timer_start (timer);
-      g_assert_true (agui_session_store_save_turn (store, &record, &error));
+      g_assert_true (_agui_session_store_save_turn (store, &record, &error));
       g_assert_no_error (error);
       save_seconds += g_timer_elapsed (timer, NULL);
       raw_total += events->len;
@@ -2864,7 +2864,7 @@ test_bench_reopen (Fixture       *f,
    * selected. */
   for (int run = 0; run < 3; run++)
     {
-      g_autoptr(AguiReducer) reader = agui_reducer_new (NULL);
+      g_autoptr(AguiReducer) reader = _agui_reducer_new (NULL);
       g_autoptr(GPtrArray) events = NULL;
       g_autoptr(JsonObject) snapshot = NULL;
       double open_s, snapshot_s, load_s, fold_s;
@@ -2879,7 +2879,7 @@ test_bench_reopen (Fixture       *f,
       g_assert_no_error (error);
       load_s = g_timer_elapsed (timer, NULL);
       for (guint i = 0; i < events->len; i++)
-        agui_reducer_apply (reader, g_ptr_array_index (events, i));
+        _agui_reducer_apply (reader, g_ptr_array_index (events, i));
       fold_s = g_timer_elapsed (timer, NULL);
 
       g_test_message ("reopen %d: %u raw events stored as %u; open %.1f ms, last snapshot %.1f ms, "

@@ -107,7 +107,7 @@ save_turn (Fixture    *f,
   turn.status = AGUI_SNAPSHOT_COMPLETED;
   turn.messages = messages;
   turn.pending_interrupts = interrupts;
-  g_assert_true (agui_session_store_save_turn (f->store, &turn, &error));
+  g_assert_true (_agui_session_store_save_turn (f->store, &turn, &error));
   g_assert_no_error (error);
 }
 
@@ -594,7 +594,7 @@ test_expired_interrupt (Fixture       *f,
       turn.status = AGUI_SNAPSHOT_COMPLETED;
       turn.messages = messages;
       turn.pending_interrupts = interrupts;
-      g_assert_true (agui_session_store_save_turn (f->store, &turn, &error));
+      g_assert_true (_agui_session_store_save_turn (f->store, &turn, &error));
       g_assert_no_error (error);
     }
 

@@ -843,7 +843,7 @@ test_attachments_round_trip (Fixture       *f,
   g_assert_no_error (error);
   restored = agui_transcript_to_messages (agui_agent_session_get_transcript (imported), FALSE);
   g_assert_cmpuint (json_array_get_length (restored), ==, 2);
-  g_assert_true (agui_json_node_equal (json_array_get_element (sent, 0), json_array_get_element (restored, 0)));
+  g_assert_true (_agui_json_node_equal (json_array_get_element (sent, 0), json_array_get_element (restored, 0)));
 
   content = json_object_get_array_member (json_array_get_object_element (restored, 0), "content");
   g_assert_cmpuint (json_array_get_length (content), ==, 3);

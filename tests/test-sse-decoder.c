@@ -67,7 +67,7 @@ drain (AguiSseDecoder *decoder,
 {
   AguiSseFrame *frame;
 
-  while ((frame = agui_sse_decoder_next_frame (decoder)) != NULL)
+  while ((frame = _agui_sse_decoder_next_frame (decoder)) != NULL)
     g_ptr_array_add (frames, frame);
 }
 
@@ -82,14 +82,14 @@ decode (const guint8 *body,
         GRand        *rand,
         DecodeResult *result)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   gsize position = 0;
 
-  result->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_sse_frame_unref);
+  result->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_sse_frame_unref);
   result->error = NULL;
 
   if (max_frame_size != 0)
-    agui_sse_decoder_set_max_frame_size (decoder, max_frame_size);
+    _agui_sse_decoder_set_max_frame_size (decoder, max_frame_size);
 
   while (position < length)
     {
@@ -110,7 +110,7 @@ decode (const guint8 *body,
 
       chunk = MIN (chunk, length - position);
 
-      if (!agui_sse_decoder_push (decoder, body + position, chunk, &result->error))
+      if (!_agui_sse_decoder_push (decoder, body + position, chunk, &result->error))
         break;
       position += chunk;
       drain (decoder, result->frames);
@@ -118,7 +118,7 @@ decode (const guint8 *body,
 
   if (result->error == NULL)
     {
-      agui_sse_decoder_finish (decoder, &result->error);
+      _agui_sse_decoder_finish (decoder, &result->error);
     }
   else
     {
@@ -128,12 +128,12 @@ decode (const guint8 *body,
       /* Dead: frames that ended before the bad byte are still there, but
        * nothing more goes in. */
       drain (decoder, result->frames);
-      g_assert_false (agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, &again));
+      g_assert_false (_agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, &again));
       g_assert_error (again, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
       g_assert_cmpstr (again->message, ==, result->error->message);
-      g_assert_false (agui_sse_decoder_finish (decoder, &at_finish));
+      g_assert_false (_agui_sse_decoder_finish (decoder, &at_finish));
       g_assert_error (at_finish, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
-      g_assert_null (agui_sse_decoder_next_frame (decoder));
+      g_assert_null (_agui_sse_decoder_next_frame (decoder));
     }
 
   drain (decoder, result->frames);
@@ -173,12 +173,12 @@ assert_frames (const DecodeCase   *decode_case,
       AguiSseFrame *frame = g_ptr_array_index (result->frames, i);
       gsize expected_length = expected->data_length ? expected->data_length : strlen (expected->data);
 
-      g_assert_cmpmem (agui_sse_frame_get_data (frame), agui_sse_frame_get_data_length (frame),
+      g_assert_cmpmem (_agui_sse_frame_get_data (frame), _agui_sse_frame_get_data_length (frame),
                        expected->data, expected_length);
-      g_assert_cmpint (agui_sse_frame_get_data (frame)[expected_length], ==, '\0');
-      g_assert_cmpstr (agui_sse_frame_get_event (frame), ==, expected->event);
-      g_assert_cmpstr (agui_sse_frame_get_id (frame), ==, expected->id);
-      g_assert_cmpint (agui_sse_frame_get_retry (frame), ==,
+      g_assert_cmpint (_agui_sse_frame_get_data (frame)[expected_length], ==, '\0');
+      g_assert_cmpstr (_agui_sse_frame_get_event (frame), ==, expected->event);
+      g_assert_cmpstr (_agui_sse_frame_get_id (frame), ==, expected->id);
+      g_assert_cmpint (_agui_sse_frame_get_retry (frame), ==,
                        expected->retry ? g_ascii_strtoll (expected->retry, NULL, 10) : -1);
     }
 }
@@ -308,90 +308,90 @@ test_decode_case (gconstpointer user_data)
 static void
 test_split_crlf (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("A CRLF split between two pushes is one line end, not two");
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "data: a\r", 8, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "data: a\r", 8, &error));
   g_assert_no_error (error);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\ndata: b\r", 9, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\ndata: b\r", 9, &error));
   g_assert_no_error (error);
   /* Taking the LF as a second, empty line would have dispatched "a". */
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\n\r", 2, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\n\r", 2, &error));
   g_assert_no_error (error);
-  frame = agui_sse_decoder_next_frame (decoder);
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
-  g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, "a\nb");
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, "a\nb");
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 
   /* The pending LF after the last CR closes that CRLF: no new frame. */
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\n", 1, &error));
-  g_assert_true (agui_sse_decoder_finish (decoder, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\n", 1, &error));
+  g_assert_true (_agui_sse_decoder_finish (decoder, &error));
   g_assert_no_error (error);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 }
 
 static void
 test_split_bom (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("A BOM split over three pushes is still skipped");
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\xEF", 1, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\xBB", 1, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\xBF" "data", 5, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) ": x\n\n", 5, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\xEF", 1, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\xBB", 1, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\xBF" "data", 5, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) ": x\n\n", 5, &error));
   g_assert_no_error (error);
 
-  frame = agui_sse_decoder_next_frame (decoder);
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
-  g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, "x");
-  g_assert_true (agui_sse_decoder_finish (decoder, &error));
+  g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, "x");
+  g_assert_true (_agui_sse_decoder_finish (decoder, &error));
   g_assert_no_error (error);
 }
 
 static void
 test_split_utf8 (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("A multi-byte character split over pushes is accepted once whole");
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "data: \xF0", 7, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\x9F", 1, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\x98", 1, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\x80\n\n", 3, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "data: \xF0", 7, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\x9F", 1, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\x98", 1, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\x80\n\n", 3, &error));
   g_assert_no_error (error);
 
-  frame = agui_sse_decoder_next_frame (decoder);
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
-  g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, "\xF0\x9F\x98\x80");
-  g_assert_cmpuint (agui_sse_frame_get_data_length (frame), ==, 4);
+  g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, "\xF0\x9F\x98\x80");
+  g_assert_cmpuint (_agui_sse_frame_get_data_length (frame), ==, 4);
 }
 
 static void
 test_invalid_utf8_offset (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("Invalid UTF-8 fails the push that brings the bad byte, naming its body offset");
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "data: ab", 8, &error));
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "\xC3", 1, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "data: ab", 8, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "\xC3", 1, &error));
   g_assert_no_error (error);
-  g_assert_false (agui_sse_decoder_push (decoder, (const guint8 *) "\xC3", 1, &error));
+  g_assert_false (_agui_sse_decoder_push (decoder, (const guint8 *) "\xC3", 1, &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
   g_assert_cmpstr (error->message, ==, "Invalid UTF-8 in the SSE body at byte offset 8");
 }
@@ -405,13 +405,13 @@ test_gzip_any_chunking (void)
 
   for (gsize split = 0; split < sizeof body; split++)
     {
-      g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+      g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
       g_autoptr(GError) error = NULL;
 
       if (split > 0)
-        g_assert_true (agui_sse_decoder_push (decoder, body, split, &error) || split >= 2);
+        g_assert_true (_agui_sse_decoder_push (decoder, body, split, &error) || split >= 2);
       if (error == NULL)
-        g_assert_false (agui_sse_decoder_push (decoder, body + split, sizeof body - split, &error));
+        g_assert_false (_agui_sse_decoder_push (decoder, body + split, sizeof body - split, &error));
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
       g_assert_cmpstr (error->message, ==,
                        "The SSE body is gzip-compressed data that could not be decompressed (corrupt or cut short)");
@@ -423,7 +423,7 @@ test_seed_example (void)
 {
   static const char first[] = ": keep-alive\n\ndata: {\"type\":\"RUN_ERROR\",\"mes";
   static const char second[] = "sage\":\"boom\"}\n\n";
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
@@ -431,32 +431,32 @@ test_seed_example (void)
 
   g_test_summary ("A proxy's heartbeat, then half an event (seeds/transports.txt)");
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) first, strlen (first), &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) first, strlen (first), &error));
   g_assert_no_error (error);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) second, strlen (second), &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) second, strlen (second), &error));
   g_assert_no_error (error);
-  frame = agui_sse_decoder_next_frame (decoder);
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 
-  g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, "{\"type\":\"RUN_ERROR\",\"message\":\"boom\"}");
-  g_assert_true (json_parser_load_from_data (parser, agui_sse_frame_get_data (frame),
-                                             agui_sse_frame_get_data_length (frame), &error));
+  g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, "{\"type\":\"RUN_ERROR\",\"message\":\"boom\"}");
+  g_assert_true (json_parser_load_from_data (parser, _agui_sse_frame_get_data (frame),
+                                             _agui_sse_frame_get_data_length (frame), &error));
   g_assert_no_error (error);
   object = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (object, "type"), ==, "RUN_ERROR");
 
-  g_assert_true (agui_sse_decoder_finish (decoder, &error));
+  g_assert_true (_agui_sse_decoder_finish (decoder, &error));
   g_assert_no_error (error);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 }
 
 static void
 test_queue_order (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GString) body = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
 
@@ -465,31 +465,31 @@ test_queue_order (void)
   for (guint i = 0; i < 100; i++)
     g_string_append_printf (body, "data: frame %u\n\n", i);
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) body->str, body->len, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) body->str, body->len, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < 100; i++)
     {
-      g_autoptr(AguiSseFrame) frame = agui_sse_decoder_next_frame (decoder);
+      g_autoptr(AguiSseFrame) frame = _agui_sse_decoder_next_frame (decoder);
       g_autofree char *expected = g_strdup_printf ("frame %u", i);
 
       g_assert_nonnull (frame);
-      g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, expected);
+      g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, expected);
     }
 
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 }
 
 static void
 test_frame_ref (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   AguiSseFrame *copy;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, &error));
-  frame = agui_sse_decoder_next_frame (decoder);
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, &error));
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
 
   g_assert_true (g_type_is_a (AGUI_TYPE_SSE_FRAME, G_TYPE_BOXED));
@@ -497,12 +497,12 @@ test_frame_ref (void)
   g_assert_true (copy == frame);
   g_boxed_free (AGUI_TYPE_SSE_FRAME, copy);
 
-  g_assert_true (agui_sse_frame_ref (frame) == frame);
-  agui_sse_frame_unref (frame);
+  g_assert_true (_agui_sse_frame_ref (frame) == frame);
+  _agui_sse_frame_unref (frame);
 
   /* The frame outlives its decoder. */
   g_clear_object (&decoder);
-  g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, "x");
+  g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, "x");
 }
 
 static void
@@ -518,20 +518,20 @@ on_notify_cb (GObject    *object,
 static void
 test_max_frame_size_property (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   guint64 value = 0;
   guint notifications = 0;
 
-  g_assert_cmpuint (agui_sse_decoder_get_max_frame_size (decoder), ==, 8 * 1024 * 1024);
+  g_assert_cmpuint (_agui_sse_decoder_get_max_frame_size (decoder), ==, 8 * 1024 * 1024);
   g_assert_cmpuint (AGUI_SSE_DEFAULT_MAX_FRAME_SIZE, ==, 8 * 1024 * 1024);
 
   g_signal_connect (decoder, "notify::max-frame-size", G_CALLBACK (on_notify_cb), &notifications);
 
-  agui_sse_decoder_set_max_frame_size (decoder, 1024);
-  g_assert_cmpuint (agui_sse_decoder_get_max_frame_size (decoder), ==, 1024);
+  _agui_sse_decoder_set_max_frame_size (decoder, 1024);
+  g_assert_cmpuint (_agui_sse_decoder_get_max_frame_size (decoder), ==, 1024);
   g_assert_cmpuint (notifications, ==, 1);
 
-  agui_sse_decoder_set_max_frame_size (decoder, 1024);
+  _agui_sse_decoder_set_max_frame_size (decoder, 1024);
   g_assert_cmpuint (notifications, ==, 1);
 
   g_object_set (decoder, "max-frame-size", (guint64) 4096, NULL);
@@ -545,9 +545,9 @@ test_max_frame_size_zero (void)
 {
   if (g_test_subprocess ())
     {
-      g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+      g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
 
-      agui_sse_decoder_set_max_frame_size (decoder, 0);
+      _agui_sse_decoder_set_max_frame_size (decoder, 0);
       return;
     }
 
@@ -561,10 +561,10 @@ test_push_after_finish (void)
 {
   if (g_test_subprocess ())
     {
-      g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+      g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
 
-      g_assert_true (agui_sse_decoder_finish (decoder, NULL));
-      agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, NULL);
+      g_assert_true (_agui_sse_decoder_finish (decoder, NULL));
+      _agui_sse_decoder_push (decoder, (const guint8 *) "data: x\n\n", 9, NULL);
       return;
     }
 
@@ -576,22 +576,22 @@ test_push_after_finish (void)
 static void
 test_cap_unterminated_line_bounded (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GError) error = NULL;
   guint8 byte = 'a';
 
   g_test_summary ("An endless line fails as soon as it passes the cap, not at the end");
 
-  agui_sse_decoder_set_max_frame_size (decoder, 1024);
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) "data: ", 6, &error));
+  _agui_sse_decoder_set_max_frame_size (decoder, 1024);
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) "data: ", 6, &error));
 
   for (guint i = 6; i < 1024; i++)
     {
-      g_assert_true (agui_sse_decoder_push (decoder, &byte, 1, &error));
+      g_assert_true (_agui_sse_decoder_push (decoder, &byte, 1, &error));
       g_assert_no_error (error);
     }
 
-  g_assert_false (agui_sse_decoder_push (decoder, &byte, 1, &error));
+  g_assert_false (_agui_sse_decoder_push (decoder, &byte, 1, &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_FRAME);
   g_assert_cmpstr (error->message, ==, "SSE frame exceeds the maximum frame size of 1024 bytes");
 }
@@ -599,7 +599,7 @@ test_cap_unterminated_line_bounded (void)
 static void
 test_cap_per_frame_not_per_chunk (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GString) body = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *payload = NULL;
@@ -618,17 +618,17 @@ test_cap_per_frame_not_per_chunk (void)
     g_string_append_printf (body, "data: %u %s\n\n", i, payload);
   g_assert_cmpuint (body->len, >, 2 * AGUI_SSE_DEFAULT_MAX_FRAME_SIZE);
 
-  g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) body->str, body->len, &error));
+  g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) body->str, body->len, &error));
   g_assert_no_error (error);
-  g_assert_true (agui_sse_decoder_finish (decoder, &error));
+  g_assert_true (_agui_sse_decoder_finish (decoder, &error));
   g_assert_no_error (error);
 
-  while ((frame = agui_sse_decoder_next_frame (decoder)) != NULL)
+  while ((frame = _agui_sse_decoder_next_frame (decoder)) != NULL)
     {
       g_autofree char *expected = g_strdup_printf ("%u %s", n_seen, payload);
 
-      g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, expected);
-      agui_sse_frame_unref (frame);
+      g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, expected);
+      _agui_sse_frame_unref (frame);
       n_seen++;
     }
 
@@ -642,7 +642,7 @@ static void
 check_linear (gsize step)
 {
   const gsize payload_length = 4 * 1024 * 1024;
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(AguiSseFrame) frame = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *body = NULL;
@@ -658,19 +658,19 @@ check_linear (gsize step)
 
   for (gsize position = 0; position < length; position += step)
     {
-      if (!agui_sse_decoder_push (decoder, body + position, MIN (step, length - position), &error))
+      if (!_agui_sse_decoder_push (decoder, body + position, MIN (step, length - position), &error))
         g_error ("push at %" G_GSIZE_FORMAT ": %s", position, error->message);
     }
 
   g_assert_cmpuint (_agui_sse_decoder_get_bytes_scanned (decoder), >=, length);
   g_assert_cmpuint (_agui_sse_decoder_get_bytes_scanned (decoder), <=, 2 * length);
 
-  frame = agui_sse_decoder_next_frame (decoder);
+  frame = _agui_sse_decoder_next_frame (decoder);
   g_assert_nonnull (frame);
-  g_assert_cmpuint (agui_sse_frame_get_data_length (frame), ==, payload_length);
-  data = agui_sse_frame_get_data (frame);
+  g_assert_cmpuint (_agui_sse_frame_get_data_length (frame), ==, payload_length);
+  data = _agui_sse_frame_get_data (frame);
   g_assert_cmpmem (data, payload_length, body + 6, payload_length);
-  g_assert_null (agui_sse_decoder_next_frame (decoder));
+  g_assert_null (_agui_sse_decoder_next_frame (decoder));
 }
 
 static void
@@ -690,7 +690,7 @@ test_linear_seven_bytes (void)
 static void
 test_linear_many_lines (void)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GString) body = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   guint n_frames = 0;
@@ -702,18 +702,18 @@ test_linear_many_lines (void)
     g_string_append_printf (body, "id: %u\r\ndata: %u\r\n\r\n", i, i);
 
   for (gsize position = 0; position < body->len; position++)
-    g_assert_true (agui_sse_decoder_push (decoder, (const guint8 *) body->str + position, 1, &error));
+    g_assert_true (_agui_sse_decoder_push (decoder, (const guint8 *) body->str + position, 1, &error));
   g_assert_no_error (error);
 
   g_assert_cmpuint (_agui_sse_decoder_get_bytes_scanned (decoder), <=, 2 * body->len);
 
-  while ((frame = agui_sse_decoder_next_frame (decoder)) != NULL)
+  while ((frame = _agui_sse_decoder_next_frame (decoder)) != NULL)
     {
       g_autofree char *expected = g_strdup_printf ("%u", n_frames);
 
-      g_assert_cmpstr (agui_sse_frame_get_data (frame), ==, expected);
-      g_assert_cmpstr (agui_sse_frame_get_id (frame), ==, expected);
-      agui_sse_frame_unref (frame);
+      g_assert_cmpstr (_agui_sse_frame_get_data (frame), ==, expected);
+      g_assert_cmpstr (_agui_sse_frame_get_id (frame), ==, expected);
+      _agui_sse_frame_unref (frame);
       n_frames++;
     }
 
@@ -747,11 +747,11 @@ check_fixture_frames (const char *name,
       g_autoptr(JsonNode) payload = NULL;
       g_autoptr(GError) error = NULL;
 
-      payload = parse_json (agui_sse_frame_get_data (frame), agui_sse_frame_get_data_length (frame), &error);
+      payload = parse_json (_agui_sse_frame_get_data (frame), _agui_sse_frame_get_data_length (frame), &error);
       g_assert_no_error (error);
 
       if (!json_node_equal (payload, event))
-        g_error ("%s: frame %u is '%s', not the event in \"events\"", name, i, agui_sse_frame_get_data (frame));
+        g_error ("%s: frame %u is '%s', not the event in \"events\"", name, i, _agui_sse_frame_get_data (frame));
     }
 }
 
@@ -835,15 +835,15 @@ test_fixture_framing_variants (void)
   g_assert_no_error (result.error);
   g_assert_cmpuint (result.frames->len, ==, 5);
 
-  g_assert_cmpstr (agui_sse_frame_get_event (g_ptr_array_index (result.frames, 0)), ==, "message");
-  g_assert_cmpstr (agui_sse_frame_get_id (g_ptr_array_index (result.frames, 0)), ==, "1");
-  g_assert_cmpint (agui_sse_frame_get_retry (g_ptr_array_index (result.frames, 0)), ==, -1);
-  g_assert_null (agui_sse_frame_get_event (g_ptr_array_index (result.frames, 1)));
-  g_assert_null (agui_sse_frame_get_id (g_ptr_array_index (result.frames, 1)));
-  g_assert_cmpint (agui_sse_frame_get_retry (g_ptr_array_index (result.frames, 2)), ==, 1000);
-  g_assert_cmpstr (agui_sse_frame_get_data (g_ptr_array_index (result.frames, 2)), ==,
+  g_assert_cmpstr (_agui_sse_frame_get_event (g_ptr_array_index (result.frames, 0)), ==, "message");
+  g_assert_cmpstr (_agui_sse_frame_get_id (g_ptr_array_index (result.frames, 0)), ==, "1");
+  g_assert_cmpint (_agui_sse_frame_get_retry (g_ptr_array_index (result.frames, 0)), ==, -1);
+  g_assert_null (_agui_sse_frame_get_event (g_ptr_array_index (result.frames, 1)));
+  g_assert_null (_agui_sse_frame_get_id (g_ptr_array_index (result.frames, 1)));
+  g_assert_cmpint (_agui_sse_frame_get_retry (g_ptr_array_index (result.frames, 2)), ==, 1000);
+  g_assert_cmpstr (_agui_sse_frame_get_data (g_ptr_array_index (result.frames, 2)), ==,
                    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\n\"messageId\":\"m1\",\n \"delta\":\"multi-line ok\"}");
-  g_assert_cmpstr (agui_sse_frame_get_data (g_ptr_array_index (result.frames, 4)), ==,
+  g_assert_cmpstr (_agui_sse_frame_get_data (g_ptr_array_index (result.frames, 4)), ==,
                    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}");
 }
 

@@ -65,7 +65,7 @@ static char *
 state_json (AguiReducer *reducer)
 {
   g_autoptr(GError) error = NULL;
-  char *text = _agui_transcript_dup_state_json (agui_reducer_get_transcript (reducer), &error);
+  char *text = _agui_transcript_dup_state_json (_agui_reducer_get_transcript (reducer), &error);
 
   /* whatever happened, the state still prints */
   g_assert_no_error (error);
@@ -105,7 +105,7 @@ static guint
 count_warnings (AguiReducer *reducer,
                 const char  *needle)
 {
-  GPtrArray *warnings = agui_reducer_get_warnings (reducer);
+  GPtrArray *warnings = _agui_reducer_get_warnings (reducer);
   guint count = 0;
 
   for (guint i = 0; i < warnings->len; i++)
@@ -127,7 +127,7 @@ assert_memory_bounded (void)
 static void
 test_copy_onto_own_leaf (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autofree char *deep = chain (400);
   g_autofree char *snapshot = g_strdup_printf ("{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"x\":%s}}", deep);
@@ -136,7 +136,7 @@ test_copy_onto_own_leaf (void)
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   g_autoptr(GString) ops = g_string_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
 
   g_test_summary ("Copying a 400-level subtree onto its own deepest leaf, five times, is "
                   "refused at the first copy; the state is unchanged and still prints");
@@ -169,7 +169,7 @@ test_copy_onto_own_leaf (void)
 static void
 test_deep_adds (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autofree char *value = chain (500);
   g_autofree char *first = NULL;
@@ -242,7 +242,7 @@ doubling_delta (const char *type,
 static void
 test_doubling_copies (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autofree char *snapshot = doubling_snapshot ("STATE_SNAPSHOT");
   g_autofree char *one = doubling_delta ("STATE_DELTA", 1);
@@ -274,12 +274,12 @@ test_doubling_copies (void)
 
   /* 3.9 KB doubled 11 times is 8 MB of estimate: the 12th and later refused */
   g_assert_cmpuint (count_warnings (reducer, "would grow past its size limit"), ==, 1 + 13);
-  _agui_json_value_measure (_agui_transcript_get_state_doc (agui_reducer_get_transcript (reducer)),
+  _agui_json_value_measure (_agui_transcript_get_state_doc (_agui_reducer_get_transcript (reducer)),
                             AGUI_JSON_MAX_DEPTH, &size);
   g_assert_cmpuint (size, <=, AGUI_JSON_DOC_DEFAULT_MAX_SIZE);
   g_assert_cmpuint (size, >, AGUI_JSON_DOC_DEFAULT_MAX_SIZE / 2);
   /* the running total the patches kept is the size itself */
-  g_assert_cmpuint (_agui_transcript_get_state_size (agui_reducer_get_transcript (reducer)), ==, size);
+  g_assert_cmpuint (_agui_transcript_get_state_size (_agui_reducer_get_transcript (reducer)), ==, size);
   g_free (after);
   after = state_json (reducer);
   assert_memory_bounded ();
@@ -288,7 +288,7 @@ test_doubling_copies (void)
 static void
 test_big_value_copies (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autoptr(GString) snapshot = g_string_new ("{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"v\":\"");
   g_autoptr(GString) delta = g_string_new ("{\"type\":\"STATE_DELTA\",\"delta\":[");
@@ -323,7 +323,7 @@ test_big_value_copies (void)
 static char *
 activity_content_json (AguiReducer *reducer)
 {
-  AguiRecord *record = _agui_transcript_lookup_record (agui_reducer_get_transcript (reducer), "act");
+  AguiRecord *record = _agui_transcript_lookup_record (_agui_reducer_get_transcript (reducer), "act");
   g_autoptr(GError) error = NULL;
   AguiActivityPart *part;
   char *text;
@@ -339,7 +339,7 @@ activity_content_json (AguiReducer *reducer)
 static void
 test_activity (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autofree char *snapshot = doubling_snapshot ("ACTIVITY_SNAPSHOT");
   g_autofree char *all = doubling_delta ("ACTIVITY_DELTA", 24);
@@ -393,10 +393,10 @@ test_activity (void)
 static void
 test_cap_configurable (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GString) body = g_string_new (NULL);
   g_autofree char *after = NULL;
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
 
   g_test_summary ("The cap is the reducer's to set; a patch that shrinks a state over it applies, "
                   "a snapshot clears the state error");

@@ -24,14 +24,14 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 static void
 test_refused_delta_note (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   GtkWidget *window = gtk_window_new ();
   GtkWidget *inspector = tandem_state_inspector_new ();
   g_autofree char *note = NULL;

@@ -26,7 +26,7 @@ apply (AguiReducer *reducer,
   g_autoptr(AguiEvent) event = agui_event_new_from_string (json, -1, &error);
 
   g_assert_no_error (error);
-  agui_reducer_apply (reducer, event);
+  _agui_reducer_apply (reducer, event);
 }
 
 static void
@@ -72,8 +72,8 @@ item (GListModel *subagents,
 static void
 test_lifecycle (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   GListModel *subagents = agui_transcript_get_subagents (transcript);
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   g_autoptr(GListModel) property = NULL;
@@ -185,8 +185,8 @@ test_lifecycle (void)
 static void
 test_properties (void)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  GListModel *subagents = agui_transcript_get_subagents (agui_reducer_get_transcript (reducer));
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  GListModel *subagents = agui_transcript_get_subagents (_agui_reducer_get_transcript (reducer));
   g_autofree char *id = NULL;
   g_autofree char *name = NULL;
   g_auto(GStrv) interrupt_ids = NULL;

@@ -441,7 +441,7 @@ static void
 test_verifier_case (gconstpointer data)
 {
   const VerifierCase *test_case = data;
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
   guint n_events = 0;
 
   while (n_events < G_N_ELEMENTS (test_case->events) && test_case->events[n_events] != NULL)
@@ -457,7 +457,7 @@ test_verifier_case (gconstpointer data)
       g_autoptr(GError) error = NULL;
       gboolean ok;
 
-      ok = agui_verifier_check (verifier, event, &error);
+      ok = _agui_verifier_check (verifier, event, &error);
 
       if ((int) i == test_case->fail_at)
         {
@@ -482,13 +482,13 @@ check (AguiVerifier  *verifier,
 {
   g_autoptr(AguiEvent) event = event_new (json, FALSE);
 
-  return agui_verifier_check (verifier, event, error);
+  return _agui_verifier_check (verifier, event, error);
 }
 
 static void
 test_rejected_event_changes_nothing (void)
 {
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("A rejected event leaves the state as it was");
@@ -515,7 +515,7 @@ test_rejected_event_changes_nothing (void)
 static void
 test_reset (void)
 {
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
   g_autoptr(GError) error = NULL;
 
   g_test_summary ("reset makes the next event the first of a new stream");
@@ -524,7 +524,7 @@ test_reset (void)
   g_assert_true (check (verifier, TMS_SA ("m1", "sa1"), NULL));
   g_assert_true (check (verifier, SS ("s"), NULL));
 
-  agui_verifier_reset (verifier);
+  _agui_verifier_reset (verifier);
 
   g_assert_false (check (verifier, TME ("m1"), &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL);
@@ -536,14 +536,14 @@ test_reset (void)
   g_assert_true (check (verifier, TME ("m1"), NULL));
   g_assert_true (check (verifier, RF, NULL));
 
-  agui_verifier_reset (verifier);
+  _agui_verifier_reset (verifier);
   g_assert_true (check (verifier, RE, NULL));
 }
 
 static void
 test_many_entities (void)
 {
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) expected = g_string_new ("Cannot send 'RUN_FINISHED' while tool calls are still active: ");
 
@@ -607,9 +607,9 @@ test_fixture (gconstpointer data)
   const char *filename = data;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(AguiChunkNormalizer) normalizer = agui_chunk_normalizer_new ();
-  g_autoptr(AguiVerifier) verifier = agui_verifier_new ();
-  g_autoptr(AguiEventParser) event_parser = agui_event_parser_new ();
+  g_autoptr(AguiChunkNormalizer) normalizer = _agui_chunk_normalizer_new ();
+  g_autoptr(AguiVerifier) verifier = _agui_verifier_new ();
+  g_autoptr(AguiEventParser) event_parser = _agui_event_parser_new ();
   /* Ids the parser mints, for the fixture's "<minted-N>" */
   g_autoptr(GHashTable) minted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
@@ -635,7 +635,7 @@ test_fixture (gconstpointer data)
       g_autoptr(GError) parse_error = NULL;
       AguiEvent *event;
 
-      event = agui_event_parser_parse_node (event_parser, json_array_get_element (input, i), &parse_error);
+      event = _agui_event_parser_parse_node (event_parser, json_array_get_element (input, i), &parse_error);
       g_assert_no_error (parse_error);
       if (event != NULL)
         g_ptr_array_add (events, event);
@@ -647,7 +647,7 @@ test_fixture (gconstpointer data)
       g_autoptr(GError) chunk_error = NULL;
       gboolean expanded;
 
-      expanded = agui_chunk_normalizer_push (normalizer, g_ptr_array_index (events, i), out, &chunk_error);
+      expanded = _agui_chunk_normalizer_push (normalizer, g_ptr_array_index (events, i), out, &chunk_error);
 
       /* What the expander emitted before failing is still verified and
        * applied, as the reference's stream does. */
@@ -655,7 +655,7 @@ test_fixture (gconstpointer data)
         {
           AguiEvent *event = g_ptr_array_index (out, j);
 
-          if (agui_verifier_check (verifier, event, &run_error))
+          if (_agui_verifier_check (verifier, event, &run_error))
             g_ptr_array_add (applied, agui_event_ref (event));
           else
             stage = "verify";

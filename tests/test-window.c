@@ -929,7 +929,7 @@ add_thread (const char *title,
   turn.status = AGUI_SNAPSHOT_COMPLETED;
   turn.messages = messages;
   turn.events = events;
-  g_assert_true (agui_session_store_save_turn (store, &turn, &error));
+  g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);
 
   return thread_id;
@@ -1060,7 +1060,7 @@ test_threads_newest_first (Fixture       *f,
     turn.turn_index = 1;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
     turn.messages = messages;
-    g_assert_true (agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
+    g_assert_true (_agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
     g_assert_no_error (error);
   }
   tandem_window_refresh_threads (f->window);
@@ -1423,7 +1423,7 @@ test_threads_incremental (Fixture       *f,
     turn.turn_index = 1;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
     turn.messages = messages;
-    g_assert_true (agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
+    g_assert_true (_agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
     g_assert_no_error (error);
   }
   g_assert_cmpint (sidebar_index (f->window, "Kept row one"), ==, 0);

@@ -213,7 +213,7 @@ maybe_finish_run (GTask *task)
                                                  "The agent kept calling tools: stopped after %u follow-up runs",
                                                  exchange->runs);
 
-          agui_reducer_fail (self->reducer, error);
+          _agui_reducer_fail (self->reducer, error);
           _agui_transcript_mark_attempt (self->transcript, exchange->attempt, AGUI_ATTEMPT_FAILED);
           finish_exchange (task, NULL);
           return;
@@ -316,7 +316,7 @@ on_run_started (GObject      *object,
           g_cancellable_is_cancelled (exchange->cancellable))
         exchange->cancelled = TRUE;
       else
-        agui_reducer_fail (self->reducer, error);
+        _agui_reducer_fail (self->reducer, error);
 
       stream_done (task);
       return;

@@ -207,7 +207,7 @@ restore_finish (AguiAgentSession *self,
         if (g_strcmp0 (agui_stage_to_string (s), reason) == 0)
           stage = s;
 
-      failed = agui_run_state_new_failed (agui_run_state_get_thread_id (current),
+      failed = _agui_run_state_new_failed (agui_run_state_get_thread_id (current),
                                           agui_run_state_get_run_id (current),
                                           json_object_get_string_member_with_default (snapshot, "error", ""),
                                           NULL, stage);
@@ -259,7 +259,7 @@ restore_journal (AguiAgentSession *self,
 
       if (json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
         _agui_transcript_mark_unanswered_calls (self->transcript);
-      agui_reducer_fail (self->reducer, error);
+      _agui_reducer_fail (self->reducer, error);
       _agui_transcript_mark_attempt (self->transcript, attempt, AGUI_ATTEMPT_FAILED);
     }
 

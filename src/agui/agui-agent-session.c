@@ -450,7 +450,7 @@ agui_agent_session_init (AguiAgentSession *self)
 {
   g_queue_init (&self->waiting);
   self->transcript = agui_transcript_new ();
-  self->reducer = agui_reducer_new (self->transcript);
+  self->reducer = _agui_reducer_new (self->transcript);
   self->max_state_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
   self->input_messages = _agui_input_messages_new ();
 }

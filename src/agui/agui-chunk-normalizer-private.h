@@ -10,20 +10,20 @@
 
 G_BEGIN_DECLS
 
-#define AGUI_TYPE_CHUNK_NORMALIZER (agui_chunk_normalizer_get_type ())
-G_DECLARE_FINAL_TYPE (AguiChunkNormalizer, agui_chunk_normalizer, AGUI, CHUNK_NORMALIZER, GObject)
+#define AGUI_TYPE_CHUNK_NORMALIZER (_agui_chunk_normalizer_get_type ())
+G_DECLARE_FINAL_TYPE (AguiChunkNormalizer, _agui_chunk_normalizer, AGUI, CHUNK_NORMALIZER, GObject)
 
-AguiChunkNormalizer *agui_chunk_normalizer_new   (void);
-gboolean             agui_chunk_normalizer_push  (AguiChunkNormalizer  *self,
+AguiChunkNormalizer *_agui_chunk_normalizer_new   (void);
+gboolean             _agui_chunk_normalizer_push  (AguiChunkNormalizer  *self,
                                                   AguiEvent            *event,
                                                   GPtrArray            *out,
                                                   GError              **error);
-GPtrArray           *agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
+GPtrArray           *_agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
                                                    AguiEvent            *event,
                                                    GError              **error);
-void                 agui_chunk_normalizer_reset (AguiChunkNormalizer  *self);
+void                 _agui_chunk_normalizer_reset (AguiChunkNormalizer  *self);
 
-/* %TRUE when agui_chunk_normalizer_push () would append @event alone and
+/* %TRUE when _agui_chunk_normalizer_push () would append @event alone and
  * change nothing: no chunk stream is pending and @event is not a chunk.
  * That is nearly every event of a stream, which the pipeline then passes
  * on without an array. */

@@ -24,7 +24,7 @@
  * ```c
  * g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
  *
- * if (!agui_chunk_normalizer_push (normalizer, event, out, &error))
+ * if (!_agui_chunk_normalizer_push (normalizer, event, out, &error))
  *   return fail_run (error);   // events already in @out are still valid
  * for (guint i = 0; i < out->len; i++)
  *   verify_and_apply (g_ptr_array_index (out, i));
@@ -89,7 +89,7 @@ struct _AguiChunkNormalizer
   GQueue         open_order;                /* of PendingStream, oldest first */
 };
 
-G_DEFINE_FINAL_TYPE (AguiChunkNormalizer, agui_chunk_normalizer, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AguiChunkNormalizer, _agui_chunk_normalizer, G_TYPE_OBJECT)
 
 static void
 pending_stream_free (PendingStream *stream)
@@ -472,28 +472,28 @@ push_chunk (AguiChunkNormalizer  *self,
 }
 
 static void
-agui_chunk_normalizer_finalize (GObject *object)
+_agui_chunk_normalizer_finalize (GObject *object)
 {
   AguiChunkNormalizer *self = (AguiChunkNormalizer *) object;
 
-  agui_chunk_normalizer_reset (self);
+  _agui_chunk_normalizer_reset (self);
   g_clear_pointer (&self->subagent_lanes, g_hash_table_unref);
   for (guint i = 0; i < N_STREAM_KINDS; i++)
     g_clear_pointer (&self->by_id[i], g_hash_table_unref);
 
-  G_OBJECT_CLASS (agui_chunk_normalizer_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_chunk_normalizer_parent_class)->finalize (object);
 }
 
 static void
-agui_chunk_normalizer_class_init (AguiChunkNormalizerClass *klass)
+_agui_chunk_normalizer_class_init (AguiChunkNormalizerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = agui_chunk_normalizer_finalize;
+  object_class->finalize = _agui_chunk_normalizer_finalize;
 }
 
 static void
-agui_chunk_normalizer_init (AguiChunkNormalizer *self)
+_agui_chunk_normalizer_init (AguiChunkNormalizer *self)
 {
   self->subagent_lanes = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < N_STREAM_KINDS; i++)
@@ -502,18 +502,18 @@ agui_chunk_normalizer_init (AguiChunkNormalizer *self)
 }
 
 /**
- * agui_chunk_normalizer_new:
+ * _agui_chunk_normalizer_new:
  *
  * Returns: (transfer full): a normalizer with no open lanes
  */
 AguiChunkNormalizer *
-agui_chunk_normalizer_new (void)
+_agui_chunk_normalizer_new (void)
 {
   return g_object_new (AGUI_TYPE_CHUNK_NORMALIZER, NULL);
 }
 
 /**
- * agui_chunk_normalizer_push:
+ * _agui_chunk_normalizer_push:
  * @self: a chunk normalizer
  * @event: the next event of the stream, after schema enforcement
  * @out: (element-type AguiEvent): an array with [method@Agui.Event.unref]
@@ -537,7 +537,7 @@ agui_chunk_normalizer_new (void)
  * Returns: %TRUE if @event was expanded, %FALSE with @error set otherwise
  */
 gboolean
-agui_chunk_normalizer_push (AguiChunkNormalizer  *self,
+_agui_chunk_normalizer_push (AguiChunkNormalizer  *self,
                             AguiEvent            *event,
                             GPtrArray            *out,
                             GError              **error)
@@ -618,13 +618,13 @@ _agui_chunk_normalizer_passes (AguiChunkNormalizer *self,
 }
 
 /**
- * agui_chunk_normalizer_reset:
+ * _agui_chunk_normalizer_reset:
  * @self: a chunk normalizer
  *
  * Forgets every lane without emitting anything, for a new byte stream.
  */
 void
-agui_chunk_normalizer_reset (AguiChunkNormalizer *self)
+_agui_chunk_normalizer_reset (AguiChunkNormalizer *self)
 {
   g_return_if_fail (AGUI_IS_CHUNK_NORMALIZER (self));
 
@@ -633,7 +633,7 @@ agui_chunk_normalizer_reset (AguiChunkNormalizer *self)
 }
 
 /**
- * agui_chunk_normalizer_expand:
+ * _agui_chunk_normalizer_expand:
  * @self: a chunk normalizer
  * @event: the next event of the stream, after schema enforcement
  * @error: return location for a #GError
@@ -651,7 +651,7 @@ agui_chunk_normalizer_reset (AguiChunkNormalizer *self)
  *   @event expands to, in order, or %NULL with @error set
  */
 GPtrArray *
-agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
+_agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
                               AguiEvent            *event,
                               GError              **error)
 {
@@ -661,7 +661,7 @@ agui_chunk_normalizer_expand (AguiChunkNormalizer  *self,
   g_return_val_if_fail (event != NULL, NULL);
 
   out = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
-  if (!agui_chunk_normalizer_push (self, event, out, error))
+  if (!_agui_chunk_normalizer_push (self, event, out, error))
     return NULL;
 
   g_ptr_array_set_free_func (out, NULL);

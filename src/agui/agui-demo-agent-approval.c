@@ -431,7 +431,7 @@ check_resume (DemoRun     *run,
         {
           /* Replaying the same answer must be harmless (rule 5). */
           if (JSON_NODE_HOLDS_NULL (interrupt->answer) ||
-              agui_json_node_equal (answer, interrupt->answer))
+              _agui_json_node_equal (answer, interrupt->answer))
             {
               (*replays)++;
               continue;

@@ -36,9 +36,9 @@ _agui_event_byte_reader_new (AguiEventByteReaderEventFunc event_func,
   g_assert (event_func != NULL);
   g_assert (error_func != NULL);
 
-  self->decoder = agui_sse_decoder_new ();
+  self->decoder = _agui_sse_decoder_new ();
   _agui_sse_decoder_set_frame_func (self->decoder, on_frame, self);
-  self->parser = agui_event_parser_new ();
+  self->parser = _agui_event_parser_new ();
   self->event_func = event_func;
   self->error_func = error_func;
   self->user_data = user_data;
@@ -62,13 +62,13 @@ _agui_event_byte_reader_set_max_frame_size (AguiEventByteReader *self,
                                             gsize                max_frame_size)
 {
   if (max_frame_size > 0)
-    agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
+    _agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
 }
 
 gsize
 _agui_event_byte_reader_get_max_frame_size (AguiEventByteReader *self)
 {
-  return agui_sse_decoder_get_max_frame_size (self->decoder);
+  return _agui_sse_decoder_get_max_frame_size (self->decoder);
 }
 
 gsize
@@ -158,7 +158,7 @@ _agui_event_byte_reader_push (AguiEventByteReader  *self,
     return FALSE;
 
   /* Frames completed before bad bytes have been handed over already. */
-  pushed = agui_sse_decoder_push (self->decoder, data, length, error);
+  pushed = _agui_sse_decoder_push (self->decoder, data, length, error);
 
   return pushed && !self->stopped;
 }
@@ -172,7 +172,7 @@ _agui_event_byte_reader_finish (AguiEventByteReader  *self,
   if (self->stopped)
     return FALSE;
 
-  finished = agui_sse_decoder_finish (self->decoder, error);
+  finished = _agui_sse_decoder_finish (self->decoder, error);
 
   return finished && !self->stopped;
 }

@@ -10,15 +10,15 @@
 
 G_BEGIN_DECLS
 
-#define AGUI_TYPE_EVENT_PARSER (agui_event_parser_get_type ())
-G_DECLARE_FINAL_TYPE (AguiEventParser, agui_event_parser, AGUI, EVENT_PARSER, GObject)
+#define AGUI_TYPE_EVENT_PARSER (_agui_event_parser_get_type ())
+G_DECLARE_FINAL_TYPE (AguiEventParser, _agui_event_parser, AGUI, EVENT_PARSER, GObject)
 
-AguiEventParser *agui_event_parser_new        (void);
-AguiEvent       *agui_event_parser_parse      (AguiEventParser  *self,
+AguiEventParser *_agui_event_parser_new        (void);
+AguiEvent       *_agui_event_parser_parse      (AguiEventParser  *self,
                                                const char       *data,
                                                gssize            length,
                                                GError          **error);
-AguiEvent       *agui_event_parser_parse_node (AguiEventParser  *self,
+AguiEvent       *_agui_event_parser_parse_node (AguiEventParser  *self,
                                                JsonNode         *node,
                                                GError          **error);
 
@@ -30,7 +30,7 @@ void _agui_event_parser_set_reference            (AguiEventParser *self,
  * this setting; not thread-safe, set it before making them. */
 void _agui_event_parser_set_reference_by_default (gboolean         reference);
 
-/* As agui_event_parser_parse () for a frame the SSE decoder has already
+/* As _agui_event_parser_parse () for a frame the SSE decoder has already
  * found to be valid UTF-8, which is not checked again. */
 AguiEvent *_agui_event_parser_parse_valid (AguiEventParser  *self,
                                            const char       *data,

@@ -43,11 +43,11 @@
  * other number.
  *
  * ```c
- * g_autoptr(AguiEventParser) parser = agui_event_parser_new ();
+ * g_autoptr(AguiEventParser) parser = _agui_event_parser_new ();
  * g_autoptr(AguiEvent) event = NULL;
  * g_autoptr(GError) error = NULL;
  *
- * event = agui_event_parser_parse (parser, frame_data, -1, &error);
+ * event = _agui_event_parser_parse (parser, frame_data, -1, &error);
  * if (event == NULL && error != NULL)
  *   fail_the_run (error);
  * else if (event != NULL)
@@ -98,7 +98,7 @@ struct _AguiEventParser
 
 static gboolean reference_by_default;
 
-G_DEFINE_FINAL_TYPE (AguiEventParser, agui_event_parser, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AguiEventParser, _agui_event_parser, G_TYPE_OBJECT)
 
 enum {
   WARNING,
@@ -1153,7 +1153,7 @@ too_deep:
 }
 
 static void
-agui_event_parser_finalize (GObject *object)
+_agui_event_parser_finalize (GObject *object)
 {
   AguiEventParser *self = (AguiEventParser *) object;
 
@@ -1166,15 +1166,15 @@ agui_event_parser_finalize (GObject *object)
   g_string_free (self->patch_strings, TRUE);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 
-  G_OBJECT_CLASS (agui_event_parser_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_event_parser_parent_class)->finalize (object);
 }
 
 static void
-agui_event_parser_class_init (AguiEventParserClass *klass)
+_agui_event_parser_class_init (AguiEventParserClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = agui_event_parser_finalize;
+  object_class->finalize = _agui_event_parser_finalize;
 
   /**
    * AguiEventParser::warning:
@@ -1195,7 +1195,7 @@ agui_event_parser_class_init (AguiEventParserClass *klass)
 }
 
 static void
-agui_event_parser_init (AguiEventParser *self)
+_agui_event_parser_init (AguiEventParser *self)
 {
   self->pending_highs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->chunk_lane_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -1222,18 +1222,18 @@ _agui_event_parser_set_reference_by_default (gboolean reference)
 }
 
 /**
- * agui_event_parser_new:
+ * _agui_event_parser_new:
  *
  * Returns: (transfer full): a new parser, for one event stream
  */
 AguiEventParser *
-agui_event_parser_new (void)
+_agui_event_parser_new (void)
 {
   return g_object_new (AGUI_TYPE_EVENT_PARSER, NULL);
 }
 
 /**
- * agui_event_parser_parse:
+ * _agui_event_parser_parse:
  * @self: a parser
  * @data: the data of one SSE frame: one JSON event
  * @length: length of @data in bytes, or -1 if it is nul-terminated
@@ -1251,7 +1251,7 @@ agui_event_parser_new (void)
  *   AG-UI 1.0 and the event was dropped (with a warning)
  */
 AguiEvent *
-agui_event_parser_parse (AguiEventParser  *self,
+_agui_event_parser_parse (AguiEventParser  *self,
                          const char       *data,
                          gssize            length,
                          GError          **error)
@@ -1314,7 +1314,7 @@ parse_reference (AguiEventParser  *self,
 }
 
 /**
- * agui_event_parser_parse_node:
+ * _agui_event_parser_parse_node:
  * @self: a parser
  * @node: one event as JSON; not modified
  * @error: return location for a #GError
@@ -1326,7 +1326,7 @@ parse_reference (AguiEventParser  *self,
  *   [method@Agui.EventParser.parse]
  */
 AguiEvent *
-agui_event_parser_parse_node (AguiEventParser  *self,
+_agui_event_parser_parse_node (AguiEventParser  *self,
                               JsonNode         *node,
                               GError          **error)
 {

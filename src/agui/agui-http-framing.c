@@ -79,7 +79,7 @@ _agui_http_body_reader_new (AguiHttpFraming  framing,
   _agui_event_stream_set_max_frame_size (stream, max_frame_size);
   if (framing == AGUI_HTTP_FRAMING_PROTOBUF)
     {
-      self->parser = agui_event_parser_new ();
+      self->parser = _agui_event_parser_new ();
       self->proto_decoder = _agui_proto_decoder_new ();
       if (max_frame_size > 0)
         _agui_proto_decoder_set_max_frame_size (self->proto_decoder, max_frame_size);

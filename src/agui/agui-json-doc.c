@@ -960,7 +960,7 @@ _agui_json_node_measure (JsonNode *node,
   return TRUE;
 }
 
-/* Equality, as agui_json_node_equal () */
+/* Equality, as _agui_json_node_equal () */
 
 static gboolean
 number_equal (const AguiJsonValue *a,

@@ -67,7 +67,7 @@ gboolean   _agui_json_array_index_resolve (GPtrArray         *tokens,
 
 /* JSON Patch `test` equality over json-glib nodes: 1 equals 1.0, members
  * in any order, %NULL equals only %NULL. */
-gboolean   agui_json_node_equal          (JsonNode          *a,
+gboolean   _agui_json_node_equal          (JsonNode          *a,
                                           JsonNode          *b);
 
 G_END_DECLS

@@ -419,7 +419,7 @@ value_equal (JsonNode *a,
 }
 
 /**
- * agui_json_node_equal:
+ * _agui_json_node_equal:
  * @a: (nullable): a JSON node
  * @b: (nullable): another JSON node
  *
@@ -432,7 +432,7 @@ value_equal (JsonNode *a,
  * Returns: %TRUE if @a and @b are equal, or both %NULL
  */
 gboolean
-agui_json_node_equal (JsonNode *a,
+_agui_json_node_equal (JsonNode *a,
                       JsonNode *b)
 {
   if (a == b)
@@ -464,7 +464,7 @@ agui_json_node_equal (JsonNode *a,
         json_object_iter_init (&iter, a_object);
         while (json_object_iter_next (&iter, &name, &member))
           {
-            if (!agui_json_node_equal (member, json_object_get_member (b_object, name)))
+            if (!_agui_json_node_equal (member, json_object_get_member (b_object, name)))
               return FALSE;
           }
 
@@ -482,7 +482,7 @@ agui_json_node_equal (JsonNode *a,
 
         for (guint i = 0; i < length; i++)
           {
-            if (!agui_json_node_equal (json_array_get_element (a_array, i),
+            if (!_agui_json_node_equal (json_array_get_element (a_array, i),
                                        json_array_get_element (b_array, i)))
               return FALSE;
           }

@@ -671,7 +671,7 @@ _agui_openai_chunk_reader_push_bytes (AguiOpenaiChunkReader  *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->error == NULL && !agui_sse_decoder_push (self->decoder, data, length, &decode_error))
+  if (self->error == NULL && !_agui_sse_decoder_push (self->decoder, data, length, &decode_error))
     fail (self, "stream", g_steal_pointer (&decode_error));
 
   if (self->error != NULL)
@@ -696,7 +696,7 @@ _agui_openai_chunk_reader_finish (AguiOpenaiChunkReader  *self,
     goto out;
   self->finished = TRUE;
 
-  if (self->error == NULL && !agui_sse_decoder_finish (self->decoder, &decode_error))
+  if (self->error == NULL && !_agui_sse_decoder_finish (self->decoder, &decode_error))
     fail (self, "stream", g_steal_pointer (&decode_error));
 
   content_drain (self, TRUE);
@@ -768,7 +768,7 @@ _agui_openai_chunk_reader_new (AguiOpenaiChunkEventFunc func,
 
   self->func = func;
   self->user_data = user_data;
-  self->decoder = agui_sse_decoder_new ();
+  self->decoder = _agui_sse_decoder_new ();
   _agui_sse_decoder_set_frame_func (self->decoder, on_frame, self);
   self->message_id = g_uuid_string_random ();
   self->text = g_string_new (NULL);
@@ -806,7 +806,7 @@ _agui_openai_chunk_reader_set_max_frame_size (AguiOpenaiChunkReader *self,
   g_return_if_fail (self != NULL);
 
   if (max_frame_size > 0)
-    agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
+    _agui_sse_decoder_set_max_frame_size (self->decoder, max_frame_size);
 }
 
 const char *

@@ -43,9 +43,9 @@ _agui_pipeline_new_full (AguiReducer         *reducer,
   AguiPipeline *self = g_new0 (AguiPipeline, 1);
 
   self->reader = _agui_event_byte_reader_new (on_byte_reader_event, on_byte_reader_error, self);
-  self->normalizer = agui_chunk_normalizer_new ();
+  self->normalizer = _agui_chunk_normalizer_new ();
   if (!(options & AGUI_PIPELINE_LOG))
-    self->verifier = agui_verifier_new ();
+    self->verifier = _agui_verifier_new ();
   self->reducer = reducer ? g_object_ref (reducer) : NULL;
   self->expanded = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
 
@@ -117,7 +117,7 @@ _agui_pipeline_fail (AguiPipeline *self,
     self->error = g_error_copy (self->item_failure ? self->item_failure : error);
 
   if (self->reducer != NULL)
-    agui_reducer_fail (self->reducer, self->error);
+    _agui_reducer_fail (self->reducer, self->error);
 }
 
 static void
@@ -140,7 +140,7 @@ apply (AguiPipeline *self,
   g_autoptr(GError) error = NULL;
   AguiEventType type = agui_event_get_event_type (event);
 
-  if (self->verifier != NULL && !agui_verifier_check (self->verifier, event, &error))
+  if (self->verifier != NULL && !_agui_verifier_check (self->verifier, event, &error))
     {
       _agui_pipeline_fail (self, error);
       return FALSE;
@@ -153,7 +153,7 @@ apply (AguiPipeline *self,
     self->run_open = FALSE;
 
   if (self->reducer)
-    agui_reducer_apply (self->reducer, event);
+    _agui_reducer_apply (self->reducer, event);
   if (self->applied)
     self->applied (event, self->user_data);
 
@@ -173,7 +173,7 @@ _agui_pipeline_push_event (AguiPipeline *self,
     return apply (self, event);
 
   g_ptr_array_set_size (self->expanded, 0);
-  if (!agui_chunk_normalizer_push (self->normalizer, event, self->expanded, &error))
+  if (!_agui_chunk_normalizer_push (self->normalizer, event, self->expanded, &error))
     {
       /* Synthetic ENDs emitted before the failure are still applied; if
        * one of them breaks the protocol, that came first and is what the
@@ -183,13 +183,13 @@ _agui_pipeline_push_event (AguiPipeline *self,
           AguiEvent *expanded = g_ptr_array_index (self->expanded, i);
           g_autoptr(GError) verify_error = NULL;
 
-          if (self->verifier != NULL && !agui_verifier_check (self->verifier, expanded, &verify_error))
+          if (self->verifier != NULL && !_agui_verifier_check (self->verifier, expanded, &verify_error))
             {
               _agui_pipeline_fail (self, verify_error);
               return FALSE;
             }
           if (self->reducer)
-            agui_reducer_apply (self->reducer, expanded);
+            _agui_reducer_apply (self->reducer, expanded);
           if (self->applied)
             self->applied (expanded, self->user_data);
         }
@@ -211,7 +211,7 @@ _agui_pipeline_parse_node (AguiPipeline  *self,
                            JsonNode      *node,
                            GError       **error)
 {
-  return agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, error);
+  return _agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, error);
 }
 
 gboolean

@@ -187,5 +187,5 @@ _agui_proto_decoder_parse_frame (AguiEventParser  *parser,
   for (guint i = 0; i < warnings->len; i++)
     g_debug ("Binary frame %u: %s", index, (const char *) g_ptr_array_index (warnings, i));
 
-  return agui_event_parser_parse_node (parser, node, error);
+  return _agui_event_parser_parse_node (parser, node, error);
 }

@@ -11,16 +11,16 @@
 
 G_BEGIN_DECLS
 
-#define AGUI_TYPE_REDUCER (agui_reducer_get_type ())
-G_DECLARE_FINAL_TYPE (AguiReducer, agui_reducer, AGUI, REDUCER, GObject)
+#define AGUI_TYPE_REDUCER (_agui_reducer_get_type ())
+G_DECLARE_FINAL_TYPE (AguiReducer, _agui_reducer, AGUI, REDUCER, GObject)
 
-AguiReducer    *agui_reducer_new            (AguiTranscript *transcript);
-AguiTranscript *agui_reducer_get_transcript (AguiReducer    *self);
-void            agui_reducer_apply          (AguiReducer    *self,
+AguiReducer    *_agui_reducer_new            (AguiTranscript *transcript);
+AguiTranscript *_agui_reducer_get_transcript (AguiReducer    *self);
+void            _agui_reducer_apply          (AguiReducer    *self,
                                              AguiEvent      *event);
-void            agui_reducer_fail           (AguiReducer    *self,
+void            _agui_reducer_fail           (AguiReducer    *self,
                                              const GError   *error);
-GPtrArray      *agui_reducer_get_warnings   (AguiReducer    *self);
+GPtrArray      *_agui_reducer_get_warnings   (AguiReducer    *self);
 
 /* What the client itself adds to a thread, outside any agent's stream. */
 GPtrArray *_agui_reducer_add_user_message (AguiReducer *self,

@@ -52,7 +52,7 @@ struct _AguiReducer
   gsize           max_state_size;
 };
 
-G_DEFINE_FINAL_TYPE (AguiReducer, agui_reducer, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AguiReducer, _agui_reducer, G_TYPE_OBJECT)
 
 enum {
   SIGNAL_WARNING,
@@ -84,17 +84,17 @@ warn (AguiReducer *self,
 }
 
 static void
-agui_reducer_dispose (GObject *object)
+_agui_reducer_dispose (GObject *object)
 {
   AguiReducer *self = AGUI_REDUCER (object);
 
   g_clear_object (&self->transcript);
 
-  G_OBJECT_CLASS (agui_reducer_parent_class)->dispose (object);
+  G_OBJECT_CLASS (_agui_reducer_parent_class)->dispose (object);
 }
 
 static void
-agui_reducer_finalize (GObject *object)
+_agui_reducer_finalize (GObject *object)
 {
   AguiReducer *self = AGUI_REDUCER (object);
 
@@ -106,16 +106,16 @@ agui_reducer_finalize (GObject *object)
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->run_id, g_free);
 
-  G_OBJECT_CLASS (agui_reducer_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_reducer_parent_class)->finalize (object);
 }
 
 static void
-agui_reducer_class_init (AguiReducerClass *klass)
+_agui_reducer_class_init (AguiReducerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->dispose = agui_reducer_dispose;
-  object_class->finalize = agui_reducer_finalize;
+  object_class->dispose = _agui_reducer_dispose;
+  object_class->finalize = _agui_reducer_finalize;
 
   /**
    * AguiReducer::warning:
@@ -133,7 +133,7 @@ agui_reducer_class_init (AguiReducerClass *klass)
 }
 
 static void
-agui_reducer_init (AguiReducer *self)
+_agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
@@ -144,13 +144,13 @@ agui_reducer_init (AguiReducer *self)
 }
 
 /**
- * agui_reducer_new:
+ * _agui_reducer_new:
  * @transcript: (nullable): the transcript to fold into, or %NULL for a new one
  *
  * Returns: (transfer full): a new reducer
  */
 AguiReducer *
-agui_reducer_new (AguiTranscript *transcript)
+_agui_reducer_new (AguiTranscript *transcript)
 {
   AguiReducer *self;
 
@@ -163,13 +163,13 @@ agui_reducer_new (AguiTranscript *transcript)
 }
 
 /**
- * agui_reducer_get_transcript:
+ * _agui_reducer_get_transcript:
  * @self: a reducer
  *
  * Returns: (transfer none): the transcript
  */
 AguiTranscript *
-agui_reducer_get_transcript (AguiReducer *self)
+_agui_reducer_get_transcript (AguiReducer *self)
 {
   g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
 
@@ -187,13 +187,13 @@ _agui_reducer_set_max_state_size (AguiReducer *self,
 }
 
 /**
- * agui_reducer_get_warnings:
+ * _agui_reducer_get_warnings:
  * @self: a reducer
  *
  * Returns: (transfer none) (element-type utf8): every warning so far
  */
 GPtrArray *
-agui_reducer_get_warnings (AguiReducer *self)
+_agui_reducer_get_warnings (AguiReducer *self)
 {
   g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
 
@@ -241,7 +241,7 @@ apply_run_started (AguiReducer *self,
   self->thread_id = g_strdup (agui_event_get_string (event, "threadId"));
   self->run_id = g_strdup (agui_event_get_string (event, "runId"));
 
-  state = agui_run_state_new_running (self->thread_id, self->run_id);
+  state = _agui_run_state_new_running (self->thread_id, self->run_id);
   _agui_transcript_begin_run (self->transcript, state);
 }
 
@@ -294,7 +294,7 @@ apply_run_finished (AguiReducer *self,
       kind = AGUI_OUTCOME_CANCELLED;
     }
 
-  state = agui_run_state_new_finished (agui_event_get_string (event, "threadId"),
+  state = _agui_run_state_new_finished (agui_event_get_string (event, "threadId"),
                                        agui_event_get_string (event, "runId"),
                                        kind,
                                        kind == AGUI_OUTCOME_SUCCESS ? agui_event_get_member (event, "result") : NULL,
@@ -311,7 +311,7 @@ apply_run_error (AguiReducer *self,
 {
   g_autoptr(AguiRunState) state = NULL;
 
-  state = agui_run_state_new_failed (self->thread_id, self->run_id,
+  state = _agui_run_state_new_failed (self->thread_id, self->run_id,
                                      agui_event_get_string (event, "message"),
                                      agui_event_get_string (event, "code"),
                                      AGUI_STAGE_AGENT);
@@ -610,14 +610,14 @@ apply_subagent (AguiReducer *self,
 }
 
 /**
- * agui_reducer_apply:
+ * _agui_reducer_apply:
  * @self: a reducer
  * @event: an event that passed verification
  *
  * Folds one event into the transcript, as AG-UI section 12 describes.
  */
 void
-agui_reducer_apply (AguiReducer *self,
+_agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
   AguiRecord *record;
@@ -747,7 +747,7 @@ agui_reducer_apply (AguiReducer *self,
 }
 
 /**
- * agui_reducer_fail:
+ * _agui_reducer_fail:
  * @self: a reducer
  * @error: why the run failed
  *
@@ -756,7 +756,7 @@ agui_reducer_apply (AguiReducer *self,
  * protocol). The transcript keeps everything folded so far.
  */
 void
-agui_reducer_fail (AguiReducer  *self,
+_agui_reducer_fail (AguiReducer  *self,
                    const GError *error)
 {
   g_autoptr(AguiRunState) state = NULL;
@@ -764,7 +764,7 @@ agui_reducer_fail (AguiReducer  *self,
   g_return_if_fail (AGUI_IS_REDUCER (self));
   g_return_if_fail (error != NULL);
 
-  state = agui_run_state_new_failed (self->thread_id, self->run_id, error->message, NULL,
+  state = _agui_run_state_new_failed (self->thread_id, self->run_id, error->message, NULL,
                                      agui_stage_from_error (error));
   _agui_run_state_set_error_details (state, _agui_error_get_details (error));
   _agui_transcript_set_run_state (self->transcript, state);
@@ -803,7 +803,7 @@ _agui_reducer_add_user_message (AguiReducer *self,
   g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_END, members));
 
   for (guint i = 0; i < events->len; i++)
-    agui_reducer_apply (self, g_ptr_array_index (events, i));
+    _agui_reducer_apply (self, g_ptr_array_index (events, i));
 
   return events;
 }
@@ -831,7 +831,7 @@ _agui_reducer_add_tool_result (AguiReducer *self,
     json_object_set_string_member (members, "error", error);
 
   event = _agui_event_new_trusted (AGUI_EVENT_TOOL_CALL_RESULT, members);
-  agui_reducer_apply (self, event);
+  _agui_reducer_apply (self, event);
 
   return event;
 }
@@ -844,7 +844,7 @@ _agui_reducer_cancel_run (AguiReducer *self)
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
 
-  state = agui_run_state_new_finished (self->thread_id, self->run_id,
+  state = _agui_run_state_new_finished (self->thread_id, self->run_id,
                                        AGUI_OUTCOME_CANCELLED, NULL, NULL);
   _agui_transcript_set_run_state (self->transcript, state);
 }

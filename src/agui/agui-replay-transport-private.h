@@ -12,6 +12,6 @@ G_BEGIN_DECLS
 
 /* A transport with the same scripted runs still to come and none of the
  * requests seen; for tests that replay one script twice. */
-AguiReplayTransport *agui_replay_transport_copy (AguiReplayTransport *self);
+AguiReplayTransport *_agui_replay_transport_copy (AguiReplayTransport *self);
 
 G_END_DECLS

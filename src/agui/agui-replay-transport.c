@@ -226,13 +226,13 @@ agui_replay_transport_new (void)
 }
 
 /**
- * agui_replay_transport_copy:
+ * _agui_replay_transport_copy:
  * @self: a replay transport
  *
  * Returns: (transfer full): a new handle sharing @self's script and recording
  */
 AguiReplayTransport *
-agui_replay_transport_copy (AguiReplayTransport *self)
+_agui_replay_transport_copy (AguiReplayTransport *self)
 {
   AguiReplayTransport *copy;
 

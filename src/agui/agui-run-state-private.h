@@ -12,15 +12,15 @@ G_BEGIN_DECLS
 
 /* Run states are made by the reducer and the session, never by callers:
  * a caller could make one no run ended in. */
-AguiRunState   *agui_run_state_new_idle          (void);
-AguiRunState   *agui_run_state_new_running       (const char   *thread_id,
+AguiRunState   *_agui_run_state_new_idle          (void);
+AguiRunState   *_agui_run_state_new_running       (const char   *thread_id,
                                                   const char   *run_id);
-AguiRunState   *agui_run_state_new_finished      (const char   *thread_id,
+AguiRunState   *_agui_run_state_new_finished      (const char   *thread_id,
                                                   const char   *run_id,
                                                   AguiRunOutcome outcome,
                                                   JsonNode     *result,
                                                   JsonArray    *interrupts);
-AguiRunState   *agui_run_state_new_failed        (const char   *thread_id,
+AguiRunState   *_agui_run_state_new_failed        (const char   *thread_id,
                                                   const char   *run_id,
                                                   const char   *message,
                                                   const char   *code,

@@ -52,32 +52,32 @@ run_state_new (AguiRunStatus  status,
 }
 
 /**
- * agui_run_state_new_idle:
+ * _agui_run_state_new_idle:
  *
  * Returns: (transfer full): the state of a thread that has not run
  */
 AguiRunState *
-agui_run_state_new_idle (void)
+_agui_run_state_new_idle (void)
 {
   return run_state_new (AGUI_RUN_IDLE, NULL, NULL);
 }
 
 /**
- * agui_run_state_new_running:
+ * _agui_run_state_new_running:
  * @thread_id: (nullable): the thread
  * @run_id: (nullable): the run
  *
  * Returns: (transfer full): the state of a run in flight
  */
 AguiRunState *
-agui_run_state_new_running (const char *thread_id,
+_agui_run_state_new_running (const char *thread_id,
                             const char *run_id)
 {
   return run_state_new (AGUI_RUN_RUNNING, thread_id, run_id);
 }
 
 /**
- * agui_run_state_new_finished:
+ * _agui_run_state_new_finished:
  * @thread_id: (nullable): the thread
  * @run_id: (nullable): the run
  * @outcome: how it ended
@@ -87,7 +87,7 @@ agui_run_state_new_running (const char *thread_id,
  * Returns: (transfer full): the state of a finished run
  */
 AguiRunState *
-agui_run_state_new_finished (const char     *thread_id,
+_agui_run_state_new_finished (const char     *thread_id,
                              const char     *run_id,
                              AguiRunOutcome  outcome,
                              JsonNode       *result,
@@ -114,7 +114,7 @@ agui_run_state_new_finished (const char     *thread_id,
 }
 
 /**
- * agui_run_state_new_failed:
+ * _agui_run_state_new_failed:
  * @thread_id: (nullable): the thread
  * @run_id: (nullable): the run
  * @message: what went wrong
@@ -124,7 +124,7 @@ agui_run_state_new_finished (const char     *thread_id,
  * Returns: (transfer full): the state of a failed run
  */
 AguiRunState *
-agui_run_state_new_failed (const char *thread_id,
+_agui_run_state_new_failed (const char *thread_id,
                            const char *run_id,
                            const char *message,
                            const char *code,

@@ -47,7 +47,7 @@ first_difference (JsonArray *imported,
 
   for (guint i = 0; i < MIN (n_imported, n_folded); i++)
     {
-      if (!agui_json_node_equal (json_array_get_element (imported, i), json_array_get_element (folded, i)))
+      if (!_agui_json_node_equal (json_array_get_element (imported, i), json_array_get_element (folded, i)))
         {
           JsonNode *element = json_array_get_element (imported, i);
           const char *id = JSON_NODE_HOLDS_OBJECT (element)
@@ -111,11 +111,11 @@ replay_import (JsonArray   *event_array,
                JsonNode    *state,
                char       **reason)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new_full (reducer, AGUI_PIPELINE_LOG);
   g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(JsonArray) folded = NULL;
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   JsonNode *folded_state;
   char *difference;
 
@@ -171,7 +171,7 @@ replay_import (JsonArray   *event_array,
     folded_state = NULL;
   if ((state == NULL || JSON_NODE_HOLDS_NULL (state))
         ? (folded_state != NULL && !JSON_NODE_HOLDS_NULL (folded_state))
-        : (folded_state == NULL || !agui_json_node_equal (state, folded_state)))
+        : (folded_state == NULL || !_agui_json_node_equal (state, folded_state)))
     {
       *reason = g_strdup ("its state is not what its event log reproduces");
       return NULL;

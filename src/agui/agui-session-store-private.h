@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-/* Everything agui_session_store_save_turn() writes for one turn: the
+/* Everything _agui_session_store_save_turn() writes for one turn: the
  * thread, the snapshot id reserved for it (unique in the store), the
  * previous snapshot's id (NULL for the first turn), the turn's position
  * (failed and aborted turns included), how it ended, why the agent
@@ -43,7 +43,7 @@ typedef struct _AguiTurnRows AguiTurnRows;
 /* Writes one turn synchronously: the CLI and tests. A caller could write
  * an inconsistent snapshot chain with it, so it is not public; sessions
  * save through their turn recorder. */
-gboolean   agui_session_store_save_turn          (AguiSessionStore     *self,
+gboolean   _agui_session_store_save_turn          (AguiSessionStore     *self,
                                                   const AguiTurnRecord *turn,
                                                   GError              **error);
 

@@ -273,7 +273,7 @@ _agui_session_store_save_turn_with_thread (AguiSessionStore      *self,
 }
 
 /**
- * agui_session_store_save_turn:
+ * _agui_session_store_save_turn:
  * @self: a session store
  * @turn: the turn to save
  * @error: return location for a #GError
@@ -290,7 +290,7 @@ _agui_session_store_save_turn_with_thread (AguiSessionStore      *self,
  * Returns: %TRUE on success
  */
 gboolean
-agui_session_store_save_turn (AguiSessionStore      *self,
+_agui_session_store_save_turn (AguiSessionStore      *self,
                               const AguiTurnRecord  *turn,
                               GError               **error)
 {

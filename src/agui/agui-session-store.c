@@ -54,7 +54,7 @@
  *   .events = events,
  * };
  *
- * if (!agui_session_store_save_turn (store, &turn, &error))
+ * if (!_agui_session_store_save_turn (store, &turn, &error))
  *   g_warning ("%s", error->message);
  * ```
  *

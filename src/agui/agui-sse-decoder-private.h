@@ -14,33 +14,33 @@ G_BEGIN_DECLS
 
 typedef struct _AguiSseFrame AguiSseFrame;
 
-#define AGUI_TYPE_SSE_FRAME (agui_sse_frame_get_type ())
+#define AGUI_TYPE_SSE_FRAME (_agui_sse_frame_get_type ())
 
-GType         agui_sse_frame_get_type               (void) G_GNUC_CONST;
-AguiSseFrame *agui_sse_frame_ref                    (AguiSseFrame   *self);
-void          agui_sse_frame_unref                  (AguiSseFrame   *self);
-const char   *agui_sse_frame_get_data               (AguiSseFrame   *self);
-gsize         agui_sse_frame_get_data_length        (AguiSseFrame   *self);
-const char   *agui_sse_frame_get_event              (AguiSseFrame   *self);
-const char   *agui_sse_frame_get_id                 (AguiSseFrame   *self);
-gint64        agui_sse_frame_get_retry              (AguiSseFrame   *self);
+GType         _agui_sse_frame_get_type               (void) G_GNUC_CONST;
+AguiSseFrame *_agui_sse_frame_ref                    (AguiSseFrame   *self);
+void          _agui_sse_frame_unref                  (AguiSseFrame   *self);
+const char   *_agui_sse_frame_get_data               (AguiSseFrame   *self);
+gsize         _agui_sse_frame_get_data_length        (AguiSseFrame   *self);
+const char   *_agui_sse_frame_get_event              (AguiSseFrame   *self);
+const char   *_agui_sse_frame_get_id                 (AguiSseFrame   *self);
+gint64        _agui_sse_frame_get_retry              (AguiSseFrame   *self);
 
-#define AGUI_TYPE_SSE_DECODER (agui_sse_decoder_get_type ())
-G_DECLARE_FINAL_TYPE (AguiSseDecoder, agui_sse_decoder, AGUI, SSE_DECODER, GObject)
+#define AGUI_TYPE_SSE_DECODER (_agui_sse_decoder_get_type ())
+G_DECLARE_FINAL_TYPE (AguiSseDecoder, _agui_sse_decoder, AGUI, SSE_DECODER, GObject)
 
-AguiSseDecoder *agui_sse_decoder_new                (void);
-gsize           agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self);
-void            agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
+AguiSseDecoder *_agui_sse_decoder_new                (void);
+gsize           _agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self);
+void            _agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
                                                      gsize           max_frame_size);
-gboolean        agui_sse_decoder_push               (AguiSseDecoder *self,
+gboolean        _agui_sse_decoder_push               (AguiSseDecoder *self,
                                                      const guint8   *data,
                                                      gsize           length,
                                                      GError        **error);
-AguiSseFrame   *agui_sse_decoder_next_frame         (AguiSseDecoder *self);
-gboolean        agui_sse_decoder_finish             (AguiSseDecoder *self,
+AguiSseFrame   *_agui_sse_decoder_next_frame         (AguiSseDecoder *self);
+gboolean        _agui_sse_decoder_finish             (AguiSseDecoder *self,
                                                      GError        **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiSseFrame, agui_sse_frame_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiSseFrame, _agui_sse_frame_unref)
 
 /* How many bytes the line scanner has looked at so far. Tests use it to
  * prove that no byte is rescanned, however the body is chunked: a timing
@@ -54,7 +54,7 @@ gsize   _agui_sse_decoder_get_overflow_size (AguiSseDecoder *self);
 gboolean _agui_sse_frame_get_unterminated (AguiSseFrame *frame);
 
 /* Hands each frame's data to @func as it is dispatched, instead of
- * queueing an AguiSseFrame for agui_sse_decoder_next_frame (): a reader
+ * queueing an AguiSseFrame for _agui_sse_decoder_next_frame (): a reader
  * that only wants the data then costs no allocation per frame. @data is
  * nul-terminated and valid until @func returns. Frames come in the same
  * order and at the same points of the body as from the queue. */

@@ -32,7 +32,7 @@ struct _AguiSseFrame
   gboolean         unterminated;
 };
 
-G_DEFINE_BOXED_TYPE (AguiSseFrame, agui_sse_frame, agui_sse_frame_ref, agui_sse_frame_unref)
+G_DEFINE_BOXED_TYPE (AguiSseFrame, _agui_sse_frame, _agui_sse_frame_ref, _agui_sse_frame_unref)
 
 /**
  * AguiSseDecoder:
@@ -47,17 +47,17 @@ G_DEFINE_BOXED_TYPE (AguiSseFrame, agui_sse_frame, agui_sse_frame_ref, agui_sse_
  * chunked never changes the frames, nor the error.
  *
  * ```c
- * g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+ * g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
  * g_autoptr(GError) error = NULL;
  * AguiSseFrame *frame;
  *
- * if (!agui_sse_decoder_push (decoder, chunk, chunk_length, &error))
+ * if (!_agui_sse_decoder_push (decoder, chunk, chunk_length, &error))
  *   return fail_stream (error);
  *
- * while ((frame = agui_sse_decoder_next_frame (decoder)) != NULL)
+ * while ((frame = _agui_sse_decoder_next_frame (decoder)) != NULL)
  *   {
- *     handle_payload (agui_sse_frame_get_data (frame));
- *     agui_sse_frame_unref (frame);
+ *     handle_payload (_agui_sse_frame_get_data (frame));
+ *     _agui_sse_frame_unref (frame);
  *   }
  * ```
  *
@@ -138,7 +138,7 @@ struct _AguiSseDecoder
   guint     finished : 1;
 };
 
-G_DEFINE_FINAL_TYPE (AguiSseDecoder, agui_sse_decoder, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AguiSseDecoder, _agui_sse_decoder, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
@@ -169,13 +169,13 @@ enum {
 
 static const guint8 utf8_bom[] = { 0xEF, 0xBB, 0xBF };
 
-static gboolean agui_sse_decoder_fail (AguiSseDecoder  *self,
+static gboolean _agui_sse_decoder_fail (AguiSseDecoder  *self,
                                        GError         **error,
                                        const char      *format,
                                        ...) G_GNUC_PRINTF (3, 4);
 
 static gboolean
-agui_sse_decoder_fail (AguiSseDecoder  *self,
+_agui_sse_decoder_fail (AguiSseDecoder  *self,
                        GError         **error,
                        const char      *format,
                        ...)
@@ -206,7 +206,7 @@ agui_sse_decoder_fail (AguiSseDecoder  *self,
  * the next push, so each byte is looked at once. A result below @length
  * means the byte at that index breaks the encoding. */
 static gsize
-agui_sse_decoder_validate_utf8 (AguiSseDecoder *self,
+_agui_sse_decoder_validate_utf8 (AguiSseDecoder *self,
                                 const guint8   *data,
                                 gsize           length)
 {
@@ -347,7 +347,7 @@ parse_retry (const char *value,
 }
 
 static void
-agui_sse_decoder_dispatch (AguiSseDecoder *self,
+_agui_sse_decoder_dispatch (AguiSseDecoder *self,
                            gboolean        unterminated)
 {
   if (self->has_data && self->frame_func != NULL)
@@ -404,7 +404,7 @@ agui_sse_decoder_dispatch (AguiSseDecoder *self,
 }
 
 static void
-agui_sse_decoder_process_line (AguiSseDecoder *self,
+_agui_sse_decoder_process_line (AguiSseDecoder *self,
                                const char     *line,
                                gsize           length)
 {
@@ -415,7 +415,7 @@ agui_sse_decoder_process_line (AguiSseDecoder *self,
 
   if (length == 0)
     {
-      agui_sse_decoder_dispatch (self, FALSE);
+      _agui_sse_decoder_dispatch (self, FALSE);
       return;
     }
 
@@ -472,7 +472,7 @@ agui_sse_decoder_process_line (AguiSseDecoder *self,
 }
 
 static void
-agui_sse_decoder_clear_line (AguiSseDecoder *self)
+_agui_sse_decoder_clear_line (AguiSseDecoder *self)
 {
   if (self->line->allocated_len > LINE_KEEP_SIZE)
     {
@@ -488,7 +488,7 @@ agui_sse_decoder_clear_line (AguiSseDecoder *self)
 /* Called before @more bytes join the current line: what a frame makes us
  * hold is its data plus the line being read, and nothing else. */
 static gboolean
-agui_sse_decoder_check_size (AguiSseDecoder  *self,
+_agui_sse_decoder_check_size (AguiSseDecoder  *self,
                              gsize            more,
                              GError         **error)
 {
@@ -497,7 +497,7 @@ agui_sse_decoder_check_size (AguiSseDecoder  *self,
   if (held > self->max_frame_size || more > self->max_frame_size - held)
     {
       self->overflow_size = held + more;
-      return agui_sse_decoder_fail (self, error,
+      return _agui_sse_decoder_fail (self, error,
                                     "SSE frame exceeds the maximum frame size of %" G_GSIZE_FORMAT " bytes",
                                     self->max_frame_size);
     }
@@ -509,7 +509,7 @@ agui_sse_decoder_check_size (AguiSseDecoder  *self,
  * unterminated line is kept in self->line and never scanned again, so a
  * large frame arriving in small pieces costs linear time. */
 static gboolean
-agui_sse_decoder_scan (AguiSseDecoder  *self,
+_agui_sse_decoder_scan (AguiSseDecoder  *self,
                        const guint8    *data,
                        gsize            length,
                        GError         **error)
@@ -537,7 +537,7 @@ agui_sse_decoder_scan (AguiSseDecoder  *self,
       if (cr != NULL)
         end = cr - data;
 
-      if (!agui_sse_decoder_check_size (self, end - position, error))
+      if (!_agui_sse_decoder_check_size (self, end - position, error))
         return FALSE;
 
       if (end == length)
@@ -551,13 +551,13 @@ agui_sse_decoder_scan (AguiSseDecoder  *self,
 
       if (self->line->len == 0)
         {
-          agui_sse_decoder_process_line (self, (const char *) data + position, end - position);
+          _agui_sse_decoder_process_line (self, (const char *) data + position, end - position);
         }
       else
         {
           g_string_append_len (self->line, (const char *) data + position, end - position);
-          agui_sse_decoder_process_line (self, self->line->str, self->line->len);
-          agui_sse_decoder_clear_line (self);
+          _agui_sse_decoder_process_line (self, self->line->str, self->line->len);
+          _agui_sse_decoder_clear_line (self);
         }
 
       position = end + 1;
@@ -582,7 +582,7 @@ agui_sse_decoder_scan (AguiSseDecoder  *self,
 /* Validates, then scans the valid prefix: frames that ended before a bad
  * byte are dispatched whatever the chunking, and the error follows. */
 static gboolean
-agui_sse_decoder_consume (AguiSseDecoder  *self,
+_agui_sse_decoder_consume (AguiSseDecoder  *self,
                           const guint8    *data,
                           gsize            length,
                           GError         **error)
@@ -592,9 +592,9 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
   if (self->offset == 0 && length > 0)
     self->first_byte = data[0];
 
-  valid = agui_sse_decoder_validate_utf8 (self, data, length);
+  valid = _agui_sse_decoder_validate_utf8 (self, data, length);
 
-  if (!agui_sse_decoder_scan (self, data, valid, error))
+  if (!_agui_sse_decoder_scan (self, data, valid, error))
     return FALSE;
 
   self->offset += valid;
@@ -603,12 +603,12 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
    * magic's second byte is never UTF-8, so it is where reading stops,
    * whether or not the first came in the same push. */
   if (valid < length && self->offset == 1 && self->first_byte == 0x1f && data[valid] == 0x8b)
-    return agui_sse_decoder_fail (self, error,
+    return _agui_sse_decoder_fail (self, error,
                                   "The SSE body is gzip-compressed data that could not be "
                                   "decompressed (corrupt or cut short)");
 
   if (valid < length)
-    return agui_sse_decoder_fail (self, error,
+    return _agui_sse_decoder_fail (self, error,
                                   "Invalid UTF-8 in the SSE body at byte offset %" G_GUINT64_FORMAT,
                                   self->utf8_sequence_start);
 
@@ -617,31 +617,31 @@ agui_sse_decoder_consume (AguiSseDecoder  *self,
 
 /* The bytes held back while they could still be a BOM are body after all. */
 static gboolean
-agui_sse_decoder_release_bom (AguiSseDecoder  *self,
+_agui_sse_decoder_release_bom (AguiSseDecoder  *self,
                               GError         **error)
 {
   self->bom_checked = TRUE;
 
-  return agui_sse_decoder_consume (self, utf8_bom, self->bom_matched, error);
+  return _agui_sse_decoder_consume (self, utf8_bom, self->bom_matched, error);
 }
 
 static void
-agui_sse_decoder_finalize (GObject *object)
+_agui_sse_decoder_finalize (GObject *object)
 {
   AguiSseDecoder *self = (AguiSseDecoder *)object;
 
-  g_queue_clear_full (&self->frames, (GDestroyNotify) agui_sse_frame_unref);
+  g_queue_clear_full (&self->frames, (GDestroyNotify) _agui_sse_frame_unref);
   g_string_free (self->line, TRUE);
   g_string_free (self->data, TRUE);
   g_clear_pointer (&self->event, g_free);
   g_clear_pointer (&self->id, g_free);
   g_clear_error (&self->error);
 
-  G_OBJECT_CLASS (agui_sse_decoder_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_sse_decoder_parent_class)->finalize (object);
 }
 
 static void
-agui_sse_decoder_get_property (GObject    *object,
+_agui_sse_decoder_get_property (GObject    *object,
                                guint       prop_id,
                                GValue     *value,
                                GParamSpec *pspec)
@@ -660,7 +660,7 @@ agui_sse_decoder_get_property (GObject    *object,
 }
 
 static void
-agui_sse_decoder_set_property (GObject      *object,
+_agui_sse_decoder_set_property (GObject      *object,
                                guint         prop_id,
                                const GValue *value,
                                GParamSpec   *pspec)
@@ -670,7 +670,7 @@ agui_sse_decoder_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_MAX_FRAME_SIZE:
-      agui_sse_decoder_set_max_frame_size (self, g_value_get_uint64 (value));
+      _agui_sse_decoder_set_max_frame_size (self, g_value_get_uint64 (value));
       break;
 
     default:
@@ -679,13 +679,13 @@ agui_sse_decoder_set_property (GObject      *object,
 }
 
 static void
-agui_sse_decoder_class_init (AguiSseDecoderClass *klass)
+_agui_sse_decoder_class_init (AguiSseDecoderClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = agui_sse_decoder_finalize;
-  object_class->get_property = agui_sse_decoder_get_property;
-  object_class->set_property = agui_sse_decoder_set_property;
+  object_class->finalize = _agui_sse_decoder_finalize;
+  object_class->get_property = _agui_sse_decoder_get_property;
+  object_class->set_property = _agui_sse_decoder_set_property;
 
   /**
    * AguiSseDecoder:max-frame-size:
@@ -703,7 +703,7 @@ agui_sse_decoder_class_init (AguiSseDecoderClass *klass)
 }
 
 static void
-agui_sse_decoder_init (AguiSseDecoder *self)
+_agui_sse_decoder_init (AguiSseDecoder *self)
 {
   self->max_frame_size = AGUI_SSE_DEFAULT_MAX_FRAME_SIZE;
   self->line = g_string_new (NULL);
@@ -713,13 +713,13 @@ agui_sse_decoder_init (AguiSseDecoder *self)
 }
 
 /**
- * agui_sse_frame_ref:
+ * _agui_sse_frame_ref:
  * @self: a frame
  *
  * Returns: (transfer full): @self
  */
 AguiSseFrame *
-agui_sse_frame_ref (AguiSseFrame *self)
+_agui_sse_frame_ref (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -729,11 +729,11 @@ agui_sse_frame_ref (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_unref:
+ * _agui_sse_frame_unref:
  * @self: (transfer full): a frame
  */
 void
-agui_sse_frame_unref (AguiSseFrame *self)
+_agui_sse_frame_unref (AguiSseFrame *self)
 {
   g_return_if_fail (self != NULL);
 
@@ -746,7 +746,7 @@ agui_sse_frame_unref (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_get_data:
+ * _agui_sse_frame_get_data:
  * @self: a frame
  *
  * Gets the frame's data: its `data` lines joined with a line feed. The
@@ -756,7 +756,7 @@ agui_sse_frame_unref (AguiSseFrame *self)
  * Returns: the data, never %NULL (possibly empty)
  */
 const char *
-agui_sse_frame_get_data (AguiSseFrame *self)
+_agui_sse_frame_get_data (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -764,14 +764,14 @@ agui_sse_frame_get_data (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_get_data_length:
+ * _agui_sse_frame_get_data_length:
  * @self: a frame
  *
  * Returns: the length of the frame's data in bytes, without the
  *   terminating nul
  */
 gsize
-agui_sse_frame_get_data_length (AguiSseFrame *self)
+_agui_sse_frame_get_data_length (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
@@ -779,7 +779,7 @@ agui_sse_frame_get_data_length (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_get_event:
+ * _agui_sse_frame_get_event:
  * @self: a frame
  *
  * Gets the `event` field of the frame (the last one if it had several).
@@ -789,7 +789,7 @@ agui_sse_frame_get_data_length (AguiSseFrame *self)
  * Returns: (nullable): the event name, or %NULL if the frame had none
  */
 const char *
-agui_sse_frame_get_event (AguiSseFrame *self)
+_agui_sse_frame_get_event (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -797,7 +797,7 @@ agui_sse_frame_get_event (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_get_id:
+ * _agui_sse_frame_get_id:
  * @self: a frame
  *
  * Gets the `id` field seen in this frame. Unlike the standard's last event
@@ -808,7 +808,7 @@ agui_sse_frame_get_event (AguiSseFrame *self)
  * Returns: (nullable): the id, or %NULL if the frame had none
  */
 const char *
-agui_sse_frame_get_id (AguiSseFrame *self)
+_agui_sse_frame_get_id (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -816,7 +816,7 @@ agui_sse_frame_get_id (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_frame_get_retry:
+ * _agui_sse_frame_get_retry:
  * @self: a frame
  *
  * Gets the `retry` field seen in this frame: the reconnection time the
@@ -826,7 +826,7 @@ agui_sse_frame_get_id (AguiSseFrame *self)
  * Returns: the reconnection time, or -1 if the frame had no valid `retry`
  */
 gint64
-agui_sse_frame_get_retry (AguiSseFrame *self)
+_agui_sse_frame_get_retry (AguiSseFrame *self)
 {
   g_return_val_if_fail (self != NULL, -1);
 
@@ -834,7 +834,7 @@ agui_sse_frame_get_retry (AguiSseFrame *self)
 }
 
 /**
- * agui_sse_decoder_new:
+ * _agui_sse_decoder_new:
  *
  * Creates a decoder for one `text/event-stream` body, with the default
  * frame size cap of %AGUI_SSE_DEFAULT_MAX_FRAME_SIZE bytes.
@@ -842,19 +842,19 @@ agui_sse_frame_get_retry (AguiSseFrame *self)
  * Returns: (transfer full): a new decoder
  */
 AguiSseDecoder *
-agui_sse_decoder_new (void)
+_agui_sse_decoder_new (void)
 {
   return g_object_new (AGUI_TYPE_SSE_DECODER, NULL);
 }
 
 /**
- * agui_sse_decoder_get_max_frame_size:
+ * _agui_sse_decoder_get_max_frame_size:
  * @self: a decoder
  *
  * Returns: the frame size cap in bytes
  */
 gsize
-agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self)
+_agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self)
 {
   g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), 0);
 
@@ -862,7 +862,7 @@ agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self)
 }
 
 /**
- * agui_sse_decoder_set_max_frame_size:
+ * _agui_sse_decoder_set_max_frame_size:
  * @self: a decoder
  * @max_frame_size: the cap in bytes, at least 1
  *
@@ -871,7 +871,7 @@ agui_sse_decoder_get_max_frame_size (AguiSseDecoder *self)
  * next byte pushed, also to the frame being read.
  */
 void
-agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
+_agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
                                      gsize           max_frame_size)
 {
   g_return_if_fail (AGUI_IS_SSE_DECODER (self));
@@ -885,7 +885,7 @@ agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
 }
 
 /**
- * agui_sse_decoder_push:
+ * _agui_sse_decoder_push:
  * @self: a decoder
  * @data: (array length=length) (nullable): the next bytes of the body
  * @length: the length of @data
@@ -904,7 +904,7 @@ agui_sse_decoder_set_max_frame_size (AguiSseDecoder *self,
  * Returns: %TRUE on success, %FALSE if @error is set
  */
 gboolean
-agui_sse_decoder_push (AguiSseDecoder  *self,
+_agui_sse_decoder_push (AguiSseDecoder  *self,
                        const guint8    *data,
                        gsize            length,
                        GError         **error)
@@ -926,7 +926,7 @@ agui_sse_decoder_push (AguiSseDecoder  *self,
     {
       if (data[0] != utf8_bom[self->bom_matched])
         {
-          if (!agui_sse_decoder_release_bom (self, error))
+          if (!_agui_sse_decoder_release_bom (self, error))
             return FALSE;
           break;
         }
@@ -941,11 +941,11 @@ agui_sse_decoder_push (AguiSseDecoder  *self,
         }
     }
 
-  return agui_sse_decoder_consume (self, data, length, error);
+  return _agui_sse_decoder_consume (self, data, length, error);
 }
 
 /**
- * agui_sse_decoder_next_frame:
+ * _agui_sse_decoder_next_frame:
  * @self: a decoder
  *
  * Takes the oldest frame not yet taken. Call it until it returns %NULL
@@ -955,7 +955,7 @@ agui_sse_decoder_push (AguiSseDecoder  *self,
  *   complete frame is waiting
  */
 AguiSseFrame *
-agui_sse_decoder_next_frame (AguiSseDecoder *self)
+_agui_sse_decoder_next_frame (AguiSseDecoder *self)
 {
   g_return_val_if_fail (AGUI_IS_SSE_DECODER (self), NULL);
 
@@ -963,7 +963,7 @@ agui_sse_decoder_next_frame (AguiSseDecoder *self)
 }
 
 /**
- * agui_sse_decoder_finish:
+ * _agui_sse_decoder_finish:
  * @self: a decoder
  * @error: return location for a #GError
  *
@@ -978,7 +978,7 @@ agui_sse_decoder_next_frame (AguiSseDecoder *self)
  * Returns: %TRUE on success, %FALSE if @error is set
  */
 gboolean
-agui_sse_decoder_finish (AguiSseDecoder  *self,
+_agui_sse_decoder_finish (AguiSseDecoder  *self,
                          GError         **error)
 {
   gboolean unterminated;
@@ -995,24 +995,24 @@ agui_sse_decoder_finish (AguiSseDecoder  *self,
       return FALSE;
     }
 
-  if (!self->bom_checked && !agui_sse_decoder_release_bom (self, error))
+  if (!self->bom_checked && !_agui_sse_decoder_release_bom (self, error))
     return FALSE;
 
   if (self->utf8_state != UTF8_ACCEPT)
-    return agui_sse_decoder_fail (self, error,
+    return _agui_sse_decoder_fail (self, error,
                                   "The SSE body ends inside a UTF-8 sequence at byte offset %" G_GUINT64_FORMAT,
                                   self->utf8_sequence_start);
 
   if (self->line->len > 0)
     {
-      agui_sse_decoder_process_line (self, self->line->str, self->line->len);
-      agui_sse_decoder_clear_line (self);
+      _agui_sse_decoder_process_line (self, self->line->str, self->line->len);
+      _agui_sse_decoder_clear_line (self);
     }
 
   /* Data with no blank line after it: the body was cut inside a frame,
    * which explains a frame that then does not parse. */
   unterminated = self->has_data;
-  agui_sse_decoder_dispatch (self, unterminated);
+  _agui_sse_decoder_dispatch (self, unterminated);
 
   return TRUE;
 }

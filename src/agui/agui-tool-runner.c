@@ -126,7 +126,7 @@ static gboolean
 fold_answer (AguiToolRunner *self,
              FrontendCall   *call)
 {
-  AguiTranscript *transcript = agui_reducer_get_transcript (self->reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (self->reducer);
   AguiToolCallPart *part = agui_transcript_lookup_tool_call (transcript, call->id);
   g_autofree char *message_id = NULL;
 
@@ -184,7 +184,7 @@ run_call (AguiToolRunner *self,
           FrontendCall   *call)
 {
   AguiTool *tool = agui_tool_registry_lookup (self->tools, call->name);
-  AguiTranscript *transcript = agui_reducer_get_transcript (self->reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (self->reducer);
   AguiToolCallPart *part = agui_transcript_lookup_tool_call (transcript, call->id);
   ToolExecution *execution;
 

@@ -167,8 +167,8 @@ agui_tool_init (AguiTool *self)
 
 /* A tool backed by a function, for agui_tool_new_simple(). */
 
-#define AGUI_TYPE_SIMPLE_TOOL (agui_simple_tool_get_type ())
-G_DECLARE_FINAL_TYPE (AguiSimpleTool, agui_simple_tool, AGUI, SIMPLE_TOOL, AguiTool)
+#define AGUI_TYPE_SIMPLE_TOOL (_agui_simple_tool_get_type ())
+G_DECLARE_FINAL_TYPE (AguiSimpleTool, _agui_simple_tool, AGUI, SIMPLE_TOOL, AguiTool)
 
 struct _AguiSimpleTool
 {
@@ -178,21 +178,21 @@ struct _AguiSimpleTool
   GDestroyNotify  destroy;
 };
 
-G_DEFINE_FINAL_TYPE (AguiSimpleTool, agui_simple_tool, AGUI_TYPE_TOOL)
+G_DEFINE_FINAL_TYPE (AguiSimpleTool, _agui_simple_tool, AGUI_TYPE_TOOL)
 
 static void
-agui_simple_tool_finalize (GObject *object)
+_agui_simple_tool_finalize (GObject *object)
 {
   AguiSimpleTool *self = AGUI_SIMPLE_TOOL (object);
 
   if (self->destroy != NULL)
     self->destroy (self->user_data);
 
-  G_OBJECT_CLASS (agui_simple_tool_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_simple_tool_parent_class)->finalize (object);
 }
 
 static void
-agui_simple_tool_execute_async (AguiTool            *tool,
+_agui_simple_tool_execute_async (AguiTool            *tool,
                                 JsonNode            *arguments,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
@@ -203,7 +203,7 @@ agui_simple_tool_execute_async (AguiTool            *tool,
   GError *error = NULL;
   char *result;
 
-  g_task_set_source_tag (task, agui_simple_tool_execute_async);
+  g_task_set_source_tag (task, _agui_simple_tool_execute_async);
 
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -217,17 +217,17 @@ agui_simple_tool_execute_async (AguiTool            *tool,
 }
 
 static void
-agui_simple_tool_class_init (AguiSimpleToolClass *klass)
+_agui_simple_tool_class_init (AguiSimpleToolClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AguiToolClass *tool_class = AGUI_TOOL_CLASS (klass);
 
-  object_class->finalize = agui_simple_tool_finalize;
-  tool_class->execute_async = agui_simple_tool_execute_async;
+  object_class->finalize = _agui_simple_tool_finalize;
+  tool_class->execute_async = _agui_simple_tool_execute_async;
 }
 
 static void
-agui_simple_tool_init (AguiSimpleTool *self)
+_agui_simple_tool_init (AguiSimpleTool *self)
 {
 }
 

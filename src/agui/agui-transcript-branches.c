@@ -383,7 +383,7 @@ activate (AguiTranscript *self,
   if (state != NULL)
     _agui_transcript_take_state (self, g_steal_pointer (&state));
   if (run_state == NULL)
-    run_state = agui_run_state_new_idle ();
+    run_state = _agui_run_state_new_idle ();
   _agui_transcript_set_run_state (self, run_state);
   times_from_marks (self, from);
 }
@@ -698,7 +698,7 @@ leaf_run_state (JsonObject *leaf)
     if (g_strcmp0 (agui_stage_to_string (s), reason) == 0)
       stage = s;
 
-  return agui_run_state_new_failed (get_string (leaf, "threadId") ?: "", get_string (leaf, "runId") ?: "",
+  return _agui_run_state_new_failed (get_string (leaf, "threadId") ?: "", get_string (leaf, "runId") ?: "",
                                     get_string (leaf, "error") ?: "", NULL, stage);
 }
 
@@ -778,7 +778,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
   if (agui_run_state_get_status (self->run_state) == AGUI_RUN_FAILED &&
       g_strcmp0 (get_string (chosen_leaf, "status"), "COMPLETED") == 0)
     {
-      g_autoptr(AguiRunState) idle = agui_run_state_new_idle ();
+      g_autoptr(AguiRunState) idle = _agui_run_state_new_idle ();
 
       _agui_transcript_set_run_state (self, idle);
     }

@@ -610,7 +610,7 @@ agui_transcript_init (AguiTranscript *self)
                                                   (GDestroyNotify) tool_call_entry_free);
   _agui_json_value_set_object (&self->state_doc, 0);
   self->state_size = 2;
-  self->run_state = agui_run_state_new_idle ();
+  self->run_state = _agui_run_state_new_idle ();
   self->pending_interrupts = json_array_new ();
   self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
   self->steps = g_new0 (char *, 1);

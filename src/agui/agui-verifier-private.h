@@ -10,13 +10,13 @@
 
 G_BEGIN_DECLS
 
-#define AGUI_TYPE_VERIFIER (agui_verifier_get_type ())
-G_DECLARE_FINAL_TYPE (AguiVerifier, agui_verifier, AGUI, VERIFIER, GObject)
+#define AGUI_TYPE_VERIFIER (_agui_verifier_get_type ())
+G_DECLARE_FINAL_TYPE (AguiVerifier, _agui_verifier, AGUI, VERIFIER, GObject)
 
-AguiVerifier *agui_verifier_new    (void);
-gboolean      agui_verifier_check  (AguiVerifier  *self,
+AguiVerifier *_agui_verifier_new    (void);
+gboolean      _agui_verifier_check  (AguiVerifier  *self,
                                     AguiEvent     *event,
                                     GError       **error);
-void          agui_verifier_reset  (AguiVerifier  *self);
+void          _agui_verifier_reset  (AguiVerifier  *self);
 
 G_END_DECLS

@@ -26,7 +26,7 @@
  * a new stream.
  *
  * ```c
- * if (!agui_verifier_check (verifier, event, &error))
+ * if (!_agui_verifier_check (verifier, event, &error))
  *   return fail_run (error);
  * apply (event);
  * ```
@@ -80,7 +80,7 @@ struct _AguiVerifier
   guint        run_errored : 1;
 };
 
-G_DEFINE_FINAL_TYPE (AguiVerifier, agui_verifier, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (AguiVerifier, _agui_verifier, G_TYPE_OBJECT)
 
 static void
 ordered_set_init (OrderedSet *set)
@@ -1141,7 +1141,7 @@ check_event (AguiVerifier  *self,
 }
 
 static void
-agui_verifier_finalize (GObject *object)
+_agui_verifier_finalize (GObject *object)
 {
   AguiVerifier *self = (AguiVerifier *) object;
 
@@ -1160,19 +1160,19 @@ agui_verifier_finalize (GObject *object)
   g_clear_pointer (&self->activity_owners, g_hash_table_unref);
   g_clear_pointer (&self->reasoning_owners, g_hash_table_unref);
 
-  G_OBJECT_CLASS (agui_verifier_parent_class)->finalize (object);
+  G_OBJECT_CLASS (_agui_verifier_parent_class)->finalize (object);
 }
 
 static void
-agui_verifier_class_init (AguiVerifierClass *klass)
+_agui_verifier_class_init (AguiVerifierClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = agui_verifier_finalize;
+  object_class->finalize = _agui_verifier_finalize;
 }
 
 static void
-agui_verifier_init (AguiVerifier *self)
+_agui_verifier_init (AguiVerifier *self)
 {
   ordered_set_init (&self->text_messages);
   ordered_set_init (&self->tool_calls);
@@ -1197,19 +1197,19 @@ agui_verifier_init (AguiVerifier *self)
 }
 
 /**
- * agui_verifier_new:
+ * _agui_verifier_new:
  *
  * Returns: (transfer full): a verifier expecting the first event of a
  *   stream
  */
 AguiVerifier *
-agui_verifier_new (void)
+_agui_verifier_new (void)
 {
   return g_object_new (AGUI_TYPE_VERIFIER, NULL);
 }
 
 /**
- * agui_verifier_check:
+ * _agui_verifier_check:
  * @self: a verifier
  * @event: the next event of the stream, after chunk expansion
  * @error: return location for a #GError
@@ -1223,7 +1223,7 @@ agui_verifier_new (void)
  * Returns: %TRUE if @event is allowed here, %FALSE with @error set otherwise
  */
 gboolean
-agui_verifier_check (AguiVerifier  *self,
+_agui_verifier_check (AguiVerifier  *self,
                      AguiEvent     *event,
                      GError       **error)
 {
@@ -1242,14 +1242,14 @@ agui_verifier_check (AguiVerifier  *self,
 }
 
 /**
- * agui_verifier_reset:
+ * _agui_verifier_reset:
  * @self: a verifier
  *
  * Forgets everything, runs included, so that the next event is checked
  * as the first of a new stream.
  */
 void
-agui_verifier_reset (AguiVerifier *self)
+_agui_verifier_reset (AguiVerifier *self)
 {
   g_return_if_fail (AGUI_IS_VERIFIER (self));
 

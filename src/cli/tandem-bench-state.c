@@ -374,20 +374,20 @@ bench_state_front_deltas (guint count)
 static gboolean
 bench_activity (guint count)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiEvent) snapshot = NULL;
   g_autoptr(AguiEvent) add = NULL;
   g_autoptr(AguiEvent) churn = NULL;
   g_autoptr(GString) json = g_string_new ("{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\","
                                           "\"activityType\":\"plan\",\"patch\":[");
-  AguiTranscript *transcript = agui_reducer_get_transcript (reducer);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   AguiActivityPart *part;
   JsonNode *content;
   double start;
 
   snapshot = agui_event_new_from_string ("{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\","
                                          "\"activityType\":\"plan\",\"content\":{\"a\":[]}}", -1, NULL);
-  agui_reducer_apply (reducer, snapshot);
+  _agui_reducer_apply (reducer, snapshot);
   add = agui_event_new_from_string ("{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\","
                                     "\"patch\":[{\"op\":\"add\",\"path\":\"/a/0\",\"value\":7}]}", -1, NULL);
   for (guint i = 0; i < count; i++)
@@ -404,11 +404,11 @@ bench_activity (guint count)
 
   start = cpu_seconds ();
   for (guint i = 0; i < count; i++)
-    agui_reducer_apply (reducer, add);
+    _agui_reducer_apply (reducer, add);
   report ("add /a/0 as separate deltas (activity)", count, cpu_seconds () - start);
 
   start = cpu_seconds ();
-  agui_reducer_apply (reducer, churn);
+  _agui_reducer_apply (reducer, churn);
   report ("move, copy, test and remove /a/0 (activity)", 5 * count, cpu_seconds () - start);
 
   part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (_agui_transcript_lookup_record (transcript, "a"),
@@ -426,7 +426,7 @@ bench_activity (guint count)
 static gboolean
 bench_steps (guint count)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   double start;
 
@@ -446,13 +446,13 @@ bench_steps (guint count)
   start = cpu_seconds ();
   for (guint i = 0; i < events->len; i++)
     {
-      agui_reducer_apply (reducer, g_ptr_array_index (events, i));
+      _agui_reducer_apply (reducer, g_ptr_array_index (events, i));
       if (i == count)
-        g_assert (g_strv_length ((char **) agui_transcript_get_steps (agui_reducer_get_transcript (reducer))) == count);
+        g_assert (g_strv_length ((char **) agui_transcript_get_steps (_agui_reducer_get_transcript (reducer))) == count);
     }
   report ("STEP_STARTED then STEP_FINISHED, oldest first", 2 * count, cpu_seconds () - start);
 
-  if (agui_transcript_get_steps (agui_reducer_get_transcript (reducer))[0] != NULL)
+  if (agui_transcript_get_steps (_agui_reducer_get_transcript (reducer))[0] != NULL)
     {
       g_printerr ("tandem-cli: steps were left open\n");
       return FALSE;

@@ -116,7 +116,7 @@ fold (const char *path,
   wall_start = g_get_monotonic_time ();
 
   _agui_event_parser_set_reference_by_default (run->reference);
-  reducer = agui_reducer_new (NULL);
+  reducer = _agui_reducer_new (NULL);
   pipeline = _agui_pipeline_new (reducer);
   _agui_event_parser_set_reference_by_default (FALSE);
   _agui_pipeline_set_callbacks (pipeline, count_event_cb, NULL, &run->events);

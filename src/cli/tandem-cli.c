@@ -331,7 +331,7 @@ command_fold (int    argc,
       return 2;
     }
 
-  reducer = agui_reducer_new (NULL);
+  reducer = _agui_reducer_new (NULL);
   _agui_reducer_set_max_state_size (reducer, max_size);
   g_signal_connect (reducer, "warning", G_CALLBACK (print_warning_cb), &n_warnings);
   pipeline = _agui_pipeline_new (reducer);
@@ -343,8 +343,8 @@ command_fold (int    argc,
     g_printerr ("tandem-cli: %u warnings in all, listed in the output\n", n_warnings);
 
   error = pipeline_dup_error (pipeline);
-  output = tandem_cli_transcript_json (agui_reducer_get_transcript (reducer), error);
-  warnings = agui_reducer_get_warnings (reducer);
+  output = tandem_cli_transcript_json (_agui_reducer_get_transcript (reducer), error);
+  warnings = _agui_reducer_get_warnings (reducer);
   warnings_json = json_array_sized_new (warnings->len);
   for (guint i = 0; i < warnings->len; i++)
     json_array_add_string_element (warnings_json, g_ptr_array_index (warnings, i));

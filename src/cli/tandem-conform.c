@@ -296,7 +296,7 @@ tandem_conform_run (const char           *path,
       !agui_transcript_load_messages (transcript, json_object_get_array_member (setup, "messages"), error))
     return FALSE;
 
-  reducer = agui_reducer_new (transcript);
+  reducer = _agui_reducer_new (transcript);
   if (setup && json_object_has_member (setup, "state"))
     {
       g_autoptr(AguiEvent) snapshot = NULL;
@@ -306,7 +306,7 @@ tandem_conform_run (const char           *path,
       snapshot = agui_event_new (AGUI_EVENT_STATE_SNAPSHOT, members, error);
       if (snapshot == NULL)
         return FALSE;
-      agui_reducer_apply (reducer, snapshot);
+      _agui_reducer_apply (reducer, snapshot);
     }
 
   if (setup && json_object_has_member (setup, "pendingInterrupts"))
@@ -326,7 +326,7 @@ tandem_conform_run (const char           *path,
           finished = agui_event_new (AGUI_EVENT_RUN_FINISHED, members, error);
           if (finished == NULL)
             return FALSE;
-          agui_reducer_apply (reducer, finished);
+          _agui_reducer_apply (reducer, finished);
         }
       else
         json_object_unref (members);
@@ -362,7 +362,7 @@ tandem_conform_run (const char           *path,
 
       run_error = g_error_new_literal (AGUI_ERROR, AGUI_ERROR_HTTP_STATUS, text);
       stage = AGUI_STAGE_TRANSPORT;
-      agui_reducer_fail (reducer, run_error);
+      _agui_reducer_fail (reducer, run_error);
     }
 
   if (run_error == NULL)

@@ -53,14 +53,14 @@ apply (Stream        *stream,
 
   event = agui_event_new (type, members, &error);
   FUZZ_CHECK (event != NULL, "the event is refused: %s", error->message);
-  agui_reducer_apply (stream->reducer, event);
+  _agui_reducer_apply (stream->reducer, event);
 }
 
 static void
 stream_init (Stream *stream)
 {
   stream->transcript = agui_transcript_new ();
-  stream->reducer = agui_reducer_new (stream->transcript);
+  stream->reducer = _agui_reducer_new (stream->transcript);
   stream->blocks = tandem_block_list_new (stream->transcript);
   stream->models = g_hash_table_new_full (NULL, NULL, g_object_unref,
                                           (GDestroyNotify) tandem_markdown_model_free);

@@ -69,7 +69,7 @@ static void
 fold (Collected *collected,
       gboolean   complete)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new (reducer);
   g_autoptr(JsonObject) started = json_object_new ();
   g_autoptr(JsonObject) ended = json_object_new ();

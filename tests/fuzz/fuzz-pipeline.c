@@ -54,8 +54,8 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autoptr(AguiReducer) reducer = agui_reducer_new (NULL);
-  g_autoptr(AguiReducer) refold = agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autoptr(AguiReducer) refold = _agui_reducer_new (NULL);
   g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new (reducer);
   g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   g_autoptr(GPtrArray) compacted = NULL;
@@ -77,7 +77,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (offset >= size)
     _agui_pipeline_finish (pipeline);
 
-  if (!(folded = describe (agui_reducer_get_transcript (reducer))))
+  if (!(folded = describe (_agui_reducer_get_transcript (reducer))))
     return 0;
 
   compacted = _agui_event_compactor_compact (applied);
@@ -94,10 +94,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       read_back = _agui_json_parse (row, -1, &error);
       FUZZ_CHECK (read_back != NULL, "a stored event does not read back: %s", error->message);
       reread = _agui_event_new_trusted (agui_event_get_event_type (event), json_node_dup_object (read_back));
-      agui_reducer_apply (refold, reread);
+      _agui_reducer_apply (refold, reread);
     }
 
-  refolded = describe (agui_reducer_get_transcript (refold));
+  refolded = describe (_agui_reducer_get_transcript (refold));
   FUZZ_CHECK (g_strcmp0 (folded, refolded) == 0,
               "the stored log folds differently:\n%s\nvs\n%s", folded, refolded);
 

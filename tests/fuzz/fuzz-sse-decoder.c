@@ -19,7 +19,7 @@ decode (const uint8_t *data,
         gboolean       chunked,
         gboolean      *failed)
 {
-  g_autoptr(AguiSseDecoder) decoder = agui_sse_decoder_new ();
+  g_autoptr(AguiSseDecoder) decoder = _agui_sse_decoder_new ();
   g_autoptr(GString) frames = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   gboolean ok = TRUE;
@@ -27,28 +27,28 @@ decode (const uint8_t *data,
   AguiSseFrame *frame;
 
   /* A small cap, so the over-cap path is reached too. */
-  agui_sse_decoder_set_max_frame_size (decoder, 1024);
+  _agui_sse_decoder_set_max_frame_size (decoder, 1024);
 
   while (ok && offset < size)
     {
       /* The chunk sizes come from the data itself: 1 to 8 bytes. */
       size_t length = chunked ? MIN (size - offset, (size_t) (data[offset] % 8) + 1) : size;
 
-      ok = agui_sse_decoder_push (decoder, data + offset, length, &error);
+      ok = _agui_sse_decoder_push (decoder, data + offset, length, &error);
       offset += length;
     }
   if (ok)
-    ok = agui_sse_decoder_finish (decoder, &error);
+    ok = _agui_sse_decoder_finish (decoder, &error);
 
-  while ((frame = agui_sse_decoder_next_frame (decoder)) != NULL)
+  while ((frame = _agui_sse_decoder_next_frame (decoder)) != NULL)
     {
       g_string_append_printf (frames, "[%s|%s|%" G_GINT64_FORMAT "|",
-                              agui_sse_frame_get_event (frame) ? agui_sse_frame_get_event (frame) : "-",
-                              agui_sse_frame_get_id (frame) ? agui_sse_frame_get_id (frame) : "-",
-                              agui_sse_frame_get_retry (frame));
-      g_string_append_len (frames, agui_sse_frame_get_data (frame), agui_sse_frame_get_data_length (frame));
+                              _agui_sse_frame_get_event (frame) ? _agui_sse_frame_get_event (frame) : "-",
+                              _agui_sse_frame_get_id (frame) ? _agui_sse_frame_get_id (frame) : "-",
+                              _agui_sse_frame_get_retry (frame));
+      g_string_append_len (frames, _agui_sse_frame_get_data (frame), _agui_sse_frame_get_data_length (frame));
       g_string_append (frames, "]\n");
-      agui_sse_frame_unref (frame);
+      _agui_sse_frame_unref (frame);
     }
 
   *failed = !ok;
