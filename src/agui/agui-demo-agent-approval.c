@@ -198,7 +198,7 @@ read_approval (DemoInterrupt  *interrupt,
   if (JSON_NODE_HOLDS_OBJECT (member))
     {
       edits = json_node_get_object (member);
-      edited_folder = _agui_demo_object_string (edits, "folder");
+      edited_folder = _agui_json_object_get_string (edits, "folder");
     }
 
   /* editedArgs replaces the arguments whole (rule 10), so it must be
@@ -241,7 +241,7 @@ plan_settle (DemoRun       *run,
   gint64 keep_days = 0;
   JsonObject *result;
 
-  if (g_strcmp0 (_agui_demo_object_string (entry, "status"), "cancelled") == 0)
+  if (g_strcmp0 (_agui_json_object_get_string (entry, "status"), "cancelled") == 0)
     {
       _agui_demo_plan_tool_result (run, interrupt->tool_call_id,
                                    _agui_demo_string_members ("status", "cancelled",
@@ -293,8 +293,8 @@ has_tool_answer (JsonArray  *messages,
     {
       JsonObject *message = _agui_demo_array_object (messages, i);
 
-      if (message != NULL && g_strcmp0 (_agui_demo_object_string (message, "role"), "tool") == 0 &&
-          g_strcmp0 (_agui_demo_object_string (message, "toolCallId"), tool_call_id) == 0)
+      if (message != NULL && g_strcmp0 (_agui_json_object_get_string (message, "role"), "tool") == 0 &&
+          g_strcmp0 (_agui_json_object_get_string (message, "toolCallId"), tool_call_id) == 0)
         return TRUE;
     }
 
@@ -327,24 +327,24 @@ recover_interrupt (DemoRun    *run,
           gint64 keep_days;
 
           if (metadata == NULL || !JSON_NODE_HOLDS_OBJECT (metadata) ||
-              g_strcmp0 (_agui_demo_object_string (json_node_get_object (metadata), "interruptId"), interrupt_id) != 0 ||
+              g_strcmp0 (_agui_json_object_get_string (json_node_get_object (metadata), "interruptId"), interrupt_id) != 0 ||
               function == NULL || !JSON_NODE_HOLDS_OBJECT (function) ||
-              g_strcmp0 (_agui_demo_object_string (json_node_get_object (function), "name"), ARCHIVE_TOOL) != 0 ||
-              _agui_demo_object_string (call, "id") == NULL)
+              g_strcmp0 (_agui_json_object_get_string (json_node_get_object (function), "name"), ARCHIVE_TOOL) != 0 ||
+              _agui_json_object_get_string (call, "id") == NULL)
             continue;
 
-          arguments = json_from_string (_agui_demo_object_string (json_node_get_object (function), "arguments"), NULL);
+          arguments = json_from_string (_agui_json_object_get_string (json_node_get_object (function), "arguments"), NULL);
           if (arguments == NULL || !JSON_NODE_HOLDS_OBJECT (arguments) ||
-              !(folder = _agui_demo_object_string (json_node_get_object (arguments), "folder")) ||
+              !(folder = _agui_json_object_get_string (json_node_get_object (arguments), "folder")) ||
               !read_integer (json_object_get_member (json_node_get_object (arguments), "keepDays"), &keep_days))
             return NULL;
 
-          expires_at = _agui_demo_object_string (json_node_get_object (metadata), "expiresAt");
+          expires_at = _agui_json_object_get_string (json_node_get_object (metadata), "expiresAt");
 
           interrupt = g_new0 (DemoInterrupt, 1);
           interrupt->id = g_strdup (interrupt_id);
           interrupt->thread_id = g_strdup (run->thread_id);
-          interrupt->tool_call_id = g_strdup (_agui_demo_object_string (call, "id"));
+          interrupt->tool_call_id = g_strdup (_agui_json_object_get_string (call, "id"));
           interrupt->folder = g_strdup (folder);
           interrupt->keep_days = keep_days;
           interrupt->expires_at = expires_at ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
@@ -363,8 +363,8 @@ recover_interrupt (DemoRun    *run,
 static JsonNode *
 answer_node (JsonObject *entry)
 {
-  JsonObject *answer = _agui_demo_string_members ("interruptId", _agui_demo_object_string (entry, "interruptId"),
-                                                  "status", _agui_demo_object_string (entry, "status"),
+  JsonObject *answer = _agui_demo_string_members ("interruptId", _agui_json_object_get_string (entry, "interruptId"),
+                                                  "status", _agui_json_object_get_string (entry, "status"),
                                                   NULL);
   JsonNode *payload = json_object_get_member (entry, "payload");
   JsonNode *node;
@@ -398,8 +398,8 @@ check_resume (DemoRun     *run,
   for (guint i = 0; i < json_array_get_length (resume); i++)
     {
       JsonObject *entry = _agui_demo_array_object (resume, i);
-      const char *id = entry ? _agui_demo_object_string (entry, "interruptId") : NULL;
-      const char *status = entry ? _agui_demo_object_string (entry, "status") : NULL;
+      const char *id = entry ? _agui_json_object_get_string (entry, "interruptId") : NULL;
+      const char *status = entry ? _agui_json_object_get_string (entry, "status") : NULL;
       DemoInterrupt *interrupt = id ? g_hash_table_lookup (run->agent->interrupts, id) : NULL;
       g_autoptr(JsonNode) answer = NULL;
 

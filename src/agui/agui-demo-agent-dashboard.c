@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include "agui-json-private.h"
 #include "agui-demo-agent-private.h"
 
 /* The dashboard: a small A2UI surface, in the v0.8 shapes the A2UI
@@ -115,7 +116,7 @@ _agui_demo_plan_dashboard_answer (DemoRun    *run,
   JsonNode *remind = context ? json_object_get_member (context, "remind") : NULL;
   JsonNode *mood = context ? json_object_get_member (context, "mood") : NULL;
   const char *mood_name = "calm";
-  const char *name = _agui_demo_object_string (user_action, "name");
+  const char *name = _agui_json_object_get_string (user_action, "name");
   double hours = 0;
   JsonObject *update;
   JsonObject *operation;

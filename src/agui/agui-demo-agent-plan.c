@@ -360,18 +360,6 @@ _agui_demo_content_text (JsonNode *content)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-const char *
-_agui_demo_object_string (JsonObject *object,
-                          const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 JsonArray *
 _agui_demo_object_array (JsonObject *object,
                          const char *name)
@@ -403,7 +391,7 @@ _agui_demo_declares_tool (JsonObject *input,
     {
       JsonObject *tool = _agui_demo_array_object (tools, i);
 
-      if (tool != NULL && g_strcmp0 (_agui_demo_object_string (tool, "name"), name) == 0)
+      if (tool != NULL && g_strcmp0 (_agui_json_object_get_string (tool, "name"), name) == 0)
         return TRUE;
     }
 
@@ -421,7 +409,7 @@ _agui_demo_called_tool_name (JsonArray  *messages,
       JsonObject *message = _agui_demo_array_object (messages, i);
       JsonArray *calls;
 
-      if (message == NULL || g_strcmp0 (_agui_demo_object_string (message, "role"), "assistant") != 0 ||
+      if (message == NULL || g_strcmp0 (_agui_json_object_get_string (message, "role"), "assistant") != 0 ||
           !(calls = _agui_demo_object_array (message, "toolCalls")))
         continue;
 
@@ -430,12 +418,12 @@ _agui_demo_called_tool_name (JsonArray  *messages,
           JsonObject *call = _agui_demo_array_object (calls, j);
           JsonNode *function;
 
-          if (call == NULL || g_strcmp0 (_agui_demo_object_string (call, "id"), tool_call_id) != 0)
+          if (call == NULL || g_strcmp0 (_agui_json_object_get_string (call, "id"), tool_call_id) != 0)
             continue;
 
           function = json_object_get_member (call, "function");
           if (function != NULL && JSON_NODE_HOLDS_OBJECT (function))
-            return _agui_demo_object_string (json_node_get_object (function), "name");
+            return _agui_json_object_get_string (json_node_get_object (function), "name");
         }
     }
 
@@ -482,7 +470,7 @@ _agui_demo_describe_time_result (const char *content)
 
       for (guint i = 0; i < G_N_ELEMENTS (names); i++)
         {
-          const char *value = _agui_demo_object_string (json_node_get_object (node), names[i]);
+          const char *value = _agui_json_object_get_string (json_node_get_object (node), names[i]);
           g_autoptr(GDateTime) time = NULL;
 
           if (value == NULL)

@@ -112,8 +112,6 @@ void        _agui_demo_plan_demo_state      (DemoRun    *run,
                                              gboolean    as_snapshot);
 JsonObject *_agui_demo_stage_changes        (const char *stage);
 char       *_agui_demo_content_text         (JsonNode *content);
-const char *_agui_demo_object_string        (JsonObject *object,
-                                             const char *name);
 JsonArray  *_agui_demo_object_array         (JsonObject *object,
                                              const char *name);
 JsonObject *_agui_demo_array_object         (JsonArray *array,

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "agui-json-private.h"
 #include "agui-demo-agent-private.h"
 
 #define TIME_TOOL "get_current_time"
@@ -170,7 +171,7 @@ plan_time_answer (DemoRun    *run,
                   JsonObject *tool_message)
 {
   g_autofree char *content = _agui_demo_content_text (json_object_get_member (tool_message, "content"));
-  const char *failure = _agui_demo_object_string (tool_message, "error");
+  const char *failure = _agui_json_object_get_string (tool_message, "error");
   g_autofree char *lead = NULL;
 
   _agui_demo_plan_demo_state (run, _agui_demo_stage_changes ("asking"), FALSE);
@@ -225,7 +226,7 @@ _agui_demo_plan_run (DemoRun    *run,
 
   if (json_array_get_length (messages) > 0)
     last = _agui_demo_array_object (messages, json_array_get_length (messages) - 1);
-  role = last ? _agui_demo_object_string (last, "role") : NULL;
+  role = last ? _agui_json_object_get_string (last, "role") : NULL;
 
   if (_agui_demo_a2ui_user_action (input) != NULL)
     {
@@ -253,7 +254,7 @@ _agui_demo_plan_run (DemoRun    *run,
         plan_answer (run, input, text);
     }
   else if (g_strcmp0 (role, "tool") == 0 &&
-           g_strcmp0 (_agui_demo_called_tool_name (messages, _agui_demo_object_string (last, "toolCallId")), TIME_TOOL) == 0)
+           g_strcmp0 (_agui_demo_called_tool_name (messages, _agui_json_object_get_string (last, "toolCallId")), TIME_TOOL) == 0)
     {
       plan_time_answer (run, last);
     }

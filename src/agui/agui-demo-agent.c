@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-json-private.h"
 #include "agui-demo-agent-private.h"
 
 /**
@@ -267,8 +268,8 @@ run_new (AguiDemoAgent *self,
   run->context = g_main_context_ref_thread_default ();
   run->delay = self->delay;
   g_queue_init (&run->beats);
-  run->thread_id = g_strdup (_agui_demo_object_string (input, "threadId"));
-  run->run_id = g_strdup (_agui_demo_object_string (input, "runId"));
+  run->thread_id = g_strdup (_agui_json_object_get_string (input, "threadId"));
+  run->run_id = g_strdup (_agui_json_object_get_string (input, "runId"));
   if (state != NULL)
     _agui_json_value_set_node (&run->state, state);
 
@@ -276,7 +277,7 @@ run_new (AguiDemoAgent *self,
     {
       JsonObject *message = _agui_demo_array_object (messages, i);
 
-      if (message != NULL && g_strcmp0 (_agui_demo_object_string (message, "role"), "user") == 0)
+      if (message != NULL && g_strcmp0 (_agui_json_object_get_string (message, "role"), "user") == 0)
         run->turns++;
     }
 
@@ -289,8 +290,8 @@ check_input (JsonObject  *input,
              GError     **error)
 {
   static const char * const arrays[] = { "messages", "tools", "resume" };
-  const char *thread_id = _agui_demo_object_string (input, "threadId");
-  const char *run_id = _agui_demo_object_string (input, "runId");
+  const char *thread_id = _agui_json_object_get_string (input, "threadId");
+  const char *run_id = _agui_json_object_get_string (input, "runId");
 
   if (thread_id == NULL || thread_id[0] == '\0' || run_id == NULL || run_id[0] == '\0')
     {

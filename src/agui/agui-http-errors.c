@@ -120,18 +120,6 @@ _agui_http_quote_body (const guint8 *body,
   return g_steal_pointer (&text);
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* What the common server frameworks put in an error body: FastAPI's
  * {"detail": "…"} or {"detail": [{"msg": "…"}]}, Express's and Hono's
  * {"message": "…"} or {"error": "…"}, OpenAI-style {"error": {"message"}}. */
@@ -161,7 +149,7 @@ reason_from_node (JsonNode *node,
   object = json_node_get_object (node);
   for (guint i = 0; names[i] != NULL; i++)
     {
-      const char *text = string_member (object, names[i]);
+      const char *text = _agui_json_object_get_string (object, names[i]);
 
       if (text != NULL && text[0] != '\0')
         return text;

@@ -247,19 +247,6 @@ _agui_json_patch_prefix_error (GError     **error,
                                 "operation %u (%s %s): ", position, op, path);
 }
 
-static const char *
-member_get_string (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* The members of the patch's operation @position, borrowed from
  * @element; @value is NULL when the operation has none. */
 gboolean
@@ -281,9 +268,9 @@ _agui_json_patch_read_operation (JsonNode     *element,
     }
 
   operation = json_node_get_object (element);
-  *op = member_get_string (operation, "op");
-  *path = member_get_string (operation, "path");
-  *from = member_get_string (operation, "from");
+  *op = _agui_json_object_get_string (operation, "op");
+  *path = _agui_json_object_get_string (operation, "path");
+  *from = _agui_json_object_get_string (operation, "from");
   *value = json_object_get_member (operation, "value");
 
   if (*op == NULL)

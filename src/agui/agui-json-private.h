@@ -88,17 +88,37 @@ void      _agui_json_object_merge   (JsonObject *target,
 JsonNode *_agui_json_node_new_object (JsonObject *object);
 JsonNode *_agui_json_node_new_array  (JsonArray  *array);
 
-/* The string member @name of @object, %NULL when absent or not a string. */
+/* The member @name of @object when it is of that kind; %NULL when it is
+ * absent, of another kind, or @object is %NULL. Agent data is mistyped
+ * at will, and json-glib's own getters are critical on it. */
 static inline const char *
 _agui_json_object_get_string (JsonObject *object,
                               const char *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
 
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
     return NULL;
 
   return json_node_get_string (node);
+}
+
+static inline JsonObject *
+_agui_json_object_get_object (JsonObject *object,
+                              const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static inline JsonArray *
+_agui_json_object_get_array (JsonObject *object,
+                             const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
 G_END_DECLS

@@ -186,11 +186,11 @@ dup_server_message (const guint8 *data,
       const char *message = NULL;
 
       if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
-        message = _agui_openai_get_string (json_node_get_object (error), "message");
+        message = _agui_json_object_get_string (json_node_get_object (error), "message");
       else if (error != NULL)
-        message = _agui_openai_get_string (object, "error");
+        message = _agui_json_object_get_string (object, "error");
       if (message == NULL)
-        message = _agui_openai_get_string (object, "message") ?: _agui_openai_get_string (object, "detail");
+        message = _agui_json_object_get_string (object, "message") ?: _agui_json_object_get_string (object, "detail");
       if (message != NULL && message[0] != '\0')
         return g_strdup (message);
     }
@@ -699,9 +699,9 @@ agui_openai_agent_run_async (AguiTransport       *transport,
   run->headers = g_ptr_array_ref (self->headers);
   run->stream = agui_event_stream_new ();
   run->cancellable = g_object_ref (agui_event_stream_get_cancellable (run->stream));
-  run->thread_id = g_strdup (_agui_openai_get_string (input, "threadId"));
+  run->thread_id = g_strdup (_agui_json_object_get_string (input, "threadId"));
   run_id = g_uuid_string_random ();
-  run->run_id = g_strdup (_agui_openai_get_string (input, "runId") ?: run_id);
+  run->run_id = g_strdup (_agui_json_object_get_string (input, "runId") ?: run_id);
   run->declared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   run->request = json_object_new ();
@@ -924,7 +924,7 @@ on_models_cb (GObject      *object,
   if (length > MODELS_BODY_MAX ||
       !(node = _agui_json_parse ((const char *) raw, length, NULL)) ||
       !JSON_NODE_HOLDS_OBJECT (node) ||
-      !(data = _agui_openai_get_array (json_node_get_object (node), "data")))
+      !(data = _agui_json_object_get_array (json_node_get_object (node), "data")))
     {
       g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED,
                                "%s is not a list of models: is %s the base URL of an "
@@ -939,7 +939,7 @@ on_models_cb (GObject      *object,
       JsonNode *element = json_array_get_element (data, i);
       const char *id;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) && (id = _agui_openai_get_string (json_node_get_object (element), "id")))
+      if (JSON_NODE_HOLDS_OBJECT (element) && (id = _agui_json_object_get_string (json_node_get_object (element), "id")))
         g_ptr_array_add (names, g_strdup (id));
     }
   g_ptr_array_sort (names, compare_names);

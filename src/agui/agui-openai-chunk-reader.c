@@ -363,36 +363,6 @@ tool_call_start (AguiOpenaiChunkReader *self,
     }
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 static gboolean
 get_int (JsonObject *object,
          const char *name,
@@ -412,7 +382,7 @@ tool_call_find (AguiOpenaiChunkReader *self,
                 JsonObject            *piece,
                 guint                  position)
 {
-  const char *id = get_string (piece, "id");
+  const char *id = _agui_json_object_get_string (piece, "id");
   gint64 index;
   ToolCall *call;
 
@@ -451,10 +421,10 @@ tool_call_piece (AguiOpenaiChunkReader *self,
                  JsonObject            *piece,
                  guint                  position)
 {
-  JsonObject *function = get_object (piece, "function");
+  JsonObject *function = _agui_json_object_get_object (piece, "function");
   JsonNode *arguments = function ? json_object_get_member (function, "arguments") : NULL;
-  const char *id = get_string (piece, "id");
-  const char *name = get_string (function, "name");
+  const char *id = _agui_json_object_get_string (piece, "id");
+  const char *name = _agui_json_object_get_string (function, "name");
   g_autofree char *printed = NULL;
   const char *delta = NULL;
   ToolCall *call;
@@ -504,8 +474,8 @@ read_error (AguiOpenaiChunkReader *self,
       JsonObject *object = json_node_get_object (error);
       gint64 number;
 
-      message = get_string (object, "message");
-      code = get_string (object, "code") ?: get_string (object, "type");
+      message = _agui_json_object_get_string (object, "message");
+      code = _agui_json_object_get_string (object, "code") ?: _agui_json_object_get_string (object, "type");
       if (code == NULL && get_int (object, "code", &number))
         code = printed = g_strdup_printf ("%" G_GINT64_FORMAT, number);
     }
@@ -523,15 +493,15 @@ static void
 read_chunk (AguiOpenaiChunkReader *self,
             JsonObject            *chunk)
 {
-  JsonArray *choices = get_array (chunk, "choices");
-  JsonObject *usage = get_object (chunk, "usage");
+  JsonArray *choices = _agui_json_object_get_array (chunk, "choices");
+  JsonObject *usage = _agui_json_object_get_object (chunk, "usage");
   JsonObject *choice = NULL;
   JsonObject *delta;
   JsonArray *tool_calls;
   const char *finish_reason;
 
-  if (get_string (chunk, "model") != NULL && self->model == NULL)
-    self->model = g_strdup (get_string (chunk, "model"));
+  if (_agui_json_object_get_string (chunk, "model") != NULL && self->model == NULL)
+    self->model = g_strdup (_agui_json_object_get_string (chunk, "model"));
 
   if (usage != NULL)
     {
@@ -557,16 +527,16 @@ read_chunk (AguiOpenaiChunkReader *self,
 
   /* A server that ignores `stream` and answers with whole messages
    * in its chunks is read the same way. */
-  delta = get_object (choice, "delta") ?: get_object (choice, "message");
+  delta = _agui_json_object_get_object (choice, "delta") ?: _agui_json_object_get_object (choice, "message");
 
-  reasoning_append (self, get_string (delta, "reasoning_content") ?: "",
-                    strlen (get_string (delta, "reasoning_content") ?: ""));
-  reasoning_append (self, get_string (delta, "reasoning") ?: "",
-                    strlen (get_string (delta, "reasoning") ?: ""));
-  content_append (self, get_string (delta, "content"));
-  content_append (self, get_string (delta, "refusal"));
+  reasoning_append (self, _agui_json_object_get_string (delta, "reasoning_content") ?: "",
+                    strlen (_agui_json_object_get_string (delta, "reasoning_content") ?: ""));
+  reasoning_append (self, _agui_json_object_get_string (delta, "reasoning") ?: "",
+                    strlen (_agui_json_object_get_string (delta, "reasoning") ?: ""));
+  content_append (self, _agui_json_object_get_string (delta, "content"));
+  content_append (self, _agui_json_object_get_string (delta, "refusal"));
 
-  tool_calls = get_array (delta, "tool_calls");
+  tool_calls = _agui_json_object_get_array (delta, "tool_calls");
   for (guint i = 0; tool_calls != NULL && i < json_array_get_length (tool_calls) && self->error == NULL; i++)
     {
       JsonNode *element = json_array_get_element (tool_calls, i);
@@ -575,7 +545,7 @@ read_chunk (AguiOpenaiChunkReader *self,
         tool_call_piece (self, json_node_get_object (element), i);
     }
 
-  if ((finish_reason = get_string (choice, "finish_reason")) != NULL && finish_reason[0] != '\0')
+  if ((finish_reason = _agui_json_object_get_string (choice, "finish_reason")) != NULL && finish_reason[0] != '\0')
     {
       g_free (self->finish_reason);
       self->finish_reason = g_strdup (finish_reason);

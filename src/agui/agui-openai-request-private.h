@@ -16,12 +16,6 @@ G_BEGIN_DECLS
  * assistant tool calls, tool results) and the run's tools as functions.
  * No I/O: the agent sends what these return. */
 
-/* A member of @object of that type, or NULL (also for a NULL @object). */
-const char *_agui_openai_get_string       (JsonObject *object,
-                                           const char *name);
-JsonArray  *_agui_openai_get_array        (JsonObject *object,
-                                           const char *name);
-
 JsonArray  *_agui_openai_convert_messages (const char *system_prompt,
                                            JsonObject *input);
 /* Adds the name of each tool offered to @declared; a tool whose name

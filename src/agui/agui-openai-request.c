@@ -15,38 +15,6 @@
 /* A text file is inlined for the model up to this size. */
 #define MAX_INLINE_FILE (512 * 1024)
 
-/* JSON helpers */
-
-const char *
-_agui_openai_get_string (JsonObject *object,
-                         const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-JsonArray *
-_agui_openai_get_array (JsonObject *object,
-                        const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 /* Messages: AG-UI → OpenAI */
 
 static char *
@@ -70,7 +38,7 @@ dup_text_content (JsonObject *message)
       JsonNode *part = json_array_get_element (parts, i);
       const char *piece;
 
-      if (JSON_NODE_HOLDS_OBJECT (part) && (piece = _agui_openai_get_string (json_node_get_object (part), "text")))
+      if (JSON_NODE_HOLDS_OBJECT (part) && (piece = _agui_json_object_get_string (json_node_get_object (part), "text")))
         g_string_append (text, piece);
     }
 
@@ -112,17 +80,17 @@ convert_part (JsonObject *part,
               JsonArray  *parts,
               gboolean   *has_media)
 {
-  const char *type = _agui_openai_get_string (part, "type");
-  JsonObject *source = get_object (part, "source");
-  const char *source_type = _agui_openai_get_string (source, "type");
-  const char *value = _agui_openai_get_string (source, "value");
-  const char *mime_type = _agui_openai_get_string (source, "mimeType");
-  const char *filename = _agui_openai_get_string (get_object (part, "metadata"), "filename");
+  const char *type = _agui_json_object_get_string (part, "type");
+  JsonObject *source = _agui_json_object_get_object (part, "source");
+  const char *source_type = _agui_json_object_get_string (source, "type");
+  const char *value = _agui_json_object_get_string (source, "value");
+  const char *mime_type = _agui_json_object_get_string (source, "mimeType");
+  const char *filename = _agui_json_object_get_string (_agui_json_object_get_object (part, "metadata"), "filename");
 
   if (g_strcmp0 (type, "text") == 0)
     {
-      if (_agui_openai_get_string (part, "text") != NULL)
-        add_text_part (parts, _agui_openai_get_string (part, "text"));
+      if (_agui_json_object_get_string (part, "text") != NULL)
+        add_text_part (parts, _agui_json_object_get_string (part, "text"));
       return;
     }
 
@@ -213,7 +181,7 @@ convert_user_content (JsonObject *message)
     {
       if (i > 0)
         g_string_append (joined, "\n\n");
-      g_string_append (joined, _agui_openai_get_string (json_array_get_object_element (parts, i), "text"));
+      g_string_append (joined, _agui_json_object_get_string (json_array_get_object_element (parts, i), "text"));
     }
 
   {
@@ -227,7 +195,7 @@ static JsonObject *
 convert_assistant (JsonObject *message)
 {
   JsonObject *converted = json_object_new ();
-  JsonArray *calls = _agui_openai_get_array (message, "toolCalls");
+  JsonArray *calls = _agui_json_object_get_array (message, "toolCalls");
   g_autofree char *text = dup_text_content (message);
   JsonArray *tool_calls = json_array_new ();
 
@@ -240,17 +208,17 @@ convert_assistant (JsonObject *message)
       const char *arguments;
 
       if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(function = get_object (json_node_get_object (element), "function")) ||
-          _agui_openai_get_string (json_node_get_object (element), "id") == NULL ||
-          _agui_openai_get_string (function, "name") == NULL)
+          !(function = _agui_json_object_get_object (json_node_get_object (element), "function")) ||
+          _agui_json_object_get_string (json_node_get_object (element), "id") == NULL ||
+          _agui_json_object_get_string (function, "name") == NULL)
         continue;
 
-      arguments = _agui_openai_get_string (function, "arguments");
+      arguments = _agui_json_object_get_string (function, "arguments");
       call = json_object_new ();
       out_function = json_object_new ();
-      json_object_set_string_member (call, "id", _agui_openai_get_string (json_node_get_object (element), "id"));
+      json_object_set_string_member (call, "id", _agui_json_object_get_string (json_node_get_object (element), "id"));
       json_object_set_string_member (call, "type", "function");
-      json_object_set_string_member (out_function, "name", _agui_openai_get_string (function, "name"));
+      json_object_set_string_member (out_function, "name", _agui_json_object_get_string (function, "name"));
       /* Chat templates parse the arguments as JSON: an empty string would
        * fail there. */
       json_object_set_string_member (out_function, "arguments",
@@ -276,8 +244,8 @@ JsonArray *
 _agui_openai_convert_messages (const char *system_prompt,
                                JsonObject *input)
 {
-  JsonArray *messages = _agui_openai_get_array (input, "messages");
-  JsonArray *context = _agui_openai_get_array (input, "context");
+  JsonArray *messages = _agui_json_object_get_array (input, "messages");
+  JsonArray *context = _agui_json_object_get_array (input, "context");
   JsonArray *converted = json_array_new ();
   g_autoptr(GString) system = g_string_new (system_prompt);
 
@@ -288,8 +256,8 @@ _agui_openai_convert_messages (const char *system_prompt,
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
-      description = _agui_openai_get_string (json_node_get_object (element), "description");
-      value = _agui_openai_get_string (json_node_get_object (element), "value");
+      description = _agui_json_object_get_string (json_node_get_object (element), "description");
+      value = _agui_json_object_get_string (json_node_get_object (element), "value");
       if (value == NULL)
         continue;
       if (system->len > 0)
@@ -315,7 +283,7 @@ _agui_openai_convert_messages (const char *system_prompt,
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
       message = json_node_get_object (element);
-      role = _agui_openai_get_string (message, "role");
+      role = _agui_json_object_get_string (message, "role");
 
       if (g_strcmp0 (role, "user") == 0)
         {
@@ -342,14 +310,14 @@ _agui_openai_convert_messages (const char *system_prompt,
               continue;
             }
         }
-      else if (g_strcmp0 (role, "tool") == 0 && _agui_openai_get_string (message, "toolCallId") != NULL)
+      else if (g_strcmp0 (role, "tool") == 0 && _agui_json_object_get_string (message, "toolCallId") != NULL)
         {
           g_autofree char *text = dup_text_content (message);
-          const char *error = _agui_openai_get_string (message, "error");
+          const char *error = _agui_json_object_get_string (message, "error");
 
           out = json_object_new ();
           json_object_set_string_member (out, "role", "tool");
-          json_object_set_string_member (out, "tool_call_id", _agui_openai_get_string (message, "toolCallId"));
+          json_object_set_string_member (out, "tool_call_id", _agui_json_object_get_string (message, "toolCallId"));
           if ((text == NULL || text[0] == '\0') && error != NULL)
             {
               g_free (text);
@@ -373,7 +341,7 @@ JsonArray *
 _agui_openai_convert_tools (JsonObject *input,
                             GHashTable *declared)
 {
-  JsonArray *tools = _agui_openai_get_array (input, "tools");
+  JsonArray *tools = _agui_json_object_get_array (input, "tools");
   JsonArray *converted = json_array_new ();
 
   for (guint i = 0; tools != NULL && i < json_array_get_length (tools); i++)
@@ -386,13 +354,13 @@ _agui_openai_convert_tools (JsonObject *input,
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
       tool = json_node_get_object (element);
-      if (!(name = _agui_openai_get_string (tool, "name")) || g_hash_table_contains (declared, name))
+      if (!(name = _agui_json_object_get_string (tool, "name")) || g_hash_table_contains (declared, name))
         continue;
 
       function = json_object_new ();
       json_object_set_string_member (function, "name", name);
-      if (_agui_openai_get_string (tool, "description") != NULL)
-        json_object_set_string_member (function, "description", _agui_openai_get_string (tool, "description"));
+      if (_agui_json_object_get_string (tool, "description") != NULL)
+        json_object_set_string_member (function, "description", _agui_json_object_get_string (tool, "description"));
       parameters = json_object_get_member (tool, "parameters");
       if (parameters != NULL && JSON_NODE_HOLDS_OBJECT (parameters))
         json_object_set_member (function, "parameters", _agui_json_node_copy_deep (parameters));
