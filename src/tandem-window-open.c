@@ -217,11 +217,13 @@ _tandem_window_open (TandemWindow *self,
                     const char   *thread_id,
                     const char   *agent_id)
 {
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *url = NULL;
   g_autofree char *stored = NULL;
   OpenData *data;
+
+  if (application != NULL)
+    g_object_get (application, "agent-url", &url, NULL);
 
   g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
@@ -296,11 +298,15 @@ is_new_conversation (TandemWindow *self)
 void
 _tandem_window_update_agent (TandemWindow *self)
 {
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  gboolean override = application != NULL && tandem_application_get_agent_url (application) != NULL;
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *url = NULL;
+  gboolean override;
   GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
   guint selected = GTK_INVALID_LIST_POSITION;
+
+  if (application != NULL)
+    g_object_get (application, "agent-url", &url, NULL);
+  override = url != NULL;
 
   if (model != NULL && gtk_drop_down_get_model (self->agent_dropdown) != model)
     {
@@ -459,6 +465,7 @@ tandem_window_reopen_thread (TandemWindow *self,
                              const char   *thread_id)
 {
   GtkApplication *application;
+  gboolean opening = FALSE;
 
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (thread_id != NULL);
@@ -467,7 +474,9 @@ tandem_window_reopen_thread (TandemWindow *self,
   self->reopen_thread = g_strdup (thread_id);
 
   application = gtk_window_get_application (GTK_WINDOW (self));
-  if (application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application)))
+  if (application != NULL)
+    g_object_get (application, "store-opening", &opening, NULL);
+  if (opening)
     return;
 
   _tandem_window_check_reopen (self);

@@ -282,11 +282,15 @@ tandem_window_update_composer_hint (TandemWindow *self,
 }
 
 static gboolean
-store_opening (TandemWindow *self)
+is_store_opening (TandemWindow *self)
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  gboolean opening = FALSE;
 
-  return application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application));
+  if (application != NULL)
+    g_object_get (application, "store-opening", &opening, NULL);
+
+  return opening;
 }
 
 void
@@ -297,7 +301,7 @@ _tandem_window_update_actions (TandemWindow *self)
   gboolean failed = FALSE;
   /* Without its agent a conversation can be read, not continued; nor
    * before the store is open, which would not keep what is sent */
-  gboolean usable = self->session != NULL && self->agent_problem == NULL && !store_opening (self);
+  gboolean usable = self->session != NULL && self->agent_problem == NULL && !is_store_opening (self);
   g_autofree char *text = _tandem_window_dup_composer_text (self);
   gboolean attached = tandem_composer_get_n_attachments (self->composer) > 0;
 
@@ -967,7 +971,10 @@ static void
 show_store_error (TandemWindow *self)
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
-  const char *error = application ? tandem_application_get_store_error (TANDEM_APPLICATION (application)) : NULL;
+  g_autofree char *error = NULL;
+
+  if (application != NULL)
+    g_object_get (application, "store-error", &error, NULL);
 
   if (error != NULL)
     {
@@ -977,11 +984,12 @@ show_store_error (TandemWindow *self)
 }
 
 static void
-on_application_store_cb (TandemWindow      *self,
-                         GParamSpec        *pspec,
-                         TandemApplication *application)
+on_application_store_cb (TandemWindow   *self,
+                         GParamSpec     *pspec,
+                         GtkApplication *application)
 {
-  g_set_object (&self->store, tandem_application_get_store (application));
+  g_clear_object (&self->store);
+  g_object_get (application, "store", &self->store, NULL);
   show_store_error (self);
   tandem_window_refresh_threads (self);
 
@@ -998,13 +1006,18 @@ on_application_store_cb (TandemWindow      *self,
 static void
 tandem_window_setup (TandemWindow *self)
 {
-  TandemApplication *application = TANDEM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
   if (application != NULL)
     {
-      self->settings = g_object_ref (tandem_application_get_settings (application));
-      g_set_object (&self->store, tandem_application_get_store (application));
-      g_set_object (&self->agents, tandem_application_get_agents (application));
+      g_clear_object (&self->settings);
+      g_clear_object (&self->store);
+      g_clear_object (&self->agents);
+      g_object_get (application,
+                    "settings", &self->settings,
+                    "store", &self->store,
+                    "agents", &self->agents,
+                    NULL);
     }
 
   if (self->settings != NULL)
@@ -1025,7 +1038,7 @@ tandem_window_setup (TandemWindow *self)
         }
     }
 
-  if (application != NULL && tandem_application_get_store_opening (application))
+  if (is_store_opening (self))
     g_signal_connect_object (application, "notify::store", G_CALLBACK (on_application_store_cb),
                              self, G_CONNECT_SWAPPED);
   else
