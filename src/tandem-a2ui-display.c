@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-a2ui-image-loader.h"
-#include "tandem-a2ui-surface-view-private.h"
+#include "tandem-a2ui-binding-private.h"
 
 /* The components that show something and take no input: Text, Image,
  * Icon, Divider, and the placeholder for a kind Tandem does not draw.
@@ -25,7 +25,7 @@ refresh_label (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_text (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_text (TandemA2uiBuilder     *self,
                          AguiA2uiComponent     *component,
                          const char            *scope)
 {
@@ -54,7 +54,7 @@ _tandem_a2ui_build_text (TandemA2uiSurfaceView *self,
   if (g_strcmp0 (variant, "caption") == 0)
     gtk_widget_add_css_class (label, "dim-label");
 
-  _tandem_a2ui_surface_view_bind (self, label, component, scope, refresh_label);
+  _tandem_a2ui_builder_bind (self, label, component, scope, refresh_label);
 
   return label;
 }
@@ -96,12 +96,12 @@ refresh_image (TandemA2uiBinding *binding)
   g_free (binding->loaded_url);
   binding->loaded_url = g_strdup (url);
   gtk_picture_set_paintable (GTK_PICTURE (binding->widget), NULL);
-  tandem_a2ui_image_load_async (url, _tandem_a2ui_surface_view_get_cancellable (binding->view),
+  tandem_a2ui_image_load_async (url, binding->builder->cancellable,
                                 on_image_loaded_cb, g_object_ref (binding->widget));
 }
 
 GtkWidget *
-_tandem_a2ui_build_image (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_image (TandemA2uiBuilder     *self,
                           AguiA2uiComponent     *component,
                           const char            *scope)
 {
@@ -133,7 +133,7 @@ _tandem_a2ui_build_image (TandemA2uiSurfaceView *self,
     gtk_widget_add_css_class (picture, "a2ui-avatar");
   gtk_widget_add_css_class (picture, "a2ui-image");
 
-  _tandem_a2ui_surface_view_bind (self, picture, component, scope, refresh_image);
+  _tandem_a2ui_builder_bind (self, picture, component, scope, refresh_image);
 
   return picture;
 }
@@ -184,7 +184,7 @@ refresh_icon (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_icon (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_icon (TandemA2uiBuilder     *self,
                          AguiA2uiComponent     *component,
                          const char            *scope)
 {
@@ -192,7 +192,7 @@ _tandem_a2ui_build_icon (TandemA2uiSurfaceView *self,
 
   gtk_image_set_icon_size (GTK_IMAGE (widget), GTK_ICON_SIZE_NORMAL);
   gtk_widget_set_halign (widget, GTK_ALIGN_START);
-  _tandem_a2ui_surface_view_bind (self, widget, component, scope, refresh_icon);
+  _tandem_a2ui_builder_bind (self, widget, component, scope, refresh_icon);
 
   return widget;
 }

@@ -11,7 +11,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tandem-a2ui-surface-view-private.h"
+#include "tandem-a2ui-binding-private.h"
 #include "tandem-accessible.h"
 
 /* The components a person acts on: Button, TextField, CheckBox, Slider,
@@ -23,24 +23,24 @@ static void
 on_button_clicked_cb (GtkButton         *button,
                       TandemA2uiBinding *binding)
 {
-  _tandem_a2ui_surface_view_press (binding->view, binding->component, binding->scope);
+  _tandem_a2ui_builder_press (binding->builder, binding->component, binding->scope);
 }
 
 GtkWidget *
-_tandem_a2ui_build_button (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_button (TandemA2uiBuilder     *self,
                            AguiA2uiComponent     *component,
                            const char            *scope,
                            guint                  depth)
 {
   g_autoptr(GPtrArray) scopes = NULL;
-  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (tandem_a2ui_surface_view_get_surface (self), component, scope, &scopes);
+  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
   const char *variant = agui_a2ui_component_get_string (component, "variant");
   GtkWidget *button = gtk_button_new ();
   TandemA2uiBinding *binding;
 
   if (children->len > 0)
     {
-      GtkWidget *child = _tandem_a2ui_surface_view_build (self, children->pdata[0], scopes->pdata[0], depth + 1);
+      GtkWidget *child = _tandem_a2ui_builder_build (self, children->pdata[0], scopes->pdata[0], depth + 1);
 
       /* A label inside a button is not selectable text. */
       if (GTK_IS_LABEL (child))
@@ -58,7 +58,7 @@ _tandem_a2ui_build_button (TandemA2uiSurfaceView *self,
     gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_halign (button, GTK_ALIGN_START);
 
-  binding = _tandem_a2ui_surface_view_bind (self, button, component, scope, NULL);
+  binding = _tandem_a2ui_builder_bind (self, button, component, scope, NULL);
   _tandem_a2ui_binding_connect (binding, button, "clicked", G_CALLBACK (on_button_clicked_cb));
 
   return button;
@@ -175,7 +175,7 @@ refresh_text_view (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_text_field (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_text_field (TandemA2uiBuilder     *self,
                                AguiA2uiComponent     *component,
                                const char            *scope)
 {
@@ -184,7 +184,7 @@ _tandem_a2ui_build_text_field (TandemA2uiSurfaceView *self,
   TandemA2uiBinding *binding;
   GtkWidget *field;
 
-  _tandem_a2ui_surface_view_bind (self, label, component, scope, refresh_field_label);
+  _tandem_a2ui_builder_bind (self, label, component, scope, refresh_field_label);
 
   if (g_strcmp0 (variant, "longText") == 0)
     {
@@ -198,7 +198,7 @@ _tandem_a2ui_build_text_field (TandemA2uiSurfaceView *self,
       gtk_text_view_set_right_margin (GTK_TEXT_VIEW (view), 6);
       gtk_widget_set_size_request (view, -1, 80);
       gtk_widget_add_css_class (view, "card");
-      binding = _tandem_a2ui_surface_view_bind (self, view, component, scope, refresh_text_view);
+      binding = _tandem_a2ui_builder_bind (self, view, component, scope, refresh_text_view);
       _tandem_a2ui_binding_connect (binding, buffer, "changed", G_CALLBACK (on_text_buffer_changed_cb));
       field = view;
     }
@@ -209,7 +209,7 @@ _tandem_a2ui_build_text_field (TandemA2uiSurfaceView *self,
         gtk_password_entry_set_show_peek_icon (GTK_PASSWORD_ENTRY (field), TRUE);
       else if (g_strcmp0 (variant, "number") == 0)
         gtk_entry_set_input_purpose (GTK_ENTRY (field), GTK_INPUT_PURPOSE_NUMBER);
-      binding = _tandem_a2ui_surface_view_bind (self, field, component, scope, refresh_entry);
+      binding = _tandem_a2ui_builder_bind (self, field, component, scope, refresh_entry);
       _tandem_a2ui_binding_connect (binding, field, "changed", G_CALLBACK (on_entry_changed_cb));
     }
 
@@ -242,14 +242,14 @@ refresh_check (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_check_box (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_check_box (TandemA2uiBuilder     *self,
                               AguiA2uiComponent     *component,
                               const char            *scope)
 {
   GtkWidget *check = gtk_check_button_new ();
   TandemA2uiBinding *binding;
 
-  binding = _tandem_a2ui_surface_view_bind (self, check, component, scope, refresh_check);
+  binding = _tandem_a2ui_builder_bind (self, check, component, scope, refresh_check);
   _tandem_a2ui_binding_connect (binding, check, "toggled", G_CALLBACK (on_check_toggled_cb));
 
   return check;
@@ -278,7 +278,7 @@ refresh_slider (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_slider (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_slider (TandemA2uiBuilder     *self,
                            AguiA2uiComponent     *component,
                            const char            *scope)
 {
@@ -303,8 +303,8 @@ _tandem_a2ui_build_slider (TandemA2uiSurfaceView *self,
     }
   gtk_scale_set_draw_value (GTK_SCALE (scale), TRUE);
   gtk_widget_set_hexpand (scale, TRUE);
-  _tandem_a2ui_surface_view_bind (self, label, component, scope, refresh_field_label);
-  binding = _tandem_a2ui_surface_view_bind (self, scale, component, scope, refresh_slider);
+  _tandem_a2ui_builder_bind (self, label, component, scope, refresh_field_label);
+  binding = _tandem_a2ui_builder_bind (self, scale, component, scope, refresh_slider);
   _tandem_a2ui_binding_connect (binding, scale, "value-changed", G_CALLBACK (on_slider_changed_cb));
 
   return labelled (scale, label);
@@ -370,7 +370,7 @@ refresh_choices (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_choice_picker (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_choice_picker (TandemA2uiBuilder     *self,
                                   AguiA2uiComponent     *component,
                                   const char            *scope)
 {
@@ -379,7 +379,7 @@ _tandem_a2ui_build_choice_picker (TandemA2uiSurfaceView *self,
   gboolean chips = g_strcmp0 (agui_a2ui_component_get_string (component, "displayStyle"), "chips") == 0;
   GtkWidget *box = gtk_box_new (chips ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, chips ? 6 : 2);
   GtkWidget *label = gtk_label_new (NULL);
-  AguiA2uiSurface *surface = tandem_a2ui_surface_view_get_surface (self);
+  AguiA2uiSurface *surface = self->surface;
   TandemA2uiBinding *binding = _tandem_a2ui_binding_new (box, component, scope, refresh_choices);
   GtkWidget *first = NULL;
 
@@ -419,8 +419,8 @@ _tandem_a2ui_build_choice_picker (TandemA2uiSurfaceView *self,
       gtk_box_append (GTK_BOX (box), button);
     }
 
-  _tandem_a2ui_surface_view_bind (self, label, component, scope, refresh_field_label);
-  _tandem_a2ui_surface_view_add_binding (self, binding);
+  _tandem_a2ui_builder_bind (self, label, component, scope, refresh_field_label);
+  _tandem_a2ui_builder_add_binding (self, binding);
   for (GtkWidget *child = gtk_widget_get_first_child (box); child != NULL; child = gtk_widget_get_next_sibling (child))
     _tandem_a2ui_binding_connect (binding, child, "toggled", G_CALLBACK (on_choice_toggled_cb));
 
@@ -499,7 +499,7 @@ refresh_date_time (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_date_time (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_date_time (TandemA2uiBuilder     *self,
                               AguiA2uiComponent     *component,
                               const char            *scope)
 {
@@ -541,8 +541,8 @@ _tandem_a2ui_build_date_time (TandemA2uiSurfaceView *self,
   gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (button), TRUE);
   gtk_widget_set_halign (button, GTK_ALIGN_START);
 
-  _tandem_a2ui_surface_view_bind (self, label, component, scope, refresh_field_label);
-  _tandem_a2ui_surface_view_add_binding (self, binding);
+  _tandem_a2ui_builder_bind (self, label, component, scope, refresh_field_label);
+  _tandem_a2ui_builder_add_binding (self, binding);
 
   if (binding->calendar != NULL)
     _tandem_a2ui_binding_connect (binding, binding->calendar, "day-selected", G_CALLBACK (on_date_time_changed_cb));

@@ -8,21 +8,21 @@
 
 #include <adwaita.h>
 
-#include "tandem-a2ui-surface-view-private.h"
+#include "tandem-a2ui-binding-private.h"
 #include "tandem-accessible.h"
 
 /* The components that hold others: Row, Column, List, Card, Tabs, and
  * Modal (a button that opens its content in a window of its own). */
 
 GtkWidget *
-_tandem_a2ui_build_box (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_box (TandemA2uiBuilder     *self,
                         AguiA2uiComponent     *component,
                         const char            *scope,
                         guint                  depth,
                         GtkOrientation         orientation)
 {
   g_autoptr(GPtrArray) scopes = NULL;
-  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (tandem_a2ui_surface_view_get_surface (self), component, scope, &scopes);
+  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
   const char *justify = agui_a2ui_component_get_string (component, "justify");
   const char *align = agui_a2ui_component_get_string (component, "align");
   gboolean spread = justify != NULL && g_str_has_prefix (justify, "space");
@@ -52,7 +52,7 @@ _tandem_a2ui_build_box (TandemA2uiSurfaceView *self,
 
   for (guint i = 0; i < children->len; i++)
     {
-      GtkWidget *child = _tandem_a2ui_surface_view_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
+      GtkWidget *child = _tandem_a2ui_builder_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
 
       if (child == NULL)
         continue;
@@ -75,7 +75,7 @@ _tandem_a2ui_build_box (TandemA2uiSurfaceView *self,
 }
 
 GtkWidget *
-_tandem_a2ui_build_list (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_list (TandemA2uiBuilder     *self,
                          AguiA2uiComponent     *component,
                          const char            *scope,
                          guint                  depth)
@@ -87,14 +87,14 @@ _tandem_a2ui_build_list (TandemA2uiSurfaceView *self,
   if (g_strcmp0 (agui_a2ui_component_get_string (component, "direction"), "horizontal") == 0)
     return _tandem_a2ui_build_box (self, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
 
-  children = agui_a2ui_surface_list_children (tandem_a2ui_surface_view_get_surface (self), component, scope, &scopes);
+  children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
   list = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
 
   for (guint i = 0; i < children->len; i++)
     {
-      GtkWidget *child = _tandem_a2ui_surface_view_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
+      GtkWidget *child = _tandem_a2ui_builder_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
       GtkWidget *row;
 
       if (child == NULL)
@@ -113,20 +113,20 @@ _tandem_a2ui_build_list (TandemA2uiSurfaceView *self,
 }
 
 GtkWidget *
-_tandem_a2ui_build_card (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_card (TandemA2uiBuilder     *self,
                          AguiA2uiComponent     *component,
                          const char            *scope,
                          guint                  depth)
 {
   g_autoptr(GPtrArray) scopes = NULL;
-  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (tandem_a2ui_surface_view_get_surface (self), component, scope, &scopes);
+  g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
   GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
 
   gtk_widget_add_css_class (card, "card");
   gtk_widget_add_css_class (card, "a2ui-card");
   for (guint i = 0; i < children->len; i++)
     {
-      GtkWidget *child = _tandem_a2ui_surface_view_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
+      GtkWidget *child = _tandem_a2ui_builder_build (self, children->pdata[i], scopes->pdata[i], depth + 1);
 
       if (child != NULL)
         gtk_box_append (GTK_BOX (card), child);
@@ -157,7 +157,7 @@ refresh_tab_title (TandemA2uiBinding *binding)
 }
 
 GtkWidget *
-_tandem_a2ui_build_tabs (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_tabs (TandemA2uiBuilder     *self,
                          AguiA2uiComponent     *component,
                          const char            *scope,
                          guint                  depth)
@@ -189,14 +189,14 @@ _tandem_a2ui_build_tabs (TandemA2uiSurfaceView *self,
       if (!JSON_NODE_HOLDS_OBJECT (tab))
         continue;
       id = _tandem_a2ui_string_member (json_node_get_object (tab), "child");
-      if ((child_component = agui_a2ui_surface_get_component (tandem_a2ui_surface_view_get_surface (self), id)) == NULL ||
-          (child = _tandem_a2ui_surface_view_build (self, child_component, scope, depth + 1)) == NULL)
+      if ((child_component = agui_a2ui_surface_get_component (self->surface, id)) == NULL ||
+          (child = _tandem_a2ui_builder_build (self, child_component, scope, depth + 1)) == NULL)
         continue;
 
       gtk_stack_add_child (GTK_STACK (stack), child);
       binding = _tandem_a2ui_binding_new (child, component, scope, refresh_tab_title);
       binding->tab_index = i;
-      _tandem_a2ui_surface_view_add_binding (self, binding);
+      _tandem_a2ui_builder_add_binding (self, binding);
     }
 
   return box;
@@ -204,7 +204,7 @@ _tandem_a2ui_build_tabs (TandemA2uiSurfaceView *self,
 
 typedef struct
 {
-  TandemA2uiSurfaceView *self;
+  TandemA2uiBuilder     *self;
   AguiA2uiComponent     *component;
   char                  *scope;
 } ModalData;
@@ -223,7 +223,7 @@ static void
 on_modal_trigger_clicked_cb (GtkButton *button,
                              ModalData *modal)
 {
-  TandemA2uiSurfaceView *self = modal->self;
+  TandemA2uiBuilder *self = modal->self;
   AguiA2uiComponent *content;
   GtkWidget *window;
   GtkWidget *header;
@@ -233,12 +233,12 @@ on_modal_trigger_clicked_cb (GtkButton *button,
   JsonNode *id = agui_a2ui_component_get_property (modal->component, "content");
 
   if (id == NULL || !JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_STRING ||
-      (content = agui_a2ui_surface_get_component (tandem_a2ui_surface_view_get_surface (self), json_node_get_string (id))) == NULL)
+      (content = agui_a2ui_surface_get_component (self->surface, json_node_get_string (id))) == NULL)
     return;
 
   /* Non-modal: the conversation stays usable while it is open. */
   window = adw_window_new ();
-  root = gtk_widget_get_root (GTK_WIDGET (self));
+  root = gtk_widget_get_root (self->widget);
   if (GTK_IS_WINDOW (root))
     gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
   gtk_window_set_modal (GTK_WINDOW (window), FALSE);
@@ -248,7 +248,7 @@ on_modal_trigger_clicked_cb (GtkButton *button,
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   header = adw_header_bar_new ();
   gtk_box_append (GTK_BOX (box), header);
-  child = _tandem_a2ui_surface_view_build (self, content, modal->scope, 1);
+  child = _tandem_a2ui_builder_build (self, content, modal->scope, 1);
   if (child != NULL)
     {
       gtk_widget_set_margin_top (child, 12);
@@ -262,7 +262,7 @@ on_modal_trigger_clicked_cb (GtkButton *button,
 }
 
 GtkWidget *
-_tandem_a2ui_build_modal (TandemA2uiSurfaceView *self,
+_tandem_a2ui_build_modal (TandemA2uiBuilder     *self,
                           AguiA2uiComponent     *component,
                           const char            *scope,
                           guint                  depth)
@@ -273,7 +273,7 @@ _tandem_a2ui_build_modal (TandemA2uiSurfaceView *self,
   ModalData *modal;
 
   if (trigger_id != NULL && JSON_NODE_HOLDS_VALUE (trigger_id) && json_node_get_value_type (trigger_id) == G_TYPE_STRING)
-    trigger = agui_a2ui_surface_get_component (tandem_a2ui_surface_view_get_surface (self), json_node_get_string (trigger_id));
+    trigger = agui_a2ui_surface_get_component (self->surface, json_node_get_string (trigger_id));
 
   /* A trigger that is a Button lends its label; the click opens the dialog. */
   if (trigger != NULL && agui_a2ui_component_get_kind (trigger) == AGUI_A2UI_COMPONENT_BUTTON)
@@ -281,12 +281,12 @@ _tandem_a2ui_build_modal (TandemA2uiSurfaceView *self,
       JsonNode *label_id = agui_a2ui_component_get_property (trigger, "child");
 
       if (label_id != NULL && JSON_NODE_HOLDS_VALUE (label_id) && json_node_get_value_type (label_id) == G_TYPE_STRING)
-        trigger = agui_a2ui_surface_get_component (tandem_a2ui_surface_view_get_surface (self), json_node_get_string (label_id));
+        trigger = agui_a2ui_surface_get_component (self->surface, json_node_get_string (label_id));
     }
 
   if (trigger != NULL)
     {
-      GtkWidget *child = _tandem_a2ui_surface_view_build (self, trigger, scope, depth + 1);
+      GtkWidget *child = _tandem_a2ui_builder_build (self, trigger, scope, depth + 1);
 
       if (child != NULL)
         {

@@ -12,7 +12,8 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "tandem-a2ui-surface-view-private.h"
+#include "tandem-a2ui-binding-private.h"
+#include "tandem-a2ui-surface-view.h"
 #include "tandem-a2ui-values.h"
 
 /* An A2UI surface drawn with GTK widgets: built from an AguiActivityPart
@@ -23,7 +24,8 @@
  *
  * The widgets of each family of components are built in a file of their
  * own (tandem-a2ui-display.c, -layout.c, -inputs.c); what each keeps is
- * in its TandemA2uiBinding, held by the view.
+ * in its TandemA2uiBinding. They are given the view's TandemA2uiBuilder
+ * (tandem-a2ui-binding.c), never the view itself.
  *
  * A button's action goes to the agent through the view's session; the
  * ::action signal comes first and a handler returning TRUE takes it
@@ -48,12 +50,11 @@ struct _TandemA2uiSurfaceView
   GtkWidget         *status_spinner;
   GtkWidget         *status_label;
 
-  GPtrArray         *bindings;
+  TandemA2uiBuilder  builder;
   GHashTable        *widgets;
   GHashTable        *ancestors;
   char              *status_text;
   guint              n_builds;
-  guint              refreshing : 1;
   guint              lifecycle_status : 1;
 };
 
@@ -74,201 +75,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void keep_values (TandemA2uiSurfaceView *self);
-
-/* json-glib's *_with_default() getters are critical on a mistyped
- * member, and agent data is mistyped at will. */
-const char *
-_tandem_a2ui_string_member (JsonObject *object,
-                            const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-/* Bindings */
-
-static void
-binding_free (TandemA2uiBinding *binding)
-{
-  /* A modal's window may outlive the view's bindings: what is left of
-   * it calls back into nothing. */
-  for (guint i = 0; i < binding->sources->len; i++)
-    g_signal_handlers_disconnect_by_data (binding->sources->pdata[i], binding);
-  g_ptr_array_unref (binding->sources);
-  g_clear_object (&binding->component);
-  g_clear_object (&binding->widget);
-  g_clear_pointer (&binding->choices, g_ptr_array_unref);
-  g_free (binding->loaded_url);
-  g_free (binding->scope);
-  g_free (binding);
-}
-
-/**
- * _tandem_a2ui_binding_new:
- * @widget: the widget drawn for @component
- * @component: the component
- * @scope: (nullable): the data path a template child resolves against
- * @refresh: (nullable): reads what @widget shows from the surface
- *
- * A binding not yet in a view: fill in what its kind keeps, then give
- * it to _tandem_a2ui_surface_view_add_binding().
- *
- * Returns: (transfer full): a new binding
- */
-TandemA2uiBinding *
-_tandem_a2ui_binding_new (GtkWidget             *widget,
-                          AguiA2uiComponent     *component,
-                          const char            *scope,
-                          TandemA2uiRefreshFunc  refresh)
-{
-  TandemA2uiBinding *binding;
-
-  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
-  g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (component), NULL);
-
-  binding = g_new0 (TandemA2uiBinding, 1);
-  /* A modal's widgets may go before the view: keep them alive. */
-  binding->widget = g_object_ref (widget);
-  binding->component = g_object_ref (component);
-  binding->scope = g_strdup (scope);
-  binding->refresh = refresh;
-  binding->sources = g_ptr_array_new_with_free_func (g_object_unref);
-
-  return binding;
-}
-
-/**
- * _tandem_a2ui_binding_connect:
- * @binding: a binding
- * @instance: a widget of the binding's, or an object of one
- * @signal: a signal of @instance
- * @callback: called with @binding as its data
- *
- * Connects @callback for as long as the binding lasts.
- */
-void
-_tandem_a2ui_binding_connect (TandemA2uiBinding *binding,
-                              gpointer           instance,
-                              const char        *signal,
-                              GCallback          callback)
-{
-  g_return_if_fail (binding != NULL);
-  g_return_if_fail (G_IS_OBJECT (instance));
-
-  g_ptr_array_add (binding->sources, g_object_ref (instance));
-  g_signal_connect (instance, signal, callback, binding);
-}
-
-AguiA2uiSurface *
-_tandem_a2ui_binding_get_surface (TandemA2uiBinding *binding)
-{
-  g_return_val_if_fail (binding != NULL && binding->view != NULL, NULL);
-
-  return binding->view->surface;
-}
-
-gboolean
-_tandem_a2ui_binding_is_refreshing (TandemA2uiBinding *binding)
-{
-  g_return_val_if_fail (binding != NULL && binding->view != NULL, FALSE);
-
-  return binding->view->refreshing;
-}
-
-/* Returns: (transfer full): the text @property resolves to, "" for none */
-char *
-_tandem_a2ui_binding_dup_text (TandemA2uiBinding *binding,
-                               const char        *property)
-{
-  char *text;
-
-  g_return_val_if_fail (binding != NULL && binding->view != NULL, NULL);
-
-  text = agui_a2ui_surface_resolve_string (binding->view->surface,
-                                           agui_a2ui_component_get_property (binding->component, property),
-                                           binding->scope);
-
-  return text ? text : g_strdup ("");
-}
-
-TandemA2uiBinding *
-_tandem_a2ui_surface_view_add_binding (TandemA2uiSurfaceView *self,
-                                       TandemA2uiBinding     *binding)
-{
-  g_return_val_if_fail (TANDEM_IS_A2UI_SURFACE_VIEW (self), NULL);
-  g_return_val_if_fail (binding != NULL && binding->view == NULL, NULL);
-
-  binding->view = self;
-  g_ptr_array_add (self->bindings, binding);
-
-  if (binding->refresh != NULL)
-    {
-      self->refreshing = TRUE;
-      binding->refresh (binding);
-      self->refreshing = FALSE;
-    }
-
-  return binding;
-}
-
-/* Returns: (transfer none): the binding, the view's */
-TandemA2uiBinding *
-_tandem_a2ui_surface_view_bind (TandemA2uiSurfaceView *self,
-                                GtkWidget             *widget,
-                                AguiA2uiComponent     *component,
-                                const char            *scope,
-                                TandemA2uiRefreshFunc  refresh)
-{
-  return _tandem_a2ui_surface_view_add_binding (self, _tandem_a2ui_binding_new (widget, component, scope, refresh));
-}
-
-GCancellable *
-_tandem_a2ui_surface_view_get_cancellable (TandemA2uiSurfaceView *self)
-{
-  g_return_val_if_fail (TANDEM_IS_A2UI_SURFACE_VIEW (self), NULL);
-
-  return self->cancellable;
-}
-
-/* What the person set in @binding's widget goes to the data model path
- * @property is bound to; a refresh's own changes go nowhere. */
-void
-_tandem_a2ui_binding_write_value (TandemA2uiBinding *binding,
-                                  const char        *property,
-                                  JsonNode          *value)
-{
-  TandemA2uiSurfaceView *self;
-  AguiA2uiComponent *component;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (binding != NULL && binding->view != NULL);
-
-  self = binding->view;
-  component = binding->component;
-  if (self->refreshing)
-    return;
-
-  path = agui_a2ui_surface_dup_bound_path (self->surface, agui_a2ui_component_get_property (component, property),
-                                           binding->scope);
-  if (path == NULL)
-    return;
-
-  if (!agui_a2ui_surface_set_value (self->surface, path, value, &error))
-    g_warning ("A2UI component '%s' could not store its value: %s",
-               agui_a2ui_component_get_id (component), error->message);
-  else
-    {
-      keep_values (self);
-      tandem_a2ui_values_note (self->surface, path, value);
-    }
-}
 
 /* Status and errors */
 
@@ -370,6 +176,12 @@ keep_values (TandemA2uiSurfaceView *self)
 }
 
 static void
+value_set (TandemA2uiBuilder *builder)
+{
+  keep_values (TANDEM_A2UI_SURFACE_VIEW (builder->widget));
+}
+
+static void
 send_action (TandemA2uiSurfaceView *self,
              AguiA2uiComponent     *component,
              const char            *scope)
@@ -451,11 +263,12 @@ confirm_open_url (TandemA2uiSurfaceView *self,
 }
 
 /* A Button of @component pressed: its function, or its action sent */
-void
-_tandem_a2ui_surface_view_press (TandemA2uiSurfaceView *self,
-                                 AguiA2uiComponent     *component,
-                                 const char            *scope)
+static void
+press (TandemA2uiBuilder *builder,
+       AguiA2uiComponent *component,
+       const char        *scope)
 {
+  TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (builder->widget);
   JsonNode *action = agui_a2ui_component_get_property (component, "action");
   JsonObject *object = action && JSON_NODE_HOLDS_OBJECT (action) ? json_node_get_object (action) : NULL;
   JsonNode *call = object ? json_object_get_member (object, "functionCall") : NULL;
@@ -486,12 +299,13 @@ _tandem_a2ui_surface_view_press (TandemA2uiSurfaceView *self,
 
 /* Components */
 
-GtkWidget *
-_tandem_a2ui_surface_view_build (TandemA2uiSurfaceView *self,
-                                 AguiA2uiComponent     *component,
-                                 const char            *scope,
-                                 guint                  depth)
+static GtkWidget *
+build (TandemA2uiBuilder *builder,
+       AguiA2uiComponent *component,
+       const char        *scope,
+       guint              depth)
 {
+  TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (builder->widget);
   const char *id = agui_a2ui_component_get_id (component);
   GtkWidget *widget = NULL;
 
@@ -503,15 +317,15 @@ _tandem_a2ui_surface_view_build (TandemA2uiSurfaceView *self,
   switch (agui_a2ui_component_get_kind (component))
     {
     case AGUI_A2UI_COMPONENT_TEXT:
-      widget = _tandem_a2ui_build_text (self, component, scope);
+      widget = _tandem_a2ui_build_text (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_IMAGE:
-      widget = _tandem_a2ui_build_image (self, component, scope);
+      widget = _tandem_a2ui_build_image (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_ICON:
-      widget = _tandem_a2ui_build_icon (self, component, scope);
+      widget = _tandem_a2ui_build_icon (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_DIVIDER:
@@ -519,51 +333,51 @@ _tandem_a2ui_surface_view_build (TandemA2uiSurfaceView *self,
       break;
 
     case AGUI_A2UI_COMPONENT_ROW:
-      widget = _tandem_a2ui_build_box (self, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
+      widget = _tandem_a2ui_build_box (builder, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
       break;
 
     case AGUI_A2UI_COMPONENT_COLUMN:
-      widget = _tandem_a2ui_build_box (self, component, scope, depth, GTK_ORIENTATION_VERTICAL);
+      widget = _tandem_a2ui_build_box (builder, component, scope, depth, GTK_ORIENTATION_VERTICAL);
       break;
 
     case AGUI_A2UI_COMPONENT_LIST:
-      widget = _tandem_a2ui_build_list (self, component, scope, depth);
+      widget = _tandem_a2ui_build_list (builder, component, scope, depth);
       break;
 
     case AGUI_A2UI_COMPONENT_CARD:
-      widget = _tandem_a2ui_build_card (self, component, scope, depth);
+      widget = _tandem_a2ui_build_card (builder, component, scope, depth);
       break;
 
     case AGUI_A2UI_COMPONENT_TABS:
-      widget = _tandem_a2ui_build_tabs (self, component, scope, depth);
+      widget = _tandem_a2ui_build_tabs (builder, component, scope, depth);
       break;
 
     case AGUI_A2UI_COMPONENT_MODAL:
-      widget = _tandem_a2ui_build_modal (self, component, scope, depth);
+      widget = _tandem_a2ui_build_modal (builder, component, scope, depth);
       break;
 
     case AGUI_A2UI_COMPONENT_BUTTON:
-      widget = _tandem_a2ui_build_button (self, component, scope, depth);
+      widget = _tandem_a2ui_build_button (builder, component, scope, depth);
       break;
 
     case AGUI_A2UI_COMPONENT_TEXT_FIELD:
-      widget = _tandem_a2ui_build_text_field (self, component, scope);
+      widget = _tandem_a2ui_build_text_field (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_CHECK_BOX:
-      widget = _tandem_a2ui_build_check_box (self, component, scope);
+      widget = _tandem_a2ui_build_check_box (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_DATE_TIME_INPUT:
-      widget = _tandem_a2ui_build_date_time (self, component, scope);
+      widget = _tandem_a2ui_build_date_time (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_CHOICE_PICKER:
-      widget = _tandem_a2ui_build_choice_picker (self, component, scope);
+      widget = _tandem_a2ui_build_choice_picker (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_SLIDER:
-      widget = _tandem_a2ui_build_slider (self, component, scope);
+      widget = _tandem_a2ui_build_slider (builder, component, scope);
       break;
 
     case AGUI_A2UI_COMPONENT_UNKNOWN:
@@ -588,7 +402,7 @@ rebuild (TandemA2uiSurfaceView *self)
   AguiA2uiComponent *root = agui_a2ui_surface_get_root (self->surface);
   const char *status = agui_a2ui_surface_get_status (self->surface);
 
-  g_ptr_array_set_size (self->bindings, 0);
+  g_ptr_array_set_size (self->builder.bindings, 0);
   g_hash_table_remove_all (self->widgets);
   if (self->tree != NULL)
     {
@@ -598,7 +412,7 @@ rebuild (TandemA2uiSurfaceView *self)
 
   if (root != NULL)
     {
-      self->tree = _tandem_a2ui_surface_view_build (self, root, NULL, 0);
+      self->tree = build (&self->builder, root, NULL, 0);
       if (self->tree != NULL)
         gtk_box_append (GTK_BOX (self->content), self->tree);
     }
@@ -633,15 +447,15 @@ rebuild (TandemA2uiSurfaceView *self)
 static void
 refresh (TandemA2uiSurfaceView *self)
 {
-  self->refreshing = TRUE;
-  for (guint i = 0; i < self->bindings->len; i++)
+  self->builder.refreshing = TRUE;
+  for (guint i = 0; i < self->builder.bindings->len; i++)
     {
-      TandemA2uiBinding *binding = g_ptr_array_index (self->bindings, i);
+      TandemA2uiBinding *binding = g_ptr_array_index (self->builder.bindings, i);
 
       if (binding->refresh != NULL)
         binding->refresh (binding);
     }
-  self->refreshing = FALSE;
+  self->builder.refreshing = FALSE;
   update_errors (self);
 }
 
@@ -673,8 +487,8 @@ tandem_a2ui_surface_view_dispose (GObject *object)
   TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
-  if (self->bindings != NULL)
-    g_ptr_array_set_size (self->bindings, 0);
+  if (self->builder.bindings != NULL)
+    g_ptr_array_set_size (self->builder.bindings, 0);
   if (self->widgets != NULL)
     g_hash_table_remove_all (self->widgets);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -685,6 +499,7 @@ tandem_a2ui_surface_view_dispose (GObject *object)
   g_clear_object (&self->part);
   g_clear_object (&self->session);
   g_clear_object (&self->surface);
+  self->builder.surface = NULL;
 
   G_OBJECT_CLASS (tandem_a2ui_surface_view_parent_class)->dispose (object);
 }
@@ -695,7 +510,7 @@ tandem_a2ui_surface_view_finalize (GObject *object)
   TandemA2uiSurfaceView *self = TANDEM_A2UI_SURFACE_VIEW (object);
 
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->bindings, g_ptr_array_unref);
+  g_clear_pointer (&self->builder.bindings, g_ptr_array_unref);
   g_clear_pointer (&self->widgets, g_hash_table_unref);
   g_clear_pointer (&self->ancestors, g_hash_table_unref);
   g_clear_pointer (&self->status_text, g_free);
@@ -780,6 +595,7 @@ tandem_a2ui_surface_view_constructed (GObject *object)
     {
       self->surface = agui_a2ui_surface_new ();
     }
+  self->builder.surface = self->surface;
 
   g_signal_connect_object (self->surface, "structure-changed", G_CALLBACK (on_structure_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -839,7 +655,12 @@ static void
 tandem_a2ui_surface_view_init (TandemA2uiSurfaceView *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
+  self->builder.widget = GTK_WIDGET (self);
+  self->builder.cancellable = self->cancellable;
+  self->builder.bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) _tandem_a2ui_binding_free);
+  self->builder.build = build;
+  self->builder.press = press;
+  self->builder.value_set = value_set;
   self->widgets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->ancestors = g_hash_table_new (g_str_hash, g_str_equal);
 

@@ -13,8 +13,9 @@
 
 #include "tandem-agents-private.h"
 
-/* TandemAgents and the keyring: bearer tokens stored and looked up, and
- * the transports made with them. */
+/* TandemAgents and the keyring: bearer tokens stored and looked up, the
+ * transports made with them, and removing an agent, which forgets its
+ * token too (so the core file never calls down into the keyring). */
 
 #define KEYRING_TIMEOUT_SECONDS 30
 
@@ -507,4 +508,62 @@ tandem_agents_create_transport_finish (TandemAgents  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+on_remove_token_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
+    g_debug ("The token of a removed agent stays in the keyring: %s", error->message);
+}
+
+/**
+ * tandem_agents_remove:
+ * @self: the agents
+ * @id: the id of a configured agent
+ * @error: return location for a #GError
+ *
+ * Forgets the agent and, in the background, its token. Removing the
+ * active agent makes the demo agent active.
+ *
+ * Returns: whether an agent was removed; %G_IO_ERROR_NOT_FOUND if none
+ *   has @id, %G_IO_ERROR_INVALID_ARGUMENT for the demo agent
+ */
+gboolean
+tandem_agents_remove (TandemAgents  *self,
+                      const char    *id,
+                      GError       **error)
+{
+  gboolean was_active;
+
+  g_return_val_if_fail (TANDEM_IS_AGENTS (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (strcmp (id, TANDEM_AGENTS_DEMO_ID) == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The demo agent cannot be removed"));
+      return FALSE;
+    }
+
+  if (tandem_agents_lookup (self, id) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("There is no agent with the id “%s”"), id);
+      return FALSE;
+    }
+
+  was_active = g_strcmp0 (self->active_id, id) == 0;
+  _tandem_agents_write (self, NULL, id);
+  if (was_active)
+    tandem_agents_set_active_id (self, TANDEM_AGENTS_DEMO_ID);
+
+  tandem_agents_store_token_async (self, id, NULL, NULL, on_remove_token_cb, NULL);
+
+  return TRUE;
 }

@@ -29,5 +29,8 @@ TandemAgent *_tandem_agents_ref_agent           (TandemAgents *self,
                                                  const char   *id);
 void         _tandem_agents_emit_agent_changed  (TandemAgents *self,
                                                  const char   *id);
+void         _tandem_agents_write               (TandemAgents *self,
+                                                 TandemAgent  *replace,
+                                                 const char   *remove_id);
 
 G_END_DECLS

@@ -666,10 +666,10 @@ check_agent (TandemAgent  *agent,
   return TRUE;
 }
 
-static void
-tandem_agents_write (TandemAgents *self,
-                     TandemAgent  *replace,
-                     const char   *remove_id)
+void
+_tandem_agents_write (TandemAgents *self,
+                      TandemAgent  *replace,
+                      const char   *remove_id)
 {
   g_autoptr(GVariant) value = g_settings_get_value (self->settings, "agents");
   g_autoptr(GPtrArray) agents = parse_agents (value);
@@ -728,7 +728,7 @@ tandem_agents_save (TandemAgents  *self,
   if (!check_agent (agent, error))
     return FALSE;
 
-  tandem_agents_write (self, agent, NULL);
+  _tandem_agents_write (self, agent, NULL);
 
   return TRUE;
 }
@@ -738,62 +738,4 @@ _tandem_agents_emit_agent_changed (TandemAgents *self,
                                    const char   *id)
 {
   g_signal_emit (self, signals[AGENT_CHANGED], 0, id);
-}
-
-static void
-on_remove_token_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!tandem_agents_store_token_finish (TANDEM_AGENTS (object), result, &error))
-    g_debug ("The token of a removed agent stays in the keyring: %s", error->message);
-}
-
-/**
- * tandem_agents_remove:
- * @self: the agents
- * @id: the id of a configured agent
- * @error: return location for a #GError
- *
- * Forgets the agent and, in the background, its token. Removing the
- * active agent makes the demo agent active.
- *
- * Returns: whether an agent was removed; %G_IO_ERROR_NOT_FOUND if none
- *   has @id, %G_IO_ERROR_INVALID_ARGUMENT for the demo agent
- */
-gboolean
-tandem_agents_remove (TandemAgents  *self,
-                      const char    *id,
-                      GError       **error)
-{
-  gboolean was_active;
-
-  g_return_val_if_fail (TANDEM_IS_AGENTS (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (strcmp (id, TANDEM_AGENTS_DEMO_ID) == 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("The demo agent cannot be removed"));
-      return FALSE;
-    }
-
-  if (!tandem_agents_has (self, id))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("There is no agent with the id “%s”"), id);
-      return FALSE;
-    }
-
-  was_active = g_strcmp0 (self->active_id, id) == 0;
-  tandem_agents_write (self, NULL, id);
-  if (was_active)
-    tandem_agents_set_active_id (self, TANDEM_AGENTS_DEMO_ID);
-
-  tandem_agents_store_token_async (self, id, NULL, NULL, on_remove_token_cb, NULL);
-
-  return TRUE;
 }

@@ -29,7 +29,16 @@ struct _TandemApplication
 
 G_DEFINE_FINAL_TYPE (TandemApplication, tandem_application, ADW_TYPE_APPLICATION)
 
-enum { PROP_0, PROP_STORE, N_PROPS };
+enum {
+  PROP_0,
+  PROP_STORE,
+  PROP_STORE_OPENING,
+  PROP_STORE_ERROR,
+  PROP_AGENTS,
+  PROP_SETTINGS,
+  PROP_AGENT_URL,
+  N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
 
 /* The conversation the window showed when the app last ran; the window
@@ -247,8 +256,10 @@ on_store_opened_cb (GObject      *object,
     {
       g_warning ("Cannot open the conversation store: %s", error->message);
       self->store_error = g_strdup (error->message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE_ERROR]);
     }
 
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE_OPENING]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
 }
 
@@ -303,6 +314,26 @@ tandem_application_get_property (GObject    *object,
     {
     case PROP_STORE:
       g_value_set_object (value, self->store);
+      break;
+
+    case PROP_STORE_OPENING:
+      g_value_set_boolean (value, self->store_opening);
+      break;
+
+    case PROP_STORE_ERROR:
+      g_value_set_string (value, self->store_error);
+      break;
+
+    case PROP_AGENTS:
+      g_value_set_object (value, self->agents);
+      break;
+
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+
+    case PROP_AGENT_URL:
+      g_value_set_string (value, self->agent_url);
       break;
 
     default:
@@ -378,6 +409,57 @@ tandem_application_class_init (TandemApplicationClass *klass)
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL, AGUI_TYPE_SESSION_STORE,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* The window reads what it needs of the application through these
+   * properties, so that it never calls the application by name. */
+
+  /**
+   * TandemApplication:store-opening:
+   *
+   * Whether the store is still being opened; %FALSE once :store is
+   * notified.
+   */
+  properties[PROP_STORE_OPENING] =
+    g_param_spec_boolean ("store-opening", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TandemApplication:store-error:
+   *
+   * Why the store could not be opened, or %NULL.
+   */
+  properties[PROP_STORE_ERROR] =
+    g_param_spec_string ("store-error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TandemApplication:agents:
+   *
+   * The configured agents, from startup on.
+   */
+  properties[PROP_AGENTS] =
+    g_param_spec_object ("agents", NULL, NULL, TANDEM_TYPE_AGENTS,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TandemApplication:settings:
+   *
+   * The application's settings, from startup on.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TandemApplication:agent-url:
+   *
+   * The agent given on the command line, which overrides the chosen one,
+   * or %NULL.
+   */
+  properties[PROP_AGENT_URL] =
+    g_param_spec_string ("agent-url", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   application_class->startup = tandem_application_startup;
@@ -501,4 +583,5 @@ tandem_application_set_agent_url (TandemApplication *self,
 
   g_free (self->agent_url);
   self->agent_url = g_strdup (url);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AGENT_URL]);
 }

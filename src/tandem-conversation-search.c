@@ -16,6 +16,7 @@
 #include "tandem-block.h"
 #include "tandem-message-row.h"
 #include "tandem-conversation-search.h"
+#include "tandem-conversation-search-exclude.h"
 
 /**
  * TandemConversationSearch:
@@ -191,9 +192,6 @@ dup_block_text (TandemBlock *block)
     }
 }
 
-/* Marks what the highlighting leaves alone */
-static G_DEFINE_QUARK (tandem-conversation-search-exclude, exclude)
-
 /* Highlighting */
 
 static PangoAttrList *
@@ -245,7 +243,7 @@ static void
 highlight_labels (GtkWidget *widget,
                   Highlight *state)
 {
-  if (g_object_get_qdata (G_OBJECT (widget), exclude_quark ()) != NULL)
+  if (tandem_conversation_search_is_excluded (widget))
     return;
 
   if (GTK_IS_LABEL (widget))
@@ -897,20 +895,4 @@ tandem_conversation_search_get_status (TandemConversationSearch *self)
   g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), NULL);
 
   return self->status_text;
-}
-
-/**
- * tandem_conversation_search_exclude:
- * @widget: a widget of a transcript row
- *
- * Marks @widget, and all it holds, as the row's own words (a title, a
- * state, a button), not the conversation's: the search neither counts
- * nor highlights them.
- */
-void
-tandem_conversation_search_exclude (GtkWidget *widget)
-{
-  g_return_if_fail (GTK_IS_WIDGET (widget));
-
-  g_object_set_qdata (G_OBJECT (widget), exclude_quark (), GINT_TO_POINTER (TRUE));
 }

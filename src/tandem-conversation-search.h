@@ -33,6 +33,5 @@ guint       tandem_conversation_search_count             (const char            
                                                           gsize                     length,
                                                           const char               *query,
                                                           GArray                   *offsets);
-void        tandem_conversation_search_exclude           (GtkWidget                *widget);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 
 #include "tandem-accessible.h"
 #include "tandem-a2ui-image-loader.h"
-#include "tandem-conversation-search.h"
+#include "tandem-conversation-search-exclude.h"
 #include "tandem-media-view.h"
 
 /**

@@ -10,7 +10,7 @@
 
 #include "tandem-accessible.h"
 #include "tandem-a2ui-surface-view.h"
-#include "tandem-conversation-search.h"
+#include "tandem-conversation-search-exclude.h"
 #include "tandem-display-text.h"
 #include "tandem-markdown-view.h"
 #include "tandem-media-view.h"

@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-accessible.h"
-#include "tandem-conversation-search.h"
+#include "tandem-conversation-search-exclude.h"
 #include "tandem-display-text.h"
 #include "tandem-pretty-json.h"
 #include "tandem-tool-card.h"

@@ -172,13 +172,6 @@ on_transport_created_cb (GObject      *object,
   tandem_window_finish_open (data->self, AGUI_TRANSPORT (live), data->thread_id, data->agent_id, NULL);
 }
 
-gboolean
-_tandem_window_is_url (const char *agent)
-{
-  return agent != NULL &&
-         (g_str_has_prefix (agent, "http://") || g_str_has_prefix (agent, "https://"));
-}
-
 static void
 open_url (TandemWindow *self,
           const char   *thread_id,
@@ -217,11 +210,13 @@ _tandem_window_open (TandemWindow *self,
                     const char   *thread_id,
                     const char   *agent_id)
 {
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  const char *url = application != NULL ? tandem_application_get_agent_url (application) : NULL;
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *url = NULL;
   g_autofree char *stored = NULL;
   OpenData *data;
+
+  if (application != NULL)
+    g_object_get (application, "agent-url", &url, NULL);
 
   g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
@@ -278,71 +273,6 @@ _tandem_window_open (TandemWindow *self,
                                         on_transport_created_cb, data);
 }
 
-/* The agent selector: which agent a new conversation talks to, or which
- * one takes over a conversation whose agent is gone. A conversation under
- * way keeps its agent, so then the selector is hidden. */
-
-static gboolean
-is_new_conversation (TandemWindow *self)
-{
-  if (self->session == NULL)
-    return TRUE;
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->transcript)) > 0)
-    return FALSE;
-
-  return _tandem_window_lookup_thread (self, agui_agent_session_get_thread_id (self->session)) == NULL;
-}
-
-void
-_tandem_window_update_agent (TandemWindow *self)
-{
-  GtkApplication *gtk_application = gtk_window_get_application (GTK_WINDOW (self));
-  TandemApplication *application = gtk_application != NULL ? TANDEM_APPLICATION (gtk_application) : NULL;
-  gboolean override = application != NULL && tandem_application_get_agent_url (application) != NULL;
-  GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
-  guint selected = GTK_INVALID_LIST_POSITION;
-
-  if (model != NULL && gtk_drop_down_get_model (self->agent_dropdown) != model)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_model (self->agent_dropdown, model);
-      gtk_drop_down_set_model (self->continue_dropdown, model);
-      self->syncing_dropdown = FALSE;
-    }
-
-  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-      if (g_strcmp0 (tandem_agent_get_id (agent), self->agent_id) == 0)
-        selected = i;
-    }
-
-  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
-                          model != NULL && !override && self->agent_problem == NULL &&
-                          selected != GTK_INVALID_LIST_POSITION && is_new_conversation (self));
-  if (selected != GTK_INVALID_LIST_POSITION)
-    {
-      self->syncing_dropdown = TRUE;
-      gtk_drop_down_set_selected (self->agent_dropdown, selected);
-      self->syncing_dropdown = FALSE;
-    }
-
-  if (self->agent_problem != NULL)
-    {
-      /* Offer the agent new conversations use */
-      for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
-        {
-          g_autoptr(TandemAgent) agent = g_list_model_get_item (model, i);
-
-          if (g_strcmp0 (tandem_agent_get_id (agent), tandem_agents_get_active_id (self->agents)) == 0)
-            gtk_drop_down_set_selected (self->continue_dropdown, i);
-        }
-      gtk_label_set_text (self->agent_missing_label, self->agent_problem);
-    }
-  gtk_widget_set_visible (self->agent_missing_banner, self->agent_problem != NULL);
-}
-
 /* The store opens on a worker: until it is open, the sidebar is empty,
  * nothing can be sent, and the new conversation is not kept, so it
  * starts again, kept, with what the person typed meanwhile. */
@@ -386,7 +316,7 @@ on_reopen_draft_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   draft = _agui_session_store_dup_draft_finish (AGUI_SESSION_STORE (object), result, &error);
-  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && is_new_conversation (self) &&
+  if (draft != NULL && draft[0] != '\0' && thread_id != NULL && _tandem_window_is_new_conversation (self) &&
       gtk_text_buffer_get_char_count (tandem_composer_get_buffer (self->composer)) == 0)
     {
       /* The same new conversation, its draft read back by the keeper */
@@ -416,7 +346,7 @@ on_reopen_thread_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   /* Deleted since, or never sent, or another store: a new chat, kept */
-  if (thread != NULL && thread_id != NULL && is_new_conversation (self))
+  if (thread != NULL && thread_id != NULL && _tandem_window_is_new_conversation (self))
     {
       self->keep_composer_text = TRUE;
       tandem_window_open_thread (self, thread_id);
@@ -459,6 +389,7 @@ tandem_window_reopen_thread (TandemWindow *self,
                              const char   *thread_id)
 {
   GtkApplication *application;
+  gboolean opening = FALSE;
 
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (thread_id != NULL);
@@ -467,7 +398,9 @@ tandem_window_reopen_thread (TandemWindow *self,
   self->reopen_thread = g_strdup (thread_id);
 
   application = gtk_window_get_application (GTK_WINDOW (self));
-  if (application != NULL && tandem_application_get_store_opening (TANDEM_APPLICATION (application)))
+  if (application != NULL)
+    g_object_get (application, "store-opening", &opening, NULL);
+  if (opening)
     return;
 
   _tandem_window_check_reopen (self);

@@ -125,6 +125,15 @@ struct _TandemWindow
   AdwHeaderBar         *conversation_header;
   AdwHeaderBar         *inspector_header;
   TandemStateInspector *inspector;
+
+  /* What tandem-window-state.c reaches of the approvals piece, which
+   * sits above it: set by tandem-window.c at init. */
+  struct
+  {
+    gboolean (*asks_shown)     (TandemWindow *self);
+    void     (*ask_interrupts) (TandemWindow *self);
+    void     (*sync_approval)  (TandemWindow *self);
+  } approvals;
 };
 
 gboolean        _tandem_window_is_blank            (const char        *text);
@@ -157,6 +166,14 @@ gboolean        _tandem_window_asks_shown          (TandemWindow      *self);
 void            _tandem_window_sync_approval       (TandemWindow      *self);
 gboolean        _tandem_window_is_url              (const char        *agent);
 void            _tandem_window_update_agent        (TandemWindow      *self);
+gboolean        _tandem_window_is_new_conversation (TandemWindow      *self);
+gboolean        _tandem_window_is_store_opening    (TandemWindow      *self);
+void            _tandem_window_remember_thread     (TandemWindow      *self);
+void            _tandem_window_update_title        (TandemWindow      *self);
+void            _tandem_window_on_runs_changed_cb  (TandemWindow      *self,
+                                                    const char        *thread_id);
+void            _tandem_window_on_runs_approval_needed_cb (TandemWindow *self,
+                                                           const char   *thread_id);
 void            _tandem_window_adopt_store         (TandemWindow      *self);
 void            _tandem_window_check_reopen        (TandemWindow      *self);
 

@@ -1,4 +1,4 @@
-/* tandem-a2ui-surface-view-private.h
+/* tandem-a2ui-binding-private.h
  *
  * SPDX-FileCopyrightText: 2026 The Tandem developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,20 +6,44 @@
 
 #pragma once
 
-#include "tandem-a2ui-surface-view.h"
+#include <gtk/gtk.h>
+
+#include "agui.h"
 
 G_BEGIN_DECLS
 
 typedef struct _TandemA2uiBinding TandemA2uiBinding;
+typedef struct _TandemA2uiBuilder TandemA2uiBuilder;
 typedef void (*TandemA2uiRefreshFunc) (TandemA2uiBinding *binding);
+
+/* What a family's build function is given: filled in by the view, which
+ * owns all of it, so that the families build children and press buttons
+ * through it rather than calling the view by name. */
+struct _TandemA2uiBuilder
+{
+  GtkWidget        *widget;        /* the view: a modal is transient for its root */
+  AguiA2uiSurface  *surface;
+  GCancellable     *cancellable;
+  GPtrArray        *bindings;      /* of TandemA2uiBinding, dropped on a rebuild */
+  gboolean          refreshing;
+
+  GtkWidget *(*build)     (TandemA2uiBuilder *self,
+                           AguiA2uiComponent *component,
+                           const char        *scope,
+                           guint              depth);
+  void       (*press)     (TandemA2uiBuilder *self,
+                           AguiA2uiComponent *component,
+                           const char        *scope);
+  void       (*value_set) (TandemA2uiBuilder *self);
+};
 
 /* One widget drawn for a component: what it shows is re-read from the
  * surface by @refresh, and what the person sets there goes back through
- * it. The view owns its bindings and drops them all on a rebuild; the
+ * it. The builder holds its bindings and drops them all on a rebuild; the
  * signals connected with _tandem_a2ui_binding_connect() go with them. */
 struct _TandemA2uiBinding
 {
-  TandemA2uiSurfaceView *view;
+  TandemA2uiBuilder     *builder;
   GtkWidget             *widget;
   AguiA2uiComponent     *component;
   char                  *scope;
@@ -35,6 +59,7 @@ struct _TandemA2uiBinding
   GtkSpinButton         *minute;
 };
 
+void               _tandem_a2ui_binding_free           (TandemA2uiBinding     *binding);
 TandemA2uiBinding *_tandem_a2ui_binding_new            (GtkWidget             *widget,
                                                         AguiA2uiComponent     *component,
                                                         const char            *scope,
@@ -51,19 +76,18 @@ void               _tandem_a2ui_binding_write_value    (TandemA2uiBinding     *b
                                                         const char            *property,
                                                         JsonNode              *value);
 
-TandemA2uiBinding *_tandem_a2ui_surface_view_add_binding (TandemA2uiSurfaceView *self,
-                                                          TandemA2uiBinding     *binding);
-TandemA2uiBinding *_tandem_a2ui_surface_view_bind      (TandemA2uiSurfaceView *self,
+TandemA2uiBinding *_tandem_a2ui_builder_add_binding   (TandemA2uiBuilder     *self,
+                                                        TandemA2uiBinding     *binding);
+TandemA2uiBinding *_tandem_a2ui_builder_bind          (TandemA2uiBuilder     *self,
                                                         GtkWidget             *widget,
                                                         AguiA2uiComponent     *component,
                                                         const char            *scope,
                                                         TandemA2uiRefreshFunc  refresh);
-GtkWidget         *_tandem_a2ui_surface_view_build     (TandemA2uiSurfaceView *self,
+GtkWidget         *_tandem_a2ui_builder_build         (TandemA2uiBuilder     *self,
                                                         AguiA2uiComponent     *component,
                                                         const char            *scope,
                                                         guint                  depth);
-GCancellable      *_tandem_a2ui_surface_view_get_cancellable (TandemA2uiSurfaceView *self);
-void               _tandem_a2ui_surface_view_press     (TandemA2uiSurfaceView *self,
+void               _tandem_a2ui_builder_press         (TandemA2uiBuilder     *self,
                                                         AguiA2uiComponent     *component,
                                                         const char            *scope);
 
@@ -71,59 +95,59 @@ const char        *_tandem_a2ui_string_member          (JsonObject            *o
                                                         const char            *name);
 
 /* Display: tandem-a2ui-display.c */
-GtkWidget *_tandem_a2ui_build_text        (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_text        (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
-GtkWidget *_tandem_a2ui_build_image       (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_image       (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
-GtkWidget *_tandem_a2ui_build_icon        (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_icon        (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
 GtkWidget *_tandem_a2ui_build_divider     (AguiA2uiComponent     *component);
 GtkWidget *_tandem_a2ui_build_placeholder (AguiA2uiComponent     *component);
 
 /* Layout: tandem-a2ui-layout.c */
-GtkWidget *_tandem_a2ui_build_box         (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_box         (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth,
                                            GtkOrientation         orientation);
-GtkWidget *_tandem_a2ui_build_list        (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_list        (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth);
-GtkWidget *_tandem_a2ui_build_card        (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_card        (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth);
-GtkWidget *_tandem_a2ui_build_tabs        (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_tabs        (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth);
-GtkWidget *_tandem_a2ui_build_modal       (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_modal       (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth);
 
 /* Inputs: tandem-a2ui-inputs.c */
-GtkWidget *_tandem_a2ui_build_button      (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_button      (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope,
                                            guint                  depth);
-GtkWidget *_tandem_a2ui_build_text_field  (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_text_field  (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
-GtkWidget *_tandem_a2ui_build_check_box   (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_check_box   (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
-GtkWidget *_tandem_a2ui_build_slider      (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_slider      (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
-GtkWidget *_tandem_a2ui_build_choice_picker (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_choice_picker (TandemA2uiBuilder     *self,
                                              AguiA2uiComponent     *component,
                                              const char            *scope);
-GtkWidget *_tandem_a2ui_build_date_time   (TandemA2uiSurfaceView *self,
+GtkWidget *_tandem_a2ui_build_date_time   (TandemA2uiBuilder     *self,
                                            AguiA2uiComponent     *component,
                                            const char            *scope);
 
