@@ -311,7 +311,8 @@ agui_test_response_new_proto_events (const char *first_json,
 }
 
 /* Stops writing for a while, or with AGUI_TEST_STALL_FOREVER until the
- * client goes away. */
+ * client goes away or the test opens the gate with
+ * agui_test_server_resume(). */
 void
 agui_test_response_append_stall (AguiTestResponse *self,
                                  guint             milliseconds)
@@ -1029,6 +1030,35 @@ request_has_ended (gpointer data)
 
   request = g_ptr_array_index (wait->server->requests, wait->index);
   return request->state >= AGUI_TEST_EXCHANGE_COMPLETE;
+}
+
+/* Opens the gate of request @index, held by AGUI_TEST_STALL_FOREVER: the
+ * rest of its script goes out. A test that must act while the stream is
+ * paused holds it this way rather than for a time, which a loaded machine
+ * can outlast. Returns FALSE if that request is not held at a gate. */
+gboolean
+agui_test_server_resume (AguiTestServer *self,
+                         guint           index)
+{
+  g_return_val_if_fail (AGUI_IS_TEST_SERVER (self), FALSE);
+
+  for (guint i = 0; i < self->exchanges->len; i++)
+    {
+      Exchange *exchange = g_ptr_array_index (self->exchanges, i);
+      const Step *held;
+
+      if (exchange->index != index)
+        continue;
+      if (exchange->timeout_id != 0 || exchange->step == 0)
+        return FALSE;
+      held = &g_array_index (exchange->response->steps, Step, exchange->step - 1);
+      if (held->kind != STEP_STALL || held->milliseconds != AGUI_TEST_STALL_FOREVER)
+        return FALSE;
+      exchange_advance (exchange);
+      return TRUE;
+    }
+
+  return FALSE;
 }
 
 /* Iterates the main context until request @index has been answered,

@@ -107,6 +107,8 @@ const AguiTestRequest *agui_test_server_get_request      (AguiTestServer    *sel
 gboolean               agui_test_server_wait_for_end     (AguiTestServer    *self,
                                                           guint              index,
                                                           guint              timeout_ms);
+gboolean               agui_test_server_resume           (AguiTestServer    *self,
+                                                          guint              index);
 void                   agui_test_server_stop             (AguiTestServer    *self);
 JsonObject            *agui_test_server_get_request_body (AguiTestServer    *self,
                                                           guint              index);

@@ -446,7 +446,9 @@ test_wheel (Fixture       *f,
   /* Short: everything fits, a wheel-up changes nothing */
   response = agui_test_response_new_events (RS ("r1"), START ("m1"), NULL);
   agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Short.\"}");
-  agui_test_response_append_stall (response, 400);
+  /* Held until the wheel-up is done: were more text to come first, the
+   * wheel-up would be reading back, which is the second half's case. */
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
   agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\","
                                                   "\"delta\":\"\\n\\nStill going.\"}");
   for (guint i = 0; i < 60; i++)
@@ -462,6 +464,9 @@ test_wheel (Fixture       *f,
                         "the first delta was shown and laid out");
   g_assert_false (overflowing (f->window));
   wheel (f->window, -1);
+  tandem_test_wait_for_frame (f->window);
+  g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
+  g_assert_true (agui_test_server_resume (f->server, agui_test_server_get_n_requests (f->server) - 1));
   wait_for_exchange (f->window);
   g_assert_true (agui_test_wait_for (overflowing, f->window, TIMEOUT_MS));
   assert_shows_latest (f->window);
