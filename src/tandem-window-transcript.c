@@ -240,7 +240,17 @@ on_transcript_scroll_cb (TandemWindow             *self,
     {
       self->following = FALSE;
       _tandem_window_update_jump_button (self);
+      return FALSE;
     }
+
+  /* Nothing to move to while the view follows: a wheel past the top of
+   * what fits, or past the end, would only make GtkScrolledWindow
+   * overshoot and bounce back. Its bounce springs to where the end was
+   * when it began, frame after frame, so an answer that grew meanwhile
+   * was left below the view, still "followed", with nothing to bring it
+   * back once the answer ended. */
+  if (self->following && dy != 0 && (dy < 0 || is_at_bottom (adjustment)))
+    return TRUE;
 
   return FALSE;
 }

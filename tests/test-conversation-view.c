@@ -182,15 +182,18 @@ shows_latest_cb (gpointer data)
 }
 
 static void
-assert_shows_latest (TandemWindow *window)
+assert_shows_latest_at (TandemWindow *window,
+                        const char   *where)
 {
   g_autoptr(GString) why = g_string_new (NULL);
 
   /* Layout takes a frame or two after the content changed */
   agui_test_wait_for (shows_latest_cb, window, 10000);
   if (!shows_latest (window, why))
-    g_error ("The latest message is not in view: %s", why->str);
+    g_error ("%s: the latest message is not in view: %s (Jump to Latest %s)", where, why->str,
+             gtk_widget_get_visible (tandem_test_child (window, "jump_button")) ? "shown" : "hidden");
 }
+#define assert_shows_latest(window) assert_shows_latest_at ((window), G_STRLOC)
 
 static gboolean
 overflowing (gpointer data)
@@ -275,17 +278,24 @@ wheel (TandemWindow *window,
   GtkAdjustment *adjustment = vadjustment (window);
   gboolean handled = FALSE;
 
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+  /* As GTK delivers it: the capture phase first, and a controller that
+   * handles it keeps it from the scrolled window's own */
+  static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_BUBBLE };
 
-      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
-        g_signal_emit_by_name (controller, "scroll", 0.0, dy, &handled);
-    }
+  for (guint p = 0; p < G_N_ELEMENTS (phases) && !handled; p++)
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+      {
+        g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller) &&
+            gtk_event_controller_get_propagation_phase (controller) == phases[p])
+          g_signal_emit_by_name (controller, "scroll", 0.0, dy, &handled);
+      }
   g_object_unref (controllers);
 
   /* What the scrolled window then does with it */
-  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + dy * 50);
+  if (!handled)
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + dy * 50);
 }
 
 static AguiTestResponse *
@@ -497,6 +507,9 @@ test_wheel (Fixture       *f,
   /* And following holds again for the next answer */
   agui_test_server_push_response (f->server, paragraphs_response (30, TRUE));
   send_text (f->window, "again");
+  /* A wheel down at the end, as the answer grows, changes nothing either */
+  tandem_test_wait_for_frame (f->window);
+  wheel (f->window, 1);
   wait_for_exchange (f->window);
   assert_shows_latest (f->window);
 
