@@ -1235,6 +1235,29 @@ escape_raw_controls (GString    *out,
   return found;
 }
 
+/* The cold end of read_frame (): yajl refused @data, which took it
+ * @stopped bytes in. Apart from the hot path, so that stays small. */
+static G_GNUC_NO_INLINE AguiReadResult
+read_refused (AguiEventReader  *self,
+              const char       *data,
+              gsize             length,
+              gsize             stopped,
+              GError          **error)
+{
+  /* Only yajl objected: not a limit, a U+0000 or a frame's shape. */
+  if (self->error == NULL && !self->has_nul && !self->not_object &&
+      escape_raw_controls (self->escaped, data, length))
+    {
+      reset (self);
+      if (read_with_yajl (self, self->escaped->str, self->escaped->len, &stopped))
+        return AGUI_READ_OK;
+    }
+
+  /* Markers and escapes change the length of the text: the place is only
+   * roughly yajl's then, and explain () finds the exact one itself. */
+  return explain (self, data, length, stopped, error);
+}
+
 static AguiReadResult
 read_frame (AguiEventReader  *self,
             const char       *data,
@@ -1255,18 +1278,7 @@ read_frame (AguiEventReader  *self,
   if (G_LIKELY (read_with_yajl (self, data, length, &stopped)))
     return AGUI_READ_OK;
 
-  /* Only yajl objected: not a limit, a U+0000 or a frame's shape. */
-  if (self->error == NULL && !self->has_nul && !self->not_object &&
-      escape_raw_controls (self->escaped, data, length))
-    {
-      reset (self);
-      if (read_with_yajl (self, self->escaped->str, self->escaped->len, &stopped))
-        return AGUI_READ_OK;
-    }
-
-  /* Markers and escapes change the length of the text: the place is only
-   * roughly yajl's then, and explain () finds the exact one itself. */
-  return explain (self, data, length, stopped, error);
+  return read_refused (self, data, length, stopped, error);
 }
 
 guint
