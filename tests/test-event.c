@@ -534,12 +534,13 @@ static void
 test_event_new_from_string (void)
 {
   static const struct { const char *json; const char *problem; } refused[] = {
-    { "", "no JSON value" },
-    { " \n", "no JSON value" },
+    { "", "line 1, column 1: expected a value, found the end of the text" },
+    { " \n", "line 2, column 1: expected a value, found the end of the text" },
     { "{\"type\":\"STEP_STARTED\",\"stepName\":\"\\ud83d\"}", "surrogate" },
     { "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\",\"timestamp\":99999999999999999999}",
       "does not fit in 64 bits" },
-    { "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"", NULL },
+    { "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"",
+      "line 1, column 38: expected ',' or '}' after an object member, found the end of the text" },
   };
   g_autoptr(AguiEvent) event = NULL;
   g_autoptr(GError) error = NULL;
@@ -883,10 +884,28 @@ test_transport_errors (void)
 {
   g_test_summary ("Frames that are not JSON objects with an event type fail as AGUI_ERROR_INVALID_JSON");
 
-  parse_fails ("{\"type\":", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, NULL);
-  parse_fails ("not json", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, NULL);
-  parse_fails ("", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, NULL);
-  parse_fails ("{\"type\":\"RAW\",\"event\":\"\xff\"}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, NULL);
+  parse_fails ("{\"type\":", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 9: expected a value, found the end of the text");
+  parse_fails ("not json", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 1: expected a value, found 'not'");
+  parse_fails ("", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 1: expected a value, found the end of the text");
+  parse_fails ("{\"type\":\"RAW\",\"event\":\"\xff\"}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 24: the text is not valid UTF-8 (byte 0xFF)");
+  parse_fails ("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\",}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 45: expected a member name in double quotes, found '}'");
+  parse_fails ("{'type':'TEXT_MESSAGE_END'}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 2: expected a member name in double quotes or '}', found a single quote");
+  parse_fails ("{\"type\":\"RUN_STARTED\"} trailing", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 24: expected the end of the text after the value, found 'trailing'");
+  /* a frame that is not an object is first of all not JSON, if it is not */
+  parse_fails ("[1,2", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 5: expected ',' or ']' after an array element, found the end of the text");
+  /* a limit is named before the syntax, wherever each is */
+  parse_fails ("{\"type\":\"RUN_STARTED\",, \"n\":1e999}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 29: the number 1e999 is too large for a double");
+  parse_fails ("{\"type\":\"RUN_STARTED\",\"s\":\"a\\u0000b\"}", AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+               "Invalid event: line 1, column 29: a string contains \\u0000, which Tandem cannot keep");
 
   parse_fails ("null", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, "Invalid event: the frame is not a JSON object.");
   parse_fails ("42", AGUI_ERROR, AGUI_ERROR_INVALID_JSON, "Invalid event: the frame is not a JSON object.");

@@ -132,7 +132,76 @@ test_parse_strings (void)
   g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 0), ==, "😀");
   g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 1), ==, "\\u0000");
 
-  assert_refused ("", "no JSON value");
+  assert_refused ("", "line 1, column 1: expected a value, found the end of the text");
+}
+
+static void
+test_parse_syntax_errors (void)
+{
+  static const struct { const char *text; const char *message; } refused[] = {
+    { "", "line 1, column 1: expected a value, found the end of the text" },
+    { " \n ", "line 2, column 2: expected a value, found the end of the text" },
+    { "{\"a\":1,}", "line 1, column 8: expected a member name in double quotes, found '}'" },
+    { "{\"a\":\"b\" \"c\":1}", "line 1, column 10: expected ',' or '}' after an object member, found '\"'" },
+    { "{\n  \"a\": 1\n  \"b\": 2\n}", "line 3, column 3: expected ',' or '}' after an object member, found '\"'" },
+    { "[1,2", "line 1, column 5: expected ',' or ']' after an array element, found the end of the text" },
+    { "{'a':1}", "line 1, column 2: expected a member name in double quotes or '}', found a single quote" },
+    { "{a:1}", "line 1, column 2: expected a member name in double quotes or '}', found 'a'" },
+    { "{\"a\" 1}", "line 1, column 6: expected ':' after a member name, found '1'" },
+    { "[01]", "line 1, column 3: expected ',' or ']' after an array element, found '1'" },
+    { "[1] [2]", "line 1, column 5: expected the end of the text after the value, found '['" },
+    { "[tru]", "line 1, column 2: expected a value, found 'tru'" },
+    { "[nan]", "line 1, column 2: expected a value, found 'nan'" },
+    { "/* c */ [1]", "line 1, column 1: expected a value, found '/'" },
+    { "[\"é\", é]", "line 1, column 7: expected a value, found 'é'" },
+    { "[-]", "line 1, column 3: expected a digit after '-', found ']'" },
+    { "[1.]", "line 1, column 4: expected a digit after the decimal point, found ']'" },
+    { "[1e+]", "line 1, column 5: expected a digit in the exponent, found ']'" },
+    { "[\"a\\x\"]", "line 1, column 4: a backslash in a string must be followed by one of "
+                       "\" \\ / b f n r t u, not 'x'" },
+    { "[\"\\u12\"]", "line 1, column 3: \\u must be followed by four hexadecimal digits" },
+    { "[\"open]", "line 1, column 2: the string is not closed" },
+    { "[\"é\xff\"]", "line 1, column 4: the text is not valid UTF-8 (byte 0xFF)" },
+    { "\xEF\xBB\xBF\xEF\xBB\xBF[]", "line 1, column 1: expected a value, found U+FEFF" },
+  };
+
+  g_test_summary ("A text that is not JSON is refused saying where (line and column, in characters) "
+                  "and what was expected and found");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = _agui_json_parse (refused[i].text, -1, &error);
+
+      g_assert_null (node);
+      g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
+      g_assert_cmpstr (error->message, ==, refused[i].message);
+    }
+}
+
+static void
+test_parse_strict (void)
+{
+  static const char * const accepted[] = {
+    "\xEF\xBB\xBF{\"bom\":true}",
+    " \t\r\n[1, -0, 0.5, 1E+2, 1e-2, \"\\/\\b\\f\\n\\r\\t\\u00e9\", true, false, null, {}, []] \n",
+    "\"just a string\"",
+    "42",
+    /* json-glib 1.6 wrote U+001F raw into rows Tandem keeps */
+    "[\"raw \x1f and \t\"]",
+  };
+
+  g_test_summary ("What RFC 8259 allows parses, a leading byte order mark and raw control "
+                  "characters in strings included");
+
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = _agui_json_parse (accepted[i], -1, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (node);
+    }
 }
 
 static char *
@@ -248,6 +317,8 @@ main (int   argc,
   g_test_add_func ("/agui/json/parse/depth", test_parse_depth);
   g_test_add_func ("/agui/json/parse/numbers", test_parse_numbers);
   g_test_add_func ("/agui/json/parse/strings", test_parse_strings);
+  g_test_add_func ("/agui/json/parse/syntax-errors", test_parse_syntax_errors);
+  g_test_add_func ("/agui/json/parse/strict", test_parse_strict);
   g_test_add_func ("/agui/json/print/like-json-glib", test_print_like_json_glib);
   g_test_add_func ("/agui/json/print/hostile", test_print_hostile);
   g_test_add_func ("/agui/json/print/refuses", test_print_refuses);

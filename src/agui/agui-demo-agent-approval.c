@@ -60,7 +60,7 @@ _agui_demo_plan_ask_approval (DemoRun    *run,
   g_autofree char *arguments = NULL;
   g_autofree char *expires_at = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(JsonNode) schema = json_from_string (RESPONSE_SCHEMA, NULL);
+  g_autoptr(JsonNode) schema = _agui_json_parse (RESPONSE_SCHEMA, -1, NULL);
   JsonObject *interrupt;
   JsonObject *outcome;
   JsonArray *interrupts;
@@ -322,6 +322,7 @@ recover_interrupt (DemoRun    *run,
           JsonNode *function = call ? json_object_get_member (call, "function") : NULL;
           g_autoptr(JsonNode) arguments = NULL;
           DemoInterrupt *interrupt;
+          const char *text;
           const char *expires_at;
           const char *folder;
           gint64 keep_days;
@@ -333,7 +334,8 @@ recover_interrupt (DemoRun    *run,
               _agui_json_object_get_string (call, "id") == NULL)
             continue;
 
-          arguments = json_from_string (_agui_json_object_get_string (json_node_get_object (function), "arguments"), NULL);
+          text = _agui_json_object_get_string (json_node_get_object (function), "arguments");
+          arguments = text != NULL ? _agui_json_parse (text, -1, NULL) : NULL;
           if (arguments == NULL || !JSON_NODE_HOLDS_OBJECT (arguments) ||
               !(folder = _agui_json_object_get_string (json_node_get_object (arguments), "folder")) ||
               !read_integer (json_object_get_member (json_node_get_object (arguments), "keepDays"), &keep_days))

@@ -461,7 +461,7 @@ _agui_demo_describe_time (GDateTime *time)
 char *
 _agui_demo_describe_time_result (const char *content)
 {
-  g_autoptr(JsonNode) node = json_from_string (content, NULL);
+  g_autoptr(JsonNode) node = _agui_json_parse (content, -1, NULL);
   g_autofree char *stripped = NULL;
 
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))

@@ -56,11 +56,12 @@
  * ```
  */
 
-/* Frames are read by AguiEventReader (yajl, one pass, typed members). The
- * json-glib path below is the implementation that preceded it: it still
- * explains frames yajl rejects (so the error text stays the same), reads
- * frames that are not valid UTF-8, and serves as the reference the tests
- * and `tandem-cli bench fold` compare the fast path with.
+/* Frames are read by AguiEventReader (yajl, one pass, typed members),
+ * which also says why it refuses one. The json-glib path below is the
+ * implementation that preceded it, kept only as the reference the tests
+ * and `tandem-cli bench fold` compare the fast path with (see
+ * _agui_event_parser_set_reference ()): it reads what the reader's syntax
+ * check accepts, and refuses the rest in the reader's words.
  *
  * In that path, lone surrogate escapes are rewritten, before json-glib sees them, to the
  * code points U+10F800 + (surrogate - 0xD800): Supplementary Private Use
@@ -952,66 +953,35 @@ parse_object (AguiEventParser  *self,
   return _agui_event_new_trusted (type, g_steal_pointer (&object));
 }
 
-/* Before json-glib, whose parser recurses, is asked to explain a frame
- * yajl rejected: brackets are counted outside strings. */
-static gboolean
-nested_too_deep (const char *data,
-                 gsize       length)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        {
-          in_string = TRUE;
-        }
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > AGUI_JSON_MAX_DEPTH)
-            return TRUE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        {
-          depth--;
-        }
-    }
-
-  return FALSE;
-}
-
 static AguiEvent *parse_reference (AguiEventParser  *self,
                                    const char       *data,
                                    gsize             length,
                                    GError          **error);
 
-/* Refuses what would crash json-glib or change the event silently:
- * nesting deeper than AGUI_JSON_MAX_DEPTH, numbers beyond int64 or double,
- * U+0000. The fast reader refuses all of these itself, so a frame it reads
- * is never scanned twice; this runs, for its message, only when the reader
- * stopped or for the reference. */
+static void
+set_invalid_json (GError **error,
+                  GError  *reason)
+{
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON, "Invalid event: %s", reason->message);
+  g_error_free (reason);
+}
+
+/* What the reader refuses in a frame it is not given, in its words: one
+ * that is not valid UTF-8, or any for the reference. Nesting deeper than
+ * AGUI_JSON_MAX_DEPTH, numbers beyond int64 or double and U+0000 first,
+ * as the reader checks them, then the syntax. */
 static gboolean
 frame_check (const char  *data,
              gsize        length,
              GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  GError *local_error = NULL;
 
-  if (_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error))
+  if (_agui_json_check (data, length, AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL, &local_error) &&
+      _agui_json_check_syntax (data, length, &local_error))
     return TRUE;
 
-  g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-               "Invalid event: %s", local_error->message);
+  set_invalid_json (error, local_error);
 
   return FALSE;
 }
@@ -1074,7 +1044,7 @@ parse_fast (AguiEventParser  *self,
             gboolean          valid_utf8,
             GError          **error)
 {
-  g_autoptr(GError) read_error = NULL;
+  GError *read_error = NULL;
   AguiFlatMember *type_member;
   AguiEventType type;
   const char *type_name;
@@ -1083,11 +1053,8 @@ parse_fast (AguiEventParser  *self,
   g_clear_pointer (&self->before, agui_event_unref);
   if (!valid_utf8 && !g_utf8_validate_len (data, length, NULL))
     {
-      if (!frame_check (data, length, error))
-        return NULL;
-      if (nested_too_deep (data, length))
-        goto too_deep;
-      return parse_reference (self, data, length, error);
+      frame_check (data, length, error);
+      return NULL;
     }
 
   {
@@ -1102,20 +1069,13 @@ parse_fast (AguiEventParser  *self,
     case AGUI_READ_OK:
       break;
     case AGUI_READ_REFUSED:
-      if (frame_check (data, length, error))
-        g_propagate_error (error, g_steal_pointer (&read_error));
-      return NULL;
-    case AGUI_READ_NUL:
-      if (frame_check (data, length, error))
-        g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-                             "Invalid event: a string contains \\u0000, which Tandem cannot keep");
-      return NULL;
     case AGUI_READ_MALFORMED:
-      if (!frame_check (data, length, error))
-        return NULL;
-      if (nested_too_deep (data, length))
-        goto too_deep;
-      return parse_reference (self, data, length, error);
+      set_invalid_json (error, read_error);
+      return NULL;
+    case AGUI_READ_NOT_OBJECT:
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame is not a JSON object.");
+      return NULL;
     default:
       g_assert_not_reached ();
     }
@@ -1144,12 +1104,6 @@ parse_fast (AguiEventParser  *self,
     }
 
   return parse_object (self, type_name, error);
-
-too_deep:
-  g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-               "Invalid event: arrays and objects are nested deeper than %d levels",
-               AGUI_JSON_MAX_DEPTH);
-  return NULL;
 }
 
 static void

@@ -23,14 +23,14 @@ typedef struct _AguiEventReader AguiEventReader;
 typedef enum
 {
   AGUI_READ_OK,
-  /* not JSON as yajl reads it, or not an object: the caller asks
-   * json-glib, so the error text (or leniency) stays what it was */
+  /* not one JSON value: @error says where and why */
   AGUI_READ_MALFORMED,
-  /* a limit is broken (nesting depth, a number out of range): @error says
-   * which, and the frame is refused */
+  /* a limit is broken (nesting depth, a number out of range) or a string
+   * holds U+0000, which no C string can keep: @error says which, and
+   * where */
   AGUI_READ_REFUSED,
-  /* a string or a name holds U+0000, which no C string can keep */
-  AGUI_READ_NUL,
+  /* a frame that is one JSON value, but not an object */
+  AGUI_READ_NOT_OBJECT,
 } AguiReadResult;
 
 /* Lone UTF-16 surrogate escapes are read as these three bytes, the form a
@@ -59,16 +59,19 @@ AguiReadResult   _agui_event_reader_read  (AguiEventReader  *self,
 
 /* Reads @data, valid UTF-8, as any one JSON value, with the same limits
  * and the same tree as for a nested value of a frame; @depth is how many
- * containers hold it (0 for a whole document), for the nesting limit. %NULL for anything
- * yajl does not read (malformed, a limit broken, U+0000, a lone
- * surrogate): the caller then asks json-glib, for its error or leniency. */
+ * containers hold it (0 for a whole document), for the nesting limit.
+ * %NULL, and @error (JSON_PARSER_ERROR) saying where and why, for text
+ * that is not one JSON value, breaks a limit, or holds U+0000 or a lone
+ * surrogate. */
 JsonNode        *_agui_event_reader_read_value  (AguiEventReader   *self,
                                                  const char        *data,
                                                  gsize              length,
-                                                 guint              depth);
+                                                 guint              depth,
+                                                 GError           **error);
 
 /* As _agui_event_reader_read_value (), into @value (null before) in the
- * state's own tree; FALSE, and @value untouched, where that gives NULL. */
+ * state's own tree; FALSE, and @value untouched, where that gives NULL
+ * (the caller only needs to know that). */
 gboolean         _agui_event_reader_read_doc_value (AguiEventReader *self,
                                                     const char      *data,
                                                     gsize            length,

@@ -57,6 +57,7 @@ struct _AguiEventReader
   GHashTable *index;        /* name → position + 1, past LINEAR_MEMBERS */
   GArray     *levels;       /* Level: the nested containers open now */
   GString    *rewritten;    /* the frame with its lone surrogates marked */
+  GString    *escaped;      /* ... or its raw control characters escaped */
   GString    *scratch;
   GError     *error;
   JsonNode   *root;         /* value mode: the value read */
@@ -93,6 +94,7 @@ _agui_event_reader_new (void)
   self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
   self->doc_levels = g_array_new (FALSE, FALSE, sizeof (DocLevel));
   self->rewritten = g_string_new (NULL);
+  self->escaped = g_string_new (NULL);
   self->scratch = g_string_new (NULL);
   self->pool = g_malloc (POOL_SIZE);
 
@@ -160,6 +162,7 @@ _agui_event_reader_free (AguiEventReader *self)
   g_array_unref (self->levels);
   g_array_unref (self->doc_levels);
   g_string_free (self->rewritten, TRUE);
+  g_string_free (self->escaped, TRUE);
   g_string_free (self->scratch, TRUE);
   g_free (self->pool);
   g_free (self);
@@ -613,14 +616,13 @@ refuse_number (AguiEventReader *self,
 {
   g_autofree char *quoted = g_strndup (text, MIN (length, QUOTED_NUMBER));
 
-  g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-               "Invalid event: the number %s%s %s", quoted,
+  g_set_error (&self->error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+               "the %s %s%s %s", problem[0] == 'd' ? "integer" : "number", quoted,
                length > QUOTED_NUMBER ? "…" : "", problem);
 }
 
-/* json-glib would wrap an integer beyond 64 bits and turn a double beyond
- * its range into infinity; neither is the number that was sent, so such a
- * frame is refused. */
+/* An integer beyond 64 bits or a double beyond its range would be kept
+ * as some other number than the one sent, so such a text is refused. */
 static int
 on_number (void       *ctx,
            const char *text,
@@ -663,7 +665,7 @@ on_number (void       *ctx,
       integer = g_ascii_strtoll (string, NULL, 10);
       if (errno == ERANGE)
         {
-          refuse_number (self, text, length, "does not fit in a 64-bit integer");
+          refuse_number (self, text, length, "does not fit in 64 bits");
           return 0;
         }
     }
@@ -699,8 +701,8 @@ on_number (void       *ctx,
 }
 
 /* Every accessor of an event hands out C strings, which would end at a
- * U+0000 without a word; the frame is refused instead (the caller runs
- * _agui_json_check () for the message, as before the reader existed). */
+ * U+0000 without a word; the frame is refused instead (explain () finds
+ * the place for the message). */
 static int
 refuse_nul (AguiEventReader *self)
 {
@@ -792,8 +794,8 @@ open_container (AguiEventReader *self,
 
   if (++self->depth + self->base_depth > AGUI_JSON_MAX_DEPTH)
     {
-      g_set_error (&self->error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
-                   "Invalid event: arrays and objects are nested deeper than %d levels",
+      g_set_error (&self->error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "arrays and objects are nested deeper than %d levels",
                    AGUI_JSON_MAX_DEPTH);
       return 0;
     }
@@ -906,20 +908,28 @@ _agui_event_reader_read (AguiEventReader  *self,
 }
 
 JsonNode *
-_agui_event_reader_read_value (AguiEventReader *self,
-                               const char      *data,
-                               gsize            length,
-                               guint            depth)
+_agui_event_reader_read_value (AguiEventReader  *self,
+                               const char       *data,
+                               gsize             length,
+                               guint             depth,
+                               GError          **error)
 {
   AguiReadResult result;
 
   self->value_mode = TRUE;
   self->base_depth = depth;
-  result = read_frame (self, data, length, NULL);
+  result = read_frame (self, data, length, error);
   self->value_mode = FALSE;
   self->base_depth = 0;
 
-  if (result != AGUI_READ_OK || self->has_markers || self->root == NULL)
+  /* Only a frame's deltas join surrogate halves; in a value, a lone one
+   * is refused, as _agui_json_check () words it. */
+  if (result == AGUI_READ_OK && self->has_markers &&
+      _agui_json_check (data, length, AGUI_JSON_CHECK_SURROGATES, error))
+    g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                         "a string contains a lone surrogate");
+
+  if (result != AGUI_READ_OK || self->has_markers)
     {
       reset (self);
       return NULL;
@@ -1106,23 +1116,57 @@ closed:
   return TRUE;
 }
 
+/* Why the reader refused @data (as given, before any marking), in the
+ * words of every JSON reader of Tandem: a limit or a value no tree keeps
+ * (_agui_json_check ()) before a syntax error (_agui_json_check_syntax ()),
+ * both at their place in the text. */
 static AguiReadResult
-read_frame (AguiEventReader  *self,
-            const char       *data,
-            gsize             length,
-            GError          **error)
+explain (AguiEventReader  *self,
+         const char       *data,
+         gsize             length,
+         gsize             stopped,
+         GError          **error)
+{
+  /* a frame's lone surrogates are data, joined or replaced later */
+  AguiJsonCheck checks = self->value_mode ? AGUI_JSON_CHECK_ALL
+                                          : AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL;
+
+  if (error == NULL)
+    return AGUI_READ_MALFORMED;
+
+  if (!_agui_json_check (data, length, checks, error))
+    return AGUI_READ_REFUSED;
+
+  if (!_agui_json_check_syntax (data, length, error))
+    return AGUI_READ_MALFORMED;
+
+  /* Syntax and values are fine: a limit that counts the containers
+   * around a nested value, or a frame that is not an object. */
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return AGUI_READ_REFUSED;
+    }
+
+  if (self->not_object)
+    return AGUI_READ_NOT_OBJECT;
+
+  /* yajl and the syntax check disagree: say where yajl stopped */
+  _agui_json_set_error_at (error, data, MIN (stopped, length), "not valid JSON");
+
+  return AGUI_READ_MALFORMED;
+}
+
+/* Reads @data with yajl, its lone surrogates marked first; returns how
+ * many bytes yajl took, and whether it read the whole as it should. */
+static gboolean
+read_with_yajl (AguiEventReader *self,
+                const char      *data,
+                gsize            length,
+                gsize           *stopped)
 {
   yajl_handle handle;
   yajl_status status;
-
-  reset (self);
-
-  if (!self->value_mode && memchr (data, '\\', length) == NULL)
-    {
-      if (read_plain_frame (self, data, length))
-        return AGUI_READ_OK;
-      reset (self);
-    }
 
   if (mark_lone_surrogates (self, data, length))
     {
@@ -1145,21 +1189,96 @@ read_frame (AguiEventReader  *self,
   status = yajl_parse (handle, (const unsigned char *) data, length);
   if (status == yajl_status_ok)
     status = yajl_complete_parse (handle);
+  *stopped = yajl_get_bytes_consumed (handle);
   yajl_free (handle);
 
-  if (self->error != NULL)
+  return status == yajl_status_ok && self->error == NULL && !self->has_nul &&
+         !self->not_object && self->root_seen;
+}
+
+/* json-glib 1.6 writes U+001F in a string raw, and Tandem stored rows it
+ * printed; so a raw control character in a string (but U+0000) is read
+ * as if it were escaped, as json-glib read it. Copies @data into @out
+ * with each one escaped; FALSE when there is none. */
+static gboolean
+escape_raw_controls (GString    *out,
+                     const char *data,
+                     gsize       length)
+{
+  gboolean in_string = FALSE;
+  gboolean found = FALSE;
+
+  g_string_truncate (out, 0);
+  for (gsize i = 0; i < length; i++)
     {
-      g_propagate_error (error, g_steal_pointer (&self->error));
-      return AGUI_READ_REFUSED;
+      guchar c = (guchar) data[i];
+
+      if (in_string && c == '\\' && i + 1 < length)
+        {
+          g_string_append_len (out, data + i, 2);
+          i++;
+          continue;
+        }
+
+      if (c == '"')
+        in_string = !in_string;
+      else if (in_string && c < 0x20 && c != 0)
+        {
+          g_string_append_printf (out, "\\u%04X", c);
+          found = TRUE;
+          continue;
+        }
+
+      g_string_append_c (out, (char) c);
     }
 
-  if (self->has_nul)
-    return AGUI_READ_NUL;
+  return found;
+}
 
-  if (status != yajl_status_ok || self->not_object || !self->root_seen)
-    return AGUI_READ_MALFORMED;
+/* The cold end of read_frame (): yajl refused @data, which took it
+ * @stopped bytes in. Apart from the hot path, so that stays small. */
+static G_GNUC_NO_INLINE AguiReadResult
+read_refused (AguiEventReader  *self,
+              const char       *data,
+              gsize             length,
+              gsize             stopped,
+              GError          **error)
+{
+  /* Only yajl objected: not a limit, a U+0000 or a frame's shape. */
+  if (self->error == NULL && !self->has_nul && !self->not_object &&
+      escape_raw_controls (self->escaped, data, length))
+    {
+      reset (self);
+      if (read_with_yajl (self, self->escaped->str, self->escaped->len, &stopped))
+        return AGUI_READ_OK;
+    }
 
-  return AGUI_READ_OK;
+  /* Markers and escapes change the length of the text: the place is only
+   * roughly yajl's then, and explain () finds the exact one itself. */
+  return explain (self, data, length, stopped, error);
+}
+
+static AguiReadResult
+read_frame (AguiEventReader  *self,
+            const char       *data,
+            gsize             length,
+            GError          **error)
+{
+  gsize stopped;
+
+  reset (self);
+
+  if (!self->value_mode && memchr (data, '\\', length) == NULL)
+    {
+      if (read_plain_frame (self, data, length))
+        return AGUI_READ_OK;
+      reset (self);
+    }
+
+  if (G_LIKELY (read_with_yajl (self, data, length, &stopped)))
+    return AGUI_READ_OK;
+
+  return read_refused (self, data, length, stopped, error);
 }
 
 guint

@@ -309,12 +309,17 @@ ensure_object (AguiEvent *self)
                             flat_to_node (self, &self->flat[i]));
   if (self->raw != NULL)
     {
-      /* the tree the general path would have read from the frame */
+      /* The tree the general path would have read from the frame. The
+       * patch reader took nothing this reader would refuse. */
       g_autoptr(AguiEventReader) reader = _agui_event_reader_new ();
-      JsonNode *delta = _agui_event_reader_read_value (reader, self->raw, self->raw_length, 1);
+      g_autoptr(GError) error = NULL;
+      JsonNode *delta = _agui_event_reader_read_value (reader, self->raw, self->raw_length, 1, &error);
 
       if (delta == NULL)
-        delta = _agui_json_parse (self->raw, self->raw_length, NULL);
+        {
+          g_critical ("A STATE_DELTA's patch does not read back: %s", error->message);
+          delta = json_node_new (JSON_NODE_NULL);
+        }
       json_object_set_member (object, "delta", delta);
     }
   json_object_seal (object);

@@ -77,16 +77,10 @@ is_shallow_json (const char *text)
 static JsonNode *
 parse_json (const char *text)
 {
-  g_autoptr(JsonParser) parser = NULL;
-
   if (!is_shallow_json (text))
     return NULL;
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, -1, NULL) || json_parser_get_root (parser) == NULL)
-    return NULL;
-
-  return json_node_ref (json_parser_get_root (parser));
+  return _agui_json_parse (text, -1, NULL);
 }
 
 char *
@@ -106,11 +100,12 @@ _agui_http_quote_body (const guint8 *body,
   if (is_json_content_type (content_type))
     {
       g_autoptr(JsonNode) root = parse_json (text);
+      char *compact = root != NULL ? _agui_json_to_string (root, FALSE, NULL) : NULL;
 
-      if (root != NULL)
+      if (compact != NULL)
         {
           g_free (text);
-          text = json_to_string (root, FALSE);
+          text = compact;
         }
     }
 

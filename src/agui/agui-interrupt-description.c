@@ -104,7 +104,7 @@ take_arguments (AguiInterruptDescription *description,
 
   if (JSON_NODE_HOLDS_VALUE (arguments) && json_node_get_value_type (arguments) == G_TYPE_STRING)
     {
-      description->arguments = json_from_string (json_node_get_string (arguments), NULL);
+      description->arguments = _agui_json_parse (json_node_get_string (arguments), -1, NULL);
       if (description->arguments == NULL)
         description->arguments_text = g_strdup (json_node_get_string (arguments));
     }

@@ -33,19 +33,35 @@ typedef enum
   AGUI_JSON_CHECK_ALL = AGUI_JSON_CHECK_NUMBERS | AGUI_JSON_CHECK_NUL | AGUI_JSON_CHECK_SURROGATES,
 } AguiJsonCheck;
 
-/* A cheap scan of @text (not a full syntax check) for what json-glib
- * would crash on or silently change; the error, in JSON_PARSER_ERROR,
- * says what and where. */
+/* A cheap scan of @text (not a full syntax check) for what no tree can
+ * keep as sent; the error, in JSON_PARSER_ERROR, says what and where. */
 gboolean  _agui_json_check          (const char    *text,
                                      gssize         length,
                                      AguiJsonCheck  checks,
                                      GError       **error);
-/* json-glib's parser behind _agui_json_check (text, length,
+/* The event reader behind _agui_json_check (text, length,
  * AGUI_JSON_CHECK_ALL): the only way Tandem parses JSON that is not its
- * own constant. An empty document is an error too. */
+ * own constant. Strict RFC 8259 (a leading byte order mark aside); an
+ * empty document is an error too. The error says where and why, as
+ * _agui_json_check_syntax () does. */
 JsonNode *_agui_json_parse          (const char    *text,
                                      gssize         length,
                                      GError       **error);
+/* Why @text, refused by a reader, is not one JSON value: FALSE, and
+ * @error (JSON_PARSER_ERROR_INVALID_DATA) such as "line 1, column 17:
+ * expected ',' or '}' after an object member". TRUE if it finds nothing
+ * wrong with the syntax, which leaves a limit or a value to blame. Not
+ * fast: for text already refused. */
+gboolean  _agui_json_check_syntax   (const char    *text,
+                                     gsize          length,
+                                     GError       **error);
+/* Sets @error to "line L, column C: " and the reason, for the place
+ * @offset bytes into @text; every JSON error of a text is worded so. */
+void      _agui_json_set_error_at   (GError       **error,
+                                     const char    *text,
+                                     gsize          offset,
+                                     const char    *format,
+                                     ...) G_GNUC_PRINTF (4, 5);
 /* What _agui_json_parse () refuses in text, looked for in a tree built
  * some other way: a string or member name that is not UTF-8 (a lone
  * surrogate is what json-glib 1.6 stores for \uD83D), and nesting

@@ -46,16 +46,18 @@ _agui_json_node_new_array (JsonArray *array)
   return node;
 }
 
-/* Checking before json-glib parses */
+/* Checking what no tree keeps as sent */
 
 static gboolean
 check_failed (GError     **error,
+              const char  *text,
               gsize        offset,
               const char  *format,
-              ...) G_GNUC_PRINTF (3, 4);
+              ...) G_GNUC_PRINTF (4, 5);
 
 static gboolean
 check_failed (GError     **error,
+              const char  *text,
               gsize        offset,
               const char  *format,
               ...)
@@ -67,8 +69,7 @@ check_failed (GError     **error,
   reason = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
-               "%s (at byte %" G_GSIZE_FORMAT ")", reason, offset);
+  _agui_json_set_error_at (error, text, offset, "%s", reason);
   return FALSE;
 }
 
@@ -94,9 +95,9 @@ hex4 (const char *p,
 }
 
 static gboolean
-check_number (const char  *start,
+check_number (const char  *text,
+              const char  *start,
               const char  *end,
-              gsize        offset,
               GError     **error)
 {
   g_autofree char *token = g_strndup (start, end - start);
@@ -112,10 +113,10 @@ check_number (const char  *start,
         {
           const char *digits = token[0] == '-' ? token + 1 : token;
 
-          /* Not a number at all is json-glib's to report. */
+          /* Not a number at all is the syntax check's to report. */
           if (digits[0] == '\0' || strspn (digits, "0123456789") != strlen (digits))
             return TRUE;
-          return check_failed (error, offset,
+          return check_failed (error, text, start - text,
                                "the integer %.40s%s does not fit in 64 bits",
                                token, strlen (token) > 40 ? "…" : "");
         }
@@ -126,7 +127,7 @@ check_number (const char  *start,
       double value = g_ascii_strtod (token, &number_end);
 
       if (number_end != token && !isfinite (value))
-        return check_failed (error, offset,
+        return check_failed (error, text, start - text,
                              "the number %.40s%s is too large for a double",
                              token, strlen (token) > 40 ? "…" : "");
     }
@@ -157,7 +158,7 @@ _agui_json_check (const char     *text,
         case '[':
         case '{':
           if (++depth > AGUI_JSON_MAX_DEPTH)
-            return check_failed (error, p - text,
+            return check_failed (error, text, p - text,
                                  "arrays and objects are nested deeper than %d levels",
                                  AGUI_JSON_MAX_DEPTH);
           break;
@@ -170,7 +171,7 @@ _agui_json_check (const char     *text,
 
         case '\0':
           if (checks & AGUI_JSON_CHECK_NUL)
-            return check_failed (error, p - text, "the text contains a NUL byte");
+            return check_failed (error, text, p - text, "the text contains a NUL byte");
           break;
 
         case '"':
@@ -179,7 +180,7 @@ _agui_json_check (const char     *text,
               int unit;
 
               if (*p == '\0' && (checks & AGUI_JSON_CHECK_NUL))
-                return check_failed (error, p - text, "a string contains a NUL byte");
+                return check_failed (error, text, p - text, "a string contains a NUL byte");
 
               if (*p != '\\')
                 continue;
@@ -191,11 +192,11 @@ _agui_json_check (const char     *text,
                 continue;
 
               if (unit == 0 && (checks & AGUI_JSON_CHECK_NUL))
-                return check_failed (error, p - 1 - text,
+                return check_failed (error, text, p - 1 - text,
                                      "a string contains \\u0000, which Tandem cannot keep");
 
               if (unit >= 0xDC00 && unit <= 0xDFFF && (checks & AGUI_JSON_CHECK_SURROGATES))
-                return check_failed (error, p - 1 - text,
+                return check_failed (error, text, p - 1 - text,
                                      "a string contains the lone low surrogate \\u%04X", unit);
 
               if (unit >= 0xD800 && unit <= 0xDBFF)
@@ -206,7 +207,7 @@ _agui_json_check (const char     *text,
                   if (low < 0xDC00 || low > 0xDFFF)
                     {
                       if (checks & AGUI_JSON_CHECK_SURROGATES)
-                        return check_failed (error, p - 1 - text,
+                        return check_failed (error, text, p - 1 - text,
                                              "a string contains the lone high surrogate \\u%04X", unit);
                     }
                   else
@@ -227,7 +228,7 @@ _agui_json_check (const char     *text,
               p++;
 
             if ((checks & AGUI_JSON_CHECK_NUMBERS) &&
-                !check_number (start, p + 1, start - text, error))
+                !check_number (text, start, p + 1, error))
               return FALSE;
           }
           break;
