@@ -213,6 +213,7 @@ tandem_window_fit_agent (TandemWindow *self)
 
   self->agent_narrow = narrow;
   _tandem_window_update_agent (self);
+  _tandem_window_update_content_page (self);
 }
 
 static gboolean

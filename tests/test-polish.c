@@ -375,6 +375,13 @@ test_agent_narrow (Fixture       *f,
   agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
   agui_test_wait_until (agent_and_title_whole (f->window, welcome, demo),
                         "at 360 px the welcome page shows the agent whole and the header the title");
+  /* and says where it is */
+  agui_test_wait_until (g_strcmp0 (adw_status_page_get_description (ADW_STATUS_PAGE (tandem_test_child (f->window, "welcome_page"))),
+                                   _("You are chatting with the built-in demo agent. Choose one of your own below.")) == 0,
+                        "the welcome page says the agent is chosen below");
+  if (german)
+    g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (tandem_test_child (f->window, "welcome_page"))), ==,
+                     "Sie chatten mit dem eingebauten Demo-Agenten. Wählen Sie unten einen eigenen aus.");
 
   g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", (int) (96 * 1024 * 1.5), NULL);
   agui_test_wait_until (agent_and_title_shown (f->window, welcome, demo, german ? 0.7 : 1.0),
