@@ -84,6 +84,19 @@ is_within (GtkWidget *widget,
   return widget != NULL && region != NULL && (widget == region || gtk_widget_is_ancestor (widget, region));
 }
 
+/* Whether @widget, in the transcript, is inside its viewport: a message
+ * set aside by the list view may still be drawn for a few frames after a
+ * jump took it far away (Ctrl+Home), and is no place to go back to */
+static gboolean
+in_view (TandemKeyboard *self,
+         GtkWidget      *widget)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_is_drawable (widget) && gtk_widget_compute_bounds (widget, self->transcript, &bounds) &&
+         bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < gtk_widget_get_height (self->transcript);
+}
+
 /* Still there to hold the focus it has. Not whether it is drawn: an
  * entry in a search bar being revealed takes the focus before it is;
  * but a message the list view set aside, scrolled far away, is gone */
@@ -309,7 +322,8 @@ restore_focus (TandemKeyboard *self)
     return;
 
   g_weak_ref_set (&self->displaced, last);
-  if (takes_focus (last) && gtk_widget_grab_focus (last))
+  if (takes_focus (last) && (!is_within (last, self->transcript) || in_view (self, last)) &&
+      gtk_widget_grab_focus (last))
     return;
   /* A message scrolled away (Ctrl+Home far back) leaves the focus on
    * another message; anything else, in the composer */
@@ -393,6 +407,17 @@ on_focus_changed_cb (TandemKeyboard *self)
 
 static void
 on_transcript_items_changed_cb (TandemKeyboard *self)
+{
+  if (is_within (get_focus (self), self->transcript))
+    restore_focus_later (self);
+}
+
+/* A jump (Ctrl+Home) scrolls over frames, and the list view sets the
+ * message with the focus aside only once it is laid out far away: its
+ * row, not drawn, keeps a place in view, blank, until the focus goes
+ * elsewhere. Checked again once the scrolling settles. */
+static void
+on_transcript_scrolled_cb (TandemKeyboard *self)
 {
   if (is_within (get_focus (self), self->transcript))
     restore_focus_later (self);
@@ -567,6 +592,9 @@ tandem_keyboard_set_conversation (TandemKeyboard *self,
   if (GTK_IS_LIST_VIEW (transcript))
     g_signal_connect_object (gtk_list_view_get_model (GTK_LIST_VIEW (transcript)), "items-changed",
                              G_CALLBACK (on_transcript_items_changed_cb), self, G_CONNECT_SWAPPED);
+  if (GTK_IS_SCROLLABLE (transcript) && gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (transcript)) != NULL)
+    g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (transcript)), "value-changed",
+                             G_CALLBACK (on_transcript_scrolled_cb), self, G_CONNECT_SWAPPED);
 
   /* After whatever has the focus: a button's Space, a slider's arrows */
   controller = gtk_event_controller_key_new ();

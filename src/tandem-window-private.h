@@ -91,6 +91,12 @@ struct _TandemWindow
   TandemSidebar        *sidebar;
   AdwWindowTitle       *window_title;
   GtkDropDown          *agent_dropdown;
+  GtkDropDown          *welcome_agent_dropdown;
+  /* The header too narrow for the agent's name: the selector is on the
+   * welcome page, until the header is wider than it was then */
+  gboolean              agent_narrow;
+  int                   agent_narrow_width;
+  guint                 fit_agent_id;
   GtkWidget            *agent_missing_banner;
   TandemApprovalNotice *approval_notice;
   GtkLabel             *agent_missing_label;

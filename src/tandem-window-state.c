@@ -879,7 +879,7 @@ _tandem_window_update_agent (TandemWindow *self)
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
   g_autofree char *url = NULL;
-  gboolean override;
+  gboolean override, shown;
   GListModel *model = self->agents != NULL ? tandem_agents_get_model (self->agents) : NULL;
   guint selected = GTK_INVALID_LIST_POSITION;
 
@@ -891,6 +891,7 @@ _tandem_window_update_agent (TandemWindow *self)
     {
       self->syncing_dropdown = TRUE;
       gtk_drop_down_set_model (self->agent_dropdown, model);
+      gtk_drop_down_set_model (self->welcome_agent_dropdown, model);
       gtk_drop_down_set_model (self->continue_dropdown, model);
       self->syncing_dropdown = FALSE;
     }
@@ -903,9 +904,10 @@ _tandem_window_update_agent (TandemWindow *self)
         selected = i;
     }
 
-  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown),
-                          model != NULL && !override && self->agent_problem == NULL &&
-                          selected != GTK_INVALID_LIST_POSITION && _tandem_window_is_new_conversation (self));
+  shown = model != NULL && !override && self->agent_problem == NULL &&
+          selected != GTK_INVALID_LIST_POSITION && _tandem_window_is_new_conversation (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->agent_dropdown), shown && !self->agent_narrow);
+  gtk_widget_set_visible (GTK_WIDGET (self->welcome_agent_dropdown), shown && self->agent_narrow);
   if (selected != GTK_INVALID_LIST_POSITION)
     {
       self->syncing_dropdown = TRUE;

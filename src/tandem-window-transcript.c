@@ -359,7 +359,11 @@ _tandem_window_update_content_page (TandemWindow *self)
   gboolean own_agents = self->agents != NULL &&
                         g_list_model_get_n_items (tandem_agents_get_model (self->agents)) > 1;
 
-  if (demo && own_agents)
+  /* In a narrow window the selector is on this page, below the words */
+  if (demo && own_agents && self->agent_narrow)
+    adw_status_page_set_description (self->welcome_page,
+                                     _("You are chatting with the built-in demo agent. Choose one of your own below."));
+  else if (demo && own_agents)
     adw_status_page_set_description (self->welcome_page,
                                      _("You are chatting with the built-in demo agent. Choose one of your own at the top of the window."));
   else if (demo)

@@ -34,11 +34,21 @@ on_sidebar_thread_activated_cb (TandemWindow *self,
     adw_flap_set_reveal_flap (self->flap, FALSE);
 }
 
+static void tandem_window_queue_fit_agent (TandemWindow *self);
+
 static void
-on_agent_selected_cb (TandemWindow *self)
+on_agent_selected_cb (TandemWindow *self,
+                      GParamSpec   *pspec,
+                      GtkDropDown  *dropdown)
 {
-  TandemAgent *agent = gtk_drop_down_get_selected_item (self->agent_dropdown);
+  TandemAgent *agent = gtk_drop_down_get_selected_item (dropdown);
   const char *id;
+
+  /* The welcome page's copy follows, a moment later: not while the
+   * agents' list tells the header's of a change, which it has not told
+   * the copy yet */
+  if (dropdown == self->agent_dropdown)
+    tandem_window_queue_fit_agent (self);
 
   if (self->syncing_dropdown || agent == NULL)
     return;
@@ -149,6 +159,101 @@ on_inspector_flap_changed_cb (TandemWindow *self)
   tandem_window_update_title_buttons (self);
   if (self->settings != NULL && !adw_flap_get_folded (self->inspector_flap))
     g_settings_set_boolean (self->settings, "inspector-visible", adw_flap_get_reveal_flap (self->inspector_flap));
+}
+
+/* The agent selector in a narrow window */
+
+/* Between the buttons at the header's start */
+#define AGENT_SPACING 6
+
+/* Where the agent selector goes: in the header while the agent's name
+ * and the conversation's title fit there, on the welcome page (beside
+ * which it is shown: for a new conversation only) once the header
+ * squeezes the name to "…". Back in the header once there is room for
+ * it with everything at its natural width (more than it needs not to be
+ * squeezed), so it never goes back and forth at one width.
+ */
+static void
+tandem_window_fit_agent (TandemWindow *self)
+{
+  GtkWidget *dropdown = GTK_WIDGET (self->agent_dropdown);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->conversation_header));
+  gboolean narrow = self->agent_narrow;
+  int natural;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self->conversation_header)))
+    return;
+
+  if (!narrow && gtk_widget_get_mapped (dropdown))
+    {
+      gtk_widget_measure (dropdown, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      if (gtk_widget_get_width (dropdown) < natural)
+        {
+          narrow = TRUE;
+          self->agent_narrow_width = width;
+        }
+    }
+  else if (narrow && gtk_widget_get_mapped (GTK_WIDGET (self->welcome_agent_dropdown)))
+    {
+      int header;
+
+      /* Back when the header has room for the copy's width beside what
+       * it shows now, centred title and all */
+      gtk_widget_measure (GTK_WIDGET (self->conversation_header), GTK_ORIENTATION_HORIZONTAL, -1,
+                          NULL, &header, NULL, NULL);
+      gtk_widget_measure (GTK_WIDGET (self->welcome_agent_dropdown), GTK_ORIENTATION_HORIZONTAL, -1,
+                          NULL, &natural, NULL, NULL);
+      narrow = width < header + natural + AGENT_SPACING;
+    }
+  else if (narrow)
+    narrow = width <= self->agent_narrow_width;
+
+  if (narrow == self->agent_narrow)
+    return;
+
+  self->agent_narrow = narrow;
+  _tandem_window_update_agent (self);
+  _tandem_window_update_content_page (self);
+}
+
+static gboolean
+fit_agent_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+  guint selected = gtk_drop_down_get_selected (self->agent_dropdown);
+
+  self->fit_agent_id = 0;
+  tandem_window_fit_agent (self);
+
+  if (selected != GTK_INVALID_LIST_POSITION && gtk_drop_down_get_selected (self->welcome_agent_dropdown) != selected)
+    {
+      self->syncing_dropdown = TRUE;
+      gtk_drop_down_set_selected (self->welcome_agent_dropdown, selected);
+      self->syncing_dropdown = FALSE;
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Not from inside an allocation, which a widget shown or hidden leaves
+ * half done: before the next frame is drawn */
+static void
+tandem_window_queue_fit_agent (TandemWindow *self)
+{
+  if (self->fit_agent_id == 0)
+    self->fit_agent_id = g_idle_add_full (GDK_PRIORITY_REDRAW - 10, fit_agent_cb, self, NULL);
+}
+
+static void
+tandem_window_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  TandemWindow *self = TANDEM_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (tandem_window_parent_class)->size_allocate (widget, width, height, baseline);
+  tandem_window_queue_fit_agent (self);
 }
 
 /* GObject */
@@ -345,6 +450,7 @@ tandem_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->runs, self);
 
   g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->fit_agent_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->open_cancellable);
   _tandem_window_clear_file_chooser (self);
@@ -409,6 +515,7 @@ tandem_window_class_init (TandemWindowClass *klass)
 
   object_class->dispose = tandem_window_dispose;
   object_class->finalize = tandem_window_finalize;
+  widget_class->size_allocate = tandem_window_size_allocate;
   window_class->close_request = tandem_window_close_request;
 
   g_type_ensure (TANDEM_TYPE_AGENT);
@@ -428,6 +535,7 @@ tandem_window_class_init (TandemWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TandemWindow, welcome_agent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_banner);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, approval_notice);
   gtk_widget_class_bind_template_child (widget_class, TandemWindow, agent_missing_label);
@@ -513,6 +621,12 @@ tandem_window_init (TandemWindow *self)
   _tandem_window_init_transcript (self);
 
   g_signal_connect_object (self->agent_dropdown, "notify::selected",
+                           G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
+  /* The same selector, shown on the welcome page in a narrow window */
+  gtk_drop_down_set_factory (self->welcome_agent_dropdown, gtk_drop_down_get_factory (self->agent_dropdown));
+  gtk_drop_down_set_list_factory (self->welcome_agent_dropdown, gtk_drop_down_get_list_factory (self->agent_dropdown));
+  gtk_drop_down_set_expression (self->welcome_agent_dropdown, gtk_drop_down_get_expression (self->agent_dropdown));
+  g_signal_connect_object (self->welcome_agent_dropdown, "notify::selected",
                            G_CALLBACK (on_agent_selected_cb), self, G_CONNECT_SWAPPED);
 
   self->keyboard = tandem_keyboard_new (GTK_WINDOW (self));

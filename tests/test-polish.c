@@ -289,6 +289,124 @@ test_sidebar_title (Fixture       *f,
   check_sidebar_title (f, 1.5);
 }
 
+/* The label drawn in @widget that reads @text, or NULL */
+static GtkWidget *
+drawn_label (GtkWidget  *widget,
+             const char *text)
+{
+  g_autoptr(GPtrArray) labels = tandem_test_find_all (widget, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_get_mapped (labels->pdata[i]) && g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
+      return labels->pdata[i];
+
+  return NULL;
+}
+
+/* How much of its natural width the title "New Chat" is given */
+static double
+title_shown (TandemWindow *window)
+{
+  GtkWidget *title = drawn_label (tandem_test_child (window, "window_title"), _("New Chat"));
+  graphene_rect_t bounds;
+  int natural;
+
+  /* Its bounds, padding and all, as it measures itself */
+  if (title == NULL || !gtk_widget_compute_bounds (title, title, &bounds))
+    return 0;
+  gtk_widget_measure (title, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+
+  return natural > 0 ? MIN (1.0, bounds.size.width / natural) : 0;
+}
+
+/* One agent selector drawn, the header's or the welcome page's, showing
+ * @name whole, and the title "New Chat" whole (at least @title_part of
+ * it: at 1.5× text in German, at 360 px, it is cut, not to a stub) */
+static gboolean
+agent_and_title_shown (TandemWindow *window,
+                       GtkWidget    *expected,
+                       const char   *name,
+                       double        title_part)
+{
+  GtkWidget *header = tandem_test_child (window, "agent_dropdown");
+  GtkWidget *welcome = tandem_test_child (window, "welcome_agent_dropdown");
+  GtkWidget *label = drawn_label (expected, name);
+
+  return gtk_widget_get_mapped (header) != gtk_widget_get_mapped (welcome) && gtk_widget_get_mapped (expected) &&
+         label != NULL && label_whole (label, GTK_WIDGET (window)) && title_shown (window) >= title_part;
+}
+
+#define agent_and_title_whole(window, expected, name) agent_and_title_shown (window, expected, name, 1.0)
+
+static void
+test_agent_narrow (Fixture       *f,
+                   gconstpointer  data)
+{
+  TandemAgents *agents = tandem_application_get_agents (app);
+  GtkWidget *header = tandem_test_child (f->window, "agent_dropdown");
+  GtkWidget *welcome = tandem_test_child (f->window, "welcome_agent_dropdown");
+  AdwWindowTitle *title = ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"));
+  g_autoptr(TandemAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *demo;
+
+  g_test_summary ("At 360 px, at 1× and 1.5× text, the agent selector leaves the header for the welcome page, "
+                  "where the agent's name shows whole, and the title \"New Chat\" is whole; wide, it is back "
+                  "in the header; either chooses the agent");
+
+  agent = tandem_agent_new ("narrow", "Assistant at Work", "http://127.0.0.1:9/", NULL);
+  g_assert_true (tandem_agents_save (agents, agent, &error));
+  g_assert_no_error (error);
+  tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
+  demo = tandem_agent_get_name (tandem_agents_lookup (agents, TANDEM_AGENTS_DEMO_ID));
+  /* Wide enough for the German names with the sidebar open */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 760);
+
+  agui_test_wait_until (agent_and_title_whole (f->window, header, demo),
+                        "wide, the header shows the agent and the title (in the header: %d, on the welcome page: %d, "
+                        "the window %d px wide, the agent's name %s whole, the title %s whole, %.0f%%)",
+                        gtk_widget_get_mapped (header), gtk_widget_get_mapped (welcome),
+                        gtk_widget_get_width (GTK_WIDGET (f->window)),
+                        drawn_label (header, demo) && label_whole (drawn_label (header, demo), GTK_WIDGET (f->window)) ? "is" : "is not",
+                        label_whole (drawn_label (tandem_test_child (f->window, "window_title"), _("New Chat")),
+                                     GTK_WIDGET (f->window)) ? "is" : "is not", 100 * title_shown (f->window));
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
+  agui_test_wait_until (agent_and_title_whole (f->window, welcome, demo),
+                        "at 360 px the welcome page shows the agent whole and the header the title");
+  /* and says where it is */
+  agui_test_wait_until (g_strcmp0 (adw_status_page_get_description (ADW_STATUS_PAGE (tandem_test_child (f->window, "welcome_page"))),
+                                   _("You are chatting with the built-in demo agent. Choose one of your own below.")) == 0,
+                        "the welcome page says the agent is chosen below");
+  if (german)
+    g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (tandem_test_child (f->window, "welcome_page"))), ==,
+                     "Sie chatten mit dem eingebauten Demo-Agenten. Wählen Sie unten einen eigenen aus.");
+
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", (int) (96 * 1024 * 1.5), NULL);
+  agui_test_wait_until (agent_and_title_shown (f->window, welcome, demo, german ? 0.7 : 1.0),
+                        "so it does at 1.5× text (the agent's name %s whole, the title shown %.0f%%)",
+                        label_whole (drawn_label (welcome, demo), GTK_WIDGET (f->window)) ? "is" : "is not",
+                        100 * title_shown (f->window));
+
+  /* Chosen there, the new conversation is the other agent's */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (welcome), 1 - gtk_drop_down_get_selected (GTK_DROP_DOWN (welcome)));
+  agui_test_wait_until (g_strcmp0 (adw_window_title_get_subtitle (title), "Assistant at Work") == 0,
+                        "the agent chosen on the welcome page is the conversation's (not %s)",
+                        adw_window_title_get_subtitle (title));
+  agui_test_wait_until (agent_and_title_shown (f->window, welcome, "Assistant at Work", german ? 0.7 : 1.0),
+                        "the welcome page shows the agent chosen");
+
+  g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", 96 * 1024, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 760);
+  agui_test_wait_until (agent_and_title_whole (f->window, header, "Assistant at Work"),
+                        "wide again, the agent is back in the header");
+
+  tandem_agents_set_active_id (agents, TANDEM_AGENTS_DEMO_ID);
+  g_assert_true (tandem_agents_remove (agents, "narrow", &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_agent_radios (Fixture       *f,
                    gconstpointer  data)
@@ -414,6 +532,7 @@ main (int   argc,
   ADD ("inspector-narrow", test_inspector_narrow);
   ADD ("window-buttons", test_window_buttons);
   ADD ("sidebar-title", test_sidebar_title);
+  ADD ("agent-narrow", test_agent_narrow);
   ADD ("agent-radios", test_agent_radios);
   ADD ("welcome-own-agent", test_welcome_own_agent);
   ADD ("welcome-prompts", test_welcome_prompts);
