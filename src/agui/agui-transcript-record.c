@@ -618,6 +618,15 @@ static void
 append_indent (GString *out,
                guint    level)
 {
+  /* a newline and the indent of levels up to 16, in one append */
+  static const char indent[] = "\n                                ";
+
+  if (level * 2 < sizeof indent - 1)
+    {
+      g_string_append_len (out, indent, 1 + level * 2);
+      return;
+    }
+
   g_string_append_c (out, '\n');
   for (guint i = 0; i < level; i++)
     g_string_append (out, "  ");
