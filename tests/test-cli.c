@@ -208,6 +208,123 @@ test_read_max_frame_size (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* An activity whose content nests 510 deep: the event parses, but in
+ * fold's output it sits three levels down, past the printer's 512. */
+static char *
+deep_activity_frame (void)
+{
+  g_autoptr(GString) frame = g_string_new ("data: {\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a1\","
+                                           "\"activityType\":\"x\",\"content\":");
+
+  for (guint i = 0; i < 510; i++)
+    g_string_append (frame, "{\"a\":");
+  g_string_append_c (frame, '1');
+  for (guint i = 0; i < 510; i++)
+    g_string_append_c (frame, '}');
+  g_string_append (frame, "}\n\n");
+
+  return g_string_free (g_steal_pointer (&frame), FALSE);
+}
+
+static void
+test_fold_too_deep_prints_nothing (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tandem-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.sse", NULL);
+  g_autofree char *deep = deep_activity_frame ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_summary ("fold streams its output, yet a message too deep to print leaves stdout empty "
+                  "and says why, as printing the whole tree at the end did: never half a document");
+
+  for (guint with_deep = 0; with_deep < 2; with_deep++)
+    {
+      g_autofree char *body = g_strconcat ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+                                           "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}\n\n"
+                                           "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"first\"}\n\n"
+                                           "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}\n\n",
+                                           with_deep ? deep : "",
+                                           "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+                                           NULL);
+
+      g_assert_true (g_file_set_contents (path, body, -1, &error));
+      g_assert_no_error (error);
+      out = run_cli (&status, &err, "fold", path, NULL);
+      if (with_deep)
+        {
+          g_assert_cmpint (status, ==, 1);
+          g_assert_cmpstr (out, ==, "");
+          g_assert_nonnull (strstr (err, "cannot print the result as JSON: arrays and objects are nested deeper than 512 levels"));
+        }
+      else
+        {
+          g_assert_cmpint (status, ==, 0);
+          g_assert_nonnull (strstr (out, "\"content\" : \"first\""));
+        }
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+    }
+
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_fold_stdin_in_blocks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tandem-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "long.sse", NULL);
+  g_autoptr(GString) body = g_string_new ("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *from_file = NULL, *from_tree = NULL, *from_stdin = NULL, *err = NULL;
+  int status;
+
+  g_test_summary ("fold reads a body of several read blocks from stdin as from a file, "
+                  "and prints what the whole tree printed");
+
+  /* Over a megabyte: several of fold's reads, frames cut at their edges */
+  for (guint i = 0; body->len < 1200 * 1000; i++)
+    {
+      g_string_append_printf (body, "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m%u\",\"role\":\"assistant\"}\n\n", i);
+      for (guint k = 0; k < 20; k++)
+        g_string_append_printf (body, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m%u\",\"delta\":\"w%u \"}\n\n", i, k);
+      g_string_append_printf (body, "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m%u\"}\n\n", i);
+      g_string_append_printf (body, "data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c%u\",\"toolCallName\":\"f\",\"parentMessageId\":\"m%u\"}\n\n", i, i);
+      g_string_append_printf (body, "data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c%u\",\"delta\":\"{\\\"é\\\":%u}\"}\n\n", i, i);
+      g_string_append_printf (body, "data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c%u\"}\n\n", i);
+      g_string_append_printf (body, "data: {\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r%u\",\"toolCallId\":\"c%u\",\"content\":\"ok\"}\n\n", i, i);
+    }
+  g_string_append (body, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+  g_assert_true (g_file_set_contents (path, body->str, body->len, &error));
+  g_assert_no_error (error);
+
+  from_file = run_cli (&status, &err, "fold", path, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+  from_tree = run_cli (&status, &err, "fold", "--tree", path, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&err, g_free);
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                              G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              g_getenv ("TANDEM_CLI"), "fold", "-", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (process, body->str, NULL, &from_stdin, &err, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  g_assert_true (g_str_has_prefix (from_file, "{\n  \"messages\" : [\n    {\n      \"id\" : \"m0\""));
+  g_assert_nonnull (strstr (from_file, "\"arguments\" : \"{\\\"é\\\":0}\""));
+  g_assert_cmpstr (from_stdin, ==, from_file);
+  g_assert_cmpstr (from_tree, ==, from_file);
+
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -219,6 +336,8 @@ main (int   argc,
   g_test_add_func ("/tandem-cli/send-deny", test_send_deny);
   g_test_add_func ("/tandem-cli/bad-url-is-config-error", test_bad_url_is_config_error);
   g_test_add_func ("/tandem-cli/read-max-frame-size", test_read_max_frame_size);
+  g_test_add_func ("/tandem-cli/fold-too-deep-prints-nothing", test_fold_too_deep_prints_nothing);
+  g_test_add_func ("/tandem-cli/fold-stdin-in-blocks", test_fold_stdin_in_blocks);
 
   return g_test_run ();
 }

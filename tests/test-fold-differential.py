@@ -4,10 +4,17 @@ json-glib parser it replaced (kept as the reference behind
 `tandem-cli fold --reference`): the transcript JSON, the exit status, every
 frame error and every parser warning.
 
-    test-fold-differential.py FIXTURES_DIR STREAM...
+And fold's output, printed a message at a time as it is streamed, must be
+the same bytes as the whole tree it once built and printed at the end
+(kept behind `tandem-cli fold --tree`).
+
+    test-fold-differential.py FIXTURES_DIR [--corpus DIR]... STREAM...
 
 The streams are the generated benchmark workloads; the fixtures' SSE
-bodies and a set of awkward frames written here are folded too.
+bodies and a set of awkward frames written here are folded too. The fuzz
+corpora of SSE bodies (--corpus) are only compared streamed against the
+tree: what the two parsers make of a fuzzer's find is the parser tests'
+business.
 """
 
 import json
@@ -128,8 +135,8 @@ AWKWARD = {
 }
 
 
-def fold(path, reference):
-    args = [TANDEM_CLI, 'fold'] + (['--reference'] if reference else []) + [path]
+def fold(path, reference, tree=False):
+    args = [TANDEM_CLI, 'fold'] + (['--reference'] if reference else []) + (['--tree'] if tree else []) + [path]
     env = dict(os.environ, G_MESSAGES_DEBUG='Agui')
     result = subprocess.run(args, capture_output=True, env=env)
     # The library's debug messages (the parser's warnings among them) carry
@@ -142,7 +149,12 @@ def fold(path, reference):
 
 def main():
     fixtures_dir = sys.argv[1]
-    streams = sys.argv[2:]
+    arguments = sys.argv[2:]
+    corpora = []
+    while arguments[:1] == ['--corpus']:
+        corpora.append(arguments[1])
+        arguments = arguments[2:]
+    streams = arguments
     failures = 0
     cases = []
 
@@ -152,7 +164,7 @@ def main():
             with open(path, 'w', encoding='utf-8') as out:
                 for frame in frames:
                     out.write('data: ' + frame + '\n\n')
-            cases.append(('awkward frames: ' + label, path))
+            cases.append(('awkward frames: ' + label, path, True))
 
         for name in sorted(os.listdir(fixtures_dir)):
             if not name.endswith('.json'):
@@ -164,23 +176,32 @@ def main():
             path = os.path.join(tmp, name + '.sse')
             with open(path, 'w', encoding='utf-8', newline='') as out:
                 out.write(fixture['sse'])
-            cases.append(('fixture ' + name, path))
+            cases.append(('fixture ' + name, path, True))
+
+        for corpus in corpora:
+            for name in sorted(os.listdir(corpus)):
+                cases.append(('corpus %s/%s' % (os.path.basename(corpus), name),
+                              os.path.join(corpus, name), False))
 
         for stream in streams:
-            cases.append(('workload ' + os.path.basename(stream), stream))
+            cases.append(('workload ' + os.path.basename(stream), stream, True))
 
         print('1..%d' % len(cases))
-        for number, (label, path) in enumerate(cases, 1):
+        for number, (label, path, against_reference) in enumerate(cases, 1):
             new = fold(path, False)
-            old = fold(path, True)
-            if new == old:
+            pairs = [('tree', fold(path, False, tree=True))]
+            if against_reference:
+                pairs.append(('reference', fold(path, True)))
+            differing = [(name, old) for name, old in pairs if old != new]
+            if not differing:
                 print('ok %d - %s' % (number, label))
                 continue
             failures += 1
             print('not ok %d - %s' % (number, label))
-            for what, a, b in zip(('exit status', 'stdout', 'stderr'), new, old):
-                if a != b:
-                    print('# %s differs:\n# new: %r\n# reference: %r' % (what, a, b))
+            for name, old in differing:
+                for what, a, b in zip(('exit status', 'stdout', 'stderr'), new, old):
+                    if a != b:
+                        print('# %s differs:\n# new: %r\n# %s: %r' % (what, a[:2000], name, b[:2000]))
 
     return 1 if failures else 0
 

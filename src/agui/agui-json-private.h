@@ -85,6 +85,13 @@ gboolean  _agui_json_append         (GString       *out,
                                      JsonNode      *node,
                                      guint          level,
                                      GError       **error);
+/* The same, pretty as _agui_json_to_string (@node, TRUE) prints it, its
+ * lines indented for @level: a member of a larger document printed piece
+ * by piece reads as if the whole had been printed at once. */
+gboolean  _agui_json_append_pretty  (GString       *out,
+                                     JsonNode      *node,
+                                     guint          level,
+                                     GError       **error);
 
 /* The pieces of that printer: a string quoted and escaped, a double as
  * json-glib writes it (an error for one that is not finite). */

@@ -381,8 +381,20 @@ _agui_json_append_string (GString    *out,
   g_string_append_c (out, '"');
   while (*p != '\0')
     {
-      gunichar c = g_utf8_get_char_validated (p, -1);
+      const char *run = p;
+      gunichar c;
 
+      /* Printable ASCII is copied as it is, a run at a time: a fold's
+       * output is mostly such runs, and a character at a time they were
+       * a quarter of printing one. */
+      while ((guchar) *p >= 0x20 && (guchar) *p < 0x7f && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        g_string_append_len (out, run, p - run);
+      if (*p == '\0')
+        break;
+
+      c = g_utf8_get_char_validated (p, -1);
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
           g_string_append (out, "\xef\xbf\xbd");
@@ -566,6 +578,23 @@ _agui_json_append (GString   *out,
     }
 
   return append_value (out, node, FALSE, level, error);
+}
+
+gboolean
+_agui_json_append_pretty (GString   *out,
+                          JsonNode  *node,
+                          guint      level,
+                          GError   **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (node == NULL)
+    {
+      g_string_append (out, "null");
+      return TRUE;
+    }
+
+  return append_value (out, node, TRUE, level, error);
 }
 
 char *

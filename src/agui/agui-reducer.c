@@ -79,7 +79,10 @@ warn (AguiReducer *self,
   va_end (args);
 
   g_ptr_array_add (self->warnings, message);
-  g_debug ("%s", message);
+  /* A run of refused deltas warns a million times: unless someone
+   * listens, not even the check of G_MESSAGES_DEBUG per warning */
+  if (!g_log_writer_default_would_drop (G_LOG_LEVEL_DEBUG, G_LOG_DOMAIN))
+    g_debug ("%s", message);
   g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
 }
 

@@ -30,6 +30,14 @@ AguiRole    _agui_record_get_role                   (AguiRecord      *record);
 AguiPart   *_agui_record_get_last_part              (AguiRecord      *record,
                                                      GType            type);
 JsonObject *_agui_record_to_input_message           (AguiRecord      *record);
+/* The record's message as agui_transcript_to_messages (…, TRUE) has it,
+ * printed straight into @out (pretty, indented for @level) when the
+ * record is of the plain shapes a long run is made of: text, tool calls
+ * and their results, strings only, which always print. FALSE, and @out
+ * unchanged, for any other; with @out NULL, only says which. */
+gboolean    _agui_record_append_message             (AguiRecord      *record,
+                                                     GString         *out,
+                                                     guint            level);
 
 AguiRecord *_agui_transcript_lookup_record          (AguiTranscript  *self,
                                                      const char      *id);

@@ -578,6 +578,215 @@ _agui_record_to_message (AguiRecord *record,
   return message;
 }
 
+/* Printing a record's message straight from the record, for a caller
+ * that streams a long transcript: building each message's JsonObject to
+ * print it once was most of the cost of writing one out. Only the shapes
+ * a long run is made of are written so (text, tool calls and results,
+ * strings only, which always print); the rest is projected and printed
+ * as a tree. What is written here is what printing
+ * _agui_record_to_message (record, TRUE) writes, byte for byte. */
+
+static gboolean
+record_is_plain (AguiRecord *record)
+{
+  if (record->role == AGUI_ROLE_ACTIVITY || record->metadata != NULL || record->notes != NULL ||
+      record->attempt != AGUI_ATTEMPT_NONE)
+    return FALSE;
+
+  if (record->content != NULL && json_node_get_value_type (record->content) != G_TYPE_STRING)
+    return FALSE;
+
+  if (record->role == AGUI_ROLE_ASSISTANT)
+    {
+      for (guint i = 0; i < record->parts->len; i++)
+        {
+          AguiPart *part = g_ptr_array_index (record->parts, i);
+          g_autoptr(JsonObject) local = NULL;
+
+          if (!AGUI_IS_TOOL_CALL_PART (part))
+            continue;
+          if (_agui_tool_call_part_get_metadata (AGUI_TOOL_CALL_PART (part)) != NULL ||
+              (local = _agui_tool_call_part_dup_local_state (AGUI_TOOL_CALL_PART (part))) != NULL)
+            return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static void
+append_indent (GString *out,
+               guint    level)
+{
+  /* a newline and the indent of levels up to 16, in one append */
+  static const char indent[] = "\n                                ";
+
+  if (level * 2 < sizeof indent - 1)
+    {
+      g_string_append_len (out, indent, 1 + level * 2);
+      return;
+    }
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+/* A member of an object at @level, its value a string or null */
+static void
+append_string_member (GString    *out,
+                      guint       level,
+                      const char *name,
+                      const char *value)
+{
+  g_string_append_c (out, ',');
+  append_indent (out, level + 1);
+  g_string_append_c (out, '"');
+  g_string_append (out, name);
+  g_string_append (out, "\" : ");
+  if (value != NULL)
+    _agui_json_append_string (out, value);
+  else
+    g_string_append (out, "null");
+}
+
+static void
+append_text_member (GString    *out,
+                    guint       level,
+                    AguiRecord *record)
+{
+  g_autofree char *text = record_dup_text (record);
+
+  append_string_member (out, level, "content", text);
+}
+
+static void
+append_tool_calls (GString    *out,
+                   guint       level,
+                   AguiRecord *record)
+{
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < record->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiToolCallPart *call;
+      const char *name;
+
+      if (!AGUI_IS_TOOL_CALL_PART (part))
+        continue;
+
+      call = AGUI_TOOL_CALL_PART (part);
+      name = agui_tool_call_part_get_tool_name (call);
+      if (first)
+        {
+          g_string_append_c (out, ',');
+          append_indent (out, level + 1);
+          g_string_append (out, "\"toolCalls\" : [");
+        }
+      else
+        {
+          g_string_append_c (out, ',');
+        }
+      first = FALSE;
+
+      /* {id, type, function: {name, arguments}, encryptedValue} at level + 2 */
+      append_indent (out, level + 2);
+      g_string_append_c (out, '{');
+      append_indent (out, level + 3);
+      g_string_append (out, "\"id\" : ");
+      if (agui_tool_call_part_get_tool_call_id (call) != NULL)
+        _agui_json_append_string (out, agui_tool_call_part_get_tool_call_id (call));
+      else
+        g_string_append (out, "null");
+      append_string_member (out, level + 2, "type", "function");
+      g_string_append_c (out, ',');
+      append_indent (out, level + 3);
+      g_string_append (out, "\"function\" : {");
+      append_indent (out, level + 4);
+      g_string_append (out, "\"name\" : ");
+      _agui_json_append_string (out, name ? name : "");
+      append_string_member (out, level + 3, "arguments", agui_tool_call_part_get_arguments (call));
+      append_indent (out, level + 3);
+      g_string_append_c (out, '}');
+      if (_agui_tool_call_part_get_encrypted_value (call))
+        append_string_member (out, level + 2, "encryptedValue", _agui_tool_call_part_get_encrypted_value (call));
+      append_indent (out, level + 2);
+      g_string_append_c (out, '}');
+    }
+
+  if (!first)
+    {
+      append_indent (out, level + 1);
+      g_string_append_c (out, ']');
+    }
+}
+
+/* Pretty JSON as _agui_json_to_string () prints it, indented as if
+ * @level deep in a larger document. */
+gboolean
+_agui_record_append_message (AguiRecord *record,
+                             GString    *out,
+                             guint       level)
+{
+  if (!record_is_plain (record))
+    return FALSE;
+
+  if (out == NULL)
+    return TRUE;
+
+  g_string_append_c (out, '{');
+  append_indent (out, level + 1);
+  g_string_append (out, "\"id\" : ");
+  if (record->id != NULL)
+    _agui_json_append_string (out, record->id);
+  else
+    g_string_append (out, "null");
+  append_string_member (out, level, "role", agui_role_to_string (record->role));
+
+  switch (record->role)
+    {
+    case AGUI_ROLE_USER:
+    case AGUI_ROLE_SYSTEM:
+    case AGUI_ROLE_DEVELOPER:
+    case AGUI_ROLE_ASSISTANT:
+      if (record->content != NULL)
+        append_string_member (out, level, "content", json_node_get_string (record->content));
+      else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
+        append_text_member (out, level, record);
+      if (record->role == AGUI_ROLE_ASSISTANT)
+        append_tool_calls (out, level, record);
+      break;
+
+    case AGUI_ROLE_TOOL:
+      append_string_member (out, level, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      append_string_member (out, level, "content",
+                            record->content ? json_node_get_string (record->content) : "");
+      if (record->error)
+        append_string_member (out, level, "error", record->error);
+      break;
+
+    case AGUI_ROLE_REASONING:
+      append_text_member (out, level, record);
+      break;
+
+    case AGUI_ROLE_ACTIVITY:
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (record->name && record->role != AGUI_ROLE_REASONING && record->role != AGUI_ROLE_TOOL)
+    append_string_member (out, level, "name", record->name);
+  if (record->subagent_run_id)
+    append_string_member (out, level, "subagentRunId", record->subagent_run_id);
+  if (record->encrypted_value)
+    append_string_member (out, level, "encryptedValue", record->encrypted_value);
+  append_indent (out, level);
+  g_string_append_c (out, '}');
+
+  return TRUE;
+}
+
 /* A snapshot from the agent rebuilds records from its messages, which
  * know nothing of the person's answers: keep them on the new parts. */
 void

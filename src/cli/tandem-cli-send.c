@@ -741,12 +741,13 @@ answers_for (GListModel *pending,
   return result;
 }
 
-/* {messages, state, runState, pendingInterrupts, error}: what `fold`,
- * `send --json` and `show --json` print. @failure is the pipeline's error
- * when there is no session to say it; otherwise a failed run state is. */
+/* {runState, pendingInterrupts, error}: what follows the messages and
+ * the state in what `fold`, `send --json` and `show --json` print.
+ * @failure is the pipeline's error when there is no session to say it;
+ * otherwise a failed run state is. */
 JsonNode *
-tandem_cli_transcript_json (AguiTranscript *transcript,
-                            const GError   *failure)
+tandem_cli_transcript_run_json (AguiTranscript *transcript,
+                                const GError   *failure)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   AguiRunState *state = agui_transcript_get_run_state (transcript);
@@ -761,12 +762,6 @@ tandem_cli_transcript_json (AguiTranscript *transcript,
     }
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "messages");
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, agui_transcript_to_messages (transcript, TRUE));
-  json_builder_add_value (builder, node);
-  json_builder_set_member_name (builder, "state");
-  json_builder_add_value (builder, json_node_copy (agui_transcript_get_state (transcript)));
   json_builder_set_member_name (builder, "runState");
   json_builder_add_value (builder, agui_run_state_to_json (state));
   json_builder_set_member_name (builder, "pendingInterrupts");
@@ -790,6 +785,24 @@ tandem_cli_transcript_json (AguiTranscript *transcript,
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
+}
+
+/* {messages, state, runState, pendingInterrupts, error}, whole */
+JsonNode *
+tandem_cli_transcript_json (AguiTranscript *transcript,
+                            const GError   *failure)
+{
+  g_autoptr(JsonNode) run = tandem_cli_transcript_run_json (transcript, failure);
+  g_autoptr(GList) names = json_object_get_members (json_node_get_object (run));
+  JsonObject *output = json_object_new ();
+
+  json_object_set_array_member (output, "messages", agui_transcript_to_messages (transcript, TRUE));
+  json_object_set_member (output, "state", json_node_copy (agui_transcript_get_state (transcript)));
+  for (const GList *l = names; l != NULL; l = l->next)
+    json_object_set_member (output, l->data, json_node_ref (json_object_get_member (json_node_get_object (run),
+                                                                                     l->data)));
+
+  return _agui_json_node_new_object (output);
 }
 
 int

@@ -39,5 +39,7 @@ int               tandem_cli_send          (AguiAgentSession    *session,
 int               tandem_cli_chat          (AguiAgentSession    *session);
 JsonNode         *tandem_cli_transcript_json (AguiTranscript    *transcript,
                                               const GError      *failure);
+JsonNode         *tandem_cli_transcript_run_json (AguiTranscript *transcript,
+                                                  const GError   *failure);
 
 G_END_DECLS
