@@ -235,24 +235,13 @@ build_placeholder (TandemA2uiBuilder *self,
 TandemA2uiBuildFunc
 _tandem_a2ui_display_builder (AguiA2uiComponentKind kind)
 {
-  switch (kind)
-    {
-    case AGUI_A2UI_COMPONENT_TEXT:
-      return build_text;
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_TEXT]    = build_text,
+    [AGUI_A2UI_COMPONENT_IMAGE]   = build_image,
+    [AGUI_A2UI_COMPONENT_ICON]    = build_icon,
+    [AGUI_A2UI_COMPONENT_DIVIDER] = build_divider,
+    [AGUI_A2UI_COMPONENT_UNKNOWN] = build_placeholder,
+  };
 
-    case AGUI_A2UI_COMPONENT_IMAGE:
-      return build_image;
-
-    case AGUI_A2UI_COMPONENT_ICON:
-      return build_icon;
-
-    case AGUI_A2UI_COMPONENT_DIVIDER:
-      return build_divider;
-
-    case AGUI_A2UI_COMPONENT_UNKNOWN:
-      return build_placeholder;
-
-    default:
-      return NULL;
-    }
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

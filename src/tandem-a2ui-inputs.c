@@ -563,27 +563,14 @@ build_date_time (TandemA2uiBuilder *self,
 TandemA2uiBuildFunc
 _tandem_a2ui_inputs_builder (AguiA2uiComponentKind kind)
 {
-  switch (kind)
-    {
-    case AGUI_A2UI_COMPONENT_BUTTON:
-      return build_button;
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_BUTTON]          = build_button,
+    [AGUI_A2UI_COMPONENT_TEXT_FIELD]      = build_text_field,
+    [AGUI_A2UI_COMPONENT_CHECK_BOX]       = build_check_box,
+    [AGUI_A2UI_COMPONENT_DATE_TIME_INPUT] = build_date_time,
+    [AGUI_A2UI_COMPONENT_CHOICE_PICKER]   = build_choice_picker,
+    [AGUI_A2UI_COMPONENT_SLIDER]          = build_slider,
+  };
 
-    case AGUI_A2UI_COMPONENT_TEXT_FIELD:
-      return build_text_field;
-
-    case AGUI_A2UI_COMPONENT_CHECK_BOX:
-      return build_check_box;
-
-    case AGUI_A2UI_COMPONENT_DATE_TIME_INPUT:
-      return build_date_time;
-
-    case AGUI_A2UI_COMPONENT_CHOICE_PICKER:
-      return build_choice_picker;
-
-    case AGUI_A2UI_COMPONENT_SLIDER:
-      return build_slider;
-
-    default:
-      return NULL;
-    }
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

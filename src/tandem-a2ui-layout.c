@@ -329,27 +329,14 @@ build_modal (TandemA2uiBuilder *self,
 TandemA2uiBuildFunc
 _tandem_a2ui_layout_builder (AguiA2uiComponentKind kind)
 {
-  switch (kind)
-    {
-    case AGUI_A2UI_COMPONENT_ROW:
-      return build_row;
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_ROW]    = build_row,
+    [AGUI_A2UI_COMPONENT_COLUMN] = build_column,
+    [AGUI_A2UI_COMPONENT_LIST]   = build_list,
+    [AGUI_A2UI_COMPONENT_CARD]   = build_card,
+    [AGUI_A2UI_COMPONENT_TABS]   = build_tabs,
+    [AGUI_A2UI_COMPONENT_MODAL]  = build_modal,
+  };
 
-    case AGUI_A2UI_COMPONENT_COLUMN:
-      return build_column;
-
-    case AGUI_A2UI_COMPONENT_LIST:
-      return build_list;
-
-    case AGUI_A2UI_COMPONENT_CARD:
-      return build_card;
-
-    case AGUI_A2UI_COMPONENT_TABS:
-      return build_tabs;
-
-    case AGUI_A2UI_COMPONENT_MODAL:
-      return build_modal;
-
-    default:
-      return NULL;
-    }
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

@@ -1205,8 +1205,6 @@ _agui_session_store_start_read_thread (AguiSessionStore    *self,
   start_thread_job (self, cancellable, callback, user_data, source_tag, job);
 }
 
-/* Runs @write on the worker with copies of @thread_id and @text; the
- * call's _finish propagates the boolean */
 void
 _agui_session_store_start_write_thread (AguiSessionStore     *self,
                                         const char           *thread_id,
@@ -1225,7 +1223,6 @@ _agui_session_store_start_write_thread (AguiSessionStore     *self,
   start_thread_job (self, cancellable, callback, user_data, source_tag, job);
 }
 
-/* Ends a job with what its blocking call gave: @result, or @error */
 void
 _agui_session_store_return_pointer (GTask          *task,
                                     gpointer        result,
@@ -1249,8 +1246,6 @@ _agui_session_store_return_boolean (GTask    *task,
     g_task_return_error (task, error);
 }
 
-/* The body of every _finish: the result must be of the call that
- * @source_tag names */
 gpointer
 _agui_session_store_finish_pointer (AguiSessionStore  *self,
                                     GAsyncResult      *result,
