@@ -94,61 +94,17 @@ void               _tandem_a2ui_builder_press         (TandemA2uiBuilder     *se
 const char        *_tandem_a2ui_string_member          (JsonObject            *object,
                                                         const char            *name);
 
-/* Display: tandem-a2ui-display.c */
-GtkWidget *_tandem_a2ui_build_text        (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_image       (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_icon        (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_divider     (AguiA2uiComponent     *component);
-GtkWidget *_tandem_a2ui_build_placeholder (AguiA2uiComponent     *component);
+/* The component families, a file each (tandem-a2ui-display.c, -layout.c
+ * and -inputs.c): the function that builds a kind of component, or NULL
+ * for a kind of another family's. Display builds the placeholder for
+ * AGUI_A2UI_COMPONENT_UNKNOWN. */
+typedef GtkWidget *(*TandemA2uiBuildFunc) (TandemA2uiBuilder *self,
+                                           AguiA2uiComponent *component,
+                                           const char        *scope,
+                                           guint              depth);
 
-/* Layout: tandem-a2ui-layout.c */
-GtkWidget *_tandem_a2ui_build_box         (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth,
-                                           GtkOrientation         orientation);
-GtkWidget *_tandem_a2ui_build_list        (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth);
-GtkWidget *_tandem_a2ui_build_card        (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth);
-GtkWidget *_tandem_a2ui_build_tabs        (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth);
-GtkWidget *_tandem_a2ui_build_modal       (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth);
-
-/* Inputs: tandem-a2ui-inputs.c */
-GtkWidget *_tandem_a2ui_build_button      (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope,
-                                           guint                  depth);
-GtkWidget *_tandem_a2ui_build_text_field  (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_check_box   (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_slider      (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
-GtkWidget *_tandem_a2ui_build_choice_picker (TandemA2uiBuilder     *self,
-                                             AguiA2uiComponent     *component,
-                                             const char            *scope);
-GtkWidget *_tandem_a2ui_build_date_time   (TandemA2uiBuilder     *self,
-                                           AguiA2uiComponent     *component,
-                                           const char            *scope);
+TandemA2uiBuildFunc _tandem_a2ui_display_builder (AguiA2uiComponentKind kind);
+TandemA2uiBuildFunc _tandem_a2ui_layout_builder  (AguiA2uiComponentKind kind);
+TandemA2uiBuildFunc _tandem_a2ui_inputs_builder  (AguiA2uiComponentKind kind);
 
 G_END_DECLS

@@ -24,10 +24,11 @@ refresh_label (TandemA2uiBinding *binding)
     gtk_label_set_text (GTK_LABEL (binding->widget), text);
 }
 
-GtkWidget *
-_tandem_a2ui_build_text (TandemA2uiBuilder     *self,
-                         AguiA2uiComponent     *component,
-                         const char            *scope)
+static GtkWidget *
+build_text (TandemA2uiBuilder *self,
+            AguiA2uiComponent *component,
+            const char        *scope,
+            guint              depth)
 {
   static const struct { const char *variant; const char *css; } styles[] = {
     { "h1", "title-1" }, { "h2", "title-2" }, { "h3", "title-3" }, { "h4", "title-4" },
@@ -100,10 +101,11 @@ refresh_image (TandemA2uiBinding *binding)
                                 on_image_loaded_cb, g_object_ref (binding->widget));
 }
 
-GtkWidget *
-_tandem_a2ui_build_image (TandemA2uiBuilder     *self,
-                          AguiA2uiComponent     *component,
-                          const char            *scope)
+static GtkWidget *
+build_image (TandemA2uiBuilder *self,
+             AguiA2uiComponent *component,
+             const char        *scope,
+             guint              depth)
 {
   static const struct { const char *variant; int size; } sizes[] = {
     { "icon", 24 }, { "avatar", 48 }, { "smallFeature", 96 }, { "mediumFeature", 160 },
@@ -183,10 +185,11 @@ refresh_icon (TandemA2uiBinding *binding)
   gtk_image_set_from_icon_name (GTK_IMAGE (binding->widget), icon_for_name (name));
 }
 
-GtkWidget *
-_tandem_a2ui_build_icon (TandemA2uiBuilder     *self,
-                         AguiA2uiComponent     *component,
-                         const char            *scope)
+static GtkWidget *
+build_icon (TandemA2uiBuilder *self,
+            AguiA2uiComponent *component,
+            const char        *scope,
+            guint              depth)
 {
   GtkWidget *widget = gtk_image_new ();
 
@@ -197,15 +200,21 @@ _tandem_a2ui_build_icon (TandemA2uiBuilder     *self,
   return widget;
 }
 
-GtkWidget *
-_tandem_a2ui_build_divider (AguiA2uiComponent *component)
+static GtkWidget *
+build_divider (TandemA2uiBuilder *self,
+               AguiA2uiComponent *component,
+               const char        *scope,
+               guint              depth)
 {
   return gtk_separator_new (g_strcmp0 (agui_a2ui_component_get_string (component, "axis"), "vertical") == 0
                             ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
 }
 
-GtkWidget *
-_tandem_a2ui_build_placeholder (AguiA2uiComponent *component)
+static GtkWidget *
+build_placeholder (TandemA2uiBuilder *self,
+                   AguiA2uiComponent *component,
+                   const char        *scope,
+                   guint              depth)
 {
   g_autofree char *text = NULL;
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -221,4 +230,18 @@ _tandem_a2ui_build_placeholder (AguiA2uiComponent *component)
   gtk_widget_add_css_class (box, "a2ui-placeholder");
 
   return box;
+}
+
+TandemA2uiBuildFunc
+_tandem_a2ui_display_builder (AguiA2uiComponentKind kind)
+{
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_TEXT]    = build_text,
+    [AGUI_A2UI_COMPONENT_IMAGE]   = build_image,
+    [AGUI_A2UI_COMPONENT_ICON]    = build_icon,
+    [AGUI_A2UI_COMPONENT_DIVIDER] = build_divider,
+    [AGUI_A2UI_COMPONENT_UNKNOWN] = build_placeholder,
+  };
+
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

@@ -26,11 +26,11 @@ on_button_clicked_cb (GtkButton         *button,
   _tandem_a2ui_builder_press (binding->builder, binding->component, binding->scope);
 }
 
-GtkWidget *
-_tandem_a2ui_build_button (TandemA2uiBuilder     *self,
-                           AguiA2uiComponent     *component,
-                           const char            *scope,
-                           guint                  depth)
+static GtkWidget *
+build_button (TandemA2uiBuilder *self,
+              AguiA2uiComponent *component,
+              const char        *scope,
+              guint              depth)
 {
   g_autoptr(GPtrArray) scopes = NULL;
   g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
@@ -174,10 +174,11 @@ refresh_text_view (TandemA2uiBinding *binding)
     gtk_text_buffer_set_text (buffer, text, -1);
 }
 
-GtkWidget *
-_tandem_a2ui_build_text_field (TandemA2uiBuilder     *self,
-                               AguiA2uiComponent     *component,
-                               const char            *scope)
+static GtkWidget *
+build_text_field (TandemA2uiBuilder *self,
+                  AguiA2uiComponent *component,
+                  const char        *scope,
+                  guint              depth)
 {
   const char *variant = agui_a2ui_component_get_string (component, "variant");
   GtkWidget *label = gtk_label_new (NULL);
@@ -241,10 +242,11 @@ refresh_check (TandemA2uiBinding *binding)
     gtk_check_button_set_active (GTK_CHECK_BUTTON (binding->widget), active);
 }
 
-GtkWidget *
-_tandem_a2ui_build_check_box (TandemA2uiBuilder     *self,
-                              AguiA2uiComponent     *component,
-                              const char            *scope)
+static GtkWidget *
+build_check_box (TandemA2uiBuilder *self,
+                 AguiA2uiComponent *component,
+                 const char        *scope,
+                 guint              depth)
 {
   GtkWidget *check = gtk_check_button_new ();
   TandemA2uiBinding *binding;
@@ -277,10 +279,11 @@ refresh_slider (TandemA2uiBinding *binding)
     gtk_range_set_value (GTK_RANGE (binding->widget), json_node_get_double (value));
 }
 
-GtkWidget *
-_tandem_a2ui_build_slider (TandemA2uiBuilder     *self,
-                           AguiA2uiComponent     *component,
-                           const char            *scope)
+static GtkWidget *
+build_slider (TandemA2uiBuilder *self,
+              AguiA2uiComponent *component,
+              const char        *scope,
+              guint              depth)
 {
   double min = agui_a2ui_component_get_number (component, "min", 0);
   double max = agui_a2ui_component_get_number (component, "max", 100);
@@ -369,10 +372,11 @@ refresh_choices (TandemA2uiBinding *binding)
     }
 }
 
-GtkWidget *
-_tandem_a2ui_build_choice_picker (TandemA2uiBuilder     *self,
-                                  AguiA2uiComponent     *component,
-                                  const char            *scope)
+static GtkWidget *
+build_choice_picker (TandemA2uiBuilder *self,
+                     AguiA2uiComponent *component,
+                     const char        *scope,
+                     guint              depth)
 {
   JsonNode *options = agui_a2ui_component_get_property (component, "options");
   gboolean single = g_strcmp0 (agui_a2ui_component_get_string (component, "variant"), "mutuallyExclusive") == 0;
@@ -498,10 +502,11 @@ refresh_date_time (TandemA2uiBinding *binding)
     }
 }
 
-GtkWidget *
-_tandem_a2ui_build_date_time (TandemA2uiBuilder     *self,
-                              AguiA2uiComponent     *component,
-                              const char            *scope)
+static GtkWidget *
+build_date_time (TandemA2uiBuilder *self,
+                 AguiA2uiComponent *component,
+                 const char        *scope,
+                 guint              depth)
 {
   gboolean date = agui_a2ui_component_get_boolean (component, "enableDate", TRUE);
   gboolean time = agui_a2ui_component_get_boolean (component, "enableTime", FALSE);
@@ -553,4 +558,19 @@ _tandem_a2ui_build_date_time (TandemA2uiBuilder     *self,
     }
 
   return labelled (button, label);
+}
+
+TandemA2uiBuildFunc
+_tandem_a2ui_inputs_builder (AguiA2uiComponentKind kind)
+{
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_BUTTON]          = build_button,
+    [AGUI_A2UI_COMPONENT_TEXT_FIELD]      = build_text_field,
+    [AGUI_A2UI_COMPONENT_CHECK_BOX]       = build_check_box,
+    [AGUI_A2UI_COMPONENT_DATE_TIME_INPUT] = build_date_time,
+    [AGUI_A2UI_COMPONENT_CHOICE_PICKER]   = build_choice_picker,
+    [AGUI_A2UI_COMPONENT_SLIDER]          = build_slider,
+  };
+
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

@@ -14,12 +14,12 @@
 /* The components that hold others: Row, Column, List, Card, Tabs, and
  * Modal (a button that opens its content in a window of its own). */
 
-GtkWidget *
-_tandem_a2ui_build_box (TandemA2uiBuilder     *self,
-                        AguiA2uiComponent     *component,
-                        const char            *scope,
-                        guint                  depth,
-                        GtkOrientation         orientation)
+static GtkWidget *
+build_box (TandemA2uiBuilder     *self,
+           AguiA2uiComponent     *component,
+           const char            *scope,
+           guint                  depth,
+           GtkOrientation         orientation)
 {
   g_autoptr(GPtrArray) scopes = NULL;
   g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
@@ -74,18 +74,36 @@ _tandem_a2ui_build_box (TandemA2uiBuilder     *self,
   return box;
 }
 
-GtkWidget *
-_tandem_a2ui_build_list (TandemA2uiBuilder     *self,
-                         AguiA2uiComponent     *component,
-                         const char            *scope,
-                         guint                  depth)
+static GtkWidget *
+build_row (TandemA2uiBuilder *self,
+           AguiA2uiComponent *component,
+           const char        *scope,
+           guint              depth)
+{
+  return build_box (self, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
+}
+
+static GtkWidget *
+build_column (TandemA2uiBuilder *self,
+              AguiA2uiComponent *component,
+              const char        *scope,
+              guint              depth)
+{
+  return build_box (self, component, scope, depth, GTK_ORIENTATION_VERTICAL);
+}
+
+static GtkWidget *
+build_list (TandemA2uiBuilder *self,
+            AguiA2uiComponent *component,
+            const char        *scope,
+            guint              depth)
 {
   g_autoptr(GPtrArray) scopes = NULL;
   g_autoptr(GPtrArray) children = NULL;
   GtkWidget *list;
 
   if (g_strcmp0 (agui_a2ui_component_get_string (component, "direction"), "horizontal") == 0)
-    return _tandem_a2ui_build_box (self, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
+    return build_row (self, component, scope, depth);
 
   children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
   list = gtk_list_box_new ();
@@ -112,11 +130,11 @@ _tandem_a2ui_build_list (TandemA2uiBuilder     *self,
   return list;
 }
 
-GtkWidget *
-_tandem_a2ui_build_card (TandemA2uiBuilder     *self,
-                         AguiA2uiComponent     *component,
-                         const char            *scope,
-                         guint                  depth)
+static GtkWidget *
+build_card (TandemA2uiBuilder *self,
+            AguiA2uiComponent *component,
+            const char        *scope,
+            guint              depth)
 {
   g_autoptr(GPtrArray) scopes = NULL;
   g_autoptr(GPtrArray) children = agui_a2ui_surface_list_children (self->surface, component, scope, &scopes);
@@ -156,11 +174,11 @@ refresh_tab_title (TandemA2uiBinding *binding)
   gtk_stack_page_set_title (page, title ? title : "");
 }
 
-GtkWidget *
-_tandem_a2ui_build_tabs (TandemA2uiBuilder     *self,
-                         AguiA2uiComponent     *component,
-                         const char            *scope,
-                         guint                  depth)
+static GtkWidget *
+build_tabs (TandemA2uiBuilder *self,
+            AguiA2uiComponent *component,
+            const char        *scope,
+            guint              depth)
 {
   JsonNode *tabs = agui_a2ui_component_get_property (component, "tabs");
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
@@ -261,11 +279,11 @@ on_modal_trigger_clicked_cb (GtkButton *button,
   gtk_window_present (GTK_WINDOW (window));
 }
 
-GtkWidget *
-_tandem_a2ui_build_modal (TandemA2uiBuilder     *self,
-                          AguiA2uiComponent     *component,
-                          const char            *scope,
-                          guint                  depth)
+static GtkWidget *
+build_modal (TandemA2uiBuilder *self,
+             AguiA2uiComponent *component,
+             const char        *scope,
+             guint              depth)
 {
   JsonNode *trigger_id = agui_a2ui_component_get_property (component, "trigger");
   AguiA2uiComponent *trigger = NULL;
@@ -306,4 +324,19 @@ _tandem_a2ui_build_modal (TandemA2uiBuilder     *self,
                          (GClosureNotify) (void (*) (void)) modal_data_free, 0);
 
   return button;
+}
+
+TandemA2uiBuildFunc
+_tandem_a2ui_layout_builder (AguiA2uiComponentKind kind)
+{
+  static const TandemA2uiBuildFunc builders[] = {
+    [AGUI_A2UI_COMPONENT_ROW]    = build_row,
+    [AGUI_A2UI_COMPONENT_COLUMN] = build_column,
+    [AGUI_A2UI_COMPONENT_LIST]   = build_list,
+    [AGUI_A2UI_COMPONENT_CARD]   = build_card,
+    [AGUI_A2UI_COMPONENT_TABS]   = build_tabs,
+    [AGUI_A2UI_COMPONENT_MODAL]  = build_modal,
+  };
+
+  return (guint) kind < G_N_ELEMENTS (builders) ? builders[kind] : NULL;
 }

@@ -299,6 +299,20 @@ press (TandemA2uiBuilder *builder,
 
 /* Components */
 
+static TandemA2uiBuildFunc
+build_func (AguiA2uiComponentKind kind)
+{
+  TandemA2uiBuildFunc func;
+
+  if ((func = _tandem_a2ui_display_builder (kind)) ||
+      (func = _tandem_a2ui_layout_builder (kind)) ||
+      (func = _tandem_a2ui_inputs_builder (kind)))
+    return func;
+
+  /* A kind no family draws (yet) */
+  return _tandem_a2ui_display_builder (AGUI_A2UI_COMPONENT_UNKNOWN);
+}
+
 static GtkWidget *
 build (TandemA2uiBuilder *builder,
        AguiA2uiComponent *component,
@@ -314,77 +328,7 @@ build (TandemA2uiBuilder *builder,
     return NULL;
   g_hash_table_add (self->ancestors, (gpointer) id);
 
-  switch (agui_a2ui_component_get_kind (component))
-    {
-    case AGUI_A2UI_COMPONENT_TEXT:
-      widget = _tandem_a2ui_build_text (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_IMAGE:
-      widget = _tandem_a2ui_build_image (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_ICON:
-      widget = _tandem_a2ui_build_icon (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_DIVIDER:
-      widget = _tandem_a2ui_build_divider (component);
-      break;
-
-    case AGUI_A2UI_COMPONENT_ROW:
-      widget = _tandem_a2ui_build_box (builder, component, scope, depth, GTK_ORIENTATION_HORIZONTAL);
-      break;
-
-    case AGUI_A2UI_COMPONENT_COLUMN:
-      widget = _tandem_a2ui_build_box (builder, component, scope, depth, GTK_ORIENTATION_VERTICAL);
-      break;
-
-    case AGUI_A2UI_COMPONENT_LIST:
-      widget = _tandem_a2ui_build_list (builder, component, scope, depth);
-      break;
-
-    case AGUI_A2UI_COMPONENT_CARD:
-      widget = _tandem_a2ui_build_card (builder, component, scope, depth);
-      break;
-
-    case AGUI_A2UI_COMPONENT_TABS:
-      widget = _tandem_a2ui_build_tabs (builder, component, scope, depth);
-      break;
-
-    case AGUI_A2UI_COMPONENT_MODAL:
-      widget = _tandem_a2ui_build_modal (builder, component, scope, depth);
-      break;
-
-    case AGUI_A2UI_COMPONENT_BUTTON:
-      widget = _tandem_a2ui_build_button (builder, component, scope, depth);
-      break;
-
-    case AGUI_A2UI_COMPONENT_TEXT_FIELD:
-      widget = _tandem_a2ui_build_text_field (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_CHECK_BOX:
-      widget = _tandem_a2ui_build_check_box (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_DATE_TIME_INPUT:
-      widget = _tandem_a2ui_build_date_time (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_CHOICE_PICKER:
-      widget = _tandem_a2ui_build_choice_picker (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_SLIDER:
-      widget = _tandem_a2ui_build_slider (builder, component, scope);
-      break;
-
-    case AGUI_A2UI_COMPONENT_UNKNOWN:
-    default:
-      widget = _tandem_a2ui_build_placeholder (component);
-      break;
-    }
+  widget = build_func (agui_a2ui_component_get_kind (component)) (builder, component, scope, depth);
 
   g_hash_table_remove (self->ancestors, id);
 

@@ -251,17 +251,7 @@ tandem_agent_new (const char         *id,
                   const char         *url,
                   const char * const *headers)
 {
-  const char * const empty[] = { NULL };
-
-  g_return_val_if_fail (id != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  return g_object_new (TANDEM_TYPE_AGENT,
-                       "id", id,
-                       "name", name,
-                       "url", url,
-                       "headers", headers ? headers : empty,
-                       NULL);
+  return tandem_agent_new_full (id, name, url, headers, TANDEM_AGENT_DEFAULT_IDLE_TIMEOUT, 0);
 }
 
 /**

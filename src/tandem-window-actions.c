@@ -19,45 +19,6 @@
  * only act on it. */
 
 static void
-on_run_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_run_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_regenerate_done_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_regenerate_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
-on_edit_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_edit_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
-static void
 open_thread_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -143,6 +104,19 @@ stop_action (GtkWidget  *widget,
     agui_agent_session_cancel (self->session);
 }
 
+/* Whether the agent may be asked again now; if it may, the view
+ * follows what it says */
+static gboolean
+start_exchange (TandemWindow *self)
+{
+  if (self->session == NULL || _tandem_window_is_busy (self) || !_tandem_window_may_run (self))
+    return FALSE;
+
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  _tandem_window_follow (self);
+  return TRUE;
+}
+
 static void
 retry_action (GtkWidget  *widget,
               const char *action_name,
@@ -150,13 +124,12 @@ retry_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  if (self->session == NULL || _tandem_window_is_busy (self) || !_tandem_window_may_run (self))
+  if (!start_exchange (self))
     return;
 
   /* The person's message is already in the thread: run the agent on it again. */
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  _tandem_window_follow (self);
-  agui_agent_session_run_async (self->session, NULL, self->cancellable, on_run_done_cb, g_object_ref (self));
+  agui_agent_session_run_async (self->session, NULL, self->cancellable, _tandem_window_on_exchange_done_cb,
+                                _tandem_window_watch_exchange (self, agui_agent_session_run_finish));
   _tandem_window_update_actions (self);
 }
 
@@ -168,13 +141,12 @@ regenerate_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  if (self->session == NULL || _tandem_window_is_busy (self) || !_tandem_window_may_run (self))
+  if (!start_exchange (self))
     return;
 
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  _tandem_window_follow (self);
   agui_agent_session_regenerate_async (self->session, g_variant_get_string (parameter, NULL), NULL,
-                                       self->cancellable, on_regenerate_done_cb, g_object_ref (self));
+                                       self->cancellable, _tandem_window_on_exchange_done_cb,
+                                       _tandem_window_watch_exchange (self, agui_agent_session_regenerate_finish));
   _tandem_window_update_actions (self);
 }
 
@@ -187,13 +159,11 @@ edit_message_action (GtkWidget  *widget,
   const char *id, *text;
 
   g_variant_get (parameter, "(&s&s)", &id, &text);
-  if (self->session == NULL || _tandem_window_is_busy (self) || _tandem_window_is_blank (text) || !_tandem_window_may_run (self))
+  if (_tandem_window_is_blank (text) || !start_exchange (self))
     return;
 
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-  _tandem_window_follow (self);
-  agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable,
-                                 on_edit_done_cb, g_object_ref (self));
+  agui_agent_session_edit_async (self->session, id, text, NULL, self->cancellable, _tandem_window_on_exchange_done_cb,
+                                 _tandem_window_watch_exchange (self, agui_agent_session_edit_finish));
   _tandem_window_update_actions (self);
 }
 
@@ -315,18 +285,44 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
+/* A change of a thread in the store (rename, pin, delete), counted
+ * until it is done; its _finish says how it went. */
+typedef gboolean (*ThreadWriteFinish) (AguiSessionStore  *store,
+                                       GAsyncResult      *result,
+                                       GError           **error);
+
+typedef struct
+{
+  TandemWindow      *window;
+  ThreadWriteFinish  finish;
+} ThreadWrite;
+
+/* The user data of on_thread_written_cb */
+static gpointer
+watch_thread_write (TandemWindow      *self,
+                    ThreadWriteFinish  finish)
+{
+  ThreadWrite *write = g_new0 (ThreadWrite, 1);
+
+  self->thread_writes++;
+  write->window = g_object_ref (self);
+  write->finish = finish;
+
+  return write;
+}
+
 static void
-on_thread_renamed_cb (GObject      *object,
+on_thread_written_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  g_autoptr(TandemWindow) self = user_data;
+  g_autofree ThreadWrite *write = user_data;
+  g_autoptr(TandemWindow) self = write->window;
   g_autoptr(GError) error = NULL;
 
   self->thread_writes--;
   /* A window closed meanwhile has nowhere to say it. */
-  if (!agui_session_store_rename_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
+  if (!write->finish (AGUI_SESSION_STORE (object), result, &error) && self->toast_overlay != NULL)
     tandem_window_show_toast (self, error->message);
 }
 
@@ -348,9 +344,8 @@ on_rename_response_cb (AdwMessageDialog *dialog,
     return;
 
   /* The thread list hears of it from the store, before this returns. */
-  self->thread_writes++;
-  agui_session_store_rename_thread_async (self->store, thread_id, title, NULL,
-                                          on_thread_renamed_cb, g_object_ref (self));
+  agui_session_store_rename_thread_async (self->store, thread_id, title, NULL, on_thread_written_cb,
+                                          watch_thread_write (self, agui_session_store_rename_thread_finish));
 }
 
 static void
@@ -396,20 +391,6 @@ rename_thread_action (GtkWidget  *widget,
 }
 
 static void
-on_thread_pinned_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_set_thread_pinned_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
 tandem_window_set_thread_pinned (TandemWindow *self,
                                  const char   *thread_id,
                                  gboolean      pinned)
@@ -418,9 +399,8 @@ tandem_window_set_thread_pinned (TandemWindow *self,
     return;
 
   /* The thread list hears of it from the store and moves the row. */
-  self->thread_writes++;
-  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL,
-                                              on_thread_pinned_cb, g_object_ref (self));
+  agui_session_store_set_thread_pinned_async (self->store, thread_id, pinned, NULL, on_thread_written_cb,
+                                              watch_thread_write (self, agui_session_store_set_thread_pinned_finish));
 }
 
 /* From a row's menu: (id, whether to pin it) */
@@ -485,20 +465,6 @@ on_delete_toast_button_clicked_cb (AdwToast   *toast,
 }
 
 static void
-on_thread_deleted_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->thread_writes--;
-  if (!agui_session_store_delete_thread_finish (AGUI_SESSION_STORE (object), result, &error) &&
-      self->toast_overlay != NULL)
-    tandem_window_show_toast (self, error->message);
-}
-
-static void
 on_delete_toast_dismissed_cb (AdwToast   *toast,
                               DeleteData *data)
 {
@@ -508,11 +474,8 @@ on_delete_toast_dismissed_cb (AdwToast   *toast,
     return;
 
   if (self->store != NULL)
-    {
-      self->thread_writes++;
-      agui_session_store_delete_thread_async (self->store, data->thread_id, NULL,
-                                              on_thread_deleted_cb, g_object_ref (self));
-    }
+    agui_session_store_delete_thread_async (self->store, data->thread_id, NULL, on_thread_written_cb,
+                                            watch_thread_write (self, agui_session_store_delete_thread_finish));
 }
 
 static void
@@ -877,27 +840,37 @@ _tandem_window_init_actions (TandemWindow *self)
 void
 _tandem_window_class_init_actions (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "win.send", NULL, send_action);
-  gtk_widget_class_install_action (widget_class, "win.send-prompt", "s", send_prompt_action);
-  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
-  gtk_widget_class_install_action (widget_class, "win.regenerate", "s", regenerate_action);
-  gtk_widget_class_install_action (widget_class, "win.edit-message", "(ss)", edit_message_action);
-  gtk_widget_class_install_action (widget_class, "win.choose-branch", "(su)", choose_branch_action);
-  gtk_widget_class_install_action (widget_class, "win.continue-with-agent", NULL, continue_with_agent_action);
-  gtk_widget_class_install_action (widget_class, "win.answer-interrupts", NULL, answer_interrupts_action);
-  gtk_widget_class_install_action (widget_class, "win.jump-to-latest", NULL, jump_to_latest_action);
-  gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
-  gtk_widget_class_install_action (widget_class, "win.open-thread", "s", open_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
-  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
-  gtk_widget_class_install_action (widget_class, "win.focus-composer", NULL, focus_composer_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-thread", "s", rename_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-thread", "s", delete_thread_action);
-  gtk_widget_class_install_action (widget_class, "win.set-thread-pinned", "(sb)", set_thread_pinned_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-pinned", NULL, toggle_pinned_action);
+  static const struct
+  {
+    const char                  *name;
+    const char                  *parameter_type;
+    GtkWidgetActionActivateFunc  activate;
+  } actions[] = {
+    { "win.send",                NULL,   send_action },
+    { "win.send-prompt",         "s",    send_prompt_action },
+    { "win.stop",                NULL,   stop_action },
+    { "win.retry",               NULL,   retry_action },
+    { "win.regenerate",          "s",    regenerate_action },
+    { "win.edit-message",        "(ss)", edit_message_action },
+    { "win.choose-branch",       "(su)", choose_branch_action },
+    { "win.continue-with-agent", NULL,   continue_with_agent_action },
+    { "win.answer-interrupts",   NULL,   answer_interrupts_action },
+    { "win.jump-to-latest",      NULL,   jump_to_latest_action },
+    { "win.new-chat",            NULL,   new_chat_action },
+    { "win.open-thread",         "s",    open_thread_action },
+    { "win.search",              NULL,   search_action },
+    { "win.find",                NULL,   find_action },
+    { "win.export",              "s",    export_action },
+    { "win.import",              NULL,   import_action },
+    { "win.attach",              NULL,   attach_action },
+    { "win.toggle-sidebar",      NULL,   toggle_sidebar_action },
+    { "win.focus-composer",      NULL,   focus_composer_action },
+    { "win.rename-thread",       "s",    rename_thread_action },
+    { "win.delete-thread",       "s",    delete_thread_action },
+    { "win.set-thread-pinned",   "(sb)", set_thread_pinned_action },
+    { "win.toggle-pinned",       NULL,   toggle_pinned_action },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, actions[i].parameter_type, actions[i].activate);
 }

@@ -14,19 +14,6 @@
 /* The agent's questions, asked in the window's dialogs: one dialog per
  * question, in turn, then one resume with every answer. */
 
-static void
-on_resume_done_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_resume_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
-}
-
 /* Interrupts: one dialog each, in turn, then one resume with every answer. */
 
 /* The window is held weakly: a dialog waiting for the person must not
@@ -106,8 +93,8 @@ ask_next (AskData *data)
     {
       g_autoptr(AskData) owned = data;
 
-      agui_agent_session_resume_async (data->session, data->answers, NULL, self->cancellable,
-                                       on_resume_done_cb, g_object_ref (self));
+      agui_agent_session_resume_async (data->session, data->answers, NULL, self->cancellable, _tandem_window_on_exchange_done_cb,
+                                       _tandem_window_watch_exchange (self, agui_agent_session_resume_finish));
       return;
     }
 

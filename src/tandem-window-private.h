@@ -153,10 +153,18 @@ void            _tandem_window_scroll_to_end       (TandemWindow      *self);
 void            _tandem_window_follow              (TandemWindow      *self);
 void            _tandem_window_queue_follow        (TandemWindow      *self);
 void            _tandem_window_update_actions      (TandemWindow      *self);
-void            _tandem_window_exchange_done       (TandemWindow      *self,
-                                                    AguiAgentSession  *session,
-                                                    AguiRunState      *state,
-                                                    const GError      *error);
+/* An exchange with the agent (send, run, regenerate, edit, resume)
+ * ends in _tandem_window_on_exchange_done_cb: pass it, as the user data,
+ * what _tandem_window_watch_exchange() makes of the window and the
+ * _finish of that call. */
+typedef AguiRunState *(*TandemExchangeFinish) (AguiAgentSession  *session,
+                                               GAsyncResult      *result,
+                                               GError           **error);
+gpointer        _tandem_window_watch_exchange      (TandemWindow         *self,
+                                                    TandemExchangeFinish  finish);
+void            _tandem_window_on_exchange_done_cb (GObject           *object,
+                                                    GAsyncResult      *result,
+                                                    gpointer           user_data);
 void            _tandem_window_ask_interrupts      (TandemWindow      *self);
 AguiThreadInfo *_tandem_window_lookup_thread       (TandemWindow      *self,
                                                     const char        *thread_id);

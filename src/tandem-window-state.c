@@ -389,11 +389,11 @@ on_transcript_items_changed_cb (TandemWindow *self)
   _tandem_window_remember_thread (self);
 }
 
-void
-_tandem_window_exchange_done (TandemWindow     *self,
-                             AguiAgentSession *session,
-                             AguiRunState     *state,
-                             const GError     *error)
+static void
+exchange_done (TandemWindow     *self,
+               AguiAgentSession *session,
+               AguiRunState     *state,
+               const GError     *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -441,17 +441,36 @@ _tandem_window_exchange_done (TandemWindow     *self,
     }
 }
 
-static void
-on_send_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+typedef struct
 {
-  g_autoptr(TandemWindow) self = user_data;
+  TandemWindow         *window;
+  TandemExchangeFinish  finish;
+} Exchange;
+
+gpointer
+_tandem_window_watch_exchange (TandemWindow         *self,
+                               TandemExchangeFinish  finish)
+{
+  Exchange *exchange = g_new0 (Exchange, 1);
+
+  exchange->window = g_object_ref (self);
+  exchange->finish = finish;
+
+  return exchange;
+}
+
+void
+_tandem_window_on_exchange_done_cb (GObject      *object,
+                                    GAsyncResult *result,
+                                    gpointer      user_data)
+{
+  g_autofree Exchange *exchange = user_data;
+  g_autoptr(TandemWindow) self = exchange->window;
   g_autoptr(AguiRunState) state = NULL;
   g_autoptr(GError) error = NULL;
 
-  state = agui_agent_session_send_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
+  state = exchange->finish (AGUI_AGENT_SESSION (object), result, &error);
+  exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 /* The thread list, in the sidebar */
@@ -667,22 +686,9 @@ tandem_window_send (TandemWindow *self,
   self->last_user_text = g_strdup (text);
   _tandem_window_follow (self);
 
-  agui_agent_session_send_async (self->session, text, NULL, self->cancellable,
-                                 on_send_done_cb, g_object_ref (self));
+  agui_agent_session_send_async (self->session, text, NULL, self->cancellable, _tandem_window_on_exchange_done_cb,
+                                 _tandem_window_watch_exchange (self, agui_agent_session_send_finish));
   _tandem_window_update_actions (self);
-}
-
-static void
-on_send_message_done_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(TandemWindow) self = user_data;
-  g_autoptr(AguiRunState) state = NULL;
-  g_autoptr(GError) error = NULL;
-
-  state = agui_agent_session_send_message_finish (AGUI_AGENT_SESSION (object), result, &error);
-  _tandem_window_exchange_done (self, AGUI_AGENT_SESSION (object), state, error);
 }
 
 /* The text and the files attached, as one multimodal user message */
@@ -723,8 +729,8 @@ _tandem_window_send_with_attachments (TandemWindow *self,
   self->last_user_text = g_strdup (text);
   _tandem_window_follow (self);
 
-  agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable,
-                                         on_send_message_done_cb, g_object_ref (self));
+  agui_agent_session_send_message_async (self->session, message, NULL, self->cancellable, _tandem_window_on_exchange_done_cb,
+                                         _tandem_window_watch_exchange (self, agui_agent_session_send_message_finish));
   _tandem_window_update_actions (self);
 }
 

@@ -81,8 +81,26 @@ sqlite3_stmt *_agui_session_store_prepare          (AguiSessionStore  *self,
                                                     const char        *sql,
                                                     const char        *what,
                                                     GError           **error);
+sqlite3_stmt *_agui_session_store_prepare_for_thread (AguiSessionStore  *self,
+                                                      const char        *sql,
+                                                      const char        *thread_id,
+                                                      const char        *what,
+                                                      GError           **error);
 gboolean      _agui_session_store_step_done        (AguiSessionStore  *self,
                                                     sqlite3_stmt      *stmt,
+                                                    const char        *what,
+                                                    GError           **error);
+typedef void (*AguiStoreRowFunc) (sqlite3_stmt *stmt,
+                                  gpointer      user_data);
+gboolean      _agui_session_store_each_row         (AguiSessionStore  *self,
+                                                    sqlite3_stmt      *stmt,
+                                                    AguiStoreRowFunc   row,
+                                                    gpointer           user_data,
+                                                    const char        *what,
+                                                    GError           **error);
+gboolean      _agui_session_store_read_text        (AguiSessionStore  *self,
+                                                    sqlite3_stmt      *stmt,
+                                                    char             **text,
                                                     const char        *what,
                                                     GError           **error);
 void          _agui_session_store_rollback         (AguiSessionStore  *self);
@@ -184,8 +202,42 @@ void          _agui_session_store_start_read_thread (AguiSessionStore    *self,
                                                      gpointer             source_tag,
                                                      AguiStoreThreadRead  read,
                                                      GDestroyNotify       free_result);
+/* A write of one thread: @write with its id and one string (a title, a
+ * draft...), which may be NULL */
+typedef gboolean (*AguiStoreThreadWrite) (AguiSessionStore  *self,
+                                          const char        *thread_id,
+                                          const char        *text,
+                                          GError           **error);
+/* Runs @write on the worker; the call's _finish propagates the boolean */
+void          _agui_session_store_start_write_thread (AguiSessionStore     *self,
+                                                      const char           *thread_id,
+                                                      const char           *text,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data,
+                                                      gpointer              source_tag,
+                                                      AguiStoreThreadWrite  write);
+/* Ends a job with what its blocking call gave: the result, or @error
+ * (taken) when it is NULL or FALSE */
+void          _agui_session_store_return_pointer   (GTask               *task,
+                                                    gpointer             result,
+                                                    GDestroyNotify       free_result,
+                                                    GError              *error);
+void          _agui_session_store_return_boolean   (GTask               *task,
+                                                    gboolean             done,
+                                                    GError              *error);
 gboolean      _agui_session_store_job_is_valid     (AguiSessionStore    *self,
                                                     GAsyncResult        *result,
                                                     gpointer             source_tag);
+/* The body of every _finish: checks the result is of the call
+ * @source_tag names, then propagates it */
+gpointer      _agui_session_store_finish_pointer   (AguiSessionStore    *self,
+                                                    GAsyncResult        *result,
+                                                    gpointer             source_tag,
+                                                    GError             **error);
+gboolean      _agui_session_store_finish_boolean   (AguiSessionStore    *self,
+                                                    GAsyncResult        *result,
+                                                    gpointer             source_tag,
+                                                    GError             **error);
 
 G_END_DECLS

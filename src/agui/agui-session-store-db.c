@@ -125,6 +125,23 @@ _agui_session_store_prepare (AguiSessionStore  *self,
   return stmt;
 }
 
+/* Prepares @sql with the thread's id bound to ?1, as most statements
+ * of the store are keyed. */
+sqlite3_stmt *
+_agui_session_store_prepare_for_thread (AguiSessionStore  *self,
+                                        const char        *sql,
+                                        const char        *thread_id,
+                                        const char        *what,
+                                        GError           **error)
+{
+  sqlite3_stmt *stmt = _agui_session_store_prepare (self, sql, what, error);
+
+  if (stmt != NULL)
+    sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  return stmt;
+}
+
 /* Runs a statement that returns no rows. */
 gboolean
 _agui_session_store_step_done (AguiSessionStore  *self,
@@ -142,6 +159,53 @@ _agui_session_store_step_done (AguiSessionStore  *self,
     }
 
   sqlite3_reset (stmt);
+  return TRUE;
+}
+
+/* Hands each row of @stmt to @row, in order. A row @row cannot use is
+ * its own to skip: only a failed step stops the walk. */
+gboolean
+_agui_session_store_each_row (AguiSessionStore  *self,
+                              sqlite3_stmt      *stmt,
+                              AguiStoreRowFunc   row,
+                              gpointer           user_data,
+                              const char        *what,
+                              GError           **error)
+{
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    row (stmt, user_data);
+
+  if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The first column of @stmt's one row, as text; %NULL with no error
+ * when it finds no row. */
+gboolean
+_agui_session_store_read_text (AguiSessionStore  *self,
+                               sqlite3_stmt      *stmt,
+                               char             **text,
+                               const char        *what,
+                               GError           **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  *text = NULL;
+  if (rc == SQLITE_ROW)
+    *text = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  else if (rc != SQLITE_DONE)
+    {
+      _agui_session_store_set_sqlite_error (self, rc, what, error);
+      return FALSE;
+    }
+
   return TRUE;
 }
 

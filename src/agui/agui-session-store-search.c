@@ -162,10 +162,7 @@ search_threads_job (AguiSessionStore *self,
   GError *error = NULL;
   GHashTable *found = search_threads (self, search->search, search->thread_id, &error);
 
-  if (found == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, found, (GDestroyNotify) g_hash_table_unref);
+  _agui_session_store_return_pointer (task, found, (GDestroyNotify) g_hash_table_unref, error);
 }
 
 void
@@ -194,7 +191,5 @@ _agui_session_store_search_threads_finish (AguiSessionStore  *self,
                                            GAsyncResult      *result,
                                            GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_search_threads_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, _agui_session_store_search_threads_async, error);
 }

@@ -106,10 +106,9 @@ change_thread (AguiSessionStore  *self,
   G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  if (!(stmt = _agui_session_store_prepare (self, sql, what, error)))
+  if (!(stmt = _agui_session_store_prepare_for_thread (self, sql, thread_id, what, error)))
     return FALSE;
 
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   if (title != NULL)
     sqlite3_bind_text (stmt, 2, title, -1, SQLITE_STATIC);
 
@@ -214,6 +213,13 @@ thread_from_row (sqlite3_stmt *stmt)
   return thread;
 }
 
+static void
+add_thread_row (sqlite3_stmt *stmt,
+                gpointer      threads)
+{
+  json_array_add_object_element (threads, thread_from_row (stmt));
+}
+
 /**
  * agui_session_store_list_threads:
  * @self: a session store
@@ -237,7 +243,6 @@ agui_session_store_list_threads (AguiSessionStore  *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonArray) threads = NULL;
   const char *what = "Could not list the threads";
-  int rc;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
 
@@ -263,14 +268,8 @@ agui_session_store_list_threads (AguiSessionStore  *self,
   sqlite3_bind_text (stmt, 1, search, -1, SQLITE_STATIC);
 
   threads = json_array_new ();
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    json_array_add_object_element (threads, thread_from_row (stmt));
-
-  if (rc != SQLITE_DONE)
-    {
-      _agui_session_store_set_sqlite_error (self, rc, what, error);
-      return NULL;
-    }
+  if (!_agui_session_store_each_row (self, stmt, add_thread_row, threads, what, error))
+    return NULL;
 
   return g_steal_pointer (&threads);
 }
@@ -284,12 +283,10 @@ _agui_session_store_get_thread_locked (AguiSessionStore  *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
-  if (!(stmt = _agui_session_store_prepare (self,
-                                            "SELECT id, title, agent, created, updated FROM threads WHERE id = ?1",
-                                            what, error)))
+  if (!(stmt = _agui_session_store_prepare_for_thread (self,
+                                                       "SELECT id, title, agent, created, updated FROM threads WHERE id = ?1",
+                                                       thread_id, what, error)))
     return NULL;
-
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
 
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
@@ -331,6 +328,13 @@ agui_session_store_get_thread (AguiSessionStore  *self,
   return _agui_session_store_get_thread_locked (self, thread_id, what, error);
 }
 
+static void
+add_thread_info_row (sqlite3_stmt *stmt,
+                     gpointer      infos)
+{
+  g_ptr_array_add (infos, _agui_session_store_thread_info_from_row (stmt));
+}
+
 static GPtrArray *
 list_thread_infos (AguiSessionStore  *self,
                    GError           **error)
@@ -339,20 +343,13 @@ list_thread_infos (AguiSessionStore  *self,
   const char *what = "Could not list the threads";
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) infos = NULL;
-  int rc;
 
   if (!(stmt = _agui_session_store_prepare (self, THREAD_INFO_SQL THREAD_INFO_ORDER, what, error)))
     return NULL;
 
   infos = g_ptr_array_new_with_free_func (g_object_unref);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (infos, _agui_session_store_thread_info_from_row (stmt));
-
-  if (rc != SQLITE_DONE)
-    {
-      _agui_session_store_set_sqlite_error (self, rc, what, error);
-      return NULL;
-    }
+  if (!_agui_session_store_each_row (self, stmt, add_thread_info_row, infos, what, error))
+    return NULL;
 
   return g_steal_pointer (&infos);
 }
@@ -365,10 +362,7 @@ list_threads_job (AguiSessionStore *self,
   GError *error = NULL;
   JsonArray *threads = agui_session_store_list_threads (self, data, &error);
 
-  if (threads == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, threads, (GDestroyNotify) json_array_unref);
+  _agui_session_store_return_pointer (task, threads, (GDestroyNotify) json_array_unref, error);
 }
 
 /**
@@ -410,9 +404,7 @@ agui_session_store_list_threads_finish (AguiSessionStore  *self,
                                         GAsyncResult      *result,
                                         GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_list_threads_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, agui_session_store_list_threads_async, error);
 }
 
 /**
@@ -453,23 +445,7 @@ agui_session_store_get_thread_finish (AguiSessionStore  *self,
                                       GAsyncResult      *result,
                                       GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_get_thread_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-rename_thread_job (AguiSessionStore *self,
-                   GTask            *task,
-                   gpointer          data)
-{
-  char **strings = data;
-  GError *error = NULL;
-
-  if (agui_session_store_rename_thread (self, strings[0], strings[1], &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return _agui_session_store_finish_pointer (self, result, agui_session_store_get_thread_async, error);
 }
 
 /**
@@ -491,18 +467,13 @@ agui_session_store_rename_thread_async (AguiSessionStore    *self,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
-  char **strings;
-
   g_return_if_fail (AGUI_IS_SESSION_STORE (self));
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (title != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  strings = g_new0 (char *, 3);
-  strings[0] = g_strdup (thread_id);
-  strings[1] = g_strdup (title);
-  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_rename_thread_async,
-                                 rename_thread_job, strings, (GDestroyNotify) g_strfreev);
+  _agui_session_store_start_write_thread (self, thread_id, title, cancellable, callback, user_data,
+                                          agui_session_store_rename_thread_async, agui_session_store_rename_thread);
 }
 
 /**
@@ -518,22 +489,16 @@ agui_session_store_rename_thread_finish (AguiSessionStore  *self,
                                          GAsyncResult      *result,
                                          GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_rename_thread_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, agui_session_store_rename_thread_async, error);
 }
 
-static void
-delete_thread_job (AguiSessionStore *self,
-                   GTask            *task,
-                   gpointer          data)
+static gboolean
+delete_thread (AguiSessionStore  *self,
+               const char        *thread_id,
+               const char        *unused,
+               GError           **error)
 {
-  GError *error = NULL;
-
-  if (agui_session_store_delete_thread (self, data, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return agui_session_store_delete_thread (self, thread_id, error);
 }
 
 /**
@@ -557,8 +522,8 @@ agui_session_store_delete_thread_async (AguiSessionStore    *self,
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_delete_thread_async,
-                                 delete_thread_job, g_strdup (thread_id), g_free);
+  _agui_session_store_start_write_thread (self, thread_id, NULL, cancellable, callback, user_data,
+                                          agui_session_store_delete_thread_async, delete_thread);
 }
 
 /**
@@ -574,9 +539,7 @@ agui_session_store_delete_thread_finish (AguiSessionStore  *self,
                                          GAsyncResult      *result,
                                          GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_delete_thread_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, agui_session_store_delete_thread_async, error);
 }
 
 static void
@@ -587,10 +550,7 @@ list_thread_infos_job (AguiSessionStore *self,
   GError *error = NULL;
   GPtrArray *infos = list_thread_infos (self, &error);
 
-  if (infos == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
+  _agui_session_store_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref, error);
 }
 
 void
@@ -611,9 +571,7 @@ _agui_session_store_list_thread_infos_finish (AguiSessionStore  *self,
                                               GAsyncResult      *result,
                                               GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_list_thread_infos_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, _agui_session_store_list_thread_infos_async, error);
 }
 
 gboolean
@@ -650,7 +608,7 @@ _agui_session_store_dup_branch (AguiSessionStore  *self,
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autofree char *what = NULL;
-  int rc;
+  char *branch = NULL;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
@@ -658,45 +616,11 @@ _agui_session_store_dup_branch (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the branch chosen in the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  if (!(stmt = _agui_session_store_prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
-    return NULL;
+  if ((stmt = _agui_session_store_prepare_for_thread (self, "SELECT branch FROM threads WHERE id = ?1",
+                                                      thread_id, what, error)))
+    _agui_session_store_read_text (self, stmt, &branch, what, error);
 
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-  if (rc != SQLITE_DONE)
-    _agui_session_store_set_sqlite_error (self, rc, what, error);
-
-  return NULL;
-}
-
-typedef struct
-{
-  char *thread_id;
-  char *snapshot_id;
-} Branch;
-
-static void
-branch_free (Branch *branch)
-{
-  g_free (branch->thread_id);
-  g_free (branch->snapshot_id);
-  g_free (branch);
-}
-
-static void
-set_branch_job (AguiSessionStore *self,
-                GTask            *task,
-                gpointer          data)
-{
-  Branch *branch = data;
-  GError *error = NULL;
-
-  if (_agui_session_store_set_branch (self, branch->thread_id, branch->snapshot_id, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return branch;
 }
 
 void
@@ -707,17 +631,12 @@ _agui_session_store_set_branch_async (AguiSessionStore    *self,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data)
 {
-  Branch *branch;
-
   g_return_if_fail (AGUI_IS_SESSION_STORE (self));
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (snapshot_id != NULL);
 
-  branch = g_new0 (Branch, 1);
-  branch->thread_id = g_strdup (thread_id);
-  branch->snapshot_id = g_strdup (snapshot_id);
-  _agui_session_store_start_job (self, cancellable, callback, user_data, _agui_session_store_set_branch_async,
-                                 set_branch_job, branch, (GDestroyNotify) branch_free);
+  _agui_session_store_start_write_thread (self, thread_id, snapshot_id, cancellable, callback, user_data,
+                                          _agui_session_store_set_branch_async, _agui_session_store_set_branch);
 }
 
 gboolean
@@ -725,9 +644,7 @@ _agui_session_store_set_branch_finish (AguiSessionStore  *self,
                                        GAsyncResult      *result,
                                        GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_set_branch_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, _agui_session_store_set_branch_async, error);
 }
 
 /* Drafts */
@@ -747,14 +664,13 @@ _agui_session_store_set_draft (AguiSessionStore  *self,
   g_return_val_if_fail (thread_id != NULL, FALSE);
 
   locker = g_mutex_locker_new (&self->mutex);
-  if (!(stmt = _agui_session_store_prepare (self,
-                                            forget ? "DELETE FROM drafts WHERE thread_id = ?1"
-                                                   : "INSERT INTO drafts (thread_id, text) VALUES (?1, ?2) "
-                                                     "ON CONFLICT (thread_id) DO UPDATE SET text = excluded.text",
-                                            what, error)))
+  if (!(stmt = _agui_session_store_prepare_for_thread (self,
+                                                       forget ? "DELETE FROM drafts WHERE thread_id = ?1"
+                                                              : "INSERT INTO drafts (thread_id, text) VALUES (?1, ?2) "
+                                                                "ON CONFLICT (thread_id) DO UPDATE SET text = excluded.text",
+                                                       thread_id, what, error)))
     return FALSE;
 
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   if (!forget)
     sqlite3_bind_text (stmt, 2, text, -1, SQLITE_STATIC);
 
@@ -769,54 +685,18 @@ _agui_session_store_dup_draft (AguiSessionStore  *self,
   const char *what = "Could not read the draft";
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
+  char *text;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
 
   locker = g_mutex_locker_new (&self->mutex);
-  if (!(stmt = _agui_session_store_prepare (self, "SELECT text FROM drafts WHERE thread_id = ?1", what, error)))
+  if (!(stmt = _agui_session_store_prepare_for_thread (self, "SELECT text FROM drafts WHERE thread_id = ?1",
+                                                       thread_id, what, error)) ||
+      !_agui_session_store_read_text (self, stmt, &text, what, error))
     return NULL;
 
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    return g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-  if (rc != SQLITE_DONE)
-    {
-      _agui_session_store_set_sqlite_error (self, rc, what, error);
-      return NULL;
-    }
-
-  return g_strdup ("");
-}
-
-typedef struct
-{
-  char *thread_id;
-  char *text;
-} Draft;
-
-static void
-draft_free (Draft *draft)
-{
-  g_free (draft->thread_id);
-  g_free (draft->text);
-  g_free (draft);
-}
-
-static void
-set_draft_job (AguiSessionStore *self,
-               GTask            *task,
-               gpointer          data)
-{
-  Draft *draft = data;
-  GError *error = NULL;
-
-  if (_agui_session_store_set_draft (self, draft->thread_id, draft->text, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return text != NULL ? text : g_strdup ("");
 }
 
 void
@@ -827,16 +707,11 @@ _agui_session_store_set_draft_async (AguiSessionStore    *self,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
 {
-  Draft *draft;
-
   g_return_if_fail (AGUI_IS_SESSION_STORE (self));
   g_return_if_fail (thread_id != NULL);
 
-  draft = g_new0 (Draft, 1);
-  draft->thread_id = g_strdup (thread_id);
-  draft->text = g_strdup (text);
-  _agui_session_store_start_job (self, cancellable, callback, user_data, _agui_session_store_set_draft_async,
-                                 set_draft_job, draft, (GDestroyNotify) draft_free);
+  _agui_session_store_start_write_thread (self, thread_id, text, cancellable, callback, user_data,
+                                          _agui_session_store_set_draft_async, _agui_session_store_set_draft);
 }
 
 gboolean
@@ -844,9 +719,7 @@ _agui_session_store_set_draft_finish (AguiSessionStore  *self,
                                       GAsyncResult      *result,
                                       GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_set_draft_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, _agui_session_store_set_draft_async, error);
 }
 
 void
@@ -868,9 +741,7 @@ _agui_session_store_dup_draft_finish (AguiSessionStore  *self,
                                       GAsyncResult      *result,
                                       GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_dup_draft_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, _agui_session_store_dup_draft_async, error);
 }
 
 /* Pinning: the threads.pinned column (migration 8) */
@@ -907,18 +778,14 @@ agui_session_store_set_thread_pinned (AguiSessionStore  *self,
   return TRUE;
 }
 
-static void
-set_thread_pinned_job (AguiSessionStore *self,
-                       GTask            *task,
-                       gpointer          data)
+/* Pinned when given any text */
+static gboolean
+set_thread_pinned (AguiSessionStore  *self,
+                   const char        *thread_id,
+                   const char        *pin,
+                   GError           **error)
 {
-  char **strings = data;   /* the id, then "1" to pin or "0" */
-  GError *error = NULL;
-
-  if (agui_session_store_set_thread_pinned (self, strings[0], g_str_equal (strings[1], "1"), &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return agui_session_store_set_thread_pinned (self, thread_id, pin != NULL, error);
 }
 
 /**
@@ -940,17 +807,12 @@ agui_session_store_set_thread_pinned_async (AguiSessionStore    *self,
                                             GAsyncReadyCallback  callback,
                                             gpointer             user_data)
 {
-  char **strings;
-
   g_return_if_fail (AGUI_IS_SESSION_STORE (self));
   g_return_if_fail (thread_id != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  strings = g_new0 (char *, 3);
-  strings[0] = g_strdup (thread_id);
-  strings[1] = g_strdup (pinned ? "1" : "0");
-  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_set_thread_pinned_async,
-             set_thread_pinned_job, strings, (GDestroyNotify) g_strfreev);
+  _agui_session_store_start_write_thread (self, thread_id, pinned ? "pin" : NULL, cancellable, callback, user_data,
+                                          agui_session_store_set_thread_pinned_async, set_thread_pinned);
 }
 
 /**
@@ -966,9 +828,7 @@ agui_session_store_set_thread_pinned_finish (AguiSessionStore  *self,
                                              GAsyncResult      *result,
                                              GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_set_thread_pinned_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, agui_session_store_set_thread_pinned_async, error);
 }
 
 /* End of pinning */

@@ -734,9 +734,7 @@ agui_session_store_get_pending_interrupts_finish (AguiSessionStore  *self,
                                                   GAsyncResult      *result,
                                                   GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, agui_session_store_get_pending_interrupts_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, agui_session_store_get_pending_interrupts_async, error);
 }
 
 static void
@@ -745,11 +743,9 @@ write_rows_job (AguiSessionStore *self,
                 gpointer          data)
 {
   GError *error = NULL;
+  gboolean done = write_rows (self, data, "Could not save the turn", &error);
 
-  if (write_rows (self, data, "Could not save the turn", &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  _agui_session_store_return_boolean (task, done, error);
 }
 
 void
@@ -796,9 +792,7 @@ _agui_session_store_write_rows_finish (AguiSessionStore  *self,
                                        GAsyncResult      *result,
                                        GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_write_rows_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, _agui_session_store_write_rows_async, error);
 }
 
 /* Every snapshot of the thread, in turn order, as

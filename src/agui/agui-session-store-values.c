@@ -32,18 +32,28 @@ _agui_session_store_set_surface_values (AguiSessionStore  *self,
 
   locker = g_mutex_locker_new (&self->mutex);
   /* A conversation deleted meanwhile (or never stored) keeps nothing */
-  if (!(stmt = _agui_session_store_prepare (self,
+  if (!(stmt = _agui_session_store_prepare_for_thread (self,
                         "INSERT INTO surface_values (thread_id, message_id, json) "
                         "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM threads WHERE id = ?1) "
                         "ON CONFLICT (thread_id, message_id) DO UPDATE SET json = excluded.json",
-                        what, error)))
+                        thread_id, what, error)))
     return FALSE;
 
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 2, message_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 3, json, -1, SQLITE_STATIC);
 
   return _agui_session_store_step_done (self, stmt, what, error);
+}
+
+static void
+add_surface_values_row (sqlite3_stmt *stmt,
+                        gpointer      values)
+{
+  g_autoptr(JsonNode) node = json_from_string ((const char *) sqlite3_column_text (stmt, 1), NULL);
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    json_object_set_object_member (values, (const char *) sqlite3_column_text (stmt, 0),
+                                   json_object_ref (json_node_get_object (node)));
 }
 
 /* {"message id": {"/pointer": value, ...}, ...}; a row that is not a
@@ -56,25 +66,11 @@ _agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(JsonObject) values = json_object_new ();
-  int rc;
 
-  if (!(stmt = _agui_session_store_prepare (self, "SELECT message_id, json FROM surface_values WHERE thread_id = ?1", what, error)))
+  if (!(stmt = _agui_session_store_prepare_for_thread (self, "SELECT message_id, json FROM surface_values WHERE thread_id = ?1",
+                                                       thread_id, what, error)) ||
+      !_agui_session_store_each_row (self, stmt, add_surface_values_row, values, what, error))
     return NULL;
-
-  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_autoptr(JsonNode) node = json_from_string ((const char *) sqlite3_column_text (stmt, 1), NULL);
-
-      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        json_object_set_object_member (values, (const char *) sqlite3_column_text (stmt, 0),
-                                       json_object_ref (json_node_get_object (node)));
-    }
-  if (rc != SQLITE_DONE)
-    {
-      _agui_session_store_set_sqlite_error (self, rc, what, error);
-      return NULL;
-    }
 
   return g_steal_pointer (&values);
 }
@@ -189,11 +185,9 @@ set_surface_values_job (AguiSessionStore *self,
 {
   SurfaceValues *values = data;
   GError *error = NULL;
+  gboolean done = _agui_session_store_set_surface_values (self, values->thread_id, values->message_id, values->json, &error);
 
-  if (_agui_session_store_set_surface_values (self, values->thread_id, values->message_id, values->json, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  _agui_session_store_return_boolean (task, done, error);
 }
 
 void
@@ -225,9 +219,7 @@ _agui_session_store_set_surface_values_finish (AguiSessionStore  *self,
                                                GAsyncResult      *result,
                                                GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_set_surface_values_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return _agui_session_store_finish_boolean (self, result, _agui_session_store_set_surface_values_async, error);
 }
 
 void
@@ -249,7 +241,5 @@ _agui_session_store_dup_surface_values_finish (AguiSessionStore  *self,
                                                GAsyncResult      *result,
                                                GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_dup_surface_values_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, _agui_session_store_dup_surface_values_async, error);
 }

@@ -1133,33 +1133,57 @@ _agui_session_store_start_job (AguiSessionStore    *self,
                                       func, data, destroy, FALSE);
 }
 
+/* A read or a write of one thread, with the one string a write takes */
 typedef struct
 {
-  char                *thread_id;
-  AguiStoreThreadRead  read;
-  GDestroyNotify       free_result;
-} ReadThread;
+  char                 *thread_id;
+  char                 *text;
+  AguiStoreThreadRead   read;
+  AguiStoreThreadWrite  write;
+  GDestroyNotify        free_result;
+} ThreadJob;
 
 static void
-read_thread_free (ReadThread *read)
+thread_job_free (ThreadJob *job)
 {
-  g_free (read->thread_id);
-  g_free (read);
+  g_free (job->thread_id);
+  g_free (job->text);
+  g_free (job);
 }
 
 static void
-read_thread_job (AguiSessionStore *self,
-                 GTask            *task,
-                 gpointer          data)
+thread_job (AguiSessionStore *self,
+            GTask            *task,
+            gpointer          data)
 {
-  ReadThread *read = data;
+  ThreadJob *job = data;
   GError *error = NULL;
-  gpointer result = read->read (self, read->thread_id, &error);
 
-  if (result == NULL)
-    g_task_return_error (task, error);
+  /* The call first: the error is read once it has run */
+  if (job->write != NULL)
+    {
+      gboolean done = job->write (self, job->thread_id, job->text, &error);
+
+      _agui_session_store_return_boolean (task, done, error);
+    }
   else
-    g_task_return_pointer (task, result, read->free_result);
+    {
+      gpointer result = job->read (self, job->thread_id, &error);
+
+      _agui_session_store_return_pointer (task, result, job->free_result, error);
+    }
+}
+
+static void
+start_thread_job (AguiSessionStore    *self,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data,
+                  gpointer             source_tag,
+                  ThreadJob           *job)
+{
+  _agui_session_store_start_job (self, cancellable, callback, user_data, source_tag,
+                                 thread_job, job, (GDestroyNotify) thread_job_free);
 }
 
 /* Runs @read on the worker; the call's _finish propagates the pointer */
@@ -1173,13 +1197,75 @@ _agui_session_store_start_read_thread (AguiSessionStore    *self,
                                        AguiStoreThreadRead  read,
                                        GDestroyNotify       free_result)
 {
-  ReadThread *job = g_new0 (ReadThread, 1);
+  ThreadJob *job = g_new0 (ThreadJob, 1);
 
   job->thread_id = g_strdup (thread_id);
   job->read = read;
   job->free_result = free_result;
-  _agui_session_store_start_job (self, cancellable, callback, user_data, source_tag,
-                                 read_thread_job, job, (GDestroyNotify) read_thread_free);
+  start_thread_job (self, cancellable, callback, user_data, source_tag, job);
+}
+
+void
+_agui_session_store_start_write_thread (AguiSessionStore     *self,
+                                        const char           *thread_id,
+                                        const char           *text,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data,
+                                        gpointer              source_tag,
+                                        AguiStoreThreadWrite  write)
+{
+  ThreadJob *job = g_new0 (ThreadJob, 1);
+
+  job->thread_id = g_strdup (thread_id);
+  job->text = g_strdup (text);
+  job->write = write;
+  start_thread_job (self, cancellable, callback, user_data, source_tag, job);
+}
+
+void
+_agui_session_store_return_pointer (GTask          *task,
+                                    gpointer        result,
+                                    GDestroyNotify  free_result,
+                                    GError         *error)
+{
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, free_result);
+}
+
+void
+_agui_session_store_return_boolean (GTask    *task,
+                                    gboolean  done,
+                                    GError   *error)
+{
+  if (done)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+gpointer
+_agui_session_store_finish_pointer (AguiSessionStore  *self,
+                                    GAsyncResult      *result,
+                                    gpointer           source_tag,
+                                    GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, source_tag), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+_agui_session_store_finish_boolean (AguiSessionStore  *self,
+                                    GAsyncResult      *result,
+                                    gpointer           source_tag,
+                                    GError           **error)
+{
+  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, source_tag), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
@@ -1212,9 +1298,7 @@ _agui_session_store_read_thread_finish (AguiSessionStore  *self,
                                         GAsyncResult      *result,
                                         GError           **error)
 {
-  g_return_val_if_fail (_agui_session_store_job_is_valid (self, result, _agui_session_store_read_thread_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _agui_session_store_finish_pointer (self, result, _agui_session_store_read_thread_async, error);
 }
 
 /**
