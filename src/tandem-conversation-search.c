@@ -48,9 +48,8 @@
 /* A block not counted yet */
 #define UNCOUNTED G_MAXUINT
 
-/* The text counted in one slice: a few milliseconds of the main loop,
- * and a conversation of a few thousand messages in one go */
-#define SLICE_BYTES (256 * 1024)
+/* The text counted in one slice: a millisecond or two of the main loop */
+#define SLICE_BYTES (64 * 1024)
 
 struct _TandemConversationSearch
 {
@@ -87,8 +86,10 @@ enum { PROP_0, PROP_ACTIVE, PROP_CURRENT, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* Blocks either side of a match far from what the view shows, when the
- * view is given a window of its own around the match */
-#define MATCH_MARGIN 20
+ * view is given a window of its own around the match: each is a row
+ * made in the frame that shows the match; the window grows from there,
+ * a few rows a frame */
+#define MATCH_MARGIN 3
 
 /* Matching */
 
@@ -130,14 +131,26 @@ tandem_conversation_search_count (const char *text,
                                   GArray     *offsets)
 {
   const char *end = text + length;
+  gunichar first;
   guint n = 0;
 
   g_return_val_if_fail (query != NULL && query[0] != '\0', 0);
 
+  first = g_unichar_tolower (g_utf8_get_char (query));
   for (const char *p = text; p != NULL && p < end;)
     {
-      const char *match_end = match_at (p, end, query);
+      const char *match_end;
 
+      /* Most places fail at the first character: an ASCII one is told
+       * apart without decoding (a character beyond ASCII may still
+       * lower to an ASCII one, so those take the long way) */
+      if ((guchar) *p < 0x80 && (gunichar) g_ascii_tolower (*p) != first)
+        {
+          p++;
+          continue;
+        }
+
+      match_end = match_at (p, end, query);
       if (match_end == NULL)
         {
           p = g_utf8_next_char (p);
@@ -508,9 +521,19 @@ count_slice (TandemConversationSearch *self)
         continue;
 
       block = g_list_model_get_item (self->blocks, i);
-      text = dup_block_text (block);
-      length = strlen (text);
-      *count = tandem_conversation_search_count (text, length, self->query, NULL);
+      if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
+        {
+          /* Its stretch of the part's text, without a copy */
+          const char *start = tandem_block_peek_text (block, &length);
+
+          *count = start != NULL ? tandem_conversation_search_count (start, length, self->query, NULL) : 0;
+        }
+      else
+        {
+          text = dup_block_text (block);
+          length = strlen (text);
+          *count = tandem_conversation_search_count (text, length, self->query, NULL);
+        }
       self->n_matches += *count;
       self->n_uncounted--;
       done += length + 1;
