@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <time.h>
+
 #include <glib/gstdio.h>
 #include <adwaita.h>
 #include <sqlite3.h>
@@ -1853,7 +1855,13 @@ test_new_chat (Fixture       *f,
 
 /* Benchmarks, `meson test --benchmark window`: registered only with
  * -m perf, so the suite never lists them as skipped. Each still checks
- * that it did the work it times. */
+ * that it did the work it times. The stream runs three times, each in a
+ * new window, and fails when the best run's longest stall of the main
+ * thread's own work (its CPU time: others' processes on a shared machine
+ * do not count) is over a frame. */
+
+#define BENCH_RUNS 3
+#define FRAME_BUDGET_US (16 * 1000)
 
 /* Whether a Markdown view in @window shows text containing @needle */
 static gboolean
@@ -1873,8 +1881,20 @@ typedef struct
 {
   gint64 last;
   gint64 longest;
+  gint64 last_cpu;
+  gint64 longest_cpu;
   guint  ticks;
 } Stalls;
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 static gboolean
 on_tick_cb (GtkWidget     *widget,
@@ -1883,10 +1903,15 @@ on_tick_cb (GtkWidget     *widget,
 {
   Stalls *stalls = user_data;
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_us ();
 
   if (stalls->last != 0)
-    stalls->longest = MAX (stalls->longest, now - stalls->last);
+    {
+      stalls->longest = MAX (stalls->longest, now - stalls->last);
+      stalls->longest_cpu = MAX (stalls->longest_cpu, cpu - stalls->last_cpu);
+    }
   stalls->last = now;
+  stalls->last_cpu = cpu;
   stalls->ticks++;
 
   return G_SOURCE_CONTINUE;
@@ -1902,9 +1927,9 @@ on_idle_probe_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
-test_perf_stream (Fixture       *f,
-                  gconstpointer  data)
+/* One run of the stream: the longest stall of the main thread's work */
+static gint64
+perf_stream_once (Fixture *f)
 {
   AguiTestResponse *response;
   Stalls stalls = { 0, };
@@ -1940,6 +1965,7 @@ test_perf_stream (Fixture       *f,
   first = g_get_monotonic_time () - start;
   first_stall = stalls.longest;
   stalls.longest = 0;
+  stalls.longest_cpu = 0;
 
   agui_test_wait_for_exchange (f->session);
   gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
@@ -1953,11 +1979,37 @@ test_perf_stream (Fixture       *f,
 
   g_test_minimized_result ((g_get_monotonic_time () - start) / 1000.0,
                            "10000 deltas streamed in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
-  g_test_minimized_result (stalls.longest / 1000.0, "longest main loop stall while streaming %.1f ms", stalls.longest / 1000.0);
+  g_test_minimized_result (stalls.longest_cpu / 1000.0, "longest main loop stall while streaming %.1f ms of CPU",
+                           stalls.longest_cpu / 1000.0);
   g_print ("# stream: 10000 deltas in %.1f ms; first delta after %.1f ms (longest stall until then %.1f ms); "
-           "longest stall while streaming %.1f ms over %u probes\n",
+           "longest stall while streaming %.1f ms, %.1f ms of the main thread's work, over %u probes\n",
            (g_get_monotonic_time () - start) / 1000.0, first / 1000.0, first_stall / 1000.0,
-           stalls.longest / 1000.0, stalls.ticks);
+           stalls.longest / 1000.0, stalls.longest_cpu / 1000.0, stalls.ticks);
+
+  return stalls.longest_cpu;
+}
+
+static void
+test_perf_stream (Fixture       *f,
+                  gconstpointer  data)
+{
+  gint64 best = G_MAXINT64;
+
+  for (guint run = 0; run < BENCH_RUNS; run++)
+    {
+      if (run > 0)
+        {
+          fixture_tear_down (f, data);
+          fixture_set_up (f, data);
+        }
+      best = MIN (best, perf_stream_once (f));
+    }
+
+  g_print ("# budget: 10000 deltas streamed into the window: longest stall %.1f ms of CPU, best of %d runs (budget %.0f ms)%s\n",
+           best / 1000.0, BENCH_RUNS, FRAME_BUDGET_US / 1000.0, best > FRAME_BUDGET_US ? ": OVER BUDGET" : "");
+  if (best > FRAME_BUDGET_US)
+    g_test_fail_printf ("10000 deltas streamed into the window: the longest stall, %.1f ms of the main thread's work "
+                        "at best in %d runs, is over the %.0f ms budget", best / 1000.0, BENCH_RUNS, FRAME_BUDGET_US / 1000.0);
 }
 
 static void
