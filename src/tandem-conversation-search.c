@@ -275,11 +275,15 @@ highlight_labels (GtkWidget *widget,
     {
       g_autoptr(PangoAttrList) attrs = NULL;
       guint before = state->counter;
+      PangoAttrList *old;
 
       if (state->query != NULL)
         attrs = create_highlights (gtk_label_get_text (GTK_LABEL (widget)), state->query,
                                    &state->counter, state->current_nth, state->in_current_block);
-      if (attrs != NULL || gtk_label_get_attributes (GTK_LABEL (widget)) != NULL)
+      /* New attributes lay the label out again: only when they differ */
+      old = gtk_label_get_attributes (GTK_LABEL (widget));
+      if ((attrs != NULL || old != NULL) &&
+          (attrs == NULL || old == NULL || !pango_attr_list_equal (attrs, old)))
         gtk_label_set_attributes (GTK_LABEL (widget), attrs);
       if (state->in_current_block && before <= state->current_nth && state->current_nth < state->counter)
         for (guint i = 0; i < state->folded->len; i++)
@@ -683,8 +687,10 @@ on_blocks_items_changed_cb (TandemConversationSearch *self,
   if (n > 0)
     uncount (self, n - 1);
 
+  /* A stream changes blocks many times a second: count (and highlight)
+   * at most 5 times */
   if (self->count_id == 0)
-    self->count_id = g_idle_add (count_cb, self);
+    self->count_id = g_timeout_add (200, count_cb, self);
 }
 
 static void
