@@ -1973,7 +1973,9 @@ perf_stream_once (Fixture *f)
 
   last_word = g_strdup_printf ("word%u", 9999);
   agui_test_wait_until (tandem_test_find_label (f->window, "Stream a lot") != NULL, "the person's message was shown");
-  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  /* The run went to the server (a later run's window may also ask it
+   * for more, such as a title) */
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), >=, 1);
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (transcript), ==, 2);
   agui_test_wait_until (shows_markdown_containing (f->window, last_word), "the answer showed its last delta");
 
