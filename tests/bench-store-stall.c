@@ -243,8 +243,12 @@ run_once (Phase *first_turn,
   g_assert_no_error (error);
 
   probe_id = g_timeout_add (1, on_probe, &probe);
-  dispatch.poll = g_main_context_get_poll_func (NULL);
-  g_main_context_set_poll_func (NULL, on_poll);
+  /* Once: a later run would find on_poll() there and call itself */
+  if (dispatch.poll == NULL)
+    {
+      dispatch.poll = g_main_context_get_poll_func (NULL);
+      g_main_context_set_poll_func (NULL, on_poll);
+    }
 
   /* A conversation that already holds 20,000 messages: the whole of its
    * first turn, streamed, ended and saved, and the second after it, is
