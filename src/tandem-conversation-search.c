@@ -37,13 +37,19 @@
  * tandem_conversation_search_exclude()); rendered Markdown drops its
  * marks, so a query spanning `**` is counted in the source and may show
  * no highlight. Case does not matter.
+ *
+ * A long conversation is counted a slice at a time, from its first
+ * block, when the main loop has nothing more urgent: the first match is
+ * stepped to as soon as it is found, and the bar shows the count as it
+ * grows ("1 of 12…"). A change to the conversation counts again only the
+ * blocks it touched.
  */
 
-typedef struct
-{
-  guint block;  /* position in the blocks model */
-  guint nth;    /* which match in that block */
-} Match;
+/* A block not counted yet */
+#define UNCOUNTED G_MAXUINT
+
+/* The text counted in one slice: a millisecond or two of the main loop */
+#define SLICE_BYTES (64 * 1024)
 
 struct _TandemConversationSearch
 {
@@ -59,10 +65,15 @@ struct _TandemConversationSearch
   GListModel  *blocks;        /* all of the conversation's */
   TandemBlockWindow *window;  /* what the view shows of them, if not all */
   char        *query;
-  GArray      *matches;
+  GArray      *counts;        /* of guint: matches in each block, or UNCOUNTED */
+  guint        n_matches;     /* in the blocks counted */
+  guint        n_uncounted;
+  guint        first_uncounted;  /* no block before it is UNCOUNTED */
   char        *status_text;
-  int          current;
-  guint        refresh_id;
+  guint        current_block;  /* of the match stepped to, or G_MAXUINT */
+  guint        current_nth;    /* which match in that block */
+  guint        count_id;
+  guint        step_pending : 1;  /* a new query: step to its first match when found */
   guint        highlight_id;
   guint        highlight_frames;
   guint        highlighted : 1;  /* some label may still carry a highlight */
@@ -75,8 +86,10 @@ enum { PROP_0, PROP_ACTIVE, PROP_CURRENT, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* Blocks either side of a match far from what the view shows, when the
- * view is given a window of its own around the match */
-#define MATCH_MARGIN 20
+ * view is given a window of its own around the match: each is a row
+ * made in the frame that shows the match; the window grows from there,
+ * a few rows a frame */
+#define MATCH_MARGIN 3
 
 /* Matching */
 
@@ -118,14 +131,26 @@ tandem_conversation_search_count (const char *text,
                                   GArray     *offsets)
 {
   const char *end = text + length;
+  gunichar first;
   guint n = 0;
 
   g_return_val_if_fail (query != NULL && query[0] != '\0', 0);
 
+  first = g_unichar_tolower (g_utf8_get_char (query));
   for (const char *p = text; p != NULL && p < end;)
     {
-      const char *match_end = match_at (p, end, query);
+      const char *match_end;
 
+      /* Most places fail at the first character: an ASCII one is told
+       * apart without decoding (a character beyond ASCII may still
+       * lower to an ASCII one, so those take the long way) */
+      if ((guchar) *p < 0x80 && (gunichar) g_ascii_tolower (*p) != first)
+        {
+          p++;
+          continue;
+        }
+
+      match_end = match_at (p, end, query);
       if (match_end == NULL)
         {
           p = g_utf8_next_char (p);
@@ -250,11 +275,15 @@ highlight_labels (GtkWidget *widget,
     {
       g_autoptr(PangoAttrList) attrs = NULL;
       guint before = state->counter;
+      PangoAttrList *old;
 
       if (state->query != NULL)
         attrs = create_highlights (gtk_label_get_text (GTK_LABEL (widget)), state->query,
                                    &state->counter, state->current_nth, state->in_current_block);
-      if (attrs != NULL || gtk_label_get_attributes (GTK_LABEL (widget)) != NULL)
+      /* New attributes lay the label out again: only when they differ */
+      old = gtk_label_get_attributes (GTK_LABEL (widget));
+      if ((attrs != NULL || old != NULL) &&
+          (attrs == NULL || old == NULL || !pango_attr_list_equal (attrs, old)))
         gtk_label_set_attributes (GTK_LABEL (widget), attrs);
       if (state->in_current_block && before <= state->current_nth && state->current_nth < state->counter)
         for (guint i = 0; i < state->folded->len; i++)
@@ -305,12 +334,10 @@ highlight (TandemConversationSearch *self)
   if (query != NULL)
     self->highlighted = TRUE;
 
-  if (query != NULL && self->current >= 0 && self->blocks != NULL)
+  if (query != NULL && self->current_block != G_MAXUINT && self->blocks != NULL)
     {
-      const Match *match = &g_array_index (self->matches, Match, self->current);
-
-      current_block = g_list_model_get_item (self->blocks, match->block);
-      current_nth = match->nth;
+      current_block = g_list_model_get_item (self->blocks, self->current_block);
+      current_nth = self->current_nth;
     }
 
   collect_rows (GTK_WIDGET (self->view), rows);
@@ -339,13 +366,9 @@ highlight_tick_cb (GtkWidget     *widget,
    * its own size changes before it lays them out (the search bar opening
    * as the first match is stepped to): ask again in the next two frames,
    * after a layout of the new rows */
-  if (self->rescroll > 0 && self->current >= 0)
-    {
-      const Match *match = &g_array_index (self->matches, Match, self->current);
-
-      gtk_widget_activate_action (widget, "list.scroll-to-item", "u",
-                                  tandem_block_window_to_window (self->window, match->block, MATCH_MARGIN));
-    }
+  if (self->rescroll > 0 && self->current_block != G_MAXUINT)
+    gtk_widget_activate_action (widget, "list.scroll-to-item", "u",
+                                tandem_block_window_to_window (self->window, self->current_block, MATCH_MARGIN));
   if (self->rescroll > 0)
     self->rescroll--;
 
@@ -383,54 +406,61 @@ queue_highlight (TandemConversationSearch *self)
 static void
 update_status (TandemConversationSearch *self)
 {
-  guint n = self->matches->len;
+  guint n = self->n_matches;
+  int current = tandem_conversation_search_get_current (self);
 
   g_clear_pointer (&self->status_text, g_free);
   if (self->query == NULL || self->query[0] == '\0')
     self->status_text = g_strdup ("");
+  else if (n == 0 && self->n_uncounted > 0)
+    self->status_text = g_strdup (_("Searching…"));
   else if (n == 0)
     self->status_text = g_strdup (_("No results"));
+  else if (self->n_uncounted > 0)
+    /* Translators: the match stepped to, and how many were found so far
+     * in a long conversation still being searched */
+    self->status_text = g_strdup_printf (_("%d of %u…"), current + 1, n);
   else
     /* Translators: the match stepped to, and how many there are */
-    self->status_text = g_strdup_printf (_("%d of %u"), self->current + 1, n);
+    self->status_text = g_strdup_printf (_("%d of %u"), current + 1, n);
 
   gtk_label_set_text (GTK_LABEL (self->status), self->status_text);
   gtk_widget_set_sensitive (self->previous_button, n > 0);
   gtk_widget_set_sensitive (self->next_button, n > 0);
 }
 
-static void
-find_matches (TandemConversationSearch *self)
+/* The block and the match in it of the @index-th match counted */
+static gboolean
+locate_match (TandemConversationSearch *self,
+              guint                     index,
+              guint                    *block,
+              guint                    *nth)
 {
-  guint n = self->blocks != NULL ? g_list_model_get_n_items (self->blocks) : 0;
-
-  g_array_set_size (self->matches, 0);
-  if (self->query == NULL || self->query[0] == '\0')
-    return;
-
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < self->counts->len; i++)
     {
-      g_autoptr(TandemBlock) block = g_list_model_get_item (self->blocks, i);
-      g_autofree char *text = dup_block_text (block);
-      guint count = tandem_conversation_search_count (text, strlen (text), self->query, NULL);
+      guint count = g_array_index (self->counts, guint, i);
 
-      for (guint k = 0; k < count; k++)
+      if (count == UNCOUNTED)
+        continue;
+      if (index < count)
         {
-          Match match = { i, k };
-
-          g_array_append_val (self->matches, match);
+          *block = i;
+          *nth = index;
+          return TRUE;
         }
+      index -= count;
     }
+
+  return FALSE;
 }
 
 static void
 show_current (TandemConversationSearch *self)
 {
   update_status (self);
-  if (self->current >= 0 && self->view != NULL)
+  if (self->current_block != G_MAXUINT && self->view != NULL)
     {
-      const Match *match = &g_array_index (self->matches, Match, self->current);
-      guint position = match->block;
+      guint position = self->current_block;
 
       if (self->window != NULL)
         {
@@ -446,30 +476,221 @@ show_current (TandemConversationSearch *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT]);
 }
 
-/* The conversation grew or changed: count again, keep the place */
+/* Every block to be counted again, from the first */
+static void
+uncount_all (TandemConversationSearch *self)
+{
+  guint n = self->blocks != NULL && self->query != NULL && self->query[0] != '\0' ?
+            g_list_model_get_n_items (self->blocks) : 0;
+
+  g_array_set_size (self->counts, n);
+  for (guint i = 0; i < n; i++)
+    g_array_index (self->counts, guint, i) = UNCOUNTED;
+  self->n_matches = 0;
+  self->n_uncounted = n;
+  self->first_uncounted = 0;
+}
+
+static void
+uncount (TandemConversationSearch *self,
+         guint                     position)
+{
+  guint *count = &g_array_index (self->counts, guint, position);
+
+  if (*count == UNCOUNTED)
+    return;
+
+  self->n_matches -= *count;
+  self->n_uncounted++;
+  self->first_uncounted = MIN (self->first_uncounted, position);
+  *count = UNCOUNTED;
+}
+
+/* Counts the next blocks not counted yet, SLICE_BYTES of their text at
+ * most; TRUE when some are left */
 static gboolean
-refresh_cb (gpointer user_data)
+count_slice (TandemConversationSearch *self)
+{
+  gsize done = 0;
+  guint i;
+
+  for (i = self->first_uncounted; i < self->counts->len && self->n_uncounted > 0 && done < SLICE_BYTES; i++)
+    {
+      guint *count = &g_array_index (self->counts, guint, i);
+      g_autoptr(TandemBlock) block = NULL;
+      g_autofree char *text = NULL;
+      gsize length;
+
+      if (*count != UNCOUNTED)
+        continue;
+
+      block = g_list_model_get_item (self->blocks, i);
+      if (tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN)
+        {
+          /* Its stretch of the part's text, without a copy */
+          const char *start = tandem_block_peek_text (block, &length);
+
+          *count = start != NULL ? tandem_conversation_search_count (start, length, self->query, NULL) : 0;
+        }
+      else
+        {
+          text = dup_block_text (block);
+          length = strlen (text);
+          *count = tandem_conversation_search_count (text, length, self->query, NULL);
+        }
+      self->n_matches += *count;
+      self->n_uncounted--;
+      done += length + 1;
+    }
+  self->first_uncounted = i;
+
+  return self->n_uncounted > 0;
+}
+
+static gboolean count_cb (gpointer user_data);
+
+/* Counts a slice now, and the rest when the main loop is idle: frames
+ * and input go first. The match stepped to is kept, or the next one
+ * after it if it went; the first one found if there was none, stepped
+ * to (brought into view) for a new query. */
+static void
+count_some (TandemConversationSearch *self)
+{
+  int current;
+
+  if (count_slice (self))
+    {
+      if (self->count_id == 0)
+        self->count_id = g_idle_add (count_cb, self);
+    }
+  else
+    g_clear_handle_id (&self->count_id, g_source_remove);
+
+  if (self->current_block != G_MAXUINT && self->current_block < self->counts->len)
+    {
+      guint count = g_array_index (self->counts, guint, self->current_block);
+
+      if (count == UNCOUNTED || self->current_nth < count)
+        {
+          update_status (self);
+          queue_highlight (self);
+          return;
+        }
+    }
+
+  /* The first match after the place, or the last one before it */
+  current = -1;
+  if (self->current_block != G_MAXUINT)
+    {
+      guint index = 0;
+
+      for (guint i = 0; i < self->counts->len && current < 0; i++)
+        {
+          guint count = g_array_index (self->counts, guint, i);
+
+          if (count == UNCOUNTED)
+            continue;
+          if (i >= self->current_block && count > 0)
+            current = index;
+          index += count;
+        }
+      if (current < 0 && self->n_matches > 0 && self->n_uncounted == 0)
+        current = self->n_matches - 1;
+    }
+  else if (self->n_matches > 0)
+    current = 0;
+
+  if (current >= 0 && locate_match (self, current, &self->current_block, &self->current_nth))
+    {
+      if (self->step_pending)
+        {
+          self->step_pending = FALSE;
+          show_current (self);
+          return;
+        }
+      update_status (self);
+      queue_highlight (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT]);
+    }
+  else
+    {
+      /* Still looking: the place is kept until its block is counted */
+      if (self->n_uncounted == 0)
+        self->current_block = G_MAXUINT;
+      update_status (self);
+      queue_highlight (self);
+    }
+}
+
+static gboolean
+count_cb (gpointer user_data)
 {
   TandemConversationSearch *self = user_data;
 
-  self->refresh_id = 0;
-  find_matches (self);
-  if (self->current >= (int) self->matches->len)
-    self->current = (int) self->matches->len - 1;
-  if (self->current < 0 && self->matches->len > 0)
-    self->current = 0;
-  update_status (self);
-  queue_highlight (self);
+  self->count_id = 0;
+  count_some (self);
 
   return G_SOURCE_REMOVE;
 }
 
+/* The conversation grew or changed: count again what changed, keep the
+ * place */
 static void
-on_blocks_items_changed_cb (TandemConversationSearch *self)
+on_blocks_items_changed_cb (TandemConversationSearch *self,
+                            guint                     position,
+                            guint                     removed,
+                            guint                     added,
+                            GListModel               *blocks)
 {
-  /* A stream changes blocks many times a second: count at most 5 times */
-  if (self->refresh_id == 0 && tandem_conversation_search_get_active (self))
-    self->refresh_id = g_timeout_add (200, refresh_cb, self);
+  guint n;
+
+  if (self->counts->len == 0 && self->n_uncounted == 0 &&
+      (self->query == NULL || self->query[0] == '\0' || !tandem_conversation_search_get_active (self)))
+    return;
+
+  for (guint i = position; i < position + removed; i++)
+    {
+      guint count = g_array_index (self->counts, guint, i);
+
+      if (count == UNCOUNTED)
+        self->n_uncounted--;
+      else
+        self->n_matches -= count;
+    }
+  g_array_remove_range (self->counts, position, removed);
+  g_array_set_size (self->counts, self->counts->len + added);
+  if (added > 0 && position + added < self->counts->len)
+    memmove (&g_array_index (self->counts, guint, position + added),
+             &g_array_index (self->counts, guint, position),
+             (self->counts->len - position - added) * sizeof (guint));
+  for (guint i = position; i < position + added; i++)
+    g_array_index (self->counts, guint, i) = UNCOUNTED;
+  self->n_uncounted += added;
+  self->first_uncounted = MIN (self->first_uncounted, position);
+
+  if (self->current_block != G_MAXUINT)
+    {
+      if (self->current_block >= position + removed)
+        self->current_block = self->current_block - removed + added;
+      else if (self->current_block >= position)
+        {
+          self->current_block = position;
+          self->current_nth = 0;
+        }
+    }
+
+  /* The block before the change may have been cut short, and the last
+   * one grows as an answer streams */
+  n = self->counts->len;
+  if (position > 0 && position - 1 < n)
+    uncount (self, position - 1);
+  if (n > 0)
+    uncount (self, n - 1);
+
+  /* A stream changes blocks many times a second: count (and highlight)
+   * at most 5 times */
+  if (self->count_id == 0)
+    self->count_id = g_timeout_add (200, count_cb, self);
 }
 
 static void
@@ -481,10 +702,13 @@ search (TandemConversationSearch *self,
 
   g_free (self->query);
   self->query = g_strdup (query);
-  g_clear_handle_id (&self->refresh_id, g_source_remove);
-  find_matches (self);
-  self->current = self->matches->len > 0 ? 0 : -1;
-  show_current (self);
+  g_clear_handle_id (&self->count_id, g_source_remove);
+  uncount_all (self);
+  self->current_block = G_MAXUINT;
+  self->step_pending = TRUE;
+  count_some (self);
+  if (self->step_pending)
+    show_current (self);
 }
 
 static void
@@ -496,14 +720,18 @@ on_search_changed_cb (TandemConversationSearch *self)
 static void
 on_search_mode_changed_cb (TandemConversationSearch *self)
 {
+  g_clear_handle_id (&self->count_id, g_source_remove);
   if (!tandem_conversation_search_get_active (self))
     {
-      g_clear_handle_id (&self->refresh_id, g_source_remove);
+      g_array_set_size (self->counts, 0);
+      self->n_matches = self->n_uncounted = self->first_uncounted = 0;
+      update_status (self);
       queue_highlight (self);
     }
   else
     {
-      refresh_cb (self);
+      uncount_all (self);
+      count_some (self);
     }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
@@ -547,7 +775,7 @@ tandem_conversation_search_dispose (GObject *object)
 {
   TandemConversationSearch *self = TANDEM_CONVERSATION_SEARCH (object);
 
-  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  g_clear_handle_id (&self->count_id, g_source_remove);
   if (self->highlight_id != 0 && self->view != NULL)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->highlight_id);
   self->highlight_id = 0;
@@ -563,7 +791,7 @@ tandem_conversation_search_finalize (GObject *object)
 {
   TandemConversationSearch *self = TANDEM_CONVERSATION_SEARCH (object);
 
-  g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->counts, g_array_unref);
   g_clear_pointer (&self->query, g_free);
   g_clear_pointer (&self->status_text, g_free);
 
@@ -584,7 +812,7 @@ tandem_conversation_search_get_property (GObject    *object,
       g_value_set_boolean (value, tandem_conversation_search_get_active (self));
       break;
     case PROP_CURRENT:
-      g_value_set_int (value, self->current);
+      g_value_set_int (value, tandem_conversation_search_get_current (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -620,8 +848,8 @@ tandem_conversation_search_init (TandemConversationSearch *self)
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *clamp;
 
-  self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
-  self->current = -1;
+  self->counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->current_block = G_MAXUINT;
 
   self->entry = gtk_search_entry_new ();
   gtk_widget_set_hexpand (self->entry, TRUE);
@@ -753,13 +981,19 @@ tandem_conversation_search_set_blocks (TandemConversationSearch *self,
 
   /* Another conversation: its own matches, from the first; its rows
    * are made afresh */
-  self->current = -1;
+  self->current_block = G_MAXUINT;
   self->highlighted = FALSE;
-  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  g_clear_handle_id (&self->count_id, g_source_remove);
   if (tandem_conversation_search_get_active (self))
-    refresh_cb (self);
+    {
+      uncount_all (self);
+      count_some (self);
+    }
   else
-    g_array_set_size (self->matches, 0);
+    {
+      g_array_set_size (self->counts, 0);
+      self->n_matches = self->n_uncounted = self->first_uncounted = 0;
+    }
 }
 
 /**
@@ -823,7 +1057,22 @@ tandem_conversation_search_get_n_matches (TandemConversationSearch *self)
 {
   g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), 0);
 
-  return self->matches->len;
+  return self->n_matches;
+}
+
+/**
+ * tandem_conversation_search_get_counting:
+ * @self: the search
+ *
+ * Returns: whether some of the conversation is still to be searched:
+ *   the number of matches may still grow
+ */
+gboolean
+tandem_conversation_search_get_counting (TandemConversationSearch *self)
+{
+  g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), FALSE);
+
+  return self->n_uncounted > 0;
 }
 
 /**
@@ -835,9 +1084,22 @@ tandem_conversation_search_get_n_matches (TandemConversationSearch *self)
 int
 tandem_conversation_search_get_current (TandemConversationSearch *self)
 {
+  guint index = 0;
+
   g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), -1);
 
-  return self->current;
+  if (self->current_block == G_MAXUINT || self->current_block >= self->counts->len)
+    return -1;
+
+  for (guint i = 0; i < self->current_block; i++)
+    {
+      guint count = g_array_index (self->counts, guint, i);
+
+      if (count != UNCOUNTED)
+        index += count;
+    }
+
+  return (int) (index + self->current_nth);
 }
 
 /**
@@ -852,10 +1114,10 @@ tandem_conversation_search_get_current_block (TandemConversationSearch *self)
 {
   g_return_val_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self), GTK_INVALID_LIST_POSITION);
 
-  if (self->current < 0)
+  if (self->current_block == G_MAXUINT)
     return GTK_INVALID_LIST_POSITION;
 
-  return g_array_index (self->matches, Match, self->current).block;
+  return self->current_block;
 }
 
 void
@@ -863,10 +1125,11 @@ tandem_conversation_search_next (TandemConversationSearch *self)
 {
   g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
 
-  if (self->matches->len == 0)
+  if (self->n_matches == 0)
     return;
 
-  self->current = (self->current + 1) % (int) self->matches->len;
+  locate_match (self, (guint) (tandem_conversation_search_get_current (self) + 1) % self->n_matches,
+                &self->current_block, &self->current_nth);
   show_current (self);
 }
 
@@ -875,10 +1138,11 @@ tandem_conversation_search_previous (TandemConversationSearch *self)
 {
   g_return_if_fail (TANDEM_IS_CONVERSATION_SEARCH (self));
 
-  if (self->matches->len == 0)
+  if (self->n_matches == 0)
     return;
 
-  self->current = (self->current + (int) self->matches->len - 1) % (int) self->matches->len;
+  locate_match (self, (guint) (tandem_conversation_search_get_current (self) + (int) self->n_matches - 1) % self->n_matches,
+                &self->current_block, &self->current_nth);
   show_current (self);
 }
 

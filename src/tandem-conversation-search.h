@@ -24,6 +24,7 @@ gboolean    tandem_conversation_search_get_active        (TandemConversationSear
 void        tandem_conversation_search_set_query         (TandemConversationSearch *self,
                                                           const char               *query);
 guint       tandem_conversation_search_get_n_matches     (TandemConversationSearch *self);
+gboolean    tandem_conversation_search_get_counting      (TandemConversationSearch *self);
 int         tandem_conversation_search_get_current       (TandemConversationSearch *self);
 guint       tandem_conversation_search_get_current_block (TandemConversationSearch *self);
 void        tandem_conversation_search_next              (TandemConversationSearch *self);

@@ -36,6 +36,9 @@ struct _TandemMessageActions
   GtkWidget   *buttons;
   GtkWidget   *switcher;
   GtkLabel    *branch_label;
+  GtkWidget   *previous_button;
+  GtkWidget   *next_button;
+  GtkWidget   *copy_button;
   GtkWidget   *regenerate_button;
   GtkWidget   *edit_button;
   GtkWidget   *time_label;
@@ -160,7 +163,14 @@ update_time (TandemMessageActions *self)
     }
 
   gtk_label_set_text (GTK_LABEL (self->time_label), text);
-  gtk_widget_set_tooltip_text (self->time_label, full);
+  /* GTK 4.8 asks the display where the pointer is when a visible
+   * widget's tooltip changes: a round trip to the X server for each row
+   * made. Hidden, it does not ask. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (self->time_label), full) != 0)
+    {
+      gtk_widget_set_visible (self->time_label, FALSE);
+      gtk_widget_set_tooltip_text (self->time_label, full);
+    }
   gtk_widget_set_visible (self->time_label, !self->compact);
   /* A column has no room for the time: it says it when pointed at */
   if (self->compact)
@@ -313,6 +323,9 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, buttons);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, switcher);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, branch_label);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, previous_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, next_button);
+  gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, copy_button);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, regenerate_button);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, edit_button);
   gtk_widget_class_bind_template_child (widget_class, TandemMessageActions, time_label);
@@ -328,6 +341,13 @@ static void
 tandem_message_actions_init (TandemMessageActions *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Built hidden so that setting their tooltips cost no round trip to
+   * the display (see update_time()) */
+  gtk_widget_set_visible (self->previous_button, TRUE);
+  gtk_widget_set_visible (self->next_button, TRUE);
+  gtk_widget_set_visible (self->copy_button, TRUE);
+  gtk_widget_set_visible (self->regenerate_button, TRUE);
+  gtk_widget_set_visible (self->edit_button, TRUE);
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-accessible.h"
@@ -44,6 +46,14 @@ struct _TandemToolCard
   GtkWidget        *original_label;
   GtkWidget        *result_title;
   GtkWidget        *result_label;
+
+  /* What the arguments shown were made from: a call's end notifies
+   * complete and parsed-arguments apart, and printing 50 KB of them
+   * twice in one frame is a stall */
+  gconstpointer     shown_parsed;
+  const char       *shown_edited;
+  gsize             shown_length;
+  gboolean          shown_complete;
 };
 
 G_DEFINE_FINAL_TYPE (TandemToolCard, tandem_tool_card, GTK_TYPE_WIDGET)
@@ -261,6 +271,20 @@ tandem_tool_card_update_arguments (TandemToolCard *self)
   g_autofree char *text = NULL;
   g_autofree char *shown = NULL;
   g_autofree char *original_shown = NULL;
+  JsonNode *parsed = agui_tool_call_part_get_parsed_arguments (self->part);
+  const char *edited = agui_tool_call_part_get_edited_arguments (self->part);
+  const char *arguments = agui_tool_call_part_get_arguments (self->part);
+  gsize length = arguments != NULL ? strlen (arguments) : 0;
+  gboolean complete = agui_part_get_complete (AGUI_PART (self->part));
+
+  if (self->shown_parsed == parsed && edited == NULL && self->shown_edited == NULL &&
+      self->shown_length == length && self->shown_complete == complete &&
+      (parsed != NULL || complete))
+    return;
+  self->shown_parsed = parsed;
+  self->shown_edited = edited;
+  self->shown_length = length;
+  self->shown_complete = complete;
 
   /* While they stream, each delta shows their tail, never a copy of
    * them all */
@@ -503,6 +527,10 @@ tandem_tool_card_set_part (TandemToolCard   *self,
   if (self->part != NULL)
     g_signal_handlers_disconnect_by_data (self->part, self);
   g_set_object (&self->part, part);
+  self->shown_parsed = NULL;
+  self->shown_edited = NULL;
+  self->shown_length = 0;
+  self->shown_complete = FALSE;
 
   if (part != NULL)
     {

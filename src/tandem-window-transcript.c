@@ -19,6 +19,11 @@
 static void tandem_window_check_reveal (TandemWindow  *self,
                                         GtkAdjustment *adjustment);
 
+/* Blocks put in at an edge of the window in one frame: GTK 4.8's list
+ * view makes and lays out a row for each at once, a millisecond or more
+ * apiece; while the edge stays near, the next frame puts more in */
+#define REVEAL_STEP 5
+
 static gboolean
 is_at_bottom (GtkAdjustment *adjustment)
 {
@@ -96,10 +101,11 @@ reveal_tick_cb (GtkWidget     *widget,
   if (self->block_window == NULL)
     return G_SOURCE_REMOVE;
 
+  /* One edge a frame; the other one's turn comes after the layout */
   if (self->reveal_front)
-    shown += tandem_block_window_reveal (self->block_window, REVEAL_BLOCKS);
-  if (self->reveal_back)
-    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_BLOCKS);
+    shown += tandem_block_window_reveal (self->block_window, REVEAL_STEP);
+  else if (self->reveal_back)
+    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_STEP);
   self->reveal_front = self->reveal_back = FALSE;
   if (shown > 0)
     self->relayout_pending = TRUE;

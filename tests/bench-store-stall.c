@@ -23,11 +23,14 @@
  * the main loop's.
  *
  * A probe timer fires every millisecond; the longest gap between two of
- * its dispatches beyond its period is the longest stall. Exits 1 when
- * the stall during the search and the opening is over 16 ms, a frame. */
+ * its dispatches beyond its period is the longest stall. The whole runs
+ * three times; exits 1 when the best run's stall of the main thread's
+ * own work in a phase (the first turn; the second turn's send, stream
+ * and end; the search and the opening) is over 16 ms, a frame. */
 
 #define N_MESSAGES 20000
 #define FRAME_MS   16.0
+#define RUNS       3
 
 /* On a machine shared with other work the main thread may also be
  * kept off the CPU; the processor time the main thread itself spent
@@ -204,9 +207,12 @@ print_phase (const Phase *phase)
            ms (phase->dispatch_cpu), ms (phase->dispatch_wall), phase->dispatch_at);
 }
 
-int
-main (int   argc,
-      char *argv[])
+/* One run, in a new store: what its phases saw */
+static void
+run_once (Phase *first_turn,
+          Phase *turn_end,
+          Phase *search,
+          Phase *open)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tandem-bench-XXXXXX", &error);
@@ -223,8 +229,7 @@ main (int   argc,
   g_autofree char *first = long_run ("r1", "first");
   g_autofree char *second = long_run ("r2", "second");
   gint64 start, listed_at, restored_at, send_cpu;
-  Phase first_turn, turn_end, search, open;
-  const Phase *phases[] = { &first_turn, &turn_end, &search, &open };
+  const Phase *phases[] = { first_turn, turn_end, search, open };
   const Phase *worst = NULL;
   gboolean saved_during;
   Probe probe = { 0 };
@@ -232,17 +237,18 @@ main (int   argc,
 
   g_assert_no_error (error);
 
-  /* As the app's main() does */
-  _agui_allocator_merge_as_freed ();
-
   agui_session_store_new_async (path, NULL, agui_test_store_result_cb, &store_opened);
   agui_test_wait_for_result (&store_opened, 600000);
   store = agui_session_store_new_finish (store_opened, &error);
   g_assert_no_error (error);
 
   probe_id = g_timeout_add (1, on_probe, &probe);
-  dispatch.poll = g_main_context_get_poll_func (NULL);
-  g_main_context_set_poll_func (NULL, on_poll);
+  /* Once: a later run would find on_poll() there and call itself */
+  if (dispatch.poll == NULL)
+    {
+      dispatch.poll = g_main_context_get_poll_func (NULL);
+      g_main_context_set_poll_func (NULL, on_poll);
+    }
 
   /* A conversation that already holds 20,000 messages: the whole of its
    * first turn, streamed, ended and saved, and the second after it, is
@@ -261,7 +267,7 @@ main (int   argc,
   start = g_get_monotonic_time ();
   while (g_get_monotonic_time () - start < G_USEC_PER_SEC)
     g_main_context_iteration (NULL, TRUE);
-  phase_end (&first_turn, "first turn", &probe);
+  phase_end (first_turn, "first turn", &probe);
 
   /* ...gets 20,000 more: the second turn's save is under way (its
    * rows are made on the main loop when the turn ends: that stall is
@@ -282,7 +288,7 @@ main (int   argc,
   start = g_get_monotonic_time ();
   while (g_get_monotonic_time () - start < 50 * 1000)
     g_main_context_iteration (NULL, FALSE);
-  phase_end (&turn_end, "second turn (its send, stream and end)", &probe);
+  phase_end (turn_end, "second turn (its send, stream and end)", &probe);
 
   /* The search's phase runs on into the opening's: the opening's
    * figures are of both. */
@@ -296,14 +302,14 @@ main (int   argc,
   while (listed == NULL)
     g_main_context_iteration (NULL, TRUE);
   listed_at = g_get_monotonic_time ();
-  phase_end (&search, "search", &probe);
+  phase_end (search, "search", &probe);
   found = agui_session_store_list_threads_finish (store, listed, &error);
   g_assert_no_error (error);
 
   while (restored == NULL)
     g_main_context_iteration (NULL, TRUE);
   restored_at = g_get_monotonic_time ();
-  phase_end (&open, "search and opening", &probe);
+  phase_end (open, "search and opening", &probe);
   g_assert_true (agui_agent_session_restore_finish (opened, restored, &error));
   g_assert_no_error (error);
 
@@ -312,21 +318,21 @@ main (int   argc,
 
   g_print ("messages in the turn being saved: %u (thread: %u after it)\n", N_MESSAGES, 2 * N_MESSAGES);
   g_print ("first turn (%u messages), streamed, ended and saved: longest stall %.1f ms, "
-           "of which the main thread's own work %.1f ms\n", N_MESSAGES, ms (first_turn.stall), ms (first_turn.stall_cpu));
-  print_phase (&first_turn);
+           "of which the main thread's own work %.1f ms\n", N_MESSAGES, ms (first_turn->stall), ms (first_turn->stall_cpu));
+  print_phase (first_turn);
   g_print ("save in flight when the search and the opening began: %s\n", saved_during ? "yes" : "no");
   g_print ("sending the second turn (its input built from the %u messages before it): %.1f ms of the main thread's work\n",
            N_MESSAGES + 1, ms (send_cpu));
   g_print ("while the turn was sent, streamed and ended (its events folded, its rows made): longest stall %.1f ms, "
-           "of which the main thread's own work %.1f ms\n", ms (turn_end.stall), ms (turn_end.stall_cpu));
-  print_phase (&turn_end);
+           "of which the main thread's own work %.1f ms\n", ms (turn_end->stall), ms (turn_end->stall_cpu));
+  print_phase (turn_end);
   g_print ("search: answered after %.1f ms (%u thread(s)); longest stall %.1f ms, main thread's own work %.1f ms\n",
-           ms (listed_at - start), json_array_get_length (found), ms (search.stall), ms (search.stall_cpu));
-  print_phase (&search);
+           ms (listed_at - start), json_array_get_length (found), ms (search->stall), ms (search->stall_cpu));
+  print_phase (search);
   g_print ("open: restored after %.1f ms; longest stall while searching and opening %.1f ms, "
            "main thread's own work %.1f ms (budget %.0f ms)\n",
-           ms (restored_at - start), ms (open.stall), ms (open.stall_cpu), FRAME_MS);
-  print_phase (&open);
+           ms (restored_at - start), ms (open->stall), ms (open->stall_cpu), FRAME_MS);
+  print_phase (open);
   for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
     if (worst == NULL || phases[i]->dispatch_cpu > worst->dispatch_cpu)
       worst = phases[i];
@@ -344,8 +350,49 @@ main (int   argc,
     g_unlink (shm);
   }
   g_rmdir (dir);
+}
+
+/* Of a phase's runs, the one whose main thread worked least at a stretch */
+static void
+keep_best (Phase       *best,
+           const Phase *run)
+{
+  if (best->name == NULL || run->stall_cpu < best->stall_cpu)
+    *best = *run;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  Phase best[4] = { { 0 } };
+  gboolean over = FALSE;
+
+  /* As the app's main() does */
+  _agui_allocator_merge_as_freed ();
+
+  for (guint run = 0; run < RUNS; run++)
+    {
+      Phase phases[4] = { { 0 } };
+
+      g_print ("run %u of %u\n", run + 1, RUNS);
+      run_once (&phases[0], &phases[1], &phases[2], &phases[3]);
+      for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+        keep_best (&best[i], &phases[i]);
+    }
 
   /* What this program controls is the main thread's own work; the wall
-   * clock also counts the time others' processes took the CPU. */
-  return ms (open.stall_cpu) <= FRAME_MS ? 0 : 1;
+   * clock also counts the time others' processes took the CPU. The
+   * search's phase runs on into the opening's, whose figures are of
+   * both. */
+  for (guint i = 0; i < G_N_ELEMENTS (best); i++)
+    {
+      gboolean phase_over = i != 2 && ms (best[i].stall_cpu) > FRAME_MS;
+
+      g_print ("budget: %s: longest stall %.1f ms of the main thread's work, best of %d runs (budget %.0f ms)%s\n",
+               best[i].name, ms (best[i].stall_cpu), RUNS, FRAME_MS, phase_over ? ": OVER BUDGET" : "");
+      over |= phase_over;
+    }
+
+  return over ? 1 : 0;
 }

@@ -348,6 +348,98 @@ test_count (void)
   g_assert_cmpuint (tandem_conversation_search_count ("", 0, "a", NULL), ==, 0);
 }
 
+/* @n messages, "needle" in every one: 80 bytes each */
+static JsonArray *
+long_conversation (guint n)
+{
+  JsonArray *messages = json_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *message = json_object_new ();
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+      g_autofree char *content = g_strdup_printf ("Message %06u of a long conversation, with a needle in the hay.", i);
+
+      json_object_set_string_member (message, "id", id);
+      json_object_set_string_member (message, "role", i % 2 ? "assistant" : "user");
+      json_object_set_string_member (message, "content", content);
+      json_array_add_object_element (messages, message);
+    }
+
+  return messages;
+}
+
+static void
+test_find_in_slices (Fixture       *f,
+                     gconstpointer  data)
+{
+  TandemConversationSearch *search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
+  AguiTranscript *transcript = agui_agent_session_get_transcript (f->session);
+  g_autoptr(JsonArray) messages = long_conversation (8000);
+  g_autoptr(GError) error = NULL;
+  guint seen = 0;
+
+  g_test_summary ("Find counts a long conversation a slice at a time: the first match is stepped to at once, "
+                  "the count grows to the whole, and a change counts again only what changed");
+
+  g_assert_true (agui_transcript_load_messages (transcript, messages, &error));
+  g_assert_no_error (error);
+  f->word = "needle";
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
+  tandem_conversation_search_set_query (search, "Needle");
+  g_assert_true (tandem_conversation_search_get_counting (search));
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), >, 0);
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), <, 8000);
+  g_assert_cmpint (tandem_conversation_search_get_current (search), ==, 0);
+  g_assert_cmpuint (tandem_conversation_search_get_current_block (search), ==, 0);
+  g_assert_true (g_str_has_suffix (tandem_conversation_search_get_status (search), "…"));
+  g_assert_true (g_str_has_prefix (tandem_conversation_search_get_status (search), "1 of "));
+
+  /* The count grows while the main loop turns, never shrinks */
+  while (tandem_conversation_search_get_counting (search))
+    {
+      g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), >=, seen);
+      seen = tandem_conversation_search_get_n_matches (search);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 8000);
+  g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, "1 of 8000");
+  g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
+
+  /* Stepping back from the first wraps to the last */
+  tandem_conversation_search_previous (search);
+  g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, "8000 of 8000");
+  g_assert_cmpuint (tandem_conversation_search_get_current_block (search), ==, 7999);
+  g_assert_true (agui_test_wait_for (current_match_shown, f, TIMEOUT_MS));
+
+  /* A new turn, streamed: counted as it comes, the place kept */
+  agui_test_server_push_response (f->server, agui_test_response_new_events (
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"A needle, \"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"and another needle.\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}",
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    NULL));
+  tandem_window_send (f->window, "More needles?");
+  agui_test_wait_until (!agui_agent_session_get_busy (f->session), "the answer ended");
+  agui_test_wait_until (!tandem_conversation_search_get_counting (search) &&
+                        tandem_conversation_search_get_n_matches (search) == 8003,
+                        "the question and the answer were counted (%u matches)",
+                        tandem_conversation_search_get_n_matches (search));
+  g_assert_cmpstr (tandem_conversation_search_get_status (search), ==, "8000 of 8003");
+  g_assert_cmpuint (tandem_conversation_search_get_current_block (search), ==, 7999);
+
+  /* Closing stops the count; a new query counts again from the start */
+  tandem_conversation_search_set_query (search, "000123 of");
+  agui_test_wait_until (!tandem_conversation_search_get_counting (search), "the new query was counted");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 1);
+  g_assert_cmpuint (tandem_conversation_search_get_current_block (search), ==, 123);
+  tandem_conversation_search_close (search);
+  g_assert_false (tandem_conversation_search_get_counting (search));
+}
+
 static void
 test_sidebar_no_results (Fixture       *f,
                          gconstpointer  data)
@@ -393,6 +485,7 @@ main (int   argc,
   g_test_add_func ("/tandem/conversation-search/count", test_count);
   g_test_add ("/tandem/conversation-search/find", Fixture, NULL, fixture_set_up, test_find, fixture_tear_down);
   g_test_add ("/tandem/conversation-search/every-kind", Fixture, NULL, fixture_set_up, test_find_every_kind, fixture_tear_down);
+  g_test_add ("/tandem/conversation-search/in-slices", Fixture, NULL, fixture_set_up, test_find_in_slices, fixture_tear_down);
   g_test_add ("/tandem/conversation-search/sidebar-no-results", Fixture, NULL, fixture_set_up,
               test_sidebar_no_results, fixture_tear_down);
 
