@@ -50,8 +50,9 @@ struct _TandemBlockList
   GObject         parent_instance;
 
   AguiTranscript *transcript;
-  /* Weak: the conversation the blocks are drawn in, for their widgets */
-  AguiAgentSession *session;
+  /* The transcript and the conversation the blocks are drawn in, for
+   * their widgets */
+  TandemBlockContext *context;
   GPtrArray      *messages;  /* of MessageEntry */
   GPtrArray      *blocks;    /* of TandemBlock */
 };
@@ -252,8 +253,7 @@ on_text_changed_cb (AguiPart   *part,
         gsize end = i + 1 < cuts->len ? g_array_index (cuts, TandemBlockCut, i + 1).offset : G_MAXSIZE;
 
         tandem_block_set_range (block, start, end, g_array_index (cuts, TandemBlockCut, i).continued);
-        tandem_block_set_transcript (block, self->transcript);
-        tandem_block_set_session (block, self->session);
+        tandem_block_set_context (block, self->context);
         g_ptr_array_insert (self->blocks, position + i, block);
         start = end;
       }
@@ -339,8 +339,7 @@ on_parts_changed_cb (GListModel   *parts,
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
     {
-      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
-      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
+      tandem_block_set_context (g_ptr_array_index (new_blocks, i), self->context);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
   entry->n_blocks = entry->n_blocks - removed_blocks + new_blocks->len;
@@ -423,8 +422,7 @@ on_messages_changed_cb (TandemBlockList *self,
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
     {
-      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
-      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
+      tandem_block_set_context (g_ptr_array_index (new_blocks, i), self->context);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
 
@@ -476,6 +474,7 @@ tandem_block_list_constructed (GObject *object)
   G_OBJECT_CLASS (tandem_block_list_parent_class)->constructed (object);
 
   g_assert (AGUI_IS_TRANSCRIPT (self->transcript));
+  self->context = tandem_block_context_new (self->transcript);
 
   g_signal_connect_object (self->transcript, "items-changed",
                            G_CALLBACK (on_messages_changed_cb), self, G_CONNECT_SWAPPED);
@@ -493,7 +492,7 @@ tandem_block_list_dispose (GObject *object)
   g_clear_pointer (&self->messages, g_ptr_array_unref);
   g_clear_pointer (&self->blocks, g_ptr_array_unref);
   g_clear_object (&self->transcript);
-  g_clear_weak_pointer (&self->session);
+  g_clear_pointer (&self->context, tandem_block_context_unref);
 
   G_OBJECT_CLASS (tandem_block_list_parent_class)->dispose (object);
 }
@@ -594,9 +593,7 @@ tandem_block_list_set_session (TandemBlockList  *self,
   g_return_if_fail (TANDEM_IS_BLOCK_LIST (self));
   g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
 
-  g_set_weak_pointer (&self->session, session);
-  for (guint i = 0; i < self->blocks->len; i++)
-    tandem_block_set_session (g_ptr_array_index (self->blocks, i), session);
+  tandem_block_context_set_session (self->context, session);
 }
 
 /**
