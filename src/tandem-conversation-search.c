@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-block-window.h"
 #include "tandem-block.h"
@@ -408,6 +409,12 @@ find_matches (TandemConversationSearch *self)
   if (self->query == NULL || self->query[0] == '\0')
     return;
 
+  /* A long conversation just opened may not have all its blocks yet */
+  if (TANDEM_IS_BLOCK_LIST (self->blocks))
+    {
+      tandem_block_list_take_all (TANDEM_BLOCK_LIST (self->blocks));
+      n = g_list_model_get_n_items (self->blocks);
+    }
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(TandemBlock) block = g_list_model_get_item (self->blocks, i);
