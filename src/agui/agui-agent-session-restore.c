@@ -20,7 +20,7 @@
 #include "agui-turn-recorder-private.h"
 
 /* AguiAgentSession's restore: a stored thread drawn again from its
- * log, in slices, with the journal of turns a crash cut short */
+ * log, off the main thread, with the journal of turns a crash cut short */
 
 typedef struct
 {
