@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "tandem-block-list.h"
 #include "tandem-block-splitter.h"
 
@@ -22,7 +24,20 @@
  * The transcript stays the model of record. A streamed delta costs the
  * splitter's look at the new bytes and one #TandemBlock::changed on the
  * last block; a new block is one items-changed at its place.
+ *
+ * A long transcript (a conversation reopened) is taken in from its end:
+ * the last messages' blocks at once, the older ones put in front a slice
+ * at a time from the main loop, each slice one items-changed at 0, which
+ * a view showing the end takes without moving. A jump to an older
+ * message takes them all in first.
  */
+
+/* How many blocks a long transcript starts with: more than the view
+ * shows of it at first (OPEN_BLOCKS) */
+#define TAIL_BLOCKS 64
+/* Messages built at a time, and the main loop's time for a slice */
+#define FILL_CHUNK 16
+#define FILL_SLICE_US 3000
 
 typedef struct _MessageEntry MessageEntry;
 
@@ -50,10 +65,14 @@ struct _TandemBlockList
   GObject         parent_instance;
 
   AguiTranscript *transcript;
-  /* Weak: the conversation the blocks are drawn in, for their widgets */
-  AguiAgentSession *session;
-  GPtrArray      *messages;  /* of MessageEntry */
+  /* The transcript and the conversation the blocks are drawn in, for
+   * their widgets */
+  TandemBlockContext *context;
+  GPtrArray      *messages;  /* of MessageEntry, from the transcript's @base on */
   GPtrArray      *blocks;    /* of TandemBlock */
+  /* How many of the transcript's first messages are not taken in yet */
+  guint           base;
+  guint           fill_id;
 };
 
 static void tandem_block_list_model_init (GListModelInterface *iface);
@@ -252,8 +271,7 @@ on_text_changed_cb (AguiPart   *part,
         gsize end = i + 1 < cuts->len ? g_array_index (cuts, TandemBlockCut, i + 1).offset : G_MAXSIZE;
 
         tandem_block_set_range (block, start, end, g_array_index (cuts, TandemBlockCut, i).continued);
-        tandem_block_set_transcript (block, self->transcript);
-        tandem_block_set_session (block, self->session);
+        tandem_block_set_context (block, self->context);
         g_ptr_array_insert (self->blocks, position + i, block);
         start = end;
       }
@@ -339,8 +357,7 @@ on_parts_changed_cb (GListModel   *parts,
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
     {
-      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
-      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
+      tandem_block_set_context (g_ptr_array_index (new_blocks, i), self->context);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
   entry->n_blocks = entry->n_blocks - removed_blocks + new_blocks->len;
@@ -407,6 +424,20 @@ on_messages_changed_cb (TandemBlockList *self,
   guint first = 0;
   guint removed_blocks = 0;
 
+  /* A change among the messages not taken in yet: they are taken in
+   * later, as they are then */
+  if (position + removed <= self->base && self->base > 0)
+    {
+      self->base = self->base - removed + added;
+      return;
+    }
+  if (position < self->base)
+    {
+      removed = position + removed - self->base;
+      self->base = position;
+    }
+  position -= self->base;
+
   for (guint i = 0; i < position; i++)
     first += ((MessageEntry *) g_ptr_array_index (self->messages, i))->n_blocks;
   for (guint i = 0; i < removed; i++)
@@ -415,7 +446,7 @@ on_messages_changed_cb (TandemBlockList *self,
   g_ptr_array_remove_range (self->messages, position, removed);
   for (guint i = 0; i < added; i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (messages, position + i);
+      g_autoptr(AguiMessage) message = g_list_model_get_item (messages, self->base + position + i);
 
       g_ptr_array_insert (self->messages, position + i, message_entry_new (self, message, new_blocks));
     }
@@ -423,13 +454,82 @@ on_messages_changed_cb (TandemBlockList *self,
   g_ptr_array_remove_range (self->blocks, first, removed_blocks);
   for (guint i = 0; i < new_blocks->len; i++)
     {
-      tandem_block_set_transcript (g_ptr_array_index (new_blocks, i), self->transcript);
-      tandem_block_set_session (g_ptr_array_index (new_blocks, i), self->session);
+      tandem_block_set_context (g_ptr_array_index (new_blocks, i), self->context);
       g_ptr_array_insert (self->blocks, first + i, g_object_ref (g_ptr_array_index (new_blocks, i)));
     }
 
   if (removed_blocks > 0 || new_blocks->len > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), first, removed_blocks, new_blocks->len);
+}
+
+/* Puts @items in front of @array, which takes them over */
+static void
+prepend_all (GPtrArray *array,
+             GPtrArray *items)
+{
+  guint old = array->len;
+
+  g_ptr_array_set_size (array, old + items->len);
+  memmove (array->pdata + items->len, array->pdata, old * sizeof (gpointer));
+  memcpy (array->pdata, items->pdata, items->len * sizeof (gpointer));
+}
+
+/* Takes in the @n messages before the first one taken in, their blocks
+ * put in front */
+static void
+fill_chunk (TandemBlockList *self,
+            guint            n)
+{
+  GListModel *messages = G_LIST_MODEL (self->transcript);
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  g_autoptr(GPtrArray) new_blocks = g_ptr_array_new ();
+  guint start = self->base - MIN (n, self->base);
+
+  for (guint i = start; i < self->base; i++)
+    {
+      g_autoptr(AguiMessage) message = g_list_model_get_item (messages, i);
+
+      g_ptr_array_add (entries, message_entry_new (self, message, new_blocks));
+    }
+  for (guint i = 0; i < new_blocks->len; i++)
+    tandem_block_set_context (g_ptr_array_index (new_blocks, i), self->context);
+
+  prepend_all (self->messages, entries);
+  prepend_all (self->blocks, new_blocks);
+  self->base = start;
+}
+
+static void
+fill_all (TandemBlockList *self)
+{
+  guint before = self->blocks->len;
+
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  if (self->base == 0)
+    return;
+
+  fill_chunk (self, self->base);
+  if (self->blocks->len > before)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->blocks->len - before);
+}
+
+static gboolean
+fill_slice (gpointer user_data)
+{
+  TandemBlockList *self = user_data;
+  gint64 deadline = g_get_monotonic_time () + FILL_SLICE_US;
+  guint before = self->blocks->len;
+
+  while (self->base > 0 && g_get_monotonic_time () < deadline)
+    fill_chunk (self, FILL_CHUNK);
+  if (self->blocks->len > before)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->blocks->len - before);
+
+  if (self->base > 0)
+    return G_SOURCE_CONTINUE;
+
+  self->fill_id = 0;
+  return G_SOURCE_REMOVE;
 }
 
 /* GListModel */
@@ -476,11 +576,21 @@ tandem_block_list_constructed (GObject *object)
   G_OBJECT_CLASS (tandem_block_list_parent_class)->constructed (object);
 
   g_assert (AGUI_IS_TRANSCRIPT (self->transcript));
+  self->context = tandem_block_context_new (self->transcript);
 
   g_signal_connect_object (self->transcript, "items-changed",
                            G_CALLBACK (on_messages_changed_cb), self, G_CONNECT_SWAPPED);
-  on_messages_changed_cb (self, 0, 0, g_list_model_get_n_items (G_LIST_MODEL (self->transcript)),
-                          G_LIST_MODEL (self->transcript));
+
+  /* The end first, then the rest from the main loop */
+  self->base = g_list_model_get_n_items (G_LIST_MODEL (self->transcript));
+  while (self->base > 0 && self->blocks->len < TAIL_BLOCKS)
+    fill_chunk (self, FILL_CHUNK);
+  if (self->base > 0)
+    {
+      /* Not an idle: a window that draws all the time would starve it */
+      self->fill_id = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, fill_slice, self, NULL);
+      g_source_set_name_by_id (self->fill_id, "[tandem] block list fill");
+    }
 }
 
 static void
@@ -488,12 +598,13 @@ tandem_block_list_dispose (GObject *object)
 {
   TandemBlockList *self = TANDEM_BLOCK_LIST (object);
 
+  g_clear_handle_id (&self->fill_id, g_source_remove);
   if (self->transcript != NULL)
     g_signal_handlers_disconnect_by_data (self->transcript, self);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
   g_clear_pointer (&self->blocks, g_ptr_array_unref);
   g_clear_object (&self->transcript);
-  g_clear_weak_pointer (&self->session);
+  g_clear_pointer (&self->context, tandem_block_context_unref);
 
   G_OBJECT_CLASS (tandem_block_list_parent_class)->dispose (object);
 }
@@ -594,9 +705,23 @@ tandem_block_list_set_session (TandemBlockList  *self,
   g_return_if_fail (TANDEM_IS_BLOCK_LIST (self));
   g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
 
-  g_set_weak_pointer (&self->session, session);
-  for (guint i = 0; i < self->blocks->len; i++)
-    tandem_block_set_session (g_ptr_array_index (self->blocks, i), session);
+  tandem_block_context_set_session (self->context, session);
+}
+
+/**
+ * tandem_block_list_take_all:
+ * @self: a block list
+ *
+ * Takes in at once the older messages of a long transcript that the
+ * main loop would put in front a slice at a time, for what must see
+ * every block now (a search).
+ */
+void
+tandem_block_list_take_all (TandemBlockList *self)
+{
+  g_return_if_fail (TANDEM_IS_BLOCK_LIST (self));
+
+  fill_all (self);
 }
 
 /**
@@ -615,6 +740,8 @@ tandem_block_list_find_message (TandemBlockList *self,
 
   g_return_val_if_fail (TANDEM_IS_BLOCK_LIST (self), G_MAXUINT);
 
+  /* A jump to a message may be far back */
+  fill_all (self);
   for (guint i = 0; i < self->messages->len; i++)
     {
       MessageEntry *entry = g_ptr_array_index (self->messages, i);

@@ -20,6 +20,7 @@ TandemBlockList *tandem_block_list_new            (AguiTranscript  *transcript);
 AguiTranscript  *tandem_block_list_get_transcript (TandemBlockList *self);
 void             tandem_block_list_set_session    (TandemBlockList  *self,
                                                    AguiAgentSession *session);
+void             tandem_block_list_take_all       (TandemBlockList *self);
 guint            tandem_block_list_find_message   (TandemBlockList *self,
                                                    AguiMessage     *message);
 void             tandem_block_list_set_attempt_collapsed (TandemBlockList *self,

@@ -20,6 +20,57 @@
 
 #define OPEN_END G_MAXSIZE
 
+/* What every block of one list shares: a weak pointer each to the
+ * transcript and to the conversation, held once. A weak pointer per
+ * block put 10,000 weak references on each, and GObject looks one up by
+ * walking them all: letting a long conversation's blocks go took the
+ * square of their number. */
+struct _TandemBlockContext
+{
+  grefcount         ref_count;
+  AguiTranscript   *transcript;
+  AguiAgentSession *session;
+};
+
+TandemBlockContext *
+tandem_block_context_new (AguiTranscript *transcript)
+{
+  TandemBlockContext *context = g_new0 (TandemBlockContext, 1);
+
+  g_ref_count_init (&context->ref_count);
+  g_set_weak_pointer (&context->transcript, transcript);
+
+  return context;
+}
+
+TandemBlockContext *
+tandem_block_context_ref (TandemBlockContext *context)
+{
+  g_ref_count_inc (&context->ref_count);
+
+  return context;
+}
+
+void
+tandem_block_context_unref (TandemBlockContext *context)
+{
+  if (!g_ref_count_dec (&context->ref_count))
+    return;
+
+  g_clear_weak_pointer (&context->transcript);
+  g_clear_weak_pointer (&context->session);
+  g_free (context);
+}
+
+void
+tandem_block_context_set_session (TandemBlockContext *context,
+                                  AguiAgentSession   *session)
+{
+  g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
+
+  g_set_weak_pointer (&context->session, session);
+}
+
 struct _TandemBlock
 {
   GObject          parent_instance;
@@ -27,10 +78,10 @@ struct _TandemBlock
   TandemBlockKind  kind;
   AguiMessage     *message;
   AguiPart        *part;
-  /* Weak: for what the row asks of the whole thread (its branches) */
-  AguiTranscript  *transcript;
-  /* Weak: for what a part's widget sends the agent (an A2UI action) */
-  AguiAgentSession *session;
+  /* Its transcript, for what the row asks of the whole thread (its
+   * branches), and its conversation, for what a part's widget sends the
+   * agent (an A2UI action) */
+  TandemBlockContext *context;
   gsize            start;
   gsize            end;
   guint            first : 1;
@@ -71,8 +122,7 @@ tandem_block_dispose (GObject *object)
 
   g_clear_object (&self->message);
   g_clear_object (&self->part);
-  g_clear_weak_pointer (&self->transcript);
-  g_clear_weak_pointer (&self->session);
+  g_clear_pointer (&self->context, tandem_block_context_unref);
 
   G_OBJECT_CLASS (tandem_block_parent_class)->dispose (object);
 }
@@ -311,16 +361,19 @@ tandem_block_get_transcript (TandemBlock *self)
 {
   g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
 
-  return self->transcript;
+  return self->context != NULL ? self->context->transcript : NULL;
 }
 
 void
-tandem_block_set_transcript (TandemBlock    *self,
-                             AguiTranscript *transcript)
+tandem_block_set_context (TandemBlock        *self,
+                          TandemBlockContext *context)
 {
   g_return_if_fail (TANDEM_IS_BLOCK (self));
 
-  g_set_weak_pointer (&self->transcript, transcript);
+  if (context != NULL)
+    tandem_block_context_ref (context);
+  g_clear_pointer (&self->context, tandem_block_context_unref);
+  self->context = context;
 }
 
 /**
@@ -335,17 +388,7 @@ tandem_block_get_session (TandemBlock *self)
 {
   g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);
 
-  return self->session;
-}
-
-void
-tandem_block_set_session (TandemBlock      *self,
-                          AguiAgentSession *session)
-{
-  g_return_if_fail (TANDEM_IS_BLOCK (self));
-  g_return_if_fail (!session || AGUI_IS_AGENT_SESSION (session));
-
-  g_set_weak_pointer (&self->session, session);
+  return self->context != NULL ? self->context->session : NULL;
 }
 
 gboolean

@@ -35,6 +35,8 @@ typedef enum
   TANDEM_BLOCK_MEDIA,
 } TandemBlockKind;
 
+typedef struct _TandemBlockContext TandemBlockContext;
+
 #define TANDEM_TYPE_BLOCK (tandem_block_get_type ())
 G_DECLARE_FINAL_TYPE (TandemBlock, tandem_block, TANDEM, BLOCK, GObject)
 
@@ -60,11 +62,14 @@ void             tandem_block_set_range       (TandemBlock     *self,
                                                gsize            end,
                                                gboolean         continued);
 void             tandem_block_text_changed    (TandemBlock     *self);
-void             tandem_block_set_transcript  (TandemBlock     *self,
-                                               AguiTranscript  *transcript);
 AguiAgentSession *tandem_block_get_session    (TandemBlock      *self);
-void             tandem_block_set_session     (TandemBlock      *self,
-                                               AguiAgentSession *session);
+void             tandem_block_set_context     (TandemBlock        *self,
+                                               TandemBlockContext *context);
+TandemBlockContext *tandem_block_context_new    (AguiTranscript     *transcript);
+TandemBlockContext *tandem_block_context_ref    (TandemBlockContext *context);
+void                tandem_block_context_unref  (TandemBlockContext *context);
+void                tandem_block_context_set_session (TandemBlockContext *context,
+                                                      AguiAgentSession   *session);
 gboolean         tandem_block_get_collapsed   (TandemBlock     *self);
 void             tandem_block_set_collapsed   (TandemBlock     *self,
                                                gboolean         collapsed);

@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "tandem-block-list.h"
 #include "tandem-block-row.h"
 #include "tandem-block-window.h"
 #include "tandem-block.h"
@@ -480,8 +481,14 @@ show_current (TandemConversationSearch *self)
 static void
 uncount_all (TandemConversationSearch *self)
 {
-  guint n = self->blocks != NULL && self->query != NULL && self->query[0] != '\0' ?
-            g_list_model_get_n_items (self->blocks) : 0;
+  gboolean asked = self->blocks != NULL && self->query != NULL && self->query[0] != '\0';
+  guint n;
+
+  /* A long conversation just opened may not have all its blocks yet:
+   * matches are counted from the first message */
+  if (asked && TANDEM_IS_BLOCK_LIST (self->blocks))
+    tandem_block_list_take_all (TANDEM_BLOCK_LIST (self->blocks));
+  n = asked ? g_list_model_get_n_items (self->blocks) : 0;
 
   g_array_set_size (self->counts, n);
   for (guint i = 0; i < n; i++)

@@ -120,9 +120,9 @@ tandem_window_finish_open (TandemWindow  *self,
       return;
     }
 
-  /* The store is read on a worker and the log folded in slices: the
+  /* The store is read on its worker and the log folded on another: the
    * window keeps drawing while a long conversation loads, and it is
-   * shown once whole. */
+   * shown once whole, its end first (see TandemBlockList). */
   if (self->open_cancellable == NULL)
     self->open_cancellable = g_cancellable_new ();
   data = g_new0 (RestoreData, 1);

@@ -31,11 +31,14 @@ G_BEGIN_DECLS
 /* How close to the end counts as "at the bottom", in pixels. */
 #define BOTTOM_EPSILON 8.0
 
-/* A conversation opens with its last blocks, a few screens of them; older
- * ones are put in front this many at a time as the person reads back
- * (see TandemBlockWindow for why not all at once). */
-#define OPEN_BLOCKS 40
-#define REVEAL_BLOCKS 40
+/* A conversation opens with its last blocks, a screen or so of them;
+ * older ones are put in front this many at a time, a frame each, until
+ * a screen's worth is above what is shown, and then as the person reads
+ * back (see TandemBlockWindow for why not all at once). Each row costs
+ * the frame that makes it about a millisecond: forty at once held the
+ * main thread 50-80 ms on opening. */
+#define OPEN_BLOCKS 16
+#define REVEAL_BLOCKS 8
 /* How long a window closed during a run waits for its turn to be saved */
 #define CLOSE_TIMEOUT_S 10
 

@@ -13,6 +13,7 @@
 #include <md4c.h>
 
 #include "agui-reducer-private.h"
+#include "agui-test-util.h"
 #include "tandem-block-list.h"
 #include "tandem-block-window.h"
 #include "tandem-block-splitter.h"
@@ -568,6 +569,137 @@ test_list_snapshot (void)
 }
 
 
+static JsonArray *
+many_messages (guint n)
+{
+  JsonArray *messages = json_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *message = json_object_new ();
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+      g_autofree char *content = g_strdup_printf ("Message %u.\n\nIts second paragraph.", i);
+
+      json_object_set_string_member (message, "id", id);
+      json_object_set_string_member (message, "role", i % 2 ? "assistant" : "user");
+      json_object_set_string_member (message, "content", content);
+      json_array_add_object_element (messages, message);
+    }
+
+  return messages;
+}
+
+/* The blocks of @model, as the text of each */
+static char *
+dup_all_texts (GListModel *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TandemBlock) block = g_list_model_get_item (model, i);
+      g_autofree char *text = NULL;
+
+      if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
+        text = agui_message_dup_text (tandem_block_get_message (block));
+      else
+        text = dup_block_text (model, i);
+      g_string_append_printf (out, "%s%s\n", tandem_block_get_first (block) ? "* " : "  ", text);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+on_front_changed_cb (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     Changes    *changes)
+{
+  /* Put in front only: a view at the end stays where it is */
+  g_assert_cmpuint (position, ==, 0);
+  g_assert_cmpuint (removed, ==, 0);
+  changes->changes++;
+  changes->added += added;
+}
+
+static void
+test_list_long (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiTranscript) other = agui_transcript_new ();
+  g_autoptr(JsonArray) messages = many_messages (3000);
+  g_autoptr(TandemBlockList) blocks = NULL;
+  g_autoptr(TandemBlockList) changed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *texts = NULL;
+  Changes changes = { 0, };
+  guint first_n, expected_n;
+
+  g_test_summary ("A long transcript's blocks come from its end first, the older ones put in front "
+                  "from the main loop, ending as all of them at once would; a change among the older "
+                  "ones takes them all in first");
+
+  g_assert_true (agui_transcript_load_messages (transcript, messages, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (agui_transcript_load_messages (other, messages, &error));
+  /* All at once: built as the transcript filled */
+  {
+    g_autoptr(TandemBlockList) growing = NULL;
+    g_autoptr(AguiTranscript) empty = agui_transcript_new ();
+
+    growing = tandem_block_list_new (empty);
+    g_assert_true (agui_transcript_load_messages (empty, messages, &error));
+    expected = dup_all_texts (G_LIST_MODEL (growing));
+    expected_n = g_list_model_get_n_items (G_LIST_MODEL (growing));
+  }
+
+  blocks = tandem_block_list_new (transcript);
+  first_n = g_list_model_get_n_items (G_LIST_MODEL (blocks));
+  g_assert_cmpuint (first_n, >, 0);
+  g_assert_cmpuint (first_n, <, 1000);
+  {
+    /* The last block is the last message's */
+    g_autofree char *last = dup_block_text (G_LIST_MODEL (blocks), first_n - 1);
+
+    g_assert_cmpstr (last, ==, "Its second paragraph.");
+  }
+
+  g_signal_connect (blocks, "items-changed", G_CALLBACK (on_front_changed_cb), &changes);
+  agui_test_wait_until (g_list_model_get_n_items (G_LIST_MODEL (blocks)) == expected_n,
+                        "the older blocks were put in front");
+  g_assert_cmpuint (changes.changes, >, 0);
+  g_assert_cmpuint (first_n + changes.added, ==, expected_n);
+  texts = dup_all_texts (G_LIST_MODEL (blocks));
+  g_assert_cmpstr (texts, ==, expected);
+  g_signal_handlers_disconnect_by_data (blocks, &changes);
+
+  /* A change far back, before the older ones are in: all of them first */
+  changed = tandem_block_list_new (other);
+  {
+    g_autoptr(JsonArray) fewer = many_messages (2000);
+
+    g_assert_true (agui_transcript_load_messages (other, fewer, &error));
+    g_assert_no_error (error);
+    g_free (expected);
+    g_free (texts);
+    {
+      g_autoptr(TandemBlockList) fresh = NULL;
+      g_autoptr(AguiTranscript) empty = agui_transcript_new ();
+
+      fresh = tandem_block_list_new (empty);
+      g_assert_true (agui_transcript_load_messages (empty, fewer, &error));
+      expected = dup_all_texts (G_LIST_MODEL (fresh));
+    }
+    texts = dup_all_texts (G_LIST_MODEL (changed));
+    g_assert_cmpstr (texts, ==, expected);
+  }
+}
+
+
 /* The window's items, by their "n" data, as "a b c" */
 static char *
 window_names (GListModel *model)
@@ -807,6 +939,7 @@ main (int   argc,
   g_test_add_func ("/tandem/block-list/streaming", test_list_streaming);
   g_test_add_func ("/tandem/block-list/definition", test_list_definition);
   g_test_add_func ("/tandem/block-list/snapshot", test_list_snapshot);
+  g_test_add_func ("/tandem/block-list/long", test_list_long);
   g_test_add_func ("/tandem/block-window", test_block_window);
   g_test_add_func ("/tandem/block-window/range", test_block_window_range);
 

@@ -20,7 +20,7 @@
 #include "agui-turn-recorder-private.h"
 
 /* AguiAgentSession's restore: a stored thread drawn again from its
- * log, in slices, with the journal of turns a crash cut short */
+ * log, off the main thread, with the journal of turns a crash cut short */
 
 typedef struct
 {
@@ -30,7 +30,6 @@ typedef struct
   JsonArray  *snapshots;
   int         turn_count;
   guint       folded;
-  guint       idle_id;
   /* When each turn was saved, by the run that ended it, and how many
    * of the transcript's records have their time from it */
   GHashTable *run_times;
@@ -46,7 +45,6 @@ typedef struct
 static void
 restore_free (Restore *restore)
 {
-  g_clear_handle_id (&restore->idle_id, g_source_remove);
   /* The events not folded yet, when the restore was cancelled */
   for (guint i = restore->folded; restore->events != NULL && i < restore->events->len; i++)
     agui_event_unref (g_ptr_array_index (restore->events, i));
@@ -141,15 +139,13 @@ restore_run_time (AguiAgentSession *self,
   restore->timed = n_records;
 }
 
-/* Folds up to @budget_us microseconds' worth of the log (all of it when
- * negative). Returns whether the log is folded. */
+/* Folds the log, or what is left of it, until it is folded or
+ * @cancellable is cancelled. Returns whether the log is folded. */
 static gboolean
 restore_fold (AguiAgentSession *self,
               Restore          *restore,
-              gint64            budget_us)
+              GCancellable     *cancellable)
 {
-  gint64 deadline = budget_us >= 0 ? g_get_monotonic_time () + budget_us : G_MAXINT64;
-
   if (restore->pipeline == NULL)
     restore->pipeline = _agui_pipeline_new_full (self->reducer, AGUI_PIPELINE_LOG);
 
@@ -165,9 +161,8 @@ restore_fold (AguiAgentSession *self,
       g_ptr_array_index (restore->events, restore->folded - 1) = NULL;
       agui_event_unref (event);
 
-      /* Reading the clock costs; every few events is often enough. */
-      if ((restore->folded & 0x1f) == 0 && g_get_monotonic_time () >= deadline)
-        return restore->folded == restore->events->len;
+      if ((restore->folded & 0x1f) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
     }
 
   return TRUE;
@@ -280,7 +275,7 @@ _agui_agent_session_restore (AguiAgentSession  *self,
   if (!(restore = restore_load (self->store, self->thread_id, error)))
     return FALSE;
 
-  restore_fold (self, restore, -1);
+  restore_fold (self, restore, NULL);
   restore_finish (self, restore);
   restore_journal (self, restore);
   restore_free (restore);
@@ -306,32 +301,48 @@ restore_done (GTask  *task,
   _agui_agent_session_keep_input_messages (self);
 }
 
-/* The log is folded a slice at a time, so the main loop keeps drawing
- * (a long conversation takes far longer to fold than a frame lasts). */
-static gboolean
-restore_fold_slice (gpointer user_data)
+/* The log is folded on a worker: the session is no one's yet (the
+ * window shows it once restored, and a turn asked for meanwhile waits),
+ * so nothing reads its transcript while it fills. On the main loop a
+ * long log held it for a slice at a time, and one event (a snapshot of
+ * 10,000 messages) for far longer than a frame. */
+static void
+restore_fold_in_thread (GTask        *fold,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
 {
-  GTask *task = user_data;
-  AguiAgentSession *self = g_task_get_source_object (task);
-  Restore *restore = g_task_get_task_data (task);
+  AguiAgentSession *self = source_object;
+  Restore *restore = task_data;
 
-  if (g_task_return_error_if_cancelled (task))
+  if (!restore_fold (self, restore, cancellable))
     {
-      restore->idle_id = 0;
-      self->restoring = FALSE;
-      if (self->current == NULL)
-        _agui_agent_session_start_next (self);
-      return G_SOURCE_REMOVE;
+      g_task_return_error_if_cancelled (fold);
+      return;
     }
 
-  if (!restore_fold (self, restore, 4000))
-    return G_SOURCE_CONTINUE;
+  g_task_return_boolean (fold, TRUE);
+}
 
-  restore->idle_id = 0;
+static void
+on_restore_folded (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AguiAgentSession *self = AGUI_AGENT_SESSION (object);
+  Restore *restore = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      restore_done (task, error);
+      return;
+    }
+
   restore_finish (self, restore);
   restore_journal (self, restore);
   restore_done (task, NULL);
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -340,6 +351,8 @@ on_restore_loaded (GObject      *object,
                    gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  g_autoptr(GTask) fold = NULL;
+  AguiAgentSession *self = g_task_get_source_object (task);
   GError *error = NULL;
   Restore *restore;
 
@@ -351,11 +364,10 @@ on_restore_loaded (GObject      *object,
     }
 
   g_task_set_task_data (task, restore, (GDestroyNotify) restore_free);
-  /* Not an idle: a window that draws all the time (an animation, a
-   * slow renderer) would starve it. A slice runs at most every
-   * millisecond, and the main loop serves everything else in between. */
-  restore->idle_id = g_timeout_add_full (G_PRIORITY_DEFAULT, 1, restore_fold_slice,
-                                         g_object_ref (task), g_object_unref);
+  fold = g_task_new (self, g_task_get_cancellable (task), on_restore_folded, g_object_ref (task));
+  g_task_set_source_tag (fold, restore_fold_in_thread);
+  g_task_set_task_data (fold, restore, NULL);
+  g_task_run_in_thread (fold, restore_fold_in_thread);
 }
 
 /**
@@ -372,10 +384,11 @@ on_restore_loaded (GObject      *object,
  * restore runs waits for it.
  *
  * The store is read on its worker thread, in order with the writes
- * asked for before, and the log is folded into the transcript in slices
- * between which the main loop runs, so a long conversation fills in
- * while the window stays responsive. A cancelled restore leaves a
- * partial transcript: discard the session.
+ * asked for before, and the log is folded into the transcript on
+ * another, so the main loop never waits for a long conversation. Until
+ * the restore finishes, read nothing of the session's transcript (it is
+ * being filled on that thread) and connect to none of its signals. A
+ * cancelled restore leaves a partial transcript: discard the session.
  */
 void
 agui_agent_session_restore_async (AguiAgentSession    *self,

@@ -44,10 +44,24 @@ _agui_session_store_inflate (const guint8  *data,
                              gsize         *length,
                              GError       **error)
 {
-  g_autoptr(GZlibDecompressor) inflater = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_RAW);
+  /* One inflater per thread, reset for each row: making one sets up
+   * zlib's state and window anew, which cost a restore more than the
+   * inflating of the 20,000 rows of a long conversation's log */
+  static GPrivate inflater_key = G_PRIVATE_INIT (g_object_unref);
+  GZlibDecompressor *inflater = g_private_get (&inflater_key);
   g_autoptr(GByteArray) out = g_byte_array_new ();
   gsize consumed = 0;
   gsize used = 0;
+
+  if (inflater == NULL)
+    {
+      inflater = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_RAW);
+      g_private_set (&inflater_key, inflater);
+    }
+  else
+    {
+      g_converter_reset (G_CONVERTER (inflater));
+    }
 
   for (;;)
     {
