@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-json-private.h"
 #include "agui-test-util.h"
 
 /* A GAsyncReadyCallback whose @user_data is a `GAsyncResult **`, NULL
@@ -276,4 +277,53 @@ agui_test_incompressible_text (gsize length)
   text[length] = '\0';
 
   return text;
+}
+
+/* The thread's export as agui_session_store_export_to_stream() writes
+ * it, checked byte for byte against agui_session_store_export_json()
+ * printed whole, and parsed */
+JsonNode *
+agui_test_export_streamed (AguiSessionStore *store,
+                           const char       *thread_id)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(JsonNode) tree = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *whole = NULL;
+  g_autofree char *streamed = NULL;
+  JsonNode *parsed;
+
+  g_assert_true (agui_session_store_export_to_stream (store, thread_id, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  streamed = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  tree = agui_session_store_export_json (store, thread_id, &error);
+  g_assert_no_error (error);
+  whole = _agui_json_to_string (tree, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (streamed, ==, whole);
+
+  parsed = _agui_json_parse (streamed, -1, &error);
+  g_assert_no_error (error);
+
+  return parsed;
+}
+
+/* @exported imported as a file is: printed, and read back a piece at a
+ * time by agui_session_store_import_stream() */
+char *
+agui_test_import_streamed (AguiSessionStore  *store,
+                           JsonNode          *exported,
+                           GError           **error)
+{
+  g_autofree char *text = _agui_json_to_string (exported, TRUE, NULL);
+  g_autoptr(GInputStream) in = NULL;
+
+  g_assert_nonnull (text);
+  in = g_memory_input_stream_new_from_data (g_steal_pointer (&text), -1, g_free);
+
+  return agui_session_store_import_stream (store, in, NULL, error);
 }

@@ -59,6 +59,11 @@ gboolean agui_test_json_matches      (JsonNode           *expected,
                                       JsonNode           *actual,
                                       GHashTable         *minted);
 
+JsonNode *agui_test_export_streamed  (AguiSessionStore   *store,
+                                     const char         *thread_id);
+char    *agui_test_import_streamed   (AguiSessionStore   *store,
+                                     JsonNode           *exported,
+                                     GError            **error);
 gboolean agui_test_session_idle      (gpointer            session);
 gboolean agui_test_session_busy      (gpointer            session);
 void     agui_test_wait_for_exchange (AguiAgentSession   *session);

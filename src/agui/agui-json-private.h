@@ -69,6 +69,12 @@ gboolean  _agui_json_append         (GString       *out,
                                      JsonNode      *node,
                                      guint          level,
                                      GError       **error);
+/* The same, pretty, indented as at @level: a document written a value
+ * at a time (an export) is byte for byte the one printed whole */
+gboolean  _agui_json_append_pretty  (GString       *out,
+                                     JsonNode      *node,
+                                     guint          level,
+                                     GError       **error);
 
 /* The pieces of that printer: a string quoted and escaped, a double as
  * json-glib writes it (an error for one that is not finite). */

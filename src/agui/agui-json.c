@@ -567,6 +567,23 @@ _agui_json_append (GString   *out,
   return append_value (out, node, FALSE, level, error);
 }
 
+gboolean
+_agui_json_append_pretty (GString   *out,
+                          JsonNode  *node,
+                          guint      level,
+                          GError   **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (node == NULL)
+    {
+      g_string_append (out, "null");
+      return TRUE;
+    }
+
+  return append_value (out, node, TRUE, level, error);
+}
+
 char *
 _agui_json_to_string (JsonNode  *node,
                       gboolean   pretty,
