@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-json-private.h"
 #include "agui-test-util.h"
 
@@ -312,8 +314,76 @@ agui_test_export_streamed (AguiSessionStore *store,
   return parsed;
 }
 
-/* @exported imported as a file is: printed, and read back a piece at a
- * time by agui_session_store_import_stream() */
+/* A stream that gives a few bytes at each read (1 to 7, in turn), so
+ * that a reader meets every place a buffer can end */
+typedef struct
+{
+  GInputStream  parent_instance;
+  GBytes       *bytes;
+  gsize         at;
+  guint         reads;
+} AguiTestTrickleStream;
+
+typedef struct
+{
+  GInputStreamClass parent_class;
+} AguiTestTrickleStreamClass;
+
+static GType agui_test_trickle_stream_get_type (void);
+G_DEFINE_TYPE (AguiTestTrickleStream, agui_test_trickle_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+agui_test_trickle_stream_read (GInputStream  *stream,
+                               void          *buffer,
+                               gsize          count,
+                               GCancellable  *cancellable,
+                               GError       **error)
+{
+  AguiTestTrickleStream *self = (AguiTestTrickleStream *) stream;
+  gsize size;
+  const char *data = g_bytes_get_data (self->bytes, &size);
+  gsize n = self->reads++ % 7 + 1;
+
+  n = MIN (MIN (n, count), size - self->at);
+
+  memcpy (buffer, data + self->at, n);
+  self->at += n;
+
+  return n;
+}
+
+static void
+agui_test_trickle_stream_finalize (GObject *object)
+{
+  g_bytes_unref (((AguiTestTrickleStream *) object)->bytes);
+
+  G_OBJECT_CLASS (agui_test_trickle_stream_parent_class)->finalize (object);
+}
+
+static void
+agui_test_trickle_stream_class_init (AguiTestTrickleStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agui_test_trickle_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = agui_test_trickle_stream_read;
+}
+
+static void
+agui_test_trickle_stream_init (AguiTestTrickleStream *self)
+{
+}
+
+GInputStream *
+agui_test_trickle_stream_new (const char *text)
+{
+  AguiTestTrickleStream *self = g_object_new (agui_test_trickle_stream_get_type (), NULL);
+
+  self->bytes = g_bytes_new (text, strlen (text));
+
+  return G_INPUT_STREAM (self);
+}
+
+/* @exported imported as a file is: printed, and read back a few bytes
+ * at a time by agui_session_store_import_stream() */
 char *
 agui_test_import_streamed (AguiSessionStore  *store,
                            JsonNode          *exported,
@@ -323,7 +393,7 @@ agui_test_import_streamed (AguiSessionStore  *store,
   g_autoptr(GInputStream) in = NULL;
 
   g_assert_nonnull (text);
-  in = g_memory_input_stream_new_from_data (g_steal_pointer (&text), -1, g_free);
+  in = agui_test_trickle_stream_new (text);
 
   return agui_session_store_import_stream (store, in, NULL, error);
 }

@@ -61,6 +61,7 @@ gboolean agui_test_json_matches      (JsonNode           *expected,
 
 JsonNode *agui_test_export_streamed  (AguiSessionStore   *store,
                                      const char         *thread_id);
+GInputStream *agui_test_trickle_stream_new (const char *text);
 char    *agui_test_import_streamed   (AguiSessionStore   *store,
                                      JsonNode           *exported,
                                      GError            **error);

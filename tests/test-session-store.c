@@ -1387,7 +1387,7 @@ test_import_invalid (Fixture       *f,
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(JsonNode) node = json (cases[i].json);
-      g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (cases[i].json, -1, NULL);
+      g_autoptr(GInputStream) in = agui_test_trickle_stream_new (cases[i].json);
       g_autofree char *id = agui_session_store_import_json (store, node, &error);
       g_autofree char *reason = NULL;
 
@@ -1410,7 +1410,7 @@ test_import_invalid (Fixture       *f,
    * with a second log that would have to undo the first */
   for (guint i = 0; i < G_N_ELEMENTS (file_cases); i++)
     {
-      g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (file_cases[i].json, -1, NULL);
+      g_autoptr(GInputStream) in = agui_test_trickle_stream_new (file_cases[i].json);
       g_autofree char *id = agui_session_store_import_stream (store, in, NULL, &error);
 
       g_assert_null (id);

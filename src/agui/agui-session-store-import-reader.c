@@ -107,6 +107,18 @@ reader_skip_space (Reader *reader)
   return c;
 }
 
+/* Takes @c if it is the next byte after white space */
+static gboolean
+reader_take (Reader *reader,
+             int     c)
+{
+  if (reader_skip_space (reader) != c)
+    return FALSE;
+  reader->start++;
+
+  return TRUE;
+}
+
 static gboolean
 syntax_error (Reader      *reader,
               char       **reason,
@@ -219,14 +231,10 @@ read_array (Reader      *reader,
             gboolean     messages,
             char       **reason)
 {
-  int c;
-
+  /* past the '[' */
   reader->start++;
-  if (reader_skip_space (reader) == ']')
-    {
-      reader->start++;
-      return TRUE;
-    }
+  if (reader_take (reader, ']'))
+    return TRUE;
 
   do
     {
@@ -240,7 +248,7 @@ read_array (Reader      *reader,
       if (g_cancellable_set_error_if_cancelled (reader->cancellable, &reader->error))
         return syntax_error (reader, reason, NULL);
     }
-  while ((c = reader_skip_space (reader)) == ',' && reader->start++);
+  while (reader_take (reader, ','));
 
   return reader_expect (reader, ']', reason, "expected ',' or ']'");
 }
@@ -250,8 +258,6 @@ read_export (Reader      *reader,
              AguiImport  *import,
              char       **reason)
 {
-  int c;
-
   if (reader_skip_space (reader) != '{')
     {
       if (reader->error == NULL && reader_skip_space (reader) >= 0)
@@ -262,11 +268,7 @@ read_export (Reader      *reader,
     }
   reader->start++;
 
-  if (reader_skip_space (reader) == '}')
-    {
-      reader->start++;
-    }
-  else
+  if (!reader_take (reader, '}'))
     {
       do
         {
@@ -297,7 +299,7 @@ read_export (Reader      *reader,
               _agui_import_add_member (import, name, value);
             }
         }
-      while ((c = reader_skip_space (reader)) == ',' && reader->start++);
+      while (reader_take (reader, ','));
 
       if (!reader_expect (reader, '}', reason, "expected ',' or '}'"))
         return FALSE;
