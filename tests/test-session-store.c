@@ -2456,6 +2456,22 @@ store_size (const char *path)
 }
 
 static void
+test_export_long_log (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(JsonNode) exported = NULL;
+  gsize content = 0;
+
+  g_test_summary ("A log longer than a page of rows exports whole, as the tree prints it");
+
+  write_conversation (store, "long", 70, 40, FALSE, &content);
+  exported = agui_test_export_streamed (store, "long");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (exported), "events")),
+                    ==, 70 * 8);
+}
+
+static void
 test_storage_linear (Fixture       *f,
                      gconstpointer  data)
 {
@@ -3082,6 +3098,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
   ADD_TEST ("/agui/session-store/export/lone-surrogate", test_import_lone_surrogate);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
+  ADD_TEST ("/agui/session-store/export/long-log", test_export_long_log);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);

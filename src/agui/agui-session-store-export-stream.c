@@ -265,51 +265,68 @@ write_messages (Writer    *writer,
   return TRUE;
 }
 
-/* The log, each row as agui_session_store_load_events() reads it */
+/* The log, each row as agui_session_store_load_events() reads it. A
+ * page of rows at a time: the store's guard stops a statement that
+ * runs too long, and a statement stepped while its rows are written
+ * runs as long as the writing (a slow pipe, a long thread). */
+#define LOG_PAGE 512
+
 static gboolean
 write_log (Writer  *writer,
            GError **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  gint64 after = G_MININT64;
   guint n = 0;
+  guint rows;
   int rc;
 
   if (!(stmt = _agui_session_store_prepare (writer->store,
-                                            "SELECT seq, json FROM log WHERE thread_key = " THREAD_KEY_SQL " ORDER BY seq",
+                                            "SELECT seq, json FROM log WHERE thread_key = " THREAD_KEY_SQL
+                                            " AND seq > ?2 ORDER BY seq LIMIT " G_STRINGIFY (LOG_PAGE),
                                             writer->what, error)))
     return FALSE;
 
   sqlite3_bind_text (stmt, 1, writer->thread_id, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  do
     {
-      g_autofree char *inflated = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      g_autoptr(GError) local_error = NULL;
-      AguiEventType type;
-      const char *json;
-      gsize length;
-
-      if ((json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error)) != NULL)
-        node = _agui_json_parse (json, length, &local_error);
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-          !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
+      rows = 0;
+      sqlite3_bind_int64 (stmt, 2, after);
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
         {
-          g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
-                     writer->what, (gint64) sqlite3_column_int64 (stmt, 0),
-                     local_error ? ": " : "", local_error ? local_error->message : "");
-          continue;
+          g_autofree char *inflated = NULL;
+          g_autoptr(JsonNode) node = NULL;
+          g_autoptr(GError) local_error = NULL;
+          AguiEventType type;
+          const char *json;
+          gsize length;
+
+          rows++;
+          after = sqlite3_column_int64 (stmt, 0);
+          if ((json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error)) != NULL)
+            node = _agui_json_parse (json, length, &local_error);
+          if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+              !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"),
+                                            &type))
+            {
+              g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
+                         writer->what, after, local_error ? ": " : "", local_error ? local_error->message : "");
+              continue;
+            }
+
+          writer_element (writer, 2, &n);
+          if (!writer_value (writer, node, 2, error))
+            return FALSE;
         }
+      sqlite3_reset (stmt);
 
-      writer_element (writer, 2, &n);
-      if (!writer_value (writer, node, 2, error))
-        return FALSE;
+      if (rc != SQLITE_DONE)
+        {
+          _agui_session_store_set_sqlite_error (writer->store, rc, writer->what, error);
+          return FALSE;
+        }
     }
-
-  if (rc != SQLITE_DONE)
-    {
-      _agui_session_store_set_sqlite_error (writer->store, rc, writer->what, error);
-      return FALSE;
-    }
+  while (rows == LOG_PAGE);
 
   writer_end_array (writer, 1, n);
   return TRUE;
