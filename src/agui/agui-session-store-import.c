@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch-private.h"
@@ -105,7 +107,7 @@ flush_batch (AguiImport *self)
       char *json = _agui_json_to_string (node, FALSE, &self->print_error);
 
       if (json != NULL)
-        g_ptr_array_add (self->event_json, json);
+        g_ptr_array_add (self->event_json, g_realloc (json, strlen (json) + 1));
     }
 }
 
@@ -289,7 +291,8 @@ _agui_import_add_message (AguiImport  *self,
       *reason = g_strdup_printf ("it cannot be stored: %s", local_error->message);
       return FALSE;
     }
-  g_ptr_array_add (self->message_json, g_string_free (g_steal_pointer (&json), FALSE));
+  /* Kept until the end: no room beyond the text */
+  g_ptr_array_add (self->message_json, g_strndup (json->str, json->len));
 
   return TRUE;
 }
