@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "agui-json-private.h"
 #include "agui-test-util.h"
 
 /* A GAsyncReadyCallback whose @user_data is a `GAsyncResult **`, NULL
@@ -276,4 +279,121 @@ agui_test_incompressible_text (gsize length)
   text[length] = '\0';
 
   return text;
+}
+
+/* The thread's export as agui_session_store_export_to_stream() writes
+ * it, checked byte for byte against agui_session_store_export_json()
+ * printed whole, and parsed */
+JsonNode *
+agui_test_export_streamed (AguiSessionStore *store,
+                           const char       *thread_id)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(JsonNode) tree = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *whole = NULL;
+  g_autofree char *streamed = NULL;
+  JsonNode *parsed;
+
+  g_assert_true (agui_session_store_export_to_stream (store, thread_id, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, &error));
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  streamed = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  tree = agui_session_store_export_json (store, thread_id, &error);
+  g_assert_no_error (error);
+  whole = _agui_json_to_string (tree, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (streamed, ==, whole);
+
+  parsed = _agui_json_parse (streamed, -1, &error);
+  g_assert_no_error (error);
+
+  return parsed;
+}
+
+/* A stream that gives a few bytes at each read (1 to 7, in turn), so
+ * that a reader meets every place a buffer can end */
+typedef struct
+{
+  GInputStream  parent_instance;
+  GBytes       *bytes;
+  gsize         at;
+  guint         reads;
+} AguiTestTrickleStream;
+
+typedef struct
+{
+  GInputStreamClass parent_class;
+} AguiTestTrickleStreamClass;
+
+static GType agui_test_trickle_stream_get_type (void);
+G_DEFINE_TYPE (AguiTestTrickleStream, agui_test_trickle_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+agui_test_trickle_stream_read (GInputStream  *stream,
+                               void          *buffer,
+                               gsize          count,
+                               GCancellable  *cancellable,
+                               GError       **error)
+{
+  AguiTestTrickleStream *self = (AguiTestTrickleStream *) stream;
+  gsize size;
+  const char *data = g_bytes_get_data (self->bytes, &size);
+  gsize n = self->reads++ % 7 + 1;
+
+  n = MIN (MIN (n, count), size - self->at);
+
+  memcpy (buffer, data + self->at, n);
+  self->at += n;
+
+  return n;
+}
+
+static void
+agui_test_trickle_stream_finalize (GObject *object)
+{
+  g_bytes_unref (((AguiTestTrickleStream *) object)->bytes);
+
+  G_OBJECT_CLASS (agui_test_trickle_stream_parent_class)->finalize (object);
+}
+
+static void
+agui_test_trickle_stream_class_init (AguiTestTrickleStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agui_test_trickle_stream_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = agui_test_trickle_stream_read;
+}
+
+static void
+agui_test_trickle_stream_init (AguiTestTrickleStream *self)
+{
+}
+
+GInputStream *
+agui_test_trickle_stream_new (const char *text)
+{
+  AguiTestTrickleStream *self = g_object_new (agui_test_trickle_stream_get_type (), NULL);
+
+  self->bytes = g_bytes_new (text, strlen (text));
+
+  return G_INPUT_STREAM (self);
+}
+
+/* @exported imported as a file is: printed, and read back a few bytes
+ * at a time by agui_session_store_import_stream() */
+char *
+agui_test_import_streamed (AguiSessionStore  *store,
+                           JsonNode          *exported,
+                           GError           **error)
+{
+  g_autofree char *text = _agui_json_to_string (exported, TRUE, NULL);
+  g_autoptr(GInputStream) in = NULL;
+
+  g_assert_nonnull (text);
+  in = agui_test_trickle_stream_new (text);
+
+  return agui_session_store_import_stream (store, in, NULL, error);
 }

@@ -59,6 +59,12 @@ gboolean agui_test_json_matches      (JsonNode           *expected,
                                       JsonNode           *actual,
                                       GHashTable         *minted);
 
+JsonNode *agui_test_export_streamed  (AguiSessionStore   *store,
+                                     const char         *thread_id);
+GInputStream *agui_test_trickle_stream_new (const char *text);
+char    *agui_test_import_streamed   (AguiSessionStore   *store,
+                                     JsonNode           *exported,
+                                     GError            **error);
 gboolean agui_test_session_idle      (gpointer            session);
 gboolean agui_test_session_busy      (gpointer            session);
 void     agui_test_wait_for_exchange (AguiAgentSession   *session);

@@ -521,12 +521,11 @@ test_export_import (Fixture       *f,
   g_test_summary ("A thread that forked exports its chosen branch, and the export imports back to exactly that");
 
   make_two_branches (f);
-  exported = agui_session_store_export_json (f->store, "t", &error);
-  g_assert_no_error (error);
+  exported = agui_test_export_streamed (f->store, "t");
   assert_described (describe (json_object_get_array_member (json_node_get_object (exported), "messages")),
                     "user:first assistant:one user:second assistant:two again");
 
-  id = agui_session_store_import_json (f->store, exported, &error);
+  id = agui_test_import_streamed (f->store, exported, &error);
   g_assert_no_error (error);
   g_assert_nonnull (id);
 

@@ -1232,8 +1232,7 @@ test_export_import (Fixture       *f,
   /* The thread of the Markdown test holds messages its log does not
    * reproduce: imported, they would vanish from the next snapshot. */
   save_export_thread (store);
-  exported = agui_session_store_export_json (store, "x", &error);
-  g_assert_no_error (error);
+  exported = agui_test_export_streamed (store, "x");
   root = json_node_get_object (exported);
   g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "tandem-thread");
   g_assert_cmpint (json_object_get_int_member (root, "version"), ==, 1);
@@ -1246,14 +1245,17 @@ test_export_import (Fixture       *f,
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
   g_assert_nonnull (strstr (error->message, "message 0 (id 'u1') is not what its event log reproduces"));
   g_clear_error (&error);
+  g_assert_null (agui_test_import_streamed (store, exported, &error));
+  g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "message 0 (id 'u1') is not what its event log reproduces"));
+  g_clear_error (&error);
   g_clear_pointer (&exported, json_node_unref);
 
   save_consistent_thread (store, "y");
-  exported = agui_session_store_export_json (store, "y", &error);
-  g_assert_no_error (error);
+  exported = agui_test_export_streamed (store, "y");
   root = json_node_get_object (exported);
 
-  new_id = agui_session_store_import_json (store, exported, &error);
+  new_id = agui_test_import_streamed (store, exported, &error);
   g_assert_no_error (error);
   g_assert_nonnull (new_id);
   g_assert_cmpstr (new_id, !=, "y");
@@ -1361,17 +1363,59 @@ test_import_invalid (Fixture       *f,
       "\"events\":[]}", "its state is not what its event log reproduces" },
   };
 
+  struct {
+    const char *json;
+    const char *message;
+  } file_cases[] = {
+    { "", "Could not import the thread: it is not valid JSON: the file is empty at byte 0" },
+    { "  7", "Could not import the thread: it is not a JSON object" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[{\"type\":",
+      "Could not import the thread: it is not valid JSON: a value is cut short at byte 74" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[] \"events\":[]}",
+      "Could not import the thread: it is not valid JSON: expected ',' or '}' at byte 64" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[]} {}",
+      "Could not import the thread: it is not valid JSON: more follows the object at byte 77" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[],\"events\":[]}",
+      "Could not import the thread: the export has two events arrays" },
+    { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[{\"id\":tru}],\"events\":[]}",
+      "Could not import the thread: it is not valid JSON: <data>:1:9: Parse error: unexpected identifier `tru', "
+      "expected value (in the value at byte 62)" },
+  };
+
   g_test_summary ("A bad import is refused with the reason, and writes nothing");
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(JsonNode) node = json (cases[i].json);
+      g_autoptr(GInputStream) in = agui_test_trickle_stream_new (cases[i].json);
       g_autofree char *id = agui_session_store_import_json (store, node, &error);
+      g_autofree char *reason = NULL;
 
       g_assert_null (id);
       g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
       g_assert_true (g_str_has_prefix (error->message, "Could not import the thread: "));
       g_assert_nonnull (strstr (error->message, cases[i].message));
+      reason = g_strdup (error->message);
+      g_clear_error (&error);
+
+      /* Read from a file a piece at a time, for the same reason */
+      id = agui_session_store_import_stream (store, in, NULL, &error);
+      g_assert_null (id);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+      g_assert_cmpstr (error->message, ==, reason);
+      g_clear_error (&error);
+    }
+
+  /* What only a file can be: cut short, or more than one object, or
+   * with a second log that would have to undo the first */
+  for (guint i = 0; i < G_N_ELEMENTS (file_cases); i++)
+    {
+      g_autoptr(GInputStream) in = agui_test_trickle_stream_new (file_cases[i].json);
+      g_autofree char *id = agui_session_store_import_stream (store, in, NULL, &error);
+
+      g_assert_null (id);
+      g_assert_error (error, AGUI_ERROR, AGUI_ERROR_STORE);
+      g_assert_cmpstr (error->message, ==, file_cases[i].message);
       g_clear_error (&error);
     }
 
@@ -1873,8 +1917,7 @@ test_export_surface_values (Fixture       *f,
                                                          "{\"/filters/0\":{\"on\":true}}", &error));
   g_assert_no_error (error);
 
-  exported = agui_session_store_export_json (store, "old-thread", &error);
-  g_assert_no_error (error);
+  exported = agui_test_export_streamed (store, "old-thread");
   printed = json_to_string (json_object_get_member (json_node_get_object (exported), "surfaceValues"), FALSE);
   g_assert_true (g_str_equal (printed, "{\"form\":{\"/city\":\"Oslo\",\"/hours\":5},\"dashboard\":{\"/filters/0\":{\"on\":true}}}") ||
                  g_str_equal (printed, "{\"dashboard\":{\"/filters/0\":{\"on\":true}},\"form\":{\"/city\":\"Oslo\",\"/hours\":5}}"));
@@ -1885,7 +1928,7 @@ test_export_surface_values (Fixture       *f,
     g_autoptr(JsonNode) read_back = json_from_string (text, &error);
 
     g_assert_no_error (error);
-    imported = agui_session_store_import_json (store, read_back, &error);
+    imported = agui_test_import_streamed (store, read_back, &error);
     g_assert_no_error (error);
   }
   values = _agui_session_store_dup_surface_values (store, imported, &error);
@@ -1909,6 +1952,10 @@ test_export_surface_values (Fixture       *f,
   g_clear_error (&error);
   json_object_set_member (json_node_get_object (exported), "surfaceValues", json_from_string ("[]", NULL));
   again = agui_session_store_import_json (store, exported, &error);
+  g_assert_null (again);
+  g_assert_nonnull (strstr (error->message, "surface values are not an object"));
+  g_clear_error (&error);
+  again = agui_test_import_streamed (store, exported, &error);
   g_assert_null (again);
   g_assert_nonnull (strstr (error->message, "surface values are not an object"));
   g_clear_error (&error);
@@ -2406,6 +2453,22 @@ store_size (const char *path)
 {
   sql_exec (path, "PRAGMA wal_checkpoint (TRUNCATE)");
   return sql_int (path, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size");
+}
+
+static void
+test_export_long_log (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(JsonNode) exported = NULL;
+  gsize content = 0;
+
+  g_test_summary ("A log longer than a page of rows exports whole, as the tree prints it");
+
+  write_conversation (store, "long", 70, 40, FALSE, &content);
+  exported = agui_test_export_streamed (store, "long");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (exported), "events")),
+                    ==, 70 * 8);
 }
 
 static void
@@ -3035,6 +3098,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/invalid", test_import_invalid);
   ADD_TEST ("/agui/session-store/export/lone-surrogate", test_import_lone_surrogate);
   ADD_TEST ("/agui/session-store/export/expands-chunks", test_import_expands_chunks);
+  ADD_TEST ("/agui/session-store/export/long-log", test_export_long_log);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <string.h>
+
+#include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
@@ -13,10 +16,13 @@
 #include "agui-reducer-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-export-private.h"
+#include "agui-session-store-import-private.h"
 #include "agui-session-store-private.h"
 #include "agui-session-store-turns-private.h"
 #include "agui-transcript-private.h"
+#include "agui-transcript-shared-private.h"
 #include "agui-transcript.h"
+#include "agui-turn-rows-private.h"
 
 /* Import: a thread exported as Tandem's JSON, checked and folded again
  * before anything is written. */
@@ -29,39 +35,28 @@ import_error (GError     **error,
   return NULL;
 }
 
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
+/* An import a piece at a time (see agui-session-store-import-private.h) */
+
+/* Applied events are compacted and printed this many at a time, at a
+ * boundary no join crosses */
+#define EVENT_BATCH 256
+
+struct _AguiImport
 {
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static char *
-first_difference (JsonArray *imported,
-                  JsonArray *folded)
-{
-  guint n_imported = json_array_get_length (imported);
-  guint n_folded = json_array_get_length (folded);
-
-  for (guint i = 0; i < MIN (n_imported, n_folded); i++)
-    {
-      if (!_agui_json_node_equal (json_array_get_element (imported, i), json_array_get_element (folded, i)))
-        {
-          JsonNode *element = json_array_get_element (imported, i);
-          const char *id = JSON_NODE_HOLDS_OBJECT (element)
-                             ? _agui_session_store_object_string (json_node_get_object (element), "id") : "";
-
-          return g_strdup_printf ("message %u (id '%s') is not what its event log reproduces", i, id);
-        }
-    }
-
-  if (n_imported != n_folded)
-    return g_strdup_printf ("it has %u messages but its event log reproduces %u", n_imported, n_folded);
-
-  return NULL;
-}
+  /* the members other than the messages and events */
+  JsonObject     *members;
+  gboolean        seen_messages;
+  gboolean        seen_events;
+  guint           n_events;
+  /* each message printed alone, as the store keeps it */
+  GPtrArray      *message_json;
+  AguiReducer    *reducer;
+  AguiPipeline   *pipeline;
+  /* the applied events not yet compacted, and those compacted and printed */
+  GPtrArray      *batch;
+  GPtrArray      *event_json;
+  GError         *print_error;
+};
 
 /* A person's message with attachments is logged as a TEXT_MESSAGE_START
  * that carries its content parts (see _agui_reducer_add_user_message()),
@@ -92,75 +87,318 @@ with_user_content (AguiEvent  *event,
   return _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, object);
 }
 
+/* The applied events since the last batch, compacted and printed as the
+ * store keeps them. A delta joins only deltas with nothing else between
+ * (see agui-event-compactor.c), so a batch that ends before any other
+ * event compacts as the whole log would. */
+static void
+flush_batch (AguiImport *self)
+{
+  g_autoptr(GPtrArray) compacted = NULL;
+
+  if (self->batch->len == 0)
+    return;
+
+  compacted = _agui_event_compactor_compact (self->batch);
+  g_ptr_array_set_size (self->batch, 0);
+  for (guint i = 0; i < compacted->len && self->print_error == NULL; i++)
+    {
+      g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
+      char *json = _agui_json_to_string (node, FALSE, &self->print_error);
+
+      if (json != NULL)
+        g_ptr_array_add (self->event_json, g_realloc (json, strlen (json) + 1));
+    }
+}
+
+static gboolean
+is_delta (AguiEvent *event)
+{
+  switch (agui_event_get_event_type (event))
+    {
+    case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
+    case AGUI_EVENT_REASONING_MESSAGE_CONTENT:
+    case AGUI_EVENT_TOOL_CALL_ARGS:
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
 static void
 on_import_applied (AguiEvent *event,
                    gpointer   user_data)
 {
-  g_ptr_array_add (user_data, agui_event_ref (event));
+  AguiImport *self = user_data;
+
+  if (self->batch->len >= EVENT_BATCH && !is_delta (event))
+    flush_batch (self);
+  g_ptr_array_add (self->batch, agui_event_ref (event));
 }
 
-/* Returns the expanded events the log applies, or NULL with @reason.
- * The log goes through the pipeline a live stream does, as a log: each
- * event is checked against the schema and CHUNK events are expanded,
- * but the protocol's run order is not checked, since a thread's log also
- * holds the events the client added between runs (the user's messages),
- * just as reopening a thread folds it. */
-static GPtrArray *
-replay_import (JsonArray   *event_array,
-               JsonArray   *messages,
-               JsonNode    *state,
-               char       **reason)
+AguiImport *
+_agui_import_new (void)
 {
-  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
-  g_autoptr(AguiPipeline) pipeline = _agui_pipeline_new_full (reducer, AGUI_PIPELINE_LOG);
-  g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
-  g_autoptr(JsonArray) folded = NULL;
-  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
-  JsonNode *folded_state;
-  char *difference;
+  AguiImport *self = g_new0 (AguiImport, 1);
 
-  _agui_pipeline_set_callbacks (pipeline, on_import_applied, NULL, applied);
+  self->members = json_object_new ();
+  self->message_json = g_ptr_array_new_with_free_func (g_free);
+  self->reducer = _agui_reducer_new (NULL);
+  self->pipeline = _agui_pipeline_new_full (self->reducer, AGUI_PIPELINE_LOG);
+  self->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
+  self->event_json = g_ptr_array_new_with_free_func (g_free);
+  _agui_pipeline_set_callbacks (self->pipeline, on_import_applied, NULL, self);
 
-  for (guint i = 0; i < json_array_get_length (event_array); i++)
+  return self;
+}
+
+void
+_agui_import_free (AguiImport *self)
+{
+  if (self == NULL)
+    return;
+
+  json_object_unref (self->members);
+  g_ptr_array_unref (self->message_json);
+  _agui_pipeline_free (self->pipeline);
+  g_object_unref (self->reducer);
+  g_ptr_array_unref (self->batch);
+  g_ptr_array_unref (self->event_json);
+  g_clear_error (&self->print_error);
+  g_free (self);
+}
+
+void
+_agui_import_add_member (AguiImport *self,
+                         const char *name,
+                         JsonNode   *value)
+{
+  json_object_set_member (self->members, name, value);
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static gboolean
+refuse (char       **reason,
+        const char  *why)
+{
+  *reason = g_strdup (why);
+  return FALSE;
+}
+
+gboolean
+_agui_import_check (AguiImport        *self,
+                    AguiImportChecks   checks,
+                    gboolean           complete,
+                    char             **reason)
+{
+  JsonObject *root = self->members;
+  JsonNode *member;
+
+  if (checks & AGUI_IMPORT_BEFORE_MESSAGES)
     {
-      JsonNode *node = json_array_get_element (event_array, i);
-      g_autoptr(AguiEvent) event = NULL;
-      g_autoptr(GError) local_error = NULL;
+      if ((complete || json_object_has_member (root, "format")) &&
+          !g_str_equal (_agui_session_store_object_string (root, "format"), EXPORT_FORMAT))
+        return refuse (reason, "it is not a Tandem thread export");
 
-      if (!JSON_NODE_HOLDS_OBJECT (node) ||
-          json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
-                                      ? json_object_get_member (json_node_get_object (node), "type")
-                                      : node) != G_TYPE_STRING)
+      member = json_object_get_member (root, "version");
+      if ((complete || member != NULL) && (member == NULL || json_node_get_value_type (member) != G_TYPE_INT64))
+        return refuse (reason, "the export has no version");
+      if (member != NULL && json_node_get_int (member) != EXPORT_VERSION)
         {
-          *reason = g_strdup_printf ("event %u is not an object with a string \"type\"", i);
-          return NULL;
+          *reason = g_strdup_printf ("the export has version %" G_GINT64_FORMAT "; this version of Tandem reads version %d",
+                                     json_node_get_int (member), EXPORT_VERSION);
+          return FALSE;
         }
 
-      if (!(event = _agui_pipeline_parse_node (pipeline, node, &local_error)))
-        {
-          *reason = g_strdup_printf ("event %u is invalid: %s", i,
-                                     local_error ? local_error->message : "its type is not one of AG-UI 1.0");
-          return NULL;
-        }
-      event = with_user_content (event, json_node_get_object (node));
+      member = json_object_get_member (root, "thread");
+      if ((complete || member != NULL) && (member == NULL || !JSON_NODE_HOLDS_OBJECT (member)))
+        return refuse (reason, "the export has no thread");
 
-      if (!_agui_pipeline_push_event (pipeline, event))
+      /* A member of that name here is not an array */
+      if (json_object_has_member (root, "messages") || (complete && !self->seen_messages))
+        return refuse (reason, "the export has no messages array");
+    }
+
+  if (checks & AGUI_IMPORT_BEFORE_EVENTS)
+    {
+      if (json_object_has_member (root, "pendingInterrupts") && member_array (root, "pendingInterrupts") == NULL)
+        return refuse (reason, "its pending interrupts are not an array");
+
+      if (json_object_has_member (root, "events") || (complete && !self->seen_events))
+        return refuse (reason, "the export has no events array");
+
+      member = json_object_get_member (root, "surfaceValues");
+      if (member != NULL && (*reason = g_strdup (_agui_session_store_check_surface_values (member))) != NULL)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+_agui_import_begin_array (AguiImport  *self,
+                          const char  *name,
+                          char       **reason)
+{
+  gboolean messages = g_str_equal (name, "messages");
+  gboolean *seen = messages ? &self->seen_messages : &self->seen_events;
+
+  /* One of each: a second would have to undo the first */
+  if (*seen)
+    {
+      *reason = g_strdup_printf ("the export has two %s arrays", name);
+      return FALSE;
+    }
+  *seen = TRUE;
+
+  return _agui_import_check (self, messages ? AGUI_IMPORT_BEFORE_MESSAGES : AGUI_IMPORT_WHOLE, FALSE, reason);
+}
+
+gboolean
+_agui_import_add_message (AguiImport  *self,
+                          JsonNode    *message,
+                          char       **reason)
+{
+  g_autoptr(GString) json = NULL;
+  g_autoptr(GError) local_error = NULL;
+  AguiRecord *record = NULL;
+
+  /* As agui_transcript_load_messages() would take it */
+  if (JSON_NODE_HOLDS_OBJECT (message))
+    record = _agui_record_new_from_message (json_node_get_object (message));
+  if (record == NULL || record->id == NULL)
+    {
+      _agui_record_free (record);
+      *reason = g_strdup_printf ("its messages are invalid: Message %u is not an AG-UI message with an id and a known role",
+                                 self->message_json->len);
+      return FALSE;
+    }
+  _agui_record_free (record);
+
+  /* At the depth it has in the array */
+  json = g_string_new (NULL);
+  if (!_agui_json_append (json, message, 1, &local_error))
+    {
+      *reason = g_strdup_printf ("it cannot be stored: %s", local_error->message);
+      return FALSE;
+    }
+  /* Kept until the end: no room beyond the text */
+  g_ptr_array_add (self->message_json, g_strndup (json->str, json->len));
+
+  return TRUE;
+}
+
+gboolean
+_agui_import_add_event (AguiImport  *self,
+                        JsonNode    *node,
+                        char       **reason)
+{
+  g_autoptr(AguiEvent) event = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint i = self->n_events++;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node) ||
+      json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
+                                  ? json_object_get_member (json_node_get_object (node), "type")
+                                  : node) != G_TYPE_STRING)
+    {
+      *reason = g_strdup_printf ("event %u is not an object with a string \"type\"", i);
+      return FALSE;
+    }
+
+  if (!(event = _agui_pipeline_parse_node (self->pipeline, node, &local_error)))
+    {
+      *reason = g_strdup_printf ("event %u is invalid: %s", i,
+                                 local_error ? local_error->message : "its type is not one of AG-UI 1.0");
+      return FALSE;
+    }
+  event = with_user_content (event, json_node_get_object (node));
+
+  if (!_agui_pipeline_push_event (self->pipeline, event))
+    {
+      *reason = g_strdup_printf ("event %u is invalid: %s", i, _agui_pipeline_get_error (self->pipeline)->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Whether the messages the log folds to are the imported ones: the
+ * first that is not, or NULL */
+static char *
+first_difference (AguiImport     *self,
+                  AguiTranscript *transcript)
+{
+  guint n_imported = self->message_json->len;
+  guint n_records = _agui_transcript_get_n_records (transcript);
+  guint n_folded = 0;
+
+  for (guint r = 0; r < n_records; r++)
+    {
+      g_autoptr(JsonObject) folded = _agui_transcript_dup_record_message (transcript, r);
+      g_autoptr(JsonNode) folded_node = NULL;
+      g_autoptr(JsonNode) imported = NULL;
+      const char *json;
+      guint i;
+
+      if (folded == NULL)
+        continue;
+      if ((i = n_folded++) >= n_imported)
+        continue;
+
+      json = g_ptr_array_index (self->message_json, i);
+      imported = _agui_json_parse (json, -1, NULL);
+      folded_node = json_node_init_object (json_node_alloc (), folded);
+      if (imported == NULL || !_agui_json_node_equal (imported, folded_node))
         {
-          *reason = g_strdup_printf ("event %u is invalid: %s", i, _agui_pipeline_get_error (pipeline)->message);
-          return NULL;
+          const char *id = imported != NULL && JSON_NODE_HOLDS_OBJECT (imported)
+                             ? _agui_session_store_object_string (json_node_get_object (imported), "id") : "";
+
+          return g_strdup_printf ("message %u (id '%s') is not what its event log reproduces", i, id);
         }
     }
+
+  if (n_imported != n_folded)
+    return g_strdup_printf ("it has %u messages but its event log reproduces %u", n_imported, n_folded);
+
+  return NULL;
+}
+
+/* The messages and state must be what the log folds to, or they would
+ * vanish from the next snapshot. */
+static gboolean
+check_fold (AguiImport  *self,
+            char       **reason)
+{
+  AguiTranscript *transcript = _agui_reducer_get_transcript (self->reducer);
+  JsonNode *state = json_object_get_member (self->members, "state");
+  JsonNode *folded_state;
 
   /* What the person answered about a call is Tandem's own note, kept
    * with the stored messages and not in the log: take it over as a
    * restore does, so the comparison is of what the log says. */
-  _agui_transcript_restore_local_state (transcript, messages);
-  folded = agui_transcript_to_messages (transcript, TRUE);
-  if ((difference = first_difference (messages, folded)) != NULL)
+  for (guint i = 0; i < self->message_json->len; i++)
     {
-      *reason = difference;
-      return NULL;
+      g_autoptr(JsonNode) message = _agui_json_parse (g_ptr_array_index (self->message_json, i), -1, NULL);
+      g_autoptr(JsonArray) one = json_array_new ();
+
+      if (message == NULL)
+        continue;
+      json_array_add_element (one, g_steal_pointer (&message));
+      _agui_transcript_restore_local_state (transcript, one);
     }
+
+  if ((*reason = first_difference (self, transcript)) != NULL)
+    return FALSE;
 
   /* No state is written null by the export and is an empty object in
    * a transcript that never received one. */
@@ -172,12 +410,73 @@ replay_import (JsonArray   *event_array,
   if ((state == NULL || JSON_NODE_HOLDS_NULL (state))
         ? (folded_state != NULL && !JSON_NODE_HOLDS_NULL (folded_state))
         : (folded_state == NULL || !_agui_json_node_equal (state, folded_state)))
+    return refuse (reason, "its state is not what its event log reproduces");
+
+  return TRUE;
+}
+
+char *
+_agui_import_finish (AguiImport        *self,
+                     AguiSessionStore  *store,
+                     GError           **error)
+{
+  g_autoptr(AguiTurnRows) rows = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *snapshot_id = NULL;
+  g_autofree char *reason = NULL;
+  AguiTurnRecord turn = { NULL, };
+  JsonObject *thread;
+  JsonNode *values;
+  const char *what = "Could not import the thread";
+
+  if (!_agui_import_check (self, AGUI_IMPORT_WHOLE, TRUE, &reason) ||
+      !check_fold (self, &reason))
+    return import_error (error, reason);
+
+  flush_batch (self);
+  if (self->print_error != NULL)
     {
-      *reason = g_strdup ("its state is not what its event log reproduces");
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the event cannot be stored: %s",
+                   what, self->print_error->message);
       return NULL;
     }
 
-  return g_steal_pointer (&applied);
+  thread_id = g_uuid_string_random ();
+  snapshot_id = g_uuid_string_random ();
+  thread = json_object_get_object_member (self->members, "thread");
+
+  turn.thread_id = thread_id;
+  turn.snapshot_id = snapshot_id;
+  turn.turn_index = 0;
+  turn.status = AGUI_SNAPSHOT_COMPLETED;
+  turn.state = json_object_get_member (self->members, "state");
+  turn.pending_interrupts = member_array (self->members, "pendingInterrupts");
+
+  /* The messages and events are rows already */
+  if (!(rows = _agui_turn_rows_new_full (&turn, _agui_json_object_get_string (thread, "title"),
+                                         _agui_json_object_get_string (thread, "agent"), what, error)))
+    return NULL;
+  g_ptr_array_unref (rows->message_json);
+  rows->message_json = g_steal_pointer (&self->message_json);
+  self->message_json = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_unref (rows->event_json);
+  rows->event_json = g_steal_pointer (&self->event_json);
+  self->event_json = g_ptr_array_new_with_free_func (g_free);
+
+  if (!_agui_session_store_write_rows (store, rows, what, error))
+    return NULL;
+
+  /* The values go in once the thread is there; if they cannot, neither
+   * does the thread, so an import is whole or not at all */
+  values = json_object_get_member (self->members, "surfaceValues");
+  if (values != NULL &&
+      !_agui_session_store_set_all_surface_values (store, thread_id, json_node_get_object (values), what, error))
+    {
+      agui_session_store_delete_thread (store, thread_id, NULL);
+      return NULL;
+    }
+
+  return g_steal_pointer (&thread_id);
 }
 
 /**
@@ -192,6 +491,9 @@ replay_import (JsonArray   *event_array,
  * schema); if anything is wrong nothing is written. The new thread has
  * one COMPLETED snapshot, turn 0, holding the imported messages and state.
  *
+ * [method@Agui.SessionStore.import_stream] reads an export from a file
+ * without holding it in memory.
+ *
  * Returns: (transfer full) (nullable): the new thread's id, or %NULL on error
  */
 char *
@@ -199,23 +501,14 @@ agui_session_store_import_json (AguiSessionStore  *self,
                                 JsonNode          *exported,
                                 GError           **error)
 {
-  g_autoptr(GPtrArray) events = NULL;
-  g_autoptr(AguiTranscript) check = NULL;
+  g_autoptr(AguiImport) import = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *thread_id = NULL;
-  g_autofree char *snapshot_id = NULL;
   g_autofree char *reason = NULL;
-  AguiTurnRecord turn = { NULL, };
-  JsonObject *root;
-  JsonObject *thread = NULL;
-  JsonArray *messages;
-  JsonArray *interrupts;
-  JsonArray *event_array;
+  JsonObjectIter iter;
+  const char *name;
   JsonNode *member;
-  JsonNode *state;
-  JsonNode *values;
-  const char *title = NULL;
-  const char *agent = NULL;
+  JsonArray *messages;
+  JsonArray *events;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (exported != NULL, NULL);
@@ -232,89 +525,29 @@ agui_session_store_import_json (AguiSessionStore  *self,
       return import_error (error, reason);
     }
 
-  root = json_node_get_object (exported);
-  if (!g_str_equal (_agui_session_store_object_string (root, "format"), EXPORT_FORMAT))
-    return import_error (error, "it is not a Tandem thread export");
+  import = _agui_import_new ();
+  messages = member_array (json_node_get_object (exported), "messages");
+  events = member_array (json_node_get_object (exported), "events");
+  import->seen_messages = messages != NULL;
+  import->seen_events = events != NULL;
+  json_object_iter_init (&iter, json_node_get_object (exported));
+  while (json_object_iter_next (&iter, &name, &member))
+    if (!((messages != NULL && g_str_equal (name, "messages")) || (events != NULL && g_str_equal (name, "events"))))
+      _agui_import_add_member (import, name, json_node_ref (member));
 
-  member = json_object_get_member (root, "version");
-  if (member == NULL || json_node_get_value_type (member) != G_TYPE_INT64)
-    return import_error (error, "the export has no version");
-  if (json_node_get_int (member) != EXPORT_VERSION)
-    {
-      reason = g_strdup_printf ("the export has version %" G_GINT64_FORMAT "; this version of Tandem reads version %d",
-                                json_node_get_int (member), EXPORT_VERSION);
-      return import_error (error, reason);
-    }
-
-  member = json_object_get_member (root, "thread");
-  if (member != NULL && JSON_NODE_HOLDS_OBJECT (member))
-    thread = json_node_get_object (member);
-  if (thread == NULL)
-    return import_error (error, "the export has no thread");
-
-  member = json_object_get_member (thread, "title");
-  if (member != NULL && json_node_get_value_type (member) == G_TYPE_STRING)
-    title = json_node_get_string (member);
-  member = json_object_get_member (thread, "agent");
-  if (member != NULL && json_node_get_value_type (member) == G_TYPE_STRING)
-    agent = json_node_get_string (member);
-
-  if (!(messages = member_array (root, "messages")))
-    return import_error (error, "the export has no messages array");
-
-  check = agui_transcript_new ();
-  if (!agui_transcript_load_messages (check, messages, &local_error))
-    {
-      reason = g_strdup_printf ("its messages are invalid: %s", local_error->message);
-      return import_error (error, reason);
-    }
-
-  interrupts = member_array (root, "pendingInterrupts");
-  if (json_object_has_member (root, "pendingInterrupts") && interrupts == NULL)
-    return import_error (error, "its pending interrupts are not an array");
-
-  if (!(event_array = member_array (root, "events")))
-    return import_error (error, "the export has no events array");
-
-  state = json_object_get_member (root, "state");
-
-  values = json_object_get_member (root, "surfaceValues");
-  if (values != NULL && (reason = g_strdup (_agui_session_store_check_surface_values (values))) != NULL)
+  /* Each check in the order the export is written */
+  if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_MESSAGES, TRUE, &reason))
     return import_error (error, reason);
-
-  /* The log is read as a live stream would be (chunks expanded, the
-   * protocol verified, folded), and it is the log that is kept: the
-   * messages and state must be what it folds to, or they would vanish
-   * from the next snapshot. */
-  if (!(events = replay_import (event_array, messages, state, &reason)))
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    if (!_agui_import_add_message (import, json_array_get_element (messages, i), &reason))
+      return import_error (error, reason);
+  if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_EVENTS, TRUE, &reason))
     return import_error (error, reason);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    if (!_agui_import_add_event (import, json_array_get_element (events, i), &reason))
+      return import_error (error, reason);
 
-  thread_id = g_uuid_string_random ();
-  snapshot_id = g_uuid_string_random ();
-
-  turn.thread_id = thread_id;
-  turn.snapshot_id = snapshot_id;
-  turn.turn_index = 0;
-  turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
-  turn.state = state;
-  turn.events = events;
-  turn.pending_interrupts = interrupts;
-
-  if (!_agui_session_store_save_turn_with_thread (self, &turn, title, agent, "Could not import the thread", error))
-    return NULL;
-
-  /* The values go in once the thread is there; if they cannot, neither
-   * does the thread, so an import is whole or not at all */
-  if (values != NULL &&
-      !_agui_session_store_set_all_surface_values (self, thread_id, json_node_get_object (values),
-                                                   "Could not import the thread", error))
-    {
-      agui_session_store_delete_thread (self, thread_id, NULL);
-      return NULL;
-    }
-
-  return g_steal_pointer (&thread_id);
+  return _agui_import_finish (import, self, error);
 }
 
 static void

@@ -30,10 +30,21 @@ JsonArray *_agui_session_store_get_pending_interrupts_locked (AguiSessionStore  
                                                               const char        *thread_id,
                                                               const char        *what,
                                                               GError           **error);
+int        _agui_session_store_count_branches_locked  (AguiSessionStore  *self,
+                                                           const char        *thread_id,
+                                                           const char        *what,
+                                                           GError           **error);
 JsonArray *_agui_session_store_list_branches_locked       (AguiSessionStore  *self,
                                                            const char        *thread_id,
                                                            const char        *what,
                                                            GError           **error);
+
+/* Writes @rows in one transaction, as a turn is (an import makes them
+ * a message and an event at a time) */
+gboolean   _agui_session_store_write_rows                 (AguiSessionStore      *self,
+                                                           const AguiTurnRows    *rows,
+                                                           const char            *what,
+                                                           GError               **error);
 
 /* Writes @turn, creating its thread with @title and @agent if needed */
 gboolean   _agui_session_store_save_turn_with_thread      (AguiSessionStore      *self,

@@ -260,6 +260,15 @@ write_rows (AguiSessionStore    *self,
 }
 
 gboolean
+_agui_session_store_write_rows (AguiSessionStore    *self,
+                                const AguiTurnRows  *rows,
+                                const char          *what,
+                                GError             **error)
+{
+  return write_rows (self, rows, what, error);
+}
+
+gboolean
 _agui_session_store_save_turn_with_thread (AguiSessionStore      *self,
                                            const AguiTurnRecord  *turn,
                                            const char            *title,
@@ -959,20 +968,13 @@ agui_session_store_list_branches (AguiSessionStore  *self,
 /* How many branches the thread has, without reading any snapshot's
  * messages: a restore reads them all only for a thread that forked. */
 int
-_agui_session_store_count_branches (AguiSessionStore  *self,
-                                    const char        *thread_id,
-                                    GError           **error)
+_agui_session_store_count_branches_locked (AguiSessionStore  *self,
+                                           const char        *thread_id,
+                                           const char        *what,
+                                           GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autofree char *what = NULL;
   int rc;
-
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
-  g_return_val_if_fail (thread_id != NULL, -1);
-
-  what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
-  locker = g_mutex_locker_new (&self->mutex);
 
   /* The ends of branches are the snapshots no other one names as its
    * parent: all of them, less the distinct parents among them. Asked
@@ -996,6 +998,23 @@ _agui_session_store_count_branches (AguiSessionStore  *self,
     }
 
   return sqlite3_column_int (stmt, 0);
+}
+
+int
+_agui_session_store_count_branches (AguiSessionStore  *self,
+                                    const char        *thread_id,
+                                    GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), -1);
+  g_return_val_if_fail (thread_id != NULL, -1);
+
+  what = g_strdup_printf ("Could not count the branches of the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return _agui_session_store_count_branches_locked (self, thread_id, what, error);
 }
 
 /* When each run that ended a turn was saved: run id to a gint64 of

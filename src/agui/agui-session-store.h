@@ -104,6 +104,17 @@ char             *agui_session_store_import_json           (AguiSessionStore    
                                                             JsonNode            *exported,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
+char             *agui_session_store_import_stream         (AguiSessionStore    *self,
+                                                            GInputStream        *stream,
+                                                            GCancellable        *cancellable,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+gboolean          agui_session_store_export_to_stream      (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GOutputStream       *stream,
+                                                            GCancellable        *cancellable,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
 void              agui_session_store_new_async             (const char          *path,
                                                             GCancellable        *cancellable,
                                                             GAsyncReadyCallback  callback,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
 
 #include "agui.h"
 #include "agui-agent-session-private.h"
@@ -417,6 +418,19 @@ command_show (int    argc,
         }
       text = _agui_json_to_string (output, TRUE, &error);
     }
+  else if (export && !all_branches)
+    {
+      /* Row by row to the output, whatever the thread's length */
+      g_autoptr(GOutputStream) out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+
+      if (!agui_session_store_export_to_stream (store, thread, out, NULL, &error) ||
+          !g_output_stream_write_all (out, "\n", 1, NULL, NULL, &error))
+        {
+          g_printerr ("tandem-cli: %s\n", error->message);
+          return 1;
+        }
+      return 0;
+    }
   else if (export)
     {
       g_autoptr(JsonNode) output = agui_session_store_export_json (store, thread, &error);
@@ -461,12 +475,9 @@ command_import (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
   g_autoptr(AguiSessionStore) store = NULL;
-  g_autoptr(JsonNode) exported = NULL;
-  g_autoptr(GBytes) contents = NULL;
+  g_autoptr(GInputStream) input = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
-  const char *text;
-  gsize length;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2)
@@ -475,21 +486,21 @@ command_import (int    argc,
       return 2;
     }
 
-  if (!(contents = read_input (argv[1], &error)))
+  /* Read as it is imported, a message and an event at a time */
+  if (g_str_equal (argv[1], "-"))
     {
-      g_printerr ("tandem-cli: %s\n", error->message);
-      return 1;
+      input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+    }
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[1]);
+
+      input = G_INPUT_STREAM (g_file_read (file, NULL, &error));
     }
 
-  text = g_bytes_get_data (contents, &length);
-  if (!(exported = _agui_json_parse (text, length, &error)))
-    {
-      g_printerr ("tandem-cli: %s is not valid JSON: %s\n", argv[1], error->message);
-      return 1;
-    }
-
-  if (!(store = agui_session_store_new (store_path, &error)) ||
-      !(id = agui_session_store_import_json (store, exported, &error)))
+  if (input == NULL ||
+      !(store = agui_session_store_new (store_path, &error)) ||
+      !(id = agui_session_store_import_stream (store, input, NULL, &error)))
     {
       g_printerr ("tandem-cli: %s\n", error->message);
       return 1;

@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui.h"
 #include "agui-json-private.h"
 #include "fuzz.h"
@@ -85,7 +87,22 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   reparsed = _agui_json_parse (text, -1, &error);
   FUZZ_CHECK (reparsed != NULL, "a printed export does not parse: %s", error->message);
 
-  id_again = agui_session_store_import_json (store, reparsed, &error);
+  /* The export is written a row at a time as it is printed whole, and
+   * read back from the file a piece at a time */
+  {
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+    g_autoptr(GInputStream) in = NULL;
+    g_autoptr(GBytes) bytes = NULL;
+
+    FUZZ_CHECK (agui_session_store_export_to_stream (store, id, out, NULL, &error),
+                "an imported thread does not export to a stream: %s", error->message);
+    FUZZ_CHECK (g_output_stream_close (out, NULL, NULL), "the export's stream does not close");
+    bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+    FUZZ_CHECK (g_bytes_get_size (bytes) == strlen (text) && memcmp (g_bytes_get_data (bytes, NULL), text, strlen (text)) == 0,
+                "the streamed export is not the export printed whole");
+    in = g_memory_input_stream_new_from_bytes (bytes);
+    id_again = agui_session_store_import_stream (store, in, NULL, &error);
+  }
   FUZZ_CHECK (id_again != NULL, "an export does not import again: %s", error->message);
   exported_again = agui_session_store_export_json (store, id_again, &error);
   FUZZ_CHECK (exported_again != NULL, "a re-import does not export: %s", error->message);
