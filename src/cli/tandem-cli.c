@@ -57,35 +57,6 @@ print_utf8 (const char *text)
   fputc ('\n', stdout);
 }
 
-static GBytes *
-read_input (const char  *path,
-            GError     **error)
-{
-  g_autoptr(GInputStream) stream = NULL;
-  g_autoptr(GOutputStream) memory = NULL;
-
-  if (path == NULL || g_str_equal (path, "-"))
-    {
-      stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-    }
-  else
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-
-      stream = G_INPUT_STREAM (g_file_read (file, NULL, error));
-      if (stream == NULL)
-        return NULL;
-    }
-
-  memory = g_memory_output_stream_new_resizable ();
-  if (g_output_stream_splice (memory, stream,
-                              G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
-                              NULL, error) < 0)
-    return NULL;
-
-  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
-}
-
 static int
 command_conform (int    argc,
                  char **argv)
