@@ -1466,8 +1466,6 @@ bench_open (Fixture    *f,
   return cost;
 }
 
-/* A frame: 16 ms of the main thread (#28), best of three */
-#define FRAME_BUDGET_US 16000
 /* 10,000 messages on screen within 300 ms (#25), best of three */
 #define REOPEN_BUDGET_US 300000
 
