@@ -32,7 +32,7 @@ TYPE_DEFINITION = re.compile(r'^G_DEFINE_(?:FINAL_|ABSTRACT_|BOXED_)?(?:TYPE|INT
 
 def public_names(srcdir):
     names = set()
-    for header in srcdir.glob('*.h'):
+    for header in srcdir.rglob('*.h'):
         if header.name.endswith('-private.h'):
             continue
         names.update(DECLARED.findall(header.read_text(encoding='utf-8')))
@@ -42,7 +42,7 @@ def public_names(srcdir):
 def unprefixed_private(srcdir):
     public = public_names(srcdir)
     found = {}
-    for source in sorted(srcdir.glob('*.c')):
+    for source in sorted(srcdir.rglob('*.c')):
         text = source.read_text(encoding='utf-8')
         for match in DEFINITION.finditer(text):
             return_type = match.group('type').split('\n')[-1].strip()

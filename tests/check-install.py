@@ -51,7 +51,7 @@ def build_option(build_root, name):
 def project_headers(source_root):
     """The public headers src/agui/meson.build installs."""
     headers = []
-    for path in sorted(glob.glob(os.path.join(source_root, 'src', 'agui', 'agui*.h'))):
+    for path in sorted(glob.glob(os.path.join(source_root, 'src', 'agui', '**', 'agui*.h'), recursive=True)):
         name = os.path.basename(path)
         if not name.endswith('-private.h'):
             headers.append(name)

@@ -15,6 +15,7 @@
 #include "agui-event-reader-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
+#include "agui-types.h"
 
 /* Past this many top-level members a name is found through a hash table:
  * a hostile frame of a million members must not cost a million squared. */

@@ -8,10 +8,32 @@
 
 #include <json-glib/json-glib.h>
 
-#include "agui-event-private.h"
 #include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
+
+/* A top-level member of a flat event: one whose members are all strings,
+ * numbers or booleans, which is what nearly every event of a stream is.
+ * Such an event keeps its members in one block, strings included, and
+ * builds a JsonObject only when an API user asks for it. */
+typedef enum
+{
+  AGUI_FLAT_STRING,
+  AGUI_FLAT_INTEGER,
+  AGUI_FLAT_DOUBLE,
+  AGUI_FLAT_BOOLEAN,
+} AguiFlatKind;
+
+typedef struct
+{
+  gsize         name;      /* offset of the name in the arena */
+  gsize         string;    /* AGUI_FLAT_STRING: offset of the value */
+  gsize         length;    /* its length in bytes (it may hold U+0000) */
+  gint64        integer;
+  double        number;
+  AguiFlatKind  kind;
+  gboolean      boolean;
+} AguiFlatMember;
 
 /* Reads the JSON of one SSE frame in a single pass of a streaming parser
  * (yajl): top-level scalars become AguiFlatMembers whose strings live in
