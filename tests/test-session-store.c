@@ -1378,8 +1378,8 @@ test_import_invalid (Fixture       *f,
     { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[],\"events\":[],\"events\":[]}",
       "Could not import the thread: the export has two events arrays" },
     { "{\"format\":\"tandem-thread\",\"version\":1,\"thread\":{},\"messages\":[{\"id\":tru}],\"events\":[]}",
-      "Could not import the thread: it is not valid JSON: <data>:1:9: Parse error: unexpected identifier `tru', "
-      "expected value (in the value at byte 62)" },
+      "Could not import the thread: it is not valid JSON: line 1, column 7: expected a value, found 'tru' "
+      "(in the value at byte 62)" },
   };
 
   g_test_summary ("A bad import is refused with the reason, and writes nothing");
