@@ -458,6 +458,38 @@ def check_tab_reach(window, watcher):
              ', '.join('{} {}'.format(r, n or '') for r, n in controls if (r, n) not in reached))
 
 
+def start_x_server():
+    """An Xvfb of the test's own, on the first display number it can lock.
+
+    The widget tests beside this one start theirs through xvfb-run -a,
+    whose servers take the lock file /tmp/.X<n>-lock first and their
+    sockets after. A server left to choose with -displayfd alone binds
+    the sockets first and locks after, so one of each racing for the same
+    number could take the display from under the other (CI saw Tandem
+    meet "cannot open display" here). Taking numbers as xvfb-run does
+    makes every server of the suite follow one rule: the lock decides,
+    and the loser moves on to the next number.
+    """
+    number = 0
+    for _ in range(64):
+        while os.path.exists('/tmp/.X{}-lock'.format(number)):
+            number += 1
+        read_end, write_end = os.pipe()
+        server = subprocess.Popen(['Xvfb', ':{}'.format(number), '-displayfd', str(write_end),
+                                   '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+                                  pass_fds=(write_end,), start_new_session=True)
+        os.close(write_end)
+        # The server writes its number once it accepts connections, and
+        # exits without writing when another holds the lock.
+        with os.fdopen(read_end) as display_pipe:
+            display = display_pipe.readline().strip()
+        if display and server.poll() is None:
+            return server, display
+        server.wait()
+        number += 1
+    raise RuntimeError('Xvfb did not start on any display')
+
+
 # --- The states ----------------------------------------------------------
 
 def main():
@@ -467,17 +499,8 @@ def main():
     processes = []
 
     try:
-        # The server picks a free display itself: two tests choosing one
-        # at once (xvfb-run -a) can leave the loser without a display.
-        read_end, write_end = os.pipe()
-        server = subprocess.Popen(['Xvfb', '-displayfd', str(write_end), '-screen', '0', '1280x1024x24',
-                                   '-nolisten', 'tcp'], pass_fds=(write_end,), start_new_session=True)
+        server, display = start_x_server()
         processes.append(server)
-        os.close(write_end)
-        with os.fdopen(read_end) as display_pipe:
-            display = display_pipe.readline().strip()
-        if not display:
-            raise RuntimeError('Xvfb did not start')
         os.environ['DISPLAY'] = ':' + display
         os.environ.pop('XAUTHORITY', None)
 
