@@ -461,23 +461,23 @@ def check_tab_reach(window, watcher):
 def start_x_server():
     """An Xvfb of the test's own, on the first display number it can lock.
 
-    The widget tests beside this one start theirs through xvfb-run -a,
-    whose servers take the lock file /tmp/.X<n>-lock first and their
-    sockets after. A server left to choose with -displayfd alone binds
-    the sockets first and locks after, so one of each racing for the same
-    number could take the display from under the other (CI saw Tandem
-    meet "cannot open display" here). Taking numbers as xvfb-run does
-    makes every server of the suite follow one rule: the lock decides,
-    and the loser moves on to the next number.
+    CI once saw Tandem meet "cannot open display" on the :0 this test's
+    server had announced, and the AT-SPI launcher's connection to it
+    break: something else on that machine held or took :0. The numbers
+    start at 20, away from the :0 of a desktop or a CI runner and the :99
+    where xvfb-run -a starts; the lock file decides, as for xvfb-run's
+    servers, and a number taken sends the server on to the next.
     """
-    number = 0
+    number = 20
+    # meson's MALLOC_PERTURB_ is for Tandem, not for the X server.
+    server_env = {k: v for k, v in os.environ.items() if k != 'MALLOC_PERTURB_'}
     for _ in range(64):
         while os.path.exists('/tmp/.X{}-lock'.format(number)):
             number += 1
         read_end, write_end = os.pipe()
         server = subprocess.Popen(['Xvfb', ':{}'.format(number), '-displayfd', str(write_end),
                                    '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
-                                  pass_fds=(write_end,), start_new_session=True)
+                                  pass_fds=(write_end,), start_new_session=True, env=server_env)
         os.close(write_end)
         # The server writes its number once it accepts connections, and
         # exits without writing when another holds the lock.
@@ -526,7 +526,9 @@ def main():
 
         def find_app():
             if app_process.poll() is not None:
-                raise RuntimeError('Tandem exited with {}'.format(app_process.returncode))
+                raise RuntimeError('Tandem exited with {} (the X server on :{} {})'.format(
+                    app_process.returncode, display,
+                    'is running' if server.poll() is None else 'exited with {}'.format(server.returncode)))
             desktop = Atspi.get_desktop(0)
             for app in children(desktop):
                 if app.get_process_id() == app_process.pid:
