@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "agui-json-private.h"
-#include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
 #include "agui-turn-rows-private.h"
 #include "agui-transcript-private.h"
 #include "agui-turn-recorder-private.h"
+
+typedef struct _JournalFeed JournalFeed;
 
 struct _AguiTurnRecorder
 {
@@ -34,23 +35,98 @@ struct _AguiTurnRecorder
   /* The turn whose rows are being made, a slice at a time */
   guint             slice_id;
 
-  /* The journal of the turn in flight: its snapshot id, the events not
-   * written yet, and the timer that writes them */
+  /* The journal of the turn in flight: its snapshot id, and the events
+   * printed but not yet taken by the store's worker */
   char             *journal_id;
   char             *journal_title;
-  GPtrArray        *journal_pending;
-  guint             journal_timer;
-  gboolean          journal_first;
+  JournalFeed      *journal_feed;
   /* The journals of turns whose save failed (or that a crash left),
    * which the next turn that saves takes in with their events */
   GPtrArray        *unsaved_journal_ids;
 };
 
-/* How long an event may wait before it is written to the journal: well
- * under the quarter second a crash may lose, the rest left to a main loop
- * busy drawing and a worker or disk slow to answer (at 100 ms, killing
- * the app on a loaded machine lost a word shown 251 ms before) */
-#define JOURNAL_INTERVAL_MS 50
+/* The events of the turn in flight, printed as they come, until the
+ * store's worker takes them: shared by the main thread, which adds, and
+ * the worker, which takes all that waits as it writes a batch. An event
+ * waits for no timer of the main loop, which a loaded machine gives
+ * little time and which may be drawing a long frame: a crash loses at
+ * most what the worker had not written yet (see journal_add). */
+struct _JournalFeed
+{
+  gatomicrefcount  ref;
+  GMutex           lock;
+  GPtrArray       *json;
+  /* A batch is on the worker's queue and will take what waits */
+  gboolean         queued;
+  /* No batch of the turn was written yet: the next one lists the thread */
+  gboolean         first;
+  /* The turn was saved: what waits is in its rows */
+  gboolean         closed;
+};
+
+static JournalFeed *
+journal_feed_new (void)
+{
+  JournalFeed *feed = g_new0 (JournalFeed, 1);
+
+  g_atomic_ref_count_init (&feed->ref);
+  g_mutex_init (&feed->lock);
+  feed->json = g_ptr_array_new_with_free_func (g_free);
+  feed->first = TRUE;
+
+  return feed;
+}
+
+static JournalFeed *
+journal_feed_ref (JournalFeed *feed)
+{
+  g_atomic_ref_count_inc (&feed->ref);
+  return feed;
+}
+
+static void
+journal_feed_unref (JournalFeed *feed)
+{
+  if (!g_atomic_ref_count_dec (&feed->ref))
+    return;
+
+  g_clear_pointer (&feed->json, g_ptr_array_unref);
+  g_mutex_clear (&feed->lock);
+  g_free (feed);
+}
+
+/* The turn is saved (or a new one begins): nothing more is written */
+static void
+journal_feed_close (JournalFeed *feed)
+{
+  g_mutex_lock (&feed->lock);
+  feed->closed = TRUE;
+  g_ptr_array_set_size (feed->json, 0);
+  g_mutex_unlock (&feed->lock);
+  journal_feed_unref (feed);
+}
+
+/* On the worker, as a batch is written */
+static void
+journal_feed_take (gpointer    data,
+                   GPtrArray **event_json,
+                   gboolean   *first)
+{
+  JournalFeed *feed = data;
+
+  g_mutex_lock (&feed->lock);
+  feed->queued = FALSE;
+  g_clear_pointer (event_json, g_ptr_array_unref);
+  *first = FALSE;
+  if (!feed->closed && feed->json->len > 0)
+    {
+      *event_json = g_steal_pointer (&feed->json);
+      feed->json = g_ptr_array_new_with_free_func (g_free);
+      *first = feed->first;
+      feed->first = FALSE;
+    }
+  g_mutex_unlock (&feed->lock);
+}
 
 AguiTurnRecorder *
 _agui_turn_recorder_new (GObject                 *owner,
@@ -77,10 +153,9 @@ _agui_turn_recorder_free (AguiTurnRecorder *self)
 {
   /* Only when the owner is disposed by force: a save holds it */
   g_clear_handle_id (&self->slice_id, g_source_remove);
-  g_clear_handle_id (&self->journal_timer, g_source_remove);
   g_free (self->journal_id);
   g_free (self->journal_title);
-  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->journal_feed, journal_feed_close);
   g_clear_pointer (&self->unsaved_journal_ids, g_ptr_array_unref);
   g_clear_object (&self->store);
   g_free (self->thread_id);
@@ -382,8 +457,7 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
 
   /* The turn's events are all in its rows: what the journal had not
    * written yet need not be. */
-  g_clear_handle_id (&self->journal_timer, g_source_remove);
-  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->journal_feed, journal_feed_close);
   g_clear_pointer (&self->journal_id, g_free);
 
   if (self->store == NULL)
@@ -595,56 +669,41 @@ on_journal_written (GObject      *object,
     {
       AguiTurnRecorder *self = g_task_get_task_data (task);
 
-      /* The turn goes on; its save writes everything again. The task
-       * holds the owner, and so the recorder. */
-      g_warning ("%s", error->message);
+      /* The turn goes on; its save writes everything again, and warns
+       * if it cannot. Not a warning here: how many batches a stream
+       * makes, and so fail, depends on how soon the worker takes them.
+       * The task holds the owner, and so the recorder. */
+      g_debug ("%s", error->message);
       set_store_error (self, error);
     }
 
   g_task_return_boolean (task, TRUE);
 }
 
-/* Prints what waits and hands it to the store's worker, as one
- * transaction; @task (may be NULL) returns once it is written. */
+/* Hands the store's worker a batch of the turn's journal, which takes
+ * what waits when the worker comes to it; @task (may be NULL) returns
+ * once it is written. */
 static void
 journal_write (AguiTurnRecorder *self,
                GTask            *task)
 {
-  g_autoptr(GPtrArray) compacted = NULL;
   AguiJournalRows *rows;
 
-  g_clear_handle_id (&self->journal_timer, g_source_remove);
-
-  if (self->store == NULL || self->journal_id == NULL ||
-      self->journal_pending == NULL || self->journal_pending->len == 0)
+  if (self->store == NULL || self->journal_feed == NULL)
     {
       if (task != NULL)
         g_task_return_boolean (task, TRUE);
       return;
     }
 
-  compacted = _agui_event_compactor_compact (self->journal_pending);
-  g_ptr_array_set_size (self->journal_pending, 0);
-
   rows = g_new0 (AguiJournalRows, 1);
   rows->thread_id = g_strdup (self->thread_id);
   rows->snapshot_id = g_strdup (self->journal_id);
   rows->title = g_strdup (self->journal_title);
   rows->agent = g_strdup (self->agent);
-  rows->first = self->journal_first;
-  rows->event_json = g_ptr_array_new_full (compacted->len, g_free);
-  self->journal_first = FALSE;
-
-  for (guint i = 0; i < compacted->len; i++)
-    {
-      g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
-      g_autoptr(GError) error = NULL;
-      char *json;
-
-      /* An event with no JSON form fails the turn's save, which says so */
-      if ((json = _agui_json_to_string (node, FALSE, &error)) != NULL)
-        g_ptr_array_add (rows->event_json, json);
-    }
+  rows->take = journal_feed_take;
+  rows->take_data = journal_feed_ref (self->journal_feed);
+  rows->take_data_free = (GDestroyNotify) journal_feed_unref;
 
   if (task == NULL)
     {
@@ -658,17 +717,6 @@ journal_write (AguiTurnRecorder *self,
   _agui_session_store_append_journal_async (self->store, rows, NULL, on_journal_written, task);
 }
 
-static gboolean
-on_journal_timer (gpointer user_data)
-{
-  AguiTurnRecorder *self = user_data;
-
-  self->journal_timer = 0;
-  journal_write (self, NULL);
-
-  return G_SOURCE_REMOVE;
-}
-
 /* A turn begins: its events are journaled under @snapshot_id, and the
  * thread, if new, is listed as @transcript names it. */
 void
@@ -676,8 +724,7 @@ _agui_turn_recorder_journal_begin (AguiTurnRecorder *self,
                                    AguiTranscript   *transcript,
                                    const char       *snapshot_id)
 {
-  g_clear_handle_id (&self->journal_timer, g_source_remove);
-  g_clear_pointer (&self->journal_pending, g_ptr_array_unref);
+  g_clear_pointer (&self->journal_feed, journal_feed_close);
 
   if (self->store == NULL)
     return;
@@ -686,27 +733,43 @@ _agui_turn_recorder_journal_begin (AguiTurnRecorder *self,
   self->journal_id = g_strdup (snapshot_id);
   g_free (self->journal_title);
   self->journal_title = _agui_turn_recorder_dup_title (self, transcript);
-  self->journal_pending = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
-  self->journal_first = TRUE;
+  self->journal_feed = journal_feed_new ();
 }
 
+/* The event is printed now, on the main thread that owns its JSON, and
+ * a batch is queued on the worker unless one waits there already: it
+ * is in the store as soon as the worker gets to it, however busy the
+ * main loop is meanwhile. */
 void
 _agui_turn_recorder_journal_add (AguiTurnRecorder *self,
                                  AguiEvent        *event)
 {
-  if (self->journal_pending == NULL)
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+  gboolean queue;
+
+  if (self->journal_feed == NULL)
     return;
 
-  g_ptr_array_add (self->journal_pending, agui_event_ref (event));
-  if (self->journal_timer == 0)
-    {
-      self->journal_timer = g_timeout_add (JOURNAL_INTERVAL_MS, on_journal_timer, self);
-      g_source_set_name_by_id (self->journal_timer, "[agui] journal");
-    }
+  /* An event with no JSON form fails the turn's save, which says so */
+  node = agui_event_to_json (event);
+  if ((json = _agui_json_to_string (node, FALSE, &error)) == NULL)
+    return;
+
+  g_mutex_lock (&self->journal_feed->lock);
+  g_ptr_array_add (self->journal_feed->json, json);
+  queue = !self->journal_feed->queued;
+  self->journal_feed->queued = TRUE;
+  g_mutex_unlock (&self->journal_feed->lock);
+
+  if (queue)
+    journal_write (self, NULL);
 }
 
 /* Writes what waits now: @callback runs once it is in the store (or the
- * write failed, which the owner's store error says). */
+ * write failed, which the owner's store error says). The worker runs
+ * batches in order, so every event added before is written by then. */
 void
 _agui_turn_recorder_journal_flush_async (AguiTurnRecorder    *self,
                                          GAsyncReadyCallback  callback,

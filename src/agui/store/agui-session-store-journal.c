@@ -42,6 +42,8 @@ _agui_journal_rows_free (AguiJournalRows *rows)
   g_free (rows->title);
   g_free (rows->agent);
   g_clear_pointer (&rows->event_json, g_ptr_array_unref);
+  if (rows->take_data_free != NULL)
+    g_clear_pointer (&rows->take_data, rows->take_data_free);
   g_free (rows);
 }
 
@@ -126,6 +128,15 @@ append_journal_job (AguiSessionStore *self,
   AguiJournalRows *rows = data;
   GError *error = NULL;
   gboolean written;
+
+  if (rows->take != NULL)
+    rows->take (rows->take_data, &rows->event_json, &rows->first);
+  /* Another batch took it all */
+  if (rows->event_json == NULL || rows->event_json->len == 0)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
 
   /* Not synced: what the journal guards against is the program dying,
    * which loses nothing the kernel was given, and a sync on a busy

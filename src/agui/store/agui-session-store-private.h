@@ -106,6 +106,15 @@ typedef struct
   /* The first batch of a turn lists the thread at once (and bumps it to
    * the top); the ones after only append. */
   gboolean   first;
+  /* If set, called on the worker just before the batch is written, to
+   * set event_json (and first) to what waits by then: a batch takes
+   * every event that came while it waited for the worker, and none waits
+   * for the caller's main loop to hand it over. */
+  void     (*take)      (gpointer          data,
+                         GPtrArray       **event_json,
+                         gboolean         *first);
+  gpointer       take_data;
+  GDestroyNotify take_data_free;
 } AguiJournalRows;
 
 void       _agui_journal_rows_free               (AguiJournalRows  *rows);
