@@ -9,7 +9,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev libmd4c-dev libsecret-1-dev
   libprotobuf-c-dev protobuf-c-compiler
   gettext desktop-file-utils appstream locales
-  xvfb xauth libx11-dev libxtst-dev dbus-daemon python3-dbusmock
+  xvfb xauth libx11-dev libxtst-dev libxdamage-dev dbus-daemon python3-dbusmock
   gobject-introspection libgirepository1.0-dev gir1.2-glib-2.0
   gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi
   gi-docgen

@@ -17,6 +17,7 @@
 #include <gdk/x11/gdkx.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/XTest.h>
+#include <X11/extensions/Xdamage.h>
 
 #include "agui-agent-session-private.h"
 #include "tandem-test-window.h"
@@ -26,8 +27,9 @@
  * loopback agent), is asked a question typed on the X server's keyboard
  * and killed (SIGKILL) at a random instant of the answer. The agent
  * streams a word every WORD_MS and notes when each left; the test pings
- * the window meanwhile to know when the program's main loop ran, and so
- * when a word that arrived was shown. After each kill the store holds, as
+ * the window meanwhile to know when the program's main loop took a word
+ * in, and watches the window's damage to know when it was drawn after
+ * that, and so shown. After each kill the store holds, as
  * a relaunch restores it, the question (whenever the agent saw it) and
  * every word that left and was shown KEEP_MS or more before the kill;
  * every few rounds a relaunched window shows them too. Each launch after
@@ -489,22 +491,40 @@ app_name_owned (void)
   return owned;
 }
 
-/* Whether the program's main loop runs: the window manager's ping
- * (_NET_WM_PING), which GTK answers from its main loop. A word that
- * reached the program was shown once the loop went round after it: a
- * program the machine gave no time (a loaded CI runner) has shown
+/* When a word was shown: the window manager's ping (_NET_WM_PING),
+ * which GTK answers from its main loop, and the X server's damage
+ * reports of the window, which say when the program drew in it. Pings go
+ * one at a time, each once the one before was answered, so that each
+ * answer is a turn of the program's loop after the one before: all the
+ * pings sent while the program had no time would be answered in one go.
+ * Everything comes on one connection, in the order the X server made it,
+ * so a drawing reported after an answer was asked for after it.
+ *
+ * A word that reached the program before a ping was sent was taken in by
+ * the turn of the loop that answered it (its socket was ready then, and
+ * is read at the priority X events are); the turn after that one did
+ * whatever the word queued; the first drawing after that has the word in
+ * it. A program the machine gave no time (a loaded CI runner) has shown
  * nothing, and a journal can keep nothing it did not see. */
 
 #define MAX_PINGS 4096
+#define MAX_DAMAGES 65536
 
 typedef struct
 {
   Display *display;
   Atom     protocols;
   Atom     ping;
+  int      damage_event;
+  Damage   damage;
   guint    n_sent;
   gint64   sent[MAX_PINGS];
   gint64   answered[MAX_PINGS];
+  /* How many damage reports had come when each ping was answered, and
+   * when each came */
+  guint    damages_before[MAX_PINGS];
+  guint    n_damages;
+  gint64   damaged[MAX_DAMAGES];
 } Pinger;
 
 static Pinger the_pinger;
@@ -512,11 +532,14 @@ static Pinger the_pinger;
 static void
 pinger_init (Pinger *pinger)
 {
+  int damage_error;
+
   memset (pinger, 0, sizeof *pinger);
   pinger->display = XOpenDisplay (NULL);
   g_assert_nonnull (pinger->display);
   pinger->protocols = XInternAtom (pinger->display, "WM_PROTOCOLS", False);
   pinger->ping = XInternAtom (pinger->display, "_NET_WM_PING", False);
+  g_assert_true (XDamageQueryExtension (pinger->display, &pinger->damage_event, &damage_error));
   /* GTK sends the answer to the root window */
   XSelectInput (pinger->display, DefaultRootWindow (pinger->display), SubstructureNotifyMask);
   XFlush (pinger->display);
@@ -531,12 +554,21 @@ pinger_collect (Pinger *pinger)
       unsigned long serial;
 
       XNextEvent (pinger->display, &event);
+      if (event.type == pinger->damage_event + XDamageNotify)
+        {
+          if (pinger->n_damages < MAX_DAMAGES)
+            pinger->damaged[pinger->n_damages++] = g_get_monotonic_time ();
+          continue;
+        }
       if (event.type != ClientMessage || event.xclient.message_type != pinger->protocols ||
           (Atom) event.xclient.data.l[0] != pinger->ping)
         continue;
       serial = (unsigned long) event.xclient.data.l[1];
       if (serial >= 1 && serial <= pinger->n_sent && pinger->answered[serial - 1] == 0)
-        pinger->answered[serial - 1] = g_get_monotonic_time ();
+        {
+          pinger->answered[serial - 1] = g_get_monotonic_time ();
+          pinger->damages_before[serial - 1] = pinger->n_damages;
+        }
     }
 }
 
@@ -560,35 +592,48 @@ pinger_send (Pinger *pinger,
   XFlush (pinger->display);
 }
 
-/* Waits until @until, pinging @window every few milliseconds */
+/* Waits until @until, pinging @window whenever its last ping was
+ * answered, and noting when the window was drawn */
 static void
 pinger_watch (Pinger *pinger,
               Window  window,
               gint64  until)
 {
   pinger->n_sent = 0;
+  pinger->n_damages = 0;
   memset (pinger->answered, 0, sizeof pinger->answered);
+  pinger->damage = XDamageCreate (pinger->display, window, XDamageReportRawRectangles);
+  XFlush (pinger->display);
   while (g_get_monotonic_time () < until)
     {
-      pinger_send (pinger, window);
+      if (pinger->n_sent == 0 || pinger->answered[pinger->n_sent - 1] != 0)
+        pinger_send (pinger, window);
       pinger_collect (pinger);
-      g_usleep (MIN (5000, MAX (until - g_get_monotonic_time (), 0)));
+      g_usleep (MIN (1000, MAX (until - g_get_monotonic_time (), 0)));
     }
   pinger_collect (pinger);
+  XDamageDestroy (pinger->display, pinger->damage);
+  XSync (pinger->display, False);
 }
 
-/* When what reached the program at @time was shown: the loop answered
- * two pings sent after it (one to take the bytes in, one for anything
- * they queued); 0 if it did not before the kill */
+/* When what reached the program at @time was on screen: the program's
+ * loop went round twice after it (the first ping sent after it was
+ * answered, and the next one, sent after that answer), and drew after
+ * that; 0 if it did not before the kill */
 static gint64
 shown_at (const Pinger *pinger,
           gint64        time)
 {
-  guint rounds = 0;
+  for (guint i = 0; i + 1 < pinger->n_sent; i++)
+    if (pinger->sent[i] > time)
+      {
+        guint drawn;
 
-  for (guint i = 0; i < pinger->n_sent; i++)
-    if (pinger->sent[i] > time && pinger->answered[i] != 0 && ++rounds == 2)
-      return pinger->answered[i];
+        if (pinger->answered[i + 1] == 0)
+          return 0;
+        drawn = pinger->damages_before[i + 1];
+        return drawn < pinger->n_damages ? pinger->damaged[drawn] : 0;
+      }
 
   return 0;
 }
@@ -614,6 +659,34 @@ dup_kept_words (const Run    *run,
         break;
       next = word (i);
       g_string_append (text, next);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+/* For a failure: when each word left and was shown, before the kill */
+static char *
+dup_timeline (const Run    *run,
+              const Pinger *pinger,
+              gint64        killed_at)
+{
+  GString *text = g_string_new (NULL);
+  guint answered = 0;
+
+  for (guint i = 0; i < pinger->n_sent; i++)
+    answered += pinger->answered[i] != 0;
+  g_string_append_printf (text, "killed at %" G_GINT64_FORMAT "; %u pings, %u answered, %u drawings;",
+                          killed_at, pinger->n_sent, answered, pinger->n_damages);
+  for (guint i = 0; i < WORDS && run->word_sent[i] != 0 && run->word_sent[i] <= killed_at; i++)
+    {
+      gint64 shown = shown_at (pinger, run->word_sent[i]);
+
+      g_string_append_printf (text, " w%u left %" G_GINT64_FORMAT " ms before the kill, ", i,
+                              (killed_at - run->word_sent[i]) / 1000);
+      if (shown != 0)
+        g_string_append_printf (text, "shown %" G_GINT64_FORMAT " ms before;", (killed_at - shown) / 1000);
+      else
+        g_string_append (text, "not shown;");
     }
 
   return g_string_free (text, FALSE);
@@ -678,8 +751,12 @@ check_store (const char *store_path,
     g_error ("round %d: the question “%s”, which the agent received, is not in the store after the kill",
              round, run->question);
   if (!g_str_has_prefix (answer->str, kept))
-    g_error ("round %d: the store kept “%s” of the answer; “%s” had left and been shown %d ms or more before the kill",
-             round, answer->str, kept, KEEP_MS);
+    {
+      g_autofree char *timeline = dup_timeline (run, &the_pinger, killed_at);
+
+      g_error ("round %d: the store kept “%s” of the answer; “%s” had left and been shown %d ms or more before "
+               "the kill (%s)", round, answer->str, kept, KEEP_MS, timeline);
+    }
   if (!g_str_has_prefix (full, answer->str))
     g_error ("round %d: the store holds “%s”, which the agent never said", round, answer->str);
 
