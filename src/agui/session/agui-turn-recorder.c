@@ -62,7 +62,16 @@ struct _JournalFeed
   gboolean         first;
   /* The turn was saved: what waits is in its rows */
   gboolean         closed;
+  /* When the worker last took a batch (monotonic), for the gap below */
+  gint64           taken_at;
 };
+
+/* The least time between two batches of a turn: a fast stream is not
+ * written an event a transaction (thousands of them for a long answer),
+ * and the worker, not a timer of the main loop, waits it out, so a word
+ * is still in the store this soon after the one before, however busy
+ * the main loop is. Other store jobs wait behind it at most this long. */
+#define JOURNAL_GAP_US (20 * 1000)
 
 static JournalFeed *
 journal_feed_new (void)
@@ -113,6 +122,15 @@ journal_feed_take (gpointer    data,
                    gboolean   *first)
 {
   JournalFeed *feed = data;
+  gint64 wait;
+
+  /* Nothing to wait for when there is nothing to take */
+  g_mutex_lock (&feed->lock);
+  wait = feed->taken_at != 0 && !feed->closed && feed->json->len > 0
+         ? feed->taken_at + JOURNAL_GAP_US - g_get_monotonic_time () : 0;
+  g_mutex_unlock (&feed->lock);
+  if (wait > 0)
+    g_usleep (MIN (wait, JOURNAL_GAP_US));
 
   g_mutex_lock (&feed->lock);
   feed->queued = FALSE;
@@ -120,6 +138,7 @@ journal_feed_take (gpointer    data,
   *first = FALSE;
   if (!feed->closed && feed->json->len > 0)
     {
+      feed->taken_at = g_get_monotonic_time ();
       *event_json = g_steal_pointer (&feed->json);
       feed->json = g_ptr_array_new_with_free_func (g_free);
       *first = feed->first;
