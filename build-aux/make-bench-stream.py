@@ -16,7 +16,9 @@ chat   assistant messages of 200 small text deltas each;
 tools  tool calls with 20 streamed argument deltas and a result;
 state  state deltas on a document that keeps growing: a new member, a
        replace of an older one, an append to a long array, a test;
-mixed  (the default) a message, a tool call and a state delta per turn.
+mixed  (the default) a message, a tool call and a state delta per turn;
+calls  tool calls of one argument delta and a result each, four events a
+       call: 4,000,000 events are a million calls, about 300 MB.
 """
 
 import json
@@ -41,7 +43,7 @@ def main():
 
 
 def write(path, target, workload):
-    if workload not in ("chat", "tools", "state", "mixed"):
+    if workload not in ("chat", "tools", "state", "mixed", "calls"):
         sys.exit(f"make-bench-stream.py: unknown workload '{workload}'")
     count = 0
 
@@ -72,6 +74,14 @@ def write(path, target, workload):
             emit({"type": "TOOL_CALL_RESULT", "messageId": f"t{turn}", "toolCallId": call,
                   "content": "ok"})
 
+        def call(turn):
+            call = f"tc{turn}"
+            emit({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "lookup"})
+            emit({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"query":"item %d"}' % turn})
+            emit({"type": "TOOL_CALL_END", "toolCallId": call})
+            emit({"type": "TOOL_CALL_RESULT", "messageId": f"t{turn}", "toolCallId": call,
+                  "content": "found %d" % turn})
+
         def state_delta(turn):
             emit({"type": "STATE_DELTA", "delta": [
                 {"op": "add", "path": f"/keys/k{turn}", "value": {"n": turn, "tag": "new"}},
@@ -92,6 +102,8 @@ def write(path, target, workload):
                 tool_call(turn, None)
             elif workload == "state":
                 state_delta(turn)
+            elif workload == "calls":
+                call(turn)
             else:
                 parent = message(turn)
                 tool_call(turn, parent)

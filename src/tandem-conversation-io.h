@@ -25,10 +25,22 @@ typedef enum
   TANDEM_EXPORT_JSON,
 } TandemExportFormat;
 
+/**
+ * TandemConversationProgressFunc:
+ * @fraction: the share done, from 0 to 1, or -1 when it is not known
+ * @user_data: the data given with the function
+ *
+ * Said on the main thread while an import or export runs.
+ */
+typedef void (*TandemConversationProgressFunc) (double   fraction,
+                                                gpointer user_data);
+
 void      tandem_conversation_export_async  (AguiSessionStore     *store,
                                              const char           *thread_id,
                                              TandemExportFormat    format,
                                              GFile                *file,
+                                             TandemConversationProgressFunc progress,
+                                             gpointer              progress_data,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
@@ -36,6 +48,8 @@ gboolean  tandem_conversation_export_finish (GAsyncResult         *result,
                                              GError              **error);
 void      tandem_conversation_import_async  (AguiSessionStore     *store,
                                              GFile                *file,
+                                             TandemConversationProgressFunc progress,
+                                             gpointer              progress_data,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);

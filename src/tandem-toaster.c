@@ -526,6 +526,42 @@ tandem_toaster_add (TandemToaster *self,
     tandem_toaster_show_next (self);
 }
 
+/**
+ * tandem_toaster_withdraw:
+ * @self: a toaster
+ * @toast: a toast given to tandem_toaster_add()
+ *
+ * Takes @toast down as adw_toast_dismiss() would, wherever it is: not
+ * shown yet, it never is; shown, it hides as after a click.
+ */
+void
+tandem_toaster_withdraw (TandemToaster *self,
+                         AdwToast      *toast)
+{
+  GList *link;
+
+  g_return_if_fail (TANDEM_IS_TOASTER (self));
+  g_return_if_fail (ADW_IS_TOAST (toast));
+
+  if (!self->queues_itself)
+    {
+      adw_toast_dismiss (toast);
+      return;
+    }
+
+  if ((link = g_queue_find (&self->queue, toast)) != NULL)
+    {
+      g_queue_delete_link (&self->queue, link);
+      g_signal_emit_by_name (toast, "dismissed");
+      g_object_unref (toast);
+      return;
+    }
+
+  /* The copy's dismissal is held back while it still comes in */
+  if (self->current != NULL && self->current->toast == toast && self->current->phase != PHASE_HIDING)
+    adw_toast_dismiss (self->current->shown);
+}
+
 /* Whether the toaster queues toasts itself (libadwaita older than 1.3) or
  * hands them straight to the host. */
 gboolean

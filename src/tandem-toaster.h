@@ -16,6 +16,8 @@ G_DECLARE_FINAL_TYPE (TandemToaster, tandem_toaster, TANDEM, TOASTER, GObject)
 TandemToaster *tandem_toaster_new               (GtkWidget     *host);
 void           tandem_toaster_add               (TandemToaster *self,
                                                  AdwToast      *toast);
+void           tandem_toaster_withdraw          (TandemToaster *self,
+                                                 AdwToast      *toast);
 gboolean       tandem_toaster_get_queues_itself (TandemToaster *self);
 void           tandem_toaster_set_queues_itself (TandemToaster *self,
                                                  gboolean       queues_itself);

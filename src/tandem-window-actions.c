@@ -529,17 +529,123 @@ _tandem_window_flush_pending_deletes (TandemWindow *self)
     }
 }
 
+/* An import or export that takes a while is shown, so that the person
+ * knows it runs and can stop it: a toast after a second, with how far
+ * it got where that is known, and a Cancel button. A quick one shows
+ * nothing until it is done. */
+#define TRANSFER_QUIET_TICKS 5
+
+typedef struct
+{
+  GWeakRef      window;
+  GCancellable *cancellable;
+  gulong        window_cancelled_id;
+  GCancellable *window_cancellable;
+  char         *busy_title;
+  AdwToast     *toast;
+  guint         ticks;
+} Transfer;
+
+static void
+transfer_end (Transfer *transfer)
+{
+  g_autoptr(TandemWindow) window = g_weak_ref_get (&transfer->window);
+
+  if (transfer->toast != NULL && window != NULL && window->toaster != NULL)
+    tandem_toaster_withdraw (window->toaster, transfer->toast);
+  g_clear_object (&transfer->toast);
+  g_cancellable_disconnect (transfer->window_cancellable, transfer->window_cancelled_id);
+  g_clear_object (&transfer->window_cancellable);
+  g_clear_object (&transfer->cancellable);
+  g_weak_ref_clear (&transfer->window);
+  g_free (transfer->busy_title);
+  g_free (transfer);
+}
+
+static void
+on_transfer_window_cancelled_cb (GCancellable *window_cancellable,
+                                 gpointer      user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static void
+on_transfer_cancel_clicked_cb (AdwToast *toast,
+                               gpointer  user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static void
+on_transfer_progress_cb (double   fraction,
+                         gpointer user_data)
+{
+  Transfer *transfer = user_data;
+  g_autoptr(TandemWindow) window = NULL;
+  g_autofree char *title = NULL;
+
+  if (++transfer->ticks < TRANSFER_QUIET_TICKS || g_cancellable_is_cancelled (transfer->cancellable))
+    return;
+
+  if (fraction >= 0.0)
+    /* Translators: an import under way; %s says what, %d how far it is */
+    title = g_strdup_printf (_("%s %d%%"), transfer->busy_title, (int) (fraction * 100));
+  else
+    title = g_strdup (transfer->busy_title);
+
+  if (transfer->toast != NULL)
+    {
+      adw_toast_set_title (transfer->toast, title);
+      return;
+    }
+
+  if (!(window = g_weak_ref_get (&transfer->window)) || window->toaster == NULL)
+    return;
+
+  transfer->toast = adw_toast_new (title);
+  adw_toast_set_timeout (transfer->toast, 0);
+  adw_toast_set_button_label (transfer->toast, _("_Cancel"));
+  g_signal_connect_object (transfer->toast, "button-clicked", G_CALLBACK (on_transfer_cancel_clicked_cb),
+                           transfer->cancellable, 0);
+  tandem_toaster_add (window->toaster, g_object_ref (transfer->toast));
+}
+
+static Transfer *
+transfer_new (TandemWindow *self,
+              char         *busy_title)
+{
+  Transfer *transfer = g_new0 (Transfer, 1);
+
+  g_weak_ref_init (&transfer->window, self);
+  transfer->busy_title = busy_title;
+  /* Its own, so Cancel stops this one; closing the window stops all */
+  transfer->cancellable = g_cancellable_new ();
+  transfer->window_cancellable = g_object_ref (self->cancellable);
+  transfer->window_cancelled_id = g_cancellable_connect (self->cancellable, G_CALLBACK (on_transfer_window_cancelled_cb),
+                                                         transfer->cancellable, NULL);
+
+  return transfer;
+}
+
 static void
 on_export_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(TandemWindow) self = user_data;
+  Transfer *transfer = user_data;
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&transfer->window);
   g_autoptr(GError) error = NULL;
+  gboolean done = tandem_conversation_export_finish (result, &error);
 
-  if (!tandem_conversation_export_finish (result, &error))
+  transfer_end (transfer);
+  if (self == NULL)
+    return;
+
+  if (!done)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, _("Export cancelled"));
+      else
         _tandem_window_show_error_dialog (self, _("Could Not Export the Conversation"), error->message);
       return;
     }
@@ -561,6 +667,9 @@ tandem_window_export_to_file (TandemWindow       *self,
                               TandemExportFormat  format,
                               GFile              *file)
 {
+  Transfer *transfer;
+  g_autofree char *name = NULL;
+
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
@@ -570,8 +679,12 @@ tandem_window_export_to_file (TandemWindow       *self,
       return;
     }
 
-  tandem_conversation_export_async (self->store, agui_agent_session_get_thread_id (self->session),
-                                    format, file, self->cancellable, on_export_done_cb, g_object_ref (self));
+  name = g_file_get_basename (file);
+  /* Translators: %s is the file's name */
+  transfer = transfer_new (self, g_strdup_printf (_("Exporting to “%s”…"), name));
+  tandem_conversation_export_async (self->store, agui_agent_session_get_thread_id (self->session), format, file,
+                                    on_transfer_progress_cb, transfer, transfer->cancellable,
+                                    on_export_done_cb, transfer);
 }
 
 static void
@@ -579,13 +692,20 @@ on_import_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(TandemWindow) self = user_data;
+  Transfer *transfer = user_data;
+  g_autoptr(TandemWindow) self = g_weak_ref_get (&transfer->window);
   g_autoptr(GError) error = NULL;
   g_autofree char *thread_id = tandem_conversation_import_finish (result, &error);
 
+  transfer_end (transfer);
+  if (self == NULL)
+    return;
+
   if (thread_id == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tandem_window_show_toast (self, _("Import cancelled"));
+      else
         _tandem_window_show_error_dialog (self, _("Could Not Import the Conversation"), error->message);
       return;
     }
@@ -607,6 +727,9 @@ void
 tandem_window_import_file (TandemWindow *self,
                            GFile        *file)
 {
+  Transfer *transfer;
+  g_autofree char *name = NULL;
+
   g_return_if_fail (TANDEM_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
@@ -616,7 +739,11 @@ tandem_window_import_file (TandemWindow *self,
       return;
     }
 
-  tandem_conversation_import_async (self->store, file, self->cancellable, on_import_done_cb, g_object_ref (self));
+  name = g_file_get_basename (file);
+  /* Translators: %s is the file's name */
+  transfer = transfer_new (self, g_strdup_printf (_("Importing “%s”…"), name));
+  tandem_conversation_import_async (self->store, file, on_transfer_progress_cb, transfer, transfer->cancellable,
+                                    on_import_done_cb, transfer);
 }
 
 /**

@@ -11,8 +11,10 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "agui-session-store-db-private.h"
 #include "agui-test-server.h"
 #include "tandem-application.h"
+#include "tandem-conversation-io.h"
 #include "tandem-attachment-tray.h"
 #include "tandem-media-view.h"
 #include "tandem-window.h"
@@ -727,7 +729,7 @@ test_import_menu (Fixture       *f,
   g_file_set_contents (bad_path, "{\"not\": \"an export\"", -1, &error);
   g_assert_no_error (error);
   tandem_window_import_file (f->window, bad);
-  g_assert_true (wait_for_error_dialog ("is not a Tandem export: it is not valid JSON"));
+  g_assert_true (wait_for_error_dialog ("could not be imported: it is not valid JSON"));
   g_assert_cmpuint (count_threads (), ==, threads + 1);
 }
 
@@ -824,6 +826,234 @@ test_export_folder (Fixture       *f,
   g_settings_reset (settings, "export-folder");
 }
 
+/* An export of @count messages (@count / 2 question and answer turns of
+ * about 800 bytes a message), as Tandem writes one, in @path; returns
+ * its size */
+static gsize
+write_long_export (const char *path,
+                   guint       count)
+{
+  g_autoptr(GString) json = g_string_new ("{\"format\":\"tandem-thread\",\"version\":1,"
+                                          "\"thread\":{\"title\":\"Long\",\"agent\":null},\"messages\":[");
+  g_autoptr(GString) events = g_string_new ("");
+  g_autofree char *said = NULL;
+  g_autoptr(GError) error = NULL;
+
+  said = g_strnfill (640, 'w');
+  for (guint turn = 0; turn < count / 2; turn++)
+    {
+      g_autofree char *asked = g_strdup_printf ("Question %u: what comes next in this long conversation?", turn);
+
+      g_string_append_printf (json, "%s{\"id\":\"q%u\",\"role\":\"user\",\"content\":\"%s\"},"
+                              "{\"id\":\"a%u\",\"role\":\"assistant\",\"content\":\"%s\"}",
+                              turn > 0 ? "," : "", turn, asked, turn, said);
+      g_string_append_printf (events,
+                              "%s{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"q%u\",\"role\":\"user\"},"
+                              "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"q%u\",\"delta\":\"%s\"},"
+                              "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"q%u\"},"
+                              "{\"type\":\"RUN_STARTED\",\"threadId\":\"long\",\"runId\":\"r%u\"},"
+                              "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a%u\",\"role\":\"assistant\"},"
+                              "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a%u\",\"delta\":\"%s\"},"
+                              "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a%u\"},"
+                              "{\"type\":\"RUN_FINISHED\",\"threadId\":\"long\",\"runId\":\"r%u\"}",
+                              turn > 0 ? "," : "", turn, turn, asked, turn, turn, turn, turn, said, turn, turn);
+    }
+  g_string_append (json, "],\"state\":null,\"pendingInterrupts\":[],\"events\":[");
+  g_string_append_len (json, events->str, events->len);
+  g_string_append (json, "]}");
+  g_assert_true (g_file_set_contents (path, json->str, json->len, &error));
+  g_assert_no_error (error);
+
+  return json->len;
+}
+
+static gsize
+status_bytes (const char *field)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, field);
+  g_assert_nonnull (line);
+
+  return g_ascii_strtoull (line + strlen (field), NULL, 10) * 1024;
+}
+
+/* The peak resident size starts again from what is resident now (Linux
+ * since 4.0); returns that */
+static gsize
+reset_peak (void)
+{
+  FILE *clear = fopen ("/proc/self/clear_refs", "w");
+
+  if (clear == NULL || fputs ("5", clear) < 0 || fclose (clear) != 0)
+    g_test_skip ("The peak resident size cannot be reset here");
+
+  return status_bytes ("VmRSS:");
+}
+
+static void
+test_large (Fixture       *f,
+            gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *path = g_build_filename (f->dir, "long.json", NULL);
+  g_autofree char *out_path = g_build_filename (f->dir, "long-again.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) out = g_file_new_for_path (out_path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *thread_id = NULL;
+  g_autofree char *written = NULL;
+  gsize size, base, peak, written_size;
+
+  g_test_summary ("A 10,000-message conversation is imported in a few times its file's room, and exported in less than it");
+
+  size = write_long_export (path, 10000);
+  base = reset_peak ();
+  if (g_test_failed () || g_test_get_path () == NULL)
+    return;
+
+  tandem_conversation_import_async (store, file, NULL, NULL, NULL, agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 120000);
+  thread_id = tandem_conversation_import_finish (result, &error);
+  g_assert_no_error (error);
+  peak = status_bytes ("VmHWM:") - base;
+  g_test_message ("import: %.1f MB more at the peak for %.1f MB of file (%.2f times)",
+                  peak / 1e6, size / 1e6, (double) peak / size);
+  /* Read whole and parsed to a tree, it took 12 times */
+  g_assert_cmpuint (peak, <=, 5 * size);
+  g_clear_object (&result);
+
+  base = reset_peak ();
+  tandem_conversation_export_async (store, thread_id, TANDEM_EXPORT_JSON, out, NULL, NULL, NULL,
+                                    agui_test_store_result_cb, &result);
+  agui_test_wait_for_result (&result, 120000);
+  g_assert_true (tandem_conversation_export_finish (result, &error));
+  g_assert_no_error (error);
+  peak = status_bytes ("VmHWM:") - base;
+  g_test_message ("export: %.1f MB more at the peak for %.1f MB of file (%.2f times)",
+                  peak / 1e6, size / 1e6, (double) peak / size);
+  /* A row and a buffer at a time: the whole text alone would be more */
+  g_assert_cmpuint (peak, <=, size);
+
+  g_assert_true (g_file_get_contents (out_path, &written, &written_size, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (written_size, >=, size);
+  g_assert_nonnull (strstr (written, "\"id\" : \"a4999\""));
+}
+
+typedef struct
+{
+  GMutex   mutex;
+  GCond    cond;
+  gboolean open;
+} Gate;
+
+/* Holds the store's worker until the gate opens: what is asked of the
+ * store meanwhile waits behind it */
+static void
+wait_at_gate (AguiSessionStore *store,
+              GTask            *task,
+              gpointer          data)
+{
+  Gate *gate = data;
+
+  g_mutex_lock (&gate->mutex);
+  while (!gate->open)
+    g_cond_wait (&gate->cond, &gate->mutex);
+  g_mutex_unlock (&gate->mutex);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+open_gate (Gate *gate)
+{
+  g_mutex_lock (&gate->mutex);
+  gate->open = TRUE;
+  g_cond_signal (&gate->cond);
+  g_mutex_unlock (&gate->mutex);
+}
+
+static void
+cancel_on_progress (double   fraction,
+                    gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static guint
+count_files (const char *dir_path)
+{
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+
+  return n;
+}
+
+static void
+test_export_cancelled (Fixture       *f,
+                       gconstpointer  data)
+{
+  AguiSessionStore *store = tandem_application_get_store (app);
+  g_autofree char *kept_path = g_build_filename (f->dir, "kept.json", NULL);
+  g_autofree char *new_path = g_build_filename (f->dir, "new.json", NULL);
+  const char *paths[] = { kept_path, new_path };
+  g_autoptr(GError) error = NULL;
+  const char *thread_id;
+
+  g_test_summary ("An export cancelled once the file is open leaves the file there as it was, and no new one");
+
+  send_and_finish (f, "Exported halfway",
+                   agui_test_response_new_events (RS ("r1"), TEXT ("m1", "Answered."), RF ("r1"), NULL));
+  thread_id = agui_agent_session_get_thread_id (f->session);
+  g_assert_true (g_file_set_contents (kept_path, "old", -1, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GAsyncResult) gated = NULL;
+      g_autoptr(GAsyncResult) result = NULL;
+      Gate gate = { 0, };
+
+      g_mutex_init (&gate.mutex);
+      g_cond_init (&gate.cond);
+      _agui_session_store_start_job (store, NULL, agui_test_store_result_cb, &gated, wait_at_gate,
+                                     wait_at_gate, &gate, NULL);
+      /* The progress starts once the file is open and the export is
+       * asked of the store, which the gate holds */
+      tandem_conversation_export_async (store, thread_id, TANDEM_EXPORT_JSON, file, cancel_on_progress, cancellable,
+                                        cancellable, agui_test_store_result_cb, &result);
+      agui_test_wait_until (g_cancellable_is_cancelled (cancellable), "the export was under way");
+      open_gate (&gate);
+      agui_test_wait_for_result (&result, TIMEOUT_MS);
+      agui_test_wait_for_result (&gated, TIMEOUT_MS);
+      g_mutex_clear (&gate.mutex);
+      g_cond_clear (&gate.cond);
+
+      g_assert_false (tandem_conversation_export_finish (result, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_clear_error (&error);
+      /* The replacement's temporary file, or the new one, goes */
+      agui_test_wait_until (count_files (f->dir) == 1, "only the file that was there is left");
+    }
+
+  {
+    g_autofree char *kept = NULL;
+
+    g_assert_true (g_file_get_contents (kept_path, &kept, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (kept, ==, "old");
+    g_assert_false (g_file_test (new_path, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -844,6 +1074,8 @@ main (int   argc,
   ADD ("import-menu", test_import_menu);
   ADD ("export-folder", test_export_folder);
   ADD ("drop", test_drop);
+  ADD ("large", test_large);
+  ADD ("export-cancelled", test_export_cancelled);
 #undef ADD
 
   result = g_test_run ();

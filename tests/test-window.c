@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 #include <sqlite3.h>
+#include <time.h>
 
 #include "agui-session-store-private.h"
 #include "agui-test-server.h"
@@ -1869,48 +1870,129 @@ shows_markdown_containing (TandemWindow *window,
   return FALSE;
 }
 
+/* Each case runs three times, each in a new window talking to a new
+ * server, and fails when the best of the three misses a frame: the
+ * longest stretch of the main thread's own work (its CPU time, so that
+ * other processes on a shared machine do not count). One noisy run does
+ * not fail a case; a stall the code causes is in all three. */
+#define BENCH_RUNS 3
+#define FRAME_BUDGET_US (16 * 1000)
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* A source due every millisecond: while the loop waits it runs on time;
+ * while a handler, a layout or a frame holds the loop it cannot, and the
+ * main thread's CPU time between two of its runs is the work that held
+ * the loop. */
 typedef struct
 {
   gint64 last;
+  gint64 last_cpu;
   gint64 longest;
-  guint  ticks;
+  gint64 longest_cpu;
+  guint  probes;
+  guint  id;
 } Stalls;
 
 static gboolean
-on_tick_cb (GtkWidget     *widget,
-            GdkFrameClock *clock,
-            gpointer       user_data)
+on_stall_probe_cb (gpointer user_data)
 {
   Stalls *stalls = user_data;
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_us ();
 
   if (stalls->last != 0)
-    stalls->longest = MAX (stalls->longest, now - stalls->last);
+    {
+      stalls->longest = MAX (stalls->longest, now - stalls->last);
+      stalls->longest_cpu = MAX (stalls->longest_cpu, cpu - stalls->last_cpu);
+    }
   stalls->last = now;
-  stalls->ticks++;
-
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-on_idle_probe_cb (gpointer user_data)
-{
-  Stalls *stalls = user_data;
-
-  on_tick_cb (NULL, NULL, stalls);
+  stalls->last_cpu = cpu;
+  stalls->probes++;
 
   return G_SOURCE_CONTINUE;
 }
 
 static void
-test_perf_stream (Fixture       *f,
-                  gconstpointer  data)
+stalls_start (Stalls *stalls)
+{
+  *stalls = (Stalls) { 0, };
+  /* At the default priority, as this benchmark always probed: above
+   * the window's own sources, a probe due every millisecond on a loaded
+   * machine would take turns from the frames the scroll waits for */
+  stalls->id = g_timeout_add (1, on_stall_probe_cb, stalls);
+}
+
+/* From now on, the stalls are counted afresh */
+static void
+stalls_reset (Stalls *stalls)
+{
+  stalls->longest = 0;
+  stalls->longest_cpu = 0;
+}
+
+static void
+stalls_stop (Stalls *stalls)
+{
+  g_clear_handle_id (&stalls->id, g_source_remove);
+}
+
+/* Fails the case if the best of its runs, @best_us of the main thread's
+ * work, is over a frame */
+static void
+bench_check_budget (const char *what,
+                    gint64      best_us)
+{
+  g_test_minimized_result (best_us / 1000.0, "%s: longest stall %.1f ms (best of %d)",
+                           what, best_us / 1000.0, BENCH_RUNS);
+  g_print ("# budget: %s: longest stall %.1f ms of CPU, best of %d runs (budget %.0f ms)%s\n",
+           what, best_us / 1000.0, BENCH_RUNS, FRAME_BUDGET_US / 1000.0,
+           best_us > FRAME_BUDGET_US ? ": OVER BUDGET" : "");
+  if (best_us > FRAME_BUDGET_US)
+    g_test_fail_printf ("%s: the longest stall, %.1f ms of the main thread's work at best in %d runs, "
+                        "is over the %.0f ms budget", what, best_us / 1000.0, BENCH_RUNS, FRAME_BUDGET_US / 1000.0);
+}
+
+/* A new window, session and server for the next run: a server's count
+ * of requests is its own run's */
+static void
+bench_next_run (Fixture *f)
+{
+  fixture_tear_down (f, NULL);
+  fixture_set_up (f, NULL);
+}
+
+/* Each send reaches the server once; if not, what did */
+static void
+assert_one_request (Fixture *f)
+{
+  for (guint i = 0; i < agui_test_server_get_n_requests (f->server); i++)
+    {
+      const AguiTestRequest *request = agui_test_server_get_request (f->server, i);
+      gsize size = request->body != NULL ? g_bytes_get_size (request->body) : 0;
+      g_autofree char *body = size > 0 ? g_strndup (g_bytes_get_data (request->body, NULL), MIN (size, 300)) : NULL;
+
+      g_test_message ("request %u: %s %s %s", i, request->method, request->path, body != NULL ? body : "");
+    }
+  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+}
+
+/* One send of a 10,000-delta answer; returns the longest stall of the
+ * main thread's work while it streamed */
+static gint64
+bench_stream_once (Fixture *f)
 {
   AguiTestResponse *response;
-  Stalls stalls = { 0, };
+  Stalls stalls;
   gint64 start, first, first_stall;
-  guint tick_id;
-  guint idle_id;
   AguiTranscript *transcript;
   g_autofree char *last_word = NULL;
 
@@ -1927,8 +2009,7 @@ test_perf_stream (Fixture       *f,
   agui_test_response_append_event_json (response, RF ("r1"));
   agui_test_server_push_response (f->server, response);
 
-  tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (f->window), on_tick_cb, &stalls, NULL);
-  idle_id = g_timeout_add (1, on_idle_probe_cb, &stalls);
+  stalls_start (&stalls);
   start = g_get_monotonic_time ();
   send_by_enter (f, "Stream a lot");
 
@@ -1938,38 +2019,56 @@ test_perf_stream (Fixture       *f,
   transcript = agui_agent_session_get_transcript (tandem_window_get_session (f->window));
   agui_test_wait_until (agui_transcript_get_n_ag_ui_messages (transcript) >= 2, "the first delta of the answer arrived");
   first = g_get_monotonic_time () - start;
-  first_stall = stalls.longest;
-  stalls.longest = 0;
+  first_stall = stalls.longest_cpu;
+  stalls_reset (&stalls);
 
   agui_test_wait_for_exchange (f->session);
-  gtk_widget_remove_tick_callback (GTK_WIDGET (f->window), tick_id);
-  g_source_remove (idle_id);
+  stalls_stop (&stalls);
 
   last_word = g_strdup_printf ("word%u", 9999);
   agui_test_wait_until (tandem_test_find_label (f->window, "Stream a lot") != NULL, "the person's message was shown");
-  g_assert_cmpuint (agui_test_server_get_n_requests (f->server), ==, 1);
+  assert_one_request (f);
   g_assert_cmpuint (agui_transcript_get_n_ag_ui_messages (transcript), ==, 2);
   agui_test_wait_until (shows_markdown_containing (f->window, last_word), "the answer showed its last delta");
 
-  g_test_minimized_result ((g_get_monotonic_time () - start) / 1000.0,
-                           "10000 deltas streamed in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
-  g_test_minimized_result (stalls.longest / 1000.0, "longest main loop stall while streaming %.1f ms", stalls.longest / 1000.0);
-  g_print ("# stream: 10000 deltas in %.1f ms; first delta after %.1f ms (longest stall until then %.1f ms); "
-           "longest stall while streaming %.1f ms over %u probes\n",
+  g_print ("# stream: 10000 deltas in %.1f ms; first delta after %.1f ms (longest stall until then %.1f ms of CPU); "
+           "longest stall while streaming %.1f ms of CPU (%.1f ms of wall time) over %u probes\n",
            (g_get_monotonic_time () - start) / 1000.0, first / 1000.0, first_stall / 1000.0,
-           stalls.longest / 1000.0, stalls.ticks);
+           stalls.longest_cpu / 1000.0, stalls.longest / 1000.0, stalls.probes);
+
+  return stalls.longest_cpu;
 }
 
 static void
-test_perf_scroll (Fixture       *f,
+test_perf_stream (Fixture       *f,
                   gconstpointer  data)
+{
+  gint64 best = G_MAXINT64;
+
+  for (guint run = 0; run < BENCH_RUNS; run++)
+    {
+      /* Not in MIN (), which would run it twice */
+      gint64 longest;
+
+      if (run > 0)
+        bench_next_run (f);
+      longest = bench_stream_once (f);
+      best = MIN (best, longest);
+    }
+
+  bench_check_budget ("10000 deltas into the window", best);
+}
+
+/* Walks 10,000 loaded messages top to bottom; returns the longest stall
+ * of the main thread's work on the way */
+static gint64
+bench_scroll_once (Fixture *f)
 {
   g_autoptr(JsonArray) messages = json_array_new ();
   g_autoptr(GError) error = NULL;
   GtkAdjustment *adjustment;
-  Stalls stalls = { 0, };
+  Stalls stalls;
   gint64 start;
-  guint idle_id;
   guint steps = 0;
 
   for (guint i = 0; i < 10000; i++)
@@ -1994,7 +2093,7 @@ test_perf_scroll (Fixture       *f,
 
   /* Walk the whole transcript, top to bottom, a few rows at a time, the
    * way a person dragging the scrollbar would bring rows into view. */
-  idle_id = g_timeout_add (1, on_idle_probe_cb, &stalls);
+  stalls_start (&stalls);
   start = g_get_monotonic_time ();
   for (guint row = 0; row < 10000; row += 20)
     {
@@ -2005,16 +2104,37 @@ test_perf_scroll (Fixture       *f,
       tandem_test_wait_for_frame (f->window);
       steps++;
     }
-  g_source_remove (idle_id);
+  stalls_stop (&stalls);
   g_assert_cmpuint (steps, ==, 500);
   agui_test_wait_until (gtk_adjustment_get_value (adjustment) >=
                           gtk_adjustment_get_upper (adjustment) - 2 * gtk_adjustment_get_page_size (adjustment),
                         "the walk reached the end of the transcript");
   agui_test_wait_until (shows_markdown_containing (f->window, "Message 9999 "), "the last message was shown");
 
-  g_print ("# scroll: %u jumps over 10000 rows in %.1f ms, longest stall %.1f ms\n",
-           steps, (g_get_monotonic_time () - start) / 1000.0, stalls.longest / 1000.0);
-  g_test_minimized_result (stalls.longest / 1000.0, "longest stall while scrolling %.1f ms", stalls.longest / 1000.0);
+  g_print ("# scroll: %u jumps over 10000 rows in %.1f ms, longest stall %.1f ms of CPU (%.1f ms of wall time)\n",
+           steps, (g_get_monotonic_time () - start) / 1000.0, stalls.longest_cpu / 1000.0, stalls.longest / 1000.0);
+
+  return stalls.longest_cpu;
+}
+
+static void
+test_perf_scroll (Fixture       *f,
+                  gconstpointer  data)
+{
+  gint64 best = G_MAXINT64;
+
+  for (guint run = 0; run < BENCH_RUNS; run++)
+    {
+      /* Not in MIN (), which would run it twice */
+      gint64 longest;
+
+      if (run > 0)
+        bench_next_run (f);
+      longest = bench_scroll_once (f);
+      best = MIN (best, longest);
+    }
+
+  bench_check_budget ("scrolling 10000 messages", best);
 }
 
 int

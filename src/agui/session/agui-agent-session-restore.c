@@ -177,6 +177,7 @@ restore_finish (AguiAgentSession *self,
 {
   JsonObject *snapshot = restore->snapshot;
   const char *status;
+  const char *snapshot_id;
 
   if (snapshot == NULL)
     return;
@@ -209,18 +210,33 @@ restore_finish (AguiAgentSession *self,
       _agui_reducer_set_run_state (self->reducer, failed);
     }
 
-  /* A damaged latest snapshot is skipped on reading; the next turn must
-   * still not reuse its index. */
-  _agui_turn_recorder_restore (self->recorder,
-                               json_object_get_string_member_with_default (snapshot, "id", NULL),
-                               MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
-                                    (guint) MAX (0, restore->turn_count)));
-
   /* A thread that forked replays as its branches one after the other;
-   * the snapshots say what each held. */
+   * the snapshots say what each held. The last one is the recorder's
+   * (restore_recorder()) */
+  snapshot_id = json_object_get_string_member_with_default (snapshot, "id", NULL);
   if (restore->snapshots != NULL)
-    _agui_transcript_restore_branches (self->transcript, restore->snapshots,
-                                       _agui_turn_recorder_get_last_snapshot_id (self->recorder));
+    _agui_transcript_restore_branches (self->transcript, restore->snapshots, snapshot_id);
+}
+
+/* The recorder's part of a restore, on the session's own thread: it
+ * notifies the session's properties */
+static void
+restore_recorder (AguiAgentSession *self,
+                  Restore          *restore)
+{
+  JsonObject *snapshot = restore->snapshot;
+
+  if (snapshot != NULL)
+    /* A damaged latest snapshot is skipped on reading; the next turn must
+     * still not reuse its index. */
+    _agui_turn_recorder_restore (self->recorder,
+                                 json_object_get_string_member_with_default (snapshot, "id", NULL),
+                                 MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
+                                      (guint) MAX (0, restore->turn_count)));
+
+  if (restore->journal != NULL && restore->journal->len > 0)
+    _agui_turn_recorder_adopt_journals (self->recorder, restore->journal,
+                                        (const char * const *) restore->journal_ids);
 }
 
 /* A crash cut a turn short: what its journal kept is drawn as it was
@@ -257,9 +273,6 @@ restore_journal (AguiAgentSession *self,
       _agui_reducer_fail (self->reducer, error);
       _agui_transcript_mark_attempt (self->transcript, attempt, AGUI_ATTEMPT_FAILED);
     }
-
-  _agui_turn_recorder_adopt_journals (self->recorder, restore->journal,
-                                      (const char * const *) restore->journal_ids);
 }
 
 gboolean
@@ -278,6 +291,7 @@ _agui_agent_session_restore (AguiAgentSession  *self,
   restore_fold (self, restore, NULL);
   restore_finish (self, restore);
   restore_journal (self, restore);
+  restore_recorder (self, restore);
   restore_free (restore);
 
   return TRUE;
@@ -321,6 +335,12 @@ restore_fold_in_thread (GTask        *fold,
       return;
     }
 
+  /* Here too, not on the main loop: a turn a crash cut short is folded
+   * from its journal (20,000 messages held it 90 ms), and the snapshot's
+   * local state is laid on every record */
+  restore_finish (self, restore);
+  restore_journal (self, restore);
+
   g_task_return_boolean (fold, TRUE);
 }
 
@@ -340,8 +360,7 @@ on_restore_folded (GObject      *object,
       return;
     }
 
-  restore_finish (self, restore);
-  restore_journal (self, restore);
+  restore_recorder (self, restore);
   restore_done (task, NULL);
 }
 

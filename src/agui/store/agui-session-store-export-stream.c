@@ -497,3 +497,81 @@ agui_session_store_export_to_stream (AguiSessionStore  *self,
 
   return written;
 }
+
+typedef struct
+{
+  char          *thread_id;
+  GOutputStream *stream;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_free (job->thread_id);
+  g_clear_object (&job->stream);
+  g_free (job);
+}
+
+static void
+export_to_stream_job (AguiSessionStore *self,
+                      GTask            *task,
+                      gpointer          data)
+{
+  ExportJob *job = data;
+  GError *error = NULL;
+  gboolean written = agui_session_store_export_to_stream (self, job->thread_id, job->stream,
+                                                          g_task_get_cancellable (task), &error);
+
+  _agui_session_store_return_boolean (task, written, error);
+}
+
+/**
+ * agui_session_store_export_to_stream_async:
+ * @self: a session store
+ * @thread_id: a thread's id
+ * @stream: where to write it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once it is written
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.export_to_stream] on the store's worker,
+ * after the turns written before. @stream is written there and must not
+ * be used until @callback is called; it is not closed.
+ */
+void
+agui_session_store_export_to_stream_async (AguiSessionStore    *self,
+                                           const char          *thread_id,
+                                           GOutputStream       *stream,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  ExportJob *job;
+
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (thread_id != NULL);
+  g_return_if_fail (G_IS_OUTPUT_STREAM (stream));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = g_new0 (ExportJob, 1);
+  job->thread_id = g_strdup (thread_id);
+  job->stream = g_object_ref (stream);
+  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_export_to_stream_async,
+                                 export_to_stream_job, job, (GDestroyNotify) export_job_free);
+}
+
+/**
+ * agui_session_store_export_to_stream_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE once the export is written
+ */
+gboolean
+agui_session_store_export_to_stream_finish (AguiSessionStore  *self,
+                                            GAsyncResult      *result,
+                                            GError           **error)
+{
+  return _agui_session_store_finish_boolean (self, result, agui_session_store_export_to_stream_async, error);
+}

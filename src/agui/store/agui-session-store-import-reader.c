@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-json-private.h"
+#include "agui-session-store-db-private.h"
 #include "agui-session-store-import-private.h"
 #include "agui-session-store-private.h"
 
@@ -361,4 +362,58 @@ agui_session_store_import_stream (AguiSessionStore  *self,
   reader_clear (&reader);
 
   return _agui_import_finish (import, self, error);
+}
+
+static void
+import_stream_job (AguiSessionStore *self,
+                   GTask            *task,
+                   gpointer          data)
+{
+  GError *error = NULL;
+  char *thread_id = agui_session_store_import_stream (self, data, g_task_get_cancellable (task), &error);
+
+  _agui_session_store_return_pointer (task, thread_id, g_free, error);
+}
+
+/**
+ * agui_session_store_import_stream_async:
+ * @self: a session store
+ * @stream: an export, as [method@Agui.SessionStore.export_to_stream] writes
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the new thread's id
+ * @user_data: data for @callback
+ *
+ * [method@Agui.SessionStore.import_stream] on the store's worker, in
+ * order with the writes asked for before. @stream is read there and
+ * must not be used until @callback is called; it is not closed.
+ */
+void
+agui_session_store_import_stream_async (AguiSessionStore    *self,
+                                        GInputStream        *stream,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (AGUI_IS_SESSION_STORE (self));
+  g_return_if_fail (G_IS_INPUT_STREAM (stream));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  _agui_session_store_start_job (self, cancellable, callback, user_data, agui_session_store_import_stream_async,
+                                 import_stream_job, g_object_ref (stream), g_object_unref);
+}
+
+/**
+ * agui_session_store_import_stream_finish:
+ * @self: a session store
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the new thread's id, or %NULL on error
+ */
+char *
+agui_session_store_import_stream_finish (AguiSessionStore  *self,
+                                         GAsyncResult      *result,
+                                         GError           **error)
+{
+  return _agui_session_store_finish_pointer (self, result, agui_session_store_import_stream_async, error);
 }

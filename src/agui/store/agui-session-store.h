@@ -220,6 +220,27 @@ char *           agui_session_store_import_json_finish        (AguiSessionStore 
                                                             GAsyncResult        *result,
                                                             GError             **error);
 AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_import_stream_async       (AguiSessionStore    *self,
+                                                            GInputStream        *stream,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+char *           agui_session_store_import_stream_finish      (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
+void              agui_session_store_export_to_stream_async    (AguiSessionStore    *self,
+                                                            const char          *thread_id,
+                                                            GOutputStream       *stream,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+AGUI_AVAILABLE_IN_ALL
+gboolean         agui_session_store_export_to_stream_finish   (AguiSessionStore    *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+AGUI_AVAILABLE_IN_ALL
 char             *agui_session_store_export_branches_markdown (AguiSessionStore *self,
                                                             const char          *thread_id,
                                                             GError             **error);
