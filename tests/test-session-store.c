@@ -310,11 +310,11 @@ describe_transcript (AguiTranscript *transcript)
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
-      GListModel *parts = agui_message_get_parts (message);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_speaker_turn_get_parts (message);
 
-      g_string_append_printf (out, "row %s %s\n", agui_role_to_string (agui_message_get_role (message)),
-                              agui_message_get_id (message));
+      g_string_append_printf (out, "row %s %s\n", agui_role_to_string (agui_speaker_turn_get_role (message)),
+                              agui_speaker_turn_get_id (message));
       for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
         {
           g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);
@@ -1753,10 +1753,10 @@ test_kill_streaming (Fixture       *f,
           g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
           g_autofree char *text = NULL;
 
-          if (!AGUI_IS_MESSAGE (item))
+          if (!AGUI_IS_SPEAKER_TURN (item))
             continue;
-          text = agui_message_dup_text (AGUI_MESSAGE (item));
-          g_hash_table_insert (lengths, g_strdup (agui_message_get_id (AGUI_MESSAGE (item))),
+          text = agui_speaker_turn_dup_text (AGUI_SPEAKER_TURN (item));
+          g_hash_table_insert (lengths, g_strdup (agui_speaker_turn_get_id (AGUI_SPEAKER_TURN (item))),
                                GSIZE_TO_POINTER (text ? strlen (text) : 0));
           if (text != NULL && g_str_has_prefix (text, "long question "))
             g_hash_table_insert (lengths, g_strdup (text), GSIZE_TO_POINTER (1));
