@@ -54,7 +54,7 @@ typedef struct
 struct _MessageEntry
 {
   TandemBlockList *list;
-  AguiMessage     *message;
+  AguiSpeakerTurn *message;
   GListModel      *parts;
   GPtrArray       *part_entries;  /* of PartEntry */
   guint            n_blocks;
@@ -297,7 +297,7 @@ part_entry_new (MessageEntry *message,
                 GPtrArray    *out)
 {
   PartEntry *entry = g_new0 (PartEntry, 1);
-  AguiRole role = agui_message_get_role (message->message);
+  AguiRole role = agui_speaker_turn_get_role (message->message);
   TandemBlockKind kind = kind_for_part (role, part);
 
   entry->list = message->list;
@@ -379,7 +379,7 @@ message_entry_free (MessageEntry *entry)
 
 static MessageEntry *
 message_entry_new (TandemBlockList *self,
-                   AguiMessage     *message,
+                   AguiSpeakerTurn *message,
                    GPtrArray       *out)
 {
   MessageEntry *entry = g_new0 (MessageEntry, 1);
@@ -389,14 +389,14 @@ message_entry_new (TandemBlockList *self,
   entry->message = g_object_ref (message);
   entry->part_entries = g_ptr_array_new_with_free_func ((GDestroyNotify) part_entry_free);
 
-  if (agui_message_get_role (message) == AGUI_ROLE_USER)
+  if (agui_speaker_turn_get_role (message) == AGUI_ROLE_USER)
     {
       /* Drawn whole, by a row that follows the parts itself */
       g_ptr_array_add (out, tandem_block_new (TANDEM_BLOCK_USER, message, NULL));
     }
   else
     {
-      entry->parts = g_object_ref (agui_message_get_parts (message));
+      entry->parts = g_object_ref (agui_speaker_turn_get_parts (message));
       for (guint i = 0; i < g_list_model_get_n_items (entry->parts); i++)
         {
           g_autoptr(AguiPart) part = g_list_model_get_item (entry->parts, i);
@@ -446,7 +446,7 @@ on_messages_changed_cb (TandemBlockList *self,
   g_ptr_array_remove_range (self->messages, position, removed);
   for (guint i = 0; i < added; i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (messages, self->base + position + i);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (messages, self->base + position + i);
 
       g_ptr_array_insert (self->messages, position + i, message_entry_new (self, message, new_blocks));
     }
@@ -487,7 +487,7 @@ fill_chunk (TandemBlockList *self,
 
   for (guint i = start; i < self->base; i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (messages, i);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (messages, i);
 
       g_ptr_array_add (entries, message_entry_new (self, message, new_blocks));
     }
@@ -734,7 +734,7 @@ tandem_block_list_take_all (TandemBlockList *self)
  */
 guint
 tandem_block_list_find_message (TandemBlockList *self,
-                                AguiMessage     *message)
+                                AguiSpeakerTurn *message)
 {
   guint offset = 0;
 

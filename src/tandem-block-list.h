@@ -22,7 +22,7 @@ void             tandem_block_list_set_session    (TandemBlockList  *self,
                                                    AguiAgentSession *session);
 void             tandem_block_list_take_all       (TandemBlockList *self);
 guint            tandem_block_list_find_message   (TandemBlockList *self,
-                                                   AguiMessage     *message);
+                                                   AguiSpeakerTurn *message);
 void             tandem_block_list_set_attempt_collapsed (TandemBlockList *self,
                                                           TandemBlock     *end,
                                                           gboolean         collapsed);

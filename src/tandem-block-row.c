@@ -87,7 +87,7 @@ author_name (AguiRole role)
 static char *
 dup_block_words (TandemBlockRow *self)
 {
-  AguiMessage *message = tandem_block_get_message (self->block);
+  AguiSpeakerTurn *message = tandem_block_get_message (self->block);
   AguiPart *part = tandem_block_get_part (self->block);
   const char *start;
   gsize length;
@@ -129,7 +129,7 @@ dup_block_words (TandemBlockRow *self)
     case TANDEM_BLOCK_TEXT:
     case TANDEM_BLOCK_MEDIA:
     default:
-      return part != NULL ? tandem_part_dup_text (agui_message_get_role (message), part) : g_strdup ("");
+      return part != NULL ? tandem_part_dup_text (agui_speaker_turn_get_role (message), part) : g_strdup ("");
     }
 }
 
@@ -137,7 +137,7 @@ dup_block_words (TandemBlockRow *self)
 static char *
 dup_author_and_time (TandemBlockRow *self)
 {
-  const char *author = author_name (agui_message_get_role (tandem_block_get_message (self->block)));
+  const char *author = author_name (agui_speaker_turn_get_role (tandem_block_get_message (self->block)));
   g_autofree char *time = tandem_message_dup_time (self->block, NULL);
 
   if (time == NULL)
@@ -271,7 +271,7 @@ tandem_block_row_clear (TandemBlockRow *self)
     }
   if (self->block != NULL)
     {
-      GListModel *parts = agui_message_get_parts (tandem_block_get_message (self->block));
+      GListModel *parts = agui_speaker_turn_get_parts (tandem_block_get_message (self->block));
 
       g_signal_handlers_disconnect_by_data (self->block, self);
       g_signal_handlers_disconnect_by_data (parts, self);
@@ -298,8 +298,8 @@ tandem_block_row_clear (TandemBlockRow *self)
 static GtkWidget *
 create_child (TandemBlockRow *self)
 {
-  AguiMessage *message = tandem_block_get_message (self->block);
-  AguiRole role = agui_message_get_role (message);
+  AguiSpeakerTurn *message = tandem_block_get_message (self->block);
+  AguiRole role = agui_speaker_turn_get_role (message);
   GtkWidget *widget;
 
   switch (tandem_block_get_kind (self->block))
@@ -342,7 +342,7 @@ get_tool_call (TandemBlockRow *self)
 static AguiRole
 get_role (TandemBlockRow *self)
 {
-  return agui_message_get_role (tandem_block_get_message (self->block));
+  return agui_speaker_turn_get_role (tandem_block_get_message (self->block));
 }
 
 static void
@@ -364,7 +364,7 @@ update_actions (TandemBlockRow *self)
 
   if (has_block && tandem_block_get_transcript (self->block) != NULL &&
       agui_transcript_get_branch_position (tandem_block_get_transcript (self->block),
-                                           agui_message_get_id (tandem_block_get_message (self->block)),
+                                           agui_speaker_turn_get_id (tandem_block_get_message (self->block)),
                                            &index, &n))
     {
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.previous-branch", index > 0);
@@ -434,7 +434,7 @@ regenerate_action (GtkWidget  *widget,
 
   if (self->block != NULL)
     gtk_widget_activate_action (widget, "win.regenerate", "s",
-                                agui_message_get_id (tandem_block_get_message (self->block)));
+                                agui_speaker_turn_get_id (tandem_block_get_message (self->block)));
 }
 
 static void
@@ -459,7 +459,7 @@ switch_branch (TandemBlockRow *self,
   if (self->block == NULL || !(transcript = tandem_block_get_transcript (self->block)))
     return;
 
-  id = agui_message_get_id (tandem_block_get_message (self->block));
+  id = agui_speaker_turn_get_id (tandem_block_get_message (self->block));
   if (!agui_transcript_get_branch_position (transcript, id, &index, &n) ||
       (step < 0 && index == 0) || (step > 0 && index + 1 >= n))
     return;
@@ -985,7 +985,7 @@ tandem_block_row_set_block (TandemBlockRow *self,
   if (block != NULL)
     {
       self->block = g_object_ref (block);
-      role = agui_message_get_role (tandem_block_get_message (block));
+      role = agui_speaker_turn_get_role (tandem_block_get_message (block));
 
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
         gtk_widget_add_css_class (GTK_WIDGET (self), "user");
@@ -1018,7 +1018,7 @@ tandem_block_row_set_block (TandemBlockRow *self,
       /* A message of the person's may get its words after its row */
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
         {
-          GListModel *parts = agui_message_get_parts (tandem_block_get_message (block));
+          GListModel *parts = agui_speaker_turn_get_parts (tandem_block_get_message (block));
 
           g_signal_connect_object (parts, "items-changed", G_CALLBACK (on_user_parts_changed_cb), self, G_CONNECT_SWAPPED);
           on_user_parts_changed_cb (self, 0, 0, g_list_model_get_n_items (parts), parts);

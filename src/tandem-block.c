@@ -76,7 +76,7 @@ struct _TandemBlock
   GObject          parent_instance;
 
   TandemBlockKind  kind;
-  AguiMessage     *message;
+  AguiSpeakerTurn *message;
   AguiPart        *part;
   /* Its transcript, for what the row asks of the whole thread (its
    * branches), and its conversation, for what a part's widget sends the
@@ -164,12 +164,12 @@ tandem_block_init (TandemBlock *self)
 
 TandemBlock *
 tandem_block_new (TandemBlockKind  kind,
-                  AguiMessage     *message,
+                  AguiSpeakerTurn *message,
                   AguiPart        *part)
 {
   TandemBlock *self;
 
-  g_return_val_if_fail (AGUI_IS_MESSAGE (message), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (message), NULL);
   g_return_val_if_fail (part == NULL || AGUI_IS_PART (part), NULL);
 
   self = g_object_new (TANDEM_TYPE_BLOCK, NULL);
@@ -194,7 +194,7 @@ tandem_block_get_kind (TandemBlock *self)
  *
  * Returns: (transfer none): the message the block belongs to
  */
-AguiMessage *
+AguiSpeakerTurn *
 tandem_block_get_message (TandemBlock *self)
 {
   g_return_val_if_fail (TANDEM_IS_BLOCK (self), NULL);

@@ -41,10 +41,10 @@ typedef struct _TandemBlockContext TandemBlockContext;
 G_DECLARE_FINAL_TYPE (TandemBlock, tandem_block, TANDEM, BLOCK, GObject)
 
 TandemBlock     *tandem_block_new             (TandemBlockKind  kind,
-                                               AguiMessage     *message,
+                                               AguiSpeakerTurn *message,
                                                AguiPart        *part);
 TandemBlockKind  tandem_block_get_kind        (TandemBlock     *self);
-AguiMessage     *tandem_block_get_message     (TandemBlock     *self);
+AguiSpeakerTurn *tandem_block_get_message     (TandemBlock     *self);
 AguiPart        *tandem_block_get_part        (TandemBlock     *self);
 gboolean         tandem_block_get_first       (TandemBlock     *self);
 gboolean         tandem_block_get_continued   (TandemBlock     *self);

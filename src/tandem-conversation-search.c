@@ -176,7 +176,7 @@ tandem_conversation_search_count (const char *text,
 static char *
 dup_block_text (TandemBlock *block)
 {
-  AguiMessage *message = tandem_block_get_message (block);
+  AguiSpeakerTurn *message = tandem_block_get_message (block);
   AguiPart *part = tandem_block_get_part (block);
   const char *start;
   gsize length;
@@ -185,7 +185,7 @@ dup_block_text (TandemBlock *block)
     {
     case TANDEM_BLOCK_USER:
       {
-        GListModel *parts = agui_message_get_parts (message);
+        GListModel *parts = agui_speaker_turn_get_parts (message);
         GString *text = g_string_new (NULL);
 
         /* The person's message is drawn whole, a widget for each part */
@@ -214,7 +214,7 @@ dup_block_text (TandemBlock *block)
     case TANDEM_BLOCK_ACTIVITY:
     case TANDEM_BLOCK_MEDIA:
     default:
-      return part != NULL ? tandem_part_dup_text (agui_message_get_role (message), part) : g_strdup ("");
+      return part != NULL ? tandem_part_dup_text (agui_speaker_turn_get_role (message), part) : g_strdup ("");
     }
 }
 

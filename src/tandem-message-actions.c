@@ -62,14 +62,14 @@ static GParamSpec *properties[N_PROPS];
  * Returns: (transfer full): the text, maybe empty
  */
 char *
-tandem_message_dup_markdown (AguiMessage *message)
+tandem_message_dup_markdown (AguiSpeakerTurn *message)
 {
   GListModel *parts;
   GString *text = g_string_new (NULL);
 
-  g_return_val_if_fail (AGUI_IS_MESSAGE (message), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (message), NULL);
 
-  parts = agui_message_get_parts (message);
+  parts = agui_speaker_turn_get_parts (message);
   for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, i);
@@ -94,11 +94,11 @@ static void
 update_branches (TandemMessageActions *self)
 {
   AguiTranscript *transcript = tandem_block_get_transcript (self->block);
-  AguiMessage *message = tandem_block_get_message (self->block);
+  AguiSpeakerTurn *message = tandem_block_get_message (self->block);
   guint index = 0, n = 1;
 
   if (transcript == NULL ||
-      !agui_transcript_get_branch_position (transcript, agui_message_get_id (message), &index, &n))
+      !agui_transcript_get_branch_position (transcript, agui_speaker_turn_get_id (message), &index, &n))
     n = 1;
 
   gtk_widget_set_visible (self->switcher, n > 1 && !self->compact);
@@ -127,7 +127,7 @@ tandem_message_dup_time (TandemBlock  *block,
                          char        **full)
 {
   AguiTranscript *transcript = tandem_block_get_transcript (block);
-  AguiMessage *message = tandem_block_get_message (block);
+  AguiSpeakerTurn *message = tandem_block_get_message (block);
   g_autoptr(GDateTime) time = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   gint64 microseconds;
@@ -135,7 +135,7 @@ tandem_message_dup_time (TandemBlock  *block,
   if (full != NULL)
     *full = NULL;
 
-  microseconds = transcript ? agui_transcript_get_message_time (transcript, agui_message_get_id (message)) : 0;
+  microseconds = transcript ? agui_transcript_get_message_time (transcript, agui_speaker_turn_get_id (message)) : 0;
   if (microseconds <= 0 || !(time = g_date_time_new_from_unix_local (microseconds / G_USEC_PER_SEC)))
     return NULL;
 
@@ -255,7 +255,7 @@ editor_send_action (GtkWidget  *widget,
     return;
 
   hold = g_object_ref (self);
-  id = g_strdup (agui_message_get_id (tandem_block_get_message (self->block)));
+  id = g_strdup (agui_speaker_turn_get_id (tandem_block_get_message (self->block)));
 
   /* Sending forks the thread, which takes this row away: the editor
    * closes first, and opens again only if the window refused the edit
@@ -370,7 +370,7 @@ tandem_message_actions_new (TandemBlock *block)
   self = g_object_new (TANDEM_TYPE_MESSAGE_ACTIONS, NULL);
   self->block = g_object_ref (block);
 
-  role = agui_message_get_role (tandem_block_get_message (block));
+  role = agui_speaker_turn_get_role (tandem_block_get_message (block));
   gtk_widget_set_visible (self->regenerate_button, role == AGUI_ROLE_ASSISTANT);
   gtk_widget_set_visible (self->edit_button, role == AGUI_ROLE_USER);
   gtk_widget_set_halign (self->bar, role == AGUI_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
@@ -402,7 +402,7 @@ tandem_message_actions_begin_edit (TandemMessageActions *self)
 
   g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
 
-  text = agui_message_dup_text (tandem_block_get_message (self->block));
+  text = agui_speaker_turn_dup_text (tandem_block_get_message (self->block));
   ensure_editor (self);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->editor_view), text ? text : "", -1);
   set_editing (self, TRUE);

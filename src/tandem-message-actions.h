@@ -21,7 +21,7 @@ gboolean   tandem_message_actions_get_editing (TandemMessageActions *self);
 void       tandem_message_actions_begin_edit  (TandemMessageActions *self);
 void       tandem_message_actions_update_time (TandemMessageActions *self);
 
-char      *tandem_message_dup_markdown        (AguiMessage          *message);
+char      *tandem_message_dup_markdown        (AguiSpeakerTurn      *message);
 char      *tandem_message_dup_time            (TandemBlock          *block,
                                                char                **full);
 

@@ -28,7 +28,7 @@
 struct _TandemMessageRow
 {
   GtkWidget    parent_instance;
-  AguiMessage *message;
+  AguiSpeakerTurn *message;
   GListModel  *parts;
   GtkWidget   *box;
   GPtrArray   *part_widgets;
@@ -303,7 +303,7 @@ on_parts_items_changed_cb (TandemMessageRow *self,
   for (guint i = 0; i < added; i++)
     {
       g_autoptr(AguiPart) part = g_list_model_get_item (parts, position + i);
-      GtkWidget *widget = tandem_attempt_frame_new (part, tandem_part_widget_new (agui_message_get_role (self->message), part,
+      GtkWidget *widget = tandem_attempt_frame_new (part, tandem_part_widget_new (agui_speaker_turn_get_role (self->message), part,
                                                                                   NULL));
 
       gtk_box_insert_child_after (GTK_BOX (self->box), widget, sibling);
@@ -389,7 +389,7 @@ tandem_message_row_class_init (TandemMessageRowClass *klass)
   object_class->set_property = tandem_message_row_set_property;
 
   properties[PROP_MESSAGE] =
-    g_param_spec_object ("message", NULL, NULL, AGUI_TYPE_MESSAGE,
+    g_param_spec_object ("message", NULL, NULL, AGUI_TYPE_SPEAKER_TURN,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -417,7 +417,7 @@ tandem_message_row_new (void)
  *
  * Returns: (transfer none) (nullable): the message drawn
  */
-AguiMessage *
+AguiSpeakerTurn *
 tandem_message_row_get_message (TandemMessageRow *self)
 {
   g_return_val_if_fail (TANDEM_IS_MESSAGE_ROW (self), NULL);
@@ -427,12 +427,12 @@ tandem_message_row_get_message (TandemMessageRow *self)
 
 void
 tandem_message_row_set_message (TandemMessageRow *self,
-                                AguiMessage      *message)
+                                AguiSpeakerTurn  *message)
 {
   AguiRole role;
 
   g_return_if_fail (TANDEM_IS_MESSAGE_ROW (self));
-  g_return_if_fail (!message || AGUI_IS_MESSAGE (message));
+  g_return_if_fail (!message || AGUI_IS_SPEAKER_TURN (message));
 
   if (self->message == message)
     return;
@@ -442,8 +442,8 @@ tandem_message_row_set_message (TandemMessageRow *self,
   if (message != NULL)
     {
       self->message = g_object_ref (message);
-      self->parts = g_object_ref (agui_message_get_parts (message));
-      role = agui_message_get_role (message);
+      self->parts = g_object_ref (agui_speaker_turn_get_parts (message));
+      role = agui_speaker_turn_get_role (message);
 
       if (role == AGUI_ROLE_USER)
         {

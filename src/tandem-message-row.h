@@ -16,9 +16,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TandemMessageRow, tandem_message_row, TANDEM, MESSAGE_ROW, GtkWidget)
 
 GtkWidget   *tandem_message_row_new         (void);
-AguiMessage *tandem_message_row_get_message (TandemMessageRow *self);
+AguiSpeakerTurn *tandem_message_row_get_message (TandemMessageRow *self);
 void         tandem_message_row_set_message (TandemMessageRow *self,
-                                             AguiMessage      *message);
+                                             AguiSpeakerTurn  *message);
 guint        tandem_message_row_get_n_parts (TandemMessageRow *self);
 
 GtkWidget   *tandem_part_widget_new         (AguiRole          role,

@@ -187,9 +187,9 @@ choose_branch_action (GtkWidget  *widget,
   rows = G_LIST_MODEL (agui_agent_session_get_transcript (self->session));
   for (guint i = 0; i < g_list_model_get_n_items (rows) && row == G_MAXUINT; i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (rows, i);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (rows, i);
 
-      if (g_strcmp0 (agui_message_get_id (message), id) == 0)
+      if (g_strcmp0 (agui_speaker_turn_get_id (message), id) == 0)
         row = i;
     }
 
@@ -200,7 +200,7 @@ choose_branch_action (GtkWidget  *widget,
     g_warning ("%s", error->message);
   else if (row != G_MAXUINT && row < g_list_model_get_n_items (rows))
     {
-      g_autoptr(AguiMessage) chosen = g_list_model_get_item (rows, row);
+      g_autoptr(AguiSpeakerTurn) chosen = g_list_model_get_item (rows, row);
       guint position = tandem_block_list_find_message (self->blocks, chosen);
 
       if (position != G_MAXUINT)

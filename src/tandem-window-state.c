@@ -146,11 +146,11 @@ dup_last_agent_text (AguiTranscript *transcript)
 
   for (guint i = n; i > 0; i--)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i - 1);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i - 1);
 
-      if (agui_message_get_role (message) == AGUI_ROLE_ASSISTANT)
+      if (agui_speaker_turn_get_role (message) == AGUI_ROLE_ASSISTANT)
         {
-          g_autofree char *text = agui_message_dup_text (message);
+          g_autofree char *text = agui_speaker_turn_dup_text (message);
 
           if (text != NULL && g_utf8_strlen (text, -1) > 120)
             {

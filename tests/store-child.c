@@ -249,17 +249,17 @@ watch_transcript (gpointer user_data)
       const char *id;
       gsize length;
 
-      if (!AGUI_IS_MESSAGE (item))
+      if (!AGUI_IS_SPEAKER_TURN (item))
         continue;
-      id = agui_message_get_id (AGUI_MESSAGE (item));
-      text = agui_message_dup_text (AGUI_MESSAGE (item));
+      id = agui_speaker_turn_get_id (AGUI_SPEAKER_TURN (item));
+      text = agui_speaker_turn_dup_text (AGUI_SPEAKER_TURN (item));
       length = text ? strlen (text) : 0;
       if (id == NULL || length == GPOINTER_TO_SIZE (g_hash_table_lookup (watch->shown, id)))
         continue;
 
       g_hash_table_insert (watch->shown, g_strdup (id), GSIZE_TO_POINTER (length));
       printf ("shown %" G_GINT64_FORMAT " %s %" G_GSIZE_FORMAT "%s\n", g_get_monotonic_time (), id, length,
-              agui_message_get_role (AGUI_MESSAGE (item)) == AGUI_ROLE_USER ? " user" : "");
+              agui_speaker_turn_get_role (AGUI_SPEAKER_TURN (item)) == AGUI_ROLE_USER ? " user" : "");
     }
   fflush (stdout);
 

@@ -573,7 +573,7 @@ test_from_activity_events (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
-  g_autoptr(AguiMessage) message = NULL;
+  g_autoptr(AguiSpeakerTurn) message = NULL;
   g_autoptr(AguiPart) part = NULL;
   g_autofree char *location = NULL;
   g_autoptr(JsonNode) content = load_fixture ("weather-v08.json");
@@ -619,7 +619,7 @@ find_surface_part (AguiTranscript *transcript)
 {
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
 
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (message)); j++)
         {

@@ -738,12 +738,12 @@ check_store (const char *store_path,
       g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
       g_autofree char *text = NULL;
 
-      if (!AGUI_IS_MESSAGE (item))
+      if (!AGUI_IS_SPEAKER_TURN (item))
         continue;
-      text = agui_message_dup_text (AGUI_MESSAGE (item));
-      if (agui_message_get_role (AGUI_MESSAGE (item)) == AGUI_ROLE_USER && g_strcmp0 (text, run->question) == 0)
+      text = agui_speaker_turn_dup_text (AGUI_SPEAKER_TURN (item));
+      if (agui_speaker_turn_get_role (AGUI_SPEAKER_TURN (item)) == AGUI_ROLE_USER && g_strcmp0 (text, run->question) == 0)
         asked = TRUE;
-      else if (agui_message_get_role (AGUI_MESSAGE (item)) == AGUI_ROLE_ASSISTANT && text != NULL)
+      else if (agui_speaker_turn_get_role (AGUI_SPEAKER_TURN (item)) == AGUI_ROLE_ASSISTANT && text != NULL)
         g_string_append (answer, text);
     }
 

@@ -601,7 +601,7 @@ dup_all_texts (GListModel *model)
       g_autofree char *text = NULL;
 
       if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
-        text = agui_message_dup_text (tandem_block_get_message (block));
+        text = agui_speaker_turn_dup_text (tandem_block_get_message (block));
       else
         text = dup_block_text (model, i);
       g_string_append_printf (out, "%s%s\n", tandem_block_get_first (block) ? "* " : "  ", text);

@@ -236,8 +236,8 @@ answer_is_halfway (gpointer data)
 {
   AguiTranscript *transcript = agui_agent_session_get_transcript (tandem_window_get_session (data));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (transcript));
-  g_autoptr(AguiMessage) last = n > 0 ? g_list_model_get_item (G_LIST_MODEL (transcript), n - 1) : NULL;
-  GListModel *parts = last != NULL ? agui_message_get_parts (last) : NULL;
+  g_autoptr(AguiSpeakerTurn) last = n > 0 ? g_list_model_get_item (G_LIST_MODEL (transcript), n - 1) : NULL;
+  GListModel *parts = last != NULL ? agui_speaker_turn_get_parts (last) : NULL;
   guint n_parts = parts != NULL ? g_list_model_get_n_items (parts) : 0;
   g_autoptr(AguiPart) part = n_parts > 0 ? g_list_model_get_item (parts, n_parts - 1) : NULL;
 

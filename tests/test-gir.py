@@ -136,7 +136,7 @@ def test_session():
 
     transcript = session.get_transcript()
     check(isinstance(transcript, Gio.ListModel), 'transcript is a Gio.ListModel')
-    check(transcript.get_item_type() == Agui.Message.__gtype__, 'transcript item type is Agui.Message')
+    check(transcript.get_item_type() == Agui.SpeakerTurn.__gtype__, 'transcript item type is Agui.SpeakerTurn')
     n_items = transcript.get_n_items()
     check(n_items == 2, 'two messages in the transcript (user, assistant): %d' % n_items)
 
@@ -144,7 +144,7 @@ def test_session():
     user_text = None
     for i in range(n_items):
         message = transcript.get_item(i)
-        check(isinstance(message, Agui.Message), 'item %d is an Agui.Message' % i)
+        check(isinstance(message, Agui.SpeakerTurn), 'item %d is an Agui.SpeakerTurn' % i)
         parts = message.get_parts()
         check(isinstance(parts, Gio.ListModel), 'message parts are a Gio.ListModel')
         texts = []
@@ -158,7 +158,7 @@ def test_session():
         if message.get_role() == Agui.Role.ASSISTANT:
             assistant_text = ''.join(texts)
             check(message.get_id() == 'msg-1', 'assistant message id')
-            check(message.dup_text() == assistant_text, 'Message.dup_text matches its parts')
+            check(message.dup_text() == assistant_text, 'SpeakerTurn.dup_text matches its parts')
         elif message.get_role() == Agui.Role.USER:
             user_text = ''.join(texts)
     check(assistant_text == 'Hello, Python!', 'assistant text via TextPart.get_text: %r' % assistant_text)

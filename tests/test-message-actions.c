@@ -95,7 +95,7 @@ rows_of (Fixture    *f,
 {
   g_autoptr(GPtrArray) rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
   GPtrArray *found = g_ptr_array_new ();
-  AguiMessage *message = NULL;
+  AguiSpeakerTurn *message = NULL;
 
   for (guint i = 0; i < rows->len && message == NULL; i++)
     {

@@ -153,15 +153,15 @@ transcript_has_user_text (gpointer data)
   Fixture *f = data;
   AguiAgentSession *session = tandem_window_get_session (f->window);
   GListModel *transcript = G_LIST_MODEL (agui_agent_session_get_transcript (session));
-  g_autoptr(AguiMessage) first = NULL;
+  g_autoptr(AguiSpeakerTurn) first = NULL;
   g_autofree char *text = NULL;
 
   if (g_list_model_get_n_items (transcript) == 0)
     return FALSE;
   first = g_list_model_get_item (transcript, 0);
-  text = agui_message_dup_text (first);
+  text = agui_speaker_turn_dup_text (first);
 
-  return agui_message_get_role (first) == AGUI_ROLE_USER && g_strcmp0 (text, "Please archive my old notes") == 0;
+  return agui_speaker_turn_get_role (first) == AGUI_ROLE_USER && g_strcmp0 (text, "Please archive my old notes") == 0;
 }
 
 static void

@@ -352,7 +352,7 @@ find_reasoning (Fixture *f)
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
 
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (message)); j++)
         {

@@ -40,11 +40,11 @@ messages_json (AguiTranscript *transcript)
   return json_to_string (node, FALSE);
 }
 
-static AguiMessage *
+static AguiSpeakerTurn *
 row (AguiTranscript *transcript,
      guint           position)
 {
-  AguiMessage *message = g_list_model_get_item (G_LIST_MODEL (transcript), position);
+  AguiSpeakerTurn *message = g_list_model_get_item (G_LIST_MODEL (transcript), position);
 
   g_assert_nonnull (message);
   g_object_unref (message);   /* the transcript keeps it alive */
@@ -58,7 +58,7 @@ test_part_order (void)
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autofree char *json = NULL;
-  AguiMessage *turn;
+  AguiSpeakerTurn *turn;
   g_autoptr(AguiPart) first = NULL, second = NULL, third = NULL;
 
   g_test_summary ("Text, a tool call and more text keep their order in one turn");
@@ -76,12 +76,12 @@ test_part_order (void)
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 1);
   turn = row (transcript, 0);
-  g_assert_cmpint (agui_message_get_role (turn), ==, AGUI_ROLE_ASSISTANT);
-  g_assert_cmpuint (g_list_model_get_n_items (agui_message_get_parts (turn)), ==, 3);
+  g_assert_cmpint (agui_speaker_turn_get_role (turn), ==, AGUI_ROLE_ASSISTANT);
+  g_assert_cmpuint (g_list_model_get_n_items (agui_speaker_turn_get_parts (turn)), ==, 3);
 
-  first = g_list_model_get_item (agui_message_get_parts (turn), 0);
-  second = g_list_model_get_item (agui_message_get_parts (turn), 1);
-  third = g_list_model_get_item (agui_message_get_parts (turn), 2);
+  first = g_list_model_get_item (agui_speaker_turn_get_parts (turn), 0);
+  second = g_list_model_get_item (agui_speaker_turn_get_parts (turn), 1);
+  third = g_list_model_get_item (agui_speaker_turn_get_parts (turn), 2);
   g_assert_cmpstr (agui_text_part_get_text (AGUI_TEXT_PART (first)), ==, "Let me check. ");
   g_assert_cmpstr (agui_tool_call_part_get_tool_name (AGUI_TOOL_CALL_PART (second)), ==, "lookup");
   g_assert_cmpint (agui_tool_call_part_get_status (AGUI_TOOL_CALL_PART (second)), ==, AGUI_TOOL_CALL_AWAITING_RESULT);
@@ -128,7 +128,7 @@ test_two_runs (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==, "first");
   /* Agent turn, the user's message, a second agent turn. */
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (transcript)), ==, 3);
-  g_assert_cmpint (agui_message_get_role (row (transcript, 1)), ==, AGUI_ROLE_USER);
+  g_assert_cmpint (agui_speaker_turn_get_role (row (transcript, 1)), ==, AGUI_ROLE_USER);
 
   g_assert_cmpint (agui_run_state_get_status (agui_transcript_get_run_state (transcript)), ==, AGUI_RUN_FAILED);
   g_assert_cmpstr (agui_run_state_get_error_message (agui_transcript_get_run_state (transcript)), ==, "overloaded");
@@ -161,7 +161,7 @@ test_notify_contract (void)
   AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(AguiPart) part = NULL;
   guint rows_changed = 0, parts_changed = 0, text_notifies = 0;
-  AguiMessage *turn;
+  AguiSpeakerTurn *turn;
 
   g_test_summary ("A delta is one notify on its part; items-changed only on add/remove");
 
@@ -171,7 +171,7 @@ test_notify_contract (void)
   g_assert_cmpuint (rows_changed, ==, 1);
 
   turn = row (transcript, 0);
-  part = g_list_model_get_item (agui_message_get_parts (turn), 0);
+  part = g_list_model_get_item (agui_speaker_turn_get_parts (turn), 0);
   g_signal_connect (turn, "items-changed", G_CALLBACK (count_items_changed_cb), &parts_changed);
   g_signal_connect (part, "notify::text", G_CALLBACK (count_cb), &text_notifies);
 
@@ -754,10 +754,10 @@ test_interrupt_description (void)
 }
 
 static char *
-part_notes_json (AguiMessage *message,
-                 guint        position)
+part_notes_json (AguiSpeakerTurn *message,
+                 guint            position)
 {
-  g_autoptr(AguiPart) part = g_list_model_get_item (agui_message_get_parts (message), position);
+  g_autoptr(AguiPart) part = g_list_model_get_item (agui_speaker_turn_get_parts (message), position);
   JsonArray *notes = agui_part_get_notes (part);
   g_autoptr(JsonNode) node = NULL;
 
@@ -808,7 +808,7 @@ test_refused_patch_notes (void)
                    "\"reason\":\"operation 0 (remove /x2): no member 'x2' at the root\",\"count\":3},"
                    "{\"kind\":\"patch-refused\",\"event\":\"ACTIVITY_DELTA\","
                    "\"reason\":\"operation 1 (remove /none): no member 'none' at the root\",\"count\":1}]");
-  part = g_list_model_get_item (agui_message_get_parts (row (transcript, 0)), 1);
+  part = g_list_model_get_item (agui_speaker_turn_get_parts (row (transcript, 0)), 1);
   activity = AGUI_ACTIVITY_PART (part);
   text_notes = _agui_json_to_string (agui_activity_part_get_content (activity), FALSE, NULL);
   g_assert_cmpstr (text_notes, ==, "{\"steps\":[1]}");
@@ -831,7 +831,7 @@ test_activity_content_node (void)
   apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
   apply (reducer, "{\"type\":\"ACTIVITY_SNAPSHOT\",\"messageId\":\"a\",\"activityType\":\"plan\","
                   "\"content\":{\"steps\":[\"one\"]}}");
-  part = g_list_model_get_item (agui_message_get_parts (row (transcript, 0)), 0);
+  part = g_list_model_get_item (agui_speaker_turn_get_parts (row (transcript, 0)), 0);
 
   first = agui_activity_part_get_content (AGUI_ACTIVITY_PART (part));
   g_assert_true (agui_activity_part_get_content (AGUI_ACTIVITY_PART (part)) == first);

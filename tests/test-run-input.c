@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui.h"
 #include "agui-input-messages-private.h"
 #include "agui-reducer-private.h"
@@ -175,6 +177,71 @@ test_same_id (void)
   assert_as_from_scratch (kept, transcript);
 }
 
+/* The body a transport sends is the text of the input json-glib would
+ * print, whatever the caller's parameters hold; what libagui's printer
+ * refuses (nesting deeper than libagui reads) is left to the transport
+ * to print. */
+static void
+test_printed_parameters (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autoptr(AguiInputMessages) kept = _agui_input_messages_new ();
+  g_autoptr(AguiRunParameters) parameters = agui_run_parameters_new ();
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonNode) forwarded = NULL;
+  g_autoptr(JsonNode) input = NULL;
+  g_autoptr(JsonNode) deep = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *deep_text = NULL;
+  JsonNode *inner;
+
+  g_test_summary ("The request body is what json-glib prints for any parameters, or left to the transport");
+
+  state = json_from_string ("{\"n\":[0.1,3.0,-0.0,1e300,2.5e-8,-7,9007199254740993],"
+                            "\"s\":\"caf\\u00e9 \\ud83d\\ude00 \xc3\xa9 \\u0001 \\\" \\\\ </script> \\t\x7f\","
+                            "\"e\":{},\"a\":[],\"z\":null,\"b\":[true,false]}", &error);
+  g_assert_no_error (error);
+  forwarded = json_from_string ("{\"x\":{\"y\":[{\"\\u00e9\":1}]}}", &error);
+  g_assert_no_error (error);
+  agui_run_parameters_set_state (parameters, state);
+  agui_run_parameters_set_forwarded_props (parameters, forwarded);
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Hi\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  g_assert_true (_agui_input_messages_update (kept, transcript, -1));
+
+  input = _agui_run_input_build ("t", "r", transcript, kept, NULL, parameters, TRUE, NULL, NULL, "r0", &text);
+  expected = json_to_string (input, FALSE);
+  g_assert_nonnull (text);
+  g_assert_cmpstr (text, ==, expected);
+
+  /* Deeper than libagui reads: no text, and the input is whole */
+  deep = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (deep, json_array_new ());
+  inner = deep;
+  for (guint i = 0; i < 600; i++)
+    {
+      JsonNode *child = json_node_new (JSON_NODE_ARRAY);
+
+      json_node_take_array (child, json_array_new ());
+      json_array_add_element (json_node_get_array (inner), child);
+      inner = child;
+    }
+  agui_run_parameters_set_state (parameters, deep);
+  g_clear_pointer (&input, json_node_unref);
+  g_clear_pointer (&text, g_free);
+  input = _agui_run_input_build ("t", "r", transcript, kept, NULL, parameters, TRUE, NULL, NULL, "r0", &text);
+  g_assert_null (text);
+  deep_text = json_to_string (json_object_get_member (json_node_get_object (input), "state"), FALSE);
+  g_assert_cmpuint (strlen (deep_text), ==, 2 * 601);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,6 +249,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/agui/run-input/changes-in-place", test_changes_in_place);
+  g_test_add_func ("/agui/run-input/printed-parameters", test_printed_parameters);
   g_test_add_func ("/agui/run-input/update-in-slices", test_update_in_slices);
   g_test_add_func ("/agui/run-input/same-id", test_same_id);
 

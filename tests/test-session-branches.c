@@ -155,11 +155,11 @@ static const char *
 message_id_at (Fixture *f,
                guint    position)
 {
-  g_autoptr(AguiMessage) row = g_list_model_get_item (G_LIST_MODEL (agui_agent_session_get_transcript (f->session)), position);
+  g_autoptr(AguiSpeakerTurn) row = g_list_model_get_item (G_LIST_MODEL (agui_agent_session_get_transcript (f->session)), position);
 
   g_assert_nonnull (row);
   /* The transcript keeps the row alive. */
-  return agui_message_get_id (row);
+  return agui_speaker_turn_get_id (row);
 }
 
 static void

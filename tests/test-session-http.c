@@ -340,8 +340,8 @@ has_answer_note (AguiTranscript *transcript)
 {
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
-      GListModel *parts = agui_message_get_parts (message);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_speaker_turn_get_parts (message);
 
       for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
         {

@@ -310,11 +310,11 @@ describe_transcript (AguiTranscript *transcript)
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
-      GListModel *parts = agui_message_get_parts (message);
+      g_autoptr(AguiSpeakerTurn) message = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_speaker_turn_get_parts (message);
 
-      g_string_append_printf (out, "row %s %s\n", agui_role_to_string (agui_message_get_role (message)),
-                              agui_message_get_id (message));
+      g_string_append_printf (out, "row %s %s\n", agui_role_to_string (agui_speaker_turn_get_role (message)),
+                              agui_speaker_turn_get_id (message));
       for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
         {
           g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);
@@ -1105,6 +1105,49 @@ test_export_markdown (Fixture       *f,
 }
 
 static void
+test_export_markdown_arguments (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) arguments = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *pretty = NULL;
+  g_autofree char *block = NULL;
+  /* No empty object below the first level: libagui's printers write
+   * "{  }" at every level, json-glib indents it as deep as it is */
+  const char *text = "{\"a\":[1.5,2e-7,-0.0,3.0,[]],\"b\":{\"c\":[],\"d\":null},\"g\":{},"
+                     "\"e\":\"caf\\u00e9 \\ud83d\\ude00 \\u0001 \\\" </x>\",\"f\":9007199254740993}";
+  g_autofree char *escaped = g_strescape (text, NULL);
+  g_autofree char *messages =
+    g_strdup_printf ("[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Go\"},"
+                     "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"\",\"toolCalls\":[{\"id\":\"tc1\","
+                     "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"%s\"}}]},"
+                     "{\"id\":\"a2\",\"role\":\"assistant\",\"content\":\"\",\"toolCalls\":[{\"id\":\"tc2\","
+                     "\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{not json\"}}]}]",
+                     escaped);
+  TurnSpec turn = { .thread_id = "m", .snapshot_id = "m0", .turn_index = 0,
+                    .messages = messages, .state = "{}" };
+
+  g_test_summary ("Markdown export: a tool call's arguments printed pretty as json-glib prints them, "
+                  "or as they came when they are not JSON");
+
+  g_assert_true (agui_session_store_create_thread (store, "m", "Arguments", "demo", &error));
+  g_assert_no_error (error);
+  save_ok (store, &turn);
+
+  arguments = json_from_string (text, &error);
+  g_assert_no_error (error);
+  pretty = json_to_string (arguments, TRUE);
+  block = g_strdup_printf ("**Tool call:** `f`\n\n```json\n%s\n```\n", pretty);
+
+  markdown = agui_session_store_export_markdown (store, "m", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, block));
+  g_assert_nonnull (strstr (markdown, "**Tool call:** `g`\n\n```json\n{not json\n```\n"));
+}
+
+static void
 test_export_markdown_stopped (Fixture       *f,
                               gconstpointer  data)
 {
@@ -1753,10 +1796,10 @@ test_kill_streaming (Fixture       *f,
           g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
           g_autofree char *text = NULL;
 
-          if (!AGUI_IS_MESSAGE (item))
+          if (!AGUI_IS_SPEAKER_TURN (item))
             continue;
-          text = agui_message_dup_text (AGUI_MESSAGE (item));
-          g_hash_table_insert (lengths, g_strdup (agui_message_get_id (AGUI_MESSAGE (item))),
+          text = agui_speaker_turn_dup_text (AGUI_SPEAKER_TURN (item));
+          g_hash_table_insert (lengths, g_strdup (agui_speaker_turn_get_id (AGUI_SPEAKER_TURN (item))),
                                GSIZE_TO_POINTER (text ? strlen (text) : 0));
           if (text != NULL && g_str_has_prefix (text, "long question "))
             g_hash_table_insert (lengths, g_strdup (text), GSIZE_TO_POINTER (1));
@@ -3107,6 +3150,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/compaction/streams", test_compaction);
   g_test_add_func ("/agui/session-store/compaction/random", test_compaction_random);
   ADD_TEST ("/agui/session-store/export/markdown", test_export_markdown);
+  ADD_TEST ("/agui/session-store/export/markdown-arguments", test_export_markdown_arguments);
   ADD_TEST ("/agui/session-store/export/markdown-stopped", test_export_markdown_stopped);
   ADD_TEST ("/agui/session-store/async-calls", test_async_calls);
   ADD_TEST ("/agui/session-store/export/round-trip", test_export_import);

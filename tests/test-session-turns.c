@@ -100,10 +100,10 @@ describe_rows (AguiTranscript *transcript)
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (transcript)); i++)
     {
-      g_autoptr(AguiMessage) row = g_list_model_get_item (G_LIST_MODEL (transcript), i);
-      GListModel *parts = agui_message_get_parts (row);
+      g_autoptr(AguiSpeakerTurn) row = g_list_model_get_item (G_LIST_MODEL (transcript), i);
+      GListModel *parts = agui_speaker_turn_get_parts (row);
 
-      g_string_append_printf (out, "%s:", agui_role_to_string (agui_message_get_role (row)));
+      g_string_append_printf (out, "%s:", agui_role_to_string (agui_speaker_turn_get_role (row)));
       for (guint j = 0; j < g_list_model_get_n_items (parts); j++)
         {
           g_autoptr(AguiPart) part = g_list_model_get_item (parts, j);

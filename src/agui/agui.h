@@ -22,7 +22,7 @@
 # include "agui-a2ui-component.h"
 # include "agui-a2ui-surface.h"
 # include "agui-media-part.h"
-# include "agui-message.h"
+# include "agui-speaker-turn.h"
 # include "agui-interrupt.h"
 # include "agui-subagent-run.h"
 # include "agui-run-state.h"

@@ -365,13 +365,13 @@ on_parts_changed (GListModel *parts,
 }
 
 static void
-watch_message (Printer     *printer,
-               AguiMessage *message)
+watch_message (Printer         *printer,
+               AguiSpeakerTurn *message)
 {
-  GListModel *parts = agui_message_get_parts (message);
+  GListModel *parts = agui_speaker_turn_get_parts (message);
 
   /* Only the agent's turns are echoed; the person knows what they said. */
-  if (agui_message_get_role (message) != AGUI_ROLE_ASSISTANT)
+  if (agui_speaker_turn_get_role (message) != AGUI_ROLE_ASSISTANT)
     return;
 
   g_signal_connect (parts, "items-changed", G_CALLBACK (on_parts_changed), printer);
@@ -379,10 +379,10 @@ watch_message (Printer     *printer,
 }
 
 static void
-unwatch_message (Printer     *printer,
-                 AguiMessage *message)
+unwatch_message (Printer         *printer,
+                 AguiSpeakerTurn *message)
 {
-  GListModel *parts = agui_message_get_parts (message);
+  GListModel *parts = agui_speaker_turn_get_parts (message);
 
   g_signal_handlers_disconnect_by_data (parts, printer);
   for (guint i = 0; i < g_list_model_get_n_items (parts); i++)

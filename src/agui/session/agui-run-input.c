@@ -27,14 +27,16 @@ copy_array (JsonArray *array)
 }
 
 /* As json_to_string() prints @input, but with the messages' text
- * given: the generator writes an object as its members in order, each
- * as "name":value, with no space. */
+ * given: an object is its members in order, each as "name":value, with
+ * no space. libagui's printer writes what json-glib's generator does,
+ * byte for byte; it refuses a value nested deeper than libagui reads
+ * (a caller's state or forwarded props may be), and then this gives
+ * NULL and the transport prints the input itself. */
 static char *
 print_input (JsonObject        *input,
              AguiInputMessages *kept)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  GString *text = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
   JsonObjectIter iter;
   const char *name;
   JsonNode *value;
@@ -44,34 +46,21 @@ print_input (JsonObject        *input,
   json_object_iter_init_ordered (&iter, input);
   while (json_object_iter_next_ordered (&iter, &name, &value))
     {
-      g_autoptr(JsonNode) name_node = json_node_init_string (json_node_alloc (), name);
-      g_autofree char *name_text = NULL;
-
       if (!first)
         g_string_append_c (text, ',');
       first = FALSE;
 
-      json_generator_set_root (generator, name_node);
-      name_text = json_generator_to_data (generator, NULL);
-      g_string_append (text, name_text);
+      _agui_json_append_string (text, name);
       g_string_append_c (text, ':');
 
       if (g_str_equal (name, "messages"))
-        {
-          _agui_input_messages_print (kept, text);
-        }
-      else
-        {
-          g_autofree char *value_text = NULL;
-
-          json_generator_set_root (generator, value);
-          value_text = json_generator_to_data (generator, NULL);
-          g_string_append (text, value_text);
-        }
+        _agui_input_messages_print (kept, text);
+      else if (!_agui_json_append (text, value, 0, NULL))
+        return NULL;
     }
   g_string_append_c (text, '}');
 
-  return g_string_free (text, FALSE);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* The A2UI middleware reads forwardedProps.a2uiAction.userAction; a

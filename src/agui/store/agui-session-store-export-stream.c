@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-event-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-deflate-private.h"
@@ -20,7 +21,10 @@
  * the log goes from its row to the stream, printed where it stands in
  * the document, so that no tree of the thread is ever made and memory
  * holds one row and a buffer. The bytes are those of
- * agui_session_store_export_json() printed pretty, whole. */
+ * agui_session_store_export_json() printed pretty, whole. A row is read
+ * into the compact tree, which prints as json-glib would: the JsonNodes
+ * of the thread, its interrupts and surface values are those the
+ * store's other readers give the public API. */
 
 #define WRITE_SIZE (64 * 1024)
 
@@ -116,23 +120,33 @@ writer_value (Writer    *writer,
          writer_flush (writer, WRITE_SIZE, error);
 }
 
+static gboolean
+writer_doc_value (Writer               *writer,
+                  const AguiJsonValue  *value,
+                  guint                 level,
+                  GError              **error)
+{
+  return _agui_json_value_append (writer->out, value, TRUE, level, error) &&
+         writer_flush (writer, WRITE_SIZE, error);
+}
+
 /* The snapshot an export is of: as _agui_session_store_get_last_snapshot_locked()
  * chooses it, without its messages, which are written from their rows */
 typedef struct
 {
-  char     *id;
-  JsonNode *state;
-  /* the message list of a snapshot older than schema 5, or NULL */
-  JsonNode *messages;
-  GArray   *hashes;
+  char          *id;
+  AguiJsonValue  state;
+  /* the message list of a snapshot older than schema 5, or null */
+  AguiJsonValue  messages;
+  GArray        *hashes;
 } Snapshot;
 
 static void
 snapshot_clear (Snapshot *snapshot)
 {
   g_clear_pointer (&snapshot->id, g_free);
-  g_clear_pointer (&snapshot->state, json_node_unref);
-  g_clear_pointer (&snapshot->messages, json_node_unref);
+  _agui_json_value_clear (&snapshot->state);
+  _agui_json_value_clear (&snapshot->messages);
   g_clear_pointer (&snapshot->hashes, g_array_unref);
 }
 
@@ -161,26 +175,27 @@ read_snapshot (Writer    *writer,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autoptr(GError) local_error = NULL;
-      g_autoptr(JsonNode) messages = NULL;
+      AguiJsonValue messages = AGUI_JSON_VALUE_INIT;
+      gboolean read;
       GArray *hashes = NULL;
 
       snapshot_clear (snapshot);
       snapshot->id = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-      messages = _agui_json_parse ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
-                                   &local_error);
-      if (messages != NULL)
-        snapshot->state = _agui_json_parse ((const char *) sqlite3_column_text (stmt, 2),
-                                            sqlite3_column_bytes (stmt, 2), &local_error);
+      read = _agui_json_parse_doc ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
+                                   &messages, &local_error) &&
+             _agui_json_parse_doc ((const char *) sqlite3_column_text (stmt, 2), sqlite3_column_bytes (stmt, 2),
+                                   &snapshot->state, &local_error);
 
       /* Since schema 5, what changed since the parent snapshot */
-      if (snapshot->state != NULL && JSON_NODE_HOLDS_OBJECT (messages) &&
+      if (read && messages.kind == AGUI_JSON_DOC_OBJECT &&
           (hashes = _agui_message_reader_hashes (reader, snapshot->id, writer->what, &local_error)) != NULL)
         snapshot->hashes = g_array_ref (hashes);
-      else if (snapshot->state != NULL && JSON_NODE_HOLDS_ARRAY (messages))
-        snapshot->messages = g_steal_pointer (&messages);
+      else if (read && messages.kind == AGUI_JSON_DOC_ARRAY)
+        _agui_json_value_move (&snapshot->messages, &messages);
       else if (local_error == NULL)
         g_set_error (&local_error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages are not an array", writer->what);
 
+      _agui_json_value_clear (&messages);
       if (local_error == NULL)
         return TRUE;
 
@@ -205,7 +220,9 @@ write_stored_message (Writer    *writer,
                       GError   **error)
 {
   g_autofree char *inflated = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+  gboolean read = FALSE;
+  gboolean written;
   const char *json = NULL;
   gsize length;
   int rc;
@@ -215,22 +232,25 @@ write_stored_message (Writer    *writer,
   if (rc == SQLITE_ROW)
     json = _agui_session_store_column_json (writer->message, 0, &length, &inflated, NULL);
   if (json != NULL)
-    node = _agui_json_parse (json, length, NULL);
+    read = _agui_json_parse_doc (json, length, &value, NULL);
   sqlite3_reset (writer->message);
 
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     {
+      _agui_json_value_clear (&value);
       _agui_session_store_set_sqlite_error (writer->store, rc, writer->what, error);
       return FALSE;
     }
-  if (node == NULL)
+  if (!read)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is %s", writer->what,
                    rc == SQLITE_DONE ? "missing" : "not valid JSON");
       return FALSE;
     }
 
-  return writer_value (writer, node, level, error);
+  written = writer_doc_value (writer, &value, level, error);
+  _agui_json_value_clear (&value);
+  return written;
 }
 
 /* The snapshot's messages as an array at @level */
@@ -242,14 +262,14 @@ write_messages (Writer    *writer,
 {
   guint n = 0;
 
-  if (snapshot->messages != NULL)
+  if (snapshot->messages.kind == AGUI_JSON_DOC_ARRAY)
     {
-      JsonArray *messages = json_node_get_array (snapshot->messages);
+      AguiJsonDocArray *messages = snapshot->messages.u.array;
 
-      for (guint i = 0; i < json_array_get_length (messages); i++)
+      for (guint i = 0; i < _agui_json_array_get_length (messages); i++)
         {
           writer_element (writer, level + 1, &n);
-          if (!writer_value (writer, json_array_get_element (messages, i), level + 1, error))
+          if (!writer_doc_value (writer, _agui_json_array_get (messages, i), level + 1, error))
             return FALSE;
         }
     }
@@ -263,6 +283,23 @@ write_messages (Writer    *writer,
 
   writer_end_array (writer, level, n);
   return TRUE;
+}
+
+/* The string member @name of @value, "" when @value is no object or the
+ * member no string, as _agui_session_store_object_string() says it:
+ * stored JSON is not trusted. */
+static const char *
+doc_object_string (const AguiJsonValue *value,
+                   const char          *name)
+{
+  int slot;
+
+  if (value->kind != AGUI_JSON_DOC_OBJECT ||
+      (slot = _agui_json_object_find (value->u.object, name)) < 0 ||
+      !_agui_json_value_is_string (_agui_json_object_slot_value (value->u.object, slot)))
+    return "";
+
+  return _agui_json_value_get_string (_agui_json_object_slot_value (value->u.object, slot));
 }
 
 /* The log, each row as agui_session_store_load_events() reads it. A
@@ -295,27 +332,29 @@ write_log (Writer  *writer,
       while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
         {
           g_autofree char *inflated = NULL;
-          g_autoptr(JsonNode) node = NULL;
           g_autoptr(GError) local_error = NULL;
+          AguiJsonValue event = AGUI_JSON_VALUE_INIT;
           AguiEventType type;
           const char *json;
+          gboolean written;
           gsize length;
 
           rows++;
           after = sqlite3_column_int64 (stmt, 0);
-          if ((json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error)) != NULL)
-            node = _agui_json_parse (json, length, &local_error);
-          if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-              !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"),
-                                            &type))
+          if ((json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error)) == NULL ||
+              !_agui_json_parse_doc (json, length, &event, &local_error) ||
+              !agui_event_type_from_string (doc_object_string (&event, "type"), &type))
             {
+              _agui_json_value_clear (&event);
               g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
                          writer->what, after, local_error ? ": " : "", local_error ? local_error->message : "");
               continue;
             }
 
           writer_element (writer, 2, &n);
-          if (!writer_value (writer, node, 2, error))
+          written = writer_doc_value (writer, &event, 2, error);
+          _agui_json_value_clear (&event);
+          if (!written)
             return FALSE;
         }
       sqlite3_reset (stmt);
@@ -350,13 +389,13 @@ write_branch_events (Writer    *writer,
   writer_indent (writer, 2);
   g_string_append_c (writer->out, '}');
 
-  if (!JSON_NODE_HOLDS_NULL (snapshot->state))
+  if (snapshot->state.kind != AGUI_JSON_DOC_NULL)
     {
       writer_element (writer, 2, &n);
       writer_member (writer, "type", 3, TRUE);
       _agui_json_append_string (writer->out, "STATE_SNAPSHOT");
       writer_member (writer, "snapshot", 3, FALSE);
-      if (!writer_value (writer, snapshot->state, 3, error))
+      if (!writer_doc_value (writer, &snapshot->state, 3, error))
         return FALSE;
       writer_indent (writer, 2);
       g_string_append_c (writer->out, '}');
@@ -377,7 +416,7 @@ export_locked (Writer  *writer,
   g_autoptr(JsonNode) interrupts_node = NULL;
   g_autoptr(JsonNode) values_node = NULL;
   g_autoptr(sqlite3_stmt) message = NULL;
-  Snapshot snapshot = { NULL, };
+  Snapshot snapshot = { NULL, AGUI_JSON_VALUE_INIT, AGUI_JSON_VALUE_INIT, NULL };
   gboolean written = FALSE;
   int branches;
 
@@ -412,7 +451,7 @@ export_locked (Writer  *writer,
   if (!write_messages (writer, &snapshot, 1, error))
     goto out;
   writer_member (writer, "state", 1, FALSE);
-  if (!writer_value (writer, snapshot.state, 1, error))
+  if (!writer_doc_value (writer, &snapshot.state, 1, error))
     goto out;
 
   writer_member (writer, "pendingInterrupts", 1, FALSE);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-export-private.h"
@@ -285,7 +286,8 @@ append_tool_calls (GString    *out,
       const char *arguments = function
                                 ? json_object_get_string_member_with_default (function, "arguments", "")
                                 : "";
-      g_autoptr(JsonNode) parsed = NULL;
+      AguiJsonValue parsed = AGUI_JSON_VALUE_INIT;
+      g_autofree char *pretty = NULL;
 
       if (call == NULL)
         continue;
@@ -297,9 +299,16 @@ append_tool_calls (GString    *out,
 
       g_string_append_printf (out, "**Tool call:** `%s`\n\n", name);
 
-      /* Arguments arrive as a JSON string; pretty-print them when they parse. */
-      if ((parsed = _agui_json_parse (arguments, -1, NULL)) != NULL)
-        append_json_block (out, parsed);
+      /* Arguments arrive as a JSON string; pretty-print them when they
+       * parse, read into the compact tree, which prints as json-glib
+       * would */
+      if (_agui_json_parse_doc (arguments, -1, &parsed, NULL))
+        {
+          if (!(pretty = _agui_json_value_to_string (&parsed, TRUE, NULL)))
+            pretty = g_strdup ("(a value that cannot be shown as JSON)");
+          _agui_json_value_clear (&parsed);
+          append_code_block (out, "json", pretty);
+        }
       else
         append_code_block (out, "json", arguments);
     }

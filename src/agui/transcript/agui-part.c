@@ -16,7 +16,7 @@
  * One piece of a message as the agent produced it: text, reasoning, a tool
  * call, an activity or a media attachment.
  *
- * An assistant turn is a [class@Agui.Message] whose parts keep the order in
+ * An assistant turn is a [class@Agui.SpeakerTurn] whose parts keep the order in
  * which they were made, so that text, a tool call and more text draw in
  * that order. Each part remembers the id of the AG-UI message it belongs
  * to, which is how the transcript projects itself back to AG-UI messages.

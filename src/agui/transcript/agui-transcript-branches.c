@@ -391,7 +391,7 @@ activate (AguiTranscript *self,
 /**
  * agui_transcript_get_branch_position:
  * @self: a transcript
- * @message_id: the id of a row ([property@Agui.Message:id])
+ * @message_id: the id of a row ([property@Agui.SpeakerTurn:id])
  * @index: (out) (optional): which alternative the row shows, from 0
  * @n_branches: (out) (optional): how many alternatives the row has
  *
@@ -428,7 +428,7 @@ agui_transcript_get_branch_position (AguiTranscript *self,
 /**
  * agui_transcript_get_message_time:
  * @self: a transcript
- * @message_id: the id of a row ([property@Agui.Message:id])
+ * @message_id: the id of a row ([property@Agui.SpeakerTurn:id])
  *
  * When the row's first message arrived. For a thread reopened from a
  * store, and for a branch switched to, that is when its turn was saved.

@@ -8,7 +8,7 @@
 
 #include "agui-activity-part-private.h"
 #include "agui-json-patch-private.h"
-#include "agui-message-private.h"
+#include "agui-speaker-turn-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-text-part-private.h"
@@ -125,7 +125,7 @@ add_part (AguiTranscript *self,
     _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
 
   if (record->row != NULL)
-    _agui_message_append_part (record->row, part);
+    _agui_speaker_turn_append_part (record->row, part);
 }
 
 static void
@@ -137,7 +137,7 @@ clear_parts (AguiTranscript *self,
       AguiPart *part = g_ptr_array_index (record->parts, record->parts->len - 1);
 
       if (record->row != NULL)
-        _agui_message_remove_part (record->row, part);
+        _agui_speaker_turn_remove_part (record->row, part);
       g_ptr_array_remove_index (record->parts, record->parts->len - 1);
     }
 }

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "agui-json-doc-private.h"
-#include "agui-message.h"
+#include "agui-speaker-turn.h"
 #include "agui-event.h"
 #include "agui-transcript.h"
 
@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 #define AGUI_TRANSCRIPT_LOCAL_STATE_KEY "tandem"
 
 /* A record is one AG-UI message, exactly as the protocol sees it; rows
- * (AguiMessage) group records for display. Only the transcript's own
+ * (AguiSpeakerTurn) group records for display. Only the transcript's own
  * files see inside one (agui-transcript-shared-private.h); everyone
  * else, the reducer first, changes records through the operations
  * below, and reads them through these. */

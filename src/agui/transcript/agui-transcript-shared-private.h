@@ -38,7 +38,7 @@ struct _AguiRecord
   char        *tool_call_id;
   char        *error;
   GPtrArray   *parts;
-  AguiMessage *row;
+  AguiSpeakerTurn *row;
   /* What followed the record without being a message: see AguiPart:notes */
   JsonArray   *notes;
   /* When the record arrived (microseconds since the epoch); for a

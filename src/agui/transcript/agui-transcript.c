@@ -12,7 +12,7 @@
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-interrupt-private.h"
-#include "agui-message-private.h"
+#include "agui-speaker-turn-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-run-state-private.h"
@@ -26,7 +26,7 @@
  * AguiTranscript:
  *
  * A thread's conversation as a [iface@Gio.ListModel] of
- * [class@Agui.Message], together with everything else a run changes: the
+ * [class@Agui.SpeakerTurn], together with everything else a run changes: the
  * shared state, the run state, the open steps, the pending interrupts and
  * the subagents at work.
  *
@@ -297,7 +297,7 @@ gboolean
 _agui_transcript_place_record (GPtrArray  *rows,
                                AguiRecord *record)
 {
-  AguiMessage *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
+  AguiSpeakerTurn *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
   gboolean appended = FALSE;
 
   if (record->role == AGUI_ROLE_TOOL)
@@ -307,18 +307,18 @@ _agui_transcript_place_record (GPtrArray  *rows,
     }
 
   if (role_has_own_row (record->role) ||
-      last == NULL || agui_message_get_role (last) != AGUI_ROLE_ASSISTANT)
+      last == NULL || agui_speaker_turn_get_role (last) != AGUI_ROLE_ASSISTANT)
     {
       AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
 
-      last = _agui_message_new (record->id, row_role, record->name);
+      last = _agui_speaker_turn_new (record->id, row_role, record->name);
       g_ptr_array_add (rows, last);
       appended = TRUE;
     }
 
   record->row = last;
   for (guint i = 0; i < record->parts->len; i++)
-    _agui_message_append_part (last, g_ptr_array_index (record->parts, i));
+    _agui_speaker_turn_append_part (last, g_ptr_array_index (record->parts, i));
 
   return appended;
 }
@@ -406,7 +406,7 @@ _agui_transcript_branch_free (Branch *branch)
 static GType
 agui_transcript_get_item_type (GListModel *model)
 {
-  return AGUI_TYPE_MESSAGE;
+  return AGUI_TYPE_SPEAKER_TURN;
 }
 
 static guint

@@ -1,4 +1,4 @@
-/* agui-message.c
+/* agui-speaker-turn.c
  *
  * SPDX-FileCopyrightText: 2026 The Tandem developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -7,24 +7,27 @@
 #include "config.h"
 
 #include "agui-enums.h"
-#include "agui-message-private.h"
 #include "agui-reasoning-part.h"
+#include "agui-speaker-turn-private.h"
 #include "agui-text-part.h"
 #include "agui-util-private.h"
 
 /**
- * AguiMessage:
+ * AguiSpeakerTurn:
  *
- * One row of a [class@Agui.Transcript]: something the person said, or one
+ * One row of a [class@Agui.Transcript]: one speaker's turn. That is
+ * something the person said (or a system or developer prompt), or one
  * turn of the agent.
  *
  * An agent's turn gathers everything it produced between two things the
  * person said, in the order it produced it: reasoning, text, tool calls,
- * activities. The parts are a [iface@Gio.ListModel] of [class@Agui.Part];
+ * activities, from as many AG-UI messages and runs as it took. So a turn
+ * is not an AG-UI message; those are what
+ * [method@Agui.Transcript.to_messages] returns. The parts are a [iface@Gio.ListModel] of [class@Agui.Part];
  * it changes (emits `items-changed`) only when a part is added or removed,
  * while streaming text changes a part's property instead.
  */
-struct _AguiMessage
+struct _AguiSpeakerTurn
 {
   GObject    parent_instance;
   char      *id;
@@ -35,7 +38,7 @@ struct _AguiMessage
 
 static void list_model_iface_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (AguiMessage, agui_message, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (AguiSpeakerTurn, agui_speaker_turn, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
 enum {
@@ -50,22 +53,22 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static GType
-agui_message_get_item_type (GListModel *model)
+agui_speaker_turn_get_item_type (GListModel *model)
 {
   return AGUI_TYPE_PART;
 }
 
 static guint
-agui_message_get_n_items (GListModel *model)
+agui_speaker_turn_get_n_items (GListModel *model)
 {
-  return AGUI_MESSAGE (model)->parts->len;
+  return AGUI_SPEAKER_TURN (model)->parts->len;
 }
 
 static gpointer
-agui_message_get_item (GListModel *model,
-                       guint       position)
+agui_speaker_turn_get_item (GListModel *model,
+                            guint       position)
 {
-  AguiMessage *self = AGUI_MESSAGE (model);
+  AguiSpeakerTurn *self = AGUI_SPEAKER_TURN (model);
 
   if (position >= self->parts->len)
     return NULL;
@@ -76,30 +79,30 @@ agui_message_get_item (GListModel *model,
 static void
 list_model_iface_init (GListModelInterface *iface)
 {
-  iface->get_item_type = agui_message_get_item_type;
-  iface->get_n_items = agui_message_get_n_items;
-  iface->get_item = agui_message_get_item;
+  iface->get_item_type = agui_speaker_turn_get_item_type;
+  iface->get_n_items = agui_speaker_turn_get_n_items;
+  iface->get_item = agui_speaker_turn_get_item;
 }
 
 static void
-agui_message_finalize (GObject *object)
+agui_speaker_turn_finalize (GObject *object)
 {
-  AguiMessage *self = AGUI_MESSAGE (object);
+  AguiSpeakerTurn *self = AGUI_SPEAKER_TURN (object);
 
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->parts, g_ptr_array_unref);
 
-  G_OBJECT_CLASS (agui_message_parent_class)->finalize (object);
+  G_OBJECT_CLASS (agui_speaker_turn_parent_class)->finalize (object);
 }
 
 static void
-agui_message_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
+agui_speaker_turn_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
 {
-  AguiMessage *self = AGUI_MESSAGE (object);
+  AguiSpeakerTurn *self = AGUI_SPEAKER_TURN (object);
 
   switch (prop_id)
     {
@@ -125,15 +128,15 @@ agui_message_get_property (GObject    *object,
 }
 
 static void
-agui_message_class_init (AguiMessageClass *klass)
+agui_speaker_turn_class_init (AguiSpeakerTurnClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = agui_message_finalize;
-  object_class->get_property = agui_message_get_property;
+  object_class->finalize = agui_speaker_turn_finalize;
+  object_class->get_property = agui_speaker_turn_get_property;
 
   /**
-   * AguiMessage:id:
+   * AguiSpeakerTurn:id:
    *
    * The id of the first AG-UI message drawn in this row.
    */
@@ -142,7 +145,7 @@ agui_message_class_init (AguiMessageClass *klass)
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
-   * AguiMessage:role:
+   * AguiSpeakerTurn:role:
    *
    * Who speaks: %AGUI_ROLE_USER, %AGUI_ROLE_ASSISTANT (an agent turn),
    * %AGUI_ROLE_SYSTEM or %AGUI_ROLE_DEVELOPER.
@@ -164,17 +167,17 @@ agui_message_class_init (AguiMessageClass *klass)
 }
 
 static void
-agui_message_init (AguiMessage *self)
+agui_speaker_turn_init (AguiSpeakerTurn *self)
 {
   self->parts = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
-AguiMessage *
-_agui_message_new (const char *id,
-                   AguiRole    role,
-                   const char *name)
+AguiSpeakerTurn *
+_agui_speaker_turn_new (const char *id,
+                        AguiRole    role,
+                        const char *name)
 {
-  AguiMessage *self = g_object_new (AGUI_TYPE_MESSAGE, NULL);
+  AguiSpeakerTurn *self = g_object_new (AGUI_TYPE_SPEAKER_TURN, NULL);
 
   self->id = g_strdup (id);
   self->role = role;
@@ -184,10 +187,10 @@ _agui_message_new (const char *id,
 }
 
 void
-_agui_message_append_part (AguiMessage *self,
-                           AguiPart    *part)
+_agui_speaker_turn_append_part (AguiSpeakerTurn *self,
+                                AguiPart        *part)
 {
-  g_return_if_fail (AGUI_IS_MESSAGE (self));
+  g_return_if_fail (AGUI_IS_SPEAKER_TURN (self));
   g_return_if_fail (AGUI_IS_PART (part));
 
   g_ptr_array_add (self->parts, g_object_ref (part));
@@ -196,12 +199,12 @@ _agui_message_append_part (AguiMessage *self,
 }
 
 void
-_agui_message_remove_part (AguiMessage *self,
-                           AguiPart    *part)
+_agui_speaker_turn_remove_part (AguiSpeakerTurn *self,
+                                AguiPart        *part)
 {
   guint position;
 
-  g_return_if_fail (AGUI_IS_MESSAGE (self));
+  g_return_if_fail (AGUI_IS_SPEAKER_TURN (self));
 
   if (!g_ptr_array_find (self->parts, part, &position))
     return;
@@ -212,85 +215,85 @@ _agui_message_remove_part (AguiMessage *self,
 }
 
 void
-_agui_message_set_name (AguiMessage *self,
-                        const char  *name)
+_agui_speaker_turn_set_name (AguiSpeakerTurn *self,
+                             const char      *name)
 {
   if (_agui_set_str (&self->name, name))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
 }
 
 /**
- * agui_message_get_id:
- * @self: a message
+ * agui_speaker_turn_get_id:
+ * @self: a speaker turn
  *
  * Returns: the id of the first AG-UI message in this row
  */
 const char *
-agui_message_get_id (AguiMessage *self)
+agui_speaker_turn_get_id (AguiSpeakerTurn *self)
 {
-  g_return_val_if_fail (AGUI_IS_MESSAGE (self), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (self), NULL);
 
   return self->id;
 }
 
 /**
- * agui_message_get_role:
- * @self: a message
+ * agui_speaker_turn_get_role:
+ * @self: a speaker turn
  *
  * Returns: who speaks in this row
  */
 AguiRole
-agui_message_get_role (AguiMessage *self)
+agui_speaker_turn_get_role (AguiSpeakerTurn *self)
 {
-  g_return_val_if_fail (AGUI_IS_MESSAGE (self), AGUI_ROLE_ASSISTANT);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (self), AGUI_ROLE_ASSISTANT);
 
   return self->role;
 }
 
 /**
- * agui_message_get_name:
- * @self: a message
+ * agui_speaker_turn_get_name:
+ * @self: a speaker turn
  *
  * Returns: (nullable): the author's display name, if the agent gave one
  */
 const char *
-agui_message_get_name (AguiMessage *self)
+agui_speaker_turn_get_name (AguiSpeakerTurn *self)
 {
-  g_return_val_if_fail (AGUI_IS_MESSAGE (self), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (self), NULL);
 
   return self->name;
 }
 
 /**
- * agui_message_get_parts:
- * @self: a message
+ * agui_speaker_turn_get_parts:
+ * @self: a speaker turn
  *
  * Returns: (transfer none): the parts, a list model of [class@Agui.Part]
- *   (the message itself)
+ *   (the turn itself)
  */
 GListModel *
-agui_message_get_parts (AguiMessage *self)
+agui_speaker_turn_get_parts (AguiSpeakerTurn *self)
 {
-  g_return_val_if_fail (AGUI_IS_MESSAGE (self), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (self), NULL);
 
   return G_LIST_MODEL (self);
 }
 
 /**
- * agui_message_dup_text:
- * @self: a message
+ * agui_speaker_turn_dup_text:
+ * @self: a speaker turn
  *
- * Joins the text parts of the message, with a blank line between parts,
+ * Joins the text parts of the turn, with a blank line between parts,
  * for copying or searching.
  *
  * Returns: (transfer full): the text
  */
 char *
-agui_message_dup_text (AguiMessage *self)
+agui_speaker_turn_dup_text (AguiSpeakerTurn *self)
 {
   GString *text;
 
-  g_return_val_if_fail (AGUI_IS_MESSAGE (self), NULL);
+  g_return_val_if_fail (AGUI_IS_SPEAKER_TURN (self), NULL);
 
   text = g_string_new (NULL);
   for (guint i = 0; i < self->parts->len; i++)
