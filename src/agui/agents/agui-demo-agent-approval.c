@@ -231,14 +231,13 @@ plan_settle (DemoRun       *run,
   gboolean edited = FALSE;
   g_autofree char *folder = NULL;
   gint64 keep_days = 0;
-  JsonObject *result;
+  g_auto(AguiJsonValue) result = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
 
   if (g_strcmp0 (_agui_json_doc_get_string (entry, "status"), "cancelled") == 0)
     {
-      _agui_demo_plan_tool_result (run, interrupt->tool_call_id,
-                                   _agui_demo_string_members ("status", "cancelled",
-                                                              "message", "The request was cancelled; nothing was archived.",
-                                                              NULL));
+      _agui_demo_string_value (&result, "status", "cancelled", "message", "The request was cancelled; nothing was archived.", NULL);
+      _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
       g_string_append (text, "The question was cancelled, so I did not touch your notes.");
       *approval = "cancelled";
       return;
@@ -249,20 +248,18 @@ plan_settle (DemoRun       *run,
 
   if (!approved)
     {
-      _agui_demo_plan_tool_result (run, interrupt->tool_call_id,
-                                   _agui_demo_string_members ("status", "denied",
-                                                              "message", "The user said no; nothing was archived.",
-                                                              NULL));
+      _agui_demo_string_value (&result, "status", "denied", "message", "The user said no; nothing was archived.", NULL);
+      _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
       g_string_append (text, "Understood, I left them alone.");
       *approval = "denied";
       return;
     }
 
-  result = _agui_demo_string_members ("status", "archived", "folder", folder, NULL);
-  json_object_set_int_member (result, "keepDays", keep_days);
-  json_object_set_int_member (result, "archived", pretend_count (folder, keep_days));
-  json_object_set_boolean_member (result, "edited", edited);
-  _agui_demo_plan_tool_result (run, interrupt->tool_call_id, result);
+  object = _agui_demo_string_value (&result, "status", "archived", "folder", folder, NULL);
+  _agui_json_doc_set_int (object, "keepDays", keep_days);
+  _agui_json_doc_set_int (object, "archived", pretend_count (folder, keep_days));
+  _agui_json_doc_set_boolean (object, "edited", edited);
+  _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
 
   if (edited)
     g_string_append_printf (text, "You changed the request, so I archived %u notes in “%s” "

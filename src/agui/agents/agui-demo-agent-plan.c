@@ -213,14 +213,39 @@ _agui_demo_plan_tool_call (DemoRun    *run,
                          _agui_demo_string_members ("toolCallId", tool_call_id, NULL));
 }
 
-void
-_agui_demo_plan_tool_result (DemoRun    *run,
-                             const char *tool_call_id,
-                             JsonObject *result)
+AguiJsonDocObject *
+_agui_demo_string_value (AguiJsonValue *value,
+                         const char    *first_name,
+                         ...)
 {
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result);
+  AguiJsonDocObject *object = _agui_json_value_set_object (value, 0);
+  va_list args;
+
+  va_start (args, first_name);
+  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
+    {
+      const char *string = va_arg (args, const char *);
+
+      /* NULL as json_object_set_string_member () takes it: null */
+      if (string != NULL)
+        _agui_json_doc_set_string (object, name, string);
+      else
+        _agui_json_doc_set_null (object, name);
+    }
+  va_end (args);
+
+  return object;
+}
+
+void
+_agui_demo_plan_tool_result (DemoRun             *run,
+                             const char          *tool_call_id,
+                             const AguiJsonValue *result)
+{
   g_autofree char *message_id = g_uuid_string_random ();
-  g_autofree char *content = json_to_string (node, FALSE);
+  /* The tree prints what json_to_string () printed, for a tree that
+   * can be printed at all, which this small one always can. */
+  g_autofree char *content = _agui_json_value_to_string (result, FALSE, NULL);
 
   _agui_demo_plan_event (run, 4, AGUI_EVENT_TOOL_CALL_RESULT,
                          _agui_demo_string_members ("messageId", message_id,

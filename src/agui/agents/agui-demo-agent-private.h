@@ -108,9 +108,15 @@ void        _agui_demo_plan_tool_call       (DemoRun    *run,
                                              const char *parent_message_id,
                                              const char *arguments,
                                              JsonObject *metadata);
-void        _agui_demo_plan_tool_result     (DemoRun    *run,
-                                             const char *tool_call_id,
-                                             JsonObject *result);
+/* @result is the text of the result, printed from the tree. */
+void        _agui_demo_plan_tool_result     (DemoRun             *run,
+                                             const char          *tool_call_id,
+                                             const AguiJsonValue *result);
+/* Makes @value an object of string members, as _agui_demo_string_members
+ * makes a JsonObject. */
+AguiJsonDocObject *_agui_demo_string_value  (AguiJsonValue *value,
+                                             const char    *first_name,
+                                             ...) G_GNUC_NULL_TERMINATED;
 void        _agui_demo_plan_demo_state      (DemoRun    *run,
                                              JsonObject *changes,
                                              gboolean    as_snapshot);

@@ -92,10 +92,11 @@ plan_answer (DemoRun             *run,
       g_autofree char *iso = g_date_time_format_iso8601 (now);
       g_autofree char *when = _agui_demo_describe_time (now);
       g_autofree char *lead = NULL;
+      g_auto(AguiJsonValue) result = AGUI_JSON_VALUE_INIT;
 
       _agui_demo_plan_tool_call (run, tool_call_id, TIME_TOOL, message_id, "{\"timezone\":\"local\"}", NULL);
-      _agui_demo_plan_tool_result (run, tool_call_id,
-                                   _agui_demo_string_members ("time", iso, "timezone", g_date_time_get_timezone_abbreviation (now), NULL));
+      _agui_demo_string_value (&result, "time", iso, "timezone", g_date_time_get_timezone_abbreviation (now), NULL);
+      _agui_demo_plan_tool_result (run, tool_call_id, &result);
 
       lead = g_strdup_printf ("My own clock says it is %s (Tandem offers no `%s` tool, so I "
                               "answered that call myself).", when, TIME_TOOL);
