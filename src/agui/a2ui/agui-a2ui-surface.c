@@ -10,6 +10,7 @@
 
 #include "agui-a2ui-component-private.h"
 #include "agui-a2ui-surface-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-types.h"
 #include "agui-util-private.h"
@@ -49,7 +50,9 @@ struct _AguiA2uiSurface
   char       *status;
   GHashTable *components;
   JsonNode   *data;
-  JsonArray  *applied;
+  /* the operations applied so far, to tell the new ones from them; null
+   * before any */
+  AguiJsonValue applied;
   GPtrArray  *operation_errors;
   GPtrArray  *errors;
   guint       ready : 1;
@@ -465,23 +468,25 @@ reset (AguiA2uiSurface *self)
   g_hash_table_remove_all (self->components);
   json_node_unref (self->data);
   self->data = _agui_json_node_new_object (json_object_new ());
-  g_clear_pointer (&self->applied, json_array_unref);
+  _agui_json_value_clear (&self->applied);
   g_clear_pointer (&self->root_id, g_free);
   g_ptr_array_set_size (self->operation_errors, 0);
   self->ready = FALSE;
   self->deleted = FALSE;
 }
 
+/* json_node_equal ()'s equality, which the tree's is: 1 equals 1.0,
+ * members in any order. */
 static gboolean
-is_prefix (JsonArray *prefix,
-           JsonArray *array)
+is_prefix (const AguiJsonValue *prefix,
+           const AguiJsonValue *array)
 {
-  guint n = json_array_get_length (prefix);
+  guint n = _agui_json_doc_get_length (prefix);
 
-  if (json_array_get_length (array) < n)
+  if (_agui_json_doc_get_length (array) < n)
     return FALSE;
   for (guint i = 0; i < n; i++)
-    if (!json_node_equal (json_array_get_element (prefix, i), json_array_get_element (array, i)))
+    if (!_agui_json_value_equal (_agui_json_doc_get_element (prefix, i), _agui_json_doc_get_element (array, i)))
       return FALSE;
 
   return TRUE;
@@ -499,7 +504,7 @@ agui_a2ui_surface_finalize (GObject *object)
   g_clear_pointer (&self->status, g_free);
   g_clear_pointer (&self->components, g_hash_table_unref);
   g_clear_pointer (&self->data, json_node_unref);
-  g_clear_pointer (&self->applied, json_array_unref);
+  _agui_json_value_clear (&self->applied);
   g_clear_pointer (&self->operation_errors, g_ptr_array_unref);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
 
@@ -675,22 +680,20 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
 
   if (operations != NULL && JSON_NODE_HOLDS_ARRAY (operations))
     {
-      array = json_node_get_array (operations);
+      g_auto(AguiJsonValue) received = AGUI_JSON_VALUE_INIT;
 
-      if (self->applied != NULL && is_prefix (self->applied, array))
-        start = json_array_get_length (self->applied);
+      array = json_node_get_array (operations);
+      _agui_json_value_set_node (&received, operations);
+
+      if (self->applied.kind == AGUI_JSON_DOC_ARRAY && is_prefix (&self->applied, &received))
+        start = _agui_json_doc_get_length (&self->applied);
       else
         reset (self);
 
       for (guint i = start; i < json_array_get_length (array); i++)
         apply_operation (self, json_array_get_element (array, i), i);
 
-      g_clear_pointer (&self->applied, json_array_unref);
-      {
-        g_autoptr(JsonNode) copy = _agui_json_node_copy_deep (operations);
-
-        self->applied = json_array_ref (json_node_get_array (copy));
-      }
+      _agui_json_value_move (&self->applied, &received);
     }
   else
     {

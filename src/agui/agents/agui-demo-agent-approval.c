@@ -30,8 +30,8 @@
 
 typedef struct
 {
-  DemoInterrupt *interrupt;
-  JsonObject    *entry;
+  DemoInterrupt       *interrupt;
+  const AguiJsonValue *entry;
 } Answer;
 
 void
@@ -45,7 +45,7 @@ _agui_demo_interrupt_free (DemoInterrupt *interrupt)
   g_free (interrupt->tool_call_id);
   g_free (interrupt->folder);
   g_clear_pointer (&interrupt->expires_at, g_date_time_unref);
-  g_clear_pointer (&interrupt->answer, json_node_unref);
+  g_clear_pointer (&interrupt->answer, _agui_json_doc_value_free);
   g_free (interrupt);
 }
 
@@ -134,25 +134,25 @@ _agui_demo_open_interrupts (AguiDemoAgent *self,
 }
 
 static gboolean
-read_integer (JsonNode *node,
-              gint64   *value)
+read_integer (const AguiJsonValue *node,
+              gint64              *value)
 {
   double number;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  if (node == NULL)
     return FALSE;
 
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
+  if (node->kind == AGUI_JSON_DOC_INT)
     {
-      *value = json_node_get_int (node);
+      *value = node->u.integer;
       return TRUE;
     }
 
   /* A spin button's value travels as a double; a whole one will do. */
-  if (json_node_get_value_type (node) != G_TYPE_DOUBLE)
+  if (node->kind != AGUI_JSON_DOC_DOUBLE)
     return FALSE;
 
-  number = json_node_get_double (node);
+  number = node->u.number;
   if (number != (double) (gint64) number)
     return FALSE;
 
@@ -164,47 +164,39 @@ read_integer (JsonNode *node,
  * with (rule 6 of AG-UI 13.2), returning why it does not fit. */
 static char *
 read_approval (DemoInterrupt  *interrupt,
-               JsonNode       *payload,
-               gboolean       *approved,
-               gboolean       *edited,
-               char          **folder,
-               gint64         *keep_days)
+               const AguiJsonValue  *payload,
+               gboolean             *approved,
+               gboolean             *edited,
+               char                **folder,
+               gint64               *keep_days)
 {
-  JsonObject *object = NULL;
-  JsonObject *edits = NULL;
-  JsonNode *member = NULL;
+  AguiJsonValue *edits = NULL;
+  AguiJsonValue *member = _agui_json_doc_get_member (payload, "approved");
   const char *edited_folder = NULL;
 
-  if (payload != NULL && JSON_NODE_HOLDS_OBJECT (payload))
-    {
-      object = json_node_get_object (payload);
-      member = json_object_get_member (object, "approved");
-    }
-
-  if (member == NULL || !JSON_NODE_HOLDS_VALUE (member) ||
-      json_node_get_value_type (member) != G_TYPE_BOOLEAN)
+  if (member == NULL || member->kind != AGUI_JSON_DOC_BOOLEAN)
     return g_strdup_printf ("The answer to interrupt %s must be an object with a boolean "
                             "“approved”, as its responseSchema says.", interrupt->id);
 
-  *approved = json_node_get_boolean (member);
+  *approved = member->u.boolean;
   *edited = FALSE;
   *folder = g_strdup (interrupt->folder);
   *keep_days = interrupt->keep_days;
 
-  member = json_object_get_member (object, "editedArgs");
+  member = _agui_json_doc_get_member (payload, "editedArgs");
   if (member == NULL || !*approved)
     return NULL;
 
-  if (JSON_NODE_HOLDS_OBJECT (member))
+  if (member->kind == AGUI_JSON_DOC_OBJECT)
     {
-      edits = json_node_get_object (member);
-      edited_folder = _agui_json_object_get_string (edits, "folder");
+      edits = member;
+      edited_folder = _agui_json_doc_get_string (edits, "folder");
     }
 
   /* editedArgs replaces the arguments whole (rule 10), so it must be
    * complete. */
   if (edited_folder == NULL || edited_folder[0] == '\0' ||
-      !read_integer (json_object_get_member (edits, "keepDays"), keep_days) ||
+      !read_integer (_agui_json_doc_get_member (edits, "keepDays"), keep_days) ||
       *keep_days < 1)
     {
       g_clear_pointer (folder, g_free);
@@ -231,46 +223,43 @@ pretend_count (const char *folder,
 static void
 plan_settle (DemoRun       *run,
              DemoInterrupt *interrupt,
-             JsonObject    *entry,
-             GString       *text,
-             const char   **approval)
+             const AguiJsonValue *entry,
+             GString             *text,
+             const char         **approval)
 {
   gboolean approved = FALSE;
   gboolean edited = FALSE;
   g_autofree char *folder = NULL;
   gint64 keep_days = 0;
-  JsonObject *result;
+  g_auto(AguiJsonValue) result = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
 
-  if (g_strcmp0 (_agui_json_object_get_string (entry, "status"), "cancelled") == 0)
+  if (g_strcmp0 (_agui_json_doc_get_string (entry, "status"), "cancelled") == 0)
     {
-      _agui_demo_plan_tool_result (run, interrupt->tool_call_id,
-                                   _agui_demo_string_members ("status", "cancelled",
-                                                              "message", "The request was cancelled; nothing was archived.",
-                                                              NULL));
+      _agui_demo_string_value (&result, "status", "cancelled", "message", "The request was cancelled; nothing was archived.", NULL);
+      _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
       g_string_append (text, "The question was cancelled, so I did not touch your notes.");
       *approval = "cancelled";
       return;
     }
 
-  g_free (read_approval (interrupt, json_object_get_member (entry, "payload"),
+  g_free (read_approval (interrupt, _agui_json_doc_get_member (entry, "payload"),
                          &approved, &edited, &folder, &keep_days));
 
   if (!approved)
     {
-      _agui_demo_plan_tool_result (run, interrupt->tool_call_id,
-                                   _agui_demo_string_members ("status", "denied",
-                                                              "message", "The user said no; nothing was archived.",
-                                                              NULL));
+      _agui_demo_string_value (&result, "status", "denied", "message", "The user said no; nothing was archived.", NULL);
+      _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
       g_string_append (text, "Understood, I left them alone.");
       *approval = "denied";
       return;
     }
 
-  result = _agui_demo_string_members ("status", "archived", "folder", folder, NULL);
-  json_object_set_int_member (result, "keepDays", keep_days);
-  json_object_set_int_member (result, "archived", pretend_count (folder, keep_days));
-  json_object_set_boolean_member (result, "edited", edited);
-  _agui_demo_plan_tool_result (run, interrupt->tool_call_id, result);
+  object = _agui_demo_string_value (&result, "status", "archived", "folder", folder, NULL);
+  _agui_json_doc_set_int (object, "keepDays", keep_days);
+  _agui_json_doc_set_int (object, "archived", pretend_count (folder, keep_days));
+  _agui_json_doc_set_boolean (object, "edited", edited);
+  _agui_demo_plan_tool_result (run, interrupt->tool_call_id, &result);
 
   if (edited)
     g_string_append_printf (text, "You changed the request, so I archived %u notes in “%s” "
@@ -286,15 +275,15 @@ plan_settle (DemoRun       *run,
 }
 
 static gboolean
-has_tool_answer (JsonArray  *messages,
-                 const char *tool_call_id)
+has_tool_answer (const AguiJsonValue *messages,
+                 const char          *tool_call_id)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonObject *message = _agui_demo_array_object (messages, i);
+      AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
 
-      if (message != NULL && g_strcmp0 (_agui_json_object_get_string (message, "role"), "tool") == 0 &&
-          g_strcmp0 (_agui_json_object_get_string (message, "toolCallId"), tool_call_id) == 0)
+      if (g_strcmp0 (_agui_json_doc_get_string (message, "role"), "tool") == 0 &&
+          g_strcmp0 (_agui_json_doc_get_string (message, "toolCallId"), tool_call_id) == 0)
         return TRUE;
     }
 
@@ -306,52 +295,48 @@ has_tool_answer (JsonArray  *messages,
  * One whose call was answered already counts as answered, in a way no
  * answer matches: any resume of it is a replay. */
 static DemoInterrupt *
-recover_interrupt (DemoRun    *run,
-                   JsonArray  *messages,
-                   const char *interrupt_id)
+recover_interrupt (DemoRun             *run,
+                   const AguiJsonValue *messages,
+                   const char          *interrupt_id)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonObject *message = _agui_demo_array_object (messages, i);
-      JsonArray *calls = message ? _agui_demo_object_array (message, "toolCalls") : NULL;
+      AguiJsonValue *calls = _agui_json_doc_get_array (_agui_json_doc_get_element (messages, i), "toolCalls");
 
-      for (guint j = 0; calls != NULL && j < json_array_get_length (calls); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (calls); j++)
         {
-          JsonObject *call = _agui_demo_array_object (calls, j);
-          JsonNode *metadata = call ? json_object_get_member (call, "metadata") : NULL;
-          JsonNode *function = call ? json_object_get_member (call, "function") : NULL;
-          g_autoptr(JsonNode) arguments = NULL;
+          AguiJsonValue *call = _agui_json_doc_get_element (calls, j);
+          AguiJsonValue *metadata = _agui_json_doc_get_object (call, "metadata");
+          AguiJsonValue *function = _agui_json_doc_get_object (call, "function");
+          g_auto(AguiJsonValue) arguments = AGUI_JSON_VALUE_INIT;
           DemoInterrupt *interrupt;
           const char *text;
           const char *expires_at;
           const char *folder;
           gint64 keep_days;
 
-          if (metadata == NULL || !JSON_NODE_HOLDS_OBJECT (metadata) ||
-              g_strcmp0 (_agui_json_object_get_string (json_node_get_object (metadata), "interruptId"), interrupt_id) != 0 ||
-              function == NULL || !JSON_NODE_HOLDS_OBJECT (function) ||
-              g_strcmp0 (_agui_json_object_get_string (json_node_get_object (function), "name"), ARCHIVE_TOOL) != 0 ||
-              _agui_json_object_get_string (call, "id") == NULL)
+          if (g_strcmp0 (_agui_json_doc_get_string (metadata, "interruptId"), interrupt_id) != 0 ||
+              g_strcmp0 (_agui_json_doc_get_string (function, "name"), ARCHIVE_TOOL) != 0 ||
+              _agui_json_doc_get_string (call, "id") == NULL)
             continue;
 
-          text = _agui_json_object_get_string (json_node_get_object (function), "arguments");
-          arguments = text != NULL ? _agui_json_parse (text, -1, NULL) : NULL;
-          if (arguments == NULL || !JSON_NODE_HOLDS_OBJECT (arguments) ||
-              !(folder = _agui_json_object_get_string (json_node_get_object (arguments), "folder")) ||
-              !read_integer (json_object_get_member (json_node_get_object (arguments), "keepDays"), &keep_days))
+          text = _agui_json_doc_get_string (function, "arguments");
+          if (text == NULL || !_agui_json_doc_parse (text, -1, &arguments, NULL) ||
+              !(folder = _agui_json_doc_get_string (&arguments, "folder")) ||
+              !read_integer (_agui_json_doc_get_member (&arguments, "keepDays"), &keep_days))
             return NULL;
 
-          expires_at = _agui_json_object_get_string (json_node_get_object (metadata), "expiresAt");
+          expires_at = _agui_json_doc_get_string (metadata, "expiresAt");
 
           interrupt = g_new0 (DemoInterrupt, 1);
           interrupt->id = g_strdup (interrupt_id);
           interrupt->thread_id = g_strdup (run->thread_id);
-          interrupt->tool_call_id = g_strdup (_agui_json_object_get_string (call, "id"));
+          interrupt->tool_call_id = g_strdup (_agui_json_doc_get_string (call, "id"));
           interrupt->folder = g_strdup (folder);
           interrupt->keep_days = keep_days;
           interrupt->expires_at = expires_at ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
           if (has_tool_answer (messages, interrupt->tool_call_id))
-            interrupt->answer = json_node_new (JSON_NODE_NULL);
+            interrupt->answer = g_new0 (AguiJsonValue, 1);
 
           return interrupt;
         }
@@ -362,34 +347,41 @@ recover_interrupt (DemoRun    *run,
 
 /* What an answer says, to recognise it when it is replayed: the entry
  * without its metadata, which has no meaning for the answer itself. */
-static JsonNode *
-answer_node (JsonObject *entry)
+static AguiJsonValue *
+answer_value (const AguiJsonValue *entry)
 {
-  JsonObject *answer = _agui_demo_string_members ("interruptId", _agui_json_object_get_string (entry, "interruptId"),
-                                                  "status", _agui_json_object_get_string (entry, "status"),
-                                                  NULL);
-  JsonNode *payload = json_object_get_member (entry, "payload");
-  JsonNode *node;
+  static const char * const names[] = { "interruptId", "status" };
+  AguiJsonValue *answer = g_new0 (AguiJsonValue, 1);
+  AguiJsonDocObject *object = _agui_json_value_set_object (answer, 3);
+  AguiJsonValue *payload = _agui_json_doc_get_member (entry, "payload");
 
+  /* Both are strings by the time an entry is acted upon; null otherwise,
+   * as a json-glib setter given NULL made them. */
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *value = _agui_json_doc_get_string (entry, names[i]);
+
+      if (value != NULL)
+        _agui_json_doc_set_string (object, names[i], value);
+      else
+        _agui_json_doc_set_null (object, names[i]);
+    }
   if (payload != NULL)
-    json_object_set_member (answer, "payload", _agui_json_node_copy_deep (payload));
+    _agui_json_doc_set_copy (object, "payload", payload);
 
-  node = json_node_init_object (json_node_alloc (), answer);
-  json_object_unref (answer);
-
-  return node;
+  return answer;
 }
 
 /* Finds what is wrong with a resume (AG-UI 13.2 rules 2, 3, 6 and 7);
  * fills @answers with the entries to act upon and @replays with the count
  * of answers already acted upon. */
 static char *
-check_resume (DemoRun     *run,
-              JsonArray   *messages,
-              JsonArray   *resume,
-              GArray      *answers,
-              guint       *replays,
-              const char **code)
+check_resume (DemoRun              *run,
+              const AguiJsonValue  *messages,
+              const AguiJsonValue  *resume,
+              GArray               *answers,
+              guint                *replays,
+              const char          **code)
 {
   g_autoptr(GPtrArray) open = _agui_demo_open_interrupts (run->agent, run->thread_id);
   g_autoptr(GHashTable) addressed = g_hash_table_new (g_str_hash, g_str_equal);
@@ -397,13 +389,13 @@ check_resume (DemoRun     *run,
 
   *replays = 0;
 
-  for (guint i = 0; i < json_array_get_length (resume); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (resume); i++)
     {
-      JsonObject *entry = _agui_demo_array_object (resume, i);
-      const char *id = entry ? _agui_json_object_get_string (entry, "interruptId") : NULL;
-      const char *status = entry ? _agui_json_object_get_string (entry, "status") : NULL;
+      AguiJsonValue *entry = _agui_json_doc_get_element (resume, i);
+      const char *id = _agui_json_doc_get_string (entry, "interruptId");
+      const char *status = _agui_json_doc_get_string (entry, "status");
       DemoInterrupt *interrupt = id ? g_hash_table_lookup (run->agent->interrupts, id) : NULL;
-      g_autoptr(JsonNode) answer = NULL;
+      g_autoptr(AguiJsonValue) answer = NULL;
 
       if (interrupt == NULL && id != NULL && (interrupt = recover_interrupt (run, messages, id)))
         g_hash_table_replace (run->agent->interrupts, interrupt->id, interrupt);
@@ -428,12 +420,12 @@ check_resume (DemoRun     *run,
           return g_strdup_printf ("Interrupt %s is answered twice in one resume.", id);
         }
 
-      answer = answer_node (entry);
+      answer = answer_value (entry);
       if (interrupt->answer != NULL)
         {
           /* Replaying the same answer must be harmless (rule 5). */
-          if (JSON_NODE_HOLDS_NULL (interrupt->answer) ||
-              _agui_json_node_equal (answer, interrupt->answer))
+          if (interrupt->answer->kind == AGUI_JSON_DOC_NULL ||
+              _agui_json_value_equal (answer, interrupt->answer))
             {
               (*replays)++;
               continue;
@@ -460,7 +452,7 @@ check_resume (DemoRun     *run,
                                       "answered. Cancel it to continue the thread.", id, expiry);
             }
 
-          problem = read_approval (interrupt, json_object_get_member (entry, "payload"),
+          problem = read_approval (interrupt, _agui_json_doc_get_member (entry, "payload"),
                                    &approved, &edited, &folder, &keep_days);
           if (problem != NULL)
             {
@@ -488,9 +480,9 @@ check_resume (DemoRun     *run,
 }
 
 void
-_agui_demo_plan_resume (DemoRun   *run,
-                        JsonArray *messages,
-                        JsonArray *resume)
+_agui_demo_plan_resume (DemoRun             *run,
+                        const AguiJsonValue *messages,
+                        const AguiJsonValue *resume)
 {
   g_autoptr(GArray) answers = g_array_new (FALSE, FALSE, sizeof (Answer));
   g_autofree char *problem = NULL;
@@ -520,7 +512,7 @@ _agui_demo_plan_resume (DemoRun   *run,
     }
 
   text = g_string_new (NULL);
-  settled = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  settled = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_json_doc_value_free);
 
   _agui_demo_plan_demo_state (run, _agui_demo_stage_changes ("archiving"), FALSE);
   _agui_demo_plan_step (run, "archiving", TRUE);
@@ -532,7 +524,7 @@ _agui_demo_plan_resume (DemoRun   *run,
         g_string_append (text, "\n\n");
       plan_settle (run, answer->interrupt, answer->entry, text, &approval);
 
-      g_ptr_array_add (settled, answer_node (answer->entry));
+      g_ptr_array_add (settled, answer_value (answer->entry));
     }
   _agui_demo_plan_step (run, "archiving", FALSE);
 

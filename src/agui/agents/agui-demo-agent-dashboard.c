@@ -86,37 +86,28 @@ _agui_demo_plan_dashboard (DemoRun *run)
   _agui_demo_plan_run_succeeded (run);
 }
 
-JsonObject *
-_agui_demo_a2ui_user_action (JsonObject *input)
+AguiJsonValue *
+_agui_demo_a2ui_user_action (const AguiJsonValue *input)
 {
-  JsonNode *forwarded = json_object_get_member (input, "forwardedProps");
-  JsonNode *action;
-  JsonNode *user_action;
-
-  if (forwarded == NULL || !JSON_NODE_HOLDS_OBJECT (forwarded) ||
-      (action = json_object_get_member (json_node_get_object (forwarded), "a2uiAction")) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (action) ||
-      (user_action = json_object_get_member (json_node_get_object (action), "userAction")) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (user_action))
-    return NULL;
-
-  return json_node_get_object (user_action);
+  return _agui_json_doc_get_object (_agui_json_doc_get_object (_agui_json_doc_get_object (input, "forwardedProps"),
+                                                               "a2uiAction"),
+                                    "userAction");
 }
 
 void
-_agui_demo_plan_dashboard_answer (DemoRun    *run,
-                                  JsonObject *user_action)
+_agui_demo_plan_dashboard_answer (DemoRun             *run,
+                                  const AguiJsonValue *user_action)
 {
   g_autofree char *message_id = g_uuid_string_random ();
   g_autofree char *summary = NULL;
   g_autofree char *text = NULL;
-  JsonNode *context_node = json_object_get_member (user_action, "context");
-  JsonObject *context = context_node && JSON_NODE_HOLDS_OBJECT (context_node) ? json_node_get_object (context_node) : NULL;
-  JsonNode *focus = context ? json_object_get_member (context, "focus") : NULL;
-  JsonNode *remind = context ? json_object_get_member (context, "remind") : NULL;
-  JsonNode *mood = context ? json_object_get_member (context, "mood") : NULL;
+  AguiJsonValue *context = _agui_json_doc_get_object (user_action, "context");
+  AguiJsonValue *focus = _agui_json_doc_get_member (context, "focus");
+  AguiJsonValue *remind = _agui_json_doc_get_member (context, "remind");
+  AguiJsonValue *mood = _agui_json_doc_get_array (context, "mood");
+  AguiJsonValue *first_mood = _agui_json_doc_get_length (mood) > 0 ? _agui_json_doc_get_element (mood, 0) : NULL;
   const char *mood_name = "calm";
-  const char *name = _agui_json_object_get_string (user_action, "name");
+  const char *name = _agui_json_doc_get_string (user_action, "name");
   double hours = 0;
   JsonObject *update;
   JsonObject *operation;
@@ -133,18 +124,17 @@ _agui_demo_plan_dashboard_answer (DemoRun    *run,
       return;
     }
 
-  if (focus != NULL && JSON_NODE_HOLDS_VALUE (focus) &&
-      (json_node_get_value_type (focus) == G_TYPE_DOUBLE || json_node_get_value_type (focus) == G_TYPE_INT64))
-    hours = CLAMP (json_node_get_double (focus), 0, 8);
-  if (mood != NULL && JSON_NODE_HOLDS_ARRAY (mood) && json_array_get_length (json_node_get_array (mood)) > 0 &&
-      JSON_NODE_HOLDS_VALUE (json_array_get_element (json_node_get_array (mood), 0)) &&
-      json_node_get_value_type (json_array_get_element (json_node_get_array (mood), 0)) == G_TYPE_STRING)
-    mood_name = json_array_get_string_element (json_node_get_array (mood), 0);
+  if (focus != NULL && focus->kind == AGUI_JSON_DOC_DOUBLE)
+    hours = CLAMP (focus->u.number, 0, 8);
+  else if (focus != NULL && focus->kind == AGUI_JSON_DOC_INT)
+    hours = CLAMP ((double) focus->u.integer, 0, 8);
+  if (first_mood != NULL && _agui_json_value_is_string (first_mood))
+    mood_name = _agui_json_value_get_string (first_mood);
 
   summary = g_strdup_printf ("Planned: %.0f hours of focus for a %s day%s.", hours,
                              g_str_equal (mood_name, "busy") ? "busy" : g_str_equal (mood_name, "tired") ? "tired" : "calm",
-                             remind && JSON_NODE_HOLDS_VALUE (remind) && json_node_get_value_type (remind) == G_TYPE_BOOLEAN &&
-                             json_node_get_boolean (remind) ? ", with reminders to take breaks" : "");
+                             remind != NULL && remind->kind == AGUI_JSON_DOC_BOOLEAN && remind->u.boolean
+                               ? ", with reminders to take breaks" : "");
   /* ACTIVITY_DELTA appends a dataModelUpdate: the surface changes its
    * summary without being sent again. */
   update = json_object_new ();

@@ -213,14 +213,39 @@ _agui_demo_plan_tool_call (DemoRun    *run,
                          _agui_demo_string_members ("toolCallId", tool_call_id, NULL));
 }
 
-void
-_agui_demo_plan_tool_result (DemoRun    *run,
-                             const char *tool_call_id,
-                             JsonObject *result)
+AguiJsonDocObject *
+_agui_demo_string_value (AguiJsonValue *value,
+                         const char    *first_name,
+                         ...)
 {
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result);
+  AguiJsonDocObject *object = _agui_json_value_set_object (value, 0);
+  va_list args;
+
+  va_start (args, first_name);
+  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
+    {
+      const char *string = va_arg (args, const char *);
+
+      /* NULL as json_object_set_string_member () takes it: null */
+      if (string != NULL)
+        _agui_json_doc_set_string (object, name, string);
+      else
+        _agui_json_doc_set_null (object, name);
+    }
+  va_end (args);
+
+  return object;
+}
+
+void
+_agui_demo_plan_tool_result (DemoRun             *run,
+                             const char          *tool_call_id,
+                             const AguiJsonValue *result)
+{
   g_autofree char *message_id = g_uuid_string_random ();
-  g_autofree char *content = json_to_string (node, FALSE);
+  /* The tree prints what json_to_string () printed, for a tree that
+   * can be printed at all, which this small one always can. */
+  g_autofree char *content = _agui_json_value_to_string (result, FALSE, NULL);
 
   _agui_demo_plan_event (run, 4, AGUI_EVENT_TOOL_CALL_RESULT,
                          _agui_demo_string_members ("messageId", message_id,
@@ -252,10 +277,12 @@ _agui_demo_plan_demo_state (DemoRun    *run,
 
   if (run->state.kind == AGUI_JSON_DOC_NULL)
     {
-      g_autoptr(JsonNode) state = _agui_json_node_new_object (json_object_new ());
+      AguiJsonDocObject *state = _agui_json_value_set_object (&run->state, 1);
+      g_autoptr(JsonNode) demo = _agui_json_node_new_object (g_steal_pointer (&owned));
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-      json_object_set_object_member (json_node_get_object (state), "demo", g_steal_pointer (&owned));
-      _agui_json_value_set_node (&run->state, state);
+      _agui_json_value_set_node (&value, demo);
+      _agui_json_object_append (state, "demo", &value);
       as_snapshot = TRUE;
     }
   else if (run->state.kind == AGUI_JSON_DOC_OBJECT)
@@ -325,73 +352,49 @@ _agui_demo_stage_changes (const char *stage)
 /* Reading the request */
 
 char *
-_agui_demo_content_text (JsonNode *content)
+_agui_demo_content_text (const AguiJsonValue *content)
 {
   g_autoptr(GString) text = g_string_new (NULL);
 
   if (content == NULL)
     return g_strdup ("");
 
-  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (content));
+  if (_agui_json_value_is_string (content))
+    return g_strdup (_agui_json_value_get_string (content));
 
-  if (JSON_NODE_HOLDS_ARRAY (content))
+  for (guint i = 0; i < _agui_json_doc_get_length (content); i++)
     {
-      JsonArray *parts = json_node_get_array (content);
+      AguiJsonValue *part = _agui_json_doc_get_element (content, i);
 
-      for (guint i = 0; i < json_array_get_length (parts); i++)
+      if (g_strcmp0 (_agui_json_doc_get_string (part, "type"), "text") == 0)
         {
-          JsonNode *element = json_array_get_element (parts, i);
-          JsonObject *part;
-
-          if (!JSON_NODE_HOLDS_OBJECT (element))
-            continue;
-
-          part = json_node_get_object (element);
-          if (g_strcmp0 (json_object_get_string_member_with_default (part, "type", NULL), "text") == 0)
-            {
-              if (text->len > 0)
-                g_string_append_c (text, ' ');
-              g_string_append (text, json_object_get_string_member_with_default (part, "text", ""));
-            }
+          if (text->len > 0)
+            g_string_append_c (text, ' ');
+          g_string_append (text, _agui_json_doc_get_string (part, "text") ?: "");
         }
     }
 
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-JsonArray *
-_agui_demo_object_array (JsonObject *object,
-                         const char *name)
+AguiJsonValue *
+_agui_demo_array_object (const AguiJsonValue *array,
+                         guint                index)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  AguiJsonValue *element = _agui_json_doc_get_element (array, index);
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-JsonObject *
-_agui_demo_array_object (JsonArray *array,
-                         guint      index)
-{
-  JsonNode *node = json_array_get_element (array, index);
-
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  return element->kind == AGUI_JSON_DOC_OBJECT ? element : NULL;
 }
 
 gboolean
-_agui_demo_declares_tool (JsonObject *input,
-                          const char *name)
+_agui_demo_declares_tool (const AguiJsonValue *input,
+                          const char          *name)
 {
-  JsonArray *tools = _agui_demo_object_array (input, "tools");
+  AguiJsonValue *tools = _agui_json_doc_get_array (input, "tools");
 
-  for (guint i = 0; tools != NULL && i < json_array_get_length (tools); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (tools); i++)
     {
-      JsonObject *tool = _agui_demo_array_object (tools, i);
-
-      if (tool != NULL && g_strcmp0 (_agui_json_object_get_string (tool, "name"), name) == 0)
+      if (g_strcmp0 (_agui_json_doc_get_string (_agui_json_doc_get_element (tools, i), "name"), name) == 0)
         return TRUE;
     }
 
@@ -401,29 +404,28 @@ _agui_demo_declares_tool (JsonObject *input,
 /* The name of the tool an assistant message in @messages called with
  * @tool_call_id. */
 const char *
-_agui_demo_called_tool_name (JsonArray  *messages,
-                             const char *tool_call_id)
+_agui_demo_called_tool_name (const AguiJsonValue *messages,
+                             const char          *tool_call_id)
 {
-  for (guint i = 0; tool_call_id != NULL && i < json_array_get_length (messages); i++)
+  for (guint i = 0; tool_call_id != NULL && i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonObject *message = _agui_demo_array_object (messages, i);
-      JsonArray *calls;
+      AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      AguiJsonValue *calls;
 
-      if (message == NULL || g_strcmp0 (_agui_json_object_get_string (message, "role"), "assistant") != 0 ||
-          !(calls = _agui_demo_object_array (message, "toolCalls")))
+      if (g_strcmp0 (_agui_json_doc_get_string (message, "role"), "assistant") != 0 ||
+          !(calls = _agui_json_doc_get_array (message, "toolCalls")))
         continue;
 
-      for (guint j = 0; j < json_array_get_length (calls); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (calls); j++)
         {
-          JsonObject *call = _agui_demo_array_object (calls, j);
-          JsonNode *function;
+          AguiJsonValue *call = _agui_json_doc_get_element (calls, j);
+          AguiJsonValue *function;
 
-          if (call == NULL || g_strcmp0 (_agui_json_object_get_string (call, "id"), tool_call_id) != 0)
+          if (g_strcmp0 (_agui_json_doc_get_string (call, "id"), tool_call_id) != 0)
             continue;
 
-          function = json_object_get_member (call, "function");
-          if (function != NULL && JSON_NODE_HOLDS_OBJECT (function))
-            return _agui_json_object_get_string (json_node_get_object (function), "name");
+          if ((function = _agui_json_doc_get_object (call, "function")))
+            return _agui_json_doc_get_string (function, "name");
         }
     }
 
@@ -461,16 +463,16 @@ _agui_demo_describe_time (GDateTime *time)
 char *
 _agui_demo_describe_time_result (const char *content)
 {
-  g_autoptr(JsonNode) node = _agui_json_parse (content, -1, NULL);
+  g_auto(AguiJsonValue) node = AGUI_JSON_VALUE_INIT;
   g_autofree char *stripped = NULL;
 
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  if (_agui_json_doc_parse (content, -1, &node, NULL) && node.kind == AGUI_JSON_DOC_OBJECT)
     {
       static const char * const names[] = { "time", "now", "datetime", "iso8601" };
 
       for (guint i = 0; i < G_N_ELEMENTS (names); i++)
         {
-          const char *value = _agui_json_object_get_string (json_node_get_object (node), names[i]);
+          const char *value = _agui_json_doc_get_string (&node, names[i]);
           g_autoptr(GDateTime) time = NULL;
 
           if (value == NULL)

@@ -10,7 +10,7 @@
 
 #include "agui-demo-agent.h"
 #include "agui-event-stream.h"
-#include "agui-json-doc-private.h"
+#include "agui-json-doc-access-private.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +29,9 @@ typedef struct
   char      *folder;
   gint64     keep_days;
   GDateTime *expires_at;
-  JsonNode  *answer;   /* the resume entry acted upon; NULL while open */
+  /* the resume entry acted upon; NULL while open, a JSON null when
+   * answered in a way no entry matches */
+  AguiJsonValue *answer;
 } DemoInterrupt;
 
 struct _AguiDemoAgent
@@ -46,7 +48,7 @@ typedef struct
 {
   AguiEvent     *event;
   DemoInterrupt *ask;       /* remembered as the event goes out */
-  GPtrArray     *answers;   /* JsonNode resume entries, settled as the event goes out */
+  GPtrArray     *answers;   /* AguiJsonValue resume entries, settled as the event goes out */
   guint          pause;     /* after the event, in multiples of the delay */
 } Beat;
 
@@ -70,7 +72,9 @@ typedef struct
   guint            turns_reported : 1;
 } DemoRun;
 
-/* Planning events, and reading the request: agui-demo-agent-plan.c */
+/* Planning events, and reading the request: agui-demo-agent-plan.c.
+ * An event's members are a JsonObject: that is what agui_event_new()
+ * takes, and what an AguiEvent holds its nested members in. */
 JsonObject *_agui_demo_string_members       (const char *first_name,
                                              ...) G_GNUC_NULL_TERMINATED;
 Beat       *_agui_demo_plan_event           (DemoRun       *run,
@@ -104,22 +108,29 @@ void        _agui_demo_plan_tool_call       (DemoRun    *run,
                                              const char *parent_message_id,
                                              const char *arguments,
                                              JsonObject *metadata);
-void        _agui_demo_plan_tool_result     (DemoRun    *run,
-                                             const char *tool_call_id,
-                                             JsonObject *result);
+/* @result is the text of the result, printed from the tree. */
+void        _agui_demo_plan_tool_result     (DemoRun             *run,
+                                             const char          *tool_call_id,
+                                             const AguiJsonValue *result);
+/* Makes @value an object of string members, as _agui_demo_string_members
+ * makes a JsonObject. */
+AguiJsonDocObject *_agui_demo_string_value  (AguiJsonValue *value,
+                                             const char    *first_name,
+                                             ...) G_GNUC_NULL_TERMINATED;
 void        _agui_demo_plan_demo_state      (DemoRun    *run,
                                              JsonObject *changes,
                                              gboolean    as_snapshot);
 JsonObject *_agui_demo_stage_changes        (const char *stage);
-char       *_agui_demo_content_text         (JsonNode *content);
-JsonArray  *_agui_demo_object_array         (JsonObject *object,
-                                             const char *name);
-JsonObject *_agui_demo_array_object         (JsonArray *array,
-                                             guint      index);
-gboolean    _agui_demo_declares_tool        (JsonObject *input,
-                                             const char *name);
-const char *_agui_demo_called_tool_name     (JsonArray  *messages,
-                                             const char *tool_call_id);
+/* The request is read in the compact tree: a RunAgentInput object, its
+ * arrays and their objects are AguiJsonValues, NULL where absent or of
+ * another kind. */
+char       *_agui_demo_content_text         (const AguiJsonValue *content);
+AguiJsonValue *_agui_demo_array_object      (const AguiJsonValue *array,
+                                             guint                index);
+gboolean    _agui_demo_declares_tool        (const AguiJsonValue *input,
+                                             const char          *name);
+const char *_agui_demo_called_tool_name     (const AguiJsonValue *messages,
+                                             const char          *tool_call_id);
 char       *_agui_demo_quote_user           (const char *text);
 char       *_agui_demo_describe_time        (GDateTime *time);
 char       *_agui_demo_describe_time_result (const char *content);
@@ -127,14 +138,14 @@ gboolean    _agui_demo_has_word             (const char *text,
                                              const char *word);
 
 /* The scenarios: agui-demo-agent-scenarios.c */
-void _agui_demo_plan_run (DemoRun    *run,
-                          JsonObject *input);
+void _agui_demo_plan_run (DemoRun             *run,
+                          const AguiJsonValue *input);
 
 /* The dashboard: agui-demo-agent-dashboard.c */
 void        _agui_demo_plan_dashboard        (DemoRun *run);
-JsonObject *_agui_demo_a2ui_user_action      (JsonObject *input);
-void        _agui_demo_plan_dashboard_answer (DemoRun    *run,
-                                              JsonObject *user_action);
+AguiJsonValue *_agui_demo_a2ui_user_action   (const AguiJsonValue *input);
+void        _agui_demo_plan_dashboard_answer (DemoRun             *run,
+                                              const AguiJsonValue *user_action);
 
 /* The approval flow: agui-demo-agent-approval.c */
 void       _agui_demo_interrupt_free    (DemoInterrupt *interrupt);
@@ -142,8 +153,8 @@ void       _agui_demo_plan_ask_approval (DemoRun    *run,
                                          const char *lead);
 GPtrArray *_agui_demo_open_interrupts   (AguiDemoAgent *self,
                                          const char    *thread_id);
-void       _agui_demo_plan_resume       (DemoRun   *run,
-                                         JsonArray *messages,
-                                         JsonArray *resume);
+void       _agui_demo_plan_resume       (DemoRun             *run,
+                                         const AguiJsonValue *messages,
+                                         const AguiJsonValue *resume);
 
 G_END_DECLS

@@ -47,9 +47,9 @@ introduction_markdown (void)
 }
 
 static void
-plan_answer (DemoRun    *run,
-             JsonObject *input,
-             const char *user_text)
+plan_answer (DemoRun             *run,
+             const AguiJsonValue *input,
+             const char          *user_text)
 {
   gboolean frontend = _agui_demo_declares_tool (input, TIME_TOOL);
   g_autofree char *message_id = g_uuid_string_random ();
@@ -92,10 +92,11 @@ plan_answer (DemoRun    *run,
       g_autofree char *iso = g_date_time_format_iso8601 (now);
       g_autofree char *when = _agui_demo_describe_time (now);
       g_autofree char *lead = NULL;
+      g_auto(AguiJsonValue) result = AGUI_JSON_VALUE_INIT;
 
       _agui_demo_plan_tool_call (run, tool_call_id, TIME_TOOL, message_id, "{\"timezone\":\"local\"}", NULL);
-      _agui_demo_plan_tool_result (run, tool_call_id,
-                                   _agui_demo_string_members ("time", iso, "timezone", g_date_time_get_timezone_abbreviation (now), NULL));
+      _agui_demo_string_value (&result, "time", iso, "timezone", g_date_time_get_timezone_abbreviation (now), NULL);
+      _agui_demo_plan_tool_result (run, tool_call_id, &result);
 
       lead = g_strdup_printf ("My own clock says it is %s (Tandem offers no `%s` tool, so I "
                               "answered that call myself).", when, TIME_TOOL);
@@ -167,11 +168,11 @@ plan_introduction (DemoRun *run)
 }
 
 static void
-plan_time_answer (DemoRun    *run,
-                  JsonObject *tool_message)
+plan_time_answer (DemoRun             *run,
+                  const AguiJsonValue *tool_message)
 {
-  g_autofree char *content = _agui_demo_content_text (json_object_get_member (tool_message, "content"));
-  const char *failure = _agui_json_object_get_string (tool_message, "error");
+  g_autofree char *content = _agui_demo_content_text (_agui_json_doc_get_member (tool_message, "content"));
+  const char *failure = _agui_json_doc_get_string (tool_message, "error");
   g_autofree char *lead = NULL;
 
   _agui_demo_plan_demo_state (run, _agui_demo_stage_changes ("asking"), FALSE);
@@ -193,18 +194,19 @@ plan_time_answer (DemoRun    *run,
 }
 
 void
-_agui_demo_plan_run (DemoRun    *run,
-                     JsonObject *input)
+_agui_demo_plan_run (DemoRun             *run,
+                     const AguiJsonValue *input)
 {
-  JsonArray *messages = _agui_demo_object_array (input, "messages");
-  JsonArray *resume = _agui_demo_object_array (input, "resume");
+  AguiJsonValue *messages = _agui_json_doc_get_array (input, "messages");
+  AguiJsonValue *resume = _agui_json_doc_get_array (input, "resume");
+  guint n_messages = _agui_json_doc_get_length (messages);
   g_autoptr(GPtrArray) open = NULL;
-  JsonObject *last = NULL;
+  AguiJsonValue *last = NULL;
   const char *role;
 
   _agui_demo_plan_run_started (run);
 
-  if (resume != NULL && json_array_get_length (resume) > 0)
+  if (_agui_json_doc_get_length (resume) > 0)
     {
       _agui_demo_plan_resume (run, messages, resume);
       return;
@@ -224,9 +226,9 @@ _agui_demo_plan_run (DemoRun    *run,
       return;
     }
 
-  if (json_array_get_length (messages) > 0)
-    last = _agui_demo_array_object (messages, json_array_get_length (messages) - 1);
-  role = last ? _agui_json_object_get_string (last, "role") : NULL;
+  if (n_messages > 0)
+    last = _agui_demo_array_object (messages, n_messages - 1);
+  role = _agui_json_doc_get_string (last, "role");
 
   if (_agui_demo_a2ui_user_action (input) != NULL)
     {
@@ -236,7 +238,7 @@ _agui_demo_plan_run (DemoRun    *run,
 
   if (g_strcmp0 (role, "user") == 0)
     {
-      g_autofree char *text = _agui_demo_content_text (json_object_get_member (last, "content"));
+      g_autofree char *text = _agui_demo_content_text (_agui_json_doc_get_member (last, "content"));
       g_autofree char *folded = g_utf8_casefold (text, -1);
 
       if (_agui_demo_has_word (folded, "error") || _agui_demo_has_word (folded, "fehler"))
@@ -254,7 +256,7 @@ _agui_demo_plan_run (DemoRun    *run,
         plan_answer (run, input, text);
     }
   else if (g_strcmp0 (role, "tool") == 0 &&
-           g_strcmp0 (_agui_demo_called_tool_name (messages, _agui_json_object_get_string (last, "toolCallId")), TIME_TOOL) == 0)
+           g_strcmp0 (_agui_demo_called_tool_name (messages, _agui_json_doc_get_string (last, "toolCallId")), TIME_TOOL) == 0)
     {
       plan_time_answer (run, last);
     }

@@ -182,12 +182,12 @@ run_play (DemoRun *run,
 
   for (guint i = 0; beat->answers != NULL && i < beat->answers->len; i++)
     {
-      JsonNode *answer = g_ptr_array_index (beat->answers, i);
-      const char *id = json_object_get_string_member (json_node_get_object (answer), "interruptId");
+      AguiJsonValue *answer = g_ptr_array_index (beat->answers, i);
+      const char *id = _agui_json_doc_get_string (answer, "interruptId");
       DemoInterrupt *interrupt = g_hash_table_lookup (self->interrupts, id);
 
       if (interrupt != NULL && interrupt->answer == NULL)
-        interrupt->answer = json_node_ref (answer);
+        interrupt->answer = _agui_json_doc_value_dup (answer);
     }
 
   agui_event_stream_push_event (run->stream, beat->event);
@@ -256,11 +256,11 @@ on_stream_cancelled_cb (GCancellable *cancellable,
 }
 
 static DemoRun *
-run_new (AguiDemoAgent *self,
-         JsonObject    *input)
+run_new (AguiDemoAgent       *self,
+         const AguiJsonValue *input)
 {
-  JsonArray *messages = _agui_demo_object_array (input, "messages");
-  JsonNode *state = json_object_get_member (input, "state");
+  AguiJsonValue *messages = _agui_json_doc_get_array (input, "messages");
+  AguiJsonValue *state = _agui_json_doc_get_member (input, "state");
   DemoRun *run = g_new0 (DemoRun, 1);
 
   run->agent = self;
@@ -268,16 +268,14 @@ run_new (AguiDemoAgent *self,
   run->context = g_main_context_ref_thread_default ();
   run->delay = self->delay;
   g_queue_init (&run->beats);
-  run->thread_id = g_strdup (_agui_json_object_get_string (input, "threadId"));
-  run->run_id = g_strdup (_agui_json_object_get_string (input, "runId"));
+  run->thread_id = g_strdup (_agui_json_doc_get_string (input, "threadId"));
+  run->run_id = g_strdup (_agui_json_doc_get_string (input, "runId"));
   if (state != NULL)
-    _agui_json_value_set_node (&run->state, state);
+    _agui_json_value_copy (&run->state, state);
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonObject *message = _agui_demo_array_object (messages, i);
-
-      if (message != NULL && g_strcmp0 (_agui_json_object_get_string (message, "role"), "user") == 0)
+      if (g_strcmp0 (_agui_json_doc_get_string (_agui_json_doc_get_element (messages, i), "role"), "user") == 0)
         run->turns++;
     }
 
@@ -286,12 +284,12 @@ run_new (AguiDemoAgent *self,
 
 /* A server would answer a malformed request with 400: not a stream. */
 static gboolean
-check_input (JsonObject  *input,
-             GError     **error)
+check_input (const AguiJsonValue  *input,
+             GError              **error)
 {
   static const char * const arrays[] = { "messages", "tools", "resume" };
-  const char *thread_id = _agui_json_object_get_string (input, "threadId");
-  const char *run_id = _agui_json_object_get_string (input, "runId");
+  const char *thread_id = _agui_json_doc_get_string (input, "threadId");
+  const char *run_id = _agui_json_doc_get_string (input, "runId");
 
   if (thread_id == NULL || thread_id[0] == '\0' || run_id == NULL || run_id[0] == '\0')
     {
@@ -302,9 +300,9 @@ check_input (JsonObject  *input,
 
   for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
     {
-      JsonNode *member = json_object_get_member (input, arrays[i]);
+      AguiJsonValue *member = _agui_json_doc_get_member (input, arrays[i]);
 
-      if ((member == NULL && i == 0) || (member != NULL && !JSON_NODE_HOLDS_ARRAY (member)))
+      if ((member == NULL && i == 0) || (member != NULL && member->kind != AGUI_JSON_DOC_ARRAY))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
                        "The RunAgentInput's %s must be an array", arrays[i]);
@@ -317,7 +315,7 @@ check_input (JsonObject  *input,
 
 static void
 agui_demo_agent_run_async (AguiTransport       *transport,
-                           JsonNode            *input,
+                           JsonNode            *input_node,
                            GCancellable        *cancellable,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
@@ -325,6 +323,7 @@ agui_demo_agent_run_async (AguiTransport       *transport,
   AguiDemoAgent *self = AGUI_DEMO_AGENT (transport);
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
+  g_auto(AguiJsonValue) input = AGUI_JSON_VALUE_INIT;
   DemoRun *run;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -333,7 +332,10 @@ agui_demo_agent_run_async (AguiTransport       *transport,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (!check_input (json_node_get_object (input), &error))
+  /* The input comes through the public API as json-glib; the agent reads
+   * it in the compact tree, copied once. */
+  _agui_json_value_set_node (&input, input_node);
+  if (!check_input (&input, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -341,8 +343,8 @@ agui_demo_agent_run_async (AguiTransport       *transport,
 
   /* The whole run is decided now, from the input as it is; the events
    * follow from the main loop, never from inside this call. */
-  run = run_new (self, json_node_get_object (input));
-  _agui_demo_plan_run (run, json_node_get_object (input));
+  run = run_new (self, &input);
+  _agui_demo_plan_run (run, &input);
   g_ptr_array_add (self->runs, run);
   run->cancelled_id = g_cancellable_connect (agui_event_stream_get_cancellable (run->stream),
                                              G_CALLBACK (on_stream_cancelled_cb), run, NULL);

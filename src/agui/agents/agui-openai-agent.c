@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-openai-agent.h"
 #include "agui-openai-chunk-reader-private.h"
@@ -132,8 +133,8 @@ typedef struct
   GCancellable          *cancellable;   /* the stream's: closing it stops the run */
   char                  *thread_id;
   char                  *run_id;
-  JsonObject            *request;       /* everything but the messages */
-  JsonArray             *messages;
+  AguiJsonValue          request;       /* the body, in the compact tree */
+  AguiJsonDocArray      *messages;      /* its "messages", borrowed */
   GHashTable            *declared;      /* tool names the run offers */
   AguiOpenaiChunkReader *reader;
   SoupMessage           *message;
@@ -153,8 +154,7 @@ run_free (Run *run)
   g_clear_object (&run->cancellable);
   g_free (run->thread_id);
   g_free (run->run_id);
-  g_clear_pointer (&run->request, json_object_unref);
-  g_clear_pointer (&run->messages, json_array_unref);
+  _agui_json_value_clear (&run->request);
   g_clear_pointer (&run->declared, g_hash_table_unref);
   g_clear_pointer (&run->reader, _agui_openai_chunk_reader_free);
   g_clear_object (&run->message);
@@ -172,25 +172,24 @@ dup_server_message (const guint8 *data,
                     gsize         length)
 {
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_auto(AguiJsonValue) node = AGUI_JSON_VALUE_INIT;
 
   if (data == NULL || length == 0)
     return g_strdup ("");
 
   text = g_utf8_make_valid ((const char *) data, length);
 
-  if ((node = _agui_json_parse (text, -1, NULL)) != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  if (_agui_json_doc_parse (text, -1, &node, NULL) && node.kind == AGUI_JSON_DOC_OBJECT)
     {
-      JsonObject *object = json_node_get_object (node);
-      JsonNode *error = json_object_get_member (object, "error");
+      AguiJsonValue *error = _agui_json_doc_get_member (&node, "error");
       const char *message = NULL;
 
-      if (error != NULL && JSON_NODE_HOLDS_OBJECT (error))
-        message = _agui_json_object_get_string (json_node_get_object (error), "message");
+      if (error != NULL && error->kind == AGUI_JSON_DOC_OBJECT)
+        message = _agui_json_doc_get_string (error, "message");
       else if (error != NULL)
-        message = _agui_json_object_get_string (object, "error");
+        message = _agui_json_doc_get_string (&node, "error");
       if (message == NULL)
-        message = _agui_json_object_get_string (object, "message") ?: _agui_json_object_get_string (object, "detail");
+        message = _agui_json_doc_get_string (&node, "message") ?: _agui_json_doc_get_string (&node, "detail");
       if (message != NULL && message[0] != '\0')
         return g_strdup (message);
     }
@@ -283,18 +282,15 @@ run_succeed (Run *run)
 {
   JsonObject *members = string_members ("threadId", run->thread_id ? run->thread_id : "", "runId", run->run_id, NULL);
   JsonObject *result = json_object_new ();
-  JsonObject *usage = _agui_openai_chunk_reader_get_usage (run->reader);
+  const AguiJsonValue *usage = _agui_openai_chunk_reader_get_usage (run->reader);
 
   if (_agui_openai_chunk_reader_get_model (run->reader) != NULL)
     json_object_set_string_member (result, "model", _agui_openai_chunk_reader_get_model (run->reader));
   if (_agui_openai_chunk_reader_get_finish_reason (run->reader) != NULL)
     json_object_set_string_member (result, "finishReason", _agui_openai_chunk_reader_get_finish_reason (run->reader));
+  /* The event's members are json-glib's: the usage becomes one here. */
   if (usage != NULL)
-    {
-      g_autoptr(JsonNode) node = _agui_json_node_new_object (json_object_ref (usage));
-
-      json_object_set_member (result, "usage", _agui_json_node_copy_deep (node));
-    }
+    json_object_set_member (result, "usage", _agui_json_value_to_node (usage));
   json_object_set_object_member (members, "result", result);
 
   run_push (run, AGUI_EVENT_RUN_FINISHED, members);
@@ -323,34 +319,33 @@ static void
 run_answer_complete (Run *run)
 {
   guint n_calls = _agui_openai_chunk_reader_get_n_tool_calls (run->reader);
-  g_autoptr(JsonArray) answers = json_array_new ();
-  JsonObject *assistant;
-  JsonArray *tool_calls;
+  g_auto(AguiJsonValue) answers_value = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) assistant_value = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocArray *answers = _agui_json_value_set_array (&answers_value, 0);
+  AguiJsonDocObject *assistant = _agui_json_value_set_object (&assistant_value, 3);
+  AguiJsonDocArray *tool_calls;
   guint unknown = 0;
 
-  assistant = json_object_new ();
-  tool_calls = json_array_new ();
-  json_object_set_string_member (assistant, "role", "assistant");
+  _agui_json_doc_set_string (assistant, "role", "assistant");
   if (_agui_openai_chunk_reader_get_text (run->reader)[0] != '\0')
-    json_object_set_string_member (assistant, "content", _agui_openai_chunk_reader_get_text (run->reader));
+    _agui_json_doc_set_string (assistant, "content", _agui_openai_chunk_reader_get_text (run->reader));
   else
-    json_object_set_null_member (assistant, "content");
+    _agui_json_doc_set_null (assistant, "content");
+  tool_calls = _agui_json_doc_set_array (assistant, "tool_calls");
 
   for (guint i = 0; i < n_calls; i++)
     {
       const char *id, *name, *arguments;
-      JsonObject *call, *function;
+      AguiJsonDocObject *call, *function;
 
       _agui_openai_chunk_reader_get_tool_call (run->reader, i, &id, &name, &arguments);
 
-      call = json_object_new ();
-      function = json_object_new ();
-      json_object_set_string_member (call, "id", id);
-      json_object_set_string_member (call, "type", "function");
-      json_object_set_string_member (function, "name", name);
-      json_object_set_string_member (function, "arguments", arguments[0] ? arguments : "{}");
-      json_object_set_object_member (call, "function", function);
-      json_array_add_object_element (tool_calls, call);
+      call = _agui_json_doc_add_object (tool_calls);
+      _agui_json_doc_set_string (call, "id", id);
+      _agui_json_doc_set_string (call, "type", "function");
+      function = _agui_json_doc_set_object (call, "function");
+      _agui_json_doc_set_string (function, "name", name);
+      _agui_json_doc_set_string (function, "arguments", arguments[0] ? arguments : "{}");
 
       if (!g_hash_table_contains (run->declared, name))
         {
@@ -359,7 +354,7 @@ run_answer_complete (Run *run)
           g_autoptr(GString) available = g_string_new (NULL);
           GHashTableIter iter;
           const char *known;
-          JsonObject *tool_message;
+          AguiJsonDocObject *tool_message;
 
           g_hash_table_iter_init (&iter, run->declared);
           while (g_hash_table_iter_next (&iter, (gpointer *) &known, NULL))
@@ -373,37 +368,37 @@ run_answer_complete (Run *run)
                     string_members ("messageId", message_id, "toolCallId", id,
                                     "content", content, "role", "tool", NULL));
 
-          tool_message = json_object_new ();
-          json_object_set_string_member (tool_message, "role", "tool");
-          json_object_set_string_member (tool_message, "tool_call_id", id);
-          json_object_set_string_member (tool_message, "content", content);
-          json_array_add_object_element (answers, tool_message);
+          tool_message = _agui_json_doc_add_object (answers);
+          _agui_json_doc_set_string (tool_message, "role", "tool");
+          _agui_json_doc_set_string (tool_message, "tool_call_id", id);
+          _agui_json_doc_set_string (tool_message, "content", content);
           unknown++;
         }
     }
-
-  json_object_set_array_member (assistant, "tool_calls", tool_calls);
 
   if (n_calls == 0 || unknown < n_calls)
     {
       /* Nothing was called, or the session has tools to run: its
        * follow-up carries every answer back. */
-      json_object_unref (assistant);
       run_succeed (run);
       return;
     }
 
   if (++run->rounds >= MAX_UNKNOWN_ROUNDS)
     {
-      json_object_unref (assistant);
       run_fail (run, "unknown_tool",
                 "The model kept calling tools that do not exist; try again, or a model that is better at tools");
       return;
     }
 
-  json_array_add_object_element (run->messages, assistant);
-  for (guint i = 0; i < json_array_get_length (answers); i++)
-    json_array_add_element (run->messages, json_node_copy (json_array_get_element (answers, i)));
+  _agui_json_array_insert (run->messages, _agui_json_array_get_length (run->messages), &assistant_value);
+  while (_agui_json_array_get_length (answers) > 0)
+    {
+      AguiJsonValue answer = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_array_remove (answers, 0, &answer);
+      _agui_json_array_insert (run->messages, _agui_json_array_get_length (run->messages), &answer);
+    }
 
   g_clear_pointer (&run->reader, _agui_openai_chunk_reader_free);
   send_request (run);
@@ -628,22 +623,11 @@ add_headers (SoupMessage *message,
 static void
 send_request (Run *run)
 {
-  g_autoptr(JsonObject) request = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *value;
 
-  json_object_iter_init (&iter, run->request);
-  while (json_object_iter_next (&iter, &name, &value))
-    json_object_set_member (request, name, json_node_ref (value));
-  json_object_set_array_member (request, "messages", json_array_ref (run->messages));
-
-  node = _agui_json_node_new_object (json_object_ref (request));
-  if (!(text = _agui_json_to_string (node, FALSE, &error)))
+  if (!(text = _agui_json_value_to_string (&run->request, FALSE, &error)))
     {
       g_autofree char *message = g_strdup_printf ("The conversation cannot be sent to the model: %s", error->message);
 
@@ -678,8 +662,9 @@ agui_openai_agent_run_async (AguiTransport       *transport,
   JsonObject *input = json_node_get_object (input_node);
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonArray) tools = NULL;
+  g_auto(AguiJsonValue) tools = AGUI_JSON_VALUE_INIT;
   g_autofree char *run_id = NULL;
+  AguiJsonDocObject *request;
   Run *run;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -704,22 +689,21 @@ agui_openai_agent_run_async (AguiTransport       *transport,
   run->run_id = g_strdup (_agui_json_object_get_string (input, "runId") ?: run_id);
   run->declared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  run->request = json_object_new ();
-  json_object_set_string_member (run->request, "model", self->model);
-  json_object_set_boolean_member (run->request, "stream", TRUE);
-  {
-    JsonObject *stream_options = json_object_new ();
-
-    /* The usage comes in a last chunk of its own. */
-    json_object_set_boolean_member (stream_options, "include_usage", TRUE);
-    json_object_set_object_member (run->request, "stream_options", stream_options);
-  }
+  /* The members in the order the body has always had them (json-glib's
+   * hash order, when the body was a JsonObject copied member by member),
+   * so that what a server is sent stays byte for byte the same. */
+  request = _agui_json_value_set_object (&run->request, 6);
   if (self->temperature >= 0)
-    json_object_set_double_member (run->request, "temperature", self->temperature);
-  tools = _agui_openai_convert_tools (input, run->declared);
-  if (json_array_get_length (tools) > 0)
-    json_object_set_array_member (run->request, "tools", g_steal_pointer (&tools));
-  run->messages = _agui_openai_convert_messages (self->system_prompt, input);
+    _agui_json_doc_set_double (request, "temperature", self->temperature);
+  _agui_openai_convert_tools (input, run->declared, _agui_json_value_set_array (&tools, 0));
+  if (_agui_json_doc_get_length (&tools) > 0)
+    _agui_json_object_append (request, "tools", &tools);
+  _agui_json_doc_set_string (request, "model", self->model);
+  _agui_json_doc_set_boolean (request, "stream", TRUE);
+  /* The usage comes in a last chunk of its own. */
+  _agui_json_doc_set_boolean (_agui_json_doc_set_object (request, "stream_options"), "include_usage", TRUE);
+  run->messages = _agui_json_doc_set_array (request, "messages");
+  _agui_openai_convert_messages (self->system_prompt, input, run->messages);
 
   run_push (run, AGUI_EVENT_RUN_STARTED,
             string_members ("threadId", run->thread_id ? run->thread_id : "", "runId", run->run_id, NULL));
@@ -885,10 +869,10 @@ on_models_cb (GObject      *object,
   AguiOpenaiAgent *self = g_task_get_source_object (task);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_auto(AguiJsonValue) node = AGUI_JSON_VALUE_INIT;
   g_autoptr(GPtrArray) names = NULL;
   g_autofree char *url = g_strconcat (self->base_url, MODELS_PATH, NULL);
-  JsonArray *data;
+  AguiJsonValue *data;
   gsize length;
   const guint8 *raw;
   guint status;
@@ -922,9 +906,8 @@ on_models_cb (GObject      *object,
     }
 
   if (length > MODELS_BODY_MAX ||
-      !(node = _agui_json_parse ((const char *) raw, length, NULL)) ||
-      !JSON_NODE_HOLDS_OBJECT (node) ||
-      !(data = _agui_json_object_get_array (json_node_get_object (node), "data")))
+      !_agui_json_doc_parse ((const char *) raw, length, &node, NULL) ||
+      !(data = _agui_json_doc_get_array (&node, "data")))
     {
       g_task_return_new_error (task, AGUI_ERROR, AGUI_ERROR_UNSUPPORTED,
                                "%s is not a list of models: is %s the base URL of an "
@@ -934,12 +917,11 @@ on_models_cb (GObject      *object,
     }
 
   names = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < json_array_get_length (data); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (data); i++)
     {
-      JsonNode *element = json_array_get_element (data, i);
       const char *id;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) && (id = _agui_json_object_get_string (json_node_get_object (element), "id")))
+      if ((id = _agui_json_doc_get_string (_agui_json_doc_get_element (data, i), "id")))
         g_ptr_array_add (names, g_strdup (id));
     }
   g_ptr_array_sort (names, compare_names);

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agui-event.h"
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
@@ -57,7 +58,7 @@ const char            *_agui_openai_chunk_reader_get_text          (AguiOpenaiCh
 const char            *_agui_openai_chunk_reader_get_finish_reason (AguiOpenaiChunkReader *self);
 const char            *_agui_openai_chunk_reader_get_model         (AguiOpenaiChunkReader *self);
 /* The last `usage` object the server sent, or NULL. */
-JsonObject            *_agui_openai_chunk_reader_get_usage         (AguiOpenaiChunkReader *self);
+const AguiJsonValue   *_agui_openai_chunk_reader_get_usage         (AguiOpenaiChunkReader *self);
 /* A short machine word for a failure (`length`, `content_filter`, the
  * server's error type or code, `stream`), or NULL. */
 const char            *_agui_openai_chunk_reader_get_error_code    (AguiOpenaiChunkReader *self);

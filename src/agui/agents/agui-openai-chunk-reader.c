@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-openai-chunk-reader-private.h"
 #include "agui-sse-decoder-private.h"
@@ -59,7 +60,7 @@ struct _AguiOpenaiChunkReader
 
   char                     *finish_reason;
   char                     *model;
-  JsonObject               *usage;
+  AguiJsonValue             usage;        /* null until the server sends one */
   gboolean                  done;
   gboolean                  finished;
 };
@@ -363,26 +364,12 @@ tool_call_start (AguiOpenaiChunkReader *self,
     }
 }
 
-static gboolean
-get_int (JsonObject *object,
-         const char *name,
-         gint64     *value)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    return FALSE;
-
-  *value = json_node_get_int (node);
-  return TRUE;
-}
-
 static ToolCall *
 tool_call_find (AguiOpenaiChunkReader *self,
-                JsonObject            *piece,
+                const AguiJsonValue   *piece,
                 guint                  position)
 {
-  const char *id = _agui_json_object_get_string (piece, "id");
+  const char *id = _agui_json_doc_get_string (piece, "id");
   gint64 index;
   ToolCall *call;
 
@@ -392,7 +379,7 @@ tool_call_find (AguiOpenaiChunkReader *self,
 
       /* `index` names the call; a server that leaves it out (older
        * Ollama) sends each call whole, with its id. */
-      if (get_int (piece, "index", &index) ? call->index == index
+      if (_agui_json_doc_get_int (piece, "index", &index) ? call->index == index
                                            : (id != NULL ? g_strcmp0 (call->id, id) == 0
                                                          : call->index == -1 - (gint64) position))
         return call;
@@ -408,7 +395,7 @@ tool_call_find (AguiOpenaiChunkReader *self,
     }
 
   call = g_new0 (ToolCall, 1);
-  if (!get_int (piece, "index", &call->index))
+  if (!_agui_json_doc_get_int (piece, "index", &call->index))
     call->index = id != NULL ? G_MININT64 : -1 - (gint64) position;
   call->arguments = g_string_new (NULL);
   g_ptr_array_add (self->calls, call);
@@ -418,13 +405,13 @@ tool_call_find (AguiOpenaiChunkReader *self,
 
 static void
 tool_call_piece (AguiOpenaiChunkReader *self,
-                 JsonObject            *piece,
+                 const AguiJsonValue   *piece,
                  guint                  position)
 {
-  JsonObject *function = _agui_json_object_get_object (piece, "function");
-  JsonNode *arguments = function ? json_object_get_member (function, "arguments") : NULL;
-  const char *id = _agui_json_object_get_string (piece, "id");
-  const char *name = _agui_json_object_get_string (function, "name");
+  AguiJsonValue *function = _agui_json_doc_get_object (piece, "function");
+  AguiJsonValue *arguments = _agui_json_doc_get_member (function, "arguments");
+  const char *id = _agui_json_doc_get_string (piece, "id");
+  const char *name = _agui_json_doc_get_string (function, "name");
   g_autofree char *printed = NULL;
   const char *delta = NULL;
   ToolCall *call;
@@ -437,11 +424,10 @@ tool_call_piece (AguiOpenaiChunkReader *self,
   if (call->name == NULL && name != NULL && name[0] != '\0')
     call->name = g_strdup (name);
 
-  if (arguments != NULL && JSON_NODE_HOLDS_VALUE (arguments) &&
-      json_node_get_value_type (arguments) == G_TYPE_STRING)
-    delta = json_node_get_string (arguments);
-  else if (arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments))
-    delta = printed = _agui_json_to_string (arguments, FALSE, NULL);  /* servers that send an object */
+  if (arguments != NULL && _agui_json_value_is_string (arguments))
+    delta = _agui_json_value_get_string (arguments);
+  else if (arguments != NULL && arguments->kind == AGUI_JSON_DOC_OBJECT)
+    delta = printed = _agui_json_value_to_string (arguments, FALSE, NULL);  /* servers that send an object */
 
   if (delta != NULL && delta[0] != '\0')
     {
@@ -463,25 +449,24 @@ tool_call_piece (AguiOpenaiChunkReader *self,
 
 static void
 read_error (AguiOpenaiChunkReader *self,
-            JsonNode              *error)
+            const AguiJsonValue   *error)
 {
   const char *message = NULL;
   const char *code = NULL;
   g_autofree char *printed = NULL;
 
-  if (JSON_NODE_HOLDS_OBJECT (error))
+  if (error->kind == AGUI_JSON_DOC_OBJECT)
     {
-      JsonObject *object = json_node_get_object (error);
       gint64 number;
 
-      message = _agui_json_object_get_string (object, "message");
-      code = _agui_json_object_get_string (object, "code") ?: _agui_json_object_get_string (object, "type");
-      if (code == NULL && get_int (object, "code", &number))
+      message = _agui_json_doc_get_string (error, "message");
+      code = _agui_json_doc_get_string (error, "code") ?: _agui_json_doc_get_string (error, "type");
+      if (code == NULL && _agui_json_doc_get_int (error, "code", &number))
         code = printed = g_strdup_printf ("%" G_GINT64_FORMAT, number);
     }
-  else if (JSON_NODE_HOLDS_VALUE (error) && json_node_get_value_type (error) == G_TYPE_STRING)
+  else if (_agui_json_value_is_string (error))
     {
-      message = json_node_get_string (error);
+      message = _agui_json_value_get_string (error);
     }
 
   fail (self, code ? code : "server_error",
@@ -491,34 +476,33 @@ read_error (AguiOpenaiChunkReader *self,
 
 static void
 read_chunk (AguiOpenaiChunkReader *self,
-            JsonObject            *chunk)
+            AguiJsonValue         *chunk)
 {
-  JsonArray *choices = _agui_json_object_get_array (chunk, "choices");
-  JsonObject *usage = _agui_json_object_get_object (chunk, "usage");
-  JsonObject *choice = NULL;
-  JsonObject *delta;
-  JsonArray *tool_calls;
+  AguiJsonValue *choices = _agui_json_doc_get_array (chunk, "choices");
+  AguiJsonValue *usage = _agui_json_doc_get_object (chunk, "usage");
+  AguiJsonValue *choice = NULL;
+  AguiJsonValue *delta;
+  AguiJsonValue *tool_calls;
   const char *finish_reason;
 
-  if (_agui_json_object_get_string (chunk, "model") != NULL && self->model == NULL)
-    self->model = g_strdup (_agui_json_object_get_string (chunk, "model"));
+  if (_agui_json_doc_get_string (chunk, "model") != NULL && self->model == NULL)
+    self->model = g_strdup (_agui_json_doc_get_string (chunk, "model"));
 
+  /* The chunk is the reader's own and read once: its usage is moved out
+   * rather than copied. */
   if (usage != NULL)
-    {
-      g_clear_pointer (&self->usage, json_object_unref);
-      self->usage = json_object_ref (usage);
-    }
+    _agui_json_value_move (&self->usage, usage);
 
   /* n is 1: the first choice is the answer. */
-  for (guint i = 0; choices != NULL && i < json_array_get_length (choices); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (choices); i++)
     {
-      JsonNode *element = json_array_get_element (choices, i);
+      AguiJsonValue *element = _agui_json_doc_get_element (choices, i);
       gint64 index = 0;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) &&
-          (!get_int (json_node_get_object (element), "index", &index) || index == 0))
+      if (element->kind == AGUI_JSON_DOC_OBJECT &&
+          (!_agui_json_doc_get_int (element, "index", &index) || index == 0))
         {
-          choice = json_node_get_object (element);
+          choice = element;
           break;
         }
     }
@@ -527,25 +511,25 @@ read_chunk (AguiOpenaiChunkReader *self,
 
   /* A server that ignores `stream` and answers with whole messages
    * in its chunks is read the same way. */
-  delta = _agui_json_object_get_object (choice, "delta") ?: _agui_json_object_get_object (choice, "message");
+  delta = _agui_json_doc_get_object (choice, "delta") ?: _agui_json_doc_get_object (choice, "message");
 
-  reasoning_append (self, _agui_json_object_get_string (delta, "reasoning_content") ?: "",
-                    strlen (_agui_json_object_get_string (delta, "reasoning_content") ?: ""));
-  reasoning_append (self, _agui_json_object_get_string (delta, "reasoning") ?: "",
-                    strlen (_agui_json_object_get_string (delta, "reasoning") ?: ""));
-  content_append (self, _agui_json_object_get_string (delta, "content"));
-  content_append (self, _agui_json_object_get_string (delta, "refusal"));
+  reasoning_append (self, _agui_json_doc_get_string (delta, "reasoning_content") ?: "",
+                    strlen (_agui_json_doc_get_string (delta, "reasoning_content") ?: ""));
+  reasoning_append (self, _agui_json_doc_get_string (delta, "reasoning") ?: "",
+                    strlen (_agui_json_doc_get_string (delta, "reasoning") ?: ""));
+  content_append (self, _agui_json_doc_get_string (delta, "content"));
+  content_append (self, _agui_json_doc_get_string (delta, "refusal"));
 
-  tool_calls = _agui_json_object_get_array (delta, "tool_calls");
-  for (guint i = 0; tool_calls != NULL && i < json_array_get_length (tool_calls) && self->error == NULL; i++)
+  tool_calls = _agui_json_doc_get_array (delta, "tool_calls");
+  for (guint i = 0; i < _agui_json_doc_get_length (tool_calls) && self->error == NULL; i++)
     {
-      JsonNode *element = json_array_get_element (tool_calls, i);
+      AguiJsonValue *element = _agui_json_doc_get_element (tool_calls, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        tool_call_piece (self, json_node_get_object (element), i);
+      if (element->kind == AGUI_JSON_DOC_OBJECT)
+        tool_call_piece (self, element, i);
     }
 
-  if ((finish_reason = _agui_json_object_get_string (choice, "finish_reason")) != NULL && finish_reason[0] != '\0')
+  if ((finish_reason = _agui_json_doc_get_string (choice, "finish_reason")) != NULL && finish_reason[0] != '\0')
     {
       g_free (self->finish_reason);
       self->finish_reason = g_strdup (finish_reason);
@@ -558,10 +542,8 @@ _agui_openai_chunk_reader_push_frame (AguiOpenaiChunkReader  *self,
                                       gsize                   length,
                                       GError                **error)
 {
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) parse_error = NULL;
-  JsonObject *chunk;
-  JsonNode *error_node;
+  g_auto(AguiJsonValue) chunk = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue *error_value;
   gsize start = 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -580,7 +562,7 @@ _agui_openai_chunk_reader_push_frame (AguiOpenaiChunkReader  *self,
       goto out;
     }
 
-  if (!(node = _agui_json_parse (data + start, length - start, &parse_error)) || !JSON_NODE_HOLDS_OBJECT (node))
+  if (!_agui_json_doc_parse (data + start, length - start, &chunk, NULL) || chunk.kind != AGUI_JSON_DOC_OBJECT)
     {
       g_autofree char *valid = g_utf8_make_valid (data + start, MIN (length - start, QUOTE_CHARS * 4));
       g_autofree char *quote = g_utf8_substring (valid, 0, MIN (g_utf8_strlen (valid, -1), QUOTE_CHARS));
@@ -592,14 +574,13 @@ _agui_openai_chunk_reader_push_frame (AguiOpenaiChunkReader  *self,
       goto out;
     }
 
-  chunk = json_node_get_object (node);
-  if ((error_node = json_object_get_member (chunk, "error")) != NULL && !JSON_NODE_HOLDS_NULL (error_node))
+  if ((error_value = _agui_json_doc_get_member (&chunk, "error")) != NULL && error_value->kind != AGUI_JSON_DOC_NULL)
     {
-      read_error (self, error_node);
+      read_error (self, error_value);
       goto out;
     }
 
-  read_chunk (self, chunk);
+  read_chunk (self, &chunk);
 
 out:
   if (self->error != NULL)
@@ -619,13 +600,13 @@ on_frame (const char *data,
           gpointer    user_data)
 {
   AguiOpenaiChunkReader *self = user_data;
-  g_autoptr(JsonNode) node = NULL;
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
   /* A last frame without its blank line is read all the same (`[DONE]`
    * still ends the answer), unless it was cut in the middle: then the
    * stream was cut short, which finish() says. */
   if (unterminated && !(length == strlen ("[DONE]") && memcmp (data, "[DONE]", length) == 0) &&
-      !(node = _agui_json_parse (data, length, NULL)))
+      !_agui_json_doc_parse (data, length, &value, NULL))
     return;
 
   _agui_openai_chunk_reader_push_frame (self, data, length, NULL);
@@ -765,7 +746,7 @@ _agui_openai_chunk_reader_free (AguiOpenaiChunkReader *self)
   g_ptr_array_unref (self->calls);
   g_free (self->finish_reason);
   g_free (self->model);
-  g_clear_pointer (&self->usage, json_object_unref);
+  _agui_json_value_clear (&self->usage);
   g_free (self);
 }
 
@@ -803,10 +784,10 @@ _agui_openai_chunk_reader_get_model (AguiOpenaiChunkReader *self)
   return self->model;
 }
 
-JsonObject *
+const AguiJsonValue *
 _agui_openai_chunk_reader_get_usage (AguiOpenaiChunkReader *self)
 {
-  return self->usage;
+  return self->usage.kind == AGUI_JSON_DOC_OBJECT ? &self->usage : NULL;
 }
 
 const char *

@@ -62,23 +62,22 @@ is_text_mime_type (const char *mime_type)
 }
 
 static void
-add_text_part (JsonArray  *parts,
-               const char *text)
+add_text_part (AguiJsonDocArray *parts,
+               const char       *text)
 {
-  JsonObject *part = json_object_new ();
+  AguiJsonDocObject *part = _agui_json_doc_add_object (parts);
 
-  json_object_set_string_member (part, "type", "text");
-  json_object_set_string_member (part, "text", text);
-  json_array_add_object_element (parts, part);
+  _agui_json_doc_set_string (part, "type", "text");
+  _agui_json_doc_set_string (part, "text", text);
 }
 
 /* One AG-UI content part as OpenAI parts: images by URL (a data URL for
  * attached bytes), text files inlined, anything else named so the model
  * knows it was there. */
 static void
-convert_part (JsonObject *part,
-              JsonArray  *parts,
-              gboolean   *has_media)
+convert_part (JsonObject       *part,
+              AguiJsonDocArray *parts,
+              gboolean         *has_media)
 {
   const char *type = _agui_json_object_get_string (part, "type");
   JsonObject *source = _agui_json_object_get_object (part, "source");
@@ -97,8 +96,7 @@ convert_part (JsonObject *part,
   if (g_strcmp0 (type, "image") == 0 && value != NULL &&
       (g_strcmp0 (source_type, "data") == 0 || g_strcmp0 (source_type, "url") == 0))
     {
-      JsonObject *image = json_object_new ();
-      JsonObject *image_url = json_object_new ();
+      AguiJsonDocObject *image = _agui_json_doc_add_object (parts);
       g_autofree char *url = NULL;
 
       if (g_strcmp0 (source_type, "data") == 0)
@@ -106,10 +104,8 @@ convert_part (JsonObject *part,
       else
         url = g_strdup (value);
 
-      json_object_set_string_member (image_url, "url", url);
-      json_object_set_string_member (image, "type", "image_url");
-      json_object_set_object_member (image, "image_url", image_url);
-      json_array_add_object_element (parts, image);
+      _agui_json_doc_set_string (image, "type", "image_url");
+      _agui_json_doc_set_string (_agui_json_doc_set_object (image, "image_url"), "url", url);
       *has_media = TRUE;
       return;
     }
@@ -148,63 +144,74 @@ convert_part (JsonObject *part,
     }
 }
 
-static JsonNode *
-convert_user_content (JsonObject *message)
+/* Sets the member "content" of @out. */
+static void
+convert_user_content (JsonObject        *message,
+                      AguiJsonDocObject *out)
 {
   JsonNode *content = json_object_get_member (message, "content");
-  g_autoptr(JsonArray) parts = NULL;
+  g_auto(AguiJsonValue) parts = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocArray *array;
   gboolean has_media = FALSE;
-  GString *joined;
+  g_autoptr(GString) joined = NULL;
 
   if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
     {
       g_autofree char *text = dup_text_content (message);
 
-      return json_node_init_string (json_node_alloc (), text ? text : "");
+      _agui_json_doc_set_string (out, "content", text ? text : "");
+      return;
     }
 
-  parts = json_array_new ();
+  array = _agui_json_value_set_array (&parts, 0);
   for (guint i = 0; i < json_array_get_length (json_node_get_array (content)); i++)
     {
       JsonNode *element = json_array_get_element (json_node_get_array (content), i);
 
       if (JSON_NODE_HOLDS_OBJECT (element))
-        convert_part (json_node_get_object (element), parts, &has_media);
+        convert_part (json_node_get_object (element), array, &has_media);
     }
 
   if (has_media)
-    return _agui_json_node_new_array (g_steal_pointer (&parts));
+    {
+      _agui_json_object_set (out, "content", &parts);
+      return;
+    }
 
   /* Text only: one string, which every server's chat template takes. */
   joined = g_string_new (NULL);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (&parts); i++)
     {
       if (i > 0)
         g_string_append (joined, "\n\n");
-      g_string_append (joined, _agui_json_object_get_string (json_array_get_object_element (parts, i), "text"));
+      g_string_append (joined, _agui_json_doc_get_string (_agui_json_doc_get_element (&parts, i), "text"));
     }
 
-  {
-    g_autofree char *text = g_string_free (joined, FALSE);
-
-    return json_node_init_string (json_node_alloc (), text);
-  }
+  _agui_json_doc_set_string (out, "content", joined->str);
 }
 
-static JsonObject *
-convert_assistant (JsonObject *message)
+/* Appends the message to @converted, unless it is no turn. */
+static void
+convert_assistant (JsonObject       *message,
+                   AguiJsonDocArray *converted)
 {
-  JsonObject *converted = json_object_new ();
   JsonArray *calls = _agui_json_object_get_array (message, "toolCalls");
   g_autofree char *text = dup_text_content (message);
-  JsonArray *tool_calls = json_array_new ();
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) calls_value = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *out = _agui_json_value_set_object (&value, 3);
+  AguiJsonDocArray *tool_calls = NULL;
 
-  json_object_set_string_member (converted, "role", "assistant");
+  _agui_json_doc_set_string (out, "role", "assistant");
+  /* json-glib's setters kept a member's first place: "content" goes
+   * before "tool_calls" whatever came first. */
+  _agui_json_doc_set_null (out, "content");
 
   for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
     {
       JsonNode *element = json_array_get_element (calls, i);
-      JsonObject *function, *call, *out_function;
+      JsonObject *function;
+      AguiJsonDocObject *call, *out_function;
       const char *arguments;
 
       if (!JSON_NODE_HOLDS_OBJECT (element) ||
@@ -213,40 +220,37 @@ convert_assistant (JsonObject *message)
           _agui_json_object_get_string (function, "name") == NULL)
         continue;
 
+      if (tool_calls == NULL)
+        tool_calls = _agui_json_value_set_array (&calls_value, 0);
       arguments = _agui_json_object_get_string (function, "arguments");
-      call = json_object_new ();
-      out_function = json_object_new ();
-      json_object_set_string_member (call, "id", _agui_json_object_get_string (json_node_get_object (element), "id"));
-      json_object_set_string_member (call, "type", "function");
-      json_object_set_string_member (out_function, "name", _agui_json_object_get_string (function, "name"));
+      call = _agui_json_doc_add_object (tool_calls);
+      _agui_json_doc_set_string (call, "id", _agui_json_object_get_string (json_node_get_object (element), "id"));
+      _agui_json_doc_set_string (call, "type", "function");
+      out_function = _agui_json_doc_set_object (call, "function");
+      _agui_json_doc_set_string (out_function, "name", _agui_json_object_get_string (function, "name"));
       /* Chat templates parse the arguments as JSON: an empty string would
        * fail there. */
-      json_object_set_string_member (out_function, "arguments",
-                                     arguments && arguments[0] ? arguments : "{}");
-      json_object_set_object_member (call, "function", out_function);
-      json_array_add_object_element (tool_calls, call);
+      _agui_json_doc_set_string (out_function, "arguments", arguments && arguments[0] ? arguments : "{}");
     }
 
   if (text != NULL && text[0] != '\0')
-    json_object_set_string_member (converted, "content", text);
-  else
-    json_object_set_null_member (converted, "content");
+    _agui_json_doc_set_string (out, "content", text);
+  else if (tool_calls == NULL)
+    return;  /* An answer that never got a word out (a failed run) is no turn. */
 
-  if (json_array_get_length (tool_calls) > 0)
-    json_object_set_array_member (converted, "tool_calls", tool_calls);
-  else
-    json_array_unref (tool_calls);
+  if (tool_calls != NULL)
+    _agui_json_object_append (out, "tool_calls", &calls_value);
 
-  return converted;
+  _agui_json_array_insert (converted, _agui_json_array_get_length (converted), &value);
 }
 
-JsonArray *
-_agui_openai_convert_messages (const char *system_prompt,
-                               JsonObject *input)
+void
+_agui_openai_convert_messages (const char       *system_prompt,
+                               JsonObject       *input,
+                               AguiJsonDocArray *converted)
 {
   JsonArray *messages = _agui_json_object_get_array (input, "messages");
   JsonArray *context = _agui_json_object_get_array (input, "context");
-  JsonArray *converted = json_array_new ();
   g_autoptr(GString) system = g_string_new (system_prompt);
 
   for (guint i = 0; context != NULL && i < json_array_get_length (context); i++)
@@ -267,17 +271,17 @@ _agui_openai_convert_messages (const char *system_prompt,
 
   if (system->len > 0)
     {
-      JsonObject *message = json_object_new ();
+      AguiJsonDocObject *message = _agui_json_doc_add_object (converted);
 
-      json_object_set_string_member (message, "role", "system");
-      json_object_set_string_member (message, "content", system->str);
-      json_array_add_object_element (converted, message);
+      _agui_json_doc_set_string (message, "role", "system");
+      _agui_json_doc_set_string (message, "content", system->str);
     }
 
   for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
     {
       JsonNode *element = json_array_get_element (messages, i);
-      JsonObject *message, *out;
+      JsonObject *message;
+      AguiJsonDocObject *out;
       const char *role;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
@@ -287,67 +291,53 @@ _agui_openai_convert_messages (const char *system_prompt,
 
       if (g_strcmp0 (role, "user") == 0)
         {
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "user");
-          json_object_set_member (out, "content", convert_user_content (message));
+          out = _agui_json_doc_add_object (converted);
+          _agui_json_doc_set_string (out, "role", "user");
+          convert_user_content (message, out);
         }
       else if (g_strcmp0 (role, "system") == 0 || g_strcmp0 (role, "developer") == 0)
         {
           g_autofree char *text = dup_text_content (message);
 
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "system");
-          json_object_set_string_member (out, "content", text ? text : "");
+          out = _agui_json_doc_add_object (converted);
+          _agui_json_doc_set_string (out, "role", "system");
+          _agui_json_doc_set_string (out, "content", text ? text : "");
         }
       else if (g_strcmp0 (role, "assistant") == 0)
         {
-          out = convert_assistant (message);
-          /* An answer that never got a word out (a failed run) is no turn. */
-          if (JSON_NODE_HOLDS_NULL (json_object_get_member (out, "content")) &&
-              !json_object_has_member (out, "tool_calls"))
-            {
-              json_object_unref (out);
-              continue;
-            }
+          convert_assistant (message, converted);
         }
       else if (g_strcmp0 (role, "tool") == 0 && _agui_json_object_get_string (message, "toolCallId") != NULL)
         {
           g_autofree char *text = dup_text_content (message);
           const char *error = _agui_json_object_get_string (message, "error");
 
-          out = json_object_new ();
-          json_object_set_string_member (out, "role", "tool");
-          json_object_set_string_member (out, "tool_call_id", _agui_json_object_get_string (message, "toolCallId"));
+          out = _agui_json_doc_add_object (converted);
+          _agui_json_doc_set_string (out, "role", "tool");
+          _agui_json_doc_set_string (out, "tool_call_id", _agui_json_object_get_string (message, "toolCallId"));
           if ((text == NULL || text[0] == '\0') && error != NULL)
             {
               g_free (text);
               text = g_strdup_printf ("Error: %s", error);
             }
-          json_object_set_string_member (out, "content", text ? text : "");
+          _agui_json_doc_set_string (out, "content", text ? text : "");
         }
-      else
-        {
-          /* reasoning, activity: nothing the model needs back */
-          continue;
-        }
-
-      json_array_add_object_element (converted, out);
+      /* else reasoning, activity: nothing the model needs back */
     }
-
-  return converted;
 }
 
-JsonArray *
-_agui_openai_convert_tools (JsonObject *input,
-                            GHashTable *declared)
+void
+_agui_openai_convert_tools (JsonObject       *input,
+                            GHashTable       *declared,
+                            AguiJsonDocArray *converted)
 {
   JsonArray *tools = _agui_json_object_get_array (input, "tools");
-  JsonArray *converted = json_array_new ();
 
   for (guint i = 0; tools != NULL && i < json_array_get_length (tools); i++)
     {
       JsonNode *element = json_array_get_element (tools, i);
-      JsonObject *tool, *function, *wrapper;
+      JsonObject *tool;
+      AguiJsonDocObject *wrapper, *function;
       JsonNode *parameters;
       const char *name;
 
@@ -357,23 +347,28 @@ _agui_openai_convert_tools (JsonObject *input,
       if (!(name = _agui_json_object_get_string (tool, "name")) || g_hash_table_contains (declared, name))
         continue;
 
-      function = json_object_new ();
-      json_object_set_string_member (function, "name", name);
+      wrapper = _agui_json_doc_add_object (converted);
+      _agui_json_doc_set_string (wrapper, "type", "function");
+      function = _agui_json_doc_set_object (wrapper, "function");
+      _agui_json_doc_set_string (function, "name", name);
       if (_agui_json_object_get_string (tool, "description") != NULL)
-        json_object_set_string_member (function, "description", _agui_json_object_get_string (tool, "description"));
+        _agui_json_doc_set_string (function, "description", _agui_json_object_get_string (tool, "description"));
       parameters = json_object_get_member (tool, "parameters");
       if (parameters != NULL && JSON_NODE_HOLDS_OBJECT (parameters))
-        json_object_set_member (function, "parameters", _agui_json_node_copy_deep (parameters));
-      else
-        json_object_set_member (function, "parameters",
-                                _agui_json_parse ("{\"type\":\"object\",\"properties\":{}}", -1, NULL));
+        {
+          AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-      wrapper = json_object_new ();
-      json_object_set_string_member (wrapper, "type", "function");
-      json_object_set_object_member (wrapper, "function", function);
-      json_array_add_object_element (converted, wrapper);
+          _agui_json_value_set_node (&value, parameters);
+          _agui_json_object_append (function, "parameters", &value);
+        }
+      else
+        {
+          AguiJsonDocObject *schema = _agui_json_doc_set_object (function, "parameters");
+
+          _agui_json_doc_set_string (schema, "type", "object");
+          _agui_json_doc_set_object (schema, "properties");
+        }
+
       g_hash_table_add (declared, g_strdup (name));
     }
-
-  return converted;
 }
