@@ -702,6 +702,54 @@ test_persists_with_the_thread (void)
   g_rmdir (dir);
 }
 
+static void
+test_getters_follow_the_data (void)
+{
+  g_autoptr(AguiA2uiSurface) surface = agui_a2ui_surface_new ();
+  g_autoptr(JsonNode) content = NULL;
+  g_autoptr(JsonNode) bound = parse ("{\"path\":\"/user/name\"}");
+  g_autoptr(JsonNode) typed = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonNode) kept = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *first;
+  JsonNode *model;
+
+  g_test_summary ("The data model is kept in the library's own tree; the json-glib nodes the getters hand "
+                  "out are built once per change of the data, and one held by a reference stays as it was");
+  content = parse ("{\"operations\":[{\"createSurface\":{\"surfaceId\":\"s\"}},"
+                   "{\"updateDataModel\":{\"surfaceId\":\"s\",\"path\":\"/user\",\"value\":{\"name\":\"Ada\",\"age\":36}}}]}");
+  agui_a2ui_surface_apply_content (surface, content);
+
+  first = agui_a2ui_surface_resolve (surface, bound, NULL);
+  g_assert_nonnull (first);
+  g_assert_cmpstr (json_node_get_string (first), ==, "Ada");
+  g_assert_true (json_node_is_immutable (first));
+  /* One node per path until the data changes. */
+  g_assert_true (agui_a2ui_surface_resolve (surface, bound, NULL) == first);
+  model = agui_a2ui_surface_get_data_model (surface);
+  g_assert_true (agui_a2ui_surface_get_data_model (surface) == model);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (model), "user"), "age"),
+                   ==, 36);
+
+  kept = json_node_ref (first);
+  json_node_set_string (typed, "Grace");
+  g_assert_true (agui_a2ui_surface_set_value (surface, "/user/name", typed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (agui_a2ui_surface_resolve (surface, bound, NULL)), ==, "Grace");
+  g_assert_cmpstr (json_node_get_string (kept), ==, "Ada");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (agui_a2ui_surface_get_data_model (surface)),
+                                                                                 "user"),
+                                                  "name"), ==, "Grace");
+
+  /* A removed member resolves to nothing. */
+  g_clear_pointer (&content, json_node_unref);
+  content = parse ("{\"operations\":[{\"createSurface\":{\"surfaceId\":\"s\"}},"
+                   "{\"updateDataModel\":{\"surfaceId\":\"s\",\"path\":\"/user\",\"value\":{\"name\":\"Ada\",\"age\":36}}},"
+                   "{\"updateDataModel\":{\"surfaceId\":\"s\",\"path\":\"/user/name\"}}]}");
+  agui_a2ui_surface_apply_content (surface, content);
+  g_assert_null (agui_a2ui_surface_resolve (surface, bound, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -718,6 +766,7 @@ main (int   argc,
   g_test_add_func ("/agui/a2ui-surface/lifecycle-status", test_lifecycle_status);
   g_test_add_func ("/agui/a2ui-surface/literal-initializes-path", test_literal_initializes_path);
   g_test_add_func ("/agui/a2ui-surface/deep-tree", test_deep_tree);
+  g_test_add_func ("/agui/a2ui-surface/getters-follow-the-data", test_getters_follow_the_data);
   g_test_add_func ("/agui/a2ui-surface/fuzz", test_fuzz);
   g_test_add_func ("/agui/a2ui-surface/from-activity-events", test_from_activity_events);
   g_test_add_func ("/agui/a2ui-surface/persists-with-the-thread", test_persists_with_the_thread);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-a2ui-component-private.h"
+#include "agui-json-doc-access-private.h"
 
 /**
  * AguiA2uiComponent:
@@ -25,25 +26,15 @@ struct _AguiA2uiComponent
   char                  *id;
   char                  *type_name;
   AguiA2uiComponentKind  kind;
-  JsonObject            *properties;
+  /* an object; never changes once made */
+  AguiJsonValue          properties;
+  /* its json-glib copy, for the public getters: built when first asked
+   * for and kept as long as the component, which is as long as the
+   * properties live */
+  JsonNode              *properties_node;
 };
 
 G_DEFINE_FINAL_TYPE (AguiA2uiComponent, agui_a2ui_component, G_TYPE_OBJECT)
-
-/* json-glib's *_with_default() getters are critical on a mistyped member,
- * and agent data is mistyped at will. */
-static const char *
-string_member (JsonObject *object,
-               const char *name,
-               const char *default_value)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return default_value;
-
-  return json_node_get_string (node);
-}
 
 static const struct
 {
@@ -76,7 +67,8 @@ agui_a2ui_component_finalize (GObject *object)
 
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->type_name, g_free);
-  g_clear_pointer (&self->properties, json_object_unref);
+  _agui_json_value_clear (&self->properties);
+  g_clear_pointer (&self->properties_node, json_node_unref);
 
   G_OBJECT_CLASS (agui_a2ui_component_parent_class)->finalize (object);
 }
@@ -104,34 +96,37 @@ _agui_a2ui_component_kind_for_name (const char *type_name)
   return AGUI_A2UI_COMPONENT_UNKNOWN;
 }
 
-/* Takes a reference on @properties, which must not change afterwards. */
+/* Takes @properties, an object, leaving it null. */
 AguiA2uiComponent *
-_agui_a2ui_component_new (const char *id,
-                          const char *type_name,
-                          JsonObject *properties)
+_agui_a2ui_component_new (const char    *id,
+                          const char    *type_name,
+                          AguiJsonValue *properties)
 {
   AguiA2uiComponent *self;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (type_name != NULL, NULL);
-  g_return_val_if_fail (properties != NULL, NULL);
+  g_return_val_if_fail (properties != NULL && properties->kind == AGUI_JSON_DOC_OBJECT, NULL);
 
   self = g_object_new (AGUI_TYPE_A2UI_COMPONENT, NULL);
   self->id = g_strdup (id);
   self->type_name = g_strdup (type_name);
   self->kind = _agui_a2ui_component_kind_for_name (type_name);
-  self->properties = json_object_ref (properties);
+  _agui_json_value_move (&self->properties, properties);
 
   return self;
+}
+
+const AguiJsonValue *
+_agui_a2ui_component_get_tree (AguiA2uiComponent *self)
+{
+  return &self->properties;
 }
 
 gboolean
 _agui_a2ui_component_equal (AguiA2uiComponent *a,
                             AguiA2uiComponent *b)
 {
-  g_autoptr(JsonNode) node_a = NULL;
-  g_autoptr(JsonNode) node_b = NULL;
-
   if (a == b)
     return TRUE;
   if (a == NULL || b == NULL)
@@ -139,10 +134,7 @@ _agui_a2ui_component_equal (AguiA2uiComponent *a,
   if (g_strcmp0 (a->id, b->id) != 0 || g_strcmp0 (a->type_name, b->type_name) != 0)
     return FALSE;
 
-  node_a = json_node_init_object (json_node_alloc (), a->properties);
-  node_b = json_node_init_object (json_node_alloc (), b->properties);
-
-  return json_node_equal (node_a, node_b);
+  return _agui_json_value_equal (&a->properties, &b->properties);
 }
 
 /**
@@ -192,6 +184,11 @@ agui_a2ui_component_get_kind (AguiA2uiComponent *self)
  * agui_a2ui_component_get_properties:
  * @self: a component
  *
+ * The properties as a json-glib object, sealed: the component keeps them
+ * in a form of its own and builds this copy when first asked. It is the
+ * component's, as long as the component lives; a component never
+ * changes, the surface replaces it.
+ *
  * Returns: (transfer none): the properties in the v0.9 shape
  */
 JsonObject *
@@ -199,7 +196,13 @@ agui_a2ui_component_get_properties (AguiA2uiComponent *self)
 {
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), NULL);
 
-  return self->properties;
+  if (self->properties_node == NULL)
+    {
+      self->properties_node = _agui_json_value_to_node (&self->properties);
+      json_node_seal (self->properties_node);
+    }
+
+  return json_node_get_object (self->properties_node);
 }
 
 /**
@@ -207,7 +210,8 @@ agui_a2ui_component_get_properties (AguiA2uiComponent *self)
  * @self: a component
  * @name: a property name in the v0.9 shape, such as "text"
  *
- * Returns: (transfer none) (nullable): the property, unresolved
+ * Returns: (transfer none) (nullable): the property, unresolved, from
+ *   [method@Agui.A2uiComponent.get_properties] and as long-lived
  */
 JsonNode *
 agui_a2ui_component_get_property (AguiA2uiComponent *self,
@@ -216,7 +220,7 @@ agui_a2ui_component_get_property (AguiA2uiComponent *self,
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  return json_object_get_member (self->properties, name);
+  return json_object_get_member (agui_a2ui_component_get_properties (self), name);
 }
 
 /**
@@ -231,16 +235,10 @@ const char *
 agui_a2ui_component_get_string (AguiA2uiComponent *self,
                                 const char        *name)
 {
-  JsonNode *node;
-
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  node = json_object_get_member (self->properties, name);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
+  return _agui_json_doc_get_string (&self->properties, name);
 }
 
 /**
@@ -256,16 +254,16 @@ agui_a2ui_component_get_boolean (AguiA2uiComponent *self,
                                  const char        *name,
                                  gboolean           default_value)
 {
-  JsonNode *node;
+  AguiJsonValue *value;
 
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), default_value);
   g_return_val_if_fail (name != NULL, default_value);
 
-  node = json_object_get_member (self->properties, name);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+  value = _agui_json_doc_get_member (&self->properties, name);
+  if (value == NULL || value->kind != AGUI_JSON_DOC_BOOLEAN)
     return default_value;
 
-  return json_node_get_boolean (node);
+  return value->u.boolean;
 }
 
 /**
@@ -281,19 +279,18 @@ agui_a2ui_component_get_number (AguiA2uiComponent *self,
                                 const char        *name,
                                 double             default_value)
 {
-  JsonNode *node;
-  GType type;
+  AguiJsonValue *value;
 
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), default_value);
   g_return_val_if_fail (name != NULL, default_value);
 
-  node = json_object_get_member (self->properties, name);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  value = _agui_json_doc_get_member (&self->properties, name);
+  if (value == NULL)
     return default_value;
-
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_DOUBLE || type == G_TYPE_INT64)
-    return json_node_get_double (node);
+  if (value->kind == AGUI_JSON_DOC_DOUBLE)
+    return value->u.number;
+  if (value->kind == AGUI_JSON_DOC_INT)
+    return (double) value->u.integer;
 
   return default_value;
 }
@@ -310,31 +307,29 @@ const char *
 agui_a2ui_component_get_template (AguiA2uiComponent  *self,
                                   const char        **path)
 {
-  JsonNode *children;
-  JsonObject *template;
+  AguiJsonValue *template;
 
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), NULL);
 
   if (path != NULL)
     *path = NULL;
 
-  children = json_object_get_member (self->properties, "children");
-  if (children == NULL || !JSON_NODE_HOLDS_OBJECT (children))
+  template = _agui_json_doc_get_object (&self->properties, "children");
+  if (template == NULL)
     return NULL;
 
-  template = json_node_get_object (children);
   if (path != NULL)
-    *path = string_member (template, "path", NULL);
+    *path = _agui_json_doc_get_string (template, "path");
 
-  return string_member (template, "componentId", NULL);
+  return _agui_json_doc_get_string (template, "componentId");
 }
 
 static void
-add_id (GPtrArray *ids,
-        JsonNode  *node)
+add_id (GPtrArray           *ids,
+        const AguiJsonValue *value)
 {
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    g_ptr_array_add (ids, g_strdup (json_node_get_string (node)));
+  if (value != NULL && _agui_json_value_is_string (value))
+    g_ptr_array_add (ids, g_strdup (_agui_json_value_get_string (value)));
 }
 
 /**
@@ -351,38 +346,24 @@ char **
 agui_a2ui_component_dup_child_ids (AguiA2uiComponent *self)
 {
   GPtrArray *ids;
-  JsonNode *node;
+  AguiJsonValue *list;
 
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (self), NULL);
 
   ids = g_ptr_array_new ();
 
-  node = json_object_get_member (self->properties, "children");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
+  /* _agui_json_doc_get_array () is NULL for anything but a list. */
+  list = _agui_json_doc_get_array (&self->properties, "children");
+  for (guint i = 0; i < _agui_json_doc_get_length (list); i++)
+    add_id (ids, _agui_json_doc_get_element (list, i));
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        add_id (ids, json_array_get_element (array, i));
-    }
+  add_id (ids, _agui_json_doc_get_member (&self->properties, "child"));
+  add_id (ids, _agui_json_doc_get_member (&self->properties, "trigger"));
+  add_id (ids, _agui_json_doc_get_member (&self->properties, "content"));
 
-  add_id (ids, json_object_get_member (self->properties, "child"));
-  add_id (ids, json_object_get_member (self->properties, "trigger"));
-  add_id (ids, json_object_get_member (self->properties, "content"));
-
-  node = json_object_get_member (self->properties, "tabs");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *tab = json_array_get_element (array, i);
-
-          if (JSON_NODE_HOLDS_OBJECT (tab))
-            add_id (ids, json_object_get_member (json_node_get_object (tab), "child"));
-        }
-    }
+  list = _agui_json_doc_get_array (&self->properties, "tabs");
+  for (guint i = 0; i < _agui_json_doc_get_length (list); i++)
+    add_id (ids, _agui_json_doc_get_member (_agui_json_doc_get_element (list, i), "child"));
 
   g_ptr_array_add (ids, NULL);
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-a2ui-surface-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-types.h"
 
@@ -83,32 +84,31 @@ parse_index (const char *segment,
   return TRUE;
 }
 
-JsonNode *
-_agui_a2ui_pointer_lookup (JsonNode   *root,
-                           const char *pointer)
+AguiJsonValue *
+_agui_a2ui_pointer_lookup (AguiJsonValue *root,
+                           const char    *pointer)
 {
   g_auto(GStrv) segments = NULL;
-  JsonNode *node = root;
+  AguiJsonValue *value = root;
 
   if (root == NULL || pointer == NULL || pointer[0] != '/')
     return NULL;
 
   segments = split_pointer (pointer);
-  for (guint i = 0; segments[i] != NULL && node != NULL; i++)
+  for (guint i = 0; segments[i] != NULL && value != NULL; i++)
     {
-      if (JSON_NODE_HOLDS_OBJECT (node))
+      if (value->kind == AGUI_JSON_DOC_OBJECT)
         {
-          node = json_object_get_member (json_node_get_object (node), segments[i]);
+          value = _agui_json_doc_get_member (value, segments[i]);
         }
-      else if (JSON_NODE_HOLDS_ARRAY (node))
+      else if (value->kind == AGUI_JSON_DOC_ARRAY)
         {
-          JsonArray *array = json_node_get_array (node);
+          guint length = _agui_json_doc_get_length (value);
           guint index;
 
-          if (!parse_index (segments[i], json_array_get_length (array), &index) ||
-              index >= json_array_get_length (array))
+          if (!parse_index (segments[i], length, &index) || index >= length)
             return NULL;
-          node = json_array_get_element (array, index);
+          value = _agui_json_doc_get_element (value, index);
         }
       else
         {
@@ -116,23 +116,26 @@ _agui_a2ui_pointer_lookup (JsonNode   *root,
         }
     }
 
-  return node;
+  return value;
 }
 
 /* Sets (or, with @value %NULL, removes) the value at @pointer, making the
- * objects on the way. Takes @value. */
+ * objects on the way. Takes @value, leaving it null. */
 gboolean
-_agui_a2ui_pointer_store (JsonNode   **root,
-                          const char  *pointer,
-                          JsonNode    *value,
-                          GError     **error)
+_agui_a2ui_pointer_store (AguiJsonValue  *root,
+                          const char     *pointer,
+                          AguiJsonValue  *value,
+                          GError        **error)
 {
-  g_autoptr(JsonNode) owned = value;
+  g_auto(AguiJsonValue) owned = AGUI_JSON_VALUE_INIT;
   g_auto(GStrv) segments = NULL;
-  JsonNode *node;
+  AguiJsonValue *node;
   guint n;
 
-  g_assert (root != NULL && *root != NULL);
+  g_assert (root != NULL && root->kind == AGUI_JSON_DOC_OBJECT);
+
+  if (value != NULL)
+    _agui_json_value_move (&owned, value);
 
   if (pointer == NULL || pointer[0] != '/')
     {
@@ -145,44 +148,56 @@ _agui_a2ui_pointer_store (JsonNode   **root,
   n = g_strv_length (segments);
   if (n == 0)
     {
-      json_node_unref (*root);
-      *root = owned != NULL && JSON_NODE_HOLDS_OBJECT (owned)
-              ? g_steal_pointer (&owned)
-              : _agui_json_node_new_object (json_object_new ());
+      /* The data model stays an object. */
+      if (value != NULL && owned.kind == AGUI_JSON_DOC_OBJECT)
+        _agui_json_value_move (root, &owned);
+      else
+        _agui_json_value_set_object (root, 0);
       return TRUE;
     }
 
-  node = *root;
+  node = root;
   for (guint i = 0; i < n; i++)
     {
       gboolean last = (i + 1 == n);
 
-      if (JSON_NODE_HOLDS_OBJECT (node))
+      if (node->kind == AGUI_JSON_DOC_OBJECT)
         {
-          JsonObject *object = json_node_get_object (node);
-          JsonNode *next;
+          AguiJsonDocObject *object = node->u.object;
+          AguiJsonValue *next;
+          int slot;
 
           if (last)
             {
-              if (owned != NULL)
-                json_object_set_member (object, segments[i], g_steal_pointer (&owned));
-              else
-                json_object_remove_member (object, segments[i]);
+              if (value != NULL)
+                {
+                  _agui_json_object_set (object, segments[i], &owned);
+                }
+              else if ((slot = _agui_json_object_find (object, segments[i])) >= 0)
+                {
+                  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+
+                  _agui_json_object_remove_slot (object, slot, &removed);
+                  _agui_json_object_compact (object);
+                }
               return TRUE;
             }
 
-          next = json_object_get_member (object, segments[i]);
-          if (next == NULL || JSON_NODE_HOLDS_NULL (next))
+          next = _agui_json_doc_get_member (node, segments[i]);
+          if (next == NULL || next->kind == AGUI_JSON_DOC_NULL)
             {
-              json_object_set_member (object, segments[i], _agui_json_node_new_object (json_object_new ()));
-              next = json_object_get_member (object, segments[i]);
+              g_auto(AguiJsonValue) empty = AGUI_JSON_VALUE_INIT;
+
+              _agui_json_value_set_object (&empty, 0);
+              _agui_json_object_set (object, segments[i], &empty);
+              next = _agui_json_doc_get_member (node, segments[i]);
             }
           node = next;
         }
-      else if (JSON_NODE_HOLDS_ARRAY (node))
+      else if (node->kind == AGUI_JSON_DOC_ARRAY)
         {
-          JsonArray *array = json_node_get_array (node);
-          guint length = json_array_get_length (array);
+          AguiJsonDocArray *array = node->u.array;
+          guint length = _agui_json_array_get_length (array);
           guint index;
 
           if (!parse_index (segments[i], length, &index) || index > length)
@@ -194,31 +209,30 @@ _agui_a2ui_pointer_store (JsonNode   **root,
 
           if (last)
             {
-              if (owned == NULL)
+              if (value == NULL)
                 {
                   if (index < length)
-                    json_array_remove_element (array, index);
+                    _agui_json_array_remove_many (array, index, 1);
                 }
               else if (index == length)
                 {
-                  json_array_add_element (array, g_steal_pointer (&owned));
+                  _agui_json_array_insert (array, index, &owned);
                 }
               else
                 {
-                  /* JsonArray cannot replace in place, so rebuild it. */
-                  JsonArray *copy = json_array_sized_new (length);
-
-                  for (guint j = 0; j < length; j++)
-                    json_array_add_element (copy, j == index ? g_steal_pointer (&owned)
-                                                             : json_node_ref (json_array_get_element (array, j)));
-                  json_node_take_array (node, copy);
+                  _agui_json_value_move (_agui_json_array_get (array, index), &owned);
                 }
               return TRUE;
             }
 
           if (index == length)
-            json_array_add_element (array, _agui_json_node_new_object (json_object_new ()));
-          node = json_array_get_element (array, index);
+            {
+              g_auto(AguiJsonValue) empty = AGUI_JSON_VALUE_INIT;
+
+              _agui_json_value_set_object (&empty, 0);
+              _agui_json_array_insert (array, index, &empty);
+            }
+          node = _agui_json_array_get (array, index);
         }
       else
         {
@@ -229,19 +243,4 @@ _agui_a2ui_pointer_store (JsonNode   **root,
     }
 
   g_assert_not_reached ();
-}
-
-/* json-glib's *_with_default() getters are critical on a mistyped member,
- * and agent data is mistyped at will. */
-const char *
-_agui_a2ui_string_member (JsonObject *object,
-               const char *name,
-               const char *default_value)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return default_value;
-
-  return json_node_get_string (node);
 }

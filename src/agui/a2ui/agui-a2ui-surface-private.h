@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-a2ui-surface.h"
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
@@ -16,8 +17,8 @@ G_BEGIN_DECLS
 /* A v0.8 bound value with a literal: the data to set at its path */
 typedef struct
 {
-  char     *path;
-  JsonNode *value;
+  char          *path;
+  AguiJsonValue  value;
 } AguiA2uiInitializer;
 
 /* agui-a2ui-surface.c */
@@ -28,23 +29,23 @@ void        _agui_a2ui_surface_operation_error (AguiA2uiSurface  *self,
 /* agui-a2ui-pointer.c */
 char       *_agui_a2ui_absolute_path           (const char       *scope,
                                                 const char       *path);
-JsonNode   *_agui_a2ui_pointer_lookup          (JsonNode         *root,
+/* Borrowed from @root, until it next changes. */
+AguiJsonValue *_agui_a2ui_pointer_lookup       (AguiJsonValue    *root,
                                                 const char       *pointer);
-gboolean    _agui_a2ui_pointer_store           (JsonNode        **root,
+gboolean    _agui_a2ui_pointer_store           (AguiJsonValue    *root,
                                                 const char       *pointer,
-                                                JsonNode         *value,
+                                                AguiJsonValue    *value,
                                                 GError          **error);
-const char *_agui_a2ui_string_member           (JsonObject       *object,
-                                                const char       *name,
-                                                const char       *default_value);
 
 /* agui-a2ui-v08.c */
 void        _agui_a2ui_initializer_free        (AguiA2uiInitializer *initializer);
-JsonObject *_agui_a2ui_convert_properties_v08  (const char       *type_name,
-                                                JsonNode         *source,
-                                                GPtrArray        *initializers);
-JsonNode   *_agui_a2ui_convert_contents_v08    (GPtrArray        *problems,
-                                                JsonNode         *contents,
-                                                guint            depth);
+void        _agui_a2ui_convert_properties_v08  (const char          *type_name,
+                                                const AguiJsonValue *source,
+                                                GPtrArray           *initializers,
+                                                AguiJsonValue       *properties);
+void        _agui_a2ui_convert_contents_v08    (GPtrArray           *problems,
+                                                const AguiJsonValue *contents,
+                                                guint                depth,
+                                                AguiJsonValue       *converted);
 
 G_END_DECLS

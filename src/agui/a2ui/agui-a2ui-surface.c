@@ -49,7 +49,16 @@ struct _AguiA2uiSurface
   char       *root_id;
   char       *status;
   GHashTable *components;
-  JsonNode   *data;
+  /* the data model, always an object */
+  AguiJsonValue data;
+  /* json-glib copies of it handed out by the getters, built on demand and
+   * dropped whenever the data is written: the whole model, and the value
+   * at each path resolved (path to JsonNode) */
+  JsonNode   *data_node;
+  GHashTable *resolved;
+  /* while apply_content () runs, where the data goes as it was before its
+   * first write, to tell whether it changed; NULL once written */
+  AguiJsonValue *before;
   /* the operations applied so far, to tell the new ones from them; null
    * before any */
   AguiJsonValue applied;
@@ -99,60 +108,111 @@ _agui_a2ui_surface_operation_error (AguiA2uiSurface *self,
   va_end (args);
 }
 
-/* Applying operations */
+/* The data model */
 
 static void
-store_component (AguiA2uiSurface *self,
-                 JsonNode        *item,
-                 guint            index)
+data_will_change (AguiA2uiSurface *self)
+{
+  /* Copied only when written: most deltas add components or change
+   * nothing, and the data may be large. */
+  if (self->before != NULL)
+    {
+      _agui_json_value_copy (self->before, &self->data);
+      self->before = NULL;
+    }
+
+  g_clear_pointer (&self->data_node, json_node_unref);
+  g_hash_table_remove_all (self->resolved);
+}
+
+/* Every write to the data model goes through here, so that no JsonNode
+ * handed out describes data that is gone. */
+static gboolean
+store_data (AguiA2uiSurface  *self,
+            const char       *pointer,
+            AguiJsonValue    *value,
+            GError          **error)
+{
+  data_will_change (self);
+
+  return _agui_a2ui_pointer_store (&self->data, pointer, value, error);
+}
+
+static void
+clear_data (AguiA2uiSurface *self)
+{
+  data_will_change (self);
+  _agui_json_value_set_object (&self->data, 0);
+}
+
+/* Applying operations */
+
+/* The first member's name of @object, or %NULL. */
+static const char *
+first_name (const AguiJsonValue *object,
+            const char          *skip)
+{
+  AguiJsonDocObject *members = object->u.object;
+
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (members); slot++)
+    {
+      const char *name = _agui_json_object_slot_name (members, slot);
+
+      if (name != NULL && g_strcmp0 (name, skip) != 0)
+        return name;
+    }
+
+  return NULL;
+}
+
+static void
+store_component (AguiA2uiSurface     *self,
+                 const AguiJsonValue *item,
+                 guint                index)
 {
   g_autoptr(GPtrArray) initializers = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_a2ui_initializer_free);
-  g_autoptr(JsonObject) properties = NULL;
-  JsonObject *object;
-  JsonNode *component;
+  g_auto(AguiJsonValue) properties = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue *component;
   const char *id;
   const char *type_name = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (item))
+  if (item->kind != AGUI_JSON_DOC_OBJECT)
     {
       _agui_a2ui_surface_operation_error (self, "Component %u is not an object", index);
       return;
     }
 
-  object = json_node_get_object (item);
-  id = _agui_a2ui_string_member (object, "id", NULL);
+  id = _agui_json_doc_get_string (item, "id");
   if (id == NULL || id[0] == '\0')
     {
       _agui_a2ui_surface_operation_error (self, "Component %u has no id", index);
       return;
     }
 
-  component = json_object_get_member (object, "component");
-  if (component != NULL && JSON_NODE_HOLDS_VALUE (component) &&
-      json_node_get_value_type (component) == G_TYPE_STRING)
+  component = _agui_json_doc_get_member (item, "component");
+  if (component != NULL && _agui_json_value_is_string (component))
     {
       /* v0.9: {"id", "component": "Text", ...properties} */
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
+      AguiJsonDocObject *members = item->u.object;
+      AguiJsonDocObject *object;
 
-      type_name = json_node_get_string (component);
-      properties = json_object_new ();
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &name, &member))
-        if (!g_str_equal (name, "id") && !g_str_equal (name, "component"))
-          json_object_set_member (properties, name, _agui_json_node_copy_deep (member));
+      type_name = _agui_json_value_get_string (component);
+      object = _agui_json_value_set_object (&properties, _agui_json_object_get_size (members));
+      for (guint slot = 0; slot < _agui_json_object_get_n_slots (members); slot++)
+        {
+          const char *name = _agui_json_object_slot_name (members, slot);
+
+          if (name != NULL && !g_str_equal (name, "id") && !g_str_equal (name, "component"))
+            _agui_json_doc_set_copy (object, name, _agui_json_object_slot_value (members, slot));
+        }
     }
-  else if (component != NULL && JSON_NODE_HOLDS_OBJECT (component) &&
-           json_object_get_size (json_node_get_object (component)) == 1)
+  else if (component != NULL && component->kind == AGUI_JSON_DOC_OBJECT &&
+           _agui_json_object_get_size (component->u.object) == 1)
     {
       /* v0.8: {"id", "component": {"Text": {...properties}}} */
-      g_autoptr(GList) names = json_object_get_members (json_node_get_object (component));
-
-      type_name = names->data;
-      properties = _agui_a2ui_convert_properties_v08 (type_name,
-                                           json_object_get_member (json_node_get_object (component), type_name),
-                                           initializers);
+      type_name = first_name (component, NULL);
+      _agui_a2ui_convert_properties_v08 (type_name, _agui_json_doc_get_member (component, type_name),
+                                         initializers, &properties);
     }
   else
     {
@@ -166,51 +226,60 @@ store_component (AguiA2uiSurface *self,
       g_autofree char *path = _agui_a2ui_absolute_path (NULL, initializer->path);
       g_autoptr(GError) error = NULL;
 
-      if (!_agui_a2ui_pointer_store (&self->data, path, json_node_ref (initializer->value), &error))
+      if (!store_data (self, path, &initializer->value, &error))
         _agui_a2ui_surface_operation_error (self, "Component '%s': %s", id, error->message);
     }
 
-  json_object_seal (properties);
-  g_hash_table_replace (self->components, g_strdup (id), _agui_a2ui_component_new (id, type_name, properties));
+  g_hash_table_replace (self->components, g_strdup (id), _agui_a2ui_component_new (id, type_name, &properties));
 }
 
 static void
-apply_components (AguiA2uiSurface *self,
-                  JsonObject      *body)
+apply_components (AguiA2uiSurface     *self,
+                  const AguiJsonValue *body)
 {
-  JsonNode *components = json_object_get_member (body, "components");
-  JsonArray *array;
+  AguiJsonValue *components = _agui_json_doc_get_array (body, "components");
 
-  if (components == NULL || !JSON_NODE_HOLDS_ARRAY (components))
+  if (components == NULL)
     {
       _agui_a2ui_surface_operation_error (self, "A component update has no list of components");
       return;
     }
 
-  array = json_node_get_array (components);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    store_component (self, json_array_get_element (array, i), i);
+  for (guint i = 0; i < _agui_json_doc_get_length (components); i++)
+    store_component (self, _agui_json_doc_get_element (components, i), i);
+}
+
+/* The member "path" of @body as an absolute path, "/" when it has none. */
+static char *
+body_path (const AguiJsonValue *body)
+{
+  const char *path = _agui_json_doc_get_string (body, "path");
+
+  return _agui_a2ui_absolute_path (NULL, path != NULL ? path : "/");
 }
 
 static void
-apply_data_v08 (AguiA2uiSurface *self,
-                JsonObject      *body)
+apply_data_v08 (AguiA2uiSurface     *self,
+                const AguiJsonValue *body)
 {
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(JsonNode) contents = _agui_a2ui_convert_contents_v08 (problems, json_object_get_member (body, "contents"), 0);
-  g_autofree char *path = _agui_a2ui_absolute_path (NULL, _agui_a2ui_string_member (body, "path", "/"));
-  JsonObjectIter iter;
-  const char *key;
-  JsonNode *value;
+  g_auto(AguiJsonValue) contents = AGUI_JSON_VALUE_INIT;
+  g_autofree char *path = body_path (body);
+  AguiJsonDocObject *entries;
 
+  _agui_a2ui_convert_contents_v08 (problems, _agui_json_doc_get_member (body, "contents"), 0, &contents);
   for (guint i = 0; i < problems->len; i++)
     _agui_a2ui_surface_operation_error (self, "%s", (const char *) g_ptr_array_index (problems, i));
 
-  json_object_iter_init (&iter, json_node_get_object (contents));
-  while (json_object_iter_next (&iter, &key, &value))
+  entries = contents.u.object;
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (entries); slot++)
     {
+      const char *key = _agui_json_object_slot_name (entries, slot);
       g_autoptr(GError) error = NULL;
       g_autofree char *target = NULL;
+
+      if (key == NULL)
+        continue;
 
       /* An entry keyed "." is the value at the path itself. */
       if (g_str_equal (key, "."))
@@ -227,69 +296,61 @@ apply_data_v08 (AguiA2uiSurface *self,
                                           : g_strconcat (path, "/", escaped, NULL);
         }
 
-      if (!_agui_a2ui_pointer_store (&self->data, target, _agui_json_node_copy_deep (value), &error))
+      /* The entries are ours: each value moves into the data model. */
+      if (!store_data (self, target, _agui_json_object_slot_value (entries, slot), &error))
         _agui_a2ui_surface_operation_error (self, "dataModelUpdate: %s", error->message);
     }
 }
 
 static void
-apply_data_v09 (AguiA2uiSurface *self,
-                JsonObject      *body)
+apply_data_v09 (AguiA2uiSurface     *self,
+                const AguiJsonValue *body)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = _agui_a2ui_absolute_path (NULL, _agui_a2ui_string_member (body, "path", "/"));
-  JsonNode *value = json_object_get_member (body, "value");
+  g_auto(AguiJsonValue) copy = AGUI_JSON_VALUE_INIT;
+  g_autofree char *path = body_path (body);
+  AguiJsonValue *value = _agui_json_doc_get_member (body, "value");
 
-  if (!_agui_a2ui_pointer_store (&self->data, path, value ? _agui_json_node_copy_deep (value) : NULL, &error))
+  if (value != NULL)
+    _agui_json_value_copy (&copy, value);
+  if (!store_data (self, path, value != NULL ? &copy : NULL, &error))
     _agui_a2ui_surface_operation_error (self, "updateDataModel: %s", error->message);
 }
 
 static void
-apply_operation (AguiA2uiSurface *self,
-                 JsonNode        *operation,
-                 guint            index)
+apply_operation (AguiA2uiSurface     *self,
+                 const AguiJsonValue *operation,
+                 guint                index)
 {
   static const char * const kinds[] = {
     "surfaceUpdate", "updateComponents", "dataModelUpdate", "updateDataModel",
     "beginRendering", "createSurface", "deleteSurface", NULL
   };
-  JsonObject *object;
-  JsonObject *body = NULL;
+  const AguiJsonValue *body = NULL;
   const char *kind = NULL;
   const char *surface_id;
 
-  if (!JSON_NODE_HOLDS_OBJECT (operation))
+  if (operation->kind != AGUI_JSON_DOC_OBJECT)
     {
       _agui_a2ui_surface_operation_error (self, "Operation %u is not an object", index);
       return;
     }
 
-  object = json_node_get_object (operation);
   for (guint i = 0; kinds[i] != NULL && kind == NULL; i++)
-    {
-      JsonNode *member = json_object_get_member (object, kinds[i]);
-
-      if (member != NULL && JSON_NODE_HOLDS_OBJECT (member))
-        {
-          kind = kinds[i];
-          body = json_node_get_object (member);
-        }
-    }
+    if ((body = _agui_json_doc_get_object (operation, kinds[i])) != NULL)
+      kind = kinds[i];
 
   if (kind == NULL)
     {
-      g_autoptr(GList) names = json_object_get_members (object);
-      GList *name = names;
-
       /* "version" is v0.9's envelope, not an operation. */
-      while (name != NULL && g_str_equal (name->data, "version"))
-        name = name->next;
+      const char *name = first_name (operation, "version");
+
       _agui_a2ui_surface_operation_error (self, "Operation %u is not one this client knows ('%s')",
-                       index, name ? (const char *) name->data : "empty");
+                       index, name ? name : "empty");
       return;
     }
 
-  surface_id = _agui_a2ui_string_member (body, "surfaceId", NULL);
+  surface_id = _agui_json_doc_get_string (body, "surfaceId");
   if (surface_id != NULL)
     {
       if (self->surface_id == NULL)
@@ -318,7 +379,7 @@ apply_operation (AguiA2uiSurface *self,
     }
   else if (g_str_equal (kind, "beginRendering"))
     {
-      const char *root = _agui_a2ui_string_member (body, "root", NULL);
+      const char *root = _agui_json_doc_get_string (body, "root");
 
       if (root == NULL)
         {
@@ -341,8 +402,7 @@ apply_operation (AguiA2uiSurface *self,
   else if (g_str_equal (kind, "deleteSurface"))
     {
       g_hash_table_remove_all (self->components);
-      json_node_unref (self->data);
-      self->data = _agui_json_node_new_object (json_object_new ());
+      clear_data (self);
       self->ready = FALSE;
       self->deleted = TRUE;
     }
@@ -466,8 +526,7 @@ static void
 reset (AguiA2uiSurface *self)
 {
   g_hash_table_remove_all (self->components);
-  json_node_unref (self->data);
-  self->data = _agui_json_node_new_object (json_object_new ());
+  clear_data (self);
   _agui_json_value_clear (&self->applied);
   g_clear_pointer (&self->root_id, g_free);
   g_ptr_array_set_size (self->operation_errors, 0);
@@ -503,7 +562,9 @@ agui_a2ui_surface_finalize (GObject *object)
   g_clear_pointer (&self->root_id, g_free);
   g_clear_pointer (&self->status, g_free);
   g_clear_pointer (&self->components, g_hash_table_unref);
-  g_clear_pointer (&self->data, json_node_unref);
+  _agui_json_value_clear (&self->data);
+  g_clear_pointer (&self->data_node, json_node_unref);
+  g_clear_pointer (&self->resolved, g_hash_table_unref);
   _agui_json_value_clear (&self->applied);
   g_clear_pointer (&self->operation_errors, g_ptr_array_unref);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
@@ -603,7 +664,8 @@ static void
 agui_a2ui_surface_init (AguiA2uiSurface *self)
 {
   self->components = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  self->data = _agui_json_node_new_object (json_object_new ());
+  _agui_json_value_set_object (&self->data, 0);
+  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_node_unref);
   self->operation_errors = g_ptr_array_new_with_free_func (g_free);
   /* NULL-terminated, so get_errors() can hand out its pdata. */
   self->errors = g_ptr_array_new_null_terminated (0, g_free, TRUE);
@@ -639,13 +701,12 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
                                  JsonNode        *content)
 {
   g_autoptr(GHashTable) old_components = NULL;
-  g_autoptr(JsonNode) old_data = NULL;
+  g_auto(AguiJsonValue) old_data = AGUI_JSON_VALUE_INIT;
   g_autoptr(GPtrArray) old_errors = NULL;
   g_autofree char *old_root = NULL;
-  gboolean old_ready, old_deleted;
-  JsonObject *object = NULL;
-  JsonNode *operations = NULL;
-  JsonArray *array;
+  gboolean old_ready, old_deleted, data_written;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue *operations = NULL;
   guint start = 0;
 
   g_return_if_fail (AGUI_IS_A2UI_SURFACE (self));
@@ -659,7 +720,7 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
     while (g_hash_table_iter_next (&iter, &key, &value))
       g_hash_table_insert (old_components, g_strdup (key), g_object_ref (value));
   }
-  old_data = _agui_json_node_copy_deep (self->data);
+  self->before = &old_data;
   old_errors = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < self->errors->len; i++)
     g_ptr_array_add (old_errors, g_strdup (self->errors->pdata[i]));
@@ -667,33 +728,28 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
   old_ready = self->ready;
   old_deleted = self->deleted;
 
-  if (content != NULL && JSON_NODE_HOLDS_OBJECT (content))
-    {
-      object = json_node_get_object (content);
-      operations = json_object_get_member (object, "operations");
-      if (operations == NULL)
-        operations = json_object_get_member (object, "a2ui_operations");
-    }
+  /* The content is read in the tree, as everything inside the library. */
+  if (content != NULL)
+    _agui_json_value_set_node (&tree, content);
+  operations = _agui_json_doc_get_member (&tree, "operations");
+  if (operations == NULL)
+    operations = _agui_json_doc_get_member (&tree, "a2ui_operations");
 
-  if (_agui_set_str (&self->status, object ? _agui_a2ui_string_member (object, "status", NULL) : NULL))
+  if (_agui_set_str (&self->status, _agui_json_doc_get_string (&tree, "status")))
     g_object_notify_by_pspec (G_OBJECT (self), pspecs[PROP_STATUS]);
 
-  if (operations != NULL && JSON_NODE_HOLDS_ARRAY (operations))
+  if (operations != NULL && operations->kind == AGUI_JSON_DOC_ARRAY)
     {
-      g_auto(AguiJsonValue) received = AGUI_JSON_VALUE_INIT;
-
-      array = json_node_get_array (operations);
-      _agui_json_value_set_node (&received, operations);
-
-      if (self->applied.kind == AGUI_JSON_DOC_ARRAY && is_prefix (&self->applied, &received))
+      if (self->applied.kind == AGUI_JSON_DOC_ARRAY && is_prefix (&self->applied, operations))
         start = _agui_json_doc_get_length (&self->applied);
       else
         reset (self);
 
-      for (guint i = start; i < json_array_get_length (array); i++)
-        apply_operation (self, json_array_get_element (array, i), i);
+      for (guint i = start; i < _agui_json_doc_get_length (operations); i++)
+        apply_operation (self, _agui_json_doc_get_element (operations, i), i);
 
-      _agui_json_value_move (&self->applied, &received);
+      /* Kept whole, to tell the next delta's new operations. */
+      _agui_json_value_move (&self->applied, operations);
     }
   else
     {
@@ -702,11 +758,18 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
       if (self->status == NULL)
         _agui_a2ui_surface_operation_error (self, "The surface's content has no list of operations");
       else if (g_str_equal (self->status, "failed"))
-        _agui_a2ui_surface_operation_error (self, "The agent could not build this surface: %s",
-                         _agui_a2ui_string_member (object, "error", "no reason given"));
+        {
+          const char *reason = _agui_json_doc_get_string (&tree, "error");
+
+          _agui_a2ui_surface_operation_error (self, "The agent could not build this surface: %s",
+                                              reason != NULL ? reason : "no reason given");
+        }
     }
 
   check_tree (self);
+  /* still set when nothing wrote the data */
+  data_written = self->before == NULL;
+  self->before = NULL;
 
   if (g_strcmp0 (old_root, self->root_id) != 0)
     g_object_notify_by_pspec (G_OBJECT (self), pspecs[PROP_ROOT_ID]);
@@ -721,7 +784,7 @@ agui_a2ui_surface_apply_content (AguiA2uiSurface *self,
   if (g_strcmp0 (old_root, self->root_id) != 0 || old_ready != self->ready ||
       old_deleted != self->deleted || !components_equal (old_components, self->components))
     g_signal_emit (self, signals[STRUCTURE_CHANGED], 0);
-  else if (!json_node_equal (old_data, self->data))
+  else if (data_written && !_agui_json_value_equal (&old_data, &self->data))
     g_signal_emit (self, signals[DATA_CHANGED], 0);
 }
 
@@ -919,12 +982,12 @@ agui_a2ui_surface_list_children (AguiA2uiSurface    *self,
     {
       g_autofree char *list_path = _agui_a2ui_absolute_path (scope, path);
       AguiA2uiComponent *item = g_hash_table_lookup (self->components, template);
-      JsonNode *list = _agui_a2ui_pointer_lookup (self->data, list_path);
+      AguiJsonValue *list = _agui_a2ui_pointer_lookup (&self->data, list_path);
       const char *separator = g_str_has_suffix (list_path, "/") ? "" : "/";
 
-      if (list != NULL && JSON_NODE_HOLDS_ARRAY (list))
+      if (list != NULL && list->kind == AGUI_JSON_DOC_ARRAY)
         {
-          guint n = MIN (json_array_get_length (json_node_get_array (list)), MAX_TEMPLATE_ITEMS);
+          guint n = MIN (_agui_json_doc_get_length (list), MAX_TEMPLATE_ITEMS);
 
           for (guint i = 0; i < n; i++)
             {
@@ -933,20 +996,32 @@ agui_a2ui_surface_list_children (AguiA2uiSurface    *self,
               add_child (children, child_scopes, item, item_scope);
             }
         }
-      else if (list != NULL && JSON_NODE_HOLDS_OBJECT (list))
+      else if (list != NULL && list->kind == AGUI_JSON_DOC_OBJECT)
         {
-          g_autoptr(GList) keys = json_object_get_members (json_node_get_object (list));
+          AguiJsonDocObject *object = list->u.object;
           guint n = 0;
 
-          for (GList *key = keys; key != NULL && n < MAX_TEMPLATE_ITEMS; key = key->next, n++)
+          for (guint slot = 0; slot < _agui_json_object_get_n_slots (object) && n < MAX_TEMPLATE_ITEMS; slot++)
             {
-              g_auto(GStrv) tildes = g_strsplit (key->data, "~", -1);
-              g_autofree char *tilde = g_strjoinv ("~0", tildes);
-              g_auto(GStrv) slashes = g_strsplit (tilde, "/", -1);
-              g_autofree char *escaped = g_strjoinv ("~1", slashes);
-              g_autofree char *item_scope = g_strconcat (list_path, separator, escaped, NULL);
+              const char *key = _agui_json_object_slot_name (object, slot);
+              g_auto(GStrv) tildes = NULL;
+              g_autofree char *tilde = NULL;
+              g_auto(GStrv) slashes = NULL;
+              g_autofree char *escaped = NULL;
+              g_autofree char *item_scope = NULL;
+
+              /* a removed member's hole */
+              if (key == NULL)
+                continue;
+
+              tildes = g_strsplit (key, "~", -1);
+              tilde = g_strjoinv ("~0", tildes);
+              slashes = g_strsplit (tilde, "/", -1);
+              escaped = g_strjoinv ("~1", slashes);
+              item_scope = g_strconcat (list_path, separator, escaped, NULL);
 
               add_child (children, child_scopes, item, item_scope);
+              n++;
             }
         }
     }
@@ -961,6 +1036,14 @@ agui_a2ui_surface_list_children (AguiA2uiSurface    *self,
  * agui_a2ui_surface_get_data_model:
  * @self: a surface
  *
+ * The data model as a json-glib tree, sealed. The surface keeps its data
+ * in a form of its own and builds this copy when asked; it owns the copy
+ * and drops it whenever the data model is written (by
+ * [method@Agui.A2uiSurface.apply_content] or
+ * [method@Agui.A2uiSurface.set_value], so before any ::data-changed or
+ * ::structure-changed). Take a reference to keep it longer: it then stays
+ * as it was.
+ *
  * Returns: (transfer none): the data model, a JSON object
  */
 JsonNode *
@@ -968,7 +1051,13 @@ agui_a2ui_surface_get_data_model (AguiA2uiSurface *self)
 {
   g_return_val_if_fail (AGUI_IS_A2UI_SURFACE (self), NULL);
 
-  return self->data;
+  if (self->data_node == NULL)
+    {
+      self->data_node = _agui_json_value_to_node (&self->data);
+      json_node_seal (self->data_node);
+    }
+
+  return self->data_node;
 }
 
 static const char *
@@ -983,7 +1072,44 @@ bound_path (JsonNode *value)
   if (json_object_get_size (object) != 1)
     return NULL;
 
-  return _agui_a2ui_string_member (object, "path", NULL);
+  /* json-glib's *_with_default() getters are critical on a mistyped
+   * member, and agent data is mistyped at will. */
+  value = json_object_get_member (object, "path");
+  if (value == NULL || !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (value);
+}
+
+/* The same two on the tree, for the surface's own reading of its
+ * components. */
+static const char *
+bound_path_value (const AguiJsonValue *value)
+{
+  if (value == NULL || value->kind != AGUI_JSON_DOC_OBJECT || _agui_json_object_get_size (value->u.object) != 1)
+    return NULL;
+
+  return _agui_json_doc_get_string (value, "path");
+}
+
+static const AguiJsonValue *
+resolve_value (AguiA2uiSurface     *self,
+               const AguiJsonValue *value,
+               const char          *scope)
+{
+  const char *path = bound_path_value (value);
+
+  if (path != NULL)
+    {
+      g_autofree char *absolute = _agui_a2ui_absolute_path (scope, path);
+
+      return _agui_a2ui_pointer_lookup (&self->data, absolute);
+    }
+
+  if (_agui_json_doc_get_member (value, "call") != NULL)
+    return NULL;
+
+  return value;
 }
 
 /**
@@ -1016,6 +1142,13 @@ agui_a2ui_surface_dup_bound_path (AguiA2uiSurface *self,
  * @value: (nullable): a component's property: a literal or `{"path": ...}`
  * @scope: (nullable): the data path the component is drawn in
  *
+ * A bound value is read from the data model into a json-glib copy,
+ * sealed, which the surface owns and drops whenever the data model is
+ * written (by [method@Agui.A2uiSurface.apply_content] or
+ * [method@Agui.A2uiSurface.set_value], so before any ::data-changed or
+ * ::structure-changed); take a reference to keep it longer. A literal is
+ * @value itself.
+ *
  * Returns: (transfer none) (nullable): the value, or %NULL when the path
  *   holds nothing yet or @value is a function call this client does not
  *   evaluate
@@ -1033,7 +1166,23 @@ agui_a2ui_surface_resolve (AguiA2uiSurface *self,
     return NULL;
 
   if ((path = agui_a2ui_surface_dup_bound_path (self, value, scope)) != NULL)
-    return _agui_a2ui_pointer_lookup (self->data, path);
+    {
+      AguiJsonValue *found;
+      JsonNode *node;
+
+      /* Every bound property of a view is resolved again on each change
+       * of the data: one copy per path until the next. */
+      if ((node = g_hash_table_lookup (self->resolved, path)) != NULL)
+        return node;
+      if ((found = _agui_a2ui_pointer_lookup (&self->data, path)) == NULL)
+        return NULL;
+
+      node = _agui_json_value_to_node (found);
+      json_node_seal (node);
+      g_hash_table_insert (self->resolved, g_steal_pointer (&path), node);
+
+      return node;
+    }
 
   if (JSON_NODE_HOLDS_OBJECT (value) && json_object_has_member (json_node_get_object (value), "call"))
     return NULL;
@@ -1110,18 +1259,20 @@ agui_a2ui_surface_set_value (AguiA2uiSurface  *self,
                              JsonNode         *value,
                              GError          **error)
 {
-  JsonNode *current;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue *current;
 
   g_return_val_if_fail (AGUI_IS_A2UI_SURFACE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  current = _agui_a2ui_pointer_lookup (self->data, path);
-  if (current != NULL && json_node_equal (current, value))
+  _agui_json_value_set_node (&tree, value);
+  current = _agui_a2ui_pointer_lookup (&self->data, path);
+  if (current != NULL && _agui_json_value_equal (current, &tree))
     return TRUE;
 
-  if (!_agui_a2ui_pointer_store (&self->data, path, _agui_json_node_copy_deep (value), error))
+  if (!store_data (self, path, &tree, error))
     return FALSE;
 
   g_signal_emit (self, signals[DATA_CHANGED], 0);
@@ -1152,29 +1303,26 @@ agui_a2ui_surface_build_action (AguiA2uiSurface    *self,
 {
   g_autoptr(GDateTime) now = NULL;
   g_autofree char *timestamp = NULL;
+  const AguiJsonValue *event;
+  const AguiJsonValue *context;
   JsonObject *action;
-  JsonObject *event;
-  JsonObject *context;
   JsonObject *resolved;
-  JsonNode *node;
   const char *name;
 
   g_return_val_if_fail (AGUI_IS_A2UI_SURFACE (self), NULL);
   g_return_val_if_fail (AGUI_IS_A2UI_COMPONENT (component), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  node = agui_a2ui_component_get_property (component, "action");
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-      (node = json_object_get_member (json_node_get_object (node), "event")) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (node))
+  event = _agui_json_doc_get_object (_agui_json_doc_get_object (_agui_a2ui_component_get_tree (component), "action"),
+                                     "event");
+  if (event == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
                    "Component '%s' has no action for the agent", agui_a2ui_component_get_id (component));
       return NULL;
     }
 
-  event = json_node_get_object (node);
-  name = _agui_a2ui_string_member (event, "name", NULL);
+  name = _agui_json_doc_get_string (event, "name");
   if (name == NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_ARGUMENT,
@@ -1182,21 +1330,21 @@ agui_a2ui_surface_build_action (AguiA2uiSurface    *self,
       return NULL;
     }
 
+  /* The one json-glib tree made here is the one handed out. */
   resolved = json_object_new ();
-  node = json_object_get_member (event, "context");
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  if ((context = _agui_json_doc_get_object (event, "context")) != NULL)
     {
-      JsonObjectIter iter;
-      const char *key;
-      JsonNode *value;
+      AguiJsonDocObject *members = context->u.object;
 
-      context = json_node_get_object (node);
-      json_object_iter_init (&iter, context);
-      while (json_object_iter_next (&iter, &key, &value))
+      for (guint slot = 0; slot < _agui_json_object_get_n_slots (members); slot++)
         {
-          JsonNode *result = agui_a2ui_surface_resolve (self, value, scope);
+          const char *key = _agui_json_object_slot_name (members, slot);
+          const AguiJsonValue *result;
 
-          json_object_set_member (resolved, key, result ? _agui_json_node_copy_deep (result)
+          if (key == NULL)
+            continue;
+          result = resolve_value (self, _agui_json_object_slot_value (members, slot), scope);
+          json_object_set_member (resolved, key, result ? _agui_json_value_to_node (result)
                                                         : json_node_new (JSON_NODE_NULL));
         }
     }

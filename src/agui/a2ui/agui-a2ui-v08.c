@@ -8,7 +8,7 @@
 
 #include "agui-a2ui-component-private.h"
 #include "agui-a2ui-surface-private.h"
-#include "agui-json-private.h"
+#include "agui-json-doc-access-private.h"
 
 /* A2UI v0.8 messages normalized to the v0.9 shape the surface keeps:
  * components' {"Type": {...}} wrapping, bound values with literals,
@@ -19,24 +19,24 @@ void
 _agui_a2ui_initializer_free (AguiA2uiInitializer *initializer)
 {
   g_free (initializer->path);
-  json_node_unref (initializer->value);
+  _agui_json_value_clear (&initializer->value);
   g_free (initializer);
 }
 
 static gboolean
-is_bound_value (JsonObject *object)
+is_bound_value (AguiJsonDocObject *object)
 {
   static const char * const keys[] = {
     "path", "literalString", "literalNumber", "literalBoolean", "literalArray", NULL
   };
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
   guint n = 0;
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &member))
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (object); slot++)
     {
+      const char *name = _agui_json_object_slot_name (object, slot);
+
+      if (name == NULL)
+        continue;
       if (!g_strv_contains (keys, name))
         return FALSE;
       n++;
@@ -45,25 +45,33 @@ is_bound_value (JsonObject *object)
   return n > 0;
 }
 
-static JsonNode *convert_v08 (JsonNode  *node,
-                              GPtrArray *initializers,
-                              guint      depth);
+static void convert_v08 (const AguiJsonValue *value,
+                         GPtrArray           *initializers,
+                         guint                depth,
+                         AguiJsonValue       *converted);
 
-static JsonNode *
-convert_bound_v08 (JsonObject *object,
-                   GPtrArray  *initializers)
+static void
+convert_bound_v08 (const AguiJsonValue *object,
+                   GPtrArray           *initializers,
+                   AguiJsonValue       *converted)
 {
   static const char * const literals[] = {
     "literalString", "literalNumber", "literalBoolean", "literalArray", NULL
   };
-  const char *path = _agui_a2ui_string_member (object, "path", NULL);
-  JsonNode *literal = NULL;
+  const char *path = _agui_json_doc_get_string (object, "path");
+  const AguiJsonValue *literal = NULL;
 
   for (guint i = 0; literals[i] != NULL && literal == NULL; i++)
-    literal = json_object_get_member (object, literals[i]);
+    literal = _agui_json_doc_get_member (object, literals[i]);
 
   if (path == NULL)
-    return literal ? _agui_json_node_copy_deep (literal) : json_node_new (JSON_NODE_NULL);
+    {
+      if (literal != NULL)
+        _agui_json_value_copy (converted, literal);
+      else
+        _agui_json_value_clear (converted);
+      return;
+    }
 
   /* v0.8's shorthand: a path with a literal initializes the data there. */
   if (literal != NULL)
@@ -71,237 +79,256 @@ convert_bound_v08 (JsonObject *object,
       AguiA2uiInitializer *initializer = g_new0 (AguiA2uiInitializer, 1);
 
       initializer->path = g_strdup (path);
-      initializer->value = _agui_json_node_copy_deep (literal);
+      _agui_json_value_copy (&initializer->value, literal);
       g_ptr_array_add (initializers, initializer);
     }
 
-  {
-    JsonObject *bound = json_object_new ();
-
-    json_object_set_string_member (bound, "path", path);
-    return _agui_json_node_new_object (bound);
-  }
+  _agui_json_doc_set_string (_agui_json_value_set_object (converted, 1), "path", path);
 }
 
-static JsonNode *
-convert_v08 (JsonNode  *node,
-             GPtrArray *initializers,
-             guint      depth)
+static void
+convert_v08 (const AguiJsonValue *value,
+             GPtrArray           *initializers,
+             guint                depth,
+             AguiJsonValue       *converted)
 {
   if (depth > MAX_TREE_DEPTH)
-    return json_node_new (JSON_NODE_NULL);
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
     {
-      JsonObject *object = json_node_get_object (node);
-      JsonObject *converted;
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
+      _agui_json_value_clear (converted);
+      return;
+    }
+
+  if (value->kind == AGUI_JSON_DOC_OBJECT)
+    {
+      AguiJsonDocObject *object = value->u.object;
+      AguiJsonDocObject *target;
 
       if (is_bound_value (object))
-        return convert_bound_v08 (object, initializers);
+        {
+          convert_bound_v08 (value, initializers, converted);
+          return;
+        }
 
-      converted = json_object_new ();
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &name, &member))
-        json_object_set_member (converted, name, convert_v08 (member, initializers, depth + 1));
+      target = _agui_json_value_set_object (converted, _agui_json_object_get_size (object));
+      for (guint slot = 0; slot < _agui_json_object_get_n_slots (object); slot++)
+        {
+          const char *name = _agui_json_object_slot_name (object, slot);
+          AguiJsonValue member = AGUI_JSON_VALUE_INIT;
 
-      return _agui_json_node_new_object (converted);
+          if (name == NULL)
+            continue;
+          convert_v08 (_agui_json_object_slot_value (object, slot), initializers, depth + 1, &member);
+          _agui_json_object_set (target, name, &member);
+        }
+      return;
     }
 
-  if (JSON_NODE_HOLDS_ARRAY (node))
+  if (value->kind == AGUI_JSON_DOC_ARRAY)
     {
-      JsonArray *array = json_node_get_array (node);
-      JsonArray *converted = json_array_sized_new (json_array_get_length (array));
+      guint length = _agui_json_doc_get_length (value);
+      AguiJsonDocArray *target = _agui_json_value_set_array (converted, length);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        json_array_add_element (converted, convert_v08 (json_array_get_element (array, i), initializers, depth + 1));
+      for (guint i = 0; i < length; i++)
+        {
+          AguiJsonValue element = AGUI_JSON_VALUE_INIT;
 
-      return _agui_json_node_new_array (converted);
+          convert_v08 (_agui_json_doc_get_element (value, i), initializers, depth + 1, &element);
+          _agui_json_array_insert (target, i, &element);
+        }
+      return;
     }
 
-  return _agui_json_node_copy_deep (node);
+  _agui_json_value_copy (converted, value);
+}
+
+/* Removes the member @name of @object, if there. */
+static void
+remove_member (AguiJsonDocObject *object,
+               const char        *name)
+{
+  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+  int slot = _agui_json_object_find (object, name);
+
+  if (slot < 0)
+    return;
+
+  _agui_json_object_remove_slot (object, slot, &removed);
+  _agui_json_object_compact (object);
+}
+
+/* As json-glib would: the member moves to the end under its new name. */
+static void
+rename_member (AguiJsonDocObject *object,
+               const char        *from,
+               const char        *to)
+{
+  AguiJsonValue member = AGUI_JSON_VALUE_INIT;
+  int slot = _agui_json_object_find (object, from);
+
+  if (slot < 0 || _agui_json_object_find (object, to) >= 0)
+    return;
+
+  _agui_json_object_remove_slot (object, slot, &member);
+  _agui_json_object_append (object, to, &member);
+  _agui_json_object_compact (object);
 }
 
 static void
-rename_member (JsonObject *object,
-               const char *from,
-               const char *to)
+convert_children_v08 (AguiJsonValue *properties)
 {
-  JsonNode *member = json_object_get_member (object, from);
+  AguiJsonValue *children = _agui_json_doc_get_object (properties, "children");
+  AguiJsonValue *list;
+  AguiJsonValue *template;
 
-  if (member == NULL || json_object_has_member (object, to))
+  if (children == NULL)
     return;
 
-  json_object_set_member (object, to, json_node_ref (member));
-  json_object_remove_member (object, from);
-}
-
-static void
-convert_children_v08 (JsonObject *properties)
-{
-  JsonNode *children = json_object_get_member (properties, "children");
-  JsonObject *object;
-  JsonNode *list;
-  JsonNode *template;
-
-  if (children == NULL || !JSON_NODE_HOLDS_OBJECT (children))
-    return;
-
-  object = json_node_get_object (children);
-  list = json_object_get_member (object, "explicitList");
-  template = json_object_get_member (object, "template");
+  list = _agui_json_doc_get_member (children, "explicitList");
+  template = _agui_json_doc_get_object (children, "template");
 
   if (list != NULL)
     {
-      json_object_set_member (properties, "children", json_node_ref (list));
+      /* Copied before "children", which holds it, is replaced. */
+      _agui_json_doc_set_copy (properties->u.object, "children", list);
     }
-  else if (template != NULL && JSON_NODE_HOLDS_OBJECT (template))
+  else if (template != NULL)
     {
-      JsonObject *source = json_node_get_object (template);
-      JsonObject *converted = json_object_new ();
-      JsonNode *id = json_object_get_member (source, "componentId");
-      JsonNode *binding = json_object_get_member (source, "dataBinding");
+      g_auto(AguiJsonValue) converted = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *object = _agui_json_value_set_object (&converted, 2);
+      AguiJsonValue *id = _agui_json_doc_get_member (template, "componentId");
+      AguiJsonValue *binding = _agui_json_doc_get_member (template, "dataBinding");
 
       if (id != NULL)
-        json_object_set_member (converted, "componentId", json_node_ref (id));
+        _agui_json_doc_set_copy (object, "componentId", id);
       if (binding != NULL)
-        json_object_set_member (converted, "path", json_node_ref (binding));
-      json_object_set_member (properties, "children", _agui_json_node_new_object (converted));
+        _agui_json_doc_set_copy (object, "path", binding);
+      _agui_json_object_set (properties->u.object, "children", &converted);
     }
 }
 
 static void
-convert_action_v08 (JsonObject *properties)
+convert_action_v08 (AguiJsonValue *properties)
 {
-  JsonNode *action = json_object_get_member (properties, "action");
-  JsonObject *source;
-  JsonObject *event;
-  JsonObject *context;
-  JsonObject *converted;
-  JsonNode *entries;
+  AguiJsonValue *source = _agui_json_doc_get_object (properties, "action");
+  g_auto(AguiJsonValue) converted = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *event;
+  AguiJsonDocObject *context;
+  AguiJsonValue *entries;
+  AguiJsonValue *name;
 
-  if (action == NULL || !JSON_NODE_HOLDS_OBJECT (action))
+  if (source == NULL)
     return;
 
-  source = json_node_get_object (action);
-  if (json_object_has_member (source, "event") || json_object_has_member (source, "functionCall"))
+  if (_agui_json_doc_get_member (source, "event") != NULL ||
+      _agui_json_doc_get_member (source, "functionCall") != NULL)
     return;
 
-  event = json_object_new ();
-  context = json_object_new ();
-  if (json_object_has_member (source, "name"))
-    json_object_set_member (event, "name", json_node_ref (json_object_get_member (source, "name")));
+  event = _agui_json_doc_set_object (_agui_json_value_set_object (&converted, 1), "event");
+  if ((name = _agui_json_doc_get_member (source, "name")) != NULL)
+    _agui_json_doc_set_copy (event, "name", name);
+  context = _agui_json_doc_set_object (event, "context");
 
-  entries = json_object_get_member (source, "context");
-  if (entries != NULL && JSON_NODE_HOLDS_ARRAY (entries))
+  entries = _agui_json_doc_get_array (source, "context");
+  for (guint i = 0; i < _agui_json_doc_get_length (entries); i++)
     {
-      JsonArray *array = json_node_get_array (entries);
+      AguiJsonValue *entry = _agui_json_doc_get_element (entries, i);
+      const char *key = _agui_json_doc_get_string (entry, "key");
+      AguiJsonValue *value = _agui_json_doc_get_member (entry, "value");
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *entry = json_array_get_element (array, i);
-          JsonObject *pair;
-          const char *key;
-          JsonNode *value;
-
-          if (!JSON_NODE_HOLDS_OBJECT (entry))
-            continue;
-          pair = json_node_get_object (entry);
-          key = _agui_a2ui_string_member (pair, "key", NULL);
-          value = json_object_get_member (pair, "value");
-          if (key != NULL && value != NULL)
-            json_object_set_member (context, key, json_node_ref (value));
-        }
+      if (key != NULL && value != NULL)
+        _agui_json_doc_set_copy (context, key, value);
     }
-  json_object_set_object_member (event, "context", context);
 
-  converted = json_object_new ();
-  json_object_set_object_member (converted, "event", event);
-  json_object_set_member (properties, "action", _agui_json_node_new_object (converted));
+  _agui_json_object_set (properties->u.object, "action", &converted);
 }
 
-JsonObject *
-_agui_a2ui_convert_properties_v08 (const char *type_name,
-                                   JsonNode   *source,
-                                   GPtrArray  *initializers)
+/* The v0.8 properties @source of a component of type @type_name, into
+ * @properties (an object), in the v0.9 shape; the literals of bound
+ * values go into @initializers. */
+void
+_agui_a2ui_convert_properties_v08 (const char          *type_name,
+                                   const AguiJsonValue *source,
+                                   GPtrArray           *initializers,
+                                   AguiJsonValue       *properties)
 {
-  g_autoptr(JsonNode) converted = convert_v08 (source, initializers, 0);
-  JsonObject *properties;
   AguiA2uiComponentKind kind = _agui_a2ui_component_kind_for_name (type_name);
+  AguiJsonDocObject *object;
+  AguiJsonValue *member;
 
-  if (!JSON_NODE_HOLDS_OBJECT (converted))
-    return json_object_new ();
+  convert_v08 (source, initializers, 0, properties);
+  if (properties->kind != AGUI_JSON_DOC_OBJECT)
+    {
+      _agui_json_value_set_object (properties, 0);
+      return;
+    }
 
-  properties = json_object_ref (json_node_get_object (converted));
+  object = properties->u.object;
   convert_children_v08 (properties);
   convert_action_v08 (properties);
 
   switch (kind)
     {
     case AGUI_A2UI_COMPONENT_TEXT:
-      rename_member (properties, "usageHint", "variant");
+      rename_member (object, "usageHint", "variant");
       break;
 
     case AGUI_A2UI_COMPONENT_IMAGE:
-      rename_member (properties, "altText", "description");
-      rename_member (properties, "usageHint", "variant");
-      if (g_strcmp0 (_agui_a2ui_string_member (properties, "fit", NULL), "scale-down") == 0)
-        json_object_set_string_member (properties, "fit", "scaleDown");
+      rename_member (object, "altText", "description");
+      rename_member (object, "usageHint", "variant");
+      if (g_strcmp0 (_agui_json_doc_get_string (properties, "fit"), "scale-down") == 0)
+        _agui_json_doc_set_string (object, "fit", "scaleDown");
       break;
 
     case AGUI_A2UI_COMPONENT_ROW:
     case AGUI_A2UI_COMPONENT_COLUMN:
-      rename_member (properties, "distribution", "justify");
-      rename_member (properties, "alignment", "align");
+      rename_member (object, "distribution", "justify");
+      rename_member (object, "alignment", "align");
       break;
 
     case AGUI_A2UI_COMPONENT_LIST:
-      rename_member (properties, "alignment", "align");
+      rename_member (object, "alignment", "align");
       break;
 
     case AGUI_A2UI_COMPONENT_TABS:
-      rename_member (properties, "tabItems", "tabs");
+      rename_member (object, "tabItems", "tabs");
       break;
 
     case AGUI_A2UI_COMPONENT_MODAL:
-      rename_member (properties, "entryPointChild", "trigger");
-      rename_member (properties, "contentChild", "content");
+      rename_member (object, "entryPointChild", "trigger");
+      rename_member (object, "contentChild", "content");
       break;
 
     case AGUI_A2UI_COMPONENT_BUTTON:
-      if (json_object_has_member (properties, "primary"))
+      if ((member = _agui_json_doc_get_member (properties, "primary")) != NULL)
         {
-          JsonNode *node = json_object_get_member (properties, "primary");
-          gboolean primary = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
-                             json_node_get_boolean (node);
+          gboolean primary = member->kind == AGUI_JSON_DOC_BOOLEAN && member->u.boolean;
 
-          json_object_remove_member (properties, "primary");
-          json_object_set_string_member (properties, "variant", primary ? "primary" : "default");
+          remove_member (object, "primary");
+          _agui_json_doc_set_string (object, "variant", primary ? "primary" : "default");
         }
       break;
 
     case AGUI_A2UI_COMPONENT_TEXT_FIELD:
-      rename_member (properties, "text", "value");
-      rename_member (properties, "textFieldType", "variant");
+      rename_member (object, "text", "value");
+      rename_member (object, "textFieldType", "variant");
       break;
 
     case AGUI_A2UI_COMPONENT_CHOICE_PICKER:
-      rename_member (properties, "selections", "value");
-      rename_member (properties, "variant", "displayStyle");
-      if (json_object_has_member (properties, "maxAllowedSelections") &&
-          JSON_NODE_HOLDS_VALUE (json_object_get_member (properties, "maxAllowedSelections")) &&
-          json_node_get_value_type (json_object_get_member (properties, "maxAllowedSelections")) == G_TYPE_INT64 &&
-          json_node_get_int (json_object_get_member (properties, "maxAllowedSelections")) == 1)
-        json_object_set_string_member (properties, "variant", "mutuallyExclusive");
-      else
-        json_object_set_string_member (properties, "variant", "multipleSelection");
+      {
+        gint64 max = 0;
+
+        rename_member (object, "selections", "value");
+        rename_member (object, "variant", "displayStyle");
+        if (_agui_json_doc_get_int (properties, "maxAllowedSelections", &max) && max == 1)
+          _agui_json_doc_set_string (object, "variant", "mutuallyExclusive");
+        else
+          _agui_json_doc_set_string (object, "variant", "multipleSelection");
+      }
       break;
 
     case AGUI_A2UI_COMPONENT_SLIDER:
-      rename_member (properties, "minValue", "min");
-      rename_member (properties, "maxValue", "max");
+      rename_member (object, "minValue", "min");
+      rename_member (object, "maxValue", "max");
       break;
 
     case AGUI_A2UI_COMPONENT_UNKNOWN:
@@ -313,76 +340,77 @@ _agui_a2ui_convert_properties_v08 (const char *type_name,
     default:
       break;
     }
-
-  return properties;
 }
 
-/* v0.8 sends data as an adjacency list of typed entries. What it cannot
- * read goes into @problems, for the surface to report. */
-JsonNode *
-_agui_a2ui_convert_contents_v08 (GPtrArray *problems,
-                                 JsonNode  *contents,
-                                 guint      depth)
+/* v0.8 sends data as an adjacency list of typed entries, read into
+ * @converted, an object. What it cannot read goes into @problems, for
+ * the surface to report. */
+void
+_agui_a2ui_convert_contents_v08 (GPtrArray           *problems,
+                                 const AguiJsonValue *contents,
+                                 guint                depth,
+                                 AguiJsonValue       *converted)
 {
-  JsonObject *object = json_object_new ();
-  JsonArray *entries;
+  static const char * const scalars[] = {
+    "valueString", "valueNumber", "valueBoolean", "valueArray", NULL
+  };
+  AguiJsonDocObject *object;
 
   if (depth > MAX_TREE_DEPTH)
     {
       g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate nests deeper than %u levels: the rest is ignored", MAX_TREE_DEPTH));
-      return _agui_json_node_new_object (object);
+      _agui_json_value_set_object (converted, 0);
+      return;
     }
 
-  if (contents == NULL || !JSON_NODE_HOLDS_ARRAY (contents))
+  if (contents == NULL || contents->kind != AGUI_JSON_DOC_ARRAY)
     {
       /* The specification's own example sends "contents": {}. */
-      if (contents != NULL && JSON_NODE_HOLDS_OBJECT (contents))
-        {
-          json_object_unref (object);
-          return _agui_json_node_copy_deep (contents);
-        }
-      return _agui_json_node_new_object (object);
+      if (contents != NULL && contents->kind == AGUI_JSON_DOC_OBJECT)
+        _agui_json_value_copy (converted, contents);
+      else
+        _agui_json_value_set_object (converted, 0);
+      return;
     }
 
-  entries = json_node_get_array (contents);
-  for (guint i = 0; i < json_array_get_length (entries); i++)
+  object = _agui_json_value_set_object (converted, 0);
+  for (guint i = 0; i < _agui_json_doc_get_length (contents); i++)
     {
-      JsonNode *entry = json_array_get_element (entries, i);
-      JsonObject *pair;
+      AguiJsonValue *entry = _agui_json_doc_get_element (contents, i);
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+      AguiJsonValue *member;
+      gboolean found = FALSE;
       const char *key;
-      JsonNode *value = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (entry))
+      if (entry->kind != AGUI_JSON_DOC_OBJECT)
         {
           g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry %u is not an object", i));
           continue;
         }
-      pair = json_node_get_object (entry);
-      key = _agui_a2ui_string_member (pair, "key", NULL);
+      key = _agui_json_doc_get_string (entry, "key");
       if (key == NULL)
         {
           g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry %u has no key", i));
           continue;
         }
 
-      if (json_object_has_member (pair, "valueMap"))
-        value = _agui_a2ui_convert_contents_v08 (problems, json_object_get_member (pair, "valueMap"), depth + 1);
-      else if (json_object_has_member (pair, "valueString"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueString"));
-      else if (json_object_has_member (pair, "valueNumber"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueNumber"));
-      else if (json_object_has_member (pair, "valueBoolean"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueBoolean"));
-      else if (json_object_has_member (pair, "valueArray"))
-        value = _agui_json_node_copy_deep (json_object_get_member (pair, "valueArray"));
+      if ((member = _agui_json_doc_get_member (entry, "valueMap")) != NULL)
+        {
+          _agui_a2ui_convert_contents_v08 (problems, member, depth + 1, &value);
+          found = TRUE;
+        }
+      for (guint j = 0; scalars[j] != NULL && !found; j++)
+        if ((member = _agui_json_doc_get_member (entry, scalars[j])) != NULL)
+          {
+            _agui_json_value_copy (&value, member);
+            found = TRUE;
+          }
 
-      if (value == NULL)
+      if (!found)
         {
           g_ptr_array_add (problems, g_strdup_printf ("dataModelUpdate: entry '%s' has no value", key));
           continue;
         }
-      json_object_set_member (object, key, value);
+      _agui_json_object_set (object, key, &value);
     }
-
-  return _agui_json_node_new_object (object);
 }
