@@ -210,13 +210,4 @@ void                _agui_json_object_pop         (AguiJsonDocObject    *object,
  * removal; renumbers the slots. */
 void                _agui_json_object_compact     (AguiJsonDocObject    *object);
 
-/* _agui_json_parse () into @value (null before) in the compact tree, for
- * JSON libagui reads for itself: the same reader, limits and error words
- * (agui-json-doc-parse.c). FALSE, @value still null and @error set, for
- * text that is not one JSON value. */
-gboolean            _agui_json_parse_doc          (const char           *text,
-                                                   gssize                length,
-                                                   AguiJsonValue        *value,
-                                                   GError              **error);
-
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
@@ -181,9 +182,9 @@ read_snapshot (Writer    *writer,
 
       snapshot_clear (snapshot);
       snapshot->id = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-      read = _agui_json_parse_doc ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
+      read = _agui_json_doc_parse ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
                                    &messages, &local_error) &&
-             _agui_json_parse_doc ((const char *) sqlite3_column_text (stmt, 2), sqlite3_column_bytes (stmt, 2),
+             _agui_json_doc_parse ((const char *) sqlite3_column_text (stmt, 2), sqlite3_column_bytes (stmt, 2),
                                    &snapshot->state, &local_error);
 
       /* Since schema 5, what changed since the parent snapshot */
@@ -232,7 +233,7 @@ write_stored_message (Writer    *writer,
   if (rc == SQLITE_ROW)
     json = _agui_session_store_column_json (writer->message, 0, &length, &inflated, NULL);
   if (json != NULL)
-    read = _agui_json_parse_doc (json, length, &value, NULL);
+    read = _agui_json_doc_parse (json, length, &value, NULL);
   sqlite3_reset (writer->message);
 
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -342,7 +343,7 @@ write_log (Writer  *writer,
           rows++;
           after = sqlite3_column_int64 (stmt, 0);
           if ((json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error)) == NULL ||
-              !_agui_json_parse_doc (json, length, &event, &local_error) ||
+              !_agui_json_doc_parse (json, length, &event, &local_error) ||
               !agui_event_type_from_string (doc_object_string (&event, "type"), &type))
             {
               _agui_json_value_clear (&event);

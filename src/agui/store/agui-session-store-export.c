@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
@@ -302,7 +303,7 @@ append_tool_calls (GString    *out,
       /* Arguments arrive as a JSON string; pretty-print them when they
        * parse, read into the compact tree, which prints as json-glib
        * would */
-      if (_agui_json_parse_doc (arguments, -1, &parsed, NULL))
+      if (_agui_json_doc_parse (arguments, -1, &parsed, NULL))
         {
           if (!(pretty = _agui_json_value_to_string (&parsed, TRUE, NULL)))
             pretty = g_strdup ("(a value that cannot be shown as JSON)");
