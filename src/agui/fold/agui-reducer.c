@@ -286,6 +286,8 @@ apply_run_finished (AguiReducer *self,
   const char *type = outcome ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
   AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
   JsonArray *interrupts = NULL;
+  AguiJsonValue result = AGUI_JSON_VALUE_INIT;
+  gboolean has_result;
 
   if (g_strcmp0 (type, "interrupt") == 0)
     {
@@ -297,10 +299,11 @@ apply_run_finished (AguiReducer *self,
       kind = AGUI_OUTCOME_CANCELLED;
     }
 
+  has_result = kind == AGUI_OUTCOME_SUCCESS && _agui_event_member_to_value (event, "result", &result);
   state = _agui_run_state_new_finished (agui_event_get_string (event, "threadId"),
                                        agui_event_get_string (event, "runId"),
                                        kind,
-                                       kind == AGUI_OUTCOME_SUCCESS ? agui_event_get_member (event, "result") : NULL,
+                                       has_result ? &result : NULL,
                                        interrupts);
   if (kind == AGUI_OUTCOME_SUCCESS)
     _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
