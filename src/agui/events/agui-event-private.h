@@ -45,6 +45,12 @@ const AguiPatchOp *_agui_event_get_patch_ops (AguiEvent   *self,
 JsonNode  *_agui_event_dup_member      (AguiEvent     *self,
                                         const char    *name);
 
+/* Member @name copied into @value (null before) as a compact tree, with
+ * no JsonNode for a flat event; FALSE when the member is absent. */
+gboolean   _agui_event_member_to_value (AguiEvent     *self,
+                                        const char    *name,
+                                        AguiJsonValue *value);
+
 /* %TRUE if the member is present and holds null, without building the
  * event's JsonObject. */
 gboolean   _agui_event_member_is_null (AguiEvent     *self,

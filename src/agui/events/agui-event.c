@@ -472,6 +472,56 @@ _agui_event_dup_member (AguiEvent  *self,
   return node != NULL ? json_node_copy (node) : NULL;
 }
 
+/* Copies member @name into @value (null before), in the compact tree,
+ * without a JsonNode for a flat event's member; FALSE, and @value left
+ * null, when the member is absent. */
+gboolean
+_agui_event_member_to_value (AguiEvent     *self,
+                             const char    *name,
+                             AguiJsonValue *value)
+{
+  JsonNode *node;
+
+  if (flat_only (self, name))
+    {
+      const AguiFlatMember *member = flat_lookup (self, name);
+      const char *string;
+
+      if (member == NULL)
+        return FALSE;
+
+      switch (member->kind)
+        {
+        case AGUI_FLAT_STRING:
+          /* up to the NUL, as json_node_init_string () in flat_to_node () */
+          string = self->arena + member->string;
+          _agui_json_value_set_string (value, string, strlen (string));
+          break;
+        case AGUI_FLAT_INTEGER:
+          _agui_json_value_set_int (value, member->integer);
+          break;
+        case AGUI_FLAT_DOUBLE:
+          _agui_json_value_set_double (value, member->number);
+          break;
+        case AGUI_FLAT_BOOLEAN:
+          _agui_json_value_set_boolean (value, member->boolean);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+
+      return TRUE;
+    }
+
+  node = json_object_get_member (ensure_object (self), name);
+  if (node == NULL)
+    return FALSE;
+
+  _agui_json_value_set_node (value, node);
+
+  return TRUE;
+}
+
 /**
  * agui_event_has_member:
  * @self: an event

@@ -286,6 +286,8 @@ apply_run_finished (AguiReducer *self,
   const char *type = outcome ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
   AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
   JsonArray *interrupts = NULL;
+  AguiJsonValue result = AGUI_JSON_VALUE_INIT;
+  gboolean has_result;
 
   if (g_strcmp0 (type, "interrupt") == 0)
     {
@@ -297,10 +299,11 @@ apply_run_finished (AguiReducer *self,
       kind = AGUI_OUTCOME_CANCELLED;
     }
 
+  has_result = kind == AGUI_OUTCOME_SUCCESS && _agui_event_member_to_value (event, "result", &result);
   state = _agui_run_state_new_finished (agui_event_get_string (event, "threadId"),
                                        agui_event_get_string (event, "runId"),
                                        kind,
-                                       kind == AGUI_OUTCOME_SUCCESS ? agui_event_get_member (event, "result") : NULL,
+                                       has_result ? &result : NULL,
                                        interrupts);
   if (kind == AGUI_OUTCOME_SUCCESS)
     _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
@@ -461,6 +464,8 @@ apply_tool_call_result (AguiReducer *self,
 {
   const char *message_id = agui_event_get_message_id (event);
   const char *tool_call_id = agui_event_get_tool_call_id (event);
+  AguiJsonValue content = AGUI_JSON_VALUE_INIT;
+  gboolean has_content;
 
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
@@ -484,9 +489,10 @@ apply_tool_call_result (AguiReducer *self,
 
   /* Only events the client made itself carry an error: schema
    * enforcement strips the member from anything an agent sends. */
+  has_content = _agui_event_member_to_value (event, "content", &content);
   _agui_transcript_add_tool_result (self->transcript, message_id, tool_call_id,
                                     agui_event_get_subagent_run_id (event),
-                                    _agui_event_dup_member (event, "content"),
+                                    has_content ? &content : NULL,
                                     agui_event_get_string (event, "error"),
                                     agui_event_get_metadata (event));
 }
@@ -498,6 +504,8 @@ apply_activity_snapshot (AguiReducer *self,
   const char *id = agui_event_get_message_id (event);
   gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
   AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
+  AguiJsonValue content = AGUI_JSON_VALUE_INIT;
+  gboolean has_content;
 
   if (existing != NULL && _agui_record_get_role (existing) == AGUI_ROLE_ACTIVITY && !replace)
     {
@@ -512,9 +520,10 @@ apply_activity_snapshot (AguiReducer *self,
     warn (self, "ACTIVITY_SNAPSHOT replaces the %s message '%s'",
           agui_role_to_string (_agui_record_get_role (existing)), id);
 
+  has_content = _agui_event_member_to_value (event, "content", &content);
   _agui_transcript_set_activity (self->transcript, id,
                                  agui_event_get_string (event, "activityType"),
-                                 agui_event_get_member (event, "content"),
+                                 has_content ? &content : NULL,
                                  agui_event_get_subagent_run_id (event),
                                  agui_event_get_metadata (event));
 }

@@ -209,6 +209,21 @@ key_add_node (Key      *key,
   key_add_bytes (key, text, strlen (text));
 }
 
+/* As key_add_node () for a record's content, which is a compact tree */
+static void
+key_add_value (Key                 *key,
+               const AguiJsonValue *value)
+{
+  g_autofree char *text = NULL;
+
+  key_add_int (key, TRUE);
+  if (!(key->out != NULL || key->same))
+    return;
+
+  text = _agui_json_value_to_string (value, FALSE, NULL);
+  key_add_bytes (key, text ? text : "", text ? strlen (text) : 0);
+}
+
 static void
 key_add_object (Key        *key,
                 JsonObject *object)
@@ -271,7 +286,7 @@ make_key (Key        *key,
                  (record->encrypted_value ? HAS_ENCRYPTED_VALUE : 0) |
                  (record->tool_call_id ? HAS_TOOL_CALL_ID : 0) |
                  (record->error ? HAS_ERROR : 0) |
-                 (record->content ? HAS_CONTENT : 0) |
+                 (record->has_content_value ? HAS_CONTENT : 0) |
                  (record->metadata ? HAS_METADATA : 0);
   head.n_parts = record->parts->len;
   key_put (key, &head, sizeof head);
@@ -288,8 +303,8 @@ make_key (Key        *key,
     key_add_string (key, record->tool_call_id);
   if (record->error != NULL)
     key_add_string (key, record->error);
-  if (record->content != NULL)
-    key_add_node (key, record->content);
+  if (record->has_content_value)
+    key_add_value (key, &record->content);
   if (record->metadata != NULL)
     key_add_object (key, record->metadata);
 

@@ -16,6 +16,11 @@ void               _agui_activity_part_set_activity_type    (AguiActivityPart *s
                                                              const char       *activity_type);
 void               _agui_activity_part_set_content          (AguiActivityPart *self,
                                                              JsonNode         *content);
+/* Takes @content (leaving it null); NULL for none. */
+void               _agui_activity_part_take_content         (AguiActivityPart *self,
+                                                             AguiJsonValue    *content);
+/* A json-glib tree of the content for a projection, NULL for none. */
+JsonNode          *_agui_activity_part_dup_content          (AguiActivityPart *self);
 AguiJsonValue     *_agui_activity_part_get_content_doc      (AguiActivityPart *self);
 /* The content's size estimate, which the patches keep. */
 gsize             *_agui_activity_part_get_content_size     (AguiActivityPart *self);

@@ -159,6 +159,15 @@ _agui_activity_part_set_activity_type (AguiActivityPart *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVITY_TYPE]);
 }
 
+/* The content was replaced: its size measured again, its node dropped. */
+static void
+content_replaced (AguiActivityPart *self)
+{
+  self->content_size = 0;
+  _agui_json_value_measure (&self->content, AGUI_JSON_MAX_DEPTH, &self->content_size);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
+}
+
 /* Copies @content (NULL: none) into the part's tree, in O(its size). */
 void
 _agui_activity_part_set_content (AguiActivityPart *self,
@@ -171,9 +180,37 @@ _agui_activity_part_set_content (AguiActivityPart *self,
   self->has_content = content != NULL;
   if (content != NULL)
     _agui_json_value_set_node (&self->content, content);
-  self->content_size = 0;
-  _agui_json_value_measure (&self->content, AGUI_JSON_MAX_DEPTH, &self->content_size);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTENT]);
+  content_replaced (self);
+}
+
+void
+_agui_activity_part_take_content (AguiActivityPart *self,
+                                  AguiJsonValue    *content)
+{
+  g_return_if_fail (AGUI_IS_ACTIVITY_PART (self));
+
+  g_clear_pointer (&self->content_node, json_node_unref);
+  self->has_content = content != NULL;
+  if (content != NULL)
+    _agui_json_value_move (&self->content, content);
+  else
+    _agui_json_value_clear (&self->content);
+  content_replaced (self);
+}
+
+/* The node a getter built, shared as json_node_copy () shares it, when
+ * there is one; otherwise built from the tree for this caller alone, so
+ * that a projection does not keep a second copy of the content alive. */
+JsonNode *
+_agui_activity_part_dup_content (AguiActivityPart *self)
+{
+  if (!self->has_content)
+    return NULL;
+
+  if (self->content_node != NULL)
+    return json_node_copy (self->content_node);
+
+  return _agui_json_value_to_node (&self->content);
 }
 
 /* For patching in place; the caller then calls

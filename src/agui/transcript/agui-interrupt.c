@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-interrupt-private.h"
+#include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 
 /**
@@ -39,9 +40,13 @@
 
 struct _AguiInterrupt
 {
-  GObject     parent_instance;
-  JsonObject *object;
-  GDateTime  *expires_at;
+  GObject        parent_instance;
+  /* the interrupt's JSON object, in the compact tree */
+  AguiJsonValue  object;
+  /* built on the first call of their getters */
+  JsonNode      *response_schema;
+  JsonNode      *metadata;
+  GDateTime     *expires_at;
 };
 
 G_DEFINE_FINAL_TYPE (AguiInterrupt, agui_interrupt, G_TYPE_OBJECT)
@@ -61,25 +66,50 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static AguiJsonValue *
+get_member (AguiInterrupt *self,
+            const char    *member)
+{
+  int slot = _agui_json_object_find (self->object.u.object, member);
+
+  return slot >= 0 ? _agui_json_object_slot_value (self->object.u.object, slot) : NULL;
+}
+
 static const char *
 get_string (AguiInterrupt *self,
             const char    *member)
 {
-  JsonNode *node = json_object_get_member (self->object, member);
+  AguiJsonValue *value = get_member (self, member);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
+  return value != NULL && _agui_json_value_is_string (value) ? _agui_json_value_get_string (value) : NULL;
 }
 
+/* The node of @member (NULL when absent or null), built on the first
+ * call and kept in *@cache, published with a compare-and-swap in case two
+ * threads ask at once. Not sealed, as the interrupt's own copy was not. */
 static JsonNode *
-get_node (AguiInterrupt *self,
-          const char    *member)
+get_node (AguiInterrupt  *self,
+          const char     *member,
+          JsonNode      **cache)
 {
-  JsonNode *node = json_object_get_member (self->object, member);
+  JsonNode *node = g_atomic_pointer_get (cache);
+  AguiJsonValue *value;
 
-  return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? node : NULL;
+  if (node != NULL)
+    return node;
+
+  value = get_member (self, member);
+  if (value == NULL || value->kind == AGUI_JSON_DOC_NULL)
+    return NULL;
+
+  node = _agui_json_value_to_node (value);
+  if (!g_atomic_pointer_compare_and_exchange (cache, NULL, node))
+    {
+      json_node_unref (node);
+      node = g_atomic_pointer_get (cache);
+    }
+
+  return node;
 }
 
 static void
@@ -87,7 +117,9 @@ agui_interrupt_finalize (GObject *object)
 {
   AguiInterrupt *self = AGUI_INTERRUPT (object);
 
-  g_clear_pointer (&self->object, json_object_unref);
+  _agui_json_value_clear (&self->object);
+  g_clear_pointer (&self->response_schema, json_node_unref);
+  g_clear_pointer (&self->metadata, json_node_unref);
   g_clear_pointer (&self->expires_at, g_date_time_unref);
 
   G_OBJECT_CLASS (agui_interrupt_parent_class)->finalize (object);
@@ -238,20 +270,18 @@ AguiInterrupt *
 _agui_interrupt_new (JsonObject *object)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(JsonNode) copy = NULL;
   AguiInterrupt *self;
   const char *expires_at;
 
   g_return_val_if_fail (object != NULL, NULL);
 
-  /* A copy of its own: nothing the transcript or a caller does to the
-   * JSON changes an interrupt. */
+  /* A copy of its own, in the tree: nothing the transcript or a caller
+   * does to the JSON changes an interrupt. */
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
-  copy = _agui_json_node_copy_deep (node);
 
   self = g_object_new (AGUI_TYPE_INTERRUPT, NULL);
-  self->object = json_node_dup_object (copy);
+  _agui_json_value_set_node (&self->object, node);
 
   /* As agui-interrupts.c reads it when it checks a resume. */
   if ((expires_at = get_string (self, "expiresAt")) != NULL)
@@ -342,7 +372,7 @@ agui_interrupt_get_response_schema (AguiInterrupt *self)
 {
   g_return_val_if_fail (AGUI_IS_INTERRUPT (self), NULL);
 
-  return get_node (self, "responseSchema");
+  return get_node (self, "responseSchema", &self->response_schema);
 }
 
 /**
@@ -356,7 +386,7 @@ agui_interrupt_get_metadata (AguiInterrupt *self)
 {
   g_return_val_if_fail (AGUI_IS_INTERRUPT (self), NULL);
 
-  return get_node (self, "metadata");
+  return get_node (self, "metadata", &self->metadata);
 }
 
 /**
@@ -416,12 +446,7 @@ agui_interrupt_has_expired (AguiInterrupt *self,
 JsonNode *
 agui_interrupt_to_json (AguiInterrupt *self)
 {
-  g_autoptr(JsonNode) node = NULL;
-
   g_return_val_if_fail (AGUI_IS_INTERRUPT (self), NULL);
 
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_set_object (node, self->object);
-
-  return _agui_json_node_copy_deep (node);
+  return _agui_json_value_to_node (&self->object);
 }

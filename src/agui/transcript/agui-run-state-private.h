@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-run-state.h"
 
 G_BEGIN_DECLS
@@ -18,7 +19,7 @@ AguiRunState   *_agui_run_state_new_running       (const char   *thread_id,
 AguiRunState   *_agui_run_state_new_finished      (const char   *thread_id,
                                                   const char   *run_id,
                                                   AguiRunOutcome outcome,
-                                                  JsonNode     *result,
+                                                  AguiJsonValue *result,
                                                   JsonArray    *interrupts);
 AguiRunState   *_agui_run_state_new_failed        (const char   *thread_id,
                                                   const char   *run_id,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-interrupt-private.h"
+#include "agui-json-doc-node-private.h"
 #include "agui-run-state-private.h"
 
 /**
@@ -25,7 +26,10 @@ struct _AguiRunState
   AguiStage        stage;
   char            *thread_id;
   char            *run_id;
-  JsonNode        *result;
+  /* the result, when has_result, in the tree; its node built when asked */
+  AguiJsonValue    result;
+  JsonNode        *result_node;
+  gboolean         has_result;
   JsonArray       *interrupts;
   GListStore      *interrupt_list;  /* the same, as AguiInterrupt */
   char            *error_message;
@@ -90,13 +94,15 @@ AguiRunState *
 _agui_run_state_new_finished (const char     *thread_id,
                              const char     *run_id,
                              AguiRunOutcome  outcome,
-                             JsonNode       *result,
+                             AguiJsonValue  *result,
                              JsonArray      *interrupts)
 {
   AguiRunState *self = run_state_new (AGUI_RUN_FINISHED, thread_id, run_id);
 
   self->outcome = outcome;
-  self->result = result ? json_node_copy (result) : NULL;
+  self->has_result = result != NULL;
+  if (result != NULL)
+    _agui_json_value_move (&self->result, result);
   self->interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
   self->interrupt_list = g_list_store_new (AGUI_TYPE_INTERRUPT);
   for (guint i = 0; i < json_array_get_length (self->interrupts); i++)
@@ -168,7 +174,8 @@ agui_run_state_unref (AguiRunState *self)
     {
       g_free (self->thread_id);
       g_free (self->run_id);
-      g_clear_pointer (&self->result, json_node_unref);
+      _agui_json_value_clear (&self->result);
+      g_clear_pointer (&self->result_node, json_node_unref);
       g_clear_pointer (&self->interrupts, json_array_unref);
       g_clear_object (&self->interrupt_list);
       g_free (self->error_message);
@@ -246,7 +253,10 @@ agui_run_state_get_result (AguiRunState *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->result;
+  if (!self->has_result)
+    return NULL;
+
+  return _agui_json_value_ensure_node (&self->result, &self->result_node);
 }
 
 /**
@@ -391,10 +401,10 @@ agui_run_state_to_json (AguiRunState *self)
       json_builder_set_member_name (builder, "outcome");
       json_builder_add_string_value (builder, outcomes[self->outcome]);
     }
-  if (self->result)
+  if (self->has_result)
     {
       json_builder_set_member_name (builder, "result");
-      json_builder_add_value (builder, json_node_copy (self->result));
+      json_builder_add_value (builder, json_node_copy (agui_run_state_get_result (self)));
     }
   if (self->status == AGUI_RUN_FINISHED && self->interrupts)
     {

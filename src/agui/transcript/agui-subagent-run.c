@@ -8,6 +8,7 @@
 
 #include "agui-enums.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-node-private.h"
 #include "agui-subagent-run-private.h"
 
 /**
@@ -54,9 +55,15 @@ struct _AguiSubagentRun
   char               *parent_subagent_run_id;
   char               *parent_tool_call_id;
   char               *parent_message_id;
-  JsonNode           *metadata;
+  /* in the tree, when has_metadata and has_result; their nodes are
+   * built when asked for */
+  AguiJsonValue       metadata;
+  JsonNode           *metadata_node;
   AguiSubagentStatus  status;
-  JsonNode           *result;
+  AguiJsonValue       result;
+  JsonNode           *result_node;
+  gboolean            has_metadata;
+  gboolean            has_result;
   GStrv               interrupt_ids;
   char               *error_message;
   char               *error_code;
@@ -83,21 +90,18 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Members are sealed as the event keeps them, so a run can share them
- * with any thread. */
-static JsonNode *
-dup_member (AguiEvent  *event,
-            const char *name)
+/* Member @name of @event into @value; a null member counts as none. The
+ * getters' nodes are sealed, as the event keeps them, so a run can share
+ * them with any thread. */
+static gboolean
+take_member (AguiEvent     *event,
+             const char    *name,
+             AguiJsonValue *value)
 {
-  JsonNode *node = _agui_event_dup_member (event, name);
+  if (!_agui_event_member_to_value (event, name, value))
+    return FALSE;
 
-  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
-    g_clear_pointer (&node, json_node_unref);
-
-  if (node != NULL)
-    json_node_seal (node);
-
-  return node;
+  return value->kind != AGUI_JSON_DOC_NULL;
 }
 
 static GStrv
@@ -137,8 +141,10 @@ agui_subagent_run_finalize (GObject *object)
   g_free (self->parent_subagent_run_id);
   g_free (self->parent_tool_call_id);
   g_free (self->parent_message_id);
-  g_clear_pointer (&self->metadata, json_node_unref);
-  g_clear_pointer (&self->result, json_node_unref);
+  _agui_json_value_clear (&self->metadata);
+  g_clear_pointer (&self->metadata_node, json_node_unref);
+  _agui_json_value_clear (&self->result);
+  g_clear_pointer (&self->result_node, json_node_unref);
   g_clear_pointer (&self->interrupt_ids, g_strfreev);
   g_free (self->error_message);
   g_free (self->error_code);
@@ -185,7 +191,7 @@ agui_subagent_run_get_property (GObject    *object,
       break;
 
     case PROP_RESULT:
-      g_value_set_boxed (value, self->result);
+      g_value_set_boxed (value, agui_subagent_run_get_result (self));
       break;
 
     case PROP_INTERRUPT_IDS:
@@ -201,7 +207,7 @@ agui_subagent_run_get_property (GObject    *object,
       break;
 
     case PROP_METADATA:
-      g_value_set_boxed (value, self->metadata);
+      g_value_set_boxed (value, agui_subagent_run_get_metadata (self));
       break;
 
     default:
@@ -351,7 +357,7 @@ _agui_subagent_run_new_started (AguiEvent *started)
   self->parent_subagent_run_id = g_strdup (agui_event_get_string (started, "parentSubagentRunId"));
   self->parent_tool_call_id = g_strdup (agui_event_get_string (started, "parentToolCallId"));
   self->parent_message_id = g_strdup (agui_event_get_string (started, "parentMessageId"));
-  self->metadata = dup_member (started, "metadata");
+  self->has_metadata = take_member (started, "metadata", &self->metadata);
   self->status = AGUI_SUBAGENT_RUNNING;
   self->interrupt_ids = g_new0 (char *, 1);
 
@@ -375,7 +381,9 @@ _agui_subagent_run_new_ended (AguiSubagentRun *running,
   self->parent_subagent_run_id = g_strdup (running->parent_subagent_run_id);
   self->parent_tool_call_id = g_strdup (running->parent_tool_call_id);
   self->parent_message_id = g_strdup (running->parent_message_id);
-  self->metadata = running->metadata ? json_node_ref (running->metadata) : NULL;
+  self->has_metadata = running->has_metadata;
+  if (running->has_metadata)
+    _agui_json_value_copy (&self->metadata, &running->metadata);
 
   switch (agui_event_get_event_type (ended))
     {
@@ -386,7 +394,7 @@ _agui_subagent_run_new_ended (AguiSubagentRun *running,
         self->status = AGUI_SUBAGENT_SUSPENDED;
       else
         self->status = AGUI_SUBAGENT_FINISHED;
-      self->result = dup_member (ended, "result");
+      self->has_result = take_member (ended, "result", &self->result);
       self->interrupt_ids = interrupt_ids_of (ended);
       break;
 
@@ -517,7 +525,10 @@ agui_subagent_run_get_result (AguiSubagentRun *self)
 {
   g_return_val_if_fail (AGUI_IS_SUBAGENT_RUN (self), NULL);
 
-  return self->result;
+  if (!self->has_result)
+    return NULL;
+
+  return _agui_json_value_ensure_node (&self->result, &self->result_node);
 }
 
 /**
@@ -575,5 +586,8 @@ agui_subagent_run_get_metadata (AguiSubagentRun *self)
 {
   g_return_val_if_fail (AGUI_IS_SUBAGENT_RUN (self), NULL);
 
-  return self->metadata;
+  if (!self->has_metadata)
+    return NULL;
+
+  return _agui_json_value_ensure_node (&self->metadata, &self->metadata_node);
 }

@@ -158,11 +158,11 @@ append_text (AguiTranscript *self,
       g_autofree char *text = NULL;
 
       /* Only reachable when ids collide; the reference appends to string content. */
-      text = g_strconcat (record->content && json_node_get_value_type (record->content) == G_TYPE_STRING
-                            ? json_node_get_string (record->content) : "",
+      text = g_strconcat (record->has_content_value && _agui_json_value_is_string (&record->content)
+                            ? _agui_json_value_get_string (&record->content) : "",
                           delta, NULL);
-      g_clear_pointer (&record->content, json_node_unref);
-      record->content = json_node_init_string (json_node_alloc (), text);
+      record->has_content_value = TRUE;
+      _agui_json_value_set_string (&record->content, text, strlen (text));
       _agui_transcript_link_tool_result (self, record);
       return;
     }
@@ -173,10 +173,10 @@ append_text (AguiTranscript *self,
       return;
     }
 
-  if (record->content != NULL)
+  if (record->has_content_value)
     {
       /* Content that was a parts array becomes text, as the reference does. */
-      g_clear_pointer (&record->content, json_node_unref);
+      _agui_record_take_content (record, NULL);
       clear_parts (self, record);
       last = NULL;
     }
@@ -405,7 +405,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
                                   const char     *id,
                                   const char     *tool_call_id,
                                   const char     *subagent_run_id,
-                                  JsonNode       *content,
+                                  AguiJsonValue  *content,
                                   const char     *error,
                                   JsonObject     *metadata)
 {
@@ -413,7 +413,17 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
 
   record->tool_call_id = _agui_id_new (tool_call_id);
   record->subagent_run_id = g_strdup (subagent_run_id);
-  record->content = content ? content : json_node_init_string (json_node_alloc (), "");
+  if (content != NULL)
+    {
+      _agui_record_take_content (record, content);
+    }
+  else
+    {
+      AguiJsonValue empty = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_string (&empty, "", 0);
+      _agui_record_take_content (record, &empty);
+    }
   record->error = g_strdup (error);
   record->has_content = TRUE;
   _agui_record_merge_metadata (record, metadata);
@@ -426,7 +436,7 @@ void
 _agui_transcript_set_activity (AguiTranscript *self,
                                const char     *id,
                                const char     *activity_type,
-                               JsonNode       *content,
+                               AguiJsonValue  *content,
                                const char     *subagent_run_id,
                                JsonObject     *metadata)
 {
@@ -439,7 +449,7 @@ _agui_transcript_set_activity (AguiTranscript *self,
       _agui_record_merge_metadata (existing, metadata);
       part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (existing, AGUI_TYPE_ACTIVITY_PART));
       _agui_activity_part_set_activity_type (part, activity_type);
-      _agui_activity_part_set_content (part, content);
+      _agui_activity_part_take_content (part, content);
       g_free (existing->subagent_run_id);
       existing->subagent_run_id = g_strdup (subagent_run_id);
       return;
@@ -450,7 +460,7 @@ _agui_transcript_set_activity (AguiTranscript *self,
   _agui_record_merge_metadata (record, metadata);
   part = _agui_activity_part_new (id);
   _agui_activity_part_set_activity_type (part, activity_type);
-  _agui_activity_part_set_content (part, content);
+  _agui_activity_part_take_content (part, content);
   _agui_part_set_complete (AGUI_PART (part), TRUE);
   g_ptr_array_add (record->parts, part);
 

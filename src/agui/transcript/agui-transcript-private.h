@@ -122,21 +122,21 @@ gboolean    _agui_transcript_end_tool_call          (AguiTranscript  *self,
 void        _agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
                                                             AguiToolCallPart *call,
                                                             const char       *value);
-/* @content: (transfer full) (nullable) */
+/* @content: (nullable): taken, left null; NULL for an empty string */
 AguiRecord *_agui_transcript_add_tool_result        (AguiTranscript  *self,
                                                      const char      *id,
                                                      const char      *tool_call_id,
                                                      const char      *subagent_run_id,
-                                                     JsonNode        *content,
+                                                     AguiJsonValue   *content,
                                                      const char      *error,
                                                      JsonObject      *metadata);
 
 /* Activities: sets activity @id, in the place of any message with that
- * id, or at the end */
+ * id, or at the end. @content: (nullable): taken, left null */
 void        _agui_transcript_set_activity           (AguiTranscript  *self,
                                                      const char      *id,
                                                      const char      *activity_type,
-                                                     JsonNode        *content,
+                                                     AguiJsonValue   *content,
                                                      const char      *subagent_run_id,
                                                      JsonObject      *metadata);
 /* A patch that does not apply changes nothing and returns FALSE.

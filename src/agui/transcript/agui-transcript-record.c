@@ -44,12 +44,31 @@ _agui_record_free (AguiRecord *record)
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, json_object_unref);
-  g_clear_pointer (&record->content, json_node_unref);
+  _agui_json_value_clear (&record->content);
   g_clear_pointer (&record->notes, json_array_unref);
   g_clear_pointer (&record->tool_call_id, g_ref_string_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
   g_slice_free (AguiRecord, record);
+}
+
+void
+_agui_record_take_content (AguiRecord    *record,
+                           AguiJsonValue *content)
+{
+  record->has_content_value = content != NULL;
+  if (content != NULL)
+    _agui_json_value_move (&record->content, content);
+  else
+    _agui_json_value_clear (&record->content);
+}
+
+static void
+set_content_string (AguiRecord *record,
+                    const char *string)
+{
+  record->has_content_value = TRUE;
+  _agui_json_value_set_string (&record->content, string, strlen (string));
 }
 
 void
@@ -182,7 +201,8 @@ _agui_record_new_from_message (JsonObject *message)
       if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
         {
           record->has_content = TRUE;
-          record->content = json_node_copy (content);
+          record->has_content_value = TRUE;
+          _agui_json_value_set_node (&record->content, content);
           add_content_parts (record, json_node_get_array (content));
         }
       else if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
@@ -232,7 +252,15 @@ _agui_record_new_from_message (JsonObject *message)
     case AGUI_ROLE_TOOL:
       record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
       record->error = g_strdup (get_string (message, "error"));
-      record->content = content ? json_node_copy (content) : json_node_init_string (json_node_alloc (), "");
+      if (content != NULL)
+        {
+          record->has_content_value = TRUE;
+          _agui_json_value_set_node (&record->content, content);
+        }
+      else
+        {
+          set_content_string (record, "");
+        }
       record->has_content = TRUE;
       break;
 
@@ -261,9 +289,10 @@ _agui_record_new_from_message (JsonObject *message)
           }
         else
           {
-            g_autoptr(JsonNode) empty = _agui_json_node_new_object (json_object_new ());
+            AguiJsonValue empty = AGUI_JSON_VALUE_INIT;
 
-            _agui_activity_part_set_content (part, empty);
+            _agui_json_value_set_object (&empty, 0);
+            _agui_activity_part_take_content (part, &empty);
           }
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
@@ -461,8 +490,8 @@ _agui_record_to_message (AguiRecord *record,
     case AGUI_ROLE_SYSTEM:
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
-      if (record->content != NULL)
-        json_object_set_member (message, "content", json_node_copy (record->content));
+      if (record->has_content_value)
+        json_object_set_member (message, "content", _agui_json_value_to_node (&record->content));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         json_object_set_member (message, "content",
                                 record_text_node (record));
@@ -510,8 +539,8 @@ _agui_record_to_message (AguiRecord *record,
     case AGUI_ROLE_TOOL:
       json_object_set_string_member (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
       json_object_set_member (message, "content",
-                              record->content ? json_node_copy (record->content)
-                                              : json_node_init_string (json_node_alloc (), ""));
+                              record->has_content_value ? _agui_json_value_to_node (&record->content)
+                                                        : json_node_init_string (json_node_alloc (), ""));
       if (record->error)
         json_object_set_string_member (message, "error", record->error);
       break;
@@ -524,6 +553,7 @@ _agui_record_to_message (AguiRecord *record,
     case AGUI_ROLE_ACTIVITY:
       {
         AguiActivityPart *part = NULL;
+        JsonNode *content;
 
         for (guint i = 0; i < record->parts->len; i++)
           if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
@@ -532,10 +562,10 @@ _agui_record_to_message (AguiRecord *record,
         json_object_set_string_member (message, "activityType",
                                        part && agui_activity_part_get_activity_type (part)
                                          ? agui_activity_part_get_activity_type (part) : "");
+        /* from the tree: no node kept alive for the projection's sake */
+        content = part ? _agui_activity_part_dup_content (part) : NULL;
         json_object_set_member (message, "content",
-                                part && agui_activity_part_get_content (part)
-                                  ? json_node_copy (agui_activity_part_get_content (part))
-                                  : _agui_json_node_new_object (json_object_new ()));
+                                content ? content : _agui_json_node_new_object (json_object_new ()));
       }
       break;
 
@@ -593,7 +623,7 @@ record_is_plain (AguiRecord *record)
       record->attempt != AGUI_ATTEMPT_NONE)
     return FALSE;
 
-  if (record->content != NULL && json_node_get_value_type (record->content) != G_TYPE_STRING)
+  if (record->has_content_value && !_agui_json_value_is_string (&record->content))
     return FALSE;
 
   if (record->role == AGUI_ROLE_ASSISTANT)
@@ -750,8 +780,8 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_SYSTEM:
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
-      if (record->content != NULL)
-        append_string_member (out, level, "content", json_node_get_string (record->content));
+      if (record->has_content_value)
+        append_string_member (out, level, "content", _agui_json_value_get_string (&record->content));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         append_text_member (out, level, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
@@ -761,7 +791,7 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_TOOL:
       append_string_member (out, level, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
       append_string_member (out, level, "content",
-                            record->content ? json_node_get_string (record->content) : "");
+                            record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
       if (record->error)
         append_string_member (out, level, "error", record->error);
       break;

@@ -33,8 +33,9 @@ struct _AguiRecord
   char        *encrypted_value;
   JsonObject  *metadata;
   /* Tool messages, and messages whose content is a parts array, keep the
-   * content node; otherwise the text lives in the parts. */
-  JsonNode    *content;
+   * content (when has_content_value); otherwise the text lives in the
+   * parts. */
+  AguiJsonValue content;
   char        *tool_call_id;
   char        *error;
   GPtrArray   *parts;
@@ -53,6 +54,7 @@ struct _AguiRecord
   AguiAttempt  attempt : 8;
   guint        attempt_end : 1;
   guint        has_content : 1;
+  guint        has_content_value : 1;
 };
 
 AguiRecord *_agui_record_new                (const char      *id,
@@ -61,6 +63,9 @@ void        _agui_record_free               (AguiRecord      *record);
 void        _agui_record_merge_metadata     (AguiRecord      *record,
                                              JsonObject      *metadata);
 AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
+/* Takes @content (leaving it null); NULL for none. */
+void        _agui_record_take_content       (AguiRecord      *record,
+                                             AguiJsonValue   *content);
 
 /* Where a turn ended on a branch: its snapshot (empty without a store),
  * the run it ended on, and how many records the branch held then. */

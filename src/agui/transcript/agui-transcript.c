@@ -188,33 +188,36 @@ _agui_transcript_update_approvals (AguiTranscript *self,
 /* The text a tool answered with, for display: the content itself, or the
  * text parts of a multimodal answer. */
 static char *
-content_to_text (JsonNode *content)
+content_to_text (const AguiJsonValue *content)
 {
   GString *text;
-  JsonArray *array;
+  AguiJsonDocArray *array;
+  guint length;
 
-  if (content == NULL)
-    return NULL;
+  if (_agui_json_value_is_string (content))
+    return g_strdup (_agui_json_value_get_string (content));
 
-  if (json_node_get_value_type (content) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (content));
-
-  if (!JSON_NODE_HOLDS_ARRAY (content))
+  if (content->kind != AGUI_JSON_DOC_ARRAY)
     return NULL;
 
   text = g_string_new (NULL);
-  array = json_node_get_array (content);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  array = content->u.array;
+  length = _agui_json_array_get_length (array);
+  for (guint i = 0; i < length; i++)
     {
-      JsonNode *element = json_array_get_element (array, i);
+      AguiJsonValue *element = _agui_json_array_get (array, i);
+      AguiJsonValue *member;
       const char *piece;
+      int slot;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT ||
+          (slot = _agui_json_object_find (element->u.object, "text")) < 0)
         continue;
 
-      piece = get_string (json_node_get_object (element), "text");
-      if (piece == NULL)
+      member = _agui_json_object_slot_value (element->u.object, slot);
+      if (!_agui_json_value_is_string (member))
         continue;
+      piece = _agui_json_value_get_string (member);
 
       if (text->len > 0)
         g_string_append_c (text, '\n');
@@ -276,7 +279,7 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   if (entry == NULL)
     return;
 
-  text = content_to_text (record->content);
+  text = record->has_content_value ? content_to_text (&record->content) : NULL;
   _agui_tool_call_part_set_result (entry->part, text, record->error);
 }
 
