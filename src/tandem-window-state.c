@@ -204,8 +204,10 @@ tandem_window_update_steps (TandemWindow *self)
     }
 
   gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
-  /* An agent's step name can be longer than the header has room for */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), tooltip != NULL ? tooltip : current);
+  /* An agent's step name can be longer than the header has room for,
+   * and a narrow header shows the spinner alone: the whole box says it */
+  gtk_widget_set_tooltip_text (self->steps_box,
+                               tooltip != NULL ? tooltip : current != NULL ? current : (busy ? _("Working…") : NULL));
   gtk_spinner_set_spinning (self->steps_spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
   gtk_widget_set_visible (self->steps_box, busy || current != NULL);

@@ -216,6 +216,28 @@ tandem_window_fit_agent (TandemWindow *self)
   _tandem_window_update_content_page (self);
 }
 
+/* Below this width (in 1× text's pixels; scaled with the text, as
+ * libadwaita's breakpoints are in sp) the conversation takes the whole
+ * window and the sidebar slides over it: beside a 260 px sidebar the
+ * header would leave a conversation's title a stub. */
+#define SIDEBAR_FOLD_WIDTH 720
+
+static void
+tandem_window_fit_sidebar (TandemWindow *self)
+{
+  int dpi = 0;
+  double scale;
+  AdwFlapFoldPolicy policy;
+
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-xft-dpi", &dpi, NULL);
+  scale = dpi > 0 ? dpi / (96.0 * 1024) : 1.0;
+  policy = gtk_widget_get_width (GTK_WIDGET (self)) < SIDEBAR_FOLD_WIDTH * scale
+           ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
+  if (adw_flap_get_fold_policy (self->flap) != policy)
+    adw_flap_set_fold_policy (self->flap, policy);
+}
+
+/* The header's pieces and the sidebar, fitted to the window's width */
 static gboolean
 fit_agent_cb (gpointer user_data)
 {
@@ -223,6 +245,7 @@ fit_agent_cb (gpointer user_data)
   guint selected = gtk_drop_down_get_selected (self->agent_dropdown);
 
   self->fit_agent_id = 0;
+  tandem_window_fit_sidebar (self);
   tandem_window_fit_agent (self);
 
   if (selected != GTK_INVALID_LIST_POSITION && gtk_drop_down_get_selected (self->welcome_agent_dropdown) != selected)

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "agui-test-server.h"
 #include "tandem-agents.h"
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
@@ -484,6 +485,81 @@ test_welcome_prompts (Fixture       *f,
     }
 }
 
+/* Whether the header's title shows its whole text, @text */
+static gboolean
+title_whole (TandemWindow *window,
+             const char   *text)
+{
+  GtkWidget *label = drawn_label (tandem_test_child (window, "window_title"), text);
+
+  return label != NULL && label_whole (label, GTK_WIDGET (window)) &&
+         !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label)));
+}
+
+static void
+test_header_title_run (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *text = "Bitte archiviere meine alten Notizen";
+  g_autoptr(AguiTestServer) server = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiTestResponse *response;
+  GtkWidget *spinner = tandem_test_child (f->window, "steps_spinner");
+  GtkWidget *steps = tandem_test_child (f->window, "steps_label");
+  GtkTextView *composer = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+
+  g_test_summary ("At 700 px, while a run works, the conversation's title is whole beside the working "
+                  "indicator, which gives way to a spinner alone rather than cut the title or itself");
+
+  server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  transport = agui_http_transport_new (agui_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  /* Stored, as the window's own are: the title is the stored thread's */
+  agui_test_wait_until (tandem_application_get_store (app) != NULL, "the store opened");
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "agent", "test",
+                          "store", tandem_application_get_store (app), NULL);
+  tandem_window_set_session (f->window, session);
+
+  response = agui_test_response_new_events ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}", NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_response_append_event_json (response, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  agui_test_server_push_response (server, response);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 700, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 700, "the window is 700 px wide");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (composer), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+
+  agui_test_wait_until (gtk_widget_get_mapped (spinner) && gtk_spinner_get_spinning (GTK_SPINNER (spinner)),
+                        "the header's spinner turns while the run works");
+  agui_test_wait_until (title_whole (f->window, text), "the title “%s” is whole beside the spinner (it reads “%s”)",
+                        text, adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))));
+  /* The words, when there is room for them, whole: never "Arb…" */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, _("Working…"));
+  if (gtk_widget_get_mapped (steps))
+    g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))));
+  /* …and whoever points at the spinner reads them */
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (tandem_test_child (f->window, "steps_box")), ==, _("Working…"));
+  if (german)
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, "Arbeitet …");
+
+  /* Wide, the words are back beside the spinner */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 700);
+  agui_test_wait_until (gtk_widget_get_mapped (steps) && gtk_widget_get_width (steps) > 0 &&
+                        !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))) &&
+                        title_whole (f->window, text),
+                        "wide, the header says “%s” whole beside the whole title", _("Working…"));
+
+  g_assert_true (agui_test_server_resume (server, 0));
+  agui_test_wait_for_exchange (session);
+  agui_test_wait_until (!gtk_widget_get_visible (tandem_test_child (f->window, "steps_box")),
+                        "the working indicator went when the run ended");
+  agui_test_server_stop (server);
+}
+
 static void
 test_banner_icon (Fixture       *f,
                   gconstpointer  data)
@@ -537,6 +613,7 @@ main (int   argc,
   ADD ("welcome-own-agent", test_welcome_own_agent);
   ADD ("welcome-prompts", test_welcome_prompts);
   ADD ("banner-icon", test_banner_icon);
+  ADD ("header-title-run", test_header_title_run);
 #undef ADD
 
   result = g_test_run ();
