@@ -73,6 +73,8 @@ struct _TandemWindow
   /* The store opened: what was typed goes to the conversation kept */
   gboolean              keep_composer_text;
   guint                 follow_tick;
+  /* Rows were told to keep their actions above Jump to Latest */
+  gboolean              row_floors_set;
   GtkNativeDialog      *file_chooser;
   TandemExportFormat    export_format;
   gboolean              chooser_attaches;
