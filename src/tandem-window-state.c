@@ -515,7 +515,10 @@ _tandem_window_update_title (TandemWindow *self)
   if (thread != NULL)
     title = agui_thread_info_get_title (thread);
 
-  adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
+  title = title != NULL && title[0] != '\0' ? title : _("New Chat");
+  if (g_strcmp0 (title, adw_window_title_get_title (self->window_title)) != 0)
+    _tandem_window_refit_steps (self);
+  adw_window_title_set_title (self->window_title, title);
   if (self->approval_dialog != NULL && self->approvals.asks_shown (self))
     tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),
                                              adw_window_title_get_title (self->window_title));

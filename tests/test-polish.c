@@ -496,6 +496,16 @@ title_whole (TandemWindow *window,
          !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label)));
 }
 
+static int
+window_min_width (TandemWindow *window)
+{
+  int minimum;
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+
+  return minimum;
+}
+
 static void
 test_header_title_run (Fixture       *f,
                        gconstpointer  data)
@@ -509,6 +519,7 @@ test_header_title_run (Fixture       *f,
   GtkWidget *spinner = tandem_test_child (f->window, "steps_spinner");
   GtkWidget *steps = tandem_test_child (f->window, "steps_label");
   GtkTextView *composer = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+  int width;
 
   g_test_summary ("At 700 px, while a run works, the conversation's title is whole beside the working "
                   "indicator, which gives way to a spinner alone rather than cut the title or itself");
@@ -539,12 +550,28 @@ test_header_title_run (Fixture       *f,
                         text, adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))));
   /* The words, when there is room for them, whole: never "Arb…" */
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, _("Working…"));
-  if (gtk_widget_get_mapped (steps))
-    g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))));
-  /* …and whoever points at the spinner reads them */
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (tandem_test_child (f->window, "steps_box")), ==, _("Working…"));
   if (german)
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, "Arbeitet …");
+  agui_test_wait_until (gtk_widget_get_mapped (steps) && gtk_widget_get_width (steps) > 0,
+                        "at 700 px the header says “%s” beside the title", _("Working…"));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))));
+
+  /* Narrower, to where the title and the words no longer fit together:
+   * the words go, the title stays whole, the spinner turns on */
+  for (width = 690; width >= 400 && gtk_widget_get_mapped (steps); width -= 10)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (f->window), width, 700);
+      agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= width, "the window is %d px wide (%d, at least %d)",
+                            width, gtk_widget_get_width (GTK_WIDGET (f->window)), window_min_width (f->window));
+      agui_test_wait_until (title_whole (f->window, text) || !gtk_widget_get_mapped (steps),
+                            "at %d px the title is whole, or the words beside the spinner went", width);
+    }
+  g_test_message ("the words went at %d px", width + 10);
+  g_assert_false (gtk_widget_get_mapped (steps));
+  agui_test_wait_until (title_whole (f->window, text), "the title is whole once the words went (%d px)", width + 10);
+  g_assert_true (gtk_widget_get_mapped (spinner));
+  /* …and whoever points at the spinner reads them */
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (tandem_test_child (f->window, "steps_box")), ==, _("Working…"));
 
   /* Wide, the words are back beside the spinner */
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 700);
