@@ -49,6 +49,7 @@ struct _TandemBlockRow
   GtkWidget   *view;
   GtkWidget   *actions;
   GtkWidget   *floating;  /* a later block's actions, over its corner */
+  int          floating_floor;  /* the lowest they may reach; see set_actions_floor () */
   GtkWidget   *menu;
   guint        tick_id;
 };
@@ -707,6 +708,17 @@ ensure_floating_actions (TandemBlockRow *self)
   gtk_widget_insert_before (self->floating, GTK_WIDGET (self), NULL);
 }
 
+/* Where the floating actions' top goes, for a column @height tall: at
+ * the block's top, or as much higher as keeps their bottom above the
+ * floor. Above the block is the margin beside the block before, which
+ * is as empty as this one's. */
+static int
+floating_y (TandemBlockRow *self,
+            int             height)
+{
+  return MIN (0, self->floating_floor - height);
+}
+
 /* The pointer or the focus came: the actions show, with the time */
 static void
 show_actions (TandemBlockRow *self)
@@ -823,7 +835,7 @@ tandem_block_row_size_allocate (GtkWidget *widget,
       gtk_style_context_get_padding (gtk_widget_get_style_context (widget), &padding);
       x = width + padding.right - floating_width - 2;
       gtk_widget_allocate (self->floating, floating_width, floating_height, -1,
-                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, 0)));
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, floating_y (self, floating_height))));
     }
 
   if (self->menu != NULL)
@@ -916,6 +928,7 @@ tandem_block_row_init (TandemBlockRow *self)
   GtkEventController *focus = gtk_event_controller_focus_new ();
   GtkEventController *keys = gtk_event_controller_key_new ();
 
+  self->floating_floor = G_MAXINT;
   /* A message is a stop for the keyboard: the arrow keys walk the
    * transcript from one to the next, Tab goes on into its controls */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -952,6 +965,39 @@ GtkWidget *
 tandem_block_row_new (void)
 {
   return g_object_new (TANDEM_TYPE_BLOCK_ROW, NULL);
+}
+
+/**
+ * tandem_block_row_set_actions_floor:
+ * @self: a row
+ * @floor: the lowest its floating actions may reach, in its own
+ *   coordinates, or %G_MAXINT for anywhere
+ *
+ * Keeps a later block's actions, which float in the transcript's right
+ * margin at the block's top, above what floats over the margin at the
+ * bottom of the view (Jump to Latest): they move up instead, beside the
+ * block before, so neither covers the other.
+ */
+void
+tandem_block_row_set_actions_floor (TandemBlockRow *self,
+                                    int             floor)
+{
+  int height;
+
+  g_return_if_fail (TANDEM_IS_BLOCK_ROW (self));
+
+  if (floor == self->floating_floor)
+    return;
+
+  /* Only a column that is there, and would move, is laid out again:
+   * the window sets this on every row at every scroll */
+  if (self->floating != NULL && gtk_widget_should_layout (self->floating))
+    {
+      height = gtk_widget_get_height (self->floating);
+      if (floating_y (self, height) != MIN (0, floor - height))
+        gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
+  self->floating_floor = floor;
 }
 
 /**

@@ -20,5 +20,7 @@ TandemBlock *tandem_block_row_get_block (TandemBlockRow *self);
 void         tandem_block_row_set_block (TandemBlockRow *self,
                                          TandemBlock    *block);
 void         tandem_block_row_popup_menu (TandemBlockRow *self);
+void         tandem_block_row_set_actions_floor (TandemBlockRow *self,
+                                                 int             floor);
 
 G_END_DECLS

@@ -120,6 +120,24 @@ tandem_tool_card_update_header_label (TandemToolCard *self)
   tandem_accessible_set_label (self->expander, label);
 }
 
+/* The most of a tool's name that the header keeps before its status's
+ * words: a name that long is never cut for them */
+#define NAME_KEPT_CHARS 16
+
+static void
+tandem_tool_card_set_name (TandemToolCard *self,
+                           const char     *name)
+{
+  glong length = name != NULL ? g_utf8_strlen (name, -1) : 0;
+
+  gtk_label_set_text (GTK_LABEL (self->name_label), name != NULL ? name : "");
+  /* The box shares what is short between the name and the status's
+   * words, which give way whole (see the .ui): the name asks for its
+   * width as its least, up to a point. One more character than it has,
+   * as a bold name is wider than the average character. */
+  gtk_label_set_width_chars (GTK_LABEL (self->name_label), (int) MIN (length + 1, NAME_KEPT_CHARS));
+}
+
 static void
 tandem_tool_card_update_status (TandemToolCard *self)
 {
@@ -136,6 +154,8 @@ tandem_tool_card_update_status (TandemToolCard *self)
   gtk_widget_set_visible (self->status_icon, look->icon != NULL);
   if (look->icon != NULL)
     gtk_image_set_from_icon_name (GTK_IMAGE (self->status_icon), look->icon);
+  /* The words may have given the tool's name their room */
+  gtk_widget_set_tooltip_text (self->status_icon, _(look->label));
 
   for (guint i = 0; i < G_N_ELEMENTS (status_classes); i++)
     {
@@ -347,7 +367,7 @@ on_part_notify_cb (TandemToolCard   *self,
     tandem_tool_card_update_result (self);
   else if (g_str_equal (name, "tool-name"))
     {
-      gtk_label_set_text (GTK_LABEL (self->name_label), agui_tool_call_part_get_tool_name (part) ? agui_tool_call_part_get_tool_name (part) : "");
+      tandem_tool_card_set_name (self, agui_tool_call_part_get_tool_name (part));
       tandem_tool_card_update_header_label (self);
     }
 }
@@ -535,7 +555,7 @@ tandem_tool_card_set_part (TandemToolCard   *self,
   if (part != NULL)
     {
       g_signal_connect_object (part, "notify", G_CALLBACK (on_part_notify_cb), self, G_CONNECT_SWAPPED);
-      gtk_label_set_text (GTK_LABEL (self->name_label), agui_tool_call_part_get_tool_name (part) ? agui_tool_call_part_get_tool_name (part) : "");
+      tandem_tool_card_set_name (self, agui_tool_call_part_get_tool_name (part));
       tandem_tool_card_update_status (self);
       tandem_tool_card_update_answer (self);
       tandem_tool_card_update_arguments (self);

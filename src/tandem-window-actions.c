@@ -843,11 +843,11 @@ on_file_chooser_response_cb (TandemWindow    *self,
 /* GtkFileChooserNative: the portal's chooser inside Flatpak, GTK's own
  * elsewhere (GtkFileDialog needs GTK 4.10) */
 static void
-tandem_window_show_file_chooser (TandemWindow         *self,
-                                 const char           *title,
-                                 GtkFileChooserAction  action,
-                                 const char           *accept,
-                                 GtkFileFilter        *filter)
+tandem_window_new_file_chooser (TandemWindow         *self,
+                                const char           *title,
+                                GtkFileChooserAction  action,
+                                const char           *accept,
+                                GtkFileFilter        *filter)
 {
   GtkFileChooserNative *chooser;
 
@@ -859,6 +859,15 @@ tandem_window_show_file_chooser (TandemWindow         *self,
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   self->file_chooser = GTK_NATIVE_DIALOG (chooser);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_file_chooser_response_cb), self, G_CONNECT_SWAPPED);
+}
+
+/* Once it is set up: a folder or a name given to a chooser already
+ * shown reaches GTK's own dialog while it loads the folder it started
+ * in, which cancels that load with an error dialog and may leave it in
+ * neither folder; a portal's is never told at all */
+static void
+tandem_window_show_file_chooser (TandemWindow *self)
+{
   gtk_native_dialog_show (self->file_chooser);
 }
 
@@ -921,11 +930,12 @@ export_action (GtkWidget  *widget,
       gtk_file_filter_add_suffix (filter, "md");
     }
 
-  tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
+  tandem_window_new_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
+                                  GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
   folder = dup_export_folder (self);
   gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->file_chooser), folder, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
+  tandem_window_show_file_chooser (self);
 }
 
 static void
@@ -935,9 +945,10 @@ attach_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  tandem_window_show_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
+  tandem_window_new_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
   self->chooser_attaches = TRUE;
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->file_chooser), TRUE);
+  tandem_window_show_file_chooser (self);
 }
 
 static void
@@ -950,8 +961,9 @@ import_action (GtkWidget  *widget,
 
   gtk_file_filter_set_name (filter, _("Tandem Conversations"));
   gtk_file_filter_add_suffix (filter, "json");
-  tandem_window_show_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                   _("_Import"), filter);
+  tandem_window_new_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                  _("_Import"), filter);
+  tandem_window_show_file_chooser (self);
 }
 
 void

@@ -73,6 +73,8 @@ struct _TandemWindow
   /* The store opened: what was typed goes to the conversation kept */
   gboolean              keep_composer_text;
   guint                 follow_tick;
+  /* Rows were told to keep their actions above Jump to Latest */
+  gboolean              row_floors_set;
   GtkNativeDialog      *file_chooser;
   TandemExportFormat    export_format;
   gboolean              chooser_attaches;
@@ -99,6 +101,9 @@ struct _TandemWindow
    * welcome page, until the header is wider than it was then */
   gboolean              agent_narrow;
   int                   agent_narrow_width;
+  /* The header's "Working…" gave the title its room, at this width */
+  gboolean              steps_narrow;
+  int                   steps_narrow_width;
   guint                 fit_agent_id;
   GtkWidget            *agent_missing_banner;
   TandemApprovalNotice *approval_notice;
@@ -187,6 +192,7 @@ gboolean        _tandem_window_is_new_conversation (TandemWindow      *self);
 gboolean        _tandem_window_is_store_opening    (TandemWindow      *self);
 void            _tandem_window_remember_thread     (TandemWindow      *self);
 void            _tandem_window_update_title        (TandemWindow      *self);
+void            _tandem_window_refit_steps         (TandemWindow      *self);
 void            _tandem_window_on_runs_changed_cb  (TandemWindow      *self,
                                                     const char        *thread_id);
 void            _tandem_window_on_runs_approval_needed_cb (TandemWindow *self,

@@ -204,8 +204,10 @@ tandem_window_update_steps (TandemWindow *self)
     }
 
   gtk_label_set_text (self->steps_label, current != NULL ? current : (busy ? _("Working…") : ""));
-  /* An agent's step name can be longer than the header has room for */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->steps_label), tooltip != NULL ? tooltip : current);
+  /* An agent's step name can be longer than the header has room for,
+   * and a narrow header shows the spinner alone: the whole box says it */
+  gtk_widget_set_tooltip_text (self->steps_box,
+                               tooltip != NULL ? tooltip : current != NULL ? current : (busy ? _("Working…") : NULL));
   gtk_spinner_set_spinning (self->steps_spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->steps_spinner), busy);
   gtk_widget_set_visible (self->steps_box, busy || current != NULL);
@@ -513,7 +515,10 @@ _tandem_window_update_title (TandemWindow *self)
   if (thread != NULL)
     title = agui_thread_info_get_title (thread);
 
-  adw_window_title_set_title (self->window_title, title != NULL && title[0] != '\0' ? title : _("New Chat"));
+  title = title != NULL && title[0] != '\0' ? title : _("New Chat");
+  if (g_strcmp0 (title, adw_window_title_get_title (self->window_title)) != 0)
+    _tandem_window_refit_steps (self);
+  adw_window_title_set_title (self->window_title, title);
   if (self->approval_dialog != NULL && self->approvals.asks_shown (self))
     tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),
                                              adw_window_title_get_title (self->window_title));

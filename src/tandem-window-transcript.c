@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tandem-block-row.h"
 #include "tandem-window-private.h"
 
 /* The transcript view's glue: which page the conversation shows, and
@@ -396,6 +397,56 @@ on_search_current_changed_cb (TandemWindow *self)
   _tandem_window_update_jump_button (self);
 }
 
+/* Between a row's floating actions and Jump to Latest below them */
+#define ACTIONS_JUMP_GAP 6
+
+/* Jump to Latest and a later block's floating actions share the
+ * transcript's right margin, the one at the bottom of the view, the
+ * others at their block's top: each row is told where the button's top
+ * is, and keeps its actions above it (tandem_block_row_set_actions_floor).
+ * After the window's layout, in the same frame, when the rows are where
+ * they are drawn: a scroll moves them without laying them out again. */
+static void
+on_frame_layout_cb (TandemWindow  *self,
+                    GdkFrameClock *clock)
+{
+  gboolean shown = gtk_widget_get_mapped (self->jump_button);
+
+  if (!shown && !self->row_floors_set)
+    return;
+  self->row_floors_set = shown;
+
+  for (GtkWidget *item = gtk_widget_get_first_child (GTK_WIDGET (self->transcript_view));
+       item != NULL;
+       item = gtk_widget_get_next_sibling (item))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (item);
+      graphene_point_t top;
+      int lowest = G_MAXINT;
+
+      if (row == NULL || !TANDEM_IS_BLOCK_ROW (row))
+        continue;
+      if (shown && gtk_widget_compute_point (self->jump_button, row, &GRAPHENE_POINT_INIT (0, 0), &top))
+        lowest = (int) top.y - ACTIONS_JUMP_GAP;
+      tandem_block_row_set_actions_floor (TANDEM_BLOCK_ROW (row), lowest);
+    }
+}
+
+static void
+on_window_realize_cb (TandemWindow *self)
+{
+  /* After GTK's own handler, which lays the window out */
+  g_signal_connect_object (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "layout",
+                           G_CALLBACK (on_frame_layout_cb), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+}
+
+static void
+on_window_unrealize_cb (TandemWindow *self)
+{
+  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (GTK_WIDGET (self)),
+                                        on_frame_layout_cb, self);
+}
+
 /* The controllers that tell the person's scrolling from the list view's
  * own, and the scrollbar that spans the whole conversation */
 void
@@ -435,6 +486,9 @@ _tandem_window_init_transcript (TandemWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb),
                            self, G_CONNECT_SWAPPED);
+
+  g_signal_connect (self, "realize", G_CALLBACK (on_window_realize_cb), NULL);
+  g_signal_connect (self, "unrealize", G_CALLBACK (on_window_unrealize_cb), NULL);
 
   tandem_conversation_search_set_view (self->conversation_search, self->transcript_view);
   g_signal_connect_object (self->conversation_search, "notify::current",

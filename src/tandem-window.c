@@ -216,6 +216,91 @@ tandem_window_fit_agent (TandemWindow *self)
   _tandem_window_update_content_page (self);
 }
 
+/* Below this width (in 1× text's pixels; scaled with the text, as
+ * libadwaita's breakpoints are in sp) the conversation takes the whole
+ * window and the sidebar slides over it: beside a 260 px sidebar the
+ * header would leave a conversation's title a stub. */
+#define SIDEBAR_FOLD_WIDTH 720
+
+static void
+tandem_window_fit_sidebar (TandemWindow *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int dpi = 0;
+  double scale;
+  AdwFlapFoldPolicy policy;
+
+  /* Not before the window has a width: folding and unfolding at once
+   * leaves AdwFlap allocating its children a garbage width */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || width <= 0)
+    return;
+
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-xft-dpi", &dpi, NULL);
+  scale = dpi > 0 ? dpi / (96.0 * 1024) : 1.0;
+  policy = width < SIDEBAR_FOLD_WIDTH * scale
+           ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_AUTO;
+  if (adw_flap_get_fold_policy (self->flap) != policy)
+    adw_flap_set_fold_policy (self->flap, policy);
+}
+
+/* The conversation's title comes before the words beside the header's
+ * spinner ("Working…", a step's name): when they leave the title cut,
+ * the spinner stays alone (its tooltip says them). They come back once
+ * the header has room for them, or the title changed. */
+/* Between the spinner and its words (the box's spacing in the .ui) */
+#define STEPS_SPACING 6
+
+static void
+tandem_window_fit_steps (TandemWindow *self)
+{
+  GtkWidget *title = GTK_WIDGET (self->window_title);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->conversation_header));
+  gboolean narrow = self->steps_narrow;
+  int natural;
+
+  if (!gtk_widget_get_mapped (self->steps_box))
+    return;
+
+  if (!narrow)
+    {
+      gtk_widget_measure (title, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      if (gtk_widget_get_width (title) < natural)
+        {
+          int words;
+
+          /* Back once the header has grown by the words' width: not
+           * back and forth at one width */
+          gtk_widget_measure (GTK_WIDGET (self->steps_label), GTK_ORIENTATION_HORIZONTAL, -1,
+                              NULL, &words, NULL, NULL);
+          narrow = TRUE;
+          self->steps_narrow_width = width + words + STEPS_SPACING;
+        }
+    }
+  else
+    narrow = width < self->steps_narrow_width;
+
+  if (narrow == self->steps_narrow)
+    return;
+  self->steps_narrow = narrow;
+  gtk_widget_set_visible (GTK_WIDGET (self->steps_label), !narrow);
+}
+
+/**
+ * _tandem_window_refit_steps:
+ * @self: a window
+ *
+ * Another title: the words beside the spinner may fit again.
+ */
+void
+_tandem_window_refit_steps (TandemWindow *self)
+{
+  if (!self->steps_narrow)
+    return;
+  self->steps_narrow = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->steps_label), TRUE);
+}
+
+/* The header's pieces and the sidebar, fitted to the window's width */
 static gboolean
 fit_agent_cb (gpointer user_data)
 {
@@ -223,7 +308,9 @@ fit_agent_cb (gpointer user_data)
   guint selected = gtk_drop_down_get_selected (self->agent_dropdown);
 
   self->fit_agent_id = 0;
+  tandem_window_fit_sidebar (self);
   tandem_window_fit_agent (self);
+  tandem_window_fit_steps (self);
 
   if (selected != GTK_INVALID_LIST_POSITION && gtk_drop_down_get_selected (self->welcome_agent_dropdown) != selected)
     {

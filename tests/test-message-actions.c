@@ -699,6 +699,160 @@ test_jump_beside_text (Fixture       *f,
     }
 }
 
+/* The mapped row that draws @block, or NULL */
+static GtkWidget *
+row_of_block (Fixture     *f,
+              TandemBlock *block)
+{
+  g_autoptr(GPtrArray) rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (tandem_block_row_get_block (rows->pdata[i]) == block && gtk_widget_get_mapped (rows->pdata[i]))
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+/* The later block of the message whose top is lowest in the viewport */
+static GtkWidget *
+lowest_later_row (Fixture    *f,
+                  const char *text)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  g_autoptr(GPtrArray) rows = rows_of (f, text);
+  GtkWidget *lowest = NULL;
+  double lowest_y = -1;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TandemBlock *block = tandem_block_row_get_block (rows->pdata[i]);
+      graphene_rect_t bounds;
+
+      if (tandem_block_get_first (block) || tandem_block_get_kind (block) != TANDEM_BLOCK_MARKDOWN ||
+          !gtk_widget_compute_bounds (rows->pdata[i], scroller, &bounds))
+        continue;
+      if (bounds.origin.y >= 0 && bounds.origin.y < gtk_widget_get_height (scroller) && bounds.origin.y > lowest_y)
+        {
+          lowest = rows->pdata[i];
+          lowest_y = bounds.origin.y;
+        }
+    }
+
+  return lowest;
+}
+
+/* The row's floating actions, laid out and drawn over the view, or NULL */
+static GtkWidget *
+shown_floating_actions (GtkWidget *row)
+{
+  TandemMessageActions *actions = find_actions (row);
+
+  if (actions == NULL || !gtk_widget_has_css_class (GTK_WIDGET (actions), "floating") ||
+      !gtk_widget_get_mapped (GTK_WIDGET (actions)) || gtk_widget_get_height (GTK_WIDGET (actions)) == 0 ||
+      (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_PRELIGHT) == 0)
+    return NULL;
+
+  return GTK_WIDGET (actions);
+}
+
+static void
+test_actions_above_jump (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  GtkWidget *jump = tandem_test_child (f->window, "jump_button");
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  graphene_rect_t settled = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  graphene_rect_t jump_bounds, row_bounds, actions_bounds, viewport;
+  GtkWidget *row = NULL, *actions = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  TandemBlock *block;
+
+  g_test_summary ("A later block hovered at the bottom of the view shows its actions in the margin above "
+                  "Jump to Latest, which stays where it is: neither covers the other, nor any text");
+
+  send_long_answer (f);
+
+  /* Scrolled up a little, Jump to Latest shows at the bottom */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) - gtk_adjustment_get_page_size (adjustment) / 2);
+  tandem_window_user_scrolled (f->window);
+  agui_test_wait_until (gtk_widget_get_mapped (jump) && gtk_widget_get_height (jump) > 0,
+                        "Jump to Latest shows, scrolled up");
+  tandem_test_wait_for_frame (f->window);
+  g_assert_true (gtk_widget_compute_bounds (jump, scroller, &jump_bounds));
+
+  /* A later block of the answer in view; then scrolled until its top is
+   * level with the middle of the button, where its actions, at its top,
+   * would be over the button */
+  agui_test_wait_until ((row = lowest_later_row (f, "Long answer")) != NULL, "a later block is on screen");
+  agui_test_wait_until (row_settled (row, &settled), "the row stopped moving");
+  row = lowest_later_row (f, "Long answer");
+  block = tandem_block_row_get_block (TANDEM_BLOCK_ROW (row));
+  g_assert_true (gtk_widget_compute_bounds (row, scroller, &row_bounds));
+  g_test_message ("the row's top at %g, the value %g of %g (page %g), the button at %g",
+                  row_bounds.origin.y, gtk_adjustment_get_value (adjustment), gtk_adjustment_get_upper (adjustment),
+                  gtk_adjustment_get_page_size (adjustment), jump_bounds.origin.y);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + row_bounds.origin.y -
+                                        (jump_bounds.origin.y + jump_bounds.size.height / 2));
+  tandem_window_user_scrolled (f->window);
+  /* The list view may give the block another row as it scrolls */
+  settled = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  agui_test_wait_until ((row = row_of_block (f, block)) != NULL && row_settled (row, &settled),
+                        "the block's row stopped moving, scrolled");
+  g_assert_true (gtk_widget_compute_bounds (row, scroller, &row_bounds));
+  g_test_message ("the row's top at %g, the button from %g to %g, the value %g", row_bounds.origin.y,
+                  jump_bounds.origin.y, jump_bounds.origin.y + jump_bounds.size.height,
+                  gtk_adjustment_get_value (adjustment));
+  g_assert_cmpfloat (row_bounds.origin.y, >, jump_bounds.origin.y - 30);
+  g_assert_cmpfloat (row_bounds.origin.y, <, jump_bounds.origin.y + jump_bounds.size.height);
+  g_assert_true (gtk_widget_get_mapped (jump));
+
+  /* Pointed at, just below its top, on its text */
+  tandem_test_move_pointer (row, gtk_widget_get_width (row) / 3.0, 4);
+  agui_test_wait_until ((actions = shown_floating_actions (row)) != NULL, "the hovered block shows its actions");
+  tandem_test_wait_for_frame (f->window);
+
+  g_assert_true (gtk_widget_compute_bounds (actions, scroller, &actions_bounds));
+  g_assert_true (gtk_widget_compute_bounds (jump, scroller, &jump_bounds));
+  g_test_message ("the actions at %g,%g %gx%g, the button at %g,%g %gx%g",
+                  actions_bounds.origin.x, actions_bounds.origin.y, actions_bounds.size.width, actions_bounds.size.height,
+                  jump_bounds.origin.x, jump_bounds.origin.y, jump_bounds.size.width, jump_bounds.size.height);
+  g_assert_false (graphene_rect_intersection (&actions_bounds, &jump_bounds, NULL));
+  /* Both drawn whole in the view, the button where it always is */
+  graphene_rect_init (&viewport, 0, 0, gtk_widget_get_width (scroller), gtk_widget_get_height (scroller));
+  g_assert_true (graphene_rect_contains_rect (&viewport, &actions_bounds));
+  g_assert_true (graphene_rect_contains_rect (&viewport, &jump_bounds));
+  g_assert_true (gtk_widget_get_mapped (jump));
+  /* In the margin, over no text of any block */
+  rows = tandem_test_find_all (scroller, TANDEM_TYPE_BLOCK_ROW);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      graphene_rect_t other;
+
+      if (gtk_widget_is_drawable (rows->pdata[i]) &&
+          gtk_widget_compute_bounds (rows->pdata[i], scroller, &other) &&
+          graphene_rect_intersection (&other, &actions_bounds, NULL))
+        assert_covers_no_text (rows->pdata[i], actions, scroller);
+    }
+  /* …and its Copy is there to press */
+  g_assert_true (gtk_widget_is_drawable (find_action_button (actions, "message.copy")));
+
+  /* Back at the end, the button gone, the actions are at the block's
+   * top again; shown by the keyboard's focus this time */
+  tandem_test_move_pointer (tandem_test_child (f->window, "composer_view"), 10, 10);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.jump-to-latest", NULL));
+  agui_test_wait_until (!gtk_widget_get_mapped (jump), "Jump to Latest went at the end");
+  agui_test_wait_until ((row = lowest_later_row (f, "Long answer")) != NULL, "a later block is on screen");
+  settled = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  agui_test_wait_until (row_settled (row, &settled), "the row stopped moving");
+  g_assert_true (gtk_widget_grab_focus (row));
+  agui_test_wait_until ((actions = GTK_WIDGET (find_actions (row))) != NULL && gtk_widget_get_mapped (actions) &&
+                        gtk_widget_get_height (actions) > 0, "the focused block shows its actions");
+  tandem_test_wait_for_frame (f->window);
+  g_assert_true (gtk_widget_compute_bounds (actions, row, &actions_bounds));
+  g_assert_cmpfloat (actions_bounds.origin.y, ==, 0);
+}
+
 static void
 test_menu (Fixture       *f,
            gconstpointer  data)
@@ -855,6 +1009,7 @@ main (int   argc,
   ADD ("every-block", test_every_block);
   ADD ("menu-at-pointer", test_menu_at_pointer);
   ADD ("jump-beside-text", test_jump_beside_text);
+  ADD ("actions-above-jump", test_actions_above_jump);
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
 

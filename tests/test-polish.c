@@ -12,9 +12,11 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "agui-test-server.h"
 #include "tandem-agents.h"
 #include "tandem-application.h"
 #include "tandem-preferences-window.h"
+#include "tandem-tool-card.h"
 #include "tandem-window.h"
 #include "tandem-test-window.h"
 
@@ -484,6 +486,196 @@ test_welcome_prompts (Fixture       *f,
     }
 }
 
+/* Whether the header's title shows its whole text, @text */
+static gboolean
+title_whole (TandemWindow *window,
+             const char   *text)
+{
+  GtkWidget *label = drawn_label (tandem_test_child (window, "window_title"), text);
+
+  return label != NULL && label_whole (label, GTK_WIDGET (window)) &&
+         !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label)));
+}
+
+static int
+window_min_width (TandemWindow *window)
+{
+  int minimum;
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+
+  return minimum;
+}
+
+static void
+test_header_title_run (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *text = "Bitte archiviere meine alten Notizen";
+  g_autoptr(AguiTestServer) server = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiTestResponse *response;
+  GtkWidget *spinner = tandem_test_child (f->window, "steps_spinner");
+  GtkWidget *steps = tandem_test_child (f->window, "steps_label");
+  GtkTextView *composer = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+  int width;
+
+  g_test_summary ("At 700 px, while a run works, the conversation's title is whole beside the working "
+                  "indicator, which gives way to a spinner alone rather than cut the title or itself");
+
+  server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  transport = agui_http_transport_new (agui_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  /* Stored, as the window's own are: the title is the stored thread's */
+  agui_test_wait_until (tandem_application_get_store (app) != NULL, "the store opened");
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "agent", "test",
+                          "store", tandem_application_get_store (app), NULL);
+  tandem_window_set_session (f->window, session);
+
+  response = agui_test_response_new_events ("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}", NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_response_append_event_json (response, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  agui_test_server_push_response (server, response);
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 700, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 700, "the window is 700 px wide");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (composer), text, -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+
+  agui_test_wait_until (gtk_widget_get_mapped (spinner) && gtk_spinner_get_spinning (GTK_SPINNER (spinner)),
+                        "the header's spinner turns while the run works");
+  agui_test_wait_until (title_whole (f->window, text), "the title “%s” is whole beside the spinner (it reads “%s”)",
+                        text, adw_window_title_get_title (ADW_WINDOW_TITLE (tandem_test_child (f->window, "window_title"))));
+  /* The words, when there is room for them, whole: never "Arb…" */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, _("Working…"));
+  if (german)
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (steps)), ==, "Arbeitet …");
+  agui_test_wait_until (gtk_widget_get_mapped (steps) && gtk_widget_get_width (steps) > 0,
+                        "at 700 px the header says “%s” beside the title", _("Working…"));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))));
+
+  /* Narrower, to where the title and the words no longer fit together:
+   * the words go, the title stays whole, the spinner turns on */
+  for (width = 690; width >= 400 && gtk_widget_get_mapped (steps); width -= 10)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (f->window), width, 700);
+      agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= width, "the window is %d px wide (%d, at least %d)",
+                            width, gtk_widget_get_width (GTK_WIDGET (f->window)), window_min_width (f->window));
+      agui_test_wait_until (title_whole (f->window, text) || !gtk_widget_get_mapped (steps),
+                            "at %d px the title is whole, or the words beside the spinner went", width);
+    }
+  g_test_message ("the words went at %d px", width + 10);
+  g_assert_false (gtk_widget_get_mapped (steps));
+  agui_test_wait_until (title_whole (f->window, text), "the title is whole once the words went (%d px)", width + 10);
+  g_assert_true (gtk_widget_get_mapped (spinner));
+  /* …and whoever points at the spinner reads them */
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (tandem_test_child (f->window, "steps_box")), ==, _("Working…"));
+
+  /* Wide, the words are back beside the spinner */
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 700);
+  agui_test_wait_until (gtk_widget_get_mapped (steps) && gtk_widget_get_width (steps) > 0 &&
+                        !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (steps))) &&
+                        title_whole (f->window, text),
+                        "wide, the header says “%s” whole beside the whole title", _("Working…"));
+
+  g_assert_true (agui_test_server_resume (server, 0));
+  agui_test_wait_for_exchange (session);
+  agui_test_wait_until (!gtk_widget_get_visible (tandem_test_child (f->window, "steps_box")),
+                        "the working indicator went when the run ended");
+  agui_test_server_stop (server);
+}
+
+/* The drawn tool card whose call awaits the person's approval, or NULL */
+static GtkWidget *
+awaiting_card (TandemWindow *window)
+{
+  g_autoptr(GPtrArray) cards = tandem_test_find_all (window, TANDEM_TYPE_TOOL_CARD);
+
+  for (guint i = 0; i < cards->len; i++)
+    if (gtk_widget_get_mapped (cards->pdata[i]) &&
+        g_strcmp0 (tandem_tool_card_get_status_text (cards->pdata[i]), _("Awaiting approval")) == 0)
+      return cards->pdata[i];
+
+  return NULL;
+}
+
+static void
+test_tool_card_narrow (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkTextView *composer = GTK_TEXT_VIEW (tandem_test_child (f->window, "composer_view"));
+  g_autoptr(AguiTestServer) server = NULL;
+  g_autoptr(AguiHttpTransport) transport = NULL;
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *card = NULL, *name, *status;
+
+  g_test_summary ("At 360 px a tool card's header shows the tool's name whole: the status's words give way "
+                  "to its icon, whose tooltip says them; wide, both show");
+
+  /* The demo agent's question, as an agent asks it */
+  server = agui_test_server_new (&error);
+  g_assert_no_error (error);
+  transport = agui_http_transport_new (agui_test_server_get_url (server), &error);
+  g_assert_no_error (error);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", AGUI_TRANSPORT (transport), "agent", "test", NULL);
+  tandem_window_set_session (f->window, session);
+  agui_test_server_push_response (server, agui_test_response_new_events (
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"archive_notes\"}",
+    "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"tc1\",\"delta\":\"{\\\"folder\\\":\\\"Demo\\\"}\"}",
+    "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}",
+    "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\",\"outcome\":{\"type\":\"interrupt\","
+    "\"interrupts\":[{\"id\":\"i1\",\"reason\":\"tool_call\",\"toolCallId\":\"tc1\",\"message\":\"Archive?\"}]}}",
+    NULL));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (composer), _("Please archive my old notes"), -1);
+  g_assert_true (tandem_window_handle_composer_key (f->window, GDK_KEY_Return, 0));
+  agui_test_wait_until ((card = awaiting_card (f->window)) != NULL, "the agent asks to archive the notes");
+  name = GTK_WIDGET (drawn_label (card, "archive_notes"));
+  status = GTK_WIDGET (tandem_test_find_label (card, _("Awaiting approval")));
+  g_assert_nonnull (name);
+  g_assert_nonnull (status);
+  if (german)
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (status)), ==, "Warten auf Genehmigung");
+
+  agui_test_wait_until (gtk_widget_get_mapped (status) && label_whole (name, card),
+                        "wide, the card shows the tool's name and its status");
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
+  /* The card laid out at that width */
+  agui_test_wait_until ((card = awaiting_card (f->window)) != NULL && gtk_widget_get_width (card) < 360,
+                        "the card is laid out in the narrow window");
+  tandem_test_wait_for_frame (f->window);
+  g_test_message ("the card %d px wide, the name %d px", gtk_widget_get_width (card),
+                  gtk_widget_get_width (GTK_WIDGET (drawn_label (card, "archive_notes"))));
+  agui_test_wait_until ((card = awaiting_card (f->window)) != NULL &&
+                        (name = GTK_WIDGET (drawn_label (card, "archive_notes"))) != NULL &&
+                        label_whole (name, card) &&
+                        !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (name))),
+                        "at 360 px the tool's name is whole");
+  status = GTK_WIDGET (tandem_test_find_label (card, _("Awaiting approval")));
+  if (gtk_widget_get_mapped (status))
+    g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (status))));
+  {
+    g_autoptr(GPtrArray) images = tandem_test_find_all (card, GTK_TYPE_IMAGE);
+    gboolean said = FALSE;
+
+    for (guint i = 0; i < images->len; i++)
+      if (gtk_widget_get_mapped (images->pdata[i]) &&
+          g_strcmp0 (gtk_widget_get_tooltip_text (images->pdata[i]), _("Awaiting approval")) == 0)
+        said = TRUE;
+    g_assert_true (said);
+  }
+
+  /* The question waits: the dialog it opened goes with the window */
+  agui_test_server_stop (server);
+}
+
 static void
 test_banner_icon (Fixture       *f,
                   gconstpointer  data)
@@ -527,6 +719,8 @@ main (int   argc,
 
   store_dir = tandem_test_make_store_dir ("polish", &store_path);
   app = tandem_test_application_new ("io.github.tandemdesk.Tandem.Test", store_path);
+  /* What fits depends on the margins the app's style gives */
+  tandem_test_load_style ();
 
 #define ADD(path, fn) g_test_add ("/tandem/polish/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("inspector-narrow", test_inspector_narrow);
@@ -537,6 +731,8 @@ main (int   argc,
   ADD ("welcome-own-agent", test_welcome_own_agent);
   ADD ("welcome-prompts", test_welcome_prompts);
   ADD ("banner-icon", test_banner_icon);
+  ADD ("header-title-run", test_header_title_run);
+  ADD ("tool-card-narrow", test_tool_card_narrow);
 #undef ADD
 
   result = g_test_run ();
