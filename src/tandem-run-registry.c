@@ -492,7 +492,8 @@ tandem_run_registry_stop_all (TandemRunRegistry *self)
  * @session: a conversation
  *
  * Returns: whether @session has a question for the person that has not
- *   expired (an expired one can only be dismissed)
+ *   expired (an expired one can only be dismissed), and is not already
+ *   running on the answer
  */
 gboolean
 tandem_session_waits_for_person (AguiAgentSession *session)
@@ -501,6 +502,11 @@ tandem_session_waits_for_person (AguiAgentSession *session)
   g_autoptr(GDateTime) now = NULL;
 
   g_return_val_if_fail (AGUI_IS_AGENT_SESSION (session), FALSE);
+
+  /* The questions stay pending until the run that answers them ends;
+   * while it runs, the person has already answered. */
+  if (agui_agent_session_get_busy (session))
+    return FALSE;
 
   interrupts = agui_agent_session_get_pending_interrupts (session);
   if (g_list_model_get_n_items (interrupts) == 0)

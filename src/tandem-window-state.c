@@ -302,7 +302,9 @@ void
 _tandem_window_update_actions (TandemWindow *self)
 {
   gboolean busy = _tandem_window_is_busy (self);
-  gboolean waiting = _tandem_window_has_pending_interrupts (self);
+  /* A run resuming on the person's answers keeps them pending until it
+   * ends; the composer and the banner wait for nobody meanwhile. */
+  gboolean waiting = !busy && _tandem_window_has_pending_interrupts (self);
   gboolean failed = FALSE;
   /* Without its agent a conversation can be read, not continued; nor
    * before the store is open, which would not keep what is sent */

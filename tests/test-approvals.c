@@ -15,7 +15,9 @@
 #include "tandem-application.h"
 #include "tandem-approval-dialog.h"
 #include "tandem-attempt-frame.h"
+#include "tandem-composer.h"
 #include "tandem-interrupt-banner.h"
+#include "tandem-run-registry.h"
 #include "tandem-schema-form.h"
 #include "tandem-thread-row.h"
 #include "tandem-tool-card.h"
@@ -1206,6 +1208,50 @@ thread_row_waiting_is (gpointer data)
   return FALSE;
 }
 
+/* While the run that answers the questions streams, the questions are
+ * still pending in the library (until that run ends), but the person
+ * has answered: nothing may ask them again. */
+static void
+test_resuming_waits_for_nobody (Fixture       *f,
+                                gconstpointer  data)
+{
+  AguiTestResponse *response;
+  TandemApprovalDialog *dialog;
+  Count two = { f, 2 };
+  g_autofree char *thread_id = NULL;
+  ThreadRow not_waiting = { f->window, NULL, FALSE };
+  GtkLabel *hint;
+
+  g_test_summary ("While the answered run resumes, the composer, the banner and the sidebar wait for nobody");
+
+  push (f, RS ("r1"), CALL ("tc1", "clean_folder"), INTERRUPTS ("r1", ASK ("i1", "tc1", TOOL_CALL)), NULL);
+  response = agui_test_response_new_events (RS ("r2"), TEXT ("m2", "Cleaning"), NULL);
+  agui_test_response_append_stall (response, AGUI_TEST_STALL_FOREVER);
+  agui_test_server_push_response (f->server, response);
+
+  send_text (f, "Clean up");
+  dialog = wait_for_dialog ();
+  thread_id = g_strdup (agui_agent_session_get_thread_id (f->session));
+  not_waiting.thread_id = thread_id;
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "approve");
+  g_assert_true (agui_test_wait_for (server_has_requests, &two, TIMEOUT_MS));
+  g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (agui_agent_session_get_pending_interrupts (f->session)), ==, 1);
+
+  tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
+  g_assert_true (agui_test_wait_for (thread_row_waiting_is, &not_waiting, TIMEOUT_MS));
+  g_assert_false (tandem_session_waits_for_person (f->session));
+  g_assert_false (tandem_composer_get_waiting (TANDEM_COMPOSER (tandem_test_child (f->window, "composer"))));
+  hint = tandem_test_find_label (f->window, "Answer the question above to continue");
+  g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
+  g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
+  g_assert_true (agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS));
+}
+
 static gboolean
 dialog_expired (gpointer data)
 {
@@ -1320,6 +1366,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add ("/tandem/approvals/" path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("decide-later", test_decide_later);
   ADD ("two-questions", test_two_questions);
+  ADD ("resuming-waits-for-nobody", test_resuming_waits_for_nobody);
   ADD ("metadata-only", test_metadata_only);
   ADD ("escape-in-search", test_escape_in_search);
   ADD ("stopped", test_stopped);
