@@ -714,13 +714,16 @@ on_file_chooser_response_cb (TandemWindow    *self,
 }
 
 /* GtkFileChooserNative: the portal's chooser inside Flatpak, GTK's own
- * elsewhere (GtkFileDialog needs GTK 4.10) */
+ * elsewhere (GtkFileDialog needs GTK 4.10). Made, not shown: whatever the
+ * caller sets on it (the folder, the name) goes before it is shown, since
+ * GTK 4.8's own chooser, once shown with no folder yet, goes to its
+ * startup folder a moment later, over a folder set meanwhile. */
 static void
-tandem_window_show_file_chooser (TandemWindow         *self,
-                                 const char           *title,
-                                 GtkFileChooserAction  action,
-                                 const char           *accept,
-                                 GtkFileFilter        *filter)
+tandem_window_new_file_chooser (TandemWindow         *self,
+                                const char           *title,
+                                GtkFileChooserAction  action,
+                                const char           *accept,
+                                GtkFileFilter        *filter)
 {
   GtkFileChooserNative *chooser;
 
@@ -732,7 +735,6 @@ tandem_window_show_file_chooser (TandemWindow         *self,
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   self->file_chooser = GTK_NATIVE_DIALOG (chooser);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_file_chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (self->file_chooser);
 }
 
 static char *
@@ -794,11 +796,12 @@ export_action (GtkWidget  *widget,
       gtk_file_filter_add_suffix (filter, "md");
     }
 
-  tandem_window_show_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
-                                   GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
+  tandem_window_new_file_chooser (self, json ? _("Export as Tandem JSON") : _("Export as Markdown"),
+                                  GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), filter);
   folder = dup_export_folder (self);
   gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->file_chooser), folder, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->file_chooser), name);
+  gtk_native_dialog_show (self->file_chooser);
 }
 
 static void
@@ -808,9 +811,10 @@ attach_action (GtkWidget  *widget,
 {
   TandemWindow *self = TANDEM_WINDOW (widget);
 
-  tandem_window_show_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
+  tandem_window_new_file_chooser (self, _("Attach Files"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Attach"), NULL);
   self->chooser_attaches = TRUE;
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->file_chooser), TRUE);
+  gtk_native_dialog_show (self->file_chooser);
 }
 
 static void
@@ -823,8 +827,9 @@ import_action (GtkWidget  *widget,
 
   gtk_file_filter_set_name (filter, _("Tandem Conversations"));
   gtk_file_filter_add_suffix (filter, "json");
-  tandem_window_show_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                   _("_Import"), filter);
+  tandem_window_new_file_chooser (self, _("Import a Conversation"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                  _("_Import"), filter);
+  gtk_native_dialog_show (self->file_chooser);
 }
 
 void
