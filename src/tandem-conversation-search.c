@@ -556,10 +556,15 @@ count_slice (TandemConversationSearch *self)
 
 static gboolean count_cb (gpointer user_data);
 
-/* Counts a slice now, and the rest when the main loop is idle: frames
- * and input go first. The match stepped to is kept, or the next one
- * after it if it went; the first one found if there was none, stepped
- * to (brought into view) for a new query. */
+/* Counts a slice now, and the rest a slice at a time after input, at
+ * the priority of GTK's redraws, so that a frame and a slice take turns.
+ * Not at G_PRIORITY_DEFAULT_IDLE: while the find bar's cursor blinks, the
+ * window is redrawn frame after frame, and on a slow machine each frame
+ * is late, so the redraw is always ready and such an idle did not run
+ * until the blinking stopped, 10 s later (the count stood still). The
+ * match stepped to is kept, or the next one after it if it went; the
+ * first one found if there was none, stepped to (brought into view) for
+ * a new query. */
 static void
 count_some (TandemConversationSearch *self)
 {
@@ -568,7 +573,7 @@ count_some (TandemConversationSearch *self)
   if (count_slice (self))
     {
       if (self->count_id == 0)
-        self->count_id = g_idle_add (count_cb, self);
+        self->count_id = g_idle_add_full (GDK_PRIORITY_REDRAW, count_cb, self, NULL);
     }
   else
     g_clear_handle_id (&self->count_id, g_source_remove);

@@ -59,6 +59,7 @@ struct _TandemKeyboard
   GWeakRef        stand_in;
   GWeakRef        last_focus;
   gboolean        last_in_conversation;
+  gboolean        entered_unseen;  /* Tab came into the conversation on a message out of view */
   GtkEventController *shortcuts;  /* on the window */
   guint           restore_id;
   guint           restore_tick;  /* on the transcript */
@@ -318,7 +319,11 @@ restore_focus (TandemKeyboard *self)
   g_autoptr(GtkWidget) last = g_weak_ref_get (&self->last_focus);
   GtkWidget *focus = get_focus (self);
 
-  if (holds_focus (self, focus) || !gtk_widget_get_visible (GTK_WIDGET (self->window)))
+  /* Tab put it on a message drawn out of view, and it is there still */
+  gboolean unseen = self->entered_unseen && is_within (focus, self->transcript) && !in_view (self, focus);
+
+  self->entered_unseen = FALSE;
+  if ((holds_focus (self, focus) && !unseen) || !gtk_widget_get_visible (GTK_WIDGET (self->window)))
     return;
 
   g_weak_ref_set (&self->displaced, last);
@@ -374,23 +379,27 @@ static void
 on_focus_changed_cb (TandemKeyboard *self)
 {
   GtkWidget *focus = get_focus (self);
-
-  if (holds_focus (self, focus))
-    {
-      g_weak_ref_set (&self->last_focus, focus);
-      self->last_in_conversation = is_within (focus, self->conversation);
-      return;
-    }
+  gboolean entering = !self->last_in_conversation && is_within (focus, self->transcript);
 
   /* Tab from outside goes to the message the list view last had the
    * focus on (the first, if none), which it keeps aside, not drawn, once
-   * scrolled away: on to one in view, as F6 does, not back to where the
-   * focus came from (it would leave the conversation out of Tab) */
-  if (!self->last_in_conversation && is_within (focus, self->transcript) &&
-      gtk_widget_get_mapped (self->transcript))
+   * scrolled far away, and draws, out of view, when it is only a few
+   * rows past the edge: on to one in view, as F6 does, not back to
+   * where the focus came from (it would leave the conversation out of
+   * Tab) */
+  if (holds_focus (self, focus) && !(entering && !in_view (self, focus)))
+    {
+      g_weak_ref_set (&self->last_focus, focus);
+      self->last_in_conversation = is_within (focus, self->conversation);
+      self->entered_unseen = FALSE;
+      return;
+    }
+
+  if (entering && gtk_widget_get_mapped (self->transcript))
     {
       g_weak_ref_set (&self->last_focus, NULL);
       self->last_in_conversation = TRUE;
+      self->entered_unseen = TRUE;
     }
 
   if (self->last_in_conversation && self->transcript != NULL && gtk_widget_get_mapped (self->transcript))

@@ -77,6 +77,7 @@ typedef struct
   gulong    dismissed_id;
   gulong    dismissed_after_id;
   gulong    clicked_id;
+  guint     close_id;           /* dismisses it after its button was clicked */
   guint     dismiss_pending : 1; /* held back until the show animation is over */
   guint     preempted : 1;       /* taken down for a HIGH toast: back to the queue */
   guint     released : 1;        /* the overlay let go of the copy: its hide is over */
@@ -252,6 +253,20 @@ on_host_unmap_cb (GtkWidget *host,
     schedule_advance (self);
 }
 
+static gboolean
+on_close_cb (gpointer user_data)
+{
+  TandemToaster *self = user_data;
+  Current *current = self->current;
+
+  g_assert (current != NULL);
+
+  current->close_id = 0;
+  adw_toast_dismiss (current->shown);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_shown_button_clicked_cb (AdwToast *shown,
                             gpointer  user_data)
@@ -269,6 +284,16 @@ on_shown_button_clicked_cb (AdwToast *shown,
     }
 
   g_signal_emit_by_name (current->toast, "button-clicked");
+
+  /* libadwaita 1.2 dismisses a toast whose button was clicked from an
+   * idle of G_PRIORITY_DEFAULT_IDLE (action_clicked_cb), below GTK's
+   * redraws: while the window draws frame after frame and each takes
+   * longer than the next is due (any animation on a slow or loaded
+   * machine), that idle does not run, and the toast stayed up for
+   * seconds after Undo. The toaster dismisses it itself, once the click
+   * is over; libadwaita's idle then finds it dismissed already. */
+  if (current->close_id == 0)
+    current->close_id = g_idle_add_full (G_PRIORITY_DEFAULT, on_close_cb, self, NULL);
 }
 
 static void
@@ -353,6 +378,7 @@ current_free (Current *current)
     g_signal_handler_disconnect (current->shown, current->dismissed_after_id);
   if (current->clicked_id != 0)
     g_signal_handler_disconnect (current->shown, current->clicked_id);
+  g_clear_handle_id (&current->close_id, g_source_remove);
   if (current->shown != NULL)
     g_object_remove_toggle_ref (G_OBJECT (current->shown), on_shown_toggled_cb, current->toaster);
   g_clear_object (&current->toast);

@@ -870,7 +870,12 @@ test_stopped (Fixture       *f,
 
   send_text (f, "Go slowly");
   g_assert_true (agui_test_wait_for (agui_test_session_busy, f->session, TIMEOUT_MS));
+  /* The question shows as it is sent, the answer only once the agent's
+   * first events are read: stopped before then, the run has nothing to
+   * mark and says Stopped under the question instead (see
+   * stopped-before-anything), so wait for the answer begun. */
   agui_test_wait_until (tandem_test_find_label (f->window, "Go slowly") != NULL, "the question was shown");
+  agui_test_wait_until (tandem_test_find_label (f->window, "Let me think") != NULL, "the answer begun was shown");
   /* A run still going has no mark: give a wrong one time to show. */
   agui_test_wait_to_rule_out (200, "a mark on a run still going");
   g_assert_null (find_mark (f->window));

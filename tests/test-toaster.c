@@ -446,6 +446,51 @@ test_toaster_sequences (void)
     }
 }
 
+/* Always ready, below GTK's redraws and above G_PRIORITY_DEFAULT_IDLE:
+ * what a window redrawn frame after frame, each frame late, is to the
+ * main loop (a text cursor blinking on a slow machine) */
+static gboolean
+keep_busy_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+undone (gpointer data)
+{
+  Cell *cell = data;
+
+  return cell->first.clicked == 1 && cell->first.dismissed == 1 && overlay_empty (cell);
+}
+
+static void
+test_toaster_undo_while_drawing (void)
+{
+  Cell cell = { 0 };
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *widget;
+  guint busy_id;
+
+  g_test_summary ("A toast whose button was clicked goes away while the window is redrawn "
+                  "without a pause, as it is while a cursor blinks on a slow machine");
+
+  cell_open (&cell);
+  gtk_window_set_child (window, GTK_WIDGET (cell.overlay));
+  gtk_window_present (window);
+  tandem_test_wait_for_layout (window);
+
+  add (&cell, &cell.first, "Deleted", "_Undo", ADW_TOAST_PRIORITY_HIGH);
+  agui_test_wait_until ((widget = find_shown (&cell, "Deleted")) != NULL, "the toast was shown");
+  busy_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 30, keep_busy_cb, NULL, NULL);
+  click (widget, "_Undo");
+  agui_test_wait_until (undone (&cell), "the toast went away after Undo (clicked %u, dismissed %u)",
+                        cell.first.clicked, cell.first.dismissed);
+  g_source_remove (busy_id);
+
+  g_clear_object (&cell.toaster);
+  tandem_test_destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -461,6 +506,9 @@ main (int   argc,
     }
 
   g_test_add_func ("/tandem/toaster/sequences", test_toaster_sequences);
+  /* The plain path leaves the dismissal to libadwaita */
+  if (!plain)
+    g_test_add_func ("/tandem/toaster/undo-while-drawing", test_toaster_undo_while_drawing);
 
   return g_test_run ();
 }
