@@ -875,12 +875,28 @@ static char *
 dup_export_name (TandemWindow       *self,
                  TandemExportFormat  format)
 {
-  const char *title = adw_window_title_get_title (self->window_title);
   /* Characters some file systems (a USB stick's FAT) refuse */
-  g_autofree char *safe = g_strdelimit (g_strdup (title != NULL && title[0] != '\0' ? title : _("Conversation")),
-                                        "/\\:?*\"<>|", '-');
+  static const char refused[] = "/\\:?*\"<>|";
+  const char *title = adw_window_title_get_title (self->window_title);
+  g_autofree char *safe = g_strdup (title != NULL ? title : "");
+  gsize length;
 
-  return g_strconcat (g_strstrip (safe), format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
+  /* At the end they only go ("What is this?" is "What is this.md", not
+   * "What is this-.md"), and so do the dots and spaces FAT refuses
+   * there; inside they become a dash. */
+  g_strstrip (safe);
+  length = strlen (safe);
+  while (length > 0 && (strchr (refused, safe[length - 1]) != NULL || safe[length - 1] == '.' ||
+                        g_ascii_isspace (safe[length - 1])))
+    safe[--length] = '\0';
+  g_strdelimit (safe, refused, '-');
+  if (safe[0] == '\0')
+    {
+      g_free (safe);
+      safe = g_strdup (_("Conversation"));
+    }
+
+  return g_strconcat (safe, format == TANDEM_EXPORT_JSON ? ".json" : ".md", NULL);
 }
 
 /* Where an export starts: the folder of the last one while it is there,

@@ -809,6 +809,7 @@ test_export_folder (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *uri = NULL;
   g_autofree char *expected_uri = g_file_get_uri (chosen_folder);
+  g_autofree char *name = NULL;
   GtkFileChooser *chooser;
 
   g_test_summary ("An export starts in Documents, then in the folder the last one went to");
@@ -820,6 +821,10 @@ test_export_folder (Fixture       *f,
   assert_chooser_stays_in (first, "the first export starts in Documents (or home)");
 
   chooser = find_file_chooser ();
+  /* Named after the conversation, the question mark FAT refuses dropped
+   * rather than made a dash at the end */
+  name = gtk_file_chooser_get_current_name (chooser);
+  g_assert_cmpstr (name, ==, "Exported where.md");
   g_assert_true (gtk_file_chooser_set_current_folder (chooser, chosen_folder, &error));
   g_assert_no_error (error);
   gtk_file_chooser_set_current_name (chooser, "Exported here.md");
