@@ -120,4 +120,13 @@ JsonObject      *_agui_event_reader_steal_object (AguiEventReader  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiEventReader, _agui_event_reader_free)
 
+/* The calling thread's reader for JSON text that is not an event frame
+ * (agui-json-parse.c), once @text is ready for it: a leading byte order
+ * mark skipped, the limits of _agui_json_check () met and UTF-8 valid.
+ * NULL, with @error saying why, for text refused before reading. @length
+ * may be -1 for text ending in a NUL; both come back as read. */
+AguiEventReader *_agui_json_prepare_text (const char **text,
+                                          gssize      *length,
+                                          GError     **error);
+
 G_END_DECLS

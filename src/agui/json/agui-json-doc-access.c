@@ -20,40 +20,14 @@ _agui_json_doc_parse (const char     *text,
                       AguiJsonValue  *value,
                       GError        **error)
 {
-  /* One reader per thread, as for _agui_json_parse (): making one costs
-   * more than reading a chunk of a chat stream. */
-  static GPrivate reader_key = G_PRIVATE_INIT ((GDestroyNotify) _agui_event_reader_free);
   AguiEventReader *reader;
 
   g_return_val_if_fail (text != NULL || length == 0, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  if (text == NULL)
-    text = "";
-  if (length < 0)
-    length = strlen (text);
-
-  if (length >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
-    {
-      text += 3;
-      length -= 3;
-    }
-
-  if (!_agui_json_check (text, length, AGUI_JSON_CHECK_ALL, error))
-    return FALSE;
-
-  if (!g_utf8_validate_len (text, length, NULL))
-    {
-      _agui_json_check_syntax (text, length, error);
-      return FALSE;
-    }
-
-  reader = g_private_get (&reader_key);
+  reader = _agui_json_prepare_text (&text, &length, error);
   if (reader == NULL)
-    {
-      reader = _agui_event_reader_new ();
-      g_private_set (&reader_key, reader);
-    }
+    return FALSE;
 
   if (_agui_event_reader_read_doc_value (reader, text, length, 0, value))
     return TRUE;
