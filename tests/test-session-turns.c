@@ -570,6 +570,143 @@ test_restore_two_cut_turns (Fixture       *f,
   g_assert_cmpstr (rows, ==, "user: text(first)\nassistant: text(half)\nuser: text(second)\n");
 }
 
+/* What a crash cut short lives only in the journal until the next turn
+ * saves it: an export made before that has it all the same, folded as a
+ * restore shows it, and an import of it shows that again. */
+static void
+test_export_cut_turn (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(AguiAgentSession) imported = NULL;
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(JsonNode) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *rows = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *thread_id = NULL;
+  JsonObject *root;
+  JsonArray *messages;
+  JsonArray *events;
+  JsonObject *last;
+  const char *cut[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u2\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u2\",\"delta\":\"second\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u2\"}",
+    RS ("r2"),
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a2\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a2\",\"delta\":\"half\"}",
+    NULL
+  };
+
+  g_test_summary ("A turn a crash cut short is in the thread's export (JSON and Markdown) as a "
+                  "restore shows it, and an import of that export shows it the same");
+
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  script (replay, RS ("r1") "," TEXT ("m1", "saved") "," RF ("r1"));
+  send (session, "one");
+  g_clear_object (&session);
+  add_journal (f->store, "s2", TRUE, cut);
+
+  /* What the app shows after a relaunch; on the store's worker, after the journal is written */
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
+  agui_test_wait_for_result (&restored, wait_seconds * 1000);
+  g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
+  g_assert_no_error (error);
+  shown = describe_rows (agui_agent_session_get_transcript (reopened));
+  g_assert_cmpstr (shown, ==, "user: text(one)\nassistant: text(saved more)\nuser: text(second)\nassistant: text(half)\n");
+
+  exported = agui_test_export_streamed (f->store, "t");
+  root = json_node_get_object (exported);
+  messages = json_object_get_array_member (root, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "second");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "role"), ==, "assistant");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "content"), ==, "half");
+  events = json_object_get_array_member (root, "events");
+  last = json_array_get_object_element (events, json_array_get_length (events) - 1);
+  g_assert_cmpstr (json_object_get_string_member (last, "type"), ==, "RUN_ERROR");
+  last = json_array_get_object_element (events, json_array_get_length (events) - 2);
+  g_assert_cmpstr (json_object_get_string_member (last, "delta"), ==, "half");
+
+  markdown = agui_session_store_export_markdown (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "### User\n\nsecond\n\n### Assistant\n\nhalf\n\n*Failed*\n\n"));
+
+  thread_id = agui_test_import_streamed (f->store, exported, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (thread_id);
+  imported = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", thread_id, "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported, &error));
+  g_assert_no_error (error);
+  rows = describe_rows (agui_agent_session_get_transcript (imported));
+  g_assert_cmpstr (rows, ==, shown);
+  /* Ended as the relaunch ends it, so that it can be retried */
+  g_assert_cmpint (agui_run_state_get_status (agui_agent_session_get_run_state (reopened)), ==, AGUI_RUN_FAILED);
+  g_assert_cmpint (agui_run_state_get_status (agui_agent_session_get_run_state (imported)), ==, AGUI_RUN_FAILED);
+  g_assert_true (g_str_has_prefix (agui_run_state_get_error_message (agui_agent_session_get_run_state (imported)),
+                                  "The answer was interrupted"));
+
+  /* And once more, from what was imported */
+  again = agui_test_export_streamed (f->store, thread_id);
+  g_assert_true (_agui_json_node_equal (json_object_get_member (json_node_get_object (again), "messages"),
+                                        json_object_get_member (root, "messages")));
+}
+
+/* The crash came before the answer began, in a new conversation: all
+ * there is is the person's message, and it is in the export */
+static void
+test_export_cut_question (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
+  g_autoptr(AguiAgentSession) reopened = NULL;
+  g_autoptr(AguiAgentSession) imported = NULL;
+  g_autoptr(GAsyncResult) restored = NULL;
+  g_autoptr(JsonNode) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *rows = NULL;
+  g_autofree char *thread_id = NULL;
+  JsonArray *messages;
+  const char *asked[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"u1\",\"role\":\"user\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"u1\",\"delta\":\"only this\"}",
+    "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"u1\"}",
+    NULL
+  };
+
+  g_test_summary ("A question a crash kept before any answer began is in the export, and imports");
+
+  add_journal (f->store, "s1", TRUE, asked);
+  reopened = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", "t", "store", f->store, NULL);
+  agui_agent_session_restore_async (reopened, NULL, restore_result_cb, &restored);
+  agui_test_wait_for_result (&restored, wait_seconds * 1000);
+  g_assert_true (agui_agent_session_restore_finish (reopened, restored, &error));
+  g_assert_no_error (error);
+  shown = describe_rows (agui_agent_session_get_transcript (reopened));
+  g_assert_cmpstr (shown, ==, "user: text(only this)\n");
+
+  exported = agui_test_export_streamed (f->store, "t");
+  messages = json_object_get_array_member (json_node_get_object (exported), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==, "only this");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (exported), "events")), ==, 3);
+
+  thread_id = agui_test_import_streamed (f->store, exported, &error);
+  g_assert_no_error (error);
+  imported = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", replay, "thread-id", thread_id, "store", f->store, NULL);
+  g_assert_true (_agui_agent_session_restore (imported, &error));
+  g_assert_no_error (error);
+  rows = describe_rows (agui_agent_session_get_transcript (imported));
+  g_assert_cmpstr (rows, ==, shown);
+}
+
 static void
 test_restore_failed_turn (Fixture       *f,
                           gconstpointer  data)
@@ -1016,6 +1153,8 @@ main (int   argc,
   g_test_add ("/agui/session-turns/restore-async", Fixture, NULL, fixture_set_up, test_restore_async, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-after-write", Fixture, NULL, fixture_set_up, test_restore_after_write, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-two-cut-turns", Fixture, NULL, fixture_set_up, test_restore_two_cut_turns, fixture_tear_down);
+  g_test_add ("/agui/session-turns/export-cut-turn", Fixture, NULL, fixture_set_up, test_export_cut_turn, fixture_tear_down);
+  g_test_add ("/agui/session-turns/export-cut-question", Fixture, NULL, fixture_set_up, test_export_cut_question, fixture_tear_down);
   g_test_add ("/agui/session-turns/restore-failed-turn", Fixture, NULL, fixture_set_up, test_restore_failed_turn, fixture_tear_down);
   g_test_add ("/agui/session-turns/full-disk-then-recovers", Fixture, NULL, fixture_set_up, test_full_disk_then_recovers, fixture_tear_down);
   g_test_add ("/agui/session-turns/retry-save", Fixture, NULL, fixture_set_up, test_retry_save, fixture_tear_down);

@@ -6,12 +6,33 @@
 
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "agui-session-store-db-private.h"
 
 G_BEGIN_DECLS
 
 /* What agui_session_store_export_json() writes and an import reads */
 #define EXPORT_FORMAT "tandem-thread"
 #define EXPORT_VERSION 1
+
+/* With the mutex held, in a read transaction: the export as a tree,
+ * for agui_session_store_export_json() and for the streamed export of
+ * a thread with a journal */
+JsonNode *_agui_session_store_export_json_locked        (AguiSessionStore  *self,
+                                                         const char        *thread_id,
+                                                         const char        *what,
+                                                         GError           **error);
+
+/* Adds to @root, the export of the thread's saved turns (@snapshot the
+ * last one, or NULL), what the thread's journal kept of a turn a crash
+ * cut short: its events after the others, and the messages and state
+ * folded as a restore folds them. Nothing changes without a journal. */
+gboolean  _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
+                                                         const char        *thread_id,
+                                                         JsonObject        *root,
+                                                         JsonObject        *snapshot,
+                                                         const char        *what,
+                                                         GError           **error);
 
 G_END_DECLS

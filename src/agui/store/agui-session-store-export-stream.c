@@ -13,6 +13,7 @@
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-deflate-private.h"
 #include "agui-session-store-export-private.h"
+#include "agui-session-store-journal-private.h"
 #include "agui-session-store-messages-private.h"
 #include "agui-session-store-private.h"
 #include "agui-session-store-threads-private.h"
@@ -406,6 +407,22 @@ write_branch_events (Writer    *writer,
   return TRUE;
 }
 
+/* A thread with a journal: what it kept is folded with the whole log
+ * (see agui-session-store-export-journal.c), so the export is the
+ * tree's, printed. Only a thread a crash cut short has one, until its
+ * next turn is saved. */
+static gboolean
+export_tree_locked (Writer  *writer,
+                    GError **error)
+{
+  g_autoptr(JsonNode) tree = NULL;
+
+  if (!(tree = _agui_session_store_export_json_locked (writer->store, writer->thread_id, writer->what, error)))
+    return FALSE;
+
+  return writer_value (writer, tree, 0, error) && writer_flush (writer, 0, error);
+}
+
 static gboolean
 export_locked (Writer  *writer,
                GError **error)
@@ -532,7 +549,9 @@ agui_session_store_export_to_stream (AguiSessionStore  *self,
   if (!_agui_session_store_exec (self, "BEGIN", what, error))
     return FALSE;
 
-  written = export_locked (&writer, error);
+  written = _agui_session_store_has_journal_locked (self, thread_id)
+              ? export_tree_locked (&writer, error)
+              : export_locked (&writer, error);
   _agui_session_store_rollback (self);
 
   return written;

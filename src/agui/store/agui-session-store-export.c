@@ -51,11 +51,11 @@ branch_events (JsonObject *snapshot)
   return events;
 }
 
-static JsonNode *
-export_json_locked (AguiSessionStore  *self,
-                    const char        *thread_id,
-                    const char        *what,
-                    GError           **error)
+JsonNode *
+_agui_session_store_export_json_locked (AguiSessionStore  *self,
+                                        const char        *thread_id,
+                                        const char        *what,
+                                        GError           **error)
 {
   g_autoptr(JsonObject) thread = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
@@ -108,6 +108,9 @@ export_json_locked (AguiSessionStore  *self,
     }
   json_object_set_array_member (root, "events", event_array);
 
+  if (!_agui_session_store_export_add_journal_locked (self, thread_id, root, snapshot, what, error))
+    return NULL;
+
   return json_node_init_object (json_node_alloc (), root);
 }
 
@@ -136,6 +139,12 @@ export_json_locked (AguiSessionStore  *self,
  * holds every branch), a `MESSAGES_SNAPSHOT` and a `STATE_SNAPSHOT` of
  * the chosen branch ([method@Agui.SessionStore.list_branches] has the
  * others).
+ *
+ * A turn not saved yet (one a crash cut short, or one still streaming)
+ * is there too, as far as the store's journal kept it: its events after
+ * the others, ended by a `RUN_ERROR` saying the answer was interrupted
+ * when it had not ended, and its messages folded as a restore shows
+ * them, so that an import reopens it as a relaunch does.
  * [method@Agui.SessionStore.import_json] reads it back.
  *
  * Returns: (transfer full) (nullable): the export, or %NULL on error
@@ -160,7 +169,7 @@ agui_session_store_export_json (AguiSessionStore  *self,
   if (!_agui_session_store_exec (self, "BEGIN", what, error))
     return NULL;
 
-  exported = export_json_locked (self, thread_id, what, error);
+  exported = _agui_session_store_export_json_locked (self, thread_id, what, error);
   _agui_session_store_rollback (self);
 
   return exported;

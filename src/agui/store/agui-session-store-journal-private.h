@@ -17,4 +17,17 @@ gboolean _agui_session_store_delete_journal_locked (AguiSessionStore  *self,
                                                     const char        *what,
                                                     GError           **error);
 
+/* With the mutex held: the journal's events, in order, and (if asked)
+ * the ids of the turns they belong to */
+GPtrArray *_agui_session_store_load_journal_locked (AguiSessionStore  *self,
+                                                    const char        *thread_id,
+                                                    GStrv             *snapshot_ids,
+                                                    const char        *what,
+                                                    GError           **error);
+
+/* With the mutex held: whether the thread has a turn a crash cut short.
+ * An error reads as none: the journal is a best effort */
+gboolean   _agui_session_store_has_journal_locked  (AguiSessionStore  *self,
+                                                    const char        *thread_id);
+
 G_END_DECLS

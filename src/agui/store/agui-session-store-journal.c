@@ -188,24 +188,17 @@ _agui_session_store_append_journal_finish (AguiSessionStore  *self,
 }
 
 GPtrArray *
-_agui_session_store_load_journal (AguiSessionStore  *self,
-                                  const char        *thread_id,
-                                  GStrv             *snapshot_ids,
-                                  GError           **error)
+_agui_session_store_load_journal_locked (AguiSessionStore  *self,
+                                         const char        *thread_id,
+                                         GStrv             *snapshot_ids,
+                                         const char        *what,
+                                         GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
-  g_autofree char *what = NULL;
   g_autofree char *last_id = NULL;
   int rc;
-
-  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
-  g_return_val_if_fail (thread_id != NULL, NULL);
-
-  what = g_strdup_printf ("Could not read what was kept of the unfinished answer in the thread '%s'", thread_id);
-  locker = g_mutex_locker_new (&self->mutex);
 
   if (!(stmt = _agui_session_store_prepare (self, "SELECT seq, snapshot_id, json FROM journal WHERE thread_id = ?1 ORDER BY seq",
                                             what, error)))
@@ -253,4 +246,37 @@ _agui_session_store_load_journal (AguiSessionStore  *self,
     *snapshot_ids = g_strv_builder_end (ids);
 
   return g_steal_pointer (&events);
+}
+
+GPtrArray *
+_agui_session_store_load_journal (AguiSessionStore  *self,
+                                  const char        *thread_id,
+                                  GStrv             *snapshot_ids,
+                                  GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
+  g_return_val_if_fail (thread_id != NULL, NULL);
+
+  what = g_strdup_printf ("Could not read what was kept of the unfinished answer in the thread '%s'", thread_id);
+  locker = g_mutex_locker_new (&self->mutex);
+
+  return _agui_session_store_load_journal_locked (self, thread_id, snapshot_ids, what, error);
+}
+
+gboolean
+_agui_session_store_has_journal_locked (AguiSessionStore *self,
+                                        const char       *thread_id)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (!(stmt = _agui_session_store_prepare (self, "SELECT 1 FROM journal WHERE thread_id = ?1 LIMIT 1",
+                                            "Could not read the journal", NULL)))
+    return FALSE;
+
+  sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
+
+  return sqlite3_step (stmt) == SQLITE_ROW;
 }
