@@ -1258,6 +1258,11 @@ test_resuming_waits_for_nobody (Fixture       *f,
   g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
   g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
+  /* Nor does the card: it says what the person answered, without an
+   * Answer… button that can do nothing */
+  assert_card_status (f->window, "tc1", "Approved");
+  hint = tandem_test_find_label (GTK_WIDGET (find_card (f->window, "tc1")), "Answer…");
+  g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
   g_assert_true (agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS));
