@@ -60,6 +60,7 @@ struct _TandemKeyboard
   GWeakRef        last_focus;
   gboolean        last_in_conversation;
   gboolean        entered_unseen;  /* Tab came into the conversation on a message out of view */
+  gboolean        to_start;  /* Home from a message: the first one takes the focus once shown */
   GtkEventController *shortcuts;  /* on the window */
   guint           restore_id;
   guint           restore_tick;  /* on the transcript */
@@ -245,8 +246,9 @@ static GtkWidget *
 item_in_view (TandemKeyboard *self)
 {
   GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->transcript));
-  gboolean at_top = adjustment != NULL && gtk_adjustment_get_value (adjustment) < 1 &&
-                    gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 1;
+  gboolean at_top = self->to_start ||
+                    (adjustment != NULL && gtk_adjustment_get_value (adjustment) < 1 &&
+                     gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 1);
   GtkWidget *whole = NULL, *cut = NULL;
   double whole_y = 0, cut_y = 0;
   int height = gtk_widget_get_height (self->transcript);
@@ -318,9 +320,26 @@ restore_focus (TandemKeyboard *self)
 {
   g_autoptr(GtkWidget) last = g_weak_ref_get (&self->last_focus);
   GtkWidget *focus = get_focus (self);
+  gboolean unseen;
+
+  /* Home goes to the first message: the topmost one shown, again as the
+   * jump lays out more (the blocks come over several frames, with pauses
+   * for the store), until the view is at the top */
+  if (self->to_start && is_within (focus, self->transcript))
+    {
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->transcript));
+      GtkWidget *first = item_in_view (self);
+
+      if (first != NULL && first != focus)
+        gtk_widget_grab_focus (first);
+      if (adjustment == NULL || gtk_adjustment_get_value (adjustment) < 1)
+        self->to_start = FALSE;
+      return;
+    }
+  self->to_start = FALSE;
 
   /* Tab put it on a message drawn out of view, and it is there still */
-  gboolean unseen = self->entered_unseen && is_within (focus, self->transcript) && !in_view (self, focus);
+  unseen = self->entered_unseen && is_within (focus, self->transcript) && !in_view (self, focus);
 
   self->entered_unseen = FALSE;
   if ((holds_focus (self, focus) && !unseen) || !gtk_widget_get_visible (GTK_WIDGET (self->window)))
@@ -761,6 +780,26 @@ tandem_keyboard_cycle_regions (TandemKeyboard *self,
  * goes on in the composer. After the list box is done with the row it
  * activated, which the search ending takes away.
  */
+/**
+ * tandem_keyboard_jumped_to_start:
+ * @self: a keyboard
+ *
+ * The transcript is going to its first message (Home): a message with
+ * the focus hands it to the first one once that is shown, not to
+ * whichever message happens to be in view when the jump is half done.
+ */
+void
+tandem_keyboard_jumped_to_start (TandemKeyboard *self)
+{
+  g_return_if_fail (TANDEM_IS_KEYBOARD (self));
+
+  if (self->transcript == NULL || !is_within (get_focus (self), self->transcript))
+    return;
+
+  self->to_start = TRUE;
+  restore_focus_later (self);
+}
+
 void
 tandem_keyboard_search_done (TandemKeyboard *self)
 {

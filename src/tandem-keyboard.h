@@ -31,5 +31,6 @@ gboolean        tandem_keyboard_cycle_regions      (TandemKeyboard *self,
 gboolean        tandem_keyboard_focus_composer     (TandemKeyboard *self);
 gboolean        tandem_keyboard_focus_conversation (TandemKeyboard *self);
 void            tandem_keyboard_search_done        (TandemKeyboard *self);
+void            tandem_keyboard_jumped_to_start    (TandemKeyboard *self);
 
 G_END_DECLS

@@ -144,6 +144,40 @@ tandem_tool_card_update_status (TandemToolCard *self)
   AguiToolCallStatus status = agui_tool_call_part_get_status (self->part);
   const StatusLook *look;
 
+  /* The library keeps an answered question pending until the run that
+   * answers it ends; meanwhile the card says what the person answered,
+   * not "Awaiting approval" beside "You approved" and a dead Answer… */
+  if (status == AGUI_TOOL_CALL_AWAITING_APPROVAL)
+    {
+      switch (agui_tool_call_part_get_answer (self->part))
+        {
+        case AGUI_ANSWER_APPROVED:
+          status = AGUI_TOOL_CALL_APPROVED;
+          break;
+        case AGUI_ANSWER_APPROVED_EDITED:
+          status = AGUI_TOOL_CALL_APPROVED_EDITED;
+          break;
+        case AGUI_ANSWER_DENIED:
+          status = AGUI_TOOL_CALL_DENIED;
+          break;
+        case AGUI_ANSWER_CANCELLED:
+          status = AGUI_TOOL_CALL_CANCELLED;
+          break;
+        case AGUI_ANSWER_EXPIRED:
+          status = AGUI_TOOL_CALL_EXPIRED;
+          break;
+        case AGUI_ANSWER_DECLINED:
+          status = AGUI_TOOL_CALL_DECLINED;
+          break;
+        case AGUI_ANSWER_ANSWERED:
+          status = AGUI_TOOL_CALL_AWAITING_RESULT;
+          break;
+        case AGUI_ANSWER_NONE:
+        default:
+          break;
+        }
+    }
+
   if ((guint) status >= G_N_ELEMENTS (status_looks) || status_looks[status].label == NULL)
     status = AGUI_TOOL_CALL_FAILED;
   look = &status_looks[status];
@@ -362,7 +396,11 @@ on_part_notify_cb (TandemToolCard   *self,
            g_str_equal (name, "edited-arguments") || g_str_equal (name, "complete"))
     tandem_tool_card_update_arguments (self);
   else if (g_str_equal (name, "answer") || g_str_equal (name, "answer-text"))
-    tandem_tool_card_update_answer (self);
+    {
+      /* An answer can come before the status moves (see update_status) */
+      tandem_tool_card_update_status (self);
+      tandem_tool_card_update_answer (self);
+    }
   else if (g_str_equal (name, "result") || g_str_equal (name, "error"))
     tandem_tool_card_update_result (self);
   else if (g_str_equal (name, "tool-name"))

@@ -501,7 +501,13 @@ tandem_window_update_placeholder (TandemWindow *self,
 
   g_free (self->composer_hint);
   self->composer_hint = g_steal_pointer (&text);
-  tandem_window_update_composer_hint (self, _tandem_window_has_pending_interrupts (self) && self->agent_problem == NULL);
+  /* As in _tandem_window_update_actions: a run resuming on the person's
+   * answers waits for nobody, though they stay pending until it ends
+   * (else a header update during that run says an expired question
+   * waits, for the answered one no longer counts as open) */
+  tandem_window_update_composer_hint (self, !_tandem_window_is_busy (self) &&
+                                            _tandem_window_has_pending_interrupts (self) &&
+                                            self->agent_problem == NULL);
 }
 
 void

@@ -295,7 +295,9 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       break;
     case GDK_KEY_Home:
     case GDK_KEY_KP_Home:
-      /* The first message, however far back */
+      /* The first message, however far back; and the focus on it, if a
+       * message had it */
+      tandem_keyboard_jumped_to_start (self->keyboard);
       if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
         {
           self->following = FALSE;

@@ -1250,8 +1250,19 @@ test_resuming_waits_for_nobody (Fixture       *f,
   g_assert_false (tandem_composer_get_waiting (TANDEM_COMPOSER (tandem_test_child (f->window, "composer"))));
   hint = tandem_test_find_label (f->window, "Answer the question above to continue");
   g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
+  /* The header is brought up to date during the run too (a title, the
+   * thread list): the answered question is not taken for an expired one */
+  tandem_window_refresh_threads (f->window);
+  tandem_test_wait_for_threads (f->window);
+  hint = tandem_test_find_label (f->window, "Dismiss the expired question to continue");
+  g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (tandem_test_child (f->window, "interrupt_revealer"))));
   g_assert_true (gtk_widget_get_sensitive (tandem_test_child (f->window, "composer_view")));
+  /* Nor does the card: it says what the person answered, without an
+   * Answer… button that can do nothing */
+  assert_card_status (f->window, "tc1", "Approved");
+  hint = tandem_test_find_label (GTK_WIDGET (find_card (f->window, "tc1")), "Answer…");
+  g_assert_true (hint == NULL || !gtk_widget_is_drawable (GTK_WIDGET (hint)));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL));
   g_assert_true (agui_test_wait_for (agui_test_session_idle, f->session, TIMEOUT_MS));

@@ -1088,6 +1088,12 @@ test_long_thread (Fixture       *f,
                           "the transcript and its scrollbar are at the top (%.0f, %.0f)",
                           gtk_adjustment_get_value (real), gtk_adjustment_get_value (span));
   }
+  /* That one is the first message, not whichever was in view while the
+   * jump was half done (the walk found the sixth) */
+  agui_test_wait_until (focused_message (f->window) != NULL && message_text (focused_message (f->window)) != NULL &&
+                        g_str_has_prefix (message_text (focused_message (f->window)), "Message number 0 "),
+                        "the focus is on the first message (it is on “%s”)",
+                        focused_message (f->window) ? message_text (focused_message (f->window)) : focus_name (f->window));
 
   press (f->window, GDK_KEY_End, GDK_CONTROL_MASK);
   agui_test_wait_until (shows_number (f->window, 4999), "Ctrl+End showed the last message");
