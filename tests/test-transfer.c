@@ -911,6 +911,19 @@ reset_peak (void)
   return status_bytes ("VmRSS:");
 }
 
+/* Under AddressSanitizer freed memory waits in quarantine and every
+ * block carries red zones: the peak says nothing of the app's own. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MEASURES_MEMORY FALSE
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEASURES_MEMORY FALSE
+#endif
+#endif
+#ifndef MEASURES_MEMORY
+#define MEASURES_MEMORY TRUE
+#endif
+
 static void
 test_large (Fixture       *f,
             gconstpointer  data)
@@ -941,7 +954,8 @@ test_large (Fixture       *f,
   g_test_message ("import: %.1f MB more at the peak for %.1f MB of file (%.2f times)",
                   peak / 1e6, size / 1e6, (double) peak / size);
   /* Read whole and parsed to a tree, it took 12 times */
-  g_assert_cmpuint (peak, <=, 5 * size);
+  if (MEASURES_MEMORY)
+    g_assert_cmpuint (peak, <=, 5 * size);
   g_clear_object (&result);
 
   base = reset_peak ();
@@ -954,7 +968,8 @@ test_large (Fixture       *f,
   g_test_message ("export: %.1f MB more at the peak for %.1f MB of file (%.2f times)",
                   peak / 1e6, size / 1e6, (double) peak / size);
   /* A row and a buffer at a time: the whole text alone would be more */
-  g_assert_cmpuint (peak, <=, size);
+  if (MEASURES_MEMORY)
+    g_assert_cmpuint (peak, <=, size);
 
   g_assert_true (g_file_get_contents (out_path, &written, &written_size, &error));
   g_assert_no_error (error);
