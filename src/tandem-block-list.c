@@ -213,6 +213,10 @@ on_text_changed_cb (AguiPart   *part,
   TandemBlock *last;
   guint offset;
 
+  /* Let go with its list (see release_messages()) */
+  if (self == NULL)
+    return;
+
   offset = part_offset_from_end (entry);
   last = g_ptr_array_index (self->blocks, offset + entry->n_blocks - 1);
 
@@ -336,10 +340,18 @@ on_parts_changed_cb (GListModel   *parts,
                      MessageEntry *entry)
 {
   TandemBlockList *self = entry->list;
-  g_autoptr(GPtrArray) new_blocks = g_ptr_array_new_with_free_func (g_object_unref);
-  guint offset = message_offset (self, entry);
-  guint first = offset;
+  g_autoptr(GPtrArray) new_blocks = NULL;
+  guint offset;
+  guint first;
   guint removed_blocks = 0;
+
+  /* Let go with its list (see release_messages()) */
+  if (self == NULL)
+    return;
+
+  new_blocks = g_ptr_array_new_with_free_func (g_object_unref);
+  offset = message_offset (self, entry);
+  first = offset;
 
   for (guint i = 0; i < position; i++)
     first += ((PartEntry *) g_ptr_array_index (entry->part_entries, i))->n_blocks;
@@ -593,6 +605,50 @@ tandem_block_list_constructed (GObject *object)
     }
 }
 
+/* Messages or blocks let go at one turn of the main loop: a few
+ * milliseconds */
+#define RELEASE_SLICE 1000
+
+static gboolean
+release_slice (gpointer user_data)
+{
+  GPtrArray *array = user_data;
+  guint n = MIN (array->len, RELEASE_SLICE);
+
+  g_ptr_array_remove_range (array, array->len - n, n);
+
+  return array->len > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+release_in_slices (GPtrArray *array)
+{
+  if (array->len <= RELEASE_SLICE)
+    g_ptr_array_unref (array);
+  else
+    g_idle_add_full (G_PRIORITY_LOW, release_slice, array, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* Letting go of a long conversation's messages at once (their handlers
+ * disconnected one by one) held the main loop for 20 ms when the person
+ * switched to another, and its blocks 10 ms more: a few are let go at
+ * each turn instead. The parts may still change meanwhile, if the
+ * conversation runs on in the background; an entry without its list
+ * ignores that. */
+static void
+release_messages (GPtrArray *messages)
+{
+  for (guint i = 0; i < messages->len; i++)
+    {
+      MessageEntry *entry = g_ptr_array_index (messages, i);
+
+      entry->list = NULL;
+      for (guint j = 0; j < entry->part_entries->len; j++)
+        ((PartEntry *) g_ptr_array_index (entry->part_entries, j))->list = NULL;
+    }
+  release_in_slices (messages);
+}
+
 static void
 tandem_block_list_dispose (GObject *object)
 {
@@ -601,8 +657,10 @@ tandem_block_list_dispose (GObject *object)
   g_clear_handle_id (&self->fill_id, g_source_remove);
   if (self->transcript != NULL)
     g_signal_handlers_disconnect_by_data (self->transcript, self);
-  g_clear_pointer (&self->messages, g_ptr_array_unref);
-  g_clear_pointer (&self->blocks, g_ptr_array_unref);
+  if (self->messages != NULL)
+    release_messages (g_steal_pointer (&self->messages));
+  if (self->blocks != NULL)
+    release_in_slices (g_steal_pointer (&self->blocks));
   g_clear_object (&self->transcript);
   g_clear_pointer (&self->context, tandem_block_context_unref);
 

@@ -73,6 +73,39 @@ tandem_window_show_session (TandemWindow     *self,
   tandem_window_set_session (self, session);
 }
 
+typedef struct
+{
+  RestoreData  *restore;
+  GCancellable *cancellable;
+} ShowData;
+
+static void
+show_data_free (ShowData *data)
+{
+  g_clear_pointer (&data->restore, restore_data_free);
+  g_clear_object (&data->cancellable);
+  g_free (data);
+}
+
+static gboolean
+show_restored_cb (gpointer user_data)
+{
+  ShowData *data = user_data;
+  TandemWindow *self = data->restore->self;
+
+  /* Another conversation was opened meanwhile: the one shown is shown
+   * again until that one is ready (unless the window was closed) */
+  if (g_cancellable_is_cancelled (data->cancellable))
+    {
+      if (self->transcript_selection != NULL && self->block_window != NULL)
+        gtk_no_selection_set_model (self->transcript_selection, G_LIST_MODEL (self->block_window));
+    }
+  else
+    tandem_window_show_session (self, data->restore->session, data->restore->problem);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_session_restored_cb (GObject      *object,
                         GAsyncResult *result,
@@ -80,6 +113,7 @@ on_session_restored_cb (GObject      *object,
 {
   g_autoptr(RestoreData) data = user_data;
   g_autoptr(GError) error = NULL;
+  TandemWindow *self = data->self;
 
   if (!agui_agent_session_restore_finish (AGUI_AGENT_SESSION (object), result, &error))
     {
@@ -91,6 +125,23 @@ on_session_restored_cb (GObject      *object,
 
       text = g_strdup_printf (_("The conversation could not be loaded: %s"), error->message);
       tandem_window_show_toast (data->self, text);
+    }
+
+  /* Taking down the rows of the conversation shown and making those of
+   * the one opened held the main loop for 20 ms or more in one go: the
+   * rows are taken down first, and the conversation shown at the next
+   * turn, before the next frame is drawn (the frame clock paints at a
+   * lower priority) so that no empty frame is seen */
+  if (self->block_window != NULL && self->open_cancellable != NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->block_window)) > 0)
+    {
+      ShowData *show = g_new0 (ShowData, 1);
+
+      show->cancellable = g_object_ref (self->open_cancellable);
+      show->restore = g_steal_pointer (&data);
+      gtk_no_selection_set_model (self->transcript_selection, NULL);
+      g_idle_add_full (G_PRIORITY_HIGH_IDLE, show_restored_cb, show, (GDestroyNotify) show_data_free);
+      return;
     }
 
   tandem_window_show_session (data->self, data->session, data->problem);

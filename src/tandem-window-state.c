@@ -789,6 +789,20 @@ tandem_window_get_session (TandemWindow *self)
  * conversation still being opened is abandoned. Tests use it to drive
  * the window with a session on a scripted transport.
  */
+/* Something of the conversation left, let go of once the loop is idle */
+static gboolean
+let_go_cb (gpointer user_data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+static void
+let_go_later (gpointer object)
+{
+  if (object != NULL)
+    g_idle_add_full (G_PRIORITY_LOW, let_go_cb, g_object_ref (object), g_object_unref);
+}
+
 void
 tandem_window_set_session (TandemWindow     *self,
                            AguiAgentSession *session)
@@ -801,6 +815,14 @@ tandem_window_set_session (TandemWindow     *self,
 
   if (self->session == session)
     return;
+
+  /* Freeing a long conversation left (its transcript, its blocks) held
+   * the main loop for 50 ms or more inside the switch: the window keeps
+   * them until the loop is idle, the switch drawn, and lets them go
+   * then, one at each turn. */
+  let_go_later (self->block_window);
+  let_go_later (self->blocks);
+  let_go_later (self->session);
 
   if (self->session != NULL)
     {

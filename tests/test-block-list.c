@@ -700,6 +700,51 @@ test_list_long (void)
 }
 
 
+static void
+test_list_let_go (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (transcript);
+  g_autoptr(JsonArray) messages = many_messages (3000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TandemBlock) last = NULL;
+  TandemBlockList *blocks;
+  AguiPart *part;
+  guint notify = g_signal_lookup ("notify", G_TYPE_OBJECT);
+  GQuark text = g_quark_from_static_string ("text");
+  guint n;
+
+  g_test_summary ("A long list let go of while its conversation streams on lets its parts go a slice at "
+                  "a time, and ignores their changes meanwhile");
+
+  g_assert_true (agui_transcript_load_messages (transcript, messages, &error));
+  g_assert_no_error (error);
+  blocks = tandem_block_list_new (transcript);
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"Streaming\"}");
+  /* A user message is a block, an agent's two paragraphs two */
+  agui_test_wait_until (g_list_model_get_n_items (G_LIST_MODEL (blocks)) == 1500 + 1500 * 2 + 1,
+                        "the older blocks were put in front");
+  n = g_list_model_get_n_items (G_LIST_MODEL (blocks));
+  last = g_list_model_get_item (G_LIST_MODEL (blocks), n - 1);
+  part = tandem_block_get_part (last);
+  g_assert_nonnull (part);
+  g_assert_true (g_signal_has_handler_pending (part, notify, text, FALSE));
+
+  g_object_unref (blocks);
+  /* Still followed, until its slice comes: its changes are ignored */
+  g_assert_true (g_signal_has_handler_pending (part, notify, text, FALSE));
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\" on.\\n\\nMore.\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"clock\",\"parentMessageId\":\"m\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}");
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  agui_test_wait_until (!g_signal_has_handler_pending (part, notify, text, FALSE),
+                        "the list let go of the last message's part");
+}
+
 /* The window's items, by their "n" data, as "a b c" */
 static char *
 window_names (GListModel *model)
@@ -940,6 +985,7 @@ main (int   argc,
   g_test_add_func ("/tandem/block-list/definition", test_list_definition);
   g_test_add_func ("/tandem/block-list/snapshot", test_list_snapshot);
   g_test_add_func ("/tandem/block-list/long", test_list_long);
+  g_test_add_func ("/tandem/block-list/let-go", test_list_let_go);
   g_test_add_func ("/tandem/block-window", test_block_window);
   g_test_add_func ("/tandem/block-window/range", test_block_window_range);
 
