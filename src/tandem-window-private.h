@@ -192,7 +192,6 @@ gboolean        _tandem_window_is_new_conversation (TandemWindow      *self);
 gboolean        _tandem_window_is_store_opening    (TandemWindow      *self);
 void            _tandem_window_remember_thread     (TandemWindow      *self);
 void            _tandem_window_update_title        (TandemWindow      *self);
-void            _tandem_window_refit_steps         (TandemWindow      *self);
 void            _tandem_window_on_runs_changed_cb  (TandemWindow      *self,
                                                     const char        *thread_id);
 void            _tandem_window_on_runs_approval_needed_cb (TandemWindow *self,

@@ -524,8 +524,13 @@ _tandem_window_update_title (TandemWindow *self)
     title = agui_thread_info_get_title (thread);
 
   title = title != NULL && title[0] != '\0' ? title : _("New Chat");
-  if (g_strcmp0 (title, adw_window_title_get_title (self->window_title)) != 0)
-    _tandem_window_refit_steps (self);
+  /* Another title: the words beside the spinner may fit again; the
+   * header's next fit takes them away if they do not */
+  if (g_strcmp0 (title, adw_window_title_get_title (self->window_title)) != 0 && self->steps_narrow)
+    {
+      self->steps_narrow = FALSE;
+      gtk_widget_set_visible (GTK_WIDGET (self->steps_label), TRUE);
+    }
   adw_window_title_set_title (self->window_title, title);
   if (self->approval_dialog != NULL && self->approvals.asks_shown (self))
     tandem_approval_dialog_set_conversation (TANDEM_APPROVAL_DIALOG (self->approval_dialog),

@@ -285,21 +285,6 @@ tandem_window_fit_steps (TandemWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->steps_label), !narrow);
 }
 
-/**
- * _tandem_window_refit_steps:
- * @self: a window
- *
- * Another title: the words beside the spinner may fit again.
- */
-void
-_tandem_window_refit_steps (TandemWindow *self)
-{
-  if (!self->steps_narrow)
-    return;
-  self->steps_narrow = FALSE;
-  gtk_widget_set_visible (GTK_WIDGET (self->steps_label), TRUE);
-}
-
 /* The header's pieces and the sidebar, fitted to the window's width */
 static gboolean
 fit_agent_cb (gpointer user_data)
