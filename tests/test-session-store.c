@@ -28,6 +28,7 @@
 #include "agui-reducer-private.h"
 #include "agui-event-compactor-private.h"
 #include "agui-session-store-private.h"
+#include "agui-session-store-journal-private.h"
 
 /* The version the last migration makes */
 #define SCHEMA_LATEST 9
@@ -1727,6 +1728,43 @@ parse_stream_line (const char  *line,
   return TRUE;
 }
 
+/* What a round that lost a message saw, for the log: the child's lines,
+ * the restored rows and the journal the restore read */
+static void
+dump_lost_message (GPtrArray        *seen,
+                   GListModel       *transcript,
+                   AguiSessionStore *store)
+{
+  g_auto(GStrv) ids = NULL;
+  g_autoptr(GPtrArray) journal = NULL;
+
+  for (guint i = 0; i < seen->len; i++)
+    g_printerr ("child: %s\n", (char *) g_ptr_array_index (seen, i));
+
+  for (guint i = 0; i < g_list_model_get_n_items (transcript); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (transcript, i);
+      g_autofree char *text = NULL;
+
+      if (!AGUI_IS_SPEAKER_TURN (item))
+        continue;
+      text = agui_speaker_turn_dup_text (AGUI_SPEAKER_TURN (item));
+      g_printerr ("row %u (%s): %.80s\n", i, agui_speaker_turn_get_id (AGUI_SPEAKER_TURN (item)),
+                  text != NULL ? text : "");
+    }
+
+  journal = _agui_session_store_load_journal (store, "crash", &ids, NULL);
+  for (guint i = 0; journal != NULL && i < journal->len; i++)
+    {
+      g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (journal, i));
+      g_autofree char *json = json_to_string (node, FALSE);
+
+      g_printerr ("journal: %.200s\n", json);
+    }
+  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
+    g_printerr ("journal of turn %s\n", ids[i]);
+}
+
 static void
 test_kill_streaming (Fixture       *f,
                      gconstpointer  data)
@@ -1826,6 +1864,8 @@ test_kill_streaming (Fixture       *f,
             }
           else if (g_str_equal (kind, "stored") && asked != NULL)
             {
+              if (!g_hash_table_contains (lengths, asked))
+                dump_lost_message (seen, transcript, store);
               if (!g_hash_table_contains (lengths, asked))
                 g_error ("round %d: the message '%s', stored %" G_GINT64_FORMAT " ms after it was sent and %"
                          G_GINT64_FORMAT " ms before the kill, is lost",
