@@ -1908,6 +1908,80 @@ test_kill_streaming (Fixture       *f,
   g_assert_cmpint (checked_parts, >, 0);
 }
 
+/* What the store's first announcement of a turn found written */
+typedef struct
+{
+  gboolean  announced;
+  char     *kept;
+} FirstWrite;
+
+static void
+on_first_write (AguiSessionStore *store,
+                const char       *thread_id,
+                AguiThreadInfo   *info,
+                gpointer          user_data)
+{
+  FirstWrite *first = user_data;
+  g_autoptr(GPtrArray) journal = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *text = g_string_new (NULL);
+
+  if (first->announced)
+    return;
+  first->announced = TRUE;
+
+  journal = _agui_session_store_load_journal (store, thread_id, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < journal->len; i++)
+    {
+      AguiEvent *event = g_ptr_array_index (journal, i);
+
+      if (agui_event_get_event_type (event) == AGUI_EVENT_TEXT_MESSAGE_CONTENT)
+        g_string_append (text, agui_event_get_delta (event));
+    }
+  first->kept = g_string_free (text, FALSE);
+}
+
+static void
+test_journal_whole_message (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(AguiSessionStore) store = open_store (f->path);
+  g_autoptr(AguiDemoAgent) agent = agui_demo_agent_new ();
+  g_autoptr(AguiAgentSession) session = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AguiRunState) state = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *question = NULL;
+  FirstWrite first = { FALSE, NULL };
+  GString *text = g_string_new ("long question ");
+
+  g_test_summary ("The store says a conversation changed once the person's message is written "
+                  "whole: the worker, on its own thread, never writes the message's start alone "
+                  "while its text is still being printed");
+
+  /* Long enough that printing its text takes the worker time to take
+   * and write whatever waits before it */
+  while (text->len < 8 * 1024 * 1024)
+    g_string_append (text, "and what about \"this\", then? ");
+  question = g_string_free (text, FALSE);
+
+  agui_demo_agent_set_delay (agent, 0);
+  g_signal_connect (store, "thread-changed", G_CALLBACK (on_first_write), &first);
+  session = g_object_new (AGUI_TYPE_AGENT_SESSION, "transport", agent, "thread-id", "whole",
+                          "store", store, NULL);
+  agui_agent_session_send_async (session, question, NULL, NULL, agui_test_store_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  state = agui_agent_session_send_finish (session, result, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (first.announced);
+  g_assert_cmpuint (strlen (first.kept), ==, strlen (question));
+  g_assert_true (g_str_equal (first.kept, question));
+  g_free (first.kept);
+}
+
 /* Schema 6: what the person set in an agent's form, by the message that
  * drew it, on a store migrated from the release */
 static void
@@ -3200,6 +3274,7 @@ main (int   argc,
   ADD_TEST ("/agui/session-store/export/long-log", test_export_long_log);
   ADD_TEST ("/agui/session-store/processes/kill", test_kill);
   ADD_TEST ("/agui/session-store/processes/kill-streaming", test_kill_streaming);
+  ADD_TEST ("/agui/session-store/journal/whole-message", test_journal_whole_message);
   ADD_TEST ("/agui/session-store/storage/linear", test_storage_linear);
   ADD_TEST ("/agui/session-store/schema/migrate-release", test_migrate_release_store);
   ADD_TEST ("/agui/session-store/schema/migrate-v5", test_migrate_v5_store);

@@ -446,10 +446,8 @@ begin_exchange (GTask *task)
 
       _agui_turn_recorder_journal_begin (self->recorder, self->transcript, exchange->snapshot_id);
       for (guint i = 0; i < events->len; i++)
-        {
-          g_ptr_array_add (exchange->turn_events, agui_event_ref (g_ptr_array_index (events, i)));
-          _agui_turn_recorder_journal_add (self->recorder, g_ptr_array_index (events, i));
-        }
+        g_ptr_array_add (exchange->turn_events, agui_event_ref (g_ptr_array_index (events, i)));
+      _agui_turn_recorder_journal_add_all (self->recorder, events);
 
       /* Write-ahead: the person's message is in the store (and the
        * conversation listed) before the request leaves */

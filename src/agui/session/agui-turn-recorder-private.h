@@ -72,6 +72,8 @@ void              _agui_turn_recorder_journal_begin        (AguiTurnRecorder    
                                                             const char           *snapshot_id);
 void              _agui_turn_recorder_journal_add          (AguiTurnRecorder     *self,
                                                             AguiEvent            *event);
+void              _agui_turn_recorder_journal_add_all      (AguiTurnRecorder     *self,
+                                                            GPtrArray            *events);
 void              _agui_turn_recorder_journal_flush_async  (AguiTurnRecorder     *self,
                                                             GAsyncReadyCallback   callback,
                                                             gpointer              user_data);

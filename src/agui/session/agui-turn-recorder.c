@@ -755,35 +755,60 @@ _agui_turn_recorder_journal_begin (AguiTurnRecorder *self,
   self->journal_feed = journal_feed_new ();
 }
 
-/* The event is printed now, on the main thread that owns its JSON, and
- * a batch is queued on the worker unless one waits there already: it
- * is in the store as soon as the worker gets to it, however busy the
- * main loop is meanwhile. */
-void
-_agui_turn_recorder_journal_add (AguiTurnRecorder *self,
-                                 AguiEvent        *event)
+/* The events are printed now, on the main thread that owns their JSON,
+ * and a batch is queued on the worker unless one waits there already:
+ * they are in the store as soon as the worker gets to it, however busy
+ * the main loop is meanwhile. All of them reach the feed at once, so no
+ * batch holds a part of them: the worker, on its own thread, could take
+ * the first while the next were printed (a person's message without
+ * its text, written and announced alone; the rest a gap later). */
+static void
+journal_push (AguiTurnRecorder *self,
+              AguiEvent       **events,
+              guint             n_events)
 {
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  char *json;
+  g_autoptr(GPtrArray) printed = NULL;
   gboolean queue;
 
   if (self->journal_feed == NULL)
     return;
 
-  /* An event with no JSON form fails the turn's save, which says so */
-  node = agui_event_to_json (event);
-  if ((json = _agui_json_to_string (node, FALSE, &error)) == NULL)
+  printed = g_ptr_array_new_full (n_events, g_free);
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autoptr(JsonNode) node = agui_event_to_json (events[i]);
+      char *json;
+
+      /* An event with no JSON form fails the turn's save, which says so */
+      if ((json = _agui_json_to_string (node, FALSE, NULL)) != NULL)
+        g_ptr_array_add (printed, json);
+    }
+  if (printed->len == 0)
     return;
 
   g_mutex_lock (&self->journal_feed->lock);
-  g_ptr_array_add (self->journal_feed->json, json);
+  g_ptr_array_extend_and_steal (self->journal_feed->json, g_steal_pointer (&printed));
   queue = !self->journal_feed->queued;
   self->journal_feed->queued = TRUE;
   g_mutex_unlock (&self->journal_feed->lock);
 
   if (queue)
     journal_write (self, NULL);
+}
+
+void
+_agui_turn_recorder_journal_add (AguiTurnRecorder *self,
+                                 AguiEvent        *event)
+{
+  journal_push (self, &event, 1);
+}
+
+/* @events, in one batch: a person's message is written whole or not at all */
+void
+_agui_turn_recorder_journal_add_all (AguiTurnRecorder *self,
+                                     GPtrArray        *events)
+{
+  journal_push (self, (AguiEvent **) events->pdata, events->len);
 }
 
 /* Writes what waits now: @callback runs once it is in the store (or the
