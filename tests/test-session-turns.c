@@ -637,6 +637,12 @@ test_export_cut_turn (Fixture       *f,
   markdown = agui_session_store_export_markdown (f->store, "t", &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (markdown, "### User\n\nsecond\n\n### Assistant\n\nhalf\n\n*Failed*\n\n"));
+  /* Every branch: the cut turn is on the one the person is on */
+  g_free (markdown);
+  markdown = agui_session_store_export_branches_markdown (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "## Branch 1 of 1 (chosen)\n\n### User\n\none\n\n"));
+  g_assert_nonnull (strstr (markdown, "### User\n\nsecond\n\n### Assistant\n\nhalf\n\n*Failed*\n\n"));
 
   thread_id = agui_test_import_streamed (f->store, exported, &error);
   g_assert_no_error (error);
@@ -672,6 +678,7 @@ test_export_cut_question (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *shown = NULL;
   g_autofree char *rows = NULL;
+  g_autofree char *markdown = NULL;
   g_autofree char *thread_id = NULL;
   JsonArray *messages;
   const char *asked[] = {
@@ -697,6 +704,11 @@ test_export_cut_question (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (messages), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "content"), ==, "only this");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (exported), "events")), ==, 3);
+
+  /* No branch was saved yet: every branch is this one */
+  markdown = agui_session_store_export_branches_markdown (f->store, "t", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "### User\n\nonly this\n\n"));
 
   thread_id = agui_test_import_streamed (f->store, exported, &error);
   g_assert_no_error (error);

@@ -516,10 +516,12 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
                                              const char        *thread_id,
                                              GError           **error)
 {
-  g_autoptr(JsonObject) thread = NULL;
+  g_autoptr(JsonNode) exported = NULL;
   g_autoptr(JsonArray) branches = NULL;
   g_autoptr(GHashTable) tool_names = NULL;
   g_autofree char *what = NULL;
+  JsonObject *root;
+  JsonObject *thread;
   const char *title;
   guint n;
   GString *out;
@@ -529,18 +531,22 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
 
   what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
 
+  /* The export has what the chosen branch shows: its saved turns and,
+   * after them, a turn a crash cut short that only the journal holds */
   {
     G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
 
     if (!_agui_session_store_exec (self, "BEGIN", what, error))
       return NULL;
-    thread = _agui_session_store_get_thread_locked (self, thread_id, what, error);
-    branches = thread ? _agui_session_store_list_branches_locked (self, thread_id, what, error) : NULL;
+    exported = _agui_session_store_export_json_locked (self, thread_id, what, error);
+    branches = exported ? _agui_session_store_list_branches_locked (self, thread_id, what, error) : NULL;
     _agui_session_store_rollback (self);
     if (branches == NULL)
       return NULL;
   }
 
+  root = json_node_get_object (exported);
+  thread = json_object_get_object_member (root, "thread");
   title = json_object_get_string_member (thread, "title");
   tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   out = g_string_new (NULL);
@@ -548,14 +554,18 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
   if (!json_object_get_null_member (thread, "agent"))
     g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
 
+  /* A first turn cut short: no branch was saved yet */
   n = json_array_get_length (branches);
+  if (n == 0)
+    append_messages (out, json_object_get_array_member (root, "messages"), tool_names);
+
   for (guint i = 0; i < n; i++)
     {
       JsonObject *branch = json_array_get_object_element (branches, i);
+      gboolean chosen = json_object_get_boolean_member (branch, "chosen");
 
-      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n,
-                              json_object_get_boolean_member (branch, "chosen") ? " (chosen)" : "");
-      append_messages (out, json_object_get_array_member (branch, "messages"), tool_names);
+      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n, chosen ? " (chosen)" : "");
+      append_messages (out, json_object_get_array_member (chosen ? root : branch, "messages"), tool_names);
     }
 
   return g_string_free (out, FALSE);
