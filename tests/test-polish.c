@@ -258,17 +258,27 @@ test_window_buttons (Fixture       *f,
   g_assert_true (gtk_widget_is_ancestor (find_end_controls (f->window), tandem_test_child (f->window, "conversation_header")));
 }
 
+/* At @scale× text, once the window has refitted its sidebar to it:
+ * beside the conversation, or (@folded) folded away and then shown over
+ * it; either way its title whole. The refit comes after the relayout the
+ * text's size causes: the sidebar is looked at only once it is done. */
 static void
-check_sidebar_title (Fixture *f,
-                     double   scale)
+check_sidebar_title (Fixture  *f,
+                     double    scale,
+                     gboolean  folded)
 {
   GtkWidget *title = tandem_test_child (f->window, "sidebar_title");
   GtkWidget *sidebar = tandem_test_child (f->window, "sidebar");
+  AdwFlap *flap = ADW_FLAP (tandem_test_child (f->window, "flap"));
 
   g_object_set (gtk_settings_get_default (), "gtk-xft-dpi", (int) (96 * 1024 * scale), NULL);
-  adw_flap_set_reveal_flap (ADW_FLAP (tandem_test_child (f->window, "flap")), TRUE);
+  agui_test_wait_until (adw_flap_get_folded (flap) == folded, "the sidebar %s at %.1f× text, %d px wide",
+                        folded ? "folded away" : "is beside the conversation", scale,
+                        gtk_widget_get_width (GTK_WIDGET (f->window)));
+  adw_flap_set_reveal_flap (flap, TRUE);
   agui_test_wait_until (label_whole (title, sidebar) && inside_window (sidebar, f->window, 200),
                         "the sidebar's title is whole at %.1f× text", scale);
+  g_assert_true (adw_flap_get_folded (flap) == folded);
 }
 
 static void
@@ -277,18 +287,25 @@ test_sidebar_title (Fixture       *f,
 {
   GtkWidget *title = tandem_test_child (f->window, "sidebar_title");
 
-  g_test_summary ("The sidebar's title is never cut, in German or at 1.5× text, wide or at 360 px");
+  g_test_summary ("The sidebar's title is never cut, in German or at 1.5× text, beside the "
+                  "conversation or folded away over it at 360 px and where 1.5× text makes the window narrow");
 
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, _("Conversations"));
   if (german)
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, "Unterhaltungen");
 
-  check_sidebar_title (f, 1.0);
-  check_sidebar_title (f, 1.5);
+  check_sidebar_title (f, 1.0, FALSE);
+  /* 1000 px is under the window's 720 px breakpoint at 1.5× text */
+  check_sidebar_title (f, 1.5, TRUE);
+
+  check_sidebar_title (f, 1.0, FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1240, 760);
+  agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) >= 1200, "the window is 1240 px wide");
+  check_sidebar_title (f, 1.5, FALSE);
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 700);
   agui_test_wait_until (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 360, "the window is 360 px wide");
-  check_sidebar_title (f, 1.5);
+  check_sidebar_title (f, 1.5, TRUE);
 }
 
 /* The label drawn in @widget that reads @text, or NULL */
