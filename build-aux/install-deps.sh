@@ -14,6 +14,8 @@ packages=(
   gir1.2-json-1.0 gir1.2-soup-3.0 python3-gi
   gi-docgen
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
+  # A widget test that hangs prints its threads' stacks with it
+  gdb
 )
 
 missing=()

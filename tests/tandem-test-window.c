@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include <adwaita.h>
 
 #include "tandem-composer.h"
@@ -215,6 +216,39 @@ start_notification_daemon (void)
     }
 }
 
+/* A test that hangs is killed by meson with nothing said. Given
+ * TANDEM_TEST_WATCHDOG seconds (tests/meson.build sets it under meson's
+ * timeout), it prints where each of its threads is, with gdb when there
+ * is one, and aborts: the log of a hang on CI says where it hung. */
+static gpointer
+watchdog_thread (gpointer data)
+{
+  guint seconds = GPOINTER_TO_UINT (data);
+  g_autofree char *gdb = g_find_program_in_path ("gdb");
+  g_autofree char *pid = g_strdup_printf ("%d", (int) getpid ());
+  g_autofree char *stacks = NULL;
+
+  g_usleep (seconds * G_USEC_PER_SEC);
+  g_printerr ("The test still runs after %u s; where its threads are:\n", seconds);
+
+  if (gdb != NULL)
+    {
+      const char *argv[] = { gdb, "-nx", "-batch", "-p", pid, "-ex", "thread apply all bt", NULL };
+
+      /* Where ptrace is only for a parent (Yama), the child gdb may too */
+      prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &stacks, NULL, NULL, NULL);
+      g_printerr ("%s\n", stacks != NULL ? stacks : "(gdb said nothing)");
+    }
+  else
+    {
+      g_printerr ("(no gdb to ask)\n");
+    }
+
+  abort ();
+  return NULL;
+}
+
 /* GTK and libadwaita for a widget test, where a warning is a bug:
  * gtk_test_init() leaves GTK's own warnings non-fatal.
  *
@@ -252,6 +286,14 @@ tandem_test_init (int    *argc,
   adw_init ();
 
   start_notification_daemon ();
+
+  if (g_getenv ("TANDEM_TEST_WATCHDOG") != NULL)
+    {
+      guint64 seconds = g_ascii_strtoull (g_getenv ("TANDEM_TEST_WATCHDOG"), NULL, 10);
+
+      if (seconds > 0)
+        g_thread_unref (g_thread_new ("watchdog", watchdog_thread, GUINT_TO_POINTER ((guint) seconds)));
+    }
 }
 
 /* The notifications that reached the mock daemon since the last call,
