@@ -74,6 +74,8 @@ struct _TandemConversationSearch
   guint        current_block;  /* of the match stepped to, or G_MAXUINT */
   guint        current_nth;    /* which match in that block */
   guint        count_id;
+  TandemBlock *last_block;    /* watched: it grows as an answer streams */
+  gulong       last_block_changed_id;
   guint        step_pending : 1;  /* a new query: step to its first match when found */
   guint        highlight_id;
   guint        highlight_frames;
@@ -478,6 +480,8 @@ show_current (TandemConversationSearch *self)
 }
 
 /* Every block to be counted again, from the first */
+static void watch_last_block (TandemConversationSearch *self);
+
 static void
 uncount_all (TandemConversationSearch *self)
 {
@@ -496,6 +500,7 @@ uncount_all (TandemConversationSearch *self)
   self->n_matches = 0;
   self->n_uncounted = n;
   self->first_uncounted = 0;
+  watch_last_block (self);
 }
 
 static void
@@ -698,11 +703,46 @@ on_blocks_items_changed_cb (TandemConversationSearch *self,
     uncount (self, position - 1);
   if (n > 0)
     uncount (self, n - 1);
+  watch_last_block (self);
 
   /* A stream changes blocks many times a second: count (and highlight)
    * at most 5 times */
   if (self->count_id == 0)
     self->count_id = g_timeout_add (200, count_cb, self);
+}
+
+/* Text appended to the conversation's last block changes the block, not
+ * the list: an answer counted as it began is counted again as it grows,
+ * at most 5 times a second as above */
+static void
+on_last_block_changed_cb (TandemConversationSearch *self)
+{
+  if (self->counts->len == 0)
+    return;
+
+  uncount (self, self->counts->len - 1);
+  if (self->count_id == 0)
+    self->count_id = g_timeout_add (200, count_cb, self);
+}
+
+/* Follows the block at the end of what is counted (none when nothing is) */
+static void
+watch_last_block (TandemConversationSearch *self)
+{
+  g_autoptr(TandemBlock) last = NULL;
+
+  if (self->counts->len > 0 && self->blocks != NULL)
+    last = g_list_model_get_item (self->blocks, self->counts->len - 1);
+  if (last == self->last_block)
+    return;
+
+  if (self->last_block != NULL)
+    g_clear_signal_handler (&self->last_block_changed_id, self->last_block);
+  g_set_object (&self->last_block, last);
+  if (self->last_block != NULL)
+    self->last_block_changed_id = g_signal_connect_object (self->last_block, "changed",
+                                                           G_CALLBACK (on_last_block_changed_cb),
+                                                           self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -792,6 +832,8 @@ tandem_conversation_search_dispose (GObject *object)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->highlight_id);
   self->highlight_id = 0;
   tandem_conversation_search_set_blocks (self, NULL);
+  g_array_set_size (self->counts, 0);
+  watch_last_block (self);
   tandem_conversation_search_set_view (self, NULL);
   g_clear_pointer (&self->search_bar, gtk_widget_unparent);
 
@@ -1005,6 +1047,7 @@ tandem_conversation_search_set_blocks (TandemConversationSearch *self,
     {
       g_array_set_size (self->counts, 0);
       self->n_matches = self->n_uncounted = self->first_uncounted = 0;
+      watch_last_block (self);
     }
 }
 

@@ -440,6 +440,57 @@ test_find_in_slices (Fixture       *f,
   g_assert_false (tandem_conversation_search_get_counting (search));
 }
 
+/* An answer that grows after it was counted is counted again: text
+ * appended to the last block changes the block, not the list */
+static void
+test_find_while_growing (Fixture       *f,
+                         gconstpointer  data)
+{
+  TandemConversationSearch *search = TANDEM_CONVERSATION_SEARCH (tandem_test_child (f->window, "conversation_search"));
+  AguiTranscript *transcript = agui_agent_session_get_transcript (f->session);
+  g_autoptr(JsonArray) messages = long_conversation (4);
+  g_autoptr(GError) error = NULL;
+  AguiTestResponse *response;
+
+  g_test_summary ("Find counts an answer again as it grows, however long after it was first counted "
+                  "the rest of its text comes");
+
+  g_assert_true (agui_transcript_load_messages (transcript, messages, &error));
+  g_assert_no_error (error);
+  f->word = "needle";
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.find", NULL));
+  tandem_conversation_search_set_query (search, "Needle");
+  agui_test_wait_until (!tandem_conversation_search_get_counting (search), "the conversation was counted");
+  g_assert_cmpuint (tandem_conversation_search_get_n_matches (search), ==, 4);
+
+  /* The rest of the answer well after the count (at most 200 ms after a
+   * change) has looked at its start */
+  response = agui_test_response_new_events (
+    "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}",
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a1\",\"role\":\"assistant\"}",
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"A needle, \"}",
+    NULL);
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\"and another needle.\"}");
+  agui_test_response_append_stall (response, 1000);
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"a1\",\"delta\":\" A third needle\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"a1\"}");
+  agui_test_response_append_event_json (response, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  agui_test_server_push_response (f->server, response);
+  tandem_window_send (f->window, "Any needles?");
+
+  agui_test_wait_until (tandem_conversation_search_get_n_matches (search) >= 6,
+                        "the answer's first words were counted (%u matches)",
+                        tandem_conversation_search_get_n_matches (search));
+  agui_test_wait_until (tandem_conversation_search_get_n_matches (search) >= 7,
+                        "the words that came a second later were counted (%u matches)",
+                        tandem_conversation_search_get_n_matches (search));
+  agui_test_wait_until (!agui_agent_session_get_busy (f->session), "the answer ended");
+  agui_test_wait_until (!tandem_conversation_search_get_counting (search) &&
+                        tandem_conversation_search_get_n_matches (search) == 8,
+                        "the whole answer was counted (%u matches)", tandem_conversation_search_get_n_matches (search));
+}
+
 static void
 test_sidebar_no_results (Fixture       *f,
                          gconstpointer  data)
@@ -486,6 +537,8 @@ main (int   argc,
   g_test_add ("/tandem/conversation-search/find", Fixture, NULL, fixture_set_up, test_find, fixture_tear_down);
   g_test_add ("/tandem/conversation-search/every-kind", Fixture, NULL, fixture_set_up, test_find_every_kind, fixture_tear_down);
   g_test_add ("/tandem/conversation-search/in-slices", Fixture, NULL, fixture_set_up, test_find_in_slices, fixture_tear_down);
+  g_test_add ("/tandem/conversation-search/while-growing", Fixture, NULL, fixture_set_up, test_find_while_growing,
+              fixture_tear_down);
   g_test_add ("/tandem/conversation-search/sidebar-no-results", Fixture, NULL, fixture_set_up,
               test_sidebar_no_results, fixture_tear_down);
 
