@@ -678,7 +678,9 @@ test_saved_settings_reach_open_conversation (Fixture       *f,
   g_assert_cmpint (request->state, ==, AGUI_TEST_EXCHANGE_COMPLETE);
   g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer 0ld-t0ken");
   g_assert_cmpint (agui_run_state_get_status (agui_agent_session_get_run_state (session)), ==, AGUI_RUN_FINISHED);
-  g_assert_nonnull (tandem_test_find_label (f->window, "Answered on the old settings"));
+  /* Its row is made as the view lays out, after the run ended */
+  agui_test_wait_until (tandem_test_find_label (f->window, "Answered on the old settings") != NULL,
+                        "the answer on the old settings is shown");
 
   /* The same conversation, still open, sends its next message with what was saved */
   g_assert_true (tandem_window_get_session (f->window) == session);
@@ -693,7 +695,8 @@ test_saved_settings_reach_open_conversation (Fixture       *f,
   request = agui_test_server_get_request (moved, 0);
   g_assert_cmpstr (soup_message_headers_get_one (request->headers, "Authorization"), ==, "Bearer n3w-t0ken");
   g_assert_cmpstr (soup_message_headers_get_one (request->headers, "X-Tenant"), ==, "blue");
-  g_assert_nonnull (tandem_test_find_label (f->window, "Answered on the new settings"));
+  agui_test_wait_until (tandem_test_find_label (f->window, "Answered on the new settings") != NULL,
+                        "the answer on the new settings is shown");
 
   g_clear_pointer (&lookup.token, secret_password_free);
   remove_agent (agent);
