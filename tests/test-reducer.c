@@ -17,6 +17,7 @@
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
 #include "agui-transcript-private.h"
+#include "agui-util-private.h"
 #include "agui-test-util.h"
 
 static void
@@ -888,6 +889,36 @@ test_pipeline_log (void)
     }
 }
 
+/* Two threads make and let go of the same id, as a restore on its
+ * worker interns the ids of a transcript the main thread lets go */
+static gpointer
+intern_and_release (gpointer data)
+{
+  for (guint i = 0; i < 200000; i++)
+    {
+      char *id = _agui_id_new ("m426");
+
+      g_assert_cmpstr (id, ==, "m426");
+      _agui_id_release (id);
+    }
+
+  return NULL;
+}
+
+static void
+test_id_intern_race (void)
+{
+  GThread *threads[4];
+
+  g_test_summary ("An id released to nothing on one thread while another makes it again is never "
+                  "handed out freed (GLib 2.74's interned strings race there on their own)");
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("ids", intern_and_release, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -912,6 +943,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
 
   g_test_add_func ("/agui/reducer/pipeline-log", test_pipeline_log);
+  g_test_add_func ("/agui/reducer/id-intern-race", test_id_intern_race);
 
   return g_test_run ();
 }

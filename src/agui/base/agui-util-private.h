@@ -32,13 +32,11 @@ _agui_set_str (char       **str_pointer,
 /* Message and tool call ids are held by several owners at once (the
  * record, its parts, the indexes, the verifier), and a tool's name by
  * every call to it: one interned GRefString each instead of a copy
- * apiece, released with g_ref_string_release(). A long run of tool calls
- * held eight copies of every call's id and one of the name per call. */
-static inline char *
-_agui_id_new (const char *id)
-{
-  return id != NULL ? g_ref_string_new_intern (id) : NULL;
-}
+ * apiece. A long run of tool calls held eight copies of every call's id
+ * and one of the name per call. Made and released only through these
+ * two (see agui-id.c for why). */
+char *_agui_id_new     (const char *id);
+void  _agui_id_release (char       *id);
 
 /* _agui_set_str() for a string from _agui_id_new() */
 static inline gboolean
@@ -52,7 +50,7 @@ _agui_set_id (char       **id_pointer,
     return FALSE;
 
   shared = _agui_id_new (new_id);
-  g_clear_pointer (id_pointer, g_ref_string_release);
+  g_clear_pointer (id_pointer, _agui_id_release);
   *id_pointer = shared;
 
   return TRUE;

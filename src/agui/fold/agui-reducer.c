@@ -139,7 +139,7 @@ static void
 _agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
-  self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
+  self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_id_release);
   self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_results = g_hash_table_new (g_str_hash, g_str_equal);
   self->run_early_results = g_ptr_array_new_with_free_func (g_free);

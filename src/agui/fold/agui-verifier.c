@@ -1187,13 +1187,13 @@ _agui_verifier_init (AguiVerifier *self)
 
   /* keyed by ids from _agui_id_new(), which the transcript shares */
   self->message_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                (GDestroyNotify) g_ref_string_release, g_free);
+                                                (GDestroyNotify) _agui_id_release, g_free);
   self->tool_call_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                  (GDestroyNotify) g_ref_string_release, g_free);
+                                                  (GDestroyNotify) _agui_id_release, g_free);
   self->activity_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                 (GDestroyNotify) g_ref_string_release, g_free);
+                                                 (GDestroyNotify) _agui_id_release, g_free);
   self->reasoning_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                  (GDestroyNotify) g_ref_string_release, g_free);
+                                                  (GDestroyNotify) _agui_id_release, g_free);
 }
 
 /**

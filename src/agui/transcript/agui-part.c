@@ -51,7 +51,7 @@ agui_part_finalize (GObject *object)
 {
   AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
 
-  g_clear_pointer (&priv->message_id, g_ref_string_release);
+  g_clear_pointer (&priv->message_id, _agui_id_release);
   g_clear_pointer (&priv->notes, json_array_unref);
 
   G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);

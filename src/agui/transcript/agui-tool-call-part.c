@@ -130,8 +130,8 @@ agui_tool_call_part_finalize (GObject *object)
 {
   AguiToolCallPart *self = AGUI_TOOL_CALL_PART (object);
 
-  g_clear_pointer (&self->tool_call_id, g_ref_string_release);
-  g_clear_pointer (&self->tool_name, g_ref_string_release);
+  g_clear_pointer (&self->tool_call_id, _agui_id_release);
+  g_clear_pointer (&self->tool_name, _agui_id_release);
   g_clear_pointer (&self->arguments, g_free);
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);

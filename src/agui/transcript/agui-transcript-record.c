@@ -39,14 +39,14 @@ _agui_record_free (AguiRecord *record)
   if (record == NULL)
     return;
 
-  g_clear_pointer (&record->id, g_ref_string_release);
+  g_clear_pointer (&record->id, _agui_id_release);
   g_free (record->name);
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, json_object_unref);
   _agui_json_value_clear (&record->content);
   g_clear_pointer (&record->notes, json_array_unref);
-  g_clear_pointer (&record->tool_call_id, g_ref_string_release);
+  g_clear_pointer (&record->tool_call_id, _agui_id_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
   g_slice_free (AguiRecord, record);
