@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui-event-compat-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 
 /* Temporary: the compat translation moves from the JsonObject to the
@@ -35,6 +36,7 @@ typedef struct
 {
   AguiThinkingIds old_ids;
   AguiThinkingIds new_ids;
+  AguiThinkingIds tree_ids;
   guint32 seed;
 } Streams;
 
@@ -161,6 +163,7 @@ run_case (Streams    *streams,
   g_autofree char *new_dump = NULL;
   const char *old_name;
   const char *new_name;
+  guint32 seed;
 
   json_node_init_object (input_node, input);
   before = dump_object (input);
@@ -175,7 +178,7 @@ run_case (Streams    *streams,
   new_name = _agui_event_translate_thinking (&streams->new_ids, json_node_get_object (new_node), name, new_warnings);
   _agui_event_translate_compat (new_name ? new_name : name, json_node_get_object (new_node), new_warnings);
 
-  streams->seed++;
+  seed = streams->seed++;
   n_cases++;
 
   old_dump = dump_object (json_node_get_object (old_node));
@@ -193,6 +196,47 @@ run_case (Streams    *streams,
     g_error ("%s on %s:\n old %s\n new %s", name, before, old_dump, new_dump);
   g_assert_cmpstr (streams->old_ids.span_id, ==, streams->new_ids.span_id);
   g_assert_cmpstr (streams->old_ids.message_id, ==, streams->new_ids.message_id);
+
+  /* The tree, straight: what the parser will call once it reads events
+   * into the tree. */
+  g_random_set_seed (seed);
+  {
+    g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+    g_autoptr(GPtrArray) tree_warnings = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(JsonNode) tree_node = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *tree_dump = NULL;
+    g_autofree char *tree_printed = NULL;
+    g_autofree char *old_printed = NULL;
+    const char *tree_name;
+
+    g_autoptr(GError) tree_error = NULL;
+    const char *tree_type;
+
+    _agui_json_value_set_node (&tree, input_node);
+    /* The parser may pass the event's own "type" string, which a removal
+     * before it moves. */
+    tree_type = _agui_json_doc_get_string (&tree, "type");
+    if (g_strcmp0 (tree_type, name) == 0)
+      name = tree_type;
+    tree_name = _agui_event_translate_thinking_tree (&streams->tree_ids, tree.u.object, name, tree_warnings);
+    _agui_event_translate_compat_tree (tree_name ? tree_name : name, tree.u.object, tree_warnings);
+
+    g_assert_cmpstr (old_name, ==, tree_name);
+    assert_same_warnings (old_warnings, tree_warnings, "tree");
+    tree_node = _agui_json_value_to_node (&tree);
+    tree_dump = dump_object (json_node_get_object (tree_node));
+    if (strcmp (old_dump, tree_dump) != 0)
+      g_error ("tree: %s on %s:\n old %s\n new %s", name, before, old_dump, tree_dump);
+
+    /* And printed as the parser prints events. */
+    old_printed = _agui_json_to_string (old_node, FALSE, &error);
+    tree_printed = _agui_json_value_to_string (&tree, FALSE, &tree_error);
+    g_assert_cmpstr (old_printed, ==, tree_printed);
+    g_assert_cmpstr (error ? error->message : NULL, ==, tree_error ? tree_error->message : NULL);
+    g_assert_cmpstr (streams->old_ids.span_id, ==, streams->tree_ids.span_id);
+    g_assert_cmpstr (streams->old_ids.message_id, ==, streams->tree_ids.message_id);
+  }
 
   /* The input itself is left alone. */
   {
@@ -239,6 +283,7 @@ streams_clear (Streams *streams)
 {
   _agui_thinking_ids_clear (&streams->old_ids);
   _agui_thinking_ids_clear (&streams->new_ids);
+  _agui_thinking_ids_clear (&streams->tree_ids);
 }
 
 static void
@@ -489,6 +534,44 @@ test_seeded_uuids (void)
   g_assert_cmpstr (a, ==, b);
 }
 
+/* What json_node_equal () (json-glib 1.6), which the old duplicate check
+ * used, and _agui_json_value_equal (), which the new one uses, make of
+ * numbers. */
+static void
+test_equality_of_numbers (void)
+{
+  static const struct {
+    const char *a, *b;
+    gboolean json_glib, tree;
+  } cases[] = {
+    { "1", "1.0", TRUE, TRUE },
+    { "1.0", "1", TRUE, TRUE },
+    { "9007199254740993", "9007199254740992.0", TRUE, FALSE },
+    { "9007199254740993", "9007199254740992", FALSE, FALSE },
+    { "{\"a\":1,\"b\":\"x\"}", "{\"b\":\"x\",\"a\":1.0}", TRUE, TRUE },
+    { "[1,2]", "[2,1]", FALSE, FALSE },
+    { "\"1\"", "1", FALSE, FALSE },
+    { "null", "{}", FALSE, FALSE },
+  };
+
+  g_test_summary ("json_node_equal () and the tree's equality on numbers");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) a = json_from_string (cases[i].a, NULL);
+      g_autoptr(JsonNode) b = json_from_string (cases[i].b, NULL);
+      g_auto(AguiJsonValue) tree_a = AGUI_JSON_VALUE_INIT;
+      g_auto(AguiJsonValue) tree_b = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_node (&tree_a, a);
+      _agui_json_value_set_node (&tree_b, b);
+      g_test_message ("%s vs %s: json_node_equal %d, _agui_json_value_equal %d", cases[i].a, cases[i].b,
+                      json_node_equal (a, b), _agui_json_value_equal (&tree_a, &tree_b));
+      g_assert_cmpint (json_node_equal (a, b), ==, cases[i].json_glib);
+      g_assert_cmpint (_agui_json_value_equal (&tree_a, &tree_b), ==, cases[i].tree);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -496,6 +579,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/compat/differential/seeded-uuids", test_seeded_uuids);
+  g_test_add_func ("/compat/differential/equality-of-numbers", test_equality_of_numbers);
   g_test_add_func ("/compat/differential/hand-written", test_hand_written);
   g_test_add_func ("/compat/differential/corpora", test_corpora);
 

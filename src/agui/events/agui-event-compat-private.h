@@ -8,6 +8,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "agui-json-doc-private.h"
+
 G_BEGIN_DECLS
 
 /* The ids minted for a stream's THINKING_* events, which carry none: the
@@ -18,20 +20,34 @@ typedef struct
   char *message_id;
 } AguiThinkingIds;
 
-void        _agui_thinking_ids_clear       (AguiThinkingIds *ids);
+void        _agui_thinking_ids_clear            (AguiThinkingIds   *ids);
 
 /* If @name is a deprecated THINKING_* type, rewrites @object as the
- * REASONING_* event it stands for (its "type" included) and returns the new
- * type's name; else %NULL, @object untouched. */
-const char *_agui_event_translate_thinking (AguiThinkingIds *ids,
-                                            JsonObject      *object,
-                                            const char      *name,
-                                            GPtrArray       *warnings);
+ * REASONING_* event it stands for (its "type" rewritten in its place) and
+ * returns the new type's name, a static string; else %NULL, @object
+ * untouched. @name may be @object's own "type" string. */
+const char *_agui_event_translate_thinking_tree (AguiThinkingIds   *ids,
+                                                 AguiJsonDocObject *object,
+                                                 const char        *name,
+                                                 GPtrArray         *warnings);
 
 /* Removes the nulls that pre-1.0 producers wrote for absent members and
- * upgrades pre-1.0 binary content parts, in an event of type @name. */
-void        _agui_event_translate_compat   (const char      *name,
-                                            JsonObject      *object,
-                                            GPtrArray       *warnings);
+ * upgrades pre-1.0 binary content parts, in an event of type @name (which
+ * may be @object's own "type" string). A removed member may leave a hole
+ * in a large object (see _agui_json_object_compact ()). */
+void        _agui_event_translate_compat_tree   (const char        *name,
+                                                 AguiJsonDocObject *object,
+                                                 GPtrArray         *warnings);
+
+/* The same on a json-glib object, in place, members in the same order and
+ * numbers of the same kinds: for the parser until it reads events into
+ * the tree. */
+const char *_agui_event_translate_thinking      (AguiThinkingIds   *ids,
+                                                 JsonObject        *object,
+                                                 const char        *name,
+                                                 GPtrArray         *warnings);
+void        _agui_event_translate_compat        (const char        *name,
+                                                 JsonObject        *object,
+                                                 GPtrArray         *warnings);
 
 G_END_DECLS

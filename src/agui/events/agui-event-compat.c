@@ -7,12 +7,17 @@
 #include "config.h"
 
 #include "agui-event-compat-private.h"
-#include "agui-json-private.h"
+#include "agui-json-doc-access-private.h"
 
 /* Compatibility translations (protocol digest section 8): the second stage
- * of the event parser, on the JsonObject of an event that is not flat.
+ * of the event parser, on the compact tree of an event that is not flat.
  * Each translation appends what it did to @warnings; the parser emits
- * them, in order, before it goes on. */
+ * them, in order, before it goes on. Every change is reported: an event
+ * that gained no warning is untouched.
+ *
+ * The translations edit the tree as json-glib's setters would: a member
+ * set again keeps its place, a new one goes last, a removed one leaves
+ * the order of the rest alone. */
 
 static void warn (GPtrArray  *warnings,
                   const char *format,
@@ -37,75 +42,149 @@ _agui_thinking_ids_clear (AguiThinkingIds *ids)
   g_clear_pointer (&ids->message_id, g_free);
 }
 
-static void
-remove_null_member (GPtrArray       *warnings,
-                    JsonObject      *object,
-                    const char      *name,
-                    const char      *where)
-{
-  JsonNode *node = json_object_get_member (object, name);
+/* Agent data is mistyped at will: each getter is %NULL for a member that
+ * is absent or of another kind. */
 
-  if (node == NULL || !JSON_NODE_HOLDS_NULL (node))
+static AguiJsonValue *
+get_member (AguiJsonDocObject *object,
+            const char        *name)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
+}
+
+static const char *
+get_string (AguiJsonDocObject *object,
+            const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && _agui_json_value_is_string (member) ? _agui_json_value_get_string (member) : NULL;
+}
+
+static AguiJsonDocObject *
+get_object (AguiJsonDocObject *object,
+            const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_OBJECT ? member->u.object : NULL;
+}
+
+static AguiJsonDocArray *
+get_array (AguiJsonDocObject *object,
+           const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
+}
+
+/* Compacting renumbers the slots (and moves short strings held inside
+ * them): nothing here keeps a slot or a member's value across a removal.
+ * A large object may keep its hole; readers of the tree skip holes. */
+static void
+remove_slot (AguiJsonDocObject *object,
+             int                slot)
+{
+  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+
+  _agui_json_object_remove_slot (object, (guint) slot, &removed);
+  _agui_json_object_compact (object);
+}
+
+static void
+remove_null_member (GPtrArray         *warnings,
+                    AguiJsonDocObject *object,
+                    const char        *name,
+                    const char        *where)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  if (slot < 0 || _agui_json_object_slot_value (object, slot)->kind != AGUI_JSON_DOC_NULL)
     return;
 
   warn (warnings, "Converting deprecated %s.%s: null to an absent field", where, name);
-  json_object_remove_member (object, name);
+  remove_slot (object, slot);
+}
+
+/* The names this file knows, so that @name may be the event's own "type"
+ * string: once matched, the literal is used, which no edit of the tree
+ * moves. */
+static const char *
+known_name (const char        *name,
+            const char *const *known)
+{
+  for (guint i = 0; known[i] != NULL; i++)
+    {
+      if (g_str_equal (name, known[i]))
+        return known[i];
+    }
+
+  return NULL;
 }
 
 const char *
-_agui_event_translate_thinking (AguiThinkingIds *ids,
-                                JsonObject      *object,
-                                const char      *name,
-                                GPtrArray       *warnings)
+_agui_event_translate_thinking_tree (AguiThinkingIds   *ids,
+                                     AguiJsonDocObject *object,
+                                     const char        *name,
+                                     GPtrArray         *warnings)
 {
+  static const char *const deprecated[] = {
+    "THINKING_START", "THINKING_TEXT_MESSAGE_START", "THINKING_TEXT_MESSAGE_CONTENT",
+    "THINKING_TEXT_MESSAGE_END", "THINKING_END", NULL
+  };
   const char *translated;
   const char *id;
 
-  if (g_str_equal (name, "THINKING_START"))
+  name = known_name (name, deprecated);
+  if (name == NULL)
+    return NULL;
+
+  if (name == deprecated[0])
     {
-      JsonNode *title = json_object_get_member (object, "title");
+      int slot = _agui_json_object_find (object, "title");
 
       g_free (ids->span_id);
       ids->span_id = g_uuid_string_random ();
       id = ids->span_id;
       translated = "REASONING_START";
 
-      if (title != NULL)
+      if (slot >= 0)
         {
-          if (json_node_get_value_type (title) == G_TYPE_STRING)
+          AguiJsonValue *title = _agui_json_object_slot_value (object, slot);
+
+          if (_agui_json_value_is_string (title))
             warn (warnings, "Dropping THINKING_START.title \"%s\": REASONING_START has no title field",
-                          json_node_get_string (title));
+                  _agui_json_value_get_string (title));
           else
             warn (warnings, "Dropping THINKING_START.title: REASONING_START has no title field");
-          json_object_remove_member (object, "title");
+          remove_slot (object, slot);
         }
     }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_START"))
+  else if (name == deprecated[1])
     {
       g_free (ids->message_id);
       ids->message_id = g_uuid_string_random ();
       id = ids->message_id;
       translated = "REASONING_MESSAGE_START";
-      json_object_set_string_member (object, "role", "reasoning");
+      _agui_json_doc_set_string (object, "role", "reasoning");
     }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_CONTENT"))
+  else if (name == deprecated[2])
     {
       id = ids->message_id;
       translated = "REASONING_MESSAGE_CONTENT";
     }
-  else if (g_str_equal (name, "THINKING_TEXT_MESSAGE_END"))
+  else if (name == deprecated[3])
     {
       id = ids->message_id;
       translated = "REASONING_MESSAGE_END";
     }
-  else if (g_str_equal (name, "THINKING_END"))
+  else
     {
       id = ids->span_id;
       translated = "REASONING_END";
-    }
-  else
-    {
-      return NULL;
     }
 
   warn (warnings, "Converting deprecated %s to %s", name, translated);
@@ -114,13 +193,13 @@ _agui_event_translate_thinking (AguiThinkingIds *ids,
    * verifier then rejects: that is the reference's behaviour too. */
   if (id != NULL)
     {
-      json_object_set_string_member (object, "messageId", id);
+      _agui_json_doc_set_string (object, "messageId", id);
     }
   else
     {
       g_autofree char *fresh = g_uuid_string_random ();
 
-      json_object_set_string_member (object, "messageId", fresh);
+      _agui_json_doc_set_string (object, "messageId", fresh);
     }
 
   if (g_str_equal (translated, "REASONING_MESSAGE_END"))
@@ -128,7 +207,7 @@ _agui_event_translate_thinking (AguiThinkingIds *ids,
   else if (g_str_equal (translated, "REASONING_END"))
     g_clear_pointer (&ids->span_id, g_free);
 
-  json_object_set_string_member (object, "type", translated);
+  _agui_json_doc_set_string (object, "type", translated);
 
   return translated;
 }
@@ -148,57 +227,52 @@ media_kind_for_mime_type (const char *mime_type)
   return "document";
 }
 
-/* Returns the modern part for a pre-1.0 binary part, or %NULL if it cannot
- * be converted (only an id: enforcement then drops it as unknown). */
-static JsonNode *
-upgrade_binary_part (JsonObject *part)
+/* Makes in @upgraded (null before) the modern part for a pre-1.0 binary
+ * part and returns its kind, or returns %NULL if it cannot be converted
+ * (only an id: enforcement then drops it as unknown). */
+static const char *
+upgrade_binary_part (AguiJsonDocObject *part,
+                     AguiJsonValue     *upgraded)
 {
-  const char *mime_type = _agui_json_object_get_string (part, "mimeType");
-  const char *filename = _agui_json_object_get_string (part, "filename");
+  const char *mime_type = get_string (part, "mimeType");
+  const char *filename = get_string (part, "filename");
+  const char *kind = media_kind_for_mime_type (mime_type);
   const char *value;
   const char *source_type;
-  JsonObject *source;
-  JsonObject *upgraded;
-  JsonNode *node;
+  AguiJsonDocObject *object;
+  AguiJsonDocObject *source;
 
-  if ((value = _agui_json_object_get_string (part, "data")) != NULL)
+  if ((value = get_string (part, "data")) != NULL)
     source_type = "data";
-  else if ((value = _agui_json_object_get_string (part, "url")) != NULL)
+  else if ((value = get_string (part, "url")) != NULL)
     source_type = "url";
   else
     return NULL;
 
-  source = json_object_new ();
-  json_object_set_string_member (source, "type", source_type);
-  json_object_set_string_member (source, "value", value);
-  if (mime_type != NULL)
-    json_object_set_string_member (source, "mimeType", mime_type);
+  object = _agui_json_value_set_object (upgraded, 3);
+  _agui_json_doc_set_string (object, "type", kind);
 
-  upgraded = json_object_new ();
-  json_object_set_string_member (upgraded, "type", media_kind_for_mime_type (mime_type));
-  json_object_set_object_member (upgraded, "source", source);
+  source = _agui_json_doc_set_object (object, "source");
+  _agui_json_doc_set_string (source, "type", source_type);
+  _agui_json_doc_set_string (source, "value", value);
+  if (mime_type != NULL)
+    _agui_json_doc_set_string (source, "mimeType", mime_type);
 
   if (filename != NULL)
-    {
-      JsonObject *metadata = json_object_new ();
+    _agui_json_doc_set_string (_agui_json_doc_set_object (object, "metadata"), "filename", filename);
 
-      json_object_set_string_member (metadata, "filename", filename);
-      json_object_set_object_member (upgraded, "metadata", metadata);
-    }
-
-  node = json_node_new (JSON_NODE_OBJECT);
-  json_node_take_object (node, upgraded);
-
-  return node;
+  return kind;
 }
 
+/* Equality as JSON Patch's `test` has it (members in any order). A part
+ * holds no number here, so how 1 and 1.0 compare does not arise. */
 static gboolean
-array_holds_equal (JsonArray *array,
-                   JsonNode  *node)
+array_holds_equal (AguiJsonDocArray    *array,
+                   const AguiJsonValue *value)
 {
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  for (guint i = 0; i < _agui_json_array_get_length (array); i++)
     {
-      if (json_node_equal (json_array_get_element (array, i), node))
+      if (_agui_json_value_equal (_agui_json_array_get (array, i), value))
         return TRUE;
     }
 
@@ -206,37 +280,37 @@ array_holds_equal (JsonArray *array,
 }
 
 static void
-upgrade_message_content (GPtrArray       *warnings,
-                         JsonObject      *message,
-                         const char      *where)
+upgrade_message_content (GPtrArray         *warnings,
+                         AguiJsonDocObject *message,
+                         const char        *where)
 {
-  g_autoptr(JsonArray) upgraded = NULL;
-  JsonNode *content_node;
-  JsonArray *content;
-  gboolean changed = FALSE;
+  AguiJsonDocArray *content = get_array (message, "content");
+  /* Per part, once a binary one is met: null to keep it, an object to
+   * put in its place, a hole to drop it. */
+  g_autofree AguiJsonValue *outcomes = NULL;
+  guint length;
 
-  content_node = json_object_get_member (message, "content");
-  if (content_node == NULL || !JSON_NODE_HOLDS_ARRAY (content_node))
+  if (content == NULL)
     return;
 
-  content = json_node_get_array (content_node);
-  upgraded = json_array_new ();
+  length = _agui_json_array_get_length (content);
 
-  for (guint i = 0; i < json_array_get_length (content); i++)
+  /* A binary part is compared with the parts as they stand, the binary
+   * ones not yet upgraded and the null metadata of the earlier ones
+   * already gone: the outcomes wait until every part has been seen. */
+  for (guint i = 0; i < length; i++)
     {
-      JsonNode *part_node = json_array_get_element (content, i);
-      g_autoptr(JsonNode) replacement = NULL;
-      JsonObject *part;
+      AguiJsonValue *part_value = _agui_json_array_get (content, i);
+      AguiJsonValue replacement = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *part;
       const char *type;
+      const char *kind;
 
-      if (!JSON_NODE_HOLDS_OBJECT (part_node))
-        {
-          json_array_add_element (upgraded, json_node_ref (part_node));
-          continue;
-        }
+      if (part_value->kind != AGUI_JSON_DOC_OBJECT)
+        continue;
 
-      part = json_node_get_object (part_node);
-      type = _agui_json_object_get_string (part, "type");
+      part = part_value->u.object;
+      type = get_string (part, "type");
 
       if (g_strcmp0 (type, "binary") != 0)
         {
@@ -244,86 +318,199 @@ upgrade_message_content (GPtrArray       *warnings,
            * "any" and keeps its null. */
           if (g_strcmp0 (type, "text") != 0)
             remove_null_member (warnings, part, "metadata", where);
-          json_array_add_element (upgraded, json_node_ref (part_node));
           continue;
         }
 
-      replacement = upgrade_binary_part (part);
-      changed = TRUE;
+      if (outcomes == NULL)
+        outcomes = g_new0 (AguiJsonValue, length);
 
-      if (replacement == NULL)
+      kind = upgrade_binary_part (part, &replacement);
+
+      if (kind == NULL)
         {
           warn (warnings, "Cannot convert a deprecated binary content part in %s: it carries neither data nor url", where);
-          json_array_add_element (upgraded, json_node_ref (part_node));
         }
-      else if (array_holds_equal (content, replacement))
+      else if (array_holds_equal (content, &replacement))
         {
           warn (warnings, "Dropping a deprecated binary content part in %s: the message already holds the same part", where);
+          _agui_json_value_clear (&replacement);
+          outcomes[i].kind = AGUI_JSON_DOC_HOLE;
         }
       else
         {
-          warn (warnings, "Converting a deprecated binary content part in %s to a %s part", where,
-                        _agui_json_object_get_string (json_node_get_object (replacement), "type"));
-          json_array_add_element (upgraded, g_steal_pointer (&replacement));
+          warn (warnings, "Converting a deprecated binary content part in %s to a %s part", where, kind);
+          outcomes[i] = replacement;
         }
     }
 
-  if (changed)
-    json_object_set_array_member (message, "content", g_steal_pointer (&upgraded));
+  if (outcomes == NULL)
+    return;
+
+  /* From the end, so that a removal leaves the indices ahead alone. */
+  for (guint i = length; i-- > 0;)
+    {
+      if (outcomes[i].kind == AGUI_JSON_DOC_HOLE)
+        {
+          g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+
+          _agui_json_array_remove (content, i, &removed);
+        }
+      else if (outcomes[i].kind == AGUI_JSON_DOC_OBJECT)
+        {
+          _agui_json_value_move (_agui_json_array_get (content, i), &outcomes[i]);
+        }
+    }
 }
 
 static void
-upgrade_messages (GPtrArray       *warnings,
-                  JsonObject      *container,
-                  const char      *where)
+upgrade_messages (GPtrArray         *warnings,
+                  AguiJsonDocObject *container,
+                  const char        *where)
 {
-  JsonNode *messages = json_object_get_member (container, "messages");
-  JsonArray *array;
+  AguiJsonDocArray *messages = get_array (container, "messages");
 
-  if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+  if (messages == NULL)
     return;
 
-  array = json_node_get_array (messages);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  for (guint i = 0; i < _agui_json_array_get_length (messages); i++)
     {
-      JsonNode *message = json_array_get_element (array, i);
+      AguiJsonValue *message = _agui_json_array_get (messages, i);
       g_autofree char *message_where = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (message))
+      if (message->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
       message_where = g_strdup_printf ("%s.messages[%u].content", where, i);
-      upgrade_message_content (warnings, json_node_get_object (message), message_where);
+      upgrade_message_content (warnings, message->u.object, message_where);
     }
 }
 
 static void
-remove_nulls_in_array (GPtrArray       *warnings,
-                       JsonObject      *container,
-                       const char      *array_name,
-                       const char      *member,
-                       const char      *where)
+remove_nulls_in_array (GPtrArray         *warnings,
+                       AguiJsonDocObject *container,
+                       const char        *array_name,
+                       const char        *member,
+                       const char        *where)
 {
-  JsonNode *node = json_object_get_member (container, array_name);
-  JsonArray *array;
+  AguiJsonDocArray *array = get_array (container, array_name);
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+  if (array == NULL)
     return;
 
-  array = json_node_get_array (node);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  for (guint i = 0; i < _agui_json_array_get_length (array); i++)
     {
-      JsonNode *element = json_array_get_element (array, i);
+      AguiJsonValue *element = _agui_json_array_get (array, i);
       g_autofree char *element_where = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
       element_where = g_strdup_printf ("%s.%s[%u]", where, array_name, i);
-      remove_null_member (warnings, json_node_get_object (element), member, element_where);
+      remove_null_member (warnings, element->u.object, member, element_where);
     }
+}
+
+void
+_agui_event_translate_compat_tree (const char        *name,
+                                   AguiJsonDocObject *object,
+                                   GPtrArray         *warnings)
+{
+  static const char *const with_more[] = {
+    "RUN_FINISHED", "SUBAGENT_FINISHED", "TOOL_CALL_START", "TOOL_CALL_CHUNK",
+    "MESSAGES_SNAPSHOT", "RUN_STARTED", NULL
+  };
+  const char *known = known_name (name, with_more);
+  AguiJsonDocObject *input;
+
+  remove_null_member (warnings, object, "rawEvent", name);
+
+  if (known == NULL)
+    return;
+
+  if (known == with_more[0])
+    {
+      remove_null_member (warnings, object, "result", known);
+      remove_null_member (warnings, object, "outcome", known);
+    }
+  else if (known == with_more[1])
+    {
+      remove_null_member (warnings, object, "result", known);
+    }
+  else if (known == with_more[2] || known == with_more[3])
+    {
+      remove_null_member (warnings, object, "parentMessageId", known);
+    }
+  else if (known == with_more[4])
+    {
+      upgrade_messages (warnings, object, known);
+    }
+  else if ((input = get_object (object, "input")) != NULL)
+    {
+      remove_null_member (warnings, input, "state", "RUN_STARTED.input");
+      remove_null_member (warnings, input, "forwardedProps", "RUN_STARTED.input");
+      remove_nulls_in_array (warnings, input, "tools", "parameters", "RUN_STARTED.input");
+      remove_nulls_in_array (warnings, input, "resume", "payload", "RUN_STARTED.input");
+      upgrade_messages (warnings, input, "RUN_STARTED.input");
+    }
+}
+
+/* The JsonObject entries, for the parser until the event reader hands it
+ * the tree: @object is copied into a tree, translated there, and, when
+ * anything changed, written back into @object. */
+
+static void
+tree_from_object (AguiJsonValue *tree,
+                  JsonObject    *object)
+{
+  g_autoptr(JsonNode) node = json_node_alloc ();
+
+  json_node_init_object (node, object);
+  _agui_json_value_set_node (tree, node);
+}
+
+/* Numbers keep their kinds (an integer stays a gint64, 1.0 a double) and
+ * the members their order: json-glib keeps the place of a member set
+ * again, so every member goes out before the tree's come back, in the
+ * tree's order, "type" included. */
+static void
+write_back (JsonObject          *object,
+            const AguiJsonValue *tree)
+{
+  AguiJsonDocObject *members = tree->u.object;
+  g_autoptr(GList) names = json_object_get_members (object);
+
+  /* Removing a member frees its name only: the names ahead stay valid. */
+  for (GList *l = names; l != NULL; l = l->next)
+    json_object_remove_member (object, l->data);
+
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (members); slot++)
+    {
+      const char *name = _agui_json_object_slot_name (members, slot);
+
+      if (name != NULL)
+        json_object_set_member (object, name, _agui_json_value_to_node (_agui_json_object_slot_value (members, slot)));
+    }
+}
+
+const char *
+_agui_event_translate_thinking (AguiThinkingIds *ids,
+                                JsonObject      *object,
+                                const char      *name,
+                                GPtrArray       *warnings)
+{
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  const char *translated;
+
+  /* Every deprecated name starts so: the others cost no copy. */
+  if (!g_str_has_prefix (name, "THINKING_"))
+    return NULL;
+
+  tree_from_object (&tree, object);
+  translated = _agui_event_translate_thinking_tree (ids, tree.u.object, name, warnings);
+  if (translated != NULL)
+    write_back (object, &tree);
+
+  return translated;
 }
 
 void
@@ -331,38 +518,11 @@ _agui_event_translate_compat (const char *name,
                               JsonObject *object,
                               GPtrArray  *warnings)
 {
-  remove_null_member (warnings, object, "rawEvent", name);
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  guint reported = warnings->len;
 
-  if (g_str_equal (name, "RUN_FINISHED"))
-    {
-      remove_null_member (warnings, object, "result", name);
-      remove_null_member (warnings, object, "outcome", name);
-    }
-  else if (g_str_equal (name, "SUBAGENT_FINISHED"))
-    {
-      remove_null_member (warnings, object, "result", name);
-    }
-  else if (g_str_equal (name, "TOOL_CALL_START") || g_str_equal (name, "TOOL_CALL_CHUNK"))
-    {
-      remove_null_member (warnings, object, "parentMessageId", name);
-    }
-  else if (g_str_equal (name, "MESSAGES_SNAPSHOT"))
-    {
-      upgrade_messages (warnings, object, name);
-    }
-  else if (g_str_equal (name, "RUN_STARTED"))
-    {
-      JsonNode *input = json_object_get_member (object, "input");
-      JsonObject *input_object;
-
-      if (input == NULL || !JSON_NODE_HOLDS_OBJECT (input))
-        return;
-
-      input_object = json_node_get_object (input);
-      remove_null_member (warnings, input_object, "state", "RUN_STARTED.input");
-      remove_null_member (warnings, input_object, "forwardedProps", "RUN_STARTED.input");
-      remove_nulls_in_array (warnings, input_object, "tools", "parameters", "RUN_STARTED.input");
-      remove_nulls_in_array (warnings, input_object, "resume", "payload", "RUN_STARTED.input");
-      upgrade_messages (warnings, input_object, "RUN_STARTED.input");
-    }
+  tree_from_object (&tree, object);
+  _agui_event_translate_compat_tree (name, tree.u.object, warnings);
+  if (warnings->len != reported)
+    write_back (object, &tree);
 }
