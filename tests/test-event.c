@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-event-compat-private.h"
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-test-util.h"
 
@@ -1099,6 +1101,388 @@ test_binary_parts (void)
                     (const char *[]) { "Removed unrecognised material at '/content/0' on TOOL_CALL_RESULT", NULL });
 }
 
+/* The compat stage on the compact tree, called as the parser calls it:
+ * the THINKING_* translation, then the rest under the name it returns.
+ * Results are compared as printed, so that member order and number kinds
+ * count. */
+
+typedef struct
+{
+  AguiThinkingIds ids;
+  GPtrArray *warnings;
+  AguiJsonValue tree;
+  const char *translated;
+} CompatRun;
+
+static void
+compat_run_clear (CompatRun *run)
+{
+  _agui_thinking_ids_clear (&run->ids);
+  g_clear_pointer (&run->warnings, g_ptr_array_unref);
+  _agui_json_value_clear (&run->tree);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CompatRun, compat_run_clear)
+
+/* Translates @json and returns it printed. The name handed in is the
+ * event's own "type" string, as a parser reading into the tree has it. */
+static char *
+compat_run (CompatRun          *run,
+            const char         *json,
+            const char * const *expected_warnings)
+{
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  char *printed;
+
+  _agui_json_value_clear (&run->tree);
+  if (run->warnings == NULL)
+    run->warnings = new_warnings ();
+  g_ptr_array_set_size (run->warnings, 0);
+
+  g_assert_true (_agui_json_doc_parse (json, -1, &run->tree, &error));
+  g_assert_no_error (error);
+  name = _agui_json_doc_get_string (&run->tree, "type");
+  g_assert_nonnull (name);
+
+  run->translated = _agui_event_translate_thinking_tree (&run->ids, run->tree.u.object, name, run->warnings);
+  _agui_event_translate_compat_tree (run->translated ? run->translated : name, run->tree.u.object, run->warnings);
+
+  assert_warnings (run->warnings, expected_warnings);
+  printed = _agui_json_value_to_string (&run->tree, FALSE, &error);
+  g_assert_no_error (error);
+
+  return printed;
+}
+
+static void
+assert_compat (const char         *json,
+               const char * const *expected_warnings,
+               const char         *expected_json)
+{
+  g_auto(CompatRun) run = { .tree = AGUI_JSON_VALUE_INIT };
+  g_autofree char *printed = compat_run (&run, json, expected_warnings);
+
+  g_assert_null (run.translated);
+  g_assert_cmpstr (printed, ==, expected_json);
+}
+
+static void
+test_compat_tree_thinking (void)
+{
+  g_auto(CompatRun) run = { .tree = AGUI_JSON_VALUE_INIT };
+  g_autofree char *span = NULL;
+  g_autofree char *message = NULL;
+  char *printed;
+  char *expected;
+
+  g_test_summary ("THINKING_* events become REASONING_* events on the tree, in place, ids minted per span and message");
+
+  /* The title goes, whatever its kind; "type" keeps its place. */
+  printed = compat_run (&run, "{\"title\":\"Plan\",\"type\":\"THINKING_START\",\"timestamp\":3}",
+                        (const char *[]) {
+                          "Dropping THINKING_START.title \"Plan\": REASONING_START has no title field",
+                          "Converting deprecated THINKING_START to REASONING_START",
+                          NULL });
+  g_assert_cmpstr (run.translated, ==, "REASONING_START");
+  g_assert_true (g_uuid_string_is_valid (run.ids.span_id));
+  span = g_strdup (run.ids.span_id);
+  expected = g_strdup_printf ("{\"type\":\"REASONING_START\",\"timestamp\":3,\"messageId\":\"%s\"}", span);
+  g_assert_cmpstr (printed, ==, expected);
+  g_free (printed);
+  g_free (expected);
+
+  /* A second span replaces the first; a title of another kind is named
+   * without its value. */
+  printed = compat_run (&run, "{\"type\":\"THINKING_START\",\"title\":{\"a\":1}}",
+                        (const char *[]) {
+                          "Dropping THINKING_START.title: REASONING_START has no title field",
+                          "Converting deprecated THINKING_START to REASONING_START",
+                          NULL });
+  g_assert_cmpstr (run.ids.span_id, !=, span);
+  g_free (span);
+  span = g_strdup (run.ids.span_id);
+  expected = g_strdup_printf ("{\"type\":\"REASONING_START\",\"messageId\":\"%s\"}", span);
+  g_assert_cmpstr (printed, ==, expected);
+  g_free (printed);
+  g_free (expected);
+
+  /* A role and a messageId already there are overwritten in place; a
+   * double stays a double. */
+  printed = compat_run (&run, "{\"type\":\"THINKING_TEXT_MESSAGE_START\",\"messageId\":\"given\",\"role\":\"assistant\",\"n\":1.0}",
+                        (const char *[]) { "Converting deprecated THINKING_TEXT_MESSAGE_START to REASONING_MESSAGE_START", NULL });
+  g_assert_cmpstr (run.translated, ==, "REASONING_MESSAGE_START");
+  message = g_strdup (run.ids.message_id);
+  g_assert_true (g_uuid_string_is_valid (message));
+  g_assert_cmpstr (message, !=, span);
+  expected = g_strdup_printf ("{\"type\":\"REASONING_MESSAGE_START\",\"messageId\":\"%s\",\"role\":\"reasoning\",\"n\":1.0}", message);
+  g_assert_cmpstr (printed, ==, expected);
+  g_free (printed);
+  g_free (expected);
+
+  printed = compat_run (&run, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"d\",\"rawEvent\":null}",
+                        (const char *[]) {
+                          "Converting deprecated THINKING_TEXT_MESSAGE_CONTENT to REASONING_MESSAGE_CONTENT",
+                          "Converting deprecated REASONING_MESSAGE_CONTENT.rawEvent: null to an absent field",
+                          NULL });
+  expected = g_strdup_printf ("{\"type\":\"REASONING_MESSAGE_CONTENT\",\"delta\":\"d\",\"messageId\":\"%s\"}", message);
+  g_assert_cmpstr (printed, ==, expected);
+  g_free (printed);
+  g_free (expected);
+
+  /* Ends close what they end. */
+  printed = compat_run (&run, "{\"type\":\"THINKING_TEXT_MESSAGE_END\"}",
+                        (const char *[]) { "Converting deprecated THINKING_TEXT_MESSAGE_END to REASONING_MESSAGE_END", NULL });
+  expected = g_strdup_printf ("{\"type\":\"REASONING_MESSAGE_END\",\"messageId\":\"%s\"}", message);
+  g_assert_cmpstr (printed, ==, expected);
+  g_assert_null (run.ids.message_id);
+  g_assert_cmpstr (run.ids.span_id, ==, span);
+  g_free (printed);
+  g_free (expected);
+
+  printed = compat_run (&run, "{\"type\":\"THINKING_END\"}",
+                        (const char *[]) { "Converting deprecated THINKING_END to REASONING_END", NULL });
+  expected = g_strdup_printf ("{\"type\":\"REASONING_END\",\"messageId\":\"%s\"}", span);
+  g_assert_cmpstr (printed, ==, expected);
+  g_assert_null (run.ids.span_id);
+  g_free (printed);
+  g_free (expected);
+
+  /* With nothing open, a fresh id that opens nothing. */
+  printed = compat_run (&run, "{\"type\":\"THINKING_TEXT_MESSAGE_CONTENT\",\"delta\":\"x\"}",
+                        (const char *[]) { "Converting deprecated THINKING_TEXT_MESSAGE_CONTENT to REASONING_MESSAGE_CONTENT", NULL });
+  {
+    const char *id = _agui_json_doc_get_string (&run.tree, "messageId");
+
+    g_assert_true (g_uuid_string_is_valid (id));
+    g_assert_cmpstr (id, !=, message);
+    g_assert_null (run.ids.message_id);
+  }
+  g_free (printed);
+
+  /* Not a deprecated type: untouched. */
+  printed = compat_run (&run, "{\"type\":\"THINKING_SOMETHING\",\"title\":\"t\"}", NULL);
+  g_assert_null (run.translated);
+  g_assert_cmpstr (printed, ==, "{\"type\":\"THINKING_SOMETHING\",\"title\":\"t\"}");
+  g_free (printed);
+}
+
+static void
+test_compat_tree_nulls (void)
+{
+  g_test_summary ("The tolerated nulls are removed from the tree, the other members keeping their order");
+
+  assert_compat ("{\"type\":\"TEXT_MESSAGE_END\",\"rawEvent\":null,\"messageId\":\"m\"}",
+                 (const char *[]) { "Converting deprecated TEXT_MESSAGE_END.rawEvent: null to an absent field", NULL },
+                 "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}");
+  /* Only null goes. */
+  assert_compat ("{\"type\":\"TEXT_MESSAGE_END\",\"rawEvent\":false}", NULL,
+                 "{\"type\":\"TEXT_MESSAGE_END\",\"rawEvent\":false}");
+  assert_compat ("{\"type\":\"RUN_FINISHED\",\"result\":null,\"threadId\":\"t\",\"outcome\":null,\"rawEvent\":null}",
+                 (const char *[]) {
+                   "Converting deprecated RUN_FINISHED.rawEvent: null to an absent field",
+                   "Converting deprecated RUN_FINISHED.result: null to an absent field",
+                   "Converting deprecated RUN_FINISHED.outcome: null to an absent field",
+                   NULL },
+                 "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\"}");
+  /* The name handed in is the "type" string, which the removal of a
+   * member before it moves. */
+  assert_compat ("{\"rawEvent\":null,\"type\":\"RUN_FINISHED\",\"result\":null}",
+                 (const char *[]) {
+                   "Converting deprecated RUN_FINISHED.rawEvent: null to an absent field",
+                   "Converting deprecated RUN_FINISHED.result: null to an absent field",
+                   NULL },
+                 "{\"type\":\"RUN_FINISHED\"}");
+  /* SUBAGENT_FINISHED tolerates a null result, not a null outcome. */
+  assert_compat ("{\"type\":\"SUBAGENT_FINISHED\",\"result\":null,\"outcome\":null}",
+                 (const char *[]) { "Converting deprecated SUBAGENT_FINISHED.result: null to an absent field", NULL },
+                 "{\"type\":\"SUBAGENT_FINISHED\",\"outcome\":null}");
+  assert_compat ("{\"type\":\"TOOL_CALL_START\",\"parentMessageId\":null,\"toolCallId\":\"c\"}",
+                 (const char *[]) { "Converting deprecated TOOL_CALL_START.parentMessageId: null to an absent field", NULL },
+                 "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\"}");
+  assert_compat ("{\"type\":\"TOOL_CALL_CHUNK\",\"parentMessageId\":null}",
+                 (const char *[]) { "Converting deprecated TOOL_CALL_CHUNK.parentMessageId: null to an absent field", NULL },
+                 "{\"type\":\"TOOL_CALL_CHUNK\"}");
+  assert_compat ("{\"type\":\"TOOL_CALL_END\",\"parentMessageId\":null}", NULL,
+                 "{\"type\":\"TOOL_CALL_END\",\"parentMessageId\":null}");
+
+  /* An object past the tree's index keeps holes where members went;
+   * the printed event and a reader skipping holes see them gone. */
+  {
+    g_auto(CompatRun) run = { .tree = AGUI_JSON_VALUE_INIT };
+    g_autofree char *printed = compat_run (&run, "{\"type\":\"RUN_FINISHED\",\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,"
+                                           "\"g\":7,\"h\":8,\"result\":null,\"i\":1.5,\"outcome\":null,\"rawEvent\":null}",
+                                           (const char *[]) {
+                                             "Converting deprecated RUN_FINISHED.rawEvent: null to an absent field",
+                                             "Converting deprecated RUN_FINISHED.result: null to an absent field",
+                                             "Converting deprecated RUN_FINISHED.outcome: null to an absent field",
+                                             NULL });
+    AguiJsonDocObject *object = run.tree.u.object;
+    g_autoptr(GString) names = g_string_new (NULL);
+
+    g_assert_cmpstr (printed, ==, "{\"type\":\"RUN_FINISHED\",\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":1.5}");
+    g_assert_cmpuint (_agui_json_object_get_size (object), ==, 10);
+    for (guint slot = 0; slot < _agui_json_object_get_n_slots (object); slot++)
+      {
+        const char *name = _agui_json_object_slot_name (object, slot);
+
+        if (name != NULL)
+          g_string_append (names, name);
+      }
+    g_assert_cmpstr (names->str, ==, "typeabcdefghi");
+    g_assert_cmpint (_agui_json_object_find (object, "result"), ==, -1);
+  }
+
+  assert_compat ("{\"type\":\"RUN_STARTED\",\"input\":{\"state\":null,\"forwardedProps\":null,"
+                 "\"tools\":[{\"name\":\"n\",\"parameters\":null},null,{\"parameters\":{}}],"
+                 "\"resume\":[7,{\"payload\":null,\"status\":\"cancelled\"}],"
+                 "\"messages\":[{\"content\":[{\"type\":\"text\",\"text\":\"x\",\"metadata\":null},"
+                 "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"u\"},\"metadata\":null},"
+                 "{\"metadata\":null}]}],\"context\":null}}",
+                 (const char *[]) {
+                   "Converting deprecated RUN_STARTED.input.state: null to an absent field",
+                   "Converting deprecated RUN_STARTED.input.forwardedProps: null to an absent field",
+                   "Converting deprecated RUN_STARTED.input.tools[0].parameters: null to an absent field",
+                   "Converting deprecated RUN_STARTED.input.resume[1].payload: null to an absent field",
+                   "Converting deprecated RUN_STARTED.input.messages[0].content.metadata: null to an absent field",
+                   "Converting deprecated RUN_STARTED.input.messages[0].content.metadata: null to an absent field",
+                   NULL },
+                 /* A text part's metadata is "any": its null stays. So
+                  * do nulls the translation does not know. */
+                 "{\"type\":\"RUN_STARTED\",\"input\":{\"tools\":[{\"name\":\"n\"},null,{\"parameters\":{}}],"
+                 "\"resume\":[7,{\"status\":\"cancelled\"}],"
+                 "\"messages\":[{\"content\":[{\"type\":\"text\",\"text\":\"x\",\"metadata\":null},"
+                 "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"value\":\"u\"}},{}]}],\"context\":null}}");
+  assert_compat ("{\"type\":\"RUN_STARTED\",\"input\":[{\"state\":null}]}", NULL,
+                 "{\"type\":\"RUN_STARTED\",\"input\":[{\"state\":null}]}");
+  /* Messages only in RUN_STARTED.input and MESSAGES_SNAPSHOT. */
+  assert_compat ("{\"type\":\"CUSTOM\",\"value\":{\"messages\":[{\"content\":[{\"type\":\"image\",\"metadata\":null}]}]}}", NULL,
+                 "{\"type\":\"CUSTOM\",\"value\":{\"messages\":[{\"content\":[{\"type\":\"image\",\"metadata\":null}]}]}}");
+}
+
+static void
+test_compat_tree_binary_parts (void)
+{
+  g_test_summary ("Pre-1.0 binary parts are upgraded on the tree; one the message already holds is dropped");
+
+  assert_compat ("{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[7,{\"content\":\"text\"},{\"id\":\"u\",\"content\":["
+                 "{\"type\":\"binary\",\"mimeType\":\"image/png\",\"data\":\"iVBO\",\"filename\":\"a.png\",\"id\":\"x\"},"
+                 "{\"type\":\"binary\",\"url\":\"https://example.invalid/d\",\"filename\":3},"
+                 "{\"type\":\"binary\",\"mimeType\":\"audio/ogg\",\"data\":\"D\",\"url\":\"U\"},"
+                 "{\"type\":\"binary\",\"mimeType\":\"video/webm\",\"data\":5,\"url\":\"U\"},"
+                 "{\"type\":\"binary\",\"mimeType\":\"image/png\",\"id\":\"file-1\"},"
+                 "\"loose\"]}]}",
+                 (const char *[]) {
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[2].content to a image part",
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[2].content to a document part",
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[2].content to a audio part",
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[2].content to a video part",
+                   "Cannot convert a deprecated binary content part in MESSAGES_SNAPSHOT.messages[2].content: it carries neither data nor url",
+                   NULL },
+                 /* data before url; members of other kinds are ignored;
+                  * one that cannot be converted stays for enforcement. */
+                 "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[7,{\"content\":\"text\"},{\"id\":\"u\",\"content\":["
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"iVBO\",\"mimeType\":\"image/png\"},\"metadata\":{\"filename\":\"a.png\"}},"
+                 "{\"type\":\"document\",\"source\":{\"type\":\"url\",\"value\":\"https://example.invalid/d\"}},"
+                 "{\"type\":\"audio\",\"source\":{\"type\":\"data\",\"value\":\"D\",\"mimeType\":\"audio/ogg\"}},"
+                 "{\"type\":\"video\",\"source\":{\"type\":\"url\",\"value\":\"U\",\"mimeType\":\"video/webm\"}},"
+                 "{\"type\":\"binary\",\"mimeType\":\"image/png\",\"id\":\"file-1\"},"
+                 "\"loose\"]}]}");
+
+  /* A modern part that comes first, in any member order, makes the
+   * binary one a duplicate. */
+  assert_compat ("{\"type\":\"RUN_STARTED\",\"input\":{\"messages\":[{\"content\":["
+                 "{\"source\":{\"mimeType\":\"image/png\",\"value\":\"iVBO\",\"type\":\"data\"},\"type\":\"image\"},"
+                 "{\"type\":\"binary\",\"mimeType\":\"image/png\",\"data\":\"iVBO\"},"
+                 "{\"type\":\"text\",\"text\":\"after\"}]}]}}",
+                 (const char *[]) {
+                   "Dropping a deprecated binary content part in RUN_STARTED.input.messages[0].content: the message already holds the same part",
+                   NULL },
+                 "{\"type\":\"RUN_STARTED\",\"input\":{\"messages\":[{\"content\":["
+                 "{\"source\":{\"mimeType\":\"image/png\",\"value\":\"iVBO\",\"type\":\"data\"},\"type\":\"image\"},"
+                 "{\"type\":\"text\",\"text\":\"after\"}]}]}}");
+
+  /* So does one that comes after it. Two binary parts alike are not
+   * duplicates of each other: each is compared with the parts as they
+   * came, not as upgraded. */
+  assert_compat ("{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"content\":["
+                 "{\"type\":\"binary\",\"data\":\"v\"},{\"type\":\"binary\",\"data\":\"v\"},"
+                 "{\"type\":\"binary\",\"url\":\"w\"},"
+                 "{\"type\":\"document\",\"source\":{\"type\":\"url\",\"value\":\"w\"}}]}]}",
+                 (const char *[]) {
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[0].content to a document part",
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[0].content to a document part",
+                   "Dropping a deprecated binary content part in MESSAGES_SNAPSHOT.messages[0].content: the message already holds the same part",
+                   NULL },
+                 "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"content\":["
+                 "{\"type\":\"document\",\"source\":{\"type\":\"data\",\"value\":\"v\"}},"
+                 "{\"type\":\"document\",\"source\":{\"type\":\"data\",\"value\":\"v\"}},"
+                 "{\"type\":\"document\",\"source\":{\"type\":\"url\",\"value\":\"w\"}}]}]}");
+
+  /* A modern part's null metadata goes when its turn comes: before the
+   * comparison if it comes first (a duplicate), after it if it comes
+   * later (not one, so both stay). */
+  assert_compat ("{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"content\":["
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"v\",\"mimeType\":\"image/gif\"},\"metadata\":null},"
+                 "{\"type\":\"binary\",\"mimeType\":\"image/gif\",\"data\":\"v\"},"
+                 "{\"type\":\"binary\",\"mimeType\":\"image/gif\",\"data\":\"w\"},"
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"w\",\"mimeType\":\"image/gif\"},\"metadata\":null}]}]}",
+                 (const char *[]) {
+                   "Converting deprecated MESSAGES_SNAPSHOT.messages[0].content.metadata: null to an absent field",
+                   "Dropping a deprecated binary content part in MESSAGES_SNAPSHOT.messages[0].content: the message already holds the same part",
+                   "Converting a deprecated binary content part in MESSAGES_SNAPSHOT.messages[0].content to a image part",
+                   "Converting deprecated MESSAGES_SNAPSHOT.messages[0].content.metadata: null to an absent field",
+                   NULL },
+                 "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"content\":["
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"v\",\"mimeType\":\"image/gif\"}},"
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"w\",\"mimeType\":\"image/gif\"}},"
+                 "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"w\",\"mimeType\":\"image/gif\"}}]}]}");
+}
+
+static void
+test_compat_json_object (void)
+{
+  g_autoptr(GPtrArray) warnings = new_warnings ();
+  g_autoptr(JsonNode) node = NULL;
+  AguiThinkingIds ids = { NULL, NULL };
+  g_autofree char *printed = NULL;
+  g_autofree char *expected = NULL;
+  JsonObject *object;
+  JsonNode *kept;
+  const char *translated;
+
+  g_test_summary ("The JsonObject entries write the tree's result back in order, numbers keeping their kinds");
+
+  node = parse_json ("{\"title\":\"t\",\"type\":\"THINKING_TEXT_MESSAGE_START\",\"role\":null,\"i\":2,\"d\":2.0,"
+                     "\"rawEvent\":null,\"big\":9007199254740993}");
+  object = json_node_get_object (node);
+  translated = _agui_event_translate_thinking (&ids, object, "THINKING_TEXT_MESSAGE_START", warnings);
+  g_assert_cmpstr (translated, ==, "REASONING_MESSAGE_START");
+  _agui_event_translate_compat (translated, object, warnings);
+  assert_warnings (warnings, (const char *[]) {
+                     "Converting deprecated THINKING_TEXT_MESSAGE_START to REASONING_MESSAGE_START",
+                     "Converting deprecated REASONING_MESSAGE_START.rawEvent: null to an absent field",
+                     NULL });
+
+  printed = json_to_string (node, FALSE);
+  expected = g_strdup_printf ("{\"title\":\"t\",\"type\":\"REASONING_MESSAGE_START\",\"role\":\"reasoning\",\"i\":2,\"d\":2.0,"
+                              "\"big\":9007199254740993,\"messageId\":\"%s\"}", ids.message_id);
+  g_assert_cmpstr (printed, ==, expected);
+  g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "i")), ==, G_TYPE_INT64);
+  g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "d")), ==, G_TYPE_DOUBLE);
+  g_assert_cmpint (json_object_get_int_member (object, "big"), ==, G_GINT64_CONSTANT (9007199254740993));
+
+  /* Nothing to translate: the object keeps its very nodes. */
+  g_ptr_array_set_size (warnings, 0);
+  kept = json_object_get_member (object, "i");
+  g_assert_null (_agui_event_translate_thinking (&ids, object, "REASONING_MESSAGE_START", warnings));
+  _agui_event_translate_compat ("REASONING_MESSAGE_START", object, warnings);
+  g_assert_cmpuint (warnings->len, ==, 0);
+  g_assert_true (json_object_get_member (object, "i") == kept);
+
+  _agui_thinking_ids_clear (&ids);
+}
+
 /* Surrogate halves */
 
 static char *
@@ -2147,6 +2531,10 @@ main (int   argc,
   g_test_add_func ("/agui/event/parser/node-unchanged", test_parse_node_leaves_input);
   g_test_add_func ("/agui/event/compat/thinking", test_thinking_translation);
   g_test_add_func ("/agui/event/compat/binary-parts", test_binary_parts);
+  g_test_add_func ("/agui/event/compat/tree/thinking", test_compat_tree_thinking);
+  g_test_add_func ("/agui/event/compat/tree/nulls", test_compat_tree_nulls);
+  g_test_add_func ("/agui/event/compat/tree/binary-parts", test_compat_tree_binary_parts);
+  g_test_add_func ("/agui/event/compat/json-object", test_compat_json_object);
   g_test_add_func ("/agui/event/surrogates/split", test_surrogates_split);
   g_test_add_func ("/agui/event/surrogates/streams", test_surrogates_streams);
   g_test_add_func ("/agui/event/surrogates/unpaired", test_surrogates_unpaired);

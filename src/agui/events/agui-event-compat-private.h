@@ -25,7 +25,8 @@ void        _agui_thinking_ids_clear            (AguiThinkingIds   *ids);
 /* If @name is a deprecated THINKING_* type, rewrites @object as the
  * REASONING_* event it stands for (its "type" rewritten in its place) and
  * returns the new type's name, a static string; else %NULL, @object
- * untouched. @name may be @object's own "type" string. */
+ * untouched. @name may be @object's own "type" string, which a
+ * translation replaces: after one, use the name returned. */
 const char *_agui_event_translate_thinking_tree (AguiThinkingIds   *ids,
                                                  AguiJsonDocObject *object,
                                                  const char        *name,
