@@ -70,6 +70,14 @@ gboolean   _agui_event_schema_enforce (AguiEventType   type,
                                        GPtrArray      *warnings,
                                        GError        **error);
 
+/* The same on an event held as a tree: @members is the event's object,
+ * "type" included, changed in place (a removed member may leave a hole
+ * in a large object, see _agui_json_object_compact ()). */
+gboolean   _agui_event_schema_enforce_tree (AguiEventType       type,
+                                            AguiJsonDocObject  *members,
+                                            GPtrArray          *warnings,
+                                            GError            **error);
+
 /* The same checks as _agui_event_schema_enforce () on a flat event, with the
  * same warnings and errors: unknown members are removed from @members
  * (n_members shrinks), an integer written as a double becomes an integer. */

@@ -87,6 +87,7 @@ typedef struct
   GPtrArray   *warnings;
   GArray      *path;
   GError     **error;
+  gboolean     changed;           /* a tree's member or element was removed or converted */
 } Context;
 
 /* One value as the checks see it, from either form of an event: a JsonNode
@@ -107,8 +108,9 @@ typedef enum
 
 typedef struct
 {
-  ValueKind    kind;
-  JsonNode    *node;              /* an array's or an object's */
+  ValueKind      kind;
+  JsonNode      *node;            /* an array's or an object's */
+  AguiJsonValue *tree;            /* a value of an event held as a tree */
   const char  *string;
   gint64       integer;
   double       number;
@@ -896,6 +898,19 @@ static CheckResult check_value (Context    *ctx,
                                 const Type *type,
                                 Value      *value);
 
+static CheckResult check_tree_array  (Context           *ctx,
+                                      const Type        *type,
+                                      AguiJsonDocArray  *array);
+static CheckResult check_tree_object (Context           *ctx,
+                                      const Field       *base,
+                                      const Field       *fields,
+                                      const char        *tag,
+                                      gboolean           open,
+                                      AguiJsonDocObject *object);
+static CheckResult check_tree_union  (Context           *ctx,
+                                      const Type        *type,
+                                      AguiJsonDocObject *object);
+
 /* One member of an object, as the walk below sees it. */
 typedef struct
 {
@@ -1220,6 +1235,8 @@ check_value (Context    *ctx,
     case TYPE_ARRAY:
       if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be an array");
+      if (value->tree != NULL)
+        return check_tree_array (ctx, type, value->tree->u.array);
       return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_STRING_OR_ARRAY:
@@ -1227,17 +1244,24 @@ check_value (Context    *ctx,
         return CHECK_OK;
       if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be a string or an array");
+      if (value->tree != NULL)
+        return check_tree_array (ctx, type, value->tree->u.array);
       return check_array (ctx, type, json_node_get_array (value->node));
 
     case TYPE_SHAPE:
       if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
+      if (value->tree != NULL)
+        return check_tree_object (ctx, NULL, type->fields, NULL, FALSE,
+                                  value->tree->u.object);
       return check_object (ctx, NULL, type->fields, NULL, FALSE,
                            json_node_get_object (value->node));
 
     case TYPE_UNION:
       if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
+      if (value->tree != NULL)
+        return check_tree_union (ctx, type, value->tree->u.object);
       return check_union (ctx, type, json_node_get_object (value->node));
 
     default:
@@ -1306,6 +1330,231 @@ check_node (Context     *ctx,
   return check_value (ctx, type, &value);
 }
 
+/* The tree: the values are the tree's own, so that a string is read where
+ * it lies and a converted integer is written back in its place. */
+static void
+value_from_tree (Value         *value,
+                 AguiJsonValue *tree)
+{
+  *value = (Value) { .kind = VALUE_OTHER, .tree = tree };
+
+  switch ((AguiJsonDocKind) tree->kind)
+    {
+    case AGUI_JSON_DOC_NULL:
+      value->kind = VALUE_NULL;
+      break;
+    case AGUI_JSON_DOC_BOOLEAN:
+      value->kind = VALUE_BOOLEAN;
+      break;
+    case AGUI_JSON_DOC_INT:
+      value->kind = VALUE_INTEGER;
+      value->integer = tree->u.integer;
+      break;
+    case AGUI_JSON_DOC_DOUBLE:
+      value->kind = VALUE_DOUBLE;
+      value->number = tree->u.number;
+      break;
+    case AGUI_JSON_DOC_STRING:
+    case AGUI_JSON_DOC_SHORT_STRING:
+      value->kind = VALUE_STRING;
+      value->string = _agui_json_value_get_string (tree);
+      break;
+    case AGUI_JSON_DOC_ARRAY:
+      value->kind = VALUE_ARRAY;
+      break;
+    case AGUI_JSON_DOC_OBJECT:
+      value->kind = VALUE_OBJECT;
+      break;
+    case AGUI_JSON_DOC_HOLE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* check_members () on an object of the tree, changed in place: a removed
+ * member leaves a hole until the object is compacted (a large object
+ * keeps a few; every reader of slots skips them), a converted integer
+ * keeps its slot, as json_object_set_member () keeps a member's place. */
+static CheckResult
+check_tree_object (Context           *ctx,
+                   const Field       *base,
+                   const Field       *fields,
+                   const char        *tag,
+                   gboolean           open,
+                   AguiJsonDocObject *object)
+{
+  guint n_object_slots = _agui_json_object_get_n_slots (object);
+  Slot stack_slots[16];
+  g_autofree Slot *heap_slots = NULL;
+  Slot *slots = stack_slots;
+  CheckResult result;
+  gboolean changed;
+  guint n_slots = 0;
+
+  if (_agui_json_object_get_size (object) > G_N_ELEMENTS (stack_slots))
+    slots = heap_slots = g_new (Slot, _agui_json_object_get_size (object));
+
+  for (guint s = 0; s < n_object_slots; s++)
+    {
+      const char *name = _agui_json_object_slot_name (object, s);
+
+      if (name == NULL)
+        continue;
+
+      slots[n_slots].name = name;
+      slots[n_slots].field = NULL;
+      slots[n_slots].removed = FALSE;
+      value_from_tree (&slots[n_slots].value, _agui_json_object_slot_value (object, s));
+      n_slots++;
+    }
+
+  result = check_members (ctx, base, fields, tag, open, slots, n_slots, &changed);
+  if (result != CHECK_OK || !changed)
+    return result;
+
+  /* The slots above are the object's members in slot order, holes left
+   * out; nothing was added to the object since. */
+  for (guint s = 0, i = 0; s < n_object_slots; s++)
+    {
+      Slot *slot;
+
+      if (_agui_json_object_slot_name (object, s) == NULL)
+        continue;
+
+      slot = &slots[i++];
+      if (slot->removed)
+        {
+          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
+
+          _agui_json_object_remove_slot (object, s, &removed);
+          _agui_json_value_clear (&removed);
+        }
+      else if (slot->value.converted)
+        {
+          _agui_json_value_set_int (slot->value.tree, slot->value.integer);
+        }
+    }
+
+  _agui_json_object_compact (object);
+  ctx->changed = TRUE;
+
+  return CHECK_OK;
+}
+
+/* An element keeps the number it was written as, as in check_node (): no
+ * array of the schema holds integers. */
+static CheckResult
+check_tree_array (Context          *ctx,
+                  const Type       *type,
+                  AguiJsonDocArray *array)
+{
+  guint original_index = 0;
+  guint i = 0;
+
+  while (i < _agui_json_array_get_length (array))
+    {
+      CheckResult result;
+      Value value;
+
+      value_from_tree (&value, _agui_json_array_get (array, i));
+
+      path_push_index (ctx, original_index++);
+      result = check_value (ctx, type->element, &value);
+
+      if (result == CHECK_DROP)
+        warn_removed (ctx);
+
+      path_pop (ctx);
+
+      if (result == CHECK_ERROR)
+        return CHECK_ERROR;
+
+      if (result == CHECK_DROP)
+        {
+          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
+
+          _agui_json_array_remove (array, i, &removed);
+          _agui_json_value_clear (&removed);
+          ctx->changed = TRUE;
+        }
+      else
+        {
+          i++;
+        }
+    }
+
+  if (_agui_json_array_get_length (array) < type->min_items)
+    return fail (ctx, "must hold at least %u element%s",
+                 type->min_items, type->min_items == 1 ? "" : "s");
+
+  return CHECK_OK;
+}
+
+static CheckResult
+check_tree_union (Context           *ctx,
+                  const Type        *type,
+                  AguiJsonDocObject *object)
+{
+  int slot = _agui_json_object_find (object, type->tag);
+  const AguiJsonValue *tag_value;
+  CheckResult result;
+  const char *tag;
+
+  if (slot < 0)
+    return fail_missing (ctx, type->tag);
+
+  tag_value = _agui_json_object_slot_value (object, slot);
+  if (!_agui_json_value_is_string (tag_value))
+    {
+      path_push_name (ctx, type->tag);
+      result = fail (ctx, "must be a string");
+      path_pop (ctx);
+      return result;
+    }
+
+  tag = _agui_json_value_get_string (tag_value);
+
+  for (const Variant *variant = type->variants; variant->value != NULL; variant++)
+    {
+      if (g_str_equal (variant->value, tag))
+        return check_tree_object (ctx, NULL, variant->fields, type->tag,
+                                  variant->open, object);
+    }
+
+  return CHECK_DROP;
+}
+
+gboolean
+_agui_event_schema_enforce_tree (AguiEventType       type,
+                                 AguiJsonDocObject  *members,
+                                 GPtrArray          *warnings,
+                                 GError            **error)
+{
+  const EventSchema *schema;
+  CheckResult result;
+  Context ctx;
+
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
+  g_return_val_if_fail (members != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  schema = &event_schemas[type];
+
+  ctx.event_name = agui_event_type_to_string (type);
+  ctx.warnings = warnings;
+  ctx.path = NULL;
+  ctx.error = error;
+  ctx.changed = FALSE;
+
+  result = check_tree_object (&ctx, schema->base, schema->fields, "type", FALSE, members);
+  g_clear_pointer (&ctx.path, g_array_unref);
+
+  /* As in _agui_event_schema_enforce (). */
+  g_assert (result != CHECK_DROP);
+
+  return result == CHECK_OK;
+}
+
 gboolean
 _agui_event_schema_enforce (AguiEventType   type,
                             JsonObject     *members,
@@ -1326,6 +1575,7 @@ _agui_event_schema_enforce (AguiEventType   type,
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
+  ctx.changed = FALSE;
 
   result = check_object (&ctx, schema->base, schema->fields, "type", FALSE, members);
   g_clear_pointer (&ctx.path, g_array_unref);
@@ -1370,6 +1620,7 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
+  ctx.changed = FALSE;
 
   if (*n_members > G_N_ELEMENTS (stack_slots))
     slots = heap_slots = g_new (Slot, *n_members);
