@@ -15,12 +15,14 @@
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
 
-/* Schema enforcement on the two forms of a nested event: a JsonObject
- * (_agui_event_schema_enforce ()) and the compact tree
- * (_agui_event_schema_enforce_tree ()). Both must give the same warnings,
- * the same error and the same members, number kinds and order included,
- * on every event of the fixtures and the fuzz corpora, on every event
- * type, and on those events broken one place at a time. */
+/* Schema enforcement on the two forms of a nested event: the compact tree
+ * (_agui_event_schema_enforce_tree ()) and a JsonObject
+ * (_agui_event_schema_enforce (), the same walk on a copy, written back).
+ * Both must give the same warnings, the same error and the same members,
+ * number kinds and order included, on every event of the fixtures and the
+ * fuzz corpora, as every event type, and on those events broken one place
+ * at a time. Until the tree walk replaced it, the JsonObject form had a
+ * walk of its own, and this test held the two equal. */
 
 /* What one enforcement gave. */
 typedef struct
@@ -915,6 +917,46 @@ test_errors (void)
                    NULL, "STATE_DELTA: member 'delta[0].path' must be a JSON Pointer (\"\" or \"/...\", with '~' only as ~0 or ~1)", NULL);
 }
 
+/* The JsonObject form: what changed is written back in order, an event
+ * nothing changed keeps its very nodes. */
+static void
+test_object_write_back (void)
+{
+  g_autoptr(JsonNode) input = NULL;
+  g_autoptr(GList) names = NULL;
+  JsonObject *object;
+  JsonNode *messages;
+  g_autofree char *printed = NULL;
+
+  input = _agui_json_parse ("{\"type\":\"MESSAGES_SNAPSHOT\",\"timestamp\":5,\"messages\":["
+                            "{\"id\":\"a\",\"role\":\"assistant\",\"content\":\"c\"}],"
+                            "\"metadata\":{\"k\":1.0}}", -1, NULL);
+  object = json_node_get_object (input);
+  messages = json_object_get_member (object, "messages");
+  g_assert_true (_agui_event_schema_enforce (AGUI_EVENT_MESSAGES_SNAPSHOT, object, NULL, NULL));
+  g_assert_true (json_object_get_member (object, "messages") == messages);
+
+  /* a member removed deep down: the others come back in their order,
+   * doubles outside the schema's integers stay doubles */
+  json_object_set_member (json_node_get_object (json_array_get_element (json_node_get_array (messages), 0)),
+                          "zz", json_node_new (JSON_NODE_NULL));
+  g_assert_true (_agui_event_schema_enforce (AGUI_EVENT_MESSAGES_SNAPSHOT, object, NULL, NULL));
+  names = json_object_get_members (object);
+  g_assert_cmpuint (g_list_length (names), ==, 4);
+  g_assert_cmpstr (g_list_nth_data (names, 0), ==, "type");
+  g_assert_cmpstr (g_list_nth_data (names, 1), ==, "timestamp");
+  g_assert_cmpstr (g_list_nth_data (names, 2), ==, "messages");
+  g_assert_cmpstr (g_list_nth_data (names, 3), ==, "metadata");
+  g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "timestamp")), ==, G_TYPE_INT64);
+  g_assert_cmpint (json_node_get_value_type (json_object_get_member (json_object_get_object_member (object, "metadata"), "k")),
+                   ==, G_TYPE_DOUBLE);
+  printed = _agui_json_to_string (input, FALSE, NULL);
+  g_assert_cmpstr (printed, ==,
+                   "{\"type\":\"MESSAGES_SNAPSHOT\",\"timestamp\":5,\"messages\":["
+                   "{\"id\":\"a\",\"role\":\"assistant\",\"content\":\"c\"}],"
+                   "\"metadata\":{\"k\":1.0}}");
+}
+
 /* A removed member of a large object may stay a hole in the tree: what
  * reads the tree, the enforcement itself included, skips it. */
 static void
@@ -967,6 +1009,7 @@ main (int   argc,
   g_test_add_func ("/agui/event-schema/unknown-variants", test_unknown_variants);
   g_test_add_func ("/agui/event-schema/errors", test_errors);
   g_test_add_func ("/agui/event-schema/tree-holes", test_tree_holes);
+  g_test_add_func ("/agui/event-schema/object-write-back", test_object_write_back);
   g_test_add_func ("/agui/event-schema/differential", test_differential);
 
   return g_test_run ();

@@ -64,22 +64,23 @@ AguiEvent *_agui_event_new_trusted (AguiEventType   type,
 
 /* Schema enforcement (agui-event-schema.c): strips unknown members with a
  * warning each, then validates what is left. @members is the event object
- * including "type", modified in place. */
-gboolean   _agui_event_schema_enforce (AguiEventType   type,
-                                       JsonObject     *members,
-                                       GPtrArray      *warnings,
-                                       GError        **error);
-
-/* The same on an event held as a tree: @members is the event's object,
- * "type" included, changed in place (a removed member may leave a hole
- * in a large object, see _agui_json_object_compact ()). */
+ * including "type", changed in place (a removed member may leave a hole in
+ * a large object, see _agui_json_object_compact ()). */
 gboolean   _agui_event_schema_enforce_tree (AguiEventType       type,
                                             AguiJsonDocObject  *members,
                                             GPtrArray          *warnings,
                                             GError            **error);
 
-/* The same checks as _agui_event_schema_enforce () on a flat event, with the
- * same warnings and errors: unknown members are removed from @members
+/* The same on a JsonObject, until the event reader gives trees: enforced on
+ * a tree copied from @members, which is written back when anything
+ * changed. */
+gboolean   _agui_event_schema_enforce (AguiEventType   type,
+                                       JsonObject     *members,
+                                       GPtrArray      *warnings,
+                                       GError        **error);
+
+/* The same checks as _agui_event_schema_enforce_tree () on a flat event,
+ * with the same warnings and errors: unknown members are removed from @members
  * (n_members shrinks), an integer written as a double becomes an integer. */
 gboolean   _agui_event_schema_enforce_flat (AguiEventType    type,
                                             AguiFlatMember  *members,

@@ -90,8 +90,8 @@ typedef struct
   gboolean     changed;           /* a tree's member or element was removed or converted */
 } Context;
 
-/* One value as the checks see it, from either form of an event: a JsonNode
- * of an event held as a JsonObject (value_from_node ()), or a member of a
+/* One value as the checks see it, from either form of an event: a value
+ * of an event held as a tree (value_from_tree ()), or a member of a
  * flat event (_agui_event_schema_enforce_flat ()), which is never null nor
  * a container. */
 typedef enum
@@ -103,14 +103,12 @@ typedef enum
   VALUE_BOOLEAN,
   VALUE_ARRAY,
   VALUE_OBJECT,
-  VALUE_OTHER,                    /* a JsonNode of some other GType */
 } ValueKind;
 
 typedef struct
 {
   ValueKind      kind;
-  JsonNode      *node;            /* an array's or an object's */
-  AguiJsonValue *tree;            /* a value of an event held as a tree */
+  AguiJsonValue *tree;            /* the tree's value: an array's or an object's */
   const char  *string;
   gint64       integer;
   double       number;
@@ -890,26 +888,9 @@ field_list_find (const Field *fields,
   return NULL;
 }
 
-static CheckResult check_node (Context     *ctx,
-                               const Type  *type,
-                               JsonNode    *node);
-
 static CheckResult check_value (Context    *ctx,
                                 const Type *type,
                                 Value      *value);
-
-static CheckResult check_tree_array  (Context           *ctx,
-                                      const Type        *type,
-                                      AguiJsonDocArray  *array);
-static CheckResult check_tree_object (Context           *ctx,
-                                      const Field       *base,
-                                      const Field       *fields,
-                                      const char        *tag,
-                                      gboolean           open,
-                                      AguiJsonDocObject *object);
-static CheckResult check_tree_union  (Context           *ctx,
-                                      const Type        *type,
-                                      AguiJsonDocObject *object);
 
 /* One member of an object, as the walk below sees it. */
 typedef struct
@@ -1009,71 +990,137 @@ check_members (Context     *ctx,
   return CHECK_OK;
 }
 
-static void value_from_node (Value    *value,
-                             JsonNode *node);
-
-/* check_members () on a JsonObject, changed in place. */
-static CheckResult
-check_object (Context     *ctx,
-              const Field *base,
-              const Field *fields,
-              const char  *tag,
-              gboolean     open,
-              JsonObject  *object)
+/* A value of the tree, read where it lies: a string is not copied, and
+ * a converted integer is written back into the same value. */
+static void
+value_from_tree (Value         *value,
+                 AguiJsonValue *tree)
 {
-  g_autoptr(GList) names = json_object_get_members (object);
-  g_autofree Slot *slots = NULL;
+  value->tree = tree;
+  value->converted = FALSE;
+
+  switch ((AguiJsonDocKind) tree->kind)
+    {
+    case AGUI_JSON_DOC_NULL:
+      value->kind = VALUE_NULL;
+      break;
+    case AGUI_JSON_DOC_BOOLEAN:
+      value->kind = VALUE_BOOLEAN;
+      break;
+    case AGUI_JSON_DOC_INT:
+      value->kind = VALUE_INTEGER;
+      value->integer = tree->u.integer;
+      break;
+    case AGUI_JSON_DOC_DOUBLE:
+      value->kind = VALUE_DOUBLE;
+      value->number = tree->u.number;
+      break;
+    case AGUI_JSON_DOC_STRING:
+    case AGUI_JSON_DOC_SHORT_STRING:
+      value->kind = VALUE_STRING;
+      value->string = _agui_json_value_get_string (tree);
+      break;
+    case AGUI_JSON_DOC_ARRAY:
+      value->kind = VALUE_ARRAY;
+      break;
+    case AGUI_JSON_DOC_OBJECT:
+      value->kind = VALUE_OBJECT;
+      break;
+    case AGUI_JSON_DOC_HOLE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* check_members () on an object of the tree, changed in place: a removed
+ * member leaves a hole until the object is compacted (a large object
+ * keeps a few; every reader of slots skips them), a converted integer
+ * keeps its slot, as json_object_set_member () keeps a member's place. */
+static CheckResult
+check_object (Context           *ctx,
+              const Field       *base,
+              const Field       *fields,
+              const char        *tag,
+              gboolean           open,
+              AguiJsonDocObject *object)
+{
+  guint n_object_slots = _agui_json_object_get_n_slots (object);
+  Slot stack_slots[16];
+  g_autofree Slot *heap_slots = NULL;
+  Slot *slots = stack_slots;
   CheckResult result;
   gboolean changed;
   guint n_slots = 0;
 
-  slots = g_new0 (Slot, g_list_length (names));
-  for (const GList *l = names; l != NULL; l = l->next, n_slots++)
+  if (_agui_json_object_get_size (object) > G_N_ELEMENTS (stack_slots))
+    slots = heap_slots = g_new (Slot, _agui_json_object_get_size (object));
+
+  for (guint s = 0; s < n_object_slots; s++)
     {
-      slots[n_slots].name = l->data;
-      value_from_node (&slots[n_slots].value, json_object_get_member (object, l->data));
+      const char *name = _agui_json_object_slot_name (object, s);
+
+      if (name == NULL)
+        continue;
+
+      slots[n_slots].name = name;
+      slots[n_slots].field = NULL;
+      slots[n_slots].removed = FALSE;
+      value_from_tree (&slots[n_slots].value, _agui_json_object_slot_value (object, s));
+      n_slots++;
     }
 
   result = check_members (ctx, base, fields, tag, open, slots, n_slots, &changed);
   if (result != CHECK_OK || !changed)
     return result;
 
-  for (guint i = 0; i < n_slots; i++)
+  /* The slots above are the object's members in slot order, holes left
+   * out; nothing was added to the object since. */
+  for (guint s = 0, i = 0; s < n_object_slots; s++)
     {
-      if (slots[i].removed)
-        {
-          /* the name is the object's own, freed by the removal */
-          g_autofree char *name = g_strdup (slots[i].name);
+      Slot *slot;
 
-          json_object_remove_member (object, name);
+      if (_agui_json_object_slot_name (object, s) == NULL)
+        continue;
+
+      slot = &slots[i++];
+      if (slot->removed)
+        {
+          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
+
+          _agui_json_object_remove_slot (object, s, &removed);
+          _agui_json_value_clear (&removed);
         }
-      else if (slots[i].value.converted)
+      else if (slot->value.converted)
         {
-          JsonNode *integer = json_node_new (JSON_NODE_VALUE);
-
-          json_node_set_int (integer, slots[i].value.integer);
-          json_object_set_member (object, slots[i].field->name, integer);
+          _agui_json_value_set_int (slot->value.tree, slot->value.integer);
         }
     }
+
+  _agui_json_object_compact (object);
+  ctx->changed = TRUE;
 
   return CHECK_OK;
 }
 
+/* An element keeps the number it was written as (no array of the schema
+ * holds integers), as the JsonObject walk this replaced did. */
 static CheckResult
-check_array (Context    *ctx,
-             const Type *type,
-             JsonArray  *array)
+check_array (Context          *ctx,
+             const Type       *type,
+             AguiJsonDocArray *array)
 {
   guint original_index = 0;
   guint i = 0;
 
-  while (i < json_array_get_length (array))
+  while (i < _agui_json_array_get_length (array))
     {
-      JsonNode *element = json_array_get_element (array, i);
       CheckResult result;
+      Value value;
+
+      value_from_tree (&value, _agui_json_array_get (array, i));
 
       path_push_index (ctx, original_index++);
-      result = check_node (ctx, type->element, element);
+      result = check_value (ctx, type->element, &value);
 
       if (result == CHECK_DROP)
         warn_removed (ctx);
@@ -1084,12 +1131,20 @@ check_array (Context    *ctx,
         return CHECK_ERROR;
 
       if (result == CHECK_DROP)
-        json_array_remove_element (array, i);
+        {
+          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
+
+          _agui_json_array_remove (array, i, &removed);
+          _agui_json_value_clear (&removed);
+          ctx->changed = TRUE;
+        }
       else
-        i++;
+        {
+          i++;
+        }
     }
 
-  if (json_array_get_length (array) < type->min_items)
+  if (_agui_json_array_get_length (array) < type->min_items)
     return fail (ctx, "must hold at least %u element%s",
                  type->min_items, type->min_items == 1 ? "" : "s");
 
@@ -1097,18 +1152,20 @@ check_array (Context    *ctx,
 }
 
 static CheckResult
-check_union (Context    *ctx,
-             const Type *type,
-             JsonObject *object)
+check_union (Context           *ctx,
+             const Type        *type,
+             AguiJsonDocObject *object)
 {
-  JsonNode *tag_node = json_object_get_member (object, type->tag);
+  int slot = _agui_json_object_find (object, type->tag);
+  const AguiJsonValue *tag_value;
   CheckResult result;
   const char *tag;
 
-  if (tag_node == NULL)
+  if (slot < 0)
     return fail_missing (ctx, type->tag);
 
-  if (json_node_get_value_type (tag_node) != G_TYPE_STRING)
+  tag_value = _agui_json_object_slot_value (object, slot);
+  if (!_agui_json_value_is_string (tag_value))
     {
       path_push_name (ctx, type->tag);
       result = fail (ctx, "must be a string");
@@ -1116,7 +1173,7 @@ check_union (Context    *ctx,
       return result;
     }
 
-  tag = json_node_get_string (tag_node);
+  tag = _agui_json_value_get_string (tag_value);
 
   for (const Variant *variant = type->variants; variant->value != NULL; variant++)
     {
@@ -1235,331 +1292,37 @@ check_value (Context    *ctx,
     case TYPE_ARRAY:
       if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be an array");
-      if (value->tree != NULL)
-        return check_tree_array (ctx, type, value->tree->u.array);
-      return check_array (ctx, type, json_node_get_array (value->node));
+      return check_array (ctx, type, value->tree->u.array);
 
     case TYPE_STRING_OR_ARRAY:
       if (value->kind == VALUE_STRING)
         return CHECK_OK;
       if (value->kind != VALUE_ARRAY)
         return fail (ctx, "must be a string or an array");
-      if (value->tree != NULL)
-        return check_tree_array (ctx, type, value->tree->u.array);
-      return check_array (ctx, type, json_node_get_array (value->node));
+      return check_array (ctx, type, value->tree->u.array);
 
     case TYPE_SHAPE:
       if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
-      if (value->tree != NULL)
-        return check_tree_object (ctx, NULL, type->fields, NULL, FALSE,
-                                  value->tree->u.object);
       return check_object (ctx, NULL, type->fields, NULL, FALSE,
-                           json_node_get_object (value->node));
+                           value->tree->u.object);
 
     case TYPE_UNION:
       if (value->kind != VALUE_OBJECT)
         return fail (ctx, "must be an object");
-      if (value->tree != NULL)
-        return check_tree_union (ctx, type, value->tree->u.object);
-      return check_union (ctx, type, json_node_get_object (value->node));
+      return check_union (ctx, type, value->tree->u.object);
 
     default:
       g_assert_not_reached ();
     }
 }
 
-static void
-value_from_node (Value    *value,
-                 JsonNode *node)
-{
-  *value = (Value) { .kind = VALUE_OTHER, .node = node };
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_NULL:
-      value->kind = VALUE_NULL;
-      break;
-
-    case JSON_NODE_OBJECT:
-      value->kind = VALUE_OBJECT;
-      break;
-
-    case JSON_NODE_ARRAY:
-      value->kind = VALUE_ARRAY;
-      break;
-
-    case JSON_NODE_VALUE:
-      switch (json_node_get_value_type (node))
-        {
-        case G_TYPE_STRING:
-          value->kind = VALUE_STRING;
-          value->string = json_node_get_string (node);
-          break;
-        case G_TYPE_INT64:
-          value->kind = VALUE_INTEGER;
-          value->integer = json_node_get_int (node);
-          break;
-        case G_TYPE_DOUBLE:
-          value->kind = VALUE_DOUBLE;
-          value->number = json_node_get_double (node);
-          break;
-        case G_TYPE_BOOLEAN:
-          value->kind = VALUE_BOOLEAN;
-          break;
-        default:
-          break;
-        }
-      break;
-
-    default:
-      break;
-    }
-}
-
-/* An element of an array: it keeps the number it was written as. */
-static CheckResult
-check_node (Context     *ctx,
-            const Type  *type,
-            JsonNode    *node)
-{
-  Value value;
-
-  value_from_node (&value, node);
-
-  return check_value (ctx, type, &value);
-}
-
-/* The tree: the values are the tree's own, so that a string is read where
- * it lies and a converted integer is written back in its place. */
-static void
-value_from_tree (Value         *value,
-                 AguiJsonValue *tree)
-{
-  *value = (Value) { .kind = VALUE_OTHER, .tree = tree };
-
-  switch ((AguiJsonDocKind) tree->kind)
-    {
-    case AGUI_JSON_DOC_NULL:
-      value->kind = VALUE_NULL;
-      break;
-    case AGUI_JSON_DOC_BOOLEAN:
-      value->kind = VALUE_BOOLEAN;
-      break;
-    case AGUI_JSON_DOC_INT:
-      value->kind = VALUE_INTEGER;
-      value->integer = tree->u.integer;
-      break;
-    case AGUI_JSON_DOC_DOUBLE:
-      value->kind = VALUE_DOUBLE;
-      value->number = tree->u.number;
-      break;
-    case AGUI_JSON_DOC_STRING:
-    case AGUI_JSON_DOC_SHORT_STRING:
-      value->kind = VALUE_STRING;
-      value->string = _agui_json_value_get_string (tree);
-      break;
-    case AGUI_JSON_DOC_ARRAY:
-      value->kind = VALUE_ARRAY;
-      break;
-    case AGUI_JSON_DOC_OBJECT:
-      value->kind = VALUE_OBJECT;
-      break;
-    case AGUI_JSON_DOC_HOLE:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* check_members () on an object of the tree, changed in place: a removed
- * member leaves a hole until the object is compacted (a large object
- * keeps a few; every reader of slots skips them), a converted integer
- * keeps its slot, as json_object_set_member () keeps a member's place. */
-static CheckResult
-check_tree_object (Context           *ctx,
-                   const Field       *base,
-                   const Field       *fields,
-                   const char        *tag,
-                   gboolean           open,
-                   AguiJsonDocObject *object)
-{
-  guint n_object_slots = _agui_json_object_get_n_slots (object);
-  Slot stack_slots[16];
-  g_autofree Slot *heap_slots = NULL;
-  Slot *slots = stack_slots;
-  CheckResult result;
-  gboolean changed;
-  guint n_slots = 0;
-
-  if (_agui_json_object_get_size (object) > G_N_ELEMENTS (stack_slots))
-    slots = heap_slots = g_new (Slot, _agui_json_object_get_size (object));
-
-  for (guint s = 0; s < n_object_slots; s++)
-    {
-      const char *name = _agui_json_object_slot_name (object, s);
-
-      if (name == NULL)
-        continue;
-
-      slots[n_slots].name = name;
-      slots[n_slots].field = NULL;
-      slots[n_slots].removed = FALSE;
-      value_from_tree (&slots[n_slots].value, _agui_json_object_slot_value (object, s));
-      n_slots++;
-    }
-
-  result = check_members (ctx, base, fields, tag, open, slots, n_slots, &changed);
-  if (result != CHECK_OK || !changed)
-    return result;
-
-  /* The slots above are the object's members in slot order, holes left
-   * out; nothing was added to the object since. */
-  for (guint s = 0, i = 0; s < n_object_slots; s++)
-    {
-      Slot *slot;
-
-      if (_agui_json_object_slot_name (object, s) == NULL)
-        continue;
-
-      slot = &slots[i++];
-      if (slot->removed)
-        {
-          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
-
-          _agui_json_object_remove_slot (object, s, &removed);
-          _agui_json_value_clear (&removed);
-        }
-      else if (slot->value.converted)
-        {
-          _agui_json_value_set_int (slot->value.tree, slot->value.integer);
-        }
-    }
-
-  _agui_json_object_compact (object);
-  ctx->changed = TRUE;
-
-  return CHECK_OK;
-}
-
-/* An element keeps the number it was written as, as in check_node (): no
- * array of the schema holds integers. */
-static CheckResult
-check_tree_array (Context          *ctx,
-                  const Type       *type,
-                  AguiJsonDocArray *array)
-{
-  guint original_index = 0;
-  guint i = 0;
-
-  while (i < _agui_json_array_get_length (array))
-    {
-      CheckResult result;
-      Value value;
-
-      value_from_tree (&value, _agui_json_array_get (array, i));
-
-      path_push_index (ctx, original_index++);
-      result = check_value (ctx, type->element, &value);
-
-      if (result == CHECK_DROP)
-        warn_removed (ctx);
-
-      path_pop (ctx);
-
-      if (result == CHECK_ERROR)
-        return CHECK_ERROR;
-
-      if (result == CHECK_DROP)
-        {
-          AguiJsonValue removed = AGUI_JSON_VALUE_INIT;
-
-          _agui_json_array_remove (array, i, &removed);
-          _agui_json_value_clear (&removed);
-          ctx->changed = TRUE;
-        }
-      else
-        {
-          i++;
-        }
-    }
-
-  if (_agui_json_array_get_length (array) < type->min_items)
-    return fail (ctx, "must hold at least %u element%s",
-                 type->min_items, type->min_items == 1 ? "" : "s");
-
-  return CHECK_OK;
-}
-
-static CheckResult
-check_tree_union (Context           *ctx,
-                  const Type        *type,
-                  AguiJsonDocObject *object)
-{
-  int slot = _agui_json_object_find (object, type->tag);
-  const AguiJsonValue *tag_value;
-  CheckResult result;
-  const char *tag;
-
-  if (slot < 0)
-    return fail_missing (ctx, type->tag);
-
-  tag_value = _agui_json_object_slot_value (object, slot);
-  if (!_agui_json_value_is_string (tag_value))
-    {
-      path_push_name (ctx, type->tag);
-      result = fail (ctx, "must be a string");
-      path_pop (ctx);
-      return result;
-    }
-
-  tag = _agui_json_value_get_string (tag_value);
-
-  for (const Variant *variant = type->variants; variant->value != NULL; variant++)
-    {
-      if (g_str_equal (variant->value, tag))
-        return check_tree_object (ctx, NULL, variant->fields, type->tag,
-                                  variant->open, object);
-    }
-
-  return CHECK_DROP;
-}
-
-gboolean
-_agui_event_schema_enforce_tree (AguiEventType       type,
-                                 AguiJsonDocObject  *members,
-                                 GPtrArray          *warnings,
-                                 GError            **error)
-{
-  const EventSchema *schema;
-  CheckResult result;
-  Context ctx;
-
-  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
-  g_return_val_if_fail (members != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  schema = &event_schemas[type];
-
-  ctx.event_name = agui_event_type_to_string (type);
-  ctx.warnings = warnings;
-  ctx.path = NULL;
-  ctx.error = error;
-  ctx.changed = FALSE;
-
-  result = check_tree_object (&ctx, schema->base, schema->fields, "type", FALSE, members);
-  g_clear_pointer (&ctx.path, g_array_unref);
-
-  /* As in _agui_event_schema_enforce (). */
-  g_assert (result != CHECK_DROP);
-
-  return result == CHECK_OK;
-}
-
-gboolean
-_agui_event_schema_enforce (AguiEventType   type,
-                            JsonObject     *members,
-                            GPtrArray      *warnings,
-                            GError        **error)
+static gboolean
+enforce_tree (AguiEventType       type,
+              AguiJsonDocObject  *members,
+              GPtrArray          *warnings,
+              gboolean           *changed,
+              GError            **error)
 {
   const EventSchema *schema;
   CheckResult result;
@@ -1584,11 +1347,77 @@ _agui_event_schema_enforce (AguiEventType   type,
    * be dropped whole through a table mistake; never pass one on. */
   g_assert (result != CHECK_DROP);
 
+  *changed = ctx.changed;
+
   return result == CHECK_OK;
 }
 
+gboolean
+_agui_event_schema_enforce_tree (AguiEventType       type,
+                                 AguiJsonDocObject  *members,
+                                 GPtrArray          *warnings,
+                                 GError            **error)
+{
+  gboolean changed;
+
+  return enforce_tree (type, members, warnings, &changed, error);
+}
+
+/* The JsonObject form, until its callers hold trees: the one walk, on a
+ * tree copied from @members. Numbers keep their kinds both ways (an
+ * integer is a gint64 in both, anything else a double), strings their
+ * bytes, members their order. Only an event the walk changed is written
+ * back, each member a new node: an untouched one keeps its nodes, as the
+ * walk on the JsonObject itself left them. */
+gboolean
+_agui_event_schema_enforce (AguiEventType   type,
+                            JsonObject     *members,
+                            GPtrArray      *warnings,
+                            GError        **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+  AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
+  gboolean changed;
+  gboolean valid;
+
+  g_return_val_if_fail (members != NULL, FALSE);
+
+  node = json_node_init_object (json_node_alloc (), members);
+  _agui_json_value_set_node (&tree, node);
+  object = tree.u.object;
+
+  valid = enforce_tree (type, object, warnings, &changed, error);
+
+  if (valid && changed)
+    {
+      g_autoptr(GList) names = json_object_get_members (members);
+
+      for (const GList *l = names; l != NULL; l = l->next)
+        {
+          /* the name is the object's own, freed by the removal */
+          g_autofree char *name = g_strdup (l->data);
+
+          json_object_remove_member (members, name);
+        }
+
+      for (guint s = 0; s < _agui_json_object_get_n_slots (object); s++)
+        {
+          const char *name = _agui_json_object_slot_name (object, s);
+
+          if (name != NULL)
+            json_object_set_member (members, name,
+                                    _agui_json_value_to_node (_agui_json_object_slot_value (object, s)));
+        }
+    }
+
+  _agui_json_value_clear (&tree);
+
+  return valid;
+}
+
 /* A flat event: check_members () on members that are all scalars, giving
- * the same warnings and errors without a JsonObject. */
+ * the same warnings and errors without a tree. */
 gboolean
 _agui_event_schema_enforce_flat (AguiEventType    type,
                                  AguiFlatMember  *members,
