@@ -918,7 +918,8 @@ test_errors (void)
 }
 
 /* The JsonObject form: what changed is written back in order, an event
- * nothing changed keeps its very nodes. */
+ * nothing changed keeps its very nodes, and so does a payload the walk
+ * does not look into. */
 static void
 test_object_write_back (void)
 {
@@ -926,6 +927,7 @@ test_object_write_back (void)
   g_autoptr(GList) names = NULL;
   JsonObject *object;
   JsonNode *messages;
+  JsonNode *metadata;
   g_autofree char *printed = NULL;
 
   input = _agui_json_parse ("{\"type\":\"MESSAGES_SNAPSHOT\",\"timestamp\":5,\"messages\":["
@@ -933,6 +935,7 @@ test_object_write_back (void)
                             "\"metadata\":{\"k\":1.0}}", -1, NULL);
   object = json_node_get_object (input);
   messages = json_object_get_member (object, "messages");
+  metadata = json_object_get_member (object, "metadata");
   g_assert_true (_agui_event_schema_enforce (AGUI_EVENT_MESSAGES_SNAPSHOT, object, NULL, NULL));
   g_assert_true (json_object_get_member (object, "messages") == messages);
 
@@ -947,6 +950,9 @@ test_object_write_back (void)
   g_assert_cmpstr (g_list_nth_data (names, 1), ==, "timestamp");
   g_assert_cmpstr (g_list_nth_data (names, 2), ==, "messages");
   g_assert_cmpstr (g_list_nth_data (names, 3), ==, "metadata");
+  /* a payload the walk does not look into is the node it was */
+  g_assert_true (json_object_get_member (object, "metadata") == metadata);
+  g_assert_true (json_object_get_member (object, "messages") != messages);
   g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "timestamp")), ==, G_TYPE_INT64);
   g_assert_cmpint (json_node_get_value_type (json_object_get_member (json_object_get_object_member (object, "metadata"), "k")),
                    ==, G_TYPE_DOUBLE);

@@ -71,13 +71,26 @@ gboolean   _agui_event_schema_enforce_tree (AguiEventType       type,
                                             GPtrArray          *warnings,
                                             GError            **error);
 
-/* The same on a JsonObject, until the event reader gives trees: enforced on
- * a tree copied from @members, which is written back when anything
- * changed. */
+/* The same on a JsonObject, until the event reader gives trees
+ * (agui-event-schema-object.c): enforced on a tree copied from @members,
+ * which is written back when anything changed. */
 gboolean   _agui_event_schema_enforce (AguiEventType   type,
                                        JsonObject     *members,
                                        GPtrArray      *warnings,
                                        GError        **error);
+
+/* For that copy: _agui_event_schema_enforce_tree (), and whether it
+ * changed anything. */
+gboolean   _agui_event_schema_enforce_tree_full (AguiEventType       type,
+                                                 AguiJsonDocObject  *members,
+                                                 GPtrArray          *warnings,
+                                                 gboolean           *changed,
+                                                 GError            **error);
+/* Whether the walk looks inside the value of member @name of an event of
+ * @type (an array, a shape or a union); it sees only the kind of any
+ * other, and removes an unknown member whatever it holds. */
+gboolean   _agui_event_schema_walks_into (AguiEventType   type,
+                                          const char     *name);
 
 /* The same checks as _agui_event_schema_enforce_tree () on a flat event,
  * with the same warnings and errors: unknown members are removed from @members

@@ -1317,12 +1317,12 @@ check_value (Context    *ctx,
     }
 }
 
-static gboolean
-enforce_tree (AguiEventType       type,
-              AguiJsonDocObject  *members,
-              GPtrArray          *warnings,
-              gboolean           *changed,
-              GError            **error)
+gboolean
+_agui_event_schema_enforce_tree_full (AguiEventType       type,
+                                      AguiJsonDocObject  *members,
+                                      GPtrArray          *warnings,
+                                      gboolean           *changed,
+                                      GError            **error)
 {
   const EventSchema *schema;
   CheckResult result;
@@ -1360,60 +1360,28 @@ _agui_event_schema_enforce_tree (AguiEventType       type,
 {
   gboolean changed;
 
-  return enforce_tree (type, members, warnings, &changed, error);
+  return _agui_event_schema_enforce_tree_full (type, members, warnings, &changed, error);
 }
 
-/* The JsonObject form, until its callers hold trees: the one walk, on a
- * tree copied from @members. Numbers keep their kinds both ways (an
- * integer is a gint64 in both, anything else a double), strings their
- * bytes, members their order. Only an event the walk changed is written
- * back, each member a new node: an untouched one keeps its nodes, as the
- * walk on the JsonObject itself left them. */
 gboolean
-_agui_event_schema_enforce (AguiEventType   type,
-                            JsonObject     *members,
-                            GPtrArray      *warnings,
-                            GError        **error)
+_agui_event_schema_walks_into (AguiEventType  type,
+                               const char    *name)
 {
-  g_autoptr(JsonNode) node = NULL;
-  AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
-  AguiJsonDocObject *object;
-  gboolean changed;
-  gboolean valid;
+  const Field *field = field_list_find (event_schemas[type].base, name);
 
-  g_return_val_if_fail (members != NULL, FALSE);
+  if (field == NULL)
+    field = field_list_find (event_schemas[type].fields, name);
 
-  node = json_node_init_object (json_node_alloc (), members);
-  _agui_json_value_set_node (&tree, node);
-  object = tree.u.object;
-
-  valid = enforce_tree (type, object, warnings, &changed, error);
-
-  if (valid && changed)
+  switch (field != NULL ? field->type->kind : TYPE_ANY)
     {
-      g_autoptr(GList) names = json_object_get_members (members);
-
-      for (const GList *l = names; l != NULL; l = l->next)
-        {
-          /* the name is the object's own, freed by the removal */
-          g_autofree char *name = g_strdup (l->data);
-
-          json_object_remove_member (members, name);
-        }
-
-      for (guint s = 0; s < _agui_json_object_get_n_slots (object); s++)
-        {
-          const char *name = _agui_json_object_slot_name (object, s);
-
-          if (name != NULL)
-            json_object_set_member (members, name,
-                                    _agui_json_value_to_node (_agui_json_object_slot_value (object, s)));
-        }
+    case TYPE_ARRAY:
+    case TYPE_STRING_OR_ARRAY:
+    case TYPE_SHAPE:
+    case TYPE_UNION:
+      return TRUE;
+    default:
+      return FALSE;
     }
-
-  _agui_json_value_clear (&tree);
-
-  return valid;
 }
 
 /* A flat event: check_members () on members that are all scalars, giving
@@ -1449,7 +1417,8 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
-  ctx.changed = FALSE;
+  /* ctx.changed is left alone: only the tree's containers set it, and a
+   * flat event has none (a store per event on the hot path). */
 
   if (*n_members > G_N_ELEMENTS (stack_slots))
     slots = heap_slots = g_new (Slot, *n_members);
