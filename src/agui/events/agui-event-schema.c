@@ -109,10 +109,10 @@ typedef struct
 {
   ValueKind      kind;
   AguiJsonValue *tree;            /* the tree's value: an array's or an object's */
-  const char  *string;
-  gint64       integer;
-  double       number;
-  gboolean     converted;         /* a double the type took as this integer */
+  const char    *string;
+  gint64         integer;
+  double         number;
+  gboolean       converted;       /* a double the type took as this integer */
 } Value;
 
 /* Scalars */
@@ -1367,8 +1367,11 @@ gboolean
 _agui_event_schema_walks_into (AguiEventType  type,
                                const char    *name)
 {
-  const Field *field = field_list_find (event_schemas[type].base, name);
+  const Field *field;
 
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
+
+  field = field_list_find (event_schemas[type].base, name);
   if (field == NULL)
     field = field_list_find (event_schemas[type].fields, name);
 
