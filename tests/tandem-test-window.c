@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <adwaita.h>
 
@@ -249,6 +250,59 @@ watchdog_thread (gpointer data)
   return NULL;
 }
 
+/* A fatal critical (SIGTRAP), a failed assertion (SIGABRT) or a crash
+ * says only its message; a rare one, seen once in many runs, needs the
+ * stack to be found. So a widget test that dies on one of these signals
+ * first has gdb print every thread's stack. Only fork (), exec and
+ * waitpid () run here, which a signal handler may call; the strings are
+ * made at start. Under ASan, which reports a crash itself with its
+ * stack, SIGSEGV and SIGBUS stay its own. */
+static char *crash_gdb;
+static char crash_pid[32];
+
+static void
+on_fatal_signal (int signal_number)
+{
+  pid_t child = fork ();
+
+  if (child == 0)
+    {
+      /* gdb's output to stderr, where the test's log takes it */
+      dup2 (STDERR_FILENO, STDOUT_FILENO);
+      execl (crash_gdb, crash_gdb, "-nx", "-batch", "-p", crash_pid,
+             "-ex", "thread apply all bt", (char *) NULL);
+      _exit (127);
+    }
+  if (child > 0)
+    waitpid (child, NULL, 0);
+
+  /* SA_RESETHAND put the default action back: die of the same signal */
+  raise (signal_number);
+}
+
+static void
+print_stacks_on_fatal_signals (void)
+{
+  int signals[] = { SIGTRAP, SIGABRT,
+#ifndef __SANITIZE_ADDRESS__
+                    SIGSEGV, SIGBUS,
+#endif
+                  };
+  struct sigaction action = { 0 };
+
+  crash_gdb = g_find_program_in_path ("gdb");
+  if (crash_gdb == NULL)
+    return;
+  g_snprintf (crash_pid, sizeof crash_pid, "%d", (int) getpid ());
+  prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+
+  action.sa_handler = on_fatal_signal;
+  action.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset (&action.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    sigaction (signals[i], &action, NULL);
+}
+
 /* GTK and libadwaita for a widget test, where a warning is a bug:
  * gtk_test_init() leaves GTK's own warnings non-fatal.
  *
@@ -293,6 +347,9 @@ tandem_test_init (int    *argc,
 
       if (seconds > 0)
         g_thread_unref (g_thread_new ("watchdog", watchdog_thread, GUINT_TO_POINTER ((guint) seconds)));
+
+      /* the same switch: set where a log should say where a test died */
+      print_stacks_on_fatal_signals ();
     }
 }
 
