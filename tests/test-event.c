@@ -1439,50 +1439,6 @@ test_compat_tree_binary_parts (void)
                  "{\"type\":\"image\",\"source\":{\"type\":\"data\",\"value\":\"w\",\"mimeType\":\"image/gif\"}}]}]}");
 }
 
-static void
-test_compat_json_object (void)
-{
-  g_autoptr(GPtrArray) warnings = new_warnings ();
-  g_autoptr(JsonNode) node = NULL;
-  AguiThinkingIds ids = { NULL, NULL };
-  g_autofree char *printed = NULL;
-  g_autofree char *expected = NULL;
-  JsonObject *object;
-  JsonNode *kept;
-  const char *translated;
-
-  g_test_summary ("The JsonObject entries write the tree's result back in order, numbers keeping their kinds");
-
-  node = parse_json ("{\"title\":\"t\",\"type\":\"THINKING_TEXT_MESSAGE_START\",\"role\":null,\"i\":2,\"d\":2.0,"
-                     "\"rawEvent\":null,\"big\":9007199254740993}");
-  object = json_node_get_object (node);
-  translated = _agui_event_translate_thinking (&ids, object, "THINKING_TEXT_MESSAGE_START", warnings);
-  g_assert_cmpstr (translated, ==, "REASONING_MESSAGE_START");
-  _agui_event_translate_compat (translated, object, warnings);
-  assert_warnings (warnings, (const char *[]) {
-                     "Converting deprecated THINKING_TEXT_MESSAGE_START to REASONING_MESSAGE_START",
-                     "Converting deprecated REASONING_MESSAGE_START.rawEvent: null to an absent field",
-                     NULL });
-
-  printed = json_to_string (node, FALSE);
-  expected = g_strdup_printf ("{\"title\":\"t\",\"type\":\"REASONING_MESSAGE_START\",\"role\":\"reasoning\",\"i\":2,\"d\":2.0,"
-                              "\"big\":9007199254740993,\"messageId\":\"%s\"}", ids.message_id);
-  g_assert_cmpstr (printed, ==, expected);
-  g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "i")), ==, G_TYPE_INT64);
-  g_assert_cmpint (json_node_get_value_type (json_object_get_member (object, "d")), ==, G_TYPE_DOUBLE);
-  g_assert_cmpint (json_object_get_int_member (object, "big"), ==, G_GINT64_CONSTANT (9007199254740993));
-
-  /* Nothing to translate: the object keeps its very nodes. */
-  g_ptr_array_set_size (warnings, 0);
-  kept = json_object_get_member (object, "i");
-  g_assert_null (_agui_event_translate_thinking (&ids, object, "REASONING_MESSAGE_START", warnings));
-  _agui_event_translate_compat ("REASONING_MESSAGE_START", object, warnings);
-  g_assert_cmpuint (warnings->len, ==, 0);
-  g_assert_true (json_object_get_member (object, "i") == kept);
-
-  _agui_thinking_ids_clear (&ids);
-}
-
 /* Surrogate halves */
 
 static char *
@@ -2534,7 +2490,6 @@ main (int   argc,
   g_test_add_func ("/agui/event/compat/tree/thinking", test_compat_tree_thinking);
   g_test_add_func ("/agui/event/compat/tree/nulls", test_compat_tree_nulls);
   g_test_add_func ("/agui/event/compat/tree/binary-parts", test_compat_tree_binary_parts);
-  g_test_add_func ("/agui/event/compat/json-object", test_compat_json_object);
   g_test_add_func ("/agui/event/surrogates/split", test_surrogates_split);
   g_test_add_func ("/agui/event/surrogates/streams", test_surrogates_streams);
   g_test_add_func ("/agui/event/surrogates/unpaired", test_surrogates_unpaired);

@@ -40,15 +40,4 @@ void        _agui_event_translate_compat_tree   (const char        *name,
                                                  AguiJsonDocObject *object,
                                                  GPtrArray         *warnings);
 
-/* The same on a json-glib object, in place, members in the same order and
- * numbers of the same kinds: for the parser until it reads events into
- * the tree. */
-const char *_agui_event_translate_thinking      (AguiThinkingIds   *ids,
-                                                 JsonObject        *object,
-                                                 const char        *name,
-                                                 GPtrArray         *warnings);
-void        _agui_event_translate_compat        (const char        *name,
-                                                 JsonObject        *object,
-                                                 GPtrArray         *warnings);
-
 G_END_DECLS

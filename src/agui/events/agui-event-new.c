@@ -6,13 +6,32 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-event-private.h"
+#include "agui-event-reader-private.h"
 #include "agui-json-private.h"
 
 /* The public constructors that check what they are given against the
  * schema. They sit above both the event (agui-event.c) and the schema
  * (agui-event-schema.c), which then need not know each other both ways:
  * the schema names event types, the event knows no schema. */
+
+/* Takes @tree, the members as one object of the compact tree. */
+static AguiEvent *
+new_checked (AguiEventType   type,
+             AguiJsonValue  *tree,
+             GPtrArray      *warnings,
+             GError        **error)
+{
+  if (!_agui_event_schema_enforce_tree (type, tree->u.object, warnings, error))
+    {
+      _agui_json_value_clear (tree);
+      return NULL;
+    }
+
+  return _agui_event_new_tree (type, tree);
+}
 
 /**
  * agui_event_new:
@@ -32,16 +51,17 @@ agui_event_new (AguiEventType   type,
                 GError        **error)
 {
   g_autoptr(JsonObject) owned = members;
+  g_autoptr(JsonNode) node = NULL;
+  AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
 
   g_return_val_if_fail ((guint) type <= AGUI_EVENT_SUBAGENT_ERROR, NULL);
   g_return_val_if_fail (members != NULL, NULL);
 
   json_object_set_string_member (owned, "type", agui_event_type_to_string (type));
+  node = json_node_init_object (json_node_alloc (), owned);
+  _agui_json_value_set_node (&tree, node);
 
-  if (!_agui_event_schema_enforce (type, owned, NULL, error))
-    return NULL;
-
-  return _agui_event_new_trusted (type, g_steal_pointer (&owned));
+  return new_checked (type, &tree, NULL, error);
 }
 
 /**
@@ -65,7 +85,7 @@ agui_event_new_from_json (JsonNode   *node,
                           GPtrArray  *warnings,
                           GError    **error)
 {
-  g_autoptr(JsonNode) copy = NULL;
+  AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
   JsonObject *object;
   const char *name;
   AguiEventType type;
@@ -96,13 +116,9 @@ agui_event_new_from_json (JsonNode   *node,
       return NULL;
     }
 
-  copy = _agui_json_node_copy_deep (node);
-  object = json_node_get_object (copy);
+  _agui_json_value_set_node (&tree, node);
 
-  if (!_agui_event_schema_enforce (type, object, warnings, error))
-    return NULL;
-
-  return _agui_event_new_trusted (type, json_object_ref (object));
+  return new_checked (type, &tree, warnings, error);
 }
 
 /**

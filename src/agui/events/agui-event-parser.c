@@ -78,7 +78,7 @@ struct _AguiEventParser
 
   AguiThinkingIds thinking;
 
-  /* stream key (see stream_key ()) → GUINT_TO_POINTER (high surrogate) */
+  /* stream key (see stream_key_for ()) → GUINT_TO_POINTER (high surrogate) */
   GHashTable *pending_highs;
   /* family + lane → the id of the chunk stream last seen in that lane */
   GHashTable *chunk_lane_ids;
@@ -452,17 +452,6 @@ stream_key_for (AguiEventParser *self,
   return g_strdup_printf ("%d\x1f%s", family, id ? id : "");
 }
 
-static char *
-stream_key (AguiEventParser *self,
-            StreamFamily     family,
-            gboolean         is_chunk,
-            JsonObject      *object)
-{
-  return stream_key_for (self, family, is_chunk,
-                         _agui_json_object_get_string (object, family_id_member (family)),
-                         _agui_json_object_get_string (object, "subagentRunId"));
-}
-
 /* The delta was copied with its markers; join a pending high surrogate
  * with a low one at the start, keep a high one at the end for the next
  * delta of the stream, and replace every other marker. */
@@ -567,14 +556,20 @@ end_pending_high (AguiEventParser *self,
   self->before = agui_event_new (content_type (family), g_steal_pointer (&members), NULL);
 }
 
-static void
+typedef const char *(*StringGetter) (gpointer    data,
+                                     const char *name);
+
+/* The reference reader's fix of a delta (its markers are characters of
+ * their own, see rewrite_lone_surrogates ()), reading members through
+ * @get: the delta to use instead, or %NULL for none. */
+static char *
 fix_delta (AguiEventParser *self,
            AguiEventType    type,
-           JsonObject      *object,
-           gboolean         has_markers)
+           gboolean         has_markers,
+           StringGetter     get,
+           gpointer         data)
 {
   g_autofree char *key = NULL;
-  g_autofree char *fixed = NULL;
   StreamFamily family;
   gboolean is_chunk;
   const char *delta;
@@ -582,34 +577,36 @@ fix_delta (AguiEventParser *self,
   family = end_family (type);
   if (family != FAMILY_NONE)
     {
-      key = stream_key (self, family, FALSE, object);
-      end_pending_high (self, family, type, key,
-                        _agui_json_object_get_string (object, family_id_member (family)),
-                        _agui_json_object_get_string (object, "subagentRunId"));
-      return;
+      key = stream_key_for (self, family, FALSE, get (data, family_id_member (family)),
+                            get (data, "subagentRunId"));
+      end_pending_high (self, family, type, key, get (data, family_id_member (family)),
+                        get (data, "subagentRunId"));
+      return NULL;
     }
 
-  delta = _agui_json_object_get_string (object, "delta");
+  delta = get (data, "delta");
   if (delta == NULL)
-    return;
+    return NULL;
 
   family = delta_family (type, &is_chunk);
   if (family == FAMILY_NONE)
-    {
-      fixed = sanitize_string (delta, has_markers);
-    }
-  else
-    {
-      /* A keep-alive between the two halves must not break the pair. */
-      if (delta[0] == '\0')
-        return;
+    return sanitize_string (delta, has_markers);
 
-      key = stream_key (self, family, is_chunk, object);
-      fixed = join_delta (self, key, delta, has_markers);
-    }
+  /* A keep-alive between the two halves must not break the pair. */
+  if (delta[0] == '\0')
+    return NULL;
 
-  json_object_set_string_member (object, "delta", fixed);
+  key = stream_key_for (self, family, is_chunk, get (data, family_id_member (family)),
+                        get (data, "subagentRunId"));
+
+  return join_delta (self, key, delta, has_markers);
 }
+
+static AguiEvent *parse_members (AguiEventParser  *self,
+                                 AguiJsonValue    *members,
+                                 gboolean          has_markers,
+                                 gboolean          reference,
+                                 GError          **error);
 
 /* The stages after JSON parsing, on a tree the parser does not own. */
 static AguiEvent *
@@ -618,15 +615,9 @@ parse_tree (AguiEventParser  *self,
             gboolean          has_markers,
             GError          **error)
 {
-  g_autoptr(GPtrArray) warnings = NULL;
   g_autoptr(JsonNode) copy = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonObject *object;
+  AguiJsonValue members = AGUI_JSON_VALUE_INIT;
   JsonNode *type_node;
-  g_autofree char *name = NULL;
-  const char *translated;
-  AguiEventType type;
-  gboolean valid;
 
   g_clear_pointer (&self->before, agui_event_unref);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
@@ -647,51 +638,27 @@ parse_tree (AguiEventParser  *self,
     }
 
   copy = copy_event (root, has_markers);
-  object = json_node_get_object (copy);
-  name = g_strdup (_agui_json_object_get_string (object, "type"));
+  _agui_json_value_set_node (&members, copy);
 
-  if ((translated = _agui_event_translate_thinking (&self->thinking, object, name, self->warnings)) != NULL)
-    {
-      g_free (name);
-      name = g_strdup (translated);
-    }
-
-  _agui_event_translate_compat (name, object, self->warnings);
-  flush_warnings (self);
-
-  if (!agui_event_type_from_string (name, &type))
-    {
-      emit_warning (self, "Dropping unrecognised event '%s'", name);
-      return NULL;
-    }
-
-  fix_delta (self, type, object, has_markers);
-
-  warnings = g_ptr_array_new_with_free_func (g_free);
-  valid = _agui_event_schema_enforce (type, object, warnings, &local_error);
-
-  for (guint i = 0; i < warnings->len; i++)
-    emit_warning (self, "%s", (const char *) g_ptr_array_index (warnings, i));
-
-  if (!valid)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
-
-  return _agui_event_new_trusted (type, json_object_ref (object));
+  return parse_members (self, &members, has_markers, TRUE, error);
 }
 
 /* The fast path */
 
-typedef const char *(*StringGetter) (gpointer    data,
-                                     const char *name);
-
 static const char *
-object_getter (gpointer    data,
-               const char *name)
+tree_getter (gpointer    data,
+             const char *name)
 {
-  return _agui_json_object_get_string (data, name);
+  AguiJsonDocObject *object = data;
+  int slot = _agui_json_object_find (object, name);
+  const AguiJsonValue *value;
+
+  if (slot < 0)
+    return NULL;
+
+  value = _agui_json_object_slot_value (object, slot);
+
+  return _agui_json_value_is_string (value) ? _agui_json_value_get_string (value) : NULL;
 }
 
 static AguiFlatMember *
@@ -699,8 +666,7 @@ reader_member (AguiEventReader *reader,
                const char      *name)
 {
   AguiFlatMember *members;
-  JsonNode **nodes;
-  guint n = _agui_event_reader_get_members (reader, &members, &nodes);
+  guint n = _agui_event_reader_get_members (reader, &members);
   gsize length;
   const char *arena = _agui_event_reader_get_arena (reader, &length);
 
@@ -709,7 +675,7 @@ reader_member (AguiEventReader *reader,
       const char *candidate = arena + members[i].name;
 
       if (candidate[0] == name[0] && strcmp (candidate, name) == 0)
-        return nodes[i] == NULL ? &members[i] : NULL;
+        return members[i].kind != AGUI_FLAT_TREE ? &members[i] : NULL;
     }
 
   return NULL;
@@ -903,7 +869,7 @@ parse_flat (AguiEventParser  *self,
       delta->length = strlen (fixed);
     }
 
-  n = _agui_event_reader_get_members (self->reader, &members, NULL);
+  n = _agui_event_reader_get_members (self->reader, &members);
   arena = _agui_event_reader_get_arena (self->reader, &arena_length);
 
   valid = _agui_event_schema_enforce_flat (type, members, &n, arena, self->warnings, &local_error);
@@ -913,44 +879,72 @@ parse_flat (AguiEventParser  *self,
   return _agui_event_new_flat (type, members, n, arena, arena_length);
 }
 
+/* The stages after reading, on the event's members as one object of the
+ * compact tree, which this takes: the deprecated forms translated, the
+ * delta's surrogates joined (by the reader's markers, or the reference
+ * reader's), the schema enforced. */
 static AguiEvent *
-parse_object (AguiEventParser  *self,
-              const char       *type_name,
-              GError          **error)
+parse_members (AguiEventParser  *self,
+               AguiJsonValue    *members,
+               gboolean          has_markers,
+               gboolean          reference,
+               GError          **error)
 {
-  g_autoptr(JsonObject) object = _agui_event_reader_steal_object (self->reader);
-  g_autofree char *name = g_strdup (type_name);
+  AguiJsonDocObject *object = members->u.object;
+  g_autofree char *name = g_strdup (tree_getter (object, "type"));
   g_autofree char *fixed = NULL;
   GError *local_error = NULL;
   const char *translated;
   AguiEventType type;
   gboolean valid;
 
-  if ((translated = _agui_event_translate_thinking (&self->thinking, object, name, self->warnings)) != NULL)
+  if ((translated = _agui_event_translate_thinking_tree (&self->thinking, object, name, self->warnings)) != NULL)
     {
       g_free (name);
       name = g_strdup (translated);
     }
 
-  _agui_event_translate_compat (name, object, self->warnings);
+  _agui_event_translate_compat_tree (name, object, self->warnings);
   flush_warnings (self);
 
   if (!agui_event_type_from_string (name, &type))
     {
       emit_warning (self, "Dropping unrecognised event '%s'", name);
+      _agui_json_value_clear (members);
       return NULL;
     }
 
-  fixed = fix_read_delta (self, type, _agui_event_reader_has_markers (self->reader),
-                          object_getter, object);
+  if (reference)
+    fixed = fix_delta (self, type, has_markers, tree_getter, object);
+  else
+    fixed = fix_read_delta (self, type, has_markers, tree_getter, object);
   if (fixed != NULL)
-    json_object_set_string_member (object, "delta", fixed);
+    {
+      AguiJsonValue delta = AGUI_JSON_VALUE_INIT;
 
-  valid = _agui_event_schema_enforce (type, object, self->warnings, &local_error);
+      _agui_json_value_set_string (&delta, fixed, strlen (fixed));
+      _agui_json_object_set (object, "delta", &delta);
+    }
+
+  valid = _agui_event_schema_enforce_tree (type, object, self->warnings, &local_error);
   if (!emit_warnings_and_check (self, valid, local_error, error))
-    return NULL;
+    {
+      _agui_json_value_clear (members);
+      return NULL;
+    }
 
-  return _agui_event_new_trusted (type, g_steal_pointer (&object));
+  return _agui_event_new_tree (type, members);
+}
+
+static AguiEvent *
+parse_object (AguiEventParser  *self,
+              GError          **error)
+{
+  AguiJsonValue members = AGUI_JSON_VALUE_INIT;
+
+  _agui_event_reader_steal_tree (self->reader, &members);
+
+  return parse_members (self, &members, _agui_event_reader_has_markers (self->reader), FALSE, error);
 }
 
 static AguiEvent *parse_reference (AguiEventParser  *self,
@@ -1103,7 +1097,7 @@ parse_fast (AguiEventParser  *self,
         }
     }
 
-  return parse_object (self, type_name, error);
+  return parse_object (self, error);
 }
 
 static void

@@ -56,6 +56,13 @@ gboolean   _agui_event_member_to_value (AguiEvent     *self,
 gboolean   _agui_event_member_is_null (AguiEvent     *self,
                                        const char    *name);
 
+/* An event read with members that are objects, arrays or null: takes
+ * @members, one object of the compact tree that satisfies the schema
+ * (_agui_event_schema_enforce_tree ()), leaving it null; "type" is set
+ * here. Its JsonObject is built only when asked for. */
+AguiEvent *_agui_event_new_tree    (AguiEventType   type,
+                                    AguiJsonValue  *members);
+
 /* Wraps members that are already known to be valid (built by the chunk
  * normalizer, the demo agent, a stored log): no schema check. Takes
  * ownership of @members; "type" is set here. */
@@ -70,27 +77,6 @@ gboolean   _agui_event_schema_enforce_tree (AguiEventType       type,
                                             AguiJsonDocObject  *members,
                                             GPtrArray          *warnings,
                                             GError            **error);
-
-/* The same on a JsonObject, until the event reader gives trees
- * (agui-event-schema-object.c): enforced on a tree copied from @members,
- * which is written back when anything changed. */
-gboolean   _agui_event_schema_enforce (AguiEventType   type,
-                                       JsonObject     *members,
-                                       GPtrArray      *warnings,
-                                       GError        **error);
-
-/* For that copy: _agui_event_schema_enforce_tree (), and whether it
- * changed anything. */
-gboolean   _agui_event_schema_enforce_tree_full (AguiEventType       type,
-                                                 AguiJsonDocObject  *members,
-                                                 GPtrArray          *warnings,
-                                                 gboolean           *changed,
-                                                 GError            **error);
-/* Whether the walk looks inside the value of member @name of an event of
- * @type (an array, a shape or a union); it sees only the kind of any
- * other, and removes an unknown member whatever it holds. */
-gboolean   _agui_event_schema_walks_into (AguiEventType   type,
-                                          const char     *name);
 
 /* The same checks as _agui_event_schema_enforce_tree () on a flat event,
  * with the same warnings and errors: unknown members are removed from @members

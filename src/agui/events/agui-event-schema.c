@@ -87,7 +87,6 @@ typedef struct
   GPtrArray   *warnings;
   GArray      *path;
   GError     **error;
-  gboolean     changed;           /* a tree's member or element was removed or converted */
 } Context;
 
 /* One value as the checks see it, from either form of an event: a value
@@ -1097,7 +1096,6 @@ check_object (Context           *ctx,
     }
 
   _agui_json_object_compact (object);
-  ctx->changed = TRUE;
 
   return CHECK_OK;
 }
@@ -1136,7 +1134,6 @@ check_array (Context          *ctx,
 
           _agui_json_array_remove (array, i, &removed);
           _agui_json_value_clear (&removed);
-          ctx->changed = TRUE;
         }
       else
         {
@@ -1318,11 +1315,10 @@ check_value (Context    *ctx,
 }
 
 gboolean
-_agui_event_schema_enforce_tree_full (AguiEventType       type,
-                                      AguiJsonDocObject  *members,
-                                      GPtrArray          *warnings,
-                                      gboolean           *changed,
-                                      GError            **error)
+_agui_event_schema_enforce_tree (AguiEventType       type,
+                                 AguiJsonDocObject  *members,
+                                 GPtrArray          *warnings,
+                                 GError            **error)
 {
   const EventSchema *schema;
   CheckResult result;
@@ -1338,7 +1334,6 @@ _agui_event_schema_enforce_tree_full (AguiEventType       type,
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
-  ctx.changed = FALSE;
 
   result = check_object (&ctx, schema->base, schema->fields, "type", FALSE, members);
   g_clear_pointer (&ctx.path, g_array_unref);
@@ -1347,44 +1342,7 @@ _agui_event_schema_enforce_tree_full (AguiEventType       type,
    * be dropped whole through a table mistake; never pass one on. */
   g_assert (result != CHECK_DROP);
 
-  *changed = ctx.changed;
-
   return result == CHECK_OK;
-}
-
-gboolean
-_agui_event_schema_enforce_tree (AguiEventType       type,
-                                 AguiJsonDocObject  *members,
-                                 GPtrArray          *warnings,
-                                 GError            **error)
-{
-  gboolean changed;
-
-  return _agui_event_schema_enforce_tree_full (type, members, warnings, &changed, error);
-}
-
-gboolean
-_agui_event_schema_walks_into (AguiEventType  type,
-                               const char    *name)
-{
-  const Field *field;
-
-  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (event_schemas), FALSE);
-
-  field = field_list_find (event_schemas[type].base, name);
-  if (field == NULL)
-    field = field_list_find (event_schemas[type].fields, name);
-
-  switch (field != NULL ? field->type->kind : TYPE_ANY)
-    {
-    case TYPE_ARRAY:
-    case TYPE_STRING_OR_ARRAY:
-    case TYPE_SHAPE:
-    case TYPE_UNION:
-      return TRUE;
-    default:
-      return FALSE;
-    }
 }
 
 /* A flat event: check_members () on members that are all scalars, giving
@@ -1420,8 +1378,6 @@ _agui_event_schema_enforce_flat (AguiEventType    type,
   ctx.warnings = warnings;
   ctx.path = NULL;
   ctx.error = error;
-  /* ctx.changed is left alone: only the tree's containers set it, and a
-   * flat event has none (a store per event on the hot path). */
 
   if (*n_members > G_N_ELEMENTS (stack_slots))
     slots = heap_slots = g_new (Slot, *n_members);

@@ -28,10 +28,14 @@ struct _AguiEvent
 {
   gatomicrefcount  ref_count;
   AguiEventType    type;
-  /* A flat event builds this on first request; events are shared across
-   * threads, so it is published with a compare-and-swap. */
+  /* A flat or tree event builds this on first request; events are shared
+   * across threads, so it is published with a compare-and-swap. */
   JsonObject      *object;
-  /* NULL for an event made from a JsonObject */
+  /* An event read with members that are objects, arrays or null: all its
+   * members, "type" included, as one object of the compact tree, which
+   * follows the struct. */
+  AguiJsonValue   *tree;
+  /* NULL for an event made from a JsonObject or a tree */
   AguiFlatMember  *flat;
   guint            n_flat;
   const char      *arena;
@@ -152,8 +156,55 @@ _agui_event_new_trusted (AguiEventType  type,
   return self;
 }
 
+AguiEvent *
+_agui_event_new_tree (AguiEventType  type,
+                      AguiJsonValue *members)
+{
+  AguiEvent *self;
+  AguiJsonValue type_value = AGUI_JSON_VALUE_INIT;
+
+  g_assert ((guint) type < G_N_ELEMENTS (event_type_names));
+  g_assert (members->kind == AGUI_JSON_DOC_OBJECT);
+
+  /* A translated name (THINKING_START) takes its place, as
+   * json_object_set_string_member () does. */
+  _agui_json_value_set_string (&type_value, event_type_names[type], strlen (event_type_names[type]));
+  _agui_json_object_set (members->u.object, "type", &type_value);
+  _agui_json_object_compact (members->u.object);
+
+  self = g_malloc0 (sizeof (AguiEvent) + sizeof (AguiJsonValue));
+  g_atomic_ref_count_init (&self->ref_count);
+  self->type = type;
+  self->tree = (AguiJsonValue *) (self + 1);
+  _agui_json_value_move (self->tree, members);
+
+  return self;
+}
+
+/* The value of member @name of a tree event, or NULL. */
+static inline const AguiJsonValue *
+tree_lookup (AguiEvent  *self,
+             const char *name)
+{
+  AguiJsonDocObject *object = self->tree->u.object;
+  int slot = _agui_json_object_find (object, name);
+
+  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
+}
+
+static inline gboolean
+tree_holds (AguiEvent       *self,
+            const char      *name,
+            AguiJsonDocKind  kind)
+{
+  const AguiJsonValue *value = tree_lookup (self, name);
+
+  return value != NULL && value->kind == kind;
+}
+
 /* The members and the arena follow the struct in one block. */
 G_STATIC_ASSERT (sizeof (AguiEvent) % G_ALIGNOF (AguiFlatMember) == 0);
+G_STATIC_ASSERT (sizeof (AguiEvent) % G_ALIGNOF (AguiJsonValue) == 0);
 
 AguiEvent *
 _agui_event_new_flat (AguiEventType         type,
@@ -173,6 +224,7 @@ _agui_event_new_flat (AguiEventType         type,
   g_atomic_ref_count_init (&self->ref_count);
   self->type = type;
   self->object = NULL;
+  self->tree = NULL;
   self->n_flat = n_members;
   self->flat = (AguiFlatMember *) (block + sizeof (AguiEvent));
   if (members_size > 0)
@@ -211,6 +263,7 @@ _agui_event_new_patch (AguiEventType         type,
   g_atomic_ref_count_init (&self->ref_count);
   self->type = type;
   self->object = NULL;
+  self->tree = NULL;
   self->n_flat = n_members;
   self->flat = (AguiFlatMember *) (block + sizeof (AguiEvent));
   if (members_size > 0)
@@ -304,6 +357,19 @@ ensure_object (AguiEvent *self)
     return object;
 
   object = json_object_new ();
+  if (self->tree != NULL)
+    {
+      AguiJsonDocObject *tree = self->tree->u.object;
+
+      for (guint i = 0; i < _agui_json_object_get_n_slots (tree); i++)
+        {
+          const char *name = _agui_json_object_slot_name (tree, i);
+
+          if (name != NULL)
+            json_object_set_member (object, name,
+                                    _agui_json_value_to_node (_agui_json_object_slot_value (tree, i)));
+        }
+    }
   for (guint i = 0; i < self->n_flat; i++)
     json_object_set_member (object, self->arena + self->flat[i].name,
                             flat_to_node (self, &self->flat[i]));
@@ -344,6 +410,13 @@ _agui_event_member_is_null (AguiEvent  *self,
   if (flat_only (self, name))
     return FALSE;
 
+  if (self->tree != NULL)
+    {
+      const AguiJsonValue *value = tree_lookup (self, name);
+
+      return value != NULL && value->kind == AGUI_JSON_DOC_NULL;
+    }
+
   node = json_object_get_member (ensure_object (self), name);
 
   return node != NULL && JSON_NODE_HOLDS_NULL (node);
@@ -378,6 +451,8 @@ agui_event_unref (AguiEvent *self)
     {
       if (self->object != NULL)
         json_object_unref (self->object);
+      if (self->tree != NULL)
+        _agui_json_value_clear (self->tree);
       g_free (self->ops);
       g_free (self);
     }
@@ -443,6 +518,9 @@ agui_event_get_member (AguiEvent  *self,
   if (flat_only (self, name) && flat_lookup (self, name) == NULL)
     return NULL;
 
+  if (self->tree != NULL && tree_lookup (self, name) == NULL)
+    return NULL;
+
   return json_object_get_member (ensure_object (self), name);
 }
 
@@ -463,6 +541,18 @@ _agui_event_dup_member (AguiEvent  *self,
 
       /* sealed, as ensure_object () leaves every member */
       node = flat_to_node (self, member);
+      json_node_seal (node);
+      return node;
+    }
+
+  if (self->tree != NULL && g_atomic_pointer_get (&self->object) == NULL)
+    {
+      const AguiJsonValue *value = tree_lookup (self, name);
+
+      if (value == NULL)
+        return NULL;
+
+      node = _agui_json_value_to_node (value);
       json_node_seal (node);
       return node;
     }
@@ -513,6 +603,17 @@ _agui_event_member_to_value (AguiEvent     *self,
       return TRUE;
     }
 
+  if (self->tree != NULL)
+    {
+      const AguiJsonValue *member = tree_lookup (self, name);
+
+      if (member == NULL)
+        return FALSE;
+
+      _agui_json_value_copy (value, member);
+      return TRUE;
+    }
+
   node = json_object_get_member (ensure_object (self), name);
   if (node == NULL)
     return FALSE;
@@ -538,6 +639,9 @@ agui_event_has_member (AguiEvent  *self,
 
   if (flat_only (self, name))
     return flat_lookup (self, name) != NULL;
+
+  if (self->tree != NULL)
+    return tree_lookup (self, name) != NULL;
 
   return json_object_has_member (ensure_object (self), name);
 }
@@ -567,6 +671,13 @@ agui_event_get_string (AguiEvent  *self,
         return NULL;
 
       return self->arena + member->string;
+    }
+
+  if (self->tree != NULL)
+    {
+      const AguiJsonValue *value = tree_lookup (self, name);
+
+      return value != NULL && _agui_json_value_is_string (value) ? _agui_json_value_get_string (value) : NULL;
     }
 
   node = json_object_get_member (ensure_object (self), name);
@@ -604,6 +715,13 @@ agui_event_get_boolean (AguiEvent  *self,
       return member->boolean;
     }
 
+  if (self->tree != NULL)
+    {
+      const AguiJsonValue *value = tree_lookup (self, name);
+
+      return value != NULL && value->kind == AGUI_JSON_DOC_BOOLEAN ? value->u.boolean : default_value;
+    }
+
   node = json_object_get_member (ensure_object (self), name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     return default_value;
@@ -627,8 +745,11 @@ agui_event_get_object_member (AguiEvent  *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  /* A flat event holds no objects. */
+  /* A flat event holds no objects; nor is one built for a member that is
+   * not one. */
   if (flat_only (self, name))
+    return NULL;
+  if (self->tree != NULL && !tree_holds (self, name, AGUI_JSON_DOC_OBJECT))
     return NULL;
 
   node = json_object_get_member (ensure_object (self), name);
@@ -655,6 +776,8 @@ agui_event_get_array_member (AguiEvent  *self,
   g_return_val_if_fail (name != NULL, NULL);
 
   if (flat_only (self, name))
+    return NULL;
+  if (self->tree != NULL && !tree_holds (self, name, AGUI_JSON_DOC_ARRAY))
     return NULL;
 
   node = json_object_get_member (ensure_object (self), name);
@@ -762,6 +885,19 @@ agui_event_get_timestamp (AguiEvent *self,
 
       if (timestamp != NULL)
         *timestamp = member->kind == AGUI_FLAT_DOUBLE ? (gint64) member->number : member->integer;
+
+      return TRUE;
+    }
+
+  if (self->tree != NULL)
+    {
+      const AguiJsonValue *value = tree_lookup (self, "timestamp");
+
+      if (value == NULL || (value->kind != AGUI_JSON_DOC_INT && value->kind != AGUI_JSON_DOC_DOUBLE))
+        return FALSE;
+
+      if (timestamp != NULL)
+        *timestamp = value->kind == AGUI_JSON_DOC_DOUBLE ? (gint64) value->u.number : value->u.integer;
 
       return TRUE;
     }

@@ -705,10 +705,10 @@ _agui_reducer_apply (AguiReducer *self,
 
     case AGUI_EVENT_STATE_SNAPSHOT:
       {
-        JsonNode *snapshot = agui_event_get_member (event, "snapshot");
+        AguiJsonValue snapshot = AGUI_JSON_VALUE_INIT;
 
-        _agui_transcript_take_state (self->transcript,
-                                     snapshot ? json_node_copy (snapshot) : NULL);
+        _agui_event_member_to_value (event, "snapshot", &snapshot);
+        _agui_transcript_take_state_value (self->transcript, &snapshot);
       }
       break;
 

@@ -22,6 +22,9 @@ typedef enum
   AGUI_FLAT_INTEGER,
   AGUI_FLAT_DOUBLE,
   AGUI_FLAT_BOOLEAN,
+  /* the reader's only: an object, an array or null, kept in the tree
+   * until _agui_event_reader_steal_tree () */
+  AGUI_FLAT_TREE,
 } AguiFlatKind;
 
 typedef struct
@@ -37,8 +40,8 @@ typedef struct
 
 /* Reads the JSON of one SSE frame in a single pass of a streaming parser
  * (yajl): top-level scalars become AguiFlatMembers whose strings live in
- * one arena, and only nested values (objects, arrays) and nulls become
- * JsonNodes. One reader serves a whole stream; nothing is allocated per
+ * one arena, and only nested values (objects, arrays) and nulls go into
+ * the compact tree. One reader serves a whole stream; nothing is allocated per
  * frame beyond the nodes and the yajl handle. */
 typedef struct _AguiEventReader AguiEventReader;
 
@@ -100,12 +103,11 @@ gboolean         _agui_event_reader_read_doc_value (AguiEventReader *self,
                                                     guint            depth,
                                                     AguiJsonValue   *value);
 /* After AGUI_READ_OK: the members in the frame's order (a repeated name
- * keeps its first place and its last value). @nodes[i] is non-NULL for a
- * member whose value is an object, an array or null; the flat fields of
- * such a member are unused. */
+ * keeps its first place and its last value). A member of kind
+ * AGUI_FLAT_TREE holds an object, an array or null, which only
+ * _agui_event_reader_steal_tree () hands out. */
 guint            _agui_event_reader_get_members (AguiEventReader   *self,
-                                                 AguiFlatMember   **members,
-                                                 JsonNode        ***nodes);
+                                                 AguiFlatMember   **members);
 /* The arena the members' offsets point into; _agui_event_reader_add_string ()
  * may move it. */
 const char      *_agui_event_reader_get_arena   (AguiEventReader   *self,
@@ -115,8 +117,10 @@ gsize            _agui_event_reader_add_string  (AguiEventReader   *self,
 gboolean         _agui_event_reader_has_markers (AguiEventReader   *self);
 /* %TRUE when no member holds an object, an array or null. */
 gboolean         _agui_event_reader_is_flat     (AguiEventReader   *self);
-/* Builds the frame as a JsonObject, taking the nodes. */
-JsonObject      *_agui_event_reader_steal_object (AguiEventReader  *self);
+/* Builds the frame as one object of the compact tree in @tree (null
+ * before), taking the nested values. */
+void             _agui_event_reader_steal_tree  (AguiEventReader  *self,
+                                                 AguiJsonValue    *tree);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiEventReader, _agui_event_reader_free)
 

@@ -42,14 +42,14 @@ typedef struct
   char          *key;
 } DocLevel;
 
-/* The members, their nodes and the arena are plain buffers that keep
+/* The members, their values and the arena are plain buffers that keep
  * their size from frame to frame: this runs for every name and value of
  * every frame, so no GArray or GString call stands between yajl and a
  * memcpy. */
 struct _AguiEventReader
 {
   AguiFlatMember *members;
-  JsonNode  **nodes;        /* NULL for a scalar member */
+  AguiJsonValue *values;    /* an AGUI_FLAT_TREE member's value */
   guint       n_members;
   guint       members_size;
   char       *arena;
@@ -89,7 +89,7 @@ _agui_event_reader_new (void)
 
   self->members_size = LINEAR_MEMBERS;
   self->members = g_new (AguiFlatMember, self->members_size);
-  self->nodes = g_new (JsonNode *, self->members_size);
+  self->values = g_new (AguiJsonValue, self->members_size);
   self->arena_size = 1024;
   self->arena = g_malloc (self->arena_size);
   self->levels = g_array_new (FALSE, FALSE, sizeof (Level));
@@ -105,11 +105,11 @@ _agui_event_reader_new (void)
 static void
 reset (AguiEventReader *self)
 {
-  /* Only a frame that is not flat has nodes or open levels left. */
+  /* Only a frame that is not flat has values or open levels left. */
   if (!self->flat)
     {
       for (guint i = 0; i < self->n_members; i++)
-        g_clear_pointer (&self->nodes[i], json_node_unref);
+        _agui_json_value_clear (&self->values[i]);
     }
 
   if (self->levels->len > 0)
@@ -158,7 +158,7 @@ _agui_event_reader_free (AguiEventReader *self)
 
   reset (self);
   g_free (self->members);
-  g_free (self->nodes);
+  g_free (self->values);
   g_free (self->arena);
   g_array_unref (self->levels);
   g_array_unref (self->doc_levels);
@@ -436,7 +436,7 @@ top_member (AguiEventReader *self)
   if (position != G_MAXUINT)
     {
       /* json-glib's parser keeps the first place and the last value. */
-      g_clear_pointer (&self->nodes[position], json_node_unref);
+      _agui_json_value_clear (&self->values[position]);
       return &self->members[position];
     }
 
@@ -444,12 +444,12 @@ top_member (AguiEventReader *self)
     {
       self->members_size *= 2;
       self->members = g_renew (AguiFlatMember, self->members, self->members_size);
-      self->nodes = g_renew (JsonNode *, self->nodes, self->members_size);
+      self->values = g_renew (AguiJsonValue, self->values, self->members_size);
     }
 
   member = &self->members[self->n_members];
   *member = (AguiFlatMember) { .name = self->key };
-  self->nodes[self->n_members] = NULL;
+  self->values[self->n_members] = (AguiJsonValue) AGUI_JSON_VALUE_INIT;
   self->n_members++;
 
   if (G_UNLIKELY (self->n_members > LINEAR_MEMBERS))
@@ -473,23 +473,15 @@ top_member (AguiEventReader *self)
   return member;
 }
 
-/* Puts a finished nested value (or null) where it belongs. */
+/* Puts a finished value where it belongs, in value mode. */
 static void
 add_node (AguiEventReader *self,
           JsonNode        *node)
 {
-  if (self->levels->len == 0 && self->value_mode)
+  if (self->levels->len == 0)
     {
       self->root = node;
       self->root_seen = TRUE;
-    }
-  else if (self->levels->len == 0)
-    {
-      AguiFlatMember *member = top_member (self);
-      guint position = (guint) (member - self->members);
-
-      self->nodes[position] = node;
-      self->flat = FALSE;
     }
   else
     {
@@ -508,7 +500,7 @@ add_node (AguiEventReader *self,
     }
 }
 
-/* Puts a finished value where it belongs, in doc mode; takes @value. A
+/* Puts a finished value where it belongs, in the tree; takes @value. A
  * repeated name keeps its first place and takes the last value, as
  * json_object_set_member () does. */
 static void
@@ -517,10 +509,22 @@ add_doc (AguiEventReader *self,
 {
   DocLevel *level;
 
-  if (self->doc_levels->len == 0)
+  if (self->doc_levels->len == 0 && self->doc_mode)
     {
       _agui_json_value_move (&self->doc_root, value);
       self->root_seen = TRUE;
+      return;
+    }
+
+  if (self->doc_levels->len == 0)
+    {
+      /* a frame's member that is not a string, number or boolean */
+      AguiFlatMember *member = top_member (self);
+      guint position = (guint) (member - self->members);
+
+      member->kind = AGUI_FLAT_TREE;
+      _agui_json_value_move (&self->values[position], value);
+      self->flat = FALSE;
       return;
     }
 
@@ -544,6 +548,14 @@ at_top (AguiEventReader *self)
   return self->depth == 1 && !self->value_mode;
 }
 
+/* A frame's nested values go into the tree, as does a value read in doc
+ * mode; only _agui_event_reader_read_value () builds JsonNodes. */
+static inline gboolean
+builds_tree (AguiEventReader *self)
+{
+  return self->doc_mode || !self->value_mode;
+}
+
 /* A scalar outside any container: the whole value in value mode, else
  * a frame that is not an object. */
 static gboolean
@@ -565,7 +577,7 @@ on_null (void *ctx)
   if (refuse_bare_scalar (self))
     return 0;
 
-  if (self->doc_mode)
+  if (builds_tree (self))
     {
       AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
@@ -594,7 +606,7 @@ on_boolean (void *ctx,
       member->kind = AGUI_FLAT_BOOLEAN;
       member->boolean = value != 0;
     }
-  else if (self->doc_mode)
+  else if (builds_tree (self))
     {
       AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
 
@@ -679,7 +691,7 @@ on_number (void       *ctx,
       member->integer = integer;
       member->number = number;
     }
-  else if (self->doc_mode)
+  else if (builds_tree (self))
     {
       AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
 
@@ -737,7 +749,7 @@ on_string (void                *ctx,
       member->string = offset;
       member->length = self->arena_length - offset - 1;
     }
-  else if (self->doc_mode)
+  else if (builds_tree (self))
     {
       AguiJsonValue doc = AGUI_JSON_VALUE_INIT;
 
@@ -769,7 +781,7 @@ on_key (void                *ctx,
       self->key = arena_add (self, (const char *) key, length, TRUE);
       self->in_delta = length == 5 && memcmp (key, "delta", 5) == 0;
     }
-  else if (self->doc_mode)
+  else if (builds_tree (self))
     {
       DocLevel *level = &g_array_index (self->doc_levels, DocLevel, self->doc_levels->len - 1);
 
@@ -812,7 +824,7 @@ open_container (AguiEventReader *self,
       return 1;
     }
 
-  if (self->doc_mode)
+  if (builds_tree (self))
     {
       DocLevel doc_level = { AGUI_JSON_VALUE_INIT, NULL };
 
@@ -844,7 +856,7 @@ close_container (AguiEventReader *self)
   if (self->depth == 0 && !self->value_mode)
     return 1;
 
-  if (self->doc_mode)
+  if (builds_tree (self))
     {
       DocLevel doc_level = g_array_index (self->doc_levels, DocLevel, self->doc_levels->len - 1);
 
@@ -1284,12 +1296,9 @@ read_frame (AguiEventReader  *self,
 
 guint
 _agui_event_reader_get_members (AguiEventReader   *self,
-                                AguiFlatMember   **members,
-                                JsonNode        ***nodes)
+                                AguiFlatMember   **members)
 {
   *members = self->members;
-  if (nodes != NULL)
-    *nodes = self->nodes;
 
   return self->n_members;
 }
@@ -1322,41 +1331,40 @@ _agui_event_reader_is_flat (AguiEventReader *self)
   return self->flat;
 }
 
-JsonObject *
-_agui_event_reader_steal_object (AguiEventReader *self)
+void
+_agui_event_reader_steal_tree (AguiEventReader *self,
+                               AguiJsonValue   *tree)
 {
-  JsonObject *object = json_object_new ();
+  AguiJsonDocObject *object = _agui_json_value_set_object (tree, self->n_members);
   const char *arena = self->arena;
 
   for (guint i = 0; i < self->n_members; i++)
     {
       const AguiFlatMember *member = &self->members[i];
-      JsonNode *node = g_steal_pointer (&self->nodes[i]);
+      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-      if (node == NULL)
+      switch (member->kind)
         {
-          node = json_node_alloc ();
-          switch (member->kind)
-            {
-            case AGUI_FLAT_STRING:
-              json_node_init_string (node, arena + member->string);
-              break;
-            case AGUI_FLAT_INTEGER:
-              json_node_init_int (node, member->integer);
-              break;
-            case AGUI_FLAT_DOUBLE:
-              json_node_init_double (node, member->number);
-              break;
-            case AGUI_FLAT_BOOLEAN:
-              json_node_init_boolean (node, member->boolean);
-              break;
-            default:
-              g_assert_not_reached ();
-            }
+        case AGUI_FLAT_STRING:
+          _agui_json_value_set_string (&value, arena + member->string, member->length);
+          break;
+        case AGUI_FLAT_INTEGER:
+          _agui_json_value_set_int (&value, member->integer);
+          break;
+        case AGUI_FLAT_DOUBLE:
+          _agui_json_value_set_double (&value, member->number);
+          break;
+        case AGUI_FLAT_BOOLEAN:
+          _agui_json_value_set_boolean (&value, member->boolean);
+          break;
+        case AGUI_FLAT_TREE:
+          _agui_json_value_move (&value, &self->values[i]);
+          break;
+        default:
+          g_assert_not_reached ();
         }
 
-      json_object_set_member (object, arena + member->name, node);
+      /* the reader kept each name once */
+      _agui_json_object_append (object, arena + member->name, &value);
     }
-
-  return object;
 }

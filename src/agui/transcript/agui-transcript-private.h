@@ -152,6 +152,10 @@ gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
  * and returns FALSE. @max_size: the cap on the state's size, 0 for none. */
 void        _agui_transcript_take_state             (AguiTranscript  *self,
                                                      JsonNode        *state);
+/* The same for a state already in the compact tree: takes @state, leaving
+ * it null; its JsonNode is built when asked for. */
+void        _agui_transcript_take_state_value       (AguiTranscript  *self,
+                                                     AguiJsonValue   *state);
 gboolean    _agui_transcript_patch_state            (AguiTranscript  *self,
                                                      AguiEvent       *delta,
                                                      gsize            max_size,

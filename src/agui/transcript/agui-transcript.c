@@ -912,14 +912,15 @@ agui_transcript_load_messages (AguiTranscript  *self,
   return TRUE;
 }
 
-void
-_agui_transcript_take_state (AguiTranscript *self,
-                             JsonNode       *state)
+/* Takes @value; @node, when given, is its json-glib view, kept. */
+static void
+set_state (AguiTranscript *self,
+           AguiJsonValue  *value,
+           JsonNode       *node)
 {
   g_clear_pointer (&self->state, json_node_unref);
-  self->state = state ? state : json_node_init_null (json_node_alloc ());
-  /* the node stays, as the view of the tree made from it */
-  _agui_json_value_set_node (&self->state_doc, self->state);
+  self->state = node;
+  _agui_json_value_move (&self->state_doc, value);
   self->state_size = 0;
   _agui_json_value_measure (&self->state_doc, AGUI_JSON_MAX_DEPTH, &self->state_size);
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
@@ -927,6 +928,24 @@ _agui_transcript_take_state (AguiTranscript *self,
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STATE_DELTA]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+void
+_agui_transcript_take_state (AguiTranscript *self,
+                             JsonNode       *state)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+  if (state != NULL)
+    _agui_json_value_set_node (&value, state);
+  set_state (self, &value, state);
+}
+
+void
+_agui_transcript_take_state_value (AguiTranscript *self,
+                                   AguiJsonValue  *state)
+{
+  set_state (self, state, NULL);
 }
 
 const AguiJsonValue *
