@@ -157,3 +157,62 @@ agui_event_new_from_string (const char  *json,
 
   return agui_event_new_from_json (node, NULL, error);
 }
+
+/* An event the store kept after it passed the pipeline: read by the event
+ * reader as a stream's frame is, into the lean forms (flat, or the
+ * compact tree), without the schema. */
+AguiEvent *
+_agui_event_new_from_stored (const char  *json,
+                             gsize        length,
+                             GError     **error)
+{
+  gssize text_length = length;
+  AguiEventReader *reader;
+  AguiFlatMember *members;
+  const char *arena;
+  const char *name = NULL;
+  gsize arena_length;
+  AguiEventType type;
+  guint n;
+
+  reader = _agui_json_prepare_text (&json, &text_length, error);
+  if (reader == NULL)
+    return NULL;
+
+  switch (_agui_event_reader_read (reader, json, text_length, error))
+    {
+    case AGUI_READ_OK:
+      break;
+    case AGUI_READ_NOT_OBJECT:
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "the text is not a JSON object");
+      return NULL;
+    default:
+      return NULL;
+    }
+
+  n = _agui_event_reader_get_members (reader, &members);
+  arena = _agui_event_reader_get_arena (reader, &arena_length);
+  for (guint i = 0; i < n && name == NULL; i++)
+    {
+      if (strcmp (arena + members[i].name, "type") == 0 && members[i].kind == AGUI_FLAT_STRING)
+        name = arena + members[i].string;
+    }
+
+  if (name == NULL || !agui_event_type_from_string (name, &type))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_INVALID_EVENT,
+                   "its type is %s%s%s", name ? "'" : "not given", name ? name : "", name ? "'" : "");
+      return NULL;
+    }
+
+  if (_agui_event_reader_is_flat (reader))
+    return _agui_event_new_flat (type, members, n, arena, arena_length);
+
+  {
+    AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
+
+    _agui_event_reader_steal_tree (reader, &tree);
+    return _agui_event_new_tree (type, &tree);
+  }
+}

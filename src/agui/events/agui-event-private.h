@@ -63,6 +63,13 @@ gboolean   _agui_event_member_is_null (AguiEvent     *self,
 AguiEvent *_agui_event_new_tree    (AguiEventType   type,
                                     AguiJsonValue  *members);
 
+/* An event the store kept, read from its JSON @json without the schema
+ * (it passed it when it was made); NULL, with @error saying why, for text
+ * that is not an object of a known event type. */
+AguiEvent *_agui_event_new_from_stored (const char     *json,
+                                        gsize           length,
+                                        GError        **error);
+
 /* Wraps members that are already known to be valid (built by the chunk
  * normalizer, the demo agent, a stored log): no schema check. Takes
  * ownership of @members; "type" is set here. */

@@ -211,9 +211,8 @@ _agui_session_store_load_journal_locked (AguiSessionStore  *self,
     {
       const char *snapshot_id = (const char *) sqlite3_column_text (stmt, 1);
       const char *json = (const char *) sqlite3_column_text (stmt, 2);
-      g_autoptr(JsonNode) node = NULL;
       g_autoptr(GError) local_error = NULL;
-      AguiEventType type;
+      AguiEvent *event;
 
       if (g_strcmp0 (snapshot_id, last_id) != 0)
         {
@@ -223,9 +222,8 @@ _agui_session_store_load_journal_locked (AguiSessionStore  *self,
         }
 
       /* As in the log: a damaged row is skipped, not the thread */
-      node = _agui_json_parse (json, sqlite3_column_bytes (stmt, 2), &local_error);
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-          !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
+      event = _agui_event_new_from_stored (json, sqlite3_column_bytes (stmt, 2), &local_error);
+      if (event == NULL)
         {
           g_warning ("%s: skipped the kept event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
                      what, (gint64) sqlite3_column_int64 (stmt, 0),
@@ -233,7 +231,7 @@ _agui_session_store_load_journal_locked (AguiSessionStore  *self,
           continue;
         }
 
-      g_ptr_array_add (events, _agui_event_new_trusted (type, json_node_dup_object (node)));
+      g_ptr_array_add (events, event);
     }
 
   if (rc != SQLITE_DONE)

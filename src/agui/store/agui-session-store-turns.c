@@ -332,12 +332,10 @@ _agui_session_store_load_events_locked (AguiSessionStore  *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autofree char *inflated = NULL;
-      g_autoptr(JsonNode) node = NULL;
       g_autoptr(GError) local_error = NULL;
+      AguiEvent *event = NULL;
       const char *json;
       gsize length;
-      JsonObject *object;
-      AguiEventType type;
 
       json = _agui_session_store_column_json (stmt, 1, &length, &inflated, &local_error);
 
@@ -347,9 +345,8 @@ _agui_session_store_load_events_locked (AguiSessionStore  *self,
        * with a warning, so that one row cannot make the whole thread
        * unreadable. */
       if (json != NULL)
-        node = _agui_json_parse (json, length, &local_error);
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
-          !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
+        event = _agui_event_new_from_stored (json, length, &local_error);
+      if (event == NULL)
         {
           g_warning ("%s: skipped the stored event %" G_GINT64_FORMAT ", which is not an AG-UI event%s%s",
                      what, (gint64) sqlite3_column_int64 (stmt, 0),
@@ -357,8 +354,7 @@ _agui_session_store_load_events_locked (AguiSessionStore  *self,
           continue;
         }
 
-      object = json_node_dup_object (node);
-      g_ptr_array_add (events, _agui_event_new_trusted (type, object));
+      g_ptr_array_add (events, event);
     }
 
   if (rc != SQLITE_DONE)
