@@ -681,7 +681,9 @@ reader_member (AguiEventReader *reader,
   return NULL;
 }
 
-static const char *
+/* Inlined into the flat path with fix_read_delta (), as it always was
+ * there: the names it is asked for are then constants. */
+G_ALWAYS_INLINE static inline const char *
 reader_getter (gpointer    data,
                const char *name)
 {
@@ -774,7 +776,10 @@ join_marked_delta (AguiEventParser *self,
 /* As fix_delta (), reading members through @get. Returns the delta to
  * use instead, or %NULL when it stands as it is, which is the case, with
  * no work done, for a frame with no lone surrogate while none is pending. */
-static char *
+/* Inlined: each caller's copy then calls its own getter directly, and
+ * on the flat path, every stream's hot path, knows the names it asks
+ * for. */
+G_ALWAYS_INLINE static inline char *
 fix_read_delta (AguiEventParser *self,
                 AguiEventType    type,
                 gboolean         has_markers,

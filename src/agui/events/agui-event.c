@@ -37,13 +37,14 @@ struct _AguiEvent
   AguiJsonValue   *tree;
   /* NULL for an event made from a JsonObject or a tree */
   AguiFlatMember  *flat;
-  guint            n_flat;
   const char      *arena;
+  guint            n_flat;
   /* A STATE_DELTA read by the patch reader: its operations, their
    * strings, and the patch's JSON text, from which the "delta" member is
-   * built only when asked for. */
-  AguiPatchOp     *ops;
+   * built only when asked for. (n_ops beside n_flat: a flat event, the
+   * struct and its members, stays 80 bytes before its strings.) */
   guint            n_ops;
+  AguiPatchOp     *ops;
   const char      *op_strings;
   const char      *raw;
   gsize            raw_length;
@@ -205,6 +206,7 @@ tree_holds (AguiEvent       *self,
 /* The members and the arena follow the struct in one block. */
 G_STATIC_ASSERT (sizeof (AguiEvent) % G_ALIGNOF (AguiFlatMember) == 0);
 G_STATIC_ASSERT (sizeof (AguiEvent) % G_ALIGNOF (AguiJsonValue) == 0);
+G_STATIC_ASSERT (sizeof (AguiEvent) <= 80 || GLIB_SIZEOF_VOID_P != 8);
 
 AguiEvent *
 _agui_event_new_flat (AguiEventType         type,
