@@ -76,6 +76,7 @@ typedef struct
   GSource           *timer;
   guint              next_word;
   gsize              appended;
+  gboolean           gone;
 } Stream;
 
 static void
@@ -96,9 +97,14 @@ static void
 stream_append (Stream     *stream,
                const char *json)
 {
-  g_autofree char *frame = g_strdup_printf ("data: %s\n\n", json);
-  gsize length = strlen (frame);
+  g_autofree char *frame = NULL;
+  gsize length;
 
+  if (stream->gone)
+    return;
+
+  frame = g_strdup_printf ("data: %s\n\n", json);
+  length = strlen (frame);
   soup_message_body_append (soup_server_message_get_response_body (stream->msg), SOUP_MEMORY_COPY, frame, length);
   stream->appended += length;
   soup_server_message_unpause (stream->msg);
@@ -108,6 +114,9 @@ static gboolean
 on_word_cb (gpointer user_data)
 {
   Stream *stream = user_data;
+
+  if (stream->gone)
+    return G_SOURCE_REMOVE;
 
   if (stream->next_word < WORDS)
     {
@@ -124,8 +133,11 @@ on_word_cb (gpointer user_data)
 
   stream_append (stream, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"answer\"}");
   stream_append (stream, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
-  soup_message_body_complete (soup_server_message_get_response_body (stream->msg));
-  soup_server_message_unpause (stream->msg);
+  if (!stream->gone)
+    {
+      soup_message_body_complete (soup_server_message_get_response_body (stream->msg));
+      soup_server_message_unpause (stream->msg);
+    }
   g_clear_pointer (&stream->timer, g_source_unref);
 
   return G_SOURCE_REMOVE;
@@ -148,19 +160,45 @@ on_wrote_body_data_cb (SoupServerMessage *msg,
   g_mutex_unlock (&stream->agent->lock);
 }
 
-/* Answered or the client gone (killed) */
+static gboolean
+free_stream_cb (gpointer user_data)
+{
+  Stream *stream = user_data;
+
+  g_object_unref (stream->msg);
+  g_free (stream);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Answered, or the client gone (killed). libsoup says so with "finished";
+ * for a response paused between two words when the client dies, it may
+ * say only "disconnected", after which the message takes no more unpause
+ * (that was CI's SIGTRAP: soup_server_message_unpause () on a message
+ * without I/O). Either may come from inside the word timer's unpause, so
+ * the stream is freed in an idle, and everything that writes to the
+ * message first looks whether it is gone. */
 static void
 on_finished_cb (SoupServerMessage *msg,
                 Stream            *stream)
 {
+  GSource *idle;
+
+  if (stream->gone)
+    return;
+
+  stream->gone = TRUE;
   if (stream->timer != NULL)
     {
       g_source_destroy (stream->timer);
-      g_source_unref (stream->timer);
+      g_clear_pointer (&stream->timer, g_source_unref);
     }
   g_signal_handlers_disconnect_by_data (msg, stream);
-  g_object_unref (stream->msg);
-  g_free (stream);
+
+  idle = g_idle_source_new ();
+  g_source_set_callback (idle, free_stream_cb, stream, NULL);
+  g_source_attach (idle, stream->agent->context);
+  g_source_unref (idle);
 }
 
 static char *
@@ -215,6 +253,7 @@ on_request_cb (SoupServer        *server,
   stream->msg = g_object_ref (msg);
   g_signal_connect (msg, "wrote-body-data", G_CALLBACK (on_wrote_body_data_cb), stream);
   g_signal_connect (msg, "finished", G_CALLBACK (on_finished_cb), stream);
+  g_signal_connect (msg, "disconnected", G_CALLBACK (on_finished_cb), stream);
 
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
   soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg), SOUP_ENCODING_CHUNKED);
