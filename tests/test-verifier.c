@@ -14,6 +14,7 @@
 #include "agui-chunk-normalizer-private.h"
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-verifier-private.h"
 #include "agui-test-util.h"
 
@@ -415,9 +416,8 @@ event_new (const char *json,
            gboolean    trusted)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
   AguiEventType type;
-  JsonObject *object;
 
   if (!trusted)
     {
@@ -428,13 +428,11 @@ event_new (const char *json,
       return event;
     }
 
-  node = json_from_string (json, &error);
+  g_assert_true (_agui_json_doc_parse (json, -1, &tree, &error));
   g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
-  object = json_node_get_object (node);
-  g_assert_true (agui_event_type_from_string (json_object_get_string_member (object, "type"), &type));
+  g_assert_true (agui_event_type_from_string (_agui_json_doc_get_string (&tree, "type"), &type));
 
-  return _agui_event_new_trusted (type, json_object_ref (object));
+  return _agui_event_new_tree (type, &tree);
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "agui.h"
 #include "agui-event-parser-private.h"
+#include "agui-event-private.h"
 #include "agui-http-errors-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-private.h"
@@ -203,24 +204,23 @@ pipeline_dup_error (AguiPipeline *pipeline)
   return g_error_copy (failure);
 }
 
-/* Prints @node on a line, or says why it cannot be printed: never
+/* Prints @event on a line, or says why it cannot be printed: never
  * invalid JSON. */
 static void
 print_event_cb (AguiEvent *event,
                 gpointer   user_data)
 {
-  g_autoptr(JsonNode) node = agui_event_to_json (event);
+  g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
-  g_autofree char *text = _agui_json_to_string (node, FALSE, &error);
 
-  if (text == NULL)
+  if (!_agui_event_append_json (event, text, &error))
     {
       g_printerr ("tandem-cli: cannot print the result as JSON: %s\n", error->message);
       return;
     }
 
-  fputs (text, stdout);
-  fputc ('\n', stdout);
+  g_string_append_c (text, '\n');
+  fwrite (text->str, 1, text->len, stdout);
 }
 
 int

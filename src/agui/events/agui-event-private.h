@@ -56,10 +56,13 @@ gboolean   _agui_event_member_to_value (AguiEvent     *self,
 gboolean   _agui_event_member_is_null (AguiEvent     *self,
                                        const char    *name);
 
-/* An event read with members that are objects, arrays or null: takes
- * @members, one object of the compact tree that satisfies the schema
- * (_agui_event_schema_enforce_tree ()), leaving it null; "type" is set
- * here. Its JsonObject is built only when asked for. */
+/* An event with members that are objects, arrays or null, read from a
+ * frame, or one the library builds itself (the chunk normalizer, the
+ * compactor, the reducer, an export's journal): takes @members, one
+ * object of the compact tree, leaving it null; "type" is set here. What
+ * was read must satisfy the schema (_agui_event_schema_enforce_tree ());
+ * what the library builds, it builds valid, unchecked. Its JsonObject is
+ * built only when asked for. */
 AguiEvent *_agui_event_new_tree    (AguiEventType   type,
                                     AguiJsonValue  *members);
 
@@ -70,11 +73,31 @@ AguiEvent *_agui_event_new_from_stored (const char     *json,
                                         gsize           length,
                                         GError        **error);
 
-/* Wraps members that are already known to be valid (built by the chunk
- * normalizer, the demo agent, a stored log): no schema check. Takes
- * ownership of @members; "type" is set here. */
-AguiEvent *_agui_event_new_trusted (AguiEventType   type,
-                                    JsonObject     *members);
+/* Walks an event's member names in order without building its
+ * JsonObject: for (name = _agui_event_member_iter_init (&iter, event);
+ * name != NULL; name = _agui_event_member_iter_next (&iter)). */
+typedef struct
+{
+  AguiEvent *event;
+  guint      next;
+} AguiEventMemberIter;
+
+const char *_agui_event_member_iter_init (AguiEventMemberIter *iter,
+                                          AguiEvent           *event);
+const char *_agui_event_member_iter_next (AguiEventMemberIter *iter);
+
+/* All of @self's members, "type" included, in order, copied into @tree
+ * (null before) as one object: to build a changed event from. */
+void       _agui_event_copy_tree (AguiEvent     *self,
+                                  AguiJsonValue *tree);
+
+/* Appends the event as compact JSON, the bytes _agui_json_to_string ()
+ * writes for agui_event_to_json (@self), without building its JsonObject.
+ * FALSE, with @error and @out holding part of it, for what that refuses
+ * (a number that is not finite). */
+gboolean   _agui_event_append_json (AguiEvent *self,
+                                    GString   *out,
+                                    GError   **error);
 
 /* Schema enforcement (agui-event-schema.c): strips unknown members with a
  * warning each, then validates what is left. @members is the event object

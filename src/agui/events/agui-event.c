@@ -10,6 +10,7 @@
 
 #include "agui-event-private.h"
 #include "agui-event-reader-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 
 /**
@@ -35,7 +36,7 @@ struct _AguiEvent
    * members, "type" included, as one object of the compact tree, which
    * follows the struct. */
   AguiJsonValue   *tree;
-  /* NULL for an event made from a JsonObject or a tree */
+  /* NULL for a tree event */
   AguiFlatMember  *flat;
   const char      *arena;
   guint            n_flat;
@@ -135,26 +136,6 @@ agui_event_type_from_string (const char    *name,
     *type = (AguiEventType) (GPOINTER_TO_UINT (found) - 1);
 
   return TRUE;
-}
-
-AguiEvent *
-_agui_event_new_trusted (AguiEventType  type,
-                         JsonObject    *members)
-{
-  AguiEvent *self;
-
-  g_assert ((guint) type < G_N_ELEMENTS (event_type_names));
-  g_assert (members != NULL);
-
-  json_object_set_string_member (members, "type", event_type_names[type]);
-  json_object_seal (members);
-
-  self = g_new0 (AguiEvent, 1);
-  g_atomic_ref_count_init (&self->ref_count);
-  self->type = type;
-  self->object = members;
-
-  return self;
 }
 
 AguiEvent *
@@ -399,6 +380,141 @@ ensure_object (AguiEvent *self)
     }
 
   return object;
+}
+
+const char *
+_agui_event_member_iter_init (AguiEventMemberIter *iter,
+                              AguiEvent           *event)
+{
+  iter->event = event;
+  iter->next = 0;
+
+  return _agui_event_member_iter_next (iter);
+}
+
+const char *
+_agui_event_member_iter_next (AguiEventMemberIter *iter)
+{
+  AguiEvent *self = iter->event;
+
+  if (self->tree != NULL)
+    {
+      AguiJsonDocObject *tree = self->tree->u.object;
+
+      while (iter->next < _agui_json_object_get_n_slots (tree))
+        {
+          const char *name = _agui_json_object_slot_name (tree, iter->next++);
+
+          if (name != NULL)
+            return name;
+        }
+
+      return NULL;
+    }
+
+  if (iter->next < self->n_flat)
+    return self->arena + self->flat[iter->next++].name;
+
+  /* A patch's "delta" comes last, as in ensure_object (). */
+  if (iter->next == self->n_flat && self->raw != NULL)
+    {
+      iter->next++;
+      return "delta";
+    }
+
+  return NULL;
+}
+
+void
+_agui_event_copy_tree (AguiEvent     *self,
+                       AguiJsonValue *tree)
+{
+  AguiEventMemberIter iter;
+  AguiJsonDocObject *members;
+
+  g_return_if_fail (self != NULL);
+
+  if (self->tree != NULL)
+    {
+      _agui_json_value_copy (tree, self->tree);
+      return;
+    }
+
+  members = _agui_json_value_set_object (tree, self->n_flat + 1);
+  for (const char *name = _agui_event_member_iter_init (&iter, self);
+       name != NULL;
+       name = _agui_event_member_iter_next (&iter))
+    {
+      g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+      _agui_event_member_to_value (self, name, &value);
+      _agui_json_object_append (members, name, &value);
+    }
+}
+
+static gboolean
+append_flat_member (AguiEvent            *self,
+                    const AguiFlatMember *member,
+                    GString              *out,
+                    GError              **error)
+{
+  switch (member->kind)
+    {
+    case AGUI_FLAT_STRING:
+      /* up to a NUL, as json_node_init_string () in flat_to_node () */
+      _agui_json_append_string (out, self->arena + member->string);
+      return TRUE;
+    case AGUI_FLAT_INTEGER:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, member->integer);
+      return TRUE;
+    case AGUI_FLAT_DOUBLE:
+      return _agui_json_append_double (out, member->number, error);
+    case AGUI_FLAT_BOOLEAN:
+      g_string_append (out, member->boolean ? "true" : "false");
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+gboolean
+_agui_event_append_json (AguiEvent *self,
+                         GString   *out,
+                         GError   **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (self->tree != NULL)
+    return _agui_json_value_append (out, self->tree, FALSE, 0, error);
+
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < self->n_flat; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      _agui_json_append_string (out, self->arena + self->flat[i].name);
+      g_string_append_c (out, ':');
+      if (!append_flat_member (self, &self->flat[i], out, error))
+        return FALSE;
+    }
+  if (self->raw != NULL)
+    {
+      g_auto(AguiJsonValue) delta = AGUI_JSON_VALUE_INIT;
+      g_autoptr(GError) local_error = NULL;
+
+      /* The patch reader took nothing this reader would refuse. */
+      if (!_agui_json_doc_parse (self->raw, self->raw_length, &delta, &local_error))
+        g_critical ("A STATE_DELTA's patch does not read back: %s", local_error->message);
+      if (self->n_flat > 0)
+        g_string_append_c (out, ',');
+      g_string_append (out, "\"delta\":");
+      if (!_agui_json_value_append (out, &delta, FALSE, 1, error))
+        return FALSE;
+    }
+  g_string_append_c (out, '}');
+
+  return TRUE;
 }
 
 gboolean
@@ -949,10 +1065,16 @@ agui_event_to_json (AguiEvent *self)
 char *
 agui_event_to_string (AguiEvent *self)
 {
+  g_autoptr(GString) out = NULL;
   g_autoptr(JsonNode) node = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
 
+  out = g_string_new (NULL);
+  if (_agui_event_append_json (self, out, NULL))
+    return g_string_free (g_steal_pointer (&out), FALSE);
+
+  /* A number that is not finite, which only json-glib writes. */
   node = agui_event_to_json (self);
 
   return json_to_string (node, FALSE);

@@ -8,6 +8,7 @@
 
 #include "agui-chunk-normalizer-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 
 /**
  * AguiChunkNormalizer:
@@ -111,16 +112,11 @@ owner_to_string (const char *owner)
 
 /* Null-valued members are read as absent: the compatibility stage removes
  * the tolerated nulls, and schema enforcement rejects the others. */
-static JsonNode *
-get_present_member (AguiEvent  *event,
+static gboolean
+has_present_member (AguiEvent  *event,
                     const char *name)
 {
-  JsonNode *node = agui_event_get_member (event, name);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  return node;
+  return agui_event_has_member (event, name) && !_agui_event_member_is_null (event, name);
 }
 
 static PendingStream *
@@ -182,12 +178,13 @@ close_stream (AguiChunkNormalizer *self,
               GPtrArray           *out)
 {
   const StreamKindInfo *info = &kind_info[stream->kind];
-  JsonObject *members = json_object_new ();
+  g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object = _agui_json_value_set_object (&members, 3);
 
-  json_object_set_string_member (members, info->id_member, stream->id);
+  _agui_json_doc_set_string (object, info->id_member, stream->id);
   if (stream->owner != NULL)
-    json_object_set_string_member (members, "subagentRunId", stream->owner);
-  g_ptr_array_add (out, _agui_event_new_trusted (info->end, members));
+    _agui_json_doc_set_string (object, "subagentRunId", stream->owner);
+  g_ptr_array_add (out, _agui_event_new_tree (info->end, &members));
 
   forget_stream (self, stream);
 }
@@ -254,22 +251,25 @@ check_continuation (PendingStream  *stream,
     }
 }
 
+/* Copies the chunk's member @name unless it is absent or null. */
 static void
-set_optional_member (JsonObject *members,
-                     const char *name,
-                     JsonNode   *node)
+copy_present_member (AguiJsonDocObject *members,
+                     AguiEvent         *chunk,
+                     const char        *name)
 {
-  if (node != NULL)
-    json_object_set_member (members, name, json_node_copy (node));
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+  if (_agui_event_member_to_value (chunk, name, &value) && value.kind != AGUI_JSON_DOC_NULL)
+    _agui_json_object_set (members, name, &value);
 }
 
 static void
-set_optional_string (JsonObject *members,
-                     const char *name,
-                     const char *value)
+set_optional_string (AguiJsonDocObject *members,
+                     const char        *name,
+                     const char        *value)
 {
   if (value != NULL)
-    json_object_set_string_member (members, name, value);
+    _agui_json_doc_set_string (members, name, value);
 }
 
 static void
@@ -277,24 +277,25 @@ emit_start (PendingStream *stream,
             AguiEvent     *chunk,
             GPtrArray     *out)
 {
-  JsonObject *members = json_object_new ();
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members = _agui_json_value_set_object (&tree, 6);
 
-  json_object_set_string_member (members, kind_info[stream->kind].id_member, stream->id);
+  _agui_json_doc_set_string (members, kind_info[stream->kind].id_member, stream->id);
 
   switch (stream->kind)
     {
     case STREAM_TEXT:
-      json_object_set_string_member (members, "role", stream->role);
+      _agui_json_doc_set_string (members, "role", stream->role);
       set_optional_string (members, "name", stream->name);
       break;
 
     case STREAM_TOOL:
-      json_object_set_string_member (members, "toolCallName", stream->tool_call_name);
+      _agui_json_doc_set_string (members, "toolCallName", stream->tool_call_name);
       set_optional_string (members, "parentMessageId", stream->parent_message_id);
       break;
 
     case STREAM_REASONING:
-      json_object_set_string_member (members, "role", "reasoning");
+      _agui_json_doc_set_string (members, "role", "reasoning");
       break;
 
     case N_STREAM_KINDS:
@@ -302,10 +303,10 @@ emit_start (PendingStream *stream,
       g_assert_not_reached ();
     }
 
-  set_optional_member (members, "metadata", get_present_member (chunk, "metadata"));
+  copy_present_member (members, chunk, "metadata");
   set_optional_string (members, "subagentRunId", stream->owner);
 
-  g_ptr_array_add (out, _agui_event_new_trusted (kind_info[stream->kind].start, members));
+  g_ptr_array_add (out, _agui_event_new_tree (kind_info[stream->kind].start, &tree));
 }
 
 static void
@@ -314,15 +315,16 @@ emit_content (PendingStream *stream,
               const char    *delta,
               GPtrArray     *out)
 {
-  JsonObject *members = json_object_new ();
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members = _agui_json_value_set_object (&tree, 6);
 
-  json_object_set_string_member (members, kind_info[stream->kind].id_member, stream->id);
-  json_object_set_string_member (members, "delta", delta != NULL ? delta : "");
-  set_optional_member (members, "metadata", get_present_member (chunk, "metadata"));
-  set_optional_member (members, "rawEvent", get_present_member (chunk, "rawEvent"));
+  _agui_json_doc_set_string (members, kind_info[stream->kind].id_member, stream->id);
+  _agui_json_doc_set_string (members, "delta", delta != NULL ? delta : "");
+  copy_present_member (members, chunk, "metadata");
+  copy_present_member (members, chunk, "rawEvent");
   set_optional_string (members, "subagentRunId", stream->owner);
 
-  g_ptr_array_add (out, _agui_event_new_trusted (kind_info[stream->kind].content, members));
+  g_ptr_array_add (out, _agui_event_new_tree (kind_info[stream->kind].content, &tree));
 }
 
 /* Section 10.2: which lane a chunk belongs to. On success *owner is the
@@ -398,7 +400,7 @@ push_chunk (AguiChunkNormalizer  *self,
   const StreamKindInfo *info = &kind_info[kind];
   const char *id = agui_event_get_string (chunk, info->id_member);
   const char *delta = agui_event_get_delta (chunk);
-  gboolean has_raw_event = get_present_member (chunk, "rawEvent") != NULL;
+  gboolean has_raw_event = has_present_member (chunk, "rawEvent");
   g_autofree char *owner = NULL;
   PendingStream *stream;
 
@@ -416,7 +418,7 @@ push_chunk (AguiChunkNormalizer  *self,
       /* Late metadata (usage, finish reason) must still reach the
        * message, so a chunk with nothing else to say gets an empty
        * content event to carry it. */
-      if (delta != NULL || has_raw_event || get_present_member (chunk, "metadata") != NULL)
+      if (delta != NULL || has_raw_event || has_present_member (chunk, "metadata"))
         emit_content (stream, chunk, delta, out);
 
       return TRUE;

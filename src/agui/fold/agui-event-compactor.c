@@ -8,6 +8,7 @@
 
 #include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 
 /* A delta may join the previous delta of its stream (the same event type
  * and id) when every event between them is a delta of another stream.
@@ -54,11 +55,11 @@ static gboolean
 is_plain_delta (AguiEvent  *event,
                 const char *id_member)
 {
-  JsonObjectIter iter;
-  const char *name;
+  AguiEventMemberIter iter;
 
-  json_object_iter_init (&iter, agui_event_get_object (event));
-  while (json_object_iter_next (&iter, &name, NULL))
+  for (const char *name = _agui_event_member_iter_init (&iter, event);
+       name != NULL;
+       name = _agui_event_member_iter_next (&iter))
     {
       if (!g_str_equal (name, "type") &&
           !g_str_equal (name, "delta") &&
@@ -73,27 +74,19 @@ is_plain_delta (AguiEvent  *event,
 static AguiEvent *
 slot_to_event (Slot *slot)
 {
-  JsonObject *object;
-  JsonObject *members;
-  g_autoptr(GList) names = NULL;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) delta = AGUI_JSON_VALUE_INIT;
 
   if (slot->delta == NULL)
     return agui_event_ref (slot->event);
 
   /* Same members in the same order, so the stored JSON reads as the
    * first delta did. */
-  object = agui_event_get_object (slot->event);
-  names = json_object_get_members (object);
-  members = json_object_new ();
-  for (const GList *l = names; l != NULL; l = l->next)
-    {
-      if (g_str_equal (l->data, "delta"))
-        json_object_set_string_member (members, "delta", slot->delta->str);
-      else
-        json_object_set_member (members, l->data, json_object_dup_member (object, l->data));
-    }
+  _agui_event_copy_tree (slot->event, &tree);
+  _agui_json_value_set_string (&delta, slot->delta->str, slot->delta->len);
+  _agui_json_object_set (tree.u.object, "delta", &delta);
 
-  return _agui_event_new_trusted (agui_event_get_event_type (slot->event), members);
+  return _agui_event_new_tree (agui_event_get_event_type (slot->event), &tree);
 }
 
 struct _AguiEventCompactor

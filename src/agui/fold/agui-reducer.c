@@ -8,6 +8,7 @@
 
 #include "agui-error-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
 #include "agui-subagent-run-private.h"
@@ -791,28 +792,34 @@ _agui_reducer_add_user_message (AguiReducer *self,
 {
   GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) agui_event_unref);
   gboolean text = JSON_NODE_HOLDS_VALUE (content);
-  JsonObject *members;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members;
 
   g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
 
-  members = json_object_new ();
-  json_object_set_string_member (members, "messageId", message_id);
-  json_object_set_string_member (members, "role", "user");
+  members = _agui_json_value_set_object (&tree, 4);
+  _agui_json_doc_set_string (members, "messageId", message_id);
+  _agui_json_doc_set_string (members, "role", "user");
   if (!text)
-    json_object_set_member (members, "content", json_node_copy (content));
-  g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, members));
+    {
+      g_auto(AguiJsonValue) parts = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_node (&parts, content);
+      _agui_json_object_set (members, "content", &parts);
+    }
+  g_ptr_array_add (events, _agui_event_new_tree (AGUI_EVENT_TEXT_MESSAGE_START, &tree));
 
   if (text)
     {
-      members = json_object_new ();
-      json_object_set_string_member (members, "messageId", message_id);
-      json_object_set_string_member (members, "delta", json_node_get_string (content));
-      g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_CONTENT, members));
+      members = _agui_json_value_set_object (&tree, 3);
+      _agui_json_doc_set_string (members, "messageId", message_id);
+      _agui_json_doc_set_string (members, "delta", json_node_get_string (content));
+      g_ptr_array_add (events, _agui_event_new_tree (AGUI_EVENT_TEXT_MESSAGE_CONTENT, &tree));
     }
 
-  members = json_object_new ();
-  json_object_set_string_member (members, "messageId", message_id);
-  g_ptr_array_add (events, _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_END, members));
+  members = _agui_json_value_set_object (&tree, 2);
+  _agui_json_doc_set_string (members, "messageId", message_id);
+  g_ptr_array_add (events, _agui_event_new_tree (AGUI_EVENT_TEXT_MESSAGE_END, &tree));
 
   for (guint i = 0; i < events->len; i++)
     _agui_reducer_apply (self, g_ptr_array_index (events, i));
@@ -829,20 +836,21 @@ _agui_reducer_add_tool_result (AguiReducer *self,
                                const char  *content,
                                const char  *error)
 {
-  JsonObject *members;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members;
   AguiEvent *event;
 
   g_return_val_if_fail (AGUI_IS_REDUCER (self), NULL);
 
-  members = json_object_new ();
-  json_object_set_string_member (members, "messageId", message_id);
-  json_object_set_string_member (members, "toolCallId", tool_call_id);
-  json_object_set_string_member (members, "content", content ? content : "");
-  json_object_set_string_member (members, "role", "tool");
+  members = _agui_json_value_set_object (&tree, 6);
+  _agui_json_doc_set_string (members, "messageId", message_id);
+  _agui_json_doc_set_string (members, "toolCallId", tool_call_id);
+  _agui_json_doc_set_string (members, "content", content ? content : "");
+  _agui_json_doc_set_string (members, "role", "tool");
   if (error != NULL)
-    json_object_set_string_member (members, "error", error);
+    _agui_json_doc_set_string (members, "error", error);
 
-  event = _agui_event_new_trusted (AGUI_EVENT_TOOL_CALL_RESULT, members);
+  event = _agui_event_new_tree (AGUI_EVENT_TOOL_CALL_RESULT, &tree);
   _agui_reducer_apply (self, event);
 
   return event;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-event-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-private.h"
 #include "agui-turn-rows-private.h"
@@ -768,20 +769,20 @@ journal_push (AguiTurnRecorder *self,
               guint             n_events)
 {
   g_autoptr(GPtrArray) printed = NULL;
+  g_autoptr(GString) json = NULL;
   gboolean queue;
 
   if (self->journal_feed == NULL)
     return;
 
   printed = g_ptr_array_new_full (n_events, g_free);
+  json = g_string_new (NULL);
   for (guint i = 0; i < n_events; i++)
     {
-      g_autoptr(JsonNode) node = agui_event_to_json (events[i]);
-      char *json;
-
       /* An event with no JSON form fails the turn's save, which says so */
-      if ((json = _agui_json_to_string (node, FALSE, NULL)) != NULL)
-        g_ptr_array_add (printed, json);
+      g_string_truncate (json, 0);
+      if (_agui_event_append_json (events[i], json, NULL))
+        g_ptr_array_add (printed, g_strndup (json->str, json->len));
     }
   if (printed->len == 0)
     return;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -35,6 +36,7 @@ push_node (AguiPipeline *pipeline,
            JsonNode     *node)
 {
   g_autoptr(AguiEvent) event = NULL;
+  g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
   AguiEventType type;
 
   /* The export's events are the store's own rows, read as a restore
@@ -43,7 +45,8 @@ push_node (AguiPipeline *pipeline,
       !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
     return;
 
-  event = _agui_event_new_trusted (type, json_node_dup_object (node));
+  _agui_json_value_set_node (&members, node);
+  event = _agui_event_new_tree (type, &members);
   _agui_pipeline_push_event (pipeline, event);
 }
 
@@ -78,15 +81,16 @@ fold_interrupted (AguiReducer  *reducer,
 {
   AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(AguiEvent) ended = NULL;
-  JsonObject *members;
+  g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
 
   if (agui_run_state_get_status (agui_transcript_get_run_state (transcript)) == AGUI_RUN_RUNNING)
     {
       /* Its members in the order the others have them */
-      members = json_object_new ();
-      json_object_set_string_member (members, "type", "RUN_ERROR");
-      json_object_set_string_member (members, "message", INTERRUPTED);
-      ended = _agui_event_new_trusted (AGUI_EVENT_RUN_ERROR, members);
+      object = _agui_json_value_set_object (&members, 2);
+      _agui_json_doc_set_string (object, "type", "RUN_ERROR");
+      _agui_json_doc_set_string (object, "message", INTERRUPTED);
+      ended = _agui_event_new_tree (AGUI_EVENT_RUN_ERROR, &members);
       if (_agui_pipeline_push_event (pipeline, ended))
         return g_steal_pointer (&ended);
     }

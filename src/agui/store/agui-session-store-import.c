@@ -10,6 +10,7 @@
 
 #include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
@@ -68,23 +69,21 @@ with_user_content (AguiEvent  *event,
                    JsonObject *node)
 {
   JsonNode *content = json_object_get_member (node, "content");
-  g_autoptr(JsonNode) members = NULL;
-  g_autoptr(JsonNode) copy = NULL;
-  JsonObject *object;
+  g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) parts = AGUI_JSON_VALUE_INIT;
+  AguiEventType type = agui_event_get_event_type (event);
 
-  if (agui_event_get_event_type (event) != AGUI_EVENT_TEXT_MESSAGE_START ||
+  if (type != AGUI_EVENT_TEXT_MESSAGE_START ||
       g_strcmp0 (_agui_session_store_object_string (node, "role"), "user") != 0 ||
       content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
     return event;
 
-  /* The event's members are sealed: a copy takes the content */
-  members = agui_event_to_json (event);
-  copy = _agui_json_node_copy_deep (members);
-  object = json_node_dup_object (copy);
-  json_object_set_member (object, "content", _agui_json_node_copy_deep (content));
+  _agui_event_copy_tree (event, &members);
+  _agui_json_value_set_node (&parts, content);
+  _agui_json_object_set (members.u.object, "content", &parts);
   agui_event_unref (event);
 
-  return _agui_event_new_trusted (AGUI_EVENT_TEXT_MESSAGE_START, object);
+  return _agui_event_new_tree (type, &members);
 }
 
 /* The applied events since the last batch, compacted and printed as the
@@ -95,19 +94,19 @@ static void
 flush_batch (AguiImport *self)
 {
   g_autoptr(GPtrArray) compacted = NULL;
+  g_autoptr(GString) json = NULL;
 
   if (self->batch->len == 0)
     return;
 
   compacted = _agui_event_compactor_compact (self->batch);
   g_ptr_array_set_size (self->batch, 0);
+  json = g_string_new (NULL);
   for (guint i = 0; i < compacted->len && self->print_error == NULL; i++)
     {
-      g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
-      char *json = _agui_json_to_string (node, FALSE, &self->print_error);
-
-      if (json != NULL)
-        g_ptr_array_add (self->event_json, g_realloc (json, strlen (json) + 1));
+      g_string_truncate (json, 0);
+      if (_agui_event_append_json (g_ptr_array_index (compacted, i), json, &self->print_error))
+        g_ptr_array_add (self->event_json, g_strndup (json->str, json->len));
     }
 }
 

@@ -35,6 +35,25 @@ node_to_string (JsonNode    *node,
   return text;
 }
 
+/* An event as node_to_string () prints it, without its JsonObject. */
+static char *
+event_to_string (AguiEvent   *event,
+                 const char  *what,
+                 GError     **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) local_error = NULL;
+
+  if (!_agui_event_append_json (event, out, &local_error))
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+                   "%s: the event cannot be stored: %s", what, local_error->message);
+      return NULL;
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /* A turn turned into rows: plain strings, made on the caller's thread
  * (the only one that may touch its JSON) before the transaction, which
  * they keep short. Nothing changes rows once made, so a worker may read
@@ -102,10 +121,9 @@ turn_rows_init (AguiTurnRows          *rows,
 
       for (guint i = 0; i < compacted->len; i++)
         {
-          g_autoptr(JsonNode) node = agui_event_to_json (g_ptr_array_index (compacted, i));
           char *json;
 
-          if (!(json = node_to_string (node, what, "event", error)))
+          if (!(json = event_to_string (g_ptr_array_index (compacted, i), what, error)))
             return FALSE;
           g_ptr_array_add (rows->event_json, json);
         }
@@ -254,10 +272,9 @@ add_event (AguiTurnRowsBuilder  *self,
            AguiEvent            *event,
            GError              **error)
 {
-  g_autoptr(JsonNode) node = agui_event_to_json (event);
   char *json;
 
-  if (!(json = node_to_string (node, BUILDER_WHAT, "event", error)))
+  if (!(json = event_to_string (event, BUILDER_WHAT, error)))
     return FALSE;
   g_ptr_array_add (self->rows->event_json, json);
 
