@@ -12,6 +12,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-event-reader-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 
 /**
@@ -537,7 +538,8 @@ end_pending_high (AguiEventParser *self,
                   const char      *id,
                   const char      *lane)
 {
-  g_autoptr(JsonObject) members = NULL;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *members;
 
   if (!g_hash_table_remove (self->pending_highs, key))
     return;
@@ -547,17 +549,34 @@ end_pending_high (AguiEventParser *self,
   if (id == NULL)
     return;
 
-  members = json_object_new ();
-  json_object_set_string_member (members, family_id_member (family), id);
+  members = _agui_json_value_set_object (&tree, 4);
+  _agui_json_doc_set_string (members, family_id_member (family), id);
   if (lane != NULL)
-    json_object_set_string_member (members, "subagentRunId", lane);
-  json_object_set_string_member (members, "delta", "\xEF\xBF\xBD");
+    _agui_json_doc_set_string (members, "subagentRunId", lane);
+  _agui_json_doc_set_string (members, "delta", "\xEF\xBF\xBD");
   g_clear_pointer (&self->before, agui_event_unref);
-  self->before = agui_event_new (content_type (family), g_steal_pointer (&members), NULL);
+  self->before = _agui_event_new_tree (content_type (family), &tree);
 }
 
 typedef const char *(*StringGetter) (gpointer    data,
                                      const char *name);
+
+/* The end of a stream, whatever reader read its event: a high half still
+ * pending in it becomes a delta of its own (see end_pending_high ()).
+ * Inlined for the flat path's sake, as fix_read_delta () is. */
+G_ALWAYS_INLINE static inline void
+end_stream (AguiEventParser *self,
+            StreamFamily     family,
+            AguiEventType    end_type,
+            StringGetter     get,
+            gpointer         data)
+{
+  const char *id = get (data, family_id_member (family));
+  const char *lane = get (data, "subagentRunId");
+  g_autofree char *key = stream_key_for (self, family, FALSE, id, lane);
+
+  end_pending_high (self, family, end_type, key, id, lane);
+}
 
 /* The reference reader's fix of a delta (its markers are characters of
  * their own, see rewrite_lone_surrogates ()), reading members through
@@ -577,10 +596,7 @@ fix_delta (AguiEventParser *self,
   family = end_family (type);
   if (family != FAMILY_NONE)
     {
-      key = stream_key_for (self, family, FALSE, get (data, family_id_member (family)),
-                            get (data, "subagentRunId"));
-      end_pending_high (self, family, type, key, get (data, family_id_member (family)),
-                        get (data, "subagentRunId"));
+      end_stream (self, family, type, get, data);
       return NULL;
     }
 
@@ -794,15 +810,8 @@ fix_read_delta (AguiEventParser *self,
   family = end_family (type);
   if (family != FAMILY_NONE)
     {
-      g_autofree char *key = NULL;
-
-      if (!pending)
-        return NULL;
-
-      key = stream_key_for (self, family, FALSE, get (data, family_id_member (family)),
-                            get (data, "subagentRunId"));
-      end_pending_high (self, family, type, key, get (data, family_id_member (family)),
-                        get (data, "subagentRunId"));
+      if (pending)
+        end_stream (self, family, type, get, data);
       return NULL;
     }
 
