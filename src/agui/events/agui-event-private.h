@@ -51,6 +51,13 @@ gboolean   _agui_event_member_to_value (AguiEvent     *self,
                                         const char    *name,
                                         AguiJsonValue *value);
 
+/* The member @name of a tree event, borrowed for the event's life; NULL
+ * when absent, and for a flat event (whose members are scalars, to be
+ * read with the typed getters) and a patch event's "delta" (see
+ * _agui_event_get_patch_ops ()). Reads without building a JsonObject. */
+const AguiJsonValue *_agui_event_peek_member (AguiEvent  *self,
+                                              const char *name);
+
 /* %TRUE if the member is present and holds null, without building the
  * event's JsonObject. */
 gboolean   _agui_event_member_is_null (AguiEvent     *self,
@@ -65,6 +72,13 @@ gboolean   _agui_event_member_is_null (AguiEvent     *self,
  * built only when asked for. */
 AguiEvent *_agui_event_new_tree    (AguiEventType   type,
                                     AguiJsonValue  *members);
+
+/* agui_event_new () for members already in the compact tree: takes
+ * @members (an object; "type" is set here), checks them against the
+ * schema as if they had arrived on the wire. */
+AguiEvent *_agui_event_new_checked (AguiEventType   type,
+                                    AguiJsonValue  *members,
+                                    GError        **error);
 
 /* An event the store kept, read from its JSON @json without the schema
  * (it passed it when it was made); NULL, with @error saying why, for text

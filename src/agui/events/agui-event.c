@@ -741,6 +741,16 @@ _agui_event_member_to_value (AguiEvent     *self,
   return TRUE;
 }
 
+const AguiJsonValue *
+_agui_event_peek_member (AguiEvent  *self,
+                         const char *name)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return self->tree != NULL ? tree_lookup (self, name) : NULL;
+}
+
 /**
  * agui_event_has_member:
  * @self: an event

@@ -550,7 +550,7 @@ apply_activity_delta (AguiReducer *self,
   _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
 
   if (!_agui_transcript_patch_activity (self->transcript, record, agui_event_get_string (event, "activityType"),
-                                        agui_event_get_array_member (event, "patch"), self->max_state_size, &error))
+                                        _agui_event_peek_member (event, "patch"), self->max_state_size, &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
       _agui_transcript_note_refused_patch (self->transcript, record, "ACTIVITY_DELTA", error->message);

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 
@@ -912,24 +913,49 @@ operation_apply_named (PatchContext   *ctx,
   return FALSE;
 }
 
+/* Applies operation @position of the patch, @element; its value is
+ * copied, since the patch may be an event's, which does not change. */
 static gboolean
-patch_element_apply (PatchContext  *ctx,
-                     guint          position,
-                     JsonNode      *element,
-                     GError       **error)
+patch_element_apply (PatchContext         *ctx,
+                     guint                 position,
+                     const AguiJsonValue  *element,
+                     GError              **error)
 {
   AguiJsonValue value = AGUI_JSON_VALUE_INIT;
-  JsonNode *value_node;
+  const AguiJsonValue *value_member;
   const char *op, *path, *from;
   gboolean applied;
 
-  if (!_agui_json_patch_read_operation (element, position, &op, &path, &from, &value_node, error))
-    return FALSE;
+  if (element->kind != AGUI_JSON_DOC_OBJECT)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: not an object", position);
+      return FALSE;
+    }
 
-  if (value_node != NULL)
-    _agui_json_value_set_node (&value, value_node);
+  op = _agui_json_doc_get_string (element, "op");
+  path = _agui_json_doc_get_string (element, "path");
+  from = _agui_json_doc_get_string (element, "from");
+  value_member = _agui_json_doc_get_member (element, "value");
 
-  applied = operation_apply_named (ctx, position, value_node != NULL ? &value : NULL,
+  if (op == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: missing string member 'op'", position);
+      return FALSE;
+    }
+
+  if (path == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u (%s): missing string member 'path'", position, op);
+      return FALSE;
+    }
+
+  if (value_member != NULL)
+    _agui_json_value_copy (&value, value_member);
+
+  applied = operation_apply_named (ctx, position, value_member != NULL ? &value : NULL,
                                    op, path, from, error);
   _agui_json_value_clear (&value);
 
@@ -981,24 +1007,24 @@ context_finish (PatchContext      *ctx,
 }
 
 gboolean
-_agui_json_doc_patch_apply (AguiJsonValue      *document,
-                            AguiJsonDocBounds  *bounds,
-                            JsonArray          *patch,
-                            GError            **error)
+_agui_json_doc_patch_apply (AguiJsonValue        *document,
+                            AguiJsonDocBounds    *bounds,
+                            const AguiJsonValue  *patch,
+                            GError              **error)
 {
   PatchContext ctx;
   gboolean applied = TRUE;
   guint length;
 
   g_return_val_if_fail (document != NULL, FALSE);
-  g_return_val_if_fail (patch != NULL, FALSE);
+  g_return_val_if_fail (patch != NULL && patch->kind == AGUI_JSON_DOC_ARRAY, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   context_init (&ctx, document, bounds);
 
-  length = json_array_get_length (patch);
+  length = _agui_json_array_get_length (patch->u.array);
   for (guint i = 0; i < length && applied; i++)
-    applied = patch_element_apply (&ctx, i, json_array_get_element (patch, i), error);
+    applied = patch_element_apply (&ctx, i, _agui_json_array_get (patch->u.array, i), error);
 
   return context_finish (&ctx, bounds, applied);
 }

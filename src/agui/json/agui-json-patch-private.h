@@ -25,10 +25,10 @@ G_BEGIN_DECLS
  * than a snapshot frame can carry, or grow it past the cap, fails the
  * patch, so that no run of small patches builds a document that no parser
  * or printer could take. */
-gboolean _agui_json_doc_patch_apply     (AguiJsonValue      *document,
-                                         AguiJsonDocBounds  *bounds,
-                                         JsonArray          *patch,
-                                         GError            **error);
+gboolean _agui_json_doc_patch_apply     (AguiJsonValue        *document,
+                                         AguiJsonDocBounds    *bounds,
+                                         const AguiJsonValue  *patch,
+                                         GError              **error);
 gboolean _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
                                          AguiJsonDocBounds  *bounds,
                                          const AguiPatchOp  *ops,
@@ -45,13 +45,6 @@ char      *_agui_json_pointer_describe   (GPtrArray          *tokens,
                                           guint               n_tokens);
 gboolean   _agui_json_array_index_parse  (const char         *token,
                                           guint              *index);
-gboolean   _agui_json_patch_read_operation (JsonNode         *element,
-                                            guint             position,
-                                            const char      **op,
-                                            const char      **path,
-                                            const char      **from,
-                                            JsonNode        **value,
-                                            GError          **error);
 void       _agui_json_patch_prefix_error (GError           **error,
                                           GError            *local_error,
                                           guint              position,

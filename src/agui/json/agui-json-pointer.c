@@ -247,49 +247,6 @@ _agui_json_patch_prefix_error (GError     **error,
                                 "operation %u (%s %s): ", position, op, path);
 }
 
-/* The members of the patch's operation @position, borrowed from
- * @element; @value is NULL when the operation has none. */
-gboolean
-_agui_json_patch_read_operation (JsonNode     *element,
-                                 guint         position,
-                                 const char  **op,
-                                 const char  **path,
-                                 const char  **from,
-                                 JsonNode    **value,
-                                 GError      **error)
-{
-  JsonObject *operation;
-
-  if (!JSON_NODE_HOLDS_OBJECT (element))
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u: not an object", position);
-      return FALSE;
-    }
-
-  operation = json_node_get_object (element);
-  *op = _agui_json_object_get_string (operation, "op");
-  *path = _agui_json_object_get_string (operation, "path");
-  *from = _agui_json_object_get_string (operation, "from");
-  *value = json_object_get_member (operation, "value");
-
-  if (*op == NULL)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u: missing string member 'op'", position);
-      return FALSE;
-    }
-
-  if (*path == NULL)
-    {
-      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
-                   "operation %u (%s): missing string member 'path'", position, *op);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* json-glib nodes */
 
 static JsonNode *node_copy_deep (JsonNode *node);

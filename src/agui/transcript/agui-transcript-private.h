@@ -144,7 +144,7 @@ void        _agui_transcript_set_activity           (AguiTranscript  *self,
 gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
                                                      AguiRecord      *record,
                                                      const char      *activity_type,
-                                                     JsonArray       *patch,
+                                                     const AguiJsonValue *patch,
                                                      gsize            max_size,
                                                      GError         **error);
 

@@ -989,6 +989,7 @@ _agui_transcript_patch_state (AguiTranscript  *self,
 {
   AguiJsonDocBounds bounds = { .size = self->state_size, .max_size = max_size };
   const AguiPatchOp *ops;
+  const AguiJsonValue *operations;
   const char *strings;
   const char *patch;
   guint n_ops;
@@ -998,8 +999,10 @@ _agui_transcript_patch_state (AguiTranscript  *self,
    * the event builds no JsonArray of it unless someone asks. */
   if ((ops = _agui_event_get_patch_ops (delta, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
     applied = _agui_json_doc_patch_apply_ops (&self->state_doc, &bounds, ops, n_ops, strings, patch, error);
+  else if ((operations = _agui_event_peek_member (delta, "delta")) != NULL)
+    applied = _agui_json_doc_patch_apply (&self->state_doc, &bounds, operations, error);
   else
-    applied = _agui_json_doc_patch_apply (&self->state_doc, &bounds, agui_event_get_array_member (delta, "delta"), error);
+    applied = TRUE;  /* the patch reader's empty patch */
 
   if (!applied)
     return FALSE;
