@@ -60,14 +60,14 @@ _agui_demo_plan_ask_approval (DemoRun    *run,
   g_autofree char *arguments = NULL;
   g_autofree char *expires_at = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(JsonNode) schema = _agui_json_parse (RESPONSE_SCHEMA, -1, NULL);
-  JsonObject *interrupt;
-  JsonObject *outcome;
-  JsonArray *interrupts;
+  g_auto(AguiJsonValue) schema = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *interrupt;
+  AguiJsonValue *outcome;
   DemoInterrupt *ask;
   Beat *beat;
 
-  g_assert (schema != NULL);
+  if (!_agui_json_doc_parse (RESPONSE_SCHEMA, -1, &schema, NULL))
+    g_assert_not_reached ();
 
   text = g_strdup_printf ("%s\n\nWhile we are here: your **%s** folder holds notes older than "
                           "%d days. I can archive them for you, but that changes your files, "
@@ -88,7 +88,7 @@ _agui_demo_plan_ask_approval (DemoRun    *run,
    * restarted) finds the question again in the history it is sent. */
   arguments = g_strdup_printf ("{\"folder\":\"%s\",\"keepDays\":%d}", ARCHIVE_FOLDER, ARCHIVE_KEEP_DAYS);
   _agui_demo_plan_tool_call (run, tool_call_id, ARCHIVE_TOOL, message_id, arguments,
-                             _agui_demo_string_members ("interruptId", ask->id, "expiresAt", expires_at, NULL));
+                             _agui_demo_members ("interruptId", ask->id, "expiresAt", expires_at, NULL));
 
   /* Everything needed to resume goes out before the question (rule 9 of
    * AG-UI 13.2); the messages are all in the client's history already. */
@@ -96,17 +96,14 @@ _agui_demo_plan_ask_approval (DemoRun    *run,
 
   question = g_strdup_printf ("May I archive the notes in “%s” older than %d days?",
                               ARCHIVE_FOLDER, ARCHIVE_KEEP_DAYS);
-  interrupt = _agui_demo_string_members ("id", ask->id,
-                                         "reason", "tool_call",
-                                         "toolCallId", tool_call_id,
-                                         "message", question,
-                                         "expiresAt", expires_at,
-                                         NULL);
-  json_object_set_member (interrupt, "responseSchema", g_steal_pointer (&schema));
-  interrupts = json_array_new ();
-  json_array_add_object_element (interrupts, interrupt);
-  outcome = _agui_demo_string_members ("type", "interrupt", NULL);
-  json_object_set_array_member (outcome, "interrupts", interrupts);
+  outcome = _agui_demo_members ("type", "interrupt", NULL);
+  interrupt = _agui_json_doc_add_object (_agui_json_doc_set_array (outcome->u.object, "interrupts"));
+  _agui_json_doc_set_string (interrupt, "id", ask->id);
+  _agui_json_doc_set_string (interrupt, "reason", "tool_call");
+  _agui_json_doc_set_string (interrupt, "toolCallId", tool_call_id);
+  _agui_json_doc_set_string (interrupt, "message", question);
+  _agui_json_doc_set_string (interrupt, "expiresAt", expires_at);
+  _agui_json_object_set (interrupt, "responseSchema", &schema);
 
   /* The question exists for the agent only once the client has seen it. */
   if ((beat = _agui_demo_plan_run_finished (run, outcome)))
@@ -491,7 +488,7 @@ _agui_demo_plan_resume (DemoRun             *run,
   g_autoptr(GPtrArray) settled = NULL;
   const char *approval = NULL;
   const char *code = NULL;
-  JsonObject *changes;
+  AguiJsonValue *changes;
   guint replays;
   Beat *beat;
 
@@ -531,11 +528,12 @@ _agui_demo_plan_resume (DemoRun             *run,
   _agui_demo_plan_text (run, message_id, text->str);
 
   changes = _agui_demo_stage_changes ("done");
-  json_object_set_string_member (changes, "approval", approval);
+  /* every answer settled says how (plan_settle ()) */
+  _agui_json_doc_set_string (changes->u.object, "approval", approval);
   _agui_demo_plan_demo_state (run, changes, FALSE);
 
   /* Settled once the client has seen the outcome: a run closed before
    * then did nothing, and the same resume may come again. */
-  if ((beat = _agui_demo_plan_run_finished (run, _agui_demo_string_members ("type", "success", NULL))))
+  if ((beat = _agui_demo_plan_run_finished (run, _agui_demo_members ("type", "success", NULL))))
     beat->answers = g_steal_pointer (&settled);
 }

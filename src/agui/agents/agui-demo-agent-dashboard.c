@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include "agui-json-private.h"
 #include "agui-demo-agent-private.h"
 
 /* The dashboard: a small A2UI surface, in the v0.8 shapes the A2UI
@@ -56,32 +55,24 @@
   "{\"key\":\"summary\",\"valueString\":\"Nothing planned yet.\"}]}}," \
   "{\"beginRendering\":{\"surfaceId\":\"" DASHBOARD_SURFACE "\",\"root\":\"root\"}}]"
 
-static JsonNode *
-parse_constant (const char *json)
-{
-  JsonNode *node = _agui_json_parse (json, -1, NULL);
-
-  /* Our own constant: a parse failure is a bug here. */
-  if (node == NULL)
-    g_error ("The demo agent's dashboard is not valid JSON");
-
-  return node;
-}
-
 void
 _agui_demo_plan_dashboard (DemoRun *run)
 {
   g_autofree char *message_id = g_uuid_string_random ();
-  JsonObject *content = json_object_new ();
-  JsonObject *members = _agui_demo_string_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
+  AguiJsonValue *members = _agui_demo_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
+  AguiJsonDocObject *content;
+  g_auto(AguiJsonValue) operations = AGUI_JSON_VALUE_INIT;
 
   _agui_demo_plan_text (run, message_id,
                         "Here is a small dashboard. It is **generative UI**: I sent it as A2UI operations "
                         "and Tandem drew it with its own widgets. Move the slider, pick a mood and press "
                         "**Plan my day**: your choices come back to me.");
-  json_object_set_member (content, "operations", parse_constant (DASHBOARD_OPERATIONS));
-  json_object_set_object_member (members, "content", content);
-  json_object_set_boolean_member (members, "replace", TRUE);
+  /* Our own constant: a parse failure is a bug here. */
+  if (!_agui_json_doc_parse (DASHBOARD_OPERATIONS, -1, &operations, NULL))
+    g_error ("The demo agent's dashboard is not valid JSON");
+  content = _agui_json_doc_set_object (members->u.object, "content");
+  _agui_json_object_set (content, "operations", &operations);
+  _agui_json_doc_set_boolean (members->u.object, "replace", TRUE);
   _agui_demo_plan_event (run, 1, AGUI_EVENT_ACTIVITY_SNAPSHOT, members);
   _agui_demo_plan_run_succeeded (run);
 }
@@ -109,11 +100,10 @@ _agui_demo_plan_dashboard_answer (DemoRun             *run,
   const char *mood_name = "calm";
   const char *name = _agui_json_doc_get_string (user_action, "name");
   double hours = 0;
-  JsonObject *update;
-  JsonObject *operation;
-  JsonObject *patch_entry;
-  JsonArray *patch;
-  JsonObject *members;
+  AguiJsonDocObject *patch_entry;
+  AguiJsonDocObject *update;
+  AguiJsonDocObject *entry;
+  AguiJsonValue *members;
 
   if (g_strcmp0 (name, "plan_day") != 0)
     {
@@ -137,24 +127,15 @@ _agui_demo_plan_dashboard_answer (DemoRun             *run,
                                ? ", with reminders to take breaks" : "");
   /* ACTIVITY_DELTA appends a dataModelUpdate: the surface changes its
    * summary without being sent again. */
-  update = json_object_new ();
-  json_object_set_string_member (update, "surfaceId", DASHBOARD_SURFACE);
-  {
-    JsonArray *contents = json_array_new ();
-    JsonObject *entry = _agui_demo_string_members ("key", "summary", "valueString", summary, NULL);
-
-    json_array_add_object_element (contents, entry);
-    json_object_set_array_member (update, "contents", contents);
-  }
-  operation = json_object_new ();
-  json_object_set_object_member (operation, "dataModelUpdate", update);
-  patch_entry = _agui_demo_string_members ("op", "add", "path", "/operations/-", NULL);
-  json_object_set_object_member (patch_entry, "value", operation);
-  patch = json_array_new ();
-  json_array_add_object_element (patch, patch_entry);
-
-  members = _agui_demo_string_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
-  json_object_set_array_member (members, "patch", patch);
+  members = _agui_demo_members ("messageId", DASHBOARD_MESSAGE_ID, "activityType", "a2ui-surface", NULL);
+  patch_entry = _agui_json_doc_add_object (_agui_json_doc_set_array (members->u.object, "patch"));
+  _agui_json_doc_set_string (patch_entry, "op", "add");
+  _agui_json_doc_set_string (patch_entry, "path", "/operations/-");
+  update = _agui_json_doc_set_object (_agui_json_doc_set_object (patch_entry, "value"), "dataModelUpdate");
+  _agui_json_doc_set_string (update, "surfaceId", DASHBOARD_SURFACE);
+  entry = _agui_json_doc_add_object (_agui_json_doc_set_array (update, "contents"));
+  _agui_json_doc_set_string (entry, "key", "summary");
+  _agui_json_doc_set_string (entry, "valueString", summary);
   _agui_demo_plan_event (run, 1, AGUI_EVENT_ACTIVITY_DELTA, members);
 
   text = g_strdup_printf ("Got it. %s I updated the dashboard: only its data changed, the card stayed.", summary);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agui-demo-agent-private.h"
+#include "agui-event-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 
@@ -20,27 +21,68 @@
 
 /* Building events */
 
-JsonObject *
-_agui_demo_string_members (const char *first_name,
-                           ...)
+static void
+set_string_members (AguiJsonDocObject *object,
+                    const char        *first_name,
+                    va_list            args)
 {
-  JsonObject *object = json_object_new ();
+  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
+    {
+      const char *string = va_arg (args, const char *);
+
+      /* NULL as json_object_set_string_member () takes it: null */
+      if (string != NULL)
+        _agui_json_doc_set_string (object, name, string);
+      else
+        _agui_json_doc_set_null (object, name);
+    }
+}
+
+AguiJsonValue *
+_agui_demo_members (const char *first_name,
+                    ...)
+{
+  AguiJsonValue *value = g_new0 (AguiJsonValue, 1);
   va_list args;
 
   va_start (args, first_name);
-  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
-    json_object_set_string_member (object, name, va_arg (args, const char *));
+  set_string_members (_agui_json_value_set_object (value, 0), first_name, args);
+  va_end (args);
+
+  return value;
+}
+
+AguiJsonDocObject *
+_agui_demo_string_value (AguiJsonValue *value,
+                         const char    *first_name,
+                         ...)
+{
+  AguiJsonDocObject *object = _agui_json_value_set_object (value, 0);
+  va_list args;
+
+  va_start (args, first_name);
+  set_string_members (object, first_name, args);
   va_end (args);
 
   return object;
+}
+
+void
+_agui_demo_members_take (AguiJsonValue *members,
+                         const char    *name,
+                         AguiJsonValue *value)
+{
+  _agui_json_object_set (members->u.object, name, value);
+  _agui_json_doc_value_free (value);
 }
 
 Beat *
 _agui_demo_plan_event (DemoRun       *run,
                        guint          pause,
                        AguiEventType  type,
-                       JsonObject    *members)
+                       AguiJsonValue *members)
 {
+  g_autoptr(AguiJsonValue) owned = members;
   g_autoptr(GError) error = NULL;
   AguiEvent *event;
   Beat *beat;
@@ -49,7 +91,7 @@ _agui_demo_plan_event (DemoRun       *run,
 
   /* The events are built from constants and the request's own strings,
    * so one the schema refuses is a bug here, not bad input. */
-  if (!(event = agui_event_new (type, members, &error)))
+  if (!(event = _agui_event_new_checked (type, owned, &error)))
     {
       g_critical ("The demo agent planned an invalid %s event: %s",
                   agui_event_type_to_string (type), error->message);
@@ -68,16 +110,16 @@ void
 _agui_demo_plan_run_started (DemoRun *run)
 {
   _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_STARTED,
-                         _agui_demo_string_members ("threadId", run->thread_id, "runId", run->run_id, NULL));
+                         _agui_demo_members ("threadId", run->thread_id, "runId", run->run_id, NULL));
 }
 
 Beat *
-_agui_demo_plan_run_finished (DemoRun    *run,
-                              JsonObject *outcome)
+_agui_demo_plan_run_finished (DemoRun       *run,
+                              AguiJsonValue *outcome)
 {
-  JsonObject *members = _agui_demo_string_members ("threadId", run->thread_id, "runId", run->run_id, NULL);
+  AguiJsonValue *members = _agui_demo_members ("threadId", run->thread_id, "runId", run->run_id, NULL);
 
-  json_object_set_object_member (members, "outcome", outcome);
+  _agui_demo_members_take (members, "outcome", outcome);
 
   return _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_FINISHED, members);
 }
@@ -85,7 +127,7 @@ _agui_demo_plan_run_finished (DemoRun    *run,
 void
 _agui_demo_plan_run_succeeded (DemoRun *run)
 {
-  _agui_demo_plan_run_finished (run, _agui_demo_string_members ("type", "success", NULL));
+  _agui_demo_plan_run_finished (run, _agui_demo_members ("type", "success", NULL));
 }
 
 void
@@ -94,7 +136,7 @@ _agui_demo_plan_run_error (DemoRun    *run,
                            const char *code)
 {
   _agui_demo_plan_event (run, 0, AGUI_EVENT_RUN_ERROR,
-                         _agui_demo_string_members ("message", message, "code", code, NULL));
+                         _agui_demo_members ("message", message, "code", code, NULL));
 }
 
 void
@@ -104,7 +146,7 @@ _agui_demo_plan_step (DemoRun    *run,
 {
   _agui_demo_plan_event (run, started ? 2 : 0,
                          started ? AGUI_EVENT_STEP_STARTED : AGUI_EVENT_STEP_FINISHED,
-                         _agui_demo_string_members ("stepName", name, NULL));
+                         _agui_demo_members ("stepName", name, NULL));
 }
 
 /* Pieces end after a run of whitespace, so the text arrives word by word
@@ -128,7 +170,7 @@ _agui_demo_plan_words (DemoRun       *run,
         end++;
 
       piece = g_strndup (p, end - p);
-      _agui_demo_plan_event (run, 1, type, _agui_demo_string_members ("messageId", message_id, "delta", piece, NULL));
+      _agui_demo_plan_event (run, 1, type, _agui_demo_members ("messageId", message_id, "delta", piece, NULL));
       p = end;
     }
 }
@@ -138,7 +180,7 @@ _agui_demo_plan_text_start (DemoRun    *run,
                             const char *message_id)
 {
   _agui_demo_plan_event (run, 0, AGUI_EVENT_TEXT_MESSAGE_START,
-                         _agui_demo_string_members ("messageId", message_id, "role", "assistant", NULL));
+                         _agui_demo_members ("messageId", message_id, "role", "assistant", NULL));
 }
 
 static void
@@ -146,7 +188,7 @@ plan_text_end (DemoRun    *run,
                const char *message_id)
 {
   _agui_demo_plan_event (run, 0, AGUI_EVENT_TEXT_MESSAGE_END,
-                         _agui_demo_string_members ("messageId", message_id, NULL));
+                         _agui_demo_members ("messageId", message_id, NULL));
 }
 
 void
@@ -167,32 +209,32 @@ _agui_demo_plan_reasoning (DemoRun    *run,
   g_autofree char *message_id = g_uuid_string_random ();
 
   _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_START,
-                         _agui_demo_string_members ("messageId", span_id, NULL));
+                         _agui_demo_members ("messageId", span_id, NULL));
   _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_MESSAGE_START,
-                         _agui_demo_string_members ("messageId", message_id, "role", "reasoning", NULL));
+                         _agui_demo_members ("messageId", message_id, "role", "reasoning", NULL));
   _agui_demo_plan_words (run, AGUI_EVENT_REASONING_MESSAGE_CONTENT, message_id, text);
   _agui_demo_plan_event (run, 0, AGUI_EVENT_REASONING_MESSAGE_END,
-                         _agui_demo_string_members ("messageId", message_id, NULL));
+                         _agui_demo_members ("messageId", message_id, NULL));
   _agui_demo_plan_event (run, 2, AGUI_EVENT_REASONING_END,
-                         _agui_demo_string_members ("messageId", span_id, NULL));
+                         _agui_demo_members ("messageId", span_id, NULL));
 }
 
 void
-_agui_demo_plan_tool_call (DemoRun    *run,
-                           const char *tool_call_id,
-                           const char *tool_name,
-                           const char *parent_message_id,
-                           const char *arguments,
-                           JsonObject *metadata)
+_agui_demo_plan_tool_call (DemoRun       *run,
+                           const char    *tool_call_id,
+                           const char    *tool_name,
+                           const char    *parent_message_id,
+                           const char    *arguments,
+                           AguiJsonValue *metadata)
 {
   const char *p = arguments;
-  JsonObject *members = _agui_demo_string_members ("toolCallId", tool_call_id,
-                                                   "toolCallName", tool_name,
-                                                   "parentMessageId", parent_message_id,
-                                                   NULL);
+  AguiJsonValue *members = _agui_demo_members ("toolCallId", tool_call_id,
+                                               "toolCallName", tool_name,
+                                               "parentMessageId", parent_message_id,
+                                               NULL);
 
   if (metadata != NULL)
-    json_object_set_object_member (members, "metadata", metadata);
+    _agui_demo_members_take (members, "metadata", metadata);
   _agui_demo_plan_event (run, 2, AGUI_EVENT_TOOL_CALL_START, members);
 
   while (*p != '\0')
@@ -205,36 +247,12 @@ _agui_demo_plan_tool_call (DemoRun    *run,
 
       piece = g_strndup (p, end - p);
       _agui_demo_plan_event (run, 1, AGUI_EVENT_TOOL_CALL_ARGS,
-                             _agui_demo_string_members ("toolCallId", tool_call_id, "delta", piece, NULL));
+                             _agui_demo_members ("toolCallId", tool_call_id, "delta", piece, NULL));
       p = end;
     }
 
   _agui_demo_plan_event (run, 0, AGUI_EVENT_TOOL_CALL_END,
-                         _agui_demo_string_members ("toolCallId", tool_call_id, NULL));
-}
-
-AguiJsonDocObject *
-_agui_demo_string_value (AguiJsonValue *value,
-                         const char    *first_name,
-                         ...)
-{
-  AguiJsonDocObject *object = _agui_json_value_set_object (value, 0);
-  va_list args;
-
-  va_start (args, first_name);
-  for (const char *name = first_name; name != NULL; name = va_arg (args, const char *))
-    {
-      const char *string = va_arg (args, const char *);
-
-      /* NULL as json_object_set_string_member () takes it: null */
-      if (string != NULL)
-        _agui_json_doc_set_string (object, name, string);
-      else
-        _agui_json_doc_set_null (object, name);
-    }
-  va_end (args);
-
-  return object;
+                         _agui_demo_members ("toolCallId", tool_call_id, NULL));
 }
 
 void
@@ -248,11 +266,11 @@ _agui_demo_plan_tool_result (DemoRun             *run,
   g_autofree char *content = _agui_json_value_to_string (result, FALSE, NULL);
 
   _agui_demo_plan_event (run, 4, AGUI_EVENT_TOOL_CALL_RESULT,
-                         _agui_demo_string_members ("messageId", message_id,
-                                                    "toolCallId", tool_call_id,
-                                                    "content", content,
-                                                    "role", "tool",
-                                                    NULL));
+                         _agui_demo_members ("messageId", message_id,
+                                             "toolCallId", tool_call_id,
+                                             "content", content,
+                                             "role", "tool",
+                                             NULL));
 }
 
 /* Sets members of `/demo` in the shared state: patches against the state
@@ -260,29 +278,26 @@ _agui_demo_plan_tool_result (DemoRun             *run,
  * has nothing to hold on to. The first change of a run also counts the
  * turns. */
 void
-_agui_demo_plan_demo_state (DemoRun    *run,
-                            JsonObject *changes,
-                            gboolean    as_snapshot)
+_agui_demo_plan_demo_state (DemoRun       *run,
+                            AguiJsonValue *changes,
+                            gboolean       as_snapshot)
 {
-  g_autoptr(JsonObject) owned = changes;
-  g_autoptr(JsonArray) patch = NULL;
+  g_autoptr(AguiJsonValue) owned = changes;
+  g_auto(AguiJsonValue) patch = AGUI_JSON_VALUE_INIT;
   g_autoptr(GError) error = NULL;
-  JsonObject *members;
+  AguiJsonValue *members;
 
   if (!run->turns_reported)
     {
-      json_object_set_int_member (owned, "turns", run->turns);
+      _agui_json_doc_set_int (owned->u.object, "turns", run->turns);
       run->turns_reported = TRUE;
     }
 
   if (run->state.kind == AGUI_JSON_DOC_NULL)
     {
       AguiJsonDocObject *state = _agui_json_value_set_object (&run->state, 1);
-      g_autoptr(JsonNode) demo = _agui_json_node_new_object (g_steal_pointer (&owned));
-      AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-      _agui_json_value_set_node (&value, demo);
-      _agui_json_object_append (state, "demo", &value);
+      _agui_json_object_append (state, "demo", owned);
       as_snapshot = TRUE;
     }
   else if (run->state.kind == AGUI_JSON_DOC_OBJECT)
@@ -290,36 +305,38 @@ _agui_demo_plan_demo_state (DemoRun    *run,
       int slot = _agui_json_object_find (run->state.u.object, "demo");
       /* the client's state is not ours to cap */
       AguiJsonDocBounds bounds = { .size = 0, .max_size = 0 };
-
-      patch = json_array_new ();
+      AguiJsonDocArray *operations = _agui_json_value_set_array (&patch, 0);
 
       if (slot >= 0 && _agui_json_object_slot_value (run->state.u.object, slot)->kind == AGUI_JSON_DOC_OBJECT)
         {
-          JsonObjectIter iter;
-          const char *name;
-          JsonNode *value;
+          AguiJsonDocObject *object = owned->u.object;
 
           /* The member names are ours and need no pointer escaping. */
-          json_object_iter_init (&iter, owned);
-          while (json_object_iter_next (&iter, &name, &value))
+          for (guint i = 0; i < _agui_json_object_get_n_slots (object); i++)
             {
-              JsonObject *operation = _agui_demo_string_members ("op", "add", NULL);
-              g_autofree char *path = g_strconcat ("/demo/", name, NULL);
+              const char *name = _agui_json_object_slot_name (object, i);
+              AguiJsonDocObject *operation;
+              g_autofree char *path = NULL;
 
-              json_object_set_string_member (operation, "path", path);
-              json_object_set_member (operation, "value", _agui_json_node_copy_deep (value));
-              json_array_add_object_element (patch, operation);
+              if (name == NULL)
+                continue;
+              path = g_strconcat ("/demo/", name, NULL);
+              operation = _agui_json_doc_add_object (operations);
+              _agui_json_doc_set_string (operation, "op", "add");
+              _agui_json_doc_set_string (operation, "path", path);
+              _agui_json_doc_set_copy (operation, "value", _agui_json_object_slot_value (object, i));
             }
         }
       else
         {
-          JsonObject *operation = _agui_demo_string_members ("op", "add", "path", "/demo", NULL);
+          AguiJsonDocObject *operation = _agui_json_doc_add_object (operations);
 
-          json_object_set_object_member (operation, "value", json_object_ref (owned));
-          json_array_add_object_element (patch, operation);
+          _agui_json_doc_set_string (operation, "op", "add");
+          _agui_json_doc_set_string (operation, "path", "/demo");
+          _agui_json_object_set (operation, "value", owned);
         }
 
-      if (!_agui_json_doc_patch_apply (&run->state, &bounds, patch, &error))
+      if (!_agui_json_doc_patch_apply (&run->state, &bounds, &patch, &error))
         {
           g_critical ("The demo agent planned a patch it cannot apply itself: %s", error->message);
           return;
@@ -330,23 +347,24 @@ _agui_demo_plan_demo_state (DemoRun    *run,
       return;
     }
 
-  members = json_object_new ();
+  members = g_new0 (AguiJsonValue, 1);
+  _agui_json_value_set_object (members, 1);
   if (as_snapshot)
     {
-      json_object_set_member (members, "snapshot", _agui_json_value_to_node (&run->state));
+      _agui_json_doc_set_copy (members->u.object, "snapshot", &run->state);
       _agui_demo_plan_event (run, 1, AGUI_EVENT_STATE_SNAPSHOT, members);
     }
   else
     {
-      json_object_set_array_member (members, "delta", g_steal_pointer (&patch));
+      _agui_json_object_set (members->u.object, "delta", &patch);
       _agui_demo_plan_event (run, 1, AGUI_EVENT_STATE_DELTA, members);
     }
 }
 
-JsonObject *
+AguiJsonValue *
 _agui_demo_stage_changes (const char *stage)
 {
-  return _agui_demo_string_members ("stage", stage, NULL);
+  return _agui_demo_members ("stage", stage, NULL);
 }
 
 /* Reading the request */

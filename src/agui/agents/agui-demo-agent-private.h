@@ -73,17 +73,23 @@ typedef struct
 } DemoRun;
 
 /* Planning events, and reading the request: agui-demo-agent-plan.c.
- * An event's members are a JsonObject: that is what agui_event_new()
- * takes, and what an AguiEvent holds its nested members in. */
-JsonObject *_agui_demo_string_members       (const char *first_name,
+ * An event's members are one object of the compact tree, on the heap,
+ * which _agui_demo_plan_event () takes; an object of string members is
+ * made by _agui_demo_members () (a NULL string is null, as json-glib's
+ * setter makes it), and _agui_demo_members_take () moves a value made
+ * so into it as a member. */
+AguiJsonValue *_agui_demo_members           (const char *first_name,
                                              ...) G_GNUC_NULL_TERMINATED;
+void        _agui_demo_members_take         (AguiJsonValue *members,
+                                             const char    *name,
+                                             AguiJsonValue *value);
 Beat       *_agui_demo_plan_event           (DemoRun       *run,
                                              guint          pause,
                                              AguiEventType  type,
-                                             JsonObject    *members);
+                                             AguiJsonValue *members);
 void        _agui_demo_plan_run_started     (DemoRun *run);
-Beat       *_agui_demo_plan_run_finished    (DemoRun    *run,
-                                             JsonObject *outcome);
+Beat       *_agui_demo_plan_run_finished    (DemoRun       *run,
+                                             AguiJsonValue *outcome);
 void        _agui_demo_plan_run_succeeded   (DemoRun *run);
 void        _agui_demo_plan_run_error       (DemoRun    *run,
                                              const char *message,
@@ -107,20 +113,20 @@ void        _agui_demo_plan_tool_call       (DemoRun    *run,
                                              const char *tool_name,
                                              const char *parent_message_id,
                                              const char *arguments,
-                                             JsonObject *metadata);
+                                             AguiJsonValue *metadata);
 /* @result is the text of the result, printed from the tree. */
 void        _agui_demo_plan_tool_result     (DemoRun             *run,
                                              const char          *tool_call_id,
                                              const AguiJsonValue *result);
-/* Makes @value an object of string members, as _agui_demo_string_members
- * makes a JsonObject. */
+/* Makes @value (null before) an object of string members, as
+ * _agui_demo_members () does on the heap. */
 AguiJsonDocObject *_agui_demo_string_value  (AguiJsonValue *value,
                                              const char    *first_name,
                                              ...) G_GNUC_NULL_TERMINATED;
-void        _agui_demo_plan_demo_state      (DemoRun    *run,
-                                             JsonObject *changes,
-                                             gboolean    as_snapshot);
-JsonObject *_agui_demo_stage_changes        (const char *stage);
+void        _agui_demo_plan_demo_state      (DemoRun       *run,
+                                             AguiJsonValue *changes,
+                                             gboolean       as_snapshot);
+AguiJsonValue *_agui_demo_stage_changes     (const char *stage);
 /* The request is read in the compact tree: a RunAgentInput object, its
  * arrays and their objects are AguiJsonValues, NULL where absent or of
  * another kind. */

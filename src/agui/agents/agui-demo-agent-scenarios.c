@@ -75,15 +75,13 @@ plan_answer (DemoRun             *run,
 
   if (frontend)
     {
-      JsonObject *outcome = _agui_demo_string_members ("type", "success", NULL);
-      JsonArray *pending = json_array_new ();
+      AguiJsonValue *outcome = _agui_demo_members ("type", "success", NULL);
 
       _agui_demo_plan_demo_state (run, _agui_demo_stage_changes ("waiting for the time"), FALSE);
       _agui_demo_plan_tool_call (run, tool_call_id, TIME_TOOL, message_id, "{\"timezone\":\"local\"}", NULL);
 
       /* The app runs the tool and starts a follow-up run with its answer. */
-      json_array_add_string_element (pending, tool_call_id);
-      json_object_set_array_member (outcome, "pendingToolCallIds", pending);
+      _agui_json_doc_add_string (_agui_json_doc_set_array (outcome->u.object, "pendingToolCallIds"), tool_call_id);
       _agui_demo_plan_run_finished (run, outcome);
     }
   else

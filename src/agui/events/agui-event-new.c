@@ -10,6 +10,7 @@
 
 #include "agui-event-private.h"
 #include "agui-event-reader-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 
 /* The public constructors that check what they are given against the
@@ -31,6 +32,19 @@ new_checked (AguiEventType   type,
     }
 
   return _agui_event_new_tree (type, tree);
+}
+
+AguiEvent *
+_agui_event_new_checked (AguiEventType   type,
+                         AguiJsonValue  *members,
+                         GError        **error)
+{
+  g_return_val_if_fail ((guint) type <= AGUI_EVENT_SUBAGENT_ERROR, NULL);
+  g_return_val_if_fail (members != NULL && members->kind == AGUI_JSON_DOC_OBJECT, NULL);
+
+  _agui_json_doc_set_string (members->u.object, "type", agui_event_type_to_string (type));
+
+  return new_checked (type, members, NULL, error);
 }
 
 /**
