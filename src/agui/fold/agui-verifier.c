@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-util-private.h"
 #include "agui-verifier-private.h"
 
@@ -269,13 +270,36 @@ require_string (AguiEvent   *event,
   return FALSE;
 }
 
-static gboolean
-member_is_null (JsonObject *object,
-                const char *member)
+/* An event's nested member when it is of @kind, else NULL. */
+static const AguiJsonValue *
+member_of_kind (AguiEvent       *event,
+                const char      *name,
+                AguiJsonDocKind  kind)
 {
-  JsonNode *node = json_object_get_member (object, member);
+  const AguiJsonValue *value = _agui_event_peek_member (event, name);
 
-  return node != NULL && JSON_NODE_HOLDS_NULL (node);
+  return value != NULL && value->kind == kind ? value : NULL;
+}
+
+static gboolean
+member_is_null (const AguiJsonValue *object,
+                const char          *member)
+{
+  const AguiJsonValue *value = _agui_json_doc_get_member (object, member);
+
+  return value != NULL && value->kind == AGUI_JSON_DOC_NULL;
+}
+
+/* The string member @name of @object, or @default_value when it is
+ * absent or not a string. */
+static const char *
+string_or (const AguiJsonValue *object,
+           const char          *name,
+           const char          *default_value)
+{
+  const char *string = _agui_json_doc_get_string (object, name);
+
+  return string != NULL ? string : default_value;
 }
 
 static gboolean
@@ -293,25 +317,23 @@ check_null_member (AguiEvent   *event,
 }
 
 static gboolean
-check_message_nulls (JsonArray  *messages,
-                     GError    **error)
+check_message_nulls (const AguiJsonValue  *messages,
+                     GError              **error)
 {
-  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+  guint n = _agui_json_doc_get_length (messages);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (messages, i);
-      JsonObject *message;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (message->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      message = json_node_get_object (node);
       if (member_is_null (message, "subagentRunId"))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,
                        "Cannot send a message (id '%s') with 'subagentRunId: null'. The field is optional — omit it entirely.",
-                       json_object_get_string_member_with_default (message, "id", ""));
+                       string_or (message, "id", ""));
           return FALSE;
         }
     }
@@ -319,52 +341,42 @@ check_message_nulls (JsonArray  *messages,
   return TRUE;
 }
 
-static JsonArray *
+static const AguiJsonValue *
 get_input_messages (AguiEvent *event)
 {
-  JsonObject *input = agui_event_get_object_member (event, "input");
-  JsonNode *node;
-
-  if (input == NULL)
-    return NULL;
-
-  node = json_object_get_member (input, "messages");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
+  return _agui_json_doc_get_array (_agui_event_peek_member (event, "input"), "messages");
 }
 
 static char *
-describe_json (JsonNode *node)
+describe_json (const AguiJsonValue *value)
 {
-  if (node == NULL)
+  if (value == NULL)
     return g_strdup ("undefined");
 
-  if (json_node_get_value_type (node) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (node));
+  if (_agui_json_value_is_string (value))
+    return g_strdup (_agui_json_value_get_string (value));
 
-  return json_to_string (node, FALSE);
+  return _agui_json_value_to_string (value, FALSE, NULL);
 }
 
 static gboolean
 check_subagent_outcome (AguiEvent   *event,
                         GError     **error)
 {
-  JsonNode *node = agui_event_get_member (event, "outcome");
-  JsonObject *outcome;
+  const AguiJsonValue *node = _agui_event_peek_member (event, "outcome");
+  const AguiJsonValue *outcome;
+  const AguiJsonValue *ids;
   const char *type;
-  JsonNode *ids_node;
-  JsonArray *ids;
 
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+  /* absent or null; a flat event's outcome is a scalar, not an object */
+  if (!agui_event_has_member (event, "outcome") || (node != NULL && node->kind == AGUI_JSON_DOC_NULL))
     return TRUE;
 
-  outcome = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  type = outcome != NULL ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
+  outcome = node != NULL && node->kind == AGUI_JSON_DOC_OBJECT ? node : NULL;
+  type = _agui_json_doc_get_string (outcome, "type");
   if (g_strcmp0 (type, "success") != 0 && g_strcmp0 (type, "suspended") != 0)
     {
-      g_autofree char *shown = describe_json (outcome != NULL ? json_object_get_member (outcome, "type") : NULL);
+      g_autofree char *shown = describe_json (_agui_json_doc_get_member (outcome, "type"));
 
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,
                    "Cannot send '%s' with outcome type '%s'. The outcome is either { type: \"success\" } or { type: \"suspended\" }.",
@@ -372,11 +384,11 @@ check_subagent_outcome (AguiEvent   *event,
       return FALSE;
     }
 
-  ids_node = json_object_get_member (outcome, "interruptIds");
-  if (ids_node == NULL)
+  ids = _agui_json_doc_get_member (outcome, "interruptIds");
+  if (ids == NULL)
     return TRUE;
 
-  if (JSON_NODE_HOLDS_NULL (ids_node))
+  if (ids->kind == AGUI_JSON_DOC_NULL)
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,
                    "Cannot send '%s' with 'outcome.interruptIds: null'. The field is optional — omit it entirely.",
@@ -384,10 +396,9 @@ check_subagent_outcome (AguiEvent   *event,
       return FALSE;
     }
 
-  ids = JSON_NODE_HOLDS_ARRAY (ids_node) ? json_node_get_array (ids_node) : NULL;
-  for (guint i = 0; ids != NULL && i < json_array_get_length (ids); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (ids); i++)
     {
-      if (json_node_get_value_type (json_array_get_element (ids, i)) != G_TYPE_STRING)
+      if (!_agui_json_value_is_string (_agui_json_doc_get_element (ids, i)))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,
                        "Cannot send '%s' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.",
@@ -403,33 +414,25 @@ static gboolean
 check_interrupt_nulls (AguiEvent   *event,
                        GError     **error)
 {
-  JsonObject *outcome = agui_event_get_object_member (event, "outcome");
-  JsonNode *node;
-  JsonArray *interrupts;
+  const AguiJsonValue *outcome = member_of_kind (event, "outcome", AGUI_JSON_DOC_OBJECT);
+  const AguiJsonValue *interrupts;
 
-  if (outcome == NULL ||
-      g_strcmp0 (json_object_get_string_member_with_default (outcome, "type", NULL), "interrupt") != 0)
+  if (g_strcmp0 (_agui_json_doc_get_string (outcome, "type"), "interrupt") != 0)
     return TRUE;
 
-  node = json_object_get_member (outcome, "interrupts");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return TRUE;
-
-  interrupts = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (interrupts); i++)
+  interrupts = _agui_json_doc_get_array (outcome, "interrupts");
+  for (guint i = 0; i < _agui_json_doc_get_length (interrupts); i++)
     {
-      JsonNode *element = json_array_get_element (interrupts, i);
-      JsonObject *interrupt;
+      const AguiJsonValue *interrupt = _agui_json_doc_get_element (interrupts, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (interrupt->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      interrupt = json_node_get_object (element);
       if (member_is_null (interrupt, "subagentRunId"))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_PROTOCOL,
                        "Cannot send 'RUN_FINISHED' with an interrupt (id '%s') carrying 'subagentRunId: null'. The field is optional — omit it entirely.",
-                       json_object_get_string_member_with_default (interrupt, "id", ""));
+                       string_or (interrupt, "id", ""));
           return FALSE;
         }
     }
@@ -464,7 +467,7 @@ check_nulls (AguiEvent   *event,
       return check_interrupt_nulls (event, error);
 
     case AGUI_EVENT_MESSAGES_SNAPSHOT:
-      return check_message_nulls (agui_event_get_array_member (event, "messages"), error);
+      return check_message_nulls (member_of_kind (event, "messages", AGUI_JSON_DOC_ARRAY), error);
 
     case AGUI_EVENT_RUN_STARTED:
       return check_message_nulls (get_input_messages (event), error);
@@ -518,26 +521,24 @@ check_lifecycle (AguiVerifier  *self,
 }
 
 static void
-record_message_owners (AguiVerifier *self,
-                       JsonArray    *messages,
-                       gboolean      overwrite)
+record_message_owners (AguiVerifier        *self,
+                       const AguiJsonValue *messages,
+                       gboolean             overwrite)
 {
-  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+  guint n = _agui_json_doc_get_length (messages);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (messages, i);
-      JsonObject *message;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      const AguiJsonValue *tool_calls;
       const char *id;
       const char *owner;
-      JsonNode *tool_calls;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (message->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      message = json_node_get_object (node);
-      id = json_object_get_string_member_with_default (message, "id", NULL);
-      owner = json_object_get_string_member_with_default (message, "subagentRunId", NULL);
+      id = _agui_json_doc_get_string (message, "id");
+      owner = _agui_json_doc_get_string (message, "subagentRunId");
       if (id == NULL)
         continue;
 
@@ -547,19 +548,11 @@ record_message_owners (AguiVerifier *self,
       if (!overwrite)
         continue;
 
-      tool_calls = json_object_get_member (message, "toolCalls");
-      if (tool_calls == NULL || !JSON_NODE_HOLDS_ARRAY (tool_calls))
-        continue;
-
-      for (guint j = 0; j < json_array_get_length (json_node_get_array (tool_calls)); j++)
+      tool_calls = _agui_json_doc_get_array (message, "toolCalls");
+      for (guint j = 0; j < _agui_json_doc_get_length (tool_calls); j++)
         {
-          JsonNode *call = json_array_get_element (json_node_get_array (tool_calls), j);
-          const char *call_id;
+          const char *call_id = _agui_json_doc_get_string (_agui_json_doc_get_element (tool_calls, j), "id");
 
-          if (!JSON_NODE_HOLDS_OBJECT (call))
-            continue;
-
-          call_id = json_object_get_string_member_with_default (json_node_get_object (call), "id", NULL);
           if (call_id != NULL)
             record_owner (self->tool_call_owners, call_id, owner, TRUE);
         }
@@ -1103,7 +1096,7 @@ check_event (AguiVerifier  *self,
       return check_encrypted_value (self, event, error);
 
     case AGUI_EVENT_MESSAGES_SNAPSHOT:
-      record_message_owners (self, agui_event_get_array_member (event, "messages"), TRUE);
+      record_message_owners (self, member_of_kind (event, "messages", AGUI_JSON_DOC_ARRAY), TRUE);
       return TRUE;
 
     case AGUI_EVENT_ACTIVITY_SNAPSHOT:
