@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-proto-decoder-private.h"
 #include "agui-proto-json-private.h"
 
@@ -74,39 +75,40 @@ read_varint (const guint8 *data,
 }
 
 /* The hand-written candidate: TEXT_MESSAGE_CONTENT only, straight from
- * the bytes to its JSON object. */
-static JsonNode *
-hand_decode_content (const guint8 *data,
-                     gsize         length)
+ * the bytes to its object in the tree. */
+static gboolean
+hand_decode_content (const guint8  *data,
+                     gsize          length,
+                     AguiJsonValue *value)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  AguiJsonDocObject *object = _agui_json_value_set_object (value, 3);
   gsize offset = 0, end;
   guint64 tag, size;
 
   if (!read_varint (data, length, &offset, &tag) || tag != 0x12 ||
       !read_varint (data, length, &offset, &size) || size > length - offset)
-    return NULL;
+    return FALSE;
   end = offset + size;
-  json_object_set_string_member (object, "type", "TEXT_MESSAGE_CONTENT");
+  _agui_json_doc_set_string (object, "type", "TEXT_MESSAGE_CONTENT");
 
   while (offset < end)
     {
-      g_autofree char *text = NULL;
-
       if (!read_varint (data, end, &offset, &tag) || (tag & 7) != 2 ||
           !read_varint (data, end, &offset, &size) || size > end - offset)
-        return NULL;
+        return FALSE;
       if (tag >> 3 == 2 || tag >> 3 == 3)
         {
+          AguiJsonValue text = AGUI_JSON_VALUE_INIT;
+
           if (!g_utf8_validate ((const char *) data + offset, size, NULL))
-            return NULL;
-          text = g_strndup ((const char *) data + offset, size);
-          json_object_set_string_member (object, tag >> 3 == 2 ? "messageId" : "delta", text);
+            return FALSE;
+          _agui_json_value_set_string (&text, (const char *) data + offset, size);
+          _agui_json_object_set (object, tag >> 3 == 2 ? "messageId" : "delta", &text);
         }
       offset += size;
     }
 
-  return json_node_init_object (json_node_alloc (), object);
+  return TRUE;
 }
 
 typedef struct
@@ -220,12 +222,12 @@ main (int   argc,
     for (guint i = 0; i < n; i++)
       {
         const Frame *frame = &g_array_index (frames, Frame, i);
-        g_autoptr(JsonNode) node = NULL;
+        g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
-        g_assert_cmpint (_agui_proto_event_to_json (frame->data, frame->length, NULL, &node, NULL), ==,
+        g_assert_cmpint (_agui_proto_event_to_value (frame->data, frame->length, NULL, &value, NULL), ==,
                          AGUI_PROTO_OK);
       }
-    report ("protobuf: bytes to JSON only (walk, protobuf-c, convert)", seconds_since (start), n);
+    report ("protobuf: bytes to the tree only (walk, protobuf-c, convert)", seconds_since (start), n);
   }
 
   /* The candidates side by side, on the text deltas. */
@@ -236,9 +238,9 @@ main (int   argc,
     for (guint i = 0; i < m; i++)
       {
         const Frame *frame = &g_array_index (content, Frame, i);
-        g_autoptr(JsonNode) node = NULL;
+        g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
-        _agui_proto_event_to_json (frame->data, frame->length, NULL, &node, NULL);
+        _agui_proto_event_to_value (frame->data, frame->length, NULL, &value, NULL);
       }
     report ("deltas: protobuf-c and the schema-driven conversion", seconds_since (start), m);
 
@@ -246,9 +248,9 @@ main (int   argc,
     for (guint i = 0; i < m; i++)
       {
         const Frame *frame = &g_array_index (content, Frame, i);
-        g_autoptr(JsonNode) node = hand_decode_content (frame->data, frame->length);
+        g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
-        g_assert_nonnull (node);
+        g_assert_true (hand_decode_content (frame->data, frame->length, &value));
       }
     report ("deltas: hand-written reader of the one event kind", seconds_since (start), m);
   }

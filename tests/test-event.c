@@ -970,6 +970,67 @@ test_parse_node_leaves_input (void)
     }
 }
 
+static void
+test_parse_value_as_text (void)
+{
+  g_autoptr(GPtrArray) text_warnings = new_warnings ();
+  g_autoptr(GPtrArray) value_warnings = new_warnings ();
+  g_autoptr(AguiEventParser) text_parser = new_parser (text_warnings);
+  g_autoptr(AguiEventParser) value_parser = new_parser (value_warnings);
+  /* (No THINKING_*: the ids minted for them differ from parser to
+   * parser.) */
+  const char * const frames[] = {
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"extra\":1,\"rawEvent\":null,\"timestamp\":5}",
+    "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"a\"}",
+    "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"delta\":\"b\"}",
+    "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/a\",\"value\":[1,2.5,{}]}]}",
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\"}",
+    "{\"type\":\"NOT_AN_EVENT\",\"x\":1}",
+    "{\"type\":\"\"}",
+    "{\"type\":1}",
+    "{\"stepName\":\"s\"}",
+    "[{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}]",
+    "\"STEP_STARTED\"",
+  };
+
+  g_test_summary ("parse_value() takes a tree to the event, warnings and error parse() makes of its text");
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autoptr(AguiEvent) from_text = NULL;
+      g_autoptr(AguiEvent) from_value = NULL;
+      g_autoptr(GError) text_error = NULL;
+      g_autoptr(GError) value_error = NULL;
+      g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+      g_assert_true (_agui_json_doc_parse (frames[i], -1, &value, NULL));
+      from_text = _agui_event_parser_parse (text_parser, frames[i], -1, &text_error);
+      from_value = _agui_event_parser_parse_value (value_parser, &value, &value_error);
+
+      /* taken, whatever became of it */
+      g_assert_cmpint (value.kind, ==, AGUI_JSON_DOC_NULL);
+      g_assert_true ((from_text == NULL) == (from_value == NULL));
+      if (from_text != NULL)
+        {
+          g_autofree char *expected = agui_event_to_string (from_text);
+          g_autofree char *actual = agui_event_to_string (from_value);
+
+          g_assert_cmpstr (actual, ==, expected);
+        }
+      if (text_error != NULL)
+        g_assert_error (value_error, text_error->domain, text_error->code);
+      else
+        g_assert_no_error (value_error);
+      if (text_error != NULL)
+        g_assert_cmpstr (value_error->message, ==, text_error->message);
+    }
+
+  g_assert_cmpuint (value_warnings->len, ==, text_warnings->len);
+  g_assert_cmpuint (text_warnings->len, >, 0);
+  for (guint i = 0; i < text_warnings->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (value_warnings, i), ==, g_ptr_array_index (text_warnings, i));
+}
+
 /* Deprecated shapes */
 
 static void
@@ -2485,6 +2546,7 @@ main (int   argc,
   g_test_add_func ("/agui/event/parser/transport-errors", test_transport_errors);
   g_test_add_func ("/agui/event/parser/length", test_parse_with_length);
   g_test_add_func ("/agui/event/parser/node-unchanged", test_parse_node_leaves_input);
+  g_test_add_func ("/agui/event/parser/value-as-text", test_parse_value_as_text);
   g_test_add_func ("/agui/event/compat/thinking", test_thinking_translation);
   g_test_add_func ("/agui/event/compat/binary-parts", test_binary_parts);
   g_test_add_func ("/agui/event/compat/tree/thinking", test_compat_tree_thinking);

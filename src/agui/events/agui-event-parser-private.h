@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-event.h"
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,13 @@ AguiEvent       *_agui_event_parser_parse      (AguiEventParser  *self,
 AguiEvent       *_agui_event_parser_parse_node (AguiEventParser  *self,
                                                JsonNode         *node,
                                                GError          **error);
+/* As _agui_event_parser_parse_node () for an event already read into the
+ * compact tree, which this takes (leaving @object null): it goes through
+ * the stages a frame read by the event reader goes through, with no
+ * json-glib tree on the way. Its strings must be valid UTF-8. */
+AguiEvent       *_agui_event_parser_parse_value (AguiEventParser  *self,
+                                                AguiJsonValue    *object,
+                                                GError          **error);
 
 /* For the differential tests and `tandem-cli bench fold` only: read frames
  * with the json-glib implementation that preceded the fast reader. */

@@ -1299,6 +1299,39 @@ _agui_event_parser_parse_node (AguiEventParser  *self,
   return parse_tree (self, node, FALSE, error);
 }
 
+AguiEvent *
+_agui_event_parser_parse_value (AguiEventParser  *self,
+                                AguiJsonValue    *object,
+                                GError          **error)
+{
+  const char *type;
+
+  g_return_val_if_fail (AGUI_IS_EVENT_PARSER (self), NULL);
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  g_clear_pointer (&self->before, agui_event_unref);
+  if (object->kind != AGUI_JSON_DOC_OBJECT)
+    {
+      _agui_json_value_clear (object);
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame is not a JSON object.");
+      return NULL;
+    }
+
+  type = tree_getter (object->u.object, "type");
+  if (type == NULL || type[0] == '\0')
+    {
+      _agui_json_value_clear (object);
+      g_set_error_literal (error, AGUI_ERROR, AGUI_ERROR_INVALID_JSON,
+                           "Invalid event: the frame carries no event type.");
+      return NULL;
+    }
+
+  /* Nothing in the tree is a marker: no lone surrogate reaches it. */
+  return parse_members (self, object, FALSE, FALSE, error);
+}
+
 /* A frame may stand for two events: a `*_END` whose stream still waited
  * for the second half of a surrogate pair is preceded by a delta of
  * U+FFFD, as the half would be anywhere else. Whoever handles the event

@@ -163,13 +163,13 @@ _agui_proto_decoder_parse_frame (AguiEventParser  *parser,
                                  GError          **error)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(JsonNode) node = NULL;
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (AGUI_IS_EVENT_PARSER (parser), NULL);
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  switch (_agui_proto_event_to_json (data, length, warnings, &node, &local_error))
+  switch (_agui_proto_event_to_value (data, length, warnings, &value, &local_error))
     {
     case AGUI_PROTO_OK:
       break;
@@ -187,5 +187,5 @@ _agui_proto_decoder_parse_frame (AguiEventParser  *parser,
   for (guint i = 0; i < warnings->len; i++)
     g_debug ("Binary frame %u: %s", index, (const char *) g_ptr_array_index (warnings, i));
 
-  return _agui_event_parser_parse_node (parser, node, error);
+  return _agui_event_parser_parse_value (parser, &value, error);
 }

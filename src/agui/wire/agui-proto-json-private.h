@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "agui-json-doc-private.h"
 
 G_BEGIN_DECLS
 
@@ -22,17 +22,22 @@ typedef enum
 
 /* Decodes one frame's payload (one agui.wire.Event, agui-events.proto)
  * into the JSON object of the event as @ag-ui/proto 1.0.0's decoder makes
- * it, ready for AguiEventParser: the envelope's arm decides the type, the
+ * it, as an object of the compact tree, ready for AguiEventParser (no
+ * json-glib tree on the way): the envelope's arm decides the type, the
  * base event's fields are lifted up, outcomes, patch operations and
  * message contents take their JSON shapes. Before protobuf-c sees the
  * bytes they are walked once without recursion, so that nesting deeper
  * than AGUI_JSON_MAX_DEPTH, a string that is not UTF-8 or holds a NUL,
  * and a frame naming two event kinds are refused with a message saying
- * so. @warnings (nullable) receives a line for each part dropped. */
-AguiProtoResult _agui_proto_event_to_json (const guint8  *data,
-                                           gsize          length,
-                                           GPtrArray     *warnings,
-                                           JsonNode     **event,
-                                           GError       **error);
+ * so. @warnings (nullable) receives a line for each part dropped.
+ *
+ * @event is null before, and is left null unless the result is
+ * AGUI_PROTO_OK. Its strings are valid UTF-8 without NUL, and its
+ * integral numbers within 2^53 are integers, as the SSE path reads them. */
+AguiProtoResult _agui_proto_event_to_value (const guint8   *data,
+                                            gsize           length,
+                                            GPtrArray      *warnings,
+                                            AguiJsonValue  *event,
+                                            GError        **error);
 
 G_END_DECLS

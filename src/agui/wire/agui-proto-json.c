@@ -11,6 +11,7 @@
 
 #include "agui-events.pb-c.h"
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-proto-json-private.h"
 #include "agui-types.h"
@@ -259,12 +260,16 @@ walks_as_message (const guint8 *data,
   return TRUE;
 }
 
-/* From protobuf-c's structs to JSON */
+/* From protobuf-c's structs to the compact tree */
 
-static gboolean message_to_json (const ProtobufCMessage  *message,
-                                 guint                   depth,
-                                 JsonNode              **node,
-                                 GError                **error);
+/* What JavaScript's undefined becomes here: a Value with nothing set.
+ * No JSON value has this kind, and a tree never holds it. */
+#define UNDEFINED AGUI_JSON_DOC_HOLE
+
+static gboolean message_to_value (const ProtobufCMessage  *message,
+                                  guint                   depth,
+                                  AguiJsonValue          *value,
+                                  GError                **error);
 
 /* Into @buffer: every name in agui-events.proto is short, and this runs
  * for every field of every event. */
@@ -297,145 +302,152 @@ check_depth (guint    depth,
   return TRUE;
 }
 
+static void
+set_string (AguiJsonValue *value,
+            const char    *string)
+{
+  _agui_json_value_set_string (value, string, strlen (string));
+}
+
 /* A JavaScript number has no integer kind; the SSE encoder writes an
  * integral one without a fraction, which our SSE path reads as an
  * integer. The same number off the wire reads the same way. */
 static gboolean
-number_to_json (double     number,
-                JsonNode **node,
-                GError   **error)
+number_to_value (double          number,
+                 AguiJsonValue  *value,
+                 GError        **error)
 {
   if (!isfinite (number))
     return invalid (error, "holds a number that is not finite, which JSON cannot hold");
 
   if (number == floor (number) && fabs (number) <= (double) MAX_SAFE_INTEGER)
-    *node = json_node_init_int (json_node_alloc (), (gint64) number);
+    _agui_json_value_set_int (value, (gint64) number);
   else
-    *node = json_node_init_double (json_node_alloc (), number);
+    _agui_json_value_set_double (value, number);
 
   return TRUE;
 }
 
+/* Each of these fills @value, null before; on failure @value may hold
+ * part of the tree, which the caller clears. */
+
 static gboolean
-struct_to_json (const Agui__Wire__Struct  *wire,
-                guint                      depth,
-                JsonNode                 **node,
-                GError                   **error)
+struct_to_value (const Agui__Wire__Struct  *wire,
+                 guint                      depth,
+                 AguiJsonValue             *value,
+                 GError                   **error)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
+  AguiJsonDocObject *object;
 
   if (!check_depth (depth, error))
     return FALSE;
 
+  object = _agui_json_value_set_object (value, wire->n_fields);
   for (gsize i = 0; i < wire->n_fields; i++)
     {
       const Agui__Wire__Struct__FieldsEntry *entry = wire->fields[i];
-      JsonNode *value = NULL;
+      g_auto(AguiJsonValue) member = AGUI_JSON_VALUE_INIT;
 
       /* A Value with nothing set is undefined in JavaScript: no member. */
       if (entry->value == NULL)
         continue;
-      if (!message_to_json (&entry->value->base, depth, &value, error))
+      if (!message_to_value (&entry->value->base, depth, &member, error))
         return FALSE;
-      if (value != NULL)
-        json_object_set_member (object, entry->key, value);
+      /* A key given twice keeps its first place, as json-glib keeps it. */
+      if (member.kind != UNDEFINED)
+        _agui_json_object_set (object, entry->key, &member);
     }
-
-  *node = _agui_json_node_new_object (g_steal_pointer (&object));
 
   return TRUE;
 }
 
 static gboolean
-list_to_json (const Agui__Wire__ListValue  *wire,
-              guint                         depth,
-              JsonNode                    **node,
-              GError                      **error)
+list_to_value (const Agui__Wire__ListValue  *wire,
+               guint                         depth,
+               AguiJsonValue                *value,
+               GError                      **error)
 {
-  g_autoptr(JsonArray) array = json_array_sized_new (wire->n_values);
+  AguiJsonDocArray *array;
 
   if (!check_depth (depth, error))
     return FALSE;
 
+  array = _agui_json_value_set_array (value, wire->n_values);
   for (gsize i = 0; i < wire->n_values; i++)
     {
-      JsonNode *value = NULL;
+      g_auto(AguiJsonValue) element = AGUI_JSON_VALUE_INIT;
 
-      if (!message_to_json (&wire->values[i]->base, depth, &value, error))
+      if (!message_to_value (&wire->values[i]->base, depth, &element, error))
         return FALSE;
       /* JSON.stringify writes an undefined element as null. */
-      json_array_add_element (array, value != NULL ? value : json_node_new (JSON_NODE_NULL));
+      if (element.kind == UNDEFINED)
+        element.kind = AGUI_JSON_DOC_NULL;
+      _agui_json_array_insert (array, i, &element);
     }
-
-  *node = _agui_json_node_new_array (g_steal_pointer (&array));
 
   return TRUE;
 }
 
 /* In the order ts-proto's Value.unwrap() picks when several are set. */
 static gboolean
-value_to_json (const Agui__Wire__Value  *wire,
-               guint                     depth,
-               JsonNode                **node,
-               GError                  **error)
+value_to_value (const Agui__Wire__Value  *wire,
+                guint                     depth,
+                AguiJsonValue            *value,
+                GError                  **error)
 {
-  *node = NULL;
-
   if (wire->string_value != NULL)
-    *node = json_node_init_string (json_node_alloc (), wire->string_value);
+    set_string (value, wire->string_value);
   else if (wire->has_number_value)
-    return number_to_json (wire->number_value, node, error);
+    return number_to_value (wire->number_value, value, error);
   else if (wire->has_bool_value)
-    *node = json_node_init_boolean (json_node_alloc (), wire->bool_value);
+    _agui_json_value_set_boolean (value, wire->bool_value);
   else if (wire->struct_value != NULL)
-    return struct_to_json (wire->struct_value, depth + 1, node, error);
+    return struct_to_value (wire->struct_value, depth + 1, value, error);
   else if (wire->list_value != NULL)
-    return list_to_json (wire->list_value, depth + 1, node, error);
-  else if (wire->has_null_value)
-    *node = json_node_new (JSON_NODE_NULL);
+    return list_to_value (wire->list_value, depth + 1, value, error);
+  else if (!wire->has_null_value)
+    value->kind = UNDEFINED;
 
   return TRUE;
 }
 
 static gboolean
-field_to_json (const ProtobufCFieldDescriptor  *field,
-               const void                      *member,
-               guint                            depth,
-               JsonNode                       **node,
-               GError                         **error)
+field_to_value (const ProtobufCFieldDescriptor  *field,
+                const void                      *member,
+                guint                            depth,
+                AguiJsonValue                   *value,
+                GError                         **error)
 {
   gint64 integer;
-
-  *node = NULL;
 
   switch (field->type)
     {
     case PROTOBUF_C_TYPE_STRING:
-      *node = json_node_init_string (json_node_alloc (), *(char * const *) member);
+      set_string (value, *(char * const *) member);
       return TRUE;
 
     case PROTOBUF_C_TYPE_BOOL:
-      *node = json_node_init_boolean (json_node_alloc (), *(const protobuf_c_boolean *) member);
+      _agui_json_value_set_boolean (value, *(const protobuf_c_boolean *) member);
       return TRUE;
 
     case PROTOBUF_C_TYPE_DOUBLE:
-      return number_to_json (*(const double *) member, node, error);
+      return number_to_value (*(const double *) member, value, error);
 
     case PROTOBUF_C_TYPE_INT64:
       integer = *(const gint64 *) member;
       if (integer > MAX_SAFE_INTEGER || integer < -MAX_SAFE_INTEGER)
         return invalid (error, "holds the integer %" G_GINT64_FORMAT " in “%s”, beyond the 53 bits "
                         "the protocol's numbers hold exactly", integer, field->name);
-      *node = json_node_init_int (json_node_alloc (), integer);
+      _agui_json_value_set_int (value, integer);
       return TRUE;
 
     case PROTOBUF_C_TYPE_INT32:
     case PROTOBUF_C_TYPE_ENUM:
-      *node = json_node_init_int (json_node_alloc (), *(const gint32 *) member);
+      _agui_json_value_set_int (value, *(const gint32 *) member);
       return TRUE;
 
     case PROTOBUF_C_TYPE_MESSAGE:
-      return message_to_json (*(ProtobufCMessage * const *) member, depth, node, error);
+      return message_to_value (*(ProtobufCMessage * const *) member, depth, value, error);
 
     case PROTOBUF_C_TYPE_SINT32:
     case PROTOBUF_C_TYPE_SFIXED32:
@@ -476,7 +488,7 @@ static gboolean
 fields_to_object (const ProtobufCMessage  *message,
                   guint                   first,
                   guint                   depth,
-                  JsonObject             *object,
+                  AguiJsonDocObject      *object,
                   GError                **error)
 {
   const ProtobufCMessageDescriptor *descriptor = message->descriptor;
@@ -487,7 +499,7 @@ fields_to_object (const ProtobufCMessage  *message,
       const ProtobufCFieldDescriptor *field = &descriptor->fields[i];
       char buffer[64];
       const char *name = camel_case (field->name, buffer, sizeof buffer);
-      JsonNode *value = NULL;
+      g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
       if (field->label == PROTOBUF_C_LABEL_REPEATED)
         {
@@ -496,140 +508,230 @@ fields_to_object (const ProtobufCMessage  *message,
           gsize size = field->type == PROTOBUF_C_TYPE_STRING || field->type == PROTOBUF_C_TYPE_MESSAGE
                        ? sizeof (void *) : (field->type == PROTOBUF_C_TYPE_INT64 ||
                                             field->type == PROTOBUF_C_TYPE_DOUBLE ? 8 : 4);
-          g_autoptr(JsonArray) array = NULL;
+          AguiJsonDocArray *array;
 
           if (!check_depth (depth + 1, error))
             return FALSE;
 
-          array = json_array_sized_new (n);
+          array = _agui_json_value_set_array (&value, n);
           for (gsize j = 0; j < n; j++)
             {
-              if (!field_to_json (field, elements + j * size, depth + 1, &value, error))
+              g_auto(AguiJsonValue) element = AGUI_JSON_VALUE_INIT;
+
+              if (!field_to_value (field, elements + j * size, depth + 1, &element, error))
                 return FALSE;
-              json_array_add_element (array, value != NULL ? value : json_node_new (JSON_NODE_NULL));
+              if (element.kind == UNDEFINED)
+                element.kind = AGUI_JSON_DOC_NULL;
+              _agui_json_array_insert (array, j, &element);
             }
-          json_object_set_array_member (object, name, g_steal_pointer (&array));
+          _agui_json_object_set (object, name, &value);
           continue;
         }
 
       if (!field_is_set (field, base))
         continue;
-      if (!field_to_json (field, base + field->offset, depth, &value, error))
+      if (!field_to_value (field, base + field->offset, depth, &value, error))
         return FALSE;
-      if (value != NULL)
-        json_object_set_member (object, name, value);
+      if (value.kind != UNDEFINED)
+        _agui_json_object_set (object, name, &value);
+      else
+        value.kind = AGUI_JSON_DOC_NULL;
     }
 
   return TRUE;
 }
 
 static gboolean
-message_to_json (const ProtobufCMessage  *message,
-                 guint                   depth,
-                 JsonNode              **node,
-                 GError                **error)
+message_to_value (const ProtobufCMessage  *message,
+                  guint                   depth,
+                  AguiJsonValue          *value,
+                  GError                **error)
 {
   const ProtobufCMessageDescriptor *descriptor = message->descriptor;
-  g_autoptr(JsonObject) object = NULL;
 
   if (descriptor == &agui__wire__value__descriptor)
-    return value_to_json ((const Agui__Wire__Value *) message, depth, node, error);
+    return value_to_value ((const Agui__Wire__Value *) message, depth, value, error);
   if (descriptor == &agui__wire__struct__descriptor)
-    return struct_to_json ((const Agui__Wire__Struct *) message, depth + 1, node, error);
+    return struct_to_value ((const Agui__Wire__Struct *) message, depth + 1, value, error);
   if (descriptor == &agui__wire__list_value__descriptor)
-    return list_to_json ((const Agui__Wire__ListValue *) message, depth + 1, node, error);
+    return list_to_value ((const Agui__Wire__ListValue *) message, depth + 1, value, error);
 
   if (!check_depth (++depth, error))
     return FALSE;
 
-  object = json_object_new ();
-  if (!fields_to_object (message, 0, depth, object, error))
-    return FALSE;
-
-  *node = _agui_json_node_new_object (g_steal_pointer (&object));
-
-  return TRUE;
+  return fields_to_object (message, 0, depth,
+                           _agui_json_value_set_object (value, descriptor->n_fields), error);
 }
 
 /* The shapes decode() gives, after the schema's */
 
-static gboolean
-array_is_empty (JsonObject *object,
-                const char *name)
+/* The member @name of @object, or %NULL. Borrowed, until @object next
+ * changes. */
+static AguiJsonValue *
+get_member (AguiJsonDocObject *object,
+            const char        *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
+  int slot = _agui_json_object_find (object, name);
 
-  return node == NULL || !JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) == 0;
+  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
+}
+
+static AguiJsonDocObject *
+get_object (AguiJsonDocObject *object,
+            const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_OBJECT ? member->u.object : NULL;
+}
+
+static AguiJsonDocArray *
+get_array (AguiJsonDocObject *object,
+           const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
+}
+
+static const char *
+get_string (AguiJsonDocObject *object,
+            const char        *name)
+{
+  AguiJsonValue *member = get_member (object, name);
+
+  return member != NULL && _agui_json_value_is_string (member) ? _agui_json_value_get_string (member) : "";
+}
+
+static gboolean
+has_member (AguiJsonDocObject *object,
+            const char        *name)
+{
+  return _agui_json_object_find (object, name) >= 0;
+}
+
+static gboolean
+array_is_empty (AguiJsonDocObject *object,
+                const char        *name)
+{
+  AguiJsonDocArray *array = get_array (object, name);
+
+  return array == NULL || _agui_json_array_get_length (array) == 0;
+}
+
+/* Moves the member @name out of @object into @value (null before); @value
+ * stays null when there is none. Nothing else is kept of a member a shape
+ * replaces, so it is moved, not copied. */
+static void
+take_member (AguiJsonDocObject *object,
+             const char        *name,
+             AguiJsonValue     *value)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  if (slot < 0)
+    return;
+
+  _agui_json_object_remove_slot (object, slot, value);
+  _agui_json_object_compact (object);
 }
 
 static void
-move_member (JsonObject *to,
-             JsonObject *from,
-             const char *name)
+remove_member (AguiJsonDocObject *object,
+               const char        *name)
 {
-  JsonNode *node = json_object_dup_member (from, name);
+  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
 
-  if (node != NULL)
-    json_object_set_member (to, name, node);
+  take_member (object, name, &removed);
 }
 
-static gboolean
-source_from_wire (JsonObject  *wire,
-                  JsonNode   **source,
-                  GError     **error)
+static void
+move_member (AguiJsonDocObject *to,
+             AguiJsonDocObject *from,
+             const char        *name)
 {
-  static const char * const arms[] = { "data", "url", "file" };
-  g_autoptr(JsonObject) object = NULL;
-  JsonObject *arm = NULL;
-  const char *kind = NULL;
+  AguiJsonValue *value = get_member (from, name);
 
-  *source = NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (arms); i++)
+  if (value != NULL)
+    _agui_json_object_set (to, name, value);
+}
+
+static void
+set_string_member (AguiJsonDocObject *object,
+                   const char        *name,
+                   const char        *string)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+  set_string (&value, string);
+  _agui_json_object_set (object, name, &value);
+}
+
+/* The arm of a oneof that the wire spells as optional members, of the
+ * names in @arms: FALSE when more than one is there. */
+static gboolean
+find_arm (AguiJsonDocObject   *wire,
+          const char * const  *arms,
+          guint                n_arms,
+          AguiJsonDocObject  **arm,
+          const char         **kind)
+{
+  *arm = NULL;
+  *kind = NULL;
+  for (guint i = 0; i < n_arms; i++)
     {
-      if (!json_object_has_member (wire, arms[i]))
+      if (!has_member (wire, arms[i]))
         continue;
-      if (arm != NULL)
-        return invalid (error, "has a content source with more than one kind");
-      arm = json_object_get_object_member (wire, arms[i]);
-      kind = arms[i];
+      if (*kind != NULL)
+        return FALSE;
+      *arm = get_object (wire, arms[i]);
+      *kind = arms[i];
     }
-
-  if (arm == NULL)
-    return TRUE;
-
-  object = json_object_new ();
-  json_object_set_string_member (object, "type", kind);
-  move_member (object, arm, "value");
-  move_member (object, arm, "provider");
-  move_member (object, arm, "mimeType");
-  *source = _agui_json_node_new_object (g_steal_pointer (&object));
 
   return TRUE;
 }
 
-/* A content part off the wire: NULL in @part (no error) for one that is
- * dropped, as the reference drops it. */
 static gboolean
-part_from_wire (JsonObject  *wire,
-                GPtrArray   *warnings,
-                JsonNode   **part,
-                GError     **error)
+source_from_wire (AguiJsonDocObject  *wire,
+                  AguiJsonValue      *source,
+                  GError            **error)
+{
+  static const char * const arms[] = { "data", "url", "file" };
+  AguiJsonDocObject *object;
+  AguiJsonDocObject *arm;
+  const char *kind;
+
+  if (!find_arm (wire, arms, G_N_ELEMENTS (arms), &arm, &kind))
+    return invalid (error, "has a content source with more than one kind");
+
+  if (arm == NULL)
+    return TRUE;
+
+  object = _agui_json_value_set_object (source, 4);
+  set_string_member (object, "type", kind);
+  move_member (object, arm, "value");
+  move_member (object, arm, "provider");
+  move_member (object, arm, "mimeType");
+
+  return TRUE;
+}
+
+/* A content part off the wire, into @part; @part stays null (no error)
+ * for one that is dropped, as the reference drops it. */
+static gboolean
+part_from_wire (AguiJsonDocObject  *wire,
+                GPtrArray          *warnings,
+                AguiJsonValue      *part,
+                GError            **error)
 {
   static const char * const arms[] = { "text", "image", "audio", "video", "document" };
-  g_autoptr(JsonObject) object = NULL;
-  JsonObject *arm = NULL;
-  const char *kind = NULL;
+  g_auto(AguiJsonValue) result = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
+  AguiJsonDocObject *arm;
+  const char *kind;
 
-  *part = NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (arms); i++)
-    {
-      if (!json_object_has_member (wire, arms[i]))
-        continue;
-      if (arm != NULL)
-        return invalid (error, "has a content part with more than one kind");
-      arm = json_object_get_object_member (wire, arms[i]);
-      kind = arms[i];
-    }
+  if (!find_arm (wire, arms, G_N_ELEMENTS (arms), &arm, &kind))
+    return invalid (error, "has a content part with more than one kind");
 
   if (arm == NULL)
     {
@@ -638,53 +740,54 @@ part_from_wire (JsonObject  *wire,
       return TRUE;
     }
 
-  object = json_object_new ();
-  json_object_set_string_member (object, "type", kind);
+  object = _agui_json_value_set_object (&result, 4);
+  set_string_member (object, "type", kind);
   move_member (object, arm, "id");
   if (g_str_equal (kind, "text"))
     {
       move_member (object, arm, "text");
     }
-  else if (json_object_has_member (arm, "source"))
+  else if (has_member (arm, "source"))
     {
-      JsonNode *source = NULL;
+      AguiJsonValue source = AGUI_JSON_VALUE_INIT;
 
-      if (!source_from_wire (json_object_get_object_member (arm, "source"), &source, error))
+      if (!source_from_wire (get_object (arm, "source"), &source, error))
         return FALSE;
-      if (source == NULL)
+      if (source.kind != AGUI_JSON_DOC_OBJECT)
         {
           if (warnings != NULL)
             g_ptr_array_add (warnings, g_strdup ("Dropped a content part whose source is of a kind "
                                                  "this client does not know"));
           return TRUE;
         }
-      json_object_set_member (object, "source", source);
+      _agui_json_object_set (object, "source", &source);
     }
   move_member (object, arm, "metadata");
-  *part = _agui_json_node_new_object (g_steal_pointer (&object));
+  _agui_json_value_move (part, &result);
 
   return TRUE;
 }
 
 static gboolean
-parts_from_wire (JsonArray  *wire,
-                 GPtrArray  *warnings,
-                 JsonNode  **parts,
-                 GError    **error)
+parts_from_wire (AguiJsonDocArray  *wire,
+                 GPtrArray         *warnings,
+                 AguiJsonValue     *parts,
+                 GError           **error)
 {
-  g_autoptr(JsonArray) array = json_array_new ();
+  guint n = wire != NULL ? _agui_json_array_get_length (wire) : 0;
+  AguiJsonDocArray *array = _agui_json_value_set_array (parts, n);
 
-  for (guint i = 0; wire != NULL && i < json_array_get_length (wire); i++)
+  for (guint i = 0; i < n; i++)
     {
-      JsonNode *part = NULL;
+      AguiJsonValue *element = _agui_json_array_get (wire, i);
+      g_auto(AguiJsonValue) part = AGUI_JSON_VALUE_INIT;
 
-      if (!part_from_wire (json_array_get_object_element (wire, i), warnings, &part, error))
+      if (element->kind == AGUI_JSON_DOC_OBJECT &&
+          !part_from_wire (element->u.object, warnings, &part, error))
         return FALSE;
-      if (part != NULL)
-        json_array_add_element (array, part);
+      if (part.kind != AGUI_JSON_DOC_NULL)
+        _agui_json_array_insert (array, _agui_json_array_get_length (array), &part);
     }
-
-  *parts = _agui_json_node_new_array (g_steal_pointer (&array));
 
   return TRUE;
 }
@@ -692,18 +795,18 @@ parts_from_wire (JsonArray  *wire,
 /* The wire's one Message carries every role's fields; the role says which
  * of them is the JSON `content`. */
 static gboolean
-message_from_wire (JsonObject  *message,
-                   GPtrArray   *warnings,
-                   GError     **error)
+message_from_wire (AguiJsonDocObject  *message,
+                   GPtrArray          *warnings,
+                   GError            **error)
 {
   static const char * const known_roles[] = {
     "developer", "system", "assistant", "user", "tool", "activity", "reasoning", NULL
   };
-  const char *role = json_object_get_string_member_with_default (message, "role", "");
+  const char *role = get_string (message, "role");
   gboolean known = g_strv_contains (known_roles, role);
-  gboolean has_content = json_object_has_member (message, "content");
+  gboolean has_content = has_member (message, "content");
   gboolean has_parts = !array_is_empty (message, "contentParts");
-  gboolean has_map = json_object_has_member (message, "activityContent");
+  gboolean has_map = has_member (message, "activityContent");
   gboolean uses_parts, uses_map;
 
   uses_parts = known ? (g_str_equal (role, "user") || g_str_equal (role, "tool")) : has_parts;
@@ -725,31 +828,44 @@ message_from_wire (JsonObject  *message,
 
   if (uses_parts && !has_content)
     {
-      JsonNode *parts = NULL;
+      AguiJsonValue parts = AGUI_JSON_VALUE_INIT;
 
-      if (!parts_from_wire (json_object_get_array_member (message, "contentParts"), warnings, &parts, error))
-        return FALSE;
-      json_object_set_member (message, "content", parts);
+      if (!parts_from_wire (get_array (message, "contentParts"), warnings, &parts, error))
+        {
+          _agui_json_value_clear (&parts);
+          return FALSE;
+        }
+      _agui_json_object_set (message, "content", &parts);
     }
   if (uses_map && has_map)
-    json_object_set_member (message, "content", json_object_dup_member (message, "activityContent"));
+    {
+      AguiJsonValue content = AGUI_JSON_VALUE_INIT;
 
-  json_object_remove_member (message, "activityContent");
-  json_object_remove_member (message, "contentParts");
+      take_member (message, "activityContent", &content);
+      _agui_json_object_set (message, "content", &content);
+    }
+
+  remove_member (message, "activityContent");
+  remove_member (message, "contentParts");
   if (array_is_empty (message, "toolCalls"))
-    json_object_remove_member (message, "toolCalls");
+    remove_member (message, "toolCalls");
 
   return TRUE;
 }
 
 static gboolean
-messages_from_wire (JsonArray  *messages,
-                    GPtrArray  *warnings,
-                    GError    **error)
+messages_from_wire (AguiJsonDocArray  *messages,
+                    GPtrArray         *warnings,
+                    GError           **error)
 {
-  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+  guint n = messages != NULL ? _agui_json_array_get_length (messages) : 0;
+
+  for (guint i = 0; i < n; i++)
     {
-      if (!message_from_wire (json_array_get_object_element (messages, i), warnings, error))
+      AguiJsonValue *message = _agui_json_array_get (messages, i);
+
+      if (message->kind == AGUI_JSON_DOC_OBJECT &&
+          !message_from_wire (message->u.object, warnings, error))
         return FALSE;
     }
 
@@ -757,43 +873,55 @@ messages_from_wire (JsonArray  *messages,
 }
 
 static void
-ops_from_wire (JsonArray *operations)
+ops_from_wire (AguiJsonDocArray *operations)
 {
-  for (guint i = 0; operations != NULL && i < json_array_get_length (operations); i++)
+  guint n = operations != NULL ? _agui_json_array_get_length (operations) : 0;
+
+  for (guint i = 0; i < n; i++)
     {
-      JsonObject *operation = json_array_get_object_element (operations, i);
-      gint64 op = json_object_get_int_member_with_default (operation, "op", 0);
+      AguiJsonValue *element = _agui_json_array_get (operations, i);
+      AguiJsonValue *op_value;
+      gint64 op = 0;
+
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
+        continue;
+      op_value = get_member (element->u.object, "op");
+      if (op_value != NULL && op_value->kind == AGUI_JSON_DOC_INT)
+        op = op_value->u.integer;
 
       /* An operation this schema does not know keeps its number, and the
        * schema check refuses it by name. */
       if (op >= 0 && op < (gint64) G_N_ELEMENTS (patch_ops))
-        json_object_set_string_member (operation, "op", patch_ops[op]);
+        set_string_member (element->u.object, "op", patch_ops[op]);
       else
         {
           g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, op);
 
-          json_object_set_string_member (operation, "op", number);
+          set_string_member (element->u.object, "op", number);
         }
     }
+}
+
+static gboolean
+is_nonempty_array (const AguiJsonValue *value)
+{
+  return value->kind == AGUI_JSON_DOC_ARRAY && _agui_json_array_get_length (value->u.array) > 0;
 }
 
 /* RUN_FINISHED and SUBAGENT_FINISHED carry their outcome flattened: its
  * type as a string, its lists beside it. */
 static void
-outcome_from_wire (JsonObject         *event,
+outcome_from_wire (AguiJsonDocObject  *event,
                    const char * const *lists)
 {
-  const char *wire_outcome = json_object_get_string_member_with_default (event, "outcome", "");
-  g_autofree char *kind = g_strdup (wire_outcome);
-  g_autoptr(JsonObject) outcome = NULL;
-  JsonNode *saved[2] = { NULL, NULL };
+  g_autofree char *kind = g_strdup (get_string (event, "outcome"));
+  g_auto(AguiJsonValue) outcome = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue saved[2] = { AGUI_JSON_VALUE_INIT, AGUI_JSON_VALUE_INIT };
+  AguiJsonDocObject *object;
 
   for (guint i = 0; lists[i] != NULL; i++)
-    {
-      saved[i] = json_object_dup_member (event, lists[i]);
-      json_object_remove_member (event, lists[i]);
-    }
-  json_object_remove_member (event, "outcome");
+    take_member (event, lists[i], &saved[i]);
+  remove_member (event, "outcome");
 
   if (kind[0] == '\0')
     {
@@ -801,34 +929,35 @@ outcome_from_wire (JsonObject         *event,
        * anything in them. */
       for (guint i = 0; lists[i] != NULL; i++)
         {
-          if (saved[i] != NULL && json_array_get_length (json_node_get_array (saved[i])) > 0)
-            json_object_set_member (event, lists[i], g_steal_pointer (&saved[i]));
-          g_clear_pointer (&saved[i], json_node_unref);
+          if (is_nonempty_array (&saved[i]))
+            _agui_json_object_set (event, lists[i], &saved[i]);
+          _agui_json_value_clear (&saved[i]);
         }
       return;
     }
 
-  outcome = json_object_new ();
-  json_object_set_string_member (outcome, "type", kind);
+  object = _agui_json_value_set_object (&outcome, 3);
+  set_string_member (object, "type", kind);
   for (guint i = 0; lists[i] != NULL; i++)
     {
       /* An interrupt outcome always lists its interrupts. */
-      if ((saved[i] != NULL && json_array_get_length (json_node_get_array (saved[i])) > 0) ||
-          (g_str_equal (kind, "interrupt") && g_str_equal (lists[i], "interrupts")))
-        json_object_set_member (outcome, lists[i], g_steal_pointer (&saved[i]));
-      g_clear_pointer (&saved[i], json_node_unref);
+      if (is_nonempty_array (&saved[i]) ||
+          (saved[i].kind == AGUI_JSON_DOC_ARRAY && g_str_equal (kind, "interrupt") &&
+           g_str_equal (lists[i], "interrupts")))
+        _agui_json_object_set (object, lists[i], &saved[i]);
+      _agui_json_value_clear (&saved[i]);
     }
-  json_object_set_object_member (event, "outcome", g_steal_pointer (&outcome));
+  _agui_json_object_set (event, "outcome", &outcome);
 }
 
 static gboolean
-event_from_wire (const char  *type,
-                 JsonObject  *event,
-                 GPtrArray   *warnings,
-                 GError     **error)
+event_from_wire (const char        *type,
+                 AguiJsonDocObject *event,
+                 GPtrArray         *warnings,
+                 GError           **error)
 {
   if (g_str_equal (type, "MESSAGES_SNAPSHOT"))
-    return messages_from_wire (json_object_get_array_member (event, "messages"), warnings, error);
+    return messages_from_wire (get_array (event, "messages"), warnings, error);
 
   if (g_str_equal (type, "RUN_FINISHED"))
     {
@@ -836,7 +965,7 @@ event_from_wire (const char  *type,
 
       outcome_from_wire (event, lists);
       if (array_is_empty (event, "usage"))
-        json_object_remove_member (event, "usage");
+        remove_member (event, "usage");
       return TRUE;
     }
 
@@ -851,35 +980,38 @@ event_from_wire (const char  *type,
   if (g_str_equal (type, "RUN_ERROR"))
     {
       if (array_is_empty (event, "usage"))
-        json_object_remove_member (event, "usage");
+        remove_member (event, "usage");
       return TRUE;
     }
 
   if (g_str_equal (type, "STATE_DELTA"))
-    ops_from_wire (json_object_get_array_member (event, "delta"));
+    ops_from_wire (get_array (event, "delta"));
   else if (g_str_equal (type, "ACTIVITY_DELTA"))
-    ops_from_wire (json_object_get_array_member (event, "patch"));
+    ops_from_wire (get_array (event, "patch"));
   else if (g_str_equal (type, "TOOL_CALL_RESULT"))
     {
-      gboolean has_content = json_object_has_member (event, "content");
+      gboolean has_content = has_member (event, "content");
 
       if (has_content && !array_is_empty (event, "contentParts"))
         return invalid (error, "has a tool result with both text content and content parts");
       if (!has_content)
         {
-          JsonNode *parts = NULL;
+          AguiJsonValue parts = AGUI_JSON_VALUE_INIT;
 
-          if (!parts_from_wire (json_object_get_array_member (event, "contentParts"), warnings, &parts, error))
-            return FALSE;
-          json_object_set_member (event, "content", parts);
+          if (!parts_from_wire (get_array (event, "contentParts"), warnings, &parts, error))
+            {
+              _agui_json_value_clear (&parts);
+              return FALSE;
+            }
+          _agui_json_object_set (event, "content", &parts);
         }
-      json_object_remove_member (event, "contentParts");
+      remove_member (event, "contentParts");
     }
-  else if (g_str_equal (type, "RUN_STARTED") && json_object_has_member (event, "input"))
+  else if (g_str_equal (type, "RUN_STARTED") && has_member (event, "input"))
     {
-      JsonObject *input = json_object_get_object_member (event, "input");
+      AguiJsonDocObject *input = get_object (event, "input");
 
-      return messages_from_wire (json_object_get_array_member (input, "messages"), warnings, error);
+      return input == NULL || messages_from_wire (get_array (input, "messages"), warnings, error);
     }
 
   return TRUE;
@@ -906,13 +1038,14 @@ has_unknown_arm (const ProtobufCMessage *message)
 }
 
 AguiProtoResult
-_agui_proto_event_to_json (const guint8  *data,
-                           gsize          length,
-                           GPtrArray     *warnings,
-                           JsonNode     **event,
-                           GError       **error)
+_agui_proto_event_to_value (const guint8   *data,
+                            gsize           length,
+                            GPtrArray      *warnings,
+                            AguiJsonValue  *event,
+                            GError        **error)
 {
-  g_autoptr(JsonObject) object = NULL;
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
   Agui__Wire__Event *envelope;
   const ProtobufCMessage *arm = NULL;
   const ProtobufCFieldDescriptor *arm_field = NULL;
@@ -923,8 +1056,6 @@ _agui_proto_event_to_json (const guint8  *data,
 
   g_return_val_if_fail (data != NULL || length == 0, AGUI_PROTO_INVALID);
   g_return_val_if_fail (event != NULL, AGUI_PROTO_INVALID);
-
-  *event = NULL;
 
   if (!walk_wire (data, length, error))
     return AGUI_PROTO_INVALID;
@@ -938,9 +1069,9 @@ _agui_proto_event_to_json (const guint8  *data,
   for (guint i = 0; i < agui__wire__event__descriptor.n_fields; i++)
     {
       const ProtobufCFieldDescriptor *field = &agui__wire__event__descriptor.fields[i];
-      const ProtobufCMessage *value = *(ProtobufCMessage * const *) ((const guint8 *) envelope + field->offset);
+      const ProtobufCMessage *candidate = *(ProtobufCMessage * const *) ((const guint8 *) envelope + field->offset);
 
-      if (value == NULL)
+      if (candidate == NULL)
         continue;
       if (arm != NULL)
         {
@@ -949,7 +1080,7 @@ _agui_proto_event_to_json (const guint8  *data,
                    envelope_types[field->id]);
           return AGUI_PROTO_INVALID;
         }
-      arm = value;
+      arm = candidate;
       arm_field = field;
     }
 
@@ -971,8 +1102,9 @@ _agui_proto_event_to_json (const guint8  *data,
 
   /* "type" first, as on an SSE stream, then the event's own fields, then
    * the base event's others. */
-  object = json_object_new ();
-  json_object_set_string_member (object, "type", type);
+  object = _agui_json_value_set_object (&value, arm->descriptor->n_fields +
+                                        agui__wire__base_event__descriptor.n_fields - 1);
+  set_string_member (object, "type", type);
 
   if (base == NULL)
     ok = invalid (error, "carries a %s without its base event", type);
@@ -991,7 +1123,7 @@ _agui_proto_event_to_json (const guint8  *data,
   if (!event_from_wire (type, object, warnings, error))
     return AGUI_PROTO_INVALID;
 
-  *event = _agui_json_node_new_object (g_steal_pointer (&object));
+  _agui_json_value_move (event, &value);
 
   return AGUI_PROTO_OK;
 }
