@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-event.h"
+#include "agui-json-doc-private.h"
 #include "agui-reducer-private.h"
 
 G_BEGIN_DECLS
@@ -52,15 +53,14 @@ gsize         _agui_pipeline_get_overflow_size  (AguiPipeline       *self);
 gboolean      _agui_pipeline_push_bytes     (AguiPipeline           *self,
                                              const guint8           *data,
                                              gsize                   length);
-gboolean      _agui_pipeline_push_node      (AguiPipeline           *self,
-                                             JsonNode               *node);
 gboolean      _agui_pipeline_push_event     (AguiPipeline           *self,
                                              AguiEvent              *event);
-/* The first stage alone: @node as an event, with the pipeline's parser.
- * NULL with @error for an invalid event, NULL without one for an event
- * of a type AG-UI 1.0 does not have (a stream skips those). */
-AguiEvent    *_agui_pipeline_parse_node     (AguiPipeline           *self,
-                                             JsonNode               *node,
+/* The first stage alone: @object (taken, left null) as an event, with
+ * the pipeline's parser. NULL with @error for an invalid event, NULL
+ * without one for an event of a type AG-UI 1.0 does not have (a stream
+ * skips those). */
+AguiEvent    *_agui_pipeline_parse_value    (AguiPipeline           *self,
+                                             AguiJsonValue          *object,
                                              GError                **error);
 void          _agui_pipeline_push_error     (AguiPipeline           *self,
                                              const GError           *error);

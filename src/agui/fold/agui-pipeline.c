@@ -207,37 +207,11 @@ _agui_pipeline_push_event (AguiPipeline *self,
 }
 
 AguiEvent *
-_agui_pipeline_parse_node (AguiPipeline  *self,
-                           JsonNode      *node,
-                           GError       **error)
+_agui_pipeline_parse_value (AguiPipeline   *self,
+                            AguiJsonValue  *object,
+                            GError        **error)
 {
-  return _agui_event_parser_parse_node (_agui_event_byte_reader_get_parser (self->reader), node, error);
-}
-
-gboolean
-_agui_pipeline_push_node (AguiPipeline *self,
-                          JsonNode     *node)
-{
-  g_autoptr(AguiEvent) event = NULL;
-  g_autoptr(AguiEvent) before = NULL;
-  GError *error = NULL;
-
-  if (self->fatal)
-    return FALSE;
-
-  event = _agui_pipeline_parse_node (self, node, &error);
-  if (event == NULL)
-    {
-      if (error != NULL)
-        item_failed (self, error);
-      return TRUE;
-    }
-
-  before = _agui_event_parser_take_before (_agui_event_byte_reader_get_parser (self->reader));
-  if (before != NULL && !_agui_pipeline_push_event (self, before))
-    return FALSE;
-
-  return _agui_pipeline_push_event (self, event);
+  return _agui_event_parser_parse_value (_agui_event_byte_reader_get_parser (self->reader), object, error);
 }
 
 static gboolean

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-session-store.h"
 
 G_BEGIN_DECLS
@@ -45,8 +46,9 @@ gboolean    _agui_import_begin_array  (AguiImport        *self,
 gboolean    _agui_import_add_message  (AguiImport        *self,
                                        JsonNode          *message,
                                        char             **reason);
+/* Takes @event, leaving it null */
 gboolean    _agui_import_add_event    (AguiImport        *self,
-                                       JsonNode          *event,
+                                       AguiJsonValue     *event,
                                        char             **reason);
 /* The last checks (the messages and state against what the log folds
  * to), then the new thread written whole or not at all. Returns its id. */

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-import-private.h"
@@ -183,33 +184,70 @@ reader_measure_value (Reader  *reader,
   return TRUE;
 }
 
+/* The next value's text, from reader->start: FALSE with @reason when it
+ * is cut short. */
+static gboolean
+reader_measure_next (Reader   *reader,
+                     gsize    *length,
+                     char    **reason)
+{
+  if (reader_skip_space (reader) < 0 || !reader_measure_value (reader, length))
+    return syntax_error (reader, reason, "a value is cut short");
+
+  return TRUE;
+}
+
+static void
+invalid_value (Reader  *reader,
+               GError  *error,
+               char   **reason)
+{
+  *reason = g_strdup_printf ("it is not valid JSON: %s (in the value at byte %" G_GUINT64_FORMAT ")",
+                             error->message, reader_position (reader));
+}
+
 /* The next value, parsed; NULL with @reason */
 static JsonNode *
 reader_take_value (Reader  *reader,
                    char   **reason)
 {
   g_autoptr(GError) local_error = NULL;
-  guint64 position;
   JsonNode *node;
   gsize length;
 
-  if (reader_skip_space (reader) < 0 || !reader_measure_value (reader, &length))
-    {
-      syntax_error (reader, reason, "a value is cut short");
-      return NULL;
-    }
+  if (!reader_measure_next (reader, &length, reason))
+    return NULL;
 
-  position = reader_position (reader);
-  node = _agui_json_parse (reader->data + reader->start, length, &local_error);
-  if (node == NULL)
+  if (!(node = _agui_json_parse (reader->data + reader->start, length, &local_error)))
     {
-      *reason = g_strdup_printf ("it is not valid JSON: %s (in the value at byte %" G_GUINT64_FORMAT ")",
-                                 local_error->message, position);
+      invalid_value (reader, local_error, reason);
       return NULL;
     }
   reader->start += length;
 
   return node;
+}
+
+/* The same into the compact tree: @value (null before) */
+static gboolean
+reader_take_doc (Reader         *reader,
+                 AguiJsonValue  *value,
+                 char          **reason)
+{
+  g_autoptr(GError) local_error = NULL;
+  gsize length;
+
+  if (!reader_measure_next (reader, &length, reason))
+    return FALSE;
+
+  if (!_agui_json_doc_parse (reader->data + reader->start, length, value, &local_error))
+    {
+      invalid_value (reader, local_error, reason);
+      return FALSE;
+    }
+  reader->start += length;
+
+  return TRUE;
 }
 
 /* Takes @c, the next byte after white space, or fails naming it */
@@ -239,12 +277,21 @@ read_array (Reader      *reader,
 
   do
     {
-      g_autoptr(JsonNode) element = reader_take_value (reader, reason);
+      if (messages)
+        {
+          g_autoptr(JsonNode) element = reader_take_value (reader, reason);
 
-      if (element == NULL ||
-          !(messages ? _agui_import_add_message (import, element, reason)
-                     : _agui_import_add_event (import, element, reason)))
-        return FALSE;
+          if (element == NULL || !_agui_import_add_message (import, element, reason))
+            return FALSE;
+        }
+      else
+        {
+          g_auto(AguiJsonValue) element = AGUI_JSON_VALUE_INIT;
+
+          if (!reader_take_doc (reader, &element, reason) ||
+              !_agui_import_add_event (import, &element, reason))
+            return FALSE;
+        }
 
       if (g_cancellable_set_error_if_cancelled (reader->cancellable, &reader->error))
         return syntax_error (reader, reason, NULL);

@@ -65,25 +65,34 @@ struct _AguiImport
  * log gets them back: the messages they make are checked against the
  * exported ones, which were checked against the schema. */
 static AguiEvent *
-with_user_content (AguiEvent  *event,
-                   JsonObject *node)
+with_user_content (AguiEvent           *event,
+                   const AguiJsonValue *content)
 {
-  JsonNode *content = json_object_get_member (node, "content");
   g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
-  g_auto(AguiJsonValue) parts = AGUI_JSON_VALUE_INIT;
-  AguiEventType type = agui_event_get_event_type (event);
 
-  if (type != AGUI_EVENT_TEXT_MESSAGE_START ||
-      g_strcmp0 (_agui_session_store_object_string (node, "role"), "user") != 0 ||
-      content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+  if (content == NULL)
     return event;
 
   _agui_event_copy_tree (event, &members);
-  _agui_json_value_set_node (&parts, content);
-  _agui_json_object_set (members.u.object, "content", &parts);
+  _agui_json_doc_set_copy (members.u.object, "content", content);
   agui_event_unref (event);
 
-  return _agui_event_new_tree (type, &members);
+  return _agui_event_new_tree (AGUI_EVENT_TEXT_MESSAGE_START, &members);
+}
+
+/* The content parts of a person's message, if @node is the
+ * TEXT_MESSAGE_START that carries them, copied: the parser takes @node. */
+static AguiJsonValue *
+dup_user_content (const AguiJsonValue *node)
+{
+  const AguiJsonValue *content = _agui_json_doc_get_array (node, "content");
+
+  if (content == NULL ||
+      g_strcmp0 (_agui_json_doc_get_string (node, "type"), "TEXT_MESSAGE_START") != 0 ||
+      g_strcmp0 (_agui_json_doc_get_string (node, "role"), "user") != 0)
+    return NULL;
+
+  return _agui_json_doc_value_dup (content);
 }
 
 /* The applied events since the last batch, compacted and printed as the
@@ -297,30 +306,31 @@ _agui_import_add_message (AguiImport  *self,
 }
 
 gboolean
-_agui_import_add_event (AguiImport  *self,
-                        JsonNode    *node,
-                        char       **reason)
+_agui_import_add_event (AguiImport     *self,
+                        AguiJsonValue  *node,
+                        char          **reason)
 {
   g_autoptr(AguiEvent) event = NULL;
+  g_autoptr(AguiJsonValue) content = NULL;
   g_autoptr(GError) local_error = NULL;
   guint i = self->n_events++;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      json_node_get_value_type (json_object_get_member (json_node_get_object (node), "type")
-                                  ? json_object_get_member (json_node_get_object (node), "type")
-                                  : node) != G_TYPE_STRING)
+  if (_agui_json_doc_get_string (node, "type") == NULL)
     {
+      _agui_json_value_clear (node);
       *reason = g_strdup_printf ("event %u is not an object with a string \"type\"", i);
       return FALSE;
     }
 
-  if (!(event = _agui_pipeline_parse_node (self->pipeline, node, &local_error)))
+  content = dup_user_content (node);
+  if (!(event = _agui_pipeline_parse_value (self->pipeline, node, &local_error)))
     {
       *reason = g_strdup_printf ("event %u is invalid: %s", i,
                                  local_error ? local_error->message : "its type is not one of AG-UI 1.0");
       return FALSE;
     }
-  event = with_user_content (event, json_node_get_object (node));
+  if (agui_event_get_event_type (event) == AGUI_EVENT_TEXT_MESSAGE_START)
+    event = with_user_content (event, content);
 
   if (!_agui_pipeline_push_event (self->pipeline, event))
     {
@@ -543,8 +553,13 @@ agui_session_store_import_json (AguiSessionStore  *self,
   if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_EVENTS, TRUE, &reason))
     return import_error (error, reason);
   for (guint i = 0; i < json_array_get_length (events); i++)
-    if (!_agui_import_add_event (import, json_array_get_element (events, i), &reason))
-      return import_error (error, reason);
+    {
+      AguiJsonValue event = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_node (&event, json_array_get_element (events, i));
+      if (!_agui_import_add_event (import, &event, &reason))
+        return import_error (error, reason);
+    }
 
   return _agui_import_finish (import, self, error);
 }
