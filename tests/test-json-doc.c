@@ -14,25 +14,7 @@
 #include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
-
-/* The patch engine reads its patch as a tree; these tests write theirs
- * with json-glib. */
-static gboolean
-apply_array (AguiJsonValue      *document,
-             AguiJsonDocBounds  *bounds,
-             JsonArray          *patch,
-             GError            **error)
-{
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), patch);
-  AguiJsonValue operations = AGUI_JSON_VALUE_INIT;
-  gboolean applied;
-
-  _agui_json_value_set_node (&operations, node);
-  applied = _agui_json_doc_patch_apply (document, bounds, &operations, error);
-  _agui_json_value_clear (&operations);
-
-  return applied;
-}
+#include "agui-test-patch.h"
 
 /* The shared state's own tree against json-glib's: what it holds, finds,
  * prints and compares must be what the same json-glib tree would give. */
@@ -176,7 +158,7 @@ test_remove_then_add (void)
       g_autoptr(JsonNode) patch = parse (patches[i]);
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (apply_array (&document, NULL, json_node_get_array (patch), &error));
+      g_assert_true (agui_test_apply_patch (&document, NULL, json_node_get_array (patch), &error));
       g_assert_no_error (error);
     }
 
@@ -381,7 +363,7 @@ test_depth (void)
   g_string_append (text, "}]");
   patch = parse (text->str);
 
-  g_assert_false (apply_array (&value, NULL, json_node_get_array (patch), &error));
+  g_assert_false (agui_test_apply_patch (&value, NULL, json_node_get_array (patch), &error));
   g_assert_error (error, AGUI_ERROR, AGUI_ERROR_PATCH);
   g_assert_nonnull (strstr (error->message, "nested deeper than 511 levels"));
   after = _agui_json_value_to_string (&value, FALSE, NULL);
@@ -508,7 +490,7 @@ test_array_ends (void)
       g_string_append_c (text, ']');
       patch = parse (text->str);
 
-      applied = apply_array (&document, NULL, json_node_get_array (patch), &error);
+      applied = agui_test_apply_patch (&document, NULL, json_node_get_array (patch), &error);
       g_assert_true (applied != fail);
       if (applied)
         {
@@ -638,7 +620,7 @@ test_random_patches (void)
 
       _agui_json_value_copy (&stepwise, &document);
       before = _agui_json_value_to_string (&document, FALSE, NULL);
-      applied = apply_array (&document, NULL, json_node_get_array (patch), &error);
+      applied = agui_test_apply_patch (&document, NULL, json_node_get_array (patch), &error);
       applied_count += applied;
 
       for (guint i = 0; i < n_ops && stepwise_applied; i++)
@@ -646,7 +628,7 @@ test_random_patches (void)
           g_autoptr(JsonArray) one = json_array_new ();
 
           json_array_add_element (one, json_node_copy (json_array_get_element (json_node_get_array (patch), i)));
-          stepwise_applied = apply_array (&stepwise, NULL, one, NULL);
+          stepwise_applied = agui_test_apply_patch (&stepwise, NULL, one, NULL);
         }
       g_assert_cmpint (stepwise_applied, ==, applied);
       if (applied)
@@ -668,7 +650,7 @@ test_random_patches (void)
         {
           g_autoptr(JsonNode) reset = parse ("[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[]}]");
 
-          g_assert_true (apply_array (&document, NULL, json_node_get_array (reset), NULL));
+          g_assert_true (agui_test_apply_patch (&document, NULL, json_node_get_array (reset), NULL));
         }
     }
 

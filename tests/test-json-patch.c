@@ -11,25 +11,7 @@
 #include "agui.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
-
-/* The patch engine reads its patch as a tree; these tests write theirs
- * with json-glib. */
-static gboolean
-apply_array (AguiJsonValue      *document,
-             AguiJsonDocBounds  *bounds,
-             JsonArray          *patch,
-             GError            **error)
-{
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), patch);
-  AguiJsonValue operations = AGUI_JSON_VALUE_INIT;
-  gboolean applied;
-
-  _agui_json_value_set_node (&operations, node);
-  applied = _agui_json_doc_patch_apply (document, bounds, &operations, error);
-  _agui_json_value_clear (&operations);
-
-  return applied;
-}
+#include "agui-test-patch.h"
 
 /* A case applies @patch to @document; @expected is the resulting document,
  * or NULL when the patch must fail, in which case @message, if set, is
@@ -94,7 +76,7 @@ patch_apply (JsonNode  **document,
 
   _agui_json_value_set_node (&tree, *document);
   before = _agui_json_value_to_string (&tree, FALSE, NULL);
-  applied = apply_array (&tree, NULL, patch, error);
+  applied = agui_test_apply_patch (&tree, NULL, patch, error);
 
   if (applied)
     {

@@ -21,25 +21,7 @@
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "fuzz.h"
-
-/* The patch engine reads its patch as a tree; these tests write theirs
- * with json-glib. */
-static gboolean
-apply_array (AguiJsonValue      *document,
-             AguiJsonDocBounds  *bounds,
-             JsonArray          *patch,
-             GError            **error)
-{
-  g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), patch);
-  AguiJsonValue operations = AGUI_JSON_VALUE_INIT;
-  gboolean applied;
-
-  _agui_json_value_set_node (&operations, node);
-  applied = _agui_json_doc_patch_apply (document, bounds, &operations, error);
-  _agui_json_value_clear (&operations);
-
-  return applied;
-}
+#include "../agui-test-patch.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -84,13 +66,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   stepwise_bounds = bounds;
 
   operations = json_node_get_array (patch);
-  applied = apply_array (&state, &bounds, operations, &error);
+  applied = agui_test_apply_patch (&state, &bounds, operations, &error);
   for (guint i = 0; i < json_array_get_length (operations) && stepwise_applied; i++)
     {
       g_autoptr(JsonArray) one = json_array_new ();
 
       json_array_add_element (one, json_node_copy (json_array_get_element (operations, i)));
-      stepwise_applied = apply_array (&stepwise, &stepwise_bounds, one, &stepwise_error);
+      stepwise_applied = agui_test_apply_patch (&stepwise, &stepwise_bounds, one, &stepwise_error);
     }
 
   after = _agui_json_value_to_string (&state, FALSE, NULL);

@@ -42,45 +42,6 @@ _agui_thinking_ids_clear (AguiThinkingIds *ids)
   g_clear_pointer (&ids->message_id, g_free);
 }
 
-/* Agent data is mistyped at will: each getter is %NULL for a member that
- * is absent or of another kind. */
-
-static AguiJsonValue *
-get_member (AguiJsonDocObject *object,
-            const char        *name)
-{
-  int slot = _agui_json_object_find (object, name);
-
-  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
-}
-
-static const char *
-get_string (AguiJsonDocObject *object,
-            const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && _agui_json_value_is_string (member) ? _agui_json_value_get_string (member) : NULL;
-}
-
-static AguiJsonDocObject *
-get_object (AguiJsonDocObject *object,
-            const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && member->kind == AGUI_JSON_DOC_OBJECT ? member->u.object : NULL;
-}
-
-static AguiJsonDocArray *
-get_array (AguiJsonDocObject *object,
-           const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
-}
-
 /* Compacting renumbers the slots (and moves short strings held inside
  * them): nothing here keeps a slot or a member's value across a removal.
  * A large object may keep its hole; readers of the tree skip holes. */
@@ -234,17 +195,17 @@ static const char *
 upgrade_binary_part (AguiJsonDocObject *part,
                      AguiJsonValue     *upgraded)
 {
-  const char *mime_type = get_string (part, "mimeType");
-  const char *filename = get_string (part, "filename");
+  const char *mime_type = _agui_json_members_get_string (part, "mimeType");
+  const char *filename = _agui_json_members_get_string (part, "filename");
   const char *kind = media_kind_for_mime_type (mime_type);
   const char *value;
   const char *source_type;
   AguiJsonDocObject *object;
   AguiJsonDocObject *source;
 
-  if ((value = get_string (part, "data")) != NULL)
+  if ((value = _agui_json_members_get_string (part, "data")) != NULL)
     source_type = "data";
-  else if ((value = get_string (part, "url")) != NULL)
+  else if ((value = _agui_json_members_get_string (part, "url")) != NULL)
     source_type = "url";
   else
     return NULL;
@@ -284,7 +245,7 @@ upgrade_message_content (GPtrArray         *warnings,
                          AguiJsonDocObject *message,
                          const char        *where)
 {
-  AguiJsonDocArray *content = get_array (message, "content");
+  AguiJsonDocArray *content = _agui_json_members_get_array (message, "content");
   /* Per part, once a binary one is met: null to keep it, an object to
    * put in its place, a hole to drop it. */
   g_autofree AguiJsonValue *outcomes = NULL;
@@ -310,7 +271,7 @@ upgrade_message_content (GPtrArray         *warnings,
         continue;
 
       part = part_value->u.object;
-      type = get_string (part, "type");
+      type = _agui_json_members_get_string (part, "type");
 
       if (g_strcmp0 (type, "binary") != 0)
         {
@@ -367,7 +328,7 @@ upgrade_messages (GPtrArray         *warnings,
                   AguiJsonDocObject *container,
                   const char        *where)
 {
-  AguiJsonDocArray *messages = get_array (container, "messages");
+  AguiJsonDocArray *messages = _agui_json_members_get_array (container, "messages");
 
   if (messages == NULL)
     return;
@@ -392,7 +353,7 @@ remove_nulls_in_array (GPtrArray         *warnings,
                        const char        *member,
                        const char        *where)
 {
-  AguiJsonDocArray *array = get_array (container, array_name);
+  AguiJsonDocArray *array = _agui_json_members_get_array (container, array_name);
 
   if (array == NULL)
     return;
@@ -444,7 +405,7 @@ _agui_event_translate_compat_tree (const char        *name,
     {
       upgrade_messages (warnings, object, known);
     }
-  else if ((input = get_object (object, "input")) != NULL)
+  else if ((input = _agui_json_members_get_object (object, "input")) != NULL)
     {
       remove_null_member (warnings, input, "state", "RUN_STARTED.input");
       remove_null_member (warnings, input, "forwardedProps", "RUN_STARTED.input");

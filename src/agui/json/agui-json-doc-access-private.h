@@ -46,6 +46,44 @@ gboolean            _agui_json_doc_get_int        (const AguiJsonValue  *object,
                                                    const char           *name,
                                                    gint64               *integer);
 
+/* The same getters on an object's members, for code that holds the
+ * object itself: %NULL for a member absent or of another kind. */
+static inline AguiJsonValue *
+_agui_json_members_get (AguiJsonDocObject *object,
+                        const char        *name)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
+}
+
+static inline const char *
+_agui_json_members_get_string (AguiJsonDocObject *object,
+                               const char        *name)
+{
+  AguiJsonValue *member = _agui_json_members_get (object, name);
+
+  return member != NULL && _agui_json_value_is_string (member) ? _agui_json_value_get_string (member) : NULL;
+}
+
+static inline AguiJsonDocObject *
+_agui_json_members_get_object (AguiJsonDocObject *object,
+                               const char        *name)
+{
+  AguiJsonValue *member = _agui_json_members_get (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_OBJECT ? member->u.object : NULL;
+}
+
+static inline AguiJsonDocArray *
+_agui_json_members_get_array (AguiJsonDocObject *object,
+                              const char        *name)
+{
+  AguiJsonValue *member = _agui_json_members_get (object, name);
+
+  return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
+}
+
 /* The length of @array, 0 when it is %NULL or not an array; its element
  * @index, borrowed. */
 guint               _agui_json_doc_get_length     (const AguiJsonValue  *array);

@@ -567,42 +567,6 @@ message_to_value (const ProtobufCMessage  *message,
 
 /* The member @name of @object, or %NULL. Borrowed, until @object next
  * changes. */
-static AguiJsonValue *
-get_member (AguiJsonDocObject *object,
-            const char        *name)
-{
-  int slot = _agui_json_object_find (object, name);
-
-  return slot >= 0 ? _agui_json_object_slot_value (object, slot) : NULL;
-}
-
-static AguiJsonDocObject *
-get_object (AguiJsonDocObject *object,
-            const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && member->kind == AGUI_JSON_DOC_OBJECT ? member->u.object : NULL;
-}
-
-static AguiJsonDocArray *
-get_array (AguiJsonDocObject *object,
-           const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
-}
-
-static const char *
-get_string (AguiJsonDocObject *object,
-            const char        *name)
-{
-  AguiJsonValue *member = get_member (object, name);
-
-  return member != NULL && _agui_json_value_is_string (member) ? _agui_json_value_get_string (member) : "";
-}
-
 static gboolean
 has_member (AguiJsonDocObject *object,
             const char        *name)
@@ -614,7 +578,7 @@ static gboolean
 array_is_empty (AguiJsonDocObject *object,
                 const char        *name)
 {
-  AguiJsonDocArray *array = get_array (object, name);
+  AguiJsonDocArray *array = _agui_json_members_get_array (object, name);
 
   return array == NULL || _agui_json_array_get_length (array) == 0;
 }
@@ -650,7 +614,7 @@ move_member (AguiJsonDocObject *to,
              AguiJsonDocObject *from,
              const char        *name)
 {
-  AguiJsonValue *value = get_member (from, name);
+  AguiJsonValue *value = _agui_json_members_get (from, name);
 
   if (value != NULL)
     _agui_json_object_set (to, name, value);
@@ -684,7 +648,7 @@ find_arm (AguiJsonDocObject   *wire,
         continue;
       if (*kind != NULL)
         return FALSE;
-      *arm = get_object (wire, arms[i]);
+      *arm = _agui_json_members_get_object (wire, arms[i]);
       *kind = arms[i];
     }
 
@@ -751,7 +715,7 @@ part_from_wire (AguiJsonDocObject  *wire,
     {
       AguiJsonValue source = AGUI_JSON_VALUE_INIT;
 
-      if (!source_from_wire (get_object (arm, "source"), &source, error))
+      if (!source_from_wire (_agui_json_members_get_object (arm, "source"), &source, error))
         return FALSE;
       if (source.kind != AGUI_JSON_DOC_OBJECT)
         {
@@ -802,7 +766,7 @@ message_from_wire (AguiJsonDocObject  *message,
   static const char * const known_roles[] = {
     "developer", "system", "assistant", "user", "tool", "activity", "reasoning", NULL
   };
-  const char *role = get_string (message, "role");
+  const char *role = _agui_json_members_get_string (message, "role");
   gboolean known = g_strv_contains (known_roles, role);
   gboolean has_content = has_member (message, "content");
   gboolean has_parts = !array_is_empty (message, "contentParts");
@@ -830,7 +794,7 @@ message_from_wire (AguiJsonDocObject  *message,
     {
       AguiJsonValue parts = AGUI_JSON_VALUE_INIT;
 
-      if (!parts_from_wire (get_array (message, "contentParts"), warnings, &parts, error))
+      if (!parts_from_wire (_agui_json_members_get_array (message, "contentParts"), warnings, &parts, error))
         {
           _agui_json_value_clear (&parts);
           return FALSE;
@@ -885,7 +849,7 @@ ops_from_wire (AguiJsonDocArray *operations)
 
       if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
-      op_value = get_member (element->u.object, "op");
+      op_value = _agui_json_members_get (element->u.object, "op");
       if (op_value != NULL && op_value->kind == AGUI_JSON_DOC_INT)
         op = op_value->u.integer;
 
@@ -914,7 +878,7 @@ static void
 outcome_from_wire (AguiJsonDocObject  *event,
                    const char * const *lists)
 {
-  g_autofree char *kind = g_strdup (get_string (event, "outcome"));
+  g_autofree char *kind = g_strdup (_agui_json_members_get_string (event, "outcome"));
   g_auto(AguiJsonValue) outcome = AGUI_JSON_VALUE_INIT;
   AguiJsonValue saved[2] = { AGUI_JSON_VALUE_INIT, AGUI_JSON_VALUE_INIT };
   AguiJsonDocObject *object;
@@ -957,7 +921,7 @@ event_from_wire (const char        *type,
                  GError           **error)
 {
   if (g_str_equal (type, "MESSAGES_SNAPSHOT"))
-    return messages_from_wire (get_array (event, "messages"), warnings, error);
+    return messages_from_wire (_agui_json_members_get_array (event, "messages"), warnings, error);
 
   if (g_str_equal (type, "RUN_FINISHED"))
     {
@@ -985,9 +949,9 @@ event_from_wire (const char        *type,
     }
 
   if (g_str_equal (type, "STATE_DELTA"))
-    ops_from_wire (get_array (event, "delta"));
+    ops_from_wire (_agui_json_members_get_array (event, "delta"));
   else if (g_str_equal (type, "ACTIVITY_DELTA"))
-    ops_from_wire (get_array (event, "patch"));
+    ops_from_wire (_agui_json_members_get_array (event, "patch"));
   else if (g_str_equal (type, "TOOL_CALL_RESULT"))
     {
       gboolean has_content = has_member (event, "content");
@@ -998,7 +962,7 @@ event_from_wire (const char        *type,
         {
           AguiJsonValue parts = AGUI_JSON_VALUE_INIT;
 
-          if (!parts_from_wire (get_array (event, "contentParts"), warnings, &parts, error))
+          if (!parts_from_wire (_agui_json_members_get_array (event, "contentParts"), warnings, &parts, error))
             {
               _agui_json_value_clear (&parts);
               return FALSE;
@@ -1009,9 +973,9 @@ event_from_wire (const char        *type,
     }
   else if (g_str_equal (type, "RUN_STARTED") && has_member (event, "input"))
     {
-      AguiJsonDocObject *input = get_object (event, "input");
+      AguiJsonDocObject *input = _agui_json_members_get_object (event, "input");
 
-      return input == NULL || messages_from_wire (get_array (input, "messages"), warnings, error);
+      return input == NULL || messages_from_wire (_agui_json_members_get_array (input, "messages"), warnings, error);
     }
 
   return TRUE;
