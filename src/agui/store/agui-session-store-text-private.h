@@ -9,6 +9,8 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
+#include "agui-json-doc-private.h"
+
 G_BEGIN_DECLS
 
 /* @text folded for a comparison that ignores case in any script */
@@ -19,7 +21,7 @@ char *_agui_session_store_fold_text           (const char *text);
 const char *_agui_session_store_raw_needle    (const char *search);
 /* What the search looks at: every string under a "content" or "text"
  * member of @messages */
-char *_agui_session_store_search_text_for     (JsonArray  *messages);
+char *_agui_session_store_search_text_for     (const AguiJsonValue *messages);
 /* agui_text_matches (haystack, needle) and agui_message_text (json), for
  * the store's queries. Returns an SQLite result code. */
 int   _agui_session_store_add_text_functions  (sqlite3    *db);

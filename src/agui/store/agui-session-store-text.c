@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-deflate-private.h"
 #include "agui-session-store-text-private.h"
@@ -29,31 +30,29 @@ _agui_session_store_fold_text (const char *text)
 /* agui_message_text (json): the text of a stored message that a search
  * looks at (see _agui_session_store_search_text_for()), or NULL if it does
  * not parse: one damaged row never fails a search. */
+static char *search_text (const AguiJsonValue *value,
+                          guint                depth);
+
 static void
 message_text_func (sqlite3_context  *context,
                    int               argc,
                    sqlite3_value   **argv)
 {
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(JsonArray) array = NULL;
+  g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
   g_autofree char *inflated = NULL;
   const char *json;
   gsize length;
-  char *text;
 
   g_assert (argc == 1);
 
   if (!(json = _agui_session_store_value_json (argv[0], &length, &inflated, NULL)) ||
-      !(node = _agui_json_parse (json, length, NULL)))
+      !_agui_json_doc_parse (json, length, &message, NULL))
     {
       sqlite3_result_null (context);
       return;
     }
 
-  array = json_array_new ();
-  json_array_add_element (array, g_steal_pointer (&node));
-  text = _agui_session_store_search_text_for (array);
-  sqlite3_result_text (context, text, -1, g_free);
+  sqlite3_result_text (context, search_text (&message, 1), -1, g_free);
 }
 
 /* What a search may look for in a message's JSON before it reads the
@@ -113,65 +112,64 @@ text_matches_func (sqlite3_context  *context,
 /* Search text: every string under a "content" or "text" member, as the
  * search has always looked at message text and not at ids or roles. */
 static void
-collect_text (JsonNode *node,
-              gboolean  wanted,
-              GString  *out,
-              guint     depth)
+collect_text (const AguiJsonValue *value,
+              gboolean             wanted,
+              GString             *out,
+              guint                depth)
 {
   if (depth > AGUI_JSON_MAX_DEPTH)
     return;
 
-  switch (JSON_NODE_TYPE (node))
+  switch (value->kind)
     {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) names = json_object_get_members (object);
-
-        for (const GList *l = names; l != NULL; l = l->next)
-          collect_text (json_object_get_member (object, l->data),
-                        g_str_equal (l->data, "content") || g_str_equal (l->data, "text"),
-                        out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          collect_text (json_array_get_element (array, i), FALSE, out, depth + 1);
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      if (wanted && json_node_get_value_type (node) == G_TYPE_STRING)
+    case AGUI_JSON_DOC_OBJECT:
+      for (guint i = 0; i < _agui_json_object_get_n_slots (value->u.object); i++)
         {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append (out, json_node_get_string (node));
+          const char *name = _agui_json_object_slot_name (value->u.object, i);
+
+          if (name != NULL)
+            collect_text (_agui_json_object_slot_value (value->u.object, i),
+                          g_str_equal (name, "content") || g_str_equal (name, "text"),
+                          out, depth + 1);
         }
       break;
 
-    case JSON_NODE_NULL:
+    case AGUI_JSON_DOC_ARRAY:
+      for (guint i = 0; i < _agui_json_array_get_length (value->u.array); i++)
+        collect_text (_agui_json_array_get (value->u.array, i), FALSE, out, depth + 1);
+      break;
+
+    case AGUI_JSON_DOC_STRING:
+    case AGUI_JSON_DOC_SHORT_STRING:
+      if (wanted)
+        {
+          if (out->len > 0)
+            g_string_append_c (out, '\n');
+          g_string_append (out, _agui_json_value_get_string (value));
+        }
+      break;
+
     default:
       break;
     }
 }
 
-char *
-_agui_session_store_search_text_for (JsonArray *messages)
+/* @depth: @value's, in the array of a snapshot's messages */
+static char *
+search_text (const AguiJsonValue *value,
+             guint                depth)
 {
-  g_autoptr(JsonNode) node = NULL;
   GString *out = g_string_new (NULL);
 
-  if (messages != NULL)
-    {
-      node = json_node_init_array (json_node_alloc (), messages);
-      collect_text (node, FALSE, out, 0);
-    }
+  collect_text (value, FALSE, out, depth);
 
   return g_string_free (out, FALSE);
+}
+
+char *
+_agui_session_store_search_text_for (const AguiJsonValue *messages)
+{
+  return search_text (messages, 0);
 }
 
 int

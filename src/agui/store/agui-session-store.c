@@ -14,6 +14,7 @@
 
 #include "agui-interrupt-private.h"
 #include "agui-interrupt.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-private.h"
@@ -330,15 +331,15 @@ fill_search_text (AguiSessionStore  *self,
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_autoptr(JsonNode) messages = NULL;
+      g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
       g_autofree char *text = NULL;
 
-      messages = _agui_json_parse ((const char *) sqlite3_column_text (stmt, 1),
-                                   sqlite3_column_bytes (stmt, 1), NULL);
-      if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+      if (!_agui_json_doc_parse ((const char *) sqlite3_column_text (stmt, 1),
+                                 sqlite3_column_bytes (stmt, 1), &messages, NULL) ||
+          messages.kind != AGUI_JSON_DOC_ARRAY)
         continue;
 
-      text = _agui_session_store_search_text_for (json_node_get_array (messages));
+      text = _agui_session_store_search_text_for (&messages);
       if (!write_search_text (self, (const char *) sqlite3_column_text (stmt, 0), text, what, error))
         return FALSE;
     }
