@@ -8,6 +8,7 @@
 
 #include "agui-error-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
 #include "agui-subagent-run-private.h"
@@ -203,6 +204,26 @@ _agui_reducer_get_warnings (AguiReducer *self)
   return self->warnings;
 }
 
+/* The event's metadata, copied into @metadata (null before) when it is
+ * an object: a tree event builds no JsonObject for it, as
+ * agui_event_get_metadata () would. NULL, and @metadata null, when there
+ * is none. */
+static AguiJsonValue *
+event_metadata (AguiEvent     *event,
+                AguiJsonValue *metadata)
+{
+  if (!_agui_event_member_to_value (event, "metadata", metadata))
+    return NULL;
+
+  if (metadata->kind != AGUI_JSON_DOC_OBJECT)
+    {
+      _agui_json_value_clear (metadata);
+      return NULL;
+    }
+
+  return metadata;
+}
+
 static void
 append_missing_messages (AguiReducer *self,
                          JsonArray   *messages)
@@ -382,11 +403,12 @@ static void
 apply_text_content (AguiReducer *self,
                     AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   const char *delta = agui_event_get_delta (event);
 
   if (!_agui_transcript_append_text (self->transcript, id, delta ? delta : "",
-                                     agui_event_get_metadata (event)))
+                                     event_metadata (event, &metadata)))
     warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
@@ -394,9 +416,10 @@ static void
 apply_text_end (AguiReducer *self,
                 AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
 
-  if (!_agui_transcript_end_message (self->transcript, id, agui_event_get_metadata (event)))
+  if (!_agui_transcript_end_message (self->transcript, id, event_metadata (event, &metadata)))
     warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
@@ -404,6 +427,7 @@ static void
 apply_tool_call_start (AguiReducer *self,
                        AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_tool_call_id (event);
   const char *name = agui_event_get_string (event, "toolCallName");
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
@@ -425,7 +449,7 @@ apply_tool_call_start (AguiReducer *self,
           warn (self, "TOOL_CALL_START for '%s' renames the call from '%s' to '%s'",
                 id, agui_tool_call_part_get_tool_name (existing), name);
         }
-      _agui_transcript_restart_tool_call (self->transcript, existing, name, agui_event_get_metadata (event));
+      _agui_transcript_restart_tool_call (self->transcript, existing, name, event_metadata (event, &metadata));
       return;
     }
 
@@ -447,7 +471,7 @@ apply_tool_call_start (AguiReducer *self,
 
   _agui_transcript_begin_tool_call (self->transcript, parent, parent_id, id, name,
                                     agui_event_get_subagent_run_id (event),
-                                    agui_event_get_metadata (event));
+                                    event_metadata (event, &metadata));
 }
 
 static void
@@ -462,6 +486,7 @@ static void
 apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *message_id = agui_event_get_message_id (event);
   const char *tool_call_id = agui_event_get_tool_call_id (event);
   AguiJsonValue content = AGUI_JSON_VALUE_INIT;
@@ -494,13 +519,14 @@ apply_tool_call_result (AguiReducer *self,
                                     agui_event_get_subagent_run_id (event),
                                     has_content ? &content : NULL,
                                     agui_event_get_string (event, "error"),
-                                    agui_event_get_metadata (event));
+                                    event_metadata (event, &metadata));
 }
 
 static void
 apply_activity_snapshot (AguiReducer *self,
                          AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
   AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
@@ -509,7 +535,7 @@ apply_activity_snapshot (AguiReducer *self,
 
   if (existing != NULL && _agui_record_get_role (existing) == AGUI_ROLE_ACTIVITY && !replace)
     {
-      _agui_transcript_merge_metadata (self->transcript, existing, agui_event_get_metadata (event));
+      _agui_transcript_merge_metadata (self->transcript, existing, event_metadata (event, &metadata));
       return;
     }
 
@@ -525,13 +551,14 @@ apply_activity_snapshot (AguiReducer *self,
                                  agui_event_get_string (event, "activityType"),
                                  has_content ? &content : NULL,
                                  agui_event_get_subagent_run_id (event),
-                                 agui_event_get_metadata (event));
+                                 event_metadata (event, &metadata));
 }
 
 static void
 apply_activity_delta (AguiReducer *self,
                       AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
   g_autoptr(GError) error = NULL;
@@ -546,7 +573,7 @@ apply_activity_delta (AguiReducer *self,
       return;
     }
 
-  _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+  _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
 
   if (!_agui_transcript_patch_activity (self->transcript, record, agui_event_get_string (event, "activityType"),
                                         agui_event_get_array_member (event, "patch"), self->max_state_size, &error))
@@ -632,6 +659,7 @@ void
 _agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
+  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
   AguiRecord *record;
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
@@ -663,13 +691,13 @@ _agui_reducer_apply (AguiReducer *self,
         if (agui_event_get_role (event))
           agui_role_from_string (agui_event_get_role (event), &role);
         if ((record = open_text_record (self, event, role)))
-          _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+          _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
       }
       break;
 
     case AGUI_EVENT_REASONING_MESSAGE_START:
       if ((record = open_text_record (self, event, AGUI_ROLE_REASONING)))
-        _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+        _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
       break;
 
     case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
@@ -689,13 +717,13 @@ _agui_reducer_apply (AguiReducer *self,
     case AGUI_EVENT_TOOL_CALL_ARGS:
       if (!_agui_transcript_append_tool_call_args (self->transcript, agui_event_get_tool_call_id (event),
                                                    agui_event_get_delta (event),
-                                                   agui_event_get_metadata (event)))
+                                                   event_metadata (event, &metadata)))
         warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_END:
       if (!_agui_transcript_end_tool_call (self->transcript, agui_event_get_tool_call_id (event),
-                                           agui_event_get_metadata (event)))
+                                           event_metadata (event, &metadata)))
         warn_no_tool_call (self, event);
       break;
 
@@ -719,7 +747,7 @@ _agui_reducer_apply (AguiReducer *self,
     case AGUI_EVENT_MESSAGES_SNAPSHOT:
       _agui_transcript_merge_snapshot (self->transcript,
                                        agui_event_get_array_member (event, "messages"),
-                                       agui_event_get_metadata (event));
+                                       event_metadata (event, &metadata));
       break;
 
     case AGUI_EVENT_ACTIVITY_SNAPSHOT:

@@ -47,7 +47,9 @@ AguiRecord *_agui_transcript_lookup_tool_call       (AguiTranscript  *self,
 
 /* The reducer's vocabulary: each operation is what an event does to the
  * transcript. A record or a call passed in is one that a lookup (or an
- * operation) gave just before. */
+ * operation) gave just before. A @metadata is the event's, an object of
+ * the compact tree or NULL for none; an operation that keeps it takes it,
+ * leaving it null (the caller clears it either way). */
 
 /* Runs: a run begins with no step and no subagent open */
 void        _agui_transcript_begin_run              (AguiTranscript  *self,
@@ -86,13 +88,13 @@ AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
 gboolean    _agui_transcript_append_text            (AguiTranscript  *self,
                                                      const char      *id,
                                                      const char      *delta,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 gboolean    _agui_transcript_end_message            (AguiTranscript  *self,
                                                      const char      *id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_merge_metadata         (AguiTranscript  *self,
                                                      AguiRecord      *record,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_set_encrypted_value    (AguiTranscript  *self,
                                                      AguiRecord      *record,
                                                      const char      *value);
@@ -105,20 +107,20 @@ void        _agui_transcript_begin_tool_call        (AguiTranscript  *self,
                                                      const char      *tool_call_id,
                                                      const char      *name,
                                                      const char      *subagent_run_id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 /* A TOOL_CALL_START for a call there already is */
 void        _agui_transcript_restart_tool_call      (AguiTranscript   *self,
                                                      AguiToolCallPart *call,
                                                      const char       *name,
-                                                     JsonObject       *metadata);
+                                                     AguiJsonValue    *metadata);
 /* FALSE, and nothing changes, when there is no such call */
 gboolean    _agui_transcript_append_tool_call_args  (AguiTranscript  *self,
                                                      const char      *tool_call_id,
                                                      const char      *delta,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 gboolean    _agui_transcript_end_tool_call          (AguiTranscript  *self,
                                                      const char      *tool_call_id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
                                                             AguiToolCallPart *call,
                                                             const char       *value);
@@ -129,7 +131,7 @@ AguiRecord *_agui_transcript_add_tool_result        (AguiTranscript  *self,
                                                      const char      *subagent_run_id,
                                                      AguiJsonValue   *content,
                                                      const char      *error,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 
 /* Activities: sets activity @id, in the place of any message with that
  * id, or at the end. @content: (nullable): taken, left null */
@@ -138,7 +140,7 @@ void        _agui_transcript_set_activity           (AguiTranscript  *self,
                                                      const char      *activity_type,
                                                      AguiJsonValue   *content,
                                                      const char      *subagent_run_id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 /* A patch that does not apply changes nothing and returns FALSE.
  * @max_size: the cap on the content's size, 0 for none. */
 gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
@@ -172,7 +174,7 @@ void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
 /* MESSAGES_SNAPSHOT */
 void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
                                                      JsonArray       *messages,
-                                                     JsonObject      *metadata);
+                                                     const AguiJsonValue *metadata);
 
 /* What the session does besides folding events: attempts (a run it
  * started), notes, branches, and a restore. */

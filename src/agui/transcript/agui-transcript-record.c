@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-part-private.h"
@@ -43,7 +44,7 @@ _agui_record_free (AguiRecord *record)
   g_free (record->name);
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
-  g_clear_pointer (&record->metadata, json_object_unref);
+  g_clear_pointer (&record->metadata, _agui_json_doc_value_free);
   _agui_json_value_clear (&record->content);
   g_clear_pointer (&record->notes, json_array_unref);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
@@ -72,16 +73,75 @@ set_content_string (AguiRecord *record,
 }
 
 void
-_agui_record_merge_metadata (AguiRecord *record,
-                             JsonObject *metadata)
+_agui_record_merge_metadata (AguiRecord    *record,
+                             AguiJsonValue *metadata)
 {
   if (metadata == NULL)
     return;
 
-  if (record->metadata == NULL)
-    record->metadata = json_object_new ();
+  _agui_json_doc_merge_object (&record->metadata, metadata);
+}
 
-  _agui_json_object_merge (record->metadata, metadata);
+/* @object's members, copied into @value (null before) */
+static void
+value_set_object (AguiJsonValue *value,
+                  JsonObject    *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+
+  _agui_json_value_set_node (value, node);
+}
+
+void
+_agui_record_merge_metadata_object (AguiRecord *record,
+                                    JsonObject *metadata)
+{
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+  if (metadata == NULL)
+    return;
+
+  value_set_object (&value, metadata);
+  _agui_record_merge_metadata (record, &value);
+}
+
+/* A JsonObject of the object @value, for a message projected as json-glib */
+static JsonObject *
+object_from_value (const AguiJsonValue *value)
+{
+  g_autoptr(JsonNode) node = _agui_json_value_to_node (value);
+
+  return json_node_dup_object (node);
+}
+
+/* Removes the member LOCAL_STATE_KEY from the metadata *@metadata,
+ * returning what it held when an object; with @drop_empty, metadata that
+ * held only that member goes (*@metadata left NULL). */
+static JsonObject *
+take_local_state_member (AguiJsonValue **metadata,
+                         gboolean        drop_empty)
+{
+  AguiJsonDocObject *object;
+  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+  JsonObject *state = NULL;
+  int slot;
+
+  if (*metadata == NULL)
+    return NULL;
+
+  object = (*metadata)->u.object;
+  slot = _agui_json_object_find (object, LOCAL_STATE_KEY);
+  if (slot < 0)
+    return NULL;
+
+  _agui_json_object_remove_slot (object, slot, &removed);
+  _agui_json_object_compact (object);
+  if (removed.kind == AGUI_JSON_DOC_OBJECT)
+    state = object_from_value (&removed);
+  if (drop_empty && _agui_json_object_get_size (object) == 0)
+    g_clear_pointer (metadata, _agui_json_doc_value_free);
+
+  return state;
 }
 
 const char *
@@ -141,16 +201,14 @@ static JsonObject *
 call_metadata (AguiToolCallPart *call,
                gboolean          local)
 {
-  JsonObject *metadata = _agui_tool_call_part_get_metadata (call);
+  const AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (call);
   g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
   JsonObject *copy;
 
   if (state == NULL)
-    return metadata ? json_object_ref (metadata) : NULL;
+    return metadata ? object_from_value (metadata) : NULL;
 
-  copy = json_object_new ();
-  if (metadata != NULL)
-    _agui_json_object_merge (copy, metadata);
+  copy = metadata ? object_from_value (metadata) : json_object_new ();
   json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
 
   return copy;
@@ -159,15 +217,11 @@ call_metadata (AguiToolCallPart *call,
 static void
 take_local_state (AguiToolCallPart *part)
 {
-  JsonObject *metadata = _agui_tool_call_part_get_metadata (part);
-  JsonNode *state;
+  AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (part);
+  g_autoptr(JsonObject) state = take_local_state_member (&metadata, FALSE);
 
-  if (metadata == NULL || !(state = json_object_get_member (metadata, LOCAL_STATE_KEY)))
-    return;
-
-  if (JSON_NODE_HOLDS_OBJECT (state))
-    _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
-  json_object_remove_member (metadata, LOCAL_STATE_KEY);
+  if (state != NULL)
+    _agui_tool_call_part_restore_local_state (part, state);
 }
 
 AguiRecord *
@@ -188,7 +242,7 @@ _agui_record_new_from_message (JsonObject *message)
   record->encrypted_value = g_strdup (get_string (message, "encryptedValue"));
   if (json_object_has_member (message, "metadata") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
-    _agui_record_merge_metadata (record, json_object_get_object_member (message, "metadata"));
+    _agui_record_merge_metadata_object (record, json_object_get_object_member (message, "metadata"));
 
   content = json_object_get_member (message, "content");
 
@@ -241,7 +295,12 @@ _agui_record_new_from_message (JsonObject *message)
               _agui_tool_call_part_set_encrypted_value (part, get_string (call, "encryptedValue"));
               if (json_object_has_member (call, "metadata") &&
                   JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
-                _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
+                {
+                  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+
+                  value_set_object (&metadata, json_object_get_object_member (call, "metadata"));
+                  _agui_tool_call_part_merge_metadata (part, &metadata);
+                }
               _agui_tool_call_part_finish_arguments (part);
               take_local_state (part);
               g_ptr_array_add (record->parts, part);
@@ -306,15 +365,12 @@ _agui_record_new_from_message (JsonObject *message)
       g_assert_not_reached ();
     }
 
-  if (record->metadata != NULL && json_object_has_member (record->metadata, LOCAL_STATE_KEY))
+  if (record->metadata != NULL)
     {
-      JsonNode *state = json_object_get_member (record->metadata, LOCAL_STATE_KEY);
+      g_autoptr(JsonObject) state = take_local_state_member (&record->metadata, TRUE);
 
-      if (JSON_NODE_HOLDS_OBJECT (state))
-        _agui_record_restore_state (record, json_node_get_object (state));
-      json_object_remove_member (record->metadata, LOCAL_STATE_KEY);
-      if (json_object_get_size (record->metadata) == 0)
-        g_clear_pointer (&record->metadata, json_object_unref);
+      if (state != NULL)
+        _agui_record_restore_state (record, state);
     }
 
 
@@ -580,11 +636,9 @@ _agui_record_to_message (AguiRecord *record,
     json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
   if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
     {
-      JsonObject *metadata = json_object_new ();
+      JsonObject *metadata = record->metadata ? object_from_value (record->metadata) : json_object_new ();
       JsonObject *state = json_object_new ();
 
-      if (record->metadata)
-        _agui_json_object_merge (metadata, record->metadata);
       if (record->attempt != AGUI_ATTEMPT_NONE)
         json_object_set_string_member (state, "attempt",
                                        record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
@@ -601,7 +655,7 @@ _agui_record_to_message (AguiRecord *record,
       json_object_set_object_member (message, "metadata", metadata);
     }
   else if (record->metadata)
-    json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
+    json_object_set_object_member (message, "metadata", object_from_value (record->metadata));
   if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
     json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
 

@@ -31,7 +31,8 @@ struct _AguiRecord
   char        *name;
   char        *subagent_run_id;
   char        *encrypted_value;
-  JsonObject  *metadata;
+  /* an object of the compact tree, on the heap; NULL for none */
+  AguiJsonValue *metadata;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
@@ -60,8 +61,12 @@ struct _AguiRecord
 AguiRecord *_agui_record_new                (const char      *id,
                                              AguiRole         role);
 void        _agui_record_free               (AguiRecord      *record);
+/* @metadata: (nullable): an object, taken, left null */
 void        _agui_record_merge_metadata     (AguiRecord      *record,
-                                             JsonObject      *metadata);
+                                             AguiJsonValue   *metadata);
+/* @metadata: (nullable): an object of a message, copied */
+void        _agui_record_merge_metadata_object (AguiRecord   *record,
+                                                JsonObject   *metadata);
 AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
 /* Takes @content (leaving it null); NULL for none. */
 void        _agui_record_take_content       (AguiRecord      *record,

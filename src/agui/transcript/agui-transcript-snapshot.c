@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
@@ -16,36 +17,26 @@
 #include "agui-util-private.h"
 
 static gboolean
-snapshot_owns_activity (JsonObject *metadata,
-                        gboolean    snapshot_has_activity,
-                        const char *activity_type)
+snapshot_owns_activity (const AguiJsonValue *metadata,
+                        gboolean             snapshot_has_activity,
+                        const char          *activity_type)
 {
-  JsonNode *convention = NULL;
-  JsonNode *types;
+  const AguiJsonValue *convention = _agui_json_doc_get_object (metadata, "@ag-ui/client");
+  const AguiJsonValue *types = _agui_json_doc_get_member (convention, "authoritativeActivityTypes");
 
-  if (metadata != NULL && json_object_has_member (metadata, "@ag-ui/client"))
-    convention = json_object_get_member (metadata, "@ag-ui/client");
-
-  if (convention == NULL || !JSON_NODE_HOLDS_OBJECT (convention) ||
-      !json_object_has_member (json_node_get_object (convention), "authoritativeActivityTypes"))
+  if (types == NULL)
     return snapshot_has_activity;
 
-  types = json_object_get_member (json_node_get_object (convention), "authoritativeActivityTypes");
-  if (JSON_NODE_HOLDS_NULL (types))
+  if (types->kind == AGUI_JSON_DOC_NULL)
     return TRUE;
 
-  if (JSON_NODE_HOLDS_ARRAY (types))
+  for (guint i = 0; i < _agui_json_doc_get_length (types); i++)
     {
-      JsonArray *array = json_node_get_array (types);
+      const AguiJsonValue *element = _agui_json_doc_get_element (types, i);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *element = json_array_get_element (array, i);
-
-          if (json_node_get_value_type (element) == G_TYPE_STRING &&
-              g_strcmp0 (json_node_get_string (element), activity_type) == 0)
-            return TRUE;
-        }
+      if (_agui_json_value_is_string (element) &&
+          g_strcmp0 (_agui_json_value_get_string (element), activity_type) == 0)
+        return TRUE;
     }
 
   return FALSE;
@@ -55,9 +46,9 @@ snapshot_owns_activity (JsonObject *metadata,
  * where they stand, unprotected ones it omits disappear, new ones go to the
  * end. A snapshot is a boundary, so rebuilding the rows here is fine. */
 void
-_agui_transcript_merge_snapshot (AguiTranscript *self,
-                                 JsonArray      *messages,
-                                 JsonObject     *metadata)
+_agui_transcript_merge_snapshot (AguiTranscript      *self,
+                                 JsonArray           *messages,
+                                 const AguiJsonValue *metadata)
 {
   g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
