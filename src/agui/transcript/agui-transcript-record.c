@@ -92,19 +92,6 @@ value_set_object (AguiJsonValue *value,
   _agui_json_value_set_node (value, node);
 }
 
-void
-_agui_record_merge_metadata_object (AguiRecord *record,
-                                    JsonObject *metadata)
-{
-  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
-
-  if (metadata == NULL)
-    return;
-
-  value_set_object (&value, metadata);
-  _agui_record_merge_metadata (record, &value);
-}
-
 /* A JsonObject of the object @value, for a message projected as json-glib */
 static JsonObject *
 object_from_value (const AguiJsonValue *value)
@@ -172,25 +159,21 @@ _agui_record_get_last_part (AguiRecord *record,
 }
 
 static void
-add_content_parts (AguiRecord *record,
-                   JsonArray  *content)
+add_content_parts (AguiRecord          *record,
+                   const AguiJsonValue *content)
 {
-  for (guint i = 0; i < json_array_get_length (content); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (content); i++)
     {
-      JsonNode *element = json_array_get_element (content, i);
-      JsonObject *object;
-      const char *type;
+      const AguiJsonValue *element = _agui_json_doc_get_element (content, i);
       AguiPart *part;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      object = json_node_get_object (element);
-      type = get_string (object, "type");
-      if (g_strcmp0 (type, "text") == 0)
-        part = AGUI_PART (_agui_text_part_new (record->id, get_string (object, "text")));
+      if (g_strcmp0 (_agui_json_doc_get_string (element, "type"), "text") == 0)
+        part = AGUI_PART (_agui_text_part_new (record->id, _agui_json_doc_get_string (element, "text")));
       else
-        part = AGUI_PART (_agui_media_part_new (record->id, object));
+        part = AGUI_PART (_agui_media_part_new (record->id, element));
 
       _agui_part_set_complete (part, TRUE);
       g_ptr_array_add (record->parts, part);
@@ -227,24 +210,34 @@ take_local_state (AguiToolCallPart *part)
 AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+  value_set_object (&value, message);
+
+  return _agui_record_new_from_value (&value);
+}
+
+AguiRecord *
+_agui_record_new_from_value (const AguiJsonValue *message)
+{
   AguiRecord *record;
   const char *role_name;
   AguiRole role;
-  JsonNode *content;
+  const AguiJsonValue *content;
+  const AguiJsonValue *metadata;
 
-  role_name = get_string (message, "role");
+  role_name = _agui_json_doc_get_string (message, "role");
   if (role_name == NULL || !agui_role_from_string (role_name, &role))
     return NULL;
 
-  record = _agui_record_new (get_string (message, "id"), role);
-  record->name = g_strdup (get_string (message, "name"));
-  record->subagent_run_id = g_strdup (get_string (message, "subagentRunId"));
-  record->encrypted_value = g_strdup (get_string (message, "encryptedValue"));
-  if (json_object_has_member (message, "metadata") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
-    _agui_record_merge_metadata_object (record, json_object_get_object_member (message, "metadata"));
+  record = _agui_record_new (_agui_json_doc_get_string (message, "id"), role);
+  record->name = g_strdup (_agui_json_doc_get_string (message, "name"));
+  record->subagent_run_id = g_strdup (_agui_json_doc_get_string (message, "subagentRunId"));
+  record->encrypted_value = g_strdup (_agui_json_doc_get_string (message, "encryptedValue"));
+  if ((metadata = _agui_json_doc_get_object (message, "metadata")))
+    record->metadata = _agui_json_doc_value_dup (metadata);
 
-  content = json_object_get_member (message, "content");
+  content = _agui_json_doc_get_member (message, "content");
 
   switch (role)
     {
@@ -252,54 +245,47 @@ _agui_record_new_from_message (JsonObject *message)
     case AGUI_ROLE_SYSTEM:
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
-      if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+      if (content != NULL && content->kind == AGUI_JSON_DOC_ARRAY)
         {
           record->has_content = TRUE;
           record->has_content_value = TRUE;
-          _agui_json_value_set_node (&record->content, content);
-          add_content_parts (record, json_node_get_array (content));
+          _agui_json_value_copy (&record->content, content);
+          add_content_parts (record, content);
         }
-      else if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
+      else if (content != NULL && _agui_json_value_is_string (content))
         {
-          AguiTextPart *part = _agui_text_part_new (record->id, json_node_get_string (content));
+          AguiTextPart *part = _agui_text_part_new (record->id, _agui_json_value_get_string (content));
 
           record->has_content = TRUE;
           _agui_part_set_complete (AGUI_PART (part), TRUE);
           g_ptr_array_add (record->parts, part);
         }
 
-      if (role == AGUI_ROLE_ASSISTANT &&
-          json_object_has_member (message, "toolCalls") &&
-          JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
+      if (role == AGUI_ROLE_ASSISTANT)
         {
-          JsonArray *calls = json_object_get_array_member (message, "toolCalls");
+          const AguiJsonValue *calls = _agui_json_doc_get_array (message, "toolCalls");
 
-          for (guint i = 0; i < json_array_get_length (calls); i++)
+          for (guint i = 0; i < _agui_json_doc_get_length (calls); i++)
             {
-              JsonNode *element = json_array_get_element (calls, i);
-              JsonObject *call, *function = NULL;
+              const AguiJsonValue *call = _agui_json_doc_get_element (calls, i);
+              const AguiJsonValue *function, *call_metadata;
               AguiToolCallPart *part;
 
-              if (!JSON_NODE_HOLDS_OBJECT (element))
+              if (call->kind != AGUI_JSON_DOC_OBJECT)
                 continue;
 
-              call = json_node_get_object (element);
-              if (json_object_has_member (call, "function") &&
-                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "function")))
-                function = json_object_get_object_member (call, "function");
-
-              part = _agui_tool_call_part_new (record->id, get_string (call, "id"),
-                                               function ? get_string (function, "name") : NULL);
+              function = _agui_json_doc_get_object (call, "function");
+              part = _agui_tool_call_part_new (record->id, _agui_json_doc_get_string (call, "id"),
+                                               _agui_json_doc_get_string (function, "name"));
               if (function != NULL)
-                _agui_tool_call_part_set_arguments (part, get_string (function, "arguments"));
-              _agui_tool_call_part_set_encrypted_value (part, get_string (call, "encryptedValue"));
-              if (json_object_has_member (call, "metadata") &&
-                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
+                _agui_tool_call_part_set_arguments (part, _agui_json_doc_get_string (function, "arguments"));
+              _agui_tool_call_part_set_encrypted_value (part, _agui_json_doc_get_string (call, "encryptedValue"));
+              if ((call_metadata = _agui_json_doc_get_object (call, "metadata")))
                 {
-                  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+                  g_auto(AguiJsonValue) copy = AGUI_JSON_VALUE_INIT;
 
-                  value_set_object (&metadata, json_object_get_object_member (call, "metadata"));
-                  _agui_tool_call_part_merge_metadata (part, &metadata);
+                  _agui_json_value_copy (&copy, call_metadata);
+                  _agui_tool_call_part_merge_metadata (part, &copy);
                 }
               _agui_tool_call_part_finish_arguments (part);
               take_local_state (part);
@@ -309,12 +295,12 @@ _agui_record_new_from_message (JsonObject *message)
       break;
 
     case AGUI_ROLE_TOOL:
-      record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
-      record->error = g_strdup (get_string (message, "error"));
+      record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
+      record->error = g_strdup (_agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
           record->has_content_value = TRUE;
-          _agui_json_value_set_node (&record->content, content);
+          _agui_json_value_copy (&record->content, content);
         }
       else
         {
@@ -328,8 +314,8 @@ _agui_record_new_from_message (JsonObject *message)
         AguiReasoningPart *part;
 
         part = _agui_reasoning_part_new (record->id,
-                                         content && json_node_get_value_type (content) == G_TYPE_STRING
-                                           ? json_node_get_string (content) : NULL);
+                                         content && _agui_json_value_is_string (content)
+                                           ? _agui_json_value_get_string (content) : NULL);
         _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
@@ -340,19 +326,14 @@ _agui_record_new_from_message (JsonObject *message)
     case AGUI_ROLE_ACTIVITY:
       {
         AguiActivityPart *part = _agui_activity_part_new (record->id);
+        AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-        _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
+        _agui_activity_part_set_activity_type (part, _agui_json_doc_get_string (message, "activityType"));
         if (content != NULL)
-          {
-            _agui_activity_part_set_content (part, content);
-          }
+          _agui_json_value_copy (&copy, content);
         else
-          {
-            AguiJsonValue empty = AGUI_JSON_VALUE_INIT;
-
-            _agui_json_value_set_object (&empty, 0);
-            _agui_activity_part_take_content (part, &empty);
-          }
+          _agui_json_value_set_object (&copy, 0);
+        _agui_activity_part_take_content (part, &copy);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
         /* Activities carry neither a name nor an encrypted value. */
@@ -372,7 +353,6 @@ _agui_record_new_from_message (JsonObject *message)
       if (state != NULL)
         _agui_record_restore_state (record, state);
     }
-
 
   return record;
 }

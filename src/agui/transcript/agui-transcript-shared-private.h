@@ -64,10 +64,9 @@ void        _agui_record_free               (AguiRecord      *record);
 /* @metadata: (nullable): an object, taken, left null */
 void        _agui_record_merge_metadata     (AguiRecord      *record,
                                              AguiJsonValue   *metadata);
-/* @metadata: (nullable): an object of a message, copied */
-void        _agui_record_merge_metadata_object (AguiRecord   *record,
-                                                JsonObject   *metadata);
 AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
+/* The same for a message in the compact tree, which is copied */
+AguiRecord *_agui_record_new_from_value     (const AguiJsonValue *message);
 /* Takes @content (leaving it null); NULL for none. */
 void        _agui_record_take_content       (AguiRecord      *record,
                                              AguiJsonValue   *content);
