@@ -225,22 +225,18 @@ event_metadata (AguiEvent     *event,
 }
 
 static void
-append_missing_messages (AguiReducer *self,
-                         JsonArray   *messages)
+append_missing_messages (AguiReducer         *self,
+                         const AguiJsonValue *messages)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      const char *id;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      const char *id = _agui_json_doc_get_string (message, "id");
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      id = json_object_get_string_member_with_default (json_node_get_object (element), "id", NULL);
       if (id == NULL || _agui_transcript_lookup_record (self->transcript, id) != NULL)
         continue;
 
-      _agui_transcript_add_message (self->transcript, json_node_get_object (element));
+      _agui_transcript_add_message (self->transcript, message);
     }
 }
 
@@ -249,11 +245,11 @@ apply_run_started (AguiReducer *self,
                    AguiEvent   *event)
 {
   g_autoptr(AguiRunState) state = NULL;
-  JsonObject *input = agui_event_get_object_member (event, "input");
+  g_auto(AguiJsonValue) input = AGUI_JSON_VALUE_INIT;
 
-  if (input != NULL && json_object_has_member (input, "messages") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
-    append_missing_messages (self, json_object_get_array_member (input, "messages"));
+  /* in the tree: the event's JsonObject is not built for it */
+  if (_agui_event_member_to_value (event, "input", &input))
+    append_missing_messages (self, _agui_json_doc_get_array (&input, "messages"));
 
   g_hash_table_remove_all (self->run_results);
   g_hash_table_remove_all (self->run_tool_call_ids);
@@ -269,20 +265,24 @@ apply_run_started (AguiReducer *self,
   _agui_transcript_begin_run (self->transcript, state);
 }
 
+/* @outcome: the RUN_FINISHED's outcome, or NULL */
 static GStrv
-pending_tool_call_ids (AguiReducer *self,
-                       JsonObject  *outcome)
+pending_tool_call_ids (AguiReducer         *self,
+                       const AguiJsonValue *outcome)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  const AguiJsonValue *ids = _agui_json_doc_get_array (outcome, "pendingToolCallIds");
 
-  if (outcome != NULL && json_object_has_member (outcome, "pendingToolCallIds") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (outcome, "pendingToolCallIds")) &&
-      json_array_get_length (json_object_get_array_member (outcome, "pendingToolCallIds")) > 0)
+  if (_agui_json_doc_get_length (ids) > 0)
     {
-      JsonArray *ids = json_object_get_array_member (outcome, "pendingToolCallIds");
+      /* strings only, as the schema has them */
+      for (guint i = 0; i < _agui_json_doc_get_length (ids); i++)
+        {
+          const AguiJsonValue *id = _agui_json_doc_get_element (ids, i);
 
-      for (guint i = 0; i < json_array_get_length (ids); i++)
-        g_strv_builder_add (builder, json_array_get_string_element (ids, i));
+          if (_agui_json_value_is_string (id))
+            g_strv_builder_add (builder, _agui_json_value_get_string (id));
+        }
     }
   else
     {
@@ -303,17 +303,30 @@ apply_run_finished (AguiReducer *self,
                     AguiEvent   *event)
 {
   g_autoptr(AguiRunState) state = NULL;
-  JsonObject *outcome = agui_event_get_object_member (event, "outcome");
-  const char *type = outcome ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
+  g_auto(AguiJsonValue) outcome = AGUI_JSON_VALUE_INIT;
+  const char *type;
   AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
+  g_autoptr(JsonNode) interrupts_node = NULL;
   JsonArray *interrupts = NULL;
   AguiJsonValue result = AGUI_JSON_VALUE_INIT;
   gboolean has_result;
 
+  /* the outcome in the tree, and a JsonArray of only its interrupts,
+   * which the run state and the transcript keep as json-glib */
+  _agui_event_member_to_value (event, "outcome", &outcome);
+  type = _agui_json_doc_get_string (&outcome, "type");
   if (g_strcmp0 (type, "interrupt") == 0)
     {
+      const AguiJsonValue *array = _agui_json_doc_get_array (&outcome, "interrupts");
+
       kind = AGUI_OUTCOME_INTERRUPT;
-      interrupts = json_object_get_array_member (outcome, "interrupts");
+      if (array != NULL)
+        {
+          /* sealed, as the event's own members are */
+          interrupts_node = _agui_json_value_to_node (array);
+          json_node_seal (interrupts_node);
+          interrupts = json_node_get_array (interrupts_node);
+        }
     }
   else if (g_strcmp0 (type, "cancelled") == 0)
     {
@@ -327,7 +340,7 @@ apply_run_finished (AguiReducer *self,
                                        has_result ? &result : NULL,
                                        interrupts);
   if (kind == AGUI_OUTCOME_SUCCESS)
-    _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
+    _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, &outcome));
 
   _agui_transcript_finish_run (self->transcript, state, interrupts);
 }
@@ -368,6 +381,7 @@ open_text_record (AguiReducer *self,
 {
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
+  g_auto(AguiJsonValue) content = AGUI_JSON_VALUE_INIT;
 
   if (record != NULL)
     {
@@ -384,14 +398,15 @@ open_text_record (AguiReducer *self,
 
   /* A multimodal message the person sent: only client-made events carry
    * whole content (schema enforcement strips it from an agent's). */
-  if (agui_event_get_array_member (event, "content") != NULL)
+  if (_agui_event_member_to_value (event, "content", &content) && content.kind == AGUI_JSON_DOC_ARRAY)
     {
-      g_autoptr(JsonObject) message = json_object_new ();
+      g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *object = _agui_json_value_set_object (&message, 3);
 
-      json_object_set_string_member (message, "id", id);
-      json_object_set_string_member (message, "role", agui_role_to_string (role));
-      json_object_set_member (message, "content", json_node_copy (agui_event_get_member (event, "content")));
-      return _agui_transcript_add_message (self->transcript, message);
+      _agui_json_doc_set_string (object, "id", id);
+      _agui_json_doc_set_string (object, "role", agui_role_to_string (role));
+      _agui_json_object_append (object, "content", &content);
+      return _agui_transcript_add_message (self->transcript, &message);
     }
 
   return _agui_transcript_begin_message (self->transcript, id, role,
@@ -745,9 +760,13 @@ _agui_reducer_apply (AguiReducer *self,
       break;
 
     case AGUI_EVENT_MESSAGES_SNAPSHOT:
-      _agui_transcript_merge_snapshot (self->transcript,
-                                       agui_event_get_array_member (event, "messages"),
-                                       event_metadata (event, &metadata));
+      {
+        g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
+
+        _agui_event_member_to_value (event, "messages", &messages);
+        _agui_transcript_merge_snapshot (self->transcript, &messages,
+                                         event_metadata (event, &metadata));
+      }
       break;
 
     case AGUI_EVENT_ACTIVITY_SNAPSHOT:

@@ -200,10 +200,10 @@ append_text (AguiTranscript *self,
  * transcript, whatever records, parts and rows that touches. */
 
 AguiRecord *
-_agui_transcript_add_message (AguiTranscript *self,
-                              JsonObject     *message)
+_agui_transcript_add_message (AguiTranscript      *self,
+                              const AguiJsonValue *message)
 {
-  AguiRecord *record = _agui_record_new_from_message (message);
+  AguiRecord *record = _agui_record_new_from_value (message);
 
   if (record == NULL)
     return NULL;

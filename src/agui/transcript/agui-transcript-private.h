@@ -73,10 +73,10 @@ void        _agui_transcript_add_subagent           (AguiTranscript  *self,
 void        _agui_transcript_replace_subagent       (AguiTranscript  *self,
                                                      AguiSubagentRun *run);
 
-/* Messages. A whole AG-UI message (of a run's input, say): a tool
- * message goes after the call it answers; NULL when it is not one. */
+/* Messages. A whole AG-UI message (of a run's input, say), copied: a
+ * tool message goes after the call it answers; NULL when it is not one. */
 AguiRecord *_agui_transcript_add_message            (AguiTranscript  *self,
-                                                     JsonObject      *message);
+                                                     const AguiJsonValue *message);
 /* A streamed message: text, or reasoning for AGUI_ROLE_REASONING */
 AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
                                                      const char      *id,
@@ -172,8 +172,9 @@ void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
                                                      const char      *reason);
 
 /* MESSAGES_SNAPSHOT */
+/* @messages: the snapshot's array (anything else holds no message) */
 void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
-                                                     JsonArray       *messages,
+                                                     const AguiJsonValue *messages,
                                                      const AguiJsonValue *metadata);
 
 /* What the session does besides folding events: attempts (a run it

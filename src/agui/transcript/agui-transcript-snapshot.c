@@ -47,7 +47,7 @@ snapshot_owns_activity (const AguiJsonValue *metadata,
  * end. A snapshot is a boundary, so rebuilding the rows here is fine. */
 void
 _agui_transcript_merge_snapshot (AguiTranscript      *self,
-                                 JsonArray           *messages,
+                                 const AguiJsonValue *messages,
                                  const AguiJsonValue *metadata)
 {
   g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
@@ -57,20 +57,18 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
   gboolean has_reasoning = FALSE;
   gboolean has_activity = FALSE;
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      JsonObject *message;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
       const char *id, *role;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (message->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      message = json_node_get_object (element);
-      id = get_string (message, "id");
-      role = get_string (message, "role");
+      id = _agui_json_doc_get_string (message, "id");
+      role = _agui_json_doc_get_string (message, "role");
       if (id != NULL && !g_hash_table_contains (incoming, id))
-        g_hash_table_insert (incoming, (gpointer) id, message);
+        g_hash_table_insert (incoming, (gpointer) id, (gpointer) message);
       has_reasoning |= g_strcmp0 (role, "reasoning") == 0;
       has_activity |= g_strcmp0 (role, "activity") == 0;
     }
@@ -80,11 +78,11 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
   for (guint i = 0; i < self->records->len; i++)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
-      JsonObject *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
+      const AguiJsonValue *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
 
       if (message != NULL)
         {
-          AguiRecord *replacement = _agui_record_new_from_message (message);
+          AguiRecord *replacement = _agui_record_new_from_value (message);
 
           if (replacement != NULL)
             {
@@ -122,20 +120,16 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
         }
     }
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      const char *id = _agui_json_doc_get_string (message, "id");
       AguiRecord *record;
-      const char *id;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      id = get_string (json_node_get_object (element), "id");
       if (id == NULL || g_hash_table_contains (kept, id))
         continue;
 
-      record = _agui_record_new_from_message (json_node_get_object (element));
+      record = _agui_record_new_from_value (message);
       if (record == NULL)
         continue;
 
