@@ -204,6 +204,19 @@ _agui_reducer_get_warnings (AguiReducer *self)
   return self->warnings;
 }
 
+/* An event's metadata, which nearly every event lacks: its cleanup is
+ * a test of the kind, inline, not a call per event. */
+typedef AguiJsonValue EventMetadata;
+
+static inline void
+event_metadata_clear (EventMetadata *metadata)
+{
+  if (metadata->kind != AGUI_JSON_DOC_NULL)
+    _agui_json_value_clear (metadata);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EventMetadata, event_metadata_clear)
+
 /* The event's metadata, copied into @metadata (null before) when it is
  * an object: a tree event builds no JsonObject for it, as
  * agui_event_get_metadata () would. NULL, and @metadata null, when there
@@ -418,7 +431,7 @@ static void
 apply_text_content (AguiReducer *self,
                     AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   const char *delta = agui_event_get_delta (event);
 
@@ -431,7 +444,7 @@ static void
 apply_text_end (AguiReducer *self,
                 AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
 
   if (!_agui_transcript_end_message (self->transcript, id, event_metadata (event, &metadata)))
@@ -442,7 +455,7 @@ static void
 apply_tool_call_start (AguiReducer *self,
                        AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_tool_call_id (event);
   const char *name = agui_event_get_string (event, "toolCallName");
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
@@ -501,7 +514,7 @@ static void
 apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *message_id = agui_event_get_message_id (event);
   const char *tool_call_id = agui_event_get_tool_call_id (event);
   AguiJsonValue content = AGUI_JSON_VALUE_INIT;
@@ -541,7 +554,7 @@ static void
 apply_activity_snapshot (AguiReducer *self,
                          AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
   AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
@@ -573,7 +586,7 @@ static void
 apply_activity_delta (AguiReducer *self,
                       AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
   g_autoptr(GError) error = NULL;
@@ -674,7 +687,7 @@ void
 _agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
-  g_auto(AguiJsonValue) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   AguiRecord *record;
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
