@@ -54,6 +54,32 @@ row (AguiTranscript *transcript,
 }
 
 static void
+test_metadata_merges_in_order (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autofree char *json = NULL;
+
+  g_test_summary ("Metadata the events carry is merged as it comes, message and call apart: a member "
+                  "sent again keeps its place, new ones follow, in the order the agent sent them");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\","
+                  "\"metadata\":{\"model\":\"x\",\"n\":0}}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"hi\",\"metadata\":{\"n\":1}}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\",\"metadata\":{\"extra\":{\"k\":[1]}}}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"f\","
+                  "\"parentMessageId\":\"m1\",\"metadata\":{\"b\":1,\"a\":2}}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\",\"metadata\":{\"a\":3}}");
+
+  json = messages_json (_agui_reducer_get_transcript (reducer));
+  g_assert_cmpstr (json, ==,
+                   "[{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"hi\","
+                   "\"toolCalls\":[{\"id\":\"tc1\",\"type\":\"function\","
+                   "\"function\":{\"name\":\"f\",\"arguments\":\"\"},\"metadata\":{\"b\":1,\"a\":3}}],"
+                   "\"metadata\":{\"model\":\"x\",\"n\":1,\"extra\":{\"k\":[1]}}}]");
+}
+
+static void
 test_part_order (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -939,6 +965,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
   g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
+  g_test_add_func ("/agui/reducer/metadata-merges-in-order", test_metadata_merges_in_order);
   g_test_add_func ("/agui/reducer/refused-patch-notes", test_refused_patch_notes);
   g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
 
