@@ -319,27 +319,17 @@ apply_run_finished (AguiReducer *self,
   g_auto(AguiJsonValue) outcome = AGUI_JSON_VALUE_INIT;
   const char *type;
   AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
-  g_autoptr(JsonNode) interrupts_node = NULL;
-  JsonArray *interrupts = NULL;
+  AguiJsonValue *interrupts = NULL;
   AguiJsonValue result = AGUI_JSON_VALUE_INIT;
   gboolean has_result;
 
-  /* the outcome in the tree, and a JsonArray of only its interrupts,
-   * which the run state and the transcript keep as json-glib */
+  /* in the tree: the event's JsonObject is not built for it */
   _agui_event_member_to_value (event, "outcome", &outcome);
   type = _agui_json_doc_get_string (&outcome, "type");
   if (g_strcmp0 (type, "interrupt") == 0)
     {
-      const AguiJsonValue *array = _agui_json_doc_get_array (&outcome, "interrupts");
-
       kind = AGUI_OUTCOME_INTERRUPT;
-      if (array != NULL)
-        {
-          /* sealed, as the event's own members are */
-          interrupts_node = _agui_json_value_to_node (array);
-          json_node_seal (interrupts_node);
-          interrupts = json_node_get_array (interrupts_node);
-        }
+      interrupts = _agui_json_doc_get_array (&outcome, "interrupts");
     }
   else if (g_strcmp0 (type, "cancelled") == 0)
     {

@@ -54,9 +54,10 @@ AguiRecord *_agui_transcript_lookup_tool_call       (AguiTranscript  *self,
 /* Runs: a run begins with no step and no subagent open */
 void        _agui_transcript_begin_run              (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
+/* @interrupts: (nullable): the run's, an array; taken, left null */
 void        _agui_transcript_finish_run             (AguiTranscript  *self,
                                                      AguiRunState    *run_state,
-                                                     JsonArray       *interrupts);
+                                                     AguiJsonValue   *interrupts);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
 void        _agui_transcript_start_step             (AguiTranscript  *self,

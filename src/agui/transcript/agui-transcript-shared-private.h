@@ -118,7 +118,11 @@ struct _AguiTranscript
    * built as a JsonArray only when someone asks for it */
   AguiEvent    *last_state_delta;
   AguiRunState *run_state;
-  JsonArray    *pending_interrupts;
+  /* an array of the compact tree; the JsonArray
+   * _agui_transcript_get_pending_interrupts_json () hands out is built
+   * from it when asked, and kept until it next changes */
+  AguiJsonValue pending_interrupts;
+  JsonNode     *pending_interrupts_node;
   guint         expiry_source_id;
   GListStore   *interrupts;  /* the same, as AguiInterrupt */
   /* The open steps, outermost first: each a link of step_order holding
@@ -193,8 +197,9 @@ void        _agui_transcript_index_record     (AguiTranscript   *self,
                                                AguiRecord       *record);
 void        _agui_transcript_link_tool_result (AguiTranscript   *self,
                                                AguiRecord       *record);
-void        _agui_transcript_update_approvals (AguiTranscript   *self,
-                                               JsonArray        *previous);
+/* @previous: (nullable): the interrupts pending before, an array */
+void        _agui_transcript_update_approvals (AguiTranscript      *self,
+                                               const AguiJsonValue *previous);
 gboolean    _agui_transcript_place_record     (GPtrArray        *rows,
                                                AguiRecord       *record);
 void        _agui_transcript_rebuild          (AguiTranscript   *self);
