@@ -187,6 +187,9 @@ void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
 void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
 void        _agui_transcript_add_note               (AguiTranscript  *self,
                                                      JsonObject      *note);
+/* The same for a note in the compact tree, copied */
+void        _agui_transcript_add_note_value         (AguiTranscript  *self,
+                                                     const AguiJsonValue *note);
 void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
                                                      JsonArray       *messages);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,

@@ -46,7 +46,7 @@ _agui_record_free (AguiRecord *record)
   g_free (record->encrypted_value);
   g_clear_pointer (&record->metadata, _agui_json_doc_value_free);
   _agui_json_value_clear (&record->content);
-  g_clear_pointer (&record->notes, json_array_unref);
+  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
@@ -425,16 +425,22 @@ _agui_record_restore_state (AguiRecord *record,
     {
       JsonArray *array = json_node_get_array (notes);
 
-      g_clear_pointer (&record->notes, json_array_unref);
+      g_clear_pointer (&record->notes, _agui_json_doc_value_free);
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           JsonNode *note = json_array_get_element (array, i);
+          AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
           if (!is_note (note))
             continue;
           if (record->notes == NULL)
-            record->notes = json_array_new ();
-          json_array_add_element (record->notes, json_node_copy (note));
+            {
+              record->notes = g_new0 (AguiJsonValue, 1);
+              _agui_json_value_set_array (record->notes, 0);
+            }
+          _agui_json_value_set_node (&copy, note);
+          _agui_json_array_insert (record->notes->u.array, _agui_json_array_get_length (record->notes->u.array),
+                                   &copy);
         }
       _agui_record_sync_notes (record);
     }
@@ -626,10 +632,8 @@ _agui_record_to_message (AguiRecord *record,
         json_object_set_boolean_member (state, "attemptEnd", TRUE);
       if (record->notes != NULL)
         {
-          g_autoptr(JsonNode) notes = json_node_init_array (json_node_alloc (), record->notes);
-
-          /* A copy: what is projected may be written on another thread */
-          json_object_set_member (state, "notes", _agui_json_node_copy_deep (notes));
+          /* A node of its own: what is projected may be written on another thread */
+          json_object_set_member (state, "notes", _agui_json_value_to_node (record->notes));
         }
       json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
       json_object_set_object_member (message, "metadata", metadata);
@@ -884,7 +888,7 @@ _agui_record_carry_notes (AguiRecord *from,
   if (from->notes == NULL || to->notes != NULL)
     return;
 
-  to->notes = json_array_ref (from->notes);
+  to->notes = _agui_json_doc_value_dup (from->notes);
   _agui_record_sync_notes (to);
 }
 
@@ -906,22 +910,25 @@ _agui_record_to_input_message (AguiRecord *record)
 /* Adds @note to @record's, or puts it in place of note @replace (-1 for
  * none). A new array, so that a part's notes never change under a reader. */
 void
-_agui_record_add_note (AguiRecord *record,
-                       JsonObject *note,
-                       int         replace)
+_agui_record_add_note (AguiRecord          *record,
+                       const AguiJsonValue *note,
+                       int                  replace)
 {
-  JsonArray *notes = json_array_new ();
+  AguiJsonValue *notes = g_new0 (AguiJsonValue, 1);
+  AguiJsonDocArray *array = _agui_json_value_set_array (notes, 0);
+  AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-  for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+  for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
     {
-      if ((int) j == replace)
-        json_array_add_object_element (notes, json_object_ref (note));
-      else
-        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
+      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (record->notes, j));
+      _agui_json_array_insert (array, j, &copy);
     }
   if (replace < 0)
-    json_array_add_object_element (notes, json_object_ref (note));
-  g_clear_pointer (&record->notes, json_array_unref);
+    {
+      _agui_json_value_copy (&copy, note);
+      _agui_json_array_insert (array, _agui_json_array_get_length (array), &copy);
+    }
+  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   record->notes = notes;
   _agui_record_sync_notes (record);
 }

@@ -41,8 +41,9 @@ struct _AguiRecord
   char        *error;
   GPtrArray   *parts;
   AguiSpeakerTurn *row;
-  /* What followed the record without being a message: see AguiPart:notes */
-  JsonArray   *notes;
+  /* What followed the record without being a message (see
+   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
+  AguiJsonValue *notes;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
@@ -181,9 +182,10 @@ void        _agui_record_set_attempt         (AguiRecord     *record,
                                               AguiAttempt     attempt,
                                               gboolean        attempt_end);
 void        _agui_record_sync_notes          (AguiRecord     *record);
-void        _agui_record_add_note            (AguiRecord     *record,
-                                              JsonObject     *note,
-                                              int             replace);
+/* @note: an object, copied */
+void        _agui_record_add_note            (AguiRecord          *record,
+                                              const AguiJsonValue *note,
+                                              int                  replace);
 void        _agui_record_carry_local_state   (AguiRecord     *from,
                                               AguiRecord     *to);
 void        _agui_record_carry_notes         (AguiRecord     *from,

@@ -53,7 +53,7 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
   g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) records = NULL;
-  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_json_doc_value_free);
   gboolean has_reasoning = FALSE;
   gboolean has_activity = FALSE;
 
@@ -111,12 +111,12 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       /* The person's answers are this client's to know: a snapshot that
        * drops the record they were noted on does not drop them. (A
        * run-end note goes with its attempt.) */
-      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
         {
-          JsonNode *note = json_array_get_element (record->notes, j);
+          const AguiJsonValue *note = _agui_json_doc_get_element (record->notes, j);
 
-          if (g_strcmp0 (get_string (json_node_get_object (note), "kind"), "answer") == 0)
-            g_ptr_array_add (orphan_notes, json_node_dup_object (note));
+          if (g_strcmp0 (_agui_json_doc_get_string (note, "kind"), "answer") == 0)
+            g_ptr_array_add (orphan_notes, _agui_json_doc_value_dup (note));
         }
     }
 
@@ -146,7 +146,7 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
   _agui_transcript_rebuild (self);
 
   for (guint i = 0; i < orphan_notes->len; i++)
-    _agui_transcript_add_note (self, g_ptr_array_index (orphan_notes, i));
+    _agui_transcript_add_note_value (self, g_ptr_array_index (orphan_notes, i));
 }
 
 /* A thread rebuilt from its event log lacks what only this client knew
