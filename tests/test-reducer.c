@@ -796,6 +796,12 @@ part_notes_json (AguiSpeakerTurn *message,
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_refused_patch_notes (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -804,6 +810,8 @@ test_refused_patch_notes (void)
   g_autofree char *activity_notes = NULL;
   AguiActivityPart *activity;
   g_autoptr(AguiPart) part = NULL;
+  JsonArray *notes;
+  guint notified = 0;
 
   g_test_summary ("A refused STATE_DELTA notes the latest message, a refused ACTIVITY_DELTA its "
                   "activity: one note each, counting the refusals and naming the last reason");
@@ -839,6 +847,17 @@ test_refused_patch_notes (void)
   activity = AGUI_ACTIVITY_PART (part);
   text_notes = _agui_json_to_string (agui_activity_part_get_content (activity), FALSE, NULL);
   g_assert_cmpstr (text_notes, ==, "{\"steps\":[1]}");
+
+  /* The notes' JsonArray is built once and kept until they change */
+  notes = agui_part_get_notes (part);
+  g_assert_true (agui_part_get_notes (part) == notes);
+  g_signal_connect_swapped (part, "notify::notes", G_CALLBACK (count_notify), &notified);
+  apply (reducer, "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\",\"patch\":"
+                  "[{\"op\":\"remove\",\"path\":\"/none\"}]}");
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (json_array_get_length (agui_part_get_notes (part)), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (agui_part_get_notes (part), 1), "count"),
+                   ==, 2);
 }
 
 static void
