@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 
@@ -70,12 +71,37 @@ patch_apply (JsonNode  **document,
              GError    **error)
 {
   AguiJsonValue tree = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) twin = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) operations = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) patch_node = json_node_init_array (json_node_alloc (), patch);
+  g_autoptr(GError) twin_error = NULL;
   g_autofree char *before = NULL;
+  g_autofree char *twin_after = NULL;
+  g_autofree char *tree_after = NULL;
   gboolean applied;
+  gboolean twin_applied;
 
   _agui_json_value_set_node (&tree, *document);
   before = _agui_json_value_to_string (&tree, FALSE, NULL);
+
+  /* The same patch read from the compact tree (an ACTIVITY_DELTA's) does
+   * the same, down to the error's words */
+  _agui_json_value_copy (&twin, &tree);
+  _agui_json_value_set_node (&operations, patch_node);
+  twin_applied = _agui_json_doc_patch_apply_value (&twin, NULL, &operations, &twin_error);
+
   applied = _agui_json_doc_patch_apply (&tree, NULL, patch, error);
+
+  g_assert_cmpint (twin_applied, ==, applied);
+  twin_after = _agui_json_value_to_string (&twin, FALSE, NULL);
+  tree_after = _agui_json_value_to_string (&tree, FALSE, NULL);
+  g_assert_cmpstr (twin_after, ==, tree_after);
+  if (!applied && error != NULL)
+    {
+      g_assert_nonnull (twin_error);
+      g_assert_cmpstr (twin_error->message, ==, (*error)->message);
+      g_assert_cmpint (twin_error->code, ==, (*error)->code);
+    }
 
   if (applied)
     {

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-doc-private.h"
 #include "agui-json-patch-private.h"
 
@@ -999,6 +1000,78 @@ _agui_json_doc_patch_apply (AguiJsonValue      *document,
   length = json_array_get_length (patch);
   for (guint i = 0; i < length && applied; i++)
     applied = patch_element_apply (&ctx, i, json_array_get_element (patch, i), error);
+
+  return context_finish (&ctx, bounds, applied);
+}
+
+/* As patch_element_apply () for an operation in the compact tree, with
+ * the same checks and errors as _agui_json_patch_read_operation (). */
+static gboolean
+patch_value_apply (PatchContext         *ctx,
+                   guint                 position,
+                   const AguiJsonValue  *element,
+                   GError              **error)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+  const AguiJsonValue *value_member;
+  const char *op, *path, *from;
+  gboolean applied;
+
+  if (element->kind != AGUI_JSON_DOC_OBJECT)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: not an object", position);
+      return FALSE;
+    }
+
+  op = _agui_json_doc_get_string (element, "op");
+  path = _agui_json_doc_get_string (element, "path");
+  from = _agui_json_doc_get_string (element, "from");
+  value_member = _agui_json_doc_get_member (element, "value");
+
+  if (op == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u: missing string member 'op'", position);
+      return FALSE;
+    }
+
+  if (path == NULL)
+    {
+      g_set_error (error, AGUI_ERROR, AGUI_ERROR_PATCH,
+                   "operation %u (%s): missing string member 'path'", position, op);
+      return FALSE;
+    }
+
+  if (value_member != NULL)
+    _agui_json_value_copy (&value, value_member);
+
+  applied = operation_apply_named (ctx, position, value_member != NULL ? &value : NULL,
+                                   op, path, from, error);
+  _agui_json_value_clear (&value);
+
+  return applied;
+}
+
+gboolean
+_agui_json_doc_patch_apply_value (AguiJsonValue        *document,
+                                  AguiJsonDocBounds    *bounds,
+                                  const AguiJsonValue  *patch,
+                                  GError              **error)
+{
+  PatchContext ctx;
+  gboolean applied = TRUE;
+  guint length;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+  g_return_val_if_fail (patch != NULL && patch->kind == AGUI_JSON_DOC_ARRAY, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  context_init (&ctx, document, bounds);
+
+  length = _agui_json_array_get_length (patch->u.array);
+  for (guint i = 0; i < length && applied; i++)
+    applied = patch_value_apply (&ctx, i, _agui_json_array_get (patch->u.array, i), error);
 
   return context_finish (&ctx, bounds, applied);
 }

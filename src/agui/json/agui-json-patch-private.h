@@ -29,6 +29,11 @@ gboolean _agui_json_doc_patch_apply     (AguiJsonValue      *document,
                                          AguiJsonDocBounds  *bounds,
                                          JsonArray          *patch,
                                          GError            **error);
+/* The same for a patch (an array) in the compact tree */
+gboolean _agui_json_doc_patch_apply_value (AguiJsonValue       *document,
+                                           AguiJsonDocBounds   *bounds,
+                                           const AguiJsonValue *patch,
+                                           GError             **error);
 gboolean _agui_json_doc_patch_apply_ops (AguiJsonValue      *document,
                                          AguiJsonDocBounds  *bounds,
                                          const AguiPatchOp  *ops,
