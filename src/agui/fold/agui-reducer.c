@@ -577,6 +577,7 @@ apply_activity_delta (AguiReducer *self,
                       AguiEvent   *event)
 {
   g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) patch = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
   g_autoptr(GError) error = NULL;
@@ -593,8 +594,11 @@ apply_activity_delta (AguiReducer *self,
 
   _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
 
+  /* the schema has the patch an array; anything else patches nothing */
+  if (!_agui_event_member_to_value (event, "patch", &patch) || patch.kind != AGUI_JSON_DOC_ARRAY)
+    _agui_json_value_set_array (&patch, 0);
   if (!_agui_transcript_patch_activity (self->transcript, record, agui_event_get_string (event, "activityType"),
-                                        agui_event_get_array_member (event, "patch"), self->max_state_size, &error))
+                                        &patch, self->max_state_size, &error))
     {
       warn (self, "ACTIVITY_DELTA for '%s' left the content unchanged: %s", id, error->message);
       _agui_transcript_note_refused_patch (self->transcript, record, "ACTIVITY_DELTA", error->message);

@@ -474,7 +474,7 @@ gboolean
 _agui_transcript_patch_activity (AguiTranscript  *self,
                                  AguiRecord      *record,
                                  const char      *activity_type,
-                                 JsonArray       *patch,
+                                 const AguiJsonValue *patch,
                                  gsize            max_size,
                                  GError         **error)
 {
@@ -483,7 +483,7 @@ _agui_transcript_patch_activity (AguiTranscript  *self,
 
   bounds.size = *_agui_activity_part_get_content_size (part);
   bounds.max_size = max_size;
-  if (!_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds, patch, error))
+  if (!_agui_json_doc_patch_apply_value (_agui_activity_part_get_content_doc (part), &bounds, patch, error))
     return FALSE;
   *_agui_activity_part_get_content_size (part) = bounds.size;
 

@@ -142,12 +142,12 @@ void        _agui_transcript_set_activity           (AguiTranscript  *self,
                                                      AguiJsonValue   *content,
                                                      const char      *subagent_run_id,
                                                      AguiJsonValue   *metadata);
-/* A patch that does not apply changes nothing and returns FALSE.
- * @max_size: the cap on the content's size, 0 for none. */
+/* A patch (an array) that does not apply changes nothing and returns
+ * FALSE. @max_size: the cap on the content's size, 0 for none. */
 gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
                                                      AguiRecord      *record,
                                                      const char      *activity_type,
-                                                     JsonArray       *patch,
+                                                     const AguiJsonValue *patch,
                                                      gsize            max_size,
                                                      GError         **error);
 

@@ -990,7 +990,15 @@ _agui_transcript_patch_state (AguiTranscript  *self,
   if ((ops = _agui_event_get_patch_ops (delta, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
     applied = _agui_json_doc_patch_apply_ops (&self->state_doc, &bounds, ops, n_ops, strings, patch, error);
   else
-    applied = _agui_json_doc_patch_apply (&self->state_doc, &bounds, agui_event_get_array_member (delta, "delta"), error);
+    {
+      /* any other in the tree, not as the event's JsonObject; the schema
+       * has it an array, anything else patches nothing */
+      g_auto(AguiJsonValue) operations = AGUI_JSON_VALUE_INIT;
+
+      if (!_agui_event_member_to_value (delta, "delta", &operations) || operations.kind != AGUI_JSON_DOC_ARRAY)
+        _agui_json_value_set_array (&operations, 0);
+      applied = _agui_json_doc_patch_apply_value (&self->state_doc, &bounds, &operations, error);
+    }
 
   if (!applied)
     return FALSE;
