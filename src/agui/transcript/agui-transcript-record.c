@@ -207,6 +207,9 @@ take_local_state (AguiToolCallPart *part)
     _agui_tool_call_part_restore_local_state (part, state);
 }
 
+static AguiRecord *record_new (const AguiJsonValue *message,
+                               gboolean             take);
+
 AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
@@ -214,11 +217,31 @@ _agui_record_new_from_message (JsonObject *message)
 
   value_set_object (&value, message);
 
-  return _agui_record_new_from_value (&value);
+  return record_new (&value, TRUE);
 }
 
 AguiRecord *
 _agui_record_new_from_value (const AguiJsonValue *message)
+{
+  return record_new (message, FALSE);
+}
+
+/* Copies @value into @target (null before), or with @take moves it, for
+ * a message made only to be read once */
+static inline void
+take_or_copy (AguiJsonValue       *target,
+              const AguiJsonValue *value,
+              gboolean             take)
+{
+  if (take)
+    _agui_json_value_move (target, (AguiJsonValue *) value);
+  else
+    _agui_json_value_copy (target, value);
+}
+
+static AguiRecord *
+record_new (const AguiJsonValue *message,
+            gboolean             take)
 {
   AguiRecord *record;
   const char *role_name;
@@ -235,7 +258,10 @@ _agui_record_new_from_value (const AguiJsonValue *message)
   record->subagent_run_id = g_strdup (_agui_json_doc_get_string (message, "subagentRunId"));
   record->encrypted_value = g_strdup (_agui_json_doc_get_string (message, "encryptedValue"));
   if ((metadata = _agui_json_doc_get_object (message, "metadata")))
-    record->metadata = _agui_json_doc_value_dup (metadata);
+    {
+      record->metadata = g_new0 (AguiJsonValue, 1);
+      take_or_copy (record->metadata, metadata, take);
+    }
 
   content = _agui_json_doc_get_member (message, "content");
 
@@ -249,8 +275,8 @@ _agui_record_new_from_value (const AguiJsonValue *message)
         {
           record->has_content = TRUE;
           record->has_content_value = TRUE;
-          _agui_json_value_copy (&record->content, content);
-          add_content_parts (record, content);
+          take_or_copy (&record->content, content, take);
+          add_content_parts (record, &record->content);
         }
       else if (content != NULL && _agui_json_value_is_string (content))
         {
@@ -284,7 +310,7 @@ _agui_record_new_from_value (const AguiJsonValue *message)
                 {
                   g_auto(AguiJsonValue) copy = AGUI_JSON_VALUE_INIT;
 
-                  _agui_json_value_copy (&copy, call_metadata);
+                  take_or_copy (&copy, call_metadata, take);
                   _agui_tool_call_part_merge_metadata (part, &copy);
                 }
               _agui_tool_call_part_finish_arguments (part);
@@ -300,7 +326,7 @@ _agui_record_new_from_value (const AguiJsonValue *message)
       if (content != NULL)
         {
           record->has_content_value = TRUE;
-          _agui_json_value_copy (&record->content, content);
+          take_or_copy (&record->content, content, take);
         }
       else
         {
@@ -330,7 +356,7 @@ _agui_record_new_from_value (const AguiJsonValue *message)
 
         _agui_activity_part_set_activity_type (part, _agui_json_doc_get_string (message, "activityType"));
         if (content != NULL)
-          _agui_json_value_copy (&copy, content);
+          take_or_copy (&copy, content, take);
         else
           _agui_json_value_set_object (&copy, 0);
         _agui_activity_part_take_content (part, &copy);
