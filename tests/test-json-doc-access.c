@@ -157,6 +157,32 @@ test_setters_print_as_json_glib (void)
   g_assert_true (_agui_json_value_equal (copy, &value));
 }
 
+static void
+test_merge_object (void)
+{
+  g_autoptr(AguiJsonValue) target = NULL;
+  g_auto(AguiJsonValue) first = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) second = AGUI_JSON_VALUE_INIT;
+  g_autofree char *taken = NULL;
+  g_autofree char *merged = NULL;
+
+  g_test_summary ("Merging metadata: the first object is taken whole, in its order; a later one's "
+                  "members replace those there in their place and the new ones follow, as "
+                  "json_object_set_member () has it; each source is left null");
+
+  g_assert_true (_agui_json_doc_parse ("{\"model\":\"x\",\"n\":0,\"deep\":{\"a\":[1]}}", -1, &first, NULL));
+  _agui_json_doc_merge_object (&target, &first);
+  g_assert_cmpint (first.kind, ==, AGUI_JSON_DOC_NULL);
+  taken = _agui_json_value_to_string (target, FALSE, NULL);
+  g_assert_cmpstr (taken, ==, "{\"model\":\"x\",\"n\":0,\"deep\":{\"a\":[1]}}");
+
+  g_assert_true (_agui_json_doc_parse ("{\"extra\":true,\"n\":1,\"deep\":null}", -1, &second, NULL));
+  _agui_json_doc_merge_object (&target, &second);
+  g_assert_cmpint (second.kind, ==, AGUI_JSON_DOC_NULL);
+  merged = _agui_json_value_to_string (target, FALSE, NULL);
+  g_assert_cmpstr (merged, ==, "{\"model\":\"x\",\"n\":1,\"deep\":null,\"extra\":true}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -167,6 +193,7 @@ main (int   argc,
   g_test_add_func ("/agui/json-doc-access/parse-refusals", test_parse_refusals);
   g_test_add_func ("/agui/json-doc-access/getters", test_getters);
   g_test_add_func ("/agui/json-doc-access/setters-print-as-json-glib", test_setters_print_as_json_glib);
+  g_test_add_func ("/agui/json-doc-access/merge-object", test_merge_object);
 
   return g_test_run ();
 }

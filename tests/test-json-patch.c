@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "agui.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-patch-private.h"
 #include "agui-json-private.h"
 #include "agui-test-patch.h"

@@ -54,6 +54,32 @@ row (AguiTranscript *transcript,
 }
 
 static void
+test_metadata_merges_in_order (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autofree char *json = NULL;
+
+  g_test_summary ("Metadata the events carry is merged as it comes, message and call apart: a member "
+                  "sent again keeps its place, new ones follow, in the order the agent sent them");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\","
+                  "\"metadata\":{\"model\":\"x\",\"n\":0}}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"hi\",\"metadata\":{\"n\":1}}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\",\"metadata\":{\"extra\":{\"k\":[1]}}}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"f\","
+                  "\"parentMessageId\":\"m1\",\"metadata\":{\"b\":1,\"a\":2}}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\",\"metadata\":{\"a\":3}}");
+
+  json = messages_json (_agui_reducer_get_transcript (reducer));
+  g_assert_cmpstr (json, ==,
+                   "[{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"hi\","
+                   "\"toolCalls\":[{\"id\":\"tc1\",\"type\":\"function\","
+                   "\"function\":{\"name\":\"f\",\"arguments\":\"\"},\"metadata\":{\"b\":1,\"a\":3}}],"
+                   "\"metadata\":{\"model\":\"x\",\"n\":1,\"extra\":{\"k\":[1]}}}]");
+}
+
+static void
 test_part_order (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -770,6 +796,12 @@ part_notes_json (AguiSpeakerTurn *message,
 }
 
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_refused_patch_notes (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -778,6 +810,8 @@ test_refused_patch_notes (void)
   g_autofree char *activity_notes = NULL;
   AguiActivityPart *activity;
   g_autoptr(AguiPart) part = NULL;
+  JsonArray *notes;
+  guint notified = 0;
 
   g_test_summary ("A refused STATE_DELTA notes the latest message, a refused ACTIVITY_DELTA its "
                   "activity: one note each, counting the refusals and naming the last reason");
@@ -813,6 +847,17 @@ test_refused_patch_notes (void)
   activity = AGUI_ACTIVITY_PART (part);
   text_notes = _agui_json_to_string (agui_activity_part_get_content (activity), FALSE, NULL);
   g_assert_cmpstr (text_notes, ==, "{\"steps\":[1]}");
+
+  /* The notes' JsonArray is built once and kept until they change */
+  notes = agui_part_get_notes (part);
+  g_assert_true (agui_part_get_notes (part) == notes);
+  g_signal_connect_swapped (part, "notify::notes", G_CALLBACK (count_notify), &notified);
+  apply (reducer, "{\"type\":\"ACTIVITY_DELTA\",\"messageId\":\"a\",\"activityType\":\"plan\",\"patch\":"
+                  "[{\"op\":\"remove\",\"path\":\"/none\"}]}");
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (json_array_get_length (agui_part_get_notes (part)), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (agui_part_get_notes (part), 1), "count"),
+                   ==, 2);
 }
 
 static void
@@ -939,6 +984,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);
   g_test_add_func ("/agui/reducer/tool-expires", test_tool_expires);
+  g_test_add_func ("/agui/reducer/metadata-merges-in-order", test_metadata_merges_in_order);
   g_test_add_func ("/agui/reducer/refused-patch-notes", test_refused_patch_notes);
   g_test_add_func ("/agui/reducer/activity-content-node", test_activity_content_node);
 

@@ -204,23 +204,50 @@ _agui_reducer_get_warnings (AguiReducer *self)
   return self->warnings;
 }
 
-static void
-append_missing_messages (AguiReducer *self,
-                         JsonArray   *messages)
+/* An event's metadata, which nearly every event lacks: its cleanup is
+ * a test of the kind, inline, not a call per event. */
+typedef AguiJsonValue EventMetadata;
+
+static inline void
+event_metadata_clear (EventMetadata *metadata)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  if (metadata->kind != AGUI_JSON_DOC_NULL)
+    _agui_json_value_clear (metadata);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EventMetadata, event_metadata_clear)
+
+/* The event's metadata, copied into @metadata (null before) when it is
+ * an object: a tree event builds no JsonObject for it, as
+ * agui_event_get_metadata () would, and a flat event (every chat delta)
+ * has none to look for. NULL, and @metadata null, when there is none. */
+static AguiJsonValue *
+event_metadata (AguiEvent     *event,
+                AguiJsonValue *metadata)
+{
+  const AguiJsonValue *member = _agui_event_peek_member (event, "metadata");
+
+  if (member == NULL || member->kind != AGUI_JSON_DOC_OBJECT)
+    return NULL;
+
+  _agui_json_value_copy (metadata, member);
+
+  return metadata;
+}
+
+static void
+append_missing_messages (AguiReducer         *self,
+                         const AguiJsonValue *messages)
+{
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      const char *id;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      const char *id = _agui_json_doc_get_string (message, "id");
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      id = json_object_get_string_member_with_default (json_node_get_object (element), "id", NULL);
       if (id == NULL || _agui_transcript_lookup_record (self->transcript, id) != NULL)
         continue;
 
-      _agui_transcript_add_message (self->transcript, json_node_get_object (element));
+      _agui_transcript_add_message (self->transcript, message);
     }
 }
 
@@ -229,11 +256,11 @@ apply_run_started (AguiReducer *self,
                    AguiEvent   *event)
 {
   g_autoptr(AguiRunState) state = NULL;
-  JsonObject *input = agui_event_get_object_member (event, "input");
+  g_auto(AguiJsonValue) input = AGUI_JSON_VALUE_INIT;
 
-  if (input != NULL && json_object_has_member (input, "messages") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (input, "messages")))
-    append_missing_messages (self, json_object_get_array_member (input, "messages"));
+  /* in the tree: the event's JsonObject is not built for it */
+  if (_agui_event_member_to_value (event, "input", &input))
+    append_missing_messages (self, _agui_json_doc_get_array (&input, "messages"));
 
   g_hash_table_remove_all (self->run_results);
   g_hash_table_remove_all (self->run_tool_call_ids);
@@ -249,20 +276,24 @@ apply_run_started (AguiReducer *self,
   _agui_transcript_begin_run (self->transcript, state);
 }
 
+/* @outcome: the RUN_FINISHED's outcome, or NULL */
 static GStrv
-pending_tool_call_ids (AguiReducer *self,
-                       JsonObject  *outcome)
+pending_tool_call_ids (AguiReducer         *self,
+                       const AguiJsonValue *outcome)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  const AguiJsonValue *ids = _agui_json_doc_get_array (outcome, "pendingToolCallIds");
 
-  if (outcome != NULL && json_object_has_member (outcome, "pendingToolCallIds") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (outcome, "pendingToolCallIds")) &&
-      json_array_get_length (json_object_get_array_member (outcome, "pendingToolCallIds")) > 0)
+  if (_agui_json_doc_get_length (ids) > 0)
     {
-      JsonArray *ids = json_object_get_array_member (outcome, "pendingToolCallIds");
+      /* strings only, as the schema has them */
+      for (guint i = 0; i < _agui_json_doc_get_length (ids); i++)
+        {
+          const AguiJsonValue *id = _agui_json_doc_get_element (ids, i);
 
-      for (guint i = 0; i < json_array_get_length (ids); i++)
-        g_strv_builder_add (builder, json_array_get_string_element (ids, i));
+          if (_agui_json_value_is_string (id))
+            g_strv_builder_add (builder, _agui_json_value_get_string (id));
+        }
     }
   else
     {
@@ -283,17 +314,20 @@ apply_run_finished (AguiReducer *self,
                     AguiEvent   *event)
 {
   g_autoptr(AguiRunState) state = NULL;
-  JsonObject *outcome = agui_event_get_object_member (event, "outcome");
-  const char *type = outcome ? json_object_get_string_member_with_default (outcome, "type", NULL) : NULL;
+  g_auto(AguiJsonValue) outcome = AGUI_JSON_VALUE_INIT;
+  const char *type;
   AguiRunOutcome kind = AGUI_OUTCOME_SUCCESS;
-  JsonArray *interrupts = NULL;
+  AguiJsonValue *interrupts = NULL;
   AguiJsonValue result = AGUI_JSON_VALUE_INIT;
   gboolean has_result;
 
+  /* in the tree: the event's JsonObject is not built for it */
+  _agui_event_member_to_value (event, "outcome", &outcome);
+  type = _agui_json_doc_get_string (&outcome, "type");
   if (g_strcmp0 (type, "interrupt") == 0)
     {
       kind = AGUI_OUTCOME_INTERRUPT;
-      interrupts = json_object_get_array_member (outcome, "interrupts");
+      interrupts = _agui_json_doc_get_array (&outcome, "interrupts");
     }
   else if (g_strcmp0 (type, "cancelled") == 0)
     {
@@ -307,7 +341,7 @@ apply_run_finished (AguiReducer *self,
                                        has_result ? &result : NULL,
                                        interrupts);
   if (kind == AGUI_OUTCOME_SUCCESS)
-    _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, outcome));
+    _agui_run_state_set_pending_tool_call_ids (state, pending_tool_call_ids (self, &outcome));
 
   _agui_transcript_finish_run (self->transcript, state, interrupts);
 }
@@ -348,6 +382,7 @@ open_text_record (AguiReducer *self,
 {
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
+  g_auto(AguiJsonValue) content = AGUI_JSON_VALUE_INIT;
 
   if (record != NULL)
     {
@@ -364,14 +399,15 @@ open_text_record (AguiReducer *self,
 
   /* A multimodal message the person sent: only client-made events carry
    * whole content (schema enforcement strips it from an agent's). */
-  if (agui_event_get_array_member (event, "content") != NULL)
+  if (_agui_event_member_to_value (event, "content", &content) && content.kind == AGUI_JSON_DOC_ARRAY)
     {
-      g_autoptr(JsonObject) message = json_object_new ();
+      g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *object = _agui_json_value_set_object (&message, 3);
 
-      json_object_set_string_member (message, "id", id);
-      json_object_set_string_member (message, "role", agui_role_to_string (role));
-      json_object_set_member (message, "content", json_node_copy (agui_event_get_member (event, "content")));
-      return _agui_transcript_add_message (self->transcript, message);
+      _agui_json_doc_set_string (object, "id", id);
+      _agui_json_doc_set_string (object, "role", agui_role_to_string (role));
+      _agui_json_object_append (object, "content", &content);
+      return _agui_transcript_add_message (self->transcript, &message);
     }
 
   return _agui_transcript_begin_message (self->transcript, id, role,
@@ -383,11 +419,12 @@ static void
 apply_text_content (AguiReducer *self,
                     AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   const char *delta = agui_event_get_delta (event);
 
   if (!_agui_transcript_append_text (self->transcript, id, delta ? delta : "",
-                                     agui_event_get_metadata (event)))
+                                     event_metadata (event, &metadata)))
     warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
@@ -395,9 +432,10 @@ static void
 apply_text_end (AguiReducer *self,
                 AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
 
-  if (!_agui_transcript_end_message (self->transcript, id, agui_event_get_metadata (event)))
+  if (!_agui_transcript_end_message (self->transcript, id, event_metadata (event, &metadata)))
     warn (self, "%s for '%s' ignored: no such message", agui_event_get_type_name (event), id);
 }
 
@@ -405,6 +443,7 @@ static void
 apply_tool_call_start (AguiReducer *self,
                        AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_tool_call_id (event);
   const char *name = agui_event_get_string (event, "toolCallName");
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
@@ -426,7 +465,7 @@ apply_tool_call_start (AguiReducer *self,
           warn (self, "TOOL_CALL_START for '%s' renames the call from '%s' to '%s'",
                 id, agui_tool_call_part_get_tool_name (existing), name);
         }
-      _agui_transcript_restart_tool_call (self->transcript, existing, name, agui_event_get_metadata (event));
+      _agui_transcript_restart_tool_call (self->transcript, existing, name, event_metadata (event, &metadata));
       return;
     }
 
@@ -448,7 +487,7 @@ apply_tool_call_start (AguiReducer *self,
 
   _agui_transcript_begin_tool_call (self->transcript, parent, parent_id, id, name,
                                     agui_event_get_subagent_run_id (event),
-                                    agui_event_get_metadata (event));
+                                    event_metadata (event, &metadata));
 }
 
 static void
@@ -463,6 +502,7 @@ static void
 apply_tool_call_result (AguiReducer *self,
                         AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *message_id = agui_event_get_message_id (event);
   const char *tool_call_id = agui_event_get_tool_call_id (event);
   AguiJsonValue content = AGUI_JSON_VALUE_INIT;
@@ -495,13 +535,14 @@ apply_tool_call_result (AguiReducer *self,
                                     agui_event_get_subagent_run_id (event),
                                     has_content ? &content : NULL,
                                     agui_event_get_string (event, "error"),
-                                    agui_event_get_metadata (event));
+                                    event_metadata (event, &metadata));
 }
 
 static void
 apply_activity_snapshot (AguiReducer *self,
                          AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   gboolean replace = agui_event_get_boolean (event, "replace", TRUE);
   AguiRecord *existing = _agui_transcript_lookup_record (self->transcript, id);
@@ -510,7 +551,7 @@ apply_activity_snapshot (AguiReducer *self,
 
   if (existing != NULL && _agui_record_get_role (existing) == AGUI_ROLE_ACTIVITY && !replace)
     {
-      _agui_transcript_merge_metadata (self->transcript, existing, agui_event_get_metadata (event));
+      _agui_transcript_merge_metadata (self->transcript, existing, event_metadata (event, &metadata));
       return;
     }
 
@@ -526,13 +567,14 @@ apply_activity_snapshot (AguiReducer *self,
                                  agui_event_get_string (event, "activityType"),
                                  has_content ? &content : NULL,
                                  agui_event_get_subagent_run_id (event),
-                                 agui_event_get_metadata (event));
+                                 event_metadata (event, &metadata));
 }
 
 static void
 apply_activity_delta (AguiReducer *self,
                       AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   const char *id = agui_event_get_message_id (event);
   AguiRecord *record = _agui_transcript_lookup_record (self->transcript, id);
   g_autoptr(GError) error = NULL;
@@ -547,7 +589,7 @@ apply_activity_delta (AguiReducer *self,
       return;
     }
 
-  _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+  _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
 
   if (!_agui_transcript_patch_activity (self->transcript, record, agui_event_get_string (event, "activityType"),
                                         _agui_event_peek_member (event, "patch"), self->max_state_size, &error))
@@ -633,6 +675,7 @@ void
 _agui_reducer_apply (AguiReducer *self,
                     AguiEvent   *event)
 {
+  g_auto(EventMetadata) metadata = AGUI_JSON_VALUE_INIT;
   AguiRecord *record;
 
   g_return_if_fail (AGUI_IS_REDUCER (self));
@@ -664,13 +707,13 @@ _agui_reducer_apply (AguiReducer *self,
         if (agui_event_get_role (event))
           agui_role_from_string (agui_event_get_role (event), &role);
         if ((record = open_text_record (self, event, role)))
-          _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+          _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
       }
       break;
 
     case AGUI_EVENT_REASONING_MESSAGE_START:
       if ((record = open_text_record (self, event, AGUI_ROLE_REASONING)))
-        _agui_transcript_merge_metadata (self->transcript, record, agui_event_get_metadata (event));
+        _agui_transcript_merge_metadata (self->transcript, record, event_metadata (event, &metadata));
       break;
 
     case AGUI_EVENT_TEXT_MESSAGE_CONTENT:
@@ -690,13 +733,13 @@ _agui_reducer_apply (AguiReducer *self,
     case AGUI_EVENT_TOOL_CALL_ARGS:
       if (!_agui_transcript_append_tool_call_args (self->transcript, agui_event_get_tool_call_id (event),
                                                    agui_event_get_delta (event),
-                                                   agui_event_get_metadata (event)))
+                                                   event_metadata (event, &metadata)))
         warn_no_tool_call (self, event);
       break;
 
     case AGUI_EVENT_TOOL_CALL_END:
       if (!_agui_transcript_end_tool_call (self->transcript, agui_event_get_tool_call_id (event),
-                                           agui_event_get_metadata (event)))
+                                           event_metadata (event, &metadata)))
         warn_no_tool_call (self, event);
       break;
 
@@ -718,9 +761,13 @@ _agui_reducer_apply (AguiReducer *self,
       break;
 
     case AGUI_EVENT_MESSAGES_SNAPSHOT:
-      _agui_transcript_merge_snapshot (self->transcript,
-                                       agui_event_get_array_member (event, "messages"),
-                                       agui_event_get_metadata (event));
+      {
+        g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
+
+        _agui_event_member_to_value (event, "messages", &messages);
+        _agui_transcript_merge_snapshot (self->transcript, &messages,
+                                         event_metadata (event, &metadata));
+      }
       break;
 
     case AGUI_EVENT_ACTIVITY_SNAPSHOT:

@@ -118,4 +118,12 @@ void                _agui_json_doc_add_string     (AguiJsonDocArray     *array,
                                                    const char           *string);
 AguiJsonDocObject  *_agui_json_doc_add_object     (AguiJsonDocArray     *array);
 
+/* Sets each member of the object @source in *@target as
+ * json_object_set_member () would (a member there keeps its place),
+ * taking them and leaving @source null. *@target is an object on the heap
+ * (freed with _agui_json_doc_value_free ()), made from @source when it is
+ * NULL. */
+void                _agui_json_doc_merge_object   (AguiJsonValue       **target,
+                                                   AguiJsonValue        *source);
+
 G_END_DECLS

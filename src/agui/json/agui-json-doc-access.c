@@ -249,3 +249,34 @@ _agui_json_doc_add_object (AguiJsonDocArray *array)
 
   return made;
 }
+
+/* Merging */
+
+void
+_agui_json_doc_merge_object (AguiJsonValue **target,
+                             AguiJsonValue  *source)
+{
+  AguiJsonDocObject *from;
+
+  g_assert (source->kind == AGUI_JSON_DOC_OBJECT);
+
+  if (*target == NULL)
+    {
+      /* the members as they are, in their order: nothing to set one by one */
+      *target = g_new0 (AguiJsonValue, 1);
+      _agui_json_value_move (*target, source);
+      return;
+    }
+
+  g_assert ((*target)->kind == AGUI_JSON_DOC_OBJECT);
+
+  from = source->u.object;
+  for (guint i = 0; i < _agui_json_object_get_n_slots (from); i++)
+    {
+      const char *name = _agui_json_object_slot_name (from, i);
+
+      if (name != NULL)
+        _agui_json_object_set ((*target)->u.object, name, _agui_json_object_slot_value (from, i));
+    }
+  _agui_json_value_clear (source);
+}

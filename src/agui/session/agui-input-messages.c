@@ -252,20 +252,15 @@ key_add_value (Key                 *key,
   key_add_bytes (key, text ? text : "", text ? strlen (text) : 0);
 }
 
+/* As key_add_value (), for metadata that may be absent */
 static void
-key_add_object (Key        *key,
-                JsonObject *object)
+key_add_metadata (Key                 *key,
+                  const AguiJsonValue *metadata)
 {
-  g_autoptr(JsonNode) node = NULL;
-
-  if (object == NULL)
-    {
-      key_add_node (key, NULL);
-      return;
-    }
-
-  node = json_node_init_object (json_node_alloc (), object);
-  key_add_node (key, node);
+  if (metadata == NULL)
+    key_add_node (key, NULL);
+  else
+    key_add_value (key, metadata);
 }
 
 /* Everything _agui_record_to_input_message() reads of @record. The
@@ -334,7 +329,7 @@ make_key (Key        *key,
   if (record->has_content_value)
     key_add_value (key, &record->content);
   if (record->metadata != NULL)
-    key_add_object (key, record->metadata);
+    key_add_metadata (key, record->metadata);
 
   for (guint i = 0; i < record->parts->len && (key->out != NULL || key->same); i++)
     {
@@ -362,7 +357,7 @@ make_key (Key        *key,
           key_add_string (key, agui_tool_call_part_get_tool_name (call));
           key_add_string (key, agui_tool_call_part_get_arguments (call));
           key_add_string (key, _agui_tool_call_part_get_encrypted_value (call));
-          key_add_object (key, _agui_tool_call_part_get_metadata (call));
+          key_add_metadata (key, _agui_tool_call_part_get_metadata (call));
           key_add_int (key, _agui_tool_call_part_get_has_result (call));
         }
       else

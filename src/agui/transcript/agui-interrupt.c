@@ -266,12 +266,27 @@ agui_interrupt_init (AguiInterrupt *self)
 {
 }
 
+/* Takes @object, leaving it null */
+static AguiInterrupt *
+interrupt_new_take (AguiJsonValue *object)
+{
+  AguiInterrupt *self = g_object_new (AGUI_TYPE_INTERRUPT, NULL);
+  const char *expires_at;
+
+  _agui_json_value_move (&self->object, object);
+
+  /* As agui-interrupts.c reads it when it checks a resume. */
+  if ((expires_at = get_string (self, "expiresAt")) != NULL)
+    self->expires_at = g_date_time_new_from_iso8601 (expires_at, NULL);
+
+  return self;
+}
+
 AguiInterrupt *
 _agui_interrupt_new (JsonObject *object)
 {
   g_autoptr(JsonNode) node = NULL;
-  AguiInterrupt *self;
-  const char *expires_at;
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
   g_return_val_if_fail (object != NULL, NULL);
 
@@ -279,15 +294,21 @@ _agui_interrupt_new (JsonObject *object)
    * does to the JSON changes an interrupt. */
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, object);
+  _agui_json_value_set_node (&value, node);
 
-  self = g_object_new (AGUI_TYPE_INTERRUPT, NULL);
-  _agui_json_value_set_node (&self->object, node);
+  return interrupt_new_take (&value);
+}
 
-  /* As agui-interrupts.c reads it when it checks a resume. */
-  if ((expires_at = get_string (self, "expiresAt")) != NULL)
-    self->expires_at = g_date_time_new_from_iso8601 (expires_at, NULL);
+AguiInterrupt *
+_agui_interrupt_new_from_value (const AguiJsonValue *object)
+{
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-  return self;
+  g_return_val_if_fail (object != NULL && object->kind == AGUI_JSON_DOC_OBJECT, NULL);
+
+  _agui_json_value_copy (&value, object);
+
+  return interrupt_new_take (&value);
 }
 
 /**

@@ -6,13 +6,13 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
-
+#include "agui-json-doc-private.h"
 #include "agui-media-part.h"
 
 G_BEGIN_DECLS
 
-AguiMediaPart *_agui_media_part_new (const char *message_id,
-                                     JsonObject *content_part);
+/* @content_part: an element of a message's content array, an object */
+AguiMediaPart *_agui_media_part_new (const char          *message_id,
+                                     const AguiJsonValue *content_part);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-json-doc-access-private.h"
 #include "agui-media-part-private.h"
 #include "agui-part-private.h"
 
@@ -122,38 +123,27 @@ agui_media_part_init (AguiMediaPart *self)
 }
 
 AguiMediaPart *
-_agui_media_part_new (const char *message_id,
-                      JsonObject *content_part)
+_agui_media_part_new (const char          *message_id,
+                      const AguiJsonValue *content_part)
 {
   AguiMediaPart *self = g_object_new (AGUI_TYPE_MEDIA_PART, NULL);
-  JsonObject *source = NULL;
+  const AguiJsonValue *source = _agui_json_doc_get_object (content_part, "source");
 
   _agui_part_set_message_id (AGUI_PART (self), message_id);
   _agui_part_set_complete (AGUI_PART (self), TRUE);
 
-  self->kind = g_strdup (json_object_get_string_member_with_default (content_part, "type", NULL));
-  if (json_object_has_member (content_part, "source") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (content_part, "source")))
-    source = json_object_get_object_member (content_part, "source");
-
+  self->kind = g_strdup (_agui_json_doc_get_string (content_part, "type"));
   if (source != NULL)
     {
-      self->source_type = g_strdup (json_object_get_string_member_with_default (source, "type", NULL));
-      self->value = g_strdup (json_object_get_string_member_with_default (source, "value", NULL));
-      self->mime_type = g_strdup (json_object_get_string_member_with_default (source, "mimeType", NULL));
+      self->source_type = g_strdup (_agui_json_doc_get_string (source, "type"));
+      self->value = g_strdup (_agui_json_doc_get_string (source, "value"));
+      self->mime_type = g_strdup (_agui_json_doc_get_string (source, "mimeType"));
     }
 
   /* Where the legacy binary part's filename goes (section 8), and where
    * Tandem puts the name of a file it attaches */
-  if (json_object_has_member (content_part, "metadata") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (content_part, "metadata")))
-    {
-      JsonObject *metadata = json_object_get_object_member (content_part, "metadata");
-      JsonNode *filename = json_object_get_member (metadata, "filename");
-
-      if (filename != NULL && json_node_get_value_type (filename) == G_TYPE_STRING)
-        self->filename = g_strdup (json_node_get_string (filename));
-    }
+  self->filename = g_strdup (_agui_json_doc_get_string (_agui_json_doc_get_object (content_part, "metadata"),
+                                                        "filename"));
 
   return self;
 }

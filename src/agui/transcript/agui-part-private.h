@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-part.h"
 
 G_BEGIN_DECLS
@@ -17,7 +18,8 @@ void _agui_part_set_complete   (AguiPart   *self,
 void _agui_part_set_attempt    (AguiPart    *self,
                                 AguiAttempt  attempt,
                                 gboolean     attempt_end);
-void _agui_part_set_notes      (AguiPart    *self,
-                                JsonArray   *notes);
+/* @notes: (nullable): an array of the compact tree, copied */
+void _agui_part_set_notes      (AguiPart            *self,
+                                const AguiJsonValue *notes);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include "agui-enums.h"
+#include "agui-json-doc-access-private.h"
+#include "agui-json-doc-node-private.h"
 #include "agui-part-private.h"
 #include "agui-util-private.h"
 
@@ -22,11 +24,28 @@
  * to, which is how the transcript projects itself back to AG-UI messages.
  */
 
+/* A part's notes, in the compact tree, and the JsonArray the getter hands
+ * out, built when first asked for: one pointer in the part, which has
+ * none mostly. */
+typedef struct
+{
+  AguiJsonValue  value;
+  JsonNode      *node;
+} PartNotes;
+
+static void
+part_notes_free (PartNotes *notes)
+{
+  _agui_json_value_clear (&notes->value);
+  g_clear_pointer (&notes->node, json_node_unref);
+  g_free (notes);
+}
+
 /* Packed: every tool call of a long run is a part. */
 typedef struct
 {
   char        *message_id;   /* from _agui_id_new() */
-  JsonArray   *notes;
+  PartNotes   *notes;
   AguiAttempt  attempt;
   guint        complete : 1;
   guint        attempt_end : 1;
@@ -52,7 +71,7 @@ agui_part_finalize (GObject *object)
   AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
 
   g_clear_pointer (&priv->message_id, _agui_id_release);
-  g_clear_pointer (&priv->notes, json_array_unref);
+  g_clear_pointer (&priv->notes, part_notes_free);
 
   G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);
 }
@@ -302,21 +321,30 @@ agui_part_get_notes (AguiPart *self)
 
   g_return_val_if_fail (AGUI_IS_PART (self), NULL);
 
-  return priv->notes;
+  if (priv->notes == NULL)
+    return NULL;
+
+  return json_node_get_array (_agui_json_value_ensure_node (&priv->notes->value, &priv->notes->node));
 }
 
+/* @notes: (nullable): an array, copied */
 void
-_agui_part_set_notes (AguiPart  *self,
-                      JsonArray *notes)
+_agui_part_set_notes (AguiPart            *self,
+                      const AguiJsonValue *notes)
 {
   AguiPartPrivate *priv = agui_part_get_instance_private (self);
 
   g_return_if_fail (AGUI_IS_PART (self));
 
-  if (priv->notes == notes)
+  if (notes == NULL ? priv->notes == NULL
+                    : priv->notes != NULL && _agui_json_value_equal (&priv->notes->value, notes))
     return;
 
-  g_clear_pointer (&priv->notes, json_array_unref);
-  priv->notes = notes != NULL ? json_array_ref (notes) : NULL;
+  g_clear_pointer (&priv->notes, part_notes_free);
+  if (notes != NULL)
+    {
+      priv->notes = g_new0 (PartNotes, 1);
+      _agui_json_value_copy (&priv->notes->value, notes);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
 }

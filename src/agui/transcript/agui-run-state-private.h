@@ -20,7 +20,7 @@ AguiRunState   *_agui_run_state_new_finished      (const char   *thread_id,
                                                   const char   *run_id,
                                                   AguiRunOutcome outcome,
                                                   AguiJsonValue *result,
-                                                  JsonArray    *interrupts);
+                                                  const AguiJsonValue *interrupts);
 AguiRunState   *_agui_run_state_new_failed        (const char   *thread_id,
                                                   const char   *run_id,
                                                   const char   *message,

@@ -30,7 +30,8 @@ struct _AguiRunState
   AguiJsonValue    result;
   JsonNode        *result_node;
   gboolean         has_result;
-  JsonArray       *interrupts;
+  /* a finished run's interrupts, an array (empty for none), in the tree */
+  AguiJsonValue    interrupts;
   GListStore      *interrupt_list;  /* the same, as AguiInterrupt */
   char            *error_message;
   char            *error_code;
@@ -86,16 +87,16 @@ _agui_run_state_new_running (const char *thread_id,
  * @run_id: (nullable): the run
  * @outcome: how it ended
  * @result: (nullable): the run's result value
- * @interrupts: (nullable): the interrupts it left open
+ * @interrupts: (nullable): the interrupts it left open, an array; copied
  *
  * Returns: (transfer full): the state of a finished run
  */
 AguiRunState *
-_agui_run_state_new_finished (const char     *thread_id,
-                             const char     *run_id,
-                             AguiRunOutcome  outcome,
-                             AguiJsonValue  *result,
-                             JsonArray      *interrupts)
+_agui_run_state_new_finished (const char          *thread_id,
+                             const char          *run_id,
+                             AguiRunOutcome       outcome,
+                             AguiJsonValue       *result,
+                             const AguiJsonValue *interrupts)
 {
   AguiRunState *self = run_state_new (AGUI_RUN_FINISHED, thread_id, run_id);
 
@@ -103,16 +104,19 @@ _agui_run_state_new_finished (const char     *thread_id,
   self->has_result = result != NULL;
   if (result != NULL)
     _agui_json_value_move (&self->result, result);
-  self->interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
+  if (interrupts != NULL && interrupts->kind == AGUI_JSON_DOC_ARRAY)
+    _agui_json_value_copy (&self->interrupts, interrupts);
+  else
+    _agui_json_value_set_array (&self->interrupts, 0);
   self->interrupt_list = g_list_store_new (AGUI_TYPE_INTERRUPT);
-  for (guint i = 0; i < json_array_get_length (self->interrupts); i++)
+  for (guint i = 0; i < _agui_json_array_get_length (self->interrupts.u.array); i++)
     {
-      JsonNode *element = json_array_get_element (self->interrupts, i);
+      const AguiJsonValue *element = _agui_json_array_get (self->interrupts.u.array, i);
       g_autoptr(AguiInterrupt) interrupt = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
-      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      interrupt = _agui_interrupt_new_from_value (element);
       g_list_store_append (self->interrupt_list, interrupt);
     }
 
@@ -176,7 +180,7 @@ agui_run_state_unref (AguiRunState *self)
       g_free (self->run_id);
       _agui_json_value_clear (&self->result);
       g_clear_pointer (&self->result_node, json_node_unref);
-      g_clear_pointer (&self->interrupts, json_array_unref);
+      _agui_json_value_clear (&self->interrupts);
       g_clear_object (&self->interrupt_list);
       g_free (self->error_message);
       g_free (self->error_code);
@@ -406,13 +410,10 @@ agui_run_state_to_json (AguiRunState *self)
       json_builder_set_member_name (builder, "result");
       json_builder_add_value (builder, json_node_copy (agui_run_state_get_result (self)));
     }
-  if (self->status == AGUI_RUN_FINISHED && self->interrupts)
+  if (self->status == AGUI_RUN_FINISHED)
     {
-      JsonNode *node = json_node_new (JSON_NODE_ARRAY);
-
-      json_node_set_array (node, self->interrupts);
       json_builder_set_member_name (builder, "interrupts");
-      json_builder_add_value (builder, node);
+      json_builder_add_value (builder, _agui_json_value_to_node (&self->interrupts));
     }
   if (self->status == AGUI_RUN_FAILED)
     {

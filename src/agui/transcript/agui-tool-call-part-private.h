@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-json-doc-private.h"
 #include "agui-tool-call-part.h"
 
 G_BEGIN_DECLS
@@ -27,9 +28,11 @@ void              _agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *
                                                               gboolean          awaiting);
 void              _agui_tool_call_part_set_question_expired (AguiToolCallPart *self,
                                                              gboolean          expired);
-JsonObject       *_agui_tool_call_part_get_metadata        (AguiToolCallPart   *self);
+/* An object of the compact tree, or NULL */
+AguiJsonValue    *_agui_tool_call_part_get_metadata        (AguiToolCallPart   *self);
+/* @metadata: (nullable): an object, taken, left null */
 void              _agui_tool_call_part_merge_metadata      (AguiToolCallPart   *self,
-                                                            JsonObject         *metadata);
+                                                            AguiJsonValue      *metadata);
 const char       *_agui_tool_call_part_get_encrypted_value (AguiToolCallPart   *self);
 const char       *_agui_answer_get_name                    (AguiAnswer          answer);
 void              _agui_tool_call_part_set_encrypted_value (AguiToolCallPart   *self,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-enums.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
 #include "agui-tool-call-part-private.h"
@@ -38,7 +39,7 @@ struct _AguiToolCallPart
   JsonNode           *parsed_arguments;
   char               *result;
   char               *error;
-  JsonObject         *metadata;
+  AguiJsonValue      *metadata;        /* an object; NULL for none */
   char               *encrypted_value;
   char               *edited_arguments;
   char               *answer_text;
@@ -136,7 +137,7 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->parsed_arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);
   g_clear_pointer (&self->error, g_free);
-  g_clear_pointer (&self->metadata, json_object_unref);
+  g_clear_pointer (&self->metadata, _agui_json_doc_value_free);
   g_clear_pointer (&self->encrypted_value, g_free);
   g_clear_pointer (&self->edited_arguments, g_free);
   g_clear_pointer (&self->answer_text, g_free);
@@ -578,7 +579,7 @@ _agui_tool_call_part_set_question_expired (AguiToolCallPart *self,
   update_status (self);
 }
 
-JsonObject *
+AguiJsonValue *
 _agui_tool_call_part_get_metadata (AguiToolCallPart *self)
 {
   return self->metadata;
@@ -586,15 +587,12 @@ _agui_tool_call_part_get_metadata (AguiToolCallPart *self)
 
 void
 _agui_tool_call_part_merge_metadata (AguiToolCallPart *self,
-                                     JsonObject       *metadata)
+                                     AguiJsonValue    *metadata)
 {
   if (metadata == NULL)
     return;
 
-  if (self->metadata == NULL)
-    self->metadata = json_object_new ();
-
-  _agui_json_object_merge (self->metadata, metadata);
+  _agui_json_doc_merge_object (&self->metadata, metadata);
 }
 
 const char *

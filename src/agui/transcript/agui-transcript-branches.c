@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
 #include "agui-run-state-private.h"
@@ -60,11 +61,12 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
     {
       /* A run that ended before it produced anything still happened: the
        * person's question (or whatever came last) says how it ended. */
-      g_autoptr(JsonObject) note = json_object_new ();
+      g_auto(AguiJsonValue) note = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *object = _agui_json_value_set_object (&note, 2);
 
-      json_object_set_string_member (note, "kind", "run-end");
-      json_object_set_string_member (note, "attempt", attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
-      _agui_transcript_add_note (self, note);
+      _agui_json_doc_set_string (object, "kind", "run-end");
+      _agui_json_doc_set_string (object, "attempt", attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+      _agui_transcript_add_note_value (self, &note);
       self->noted_serial = serial;
     }
 }
@@ -85,13 +87,24 @@ latest_shown_record (AguiTranscript *self)
 
 /* Notes go with the latest record that shows anything */
 void
-_agui_transcript_add_note (AguiTranscript *self,
-                           JsonObject     *note)
+_agui_transcript_add_note_value (AguiTranscript      *self,
+                                 const AguiJsonValue *note)
 {
   AguiRecord *record = latest_shown_record (self);
 
   if (record != NULL)
     _agui_record_add_note (record, note, -1);
+}
+
+void
+_agui_transcript_add_note (AguiTranscript *self,
+                           JsonObject     *note)
+{
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), note);
+
+  _agui_json_value_set_node (&value, node);
+  _agui_transcript_add_note_value (self, &value);
 }
 
 /* A refused STATE_DELTA (@record NULL: the note goes with the latest
@@ -107,36 +120,36 @@ _agui_transcript_note_refused_patch (AguiTranscript *self,
                                      const char     *event_type,
                                      const char     *reason)
 {
-  g_autoptr(JsonObject) note = json_object_new ();
+  g_auto(AguiJsonValue) note = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocObject *object;
   gint64 count = 1;
   int replace = -1;
 
   if (record == NULL && (record = latest_shown_record (self)) == NULL)
     return;
 
-  for (guint i = 0; record->notes != NULL && i < json_array_get_length (record->notes); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (record->notes); i++)
     {
-      JsonNode *node = json_array_get_element (record->notes, i);
-      JsonObject *other = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const AguiJsonValue *other = _agui_json_doc_get_element (record->notes, i);
 
-      if (other != NULL && g_strcmp0 (get_string (other, "kind"), "patch-refused") == 0 &&
-          g_strcmp0 (get_string (other, "event"), event_type) == 0)
+      if (g_strcmp0 (_agui_json_doc_get_string (other, "kind"), "patch-refused") == 0 &&
+          g_strcmp0 (_agui_json_doc_get_string (other, "event"), event_type) == 0)
         {
-          JsonNode *counted = json_object_get_member (other, "count");
+          gint64 counted;
 
           replace = (int) i;
-          if (counted != NULL && JSON_NODE_HOLDS_VALUE (counted) &&
-              json_node_get_value_type (counted) == G_TYPE_INT64)
-            count = CLAMP (json_node_get_int (counted), 0, G_MAXINT32 - 1) + 1;
+          if (_agui_json_doc_get_int (other, "count", &counted))
+            count = CLAMP (counted, 0, G_MAXINT32 - 1) + 1;
           break;
         }
     }
 
-  json_object_set_string_member (note, "kind", "patch-refused");
-  json_object_set_string_member (note, "event", event_type);
-  json_object_set_string_member (note, "reason", reason);
-  json_object_set_int_member (note, "count", count);
-  _agui_record_add_note (record, note, replace);
+  object = _agui_json_value_set_object (&note, 4);
+  _agui_json_doc_set_string (object, "kind", "patch-refused");
+  _agui_json_doc_set_string (object, "event", event_type);
+  _agui_json_doc_set_string (object, "reason", reason);
+  _agui_json_doc_set_int (object, "count", count);
+  _agui_record_add_note (record, &note, replace);
 }
 
 /* Branches

@@ -200,10 +200,10 @@ append_text (AguiTranscript *self,
  * transcript, whatever records, parts and rows that touches. */
 
 AguiRecord *
-_agui_transcript_add_message (AguiTranscript *self,
-                              JsonObject     *message)
+_agui_transcript_add_message (AguiTranscript      *self,
+                              const AguiJsonValue *message)
 {
-  AguiRecord *record = _agui_record_new_from_message (message);
+  AguiRecord *record = _agui_record_new_from_value (message);
 
   if (record == NULL)
     return NULL;
@@ -258,7 +258,7 @@ gboolean
 _agui_transcript_append_text (AguiTranscript *self,
                               const char     *id,
                               const char     *delta,
-                              JsonObject     *metadata)
+                              AguiJsonValue  *metadata)
 {
   AguiRecord *record = lookup_message (self, id);
 
@@ -276,7 +276,7 @@ _agui_transcript_append_text (AguiTranscript *self,
 gboolean
 _agui_transcript_end_message (AguiTranscript *self,
                               const char     *id,
-                              JsonObject     *metadata)
+                              AguiJsonValue  *metadata)
 {
   AguiRecord *record = lookup_message (self, id);
   AguiPart *part;
@@ -297,7 +297,7 @@ _agui_transcript_end_message (AguiTranscript *self,
 void
 _agui_transcript_merge_metadata (AguiTranscript *self,
                                  AguiRecord     *record,
-                                 JsonObject     *metadata)
+                                 AguiJsonValue  *metadata)
 {
   _agui_record_merge_metadata (record, metadata);
 }
@@ -322,7 +322,7 @@ _agui_transcript_begin_tool_call (AguiTranscript *self,
                                   const char     *tool_call_id,
                                   const char     *name,
                                   const char     *subagent_run_id,
-                                  JsonObject     *metadata)
+                                  AguiJsonValue  *metadata)
 {
   g_autoptr(AguiToolCallPart) call = NULL;
 
@@ -342,7 +342,7 @@ void
 _agui_transcript_restart_tool_call (AguiTranscript   *self,
                                     AguiToolCallPart *call,
                                     const char       *name,
-                                    JsonObject       *metadata)
+                                    AguiJsonValue    *metadata)
 {
   if (g_strcmp0 (agui_tool_call_part_get_tool_name (call), name) != 0)
     _agui_tool_call_part_set_tool_name (call, name);
@@ -362,7 +362,7 @@ gboolean
 _agui_transcript_append_tool_call_args (AguiTranscript *self,
                                         const char     *tool_call_id,
                                         const char     *delta,
-                                        JsonObject     *metadata)
+                                        AguiJsonValue  *metadata)
 {
   AguiToolCallPart *call = lookup_call (self, tool_call_id);
 
@@ -379,7 +379,7 @@ _agui_transcript_append_tool_call_args (AguiTranscript *self,
 gboolean
 _agui_transcript_end_tool_call (AguiTranscript *self,
                                 const char     *tool_call_id,
-                                JsonObject     *metadata)
+                                AguiJsonValue  *metadata)
 {
   AguiToolCallPart *call = lookup_call (self, tool_call_id);
 
@@ -407,7 +407,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
                                   const char     *subagent_run_id,
                                   AguiJsonValue  *content,
                                   const char     *error,
-                                  JsonObject     *metadata)
+                                  AguiJsonValue  *metadata)
 {
   AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
 
@@ -438,7 +438,7 @@ _agui_transcript_set_activity (AguiTranscript *self,
                                const char     *activity_type,
                                AguiJsonValue  *content,
                                const char     *subagent_run_id,
-                               JsonObject     *metadata)
+                               AguiJsonValue  *metadata)
 {
   AguiRecord *existing = _agui_transcript_lookup_record (self, id);
   AguiRecord *record;
@@ -483,7 +483,9 @@ _agui_transcript_patch_activity (AguiTranscript  *self,
 
   bounds.size = *_agui_activity_part_get_content_size (part);
   bounds.max_size = max_size;
-  if (patch != NULL &&
+  /* the schema has the patch an array; a stored event is not checked
+   * again, and anything else patches nothing */
+  if (patch != NULL && patch->kind == AGUI_JSON_DOC_ARRAY &&
       !_agui_json_doc_patch_apply (_agui_activity_part_get_content_doc (part), &bounds, patch, error))
     return FALSE;
   *_agui_activity_part_get_content_size (part) = bounds.size;

@@ -47,14 +47,17 @@ AguiRecord *_agui_transcript_lookup_tool_call       (AguiTranscript  *self,
 
 /* The reducer's vocabulary: each operation is what an event does to the
  * transcript. A record or a call passed in is one that a lookup (or an
- * operation) gave just before. */
+ * operation) gave just before. A @metadata is the event's, an object of
+ * the compact tree or NULL for none; an operation that keeps it takes it,
+ * leaving it null (the caller clears it either way). */
 
 /* Runs: a run begins with no step and no subagent open */
 void        _agui_transcript_begin_run              (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
+/* @interrupts: (nullable): the run's, an array; taken, left null */
 void        _agui_transcript_finish_run             (AguiTranscript  *self,
                                                      AguiRunState    *run_state,
-                                                     JsonArray       *interrupts);
+                                                     AguiJsonValue   *interrupts);
 void        _agui_transcript_set_run_state          (AguiTranscript  *self,
                                                      AguiRunState    *run_state);
 void        _agui_transcript_start_step             (AguiTranscript  *self,
@@ -71,10 +74,10 @@ void        _agui_transcript_add_subagent           (AguiTranscript  *self,
 void        _agui_transcript_replace_subagent       (AguiTranscript  *self,
                                                      AguiSubagentRun *run);
 
-/* Messages. A whole AG-UI message (of a run's input, say): a tool
- * message goes after the call it answers; NULL when it is not one. */
+/* Messages. A whole AG-UI message (of a run's input, say), copied: a
+ * tool message goes after the call it answers; NULL when it is not one. */
 AguiRecord *_agui_transcript_add_message            (AguiTranscript  *self,
-                                                     JsonObject      *message);
+                                                     const AguiJsonValue *message);
 /* A streamed message: text, or reasoning for AGUI_ROLE_REASONING */
 AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
                                                      const char      *id,
@@ -86,13 +89,13 @@ AguiRecord *_agui_transcript_begin_message          (AguiTranscript  *self,
 gboolean    _agui_transcript_append_text            (AguiTranscript  *self,
                                                      const char      *id,
                                                      const char      *delta,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 gboolean    _agui_transcript_end_message            (AguiTranscript  *self,
                                                      const char      *id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_merge_metadata         (AguiTranscript  *self,
                                                      AguiRecord      *record,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_set_encrypted_value    (AguiTranscript  *self,
                                                      AguiRecord      *record,
                                                      const char      *value);
@@ -105,20 +108,20 @@ void        _agui_transcript_begin_tool_call        (AguiTranscript  *self,
                                                      const char      *tool_call_id,
                                                      const char      *name,
                                                      const char      *subagent_run_id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 /* A TOOL_CALL_START for a call there already is */
 void        _agui_transcript_restart_tool_call      (AguiTranscript   *self,
                                                      AguiToolCallPart *call,
                                                      const char       *name,
-                                                     JsonObject       *metadata);
+                                                     AguiJsonValue    *metadata);
 /* FALSE, and nothing changes, when there is no such call */
 gboolean    _agui_transcript_append_tool_call_args  (AguiTranscript  *self,
                                                      const char      *tool_call_id,
                                                      const char      *delta,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 gboolean    _agui_transcript_end_tool_call          (AguiTranscript  *self,
                                                      const char      *tool_call_id,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 void        _agui_transcript_set_tool_call_encrypted_value (AguiTranscript   *self,
                                                             AguiToolCallPart *call,
                                                             const char       *value);
@@ -129,7 +132,7 @@ AguiRecord *_agui_transcript_add_tool_result        (AguiTranscript  *self,
                                                      const char      *subagent_run_id,
                                                      AguiJsonValue   *content,
                                                      const char      *error,
-                                                     JsonObject      *metadata);
+                                                     AguiJsonValue   *metadata);
 
 /* Activities: sets activity @id, in the place of any message with that
  * id, or at the end. @content: (nullable): taken, left null */
@@ -138,9 +141,9 @@ void        _agui_transcript_set_activity           (AguiTranscript  *self,
                                                      const char      *activity_type,
                                                      AguiJsonValue   *content,
                                                      const char      *subagent_run_id,
-                                                     JsonObject      *metadata);
-/* A patch that does not apply changes nothing and returns FALSE.
- * @max_size: the cap on the content's size, 0 for none. */
+                                                     AguiJsonValue   *metadata);
+/* A patch (an array) that does not apply changes nothing and returns
+ * FALSE. @max_size: the cap on the content's size, 0 for none. */
 gboolean    _agui_transcript_patch_activity         (AguiTranscript  *self,
                                                      AguiRecord      *record,
                                                      const char      *activity_type,
@@ -170,9 +173,10 @@ void        _agui_transcript_note_refused_patch     (AguiTranscript  *self,
                                                      const char      *reason);
 
 /* MESSAGES_SNAPSHOT */
+/* @messages: the snapshot's array (anything else holds no message) */
 void        _agui_transcript_merge_snapshot         (AguiTranscript  *self,
-                                                     JsonArray       *messages,
-                                                     JsonObject      *metadata);
+                                                     const AguiJsonValue *messages,
+                                                     const AguiJsonValue *metadata);
 
 /* What the session does besides folding events: attempts (a run it
  * started), notes, branches, and a restore. */
@@ -183,6 +187,9 @@ void        _agui_transcript_mark_attempt           (AguiTranscript  *self,
 void        _agui_transcript_mark_unanswered_calls  (AguiTranscript  *self);
 void        _agui_transcript_add_note               (AguiTranscript  *self,
                                                      JsonObject      *note);
+/* The same for a note in the compact tree, copied */
+void        _agui_transcript_add_note_value         (AguiTranscript  *self,
+                                                     const AguiJsonValue *note);
 void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
                                                      JsonArray       *messages);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,

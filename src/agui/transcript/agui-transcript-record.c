@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-part-private.h"
@@ -43,9 +44,9 @@ _agui_record_free (AguiRecord *record)
   g_free (record->name);
   g_free (record->subagent_run_id);
   g_free (record->encrypted_value);
-  g_clear_pointer (&record->metadata, json_object_unref);
+  g_clear_pointer (&record->metadata, _agui_json_doc_value_free);
   _agui_json_value_clear (&record->content);
-  g_clear_pointer (&record->notes, json_array_unref);
+  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
   g_free (record->error);
   g_ptr_array_unref (record->parts);
@@ -72,16 +73,62 @@ set_content_string (AguiRecord *record,
 }
 
 void
-_agui_record_merge_metadata (AguiRecord *record,
-                             JsonObject *metadata)
+_agui_record_merge_metadata (AguiRecord    *record,
+                             AguiJsonValue *metadata)
 {
   if (metadata == NULL)
     return;
 
-  if (record->metadata == NULL)
-    record->metadata = json_object_new ();
+  _agui_json_doc_merge_object (&record->metadata, metadata);
+}
 
-  _agui_json_object_merge (record->metadata, metadata);
+/* @object's members, copied into @value (null before) */
+static void
+value_set_object (AguiJsonValue *value,
+                  JsonObject    *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+
+  _agui_json_value_set_node (value, node);
+}
+
+/* A JsonObject of the object @value, for a message projected as json-glib */
+static JsonObject *
+object_from_value (const AguiJsonValue *value)
+{
+  g_autoptr(JsonNode) node = _agui_json_value_to_node (value);
+
+  return json_node_dup_object (node);
+}
+
+/* Removes the member LOCAL_STATE_KEY from the metadata *@metadata,
+ * returning what it held when an object; with @drop_empty, metadata that
+ * held only that member goes (*@metadata left NULL). */
+static JsonObject *
+take_local_state_member (AguiJsonValue **metadata,
+                         gboolean        drop_empty)
+{
+  AguiJsonDocObject *object;
+  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
+  JsonObject *state = NULL;
+  int slot;
+
+  if (*metadata == NULL)
+    return NULL;
+
+  object = (*metadata)->u.object;
+  slot = _agui_json_object_find (object, LOCAL_STATE_KEY);
+  if (slot < 0)
+    return NULL;
+
+  _agui_json_object_remove_slot (object, slot, &removed);
+  _agui_json_object_compact (object);
+  if (removed.kind == AGUI_JSON_DOC_OBJECT)
+    state = object_from_value (&removed);
+  if (drop_empty && _agui_json_object_get_size (object) == 0)
+    g_clear_pointer (metadata, _agui_json_doc_value_free);
+
+  return state;
 }
 
 const char *
@@ -112,25 +159,21 @@ _agui_record_get_last_part (AguiRecord *record,
 }
 
 static void
-add_content_parts (AguiRecord *record,
-                   JsonArray  *content)
+add_content_parts (AguiRecord          *record,
+                   const AguiJsonValue *content)
 {
-  for (guint i = 0; i < json_array_get_length (content); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (content); i++)
     {
-      JsonNode *element = json_array_get_element (content, i);
-      JsonObject *object;
-      const char *type;
+      const AguiJsonValue *element = _agui_json_doc_get_element (content, i);
       AguiPart *part;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      object = json_node_get_object (element);
-      type = get_string (object, "type");
-      if (g_strcmp0 (type, "text") == 0)
-        part = AGUI_PART (_agui_text_part_new (record->id, get_string (object, "text")));
+      if (g_strcmp0 (_agui_json_doc_get_string (element, "type"), "text") == 0)
+        part = AGUI_PART (_agui_text_part_new (record->id, _agui_json_doc_get_string (element, "text")));
       else
-        part = AGUI_PART (_agui_media_part_new (record->id, object));
+        part = AGUI_PART (_agui_media_part_new (record->id, element));
 
       _agui_part_set_complete (part, TRUE);
       g_ptr_array_add (record->parts, part);
@@ -141,16 +184,14 @@ static JsonObject *
 call_metadata (AguiToolCallPart *call,
                gboolean          local)
 {
-  JsonObject *metadata = _agui_tool_call_part_get_metadata (call);
+  const AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (call);
   g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
   JsonObject *copy;
 
   if (state == NULL)
-    return metadata ? json_object_ref (metadata) : NULL;
+    return metadata ? object_from_value (metadata) : NULL;
 
-  copy = json_object_new ();
-  if (metadata != NULL)
-    _agui_json_object_merge (copy, metadata);
+  copy = metadata ? object_from_value (metadata) : json_object_new ();
   json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
 
   return copy;
@@ -159,38 +200,70 @@ call_metadata (AguiToolCallPart *call,
 static void
 take_local_state (AguiToolCallPart *part)
 {
-  JsonObject *metadata = _agui_tool_call_part_get_metadata (part);
-  JsonNode *state;
+  AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (part);
+  g_autoptr(JsonObject) state = take_local_state_member (&metadata, FALSE);
 
-  if (metadata == NULL || !(state = json_object_get_member (metadata, LOCAL_STATE_KEY)))
-    return;
-
-  if (JSON_NODE_HOLDS_OBJECT (state))
-    _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
-  json_object_remove_member (metadata, LOCAL_STATE_KEY);
+  if (state != NULL)
+    _agui_tool_call_part_restore_local_state (part, state);
 }
+
+static AguiRecord *record_new (const AguiJsonValue *message,
+                               gboolean             take);
 
 AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+
+  value_set_object (&value, message);
+
+  return record_new (&value, TRUE);
+}
+
+AguiRecord *
+_agui_record_new_from_value (const AguiJsonValue *message)
+{
+  return record_new (message, FALSE);
+}
+
+/* Copies @value into @target (null before), or with @take moves it, for
+ * a message made only to be read once */
+static inline void
+take_or_copy (AguiJsonValue       *target,
+              const AguiJsonValue *value,
+              gboolean             take)
+{
+  if (take)
+    _agui_json_value_move (target, (AguiJsonValue *) value);
+  else
+    _agui_json_value_copy (target, value);
+}
+
+static AguiRecord *
+record_new (const AguiJsonValue *message,
+            gboolean             take)
+{
   AguiRecord *record;
   const char *role_name;
   AguiRole role;
-  JsonNode *content;
+  const AguiJsonValue *content;
+  const AguiJsonValue *metadata;
 
-  role_name = get_string (message, "role");
+  role_name = _agui_json_doc_get_string (message, "role");
   if (role_name == NULL || !agui_role_from_string (role_name, &role))
     return NULL;
 
-  record = _agui_record_new (get_string (message, "id"), role);
-  record->name = g_strdup (get_string (message, "name"));
-  record->subagent_run_id = g_strdup (get_string (message, "subagentRunId"));
-  record->encrypted_value = g_strdup (get_string (message, "encryptedValue"));
-  if (json_object_has_member (message, "metadata") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
-    _agui_record_merge_metadata (record, json_object_get_object_member (message, "metadata"));
+  record = _agui_record_new (_agui_json_doc_get_string (message, "id"), role);
+  record->name = g_strdup (_agui_json_doc_get_string (message, "name"));
+  record->subagent_run_id = g_strdup (_agui_json_doc_get_string (message, "subagentRunId"));
+  record->encrypted_value = g_strdup (_agui_json_doc_get_string (message, "encryptedValue"));
+  if ((metadata = _agui_json_doc_get_object (message, "metadata")))
+    {
+      record->metadata = g_new0 (AguiJsonValue, 1);
+      take_or_copy (record->metadata, metadata, take);
+    }
 
-  content = json_object_get_member (message, "content");
+  content = _agui_json_doc_get_member (message, "content");
 
   switch (role)
     {
@@ -198,50 +271,48 @@ _agui_record_new_from_message (JsonObject *message)
     case AGUI_ROLE_SYSTEM:
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
-      if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+      if (content != NULL && content->kind == AGUI_JSON_DOC_ARRAY)
         {
           record->has_content = TRUE;
           record->has_content_value = TRUE;
-          _agui_json_value_set_node (&record->content, content);
-          add_content_parts (record, json_node_get_array (content));
+          take_or_copy (&record->content, content, take);
+          add_content_parts (record, &record->content);
         }
-      else if (content != NULL && json_node_get_value_type (content) == G_TYPE_STRING)
+      else if (content != NULL && _agui_json_value_is_string (content))
         {
-          AguiTextPart *part = _agui_text_part_new (record->id, json_node_get_string (content));
+          AguiTextPart *part = _agui_text_part_new (record->id, _agui_json_value_get_string (content));
 
           record->has_content = TRUE;
           _agui_part_set_complete (AGUI_PART (part), TRUE);
           g_ptr_array_add (record->parts, part);
         }
 
-      if (role == AGUI_ROLE_ASSISTANT &&
-          json_object_has_member (message, "toolCalls") &&
-          JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
+      if (role == AGUI_ROLE_ASSISTANT)
         {
-          JsonArray *calls = json_object_get_array_member (message, "toolCalls");
+          const AguiJsonValue *calls = _agui_json_doc_get_array (message, "toolCalls");
 
-          for (guint i = 0; i < json_array_get_length (calls); i++)
+          for (guint i = 0; i < _agui_json_doc_get_length (calls); i++)
             {
-              JsonNode *element = json_array_get_element (calls, i);
-              JsonObject *call, *function = NULL;
+              const AguiJsonValue *call = _agui_json_doc_get_element (calls, i);
+              const AguiJsonValue *function, *call_metadata;
               AguiToolCallPart *part;
 
-              if (!JSON_NODE_HOLDS_OBJECT (element))
+              if (call->kind != AGUI_JSON_DOC_OBJECT)
                 continue;
 
-              call = json_node_get_object (element);
-              if (json_object_has_member (call, "function") &&
-                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "function")))
-                function = json_object_get_object_member (call, "function");
-
-              part = _agui_tool_call_part_new (record->id, get_string (call, "id"),
-                                               function ? get_string (function, "name") : NULL);
+              function = _agui_json_doc_get_object (call, "function");
+              part = _agui_tool_call_part_new (record->id, _agui_json_doc_get_string (call, "id"),
+                                               _agui_json_doc_get_string (function, "name"));
               if (function != NULL)
-                _agui_tool_call_part_set_arguments (part, get_string (function, "arguments"));
-              _agui_tool_call_part_set_encrypted_value (part, get_string (call, "encryptedValue"));
-              if (json_object_has_member (call, "metadata") &&
-                  JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "metadata")))
-                _agui_tool_call_part_merge_metadata (part, json_object_get_object_member (call, "metadata"));
+                _agui_tool_call_part_set_arguments (part, _agui_json_doc_get_string (function, "arguments"));
+              _agui_tool_call_part_set_encrypted_value (part, _agui_json_doc_get_string (call, "encryptedValue"));
+              if ((call_metadata = _agui_json_doc_get_object (call, "metadata")))
+                {
+                  g_auto(AguiJsonValue) copy = AGUI_JSON_VALUE_INIT;
+
+                  take_or_copy (&copy, call_metadata, take);
+                  _agui_tool_call_part_merge_metadata (part, &copy);
+                }
               _agui_tool_call_part_finish_arguments (part);
               take_local_state (part);
               g_ptr_array_add (record->parts, part);
@@ -250,12 +321,12 @@ _agui_record_new_from_message (JsonObject *message)
       break;
 
     case AGUI_ROLE_TOOL:
-      record->tool_call_id = _agui_id_new (get_string (message, "toolCallId"));
-      record->error = g_strdup (get_string (message, "error"));
+      record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
+      record->error = g_strdup (_agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
           record->has_content_value = TRUE;
-          _agui_json_value_set_node (&record->content, content);
+          take_or_copy (&record->content, content, take);
         }
       else
         {
@@ -269,8 +340,8 @@ _agui_record_new_from_message (JsonObject *message)
         AguiReasoningPart *part;
 
         part = _agui_reasoning_part_new (record->id,
-                                         content && json_node_get_value_type (content) == G_TYPE_STRING
-                                           ? json_node_get_string (content) : NULL);
+                                         content && _agui_json_value_is_string (content)
+                                           ? _agui_json_value_get_string (content) : NULL);
         _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
@@ -281,19 +352,14 @@ _agui_record_new_from_message (JsonObject *message)
     case AGUI_ROLE_ACTIVITY:
       {
         AguiActivityPart *part = _agui_activity_part_new (record->id);
+        AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-        _agui_activity_part_set_activity_type (part, get_string (message, "activityType"));
+        _agui_activity_part_set_activity_type (part, _agui_json_doc_get_string (message, "activityType"));
         if (content != NULL)
-          {
-            _agui_activity_part_set_content (part, content);
-          }
+          take_or_copy (&copy, content, take);
         else
-          {
-            AguiJsonValue empty = AGUI_JSON_VALUE_INIT;
-
-            _agui_json_value_set_object (&empty, 0);
-            _agui_activity_part_take_content (part, &empty);
-          }
+          _agui_json_value_set_object (&copy, 0);
+        _agui_activity_part_take_content (part, &copy);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         g_ptr_array_add (record->parts, part);
         /* Activities carry neither a name nor an encrypted value. */
@@ -306,17 +372,13 @@ _agui_record_new_from_message (JsonObject *message)
       g_assert_not_reached ();
     }
 
-  if (record->metadata != NULL && json_object_has_member (record->metadata, LOCAL_STATE_KEY))
+  if (record->metadata != NULL)
     {
-      JsonNode *state = json_object_get_member (record->metadata, LOCAL_STATE_KEY);
+      g_autoptr(JsonObject) state = take_local_state_member (&record->metadata, TRUE);
 
-      if (JSON_NODE_HOLDS_OBJECT (state))
-        _agui_record_restore_state (record, json_node_get_object (state));
-      json_object_remove_member (record->metadata, LOCAL_STATE_KEY);
-      if (json_object_get_size (record->metadata) == 0)
-        g_clear_pointer (&record->metadata, json_object_unref);
+      if (state != NULL)
+        _agui_record_restore_state (record, state);
     }
-
 
   return record;
 }
@@ -389,16 +451,22 @@ _agui_record_restore_state (AguiRecord *record,
     {
       JsonArray *array = json_node_get_array (notes);
 
-      g_clear_pointer (&record->notes, json_array_unref);
+      g_clear_pointer (&record->notes, _agui_json_doc_value_free);
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           JsonNode *note = json_array_get_element (array, i);
+          AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
           if (!is_note (note))
             continue;
           if (record->notes == NULL)
-            record->notes = json_array_new ();
-          json_array_add_element (record->notes, json_node_copy (note));
+            {
+              record->notes = g_new0 (AguiJsonValue, 1);
+              _agui_json_value_set_array (record->notes, 0);
+            }
+          _agui_json_value_set_node (&copy, note);
+          _agui_json_array_insert (record->notes->u.array, _agui_json_array_get_length (record->notes->u.array),
+                                   &copy);
         }
       _agui_record_sync_notes (record);
     }
@@ -580,11 +648,9 @@ _agui_record_to_message (AguiRecord *record,
     json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
   if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
     {
-      JsonObject *metadata = json_object_new ();
+      JsonObject *metadata = record->metadata ? object_from_value (record->metadata) : json_object_new ();
       JsonObject *state = json_object_new ();
 
-      if (record->metadata)
-        _agui_json_object_merge (metadata, record->metadata);
       if (record->attempt != AGUI_ATTEMPT_NONE)
         json_object_set_string_member (state, "attempt",
                                        record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
@@ -592,16 +658,14 @@ _agui_record_to_message (AguiRecord *record,
         json_object_set_boolean_member (state, "attemptEnd", TRUE);
       if (record->notes != NULL)
         {
-          g_autoptr(JsonNode) notes = json_node_init_array (json_node_alloc (), record->notes);
-
-          /* A copy: what is projected may be written on another thread */
-          json_object_set_member (state, "notes", _agui_json_node_copy_deep (notes));
+          /* A node of its own: what is projected may be written on another thread */
+          json_object_set_member (state, "notes", _agui_json_value_to_node (record->notes));
         }
       json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
       json_object_set_object_member (message, "metadata", metadata);
     }
   else if (record->metadata)
-    json_object_set_object_member (message, "metadata", json_object_ref (record->metadata));
+    json_object_set_object_member (message, "metadata", object_from_value (record->metadata));
   if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
     json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
 
@@ -850,7 +914,7 @@ _agui_record_carry_notes (AguiRecord *from,
   if (from->notes == NULL || to->notes != NULL)
     return;
 
-  to->notes = json_array_ref (from->notes);
+  to->notes = _agui_json_doc_value_dup (from->notes);
   _agui_record_sync_notes (to);
 }
 
@@ -872,22 +936,25 @@ _agui_record_to_input_message (AguiRecord *record)
 /* Adds @note to @record's, or puts it in place of note @replace (-1 for
  * none). A new array, so that a part's notes never change under a reader. */
 void
-_agui_record_add_note (AguiRecord *record,
-                       JsonObject *note,
-                       int         replace)
+_agui_record_add_note (AguiRecord          *record,
+                       const AguiJsonValue *note,
+                       int                  replace)
 {
-  JsonArray *notes = json_array_new ();
+  AguiJsonValue *notes = g_new0 (AguiJsonValue, 1);
+  AguiJsonDocArray *array = _agui_json_value_set_array (notes, 0);
+  AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-  for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+  for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
     {
-      if ((int) j == replace)
-        json_array_add_object_element (notes, json_object_ref (note));
-      else
-        json_array_add_element (notes, json_node_copy (json_array_get_element (record->notes, j)));
+      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (record->notes, j));
+      _agui_json_array_insert (array, j, &copy);
     }
   if (replace < 0)
-    json_array_add_object_element (notes, json_object_ref (note));
-  g_clear_pointer (&record->notes, json_array_unref);
+    {
+      _agui_json_value_copy (&copy, note);
+      _agui_json_array_insert (array, _agui_json_array_get_length (array), &copy);
+    }
+  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   record->notes = notes;
   _agui_record_sync_notes (record);
 }

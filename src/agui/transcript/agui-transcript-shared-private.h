@@ -31,7 +31,8 @@ struct _AguiRecord
   char        *name;
   char        *subagent_run_id;
   char        *encrypted_value;
-  JsonObject  *metadata;
+  /* an object of the compact tree, on the heap; NULL for none */
+  AguiJsonValue *metadata;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
@@ -40,8 +41,9 @@ struct _AguiRecord
   char        *error;
   GPtrArray   *parts;
   AguiSpeakerTurn *row;
-  /* What followed the record without being a message: see AguiPart:notes */
-  JsonArray   *notes;
+  /* What followed the record without being a message (see
+   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
+  AguiJsonValue *notes;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
@@ -60,9 +62,12 @@ struct _AguiRecord
 AguiRecord *_agui_record_new                (const char      *id,
                                              AguiRole         role);
 void        _agui_record_free               (AguiRecord      *record);
+/* @metadata: (nullable): an object, taken, left null */
 void        _agui_record_merge_metadata     (AguiRecord      *record,
-                                             JsonObject      *metadata);
+                                             AguiJsonValue   *metadata);
 AguiRecord *_agui_record_new_from_message   (JsonObject      *message);
+/* The same for a message in the compact tree, which is copied */
+AguiRecord *_agui_record_new_from_value     (const AguiJsonValue *message);
 /* Takes @content (leaving it null); NULL for none. */
 void        _agui_record_take_content       (AguiRecord      *record,
                                              AguiJsonValue   *content);
@@ -114,7 +119,11 @@ struct _AguiTranscript
    * built as a JsonArray only when someone asks for it */
   AguiEvent    *last_state_delta;
   AguiRunState *run_state;
-  JsonArray    *pending_interrupts;
+  /* an array of the compact tree; the JsonArray
+   * _agui_transcript_get_pending_interrupts_json () hands out is built
+   * from it when asked, and kept until it next changes */
+  AguiJsonValue pending_interrupts;
+  JsonNode     *pending_interrupts_node;
   guint         expiry_source_id;
   GListStore   *interrupts;  /* the same, as AguiInterrupt */
   /* The open steps, outermost first: each a link of step_order holding
@@ -173,9 +182,10 @@ void        _agui_record_set_attempt         (AguiRecord     *record,
                                               AguiAttempt     attempt,
                                               gboolean        attempt_end);
 void        _agui_record_sync_notes          (AguiRecord     *record);
-void        _agui_record_add_note            (AguiRecord     *record,
-                                              JsonObject     *note,
-                                              int             replace);
+/* @note: an object, copied */
+void        _agui_record_add_note            (AguiRecord          *record,
+                                              const AguiJsonValue *note,
+                                              int                  replace);
 void        _agui_record_carry_local_state   (AguiRecord     *from,
                                               AguiRecord     *to);
 void        _agui_record_carry_notes         (AguiRecord     *from,
@@ -189,8 +199,9 @@ void        _agui_transcript_index_record     (AguiTranscript   *self,
                                                AguiRecord       *record);
 void        _agui_transcript_link_tool_result (AguiTranscript   *self,
                                                AguiRecord       *record);
-void        _agui_transcript_update_approvals (AguiTranscript   *self,
-                                               JsonArray        *previous);
+/* @previous: (nullable): the interrupts pending before, an array */
+void        _agui_transcript_update_approvals (AguiTranscript      *self,
+                                               const AguiJsonValue *previous);
 gboolean    _agui_transcript_place_record     (GPtrArray        *rows,
                                                AguiRecord       *record);
 void        _agui_transcript_rebuild          (AguiTranscript   *self);

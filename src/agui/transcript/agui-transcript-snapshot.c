@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-activity-part-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
@@ -16,36 +17,26 @@
 #include "agui-util-private.h"
 
 static gboolean
-snapshot_owns_activity (JsonObject *metadata,
-                        gboolean    snapshot_has_activity,
-                        const char *activity_type)
+snapshot_owns_activity (const AguiJsonValue *metadata,
+                        gboolean             snapshot_has_activity,
+                        const char          *activity_type)
 {
-  JsonNode *convention = NULL;
-  JsonNode *types;
+  const AguiJsonValue *convention = _agui_json_doc_get_object (metadata, "@ag-ui/client");
+  const AguiJsonValue *types = _agui_json_doc_get_member (convention, "authoritativeActivityTypes");
 
-  if (metadata != NULL && json_object_has_member (metadata, "@ag-ui/client"))
-    convention = json_object_get_member (metadata, "@ag-ui/client");
-
-  if (convention == NULL || !JSON_NODE_HOLDS_OBJECT (convention) ||
-      !json_object_has_member (json_node_get_object (convention), "authoritativeActivityTypes"))
+  if (types == NULL)
     return snapshot_has_activity;
 
-  types = json_object_get_member (json_node_get_object (convention), "authoritativeActivityTypes");
-  if (JSON_NODE_HOLDS_NULL (types))
+  if (types->kind == AGUI_JSON_DOC_NULL)
     return TRUE;
 
-  if (JSON_NODE_HOLDS_ARRAY (types))
+  for (guint i = 0; i < _agui_json_doc_get_length (types); i++)
     {
-      JsonArray *array = json_node_get_array (types);
+      const AguiJsonValue *element = _agui_json_doc_get_element (types, i);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *element = json_array_get_element (array, i);
-
-          if (json_node_get_value_type (element) == G_TYPE_STRING &&
-              g_strcmp0 (json_node_get_string (element), activity_type) == 0)
-            return TRUE;
-        }
+      if (_agui_json_value_is_string (element) &&
+          g_strcmp0 (_agui_json_value_get_string (element), activity_type) == 0)
+        return TRUE;
     }
 
   return FALSE;
@@ -55,31 +46,29 @@ snapshot_owns_activity (JsonObject *metadata,
  * where they stand, unprotected ones it omits disappear, new ones go to the
  * end. A snapshot is a boundary, so rebuilding the rows here is fine. */
 void
-_agui_transcript_merge_snapshot (AguiTranscript *self,
-                                 JsonArray      *messages,
-                                 JsonObject     *metadata)
+_agui_transcript_merge_snapshot (AguiTranscript      *self,
+                                 const AguiJsonValue *messages,
+                                 const AguiJsonValue *metadata)
 {
   g_autoptr(GHashTable) incoming = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) records = NULL;
-  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_autoptr(GPtrArray) orphan_notes = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_json_doc_value_free);
   gboolean has_reasoning = FALSE;
   gboolean has_activity = FALSE;
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      JsonObject *message;
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
       const char *id, *role;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (message->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      message = json_node_get_object (element);
-      id = get_string (message, "id");
-      role = get_string (message, "role");
+      id = _agui_json_doc_get_string (message, "id");
+      role = _agui_json_doc_get_string (message, "role");
       if (id != NULL && !g_hash_table_contains (incoming, id))
-        g_hash_table_insert (incoming, (gpointer) id, message);
+        g_hash_table_insert (incoming, (gpointer) id, (gpointer) message);
       has_reasoning |= g_strcmp0 (role, "reasoning") == 0;
       has_activity |= g_strcmp0 (role, "activity") == 0;
     }
@@ -89,11 +78,11 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
   for (guint i = 0; i < self->records->len; i++)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
-      JsonObject *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
+      const AguiJsonValue *message = record->id ? g_hash_table_lookup (incoming, record->id) : NULL;
 
       if (message != NULL)
         {
-          AguiRecord *replacement = _agui_record_new_from_message (message);
+          AguiRecord *replacement = _agui_record_new_from_value (message);
 
           if (replacement != NULL)
             {
@@ -122,29 +111,25 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
       /* The person's answers are this client's to know: a snapshot that
        * drops the record they were noted on does not drop them. (A
        * run-end note goes with its attempt.) */
-      for (guint j = 0; record->notes != NULL && j < json_array_get_length (record->notes); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
         {
-          JsonNode *note = json_array_get_element (record->notes, j);
+          const AguiJsonValue *note = _agui_json_doc_get_element (record->notes, j);
 
-          if (g_strcmp0 (get_string (json_node_get_object (note), "kind"), "answer") == 0)
-            g_ptr_array_add (orphan_notes, json_node_dup_object (note));
+          if (g_strcmp0 (_agui_json_doc_get_string (note, "kind"), "answer") == 0)
+            g_ptr_array_add (orphan_notes, _agui_json_doc_value_dup (note));
         }
     }
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      const char *id = _agui_json_doc_get_string (message, "id");
       AguiRecord *record;
-      const char *id;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      id = get_string (json_node_get_object (element), "id");
       if (id == NULL || g_hash_table_contains (kept, id))
         continue;
 
-      record = _agui_record_new_from_message (json_node_get_object (element));
+      record = _agui_record_new_from_value (message);
       if (record == NULL)
         continue;
 
@@ -161,7 +146,7 @@ _agui_transcript_merge_snapshot (AguiTranscript *self,
   _agui_transcript_rebuild (self);
 
   for (guint i = 0; i < orphan_notes->len; i++)
-    _agui_transcript_add_note (self, g_ptr_array_index (orphan_notes, i));
+    _agui_transcript_add_note_value (self, g_ptr_array_index (orphan_notes, i));
 }
 
 /* A thread rebuilt from its event log lacks what only this client knew

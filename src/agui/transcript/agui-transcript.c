@@ -12,6 +12,8 @@
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-interrupt-private.h"
+#include "agui-json-doc-access-private.h"
+#include "agui-json-doc-node-private.h"
 #include "agui-speaker-turn-private.h"
 #include "agui-part-private.h"
 #include "agui-reasoning-part-private.h"
@@ -70,17 +72,17 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static GDateTime *
-interrupt_dup_expiry (JsonObject *interrupt)
+interrupt_dup_expiry (const AguiJsonValue *interrupt)
 {
-  const char *expires_at = get_string (interrupt, "expiresAt");
+  const char *expires_at = _agui_json_doc_get_string (interrupt, "expiresAt");
 
   /* An unparseable expiresAt never expires, as the protocol says */
   return expires_at != NULL ? g_date_time_new_from_iso8601 (expires_at, NULL) : NULL;
 }
 
 static gboolean
-interrupt_expired (JsonObject *interrupt,
-                   GDateTime  *now)
+interrupt_expired (const AguiJsonValue *interrupt,
+                   GDateTime           *now)
 {
   g_autoptr(GDateTime) expiry = interrupt_dup_expiry (interrupt);
 
@@ -111,15 +113,15 @@ schedule_expiry (AguiTranscript *self,
 
   g_clear_handle_id (&self->expiry_source_id, g_source_remove);
 
-  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (&self->pending_interrupts); i++)
     {
-      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
+      const AguiJsonValue *element = _agui_json_doc_get_element (&self->pending_interrupts, i);
       g_autoptr(GDateTime) expiry = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      expiry = interrupt_dup_expiry (json_node_get_object (element));
+      expiry = interrupt_dup_expiry (element);
       if (expiry != NULL && g_date_time_compare (expiry, now) > 0 &&
           (next == NULL || g_date_time_compare (expiry, next) < 0))
         {
@@ -139,46 +141,33 @@ schedule_expiry (AguiTranscript *self,
 }
 
 void
-_agui_transcript_update_approvals (AguiTranscript *self,
-                                   JsonArray      *previous)
+_agui_transcript_update_approvals (AguiTranscript      *self,
+                                   const AguiJsonValue *previous)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 
   /* Calls that an interrupt named stop waiting for approval... */
-  if (previous != NULL)
+  for (guint i = 0; i < _agui_json_doc_get_length (previous); i++)
     {
-      for (guint i = 0; i < json_array_get_length (previous); i++)
-        {
-          JsonNode *element = json_array_get_element (previous, i);
-          const char *tool_call_id;
-          ToolCallEntry *entry;
+      const char *tool_call_id = _agui_json_doc_get_string (_agui_json_doc_get_element (previous, i), "toolCallId");
+      ToolCallEntry *entry;
 
-          if (!JSON_NODE_HOLDS_OBJECT (element))
-            continue;
-
-          tool_call_id = get_string (json_node_get_object (element), "toolCallId");
-          if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
-            _agui_tool_call_part_set_awaiting_approval (entry->part, FALSE);
-        }
+      if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
+        _agui_tool_call_part_set_awaiting_approval (entry->part, FALSE);
     }
 
   /* ...and the ones the current interrupts name wait for it, unless
    * its time is up. */
-  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (&self->pending_interrupts); i++)
     {
-      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
-      const char *tool_call_id;
+      const AguiJsonValue *element = _agui_json_doc_get_element (&self->pending_interrupts, i);
+      const char *tool_call_id = _agui_json_doc_get_string (element, "toolCallId");
       ToolCallEntry *entry;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      tool_call_id = get_string (json_node_get_object (element), "toolCallId");
       if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
         {
           _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
-          _agui_tool_call_part_set_question_expired (entry->part,
-                                                     interrupt_expired (json_node_get_object (element), now));
+          _agui_tool_call_part_set_question_expired (entry->part, interrupt_expired (element, now));
         }
     }
 
@@ -455,7 +444,8 @@ agui_transcript_finalize (GObject *object)
   g_clear_pointer (&self->last_state_delta, agui_event_unref);
   g_clear_pointer (&self->run_state, agui_run_state_unref);
   g_clear_handle_id (&self->expiry_source_id, g_source_remove);
-  g_clear_pointer (&self->pending_interrupts, json_array_unref);
+  _agui_json_value_clear (&self->pending_interrupts);
+  g_clear_pointer (&self->pending_interrupts_node, json_node_unref);
   g_clear_object (&self->interrupts);
   g_queue_clear_full (&self->step_order, g_free);
   g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
@@ -614,7 +604,7 @@ agui_transcript_init (AguiTranscript *self)
   _agui_json_value_set_object (&self->state_doc, 0);
   self->state_size = 2;
   self->run_state = _agui_run_state_new_idle ();
-  self->pending_interrupts = json_array_new ();
+  _agui_json_value_set_array (&self->pending_interrupts, 0);
   self->interrupts = g_list_store_new (AGUI_TYPE_INTERRUPT);
   self->steps = g_new0 (char *, 1);
   g_queue_init (&self->step_order);
@@ -733,7 +723,8 @@ _agui_transcript_get_pending_interrupts_json (AguiTranscript *self)
 {
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
 
-  return self->pending_interrupts;
+  return json_node_get_array (_agui_json_value_ensure_node (&self->pending_interrupts,
+                                                            &self->pending_interrupts_node));
 }
 
 /**
@@ -999,10 +990,11 @@ _agui_transcript_patch_state (AguiTranscript  *self,
    * the event builds no JsonArray of it unless someone asks. */
   if ((ops = _agui_event_get_patch_ops (delta, &n_ops, &strings, &patch)) != NULL || n_ops > 0)
     applied = _agui_json_doc_patch_apply_ops (&self->state_doc, &bounds, ops, n_ops, strings, patch, error);
-  else if ((operations = _agui_event_peek_member (delta, "delta")) != NULL)
+  else if ((operations = _agui_event_peek_member (delta, "delta")) != NULL &&
+           operations->kind == AGUI_JSON_DOC_ARRAY)
     applied = _agui_json_doc_patch_apply (&self->state_doc, &bounds, operations, error);
   else
-    applied = TRUE;  /* the patch reader's empty patch */
+    applied = TRUE;  /* the patch reader's empty patch; anything but an array patches nothing */
 
   if (!applied)
     return FALSE;
@@ -1036,33 +1028,39 @@ update_interrupt_list (AguiTranscript *self)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; i < json_array_get_length (self->pending_interrupts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (&self->pending_interrupts); i++)
     {
-      JsonNode *element = json_array_get_element (self->pending_interrupts, i);
+      const AguiJsonValue *element = _agui_json_doc_get_element (&self->pending_interrupts, i);
 
       /* The verifier lets only objects through; a restored row is checked
        * as it is read. */
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        g_ptr_array_add (items, _agui_interrupt_new (json_node_get_object (element)));
+      if (element->kind == AGUI_JSON_DOC_OBJECT)
+        g_ptr_array_add (items, _agui_interrupt_new_from_value (element));
     }
 
   g_list_store_splice (self->interrupts, 0, g_list_model_get_n_items (G_LIST_MODEL (self->interrupts)),
                        items->pdata, items->len);
 }
 
+/* Takes @interrupts (an array, or NULL for none), leaving it null */
 static void
 set_pending_interrupts (AguiTranscript *self,
-                        JsonArray      *interrupts)
+                        AguiJsonValue  *interrupts)
 {
-  g_autoptr(JsonArray) previous = NULL;
+  g_auto(AguiJsonValue) previous = AGUI_JSON_VALUE_INIT;
 
-  if (json_array_get_length (self->pending_interrupts) == 0 &&
-      (interrupts == NULL || json_array_get_length (interrupts) == 0))
+  if (_agui_json_doc_get_length (&self->pending_interrupts) == 0 &&
+      _agui_json_doc_get_length (interrupts) == 0)
     return;
 
-  previous = g_steal_pointer (&self->pending_interrupts);
-  self->pending_interrupts = interrupts ? json_array_ref (interrupts) : json_array_new ();
-  _agui_transcript_update_approvals (self, previous);
+  _agui_json_value_move (&previous, &self->pending_interrupts);
+  if (interrupts != NULL && interrupts->kind == AGUI_JSON_DOC_ARRAY)
+    _agui_json_value_move (&self->pending_interrupts, interrupts);
+  else
+    _agui_json_value_set_array (&self->pending_interrupts, 0);
+  /* a borrowed JsonArray lived until the interrupts changed, as before */
+  g_clear_pointer (&self->pending_interrupts_node, json_node_unref);
+  _agui_transcript_update_approvals (self, &previous);
   update_interrupt_list (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING_INTERRUPTS]);
@@ -1229,7 +1227,7 @@ _agui_transcript_begin_run (AguiTranscript *self,
 void
 _agui_transcript_finish_run (AguiTranscript *self,
                              AguiRunState   *run_state,
-                             JsonArray      *interrupts)
+                             AguiJsonValue  *interrupts)
 {
   set_pending_interrupts (self, interrupts);
   _agui_transcript_set_run_state (self, run_state);
