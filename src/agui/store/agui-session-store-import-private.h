@@ -43,9 +43,9 @@ gboolean    _agui_import_check        (AguiImport        *self,
 gboolean    _agui_import_begin_array  (AguiImport        *self,
                                        const char        *name,
                                        char             **reason);
-gboolean    _agui_import_add_message  (AguiImport        *self,
-                                       JsonNode          *message,
-                                       char             **reason);
+gboolean    _agui_import_add_message  (AguiImport          *self,
+                                       const AguiJsonValue *message,
+                                       char               **reason);
 /* Takes @event, leaving it null */
 gboolean    _agui_import_add_event    (AguiImport        *self,
                                        AguiJsonValue     *event,

@@ -277,21 +277,12 @@ read_array (Reader      *reader,
 
   do
     {
-      if (messages)
-        {
-          g_autoptr(JsonNode) element = reader_take_value (reader, reason);
+      g_auto(AguiJsonValue) element = AGUI_JSON_VALUE_INIT;
 
-          if (element == NULL || !_agui_import_add_message (import, element, reason))
-            return FALSE;
-        }
-      else
-        {
-          g_auto(AguiJsonValue) element = AGUI_JSON_VALUE_INIT;
-
-          if (!reader_take_doc (reader, &element, reason) ||
-              !_agui_import_add_event (import, &element, reason))
-            return FALSE;
-        }
+      if (!reader_take_doc (reader, &element, reason) ||
+          !(messages ? _agui_import_add_message (import, &element, reason)
+                     : _agui_import_add_event (import, &element, reason)))
+        return FALSE;
 
       if (g_cancellable_set_error_if_cancelled (reader->cancellable, &reader->error))
         return syntax_error (reader, reason, NULL);

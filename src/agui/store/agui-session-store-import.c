@@ -272,17 +272,17 @@ _agui_import_begin_array (AguiImport  *self,
 }
 
 gboolean
-_agui_import_add_message (AguiImport  *self,
-                          JsonNode    *message,
-                          char       **reason)
+_agui_import_add_message (AguiImport           *self,
+                          const AguiJsonValue  *message,
+                          char                **reason)
 {
   g_autoptr(GString) json = NULL;
   g_autoptr(GError) local_error = NULL;
   AguiRecord *record = NULL;
 
   /* As agui_transcript_load_messages() would take it */
-  if (JSON_NODE_HOLDS_OBJECT (message))
-    record = _agui_record_new_from_message (json_node_get_object (message));
+  if (message->kind == AGUI_JSON_DOC_OBJECT)
+    record = _agui_record_new_from_value (message);
   if (record == NULL || record->id == NULL)
     {
       _agui_record_free (record);
@@ -294,7 +294,7 @@ _agui_import_add_message (AguiImport  *self,
 
   /* At the depth it has in the array */
   json = g_string_new (NULL);
-  if (!_agui_json_append (json, message, 1, &local_error))
+  if (!_agui_json_value_append (json, message, FALSE, 1, &local_error))
     {
       *reason = g_strdup_printf ("it cannot be stored: %s", local_error->message);
       return FALSE;
@@ -548,8 +548,13 @@ agui_session_store_import_json (AguiSessionStore  *self,
   if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_MESSAGES, TRUE, &reason))
     return import_error (error, reason);
   for (guint i = 0; i < json_array_get_length (messages); i++)
-    if (!_agui_import_add_message (import, json_array_get_element (messages, i), &reason))
-      return import_error (error, reason);
+    {
+      g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_set_node (&message, json_array_get_element (messages, i));
+      if (!_agui_import_add_message (import, &message, &reason))
+        return import_error (error, reason);
+    }
   if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_EVENTS, TRUE, &reason))
     return import_error (error, reason);
   for (guint i = 0; i < json_array_get_length (events); i++)
