@@ -56,6 +56,7 @@ struct _TandemWindow
   TandemBlockList      *blocks;
   TandemBlockWindow    *block_window;  /* what the view shows of them */
   guint                 reveal_tick;
+  guint                 open_rest_id;  /* the rest of OPEN_BLOCKS, before the first frame */
   gboolean              reveal_front;
   gboolean              reveal_back;
   guint                 close_timeout_id;  /* closed, waiting for the turns' save */
