@@ -15,7 +15,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-http-errors-private.h"
-#include "agui-json-doc-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -326,14 +326,14 @@ append_message (GString         *text,
                 guint            level,
                 GError         **error)
 {
-  g_autoptr(JsonNode) message = NULL;
+  g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
 
   if (_agui_record_append_message (_agui_transcript_get_record (transcript, index), text, level))
     return TRUE;
 
-  message = _agui_json_node_new_object (_agui_transcript_dup_record_message (transcript, index));
+  _agui_transcript_get_record_message (transcript, index, &message);
 
-  return _agui_json_append_pretty (text, message, level, error);
+  return _agui_json_value_append (text, &message, TRUE, level, error);
 }
 
 /* What tandem_cli_transcript_json () builds, with the warnings after it,
