@@ -87,7 +87,7 @@ typedef struct
  * the others are kept as their stored projection, with their state. */
 typedef struct
 {
-  JsonArray    *messages;
+  AguiJsonValue *messages;
   JsonNode     *state;
   /* How the branch's last run ended, so that switching to it shows its
    * outcome (a failure and its Retry) and not another branch's; NULL
