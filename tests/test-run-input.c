@@ -115,6 +115,39 @@ test_changes_in_place (void)
 }
 
 static void
+test_failed_attempt_order (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  g_autoptr(AguiInputMessages) kept = _agui_input_messages_new ();
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autofree char *input = NULL;
+  guint attempt;
+
+  g_test_summary ("A failed attempt's message loses its words and its unanswered calls; its answered calls "
+                  "go last, where taking them out and setting them again has always put them");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}");
+  attempt = _agui_transcript_begin_attempt (transcript);
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"name\":\"bot\"}");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"Half\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"search\",\"parentMessageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"q\\\":1}\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c2\",\"toolCallName\":\"fetch\",\"parentMessageId\":\"m1\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c2\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"t1\",\"toolCallId\":\"c1\",\"content\":\"found\"}");
+  _agui_transcript_mark_attempt (transcript, attempt, AGUI_ATTEMPT_FAILED);
+
+  input = array_text (agui_transcript_to_messages (transcript, FALSE));
+  g_assert_cmpstr (input, ==,
+                   "[{\"id\":\"m1\",\"role\":\"assistant\",\"name\":\"bot\","
+                   "\"toolCalls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":1}\"}}]},"
+                   "{\"id\":\"t1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":\"found\"}]");
+  g_assert_true (_agui_input_messages_update (kept, transcript, -1));
+  assert_as_from_scratch (kept, transcript);
+}
+
+static void
 test_update_in_slices (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -250,6 +283,7 @@ main (int   argc,
 
   g_test_add_func ("/agui/run-input/changes-in-place", test_changes_in_place);
   g_test_add_func ("/agui/run-input/printed-parameters", test_printed_parameters);
+  g_test_add_func ("/agui/run-input/failed-attempt-order", test_failed_attempt_order);
   g_test_add_func ("/agui/run-input/update-in-slices", test_update_in_slices);
   g_test_add_func ("/agui/run-input/same-id", test_same_id);
 

@@ -15,7 +15,7 @@
 #include "agui-event-parser-private.h"
 #include "agui-event-private.h"
 #include "agui-http-errors-private.h"
-#include "agui-json-doc-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-pipeline-private.h"
 #include "agui-reducer-private.h"
@@ -317,8 +317,24 @@ append_member_name (GString    *text,
   g_string_append (text, " : ");
 }
 
+/* Message @index of @transcript projected as a tree and printed at @level */
+static gboolean
+append_projected (GString         *text,
+                  AguiTranscript  *transcript,
+                  guint            index,
+                  guint            level,
+                  GError         **error)
+{
+  g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
+
+  _agui_transcript_get_record_message (transcript, index, &message);
+
+  return _agui_json_value_append (text, &message, TRUE, level, error);
+}
+
 /* Appends message @index of @transcript, printed at @level: straight
- * from its record when it is of a plain shape, else from its projection. */
+ * from its record when it is of a plain shape, else from its projection
+ * (in a function of its own, so that the plain path sets up no tree). */
 static gboolean
 append_message (GString         *text,
                 AguiTranscript  *transcript,
@@ -326,14 +342,10 @@ append_message (GString         *text,
                 guint            level,
                 GError         **error)
 {
-  g_autoptr(JsonNode) message = NULL;
-
   if (_agui_record_append_message (_agui_transcript_get_record (transcript, index), text, level))
     return TRUE;
 
-  message = _agui_json_node_new_object (_agui_transcript_dup_record_message (transcript, index));
-
-  return _agui_json_append_pretty (text, message, level, error);
+  return append_projected (text, transcript, index, level, error);
 }
 
 /* What tandem_cli_transcript_json () builds, with the warnings after it,

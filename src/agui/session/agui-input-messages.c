@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-input-messages-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-reasoning-part.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
@@ -23,7 +24,7 @@
  * Nothing tells when a record changes (the reducer, the branches and
  * the answers all change records in place), so each message is kept
  * with a key: every value of its record that the projection reads
- * (_agui_record_to_input_message()), laid end to end. A record whose
+ * (_agui_record_to_input_message_value()), laid end to end. A record whose
  * key is what it was gives its kept message and text; any other is
  * projected again. Comparing keys costs a copy of the thread's text;
  * projecting costs its JSON. What reaches the agent is always what a
@@ -263,7 +264,7 @@ key_add_metadata (Key                 *key,
     key_add_value (key, metadata);
 }
 
-/* Everything _agui_record_to_input_message() reads of @record. The
+/* Everything _agui_record_to_input_message_value() reads of @record. The
  * fixed-size values go in one piece: a record that did not change is
  * compared in a handful of calls. */
 typedef struct
@@ -374,16 +375,17 @@ entry_set_message (AguiInputMessages *self,
                    Entry             *entry,
                    AguiRecord        *record)
 {
-  JsonObject *message = _agui_record_to_input_message (record);
+  g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
 
   g_clear_pointer (&entry->message, json_node_unref);
   g_clear_pointer (&entry->text, g_free);
   entry->text_len = 0;
-  if (message == NULL)
+  if (!_agui_record_to_input_message_value (record, &message))
     return;
 
-  entry->message = json_node_init_object (json_node_alloc (), message);
-  json_object_unref (message);
+  /* A json-glib node all the same: the run's input hands it to the
+   * transport, which is public API */
+  entry->message = _agui_json_value_to_node (&message);
   json_generator_set_root (self->generator, entry->message);
   entry->text = json_generator_to_data (self->generator, &entry->text_len);
   entry->stamp = ++self->next_stamp;
@@ -571,15 +573,14 @@ _agui_input_messages_build (AguiInputMessages *self,
         }
       else
         {
-          JsonObject *object = _agui_record_to_input_message (record);
+          g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
           JsonNode *own;
           char *own_text;
 
-          if (object == NULL)
+          if (!_agui_record_to_input_message_value (record, &message))
             continue;
 
-          own = json_node_init_object (json_node_alloc (), object);
-          json_object_unref (object);
+          own = _agui_json_value_to_node (&message);
           json_generator_set_root (self->generator, own);
           own_text = json_generator_to_data (self->generator, &piece.len);
           piece.text = own_text;

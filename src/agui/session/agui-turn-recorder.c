@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-private.h"
 #include "agui-turn-rows-private.h"
@@ -245,35 +246,27 @@ _agui_turn_recorder_set_store_error (AguiTurnRecorder *self,
 /* The text a person reads first in a user message: its content when it
  * is text, else its first text part (a multimodal message). */
 static const char *
-user_text (JsonObject *message)
+user_text (const AguiJsonValue *message)
 {
-  JsonNode *content = json_object_get_member (message, "content");
+  const AguiJsonValue *content = _agui_json_doc_get_member (message, "content");
 
   if (content == NULL)
     return NULL;
 
-  if (json_node_get_value_type (content) == G_TYPE_STRING)
-    return json_node_get_string (content);
+  if (_agui_json_value_is_string (content))
+    return _agui_json_value_get_string (content);
 
-  if (JSON_NODE_HOLDS_ARRAY (content))
+  for (guint i = 0; i < _agui_json_doc_get_length (content); i++)
     {
-      JsonArray *parts = json_node_get_array (content);
+      const AguiJsonValue *part = _agui_json_doc_get_element (content, i);
+      const char *text;
 
-      for (guint i = 0; i < json_array_get_length (parts); i++)
-        {
-          JsonNode *part = json_array_get_element (parts, i);
-          JsonNode *text;
+      if (g_strcmp0 (_agui_json_doc_get_string (part, "type"), "text") != 0)
+        continue;
 
-          if (!JSON_NODE_HOLDS_OBJECT (part) ||
-              g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (part), "type", NULL),
-                         "text") != 0)
-            continue;
-
-          text = json_object_get_member (json_node_get_object (part), "text");
-          if (text != NULL && json_node_get_value_type (text) == G_TYPE_STRING &&
-              json_node_get_string (text)[0] != '\0')
-            return json_node_get_string (text);
-        }
+      text = _agui_json_doc_get_string (part, "text");
+      if (text != NULL && text[0] != '\0')
+        return text;
     }
 
   return NULL;
@@ -290,13 +283,14 @@ _agui_turn_recorder_dup_title (AguiTurnRecorder *self,
    * is not turned into JSON whole to find them. */
   for (guint i = 0; i < _agui_transcript_get_n_records (transcript); i++)
     {
-      g_autoptr(JsonObject) message = _agui_transcript_dup_record_message (transcript, i);
+      g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
       const char *content;
 
-      if (g_strcmp0 (json_object_get_string_member_with_default (message, "role", NULL), "user") != 0)
+      if (_agui_record_get_role (_agui_transcript_get_record (transcript, i)) != AGUI_ROLE_USER)
         continue;
 
-      content = user_text (message);
+      _agui_transcript_get_record_message (transcript, i, &message);
+      content = user_text (&message);
       if (content != NULL && content[0] != '\0')
         {
           g_autofree char *line = g_strndup (content, strcspn (content, "\n"));

@@ -353,25 +353,23 @@ first_difference (AguiImport     *self,
 
   for (guint r = 0; r < n_records; r++)
     {
-      g_autoptr(JsonObject) folded = _agui_transcript_dup_record_message (transcript, r);
-      g_autoptr(JsonNode) folded_node = NULL;
-      g_autoptr(JsonNode) imported = NULL;
+      g_auto(AguiJsonValue) folded = AGUI_JSON_VALUE_INIT;
+      g_auto(AguiJsonValue) imported = AGUI_JSON_VALUE_INIT;
       const char *json;
       guint i;
 
-      if (folded == NULL)
-        continue;
       if ((i = n_folded++) >= n_imported)
         continue;
 
       json = g_ptr_array_index (self->message_json, i);
-      imported = _agui_json_parse (json, -1, NULL);
-      folded_node = json_node_init_object (json_node_alloc (), folded);
-      if (imported == NULL || !_agui_json_node_equal (imported, folded_node))
+      _agui_transcript_get_record_message (transcript, r, &folded);
+      /* _agui_json_value_equal () is _agui_json_node_equal () on trees:
+       * members in any order, 1 equal to 1.0 */
+      if (!_agui_json_doc_parse (json, -1, &imported, NULL) || !_agui_json_value_equal (&imported, &folded))
         {
-          const char *id = imported != NULL && JSON_NODE_HOLDS_OBJECT (imported)
-                             ? _agui_session_store_object_string (json_node_get_object (imported), "id") : "";
+          const char *id = _agui_json_doc_get_string (&imported, "id");
 
+          id = id != NULL ? id : "";
           return g_strdup_printf ("message %u (id '%s') is not what its event log reproduces", i, id);
         }
     }

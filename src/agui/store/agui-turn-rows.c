@@ -8,6 +8,7 @@
 
 #include "agui-event-compactor-private.h"
 #include "agui-event-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-private.h"
 #include "agui-transcript-private.h"
@@ -285,14 +286,13 @@ add_event (AguiTurnRowsBuilder  *self,
  * array as a whole reads back (see _agui_json_append()) */
 static gboolean
 add_message (AguiTurnRowsBuilder  *self,
-             JsonObject           *message,
+             const AguiJsonValue  *message,
              GError              **error)
 {
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GString) json = g_string_new (NULL);
 
-  if (!_agui_json_append (json, node, 1, &local_error))
+  if (!_agui_json_value_append (json, message, FALSE, 1, &local_error))
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
                    "%s: the messages cannot be stored: %s", BUILDER_WHAT, local_error->message);
@@ -347,9 +347,10 @@ _agui_turn_rows_builder_step (AguiTurnRowsBuilder  *self,
         case PHASE_MESSAGES:
           if (self->index < _agui_transcript_get_n_records (self->transcript))
             {
-              g_autoptr(JsonObject) message = _agui_transcript_dup_record_message (self->transcript, self->index++);
+              g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
 
-              if (!add_message (self, message, error))
+              _agui_transcript_get_record_message (self->transcript, self->index++, &message);
+              if (!add_message (self, &message, error))
                 return FALSE;
               break;
             }

@@ -21,6 +21,8 @@ void               _agui_activity_part_take_content         (AguiActivityPart *s
                                                              AguiJsonValue    *content);
 /* A json-glib tree of the content for a projection, NULL for none. */
 JsonNode          *_agui_activity_part_dup_content          (AguiActivityPart *self);
+/* The content's tree, borrowed, NULL for none. */
+const AguiJsonValue *_agui_activity_part_peek_content       (AguiActivityPart *self);
 AguiJsonValue     *_agui_activity_part_get_content_doc      (AguiActivityPart *self);
 /* The content's size estimate, which the patches keep. */
 gsize             *_agui_activity_part_get_content_size     (AguiActivityPart *self);

@@ -213,6 +213,13 @@ _agui_activity_part_dup_content (AguiActivityPart *self)
   return _agui_json_value_to_node (&self->content);
 }
 
+/* The content's tree for a projection to copy or print, NULL for none */
+const AguiJsonValue *
+_agui_activity_part_peek_content (AguiActivityPart *self)
+{
+  return self->has_content ? &self->content : NULL;
+}
+
 /* For patching in place; the caller then calls
  * _agui_activity_part_content_changed(). */
 AguiJsonValue *

@@ -45,7 +45,9 @@ void              _agui_tool_call_part_set_no_result       (AguiToolCallPart   *
                                                             gboolean            no_result);
 gboolean          _agui_tool_call_part_get_has_result      (AguiToolCallPart   *self);
 gboolean          _agui_tool_call_part_get_awaiting_approval (AguiToolCallPart *self);
-JsonObject       *_agui_tool_call_part_dup_local_state     (AguiToolCallPart   *self);
+/* @local: NULL only to ask whether there is any */
+gboolean          _agui_tool_call_part_get_local_state     (AguiToolCallPart   *self,
+                                                            AguiJsonValue      *local);
 void              _agui_tool_call_part_restore_local_state (AguiToolCallPart   *self,
                                                             JsonObject         *local);
 void              _agui_tool_call_part_copy_local_state    (AguiToolCallPart   *self,

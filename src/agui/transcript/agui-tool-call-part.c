@@ -688,27 +688,32 @@ _agui_answer_get_name (AguiAnswer answer)
 }
 
 /* What only this client knows about the call (the person's answer, that
- * its run ended without a result), for the store; NULL when there is
+ * its run ended without a result), for the store, as an object in
+ * @local (null before); FALSE, and @local untouched, when there is
  * nothing. It is never sent to an agent. */
-JsonObject *
-_agui_tool_call_part_dup_local_state (AguiToolCallPart *self)
+gboolean
+_agui_tool_call_part_get_local_state (AguiToolCallPart *self,
+                                      AguiJsonValue    *local)
 {
-  JsonObject *local;
+  AguiJsonDocObject *object;
 
   if (self->answer == AGUI_ANSWER_NONE && !self->no_result)
-    return NULL;
+    return FALSE;
 
-  local = json_object_new ();
+  if (local == NULL)
+    return TRUE;
+
+  object = _agui_json_value_set_object (local, 4);
   if (answer_names[self->answer] != NULL)
-    json_object_set_string_member (local, "answer", answer_names[self->answer]);
+    _agui_json_doc_set_string (object, "answer", answer_names[self->answer]);
   if (self->edited_arguments != NULL)
-    json_object_set_string_member (local, "editedArguments", self->edited_arguments);
+    _agui_json_doc_set_string (object, "editedArguments", self->edited_arguments);
   if (self->answer_text != NULL)
-    json_object_set_string_member (local, "answerText", self->answer_text);
+    _agui_json_doc_set_string (object, "answerText", self->answer_text);
   if (self->no_result)
-    json_object_set_boolean_member (local, "noResult", TRUE);
+    _agui_json_doc_set_boolean (object, "noResult", TRUE);
 
-  return local;
+  return TRUE;
 }
 
 /* A stored row may come from an older or newer Tandem: what is not

@@ -166,7 +166,7 @@ static guint
 branch_length (AguiTranscript *self,
                Branch         *branch)
 {
-  return branch == self->active ? self->records->len : json_array_get_length (branch->messages);
+  return branch == self->active ? self->records->len : _agui_json_doc_get_length (branch->messages);
 }
 
 static const char *
@@ -174,13 +174,10 @@ branch_id_at (AguiTranscript *self,
               Branch         *branch,
               guint           position)
 {
-  JsonNode *element;
-
   if (branch == self->active)
     return ((AguiRecord *) g_ptr_array_index (self->records, position))->id;
 
-  element = json_array_get_element (branch->messages, position);
-  return JSON_NODE_HOLDS_OBJECT (element) ? get_string (json_node_get_object (element), "id") : NULL;
+  return _agui_json_doc_get_string (_agui_json_doc_get_element (branch->messages, position), "id");
 }
 
 static gboolean
@@ -335,16 +332,14 @@ truncate_records (AguiTranscript *self,
 
 static void
 append_messages (AguiTranscript *self,
-                 JsonArray      *messages,
+                 AguiJsonValue  *messages,
                  guint           from)
 {
   guint n_rows = self->rows->len;
 
-  for (guint i = from; i < json_array_get_length (messages); i++)
+  for (guint i = from; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      AguiRecord *record = JSON_NODE_HOLDS_OBJECT (element)
-                           ? _agui_record_new_from_message (json_node_get_object (element)) : NULL;
+      AguiRecord *record = _agui_record_new_from_value (_agui_json_doc_get_element (messages, i));
 
       /* The branch was written by this transcript; a record it cannot
        * read back would have been refused when the branch was made. */
@@ -367,10 +362,22 @@ append_messages (AguiTranscript *self,
 static void
 store_active (AguiTranscript *self)
 {
-  g_clear_pointer (&self->active->messages, json_array_unref);
+  AguiJsonDocArray *messages;
+
+  g_clear_pointer (&self->active->messages, _agui_json_doc_value_free);
   g_clear_pointer (&self->active->state, json_node_unref);
   g_clear_pointer (&self->active->run_state, agui_run_state_unref);
-  self->active->messages = agui_transcript_to_messages (self, TRUE);
+  /* Kept as the tree the records project to: json-glib's is made only
+   * for a caller of agui_transcript_dup_branch_messages () */
+  self->active->messages = g_new0 (AguiJsonValue, 1);
+  messages = _agui_json_value_set_array (self->active->messages, self->records->len);
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AguiJsonValue message = AGUI_JSON_VALUE_INIT;
+
+      _agui_record_to_message_value (g_ptr_array_index (self->records, i), TRUE, &message);
+      _agui_json_array_insert (messages, i, &message);
+    }
   self->active->state = _agui_json_value_to_node (&self->state_doc);
   self->active->run_state = agui_run_state_ref (self->run_state);
 }
@@ -383,7 +390,7 @@ activate (AguiTranscript *self,
           Branch         *branch,
           guint           from)
 {
-  g_autoptr(JsonArray) messages = g_steal_pointer (&branch->messages);
+  g_autoptr(AguiJsonValue) messages = g_steal_pointer (&branch->messages);
   g_autoptr(JsonNode) state = g_steal_pointer (&branch->state);
   g_autoptr(AguiRunState) run_state = g_steal_pointer (&branch->run_state);
 
@@ -517,7 +524,6 @@ agui_transcript_dup_branch_messages (AguiTranscript *self,
 {
   Branch *branch;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(JsonNode) copy = NULL;
 
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
   g_return_val_if_fail (index < self->branches->len, NULL);
@@ -526,9 +532,8 @@ agui_transcript_dup_branch_messages (AguiTranscript *self,
   if (branch == self->active)
     return agui_transcript_to_messages (self, TRUE);
 
-  node = json_node_init_array (json_node_alloc (), branch->messages);
-  copy = _agui_json_node_copy_deep (node);
-  return json_array_ref (json_node_get_array (copy));
+  node = _agui_json_value_to_node (branch->messages);
+  return json_array_ref (json_node_get_array (node));
 }
 
 void
@@ -772,7 +777,8 @@ _agui_transcript_restore_branches (AguiTranscript *self,
 
       g_array_unref (branch->marks);
       branch->marks = chain_marks (by_id, leaf);
-      branch->messages = json_array_ref (json_object_get_array_member (leaf, "messages"));
+      branch->messages = g_new0 (AguiJsonValue, 1);
+      _agui_json_value_set_node (branch->messages, json_object_get_member (leaf, "messages"));
       branch->run_state = leaf_run_state (leaf);
       if (json_object_has_member (leaf, "state"))
         branch->state = _agui_json_node_copy_deep (json_object_get_member (leaf, "state"));
@@ -799,7 +805,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
   chosen->recency = ++self->recency;
   g_ptr_array_remove (self->branches, replayed);
   {
-    g_autoptr(JsonArray) messages = g_steal_pointer (&chosen->messages);
+    g_autoptr(AguiJsonValue) messages = g_steal_pointer (&chosen->messages);
     g_autoptr(JsonNode) state = g_steal_pointer (&chosen->state);
 
     truncate_records (self, 0);

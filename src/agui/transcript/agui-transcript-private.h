@@ -29,7 +29,11 @@ AguiRole    _agui_record_get_role                   (AguiRecord      *record);
 /* The record's last part of @type, or NULL */
 AguiPart   *_agui_record_get_last_part              (AguiRecord      *record,
                                                      GType            type);
-JsonObject *_agui_record_to_input_message           (AguiRecord      *record);
+/* The record's message in a run's input, as agui_transcript_to_messages
+ * (…, FALSE) has it, into @message (null before); FALSE, @message left
+ * null, when nothing of the record goes to the agent */
+gboolean    _agui_record_to_input_message_value     (AguiRecord      *record,
+                                                     AguiJsonValue   *message);
 /* The record's message as agui_transcript_to_messages (…, TRUE) has it,
  * printed straight into @out (pretty, indented for @level) when the
  * record is of the plain shapes a long run is made of: text, tool calls
@@ -228,7 +232,9 @@ guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
 AguiRecord *_agui_transcript_get_record             (AguiTranscript  *self,
                                                      guint            index);
 /* The messages one at a time, for a caller that writes them in slices */
-JsonObject *_agui_transcript_dup_record_message     (AguiTranscript  *self,
-                                                     guint            index);
+/* The messages one at a time, as trees, into @message (null before) */
+void        _agui_transcript_get_record_message     (AguiTranscript  *self,
+                                                     guint            index,
+                                                     AguiJsonValue   *message);
 
 G_END_DECLS

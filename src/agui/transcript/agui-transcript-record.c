@@ -92,7 +92,8 @@ value_set_object (AguiJsonValue *value,
   _agui_json_value_set_node (value, node);
 }
 
-/* A JsonObject of the object @value, for a message projected as json-glib */
+/* A json-glib object of the object @value, for the public projection and for
+ * the local state read back */
 static JsonObject *
 object_from_value (const AguiJsonValue *value)
 {
@@ -178,23 +179,6 @@ add_content_parts (AguiRecord          *record,
       _agui_part_set_complete (part, TRUE);
       g_ptr_array_add (record->parts, part);
     }
-}
-
-static JsonObject *
-call_metadata (AguiToolCallPart *call,
-               gboolean          local)
-{
-  const AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (call);
-  g_autoptr(JsonObject) state = local ? _agui_tool_call_part_dup_local_state (call) : NULL;
-  JsonObject *copy;
-
-  if (state == NULL)
-    return metadata ? object_from_value (metadata) : NULL;
-
-  copy = metadata ? object_from_value (metadata) : json_object_new ();
-  json_object_set_object_member (copy, LOCAL_STATE_KEY, g_steal_pointer (&state));
-
-  return copy;
 }
 
 static void
@@ -403,14 +387,6 @@ record_dup_text (AguiRecord *record)
   return g_string_free (text, FALSE);
 }
 
-static JsonNode *
-record_text_node (AguiRecord *record)
-{
-  g_autofree char *text = record_dup_text (record);
-
-  return json_node_init_string (json_node_alloc (), text);
-}
-
 void
 _agui_record_set_attempt (AguiRecord  *record,
                           AguiAttempt  attempt,
@@ -479,6 +455,24 @@ _agui_record_restore_state (AguiRecord *record,
                             json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
 }
 
+/* The member @name of @object out into @removed (null before); FALSE
+ * when there is none. */
+static gboolean
+remove_member (AguiJsonDocObject *object,
+               const char        *name,
+               AguiJsonValue     *removed)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  if (slot < 0)
+    return FALSE;
+
+  _agui_json_object_remove_slot (object, slot, removed);
+  _agui_json_object_compact (object);
+
+  return TRUE;
+}
+
 /* A failed attempt is not the agent's answer, and a stopped one may hold
  * calls nobody will answer. What the next run is given of them:
  *
@@ -490,67 +484,157 @@ _agui_record_restore_state (AguiRecord *record,
  *   take its own broken-off words for its answer (and answer them);
  * - a stopped attempt's text stays: the person read it, and stopped it.
  *
- * The transcript keeps all of it, marked, for the person to see. Returns
- * NULL when nothing of @record goes to the agent. */
-static JsonObject *
-attempt_to_message (AguiRecord *record)
+ * The transcript keeps all of it, marked, for the person to see. FALSE,
+ * and @message left null, when nothing of @record goes to the agent. */
+static gboolean
+attempt_to_message (AguiRecord    *record,
+                    AguiJsonValue *message)
 {
-  JsonObject *message;
-  JsonArray *calls;
-  g_autoptr(JsonArray) kept = NULL;
+  AguiJsonDocObject *object;
+  g_auto(AguiJsonValue) content = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) calls = AGUI_JSON_VALUE_INIT;
+  AguiJsonValue kept = AGUI_JSON_VALUE_INIT;
+  gboolean has_content;
 
-  if (record->role == AGUI_ROLE_TOOL)
-    return _agui_record_to_message (record, FALSE);
+  if (record->role == AGUI_ROLE_REASONING && record->attempt == AGUI_ATTEMPT_FAILED)
+    return FALSE;
 
-  if (record->role == AGUI_ROLE_REASONING)
-    return record->attempt == AGUI_ATTEMPT_FAILED ? NULL : _agui_record_to_message (record, FALSE);
-
+  _agui_record_to_message_value (record, FALSE, message);
   if (record->role != AGUI_ROLE_ASSISTANT)
-    return _agui_record_to_message (record, FALSE);
+    return TRUE;
 
-  message = _agui_record_to_message (record, FALSE);
+  object = message->u.object;
   if (record->attempt == AGUI_ATTEMPT_FAILED)
-    json_object_remove_member (message, "content");
+    remove_member (object, "content", &content);
+  has_content = _agui_json_object_find (object, "content") >= 0;
 
-  calls = json_object_has_member (message, "toolCalls") ? json_object_get_array_member (message, "toolCalls") : NULL;
-  kept = json_array_new ();
-  for (guint i = 0; calls != NULL && i < json_array_get_length (calls); i++)
+  /* Out and back in at the end, where json-glib's remove and set left it */
+  if (remove_member (object, "toolCalls", &calls) && calls.kind == AGUI_JSON_DOC_ARRAY)
     {
-      JsonObject *call = json_array_get_object_element (calls, i);
-      const char *id = get_string (call, "id");
-      AguiToolCallPart *part = NULL;
+      AguiJsonDocArray *array = calls.u.array;
 
-      for (guint j = 0; j < record->parts->len; j++)
-        if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
-            g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
-          part = g_ptr_array_index (record->parts, j);
+      for (guint i = 0; i < _agui_json_array_get_length (array); i++)
+        {
+          AguiJsonValue *call = _agui_json_array_get (array, i);
+          const char *id = _agui_json_doc_get_string (call, "id");
+          AguiToolCallPart *part = NULL;
+          AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-      if (part != NULL && _agui_tool_call_part_get_has_result (part))
-        json_array_add_element (kept, json_node_copy (json_array_get_element (calls, i)));
+          for (guint j = 0; j < record->parts->len; j++)
+            if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
+                g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
+              part = g_ptr_array_index (record->parts, j);
+
+          if (part == NULL || !_agui_tool_call_part_get_has_result (part))
+            continue;
+
+          if (kept.kind != AGUI_JSON_DOC_ARRAY)
+            _agui_json_value_set_array (&kept, _agui_json_array_get_length (array));
+          _agui_json_value_move (&copy, call);
+          _agui_json_array_insert (kept.u.array, _agui_json_array_get_length (kept.u.array), &copy);
+        }
     }
 
-  if (calls != NULL)
-    json_object_remove_member (message, "toolCalls");
-  if (json_array_get_length (kept) > 0)
-    json_object_set_array_member (message, "toolCalls", g_steal_pointer (&kept));
-
-  if (!json_object_has_member (message, "content") && !json_object_has_member (message, "toolCalls"))
+  if (kept.kind == AGUI_JSON_DOC_ARRAY)
+    _agui_json_object_append (object, "toolCalls", &kept);
+  else if (!has_content)
     {
-      json_object_unref (message);
-      return NULL;
+      _agui_json_value_clear (message);
+      return FALSE;
     }
 
-  return message;
+  return TRUE;
 }
 
-JsonObject *
-_agui_record_to_message (AguiRecord *record,
-                         gboolean    local)
+/* A string member, or null for a NULL @string, as
+ * json_object_set_string_member () sets it */
+static void
+set_string_or_null (AguiJsonDocObject *object,
+                    const char        *name,
+                    const char        *string)
 {
-  JsonObject *message = json_object_new ();
+  if (string != NULL)
+    _agui_json_doc_set_string (object, name, string);
+  else
+    _agui_json_doc_set_null (object, name);
+}
 
-  json_object_set_string_member (message, "id", record->id);
-  json_object_set_string_member (message, "role", agui_role_to_string (record->role));
+static void
+set_text_member (AguiJsonDocObject *object,
+                 AguiRecord        *record)
+{
+  g_autofree char *text = record_dup_text (record);
+
+  _agui_json_doc_set_string (object, "content", text);
+}
+
+/* A copy of @metadata (NULL: none) with @state set under LOCAL_STATE_KEY,
+ * taking @state, as the member of @object */
+static void
+set_metadata_with_state (AguiJsonDocObject   *object,
+                         const AguiJsonValue *metadata,
+                         AguiJsonValue       *state)
+{
+  AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
+
+  if (metadata != NULL)
+    _agui_json_value_copy (&copy, metadata);
+  else
+    _agui_json_value_set_object (&copy, 1);
+  _agui_json_object_set (copy.u.object, LOCAL_STATE_KEY, state);
+  _agui_json_object_set (object, "metadata", &copy);
+}
+
+static void
+set_tool_calls (AguiJsonDocObject *message,
+                AguiRecord        *record,
+                gboolean           local)
+{
+  AguiJsonDocArray *calls = NULL;
+
+  for (guint i = 0; i < record->parts->len; i++)
+    {
+      AguiPart *part = g_ptr_array_index (record->parts, i);
+      g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
+      AguiToolCallPart *call;
+      AguiJsonDocObject *object, *function;
+      const AguiJsonValue *metadata;
+
+      if (!AGUI_IS_TOOL_CALL_PART (part))
+        continue;
+
+      call = AGUI_TOOL_CALL_PART (part);
+      if (calls == NULL)
+        calls = _agui_json_doc_set_array (message, "toolCalls");
+
+      object = _agui_json_doc_add_object (calls);
+      set_string_or_null (object, "id", agui_tool_call_part_get_tool_call_id (call));
+      _agui_json_doc_set_string (object, "type", "function");
+      function = _agui_json_doc_set_object (object, "function");
+      _agui_json_doc_set_string (function, "name",
+                                 agui_tool_call_part_get_tool_name (call)
+                                   ? agui_tool_call_part_get_tool_name (call) : "");
+      set_string_or_null (function, "arguments", agui_tool_call_part_get_arguments (call));
+      if (_agui_tool_call_part_get_encrypted_value (call))
+        _agui_json_doc_set_string (object, "encryptedValue", _agui_tool_call_part_get_encrypted_value (call));
+
+      metadata = _agui_tool_call_part_get_metadata (call);
+      if (local && _agui_tool_call_part_get_local_state (call, &state))
+        set_metadata_with_state (object, metadata, &state);
+      else if (metadata != NULL)
+        _agui_json_doc_set_copy (object, "metadata", metadata);
+    }
+}
+
+void
+_agui_record_to_message_value (AguiRecord    *record,
+                               gboolean       local,
+                               AguiJsonValue *out)
+{
+  AguiJsonDocObject *message = _agui_json_value_set_object (out, 8);
+
+  set_string_or_null (message, "id", record->id);
+  _agui_json_doc_set_string (message, "role", agui_role_to_string (record->role));
 
   switch (record->role)
     {
@@ -559,81 +643,44 @@ _agui_record_to_message (AguiRecord *record,
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
       if (record->has_content_value)
-        json_object_set_member (message, "content", _agui_json_value_to_node (&record->content));
+        _agui_json_doc_set_copy (message, "content", &record->content);
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
-        json_object_set_member (message, "content",
-                                record_text_node (record));
+        set_text_member (message, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
-        {
-          JsonArray *calls = NULL;
-
-          for (guint i = 0; i < record->parts->len; i++)
-            {
-              AguiPart *part = g_ptr_array_index (record->parts, i);
-              AguiToolCallPart *call;
-              JsonObject *object, *function, *metadata;
-
-              if (!AGUI_IS_TOOL_CALL_PART (part))
-                continue;
-
-              call = AGUI_TOOL_CALL_PART (part);
-              if (calls == NULL)
-                calls = json_array_new ();
-
-              function = json_object_new ();
-              json_object_set_string_member (function, "name",
-                                             agui_tool_call_part_get_tool_name (call)
-                                               ? agui_tool_call_part_get_tool_name (call) : "");
-              json_object_set_string_member (function, "arguments",
-                                             agui_tool_call_part_get_arguments (call));
-
-              object = json_object_new ();
-              json_object_set_string_member (object, "id", agui_tool_call_part_get_tool_call_id (call));
-              json_object_set_string_member (object, "type", "function");
-              json_object_set_object_member (object, "function", function);
-              if (_agui_tool_call_part_get_encrypted_value (call))
-                json_object_set_string_member (object, "encryptedValue",
-                                               _agui_tool_call_part_get_encrypted_value (call));
-              if ((metadata = call_metadata (call, local)))
-                json_object_set_object_member (object, "metadata", metadata);
-              json_array_add_object_element (calls, object);
-            }
-
-          if (calls != NULL)
-            json_object_set_array_member (message, "toolCalls", calls);
-        }
+        set_tool_calls (message, record, local);
       break;
 
     case AGUI_ROLE_TOOL:
-      json_object_set_string_member (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
-      json_object_set_member (message, "content",
-                              record->has_content_value ? _agui_json_value_to_node (&record->content)
-                                                        : json_node_init_string (json_node_alloc (), ""));
+      _agui_json_doc_set_string (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      if (record->has_content_value)
+        _agui_json_doc_set_copy (message, "content", &record->content);
+      else
+        _agui_json_doc_set_string (message, "content", "");
       if (record->error)
-        json_object_set_string_member (message, "error", record->error);
+        _agui_json_doc_set_string (message, "error", record->error);
       break;
 
     case AGUI_ROLE_REASONING:
-      json_object_set_member (message, "content",
-                              record_text_node (record));
+      set_text_member (message, record);
       break;
 
     case AGUI_ROLE_ACTIVITY:
       {
         AguiActivityPart *part = NULL;
-        JsonNode *content;
+        const AguiJsonValue *content;
 
         for (guint i = 0; i < record->parts->len; i++)
           if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
             part = g_ptr_array_index (record->parts, i);
 
-        json_object_set_string_member (message, "activityType",
-                                       part && agui_activity_part_get_activity_type (part)
-                                         ? agui_activity_part_get_activity_type (part) : "");
-        /* from the tree: no node kept alive for the projection's sake */
-        content = part ? _agui_activity_part_dup_content (part) : NULL;
-        json_object_set_member (message, "content",
-                                content ? content : _agui_json_node_new_object (json_object_new ()));
+        _agui_json_doc_set_string (message, "activityType",
+                                   part && agui_activity_part_get_activity_type (part)
+                                     ? agui_activity_part_get_activity_type (part) : "");
+        content = part ? _agui_activity_part_peek_content (part) : NULL;
+        if (content != NULL)
+          _agui_json_doc_set_copy (message, "content", content);
+        else
+          _agui_json_doc_set_object (message, "content");
       }
       break;
 
@@ -643,33 +690,27 @@ _agui_record_to_message (AguiRecord *record,
 
   if (record->name && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
       record->role != AGUI_ROLE_TOOL)
-    json_object_set_string_member (message, "name", record->name);
+    _agui_json_doc_set_string (message, "name", record->name);
   if (record->subagent_run_id)
-    json_object_set_string_member (message, "subagentRunId", record->subagent_run_id);
+    _agui_json_doc_set_string (message, "subagentRunId", record->subagent_run_id);
   if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
     {
-      JsonObject *metadata = record->metadata ? object_from_value (record->metadata) : json_object_new ();
-      JsonObject *state = json_object_new ();
+      AguiJsonValue state = AGUI_JSON_VALUE_INIT;
+      AguiJsonDocObject *members = _agui_json_value_set_object (&state, 3);
 
       if (record->attempt != AGUI_ATTEMPT_NONE)
-        json_object_set_string_member (state, "attempt",
-                                       record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
+        _agui_json_doc_set_string (members, "attempt",
+                                   record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
       if (record->attempt_end)
-        json_object_set_boolean_member (state, "attemptEnd", TRUE);
+        _agui_json_doc_set_boolean (members, "attemptEnd", TRUE);
       if (record->notes != NULL)
-        {
-          /* A node of its own: what is projected may be written on another thread */
-          json_object_set_member (state, "notes", _agui_json_value_to_node (record->notes));
-        }
-      json_object_set_object_member (metadata, LOCAL_STATE_KEY, state);
-      json_object_set_object_member (message, "metadata", metadata);
+        _agui_json_doc_set_copy (members, "notes", record->notes);
+      set_metadata_with_state (message, record->metadata, &state);
     }
   else if (record->metadata)
-    json_object_set_object_member (message, "metadata", object_from_value (record->metadata));
+    _agui_json_doc_set_copy (message, "metadata", record->metadata);
   if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
-    json_object_set_string_member (message, "encryptedValue", record->encrypted_value);
-
-  return message;
+    _agui_json_doc_set_string (message, "encryptedValue", record->encrypted_value);
 }
 
 /* Printing a record's message straight from the record, for a caller
@@ -678,7 +719,7 @@ _agui_record_to_message (AguiRecord *record,
  * a long run is made of are written so (text, tool calls and results,
  * strings only, which always print); the rest is projected and printed
  * as a tree. What is written here is what printing
- * _agui_record_to_message (record, TRUE) writes, byte for byte. */
+ * _agui_record_to_message_value (record, TRUE) writes, byte for byte. */
 
 static gboolean
 record_is_plain (AguiRecord *record)
@@ -695,12 +736,11 @@ record_is_plain (AguiRecord *record)
       for (guint i = 0; i < record->parts->len; i++)
         {
           AguiPart *part = g_ptr_array_index (record->parts, i);
-          g_autoptr(JsonObject) local = NULL;
 
           if (!AGUI_IS_TOOL_CALL_PART (part))
             continue;
           if (_agui_tool_call_part_get_metadata (AGUI_TOOL_CALL_PART (part)) != NULL ||
-              (local = _agui_tool_call_part_dup_local_state (AGUI_TOOL_CALL_PART (part))) != NULL)
+              _agui_tool_call_part_get_local_state (AGUI_TOOL_CALL_PART (part), NULL))
             return FALSE;
         }
     }
@@ -919,18 +959,21 @@ _agui_record_carry_notes (AguiRecord *from,
 }
 
 /* The AG-UI message of @record in a run's input, as
- * agui_transcript_to_messages (self, FALSE) has it; NULL when nothing of
- * it goes to the agent (an activity, a failed attempt's words) */
-JsonObject *
-_agui_record_to_input_message (AguiRecord *record)
+ * agui_transcript_to_messages (self, FALSE) has it, into @message (null
+ * before); FALSE, and @message left null, when nothing of it goes to the
+ * agent (an activity, a failed attempt's words) */
+gboolean
+_agui_record_to_input_message_value (AguiRecord    *record,
+                                     AguiJsonValue *message)
 {
   if (record->role == AGUI_ROLE_ACTIVITY)
-    return NULL;
+    return FALSE;
 
   if (record->attempt != AGUI_ATTEMPT_NONE)
-    return attempt_to_message (record);
+    return attempt_to_message (record, message);
 
-  return _agui_record_to_message (record, FALSE);
+  _agui_record_to_message_value (record, FALSE, message);
+  return TRUE;
 }
 
 /* Adds @note to @record's, or puts it in place of note @replace (-1 for

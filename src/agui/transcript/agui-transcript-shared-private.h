@@ -87,7 +87,7 @@ typedef struct
  * the others are kept as their stored projection, with their state. */
 typedef struct
 {
-  JsonArray    *messages;
+  AguiJsonValue *messages;
   JsonNode     *state;
   /* How the branch's last run ended, so that switching to it shows its
    * outcome (a failure and its Retry) and not another branch's; NULL
@@ -174,8 +174,11 @@ get_string (JsonObject *object,
 }
 
 /* agui-transcript-record.c */
-JsonObject *_agui_record_to_message          (AguiRecord     *record,
-                                              gboolean        local);
+/* The record's AG-UI message into @out (null before); @local: with what
+ * only this client keeps (activity, notes, attempts, answers) */
+void        _agui_record_to_message_value    (AguiRecord     *record,
+                                              gboolean        local,
+                                              AguiJsonValue  *out);
 void        _agui_record_restore_state       (AguiRecord     *record,
                                               JsonObject     *state);
 void        _agui_record_set_attempt         (AguiRecord     *record,

@@ -386,7 +386,7 @@ _agui_transcript_branch_new (void)
 void
 _agui_transcript_branch_free (Branch *branch)
 {
-  g_clear_pointer (&branch->messages, json_array_unref);
+  g_clear_pointer (&branch->messages, _agui_json_doc_value_free);
   g_clear_pointer (&branch->state, json_node_unref);
   g_clear_pointer (&branch->run_state, agui_run_state_unref);
   g_array_unref (branch->marks);
@@ -829,15 +829,16 @@ agui_transcript_to_messages (AguiTranscript *self,
   for (guint i = 0; i < self->records->len; i++)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
-      JsonObject *message;
+      g_auto(AguiJsonValue) message = AGUI_JSON_VALUE_INIT;
 
+      /* projected as a tree, as everything inside the library reads it,
+       * and turned into json-glib's only here, for the caller */
       if (include_activity)
-        message = _agui_record_to_message (record, TRUE);
-      else
-        message = _agui_record_to_input_message (record);
+        _agui_record_to_message_value (record, TRUE, &message);
+      else if (!_agui_record_to_input_message_value (record, &message))
+        continue;
 
-      if (message != NULL)
-        json_array_add_object_element (messages, message);
+      json_array_add_element (messages, _agui_json_value_to_node (&message));
     }
 
   return messages;
@@ -845,13 +846,14 @@ agui_transcript_to_messages (AguiTranscript *self,
 
 /* The AG-UI message of record @index, activity included, as
  * agui_transcript_to_messages (self, TRUE) has it */
-JsonObject *
-_agui_transcript_dup_record_message (AguiTranscript *self,
-                                     guint           index)
+void
+_agui_transcript_get_record_message (AguiTranscript *self,
+                                     guint           index,
+                                     AguiJsonValue  *message)
 {
-  g_return_val_if_fail (index < self->records->len, NULL);
+  g_return_if_fail (index < self->records->len);
 
-  return _agui_record_to_message (g_ptr_array_index (self->records, index), TRUE);
+  _agui_record_to_message_value (g_ptr_array_index (self->records, index), TRUE, message);
 }
 
 /**
