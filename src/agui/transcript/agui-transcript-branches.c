@@ -459,14 +459,15 @@ gint64
 agui_transcript_get_message_time (AguiTranscript *self,
                                   const char     *message_id)
 {
-  guint position;
+  AguiRecord *record;
 
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), 0);
 
-  if (!find_record (self, message_id, &position))
+  /* by id alone: each row asks, and its position would be a scan */
+  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
     return 0;
 
-  return ((AguiRecord *) g_ptr_array_index (self->records, position))->time;
+  return record->time;
 }
 
 guint
