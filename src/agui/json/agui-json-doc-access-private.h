@@ -84,6 +84,24 @@ _agui_json_members_get_array (AguiJsonDocObject *object,
   return member != NULL && member->kind == AGUI_JSON_DOC_ARRAY ? member->u.array : NULL;
 }
 
+/* Moves the member @name out of @object into @value (null before) and
+ * closes its slot; FALSE, @value left null, when there is none. */
+static inline gboolean
+_agui_json_members_take (AguiJsonDocObject *object,
+                         const char        *name,
+                         AguiJsonValue     *value)
+{
+  int slot = _agui_json_object_find (object, name);
+
+  if (slot < 0)
+    return FALSE;
+
+  _agui_json_object_remove_slot (object, slot, value);
+  _agui_json_object_compact (object);
+
+  return TRUE;
+}
+
 /* The length of @array, 0 when it is %NULL or not an array; its element
  * @index, borrowed. */
 guint               _agui_json_doc_get_length     (const AguiJsonValue  *array);

@@ -455,24 +455,6 @@ _agui_record_restore_state (AguiRecord *record,
                             json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
 }
 
-/* The member @name of @object out into @removed (null before); FALSE
- * when there is none. */
-static gboolean
-remove_member (AguiJsonDocObject *object,
-               const char        *name,
-               AguiJsonValue     *removed)
-{
-  int slot = _agui_json_object_find (object, name);
-
-  if (slot < 0)
-    return FALSE;
-
-  _agui_json_object_remove_slot (object, slot, removed);
-  _agui_json_object_compact (object);
-
-  return TRUE;
-}
-
 /* A failed attempt is not the agent's answer, and a stopped one may hold
  * calls nobody will answer. What the next run is given of them:
  *
@@ -505,11 +487,11 @@ attempt_to_message (AguiRecord    *record,
 
   object = message->u.object;
   if (record->attempt == AGUI_ATTEMPT_FAILED)
-    remove_member (object, "content", &content);
+    _agui_json_members_take (object, "content", &content);
   has_content = _agui_json_object_find (object, "content") >= 0;
 
   /* Out and back in at the end, where json-glib's remove and set left it */
-  if (remove_member (object, "toolCalls", &calls) && calls.kind == AGUI_JSON_DOC_ARRAY)
+  if (_agui_json_members_take (object, "toolCalls", &calls) && calls.kind == AGUI_JSON_DOC_ARRAY)
     {
       AguiJsonDocArray *array = calls.u.array;
 

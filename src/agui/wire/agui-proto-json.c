@@ -583,30 +583,13 @@ array_is_empty (AguiJsonDocObject *object,
   return array == NULL || _agui_json_array_get_length (array) == 0;
 }
 
-/* Moves the member @name out of @object into @value (null before); @value
- * stays null when there is none. Nothing else is kept of a member a shape
- * replaces, so it is moved, not copied. */
-static void
-take_member (AguiJsonDocObject *object,
-             const char        *name,
-             AguiJsonValue     *value)
-{
-  int slot = _agui_json_object_find (object, name);
-
-  if (slot < 0)
-    return;
-
-  _agui_json_object_remove_slot (object, slot, value);
-  _agui_json_object_compact (object);
-}
-
 static void
 remove_member (AguiJsonDocObject *object,
                const char        *name)
 {
   g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
 
-  take_member (object, name, &removed);
+  _agui_json_members_take (object, name, &removed);
 }
 
 static void
@@ -805,7 +788,7 @@ message_from_wire (AguiJsonDocObject  *message,
     {
       AguiJsonValue content = AGUI_JSON_VALUE_INIT;
 
-      take_member (message, "activityContent", &content);
+      _agui_json_members_take (message, "activityContent", &content);
       _agui_json_object_set (message, "content", &content);
     }
 
@@ -884,7 +867,7 @@ outcome_from_wire (AguiJsonDocObject  *event,
   AguiJsonDocObject *object;
 
   for (guint i = 0; lists[i] != NULL; i++)
-    take_member (event, lists[i], &saved[i]);
+    _agui_json_members_take (event, lists[i], &saved[i]);
   remove_member (event, "outcome");
 
   if (kind[0] == '\0')
