@@ -372,7 +372,7 @@ static void
 test_times_survive_relaunch (Fixture       *f,
                              gconstpointer  data)
 {
-  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GPtrArray) snapshots = NULL;
   AguiTranscript *transcript;
   gint64 reopened, first, second;
 
@@ -383,10 +383,10 @@ test_times_survive_relaunch (Fixture       *f,
   act (f, SEND, NULL, "first");
   act (f, SEND, NULL, "second");
 
-  snapshots = _agui_session_store_list_snapshots (f->store, "t", NULL);
-  g_assert_cmpuint (json_array_get_length (snapshots), ==, 2);
-  first = json_object_get_int_member (json_array_get_object_element (snapshots, 0), "createdAt");
-  second = json_object_get_int_member (json_array_get_object_element (snapshots, 1), "createdAt");
+  snapshots = _agui_session_store_list_snapshots (f->store, "t", FALSE, NULL);
+  g_assert_cmpuint (snapshots->len, ==, 2);
+  first = ((AguiTurnSnapshot *) g_ptr_array_index (snapshots, 0))->created_at;
+  second = ((AguiTurnSnapshot *) g_ptr_array_index (snapshots, 1))->created_at;
   g_assert_cmpint (first, >, 0);
   g_assert_cmpint (second, >=, first);
 

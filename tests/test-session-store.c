@@ -24,6 +24,7 @@
 #include "agui-agent-session-private.h"
 #include "agui-test-util.h"
 #include "agui-chunk-normalizer-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-reducer-private.h"
 #include "agui-event-compactor-private.h"
@@ -1578,7 +1579,7 @@ check_child_turns (AguiSessionStore *store,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GListModel) interrupts = NULL;
-  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GPtrArray) snapshots = NULL;
   g_autofree char *sql = NULL;
   g_autofree char *state = NULL;
   g_autofree char *parent = NULL;
@@ -1619,17 +1620,18 @@ check_child_turns (AguiSessionStore *store,
                          "AND id = '%s-snap-' || turn_index",
                          thread_id, thread_id);
   g_assert_cmpint (sql_int (path, sql), ==, count);
-  snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+  snapshots = _agui_session_store_list_snapshots (store, thread_id, TRUE, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (json_array_get_length (snapshots), ==, count);
+  g_assert_cmpuint (snapshots->len, ==, count);
   for (int turn = 0; turn < count; turn++)
     {
-      JsonObject *snapshot = json_array_get_object_element (snapshots, turn);
-      JsonArray *messages = json_object_get_array_member (snapshot, "messages");
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, turn);
       g_autofree char *message_id = g_strdup_printf ("msg-%d", turn);
 
-      g_assert_cmpuint (json_array_get_length (messages), ==, 1);
-      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "id"), ==, message_id);
+      g_assert_cmpuint (snapshot->n_messages, ==, 1);
+      g_assert_cmpuint (_agui_json_doc_get_length (&snapshot->messages), ==, 1);
+      g_assert_cmpstr (_agui_json_doc_get_string (_agui_json_doc_get_element (&snapshot->messages, 0), "id"), ==,
+                       message_id);
     }
 
   state = snapshot_field (store, thread_id, "state");
@@ -2153,7 +2155,7 @@ test_migrate_release_store (Fixture       *f,
   g_autofree char *contents = NULL;
   g_autoptr(GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_node_unref);
   g_autoptr(AguiSessionStore) store = NULL;
-  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GPtrArray) snapshots = NULL;
   g_autoptr(JsonArray) branches = NULL;
   g_autoptr(JsonNode) exported = NULL;
   g_autoptr(AguiReplayTransport) replay = agui_replay_transport_new ();
@@ -2206,16 +2208,18 @@ test_migrate_release_store (Fixture       *f,
     {
       const char *thread_id = t == 0 ? "old-thread" : "plain-thread";
 
-      g_clear_pointer (&snapshots, json_array_unref);
-      snapshots = _agui_session_store_list_snapshots (store, thread_id, &error);
+      g_clear_pointer (&snapshots, g_ptr_array_unref);
+      snapshots = _agui_session_store_list_snapshots (store, thread_id, TRUE, &error);
       g_assert_no_error (error);
-      for (guint i = 0; i < json_array_get_length (snapshots); i++)
+      for (guint i = 0; i < snapshots->len; i++)
         {
-          JsonObject *snapshot = json_array_get_object_element (snapshots, i);
-          JsonNode *held = g_hash_table_lookup (before, json_object_get_string_member (snapshot, "id"));
+          AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i);
+          JsonNode *held = g_hash_table_lookup (before, snapshot->id);
+          g_autoptr(JsonNode) messages = _agui_json_value_to_node (&snapshot->messages);
 
           g_assert_nonnull (held);
-          g_assert_true (json_node_equal (held, json_object_get_member (snapshot, "messages")));
+          g_assert_cmpuint (snapshot->n_messages, ==, json_array_get_length (json_node_get_array (messages)));
+          g_assert_true (json_node_equal (held, messages));
           n_snapshots--;
         }
     }
@@ -2750,6 +2754,7 @@ test_bench_snapshot_10000 (Fixture       *f,
 {
   g_autoptr(AguiSessionStore) store = open_store (f->path);
   g_autoptr(AguiSessionStore) reopened = NULL;
+  g_autoptr(AguiTurnSnapshot) for_restore = NULL;
   g_autoptr(JsonObject) last = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GError) error = NULL;
@@ -2787,13 +2792,13 @@ test_bench_snapshot_10000 (Fixture       *f,
 
   reopened = open_store (f->path);
   start = g_get_monotonic_time ();
-  last = _agui_session_store_get_last_snapshot_for_restore (reopened, "bench-10000", &error);
+  for_restore = _agui_session_store_get_last_snapshot_for_restore (reopened, "bench-10000", &error);
   g_assert_no_error (error);
+  g_assert_nonnull (for_restore);
   read_snapshot = g_get_monotonic_time ();
   events = agui_session_store_load_events (reopened, "bench-10000", &error);
   g_assert_no_error (error);
   read_events = g_get_monotonic_time ();
-  g_clear_pointer (&last, json_object_unref);
   last = agui_session_store_get_last_snapshot (reopened, "bench-10000", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (last, "messages")), ==, 10000);
@@ -2839,7 +2844,7 @@ test_bench_restore_10000 (Fixture       *f,
     {
       g_autoptr(AguiAgentSession) session = NULL;
       g_autoptr(GPtrArray) events = NULL;
-      g_autoptr(JsonObject) snapshot = NULL;
+      g_autoptr(AguiTurnSnapshot) snapshot = NULL;
       g_autoptr(GError) error = NULL;
       gint64 start, read, done = 0;
 

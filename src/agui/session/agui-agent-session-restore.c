@@ -25,9 +25,9 @@
 typedef struct
 {
   GPtrArray  *events;
-  JsonObject *snapshot;
+  AguiTurnSnapshot *snapshot;
   /* Every snapshot, to rebuild the thread's branches */
-  JsonArray  *snapshots;
+  GPtrArray  *snapshots;
   int         turn_count;
   guint       folded;
   /* When each turn was saved, by the run that ended it, and how many
@@ -49,8 +49,8 @@ restore_free (Restore *restore)
   for (guint i = restore->folded; restore->events != NULL && i < restore->events->len; i++)
     agui_event_unref (g_ptr_array_index (restore->events, i));
   g_clear_pointer (&restore->events, g_ptr_array_unref);
-  g_clear_pointer (&restore->snapshot, json_object_unref);
-  g_clear_pointer (&restore->snapshots, json_array_unref);
+  g_clear_pointer (&restore->snapshot, _agui_turn_snapshot_free);
+  g_clear_pointer (&restore->snapshots, g_ptr_array_unref);
   g_clear_pointer (&restore->run_times, g_hash_table_unref);
   g_clear_pointer (&restore->journal, g_ptr_array_unref);
   g_strfreev (restore->journal_ids);
@@ -67,7 +67,7 @@ restore_load (AguiSessionStore  *store,
               GError           **error)
 {
   g_autoptr(GPtrArray) events = NULL;
-  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(AguiTurnSnapshot) snapshot = NULL;
   g_autoptr(GError) local_error = NULL;
   Restore *restore;
 
@@ -102,7 +102,7 @@ restore_load (AguiSessionStore  *store,
    * thread still opens as its log says. */
   if (restore->snapshot != NULL && _agui_session_store_count_branches (store, thread_id, NULL) > 1)
     {
-      restore->snapshots = _agui_session_store_list_snapshots (store, thread_id, &local_error);
+      restore->snapshots = _agui_session_store_list_snapshots (store, thread_id, FALSE, &local_error);
       if (restore->snapshots == NULL)
         g_warning ("%s", local_error->message);
     }
@@ -175,18 +175,15 @@ static void
 restore_finish (AguiAgentSession *self,
                 Restore          *restore)
 {
-  JsonObject *snapshot = restore->snapshot;
+  AguiTurnSnapshot *snapshot = restore->snapshot;
   const char *status;
-  const char *snapshot_id;
 
   if (snapshot == NULL)
     return;
 
-  if (json_object_has_member (snapshot, "messages") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
-    _agui_transcript_restore_local_state (self->transcript, json_object_get_array_member (snapshot, "messages"));
+  _agui_transcript_restore_local_state (self->transcript, &snapshot->messages);
 
-  status = json_object_get_string_member_with_default (snapshot, "status", NULL);
+  status = snapshot->status;
   if (g_strcmp0 (status, "ABORTED") == 0)
     {
       _agui_reducer_cancel_run (self->reducer);
@@ -194,7 +191,7 @@ restore_finish (AguiAgentSession *self,
   else if (g_strcmp0 (status, "FAILED") == 0 &&
            agui_run_state_get_status (agui_transcript_get_run_state (self->transcript)) != AGUI_RUN_FAILED)
     {
-      const char *reason = json_object_get_string_member_with_default (snapshot, "finishReason", NULL);
+      const char *reason = snapshot->finish_reason;
       g_autoptr(AguiRunState) failed = NULL;
       AguiRunState *current = agui_transcript_get_run_state (self->transcript);
       AguiStage stage = AGUI_STAGE_TRANSPORT;
@@ -205,7 +202,7 @@ restore_finish (AguiAgentSession *self,
 
       failed = _agui_run_state_new_failed (agui_run_state_get_thread_id (current),
                                           agui_run_state_get_run_id (current),
-                                          json_object_get_string_member_with_default (snapshot, "error", ""),
+                                          snapshot->error ?: "",
                                           NULL, stage);
       _agui_reducer_set_run_state (self->reducer, failed);
     }
@@ -213,9 +210,8 @@ restore_finish (AguiAgentSession *self,
   /* A thread that forked replays as its branches one after the other;
    * the snapshots say what each held. The last one is the recorder's
    * (restore_recorder()) */
-  snapshot_id = json_object_get_string_member_with_default (snapshot, "id", NULL);
   if (restore->snapshots != NULL)
-    _agui_transcript_restore_branches (self->transcript, restore->snapshots, snapshot_id);
+    _agui_transcript_restore_branches (self->transcript, restore->snapshots, snapshot->id);
 }
 
 /* The recorder's part of a restore, on the session's own thread: it
@@ -224,15 +220,13 @@ static void
 restore_recorder (AguiAgentSession *self,
                   Restore          *restore)
 {
-  JsonObject *snapshot = restore->snapshot;
+  AguiTurnSnapshot *snapshot = restore->snapshot;
 
   if (snapshot != NULL)
     /* A damaged latest snapshot is skipped on reading; the next turn must
      * still not reuse its index. */
-    _agui_turn_recorder_restore (self->recorder,
-                                 json_object_get_string_member_with_default (snapshot, "id", NULL),
-                                 MAX ((guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0) + 1,
-                                      (guint) MAX (0, restore->turn_count)));
+    _agui_turn_recorder_restore (self->recorder, snapshot->id,
+                                 MAX ((guint) snapshot->turn_index + 1, (guint) MAX (0, restore->turn_count)));
 
   if (restore->journal != NULL && restore->journal->len > 0)
     _agui_turn_recorder_adopt_journals (self->recorder, restore->journal,
@@ -268,7 +262,7 @@ restore_journal (AguiAgentSession *self,
                                                      "The answer was interrupted: the program stopped "
                                                      "before it ended");
 
-      if (json_array_get_length (_agui_transcript_get_pending_interrupts_json (self->transcript)) == 0)
+      if (g_list_model_get_n_items (agui_transcript_get_pending_interrupts (self->transcript)) == 0)
         _agui_transcript_mark_unanswered_calls (self->transcript);
       _agui_reducer_fail (self->reducer, error);
       _agui_transcript_mark_attempt (self->transcript, attempt, AGUI_ATTEMPT_FAILED);

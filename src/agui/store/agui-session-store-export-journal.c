@@ -53,19 +53,15 @@ push_node (AguiPipeline *pipeline,
 /* What restore_finish() takes from the last snapshot and the log cannot
  * say: the person's answers about calls, and a stopped last turn */
 static void
-fold_snapshot (AguiReducer *reducer,
-               JsonObject  *snapshot)
+fold_snapshot (AguiReducer      *reducer,
+               AguiTurnSnapshot *snapshot)
 {
-  JsonNode *messages;
-
   if (snapshot == NULL)
     return;
 
-  messages = json_object_get_member (snapshot, "messages");
-  if (messages != NULL && JSON_NODE_HOLDS_ARRAY (messages))
-    _agui_transcript_restore_local_state (_agui_reducer_get_transcript (reducer), json_node_get_array (messages));
+  _agui_transcript_restore_local_state (_agui_reducer_get_transcript (reducer), &snapshot->messages);
 
-  if (g_strcmp0 (json_object_get_string_member_with_default (snapshot, "status", NULL), "ABORTED") == 0)
+  if (g_strcmp0 (snapshot->status, "ABORTED") == 0)
     _agui_reducer_cancel_run (reducer);
 }
 
@@ -127,7 +123,7 @@ fold_journal (AguiReducer  *reducer,
   if (status == AGUI_RUN_FINISHED || status == AGUI_RUN_FAILED)
     return NULL;
 
-  if (json_array_get_length (_agui_transcript_get_pending_interrupts_json (transcript)) == 0)
+  if (g_list_model_get_n_items (agui_transcript_get_pending_interrupts (transcript)) == 0)
     _agui_transcript_mark_unanswered_calls (transcript);
   ended = fold_interrupted (reducer, pipeline);
   _agui_transcript_mark_attempt (transcript, attempt, AGUI_ATTEMPT_FAILED);
@@ -139,7 +135,7 @@ gboolean
 _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
                                                const char        *thread_id,
                                                JsonObject        *root,
-                                               JsonObject        *snapshot,
+                                               AguiTurnSnapshot  *snapshot,
                                                const char        *what,
                                                GError           **error)
 {

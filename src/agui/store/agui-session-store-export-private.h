@@ -31,7 +31,7 @@ JsonNode *_agui_session_store_export_json_locked        (AguiSessionStore  *self
 gboolean  _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
                                                          const char        *thread_id,
                                                          JsonObject        *root,
-                                                         JsonObject        *snapshot,
+                                                         AguiTurnSnapshot  *snapshot,
                                                          const char        *what,
                                                          GError           **error);
 

@@ -27,25 +27,22 @@
  * branch as a snapshot of its messages and one of its state, which an
  * import folds to exactly what the export says. */
 static JsonArray *
-branch_events (JsonObject *snapshot)
+branch_events (AguiTurnSnapshot *snapshot)
 {
   JsonArray *events = json_array_new ();
   JsonObject *messages = json_object_new ();
-  JsonObject *state = json_object_new ();
 
   json_object_set_string_member (messages, "type", "MESSAGES_SNAPSHOT");
-  json_object_set_member (messages, "messages", json_object_dup_member (snapshot, "messages"));
+  json_object_set_member (messages, "messages", _agui_json_value_to_node (&snapshot->messages));
   json_array_add_object_element (events, messages);
 
-  if (json_object_has_member (snapshot, "state") && !json_object_get_null_member (snapshot, "state"))
+  if (snapshot->state.kind != AGUI_JSON_DOC_NULL)
     {
+      JsonObject *state = json_object_new ();
+
       json_object_set_string_member (state, "type", "STATE_SNAPSHOT");
-      json_object_set_member (state, "snapshot", json_object_dup_member (snapshot, "state"));
+      json_object_set_member (state, "snapshot", _agui_json_value_to_node (&snapshot->state));
       json_array_add_object_element (events, state);
-    }
-  else
-    {
-      json_object_unref (state);
     }
 
   return events;
@@ -58,10 +55,11 @@ _agui_session_store_export_json_locked (AguiSessionStore  *self,
                                         GError           **error)
 {
   g_autoptr(JsonObject) thread = NULL;
-  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(AguiTurnSnapshot) snapshot = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(JsonArray) interrupts = NULL;
-  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GPtrArray) branches = NULL;
+  guint chosen;
   g_autoptr(JsonObject) values = NULL;
   g_autoptr(JsonObject) root = NULL;
   JsonArray *event_array;
@@ -70,7 +68,7 @@ _agui_session_store_export_json_locked (AguiSessionStore  *self,
       !_agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
       !(events = _agui_session_store_load_events_locked (self, thread_id, what, error)) ||
       !(interrupts = _agui_session_store_get_pending_interrupts_locked (self, thread_id, what, error)) ||
-      !(branches = _agui_session_store_list_branches_locked (self, thread_id, what, error)) ||
+      !(branches = _agui_session_store_list_branches_locked (self, thread_id, &chosen, what, error)) ||
       !(values = _agui_session_store_dup_surface_values_locked (self, thread_id, what, error)))
     return NULL;
 
@@ -81,8 +79,8 @@ _agui_session_store_export_json_locked (AguiSessionStore  *self,
 
   if (snapshot != NULL)
     {
-      json_object_set_member (root, "messages", json_object_dup_member (snapshot, "messages"));
-      json_object_set_member (root, "state", json_object_dup_member (snapshot, "state"));
+      json_object_set_member (root, "messages", _agui_json_value_to_node (&snapshot->messages));
+      json_object_set_member (root, "state", _agui_json_value_to_node (&snapshot->state));
     }
   else
     {
@@ -96,7 +94,7 @@ _agui_session_store_export_json_locked (AguiSessionStore  *self,
   if (json_object_get_size (values) > 0)
     json_object_set_object_member (root, "surfaceValues", g_steal_pointer (&values));
 
-  if (snapshot != NULL && json_array_get_length (branches) > 1)
+  if (snapshot != NULL && branches->len > 1)
     {
       event_array = branch_events (snapshot);
     }
@@ -517,12 +515,13 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
                                              GError           **error)
 {
   g_autoptr(JsonNode) exported = NULL;
-  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GPtrArray) branches = NULL;
   g_autoptr(GHashTable) tool_names = NULL;
   g_autofree char *what = NULL;
   JsonObject *root;
   JsonObject *thread;
   const char *title;
+  guint chosen;
   guint n;
   GString *out;
 
@@ -539,7 +538,7 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
     if (!_agui_session_store_exec (self, "BEGIN", what, error))
       return NULL;
     exported = _agui_session_store_export_json_locked (self, thread_id, what, error);
-    branches = exported ? _agui_session_store_list_branches_locked (self, thread_id, what, error) : NULL;
+    branches = exported ? _agui_session_store_list_branches_locked (self, thread_id, &chosen, what, error) : NULL;
     _agui_session_store_rollback (self);
     if (branches == NULL)
       return NULL;
@@ -555,17 +554,23 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
     g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
 
   /* A first turn cut short: no branch was saved yet */
-  n = json_array_get_length (branches);
+  n = branches->len;
   if (n == 0)
     append_messages (out, json_object_get_array_member (root, "messages"), tool_names);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *branch = json_array_get_object_element (branches, i);
-      gboolean chosen = json_object_get_boolean_member (branch, "chosen");
+      AguiTurnSnapshot *branch = g_ptr_array_index (branches, i);
+      g_autoptr(JsonNode) messages = NULL;
 
-      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n, chosen ? " (chosen)" : "");
-      append_messages (out, json_object_get_array_member (chosen ? root : branch, "messages"), tool_names);
+      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n, i == chosen ? " (chosen)" : "");
+      if (i == chosen)
+        {
+          append_messages (out, json_object_get_array_member (root, "messages"), tool_names);
+          continue;
+        }
+      messages = _agui_json_value_to_node (&branch->messages);
+      append_messages (out, json_node_get_array (messages), tool_names);
     }
 
   return g_string_free (out, FALSE);

@@ -395,13 +395,13 @@ check_fold (AguiImport  *self,
    * restore does, so the comparison is of what the log says. */
   for (guint i = 0; i < self->message_json->len; i++)
     {
-      g_autoptr(JsonNode) message = _agui_json_parse (g_ptr_array_index (self->message_json, i), -1, NULL);
-      g_autoptr(JsonArray) one = json_array_new ();
+      g_auto(AguiJsonValue) one = AGUI_JSON_VALUE_INIT;
+      AguiJsonValue message = AGUI_JSON_VALUE_INIT;
 
-      if (message == NULL)
+      if (!_agui_json_doc_parse (g_ptr_array_index (self->message_json, i), -1, &message, NULL))
         continue;
-      json_array_add_element (one, g_steal_pointer (&message));
-      _agui_transcript_restore_local_state (transcript, one);
+      _agui_json_array_insert (_agui_json_value_set_array (&one, 1), 0, &message);
+      _agui_transcript_restore_local_state (transcript, &one);
     }
 
   if ((*reason = first_difference (self, transcript)) != NULL)

@@ -20,7 +20,7 @@ typedef struct
   sqlite3_stmt     *snapshot;
   /* snapshot id → GArray of gint64 */
   GHashTable       *lists;
-  /* gint64 hash → JsonNode */
+  /* gint64 hash → AguiJsonValue, each message read */
   GHashTable       *nodes;
   /* gint64 hash → the JSON of each of the thread's messages, once read */
   GHashTable       *json;
@@ -39,9 +39,11 @@ GArray            *_agui_message_reader_hashes   (AguiMessageReader  *reader,
                                                   const char         *snapshot_id,
                                                   const char         *what,
                                                   GError            **error);
-/* The messages @hashes name, as a new array */
-JsonArray         *_agui_message_reader_messages (AguiMessageReader  *reader,
+/* The messages @hashes name, copied into a new array in @messages
+ * (null before) */
+gboolean           _agui_message_reader_messages (AguiMessageReader  *reader,
                                                   const GArray       *hashes,
+                                                  AguiJsonValue      *messages,
                                                   const char         *what,
                                                   GError            **error);
 

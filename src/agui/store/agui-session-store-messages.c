@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-deflate-private.h"
@@ -91,7 +92,7 @@ _agui_message_reader_new (AguiSessionStore  *self,
   reader->store = self;
   reader->thread_id = g_strdup (thread_id);
   reader->lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  reader->nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) json_node_unref);
+  reader->nodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) _agui_json_doc_value_free);
 
   if (!(reader->snapshot = _agui_session_store_prepare (self, "SELECT parent_id, messages FROM snapshots WHERE id = ?1", what, error)))
     return NULL;
@@ -105,19 +106,21 @@ _agui_message_reader_new (AguiSessionStore  *self,
 /* A snapshot written before schema 5 (or by hand) holds its messages:
  * they are taken as they are, and known by the hashes of their JSON */
 static GArray *
-hashes_of_array (AguiMessageReader *reader,
-                 JsonArray         *messages)
+hashes_of_array (AguiMessageReader   *reader,
+                 const AguiJsonValue *messages)
 {
-  GArray *hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), json_array_get_length (messages));
+  GArray *hashes = g_array_sized_new (FALSE, FALSE, sizeof (gint64), _agui_json_doc_get_length (messages));
 
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *message = json_array_get_element (messages, i);
-      g_autofree char *json = json_to_string (message, FALSE);
-      gint64 hash = _agui_session_store_message_hash (json, -1);
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
+      /* Compact, where the messages table's rows are indented: these
+       * hashes name no row of it */
+      g_autofree char *json = _agui_json_value_to_string (message, FALSE, NULL);
+      gint64 hash = _agui_session_store_message_hash (json ?: "", -1);
 
       g_array_append_val (hashes, hash);
-      g_hash_table_replace (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_copy (message));
+      g_hash_table_replace (reader->nodes, g_memdup2 (&hash, sizeof hash), _agui_json_doc_value_dup (message));
     }
 
   return hashes;
@@ -225,9 +228,10 @@ _agui_message_reader_hashes (AguiMessageReader  *reader,
 
       if (!parse_message_delta (text, &delta->keep, delta->add))
         {
-          g_autoptr(JsonNode) messages = _agui_json_parse (text, sqlite3_column_bytes (reader->snapshot, 1), NULL);
+          g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
 
-          if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+          if (!_agui_json_doc_parse (text, sqlite3_column_bytes (reader->snapshot, 1), &messages, NULL) ||
+              messages.kind != AGUI_JSON_DOC_ARRAY)
             {
               sqlite3_reset (reader->snapshot);
               g_free (parent);
@@ -235,7 +239,7 @@ _agui_message_reader_hashes (AguiMessageReader  *reader,
                            "%s: the stored messages of a snapshot are damaged", what);
               return NULL;
             }
-          delta->whole = hashes_of_array (reader, json_node_get_array (messages));
+          delta->whole = hashes_of_array (reader, &messages);
           sqlite3_reset (reader->snapshot);
           g_free (parent);
           break;
@@ -333,18 +337,18 @@ message_reader_load_all (AguiMessageReader  *reader,
   return TRUE;
 }
 
-/* The messages @hashes name, as a new array */
-JsonArray *
+/* The messages @hashes name, as a new array in @messages (null before) */
+gboolean
 _agui_message_reader_messages (AguiMessageReader  *reader,
                                const GArray       *hashes,
+                               AguiJsonValue      *messages,
                                const char         *what,
                                GError            **error)
 {
-  g_autoptr(JsonArray) messages = json_array_sized_new (hashes->len);
   g_autoptr(GString) missing = g_string_new ("[");
   g_autoptr(GArray) missing_hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(JsonNode) parsed = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_auto(AguiJsonValue) parsed = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocArray *array;
 
   /* The messages not read yet are parsed together, as one array */
   for (guint i = 0; i < hashes->len; i++)
@@ -355,55 +359,54 @@ _agui_message_reader_messages (AguiMessageReader  *reader,
       if (g_hash_table_contains (reader->nodes, &hash))
         continue;
       if (!message_reader_load_all (reader, what, error))
-        return NULL;
+        return FALSE;
       /* A message the filter passed over was not read */
       if (!(json = g_hash_table_lookup (reader->json, &hash)) && reader->filter != NULL)
         continue;
       if (json == NULL)
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is missing", what);
-          return NULL;
+          return FALSE;
         }
       if (missing_hashes->len > 0)
         g_string_append_c (missing, ',');
       g_string_append (missing, json);
       g_array_append_val (missing_hashes, hash);
       /* Once, though a list may name a message twice */
-      g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), json_node_new (JSON_NODE_NULL));
+      g_hash_table_insert (reader->nodes, g_memdup2 (&hash, sizeof hash), g_new0 (AguiJsonValue, 1));
     }
   g_string_append_c (missing, ']');
 
   if (missing_hashes->len > 0)
     {
-      JsonArray *array;
-
-      parsed = _agui_json_parse (missing->str, missing->len, &local_error);
-      if (parsed == NULL || !JSON_NODE_HOLDS_ARRAY (parsed) ||
-          json_array_get_length (json_node_get_array (parsed)) != missing_hashes->len)
+      if (!_agui_json_doc_parse (missing->str, missing->len, &parsed, NULL) ||
+          _agui_json_doc_get_length (&parsed) != missing_hashes->len)
         {
           for (guint i = 0; i < missing_hashes->len; i++)
             g_hash_table_remove (reader->nodes, &g_array_index (missing_hashes, gint64, i));
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: a stored message is not valid JSON", what);
-          return NULL;
+          return FALSE;
         }
 
-      array = json_node_get_array (parsed);
       for (guint i = 0; i < missing_hashes->len; i++)
-        g_hash_table_replace (reader->nodes, g_memdup2 (&g_array_index (missing_hashes, gint64, i), sizeof (gint64)),
-                              json_node_copy (json_array_get_element (array, i)));
+        _agui_json_value_move (g_hash_table_lookup (reader->nodes, &g_array_index (missing_hashes, gint64, i)),
+                               _agui_json_doc_get_element (&parsed, i));
     }
 
+  array = _agui_json_value_set_array (messages, hashes->len);
   for (guint i = 0; i < hashes->len; i++)
     {
-      JsonNode *node = g_hash_table_lookup (reader->nodes, &g_array_index (hashes, gint64, i));
+      AguiJsonValue *stored = g_hash_table_lookup (reader->nodes, &g_array_index (hashes, gint64, i));
+      AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-      /* A node has one parent: each array takes a copy, which shares
-       * the message's object */
-      if (node != NULL)
-        json_array_add_element (messages, json_node_copy (node));
+      /* A message the filter passed over is left out */
+      if (stored == NULL)
+        continue;
+      _agui_json_value_copy (&copy, stored);
+      _agui_json_array_insert (array, _agui_json_array_get_length (array), &copy);
     }
 
-  return g_steal_pointer (&messages);
+  return TRUE;
 }
 
 gboolean

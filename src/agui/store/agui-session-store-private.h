@@ -7,6 +7,7 @@
 #pragma once
 
 #include "agui-session-store.h"
+#include "agui-transcript-private.h"
 
 G_BEGIN_DECLS
 
@@ -196,7 +197,7 @@ JsonObject *_agui_session_store_dup_surface_values_finish (AguiSessionStore     
 
 /* The last snapshot, its messages only those that keep Tandem's own
  * state (all a restore needs of them) */
-JsonObject *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
+AguiTurnSnapshot *_agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
                                                                const char        *thread_id,
                                                                GError           **error);
 
@@ -241,8 +242,11 @@ void       _agui_session_store_set_branch_async   (AguiSessionStore    *self,
 gboolean   _agui_session_store_set_branch_finish  (AguiSessionStore    *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
-JsonArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
+/* AguiTurnSnapshot, in turn order; messages read of every one
+ * @all_messages, else of those that end a branch */
+GPtrArray *_agui_session_store_list_snapshots     (AguiSessionStore *self,
                                                   const char       *thread_id,
+                                                  gboolean          all_messages,
                                                   GError          **error);
 GHashTable *_agui_session_store_dup_run_times     (AguiSessionStore *self,
                                                   const char       *thread_id,

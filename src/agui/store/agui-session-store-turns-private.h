@@ -23,7 +23,7 @@ gboolean   _agui_session_store_get_last_snapshot_locked   (AguiSessionStore  *se
                                                            const char        *thread_id,
                                                            gboolean           completed_only,
                                                            const char        *filter,
-                                                           JsonObject       **snapshot,
+                                                           AguiTurnSnapshot **snapshot,
                                                            const char        *what,
                                                            GError           **error);
 JsonArray *_agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
@@ -34,10 +34,15 @@ int        _agui_session_store_count_branches_locked  (AguiSessionStore  *self,
                                                            const char        *thread_id,
                                                            const char        *what,
                                                            GError           **error);
-JsonArray *_agui_session_store_list_branches_locked       (AguiSessionStore  *self,
+GPtrArray *_agui_session_store_list_branches_locked       (AguiSessionStore  *self,
                                                            const char        *thread_id,
+                                                           guint             *chosen,
                                                            const char        *what,
                                                            GError           **error);
+/* The public JSON forms of a snapshot and of the branches */
+JsonObject *_agui_session_store_snapshot_to_object        (const AguiTurnSnapshot *snapshot);
+JsonArray  *_agui_session_store_branches_to_json          (GPtrArray         *leaves,
+                                                           guint              chosen);
 
 /* Writes @rows in one transaction, as a turn is (an import makes them
  * a message and an event at a time) */

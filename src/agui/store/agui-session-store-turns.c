@@ -10,6 +10,7 @@
 
 #include "agui-event-private.h"
 #include "agui-interrupt-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-deflate-private.h"
@@ -400,55 +401,111 @@ agui_session_store_load_events (AguiSessionStore  *self,
 #define SNAPSHOT_COLUMNS \
   "id, parent_id, thread_id, turn_index, status, finish_reason, error, messages, state, created_at, run_id"
 
-static JsonObject *
+/* The text of a column that may be NULL */
+static char *
+dup_column_text (sqlite3_stmt *stmt,
+                 int           column)
+{
+  return sqlite3_column_type (stmt, column) != SQLITE_NULL
+         ? g_strdup ((const char *) sqlite3_column_text (stmt, column)) : NULL;
+}
+
+static gboolean
+column_doc (sqlite3_stmt   *stmt,
+            int             column,
+            AguiJsonValue  *value,
+            const char     *what,
+            const char     *name,
+            GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (_agui_json_doc_parse ((const char *) sqlite3_column_text (stmt, column),
+                            sqlite3_column_bytes (stmt, column), value, &local_error))
+    return TRUE;
+
+  g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
+               "%s: the stored %s are not valid JSON (%s)", what, name, local_error->message);
+  return FALSE;
+}
+
+/* A snapshot row (SNAPSHOT_COLUMNS); its messages read only
+ * @with_messages, and counted always. */
+static AguiTurnSnapshot *
 snapshot_from_row (AguiMessageReader  *reader,
                    sqlite3_stmt       *stmt,
+                   gboolean            with_messages,
                    const char         *what,
                    GError            **error)
 {
-  g_autoptr(JsonObject) snapshot = json_object_new ();
-  g_autoptr(JsonNode) messages = NULL;
-  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(AguiTurnSnapshot) snapshot = _agui_turn_snapshot_new ();
+  g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
 
-  if (!(messages = column_json (stmt, 7, what, "messages", error)) ||
-      !(state = column_json (stmt, 8, what, "state", error)))
+  if (!column_doc (stmt, 7, &messages, what, "messages", error) ||
+      !column_doc (stmt, 8, &snapshot->state, what, "state", error))
     return NULL;
 
+  snapshot->id = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+
   /* Since schema 5, what changed since the parent snapshot */
-  if (JSON_NODE_HOLDS_OBJECT (messages))
+  if (messages.kind == AGUI_JSON_DOC_OBJECT)
     {
-      GArray *hashes = _agui_message_reader_hashes (reader, (const char *) sqlite3_column_text (stmt, 0), what, error);
-      JsonArray *array;
+      GArray *hashes = _agui_message_reader_hashes (reader, snapshot->id, what, error);
 
-      if (hashes == NULL || !(array = _agui_message_reader_messages (reader, hashes, what, error)))
+      if (hashes == NULL ||
+          (with_messages && !_agui_message_reader_messages (reader, hashes, &snapshot->messages, what, error)))
         return NULL;
-      json_node_unref (messages);
-      messages = json_node_init_array (json_node_alloc (), array);
-      json_array_unref (array);
+      snapshot->n_messages = with_messages ? _agui_json_doc_get_length (&snapshot->messages) : hashes->len;
     }
-
-  if (!JSON_NODE_HOLDS_ARRAY (messages))
+  else if (messages.kind == AGUI_JSON_DOC_ARRAY)
+    {
+      snapshot->n_messages = _agui_json_doc_get_length (&messages);
+      if (with_messages)
+        _agui_json_value_move (&snapshot->messages, &messages);
+    }
+  else
     {
       g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE, "%s: the stored messages are not an array", what);
       return NULL;
     }
 
-  json_object_set_string_member (snapshot, "id", (const char *) sqlite3_column_text (stmt, 0));
-  _agui_session_store_set_string_or_null (snapshot, "parentId", (const char *) sqlite3_column_text (stmt, 1));
-  json_object_set_string_member (snapshot, "threadId", (const char *) sqlite3_column_text (stmt, 2));
-  json_object_set_int_member (snapshot, "turnIndex", sqlite3_column_int (stmt, 3));
-  json_object_set_string_member (snapshot, "status", (const char *) sqlite3_column_text (stmt, 4));
-  if (sqlite3_column_type (stmt, 5) != SQLITE_NULL)
-    json_object_set_string_member (snapshot, "finishReason", (const char *) sqlite3_column_text (stmt, 5));
-  if (sqlite3_column_type (stmt, 6) != SQLITE_NULL)
-    json_object_set_string_member (snapshot, "error", (const char *) sqlite3_column_text (stmt, 6));
-  json_object_set_member (snapshot, "messages", g_steal_pointer (&messages));
-  json_object_set_member (snapshot, "state", g_steal_pointer (&state));
-  json_object_set_int_member (snapshot, "createdAt", sqlite3_column_int64 (stmt, 9));
-  if (sqlite3_column_type (stmt, 10) != SQLITE_NULL)
-    json_object_set_string_member (snapshot, "runId", (const char *) sqlite3_column_text (stmt, 10));
+  snapshot->parent_id = dup_column_text (stmt, 1);
+  snapshot->thread_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+  snapshot->turn_index = sqlite3_column_int (stmt, 3);
+  snapshot->status = g_strdup ((const char *) sqlite3_column_text (stmt, 4));
+  snapshot->finish_reason = dup_column_text (stmt, 5);
+  snapshot->error = dup_column_text (stmt, 6);
+  snapshot->created_at = sqlite3_column_int64 (stmt, 9);
+  snapshot->run_id = dup_column_text (stmt, 10);
 
   return g_steal_pointer (&snapshot);
+}
+
+/* The snapshot as agui_session_store_get_last_snapshot() documents it */
+JsonObject *
+_agui_session_store_snapshot_to_object (const AguiTurnSnapshot *snapshot)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "id", snapshot->id);
+  _agui_session_store_set_string_or_null (object, "parentId", snapshot->parent_id);
+  json_object_set_string_member (object, "threadId", snapshot->thread_id);
+  json_object_set_int_member (object, "turnIndex", snapshot->turn_index);
+  json_object_set_string_member (object, "status", snapshot->status);
+  if (snapshot->finish_reason != NULL)
+    json_object_set_string_member (object, "finishReason", snapshot->finish_reason);
+  if (snapshot->error != NULL)
+    json_object_set_string_member (object, "error", snapshot->error);
+  if (snapshot->messages.kind == AGUI_JSON_DOC_ARRAY)
+    json_object_set_member (object, "messages", _agui_json_value_to_node (&snapshot->messages));
+  else
+    json_object_set_array_member (object, "messages", json_array_new ());
+  json_object_set_member (object, "state", _agui_json_value_to_node (&snapshot->state));
+  json_object_set_int_member (object, "createdAt", snapshot->created_at);
+  if (snapshot->run_id != NULL)
+    json_object_set_string_member (object, "runId", snapshot->run_id);
+
+  return object;
 }
 
 /* Sets *snapshot to NULL (and returns TRUE) when the thread has none. */
@@ -457,7 +514,7 @@ _agui_session_store_get_last_snapshot_locked (AguiSessionStore  *self,
                                               const char        *thread_id,
                                               gboolean           completed_only,
                                               const char        *filter,
-                                              JsonObject       **snapshot,
+                                              AguiTurnSnapshot **snapshot,
                                               const char        *what,
                                               GError           **error)
 {
@@ -489,7 +546,7 @@ _agui_session_store_get_last_snapshot_locked (AguiSessionStore  *self,
     {
       g_autoptr(GError) local_error = NULL;
 
-      if ((*snapshot = snapshot_from_row (reader, stmt, what, &local_error)) != NULL)
+      if ((*snapshot = snapshot_from_row (reader, stmt, TRUE, what, &local_error)) != NULL)
         return TRUE;
 
       g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
@@ -526,8 +583,8 @@ agui_session_store_get_last_snapshot (AguiSessionStore  *self,
                                       GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(AguiTurnSnapshot) snapshot = NULL;
   g_autofree char *what = NULL;
-  JsonObject *snapshot;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
@@ -535,8 +592,11 @@ agui_session_store_get_last_snapshot (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the last snapshot of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  _agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error);
-  return snapshot;
+  if (!_agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
+      snapshot == NULL)
+    return NULL;
+
+  return _agui_session_store_snapshot_to_object (snapshot);
 }
 
 /**
@@ -557,7 +617,7 @@ agui_session_store_get_last_good_state (AguiSessionStore  *self,
                                         GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(AguiTurnSnapshot) snapshot = NULL;
   g_autofree char *what = NULL;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
@@ -569,7 +629,7 @@ agui_session_store_get_last_good_state (AguiSessionStore  *self,
   if (!_agui_session_store_get_last_snapshot_locked (self, thread_id, TRUE, NULL, &snapshot, what, error) || snapshot == NULL)
     return NULL;
 
-  return json_object_dup_member (snapshot, "state");
+  return _agui_json_value_to_node (&snapshot->state);
 }
 
 /**
@@ -800,18 +860,39 @@ _agui_session_store_write_rows_finish (AguiSessionStore  *self,
   return _agui_session_store_finish_boolean (self, result, _agui_session_store_write_rows_async, error);
 }
 
-/* Every snapshot of the thread, in turn order, as
- * agui_session_store_get_last_snapshot() gives one; damaged ones are
- * skipped with a warning, as there. */
-static JsonArray *
+/* Whether @snapshot ends a branch: no other of @snapshots chains to it */
+static GHashTable *
+parents_of (GPtrArray *snapshots)
+{
+  GHashTable *parents = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i);
+
+      if (snapshot->parent_id != NULL)
+        g_hash_table_add (parents, snapshot->parent_id);
+    }
+
+  return parents;
+}
+
+/* Every snapshot of the thread (AguiTurnSnapshot), in turn order;
+ * damaged ones are skipped with a warning, as a restore skips them. The
+ * messages are read of every one @all_messages, else only of the
+ * snapshots that end a branch: a thread that forked reads its long
+ * history once per branch, not once per turn. */
+static GPtrArray *
 list_snapshots_locked (AguiSessionStore  *self,
                        const char        *thread_id,
+                       gboolean           all_messages,
                        const char        *what,
                        GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(JsonArray) snapshots = json_array_new ();
+  g_autoptr(GPtrArray) snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_turn_snapshot_free);
   g_autoptr(AguiMessageReader) reader = NULL;
+  gboolean settled = all_messages;
   int rc;
 
   if (!(stmt = _agui_session_store_prepare (self,
@@ -824,13 +905,13 @@ list_snapshots_locked (AguiSessionStore  *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autoptr(GError) local_error = NULL;
-      JsonObject *snapshot = snapshot_from_row (reader, stmt, what, &local_error);
+      AguiTurnSnapshot *snapshot = snapshot_from_row (reader, stmt, all_messages, what, &local_error);
 
       if (snapshot == NULL)
         g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
                    what, sqlite3_column_int (stmt, 3), local_error->message);
       else
-        json_array_add_object_element (snapshots, snapshot);
+        g_ptr_array_add (snapshots, snapshot);
     }
 
   if (rc != SQLITE_DONE)
@@ -839,12 +920,42 @@ list_snapshots_locked (AguiSessionStore  *self,
       return NULL;
     }
 
+  /* The ends of branches, then their messages. One whose messages are
+   * damaged is skipped as above, and its parent may then end the branch:
+   * until every end is read. */
+  while (!settled)
+    {
+      g_autoptr(GHashTable) parents = parents_of (snapshots);
+
+      settled = TRUE;
+      for (guint i = snapshots->len; i > 0; i--)
+        {
+          AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i - 1);
+          g_autoptr(GError) local_error = NULL;
+          GArray *hashes;
+
+          if (snapshot->messages.kind == AGUI_JSON_DOC_ARRAY || g_hash_table_contains (parents, snapshot->id))
+            continue;
+
+          if (!(hashes = _agui_message_reader_hashes (reader, snapshot->id, what, &local_error)) ||
+              !_agui_message_reader_messages (reader, hashes, &snapshot->messages, what, &local_error))
+            {
+              g_warning ("%s: skipped the damaged snapshot of turn %d: %s",
+                         what, snapshot->turn_index, local_error->message);
+              g_ptr_array_remove_index (snapshots, i - 1);
+              settled = FALSE;
+              break;
+            }
+        }
+    }
+
   return g_steal_pointer (&snapshots);
 }
 
-JsonArray *
+GPtrArray *
 _agui_session_store_list_snapshots (AguiSessionStore  *self,
                                     const char        *thread_id,
+                                    gboolean           all_messages,
                                     GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
@@ -856,58 +967,26 @@ _agui_session_store_list_snapshots (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the snapshots of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  return list_snapshots_locked (self, thread_id, what, error);
+  return list_snapshots_locked (self, thread_id, all_messages, what, error);
 }
 
 /* The snapshots no other chains to, each the end of a branch, in turn
- * order; the one @chosen_id names (the thread's branch) is marked
- * `"chosen": true`, or the newest when it names none of them. */
-static JsonArray *
-branches_of (JsonArray  *snapshots,
-             const char *chosen_id)
-{
-  g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
-  JsonArray *leaves = json_array_new ();
-  gboolean found = FALSE;
-
-  for (guint i = 0; i < json_array_get_length (snapshots); i++)
-    {
-      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
-      const char *parent = json_object_get_string_member_with_default (snapshot, "parentId", NULL);
-
-      if (parent != NULL)
-        g_hash_table_add (parents, (gpointer) parent);
-    }
-
-  for (guint i = 0; i < json_array_get_length (snapshots); i++)
-    {
-      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
-      const char *id = json_object_get_string_member (snapshot, "id");
-
-      if (g_hash_table_contains (parents, id))
-        continue;
-
-      json_object_set_boolean_member (snapshot, "chosen", g_strcmp0 (id, chosen_id) == 0);
-      found |= g_strcmp0 (id, chosen_id) == 0;
-      json_array_add_object_element (leaves, json_object_ref (snapshot));
-    }
-
-  if (!found && json_array_get_length (leaves) > 0)
-    json_object_set_boolean_member (json_array_get_object_element (leaves, json_array_get_length (leaves) - 1),
-                                    "chosen", TRUE);
-
-  return leaves;
-}
-
-JsonArray *
+ * order (AguiTurnSnapshot, with their messages); *@chosen is the
+ * position of the one the thread's branch names, or of the newest when
+ * it names none of them. */
+GPtrArray *
 _agui_session_store_list_branches_locked (AguiSessionStore  *self,
                                           const char        *thread_id,
+                                          guint             *chosen,
                                           const char        *what,
                                           GError           **error)
 {
-  g_autoptr(JsonArray) snapshots = NULL;
+  g_autoptr(GPtrArray) snapshots = NULL;
+  g_autoptr(GHashTable) parents = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autofree char *chosen = NULL;
+  g_autofree char *chosen_id = NULL;
+  GPtrArray *leaves;
+  gboolean found = FALSE;
   int rc;
 
   if (!(stmt = _agui_session_store_prepare (self, "SELECT branch FROM threads WHERE id = ?1", what, error)))
@@ -915,17 +994,56 @@ _agui_session_store_list_branches_locked (AguiSessionStore  *self,
   sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    chosen = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+    chosen_id = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
   else if (rc != SQLITE_DONE)
     {
       _agui_session_store_set_sqlite_error (self, rc, what, error);
       return NULL;
     }
 
-  if (!(snapshots = list_snapshots_locked (self, thread_id, what, error)))
+  if (!(snapshots = list_snapshots_locked (self, thread_id, FALSE, what, error)))
     return NULL;
 
-  return branches_of (snapshots, chosen);
+  parents = parents_of (snapshots);
+  leaves = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_turn_snapshot_free);
+  *chosen = 0;
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i);
+
+      if (g_hash_table_contains (parents, snapshot->id))
+        continue;
+
+      if (!found && g_strcmp0 (snapshot->id, chosen_id) == 0)
+        {
+          *chosen = leaves->len;
+          found = TRUE;
+        }
+      g_ptr_array_add (leaves, g_steal_pointer (&g_ptr_array_index (snapshots, i)));
+    }
+
+  if (!found && leaves->len > 0)
+    *chosen = leaves->len - 1;
+
+  return leaves;
+}
+
+/* The branches as agui_session_store_list_branches() documents them */
+JsonArray *
+_agui_session_store_branches_to_json (GPtrArray *leaves,
+                                      guint      chosen)
+{
+  JsonArray *branches = json_array_sized_new (leaves->len);
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      JsonObject *branch = _agui_session_store_snapshot_to_object (g_ptr_array_index (leaves, i));
+
+      json_object_set_boolean_member (branch, "chosen", i == chosen);
+      json_array_add_object_element (branches, branch);
+    }
+
+  return branches;
 }
 
 /**
@@ -950,7 +1068,9 @@ agui_session_store_list_branches (AguiSessionStore  *self,
                                   GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(GPtrArray) leaves = NULL;
   g_autofree char *what = NULL;
+  guint chosen;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
@@ -958,7 +1078,10 @@ agui_session_store_list_branches (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the branches of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  return _agui_session_store_list_branches_locked (self, thread_id, what, error);
+  if (!(leaves = _agui_session_store_list_branches_locked (self, thread_id, &chosen, what, error)))
+    return NULL;
+
+  return _agui_session_store_branches_to_json (leaves, chosen);
 }
 
 /* How many branches the thread has, without reading any snapshot's
@@ -1061,14 +1184,14 @@ _agui_session_store_dup_run_times (AguiSessionStore  *self,
  * but its messages only those that keep Tandem's own state: what a
  * restore takes from it, without reading every message of a long
  * thread */
-JsonObject *
+AguiTurnSnapshot *
 _agui_session_store_get_last_snapshot_for_restore (AguiSessionStore  *self,
                                                    const char        *thread_id,
                                                    GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
   g_autofree char *what = NULL;
-  JsonObject *snapshot;
+  AguiTurnSnapshot *snapshot;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);

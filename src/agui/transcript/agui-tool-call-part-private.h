@@ -48,8 +48,9 @@ gboolean          _agui_tool_call_part_get_awaiting_approval (AguiToolCallPart *
 /* @local: NULL only to ask whether there is any */
 gboolean          _agui_tool_call_part_get_local_state     (AguiToolCallPart   *self,
                                                             AguiJsonValue      *local);
+/* @local: what _agui_tool_call_part_get_local_state () gave, an object */
 void              _agui_tool_call_part_restore_local_state (AguiToolCallPart   *self,
-                                                            JsonObject         *local);
+                                                            const AguiJsonValue *local);
 void              _agui_tool_call_part_copy_local_state    (AguiToolCallPart   *self,
                                                             AguiToolCallPart   *source);
 

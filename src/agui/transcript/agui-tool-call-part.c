@@ -657,18 +657,6 @@ _agui_tool_call_part_get_awaiting_approval (AguiToolCallPart *self)
   return self->awaiting_approval;
 }
 
-static const char *
-local_get_string (JsonObject *object,
-                  const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-
-  return NULL;
-}
-
 static const char * const answer_names[] = {
   [AGUI_ANSWER_NONE] = NULL,
   [AGUI_ANSWER_APPROVED] = "approved",
@@ -719,23 +707,21 @@ _agui_tool_call_part_get_local_state (AguiToolCallPart *self,
 /* A stored row may come from an older or newer Tandem: what is not
  * understood is ignored, never an error. */
 void
-_agui_tool_call_part_restore_local_state (AguiToolCallPart *self,
-                                          JsonObject       *local)
+_agui_tool_call_part_restore_local_state (AguiToolCallPart    *self,
+                                          const AguiJsonValue *local)
 {
-  const char *name = local_get_string (local, "answer");
+  const char *name = _agui_json_doc_get_string (local, "answer");
   AguiAnswer answer = AGUI_ANSWER_NONE;
-  JsonNode *no_result = json_object_get_member (local, "noResult");
+  const AguiJsonValue *no_result = _agui_json_doc_get_member (local, "noResult");
 
   for (guint i = 0; name != NULL && i < G_N_ELEMENTS (answer_names); i++)
     if (g_strcmp0 (answer_names[i], name) == 0)
       answer = i;
 
-  self->no_result = no_result != NULL && JSON_NODE_HOLDS_VALUE (no_result) &&
-                    json_node_get_value_type (no_result) == G_TYPE_BOOLEAN &&
-                    json_node_get_boolean (no_result);
+  self->no_result = no_result != NULL && no_result->kind == AGUI_JSON_DOC_BOOLEAN && no_result->u.boolean;
   _agui_tool_call_part_set_answer (self, answer,
-                                   local_get_string (local, "editedArguments"),
-                                   local_get_string (local, "answerText"));
+                                   _agui_json_doc_get_string (local, "editedArguments"),
+                                   _agui_json_doc_get_string (local, "answerText"));
 }
 
 void

@@ -365,7 +365,7 @@ store_active (AguiTranscript *self)
   AguiJsonDocArray *messages;
 
   g_clear_pointer (&self->active->messages, _agui_json_doc_value_free);
-  g_clear_pointer (&self->active->state, json_node_unref);
+  g_clear_pointer (&self->active->state, _agui_json_doc_value_free);
   g_clear_pointer (&self->active->run_state, agui_run_state_unref);
   /* Kept as the tree the records project to: json-glib's is made only
    * for a caller of agui_transcript_dup_branch_messages () */
@@ -378,7 +378,7 @@ store_active (AguiTranscript *self)
       _agui_record_to_message_value (g_ptr_array_index (self->records, i), TRUE, &message);
       _agui_json_array_insert (messages, i, &message);
     }
-  self->active->state = _agui_json_value_to_node (&self->state_doc);
+  self->active->state = _agui_json_doc_value_dup (&self->state_doc);
   self->active->run_state = agui_run_state_ref (self->run_state);
 }
 
@@ -391,7 +391,7 @@ activate (AguiTranscript *self,
           guint           from)
 {
   g_autoptr(AguiJsonValue) messages = g_steal_pointer (&branch->messages);
-  g_autoptr(JsonNode) state = g_steal_pointer (&branch->state);
+  g_autoptr(AguiJsonValue) state = g_steal_pointer (&branch->state);
   g_autoptr(AguiRunState) run_state = g_steal_pointer (&branch->run_state);
 
   store_active (self);
@@ -401,7 +401,7 @@ activate (AguiTranscript *self,
   truncate_records (self, from);
   append_messages (self, messages, from);
   if (state != NULL)
-    _agui_transcript_take_state (self, g_steal_pointer (&state));
+    _agui_transcript_take_state_value (self, state);
   if (run_state == NULL)
     run_state = _agui_run_state_new_idle ();
   _agui_transcript_set_run_state (self, run_state);
@@ -674,27 +674,27 @@ times_from_marks (AguiTranscript *self,
 }
 
 static GArray *
-chain_marks (GHashTable *by_id,
-             JsonObject *leaf)
+chain_marks (GHashTable       *by_id,
+             AguiTurnSnapshot *leaf)
 {
   g_autoptr(GPtrArray) chain = g_ptr_array_new ();
   GArray *marks = _agui_transcript_marks_new ();
 
   /* Walks up the parents; a loop (a damaged store) stops at the first
    * snapshot seen twice. */
-  for (JsonObject *snapshot = leaf; snapshot != NULL && chain->len <= g_hash_table_size (by_id);
-       snapshot = g_hash_table_lookup (by_id, get_string (snapshot, "parentId") ?: ""))
+  for (AguiTurnSnapshot *snapshot = leaf; snapshot != NULL && chain->len <= g_hash_table_size (by_id);
+       snapshot = g_hash_table_lookup (by_id, snapshot->parent_id ?: ""))
     g_ptr_array_insert (chain, 0, snapshot);
 
   for (guint i = 0; i < chain->len; i++)
     {
-      JsonObject *snapshot = g_ptr_array_index (chain, i);
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (chain, i);
       TurnMark mark = {
-        g_strdup (get_string (snapshot, "id")),
-        g_strdup (get_string (snapshot, "runId")),
-        (guint) json_object_get_int_member_with_default (snapshot, "turnIndex", 0),
-        json_array_get_length (json_object_get_array_member (snapshot, "messages")),
-        json_object_get_int_member_with_default (snapshot, "createdAt", 0),
+        g_strdup (snapshot->id),
+        g_strdup (snapshot->run_id),
+        (guint) MAX (snapshot->turn_index, 0),
+        snapshot->n_messages,
+        snapshot->created_at,
       };
 
       g_array_append_val (marks, mark);
@@ -705,57 +705,53 @@ chain_marks (GHashTable *by_id,
 
 /* How a stored branch's last turn ended, as far as its snapshot says */
 static AguiRunState *
-leaf_run_state (JsonObject *leaf)
+leaf_run_state (AguiTurnSnapshot *leaf)
 {
-  const char *reason = get_string (leaf, "finishReason");
   AguiStage stage = AGUI_STAGE_AGENT;
 
-  if (g_strcmp0 (get_string (leaf, "status"), "FAILED") != 0)
+  if (g_strcmp0 (leaf->status, "FAILED") != 0)
     return NULL;
 
   for (AguiStage s = AGUI_STAGE_CLIENT; s <= AGUI_STAGE_AGENT; s++)
-    if (g_strcmp0 (agui_stage_to_string (s), reason) == 0)
+    if (g_strcmp0 (agui_stage_to_string (s), leaf->finish_reason) == 0)
       stage = s;
 
-  return _agui_run_state_new_failed (get_string (leaf, "threadId") ?: "", get_string (leaf, "runId") ?: "",
-                                    get_string (leaf, "error") ?: "", NULL, stage);
+  return _agui_run_state_new_failed (leaf->thread_id ?: "", leaf->run_id ?: "", leaf->error ?: "", NULL, stage);
 }
 
-/* Rebuilds the branches from a thread's stored snapshots (objects as
- * agui_session_store_get_last_snapshot() gives, with `runId`, in turn
+/* Rebuilds the branches from a thread's stored snapshots (in turn
  * order): each snapshot nothing chains to ends a branch. The transcript
  * already holds the thread as its log replays; with more than one
  * branch, the chosen one replaces what is after the first fork. */
 void
 _agui_transcript_restore_branches (AguiTranscript *self,
-                                   JsonArray      *snapshots,
+                                   GPtrArray      *snapshots,
                                    const char     *chosen_id)
 {
   g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) parents = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) leaves = g_ptr_array_new ();
   Branch *chosen = NULL;
-  JsonObject *chosen_leaf = NULL;
+  AguiTurnSnapshot *chosen_leaf = NULL;
   Branch *replayed;
 
-  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+  for (guint i = 0; i < snapshots->len; i++)
     {
-      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i);
 
-      if (get_string (snapshot, "id") == NULL ||
-          !JSON_NODE_HOLDS_ARRAY (json_object_get_member (snapshot, "messages")))
+      if (snapshot->id == NULL)
         continue;
-      g_hash_table_insert (by_id, (gpointer) get_string (snapshot, "id"), snapshot);
-      if (get_string (snapshot, "parentId") != NULL)
-        g_hash_table_add (parents, (gpointer) get_string (snapshot, "parentId"));
+      g_hash_table_insert (by_id, snapshot->id, snapshot);
+      if (snapshot->parent_id != NULL)
+        g_hash_table_add (parents, snapshot->parent_id);
     }
 
-  for (guint i = 0; i < json_array_get_length (snapshots); i++)
+  for (guint i = 0; i < snapshots->len; i++)
     {
-      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
-      const char *id = get_string (snapshot, "id");
+      AguiTurnSnapshot *snapshot = g_ptr_array_index (snapshots, i);
 
-      if (id != NULL && g_hash_table_lookup (by_id, id) == snapshot && !g_hash_table_contains (parents, id))
+      if (snapshot->id != NULL && g_hash_table_lookup (by_id, snapshot->id) == snapshot &&
+          !g_hash_table_contains (parents, snapshot->id))
         g_ptr_array_add (leaves, snapshot);
     }
 
@@ -773,19 +769,19 @@ _agui_transcript_restore_branches (AguiTranscript *self,
   replayed = self->active;
   for (guint i = 0; i < leaves->len; i++)
     {
-      JsonObject *leaf = g_ptr_array_index (leaves, i);
+      AguiTurnSnapshot *leaf = g_ptr_array_index (leaves, i);
       Branch *branch = _agui_transcript_branch_new ();
 
       g_array_unref (branch->marks);
       branch->marks = chain_marks (by_id, leaf);
-      branch->messages = g_new0 (AguiJsonValue, 1);
-      _agui_json_value_set_node (branch->messages, json_object_get_member (leaf, "messages"));
+      branch->messages = _agui_json_doc_value_dup (&leaf->messages);
+      if (branch->messages->kind != AGUI_JSON_DOC_ARRAY)
+        _agui_json_value_set_array (branch->messages, 0);
       branch->run_state = leaf_run_state (leaf);
-      if (json_object_has_member (leaf, "state"))
-        branch->state = _agui_json_node_copy_deep (json_object_get_member (leaf, "state"));
+      branch->state = _agui_json_doc_value_dup (&leaf->state);
       branch->recency = ++self->recency;
       g_ptr_array_add (self->branches, branch);
-      if (g_strcmp0 (get_string (leaf, "id"), chosen_id) == 0 || (chosen == NULL && i == leaves->len - 1))
+      if (g_strcmp0 (leaf->id, chosen_id) == 0 || (chosen == NULL && i == leaves->len - 1))
         {
           chosen = branch;
           chosen_leaf = leaf;
@@ -796,7 +792,7 @@ _agui_transcript_restore_branches (AguiTranscript *self,
    * none of them: the chosen branch's own snapshot says what it holds,
    * and a failure the log ended on may be another branch's. */
   if (agui_run_state_get_status (self->run_state) == AGUI_RUN_FAILED &&
-      g_strcmp0 (get_string (chosen_leaf, "status"), "COMPLETED") == 0)
+      g_strcmp0 (chosen_leaf->status, "COMPLETED") == 0)
     {
       g_autoptr(AguiRunState) idle = _agui_run_state_new_idle ();
 
@@ -807,12 +803,11 @@ _agui_transcript_restore_branches (AguiTranscript *self,
   g_ptr_array_remove (self->branches, replayed);
   {
     g_autoptr(AguiJsonValue) messages = g_steal_pointer (&chosen->messages);
-    g_autoptr(JsonNode) state = g_steal_pointer (&chosen->state);
+    g_autoptr(AguiJsonValue) state = g_steal_pointer (&chosen->state);
 
     truncate_records (self, 0);
     append_messages (self, messages, 0);
-    if (state != NULL)
-      _agui_transcript_take_state (self, g_steal_pointer (&state));
+    _agui_transcript_take_state_value (self, state);
   }
   times_from_marks (self, 0);
 }

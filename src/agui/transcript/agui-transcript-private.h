@@ -17,6 +17,33 @@ G_BEGIN_DECLS
  * (see _agui_transcript_restore_local_state()) */
 #define AGUI_TRANSCRIPT_LOCAL_STATE_KEY "tandem"
 
+/* One saved turn as a restore reads it back from the store: where it
+ * sits in the chain of turns, how it ended, and, when read, the
+ * thread's messages (an array: its AG-UI messages, with what Tandem
+ * keeps under AGUI_TRANSCRIPT_LOCAL_STATE_KEY) and state after it.
+ * @n_messages is known even when @messages was not read (left null);
+ * @state is null when the turn saved none. */
+typedef struct
+{
+  char          *id;
+  char          *parent_id;
+  char          *thread_id;
+  char          *run_id;
+  char          *status;
+  char          *finish_reason;
+  char          *error;
+  int            turn_index;
+  guint          n_messages;
+  gint64         created_at;
+  AguiJsonValue  messages;
+  AguiJsonValue  state;
+} AguiTurnSnapshot;
+
+AguiTurnSnapshot *_agui_turn_snapshot_new  (void);
+void              _agui_turn_snapshot_free (AguiTurnSnapshot *snapshot);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AguiTurnSnapshot, _agui_turn_snapshot_free)
+
 /* A record is one AG-UI message, exactly as the protocol sees it; rows
  * (AguiSpeakerTurn) group records for display. Only the transcript's own
  * files see inside one (agui-transcript-shared-private.h); everyone
@@ -194,8 +221,9 @@ void        _agui_transcript_add_note               (AguiTranscript  *self,
 /* The same for a note in the compact tree, copied */
 void        _agui_transcript_add_note_value         (AguiTranscript  *self,
                                                      const AguiJsonValue *note);
-void        _agui_transcript_restore_local_state    (AguiTranscript  *self,
-                                                     JsonArray       *messages);
+/* @messages: stored messages (an array), as AguiTurnSnapshot has them */
+void        _agui_transcript_restore_local_state    (AguiTranscript      *self,
+                                                     const AguiJsonValue *messages);
 void        _agui_transcript_mark_turn              (AguiTranscript  *self,
                                                      const char      *snapshot_id,
                                                      const char      *run_id,
@@ -211,8 +239,10 @@ gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
                                                      guint            index,
                                                      char           **leaf_snapshot_id,
                                                      GError         **error);
+/* @snapshots: every AguiTurnSnapshot of the thread in turn order, the
+ * messages read of those no other chains to */
 void        _agui_transcript_restore_branches       (AguiTranscript  *self,
-                                                     JsonArray       *snapshots,
+                                                     GPtrArray       *snapshots,
                                                      const char      *chosen_id);
 void        _agui_transcript_set_times              (AguiTranscript  *self,
                                                      guint            from,

@@ -82,54 +82,32 @@ _agui_record_merge_metadata (AguiRecord    *record,
   _agui_json_doc_merge_object (&record->metadata, metadata);
 }
 
-/* @object's members, copied into @value (null before) */
-static void
-value_set_object (AguiJsonValue *value,
-                  JsonObject    *object)
-{
-  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-
-  _agui_json_value_set_node (value, node);
-}
-
-/* A json-glib object of the object @value, for the public projection and for
- * the local state read back */
-static JsonObject *
-object_from_value (const AguiJsonValue *value)
-{
-  g_autoptr(JsonNode) node = _agui_json_value_to_node (value);
-
-  return json_node_dup_object (node);
-}
-
-/* Removes the member LOCAL_STATE_KEY from the metadata *@metadata,
- * returning what it held when an object; with @drop_empty, metadata that
- * held only that member goes (*@metadata left NULL). */
-static JsonObject *
+/* Moves the member LOCAL_STATE_KEY out of the metadata *@metadata into
+ * @state (null before), returning whether it held an object; with
+ * @drop_empty, metadata that held only that member goes (*@metadata
+ * left NULL). */
+static gboolean
 take_local_state_member (AguiJsonValue **metadata,
-                         gboolean        drop_empty)
+                         gboolean        drop_empty,
+                         AguiJsonValue  *state)
 {
   AguiJsonDocObject *object;
-  g_auto(AguiJsonValue) removed = AGUI_JSON_VALUE_INIT;
-  JsonObject *state = NULL;
   int slot;
 
   if (*metadata == NULL)
-    return NULL;
+    return FALSE;
 
   object = (*metadata)->u.object;
   slot = _agui_json_object_find (object, LOCAL_STATE_KEY);
   if (slot < 0)
-    return NULL;
+    return FALSE;
 
-  _agui_json_object_remove_slot (object, slot, &removed);
+  _agui_json_object_remove_slot (object, slot, state);
   _agui_json_object_compact (object);
-  if (removed.kind == AGUI_JSON_DOC_OBJECT)
-    state = object_from_value (&removed);
   if (drop_empty && _agui_json_object_get_size (object) == 0)
     g_clear_pointer (metadata, _agui_json_doc_value_free);
 
-  return state;
+  return state->kind == AGUI_JSON_DOC_OBJECT;
 }
 
 const char *
@@ -185,10 +163,10 @@ static void
 take_local_state (AguiToolCallPart *part)
 {
   AguiJsonValue *metadata = _agui_tool_call_part_get_metadata (part);
-  g_autoptr(JsonObject) state = take_local_state_member (&metadata, FALSE);
+  g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
 
-  if (state != NULL)
-    _agui_tool_call_part_restore_local_state (part, state);
+  if (take_local_state_member (&metadata, FALSE, &state))
+    _agui_tool_call_part_restore_local_state (part, &state);
 }
 
 static AguiRecord *record_new (const AguiJsonValue *message,
@@ -198,8 +176,10 @@ AguiRecord *
 _agui_record_new_from_message (JsonObject *message)
 {
   g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), message);
 
-  value_set_object (&value, message);
+  /* A caller's json-glib message, read once into the tree */
+  _agui_json_value_set_node (&value, node);
 
   return record_new (&value, TRUE);
 }
@@ -358,10 +338,10 @@ record_new (const AguiJsonValue *message,
 
   if (record->metadata != NULL)
     {
-      g_autoptr(JsonObject) state = take_local_state_member (&record->metadata, TRUE);
+      g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
 
-      if (state != NULL)
-        _agui_record_restore_state (record, state);
+      if (take_local_state_member (&record->metadata, TRUE, &state))
+        _agui_record_restore_state (record, &state);
     }
 
   return record;
@@ -409,28 +389,26 @@ _agui_record_sync_notes (AguiRecord *record)
 }
 
 static gboolean
-is_note (JsonNode *node)
+is_note (const AguiJsonValue *value)
 {
-  return JSON_NODE_HOLDS_OBJECT (node) && get_string (json_node_get_object (node), "kind") != NULL;
+  return _agui_json_doc_get_string (value, "kind") != NULL;
 }
 
 void
-_agui_record_restore_state (AguiRecord *record,
-                            JsonObject *state)
+_agui_record_restore_state (AguiRecord          *record,
+                            const AguiJsonValue *state)
 {
-  const char *attempt = get_string (state, "attempt");
-  JsonNode *end = json_object_get_member (state, "attemptEnd");
-  JsonNode *notes = json_object_get_member (state, "notes");
+  const char *attempt = _agui_json_doc_get_string (state, "attempt");
+  const AguiJsonValue *end = _agui_json_doc_get_member (state, "attemptEnd");
+  const AguiJsonValue *notes = _agui_json_doc_get_array (state, "notes");
 
   /* A hand-edited or damaged note is left out, never shown half */
-  if (notes != NULL && JSON_NODE_HOLDS_ARRAY (notes))
+  if (notes != NULL)
     {
-      JsonArray *array = json_node_get_array (notes);
-
       g_clear_pointer (&record->notes, _agui_json_doc_value_free);
-      for (guint i = 0; i < json_array_get_length (array); i++)
+      for (guint i = 0; i < _agui_json_doc_get_length (notes); i++)
         {
-          JsonNode *note = json_array_get_element (array, i);
+          const AguiJsonValue *note = _agui_json_doc_get_element (notes, i);
           AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
           if (!is_note (note))
@@ -440,7 +418,7 @@ _agui_record_restore_state (AguiRecord *record,
               record->notes = g_new0 (AguiJsonValue, 1);
               _agui_json_value_set_array (record->notes, 0);
             }
-          _agui_json_value_set_node (&copy, note);
+          _agui_json_value_copy (&copy, note);
           _agui_json_array_insert (record->notes->u.array, _agui_json_array_get_length (record->notes->u.array),
                                    &copy);
         }
@@ -451,8 +429,7 @@ _agui_record_restore_state (AguiRecord *record,
                             g_strcmp0 (attempt, "failed") == 0 ? AGUI_ATTEMPT_FAILED
                             : g_strcmp0 (attempt, "stopped") == 0 ? AGUI_ATTEMPT_STOPPED
                             : AGUI_ATTEMPT_NONE,
-                            end != NULL && JSON_NODE_HOLDS_VALUE (end) &&
-                            json_node_get_value_type (end) == G_TYPE_BOOLEAN && json_node_get_boolean (end));
+                            end != NULL && end->kind == AGUI_JSON_DOC_BOOLEAN && end->u.boolean);
 }
 
 /* A failed attempt is not the agent's answer, and a stopped one may hold

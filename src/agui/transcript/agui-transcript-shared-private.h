@@ -88,7 +88,7 @@ typedef struct
 typedef struct
 {
   AguiJsonValue *messages;
-  JsonNode     *state;
+  AguiJsonValue *state;
   /* How the branch's last run ended, so that switching to it shows its
    * outcome (a failure and its Retry) and not another branch's; NULL
    * when unknown (idle) */
@@ -179,8 +179,9 @@ get_string (JsonObject *object,
 void        _agui_record_to_message_value    (AguiRecord     *record,
                                               gboolean        local,
                                               AguiJsonValue  *out);
-void        _agui_record_restore_state       (AguiRecord     *record,
-                                              JsonObject     *state);
+/* @state: the object kept under LOCAL_STATE_KEY */
+void        _agui_record_restore_state       (AguiRecord          *record,
+                                              const AguiJsonValue *state);
 void        _agui_record_set_attempt         (AguiRecord     *record,
                                               AguiAttempt     attempt,
                                               gboolean        attempt_end);

@@ -149,52 +149,60 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
     _agui_transcript_add_note_value (self, g_ptr_array_index (orphan_notes, i));
 }
 
+AguiTurnSnapshot *
+_agui_turn_snapshot_new (void)
+{
+  return g_new0 (AguiTurnSnapshot, 1);
+}
+
+void
+_agui_turn_snapshot_free (AguiTurnSnapshot *snapshot)
+{
+  if (snapshot == NULL)
+    return;
+
+  g_free (snapshot->id);
+  g_free (snapshot->parent_id);
+  g_free (snapshot->thread_id);
+  g_free (snapshot->run_id);
+  g_free (snapshot->status);
+  g_free (snapshot->finish_reason);
+  g_free (snapshot->error);
+  _agui_json_value_clear (&snapshot->messages);
+  _agui_json_value_clear (&snapshot->state);
+  g_free (snapshot);
+}
+
 /* A thread rebuilt from its event log lacks what only this client knew
  * about its calls; the stored messages (a snapshot's, say) have it. */
 void
-_agui_transcript_restore_local_state (AguiTranscript *self,
-                                      JsonArray      *messages)
+_agui_transcript_restore_local_state (AguiTranscript      *self,
+                                      const AguiJsonValue *messages)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
-      JsonNode *calls;
-      JsonNode *metadata_node;
+      const AguiJsonValue *element = _agui_json_doc_get_element (messages, i);
+      const AguiJsonValue *metadata = _agui_json_doc_get_object (element, "metadata");
+      const AguiJsonValue *local = _agui_json_doc_get_object (metadata, LOCAL_STATE_KEY);
+      const AguiJsonValue *calls = _agui_json_doc_get_array (element, "toolCalls");
       AguiRecord *record;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) &&
-          (metadata_node = json_object_get_member (json_node_get_object (element), "metadata")) &&
-          JSON_NODE_HOLDS_OBJECT (metadata_node) &&
-          json_object_has_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY) &&
-          JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY)) &&
-          (record = g_hash_table_lookup (self->records_by_id, get_string (json_node_get_object (element), "id") ?: "")))
-        _agui_record_restore_state (record,
-                                    json_object_get_object_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY));
+      if (local != NULL &&
+          (record = g_hash_table_lookup (self->records_by_id, _agui_json_doc_get_string (element, "id") ?: "")))
+        _agui_record_restore_state (record, local);
 
-      if (!JSON_NODE_HOLDS_OBJECT (element) ||
-          !(calls = json_object_get_member (json_node_get_object (element), "toolCalls")) ||
-          !JSON_NODE_HOLDS_ARRAY (calls))
-        continue;
-
-      for (guint j = 0; j < json_array_get_length (json_node_get_array (calls)); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (calls); j++)
         {
-          JsonNode *call = json_array_get_element (json_node_get_array (calls), j);
-          JsonObject *metadata;
-          JsonNode *state;
+          const AguiJsonValue *call = _agui_json_doc_get_element (calls, j);
+          const AguiJsonValue *call_local;
           ToolCallEntry *entry;
           const char *id;
 
-          if (!JSON_NODE_HOLDS_OBJECT (call) ||
-              !(id = get_string (json_node_get_object (call), "id")) ||
-              !(entry = g_hash_table_lookup (self->tool_calls_by_id, id)) ||
-              !json_object_has_member (json_node_get_object (call), "metadata") ||
-              !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (call), "metadata")))
-            continue;
-
-          metadata = json_object_get_object_member (json_node_get_object (call), "metadata");
-          state = json_object_get_member (metadata, LOCAL_STATE_KEY);
-          if (state != NULL && JSON_NODE_HOLDS_OBJECT (state))
-            _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
+          if ((id = _agui_json_doc_get_string (call, "id")) != NULL &&
+              (entry = g_hash_table_lookup (self->tool_calls_by_id, id)) != NULL &&
+              (call_local = _agui_json_doc_get_object (_agui_json_doc_get_object (call, "metadata"),
+                                                       LOCAL_STATE_KEY)) != NULL)
+            _agui_tool_call_part_restore_local_state (entry->part, call_local);
         }
     }
 }

@@ -387,7 +387,7 @@ void
 _agui_transcript_branch_free (Branch *branch)
 {
   g_clear_pointer (&branch->messages, _agui_json_doc_value_free);
-  g_clear_pointer (&branch->state, json_node_unref);
+  g_clear_pointer (&branch->state, _agui_json_doc_value_free);
   g_clear_pointer (&branch->run_state, agui_run_state_unref);
   g_array_unref (branch->marks);
   g_free (branch);
