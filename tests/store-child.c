@@ -34,6 +34,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-json-doc-access-private.h"
 #include "config.h"
 
 #include <stdio.h>
@@ -85,6 +86,11 @@ save_turn (AguiSessionStore  *store,
   g_autoptr(JsonObject) state = json_object_new ();
   g_autoptr(JsonObject) interrupt = json_object_new ();
   g_autoptr(JsonNode) state_node = NULL;
+  g_autoptr(JsonNode) messages_node = NULL;
+  g_autoptr(JsonNode) interrupts_node = NULL;
+  g_auto(AguiJsonValue) messages_tree = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) state_tree = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) interrupts_tree = AGUI_JSON_VALUE_INIT;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *snapshot_id = g_strdup_printf ("%s-snap-%d", thread_id, turn_index);
   g_autofree char *parent_id = g_strdup_printf ("%s-snap-%d", thread_id, turn_index - 1);
@@ -132,10 +138,16 @@ save_turn (AguiSessionStore  *store,
   turn.parent_id = turn_index > 0 ? parent_id : NULL;
   turn.turn_index = turn_index;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
-  turn.state = state_node;
+  /* The store takes trees */
+  messages_node = json_node_init_array (json_node_alloc (), messages);
+  interrupts_node = json_node_init_array (json_node_alloc (), interrupts);
+  _agui_json_value_set_node (&messages_tree, messages_node);
+  _agui_json_value_set_node (&state_tree, state_node);
+  _agui_json_value_set_node (&interrupts_tree, interrupts_node);
+  turn.messages = &messages_tree;
+  turn.state = &state_tree;
   turn.events = events;
-  turn.pending_interrupts = interrupts;
+  turn.pending_interrupts = &interrupts_tree;
 
   return _agui_session_store_save_turn (store, &turn, error);
 }

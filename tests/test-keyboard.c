@@ -6,6 +6,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-test-tree.h"
 #include "config.h"
 
 #include <stdio.h>
@@ -134,7 +135,7 @@ add_thread (const char *title,
   turn.thread_id = thread_id;
   turn.snapshot_id = snapshot_id;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
+  turn.messages = agui_test_array_tree (messages);
   turn.events = events;
   g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);
@@ -188,7 +189,7 @@ add_long_answer (const char *title,
   turn.thread_id = thread_id;
   turn.snapshot_id = snapshot_id;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
+  turn.messages = agui_test_array_tree (messages);
   turn.events = events;
   g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);

@@ -6,6 +6,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-test-tree.h"
 #include "config.h"
 
 #include <signal.h>
@@ -181,10 +182,10 @@ save (AguiSessionStore  *store,
     .status = spec->status,
     .finish_reason = spec->finish_reason,
     .error = spec->error,
-    .messages = json_node_get_array (messages),
-    .state = state,
+    .messages = agui_test_tree (messages),
+    .state = agui_test_tree (state),
     .events = events,
-    .pending_interrupts = json_node_get_array (interrupts),
+    .pending_interrupts = agui_test_tree (interrupts),
   };
 
   return _agui_session_store_save_turn (store, &turn, error);
@@ -2596,8 +2597,8 @@ write_conversation (AguiSessionStore *store,
       turn.parent_id = parent;
       turn.turn_index = i;
       turn.status = AGUI_SNAPSHOT_COMPLETED;
-      turn.messages = messages;
-      turn.state = state_node;
+      turn.messages = agui_test_array_tree (messages);
+      turn.state = agui_test_tree (state_node);
       turn.events = events;
       turn.run_id = run_id;
       g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
@@ -2784,7 +2785,7 @@ test_bench_snapshot_10000 (Fixture       *f,
     turn.parent_id = json_object_get_string_member (snapshot, "id");
     turn.turn_index = 1000;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
-    turn.messages = messages;
+    turn.messages = agui_test_array_tree (messages);
     g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
     g_assert_no_error (error);
   }
@@ -3087,7 +3088,7 @@ test_bench_reopen (Fixture       *f,
       record.parent_id = turn > 0 ? parent_id : NULL;
       record.turn_index = turn;
       record.status = AGUI_SNAPSHOT_COMPLETED;
-      record.messages = messages;
+      record.messages = agui_test_array_tree (messages);
       record.events = events;
 
       g_timer_start (timer);

@@ -6,6 +6,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-test-tree.h"
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -105,8 +106,8 @@ save_turn (Fixture    *f,
   turn.snapshot_id = snapshot_id;
   turn.turn_index = turn_index;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
-  turn.pending_interrupts = interrupts;
+  turn.messages = agui_test_array_tree (messages);
+  turn.pending_interrupts = agui_test_array_tree (interrupts);
   g_assert_true (_agui_session_store_save_turn (f->store, &turn, &error));
   g_assert_no_error (error);
 }
@@ -592,8 +593,8 @@ test_expired_interrupt (Fixture       *f,
       turn.thread_id = thread_id;
       turn.snapshot_id = snapshot_id;
       turn.status = AGUI_SNAPSHOT_COMPLETED;
-      turn.messages = messages;
-      turn.pending_interrupts = interrupts;
+      turn.messages = agui_test_array_tree (messages);
+      turn.pending_interrupts = agui_test_array_tree (interrupts);
       g_assert_true (_agui_session_store_save_turn (f->store, &turn, &error));
       g_assert_no_error (error);
     }

@@ -6,6 +6,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-test-tree.h"
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -1087,10 +1088,10 @@ test_rows_in_slices (void)
   turn.turn_index = 3;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
   turn.finish_reason = "success";
-  turn.messages = messages;
-  turn.state = state;
+  turn.messages = agui_test_array_tree (messages);
+  turn.state = agui_test_tree (state);
   turn.events = events;
-  turn.pending_interrupts = interrupts;
+  turn.pending_interrupts = agui_test_array_tree (interrupts);
   turn.run_id = "r1";
   whole = _agui_turn_rows_new (&turn, "Plan", "agent", &error);
   g_assert_no_error (error);

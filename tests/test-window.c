@@ -6,6 +6,7 @@
 
 #undef G_DISABLE_ASSERT
 
+#include "agui-test-tree.h"
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -940,7 +941,7 @@ add_thread (const char *title,
   turn.thread_id = thread_id;
   turn.snapshot_id = snapshot_id;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.messages = messages;
+  turn.messages = agui_test_array_tree (messages);
   turn.events = events;
   g_assert_true (_agui_session_store_save_turn (store, &turn, &error));
   g_assert_no_error (error);
@@ -1072,7 +1073,7 @@ test_threads_newest_first (Fixture       *f,
     turn.snapshot_id = snapshot_id;
     turn.turn_index = 1;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
-    turn.messages = messages;
+    turn.messages = agui_test_array_tree (messages);
     g_assert_true (_agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
     g_assert_no_error (error);
   }
@@ -1435,7 +1436,7 @@ test_threads_incremental (Fixture       *f,
     turn.snapshot_id = snapshot_id;
     turn.turn_index = 1;
     turn.status = AGUI_SNAPSHOT_COMPLETED;
-    turn.messages = messages;
+    turn.messages = agui_test_array_tree (messages);
     g_assert_true (_agui_session_store_save_turn (tandem_application_get_store (app), &turn, &error));
     g_assert_no_error (error);
   }

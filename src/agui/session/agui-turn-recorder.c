@@ -509,9 +509,9 @@ _agui_turn_recorder_save_async (AguiTurnRecorder    *self,
                 : AGUI_SNAPSHOT_COMPLETED;
   turn.finish_reason = finish_reason (state, cancelled);
   turn.error = turn.status == AGUI_SNAPSHOT_FAILED ? agui_run_state_get_error_message (state) : NULL;
-  turn.state = agui_transcript_get_state (transcript);
+  turn.state = _agui_transcript_get_state_doc (transcript);
   turn.events = all_events;
-  turn.pending_interrupts = _agui_transcript_get_pending_interrupts_json (transcript);
+  turn.pending_interrupts = _agui_transcript_get_pending_interrupts_value (transcript);
   turn.run_id = agui_run_state_get_run_id (state);
   turn.journal_ids = (const char * const *) journal_ids->pdata;
 

@@ -154,10 +154,10 @@ JsonObject   *_agui_session_store_dup_surface_values_locked (AguiSessionStore  *
                                                              GError           **error);
 gboolean      _agui_session_store_set_all_surface_values    (AguiSessionStore  *self,
                                                              const char        *thread_id,
-                                                             JsonObject        *values,
+                                                             AguiJsonDocObject *values,
                                                              const char        *what,
                                                              GError           **error);
-const char   *_agui_session_store_check_surface_values      (JsonNode          *member);
+const char   *_agui_session_store_check_surface_values      (const AguiJsonValue *member);
 
 /* Emits ::thread-changed for a change just committed (the mutex
  * released), on the store's own thread */

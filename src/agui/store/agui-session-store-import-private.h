@@ -32,7 +32,7 @@ void        _agui_import_free         (AguiImport        *self);
 /* A member other than the messages and events arrays; @value is taken */
 void        _agui_import_add_member   (AguiImport        *self,
                                        const char        *name,
-                                       JsonNode          *value);
+                                       AguiJsonValue     *value);
 /* The small members read so far against @checks; with @complete, a
  * member that is missing is an error too. */
 gboolean    _agui_import_check        (AguiImport        *self,

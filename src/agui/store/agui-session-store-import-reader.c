@@ -206,29 +206,7 @@ invalid_value (Reader  *reader,
                              error->message, reader_position (reader));
 }
 
-/* The next value, parsed; NULL with @reason */
-static JsonNode *
-reader_take_value (Reader  *reader,
-                   char   **reason)
-{
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *node;
-  gsize length;
-
-  if (!reader_measure_next (reader, &length, reason))
-    return NULL;
-
-  if (!(node = _agui_json_parse (reader->data + reader->start, length, &local_error)))
-    {
-      invalid_value (reader, local_error, reason);
-      return NULL;
-    }
-  reader->start += length;
-
-  return node;
-}
-
-/* The same into the compact tree: @value (null before) */
+/* The next value, parsed into @value (null before); FALSE with @reason */
 static gboolean
 reader_take_doc (Reader         *reader,
                  AguiJsonValue  *value,
@@ -311,14 +289,14 @@ read_export (Reader      *reader,
     {
       do
         {
-          g_autoptr(JsonNode) key = NULL;
+          g_auto(AguiJsonValue) key = AGUI_JSON_VALUE_INIT;
           const char *name;
 
           if (reader_skip_space (reader) != '"')
             return syntax_error (reader, reason, "expected a member name");
-          if (!(key = reader_take_value (reader, reason)))
+          if (!reader_take_doc (reader, &key, reason))
             return FALSE;
-          name = json_node_get_string (key);
+          name = _agui_json_value_get_string (&key);
           if (!reader_expect (reader, ':', reason, "expected ':'"))
             return FALSE;
 
@@ -331,11 +309,11 @@ read_export (Reader      *reader,
             }
           else
             {
-              JsonNode *value = reader_take_value (reader, reason);
+              g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
 
-              if (value == NULL)
+              if (!reader_take_doc (reader, &value, reason))
                 return FALSE;
-              _agui_import_add_member (import, name, value);
+              _agui_import_add_member (import, name, &value);
             }
         }
       while (reader_take (reader, ','));

@@ -44,8 +44,8 @@ import_error (GError     **error,
 
 struct _AguiImport
 {
-  /* the members other than the messages and events */
-  JsonObject     *members;
+  /* the members other than the messages and events: an object */
+  AguiJsonValue   members;
   gboolean        seen_messages;
   gboolean        seen_events;
   guint           n_events;
@@ -150,7 +150,7 @@ _agui_import_new (void)
 {
   AguiImport *self = g_new0 (AguiImport, 1);
 
-  self->members = json_object_new ();
+  _agui_json_value_set_object (&self->members, 8);
   self->message_json = g_ptr_array_new_with_free_func (g_free);
   self->reducer = _agui_reducer_new (NULL);
   self->pipeline = _agui_pipeline_new_full (self->reducer, AGUI_PIPELINE_LOG);
@@ -167,7 +167,7 @@ _agui_import_free (AguiImport *self)
   if (self == NULL)
     return;
 
-  json_object_unref (self->members);
+  _agui_json_value_clear (&self->members);
   g_ptr_array_unref (self->message_json);
   _agui_pipeline_free (self->pipeline);
   g_object_unref (self->reducer);
@@ -178,11 +178,11 @@ _agui_import_free (AguiImport *self)
 }
 
 void
-_agui_import_add_member (AguiImport *self,
-                         const char *name,
-                         JsonNode   *value)
+_agui_import_add_member (AguiImport    *self,
+                         const char    *name,
+                         AguiJsonValue *value)
 {
-  json_object_set_member (self->members, name, value);
+  _agui_json_object_set (self->members.u.object, name, value);
 }
 
 static JsonArray *
@@ -192,6 +192,13 @@ member_array (JsonObject *object,
   JsonNode *node = json_object_get_member (object, name);
 
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static gboolean
+has_member (AguiImport *self,
+            const char *name)
+{
+  return _agui_json_object_find (self->members.u.object, name) >= 0;
 }
 
 static gboolean
@@ -208,43 +215,42 @@ _agui_import_check (AguiImport        *self,
                     gboolean           complete,
                     char             **reason)
 {
-  JsonObject *root = self->members;
-  JsonNode *member;
+  const AguiJsonValue *root = &self->members;
+  const AguiJsonValue *member;
 
   if (checks & AGUI_IMPORT_BEFORE_MESSAGES)
     {
-      if ((complete || json_object_has_member (root, "format")) &&
-          !g_str_equal (_agui_session_store_object_string (root, "format"), EXPORT_FORMAT))
+      if ((complete || has_member (self, "format")) &&
+          g_strcmp0 (_agui_json_doc_get_string (root, "format"), EXPORT_FORMAT) != 0)
         return refuse (reason, "it is not a Tandem thread export");
 
-      member = json_object_get_member (root, "version");
-      if ((complete || member != NULL) && (member == NULL || json_node_get_value_type (member) != G_TYPE_INT64))
+      member = _agui_json_doc_get_member (root, "version");
+      if ((complete || has_member (self, "version")) && (member == NULL || member->kind != AGUI_JSON_DOC_INT))
         return refuse (reason, "the export has no version");
-      if (member != NULL && json_node_get_int (member) != EXPORT_VERSION)
+      if (member != NULL && member->kind == AGUI_JSON_DOC_INT && member->u.integer != EXPORT_VERSION)
         {
           *reason = g_strdup_printf ("the export has version %" G_GINT64_FORMAT "; this version of Tandem reads version %d",
-                                     json_node_get_int (member), EXPORT_VERSION);
+                                     member->u.integer, EXPORT_VERSION);
           return FALSE;
         }
 
-      member = json_object_get_member (root, "thread");
-      if ((complete || member != NULL) && (member == NULL || !JSON_NODE_HOLDS_OBJECT (member)))
+      if ((complete || has_member (self, "thread")) && _agui_json_doc_get_object (root, "thread") == NULL)
         return refuse (reason, "the export has no thread");
 
       /* A member of that name here is not an array */
-      if (json_object_has_member (root, "messages") || (complete && !self->seen_messages))
+      if (has_member (self, "messages") || (complete && !self->seen_messages))
         return refuse (reason, "the export has no messages array");
     }
 
   if (checks & AGUI_IMPORT_BEFORE_EVENTS)
     {
-      if (json_object_has_member (root, "pendingInterrupts") && member_array (root, "pendingInterrupts") == NULL)
+      if (has_member (self, "pendingInterrupts") && _agui_json_doc_get_array (root, "pendingInterrupts") == NULL)
         return refuse (reason, "its pending interrupts are not an array");
 
-      if (json_object_has_member (root, "events") || (complete && !self->seen_events))
+      if (has_member (self, "events") || (complete && !self->seen_events))
         return refuse (reason, "the export has no events array");
 
-      member = json_object_get_member (root, "surfaceValues");
+      member = _agui_json_doc_get_member (root, "surfaceValues");
       if (member != NULL && (*reason = g_strdup (_agui_session_store_check_surface_values (member))) != NULL)
         return FALSE;
     }
@@ -387,8 +393,8 @@ check_fold (AguiImport  *self,
             char       **reason)
 {
   AguiTranscript *transcript = _agui_reducer_get_transcript (self->reducer);
-  JsonNode *state = json_object_get_member (self->members, "state");
-  JsonNode *folded_state;
+  const AguiJsonValue *state = _agui_json_doc_get_member (&self->members, "state");
+  const AguiJsonValue *folded_state;
 
   /* What the person answered about a call is Tandem's own note, kept
    * with the stored messages and not in the log: take it over as a
@@ -409,14 +415,13 @@ check_fold (AguiImport  *self,
 
   /* No state is written null by the export and is an empty object in
    * a transcript that never received one. */
-  folded_state = agui_transcript_get_state (transcript);
-  if (folded_state != NULL && JSON_NODE_HOLDS_OBJECT (folded_state) &&
-      json_object_get_size (json_node_get_object (folded_state)) == 0 &&
-      (state == NULL || JSON_NODE_HOLDS_NULL (state)))
+  folded_state = _agui_transcript_get_state_doc (transcript);
+  if (folded_state->kind == AGUI_JSON_DOC_OBJECT && _agui_json_object_get_size (folded_state->u.object) == 0 &&
+      (state == NULL || state->kind == AGUI_JSON_DOC_NULL))
     folded_state = NULL;
-  if ((state == NULL || JSON_NODE_HOLDS_NULL (state))
-        ? (folded_state != NULL && !JSON_NODE_HOLDS_NULL (folded_state))
-        : (folded_state == NULL || !_agui_json_node_equal (state, folded_state)))
+  if ((state == NULL || state->kind == AGUI_JSON_DOC_NULL)
+        ? (folded_state != NULL && folded_state->kind != AGUI_JSON_DOC_NULL)
+        : (folded_state == NULL || !_agui_json_value_equal (state, folded_state)))
     return refuse (reason, "its state is not what its event log reproduces");
 
   return TRUE;
@@ -432,8 +437,8 @@ _agui_import_finish (AguiImport        *self,
   g_autofree char *snapshot_id = NULL;
   g_autofree char *reason = NULL;
   AguiTurnRecord turn = { NULL, };
-  JsonObject *thread;
-  JsonNode *values;
+  const AguiJsonValue *thread;
+  const AguiJsonValue *values;
   const char *what = "Could not import the thread";
 
   if (!_agui_import_check (self, AGUI_IMPORT_WHOLE, TRUE, &reason) ||
@@ -450,18 +455,18 @@ _agui_import_finish (AguiImport        *self,
 
   thread_id = g_uuid_string_random ();
   snapshot_id = g_uuid_string_random ();
-  thread = json_object_get_object_member (self->members, "thread");
+  thread = _agui_json_doc_get_object (&self->members, "thread");
 
   turn.thread_id = thread_id;
   turn.snapshot_id = snapshot_id;
   turn.turn_index = 0;
   turn.status = AGUI_SNAPSHOT_COMPLETED;
-  turn.state = json_object_get_member (self->members, "state");
-  turn.pending_interrupts = member_array (self->members, "pendingInterrupts");
+  turn.state = _agui_json_doc_get_member (&self->members, "state");
+  turn.pending_interrupts = _agui_json_doc_get_array (&self->members, "pendingInterrupts");
 
   /* The messages and events are rows already */
-  if (!(rows = _agui_turn_rows_new_full (&turn, _agui_json_object_get_string (thread, "title"),
-                                         _agui_json_object_get_string (thread, "agent"), what, error)))
+  if (!(rows = _agui_turn_rows_new_full (&turn, _agui_json_doc_get_string (thread, "title"),
+                                         _agui_json_doc_get_string (thread, "agent"), what, error)))
     return NULL;
   g_ptr_array_unref (rows->message_json);
   rows->message_json = g_steal_pointer (&self->message_json);
@@ -475,9 +480,9 @@ _agui_import_finish (AguiImport        *self,
 
   /* The values go in once the thread is there; if they cannot, neither
    * does the thread, so an import is whole or not at all */
-  values = json_object_get_member (self->members, "surfaceValues");
+  values = _agui_json_doc_get_object (&self->members, "surfaceValues");
   if (values != NULL &&
-      !_agui_session_store_set_all_surface_values (store, thread_id, json_node_get_object (values), what, error))
+      !_agui_session_store_set_all_surface_values (store, thread_id, values->u.object, what, error))
     {
       agui_session_store_delete_thread (store, thread_id, NULL);
       return NULL;
@@ -540,7 +545,12 @@ agui_session_store_import_json (AguiSessionStore  *self,
   json_object_iter_init (&iter, json_node_get_object (exported));
   while (json_object_iter_next (&iter, &name, &member))
     if (!((messages != NULL && g_str_equal (name, "messages")) || (events != NULL && g_str_equal (name, "events"))))
-      _agui_import_add_member (import, name, json_node_ref (member));
+      {
+        AguiJsonValue value = AGUI_JSON_VALUE_INIT;
+
+        _agui_json_value_set_node (&value, member);
+        _agui_import_add_member (import, name, &value);
+      }
 
   /* Each check in the order the export is written */
   if (!_agui_import_check (import, AGUI_IMPORT_BEFORE_MESSAGES, TRUE, &reason))

@@ -28,10 +28,10 @@ typedef struct
   AguiSnapshotStatus  status;
   const char         *finish_reason;
   const char         *error;
-  JsonArray          *messages;
-  JsonNode           *state;
+  const AguiJsonValue *messages;            /* an array, or NULL */
+  const AguiJsonValue *state;               /* NULL: none */
   GPtrArray          *events;
-  JsonArray          *pending_interrupts;
+  const AguiJsonValue *pending_interrupts;  /* an array, or NULL */
   const char         *run_id;
   /* The turns whose journals this turn's events take in (NULL-terminated,
    * may be NULL): their rows go in the turn's transaction. */

@@ -95,13 +95,12 @@ _agui_session_store_dup_surface_values (AguiSessionStore  *self,
 gboolean
 _agui_session_store_set_all_surface_values (AguiSessionStore  *self,
                                             const char        *thread_id,
-                                            JsonObject        *values,
+                                            AguiJsonDocObject *values,
                                             const char        *what,
                                             GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GList) names = NULL;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), FALSE);
   g_return_val_if_fail (thread_id != NULL, FALSE);
@@ -119,18 +118,20 @@ _agui_session_store_set_all_surface_values (AguiSessionStore  *self,
       return FALSE;
     }
 
-  names = json_object_get_members (values);
-  for (const GList *l = names; l != NULL; l = l->next)
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (values); slot++)
     {
+      const AguiJsonValue *value = _agui_json_object_slot_value (values, slot);
       g_autofree char *json = NULL;
 
-      if (!(json = _agui_json_to_string (json_object_get_member (values, l->data), FALSE, error)))
+      if (value->kind == AGUI_JSON_DOC_HOLE)
+        continue;
+      if (!(json = _agui_json_value_to_string (value, FALSE, error)))
         {
           _agui_session_store_rollback (self);
           return FALSE;
         }
       sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
-      sqlite3_bind_text (stmt, 2, l->data, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, _agui_json_object_slot_name (values, slot), -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 3, json, -1, SQLITE_TRANSIENT);
       if (!_agui_session_store_step_done (self, stmt, what, error))
         {
@@ -145,19 +146,21 @@ _agui_session_store_set_all_surface_values (AguiSessionStore  *self,
 /* Why an export's "surfaceValues" cannot be kept, or NULL: an object of
  * objects, one for each surface's message */
 const char *
-_agui_session_store_check_surface_values (JsonNode *member)
+_agui_session_store_check_surface_values (const AguiJsonValue *member)
 {
-  g_autoptr(GList) names = NULL;
-  JsonObject *values;
+  AguiJsonDocObject *values;
 
-  if (!JSON_NODE_HOLDS_OBJECT (member))
+  if (member->kind != AGUI_JSON_DOC_OBJECT)
     return "its surface values are not an object";
 
-  values = json_node_get_object (member);
-  names = json_object_get_members (values);
-  for (const GList *l = names; l != NULL; l = l->next)
-    if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (values, l->data)))
-      return "the surface values of a message are not an object";
+  values = member->u.object;
+  for (guint slot = 0; slot < _agui_json_object_get_n_slots (values); slot++)
+    {
+      const AguiJsonValue *value = _agui_json_object_slot_value (values, slot);
+
+      if (value->kind != AGUI_JSON_DOC_HOLE && value->kind != AGUI_JSON_DOC_OBJECT)
+        return "the surface values of a message are not an object";
+    }
 
   return NULL;
 }

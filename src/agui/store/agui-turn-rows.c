@@ -18,25 +18,25 @@
  * back with _agui_json_parse(): a value that has no JSON form (too deep,
  * not finite) fails the save, never a later read. */
 static char *
-node_to_string (JsonNode    *node,
-                const char  *what,
-                const char  *name,
-                GError     **error)
+value_to_string (const AguiJsonValue  *value,
+                 const char           *what,
+                 const char           *name,
+                 GError              **error)
 {
   g_autoptr(GError) local_error = NULL;
   char *text;
 
-  if (node == NULL)
+  if (value == NULL)
     return g_strdup ("null");
 
-  if (!(text = _agui_json_to_string (node, FALSE, &local_error)))
+  if (!(text = _agui_json_value_to_string (value, FALSE, &local_error)))
     g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
                  "%s: the %s cannot be stored: %s", what, name, local_error->message);
 
   return text;
 }
 
-/* An event as node_to_string () prints it, without its JsonObject. */
+/* An event as value_to_string () prints its tree, without its JsonObject. */
 static char *
 event_to_string (AguiEvent   *event,
                  const char  *what,
@@ -131,13 +131,13 @@ turn_rows_init (AguiTurnRows          *rows,
     }
 
   rows->message_json = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; turn->messages != NULL && i < json_array_get_length (turn->messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (turn->messages); i++)
     {
       g_autoptr(GString) json = g_string_new (NULL);
       g_autoptr(GError) local_error = NULL;
 
       /* At the depth it has in the array the messages once were */
-      if (!_agui_json_append (json, json_array_get_element (turn->messages, i), 1, &local_error))
+      if (!_agui_json_value_append (json, _agui_json_doc_get_element (turn->messages, i), FALSE, 1, &local_error))
         {
           g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
                        "%s: the messages cannot be stored: %s", what, local_error->message);
@@ -146,21 +146,17 @@ turn_rows_init (AguiTurnRows          *rows,
       g_ptr_array_add (rows->message_json, g_string_free (g_steal_pointer (&json), FALSE));
     }
 
-  if (!(rows->state = node_to_string (turn->state, what, "state", error)))
+  if (!(rows->state = value_to_string (turn->state, what, "state", error)))
     return FALSE;
 
-
-  if (turn->pending_interrupts != NULL)
+  for (guint i = 0; i < _agui_json_doc_get_length (turn->pending_interrupts); i++)
     {
-      for (guint i = 0; i < json_array_get_length (turn->pending_interrupts); i++)
-        {
-          char *json = node_to_string (json_array_get_element (turn->pending_interrupts, i),
-                                       what, "interrupts", error);
+      char *json = value_to_string (_agui_json_doc_get_element (turn->pending_interrupts, i),
+                                    what, "interrupts", error);
 
-          if (json == NULL)
-            return FALSE;
-          g_ptr_array_add (rows->interrupts, json);
-        }
+      if (json == NULL)
+        return FALSE;
+      g_ptr_array_add (rows->interrupts, json);
     }
 
   return TRUE;

@@ -258,6 +258,8 @@ gsize       _agui_transcript_get_state_size         (AguiTranscript  *self);
 char       *_agui_transcript_dup_state_json         (AguiTranscript  *self,
                                                      GError         **error);
 JsonArray  *_agui_transcript_get_pending_interrupts_json (AguiTranscript *self);
+/* The same as the tree (an array), borrowed */
+const AguiJsonValue *_agui_transcript_get_pending_interrupts_value (AguiTranscript *self);
 guint       _agui_transcript_get_n_records          (AguiTranscript  *self);
 AguiRecord *_agui_transcript_get_record             (AguiTranscript  *self,
                                                      guint            index);

@@ -700,6 +700,14 @@ agui_transcript_get_run_state (AguiTranscript *self)
   return self->run_state;
 }
 
+const AguiJsonValue *
+_agui_transcript_get_pending_interrupts_value (AguiTranscript *self)
+{
+  g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
+
+  return &self->pending_interrupts;
+}
+
 /**
  * agui_transcript_get_pending_interrupts:
  * @self: a transcript
