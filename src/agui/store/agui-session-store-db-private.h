@@ -108,10 +108,6 @@ gboolean      _agui_session_store_commit           (AguiSessionStore  *self,
                                                     const char        *what,
                                                     GError           **error);
 
-/* A member's string, or "" when it is missing or not a string: stored
- * and imported JSON is not trusted */
-const char   *_agui_session_store_object_string    (JsonObject        *object,
-                                                    const char        *name);
 void          _agui_session_store_set_string_or_null (JsonObject      *object,
                                                       const char      *name,
                                                       const char      *value);
@@ -148,8 +144,9 @@ AguiThreadInfo *_agui_session_store_thread_info_from_row (sqlite3_stmt *stmt);
 
 /* The values typed into a thread's A2UI surfaces, for export and import
  * (see agui-session-store-values.c) */
-JsonObject   *_agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
+gboolean      _agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
                                                              const char        *thread_id,
+                                                             AguiJsonValue     *values,
                                                              const char        *what,
                                                              GError           **error);
 gboolean      _agui_session_store_set_all_surface_values    (AguiSessionStore  *self,

@@ -32,20 +32,20 @@
 #define INTERRUPTED "The answer was interrupted: it had not ended when the conversation was exported"
 
 static void
-push_node (AguiPipeline *pipeline,
-           JsonNode     *node)
+push_value (AguiPipeline        *pipeline,
+            const AguiJsonValue *value)
 {
   g_autoptr(AguiEvent) event = NULL;
   g_auto(AguiJsonValue) members = AGUI_JSON_VALUE_INIT;
+  const char *name = _agui_json_doc_get_string (value, "type");
   AguiEventType type;
 
   /* The export's events are the store's own rows, read as a restore
    * reads them */
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      !agui_event_type_from_string (_agui_session_store_object_string (json_node_get_object (node), "type"), &type))
+  if (name == NULL || !agui_event_type_from_string (name, &type))
     return;
 
-  _agui_json_value_set_node (&members, node);
+  _agui_json_value_copy (&members, value);
   event = _agui_event_new_tree (type, &members);
   _agui_pipeline_push_event (pipeline, event);
 }
@@ -53,13 +53,14 @@ push_node (AguiPipeline *pipeline,
 /* What restore_finish() takes from the last snapshot and the log cannot
  * say: the person's answers about calls, and a stopped last turn */
 static void
-fold_snapshot (AguiReducer      *reducer,
-               AguiTurnSnapshot *snapshot)
+fold_snapshot (AguiReducer         *reducer,
+               AguiTurnSnapshot    *snapshot,
+               const AguiJsonValue *messages)
 {
   if (snapshot == NULL)
     return;
 
-  _agui_transcript_restore_local_state (_agui_reducer_get_transcript (reducer), &snapshot->messages);
+  _agui_transcript_restore_local_state (_agui_reducer_get_transcript (reducer), messages);
 
   if (g_strcmp0 (snapshot->status, "ABORTED") == 0)
     _agui_reducer_cancel_run (reducer);
@@ -134,7 +135,7 @@ fold_journal (AguiReducer  *reducer,
 gboolean
 _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
                                                const char        *thread_id,
-                                               JsonObject        *root,
+                                               AguiJsonValue     *root,
                                                AguiTurnSnapshot  *snapshot,
                                                const char        *what,
                                                GError           **error)
@@ -145,9 +146,12 @@ _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
   g_autoptr(AguiEvent) ended = NULL;
   AguiPipeline *pipeline;
   AguiTranscript *transcript;
-  JsonArray *events;
-  JsonNode *folded_state;
-  JsonNode *state;
+  AguiJsonValue *events;
+  AguiJsonValue messages = AGUI_JSON_VALUE_INIT;
+  AguiJsonDocArray *array;
+  const AguiJsonValue *folded_state;
+  const AguiJsonValue *state;
+  guint n_records;
 
   /* Best effort, as for a restore: without it the export is of the
    * turns saved */
@@ -163,27 +167,52 @@ _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
   transcript = _agui_reducer_get_transcript (reducer);
   pipeline = _agui_pipeline_new_full (reducer, AGUI_PIPELINE_LOG);
 
-  events = json_object_get_array_member (root, "events");
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    push_node (pipeline, json_array_get_element (events, i));
-  fold_snapshot (reducer, snapshot);
+  events = _agui_json_doc_get_array (root, "events");
+  for (guint i = 0; i < _agui_json_doc_get_length (events); i++)
+    push_value (pipeline, _agui_json_doc_get_element (events, i));
+  /* The saved turns' messages, which the export has as the snapshot's */
+  fold_snapshot (reducer, snapshot, _agui_json_doc_get_array (root, "messages"));
   ended = fold_journal (reducer, pipeline, journal);
   _agui_pipeline_free (pipeline);
 
   for (guint i = 0; i < journal->len; i++)
-    json_array_add_element (events, agui_event_to_json (g_ptr_array_index (journal, i)));
+    {
+      AguiJsonValue event = AGUI_JSON_VALUE_INIT;
+
+      _agui_event_copy_tree (g_ptr_array_index (journal, i), &event);
+      _agui_json_array_insert (events->u.array, _agui_json_array_get_length (events->u.array), &event);
+    }
   if (ended != NULL)
-    json_array_add_element (events, agui_event_to_json (ended));
-  json_object_set_array_member (root, "messages", agui_transcript_to_messages (transcript, TRUE));
+    {
+      AguiJsonValue event = AGUI_JSON_VALUE_INIT;
+
+      _agui_event_copy_tree (ended, &event);
+      _agui_json_array_insert (events->u.array, _agui_json_array_get_length (events->u.array), &event);
+    }
+
+  n_records = _agui_transcript_get_n_records (transcript);
+  array = _agui_json_value_set_array (&messages, n_records);
+  for (guint i = 0; i < n_records; i++)
+    {
+      AguiJsonValue message = AGUI_JSON_VALUE_INIT;
+
+      _agui_transcript_get_record_message (transcript, i, &message);
+      _agui_json_array_insert (array, i, &message);
+    }
+  _agui_json_object_set (root->u.object, "messages", &messages);
 
   /* An export without state says null, where a transcript that never
    * received one has an empty object (as the import reads it) */
-  folded_state = agui_transcript_get_state (transcript);
-  state = json_object_get_member (root, "state");
-  if (folded_state != NULL &&
-      !(JSON_NODE_HOLDS_OBJECT (folded_state) && json_object_get_size (json_node_get_object (folded_state)) == 0 &&
-        (state == NULL || JSON_NODE_HOLDS_NULL (state))))
-    json_object_set_member (root, "state", _agui_json_node_copy_deep (folded_state));
+  folded_state = _agui_transcript_get_state_doc (transcript);
+  state = _agui_json_doc_get_member (root, "state");
+  if (!(folded_state->kind == AGUI_JSON_DOC_OBJECT && _agui_json_object_get_size (folded_state->u.object) == 0 &&
+        (state == NULL || state->kind == AGUI_JSON_DOC_NULL)))
+    {
+      AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
+
+      _agui_json_value_copy (&copy, folded_state);
+      _agui_json_object_set (root->u.object, "state", &copy);
+    }
 
   return TRUE;
 }

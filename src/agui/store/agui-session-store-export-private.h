@@ -17,10 +17,11 @@ G_BEGIN_DECLS
 #define EXPORT_VERSION 1
 
 /* With the mutex held, in a read transaction: the export as a tree,
- * for agui_session_store_export_json() and for the streamed export of
- * a thread with a journal */
-JsonNode *_agui_session_store_export_json_locked        (AguiSessionStore  *self,
+ * into @root (null before), for agui_session_store_export_json(), the
+ * Markdown and the streamed export of a thread with a journal */
+gboolean  _agui_session_store_export_tree_locked        (AguiSessionStore  *self,
                                                          const char        *thread_id,
+                                                         AguiJsonValue     *root,
                                                          const char        *what,
                                                          GError           **error);
 
@@ -30,7 +31,7 @@ JsonNode *_agui_session_store_export_json_locked        (AguiSessionStore  *self
  * folded as a restore folds them. Nothing changes without a journal. */
 gboolean  _agui_session_store_export_add_journal_locked (AguiSessionStore  *self,
                                                          const char        *thread_id,
-                                                         JsonObject        *root,
+                                                         AguiJsonValue     *root,
                                                          AguiTurnSnapshot  *snapshot,
                                                          const char        *what,
                                                          GError           **error);

@@ -113,16 +113,6 @@ writer_end_array (Writer *writer,
 }
 
 static gboolean
-writer_value (Writer    *writer,
-              JsonNode  *node,
-              guint      level,
-              GError   **error)
-{
-  return _agui_json_append_pretty (writer->out, node, level, error) &&
-         writer_flush (writer, WRITE_SIZE, error);
-}
-
-static gboolean
 writer_doc_value (Writer               *writer,
                   const AguiJsonValue  *value,
                   guint                 level,
@@ -288,8 +278,7 @@ write_messages (Writer    *writer,
 }
 
 /* The string member @name of @value, "" when @value is no object or the
- * member no string, as _agui_session_store_object_string() says it:
- * stored JSON is not trusted. */
+ * member no string: stored JSON is not trusted. */
 static const char *
 doc_object_string (const AguiJsonValue *value,
                    const char          *name)
@@ -415,36 +404,33 @@ static gboolean
 export_tree_locked (Writer  *writer,
                     GError **error)
 {
-  g_autoptr(JsonNode) tree = NULL;
+  g_auto(AguiJsonValue) tree = AGUI_JSON_VALUE_INIT;
 
-  if (!(tree = _agui_session_store_export_json_locked (writer->store, writer->thread_id, writer->what, error)))
+  if (!_agui_session_store_export_tree_locked (writer->store, writer->thread_id, &tree, writer->what, error))
     return FALSE;
 
-  return writer_value (writer, tree, 0, error) && writer_flush (writer, 0, error);
+  return writer_doc_value (writer, &tree, 0, error) && writer_flush (writer, 0, error);
 }
 
 static gboolean
 export_locked (Writer  *writer,
                GError **error)
 {
-  g_autoptr(JsonObject) thread = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
-  g_autoptr(JsonObject) values = NULL;
-  g_autoptr(JsonNode) thread_node = NULL;
-  g_autoptr(JsonNode) interrupts_node = NULL;
-  g_autoptr(JsonNode) values_node = NULL;
+  g_auto(AguiJsonValue) thread = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) interrupts = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) values = AGUI_JSON_VALUE_INIT;
   g_autoptr(sqlite3_stmt) message = NULL;
   Snapshot snapshot = { NULL, AGUI_JSON_VALUE_INIT, AGUI_JSON_VALUE_INIT, NULL };
   gboolean written = FALSE;
   int branches;
 
-  if (!(thread = _agui_session_store_get_thread_locked (writer->store, writer->thread_id, writer->what, error)) ||
-      !(interrupts = _agui_session_store_get_pending_interrupts_locked (writer->store, writer->thread_id,
-                                                                        writer->what, error)) ||
+  if (!_agui_session_store_get_thread_locked (writer->store, writer->thread_id, &thread, writer->what, error) ||
+      !_agui_session_store_get_pending_interrupts_locked (writer->store, writer->thread_id, &interrupts,
+                                                          writer->what, error) ||
       (branches = _agui_session_store_count_branches_locked (writer->store, writer->thread_id,
                                                              writer->what, error)) < 0 ||
-      !(values = _agui_session_store_dup_surface_values_locked (writer->store, writer->thread_id,
-                                                                writer->what, error)) ||
+      !_agui_session_store_dup_surface_values_locked (writer->store, writer->thread_id, &values,
+                                                      writer->what, error) ||
       !(message = _agui_session_store_prepare (writer->store,
                                                "SELECT json FROM messages WHERE thread_key = " THREAD_KEY_SQL
                                                " AND hash = ?2",
@@ -454,15 +440,13 @@ export_locked (Writer  *writer,
 
   writer->message = message;
   sqlite3_bind_text (message, 1, writer->thread_id, -1, SQLITE_STATIC);
-  thread_node = _agui_json_node_new_object (g_steal_pointer (&thread));
-  interrupts_node = _agui_json_node_new_array (g_steal_pointer (&interrupts));
 
   writer_member (writer, "format", 1, TRUE);
   _agui_json_append_string (writer->out, EXPORT_FORMAT);
   writer_member (writer, "version", 1, FALSE);
   g_string_append_printf (writer->out, "%d", EXPORT_VERSION);
   writer_member (writer, "thread", 1, FALSE);
-  if (!writer_value (writer, thread_node, 1, error))
+  if (!writer_doc_value (writer, &thread, 1, error))
     goto out;
 
   writer_member (writer, "messages", 1, FALSE);
@@ -473,15 +457,14 @@ export_locked (Writer  *writer,
     goto out;
 
   writer_member (writer, "pendingInterrupts", 1, FALSE);
-  if (!writer_value (writer, interrupts_node, 1, error))
+  if (!writer_doc_value (writer, &interrupts, 1, error))
     goto out;
   /* Only when the person typed into a surface: an export without them
    * reads as it always did */
-  if (json_object_get_size (values) > 0)
+  if (_agui_json_object_get_size (values.u.object) > 0)
     {
-      values_node = _agui_json_node_new_object (g_steal_pointer (&values));
       writer_member (writer, "surfaceValues", 1, FALSE);
-      if (!writer_value (writer, values_node, 1, error))
+      if (!writer_doc_value (writer, &values, 1, error))
         goto out;
     }
 

@@ -26,90 +26,124 @@
  * as none of them: its export carries, in place of the log, the chosen
  * branch as a snapshot of its messages and one of its state, which an
  * import folds to exactly what the export says. */
-static JsonArray *
-branch_events (AguiTurnSnapshot *snapshot)
+static void
+branch_events (AguiTurnSnapshot *snapshot,
+               AguiJsonValue    *events)
 {
-  JsonArray *events = json_array_new ();
-  JsonObject *messages = json_object_new ();
+  AguiJsonDocArray *array = _agui_json_value_set_array (events, 2);
+  AguiJsonDocObject *event = _agui_json_doc_add_object (array);
 
-  json_object_set_string_member (messages, "type", "MESSAGES_SNAPSHOT");
-  json_object_set_member (messages, "messages", _agui_json_value_to_node (&snapshot->messages));
-  json_array_add_object_element (events, messages);
+  _agui_json_doc_set_string (event, "type", "MESSAGES_SNAPSHOT");
+  _agui_json_doc_set_copy (event, "messages", &snapshot->messages);
 
   if (snapshot->state.kind != AGUI_JSON_DOC_NULL)
     {
-      JsonObject *state = json_object_new ();
-
-      json_object_set_string_member (state, "type", "STATE_SNAPSHOT");
-      json_object_set_member (state, "snapshot", _agui_json_value_to_node (&snapshot->state));
-      json_array_add_object_element (events, state);
+      event = _agui_json_doc_add_object (array);
+      _agui_json_doc_set_string (event, "type", "STATE_SNAPSHOT");
+      _agui_json_doc_set_copy (event, "snapshot", &snapshot->state);
     }
-
-  return events;
 }
 
-JsonNode *
-_agui_session_store_export_json_locked (AguiSessionStore  *self,
+gboolean
+_agui_session_store_export_tree_locked (AguiSessionStore  *self,
                                         const char        *thread_id,
+                                        AguiJsonValue     *root,
                                         const char        *what,
                                         GError           **error)
 {
-  g_autoptr(JsonObject) thread = NULL;
+  g_auto(AguiJsonValue) thread = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) interrupts = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) values = AGUI_JSON_VALUE_INIT;
+  g_auto(AguiJsonValue) events = AGUI_JSON_VALUE_INIT;
   g_autoptr(AguiTurnSnapshot) snapshot = NULL;
-  g_autoptr(GPtrArray) events = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_autoptr(GPtrArray) log = NULL;
   g_autoptr(GPtrArray) branches = NULL;
+  AguiJsonDocObject *object;
   guint chosen;
-  g_autoptr(JsonObject) values = NULL;
-  g_autoptr(JsonObject) root = NULL;
-  JsonArray *event_array;
 
-  if (!(thread = _agui_session_store_get_thread_locked (self, thread_id, what, error)) ||
+  if (!_agui_session_store_get_thread_locked (self, thread_id, &thread, what, error) ||
       !_agui_session_store_get_last_snapshot_locked (self, thread_id, FALSE, NULL, &snapshot, what, error) ||
-      !(events = _agui_session_store_load_events_locked (self, thread_id, what, error)) ||
-      !(interrupts = _agui_session_store_get_pending_interrupts_locked (self, thread_id, what, error)) ||
+      !(log = _agui_session_store_load_events_locked (self, thread_id, what, error)) ||
+      !_agui_session_store_get_pending_interrupts_locked (self, thread_id, &interrupts, what, error) ||
       !(branches = _agui_session_store_list_branches_locked (self, thread_id, &chosen, what, error)) ||
-      !(values = _agui_session_store_dup_surface_values_locked (self, thread_id, what, error)))
-    return NULL;
+      !_agui_session_store_dup_surface_values_locked (self, thread_id, &values, what, error))
+    return FALSE;
 
-  root = json_object_new ();
-  json_object_set_string_member (root, "format", EXPORT_FORMAT);
-  json_object_set_int_member (root, "version", EXPORT_VERSION);
-  json_object_set_object_member (root, "thread", g_steal_pointer (&thread));
+  object = _agui_json_value_set_object (root, 8);
+  _agui_json_doc_set_string (object, "format", EXPORT_FORMAT);
+  _agui_json_doc_set_int (object, "version", EXPORT_VERSION);
+  _agui_json_object_append (object, "thread", &thread);
+
+  if (snapshot != NULL && branches->len > 1)
+    branch_events (snapshot, &events);
+  else
+    {
+      AguiJsonDocArray *array = _agui_json_value_set_array (&events, log->len);
+
+      for (guint i = 0; i < log->len; i++)
+        {
+          AguiJsonValue event = AGUI_JSON_VALUE_INIT;
+
+          _agui_event_copy_tree (g_ptr_array_index (log, i), &event);
+          _agui_json_array_insert (array, i, &event);
+        }
+    }
 
   if (snapshot != NULL)
     {
-      json_object_set_member (root, "messages", _agui_json_value_to_node (&snapshot->messages));
-      json_object_set_member (root, "state", _agui_json_value_to_node (&snapshot->state));
+      _agui_json_object_append (object, "messages", &snapshot->messages);
+      _agui_json_object_append (object, "state", &snapshot->state);
     }
   else
     {
-      json_object_set_array_member (root, "messages", json_array_new ());
-      json_object_set_null_member (root, "state");
+      _agui_json_doc_set_array (object, "messages");
+      _agui_json_doc_set_null (object, "state");
     }
 
-  json_object_set_array_member (root, "pendingInterrupts", g_steal_pointer (&interrupts));
+  _agui_json_object_append (object, "pendingInterrupts", &interrupts);
   /* Only when the person typed into a surface: an export without them
    * reads as it always did */
-  if (json_object_get_size (values) > 0)
-    json_object_set_object_member (root, "surfaceValues", g_steal_pointer (&values));
-
-  if (snapshot != NULL && branches->len > 1)
-    {
-      event_array = branch_events (snapshot);
-    }
-  else
-    {
-      event_array = json_array_sized_new (events->len);
-      for (guint i = 0; i < events->len; i++)
-        json_array_add_element (event_array, agui_event_to_json (g_ptr_array_index (events, i)));
-    }
-  json_object_set_array_member (root, "events", event_array);
+  if (_agui_json_object_get_size (values.u.object) > 0)
+    _agui_json_object_append (object, "surfaceValues", &values);
+  _agui_json_object_append (object, "events", &events);
 
   if (!_agui_session_store_export_add_journal_locked (self, thread_id, root, snapshot, what, error))
-    return NULL;
+    {
+      _agui_json_value_clear (root);
+      return FALSE;
+    }
 
-  return json_node_init_object (json_node_alloc (), root);
+  return TRUE;
+}
+
+/* The export in one read transaction, so a writer in another process
+ * cannot slip a turn in between the snapshot and the log; with
+ * @branches, the thread's branches (AguiTurnSnapshot) as of the same
+ * moment, and which is chosen. */
+static gboolean
+export_tree (AguiSessionStore  *self,
+             const char        *thread_id,
+             AguiJsonValue     *root,
+             GPtrArray        **branches,
+             guint             *chosen,
+             GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autofree char *what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
+  gboolean done;
+
+  locker = g_mutex_locker_new (&self->mutex);
+  if (!_agui_session_store_exec (self, "BEGIN", what, error))
+    return FALSE;
+
+  done = _agui_session_store_export_tree_locked (self, thread_id, root, what, error) &&
+         (branches == NULL ||
+          (*branches = _agui_session_store_list_branches_locked (self, thread_id, chosen, what, error)) != NULL);
+  _agui_session_store_rollback (self);
+  if (!done)
+    _agui_json_value_clear (root);
+
+  return done;
 }
 
 /**
@@ -152,25 +186,16 @@ agui_session_store_export_json (AguiSessionStore  *self,
                                 const char        *thread_id,
                                 GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  g_autofree char *what = NULL;
-  JsonNode *exported;
+  g_auto(AguiJsonValue) exported = AGUI_JSON_VALUE_INIT;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
 
-  what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
-  locker = g_mutex_locker_new (&self->mutex);
-
-  /* One read transaction, so a writer in another process cannot slip a
-   * turn in between the snapshot and the log. */
-  if (!_agui_session_store_exec (self, "BEGIN", what, error))
+  if (!export_tree (self, thread_id, &exported, NULL, NULL, error))
     return NULL;
 
-  exported = _agui_session_store_export_json_locked (self, thread_id, what, error);
-  _agui_session_store_rollback (self);
-
-  return exported;
+  /* json-glib is made here, for the caller, and nowhere before */
+  return _agui_json_value_to_node (&exported);
 }
 
 /* Markdown */
@@ -206,12 +231,12 @@ append_code_block (GString    *out,
 }
 
 static void
-append_json_block (GString  *out,
-                   JsonNode *node)
+append_json_block (GString             *out,
+                   const AguiJsonValue *value)
 {
   g_autofree char *text = NULL;
 
-  if (!(text = _agui_json_to_string (node, TRUE, NULL)))
+  if (!(text = _agui_json_value_to_string (value, TRUE, NULL)))
     text = g_strdup ("(a value that cannot be shown as JSON)");
 
   append_code_block (out, "json", text);
@@ -235,43 +260,50 @@ append_quoted (GString    *out,
   g_string_append_c (out, '\n');
 }
 
+/* A string member of @object, or @fallback */
+static const char *
+string_or (const AguiJsonValue *object,
+           const char          *name,
+           const char          *fallback)
+{
+  const char *string = _agui_json_doc_get_string (object, name);
+
+  return string != NULL ? string : fallback;
+}
+
 /* The text of a message's content: a string, or the text of its input
  * parts with a placeholder for each non-text part. */
 static char *
-content_to_text (JsonNode *content)
+content_to_text (const AguiJsonValue *content)
 {
   GString *text;
-  JsonArray *parts;
 
-  if (content == NULL || JSON_NODE_HOLDS_NULL (content))
+  if (content == NULL || content->kind == AGUI_JSON_DOC_NULL)
     return g_strdup ("");
 
-  if (json_node_get_value_type (content) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (content));
+  if (_agui_json_value_is_string (content))
+    return g_strdup (_agui_json_value_get_string (content));
 
-  if (!JSON_NODE_HOLDS_ARRAY (content))
+  if (content->kind != AGUI_JSON_DOC_ARRAY)
     {
-      char *printed = _agui_json_to_string (content, TRUE, NULL);
+      char *printed = _agui_json_value_to_string (content, TRUE, NULL);
 
       return printed != NULL ? printed : g_strdup ("");
     }
 
   text = g_string_new (NULL);
-  parts = json_node_get_array (content);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (content); i++)
     {
-      JsonNode *element = json_array_get_element (parts, i);
-      JsonObject *part = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
-      const char *type = part ? json_object_get_string_member_with_default (part, "type", "") : "";
+      const AguiJsonValue *part = _agui_json_doc_get_element (content, i);
+      const char *type = string_or (part, "type", "");
 
       if (text->len > 0)
         g_string_append (text, "\n\n");
 
       if (g_str_equal (type, "text"))
-        g_string_append (text, json_object_get_string_member_with_default (part, "text", ""));
-      else if (part != NULL && json_object_has_member (part, "mimeType"))
-        g_string_append_printf (text, "*[%s: %s]*", type,
-                                json_object_get_string_member_with_default (part, "mimeType", ""));
+        g_string_append (text, string_or (part, "text", ""));
+      else if (_agui_json_doc_get_member (part, "mimeType") != NULL)
+        g_string_append_printf (text, "*[%s: %s]*", type, string_or (part, "mimeType", ""));
       else
         g_string_append_printf (text, "*[%s]*", type);
     }
@@ -280,36 +312,29 @@ content_to_text (JsonNode *content)
 }
 
 static void
-append_tool_calls (GString    *out,
-                   JsonArray  *calls,
-                   GHashTable *tool_names)
+append_tool_calls (GString             *out,
+                   const AguiJsonValue *calls,
+                   GHashTable          *tool_names)
 {
-  for (guint i = 0; i < json_array_get_length (calls); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (calls); i++)
     {
-      JsonNode *element = json_array_get_element (calls, i);
-      JsonObject *call = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
-      JsonObject *function = call && json_object_has_member (call, "function")
-                               ? json_object_get_object_member (call, "function") : NULL;
-      const char *name = function ? json_object_get_string_member_with_default (function, "name", "") : "";
-      const char *arguments = function
-                                ? json_object_get_string_member_with_default (function, "arguments", "")
-                                : "";
+      const AguiJsonValue *call = _agui_json_doc_get_element (calls, i);
+      const AguiJsonValue *function = _agui_json_doc_get_object (call, "function");
+      const char *name = string_or (function, "name", "");
+      const char *arguments = string_or (function, "arguments", "");
       AguiJsonValue parsed = AGUI_JSON_VALUE_INIT;
       g_autofree char *pretty = NULL;
 
-      if (call == NULL)
+      if (call->kind != AGUI_JSON_DOC_OBJECT)
         continue;
 
-      if (json_object_has_member (call, "id"))
-        g_hash_table_insert (tool_names,
-                             g_strdup (json_object_get_string_member_with_default (call, "id", "")),
-                             g_strdup (name));
+      if (_agui_json_doc_get_member (call, "id") != NULL)
+        g_hash_table_insert (tool_names, g_strdup (string_or (call, "id", "")), g_strdup (name));
 
       g_string_append_printf (out, "**Tool call:** `%s`\n\n", name);
 
       /* Arguments arrive as a JSON string; pretty-print them when they
-       * parse, read into the compact tree, which prints as json-glib
-       * would */
+       * parse */
       if (_agui_json_doc_parse (arguments, -1, &parsed, NULL))
         {
           if (!(pretty = _agui_json_value_to_string (&parsed, TRUE, NULL)))
@@ -324,11 +349,11 @@ append_tool_calls (GString    *out,
 
 /* A message someone said, under its role */
 static void
-append_said (GString    *out,
-             const char *role,
-             const char *text,
-             JsonObject *message,
-             GHashTable *tool_names)
+append_said (GString             *out,
+             const char          *role,
+             const char          *text,
+             const AguiJsonValue *message,
+             GHashTable          *tool_names)
 {
   if (g_str_equal (role, "user"))
     g_string_append (out, "### User\n\n");
@@ -344,9 +369,7 @@ append_said (GString    *out,
   if (text[0] != '\0')
     g_string_append_printf (out, "%s\n\n", text);
 
-  if (json_object_has_member (message, "toolCalls") &&
-      JSON_NODE_HOLDS_ARRAY (json_object_get_member (message, "toolCalls")))
-    append_tool_calls (out, json_object_get_array_member (message, "toolCalls"), tool_names);
+  append_tool_calls (out, _agui_json_doc_get_array (message, "toolCalls"), tool_names);
 }
 
 /* How the run that ended with @message ended, when not as it should:
@@ -354,34 +377,26 @@ append_said (GString    *out,
  * message of a stopped or failed run, or in a note on the message
  * shown last before a run that said nothing. NULL for a finished run. */
 static const char *
-attempt_end_words (JsonObject *message)
+attempt_end_words (const AguiJsonValue *message)
 {
-  JsonObject *metadata = NULL;
-  JsonObject *local = NULL;
-  JsonArray *notes = NULL;
+  const AguiJsonValue *local = _agui_json_doc_get_object (_agui_json_doc_get_object (message, "metadata"),
+                                                          AGUI_TRANSCRIPT_LOCAL_STATE_KEY);
+  const AguiJsonValue *end = _agui_json_doc_get_member (local, "attemptEnd");
+  const AguiJsonValue *notes = _agui_json_doc_get_array (local, "notes");
   const char *attempt = NULL;
 
-  if (json_object_has_member (message, "metadata") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (message, "metadata")))
-    metadata = json_object_get_object_member (message, "metadata");
-  if (metadata != NULL && json_object_has_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY) &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY)))
-    local = json_object_get_object_member (metadata, AGUI_TRANSCRIPT_LOCAL_STATE_KEY);
   if (local == NULL)
     return NULL;
 
-  if (json_object_get_boolean_member_with_default (local, "attemptEnd", FALSE))
-    attempt = json_object_get_string_member_with_default (local, "attempt", NULL);
+  if (end != NULL && end->kind == AGUI_JSON_DOC_BOOLEAN && end->u.boolean)
+    attempt = _agui_json_doc_get_string (local, "attempt");
 
-  if (json_object_has_member (local, "notes") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (local, "notes")))
-    notes = json_object_get_array_member (local, "notes");
-  for (guint i = 0; attempt == NULL && notes != NULL && i < json_array_get_length (notes); i++)
+  for (guint i = 0; attempt == NULL && i < _agui_json_doc_get_length (notes); i++)
     {
-      JsonNode *element = json_array_get_element (notes, i);
-      JsonObject *note = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      const AguiJsonValue *note = _agui_json_doc_get_element (notes, i);
 
-      if (note != NULL && g_strcmp0 (json_object_get_string_member_with_default (note, "kind", NULL), "run-end") == 0)
-        attempt = json_object_get_string_member_with_default (note, "attempt", NULL);
+      if (g_strcmp0 (_agui_json_doc_get_string (note, "kind"), "run-end") == 0)
+        attempt = _agui_json_doc_get_string (note, "attempt");
     }
 
   if (g_strcmp0 (attempt, "stopped") == 0)
@@ -393,20 +408,20 @@ attempt_end_words (JsonObject *message)
 }
 
 static void
-append_message (GString    *out,
-                JsonObject *message,
-                GHashTable *tool_names)
+append_message (GString             *out,
+                const AguiJsonValue *message,
+                GHashTable          *tool_names)
 {
   const char *ended = attempt_end_words (message);
-  const char *role = json_object_get_string_member_with_default (message, "role", "");
-  JsonNode *content = json_object_get_member (message, "content");
+  const char *role = string_or (message, "role", "");
+  const AguiJsonValue *content = _agui_json_doc_get_member (message, "content");
   g_autofree char *text = content_to_text (content);
 
   if (g_str_equal (role, "tool"))
     {
-      const char *call_id = json_object_get_string_member_with_default (message, "toolCallId", "");
+      const char *call_id = string_or (message, "toolCallId", "");
       const char *name = g_hash_table_lookup (tool_names, call_id);
-      const char *failure = json_object_get_string_member_with_default (message, "error", NULL);
+      const char *failure = _agui_json_doc_get_string (message, "error");
       g_autofree char *heading = g_strdup_printf ("**Tool result** (`%s`)%s",
                                                   name ? name : call_id,
                                                   failure ? " — failed" : "");
@@ -419,9 +434,10 @@ append_message (GString    *out,
     }
   else if (g_str_equal (role, "activity"))
     {
-      g_string_append_printf (out, "**Activity:** `%s`\n\n",
-                              json_object_get_string_member_with_default (message, "activityType", ""));
-      append_json_block (out, content);
+      AguiJsonValue null = AGUI_JSON_VALUE_INIT;
+
+      g_string_append_printf (out, "**Activity:** `%s`\n\n", string_or (message, "activityType", ""));
+      append_json_block (out, content != NULL ? content : &null);
     }
   else
     {
@@ -435,17 +451,33 @@ append_message (GString    *out,
 /* The state is left out: it is the agent's working data, not what was
  * said, and the JSON export keeps it. */
 static void
-append_messages (GString    *out,
-                 JsonArray  *messages,
-                 GHashTable *tool_names)
+append_messages (GString             *out,
+                 const AguiJsonValue *messages,
+                 GHashTable          *tool_names)
 {
-  for (guint i = 0; i < json_array_get_length (messages); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (messages); i++)
     {
-      JsonNode *element = json_array_get_element (messages, i);
+      const AguiJsonValue *message = _agui_json_doc_get_element (messages, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        append_message (out, json_node_get_object (element), tool_names);
+      if (message->kind == AGUI_JSON_DOC_OBJECT)
+        append_message (out, message, tool_names);
     }
+}
+
+/* The export's title and agent */
+static GString *
+markdown_start (const AguiJsonValue *root)
+{
+  const AguiJsonValue *thread = _agui_json_doc_get_object (root, "thread");
+  const char *title = string_or (thread, "title", "");
+  const char *agent = _agui_json_doc_get_string (thread, "agent");
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
+  if (agent != NULL)
+    g_string_append_printf (out, "Agent: %s\n\n", agent);
+
+  return out;
 }
 
 /**
@@ -467,32 +499,19 @@ agui_session_store_export_markdown (AguiSessionStore  *self,
                                     const char        *thread_id,
                                     GError           **error)
 {
-  g_autoptr(JsonNode) exported = NULL;
+  g_auto(AguiJsonValue) exported = AGUI_JSON_VALUE_INIT;
   g_autoptr(GHashTable) tool_names = NULL;
-  JsonObject *root;
-  JsonObject *thread;
-  JsonArray *messages;
-  const char *title;
   GString *out;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
 
-  if (!(exported = agui_session_store_export_json (self, thread_id, error)))
+  if (!export_tree (self, thread_id, &exported, NULL, NULL, error))
     return NULL;
 
-  root = json_node_get_object (exported);
-  thread = json_object_get_object_member (root, "thread");
-  messages = json_object_get_array_member (root, "messages");
-  title = json_object_get_string_member (thread, "title");
   tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  out = g_string_new (NULL);
-  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
-  if (!json_object_get_null_member (thread, "agent"))
-    g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
-
-  append_messages (out, messages, tool_names);
+  out = markdown_start (&exported);
+  append_messages (out, _agui_json_doc_get_array (&exported, "messages"), tool_names);
 
   return g_string_free (out, FALSE);
 }
@@ -514,63 +533,34 @@ agui_session_store_export_branches_markdown (AguiSessionStore  *self,
                                              const char        *thread_id,
                                              GError           **error)
 {
-  g_autoptr(JsonNode) exported = NULL;
+  g_auto(AguiJsonValue) exported = AGUI_JSON_VALUE_INIT;
   g_autoptr(GPtrArray) branches = NULL;
   g_autoptr(GHashTable) tool_names = NULL;
-  g_autofree char *what = NULL;
-  JsonObject *root;
-  JsonObject *thread;
-  const char *title;
   guint chosen;
-  guint n;
   GString *out;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
 
-  what = g_strdup_printf ("Could not export the thread '%s'", thread_id);
-
   /* The export has what the chosen branch shows: its saved turns and,
    * after them, a turn a crash cut short that only the journal holds */
-  {
-    G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->mutex);
+  if (!export_tree (self, thread_id, &exported, &branches, &chosen, error))
+    return NULL;
 
-    if (!_agui_session_store_exec (self, "BEGIN", what, error))
-      return NULL;
-    exported = _agui_session_store_export_json_locked (self, thread_id, what, error);
-    branches = exported ? _agui_session_store_list_branches_locked (self, thread_id, &chosen, what, error) : NULL;
-    _agui_session_store_rollback (self);
-    if (branches == NULL)
-      return NULL;
-  }
-
-  root = json_node_get_object (exported);
-  thread = json_object_get_object_member (root, "thread");
-  title = json_object_get_string_member (thread, "title");
   tool_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  out = g_string_new (NULL);
-  g_string_append_printf (out, "# %s\n\n", title[0] != '\0' ? title : "Untitled thread");
-  if (!json_object_get_null_member (thread, "agent"))
-    g_string_append_printf (out, "Agent: %s\n\n", json_object_get_string_member (thread, "agent"));
+  out = markdown_start (&exported);
 
   /* A first turn cut short: no branch was saved yet */
-  n = branches->len;
-  if (n == 0)
-    append_messages (out, json_object_get_array_member (root, "messages"), tool_names);
+  if (branches->len == 0)
+    append_messages (out, _agui_json_doc_get_array (&exported, "messages"), tool_names);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < branches->len; i++)
     {
       AguiTurnSnapshot *branch = g_ptr_array_index (branches, i);
-      g_autoptr(JsonNode) messages = NULL;
 
-      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, n, i == chosen ? " (chosen)" : "");
-      if (i == chosen)
-        {
-          append_messages (out, json_object_get_array_member (root, "messages"), tool_names);
-          continue;
-        }
-      messages = _agui_json_value_to_node (&branch->messages);
-      append_messages (out, json_node_get_array (messages), tool_names);
+      g_string_append_printf (out, "## Branch %u of %u%s\n\n", i + 1, branches->len, i == chosen ? " (chosen)" : "");
+      append_messages (out, i == chosen ? _agui_json_doc_get_array (&exported, "messages") : &branch->messages,
+                       tool_names);
     }
 
   return g_string_free (out, FALSE);

@@ -11,10 +11,12 @@
 G_BEGIN_DECLS
 
 /* With the mutex held: the thread as agui_session_store_get_thread()
- * gives it, or NULL with G_IO_ERROR_NOT_FOUND */
-JsonObject *_agui_session_store_get_thread_locked (AguiSessionStore  *self,
-                                                   const char        *thread_id,
-                                                   const char        *what,
-                                                   GError           **error);
+ * gives it, into @thread (null before), or FALSE with
+ * G_IO_ERROR_NOT_FOUND */
+gboolean _agui_session_store_get_thread_locked (AguiSessionStore  *self,
+                                                const char        *thread_id,
+                                                AguiJsonValue     *thread,
+                                                const char        *what,
+                                                GError           **error);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "agui-json-doc-access-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-private.h"
 #include "agui-session-store-text-private.h"
@@ -197,20 +198,37 @@ agui_session_store_delete_thread (AguiSessionStore  *self,
   return TRUE;
 }
 
+/* The thread as agui_session_store_get_thread() documents it, into
+ * @value (null before) */
+static void
+thread_value_from_row (sqlite3_stmt  *stmt,
+                       AguiJsonValue *value)
+{
+  AguiJsonDocObject *thread = _agui_json_value_set_object (value, 6);
+  const char *agent = (const char *) sqlite3_column_text (stmt, 2);
+
+  _agui_json_doc_set_string (thread, "id", (const char *) sqlite3_column_text (stmt, 0));
+  _agui_json_doc_set_string (thread, "title", (const char *) sqlite3_column_text (stmt, 1));
+  if (agent != NULL)
+    _agui_json_doc_set_string (thread, "agent", agent);
+  else
+    _agui_json_doc_set_null (thread, "agent");
+  _agui_json_doc_set_int (thread, "created", sqlite3_column_int64 (stmt, 3));
+  _agui_json_doc_set_int (thread, "updated", sqlite3_column_int64 (stmt, 4));
+  if (sqlite3_column_count (stmt) > 5)
+    _agui_json_doc_set_boolean (thread, "waiting", sqlite3_column_int (stmt, 5) != 0);
+}
+
 static JsonObject *
 thread_from_row (sqlite3_stmt *stmt)
 {
-  JsonObject *thread = json_object_new ();
+  g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) node = NULL;
 
-  json_object_set_string_member (thread, "id", (const char *) sqlite3_column_text (stmt, 0));
-  json_object_set_string_member (thread, "title", (const char *) sqlite3_column_text (stmt, 1));
-  _agui_session_store_set_string_or_null (thread, "agent", (const char *) sqlite3_column_text (stmt, 2));
-  json_object_set_int_member (thread, "created", sqlite3_column_int64 (stmt, 3));
-  json_object_set_int_member (thread, "updated", sqlite3_column_int64 (stmt, 4));
-  if (sqlite3_column_count (stmt) > 5)
-    json_object_set_boolean_member (thread, "waiting", sqlite3_column_int (stmt, 5) != 0);
+  thread_value_from_row (stmt, &value);
+  node = _agui_json_value_to_node (&value);
 
-  return thread;
+  return json_node_dup_object (node);
 }
 
 static void
@@ -274,9 +292,10 @@ agui_session_store_list_threads (AguiSessionStore  *self,
   return g_steal_pointer (&threads);
 }
 
-JsonObject *
+gboolean
 _agui_session_store_get_thread_locked (AguiSessionStore  *self,
                                        const char        *thread_id,
+                                       AguiJsonValue     *thread,
                                        const char        *what,
                                        GError           **error)
 {
@@ -286,18 +305,21 @@ _agui_session_store_get_thread_locked (AguiSessionStore  *self,
   if (!(stmt = _agui_session_store_prepare_for_thread (self,
                                                        "SELECT id, title, agent, created, updated FROM threads WHERE id = ?1",
                                                        thread_id, what, error)))
-    return NULL;
+    return FALSE;
 
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    return thread_from_row (stmt);
+    {
+      thread_value_from_row (stmt, thread);
+      return TRUE;
+    }
 
   if (rc == SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: there is no such thread", what);
   else
     _agui_session_store_set_sqlite_error (self, rc, what, error);
 
-  return NULL;
+  return FALSE;
 }
 
 /**
@@ -317,6 +339,8 @@ agui_session_store_get_thread (AguiSessionStore  *self,
                                GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_auto(AguiJsonValue) thread = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) node = NULL;
   g_autofree char *what = NULL;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
@@ -325,7 +349,11 @@ agui_session_store_get_thread (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  return _agui_session_store_get_thread_locked (self, thread_id, what, error);
+  if (!_agui_session_store_get_thread_locked (self, thread_id, &thread, what, error))
+    return NULL;
+
+  node = _agui_json_value_to_node (&thread);
+  return json_node_dup_object (node);
 }
 
 static void

@@ -26,8 +26,10 @@ gboolean   _agui_session_store_get_last_snapshot_locked   (AguiSessionStore  *se
                                                            AguiTurnSnapshot **snapshot,
                                                            const char        *what,
                                                            GError           **error);
-JsonArray *_agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
+/* Into @interrupts (null before): an array */
+gboolean   _agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
                                                               const char        *thread_id,
+                                                              AguiJsonValue     *interrupts,
                                                               const char        *what,
                                                               GError           **error);
 int        _agui_session_store_count_branches_locked  (AguiSessionStore  *self,

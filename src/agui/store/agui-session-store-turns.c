@@ -26,25 +26,6 @@
  * snapshot naming its messages, the interrupts it leaves), and read
  * back as snapshots, events, interrupts and branches. */
 
-static JsonNode *
-column_json (sqlite3_stmt  *stmt,
-             int            column,
-             const char    *what,
-             const char    *name,
-             GError       **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *node;
-
-  node = _agui_json_parse ((const char *) sqlite3_column_text (stmt, column),
-                           sqlite3_column_bytes (stmt, column), &local_error);
-  if (node == NULL)
-    g_set_error (error, AGUI_ERROR, AGUI_ERROR_STORE,
-                 "%s: the stored %s are not valid JSON (%s)", what, name, local_error->message);
-
-  return node;
-}
-
 /* Writes one turn inside a transaction the caller opened. The thread row
  * is created if missing (with @title and @agent), else its updated time
  * is bumped. */
@@ -673,43 +654,45 @@ agui_session_store_get_turn_count (AguiSessionStore  *self,
   return sqlite3_column_int (stmt, 0);
 }
 
-JsonArray *
+gboolean
 _agui_session_store_get_pending_interrupts_locked (AguiSessionStore  *self,
                                                    const char        *thread_id,
+                                                   AguiJsonValue     *interrupts,
                                                    const char        *what,
                                                    GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  AguiJsonDocArray *array;
   int rc;
 
   if (!(stmt = _agui_session_store_prepare (self, "SELECT json FROM interrupts WHERE thread_id = ?1 ORDER BY position",
                                             what, error)))
-    return NULL;
+    return FALSE;
 
   sqlite3_bind_text (stmt, 1, thread_id, -1, SQLITE_STATIC);
 
-  interrupts = json_array_new ();
+  array = _agui_json_value_set_array (interrupts, 0);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       g_autoptr(GError) local_error = NULL;
-      JsonNode *interrupt = column_json (stmt, 0, what, "interrupts", &local_error);
+      AguiJsonValue interrupt = AGUI_JSON_VALUE_INIT;
 
-      if (interrupt == NULL)
+      if (!column_doc (stmt, 0, &interrupt, what, "interrupts", &local_error))
         {
           g_warning ("%s: skipped a damaged interrupt: %s", what, local_error->message);
           continue;
         }
-      json_array_add_element (interrupts, interrupt);
+      _agui_json_array_insert (array, _agui_json_array_get_length (array), &interrupt);
     }
 
   if (rc != SQLITE_DONE)
     {
+      _agui_json_value_clear (interrupts);
       _agui_session_store_set_sqlite_error (self, rc, what, error);
-      return NULL;
+      return FALSE;
     }
 
-  return g_steal_pointer (&interrupts);
+  return TRUE;
 }
 
 /**
@@ -730,7 +713,7 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
                                            GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  g_autoptr(JsonArray) interrupts = NULL;
+  g_auto(AguiJsonValue) interrupts = AGUI_JSON_VALUE_INIT;
   g_autofree char *what = NULL;
   GListStore *list;
 
@@ -740,20 +723,20 @@ agui_session_store_get_pending_interrupts (AguiSessionStore  *self,
   what = g_strdup_printf ("Could not read the interrupts of the thread '%s'", thread_id);
   locker = g_mutex_locker_new (&self->mutex);
 
-  if (!(interrupts = _agui_session_store_get_pending_interrupts_locked (self, thread_id, what, error)))
+  if (!_agui_session_store_get_pending_interrupts_locked (self, thread_id, &interrupts, what, error))
     return NULL;
 
   /* Each interrupt copies its object, so no JSON of this thread's leaves
    * it when the list goes to another. */
   list = g_list_store_new (AGUI_TYPE_INTERRUPT);
-  for (guint i = 0; i < json_array_get_length (interrupts); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (&interrupts); i++)
     {
-      JsonNode *element = json_array_get_element (interrupts, i);
+      const AguiJsonValue *element = _agui_json_doc_get_element (&interrupts, i);
       g_autoptr(AguiInterrupt) interrupt = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
+      if (element->kind != AGUI_JSON_DOC_OBJECT)
         continue;
-      interrupt = _agui_interrupt_new (json_node_get_object (element));
+      interrupt = _agui_interrupt_new_from_value (element);
       g_list_store_append (list, interrupt);
     }
 

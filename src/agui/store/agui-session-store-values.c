@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "agui-json-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-session-store-db-private.h"
 #include "agui-session-store-private.h"
 
@@ -49,30 +50,39 @@ static void
 add_surface_values_row (sqlite3_stmt *stmt,
                         gpointer      values)
 {
-  g_autoptr(JsonNode) node = json_from_string ((const char *) sqlite3_column_text (stmt, 1), NULL);
+  AguiJsonValue value = AGUI_JSON_VALUE_INIT;
 
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    json_object_set_object_member (values, (const char *) sqlite3_column_text (stmt, 0),
-                                   json_object_ref (json_node_get_object (node)));
+  if (!_agui_json_doc_parse ((const char *) sqlite3_column_text (stmt, 1), sqlite3_column_bytes (stmt, 1),
+                             &value, NULL))
+    return;
+  if (value.kind == AGUI_JSON_DOC_OBJECT)
+    _agui_json_object_set (values, (const char *) sqlite3_column_text (stmt, 0), &value);
+  else
+    _agui_json_value_clear (&value);
 }
 
-/* {"message id": {"/pointer": value, ...}, ...}; a row that is not a
- * JSON object is skipped, so one damaged row loses only itself */
-JsonObject *
+/* {"message id": {"/pointer": value, ...}, ...} into @values (null
+ * before); a row that is not a JSON object is skipped, so one damaged
+ * row loses only itself */
+gboolean
 _agui_session_store_dup_surface_values_locked (AguiSessionStore  *self,
                                                const char        *thread_id,
+                                               AguiJsonValue     *values,
                                                const char        *what,
                                                GError           **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(JsonObject) values = json_object_new ();
+  AguiJsonDocObject *object = _agui_json_value_set_object (values, 0);
 
   if (!(stmt = _agui_session_store_prepare_for_thread (self, "SELECT message_id, json FROM surface_values WHERE thread_id = ?1",
                                                        thread_id, what, error)) ||
-      !_agui_session_store_each_row (self, stmt, add_surface_values_row, values, what, error))
-    return NULL;
+      !_agui_session_store_each_row (self, stmt, add_surface_values_row, object, what, error))
+    {
+      _agui_json_value_clear (values);
+      return FALSE;
+    }
 
-  return g_steal_pointer (&values);
+  return TRUE;
 }
 
 JsonObject *
@@ -81,13 +91,20 @@ _agui_session_store_dup_surface_values (AguiSessionStore  *self,
                                         GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  g_auto(AguiJsonValue) values = AGUI_JSON_VALUE_INIT;
+  g_autoptr(JsonNode) node = NULL;
 
   g_return_val_if_fail (AGUI_IS_SESSION_STORE (self), NULL);
   g_return_val_if_fail (thread_id != NULL, NULL);
 
   locker = g_mutex_locker_new (&self->mutex);
-  return _agui_session_store_dup_surface_values_locked (self, thread_id,
-                                                        "Could not read the values set in the agent's forms", error);
+  if (!_agui_session_store_dup_surface_values_locked (self, thread_id, &values,
+                                                      "Could not read the values set in the agent's forms", error))
+    return NULL;
+
+  /* The app's surfaces take json-glib */
+  node = _agui_json_value_to_node (&values);
+  return json_node_dup_object (node);
 }
 
 /* An import's values, {"message id": {"/pointer": value, ...}, ...}, all

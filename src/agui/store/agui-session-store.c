@@ -241,20 +241,6 @@ static const char * const status_names[] = {
 
 /* JSON helpers */
 
-/* Unlike json_object_get_string_member_with_default(), no critical when
- * the member is not a string: stored and imported JSON is not trusted. */
-const char *
-_agui_session_store_object_string (JsonObject *object,
-                                   const char *name)
-{
-  JsonNode *member = json_object_get_member (object, name);
-
-  if (member == NULL || json_node_get_value_type (member) != G_TYPE_STRING)
-    return "";
-
-  return json_node_get_string (member);
-}
-
 void
 _agui_session_store_set_string_or_null (JsonObject *object,
                                         const char *name,
