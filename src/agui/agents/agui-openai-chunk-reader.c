@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agui-event-private.h"
 #include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-openai-chunk-reader-private.h"
@@ -74,18 +75,19 @@ tool_call_free (ToolCall *call)
   g_free (call);
 }
 
+/* Takes @members (an object) */
 static void
 emit (AguiOpenaiChunkReader *self,
       AguiEventType          type,
-      JsonObject            *members)
+      AguiJsonValue         *members)
 {
-  g_autoptr(JsonObject) owned = members;
+  g_autoptr(AguiJsonValue) owned = members;
   g_autoptr(AguiEvent) event = NULL;
   g_autoptr(GError) error = NULL;
 
   /* Every member is a string this reader checked as UTF-8 (the decoder
    * refuses anything else), so the schema refusing one is a bug here. */
-  if (!(event = agui_event_new (type, g_steal_pointer (&owned), &error)))
+  if (!(event = _agui_event_new_checked (type, owned, &error)))
     {
       g_critical ("The OpenAI chunk reader built an invalid %s event: %s",
                   agui_event_type_to_string (type), error->message);
@@ -95,15 +97,23 @@ emit (AguiOpenaiChunkReader *self,
   self->func (event, self->user_data);
 }
 
-static JsonObject *
+static AguiJsonValue *
 members_new (const char *name,
              const char *value)
 {
-  JsonObject *object = json_object_new ();
+  AguiJsonValue *members = g_new0 (AguiJsonValue, 1);
 
-  json_object_set_string_member (object, name, value);
+  _agui_json_doc_set_string (_agui_json_value_set_object (members, 4), name, value);
 
-  return object;
+  return members;
+}
+
+static void
+set_string (AguiJsonValue *members,
+            const char    *name,
+            const char    *value)
+{
+  _agui_json_doc_set_string (members->u.object, name, value);
 }
 
 static void
@@ -123,14 +133,14 @@ fail (AguiOpenaiChunkReader *self,
 }
 
 static void
-set_string_length (JsonObject *object,
-                   const char *name,
-                   const char *value,
-                   gsize       length)
+set_string_length (AguiJsonValue *members,
+                   const char    *name,
+                   const char    *value,
+                   gsize          length)
 {
   g_autofree char *copy = g_strndup (value, length);
 
-  json_object_set_string_member (object, name, copy);
+  set_string (members, name, copy);
 }
 
 /* Reasoning */
@@ -152,20 +162,20 @@ reasoning_append (AguiOpenaiChunkReader *self,
                   const char            *delta,
                   gsize                  length)
 {
-  JsonObject *members;
+  AguiJsonValue *members;
 
   if (length == 0)
     return;
 
   if (self->reasoning_message_id == NULL)
     {
-      JsonObject *start;
+      AguiJsonValue *start;
 
       self->reasoning_span_id = g_uuid_string_random ();
       self->reasoning_message_id = g_uuid_string_random ();
       emit (self, AGUI_EVENT_REASONING_START, members_new ("messageId", self->reasoning_span_id));
       start = members_new ("messageId", self->reasoning_message_id);
-      json_object_set_string_member (start, "role", "reasoning");
+      set_string (start, "role", "reasoning");
       emit (self, AGUI_EVENT_REASONING_MESSAGE_START, start);
     }
 
@@ -181,7 +191,7 @@ text_append (AguiOpenaiChunkReader *self,
              const char            *delta,
              gsize                  length)
 {
-  JsonObject *members;
+  AguiJsonValue *members;
 
   if (self->strip_leading)
     {
@@ -199,9 +209,9 @@ text_append (AguiOpenaiChunkReader *self,
 
   if (!self->text_open)
     {
-      JsonObject *start = members_new ("messageId", self->message_id);
+      AguiJsonValue *start = members_new ("messageId", self->message_id);
 
-      json_object_set_string_member (start, "role", "assistant");
+      set_string (start, "role", "assistant");
       emit (self, AGUI_EVENT_TEXT_MESSAGE_START, start);
       self->text_open = TRUE;
     }
@@ -328,7 +338,7 @@ static void
 tool_call_start (AguiOpenaiChunkReader *self,
                  ToolCall              *call)
 {
-  JsonObject *members;
+  AguiJsonValue *members;
 
   /* A server that gives no id, or one id twice, still gets distinct
    * calls: the answers go back by id. */
@@ -350,8 +360,8 @@ tool_call_start (AguiOpenaiChunkReader *self,
   reasoning_close (self);
 
   members = members_new ("toolCallId", call->id);
-  json_object_set_string_member (members, "toolCallName", call->name);
-  json_object_set_string_member (members, "parentMessageId", self->message_id);
+  set_string (members, "toolCallName", call->name);
+  set_string (members, "parentMessageId", self->message_id);
   emit (self, AGUI_EVENT_TOOL_CALL_START, members);
   call->started = TRUE;
   self->n_started++;
@@ -359,7 +369,7 @@ tool_call_start (AguiOpenaiChunkReader *self,
   if (call->arguments->len > 0)
     {
       members = members_new ("toolCallId", call->id);
-      json_object_set_string_member (members, "delta", call->arguments->str);
+      set_string (members, "delta", call->arguments->str);
       emit (self, AGUI_EVENT_TOOL_CALL_ARGS, members);
     }
 }
@@ -434,9 +444,9 @@ tool_call_piece (AguiOpenaiChunkReader *self,
       g_string_append (call->arguments, delta);
       if (call->started)
         {
-          JsonObject *members = members_new ("toolCallId", call->id);
+          AguiJsonValue *members = members_new ("toolCallId", call->id);
 
-          json_object_set_string_member (members, "delta", delta);
+          set_string (members, "delta", delta);
           emit (self, AGUI_EVENT_TOOL_CALL_ARGS, members);
         }
     }

@@ -368,7 +368,7 @@ split_snapshot_messages (AguiSessionStore  *self,
       const char *id = (const char *) sqlite3_column_text (select, 0);
       const char *parent = (const char *) sqlite3_column_text (select, 1);
       const char *thread = (const char *) sqlite3_column_text (select, 2);
-      g_autoptr(JsonNode) messages = NULL;
+      g_auto(AguiJsonValue) messages = AGUI_JSON_VALUE_INIT;
       g_autoptr(GArray) hashes = NULL;
       g_autofree char *delta = NULL;
       GArray *parent_hashes;
@@ -382,25 +382,25 @@ split_snapshot_messages (AguiSessionStore  *self,
           lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
         }
 
-      messages = _agui_json_parse ((const char *) sqlite3_column_text (select, 3),
-                                   sqlite3_column_bytes (select, 3), NULL);
-      if (messages == NULL || !JSON_NODE_HOLDS_ARRAY (messages))
+      if (!_agui_json_doc_parse ((const char *) sqlite3_column_text (select, 3),
+                                 sqlite3_column_bytes (select, 3), &messages, NULL) ||
+          messages.kind != AGUI_JSON_DOC_ARRAY)
         continue;
 
       hashes = g_array_new (FALSE, FALSE, sizeof (gint64));
-      for (guint i = 0; i < json_array_get_length (json_node_get_array (messages)); i++)
+      for (guint i = 0; i < _agui_json_doc_get_length (&messages); i++)
         {
           g_autoptr(GString) json = g_string_new (NULL);
           gint64 hash;
 
-          if (!_agui_json_append (json, json_array_get_element (json_node_get_array (messages), i), 1, NULL))
+          if (!_agui_json_value_append (json, _agui_json_doc_get_element (&messages, i), FALSE, 1, NULL))
             break;
           hash = _agui_session_store_message_hash (json->str, json->len);
           g_array_append_val (hashes, hash);
           if (!_agui_session_store_insert_message (self, insert, thread_id, hash, json->str, FALSE, what, error))
             return FALSE;
         }
-      if (hashes->len != json_array_get_length (json_node_get_array (messages)))
+      if (hashes->len != _agui_json_doc_get_length (&messages))
         continue;
 
       parent_hashes = parent != NULL ? g_hash_table_lookup (lists, parent) : NULL;
@@ -924,12 +924,12 @@ interrupts_wait (const char *joined)
   now = g_date_time_new_now_utc ();
   for (guint i = 0; texts[i] != NULL; i++)
     {
-      g_autoptr(JsonNode) node = _agui_json_parse (texts[i], -1, NULL);
+      g_auto(AguiJsonValue) value = AGUI_JSON_VALUE_INIT;
       g_autoptr(AguiInterrupt) interrupt = NULL;
 
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+      if (!_agui_json_doc_parse (texts[i], -1, &value, NULL) || value.kind != AGUI_JSON_DOC_OBJECT)
         return TRUE;
-      interrupt = _agui_interrupt_new (json_node_get_object (node));
+      interrupt = _agui_interrupt_new_from_value (&value);
       if (interrupt == NULL || !agui_interrupt_has_expired (interrupt, now))
         return TRUE;
     }

@@ -8,11 +8,11 @@
 
 #include <string.h>
 
-#include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
 #include "agui-error-private.h"
 #include "agui-http-errors-private.h"
+#include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 
 /* A plain-text body short enough to be a reason ("bad token") is quoted
@@ -74,13 +74,12 @@ is_shallow_json (const char *text)
   return TRUE;
 }
 
-static JsonNode *
-parse_json (const char *text)
+/* @text read into @value (null before), or FALSE */
+static gboolean
+parse_json (const char    *text,
+            AguiJsonValue *value)
 {
-  if (!is_shallow_json (text))
-    return NULL;
-
-  return _agui_json_parse (text, -1, NULL);
+  return is_shallow_json (text) && _agui_json_doc_parse (text, -1, value, NULL);
 }
 
 char *
@@ -99,8 +98,8 @@ _agui_http_quote_body (const guint8 *body,
    * cut short by the size limit is quoted as it came. */
   if (is_json_content_type (content_type))
     {
-      g_autoptr(JsonNode) root = parse_json (text);
-      char *compact = root != NULL ? _agui_json_to_string (root, FALSE, NULL) : NULL;
+      g_auto(AguiJsonValue) root = AGUI_JSON_VALUE_INIT;
+      char *compact = parse_json (text, &root) ? _agui_json_value_to_string (&root, FALSE, NULL) : NULL;
 
       if (compact != NULL)
         {
@@ -119,32 +118,27 @@ _agui_http_quote_body (const guint8 *body,
  * {"detail": "…"} or {"detail": [{"msg": "…"}]}, Express's and Hono's
  * {"message": "…"} or {"error": "…"}, OpenAI-style {"error": {"message"}}. */
 static const char *
-reason_from_node (JsonNode *node,
-                  int       depth)
+reason_from_value (const AguiJsonValue *value,
+                   int                  depth)
 {
-  JsonObject *object;
   static const char * const names[] = { "detail", "message", "error", "msg", "title", NULL };
 
-  if (node == NULL || depth > 3)
+  if (value == NULL || depth > 3)
     return NULL;
 
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
+  if (_agui_json_value_is_string (value))
+    return _agui_json_value_get_string (value);
 
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
+  if (value->kind == AGUI_JSON_DOC_ARRAY)
+    return _agui_json_doc_get_length (value) > 0
+           ? reason_from_value (_agui_json_doc_get_element (value, 0), depth + 1) : NULL;
 
-      return json_array_get_length (array) > 0 ? reason_from_node (json_array_get_element (array, 0), depth + 1) : NULL;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (value->kind != AGUI_JSON_DOC_OBJECT)
     return NULL;
 
-  object = json_node_get_object (node);
   for (guint i = 0; names[i] != NULL; i++)
     {
-      const char *text = _agui_json_object_get_string (object, names[i]);
+      const char *text = _agui_json_doc_get_string (value, names[i]);
 
       if (text != NULL && text[0] != '\0')
         return text;
@@ -152,11 +146,9 @@ reason_from_node (JsonNode *node,
 
   for (guint i = 0; names[i] != NULL; i++)
     {
-      const char *text;
+      const char *text = reason_from_value (_agui_json_doc_get_member (value, names[i]), depth + 1);
 
-      if (!json_object_has_member (object, names[i]))
-        continue;
-      if ((text = reason_from_node (json_object_get_member (object, names[i]), depth + 1)) != NULL)
+      if (text != NULL)
         return text;
     }
 
@@ -170,7 +162,8 @@ extract_reason (const guint8 *body,
                 const char   *content_type)
 {
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) root = NULL;
+  g_auto(AguiJsonValue) root = AGUI_JSON_VALUE_INIT;
+  gboolean parsed = FALSE;
   const char *reason = NULL;
 
   if (length == 0)
@@ -180,9 +173,9 @@ extract_reason (const guint8 *body,
 
   if (is_json_content_type (content_type) || text[0] == '{')
     {
-      if ((root = parse_json (text)) != NULL)
-        reason = reason_from_node (root, 0);
-      if (reason == NULL && root != NULL)
+      if ((parsed = parse_json (text, &root)))
+        reason = reason_from_value (&root, 0);
+      if (reason == NULL && parsed)
         return NULL;
     }
 
