@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "agui.h"
 #include "agui-test-server.h"
@@ -508,6 +509,46 @@ test_store_branches (Fixture       *f,
   g_assert_null (strstr (markdown, "two\n"));
 }
 
+/* A branch's end whose messages cannot be read is left out with a
+ * warning, as a damaged last snapshot is: the other branch opens, and
+ * the thread no longer offers the lost one. Its turn's own list of
+ * messages is intact, so only reading its messages finds the damage. */
+static void
+test_damaged_branch_end (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(JsonArray) branches = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  g_test_summary ("A branch whose last turn's messages are damaged is skipped; the other one opens");
+
+  make_two_branches (f);
+  g_clear_object (&f->session);
+  g_clear_object (&f->store);
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE messages SET json = '{\"id\": broken' "
+                                     "WHERE json LIKE '%\"content\":\"two\"%'", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*skipped the damaged snapshot of turn 1*");
+  open_session (f);
+  g_test_assert_expected_messages ();
+  assert_described (describe_transcript (f), "user:first assistant:one user:second assistant:two again");
+  assert_position (f, 3, 0, 1);
+
+  g_test_expect_message ("Agui", G_LOG_LEVEL_WARNING, "*skipped the damaged snapshot of turn 1*");
+  branches = agui_session_store_list_branches (f->store, "t", &error);
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (branches), ==, 1);
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (branches, 0), "chosen"));
+  assert_described (describe (json_object_get_array_member (json_array_get_object_element (branches, 0), "messages")),
+                    "user:first assistant:one user:second assistant:two again");
+}
+
 static void
 test_export_import (Fixture       *f,
                     gconstpointer  data)
@@ -668,6 +709,7 @@ main (int   argc,
   g_test_add ("/agui/session-branches/input-as-from-scratch", Fixture, NULL, fixture_set_up, test_input_as_from_scratch, fixture_tear_down);
   g_test_add ("/agui/session-branches/edit-refuses-an-answer", Fixture, NULL, fixture_set_up, test_edit_refuses_an_answer, fixture_tear_down);
   g_test_add ("/agui/session-branches/store", Fixture, NULL, fixture_set_up, test_store_branches, fixture_tear_down);
+  g_test_add ("/agui/session-branches/damaged-branch-end", Fixture, NULL, fixture_set_up, test_damaged_branch_end, fixture_tear_down);
   g_test_add ("/agui/session-branches/export-import", Fixture, NULL, fixture_set_up, test_export_import, fixture_tear_down);
   g_test_add ("/agui/session-branches/cli-all-branches", Fixture, NULL, fixture_set_up, test_cli_all_branches, fixture_tear_down);
   g_test_add ("/agui/session-branches/run-state-follows-branch", Fixture, NULL, fixture_set_up, test_run_state_follows_branch, fixture_tear_down);

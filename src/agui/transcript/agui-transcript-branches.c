@@ -719,10 +719,11 @@ leaf_run_state (AguiTurnSnapshot *leaf)
   return _agui_run_state_new_failed (leaf->thread_id ?: "", leaf->run_id ?: "", leaf->error ?: "", NULL, stage);
 }
 
-/* Rebuilds the branches from a thread's stored snapshots (in turn
- * order): each snapshot nothing chains to ends a branch. The transcript
- * already holds the thread as its log replays; with more than one
- * branch, the chosen one replaces what is after the first fork. */
+/* Rebuilds the branches of a thread that forked from its stored
+ * snapshots (in turn order): each snapshot nothing chains to ends a
+ * branch. The transcript holds the thread as its log replays, every
+ * branch one after the other; the chosen branch's messages and state
+ * replace that. */
 void
 _agui_transcript_restore_branches (AguiTranscript *self,
                                    GPtrArray      *snapshots,
@@ -755,16 +756,11 @@ _agui_transcript_restore_branches (AguiTranscript *self,
         g_ptr_array_add (leaves, snapshot);
     }
 
+  /* Even one branch replaces the log: the store counted more than one,
+   * and the log replays them all, one after the other; the others'
+   * ends could not be read. */
   if (leaves->len == 0)
     return;
-
-  if (leaves->len == 1)
-    {
-      g_array_unref (self->active->marks);
-      self->active->marks = chain_marks (by_id, g_ptr_array_index (leaves, 0));
-      times_from_marks (self, 0);
-      return;
-    }
 
   replayed = self->active;
   for (guint i = 0; i < leaves->len; i++)

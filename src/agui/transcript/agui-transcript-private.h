@@ -239,8 +239,8 @@ gboolean    _agui_transcript_choose_branch          (AguiTranscript  *self,
                                                      guint            index,
                                                      char           **leaf_snapshot_id,
                                                      GError         **error);
-/* @snapshots: every AguiTurnSnapshot of the thread in turn order, the
- * messages read of those no other chains to */
+/* For a thread that forked. @snapshots: every AguiTurnSnapshot of the
+ * thread in turn order, the messages read of those no other chains to */
 void        _agui_transcript_restore_branches       (AguiTranscript  *self,
                                                      GPtrArray       *snapshots,
                                                      const char      *chosen_id);
