@@ -529,7 +529,15 @@ test_wheel (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (tandem_test_child (f->window, "jump_button")));
 }
 
-/* Wheeling over a code block */
+/* Wheeling over a code block
+ *
+ * The wheel turns through the X server (XTEST, tandem_test_wheel()), not
+ * by emitting the controllers' signals as wheel() above does: what went
+ * wrong is which widget GTK gives the event to, the code block's
+ * scrolled window keeping it, and only a real event goes through every
+ * controller on its way, capture phase first. XTEST's pointer has no
+ * smooth scrolling, so a touchpad's deltas are tested on the code
+ * block's handler in test-markdown-view.c (code-scroll). */
 
 /* The code block whose code is @first_line..., drawn in the transcript's
  * viewport, and its scrolled window */
