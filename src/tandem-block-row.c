@@ -52,6 +52,7 @@ struct _TandemBlockRow
   int          floating_floor;  /* the lowest they may reach; see set_actions_floor () */
   GtkWidget   *menu;
   guint        tick_id;
+  guint        actions_tick_id;  /* the pointer came: the actions show on the next frame */
 };
 
 G_DEFINE_FINAL_TYPE (TandemBlockRow, tandem_block_row, GTK_TYPE_WIDGET)
@@ -275,6 +276,11 @@ tandem_block_row_clear (TandemBlockRow *self)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
+    }
+  if (self->actions_tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->actions_tick_id);
+      self->actions_tick_id = 0;
     }
   if (self->block != NULL)
     {
@@ -736,10 +742,30 @@ show_actions (TandemBlockRow *self)
     tandem_message_actions_update_time (TANDEM_MESSAGE_ACTIONS (self->floating));
 }
 
+static gboolean
+on_actions_tick_cb (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  TandemBlockRow *self = TANDEM_BLOCK_ROW (widget);
+
+  self->actions_tick_id = 0;
+  if (self->block != NULL)
+    show_actions (self);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_pointer_enter_cb (TandemBlockRow *self)
 {
-  show_actions (self);
+  /* On the next frame, before its layout, not now: the pointer also
+   * comes to a row when the list view, laying itself out as the person
+   * scrolls, takes away the row that was under it. A column added then
+   * is not laid out before the frame is drawn: GTK 4.8 leaves the row
+   * out of that frame and warns that it has no allocation. */
+  if (self->actions_tick_id == 0)
+    self->actions_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_actions_tick_cb, NULL, NULL);
 }
 
 static void

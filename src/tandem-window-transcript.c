@@ -240,6 +240,12 @@ on_transcript_scroll_cb (TandemWindow             *self,
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
 
+  /* Shift turns the wheel sideways: it is for a code block under the
+   * pointer (see tandem-markdown-view.c), and the transcript does not
+   * move, so it neither reads back nor may be kept from the block. */
+  if (gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller)) & GDK_SHIFT_MASK)
+    return FALSE;
+
   /* Upwards is the person reading back, when there is something above to
    * read; reaching the bottom again resumes following (see
    * on_vadjustment_value_changed_cb()). */

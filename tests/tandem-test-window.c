@@ -529,6 +529,38 @@ tandem_test_click (GtkWidget *widget,
   XFlush (xdisplay);
 }
 
+/* Turns the mouse wheel one notch at (@x, @y) of @widget's own, through
+ * the X server, with @modifiers (Shift, Control) held: @button 4 up, 5
+ * down, 6 left, 7 right. The X server's test pointer has no smooth
+ * scrolling valuators, so GDK reports a discrete scroll, as it does for
+ * a mouse wheel's notches. */
+void
+tandem_test_wheel (GtkWidget       *widget,
+                   double           x,
+                   double           y,
+                   guint            button,
+                   GdkModifierType  modifiers)
+{
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  const struct { GdkModifierType mask; KeySym keysym; } keys[] = {
+    { GDK_SHIFT_MASK, XK_Shift_L }, { GDK_CONTROL_MASK, XK_Control_L },
+  };
+
+  g_assert_cmpuint (button, >=, 4);
+  g_assert_cmpuint (button, <=, 7);
+
+  tandem_test_move_pointer (widget, x, y);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (modifiers & keys[i].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, keys[i].keysym), True, CurrentTime);
+  XTestFakeButtonEvent (xdisplay, button, True, CurrentTime);
+  XTestFakeButtonEvent (xdisplay, button, False, CurrentTime);
+  for (guint i = G_N_ELEMENTS (keys); i > 0; i--)
+    if (modifiers & keys[i - 1].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, keys[i - 1].keysym), False, CurrentTime);
+  XFlush (xdisplay);
+}
+
 /* Presses @keyval with @modifiers (Shift, Control, Alt) on the keyboard
  * of the X server, as a person would, into @widget's window. */
 void

@@ -55,6 +55,11 @@ void               tandem_test_click            (GtkWidget    *widget,
                                                  double        x,
                                                  double        y,
                                                  guint         button);
+void               tandem_test_wheel            (GtkWidget       *widget,
+                                                 double           x,
+                                                 double           y,
+                                                 guint            button,
+                                                 GdkModifierType  modifiers);
 void               tandem_test_press_key        (GtkWidget       *widget,
                                                  guint            keyval,
                                                  GdkModifierType  modifiers);

@@ -485,6 +485,90 @@ test_code_blocks (Fixture       *f,
   g_assert_cmpint (gtk_widget_get_width (code_label (block)), >, gtk_widget_get_width (scroller));
 }
 
+/* The code block's own scroll controller, and that it is the only one
+ * of @scroller's that sees the wheel */
+static GtkEventController *
+code_scroll_controller (GtkWidget *scroller)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (scroller);
+  GtkEventController *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_EVENT_CONTROLLER_SCROLL (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) == GTK_PHASE_NONE)
+        continue;
+      g_assert_null (found);
+      found = controller;
+    }
+  g_assert_nonnull (found);
+  g_assert_cmpstr (gtk_event_controller_get_name (found), ==, "code-sideways");
+
+  return found;
+}
+
+static gboolean
+scroll_code (GtkEventController *controller,
+             double              dx,
+             double              dy)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (controller, "scroll", dx, dy, &handled);
+
+  return handled;
+}
+
+/* The person's wheel and Shift+wheel, through the X server, are in
+ * test-conversation-view.c (wheel/over-code). A touchpad's smooth
+ * scrolling cannot be made there (the X server's test pointer has no
+ * scroll valuators), so its deltas go to the code block's handler
+ * directly, as its scroll controller would report them. */
+static void
+test_code_scroll_sideways_only (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *long_line = g_strnfill (500, 'x');
+  g_autofree char *text = NULL;
+  GtkWidget *scroller;
+  GtkAdjustment *hadjustment;
+  GtkEventController *controller;
+
+  g_test_summary ("A code block scrolls sideways only, and leaves vertical scrolling to what it is in");
+
+  text = g_strdup_printf ("```\nshort\n```\n\n```\n%s\n```", long_line);
+  set_text (f, text);
+
+  /* Code that fits: nothing for it to scroll */
+  scroller = find_widget (nth_child (GTK_WIDGET (f->view), 0), GTK_TYPE_SCROLLED_WINDOW, NULL);
+  wait_for_layout (scroller);
+  controller = code_scroll_controller (scroller);
+  g_assert_false (scroll_code (controller, 0, 1));
+  g_assert_false (scroll_code (controller, 0, -1));
+  g_assert_false (scroll_code (controller, 1, 0));
+
+  /* Wider code: sideways moves it, vertical goes on */
+  scroller = find_widget (nth_child (GTK_WIDGET (f->view), 1), GTK_TYPE_SCROLLED_WINDOW, NULL);
+  wait_for_layout (scroller);
+  hadjustment = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (hadjustment), >, gtk_adjustment_get_page_size (hadjustment));
+  controller = code_scroll_controller (scroller);
+
+  g_assert_false (scroll_code (controller, 0, 1));
+  g_assert_false (scroll_code (controller, 0, -3));
+  /* A swipe mostly down, a little sideways, is the reader's */
+  g_assert_false (scroll_code (controller, 0.3, 1));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), ==, 0);
+
+  /* Mostly sideways is the code's */
+  g_assert_true (scroll_code (controller, 1, 0.2));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), >, 0);
+  g_assert_true (scroll_code (controller, -5, 0));
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), ==, 0);
+}
+
 static void
 on_read_text_cb (GObject      *object,
                  GAsyncResult *result,
@@ -1057,6 +1141,7 @@ main (int   argc,
   ADD ("/markdown-view/rule", test_rule);
   ADD ("/markdown-view/code-blocks", test_code_blocks);
   ADD ("/markdown-view/copy-code", test_copy_code);
+  ADD ("/markdown-view/code-scroll", test_code_scroll_sideways_only);
   ADD ("/markdown-view/markup-injection", test_markup_injection);
   ADD ("/markdown-view/raw-html", test_raw_html);
   ADD ("/markdown-view/streaming/matches-full", test_streaming_matches_full);
