@@ -134,14 +134,24 @@ on_source_items_changed_closed (TandemBlockWindow *self,
   g_list_model_items_changed (G_LIST_MODEL (self), in_window, removed_in, added);
 }
 
-/* Whether a change of the source touches what the window shows: the
- * window's own items, or the end it follows */
+/* Whether a change of the source brings more items into the window at
+ * once than the list view keeps rows for: it replaces some of what the
+ * window shows, or comes at the end it follows. Items put in front of
+ * what it shows (the block list taking in older messages, into a window
+ * read back to their start) are not: the list view keeps its place. */
 static gboolean
-change_is_shown (TandemBlockWindow *self,
-                 guint              position,
-                 guint              removed)
+is_bulk_change (TandemBlockWindow *self,
+                guint              position,
+                guint              removed,
+                guint              added)
 {
+  guint n_before = g_list_model_get_n_items (self->source) - added + removed;
+
+  if (added <= TANDEM_BLOCK_WINDOW_MAX_BULK)
+    return FALSE;
   if (self->end != OPEN_END && position >= self->end)
+    return FALSE;
+  if (removed == 0 && position == self->offset && n_before > self->offset)
     return FALSE;
 
   return position >= self->offset || position + removed > self->offset;
@@ -153,7 +163,7 @@ on_source_items_changed_cb (TandemBlockWindow *self,
                             guint              removed,
                             guint              added)
 {
-  if (added > TANDEM_BLOCK_WINDOW_MAX_BULK && change_is_shown (self, position, removed))
+  if (is_bulk_change (self, position, removed, added))
     {
       /* Too many at once for the list view's rows: the window starts
        * again on the source's end, its tail only. What it showed before

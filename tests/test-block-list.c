@@ -1047,6 +1047,15 @@ test_block_window_bulk (void)
   tandem_block_window_show_range (window, 10, 2);
   splice_named (store, 100, 0, "g", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
   CHECK ("e10 f0");
+
+  /* Put in front of a window read back to the start: taken in there */
+  tandem_block_window_show_tail (window, 3);
+  tandem_block_window_reveal (window, G_MAXUINT);
+  n = g_list_model_get_n_items (G_LIST_MODEL (store));
+  splice_named (store, 0, 0, "h", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window)), ==, n + TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  g_assert_cmpuint (copy->len, ==, n + TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
 #undef CHECK
 }
 
