@@ -28,6 +28,13 @@
  * scrolling the whole list would make the list view build its 200 rows
  * around the place jumped to (a quarter of a second); a window around it
  * costs the few rows it holds.
+ *
+ * A change that brings more blocks into the window at once than the list
+ * view keeps rows for (a snapshot of the messages, a history loaded into
+ * the conversation shown) leaves the window on the new end, as a
+ * conversation opened: held whole, the first jump across them (Home, the
+ * scrollbar) had the list view build all its 200 rows in one frame, and
+ * a walk through them held the main thread half a second a step.
  */
 
 /* An end that follows the source's: the window reaches the last block */
@@ -40,6 +47,7 @@ struct _TandemBlockWindow
   GListModel *source;
   guint       offset;
   guint       end;     /* one past the last item shown, or OPEN_END */
+  guint       tail;    /* how many a window on the end starts with */
 };
 
 static void tandem_block_window_model_init (GListModelInterface *iface);
@@ -126,12 +134,50 @@ on_source_items_changed_closed (TandemBlockWindow *self,
   g_list_model_items_changed (G_LIST_MODEL (self), in_window, removed_in, added);
 }
 
+/* Whether a change of the source brings more items into the window at
+ * once than the list view keeps rows for: it replaces some of what the
+ * window shows, or comes at the end it follows. Items put in front of
+ * what it shows (the block list taking in older messages, into a window
+ * read back to their start) are not: the list view keeps its place. */
+static gboolean
+is_bulk_change (TandemBlockWindow *self,
+                guint              position,
+                guint              removed,
+                guint              added)
+{
+  guint n_before = g_list_model_get_n_items (self->source) - added + removed;
+
+  if (added <= TANDEM_BLOCK_WINDOW_MAX_BULK)
+    return FALSE;
+  if (self->end != OPEN_END && position >= self->end)
+    return FALSE;
+  if (removed == 0 && position == self->offset && n_before > self->offset)
+    return FALSE;
+
+  return position >= self->offset || position + removed > self->offset;
+}
+
 static void
 on_source_items_changed_cb (TandemBlockWindow *self,
                             guint              position,
                             guint              removed,
                             guint              added)
 {
+  if (is_bulk_change (self, position, removed, added))
+    {
+      /* Too many at once for the list view's rows: the window starts
+       * again on the source's end, its tail only. What it showed before
+       * the change is counted as it was. */
+      guint n = g_list_model_get_n_items (self->source);
+      guint n_before = n - added + removed;
+      guint old_n = (self->end == OPEN_END ? n_before : MIN (self->end, n_before)) - self->offset;
+
+      self->offset = n > self->tail ? n - self->tail : 0;
+      self->end = OPEN_END;
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n, n - self->offset);
+      return;
+    }
+
   if (self->end != OPEN_END)
     {
       on_source_items_changed_closed (self, position, removed, added);
@@ -185,7 +231,8 @@ tandem_block_window_init (TandemBlockWindow *self)
 /**
  * tandem_block_window_new:
  * @source: the whole list
- * @tail: how many of its last items to show at first
+ * @tail: how many of its last items to show at first, and after a
+ *   change of more than %TANDEM_BLOCK_WINDOW_MAX_BULK items at once
  *
  * Returns: (transfer full): a window on the end of @source
  */
@@ -203,6 +250,7 @@ tandem_block_window_new (GListModel *source,
   n = g_list_model_get_n_items (source);
   self->offset = n > tail ? n - tail : 0;
   self->end = OPEN_END;
+  self->tail = tail;
   g_signal_connect_object (source, "items-changed", G_CALLBACK (on_source_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   return self;

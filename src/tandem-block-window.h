@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 #define TANDEM_TYPE_BLOCK_WINDOW (tandem_block_window_get_type ())
 G_DECLARE_FINAL_TYPE (TandemBlockWindow, tandem_block_window, TANDEM, BLOCK_WINDOW, GObject)
 
+/* The most items a change may bring into a window at once: GTK 4.8's
+ * list view keeps rows for 200 around its anchor. A window given more
+ * shows the source's tail again (see tandem_block_window_new()). */
+#define TANDEM_BLOCK_WINDOW_MAX_BULK 200
+
 TandemBlockWindow *tandem_block_window_new          (GListModel        *source,
                                                      guint              tail);
 GListModel        *tandem_block_window_get_source   (TandemBlockWindow *self);

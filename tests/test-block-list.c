@@ -968,6 +968,97 @@ test_block_window_range (void)
 #undef CHECK
 }
 
+/* Replaces @removed items at @position with @n named @prefix0, @prefix1, ... */
+static void
+splice_named (GListStore *store,
+              guint       position,
+              guint       removed,
+              const char *prefix,
+              guint       n)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s%u", prefix, i);
+
+      g_ptr_array_add (items, named (name));
+    }
+  g_list_store_splice (store, position, removed, items->pdata, items->len);
+}
+
+static void
+test_block_window_bulk (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(TandemBlockWindow) window = NULL;
+  g_autoptr(GPtrArray) copy = g_ptr_array_new_with_free_func (g_free);
+  guint n;
+
+  g_test_summary ("More items than the list view keeps rows for, brought into a window at once "
+                  "(a snapshot, a history loaded into the conversation shown), leave it on the "
+                  "source's tail; as many or fewer, or before it, are taken in as they are");
+
+  splice_named (store, 0, 0, "a", 2);
+  window = tandem_block_window_new (G_LIST_MODEL (store), 3);
+  g_ptr_array_add (copy, g_strdup ("a0"));
+  g_ptr_array_add (copy, g_strdup ("a1"));
+  g_signal_connect (window, "items-changed", G_CALLBACK (on_window_changed_cb), copy);
+
+#define CHECK(expected) \
+  G_STMT_START { \
+    char *_w = window_names (G_LIST_MODEL (window)); \
+    char *_c = copy_names (copy); \
+    g_assert_cmpstr (_w, ==, expected); \
+    g_assert_cmpstr (_c, ==, expected); \
+    g_free (_w); g_free (_c); \
+  } G_STMT_END
+
+  /* As many as the list view keeps rows for: all shown */
+  splice_named (store, 2, 0, "b", TANDEM_BLOCK_WINDOW_MAX_BULK);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window)), ==, 2 + TANDEM_BLOCK_WINDOW_MAX_BULK);
+  g_assert_cmpuint (copy->len, ==, 2 + TANDEM_BLOCK_WINDOW_MAX_BULK);
+
+  /* One more, at the end it follows: the new tail only */
+  splice_named (store, g_list_model_get_n_items (G_LIST_MODEL (store)), 0, "c", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  CHECK ("c198 c199 c200");
+  g_assert_true (tandem_block_window_get_shows_end (window));
+  n = g_list_model_get_n_items (G_LIST_MODEL (store));
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, n - 3);
+
+  /* Before the window: it shows the same items, however many */
+  splice_named (store, 0, 0, "d", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  CHECK ("c198 c199 c200");
+
+  /* The whole list replaced, window read back to its start: the tail */
+  tandem_block_window_reveal (window, G_MAXUINT);
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+  splice_named (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)), "e", 10000);
+  CHECK ("e9997 e9998 e9999");
+
+  /* A window far back given more inside it: the tail too */
+  tandem_block_window_show_range (window, 10, 2);
+  CHECK ("e10 e11");
+  splice_named (store, 11, 0, "f", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  CHECK ("e9997 e9998 e9999");
+  g_assert_true (tandem_block_window_get_shows_end (window));
+
+  /* ... but not given them past its end (the f0 before it is shown) */
+  tandem_block_window_show_range (window, 10, 2);
+  splice_named (store, 100, 0, "g", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  CHECK ("e10 f0");
+
+  /* Put in front of a window read back to the start: taken in there */
+  tandem_block_window_show_tail (window, 3);
+  tandem_block_window_reveal (window, G_MAXUINT);
+  n = g_list_model_get_n_items (G_LIST_MODEL (store));
+  splice_named (store, 0, 0, "h", TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window)), ==, n + TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+  g_assert_cmpuint (copy->len, ==, n + TANDEM_BLOCK_WINDOW_MAX_BULK + 1);
+#undef CHECK
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -988,6 +1079,7 @@ main (int   argc,
   g_test_add_func ("/tandem/block-list/let-go", test_list_let_go);
   g_test_add_func ("/tandem/block-window", test_block_window);
   g_test_add_func ("/tandem/block-window/range", test_block_window_range);
+  g_test_add_func ("/tandem/block-window/bulk", test_block_window_bulk);
 
   return g_test_run ();
 }

@@ -1869,18 +1869,26 @@ test_new_chat (Fixture       *f,
  * -m perf, so the suite never lists them as skipped. Each still checks
  * that it did the work it times. */
 
-/* Whether a Markdown view in @window shows text containing @needle */
-static gboolean
-shows_markdown_containing (TandemWindow *window,
-                           const char   *needle)
+/* The Markdown view of the message shown with @needle, or NULL */
+static GtkWidget *
+find_markdown_containing (TandemWindow *window,
+                          const char   *needle)
 {
   g_autoptr(GPtrArray) views = tandem_test_find_all (window, TANDEM_TYPE_MARKDOWN_VIEW);
 
   for (guint i = 0; i < views->len; i++)
     if (strstr (tandem_markdown_view_get_text (views->pdata[i]), needle) != NULL)
-      return TRUE;
+      return views->pdata[i];
 
-  return FALSE;
+  return NULL;
+}
+
+/* Whether a Markdown view in @window shows text containing @needle */
+static gboolean
+shows_markdown_containing (TandemWindow *window,
+                           const char   *needle)
+{
+  return find_markdown_containing (window, needle) != NULL;
 }
 
 /* Each case runs three times, each in a new window talking to a new
@@ -2072,16 +2080,55 @@ test_perf_stream (Fixture       *f,
   bench_check_budget ("10000 deltas into the window", best);
 }
 
-/* Walks 10,000 loaded messages top to bottom; returns the longest stall
- * of the main thread's work on the way */
+/* The transcript's key controller: Page Down, Home and End as a person
+ * presses them, through the window's own handler */
+static GtkEventController *
+find_transcript_keys (TandemWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (tandem_test_child (window, "transcript_scroller"));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (controller), "transcript-keys") == 0)
+        return controller;  /* the scroller keeps it */
+    }
+
+  g_assert_not_reached ();
+}
+
+/* Whether @widget is drawn whole inside the transcript's viewport */
+static gboolean
+whole_in_viewport (TandemWindow *window,
+                   GtkWidget    *widget)
+{
+  GtkWidget *scroller = tandem_test_child (window, "transcript_scroller");
+  graphene_rect_t bounds;
+
+  return widget != NULL && gtk_widget_get_mapped (widget) &&
+         gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+         bounds.origin.y >= -1 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller) + 1;
+}
+
+/* Walks 10,000 messages loaded into the conversation shown, top to
+ * bottom, as a person does: Home, then Page Down, a press a frame, until
+ * the last one. Returns the longest stall of the main thread's work on
+ * the way. (It used to jump with list.scroll-to-item, which nothing a
+ * person does calls, while the window still followed the end: each jump
+ * and the follow after it had the list view rebuild its 200 rows.) */
 static gint64
 bench_scroll_once (Fixture *f)
 {
   g_autoptr(JsonArray) messages = json_array_new ();
   g_autoptr(GError) error = NULL;
   GtkAdjustment *adjustment;
+  GtkEventController *keys;
+  GtkWidget *jump;
   Stalls stalls;
   gint64 start;
+  gboolean handled = FALSE;
   guint steps = 0;
 
   for (guint i = 0; i < 10000; i++)
@@ -2100,31 +2147,45 @@ bench_scroll_once (Fixture *f)
   g_assert_true (agui_transcript_load_messages (agui_agent_session_get_transcript (f->session), messages, &error));
   g_assert_no_error (error);
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
-  agui_test_wait_until (gtk_adjustment_get_upper (adjustment) > 10 * gtk_adjustment_get_page_size (adjustment),
-                        "the 10000 loaded messages were laid out");
+  jump = tandem_test_child (f->window, "jump_button");
+  agui_test_wait_until (adjustment_at_bottom (adjustment) &&
+                          gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) &&
+                          whole_in_viewport (f->window, find_markdown_containing (f->window, "Message 9999 ")),
+                        "the 10000 loaded messages were shown at their end");
   g_print ("# scroll: loaded 10000 messages in %.1f ms\n", (g_get_monotonic_time () - start) / 1000.0);
 
-  /* Walk the whole transcript, top to bottom, a few rows at a time, the
-   * way a person dragging the scrollbar would bring rows into view. */
+  gtk_widget_grab_focus (tandem_test_child (f->window, "transcript_view"));
+  keys = find_transcript_keys (f->window);
+
   stalls_start (&stalls);
   start = g_get_monotonic_time ();
-  for (guint row = 0; row < 10000; row += 20)
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+  g_assert_true (handled);
+  agui_test_wait_until (gtk_adjustment_get_value (adjustment) < 1 &&
+                          whole_in_viewport (f->window, find_markdown_containing (f->window, "Message 1 ")),
+                        "Home showed the first answer");
+  g_assert_true (gtk_widget_get_visible (jump));
+
+  /* Until the last message is at the bottom: once shown, a press more
+   * cannot move the view, and following resumes there */
+  while (!adjustment_at_bottom (adjustment) || gtk_widget_get_visible (jump))
     {
-      g_assert_true (gtk_widget_activate_action (tandem_test_child (f->window, "transcript_view"),
-                                                 "list.scroll-to-item", "u", row));
+      g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Down, 0, 0, &handled);
+      g_assert_true (handled);
       /* Draining the loop never ends while the 1 ms probe is always
        * due; the frame that lays out the rows brought into view does. */
       tandem_test_wait_for_frame (f->window);
       steps++;
+      g_assert_cmpuint (steps, <, 20000);
     }
   stalls_stop (&stalls);
-  g_assert_cmpuint (steps, ==, 500);
-  agui_test_wait_until (gtk_adjustment_get_value (adjustment) >=
-                          gtk_adjustment_get_upper (adjustment) - 2 * gtk_adjustment_get_page_size (adjustment),
-                        "the walk reached the end of the transcript");
-  agui_test_wait_until (shows_markdown_containing (f->window, "Message 9999 "), "the last message was shown");
 
-  g_print ("# scroll: %u jumps over 10000 rows in %.1f ms, longest stall %.1f ms of CPU (%.1f ms of wall time)\n",
+  /* Following again, at the end: the last row inside the viewport */
+  agui_test_wait_until (whole_in_viewport (f->window, find_markdown_containing (f->window, "Message 9999 ")),
+                        "the walk ended with the last message inside the viewport");
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  g_print ("# scroll: Home and %u Page Downs over 10000 messages in %.1f ms, longest stall %.1f ms of CPU (%.1f ms of wall time)\n",
            steps, (g_get_monotonic_time () - start) / 1000.0, stalls.longest_cpu / 1000.0, stalls.longest / 1000.0);
 
   return stalls.longest_cpu;
