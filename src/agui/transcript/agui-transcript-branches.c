@@ -287,7 +287,7 @@ find_record (AguiTranscript *self,
 {
   AguiRecord *record;
 
-  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
+  if (message_id == NULL || !(record = _agui_transcript_find_record (self, message_id)))
     return FALSE;
 
   return g_ptr_array_find (self->records, record, position);
@@ -318,8 +318,7 @@ truncate_records (AguiTranscript *self,
     }
 
   g_ptr_array_set_size (self->records, keep);
-  g_hash_table_remove_all (self->records_by_id);
-  g_hash_table_remove_all (self->tool_calls_by_id);
+  _agui_transcript_clear_indexes (self);
   for (guint i = 0; i < self->records->len; i++)
     _agui_transcript_index_record (self, g_ptr_array_index (self->records, i));
 
@@ -464,7 +463,7 @@ agui_transcript_get_message_time (AguiTranscript *self,
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), 0);
 
   /* by id alone: each row asks, and its position would be a scan */
-  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
+  if (message_id == NULL || !(record = _agui_transcript_find_record (self, message_id)))
     return 0;
 
   return record->time;

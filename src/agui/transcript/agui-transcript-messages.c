@@ -22,7 +22,7 @@ AguiRecord *
 _agui_transcript_lookup_record (AguiTranscript *self,
                                 const char     *id)
 {
-  return g_hash_table_lookup (self->records_by_id, id);
+  return _agui_transcript_find_record (self, id);
 }
 
 AguiRecord *
@@ -30,12 +30,13 @@ _agui_transcript_lookup_tool_call (AguiTranscript    *self,
                                    const char        *tool_call_id,
                                    AguiToolCallPart **part)
 {
-  ToolCallEntry *entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
+  AguiRecord *record;
+  AguiToolCallPart *call = _agui_transcript_find_tool_call (self, tool_call_id, &record);
 
   if (part != NULL)
-    *part = entry ? entry->part : NULL;
+    *part = call;
 
-  return entry ? entry->record : NULL;
+  return record;
 }
 
 static void
@@ -249,7 +250,7 @@ static AguiRecord *
 lookup_message (AguiTranscript *self,
                 const char     *id)
 {
-  AguiRecord *record = id ? g_hash_table_lookup (self->records_by_id, id) : NULL;
+  AguiRecord *record = _agui_transcript_find_record (self, id);
 
   return record == NULL || record->role == AGUI_ROLE_ACTIVITY ? NULL : record;
 }
@@ -353,9 +354,7 @@ static AguiToolCallPart *
 lookup_call (AguiTranscript *self,
              const char     *tool_call_id)
 {
-  ToolCallEntry *entry = tool_call_id ? g_hash_table_lookup (self->tool_calls_by_id, tool_call_id) : NULL;
-
-  return entry ? entry->part : NULL;
+  return _agui_transcript_find_tool_call (self, tool_call_id, NULL);
 }
 
 gboolean

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-id-index-private.h"
 #include "agui-tool-call-part.h"
 #include "agui-transcript-private.h"
 
@@ -103,9 +104,12 @@ struct _AguiTranscript
 
   GPtrArray    *rows;
   GPtrArray    *records;
-  /* Both map to the first holder, as the reference's find() does. */
-  GHashTable   *records_by_id;
-  GHashTable   *tool_calls_by_id;
+  /* Both map to the first holder, as the reference's find() does.
+   * records_by_id holds records, keyed by their own ids;
+   * tool_calls_by_id a call (a reference) and its record per slot,
+   * keyed by the call's id (see ToolCallSlot). */
+  AguiIdIndex   records_by_id;
+  AguiIdIndex   tool_calls_by_id;
 
   /* The shared state is patched in its own compact tree; the JsonNode
    * agui_transcript_get_state () hands out is built from it on demand
@@ -149,13 +153,38 @@ struct _AguiTranscript
   guint         noted_serial;  /* the last attempt that left a run-end note */
 };
 
-/* An entry holds its part, whose tool call id (which never changes) is
- * the entry's key: a copy per call was a tenth of a long run's memory. */
-typedef struct
+/* A slot of tool_calls_by_id holds its part (a reference), whose tool
+ * call id (which never changes) is the slot's key, and the part's
+ * record: a copy of the id per call was a tenth of a long run's memory,
+ * and a block per entry another. */
+enum
 {
-  AguiRecord       *record;
-  AguiToolCallPart *part;
-} ToolCallEntry;
+  TOOL_CALL_SLOT_PART,
+  TOOL_CALL_SLOT_RECORD,
+  TOOL_CALL_SLOT_WIDTH
+};
+
+static inline AguiToolCallPart *
+_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                 const char      *tool_call_id,
+                                 AguiRecord     **record)
+{
+  gpointer *slot = tool_call_id != NULL ? _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id) : NULL;
+
+  if (record != NULL)
+    *record = slot != NULL ? slot[TOOL_CALL_SLOT_RECORD] : NULL;
+
+  return slot != NULL ? slot[TOOL_CALL_SLOT_PART] : NULL;
+}
+
+static inline AguiRecord *
+_agui_transcript_find_record (AguiTranscript *self,
+                              const char     *id)
+{
+  gpointer *slot = id != NULL ? _agui_id_index_lookup (&self->records_by_id, id) : NULL;
+
+  return slot != NULL ? slot[0] : NULL;
+}
 
 /* Tandem's own knowledge of a call lives under this key of the call's
  * metadata in the stored projection only. */
@@ -195,6 +224,8 @@ void        _agui_record_carry_notes         (AguiRecord     *from,
                                               AguiRecord     *to);
 
 /* agui-transcript.c */
+/* Empties both indexes */
+void        _agui_transcript_clear_indexes    (AguiTranscript   *self);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);

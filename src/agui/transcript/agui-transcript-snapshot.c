@@ -167,7 +167,7 @@ _agui_transcript_restore_local_state (AguiTranscript *self,
           JSON_NODE_HOLDS_OBJECT (metadata_node) &&
           json_object_has_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY) &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY)) &&
-          (record = g_hash_table_lookup (self->records_by_id, get_string (json_node_get_object (element), "id") ?: "")))
+          (record = _agui_transcript_find_record (self, get_string (json_node_get_object (element), "id") ?: "")))
         _agui_record_restore_state (record,
                                     json_object_get_object_member (json_node_get_object (metadata_node), LOCAL_STATE_KEY));
 
@@ -181,12 +181,12 @@ _agui_transcript_restore_local_state (AguiTranscript *self,
           JsonNode *call = json_array_get_element (json_node_get_array (calls), j);
           JsonObject *metadata;
           JsonNode *state;
-          ToolCallEntry *entry;
+          AguiToolCallPart *part;
           const char *id;
 
           if (!JSON_NODE_HOLDS_OBJECT (call) ||
               !(id = get_string (json_node_get_object (call), "id")) ||
-              !(entry = g_hash_table_lookup (self->tool_calls_by_id, id)) ||
+              !(part = _agui_transcript_find_tool_call (self, id, NULL)) ||
               !json_object_has_member (json_node_get_object (call), "metadata") ||
               !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (call), "metadata")))
             continue;
@@ -194,7 +194,7 @@ _agui_transcript_restore_local_state (AguiTranscript *self,
           metadata = json_object_get_object_member (json_node_get_object (call), "metadata");
           state = json_object_get_member (metadata, LOCAL_STATE_KEY);
           if (state != NULL && JSON_NODE_HOLDS_OBJECT (state))
-            _agui_tool_call_part_restore_local_state (entry->part, json_node_get_object (state));
+            _agui_tool_call_part_restore_local_state (part, json_node_get_object (state));
         }
     }
 }
