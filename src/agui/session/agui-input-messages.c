@@ -312,7 +312,7 @@ make_key (Key        *key,
                  (record->error ? HAS_ERROR : 0) |
                  (record->has_content_value ? HAS_CONTENT : 0) |
                  (record->metadata ? HAS_METADATA : 0);
-  head.n_parts = record->parts->len;
+  head.n_parts = record->n_parts;
   key_put (key, &head, sizeof head);
 
   if (record->id != NULL)
@@ -332,9 +332,9 @@ make_key (Key        *key,
   if (record->metadata != NULL)
     key_add_metadata (key, record->metadata);
 
-  for (guint i = 0; i < record->parts->len && (key->out != NULL || key->same); i++)
+  for (guint i = 0; i < record->n_parts && (key->out != NULL || key->same); i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
 
       if (AGUI_IS_TEXT_PART (part))
         {

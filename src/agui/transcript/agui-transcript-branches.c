@@ -51,7 +51,7 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
         continue;
 
       _agui_record_set_attempt (record, attempt, FALSE);
-      if (record->parts->len > 0)
+      if (record->n_parts > 0)
         last = record;
     }
 
@@ -78,7 +78,7 @@ latest_shown_record (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i - 1);
 
-      if (record->parts->len > 0)
+      if (record->n_parts > 0)
         return record;
     }
 

@@ -120,7 +120,7 @@ add_part (AguiTranscript *self,
           AguiRecord     *record,
           AguiPart       *part)
 {
-  g_ptr_array_add (record->parts, g_object_ref (part));
+  _agui_record_add_part (record, g_object_ref (part));
 
   if (AGUI_IS_TOOL_CALL_PART (part))
     _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
@@ -133,13 +133,13 @@ static void
 clear_parts (AguiTranscript *self,
              AguiRecord     *record)
 {
-  while (record->parts->len > 0)
+  while (record->n_parts > 0)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, record->parts->len - 1);
+      AguiPart *part = _agui_record_part (record, record->n_parts - 1);
 
       if (record->row != NULL)
         _agui_speaker_turn_remove_part (record->row, part);
-      g_ptr_array_remove_index (record->parts, record->parts->len - 1);
+      _agui_record_remove_last_part (record);
     }
 }
 
@@ -151,8 +151,8 @@ append_text (AguiTranscript *self,
              AguiRecord     *record,
              const char     *delta)
 {
-  AguiPart *last = record->parts->len > 0
-                   ? g_ptr_array_index (record->parts, record->parts->len - 1) : NULL;
+  AguiPart *last = record->n_parts > 0
+                   ? _agui_record_part (record, record->n_parts - 1) : NULL;
 
   if (record->role == AGUI_ROLE_TOOL)
     {
@@ -231,12 +231,12 @@ _agui_transcript_begin_message (AguiTranscript *self,
 
   if (role == AGUI_ROLE_REASONING)
     {
-      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
+      _agui_record_add_part (record, _agui_reasoning_part_new (id, NULL));
     }
   else
     {
       record->name = g_strdup (name);
-      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
+      _agui_record_add_part (record, _agui_text_part_new (id, NULL));
     }
 
   append_record (self, record);
@@ -461,7 +461,7 @@ _agui_transcript_set_activity (AguiTranscript *self,
   _agui_activity_part_set_activity_type (part, activity_type);
   _agui_activity_part_take_content (part, content);
   _agui_part_set_complete (AGUI_PART (part), TRUE);
-  g_ptr_array_add (record->parts, part);
+  _agui_record_add_part (record, part);
 
   if (existing != NULL)
     replace_record (self, existing, record);

@@ -29,7 +29,6 @@ _agui_record_new (const char *id,
 
   record->id = _agui_id_new (id);
   record->role = role;
-  record->parts = g_ptr_array_new_with_free_func (g_object_unref);
 
   return record;
 }
@@ -49,8 +48,67 @@ _agui_record_free (AguiRecord *record)
   g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
   g_free (record->error);
-  g_ptr_array_unref (record->parts);
+  while (record->n_parts > 0)
+    _agui_record_remove_last_part (record);
   g_slice_free (AguiRecord, record);
+}
+
+void
+_agui_record_add_part (AguiRecord *record,
+                       gpointer    part)
+{
+  guint n = record->n_parts;
+
+  if (n == 0)
+    {
+      record->parts.one = part;
+    }
+  else
+    {
+      if (n == 1)
+        {
+          AguiPart *first = record->parts.one;
+
+          record->parts.many = g_new (AguiPart *, 2);
+          record->parts.many[0] = first;
+        }
+      else if ((n & (n - 1)) == 0)
+        {
+          /* full: the array holds the next power of two of n_parts */
+          record->parts.many = g_renew (AguiPart *, record->parts.many, (gsize) n * 2);
+        }
+
+      record->parts.many[n] = part;
+    }
+
+  record->n_parts = n + 1;
+}
+
+void
+_agui_record_remove_last_part (AguiRecord *record)
+{
+  guint n = record->n_parts;
+
+  g_return_if_fail (n > 0);
+
+  if (n == 1)
+    {
+      g_clear_object (&record->parts.one);
+    }
+  else if (n == 2)
+    {
+      AguiPart *first = record->parts.many[0];
+
+      g_object_unref (record->parts.many[1]);
+      g_free (record->parts.many);
+      record->parts.one = first;
+    }
+  else
+    {
+      g_object_unref (record->parts.many[n - 1]);
+    }
+
+  record->n_parts = n - 1;
 }
 
 void
@@ -148,9 +206,9 @@ AguiPart *
 _agui_record_get_last_part (AguiRecord *record,
                             GType       type)
 {
-  for (guint i = record->parts->len; i > 0; i--)
+  for (guint i = record->n_parts; i > 0; i--)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
+      AguiPart *part = _agui_record_part (record, i - 1);
 
       if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
         return part;
@@ -177,7 +235,7 @@ add_content_parts (AguiRecord          *record,
         part = AGUI_PART (_agui_media_part_new (record->id, element));
 
       _agui_part_set_complete (part, TRUE);
-      g_ptr_array_add (record->parts, part);
+      _agui_record_add_part (record, part);
     }
 }
 
@@ -268,7 +326,7 @@ record_new (const AguiJsonValue *message,
 
           record->has_content = TRUE;
           _agui_part_set_complete (AGUI_PART (part), TRUE);
-          g_ptr_array_add (record->parts, part);
+          _agui_record_add_part (record, part);
         }
 
       if (role == AGUI_ROLE_ASSISTANT)
@@ -299,7 +357,7 @@ record_new (const AguiJsonValue *message,
                 }
               _agui_tool_call_part_finish_arguments (part);
               take_local_state (part);
-              g_ptr_array_add (record->parts, part);
+              _agui_record_add_part (record, part);
             }
         }
       break;
@@ -328,7 +386,7 @@ record_new (const AguiJsonValue *message,
                                            ? _agui_json_value_get_string (content) : NULL);
         _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
-        g_ptr_array_add (record->parts, part);
+        _agui_record_add_part (record, part);
         record->has_content = TRUE;
       }
       break;
@@ -345,7 +403,7 @@ record_new (const AguiJsonValue *message,
           _agui_json_value_set_object (&copy, 0);
         _agui_activity_part_take_content (part, &copy);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
-        g_ptr_array_add (record->parts, part);
+        _agui_record_add_part (record, part);
         /* Activities carry neither a name nor an encrypted value. */
         g_clear_pointer (&record->encrypted_value, g_free);
         g_clear_pointer (&record->name, g_free);
@@ -372,9 +430,9 @@ record_dup_text (AguiRecord *record)
 {
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
 
       if (AGUI_IS_TEXT_PART (part))
         g_string_append_len (text,
@@ -395,17 +453,17 @@ _agui_record_set_attempt (AguiRecord  *record,
   record->attempt = attempt;
   record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
 
-  for (guint i = 0; i < record->parts->len; i++)
-    _agui_part_set_attempt (g_ptr_array_index (record->parts, i), attempt,
-                            record->attempt_end && i == record->parts->len - 1);
+  for (guint i = 0; i < record->n_parts; i++)
+    _agui_part_set_attempt (_agui_record_part (record, i), attempt,
+                            record->attempt_end && i == record->n_parts - 1);
 }
 
 /* Notes show after the record's last part */
 void
 _agui_record_sync_notes (AguiRecord *record)
 {
-  if (record->parts->len > 0)
-    _agui_part_set_notes (g_ptr_array_index (record->parts, record->parts->len - 1), record->notes);
+  if (record->n_parts > 0)
+    _agui_part_set_notes (_agui_record_part (record, record->n_parts - 1), record->notes);
 }
 
 static gboolean
@@ -502,10 +560,10 @@ attempt_to_message (AguiRecord    *record,
           AguiToolCallPart *part = NULL;
           AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-          for (guint j = 0; j < record->parts->len; j++)
-            if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
-                g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
-              part = g_ptr_array_index (record->parts, j);
+          for (guint j = 0; j < record->n_parts; j++)
+            if (AGUI_IS_TOOL_CALL_PART (_agui_record_part (record, j)) &&
+                g_strcmp0 (agui_tool_call_part_get_tool_call_id (_agui_record_part (record, j)), id) == 0)
+              part = _agui_record_part (record, j);
 
           if (part == NULL || !_agui_tool_call_part_get_has_result (part))
             continue;
@@ -574,9 +632,9 @@ set_tool_calls (AguiJsonDocObject *message,
 {
   AguiJsonDocArray *calls = NULL;
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
       g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
       AguiToolCallPart *call;
       AguiJsonDocObject *object, *function;
@@ -651,9 +709,9 @@ _agui_record_to_message_value (AguiRecord    *record,
         AguiActivityPart *part = NULL;
         const AguiJsonValue *content;
 
-        for (guint i = 0; i < record->parts->len; i++)
-          if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
-            part = g_ptr_array_index (record->parts, i);
+        for (guint i = 0; i < record->n_parts; i++)
+          if (AGUI_IS_ACTIVITY_PART (_agui_record_part (record, i)))
+            part = _agui_record_part (record, i);
 
         _agui_json_doc_set_string (message, "activityType",
                                    part && agui_activity_part_get_activity_type (part)
@@ -715,9 +773,9 @@ record_is_plain (AguiRecord *record)
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->parts->len; i++)
+      for (guint i = 0; i < record->n_parts; i++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, i);
+          AguiPart *part = _agui_record_part (record, i);
 
           if (!AGUI_IS_TOOL_CALL_PART (part))
             continue;
@@ -783,9 +841,9 @@ append_tool_calls (GString    *out,
 {
   gboolean first = TRUE;
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
       AguiToolCallPart *call;
       const char *name;
 
@@ -909,16 +967,16 @@ void
 _agui_record_carry_local_state (AguiRecord *from,
                                 AguiRecord *to)
 {
-  for (guint i = 0; i < to->parts->len; i++)
+  for (guint i = 0; i < to->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (to->parts, i);
+      AguiPart *part = _agui_record_part (to, i);
 
       if (!AGUI_IS_TOOL_CALL_PART (part))
         continue;
 
-      for (guint j = 0; j < from->parts->len; j++)
+      for (guint j = 0; j < from->n_parts; j++)
         {
-          AguiPart *old = g_ptr_array_index (from->parts, j);
+          AguiPart *old = _agui_record_part (from, j);
 
           if (AGUI_IS_TOOL_CALL_PART (old) &&
               g_strcmp0 (agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (old)),

@@ -40,7 +40,14 @@ struct _AguiRecord
   AguiJsonValue content;
   char        *tool_call_id;
   char        *error;
-  GPtrArray   *parts;
+  /* The parts, a reference each: the part itself while there is one (a
+   * call's message, a text's), else an array of the next power of two
+   * of n_parts. A GPtrArray and its block cost a call 64 bytes. */
+  union
+  {
+    AguiPart  *one;
+    AguiPart **many;
+  } parts;
   AguiSpeakerTurn *row;
   /* What followed the record without being a message (see
    * AguiPart:notes): an array of the compact tree on the heap, or NULL */
@@ -51,6 +58,7 @@ struct _AguiRecord
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
+  guint        n_parts;
   /* The small members last and together: a long run keeps a record or
    * two per tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
@@ -63,6 +71,18 @@ struct _AguiRecord
 AguiRecord *_agui_record_new                (const char      *id,
                                              AguiRole         role);
 void        _agui_record_free               (AguiRecord      *record);
+/* @part: an AguiPart, taken (untyped, as a GPtrArray's was) */
+void        _agui_record_add_part           (AguiRecord      *record,
+                                             gpointer         part);
+void        _agui_record_remove_last_part   (AguiRecord      *record);
+/* The part at @index, of n_parts */
+static inline gpointer
+_agui_record_part (AguiRecord *record,
+                   guint       index)
+{
+  return record->n_parts == 1 ? record->parts.one : record->parts.many[index];
+}
+
 /* @metadata: (nullable): an object, taken, left null */
 void        _agui_record_merge_metadata     (AguiRecord      *record,
                                              AguiJsonValue   *metadata);

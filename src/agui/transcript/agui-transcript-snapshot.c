@@ -97,8 +97,8 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       if ((record->role == AGUI_ROLE_REASONING && !has_reasoning) ||
           (record->role == AGUI_ROLE_ACTIVITY &&
            !snapshot_owns_activity (metadata, has_activity,
-                                    record->parts->len > 0 && AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, 0))
-                                      ? agui_activity_part_get_activity_type (g_ptr_array_index (record->parts, 0))
+                                    record->n_parts > 0 && AGUI_IS_ACTIVITY_PART (_agui_record_part (record, 0))
+                                      ? agui_activity_part_get_activity_type (_agui_record_part (record, 0))
                                       : NULL)))
         {
           /* Protected: moved over as it is, parts and all. */

@@ -271,9 +271,9 @@ _agui_transcript_index_record (AguiTranscript *self,
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->parts->len; i++)
+      for (guint i = 0; i < record->n_parts; i++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, i);
+          AguiPart *part = _agui_record_part (record, i);
 
           if (AGUI_IS_TOOL_CALL_PART (part))
             _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
@@ -336,8 +336,8 @@ _agui_transcript_place_record (GPtrArray  *rows,
     }
 
   record->row = last;
-  for (guint i = 0; i < record->parts->len; i++)
-    _agui_speaker_turn_append_part (last, g_ptr_array_index (record->parts, i));
+  for (guint i = 0; i < record->n_parts; i++)
+    _agui_speaker_turn_append_part (last, _agui_record_part (record, i));
 
   return appended;
 }
@@ -1097,9 +1097,9 @@ _agui_transcript_mark_unanswered_calls (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
 
-      for (guint j = 0; j < record->parts->len; j++)
+      for (guint j = 0; j < record->n_parts; j++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, j);
+          AguiPart *part = _agui_record_part (record, j);
           AguiToolCallPart *call;
 
           if (!AGUI_IS_TOOL_CALL_PART (part))
