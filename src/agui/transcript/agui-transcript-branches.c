@@ -128,9 +128,9 @@ _agui_transcript_note_refused_patch (AguiTranscript *self,
   if (record == NULL && (record = latest_shown_record (self)) == NULL)
     return;
 
-  for (guint i = 0; i < _agui_json_doc_get_length (record->notes); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (RECORD_GET (record, notes)); i++)
     {
-      const AguiJsonValue *other = _agui_json_doc_get_element (record->notes, i);
+      const AguiJsonValue *other = _agui_json_doc_get_element (RECORD_GET (record, notes), i);
 
       if (g_strcmp0 (_agui_json_doc_get_string (other, "kind"), "patch-refused") == 0 &&
           g_strcmp0 (_agui_json_doc_get_string (other, "event"), event_type) == 0)

@@ -33,6 +33,45 @@ _agui_record_new (const char *id,
   return record;
 }
 
+static void
+record_extra_free (AguiRecordExtra *extra)
+{
+  g_free (extra->name);
+  g_free (extra->subagent_run_id);
+  g_free (extra->encrypted_value);
+  g_clear_pointer (&extra->metadata, _agui_json_doc_value_free);
+  g_free (extra->error);
+  g_clear_pointer (&extra->notes, _agui_json_doc_value_free);
+  g_free (extra);
+}
+
+AguiRecordExtra *
+_agui_record_extra (AguiRecord *record)
+{
+  if (record->extra == NULL)
+    record->extra = g_new0 (AguiRecordExtra, 1);
+
+  return record->extra;
+}
+
+void
+_agui_record_set_extra_string (AguiRecord *record,
+                               gsize       offset,
+                               const char *value)
+{
+  char **field;
+
+  if (record->extra == NULL && value == NULL)
+    return;
+
+  field = G_STRUCT_MEMBER_P (_agui_record_extra (record), offset);
+  if (*field != value)
+    {
+      g_free (*field);
+      *field = g_strdup (value);
+    }
+}
+
 void
 _agui_record_free (AguiRecord *record)
 {
@@ -40,14 +79,9 @@ _agui_record_free (AguiRecord *record)
     return;
 
   g_clear_pointer (&record->id, _agui_id_release);
-  g_free (record->name);
-  g_free (record->subagent_run_id);
-  g_free (record->encrypted_value);
-  g_clear_pointer (&record->metadata, _agui_json_doc_value_free);
+  g_clear_pointer (&record->extra, record_extra_free);
   _agui_json_value_clear (&record->content);
-  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
-  g_free (record->error);
   while (record->n_parts > 0)
     _agui_record_remove_last_part (record);
   g_slice_free (AguiRecord, record);
@@ -137,7 +171,7 @@ _agui_record_merge_metadata (AguiRecord    *record,
   if (metadata == NULL)
     return;
 
-  _agui_json_doc_merge_object (&record->metadata, metadata);
+  _agui_json_doc_merge_object (&_agui_record_extra (record)->metadata, metadata);
 }
 
 /* @object's members, copied into @value (null before) */
@@ -296,13 +330,13 @@ record_new (const AguiJsonValue *message,
     return NULL;
 
   record = _agui_record_new (_agui_json_doc_get_string (message, "id"), role);
-  record->name = g_strdup (_agui_json_doc_get_string (message, "name"));
-  record->subagent_run_id = g_strdup (_agui_json_doc_get_string (message, "subagentRunId"));
-  record->encrypted_value = g_strdup (_agui_json_doc_get_string (message, "encryptedValue"));
+  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, name), _agui_json_doc_get_string (message, "name"));
+  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), _agui_json_doc_get_string (message, "subagentRunId"));
+  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, encrypted_value), _agui_json_doc_get_string (message, "encryptedValue"));
   if ((metadata = _agui_json_doc_get_object (message, "metadata")))
     {
-      record->metadata = g_new0 (AguiJsonValue, 1);
-      take_or_copy (record->metadata, metadata, take);
+      _agui_record_extra (record)->metadata = g_new0 (AguiJsonValue, 1);
+      take_or_copy (record->extra->metadata, metadata, take);
     }
 
   content = _agui_json_doc_get_member (message, "content");
@@ -364,7 +398,7 @@ record_new (const AguiJsonValue *message,
 
     case AGUI_ROLE_TOOL:
       record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
-      record->error = g_strdup (_agui_json_doc_get_string (message, "error"));
+      _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, error), _agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
           record->has_content_value = TRUE;
@@ -384,7 +418,7 @@ record_new (const AguiJsonValue *message,
         part = _agui_reasoning_part_new (record->id,
                                          content && _agui_json_value_is_string (content)
                                            ? _agui_json_value_get_string (content) : NULL);
-        _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
+        _agui_reasoning_part_set_encrypted_value (part, RECORD_GET (record, encrypted_value));
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         _agui_record_add_part (record, part);
         record->has_content = TRUE;
@@ -405,8 +439,10 @@ record_new (const AguiJsonValue *message,
         _agui_part_set_complete (AGUI_PART (part), TRUE);
         _agui_record_add_part (record, part);
         /* Activities carry neither a name nor an encrypted value. */
-        g_clear_pointer (&record->encrypted_value, g_free);
-        g_clear_pointer (&record->name, g_free);
+        if (record->extra != NULL)
+          g_clear_pointer (&record->extra->encrypted_value, g_free);
+        if (record->extra != NULL)
+          g_clear_pointer (&record->extra->name, g_free);
       }
       break;
 
@@ -414,9 +450,9 @@ record_new (const AguiJsonValue *message,
       g_assert_not_reached ();
     }
 
-  if (record->metadata != NULL)
+  if (RECORD_GET (record, metadata) != NULL)
     {
-      g_autoptr(JsonObject) state = take_local_state_member (&record->metadata, TRUE);
+      g_autoptr(JsonObject) state = take_local_state_member (&record->extra->metadata, TRUE);
 
       if (state != NULL)
         _agui_record_restore_state (record, state);
@@ -463,7 +499,7 @@ void
 _agui_record_sync_notes (AguiRecord *record)
 {
   if (record->n_parts > 0)
-    _agui_part_set_notes (_agui_record_part (record, record->n_parts - 1), record->notes);
+    _agui_part_set_notes (_agui_record_part (record, record->n_parts - 1), RECORD_GET (record, notes));
 }
 
 static gboolean
@@ -485,7 +521,8 @@ _agui_record_restore_state (AguiRecord *record,
     {
       JsonArray *array = json_node_get_array (notes);
 
-      g_clear_pointer (&record->notes, _agui_json_doc_value_free);
+      if (record->extra != NULL)
+        g_clear_pointer (&record->extra->notes, _agui_json_doc_value_free);
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           JsonNode *note = json_array_get_element (array, i);
@@ -493,13 +530,13 @@ _agui_record_restore_state (AguiRecord *record,
 
           if (!is_note (note))
             continue;
-          if (record->notes == NULL)
+          if (RECORD_GET (record, notes) == NULL)
             {
-              record->notes = g_new0 (AguiJsonValue, 1);
-              _agui_json_value_set_array (record->notes, 0);
+              _agui_record_extra (record)->notes = g_new0 (AguiJsonValue, 1);
+              _agui_json_value_set_array (record->extra->notes, 0);
             }
           _agui_json_value_set_node (&copy, note);
-          _agui_json_array_insert (record->notes->u.array, _agui_json_array_get_length (record->notes->u.array),
+          _agui_json_array_insert (RECORD_GET (record, notes)->u.array, _agui_json_array_get_length (RECORD_GET (record, notes)->u.array),
                                    &copy);
         }
       _agui_record_sync_notes (record);
@@ -696,8 +733,8 @@ _agui_record_to_message_value (AguiRecord    *record,
         _agui_json_doc_set_copy (message, "content", &record->content);
       else
         _agui_json_doc_set_string (message, "content", "");
-      if (record->error)
-        _agui_json_doc_set_string (message, "error", record->error);
+      if (RECORD_GET (record, error))
+        _agui_json_doc_set_string (message, "error", RECORD_GET (record, error));
       break;
 
     case AGUI_ROLE_REASONING:
@@ -728,12 +765,12 @@ _agui_record_to_message_value (AguiRecord    *record,
       g_assert_not_reached ();
     }
 
-  if (record->name && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
+  if (RECORD_GET (record, name) && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
       record->role != AGUI_ROLE_TOOL)
-    _agui_json_doc_set_string (message, "name", record->name);
-  if (record->subagent_run_id)
-    _agui_json_doc_set_string (message, "subagentRunId", record->subagent_run_id);
-  if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
+    _agui_json_doc_set_string (message, "name", RECORD_GET (record, name));
+  if (RECORD_GET (record, subagent_run_id))
+    _agui_json_doc_set_string (message, "subagentRunId", RECORD_GET (record, subagent_run_id));
+  if (local && (record->attempt != AGUI_ATTEMPT_NONE || RECORD_GET (record, notes) != NULL))
     {
       AguiJsonValue state = AGUI_JSON_VALUE_INIT;
       AguiJsonDocObject *members = _agui_json_value_set_object (&state, 3);
@@ -743,14 +780,14 @@ _agui_record_to_message_value (AguiRecord    *record,
                                    record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
       if (record->attempt_end)
         _agui_json_doc_set_boolean (members, "attemptEnd", TRUE);
-      if (record->notes != NULL)
-        _agui_json_doc_set_copy (members, "notes", record->notes);
-      set_metadata_with_state (message, record->metadata, &state);
+      if (RECORD_GET (record, notes) != NULL)
+        _agui_json_doc_set_copy (members, "notes", RECORD_GET (record, notes));
+      set_metadata_with_state (message, RECORD_GET (record, metadata), &state);
     }
-  else if (record->metadata)
-    _agui_json_doc_set_copy (message, "metadata", record->metadata);
-  if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
-    _agui_json_doc_set_string (message, "encryptedValue", record->encrypted_value);
+  else if (RECORD_GET (record, metadata))
+    _agui_json_doc_set_copy (message, "metadata", RECORD_GET (record, metadata));
+  if (RECORD_GET (record, encrypted_value) && record->role != AGUI_ROLE_ACTIVITY)
+    _agui_json_doc_set_string (message, "encryptedValue", RECORD_GET (record, encrypted_value));
 }
 
 /* Printing a record's message straight from the record, for a caller
@@ -764,7 +801,7 @@ _agui_record_to_message_value (AguiRecord    *record,
 static gboolean
 record_is_plain (AguiRecord *record)
 {
-  if (record->role == AGUI_ROLE_ACTIVITY || record->metadata != NULL || record->notes != NULL ||
+  if (record->role == AGUI_ROLE_ACTIVITY || RECORD_GET (record, metadata) != NULL || RECORD_GET (record, notes) != NULL ||
       record->attempt != AGUI_ATTEMPT_NONE)
     return FALSE;
 
@@ -936,8 +973,8 @@ _agui_record_append_message (AguiRecord *record,
       append_string_member (out, level, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
       append_string_member (out, level, "content",
                             record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
-      if (record->error)
-        append_string_member (out, level, "error", record->error);
+      if (RECORD_GET (record, error))
+        append_string_member (out, level, "error", RECORD_GET (record, error));
       break;
 
     case AGUI_ROLE_REASONING:
@@ -949,12 +986,12 @@ _agui_record_append_message (AguiRecord *record,
       g_assert_not_reached ();
     }
 
-  if (record->name && record->role != AGUI_ROLE_REASONING && record->role != AGUI_ROLE_TOOL)
-    append_string_member (out, level, "name", record->name);
-  if (record->subagent_run_id)
-    append_string_member (out, level, "subagentRunId", record->subagent_run_id);
-  if (record->encrypted_value)
-    append_string_member (out, level, "encryptedValue", record->encrypted_value);
+  if (RECORD_GET (record, name) && record->role != AGUI_ROLE_REASONING && record->role != AGUI_ROLE_TOOL)
+    append_string_member (out, level, "name", RECORD_GET (record, name));
+  if (RECORD_GET (record, subagent_run_id))
+    append_string_member (out, level, "subagentRunId", RECORD_GET (record, subagent_run_id));
+  if (RECORD_GET (record, encrypted_value))
+    append_string_member (out, level, "encryptedValue", RECORD_GET (record, encrypted_value));
   append_indent (out, level);
   g_string_append_c (out, '}');
 
@@ -991,10 +1028,10 @@ void
 _agui_record_carry_notes (AguiRecord *from,
                           AguiRecord *to)
 {
-  if (from->notes == NULL || to->notes != NULL)
+  if (RECORD_GET (from, notes) == NULL || RECORD_GET (to, notes) != NULL)
     return;
 
-  to->notes = _agui_json_doc_value_dup (from->notes);
+  _agui_record_extra (to)->notes = _agui_json_doc_value_dup (from->extra->notes);
   _agui_record_sync_notes (to);
 }
 
@@ -1027,9 +1064,9 @@ _agui_record_add_note (AguiRecord          *record,
   AguiJsonDocArray *array = _agui_json_value_set_array (notes, 0);
   AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-  for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
+  for (guint j = 0; j < _agui_json_doc_get_length (RECORD_GET (record, notes)); j++)
     {
-      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (record->notes, j));
+      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (RECORD_GET (record, notes), j));
       _agui_json_array_insert (array, j, &copy);
     }
   if (replace < 0)
@@ -1037,8 +1074,9 @@ _agui_record_add_note (AguiRecord          *record,
       _agui_json_value_copy (&copy, note);
       _agui_json_array_insert (array, _agui_json_array_get_length (array), &copy);
     }
-  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
-  record->notes = notes;
+  if (record->extra != NULL)
+    g_clear_pointer (&record->extra->notes, _agui_json_doc_value_free);
+  _agui_record_extra (record)->notes = notes;
   _agui_record_sync_notes (record);
 }
 

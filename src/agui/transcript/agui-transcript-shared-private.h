@@ -25,21 +25,32 @@ G_BEGIN_DECLS
 /* A record: see AguiRecord in agui-transcript-private.h. Streaming data
  * lives in the parts, which the record and its row share, so a delta
  * touches one GString and nothing else. */
-struct _AguiRecord
+/* What few records have, allocated with the first of it: a long run
+ * keeps two records per tool call, and these six pointers were nearly
+ * half of each. Read with RECORD_GET (). */
+typedef struct
 {
-  /* id and tool_call_id are from _agui_id_new() */
-  char        *id;
   char        *name;
   char        *subagent_run_id;
   char        *encrypted_value;
   /* an object of the compact tree, on the heap; NULL for none */
   AguiJsonValue *metadata;
+  char        *error;
+  /* What followed the record without being a message (see
+   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
+  AguiJsonValue *notes;
+} AguiRecordExtra;
+
+struct _AguiRecord
+{
+  /* id and tool_call_id are from _agui_id_new() */
+  char        *id;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
   AguiJsonValue content;
   char        *tool_call_id;
-  char        *error;
+  AguiRecordExtra *extra;      /* NULL until needed */
   /* The parts, a reference each: the part itself while there is one (a
    * call's message, a text's), else an array of the next power of two
    * of n_parts. A GPtrArray and its block cost a call 64 bytes. */
@@ -49,9 +60,6 @@ struct _AguiRecord
     AguiPart **many;
   } parts;
   AguiSpeakerTurn *row;
-  /* What followed the record without being a message (see
-   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
-  AguiJsonValue *notes;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
@@ -68,8 +76,18 @@ struct _AguiRecord
   guint        has_content_value : 1;
 };
 
+/* A member of the record's extra, NULL without one */
+#define RECORD_GET(record, member) ((record)->extra != NULL ? (record)->extra->member : NULL)
+
 AguiRecord *_agui_record_new                (const char      *id,
                                              AguiRole         role);
+/* The record's extra, made when it has none */
+AguiRecordExtra *_agui_record_extra         (AguiRecord      *record);
+/* Sets the extra's string at @offset to a copy of @value: a NULL makes
+ * no extra */
+void        _agui_record_set_extra_string   (AguiRecord      *record,
+                                             gsize            offset,
+                                             const char      *value);
 void        _agui_record_free               (AguiRecord      *record);
 /* @part: an AguiPart, taken (untyped, as a GPtrArray's was) */
 void        _agui_record_add_part           (AguiRecord      *record,

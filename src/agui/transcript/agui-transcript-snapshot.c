@@ -111,9 +111,9 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       /* The person's answers are this client's to know: a snapshot that
        * drops the record they were noted on does not drop them. (A
        * run-end note goes with its attempt.) */
-      for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (RECORD_GET (record, notes)); j++)
         {
-          const AguiJsonValue *note = _agui_json_doc_get_element (record->notes, j);
+          const AguiJsonValue *note = _agui_json_doc_get_element (RECORD_GET (record, notes), j);
 
           if (g_strcmp0 (_agui_json_doc_get_string (note, "kind"), "answer") == 0)
             g_ptr_array_add (orphan_notes, _agui_json_doc_value_dup (note));

@@ -296,7 +296,7 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
     return;
 
   text = record->has_content_value ? content_to_text (&record->content) : NULL;
-  _agui_tool_call_part_set_result (part, text, record->error);
+  _agui_tool_call_part_set_result (part, text, RECORD_GET (record, error));
 }
 
 /* Rows */
@@ -330,7 +330,7 @@ _agui_transcript_place_record (GPtrArray  *rows,
     {
       AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
 
-      last = _agui_speaker_turn_new (record->id, row_role, record->name);
+      last = _agui_speaker_turn_new (record->id, row_role, RECORD_GET (record, name));
       g_ptr_array_add (rows, last);
       appended = TRUE;
     }
