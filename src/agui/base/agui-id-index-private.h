@@ -29,7 +29,7 @@ typedef struct
 {
   gpointer           *slots;
   guint32            *hashes;   /* each slot's hash; 0: empty */
-  guint               mask;     /* capacity - 1; 0 with no slots yet */
+  guint               capacity; /* 0 with no slots yet */
   guint               n_items;
   guint               width;
   AguiIdIndexKeyFunc  key;      /* NULL: the item is the key */

@@ -26,7 +26,17 @@ hash_id (const char *id)
   h *= 0xc2b2ae35u;
   h ^= h >> 16;
 
-  return h;
+  /* 0 marks an empty slot */
+  return h != 0 ? h : 1;
+}
+
+/* Where @hash's probe starts: its place in [0, capacity), by the high
+ * bits of a multiply, so that the capacity need not be a power of two */
+static inline guint
+start (AguiIdIndex *index,
+       guint        hash)
+{
+  return (guint) (((guint64) hash * index->capacity) >> 32);
 }
 
 static inline const char *
@@ -53,17 +63,8 @@ _agui_id_index_clear (AguiIdIndex *index)
 {
   g_clear_pointer (&index->slots, g_free);
   index->hashes = NULL;
-  index->mask = 0;
+  index->capacity = 0;
   index->n_items = 0;
-}
-
-/* Each slot's hash is kept beside it, never 0 (an empty slot's): a
- * probe reads the item's key (a step into the item, a cache miss in a
- * long run) only when the hashes match, and a resize never does. */
-static inline guint32
-slot_hash (guint hash)
-{
-  return hash != 0 ? hash : 1;
 }
 
 /* Linear probing from the id's hash: the slot holding @id, or NULL at
@@ -73,14 +74,15 @@ find (AguiIdIndex *index,
       const char  *id,
       guint        hash)
 {
-  guint32 tag = slot_hash (hash);
-
-  for (guint i = hash & index->mask;; i = (i + 1) & index->mask)
+  /* Each slot's hash is kept beside it: a probe reads the item's key (a
+   * step into the item, a cache miss in a long run) only when the hashes
+   * match, and a resize never does. */
+  for (guint i = start (index, hash);; i = i + 1 < index->capacity ? i + 1 : 0)
     {
       if (index->hashes[i] == 0)
         return NULL;
 
-      if (index->hashes[i] == tag)
+      if (index->hashes[i] == hash)
         {
           gpointer *slot = index->slots + (gsize) i * index->width;
 
@@ -105,29 +107,31 @@ static inline gpointer *
 place (AguiIdIndex *index,
        guint        hash)
 {
-  guint i = hash & index->mask;
+  guint i = start (index, hash);
 
   while (index->hashes[i] != 0)
-    i = (i + 1) & index->mask;
+    i = i + 1 < index->capacity ? i + 1 : 0;
 
-  index->hashes[i] = slot_hash (hash);
+  index->hashes[i] = hash;
 
   return index->slots + (gsize) i * index->width;
 }
 
-/* Doubles the slots (or makes the first), placing each entry again */
+/* Makes half as many slots again (or the first), placing each entry
+ * again: doubling left a long run's tables between 44% and 88% full,
+ * growing by half keeps them between 58% and 88% */
 static void
 grow (AguiIdIndex *index)
 {
-  guint old_capacity = index->slots != NULL ? index->mask + 1 : 0;
-  guint capacity = old_capacity > 0 ? old_capacity * 2 : MIN_CAPACITY;
+  guint old_capacity = index->capacity;
+  guint capacity = old_capacity > 0 ? old_capacity + old_capacity / 2 : MIN_CAPACITY;
   gpointer *old_slots = index->slots;
   guint32 *old_hashes = index->hashes;
 
   /* One block: the slots, then their hashes */
   index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint32)));
   index->hashes = (guint32 *) (index->slots + (gsize) capacity * index->width);
-  index->mask = capacity - 1;
+  index->capacity = capacity;
 
   for (guint i = 0; i < old_capacity; i++)
     {
@@ -157,7 +161,7 @@ _agui_id_index_insert (AguiIdIndex *index,
    * side, mostly in one cache line, so a full table costs little time,
    * and a doubling of a long run's table much memory (GHashTable goes
    * to fifteen sixteenths) */
-  if (index->slots == NULL || (gsize) (index->n_items + 1) * 8 > (gsize) (index->mask + 1) * 7)
+  if (index->slots == NULL || (gsize) (index->n_items + 1) * 8 > (gsize) index->capacity * 7)
     grow (index);
 
   slot = place (index, hash);
@@ -170,9 +174,7 @@ gpointer *
 _agui_id_index_next (AguiIdIndex *index,
                      guint       *position)
 {
-  guint capacity = index->slots != NULL ? index->mask + 1 : 0;
-
-  while (*position < capacity)
+  while (*position < index->capacity)
     {
       gpointer *slot = index->slots + (gsize) (*position)++ * index->width;
 
