@@ -48,7 +48,6 @@ struct _AguiToolCallPart
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
   gsize               arguments_len;
-  gsize               arguments_size;
   char               *result;
   ToolCallExtra      *extra;           /* NULL until needed */
   AguiToolCallStatus  status : 8;
@@ -60,6 +59,9 @@ struct _AguiToolCallPart
   /* the arguments were finished: parsed_arguments is theirs once parsed */
   guint               arguments_final : 1;
   guint               arguments_parsed : 1;
+  /* the arguments' block is exactly their length and a NUL (set whole,
+   * or finished); otherwise, streaming, it is arguments_capacity () */
+  guint               arguments_exact : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
@@ -510,6 +512,32 @@ _agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
 }
 
+/* Streamed arguments grow by doubling, so that streaming stays linear in
+ * the text's length; the size of the block follows from the length, so
+ * a call (a long run keeps thousands) need not hold it. */
+static gsize
+grown_size (gsize needed)
+{
+  gsize size = 16;
+
+  while (size < needed)
+    size *= 2;
+
+  return size;
+}
+
+/* What the arguments' block holds at least: a streaming block was made
+ * the grown size of a length, a power of two it still fits in, hence at
+ * least the grown size of the length now */
+static gsize
+arguments_capacity (AguiToolCallPart *self)
+{
+  if (self->arguments == NULL)
+    return 0;
+
+  return self->arguments_exact ? self->arguments_len + 1 : grown_size (self->arguments_len + 1);
+}
+
 void
 _agui_tool_call_part_append_arguments (AguiToolCallPart *self,
                                        const char       *delta)
@@ -526,11 +554,10 @@ _agui_tool_call_part_append_arguments (AguiToolCallPart *self,
     agui_tool_call_part_get_parsed_arguments (self);
 
   length = strlen (delta);
-  if (self->arguments_len + length + 1 > self->arguments_size)
+  if (self->arguments_len + length + 1 > arguments_capacity (self))
     {
-      /* doubling, so that streaming stays linear in the text's length */
-      self->arguments_size = MAX (self->arguments_len + length + 1, self->arguments_size * 2);
-      self->arguments = g_realloc (self->arguments, self->arguments_size);
+      self->arguments = g_realloc (self->arguments, grown_size (self->arguments_len + length + 1));
+      self->arguments_exact = FALSE;
     }
   memcpy (self->arguments + self->arguments_len, delta, length + 1);
   self->arguments_len += length;
@@ -551,8 +578,8 @@ _agui_tool_call_part_set_arguments (AguiToolCallPart *self,
 
   g_free (self->arguments);
   self->arguments_len = arguments ? strlen (arguments) : 0;
-  self->arguments_size = self->arguments_len > 0 ? self->arguments_len + 1 : 0;
-  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_size) : NULL;
+  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_len + 1) : NULL;
+  self->arguments_exact = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
@@ -564,10 +591,10 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
 {
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (self->arguments_size > self->arguments_len + 1)
+  if (self->arguments != NULL && !self->arguments_exact)
     {
       self->arguments = g_realloc (self->arguments, self->arguments_len + 1);
-      self->arguments_size = self->arguments_len + 1;
+      self->arguments_exact = TRUE;
     }
 
   if (self->extra != NULL)
