@@ -16,9 +16,7 @@ G_BEGIN_DECLS
  * value and a hash per slot (20 bytes), and a separate block per entry
  * where the value is a pair; this keeps only the item (and, with a
  * width of 2, one companion pointer) in an open-addressed array, and
- * asks the item for its key, hashing again on a resize. Entries are
- * only added, or all removed at once: every table it serves is rebuilt
- * from scratch when its items go.
+ * asks the item for its key.
  *
  * A slot is @width pointers; an empty slot's first pointer is NULL.
  * Each slot's hash, beside them, spares a probe and a resize a look
@@ -48,6 +46,11 @@ gpointer *_agui_id_index_lookup (AguiIdIndex        *index,
  * which the caller fills (first pointer non-NULL, with an item whose key
  * is @id) before it touches the index again. */
 gpointer *_agui_id_index_insert (AguiIdIndex        *index,
+                                 const char         *id);
+/* Takes @id's entry out (the caller lets go of what it held); FALSE
+ * when there is none. Unlike the other tables, the one of ids themselves
+ * (agui-id.c) loses entries one by one. */
+gboolean  _agui_id_index_remove (AguiIdIndex        *index,
                                  const char         *id);
 /* Walks the full slots: start with *@position = 0; NULL at the end. */
 gpointer *_agui_id_index_next   (AguiIdIndex        *index,

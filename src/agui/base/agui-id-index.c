@@ -117,34 +117,16 @@ place (AguiIdIndex *index,
   return index->slots + (gsize) i * index->width;
 }
 
-/* Makes half as many slots again (or the first), placing each entry
- * again: doubling left a long run's tables between 44% and 88% full,
- * growing by half keeps them between 58% and 88% */
+/* Makes half as many slots again (or the first): doubling left a long
+ * run's tables between 44% and 88% full, growing by half keeps them
+ * between 58% and 88% */
+static void resize (AguiIdIndex *index,
+                    guint        capacity);
+
 static void
 grow (AguiIdIndex *index)
 {
-  guint old_capacity = index->capacity;
-  guint capacity = old_capacity > 0 ? old_capacity + old_capacity / 2 : MIN_CAPACITY;
-  gpointer *old_slots = index->slots;
-  guint32 *old_hashes = index->hashes;
-
-  /* One block: the slots, then their hashes */
-  index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint32)));
-  index->hashes = (guint32 *) (index->slots + (gsize) capacity * index->width);
-  index->capacity = capacity;
-
-  for (guint i = 0; i < old_capacity; i++)
-    {
-      gpointer *slot;
-
-      if (old_hashes[i] == 0)
-        continue;
-
-      slot = place (index, old_hashes[i]);
-      memcpy (slot, old_slots + (gsize) i * index->width, index->width * sizeof (gpointer));
-    }
-
-  g_free (old_slots);
+  resize (index, index->capacity > 0 ? index->capacity + index->capacity / 2 : MIN_CAPACITY);
 }
 
 gpointer *
@@ -183,4 +165,85 @@ _agui_id_index_next (AguiIdIndex *index,
     }
 
   return NULL;
+}
+
+/* Backward-shift deletion: each entry after the hole that may move into
+ * it does, so that no probe ever meets an empty slot before its entry */
+static void
+remove_at (AguiIdIndex *index,
+           guint        hole)
+{
+  guint j = hole;
+
+  for (;;)
+    {
+      guint home;
+
+      j = j + 1 < index->capacity ? j + 1 : 0;
+      if (index->hashes[j] == 0)
+        break;
+
+      /* an entry whose probe starts after the hole, up to it, stays */
+      home = start (index, index->hashes[j]);
+      if (hole <= j ? (hole < home && home <= j) : (hole < home || home <= j))
+        continue;
+
+      index->hashes[hole] = index->hashes[j];
+      memcpy (index->slots + (gsize) hole * index->width,
+              index->slots + (gsize) j * index->width,
+              index->width * sizeof (gpointer));
+      hole = j;
+    }
+
+  index->hashes[hole] = 0;
+  memset (index->slots + (gsize) hole * index->width, 0, index->width * sizeof (gpointer));
+  index->n_items--;
+}
+
+/* Makes the slots fit @capacity, placing each entry again */
+static void
+resize (AguiIdIndex *index,
+        guint        capacity)
+{
+  guint old_capacity = index->capacity;
+  gpointer *old_slots = index->slots;
+  guint32 *old_hashes = index->hashes;
+
+  /* One block: the slots, then their hashes */
+  index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint32)));
+  index->hashes = (guint32 *) (index->slots + (gsize) capacity * index->width);
+  index->capacity = capacity;
+
+  for (guint i = 0; i < old_capacity; i++)
+    {
+      gpointer *slot;
+
+      if (old_hashes[i] == 0)
+        continue;
+
+      slot = place (index, old_hashes[i]);
+      memcpy (slot, old_slots + (gsize) i * index->width, index->width * sizeof (gpointer));
+    }
+
+  g_free (old_slots);
+}
+
+gboolean
+_agui_id_index_remove (AguiIdIndex *index,
+                       const char  *id)
+{
+  gpointer *slot = _agui_id_index_lookup (index, id);
+
+  if (slot == NULL)
+    return FALSE;
+
+  remove_at (index, (guint) ((slot - index->slots) / index->width));
+
+  /* A long run's table goes when its ids do */
+  if (index->n_items == 0)
+    _agui_id_index_clear (index);
+  else if (index->capacity > MIN_CAPACITY && index->n_items < index->capacity / 4)
+    resize (index, MAX (index->capacity / 2, MIN_CAPACITY));
+
+  return TRUE;
 }
