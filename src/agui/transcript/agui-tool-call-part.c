@@ -48,7 +48,7 @@ struct _AguiToolCallPart
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
   gsize               arguments_len;
-  char               *result;
+  char               *result;          /* from the slice allocator */
   ToolCallExtra      *extra;           /* NULL until needed */
   AguiToolCallStatus  status : 8;
   AguiAnswer          answer : 8;
@@ -173,6 +173,23 @@ update_status (AguiToolCallPart *self)
     }
 }
 
+/* _agui_set_str() for the result, whose copy comes from the slice
+ * allocator: most answers in a long run are short, and malloc's
+ * smallest block (32 bytes) was twice the slice's */
+static gboolean
+set_result_text (AguiToolCallPart *self,
+                 const char       *result)
+{
+  if (g_strcmp0 (self->result, result) == 0)
+    return FALSE;
+
+  if (self->result != NULL)
+    g_slice_free1 (strlen (self->result) + 1, self->result);
+  self->result = result != NULL ? g_slice_copy (strlen (result) + 1, result) : NULL;
+
+  return TRUE;
+}
+
 static void
 agui_tool_call_part_finalize (GObject *object)
 {
@@ -181,7 +198,7 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, _agui_id_release);
   g_clear_pointer (&self->tool_name, _agui_id_release);
   g_clear_pointer (&self->arguments, g_free);
-  g_clear_pointer (&self->result, g_free);
+  set_result_text (self, NULL);
   g_clear_pointer (&self->extra, extra_free);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
@@ -615,7 +632,7 @@ _agui_tool_call_part_set_result (AguiToolCallPart *self,
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
   self->has_result = TRUE;
-  if (_agui_set_str (&self->result, result))
+  if (set_result_text (self, result))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
   if (set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, error), error))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
