@@ -226,7 +226,7 @@ _agui_transcript_begin_message (AguiTranscript *self,
 {
   AguiRecord *record = _agui_record_new (id, role);
 
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   record->has_content = TRUE;
 
   if (role == AGUI_ROLE_REASONING)
@@ -235,7 +235,7 @@ _agui_transcript_begin_message (AguiTranscript *self,
     }
   else
     {
-      _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, name), name);
+      RECORD_SET_STRING (record, name, name);
       _agui_record_add_part (record, _agui_text_part_new (id, NULL));
     }
 
@@ -311,7 +311,7 @@ _agui_transcript_set_encrypted_value (AguiTranscript *self,
   AguiPart *part;
 
   g_free (RECORD_GET (record, encrypted_value));
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, encrypted_value), value);
+  RECORD_SET_STRING (record, encrypted_value, value);
   if ((part = _agui_record_get_last_part (record, AGUI_TYPE_REASONING_PART)))
     _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
 }
@@ -330,7 +330,7 @@ _agui_transcript_begin_tool_call (AguiTranscript *self,
   if (parent == NULL)
     {
       parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
-      _agui_record_set_extra_string (parent, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), subagent_run_id);
+      RECORD_SET_STRING (parent, subagent_run_id, subagent_run_id);
       append_record (self, parent);
     }
 
@@ -411,7 +411,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
   AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
 
   record->tool_call_id = _agui_id_new (tool_call_id);
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   if (content != NULL)
     {
       _agui_record_take_content (record, content);
@@ -423,7 +423,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
       _agui_json_value_set_string (&empty, "", 0);
       _agui_record_take_content (record, &empty);
     }
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, error), error);
+  RECORD_SET_STRING (record, error, error);
   record->has_content = TRUE;
   _agui_record_merge_metadata (record, metadata);
   insert_tool_record (self, record);
@@ -449,12 +449,12 @@ _agui_transcript_set_activity (AguiTranscript *self,
       part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (existing, AGUI_TYPE_ACTIVITY_PART));
       _agui_activity_part_set_activity_type (part, activity_type);
       _agui_activity_part_take_content (part, content);
-      _agui_record_set_extra_string (existing, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), subagent_run_id);
+      RECORD_SET_STRING (existing, subagent_run_id, subagent_run_id);
       return;
     }
 
   record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   _agui_record_merge_metadata (record, metadata);
   part = _agui_activity_part_new (id);
   _agui_activity_part_set_activity_type (part, activity_type);

@@ -330,9 +330,9 @@ record_new (const AguiJsonValue *message,
     return NULL;
 
   record = _agui_record_new (_agui_json_doc_get_string (message, "id"), role);
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, name), _agui_json_doc_get_string (message, "name"));
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, subagent_run_id), _agui_json_doc_get_string (message, "subagentRunId"));
-  _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, encrypted_value), _agui_json_doc_get_string (message, "encryptedValue"));
+  RECORD_SET_STRING (record, name, _agui_json_doc_get_string (message, "name"));
+  RECORD_SET_STRING (record, subagent_run_id, _agui_json_doc_get_string (message, "subagentRunId"));
+  RECORD_SET_STRING (record, encrypted_value, _agui_json_doc_get_string (message, "encryptedValue"));
   if ((metadata = _agui_json_doc_get_object (message, "metadata")))
     {
       _agui_record_extra (record)->metadata = g_new0 (AguiJsonValue, 1);
@@ -398,7 +398,7 @@ record_new (const AguiJsonValue *message,
 
     case AGUI_ROLE_TOOL:
       record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
-      _agui_record_set_extra_string (record, G_STRUCT_OFFSET (AguiRecordExtra, error), _agui_json_doc_get_string (message, "error"));
+      RECORD_SET_STRING (record, error, _agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
           record->has_content_value = TRUE;

@@ -88,6 +88,9 @@ AguiRecordExtra *_agui_record_extra         (AguiRecord      *record);
 void        _agui_record_set_extra_string   (AguiRecord      *record,
                                              gsize            offset,
                                              const char      *value);
+/* The same by the member's name */
+#define RECORD_SET_STRING(record, member, value) \
+  _agui_record_set_extra_string ((record), G_STRUCT_OFFSET (AguiRecordExtra, member), (value))
 void        _agui_record_free               (AguiRecord      *record);
 /* @part: an AguiPart, taken (untyped, as a GPtrArray's was) */
 void        _agui_record_add_part           (AguiRecord      *record,
