@@ -37,16 +37,35 @@ G_LOCK_DEFINE_STATIC (ids);
 /* Of the ids' strings themselves (width 1, no key function) */
 static AguiIdIndex table = { .width = 1 };
 
+/* The ids made last, by their hash: a fold interns each id several times
+ * in a few events (the parser, the verifier, the reducer, the record
+ * and its call), and in a long run the table's slot for it is a cache
+ * miss each time; this is not. */
+#define RECENT_SIZE 64
+static char *recent[RECENT_SIZE];
+
 char *
 _agui_id_new (const char *id)
 {
   gpointer *slot;
   char *shared;
+  char **seen;
 
   if (id == NULL)
     return NULL;
 
+  seen = &recent[g_str_hash (id) % RECENT_SIZE];
+
   G_LOCK (ids);
+  if (*seen != NULL && strcmp (*seen, id) == 0)
+    {
+      ID_OF (*seen)->refs++;
+      shared = *seen;
+      G_UNLOCK (ids);
+
+      return shared;
+    }
+
   slot = _agui_id_index_insert (&table, id);
   if (slot[0] == NULL)
     {
@@ -61,7 +80,7 @@ _agui_id_new (const char *id)
     {
       ID_OF ((char *) slot[0])->refs++;
     }
-  shared = slot[0];
+  shared = *seen = slot[0];
   G_UNLOCK (ids);
 
   return shared;
@@ -80,6 +99,10 @@ _agui_id_release (char *id)
   g_assert (held->refs > 0);
   if (--held->refs == 0)
     {
+      char **seen = &recent[g_str_hash (id) % RECENT_SIZE];
+
+      if (*seen == id)
+        *seen = NULL;
       _agui_id_index_remove (&table, id);
       g_slice_free1 (sizeof (Id) + strlen (id) + 1, held);
     }
