@@ -31,7 +31,7 @@ _agui_set_str (char       **str_pointer,
 
 /* Message and tool call ids are held by several owners at once (the
  * record, its parts, the indexes, the verifier), and a tool's name by
- * every call to it: one interned GRefString each instead of a copy
+ * every call to it: one interned, counted string each instead of a copy
  * apiece. A long run of tool calls held eight copies of every call's id
  * and one of the name per call. Made and released only through these
  * two (see agui-id.c for why). */

@@ -8,6 +8,7 @@
 
 #include "agui-error-private.h"
 #include "agui-event-private.h"
+#include "agui-id-index-private.h"
 #include "agui-json-doc-access-private.h"
 #include "agui-reducer-private.h"
 #include "agui-run-state-private.h"
@@ -40,12 +41,15 @@ struct _AguiReducer
    * a result in it (AG-UI 13.4). */
   GPtrArray      *run_tool_calls;
   /* the same ids as run_tool_calls: a replayed TOOL_CALL_START must not
-   * list its call twice, or a frontend tool would run twice */
-  GHashTable     *run_tool_call_ids;
+   * list its call twice, or a frontend tool would run twice. A set of
+   * the ids themselves (AguiIdIndex), as run_results: a long run has an
+   * entry in each per call, which GHashTable's doubling left at 12 bytes
+   * a slot in as many as four slots an entry. */
+  AguiIdIndex     run_tool_call_ids;
   /* Borrows its ids from run_tool_calls, or, for a result that came
    * before its call started, from run_early_results: a long run has one
    * of each per call, and a copy apiece was a third of the reducer's. */
-  GHashTable     *run_results;
+  AguiIdIndex     run_results;
   GPtrArray      *run_early_results;
   char           *thread_id;
   char           *run_id;
@@ -104,8 +108,8 @@ _agui_reducer_finalize (GObject *object)
 
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
-  g_clear_pointer (&self->run_tool_call_ids, g_hash_table_unref);
-  g_clear_pointer (&self->run_results, g_hash_table_unref);
+  _agui_id_index_clear (&self->run_tool_call_ids);
+  _agui_id_index_clear (&self->run_results);
   g_clear_pointer (&self->run_early_results, g_ptr_array_unref);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->run_id, g_free);
@@ -141,8 +145,8 @@ _agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_id_release);
-  self->run_tool_call_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->run_results = g_hash_table_new (g_str_hash, g_str_equal);
+  _agui_id_index_init (&self->run_tool_call_ids, 1, NULL);
+  _agui_id_index_init (&self->run_results, 1, NULL);
   self->run_early_results = g_ptr_array_new_with_free_func (g_free);
   self->max_state_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
 }
@@ -262,8 +266,8 @@ apply_run_started (AguiReducer *self,
   if (_agui_event_member_to_value (event, "input", &input))
     append_missing_messages (self, _agui_json_doc_get_array (&input, "messages"));
 
-  g_hash_table_remove_all (self->run_results);
-  g_hash_table_remove_all (self->run_tool_call_ids);
+  _agui_id_index_clear (&self->run_results);
+  _agui_id_index_clear (&self->run_tool_call_ids);
   g_ptr_array_set_size (self->run_tool_calls, 0);
   g_ptr_array_set_size (self->run_early_results, 0);
 
@@ -301,7 +305,7 @@ pending_tool_call_ids (AguiReducer         *self,
         {
           const char *id = g_ptr_array_index (self->run_tool_calls, i);
 
-          if (!g_hash_table_contains (self->run_results, id))
+          if (_agui_id_index_lookup (&self->run_results, id) == NULL)
             g_strv_builder_add (builder, id);
         }
     }
@@ -449,13 +453,15 @@ apply_tool_call_start (AguiReducer *self,
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
   AguiToolCallPart *existing = NULL;
   AguiRecord *parent = NULL;
+  gpointer *slot;
 
-  if (!g_hash_table_contains (self->run_tool_call_ids, id))
+  slot = _agui_id_index_insert (&self->run_tool_call_ids, id);
+  if (slot[0] == NULL)
     {
       char *owned = _agui_id_new (id);
 
       g_ptr_array_add (self->run_tool_calls, owned);
-      g_hash_table_add (self->run_tool_call_ids, owned);
+      slot[0] = owned;
     }
 
   if (_agui_transcript_lookup_tool_call (self->transcript, id, &existing) != NULL)
@@ -511,21 +517,21 @@ apply_tool_call_result (AguiReducer *self,
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
-  if (tool_call_id != NULL && !g_hash_table_contains (self->run_results, tool_call_id))
+  if (tool_call_id != NULL && _agui_id_index_lookup (&self->run_results, tool_call_id) == NULL)
     {
-      gpointer started = NULL;
+      gpointer *started = _agui_id_index_lookup (&self->run_tool_call_ids, tool_call_id);
       char *id;
 
-      if (g_hash_table_lookup_extended (self->run_tool_call_ids, tool_call_id, &started, NULL))
+      if (started != NULL)
         {
-          id = started;
+          id = started[0];
         }
       else
         {
           id = g_strdup (tool_call_id);
           g_ptr_array_add (self->run_early_results, id);
         }
-      g_hash_table_add (self->run_results, id);
+      *_agui_id_index_insert (&self->run_results, id) = id;
     }
 
   /* Only events the client made itself carry an error: schema

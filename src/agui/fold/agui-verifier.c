@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agui-event-private.h"
+#include "agui-id-index-private.h"
 #include "agui-json-doc-access-private.h"
 #include "agui-util-private.h"
 #include "agui-verifier-private.h"
@@ -52,6 +53,19 @@ typedef struct
   GList  name_link;
 } StepEntry;
 
+/* Who opened each message or call: id → owner, a NULL owner being the
+ * parent agent. That is nearly every id, and a long run has one or two
+ * per tool call: those sit in a set of the ids themselves (a slot of 12
+ * bytes where a GHashTable's was 20), and only ids a subagent owns in a
+ * table, which is read first. An id moved to the parent is taken out of
+ * that table; one moved to a subagent shadows its entry in the set. The
+ * ids are from _agui_id_new(), which the transcript shares. */
+typedef struct
+{
+  AguiIdIndex  parent;
+  GHashTable  *subagent;   /* id → owner */
+} Owners;
+
 struct _AguiVerifier
 {
   GObject      parent_instance;
@@ -67,13 +81,11 @@ struct _AguiVerifier
   GHashTable  *steps_by_name;          /* name → GQueue of StepEntry */
   GQueue       step_order;
 
-  /* id → owner; a NULL owner is the parent agent, so these are read with
-   * g_hash_table_lookup_extended(). Spans and reasoning messages share
-   * one table. */
-  GHashTable  *message_owners;
-  GHashTable  *tool_call_owners;
-  GHashTable  *activity_owners;
-  GHashTable  *reasoning_owners;
+  /* id → owner (see Owners). Spans and reasoning messages share one. */
+  Owners       message_owners;
+  Owners       tool_call_owners;
+  Owners       activity_owners;
+  Owners       reasoning_owners;
 
   guint        seen_first_event : 1;
   guint        run_active : 1;
@@ -177,6 +189,86 @@ step_key (const char *owner,
 }
 
 static void
+owners_init (Owners *owners)
+{
+  _agui_id_index_init (&owners->parent, 1, NULL);
+  owners->subagent = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                            (GDestroyNotify) _agui_id_release, g_free);
+}
+
+static void
+owners_clear (Owners *owners)
+{
+  gpointer *slot;
+  guint position = 0;
+
+  while ((slot = _agui_id_index_next (&owners->parent, &position)))
+    _agui_id_release (slot[0]);
+  _agui_id_index_clear (&owners->parent);
+  g_hash_table_remove_all (owners->subagent);
+}
+
+static void
+owners_destroy (Owners *owners)
+{
+  owners_clear (owners);
+  g_clear_pointer (&owners->subagent, g_hash_table_unref);
+}
+
+static gboolean
+lookup_owner (Owners      *owners,
+              const char  *id,
+              const char **owner)
+{
+  gpointer value = NULL;
+
+  if (g_hash_table_size (owners->subagent) > 0 &&
+      g_hash_table_lookup_extended (owners->subagent, id, NULL, &value))
+    {
+      *owner = value;
+      return TRUE;
+    }
+
+  if (_agui_id_index_lookup (&owners->parent, id) == NULL)
+    return FALSE;
+
+  *owner = NULL;
+  return TRUE;
+}
+
+static gboolean
+owners_contains (Owners     *owners,
+                 const char *id)
+{
+  const char *owner;
+
+  return lookup_owner (owners, id, &owner);
+}
+
+static void
+record_owner (Owners     *owners,
+              const char *id,
+              const char *owner,
+              gboolean    overwrite)
+{
+  if (!overwrite && owners_contains (owners, id))
+    return;
+
+  if (owner != NULL)
+    {
+      g_hash_table_insert (owners->subagent, _agui_id_new (id), g_strdup (owner));
+    }
+  else
+    {
+      gpointer *slot = _agui_id_index_insert (&owners->parent, id);
+
+      if (slot[0] == NULL)
+        slot[0] = _agui_id_new (id);
+      g_hash_table_remove (owners->subagent, id);
+    }
+}
+
+static void
 clear_run_state (AguiVerifier *self)
 {
   ordered_set_clear (&self->text_messages);
@@ -190,10 +282,10 @@ clear_run_state (AguiVerifier *self)
   g_queue_init (&self->step_order);
   g_hash_table_remove_all (self->steps);
 
-  g_hash_table_remove_all (self->message_owners);
-  g_hash_table_remove_all (self->tool_call_owners);
-  g_hash_table_remove_all (self->activity_owners);
-  g_hash_table_remove_all (self->reasoning_owners);
+  owners_clear (&self->message_owners);
+  owners_clear (&self->tool_call_owners);
+  owners_clear (&self->activity_owners);
+  owners_clear (&self->reasoning_owners);
 }
 
 static const char *
@@ -202,37 +294,11 @@ owner_to_string (const char *owner)
   return owner != NULL ? owner : "(the parent agent)";
 }
 
-static gboolean
-lookup_owner (GHashTable  *owners,
-              const char  *id,
-              const char **owner)
-{
-  gpointer value = NULL;
-
-  if (!g_hash_table_lookup_extended (owners, id, NULL, &value))
-    return FALSE;
-
-  *owner = value;
-  return TRUE;
-}
-
-static void
-record_owner (GHashTable *owners,
-              const char *id,
-              const char *owner,
-              gboolean    overwrite)
-{
-  if (!overwrite && g_hash_table_contains (owners, id))
-    return;
-
-  g_hash_table_insert (owners, _agui_id_new (id), g_strdup (owner));
-}
-
 /* Section 11.3: an untagged event never mismatches, a recorded owner of
  * "parent agent" does. */
 static gboolean
 check_tag (AguiEvent   *event,
-           GHashTable  *owners,
+           Owners      *owners,
            const char  *kind,
            const char  *id,
            GError     **error)
@@ -542,7 +608,7 @@ record_message_owners (AguiVerifier        *self,
       if (id == NULL)
         continue;
 
-      record_owner (self->message_owners, id, owner, overwrite);
+      record_owner (&self->message_owners, id, owner, overwrite);
 
       /* RUN_STARTED.input records only the messages themselves. */
       if (!overwrite)
@@ -554,7 +620,7 @@ record_message_owners (AguiVerifier        *self,
           const char *call_id = _agui_json_doc_get_string (_agui_json_doc_get_element (tool_calls, j), "id");
 
           if (call_id != NULL)
-            record_owner (self->tool_call_owners, call_id, owner, TRUE);
+            record_owner (&self->tool_call_owners, call_id, owner, TRUE);
         }
     }
 }
@@ -662,10 +728,10 @@ check_text_message (AguiVerifier  *self,
           return FALSE;
         }
 
-      if (!check_tag (event, self->message_owners, "message", id, error))
+      if (!check_tag (event, &self->message_owners, "message", id, error))
         return FALSE;
 
-      record_owner (self->message_owners, id, agui_event_get_subagent_run_id (event), FALSE);
+      record_owner (&self->message_owners, id, agui_event_get_subagent_run_id (event), FALSE);
       ordered_set_add (&self->text_messages, id);
       return TRUE;
     }
@@ -683,7 +749,7 @@ check_text_message (AguiVerifier  *self,
       return FALSE;
     }
 
-  if (!check_tag (event, self->message_owners, "message", id, error))
+  if (!check_tag (event, &self->message_owners, "message", id, error))
     return FALSE;
 
   if (type == AGUI_EVENT_TEXT_MESSAGE_END)
@@ -717,7 +783,7 @@ check_tool_call_start (AguiVerifier  *self,
     }
 
   if (parent_id != NULL)
-    parent_known = lookup_owner (self->message_owners, parent_id, &parent_owner);
+    parent_known = lookup_owner (&self->message_owners, parent_id, &parent_owner);
 
   if (tag != NULL && parent_known && g_strcmp0 (parent_owner, tag) != 0)
     {
@@ -727,9 +793,9 @@ check_tool_call_start (AguiVerifier  *self,
       return FALSE;
     }
 
-  if (lookup_owner (self->tool_call_owners, id, &call_owner))
+  if (lookup_owner (&self->tool_call_owners, id, &call_owner))
     {
-      if (!check_tag (event, self->tool_call_owners, "tool call", id, error))
+      if (!check_tag (event, &self->tool_call_owners, "tool call", id, error))
         return FALSE;
 
       if (tag == NULL && parent_known && g_strcmp0 (parent_owner, call_owner) != 0)
@@ -742,7 +808,7 @@ check_tool_call_start (AguiVerifier  *self,
     }
   else
     {
-      record_owner (self->tool_call_owners, id, tag != NULL ? tag : parent_owner, FALSE);
+      record_owner (&self->tool_call_owners, id, tag != NULL ? tag : parent_owner, FALSE);
     }
 
   ordered_set_add (&self->tool_calls, id);
@@ -774,7 +840,7 @@ check_tool_call_continuation (AguiVerifier  *self,
       return FALSE;
     }
 
-  if (!check_tag (event, self->tool_call_owners, "tool call", id, error))
+  if (!check_tag (event, &self->tool_call_owners, "tool call", id, error))
     return FALSE;
 
   if (agui_event_get_event_type (event) == AGUI_EVENT_TOOL_CALL_END)
@@ -896,10 +962,10 @@ check_reasoning_start (AguiVerifier  *self,
       return FALSE;
     }
 
-  if (!check_tag (event, self->reasoning_owners, "reasoning message", id, error))
+  if (!check_tag (event, &self->reasoning_owners, "reasoning message", id, error))
     return FALSE;
 
-  record_owner (self->reasoning_owners, id, agui_event_get_subagent_run_id (event), FALSE);
+  record_owner (&self->reasoning_owners, id, agui_event_get_subagent_run_id (event), FALSE);
   ordered_set_add (open, id);
 
   return TRUE;
@@ -932,7 +998,7 @@ check_reasoning_continuation (AguiVerifier  *self,
       return FALSE;
     }
 
-  if (!check_tag (event, self->reasoning_owners, "reasoning message", id, error))
+  if (!check_tag (event, &self->reasoning_owners, "reasoning message", id, error))
     return FALSE;
 
   if (type != AGUI_EVENT_REASONING_MESSAGE_CONTENT)
@@ -954,14 +1020,14 @@ check_encrypted_value (AguiVerifier  *self,
     return TRUE;
 
   if (g_str_equal (subtype, "tool-call"))
-    return check_tag (event, self->tool_call_owners, "tool call", entity_id, error);
+    return check_tag (event, &self->tool_call_owners, "tool call", entity_id, error);
 
   if (g_str_equal (subtype, "message"))
     {
-      if (g_hash_table_contains (self->message_owners, entity_id))
-        return check_tag (event, self->message_owners, "message", entity_id, error);
+      if (owners_contains (&self->message_owners, entity_id))
+        return check_tag (event, &self->message_owners, "message", entity_id, error);
 
-      return check_tag (event, self->reasoning_owners, "message", entity_id, error);
+      return check_tag (event, &self->reasoning_owners, "message", entity_id, error);
     }
 
   return TRUE;
@@ -1080,7 +1146,7 @@ check_event (AguiVerifier  *self,
 
     case AGUI_EVENT_TOOL_CALL_RESULT:
       if ((id = agui_event_get_message_id (event)) != NULL)
-        record_owner (self->message_owners, id, agui_event_get_subagent_run_id (event), TRUE);
+        record_owner (&self->message_owners, id, agui_event_get_subagent_run_id (event), TRUE);
       return TRUE;
 
     case AGUI_EVENT_REASONING_START:
@@ -1101,13 +1167,13 @@ check_event (AguiVerifier  *self,
 
     case AGUI_EVENT_ACTIVITY_SNAPSHOT:
       if ((id = agui_event_get_message_id (event)) != NULL)
-        record_owner (self->activity_owners, id, agui_event_get_subagent_run_id (event),
+        record_owner (&self->activity_owners, id, agui_event_get_subagent_run_id (event),
                       agui_event_get_boolean (event, "replace", TRUE));
       return TRUE;
 
     case AGUI_EVENT_ACTIVITY_DELTA:
       if ((id = agui_event_get_message_id (event)) != NULL)
-        return check_tag (event, self->activity_owners, "activity", id, error);
+        return check_tag (event, &self->activity_owners, "activity", id, error);
       return TRUE;
 
     case AGUI_EVENT_SUBAGENT_STARTED:
@@ -1148,10 +1214,10 @@ _agui_verifier_finalize (GObject *object)
   g_clear_pointer (&self->finished_subagents, g_hash_table_unref);
   g_clear_pointer (&self->steps_by_name, g_hash_table_unref);
   g_clear_pointer (&self->steps, g_hash_table_unref);
-  g_clear_pointer (&self->message_owners, g_hash_table_unref);
-  g_clear_pointer (&self->tool_call_owners, g_hash_table_unref);
-  g_clear_pointer (&self->activity_owners, g_hash_table_unref);
-  g_clear_pointer (&self->reasoning_owners, g_hash_table_unref);
+  owners_destroy (&self->message_owners);
+  owners_destroy (&self->tool_call_owners);
+  owners_destroy (&self->activity_owners);
+  owners_destroy (&self->reasoning_owners);
 
   G_OBJECT_CLASS (_agui_verifier_parent_class)->finalize (object);
 }
@@ -1178,15 +1244,10 @@ _agui_verifier_init (AguiVerifier *self)
   self->steps_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->step_order);
 
-  /* keyed by ids from _agui_id_new(), which the transcript shares */
-  self->message_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                (GDestroyNotify) _agui_id_release, g_free);
-  self->tool_call_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                  (GDestroyNotify) _agui_id_release, g_free);
-  self->activity_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                 (GDestroyNotify) _agui_id_release, g_free);
-  self->reasoning_owners = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                  (GDestroyNotify) _agui_id_release, g_free);
+  owners_init (&self->message_owners);
+  owners_init (&self->tool_call_owners);
+  owners_init (&self->activity_owners);
+  owners_init (&self->reasoning_owners);
 }
 
 /**

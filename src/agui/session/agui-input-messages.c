@@ -305,36 +305,36 @@ make_key (Key        *key,
   head.attempt = record->attempt;
   head.has_content = record->has_content;
   head.present = (record->id ? HAS_ID : 0) |
-                 (record->name ? HAS_NAME : 0) |
-                 (record->subagent_run_id ? HAS_SUBAGENT_RUN_ID : 0) |
-                 (record->encrypted_value ? HAS_ENCRYPTED_VALUE : 0) |
+                 (RECORD_GET (record, name) ? HAS_NAME : 0) |
+                 (RECORD_GET (record, subagent_run_id) ? HAS_SUBAGENT_RUN_ID : 0) |
+                 (RECORD_GET (record, encrypted_value) ? HAS_ENCRYPTED_VALUE : 0) |
                  (record->tool_call_id ? HAS_TOOL_CALL_ID : 0) |
-                 (record->error ? HAS_ERROR : 0) |
+                 (RECORD_GET (record, error) ? HAS_ERROR : 0) |
                  (record->has_content_value ? HAS_CONTENT : 0) |
-                 (record->metadata ? HAS_METADATA : 0);
-  head.n_parts = record->parts->len;
+                 (RECORD_GET (record, metadata) ? HAS_METADATA : 0);
+  head.n_parts = record->n_parts;
   key_put (key, &head, sizeof head);
 
   if (record->id != NULL)
     key_add_string (key, record->id);
-  if (record->name != NULL)
-    key_add_string (key, record->name);
-  if (record->subagent_run_id != NULL)
-    key_add_string (key, record->subagent_run_id);
-  if (record->encrypted_value != NULL)
-    key_add_string (key, record->encrypted_value);
+  if (RECORD_GET (record, name) != NULL)
+    key_add_string (key, RECORD_GET (record, name));
+  if (RECORD_GET (record, subagent_run_id) != NULL)
+    key_add_string (key, RECORD_GET (record, subagent_run_id));
+  if (RECORD_GET (record, encrypted_value) != NULL)
+    key_add_string (key, RECORD_GET (record, encrypted_value));
   if (record->tool_call_id != NULL)
     key_add_string (key, record->tool_call_id);
-  if (record->error != NULL)
-    key_add_string (key, record->error);
+  if (RECORD_GET (record, error) != NULL)
+    key_add_string (key, RECORD_GET (record, error));
   if (record->has_content_value)
     key_add_value (key, &record->content);
-  if (record->metadata != NULL)
-    key_add_metadata (key, record->metadata);
+  if (RECORD_GET (record, metadata) != NULL)
+    key_add_metadata (key, RECORD_GET (record, metadata));
 
-  for (guint i = 0; i < record->parts->len && (key->out != NULL || key->same); i++)
+  for (guint i = 0; i < record->n_parts && (key->out != NULL || key->same); i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
 
       if (AGUI_IS_TEXT_PART (part))
         {

@@ -41,15 +41,19 @@ part_notes_free (PartNotes *notes)
   g_free (notes);
 }
 
-/* Packed: every tool call of a long run is a part. */
+/* Packed: every tool call of a long run is a part, and GObject rounds
+ * the private struct up to 16 bytes. The notes, which few parts have,
+ * hang off the object's data (notes_quark) instead: with them this was
+ * 32 bytes, and a call's allocation a slice size larger. */
 typedef struct
 {
   char        *message_id;   /* from _agui_id_new() */
-  PartNotes   *notes;
-  AguiAttempt  attempt;
+  AguiAttempt  attempt : 8;
   guint        complete : 1;
   guint        attempt_end : 1;
 } AguiPartPrivate;
+
+static GQuark notes_quark;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AguiPart, agui_part, G_TYPE_OBJECT)
 
@@ -71,7 +75,6 @@ agui_part_finalize (GObject *object)
   AguiPartPrivate *priv = agui_part_get_instance_private (AGUI_PART (object));
 
   g_clear_pointer (&priv->message_id, _agui_id_release);
-  g_clear_pointer (&priv->notes, part_notes_free);
 
   G_OBJECT_CLASS (agui_part_parent_class)->finalize (object);
 }
@@ -115,6 +118,8 @@ static void
 agui_part_class_init (AguiPartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  notes_quark = g_quark_from_static_string ("agui-part-notes");
 
   object_class->finalize = agui_part_finalize;
   object_class->get_property = agui_part_get_property;
@@ -317,14 +322,15 @@ _agui_part_set_attempt (AguiPart    *self,
 JsonArray *
 agui_part_get_notes (AguiPart *self)
 {
-  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+  PartNotes *notes;
 
   g_return_val_if_fail (AGUI_IS_PART (self), NULL);
 
-  if (priv->notes == NULL)
+  notes = g_object_get_qdata (G_OBJECT (self), notes_quark);
+  if (notes == NULL)
     return NULL;
 
-  return json_node_get_array (_agui_json_value_ensure_node (&priv->notes->value, &priv->notes->node));
+  return json_node_get_array (_agui_json_value_ensure_node (&notes->value, &notes->node));
 }
 
 /* @notes: (nullable): an array, copied */
@@ -332,19 +338,22 @@ void
 _agui_part_set_notes (AguiPart            *self,
                       const AguiJsonValue *notes)
 {
-  AguiPartPrivate *priv = agui_part_get_instance_private (self);
+  PartNotes *old;
+  PartNotes *copy = NULL;
 
   g_return_if_fail (AGUI_IS_PART (self));
 
-  if (notes == NULL ? priv->notes == NULL
-                    : priv->notes != NULL && _agui_json_value_equal (&priv->notes->value, notes))
+  old = g_object_get_qdata (G_OBJECT (self), notes_quark);
+  if (notes == NULL ? old == NULL
+                    : old != NULL && _agui_json_value_equal (&old->value, notes))
     return;
 
-  g_clear_pointer (&priv->notes, part_notes_free);
+  /* copied before the old notes go: @notes may be theirs */
   if (notes != NULL)
     {
-      priv->notes = g_new0 (PartNotes, 1);
-      _agui_json_value_copy (&priv->notes->value, notes);
+      copy = g_new0 (PartNotes, 1);
+      _agui_json_value_copy (&copy->value, notes);
     }
+  g_object_set_qdata_full (G_OBJECT (self), notes_quark, copy, (GDestroyNotify) part_notes_free);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
 }

@@ -28,6 +28,19 @@
  * the argument text is trimmed to its length once complete, and the
  * arguments are parsed only when someone asks for them (a tree of a few
  * members costs more than the text it came from). */
+/* What few calls have, or only once someone asks: allocated with the
+ * first of them (six pointers a call in a long run of calls that have
+ * none was a fifth of each call's object) */
+typedef struct
+{
+  JsonNode           *parsed_arguments;
+  char               *error;
+  AguiJsonValue      *metadata;        /* an object; NULL for none */
+  char               *encrypted_value;
+  char               *edited_arguments;
+  char               *answer_text;
+} ToolCallExtra;
+
 struct _AguiToolCallPart
 {
   AguiPart            parent_instance;
@@ -35,16 +48,10 @@ struct _AguiToolCallPart
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
   gsize               arguments_len;
-  gsize               arguments_size;
-  JsonNode           *parsed_arguments;
-  char               *result;
-  char               *error;
-  AguiJsonValue      *metadata;        /* an object; NULL for none */
-  char               *encrypted_value;
-  char               *edited_arguments;
-  char               *answer_text;
-  AguiToolCallStatus  status;
-  AguiAnswer          answer;
+  char               *result;          /* from the slice allocator */
+  ToolCallExtra      *extra;           /* NULL until needed */
+  AguiToolCallStatus  status : 8;
+  AguiAnswer          answer : 8;
   guint               has_result : 1;
   guint               awaiting_approval : 1;
   guint               question_expired : 1;
@@ -52,9 +59,49 @@ struct _AguiToolCallPart
   /* the arguments were finished: parsed_arguments is theirs once parsed */
   guint               arguments_final : 1;
   guint               arguments_parsed : 1;
+  /* the arguments' block is exactly their length and a NUL (set whole,
+   * or finished); otherwise, streaming, it is arguments_capacity () */
+  guint               arguments_exact : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
+
+/* A member of the extra, NULL without one */
+#define EXTRA(self, member) ((self)->extra != NULL ? (self)->extra->member : NULL)
+
+static ToolCallExtra *
+ensure_extra (AguiToolCallPart *self)
+{
+  if (self->extra == NULL)
+    self->extra = g_new0 (ToolCallExtra, 1);
+
+  return self->extra;
+}
+
+static void
+extra_free (ToolCallExtra *extra)
+{
+  g_clear_pointer (&extra->parsed_arguments, json_node_unref);
+  g_free (extra->error);
+  g_clear_pointer (&extra->metadata, _agui_json_doc_value_free);
+  g_free (extra->encrypted_value);
+  g_free (extra->edited_arguments);
+  g_free (extra->answer_text);
+  g_free (extra);
+}
+
+/* _agui_set_str() for a string of the extra at @offset, which a NULL
+ * leaves unmade */
+static gboolean
+set_extra_string (AguiToolCallPart *self,
+                  gsize             offset,
+                  const char       *value)
+{
+  if (self->extra == NULL && value == NULL)
+    return FALSE;
+
+  return _agui_set_str (G_STRUCT_MEMBER_P (ensure_extra (self), offset), value);
+}
 
 enum {
   PROP_0,
@@ -98,7 +145,7 @@ derive_status (AguiToolCallPart *self)
     return AGUI_TOOL_CALL_DECLINED;
 
   if (self->has_result)
-    return self->error ? AGUI_TOOL_CALL_FAILED : AGUI_TOOL_CALL_COMPLETE;
+    return EXTRA (self, error) ? AGUI_TOOL_CALL_FAILED : AGUI_TOOL_CALL_COMPLETE;
 
   if (self->no_result)
     return AGUI_TOOL_CALL_NO_RESULT;
@@ -126,6 +173,23 @@ update_status (AguiToolCallPart *self)
     }
 }
 
+/* _agui_set_str() for the result, whose copy comes from the slice
+ * allocator: most answers in a long run are short, and malloc's
+ * smallest block (32 bytes) was twice the slice's */
+static gboolean
+set_result_text (AguiToolCallPart *self,
+                 const char       *result)
+{
+  if (g_strcmp0 (self->result, result) == 0)
+    return FALSE;
+
+  if (self->result != NULL)
+    g_slice_free1 (strlen (self->result) + 1, self->result);
+  self->result = result != NULL ? g_slice_copy (strlen (result) + 1, result) : NULL;
+
+  return TRUE;
+}
+
 static void
 agui_tool_call_part_finalize (GObject *object)
 {
@@ -134,13 +198,8 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, _agui_id_release);
   g_clear_pointer (&self->tool_name, _agui_id_release);
   g_clear_pointer (&self->arguments, g_free);
-  g_clear_pointer (&self->parsed_arguments, json_node_unref);
-  g_clear_pointer (&self->result, g_free);
-  g_clear_pointer (&self->error, g_free);
-  g_clear_pointer (&self->metadata, _agui_json_doc_value_free);
-  g_clear_pointer (&self->encrypted_value, g_free);
-  g_clear_pointer (&self->edited_arguments, g_free);
-  g_clear_pointer (&self->answer_text, g_free);
+  set_result_text (self, NULL);
+  g_clear_pointer (&self->extra, extra_free);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
 }
@@ -180,7 +239,7 @@ agui_tool_call_part_get_property (GObject    *object,
       break;
 
     case PROP_ERROR:
-      g_value_set_string (value, self->error);
+      g_value_set_string (value, EXTRA (self, error));
       break;
 
     case PROP_ANSWER:
@@ -188,11 +247,11 @@ agui_tool_call_part_get_property (GObject    *object,
       break;
 
     case PROP_EDITED_ARGUMENTS:
-      g_value_set_string (value, self->edited_arguments);
+      g_value_set_string (value, EXTRA (self, edited_arguments));
       break;
 
     case PROP_ANSWER_TEXT:
-      g_value_set_string (value, self->answer_text);
+      g_value_set_string (value, EXTRA (self, answer_text));
       break;
 
     default:
@@ -365,12 +424,14 @@ agui_tool_call_part_get_parsed_arguments (AguiToolCallPart *self)
     {
       /* Arguments that do not parse (or nest deeper than the limit) stay
        * text, shown as the agent sent them. */
-      if (self->arguments_len > 0)
-        self->parsed_arguments = _agui_json_parse (self->arguments, self->arguments_len, NULL);
+      JsonNode *parsed = self->arguments_len > 0 ? _agui_json_parse (self->arguments, self->arguments_len, NULL) : NULL;
+
+      if (parsed != NULL)
+        ensure_extra (self)->parsed_arguments = parsed;
       self->arguments_parsed = TRUE;
     }
 
-  return self->parsed_arguments;
+  return EXTRA (self, parsed_arguments);
 }
 
 /**
@@ -412,7 +473,7 @@ agui_tool_call_part_get_error (AguiToolCallPart *self)
 {
   g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
 
-  return self->error;
+  return EXTRA (self, error);
 }
 
 /**
@@ -441,7 +502,7 @@ agui_tool_call_part_get_edited_arguments (AguiToolCallPart *self)
 {
   g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
 
-  return self->edited_arguments;
+  return EXTRA (self, edited_arguments);
 }
 
 /**
@@ -455,7 +516,7 @@ agui_tool_call_part_get_answer_text (AguiToolCallPart *self)
 {
   g_return_val_if_fail (AGUI_IS_TOOL_CALL_PART (self), NULL);
 
-  return self->answer_text;
+  return EXTRA (self, answer_text);
 }
 
 void
@@ -466,6 +527,32 @@ _agui_tool_call_part_set_tool_name (AguiToolCallPart *self,
 
   if (_agui_set_id (&self->tool_name, tool_name))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_NAME]);
+}
+
+/* Streamed arguments grow by doubling, so that streaming stays linear in
+ * the text's length; the size of the block follows from the length, so
+ * a call (a long run keeps thousands) need not hold it. */
+static gsize
+grown_size (gsize needed)
+{
+  gsize size = 16;
+
+  while (size < needed)
+    size *= 2;
+
+  return size;
+}
+
+/* What the arguments' block holds at least: a streaming block was made
+ * the grown size of a length, a power of two it still fits in, hence at
+ * least the grown size of the length now */
+static gsize
+arguments_capacity (AguiToolCallPart *self)
+{
+  if (self->arguments == NULL)
+    return 0;
+
+  return self->arguments_exact ? self->arguments_len + 1 : grown_size (self->arguments_len + 1);
 }
 
 void
@@ -484,11 +571,10 @@ _agui_tool_call_part_append_arguments (AguiToolCallPart *self,
     agui_tool_call_part_get_parsed_arguments (self);
 
   length = strlen (delta);
-  if (self->arguments_len + length + 1 > self->arguments_size)
+  if (self->arguments_len + length + 1 > arguments_capacity (self))
     {
-      /* doubling, so that streaming stays linear in the text's length */
-      self->arguments_size = MAX (self->arguments_len + length + 1, self->arguments_size * 2);
-      self->arguments = g_realloc (self->arguments, self->arguments_size);
+      self->arguments = g_realloc (self->arguments, grown_size (self->arguments_len + length + 1));
+      self->arguments_exact = FALSE;
     }
   memcpy (self->arguments + self->arguments_len, delta, length + 1);
   self->arguments_len += length;
@@ -509,8 +595,8 @@ _agui_tool_call_part_set_arguments (AguiToolCallPart *self,
 
   g_free (self->arguments);
   self->arguments_len = arguments ? strlen (arguments) : 0;
-  self->arguments_size = self->arguments_len > 0 ? self->arguments_len + 1 : 0;
-  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_size) : NULL;
+  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_len + 1) : NULL;
+  self->arguments_exact = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
@@ -522,13 +608,14 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
 {
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
-  if (self->arguments_size > self->arguments_len + 1)
+  if (self->arguments != NULL && !self->arguments_exact)
     {
       self->arguments = g_realloc (self->arguments, self->arguments_len + 1);
-      self->arguments_size = self->arguments_len + 1;
+      self->arguments_exact = TRUE;
     }
 
-  g_clear_pointer (&self->parsed_arguments, json_node_unref);
+  if (self->extra != NULL)
+    g_clear_pointer (&self->extra->parsed_arguments, json_node_unref);
   self->arguments_final = TRUE;
   self->arguments_parsed = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSED_ARGUMENTS]);
@@ -545,9 +632,9 @@ _agui_tool_call_part_set_result (AguiToolCallPart *self,
   g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
 
   self->has_result = TRUE;
-  if (_agui_set_str (&self->result, result))
+  if (set_result_text (self, result))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
-  if (_agui_set_str (&self->error, error))
+  if (set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, error), error))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 
   /* A result means the arguments are as complete as they will get. */
@@ -582,7 +669,7 @@ _agui_tool_call_part_set_question_expired (AguiToolCallPart *self,
 AguiJsonValue *
 _agui_tool_call_part_get_metadata (AguiToolCallPart *self)
 {
-  return self->metadata;
+  return EXTRA (self, metadata);
 }
 
 void
@@ -592,20 +679,20 @@ _agui_tool_call_part_merge_metadata (AguiToolCallPart *self,
   if (metadata == NULL)
     return;
 
-  _agui_json_doc_merge_object (&self->metadata, metadata);
+  _agui_json_doc_merge_object (&ensure_extra (self)->metadata, metadata);
 }
 
 const char *
 _agui_tool_call_part_get_encrypted_value (AguiToolCallPart *self)
 {
-  return self->encrypted_value;
+  return EXTRA (self, encrypted_value);
 }
 
 void
 _agui_tool_call_part_set_encrypted_value (AguiToolCallPart *self,
                                           const char       *value)
 {
-  _agui_set_str (&self->encrypted_value, value);
+  set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, encrypted_value), value);
 }
 
 void
@@ -622,8 +709,8 @@ _agui_tool_call_part_set_answer (AguiToolCallPart *self,
    * answer sees it whole. */
   answer_changed = self->answer != answer;
   self->answer = answer;
-  edited_changed = _agui_set_str (&self->edited_arguments, edited_arguments);
-  text_changed = _agui_set_str (&self->answer_text, answer_text);
+  edited_changed = set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, edited_arguments), edited_arguments);
+  text_changed = set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, answer_text), answer_text);
 
   if (edited_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITED_ARGUMENTS]);
@@ -694,10 +781,10 @@ _agui_tool_call_part_get_local_state (AguiToolCallPart *self,
   object = _agui_json_value_set_object (local, 4);
   if (answer_names[self->answer] != NULL)
     _agui_json_doc_set_string (object, "answer", answer_names[self->answer]);
-  if (self->edited_arguments != NULL)
-    _agui_json_doc_set_string (object, "editedArguments", self->edited_arguments);
-  if (self->answer_text != NULL)
-    _agui_json_doc_set_string (object, "answerText", self->answer_text);
+  if (EXTRA (self, edited_arguments) != NULL)
+    _agui_json_doc_set_string (object, "editedArguments", EXTRA (self, edited_arguments));
+  if (EXTRA (self, answer_text) != NULL)
+    _agui_json_doc_set_string (object, "answerText", EXTRA (self, answer_text));
   if (self->no_result)
     _agui_json_doc_set_boolean (object, "noResult", TRUE);
 
@@ -729,5 +816,5 @@ _agui_tool_call_part_copy_local_state (AguiToolCallPart *self,
                                        AguiToolCallPart *source)
 {
   self->no_result = source->no_result;
-  _agui_tool_call_part_set_answer (self, source->answer, source->edited_arguments, source->answer_text);
+  _agui_tool_call_part_set_answer (self, source->answer, EXTRA (source, edited_arguments), EXTRA (source, answer_text));
 }

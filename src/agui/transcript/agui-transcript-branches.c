@@ -51,7 +51,7 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
         continue;
 
       _agui_record_set_attempt (record, attempt, FALSE);
-      if (record->parts->len > 0)
+      if (record->n_parts > 0)
         last = record;
     }
 
@@ -78,7 +78,7 @@ latest_shown_record (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i - 1);
 
-      if (record->parts->len > 0)
+      if (record->n_parts > 0)
         return record;
     }
 
@@ -128,9 +128,9 @@ _agui_transcript_note_refused_patch (AguiTranscript *self,
   if (record == NULL && (record = latest_shown_record (self)) == NULL)
     return;
 
-  for (guint i = 0; i < _agui_json_doc_get_length (record->notes); i++)
+  for (guint i = 0; i < _agui_json_doc_get_length (RECORD_GET (record, notes)); i++)
     {
-      const AguiJsonValue *other = _agui_json_doc_get_element (record->notes, i);
+      const AguiJsonValue *other = _agui_json_doc_get_element (RECORD_GET (record, notes), i);
 
       if (g_strcmp0 (_agui_json_doc_get_string (other, "kind"), "patch-refused") == 0 &&
           g_strcmp0 (_agui_json_doc_get_string (other, "event"), event_type) == 0)
@@ -287,7 +287,7 @@ find_record (AguiTranscript *self,
 {
   AguiRecord *record;
 
-  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
+  if (message_id == NULL || !(record = _agui_transcript_find_record (self, message_id)))
     return FALSE;
 
   return g_ptr_array_find (self->records, record, position);
@@ -318,8 +318,7 @@ truncate_records (AguiTranscript *self,
     }
 
   g_ptr_array_set_size (self->records, keep);
-  g_hash_table_remove_all (self->records_by_id);
-  g_hash_table_remove_all (self->tool_calls_by_id);
+  _agui_transcript_clear_indexes (self);
   for (guint i = 0; i < self->records->len; i++)
     _agui_transcript_index_record (self, g_ptr_array_index (self->records, i));
 
@@ -464,7 +463,7 @@ agui_transcript_get_message_time (AguiTranscript *self,
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), 0);
 
   /* by id alone: each row asks, and its position would be a scan */
-  if (message_id == NULL || !(record = g_hash_table_lookup (self->records_by_id, message_id)))
+  if (message_id == NULL || !(record = _agui_transcript_find_record (self, message_id)))
     return 0;
 
   return record->time;

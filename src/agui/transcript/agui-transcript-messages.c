@@ -22,7 +22,7 @@ AguiRecord *
 _agui_transcript_lookup_record (AguiTranscript *self,
                                 const char     *id)
 {
-  return g_hash_table_lookup (self->records_by_id, id);
+  return _agui_transcript_find_record (self, id);
 }
 
 AguiRecord *
@@ -30,12 +30,13 @@ _agui_transcript_lookup_tool_call (AguiTranscript    *self,
                                    const char        *tool_call_id,
                                    AguiToolCallPart **part)
 {
-  ToolCallEntry *entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
+  AguiRecord *record;
+  AguiToolCallPart *call = _agui_transcript_find_tool_call (self, tool_call_id, &record);
 
   if (part != NULL)
-    *part = entry ? entry->part : NULL;
+    *part = call;
 
-  return entry ? entry->record : NULL;
+  return record;
 }
 
 static void
@@ -119,7 +120,7 @@ add_part (AguiTranscript *self,
           AguiRecord     *record,
           AguiPart       *part)
 {
-  g_ptr_array_add (record->parts, g_object_ref (part));
+  _agui_record_add_part (record, g_object_ref (part));
 
   if (AGUI_IS_TOOL_CALL_PART (part))
     _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
@@ -132,13 +133,13 @@ static void
 clear_parts (AguiTranscript *self,
              AguiRecord     *record)
 {
-  while (record->parts->len > 0)
+  while (record->n_parts > 0)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, record->parts->len - 1);
+      AguiPart *part = _agui_record_part (record, record->n_parts - 1);
 
       if (record->row != NULL)
         _agui_speaker_turn_remove_part (record->row, part);
-      g_ptr_array_remove_index (record->parts, record->parts->len - 1);
+      _agui_record_remove_last_part (record);
     }
 }
 
@@ -150,8 +151,8 @@ append_text (AguiTranscript *self,
              AguiRecord     *record,
              const char     *delta)
 {
-  AguiPart *last = record->parts->len > 0
-                   ? g_ptr_array_index (record->parts, record->parts->len - 1) : NULL;
+  AguiPart *last = record->n_parts > 0
+                   ? _agui_record_part (record, record->n_parts - 1) : NULL;
 
   if (record->role == AGUI_ROLE_TOOL)
     {
@@ -225,17 +226,17 @@ _agui_transcript_begin_message (AguiTranscript *self,
 {
   AguiRecord *record = _agui_record_new (id, role);
 
-  record->subagent_run_id = g_strdup (subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   record->has_content = TRUE;
 
   if (role == AGUI_ROLE_REASONING)
     {
-      g_ptr_array_add (record->parts, _agui_reasoning_part_new (id, NULL));
+      _agui_record_add_part (record, _agui_reasoning_part_new (id, NULL));
     }
   else
     {
-      record->name = g_strdup (name);
-      g_ptr_array_add (record->parts, _agui_text_part_new (id, NULL));
+      RECORD_SET_STRING (record, name, name);
+      _agui_record_add_part (record, _agui_text_part_new (id, NULL));
     }
 
   append_record (self, record);
@@ -249,7 +250,7 @@ static AguiRecord *
 lookup_message (AguiTranscript *self,
                 const char     *id)
 {
-  AguiRecord *record = id ? g_hash_table_lookup (self->records_by_id, id) : NULL;
+  AguiRecord *record = _agui_transcript_find_record (self, id);
 
   return record == NULL || record->role == AGUI_ROLE_ACTIVITY ? NULL : record;
 }
@@ -309,8 +310,8 @@ _agui_transcript_set_encrypted_value (AguiTranscript *self,
 {
   AguiPart *part;
 
-  g_free (record->encrypted_value);
-  record->encrypted_value = g_strdup (value);
+  g_free (RECORD_GET (record, encrypted_value));
+  RECORD_SET_STRING (record, encrypted_value, value);
   if ((part = _agui_record_get_last_part (record, AGUI_TYPE_REASONING_PART)))
     _agui_reasoning_part_set_encrypted_value (AGUI_REASONING_PART (part), value);
 }
@@ -329,7 +330,7 @@ _agui_transcript_begin_tool_call (AguiTranscript *self,
   if (parent == NULL)
     {
       parent = _agui_record_new (parent_id, AGUI_ROLE_ASSISTANT);
-      parent->subagent_run_id = g_strdup (subagent_run_id);
+      RECORD_SET_STRING (parent, subagent_run_id, subagent_run_id);
       append_record (self, parent);
     }
 
@@ -353,9 +354,7 @@ static AguiToolCallPart *
 lookup_call (AguiTranscript *self,
              const char     *tool_call_id)
 {
-  ToolCallEntry *entry = tool_call_id ? g_hash_table_lookup (self->tool_calls_by_id, tool_call_id) : NULL;
-
-  return entry ? entry->part : NULL;
+  return _agui_transcript_find_tool_call (self, tool_call_id, NULL);
 }
 
 gboolean
@@ -412,7 +411,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
   AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
 
   record->tool_call_id = _agui_id_new (tool_call_id);
-  record->subagent_run_id = g_strdup (subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   if (content != NULL)
     {
       _agui_record_take_content (record, content);
@@ -424,7 +423,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
       _agui_json_value_set_string (&empty, "", 0);
       _agui_record_take_content (record, &empty);
     }
-  record->error = g_strdup (error);
+  RECORD_SET_STRING (record, error, error);
   record->has_content = TRUE;
   _agui_record_merge_metadata (record, metadata);
   insert_tool_record (self, record);
@@ -450,19 +449,18 @@ _agui_transcript_set_activity (AguiTranscript *self,
       part = AGUI_ACTIVITY_PART (_agui_record_get_last_part (existing, AGUI_TYPE_ACTIVITY_PART));
       _agui_activity_part_set_activity_type (part, activity_type);
       _agui_activity_part_take_content (part, content);
-      g_free (existing->subagent_run_id);
-      existing->subagent_run_id = g_strdup (subagent_run_id);
+      RECORD_SET_STRING (existing, subagent_run_id, subagent_run_id);
       return;
     }
 
   record = _agui_record_new (id, AGUI_ROLE_ACTIVITY);
-  record->subagent_run_id = g_strdup (subagent_run_id);
+  RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   _agui_record_merge_metadata (record, metadata);
   part = _agui_activity_part_new (id);
   _agui_activity_part_set_activity_type (part, activity_type);
   _agui_activity_part_take_content (part, content);
   _agui_part_set_complete (AGUI_PART (part), TRUE);
-  g_ptr_array_add (record->parts, part);
+  _agui_record_add_part (record, part);
 
   if (existing != NULL)
     replace_record (self, existing, record);

@@ -29,9 +29,47 @@ _agui_record_new (const char *id,
 
   record->id = _agui_id_new (id);
   record->role = role;
-  record->parts = g_ptr_array_new_with_free_func (g_object_unref);
 
   return record;
+}
+
+static void
+record_extra_free (AguiRecordExtra *extra)
+{
+  g_free (extra->name);
+  g_free (extra->subagent_run_id);
+  g_free (extra->encrypted_value);
+  g_clear_pointer (&extra->metadata, _agui_json_doc_value_free);
+  g_free (extra->error);
+  g_clear_pointer (&extra->notes, _agui_json_doc_value_free);
+  g_free (extra);
+}
+
+AguiRecordExtra *
+_agui_record_extra (AguiRecord *record)
+{
+  if (record->extra == NULL)
+    record->extra = g_new0 (AguiRecordExtra, 1);
+
+  return record->extra;
+}
+
+void
+_agui_record_set_extra_string (AguiRecord *record,
+                               gsize       offset,
+                               const char *value)
+{
+  char **field;
+
+  if (record->extra == NULL && value == NULL)
+    return;
+
+  field = G_STRUCT_MEMBER_P (_agui_record_extra (record), offset);
+  if (*field != value)
+    {
+      g_free (*field);
+      *field = g_strdup (value);
+    }
 }
 
 void
@@ -41,16 +79,70 @@ _agui_record_free (AguiRecord *record)
     return;
 
   g_clear_pointer (&record->id, _agui_id_release);
-  g_free (record->name);
-  g_free (record->subagent_run_id);
-  g_free (record->encrypted_value);
-  g_clear_pointer (&record->metadata, _agui_json_doc_value_free);
+  g_clear_pointer (&record->extra, record_extra_free);
   _agui_json_value_clear (&record->content);
-  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
   g_clear_pointer (&record->tool_call_id, _agui_id_release);
-  g_free (record->error);
-  g_ptr_array_unref (record->parts);
+  while (record->n_parts > 0)
+    _agui_record_remove_last_part (record);
   g_slice_free (AguiRecord, record);
+}
+
+void
+_agui_record_add_part (AguiRecord *record,
+                       gpointer    part)
+{
+  guint n = record->n_parts;
+
+  if (n == 0)
+    {
+      record->parts.one = part;
+    }
+  else
+    {
+      if (n == 1)
+        {
+          AguiPart *first = record->parts.one;
+
+          record->parts.many = g_new (AguiPart *, 2);
+          record->parts.many[0] = first;
+        }
+      else if ((n & (n - 1)) == 0)
+        {
+          /* full: the array holds the next power of two of n_parts */
+          record->parts.many = g_renew (AguiPart *, record->parts.many, (gsize) n * 2);
+        }
+
+      record->parts.many[n] = part;
+    }
+
+  record->n_parts = n + 1;
+}
+
+void
+_agui_record_remove_last_part (AguiRecord *record)
+{
+  guint n = record->n_parts;
+
+  g_return_if_fail (n > 0);
+
+  if (n == 1)
+    {
+      g_clear_object (&record->parts.one);
+    }
+  else if (n == 2)
+    {
+      AguiPart *first = record->parts.many[0];
+
+      g_object_unref (record->parts.many[1]);
+      g_free (record->parts.many);
+      record->parts.one = first;
+    }
+  else
+    {
+      g_object_unref (record->parts.many[n - 1]);
+    }
+
+  record->n_parts = n - 1;
 }
 
 void
@@ -79,7 +171,7 @@ _agui_record_merge_metadata (AguiRecord    *record,
   if (metadata == NULL)
     return;
 
-  _agui_json_doc_merge_object (&record->metadata, metadata);
+  _agui_json_doc_merge_object (&_agui_record_extra (record)->metadata, metadata);
 }
 
 /* Moves the member LOCAL_STATE_KEY out of the metadata *@metadata into
@@ -126,9 +218,9 @@ AguiPart *
 _agui_record_get_last_part (AguiRecord *record,
                             GType       type)
 {
-  for (guint i = record->parts->len; i > 0; i--)
+  for (guint i = record->n_parts; i > 0; i--)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i - 1);
+      AguiPart *part = _agui_record_part (record, i - 1);
 
       if (G_TYPE_CHECK_INSTANCE_TYPE (part, type))
         return part;
@@ -155,7 +247,7 @@ add_content_parts (AguiRecord          *record,
         part = AGUI_PART (_agui_media_part_new (record->id, element));
 
       _agui_part_set_complete (part, TRUE);
-      g_ptr_array_add (record->parts, part);
+      _agui_record_add_part (record, part);
     }
 }
 
@@ -218,13 +310,13 @@ record_new (const AguiJsonValue *message,
     return NULL;
 
   record = _agui_record_new (_agui_json_doc_get_string (message, "id"), role);
-  record->name = g_strdup (_agui_json_doc_get_string (message, "name"));
-  record->subagent_run_id = g_strdup (_agui_json_doc_get_string (message, "subagentRunId"));
-  record->encrypted_value = g_strdup (_agui_json_doc_get_string (message, "encryptedValue"));
+  RECORD_SET_STRING (record, name, _agui_json_doc_get_string (message, "name"));
+  RECORD_SET_STRING (record, subagent_run_id, _agui_json_doc_get_string (message, "subagentRunId"));
+  RECORD_SET_STRING (record, encrypted_value, _agui_json_doc_get_string (message, "encryptedValue"));
   if ((metadata = _agui_json_doc_get_object (message, "metadata")))
     {
-      record->metadata = g_new0 (AguiJsonValue, 1);
-      take_or_copy (record->metadata, metadata, take);
+      _agui_record_extra (record)->metadata = g_new0 (AguiJsonValue, 1);
+      take_or_copy (record->extra->metadata, metadata, take);
     }
 
   content = _agui_json_doc_get_member (message, "content");
@@ -248,7 +340,7 @@ record_new (const AguiJsonValue *message,
 
           record->has_content = TRUE;
           _agui_part_set_complete (AGUI_PART (part), TRUE);
-          g_ptr_array_add (record->parts, part);
+          _agui_record_add_part (record, part);
         }
 
       if (role == AGUI_ROLE_ASSISTANT)
@@ -279,14 +371,14 @@ record_new (const AguiJsonValue *message,
                 }
               _agui_tool_call_part_finish_arguments (part);
               take_local_state (part);
-              g_ptr_array_add (record->parts, part);
+              _agui_record_add_part (record, part);
             }
         }
       break;
 
     case AGUI_ROLE_TOOL:
       record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
-      record->error = g_strdup (_agui_json_doc_get_string (message, "error"));
+      RECORD_SET_STRING (record, error, _agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
           record->has_content_value = TRUE;
@@ -306,9 +398,9 @@ record_new (const AguiJsonValue *message,
         part = _agui_reasoning_part_new (record->id,
                                          content && _agui_json_value_is_string (content)
                                            ? _agui_json_value_get_string (content) : NULL);
-        _agui_reasoning_part_set_encrypted_value (part, record->encrypted_value);
+        _agui_reasoning_part_set_encrypted_value (part, RECORD_GET (record, encrypted_value));
         _agui_part_set_complete (AGUI_PART (part), TRUE);
-        g_ptr_array_add (record->parts, part);
+        _agui_record_add_part (record, part);
         record->has_content = TRUE;
       }
       break;
@@ -325,10 +417,12 @@ record_new (const AguiJsonValue *message,
           _agui_json_value_set_object (&copy, 0);
         _agui_activity_part_take_content (part, &copy);
         _agui_part_set_complete (AGUI_PART (part), TRUE);
-        g_ptr_array_add (record->parts, part);
+        _agui_record_add_part (record, part);
         /* Activities carry neither a name nor an encrypted value. */
-        g_clear_pointer (&record->encrypted_value, g_free);
-        g_clear_pointer (&record->name, g_free);
+        if (record->extra != NULL)
+          g_clear_pointer (&record->extra->encrypted_value, g_free);
+        if (record->extra != NULL)
+          g_clear_pointer (&record->extra->name, g_free);
       }
       break;
 
@@ -336,11 +430,11 @@ record_new (const AguiJsonValue *message,
       g_assert_not_reached ();
     }
 
-  if (record->metadata != NULL)
+  if (RECORD_GET (record, metadata) != NULL)
     {
       g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
 
-      if (take_local_state_member (&record->metadata, TRUE, &state))
+      if (take_local_state_member (&record->extra->metadata, TRUE, &state))
         _agui_record_restore_state (record, &state);
     }
 
@@ -352,9 +446,9 @@ record_dup_text (AguiRecord *record)
 {
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
 
       if (AGUI_IS_TEXT_PART (part))
         g_string_append_len (text,
@@ -375,17 +469,17 @@ _agui_record_set_attempt (AguiRecord  *record,
   record->attempt = attempt;
   record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
 
-  for (guint i = 0; i < record->parts->len; i++)
-    _agui_part_set_attempt (g_ptr_array_index (record->parts, i), attempt,
-                            record->attempt_end && i == record->parts->len - 1);
+  for (guint i = 0; i < record->n_parts; i++)
+    _agui_part_set_attempt (_agui_record_part (record, i), attempt,
+                            record->attempt_end && i == record->n_parts - 1);
 }
 
 /* Notes show after the record's last part */
 void
 _agui_record_sync_notes (AguiRecord *record)
 {
-  if (record->parts->len > 0)
-    _agui_part_set_notes (g_ptr_array_index (record->parts, record->parts->len - 1), record->notes);
+  if (record->n_parts > 0)
+    _agui_part_set_notes (_agui_record_part (record, record->n_parts - 1), RECORD_GET (record, notes));
 }
 
 static gboolean
@@ -405,7 +499,8 @@ _agui_record_restore_state (AguiRecord          *record,
   /* A hand-edited or damaged note is left out, never shown half */
   if (notes != NULL)
     {
-      g_clear_pointer (&record->notes, _agui_json_doc_value_free);
+      if (record->extra != NULL)
+        g_clear_pointer (&record->extra->notes, _agui_json_doc_value_free);
       for (guint i = 0; i < _agui_json_doc_get_length (notes); i++)
         {
           const AguiJsonValue *note = _agui_json_doc_get_element (notes, i);
@@ -413,13 +508,14 @@ _agui_record_restore_state (AguiRecord          *record,
 
           if (!is_note (note))
             continue;
-          if (record->notes == NULL)
+          if (RECORD_GET (record, notes) == NULL)
             {
-              record->notes = g_new0 (AguiJsonValue, 1);
-              _agui_json_value_set_array (record->notes, 0);
+              _agui_record_extra (record)->notes = g_new0 (AguiJsonValue, 1);
+              _agui_json_value_set_array (record->extra->notes, 0);
             }
           _agui_json_value_copy (&copy, note);
-          _agui_json_array_insert (record->notes->u.array, _agui_json_array_get_length (record->notes->u.array),
+          _agui_json_array_insert (RECORD_GET (record, notes)->u.array,
+                                   _agui_json_array_get_length (RECORD_GET (record, notes)->u.array),
                                    &copy);
         }
       _agui_record_sync_notes (record);
@@ -479,10 +575,10 @@ attempt_to_message (AguiRecord    *record,
           AguiToolCallPart *part = NULL;
           AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-          for (guint j = 0; j < record->parts->len; j++)
-            if (AGUI_IS_TOOL_CALL_PART (g_ptr_array_index (record->parts, j)) &&
-                g_strcmp0 (agui_tool_call_part_get_tool_call_id (g_ptr_array_index (record->parts, j)), id) == 0)
-              part = g_ptr_array_index (record->parts, j);
+          for (guint j = 0; j < record->n_parts; j++)
+            if (AGUI_IS_TOOL_CALL_PART (_agui_record_part (record, j)) &&
+                g_strcmp0 (agui_tool_call_part_get_tool_call_id (_agui_record_part (record, j)), id) == 0)
+              part = _agui_record_part (record, j);
 
           if (part == NULL || !_agui_tool_call_part_get_has_result (part))
             continue;
@@ -551,9 +647,9 @@ set_tool_calls (AguiJsonDocObject *message,
 {
   AguiJsonDocArray *calls = NULL;
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
       g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
       AguiToolCallPart *call;
       AguiJsonDocObject *object, *function;
@@ -615,8 +711,8 @@ _agui_record_to_message_value (AguiRecord    *record,
         _agui_json_doc_set_copy (message, "content", &record->content);
       else
         _agui_json_doc_set_string (message, "content", "");
-      if (record->error)
-        _agui_json_doc_set_string (message, "error", record->error);
+      if (RECORD_GET (record, error))
+        _agui_json_doc_set_string (message, "error", RECORD_GET (record, error));
       break;
 
     case AGUI_ROLE_REASONING:
@@ -628,9 +724,9 @@ _agui_record_to_message_value (AguiRecord    *record,
         AguiActivityPart *part = NULL;
         const AguiJsonValue *content;
 
-        for (guint i = 0; i < record->parts->len; i++)
-          if (AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, i)))
-            part = g_ptr_array_index (record->parts, i);
+        for (guint i = 0; i < record->n_parts; i++)
+          if (AGUI_IS_ACTIVITY_PART (_agui_record_part (record, i)))
+            part = _agui_record_part (record, i);
 
         _agui_json_doc_set_string (message, "activityType",
                                    part && agui_activity_part_get_activity_type (part)
@@ -647,12 +743,12 @@ _agui_record_to_message_value (AguiRecord    *record,
       g_assert_not_reached ();
     }
 
-  if (record->name && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
+  if (RECORD_GET (record, name) && record->role != AGUI_ROLE_ACTIVITY && record->role != AGUI_ROLE_REASONING &&
       record->role != AGUI_ROLE_TOOL)
-    _agui_json_doc_set_string (message, "name", record->name);
-  if (record->subagent_run_id)
-    _agui_json_doc_set_string (message, "subagentRunId", record->subagent_run_id);
-  if (local && (record->attempt != AGUI_ATTEMPT_NONE || record->notes != NULL))
+    _agui_json_doc_set_string (message, "name", RECORD_GET (record, name));
+  if (RECORD_GET (record, subagent_run_id))
+    _agui_json_doc_set_string (message, "subagentRunId", RECORD_GET (record, subagent_run_id));
+  if (local && (record->attempt != AGUI_ATTEMPT_NONE || RECORD_GET (record, notes) != NULL))
     {
       AguiJsonValue state = AGUI_JSON_VALUE_INIT;
       AguiJsonDocObject *members = _agui_json_value_set_object (&state, 3);
@@ -662,14 +758,14 @@ _agui_record_to_message_value (AguiRecord    *record,
                                    record->attempt == AGUI_ATTEMPT_FAILED ? "failed" : "stopped");
       if (record->attempt_end)
         _agui_json_doc_set_boolean (members, "attemptEnd", TRUE);
-      if (record->notes != NULL)
-        _agui_json_doc_set_copy (members, "notes", record->notes);
-      set_metadata_with_state (message, record->metadata, &state);
+      if (RECORD_GET (record, notes) != NULL)
+        _agui_json_doc_set_copy (members, "notes", RECORD_GET (record, notes));
+      set_metadata_with_state (message, RECORD_GET (record, metadata), &state);
     }
-  else if (record->metadata)
-    _agui_json_doc_set_copy (message, "metadata", record->metadata);
-  if (record->encrypted_value && record->role != AGUI_ROLE_ACTIVITY)
-    _agui_json_doc_set_string (message, "encryptedValue", record->encrypted_value);
+  else if (RECORD_GET (record, metadata))
+    _agui_json_doc_set_copy (message, "metadata", RECORD_GET (record, metadata));
+  if (RECORD_GET (record, encrypted_value) && record->role != AGUI_ROLE_ACTIVITY)
+    _agui_json_doc_set_string (message, "encryptedValue", RECORD_GET (record, encrypted_value));
 }
 
 /* Printing a record's message straight from the record, for a caller
@@ -683,7 +779,7 @@ _agui_record_to_message_value (AguiRecord    *record,
 static gboolean
 record_is_plain (AguiRecord *record)
 {
-  if (record->role == AGUI_ROLE_ACTIVITY || record->metadata != NULL || record->notes != NULL ||
+  if (record->role == AGUI_ROLE_ACTIVITY || RECORD_GET (record, metadata) != NULL || RECORD_GET (record, notes) != NULL ||
       record->attempt != AGUI_ATTEMPT_NONE)
     return FALSE;
 
@@ -692,9 +788,9 @@ record_is_plain (AguiRecord *record)
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->parts->len; i++)
+      for (guint i = 0; i < record->n_parts; i++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, i);
+          AguiPart *part = _agui_record_part (record, i);
 
           if (!AGUI_IS_TOOL_CALL_PART (part))
             continue;
@@ -760,9 +856,9 @@ append_tool_calls (GString    *out,
 {
   gboolean first = TRUE;
 
-  for (guint i = 0; i < record->parts->len; i++)
+  for (guint i = 0; i < record->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (record->parts, i);
+      AguiPart *part = _agui_record_part (record, i);
       AguiToolCallPart *call;
       const char *name;
 
@@ -855,8 +951,8 @@ _agui_record_append_message (AguiRecord *record,
       append_string_member (out, level, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
       append_string_member (out, level, "content",
                             record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
-      if (record->error)
-        append_string_member (out, level, "error", record->error);
+      if (RECORD_GET (record, error))
+        append_string_member (out, level, "error", RECORD_GET (record, error));
       break;
 
     case AGUI_ROLE_REASONING:
@@ -868,12 +964,12 @@ _agui_record_append_message (AguiRecord *record,
       g_assert_not_reached ();
     }
 
-  if (record->name && record->role != AGUI_ROLE_REASONING && record->role != AGUI_ROLE_TOOL)
-    append_string_member (out, level, "name", record->name);
-  if (record->subagent_run_id)
-    append_string_member (out, level, "subagentRunId", record->subagent_run_id);
-  if (record->encrypted_value)
-    append_string_member (out, level, "encryptedValue", record->encrypted_value);
+  if (RECORD_GET (record, name) && record->role != AGUI_ROLE_REASONING && record->role != AGUI_ROLE_TOOL)
+    append_string_member (out, level, "name", RECORD_GET (record, name));
+  if (RECORD_GET (record, subagent_run_id))
+    append_string_member (out, level, "subagentRunId", RECORD_GET (record, subagent_run_id));
+  if (RECORD_GET (record, encrypted_value))
+    append_string_member (out, level, "encryptedValue", RECORD_GET (record, encrypted_value));
   append_indent (out, level);
   g_string_append_c (out, '}');
 
@@ -886,16 +982,16 @@ void
 _agui_record_carry_local_state (AguiRecord *from,
                                 AguiRecord *to)
 {
-  for (guint i = 0; i < to->parts->len; i++)
+  for (guint i = 0; i < to->n_parts; i++)
     {
-      AguiPart *part = g_ptr_array_index (to->parts, i);
+      AguiPart *part = _agui_record_part (to, i);
 
       if (!AGUI_IS_TOOL_CALL_PART (part))
         continue;
 
-      for (guint j = 0; j < from->parts->len; j++)
+      for (guint j = 0; j < from->n_parts; j++)
         {
-          AguiPart *old = g_ptr_array_index (from->parts, j);
+          AguiPart *old = _agui_record_part (from, j);
 
           if (AGUI_IS_TOOL_CALL_PART (old) &&
               g_strcmp0 (agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (old)),
@@ -910,10 +1006,10 @@ void
 _agui_record_carry_notes (AguiRecord *from,
                           AguiRecord *to)
 {
-  if (from->notes == NULL || to->notes != NULL)
+  if (RECORD_GET (from, notes) == NULL || RECORD_GET (to, notes) != NULL)
     return;
 
-  to->notes = _agui_json_doc_value_dup (from->notes);
+  _agui_record_extra (to)->notes = _agui_json_doc_value_dup (from->extra->notes);
   _agui_record_sync_notes (to);
 }
 
@@ -946,9 +1042,9 @@ _agui_record_add_note (AguiRecord          *record,
   AguiJsonDocArray *array = _agui_json_value_set_array (notes, 0);
   AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-  for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
+  for (guint j = 0; j < _agui_json_doc_get_length (RECORD_GET (record, notes)); j++)
     {
-      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (record->notes, j));
+      _agui_json_value_copy (&copy, (int) j == replace ? note : _agui_json_doc_get_element (RECORD_GET (record, notes), j));
       _agui_json_array_insert (array, j, &copy);
     }
   if (replace < 0)
@@ -956,8 +1052,9 @@ _agui_record_add_note (AguiRecord          *record,
       _agui_json_value_copy (&copy, note);
       _agui_json_array_insert (array, _agui_json_array_get_length (array), &copy);
     }
-  g_clear_pointer (&record->notes, _agui_json_doc_value_free);
-  record->notes = notes;
+  if (record->extra != NULL)
+    g_clear_pointer (&record->extra->notes, _agui_json_doc_value_free);
+  _agui_record_extra (record)->notes = notes;
   _agui_record_sync_notes (record);
 }
 

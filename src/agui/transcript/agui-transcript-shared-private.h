@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "agui-id-index-private.h"
 #include "agui-tool-call-part.h"
 #include "agui-transcript-private.h"
 
@@ -24,32 +25,48 @@ G_BEGIN_DECLS
 /* A record: see AguiRecord in agui-transcript-private.h. Streaming data
  * lives in the parts, which the record and its row share, so a delta
  * touches one GString and nothing else. */
-struct _AguiRecord
+/* What few records have, allocated with the first of it: a long run
+ * keeps two records per tool call, and these six pointers were nearly
+ * half of each. Read with RECORD_GET (). */
+typedef struct
 {
-  /* id and tool_call_id are from _agui_id_new() */
-  char        *id;
   char        *name;
   char        *subagent_run_id;
   char        *encrypted_value;
   /* an object of the compact tree, on the heap; NULL for none */
   AguiJsonValue *metadata;
+  char        *error;
+  /* What followed the record without being a message (see
+   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
+  AguiJsonValue *notes;
+} AguiRecordExtra;
+
+struct _AguiRecord
+{
+  /* id and tool_call_id are from _agui_id_new() */
+  char        *id;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
   AguiJsonValue content;
   char        *tool_call_id;
-  char        *error;
-  GPtrArray   *parts;
+  AguiRecordExtra *extra;      /* NULL until needed */
+  /* The parts, a reference each: the part itself while there is one (a
+   * call's message, a text's), else an array of the next power of two
+   * of n_parts. A GPtrArray and its block cost a call 64 bytes. */
+  union
+  {
+    AguiPart  *one;
+    AguiPart **many;
+  } parts;
   AguiSpeakerTurn *row;
-  /* What followed the record without being a message (see
-   * AguiPart:notes): an array of the compact tree on the heap, or NULL */
-  AguiJsonValue *notes;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
+  guint        n_parts;
   /* The small members last and together: a long run keeps a record or
    * two per tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
@@ -59,9 +76,34 @@ struct _AguiRecord
   guint        has_content_value : 1;
 };
 
+/* A member of the record's extra, NULL without one */
+#define RECORD_GET(record, member) ((record)->extra != NULL ? (record)->extra->member : NULL)
+
 AguiRecord *_agui_record_new                (const char      *id,
                                              AguiRole         role);
+/* The record's extra, made when it has none */
+AguiRecordExtra *_agui_record_extra         (AguiRecord      *record);
+/* Sets the extra's string at @offset to a copy of @value: a NULL makes
+ * no extra */
+void        _agui_record_set_extra_string   (AguiRecord      *record,
+                                             gsize            offset,
+                                             const char      *value);
+/* The same by the member's name */
+#define RECORD_SET_STRING(record, member, value) \
+  _agui_record_set_extra_string ((record), G_STRUCT_OFFSET (AguiRecordExtra, member), (value))
 void        _agui_record_free               (AguiRecord      *record);
+/* @part: an AguiPart, taken (untyped, as a GPtrArray's was) */
+void        _agui_record_add_part           (AguiRecord      *record,
+                                             gpointer         part);
+void        _agui_record_remove_last_part   (AguiRecord      *record);
+/* The part at @index, of n_parts */
+static inline gpointer
+_agui_record_part (AguiRecord *record,
+                   guint       index)
+{
+  return record->n_parts == 1 ? record->parts.one : record->parts.many[index];
+}
+
 /* @metadata: (nullable): an object, taken, left null */
 void        _agui_record_merge_metadata     (AguiRecord      *record,
                                              AguiJsonValue   *metadata);
@@ -103,9 +145,12 @@ struct _AguiTranscript
 
   GPtrArray    *rows;
   GPtrArray    *records;
-  /* Both map to the first holder, as the reference's find() does. */
-  GHashTable   *records_by_id;
-  GHashTable   *tool_calls_by_id;
+  /* Both map to the first holder, as the reference's find() does.
+   * records_by_id holds records, keyed by their own ids;
+   * tool_calls_by_id a call (a reference) and its record per slot,
+   * keyed by the call's id (see ToolCallSlot). */
+  AguiIdIndex   records_by_id;
+  AguiIdIndex   tool_calls_by_id;
 
   /* The shared state is patched in its own compact tree; the JsonNode
    * agui_transcript_get_state () hands out is built from it on demand
@@ -149,13 +194,38 @@ struct _AguiTranscript
   guint         noted_serial;  /* the last attempt that left a run-end note */
 };
 
-/* An entry holds its part, whose tool call id (which never changes) is
- * the entry's key: a copy per call was a tenth of a long run's memory. */
-typedef struct
+/* A slot of tool_calls_by_id holds its part (a reference), whose tool
+ * call id (which never changes) is the slot's key, and the part's
+ * record: a copy of the id per call was a tenth of a long run's memory,
+ * and a block per entry another. */
+enum
 {
-  AguiRecord       *record;
-  AguiToolCallPart *part;
-} ToolCallEntry;
+  TOOL_CALL_SLOT_PART,
+  TOOL_CALL_SLOT_RECORD,
+  TOOL_CALL_SLOT_WIDTH
+};
+
+static inline AguiToolCallPart *
+_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                 const char      *tool_call_id,
+                                 AguiRecord     **record)
+{
+  gpointer *slot = tool_call_id != NULL ? _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id) : NULL;
+
+  if (record != NULL)
+    *record = slot != NULL ? slot[TOOL_CALL_SLOT_RECORD] : NULL;
+
+  return slot != NULL ? slot[TOOL_CALL_SLOT_PART] : NULL;
+}
+
+static inline AguiRecord *
+_agui_transcript_find_record (AguiTranscript *self,
+                              const char     *id)
+{
+  gpointer *slot = id != NULL ? _agui_id_index_lookup (&self->records_by_id, id) : NULL;
+
+  return slot != NULL ? slot[0] : NULL;
+}
 
 /* Tandem's own knowledge of a call lives under this key of the call's
  * metadata in the stored projection only. */
@@ -196,6 +266,8 @@ void        _agui_record_carry_notes         (AguiRecord     *from,
                                               AguiRecord     *to);
 
 /* agui-transcript.c */
+/* Empties both indexes */
+void        _agui_transcript_clear_indexes    (AguiTranscript   *self);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);

@@ -97,8 +97,8 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       if ((record->role == AGUI_ROLE_REASONING && !has_reasoning) ||
           (record->role == AGUI_ROLE_ACTIVITY &&
            !snapshot_owns_activity (metadata, has_activity,
-                                    record->parts->len > 0 && AGUI_IS_ACTIVITY_PART (g_ptr_array_index (record->parts, 0))
-                                      ? agui_activity_part_get_activity_type (g_ptr_array_index (record->parts, 0))
+                                    record->n_parts > 0 && AGUI_IS_ACTIVITY_PART (_agui_record_part (record, 0))
+                                      ? agui_activity_part_get_activity_type (_agui_record_part (record, 0))
                                       : NULL)))
         {
           /* Protected: moved over as it is, parts and all. */
@@ -111,9 +111,9 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       /* The person's answers are this client's to know: a snapshot that
        * drops the record they were noted on does not drop them. (A
        * run-end note goes with its attempt.) */
-      for (guint j = 0; j < _agui_json_doc_get_length (record->notes); j++)
+      for (guint j = 0; j < _agui_json_doc_get_length (RECORD_GET (record, notes)); j++)
         {
-          const AguiJsonValue *note = _agui_json_doc_get_element (record->notes, j);
+          const AguiJsonValue *note = _agui_json_doc_get_element (RECORD_GET (record, notes), j);
 
           if (g_strcmp0 (_agui_json_doc_get_string (note, "kind"), "answer") == 0)
             g_ptr_array_add (orphan_notes, _agui_json_doc_value_dup (note));
@@ -188,21 +188,21 @@ _agui_transcript_restore_local_state (AguiTranscript      *self,
       AguiRecord *record;
 
       if (local != NULL &&
-          (record = g_hash_table_lookup (self->records_by_id, _agui_json_doc_get_string (element, "id") ?: "")))
+          (record = _agui_transcript_find_record (self, _agui_json_doc_get_string (element, "id") ?: "")))
         _agui_record_restore_state (record, local);
 
       for (guint j = 0; j < _agui_json_doc_get_length (calls); j++)
         {
           const AguiJsonValue *call = _agui_json_doc_get_element (calls, j);
           const AguiJsonValue *call_local;
-          ToolCallEntry *entry;
+          AguiToolCallPart *part;
           const char *id;
 
           if ((id = _agui_json_doc_get_string (call, "id")) != NULL &&
-              (entry = g_hash_table_lookup (self->tool_calls_by_id, id)) != NULL &&
+              (part = _agui_transcript_find_tool_call (self, id, NULL)) != NULL &&
               (call_local = _agui_json_doc_get_object (_agui_json_doc_get_object (call, "metadata"),
                                                        LOCAL_STATE_KEY)) != NULL)
-            _agui_tool_call_part_restore_local_state (entry->part, call_local);
+            _agui_tool_call_part_restore_local_state (part, call_local);
         }
     }
 }

@@ -44,13 +44,6 @@
  * [method@Agui.Transcript.load_messages] rebuilds the transcript from them.
  */
 
-static void
-tool_call_entry_free (ToolCallEntry *entry)
-{
-  g_object_unref (entry->part);
-  g_free (entry);
-}
-
 static void list_model_iface_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AguiTranscript, agui_transcript, G_TYPE_OBJECT,
@@ -150,10 +143,10 @@ _agui_transcript_update_approvals (AguiTranscript      *self,
   for (guint i = 0; i < _agui_json_doc_get_length (previous); i++)
     {
       const char *tool_call_id = _agui_json_doc_get_string (_agui_json_doc_get_element (previous, i), "toolCallId");
-      ToolCallEntry *entry;
+      AguiToolCallPart *part = _agui_transcript_find_tool_call (self, tool_call_id, NULL);
 
-      if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
-        _agui_tool_call_part_set_awaiting_approval (entry->part, FALSE);
+      if (part != NULL)
+        _agui_tool_call_part_set_awaiting_approval (part, FALSE);
     }
 
   /* ...and the ones the current interrupts name wait for it, unless
@@ -162,12 +155,12 @@ _agui_transcript_update_approvals (AguiTranscript      *self,
     {
       const AguiJsonValue *element = _agui_json_doc_get_element (&self->pending_interrupts, i);
       const char *tool_call_id = _agui_json_doc_get_string (element, "toolCallId");
-      ToolCallEntry *entry;
+      AguiToolCallPart *part = _agui_transcript_find_tool_call (self, tool_call_id, NULL);
 
-      if (tool_call_id && (entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id)))
+      if (part != NULL)
         {
-          _agui_tool_call_part_set_awaiting_approval (entry->part, TRUE);
-          _agui_tool_call_part_set_question_expired (entry->part, interrupt_expired (element, now));
+          _agui_tool_call_part_set_awaiting_approval (part, TRUE);
+          _agui_tool_call_part_set_question_expired (part, interrupt_expired (element, now));
         }
     }
 
@@ -218,35 +211,69 @@ content_to_text (const AguiJsonValue *content)
 
 /* Indexes */
 
+static const char *
+record_key (gconstpointer item)
+{
+  return ((const AguiRecord *) item)->id;
+}
+
+static const char *
+tool_call_key (gconstpointer item)
+{
+  return agui_tool_call_part_get_tool_call_id ((AguiToolCallPart *) item);
+}
+
+void
+_agui_transcript_clear_indexes (AguiTranscript *self)
+{
+  gpointer *slot;
+  guint position = 0;
+
+  /* A call stays alive while its slot holds it, as a caller of
+   * agui_transcript_lookup_tool_call () may rely on */
+  while ((slot = _agui_id_index_next (&self->tool_calls_by_id, &position)))
+    g_object_unref (slot[TOOL_CALL_SLOT_PART]);
+
+  _agui_id_index_clear (&self->tool_calls_by_id);
+  _agui_id_index_clear (&self->records_by_id);
+}
+
 void
 _agui_transcript_index_tool_call (AguiTranscript   *self,
                                   AguiRecord       *record,
                                   AguiToolCallPart *part)
 {
   const char *id = agui_tool_call_part_get_tool_call_id (part);
-  ToolCallEntry *entry;
+  gpointer *slot;
 
-  if (id == NULL || g_hash_table_contains (self->tool_calls_by_id, id))
+  if (id == NULL)
     return;
 
-  entry = g_new0 (ToolCallEntry, 1);
-  entry->record = record;
-  entry->part = g_object_ref (part);
-  g_hash_table_insert (self->tool_calls_by_id, (char *) id, entry);
+  slot = _agui_id_index_insert (&self->tool_calls_by_id, id);
+  if (slot[TOOL_CALL_SLOT_PART] != NULL)
+    return;
+
+  slot[TOOL_CALL_SLOT_PART] = g_object_ref (part);
+  slot[TOOL_CALL_SLOT_RECORD] = record;
 }
 
 void
 _agui_transcript_index_record (AguiTranscript *self,
                                AguiRecord     *record)
 {
-  if (record->id != NULL && !g_hash_table_contains (self->records_by_id, record->id))
-    g_hash_table_insert (self->records_by_id, record->id, record);
+  if (record->id != NULL)
+    {
+      gpointer *slot = _agui_id_index_insert (&self->records_by_id, record->id);
+
+      if (slot[0] == NULL)
+        slot[0] = record;
+    }
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->parts->len; i++)
+      for (guint i = 0; i < record->n_parts; i++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, i);
+          AguiPart *part = _agui_record_part (record, i);
 
           if (AGUI_IS_TOOL_CALL_PART (part))
             _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
@@ -258,18 +285,18 @@ void
 _agui_transcript_link_tool_result (AguiTranscript *self,
                                    AguiRecord     *record)
 {
-  ToolCallEntry *entry;
+  AguiToolCallPart *part;
   g_autofree char *text = NULL;
 
   if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
     return;
 
-  entry = g_hash_table_lookup (self->tool_calls_by_id, record->tool_call_id);
-  if (entry == NULL)
+  part = _agui_transcript_find_tool_call (self, record->tool_call_id, NULL);
+  if (part == NULL)
     return;
 
   text = record->has_content_value ? content_to_text (&record->content) : NULL;
-  _agui_tool_call_part_set_result (entry->part, text, record->error);
+  _agui_tool_call_part_set_result (part, text, RECORD_GET (record, error));
 }
 
 /* Rows */
@@ -303,14 +330,14 @@ _agui_transcript_place_record (GPtrArray  *rows,
     {
       AguiRole row_role = role_has_own_row (record->role) ? record->role : AGUI_ROLE_ASSISTANT;
 
-      last = _agui_speaker_turn_new (record->id, row_role, record->name);
+      last = _agui_speaker_turn_new (record->id, row_role, RECORD_GET (record, name));
       g_ptr_array_add (rows, last);
       appended = TRUE;
     }
 
   record->row = last;
-  for (guint i = 0; i < record->parts->len; i++)
-    _agui_speaker_turn_append_part (last, g_ptr_array_index (record->parts, i));
+  for (guint i = 0; i < record->n_parts; i++)
+    _agui_speaker_turn_append_part (last, _agui_record_part (record, i));
 
   return appended;
 }
@@ -323,8 +350,7 @@ _agui_transcript_rebuild (AguiTranscript *self)
   g_autoptr(GPtrArray) old_rows = NULL;
   guint old_n;
 
-  g_hash_table_remove_all (self->records_by_id);
-  g_hash_table_remove_all (self->tool_calls_by_id);
+  _agui_transcript_clear_indexes (self);
   for (guint i = 0; i < self->records->len; i++)
     _agui_transcript_index_record (self, g_ptr_array_index (self->records, i));
   for (guint i = 0; i < self->records->len; i++)
@@ -435,8 +461,7 @@ agui_transcript_finalize (GObject *object)
   AguiTranscript *self = AGUI_TRANSCRIPT (object);
 
   g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_pointer (&self->records_by_id, g_hash_table_unref);
-  g_clear_pointer (&self->tool_calls_by_id, g_hash_table_unref);
+  _agui_transcript_clear_indexes (self);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->state, json_node_unref);
   _agui_json_value_clear (&self->state_doc);
@@ -598,9 +623,8 @@ agui_transcript_init (AguiTranscript *self)
 {
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_record_free);
-  self->records_by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  self->tool_calls_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                  (GDestroyNotify) tool_call_entry_free);
+  _agui_id_index_init (&self->records_by_id, 1, record_key);
+  _agui_id_index_init (&self->tool_calls_by_id, TOOL_CALL_SLOT_WIDTH, tool_call_key);
   _agui_json_value_set_object (&self->state_doc, 0);
   self->state_size = 2;
   self->run_state = _agui_run_state_new_idle ();
@@ -788,14 +812,10 @@ AguiToolCallPart *
 agui_transcript_lookup_tool_call (AguiTranscript *self,
                                   const char     *tool_call_id)
 {
-  ToolCallEntry *entry;
-
   g_return_val_if_fail (AGUI_IS_TRANSCRIPT (self), NULL);
   g_return_val_if_fail (tool_call_id != NULL, NULL);
 
-  entry = g_hash_table_lookup (self->tool_calls_by_id, tool_call_id);
-
-  return entry ? entry->part : NULL;
+  return _agui_transcript_find_tool_call (self, tool_call_id, NULL);
 }
 
 /**
@@ -1085,9 +1105,9 @@ _agui_transcript_mark_unanswered_calls (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
 
-      for (guint j = 0; j < record->parts->len; j++)
+      for (guint j = 0; j < record->n_parts; j++)
         {
-          AguiPart *part = g_ptr_array_index (record->parts, j);
+          AguiPart *part = _agui_record_part (record, j);
           AguiToolCallPart *call;
 
           if (!AGUI_IS_TOOL_CALL_PART (part))

@@ -1,0 +1,65 @@
+/* agui-id-index-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* An index of items by an id each item already holds (a record's id, a
+ * call's id, an interned string itself), for the tables a long run
+ * grows by one entry per message or call. A GHashTable spends a key, a
+ * value and a hash per slot (20 bytes), and a separate block per entry
+ * where the value is a pair; this keeps only the item (and, with a
+ * width of 2, one companion pointer) in an open-addressed array, and
+ * asks the item for its key.
+ *
+ * A slot is @width pointers; an empty slot's first pointer is NULL.
+ * Each slot's hash, beside them, spares a probe and a resize a look
+ * into the items. */
+typedef const char *(*AguiIdIndexKeyFunc) (gconstpointer item);
+
+typedef struct
+{
+  gpointer           *slots;
+  guint32            *hashes;   /* each slot's hash; 0: empty */
+  guint               capacity; /* 0 with no slots yet */
+  guint               n_items;
+  guint               width;
+  AguiIdIndexKeyFunc  key;      /* NULL: the item is the key */
+} AguiIdIndex;
+
+void      _agui_id_index_init   (AguiIdIndex        *index,
+                                 guint               width,
+                                 AguiIdIndexKeyFunc  key);
+/* Forgets every entry and frees the slots; the caller lets go of what
+ * the entries held first (see _agui_id_index_next()). */
+void      _agui_id_index_clear  (AguiIdIndex        *index);
+/* The slot of @id, or NULL */
+gpointer *_agui_id_index_lookup (AguiIdIndex        *index,
+                                 const char         *id);
+/* The slot of @id: its entry's when there is one, else an empty one,
+ * which the caller fills (first pointer non-NULL, with an item whose key
+ * is @id) before it touches the index again. */
+gpointer *_agui_id_index_insert (AguiIdIndex        *index,
+                                 const char         *id);
+/* Takes @id's entry out (the caller lets go of what it held); FALSE
+ * when there is none. Unlike the other tables, the one of ids themselves
+ * (agui-id.c) loses entries one by one. */
+gboolean  _agui_id_index_remove (AguiIdIndex        *index,
+                                 const char         *id);
+/* Walks the full slots: start with *@position = 0; NULL at the end. */
+gpointer *_agui_id_index_next   (AguiIdIndex        *index,
+                                 guint              *position);
+
+static inline guint
+_agui_id_index_size (AguiIdIndex *index)
+{
+  return index->n_items;
+}
+
+G_END_DECLS

@@ -1,0 +1,250 @@
+/* agui-id-index.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui-id-index-private.h"
+
+#define MIN_CAPACITY 8
+
+/* g_str_hash() of ids that count up ("tc1", "tc2", …) lands in runs of
+ * neighbouring values, which linear probing turns into long clusters:
+ * mixed first (murmur3's finaliser), a probe stays a slot or two. */
+static inline guint
+hash_id (const char *id)
+{
+  guint h = g_str_hash (id);
+
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+
+  /* 0 marks an empty slot */
+  return h != 0 ? h : 1;
+}
+
+/* Where @hash's probe starts: its place in [0, capacity), by the high
+ * bits of a multiply, so that the capacity need not be a power of two */
+static inline guint
+start (AguiIdIndex *index,
+       guint        hash)
+{
+  return (guint) (((guint64) hash * index->capacity) >> 32);
+}
+
+static inline const char *
+item_key (AguiIdIndex *index,
+          gpointer     item)
+{
+  return index->key != NULL ? index->key (item) : item;
+}
+
+void
+_agui_id_index_init (AguiIdIndex        *index,
+                     guint               width,
+                     AguiIdIndexKeyFunc  key)
+{
+  g_assert (width == 1 || width == 2);
+
+  memset (index, 0, sizeof *index);
+  index->width = width;
+  index->key = key;
+}
+
+void
+_agui_id_index_clear (AguiIdIndex *index)
+{
+  g_clear_pointer (&index->slots, g_free);
+  index->hashes = NULL;
+  index->capacity = 0;
+  index->n_items = 0;
+}
+
+/* Linear probing from the id's hash: the slot holding @id, or NULL at
+ * the first empty one. There are never no empty slots (see grow()). */
+static inline gpointer *
+find (AguiIdIndex *index,
+      const char  *id,
+      guint        hash)
+{
+  /* Each slot's hash is kept beside it: a probe reads the item's key (a
+   * step into the item, a cache miss in a long run) only when the hashes
+   * match, and a resize never does. */
+  for (guint i = start (index, hash);; i = i + 1 < index->capacity ? i + 1 : 0)
+    {
+      if (index->hashes[i] == 0)
+        return NULL;
+
+      if (index->hashes[i] == hash)
+        {
+          gpointer *slot = index->slots + (gsize) i * index->width;
+
+          if (strcmp (item_key (index, slot[0]), id) == 0)
+            return slot;
+        }
+    }
+}
+
+gpointer *
+_agui_id_index_lookup (AguiIdIndex *index,
+                       const char  *id)
+{
+  if (index->n_items == 0)
+    return NULL;
+
+  return find (index, id, hash_id (id));
+}
+
+/* The first empty slot from @hash's, claimed, for a key no entry has */
+static inline gpointer *
+place (AguiIdIndex *index,
+       guint        hash)
+{
+  guint i = start (index, hash);
+
+  while (index->hashes[i] != 0)
+    i = i + 1 < index->capacity ? i + 1 : 0;
+
+  index->hashes[i] = hash;
+
+  return index->slots + (gsize) i * index->width;
+}
+
+/* Makes half as many slots again (or the first): doubling left a long
+ * run's tables between 40% and 80% full, growing by half keeps them
+ * between 53% and 80% */
+static void resize (AguiIdIndex *index,
+                    guint        capacity);
+
+static void
+grow (AguiIdIndex *index)
+{
+  resize (index, index->capacity > 0 ? index->capacity + index->capacity / 2 : MIN_CAPACITY);
+}
+
+gpointer *
+_agui_id_index_insert (AguiIdIndex *index,
+                       const char  *id)
+{
+  guint hash = hash_id (id);
+  gpointer *slot;
+
+  if (index->slots != NULL && (slot = find (index, id, hash)) != NULL)
+    return slot;
+
+  /* Kept at most four fifths full: probes compare hashes side by side,
+   * mostly in one cache line, so a fuller table costs little time, and
+   * a long run's tables are most of what it holds besides its records.
+   * At seven eighths, a stream of short messages whose every delta
+   * looks its message up spent 1% more time probing than GHashTable. */
+  if (index->slots == NULL || (gsize) (index->n_items + 1) * 5 > (gsize) index->capacity * 4)
+    grow (index);
+
+  slot = place (index, hash);
+  index->n_items++;
+
+  return slot;
+}
+
+gpointer *
+_agui_id_index_next (AguiIdIndex *index,
+                     guint       *position)
+{
+  while (*position < index->capacity)
+    {
+      gpointer *slot = index->slots + (gsize) (*position)++ * index->width;
+
+      if (slot[0] != NULL)
+        return slot;
+    }
+
+  return NULL;
+}
+
+/* Backward-shift deletion: each entry after the hole that may move into
+ * it does, so that no probe ever meets an empty slot before its entry */
+static void
+remove_at (AguiIdIndex *index,
+           guint        hole)
+{
+  guint j = hole;
+
+  for (;;)
+    {
+      guint home;
+
+      j = j + 1 < index->capacity ? j + 1 : 0;
+      if (index->hashes[j] == 0)
+        break;
+
+      /* an entry whose probe starts after the hole, up to it, stays */
+      home = start (index, index->hashes[j]);
+      if (hole <= j ? (hole < home && home <= j) : (hole < home || home <= j))
+        continue;
+
+      index->hashes[hole] = index->hashes[j];
+      memcpy (index->slots + (gsize) hole * index->width,
+              index->slots + (gsize) j * index->width,
+              index->width * sizeof (gpointer));
+      hole = j;
+    }
+
+  index->hashes[hole] = 0;
+  memset (index->slots + (gsize) hole * index->width, 0, index->width * sizeof (gpointer));
+  index->n_items--;
+}
+
+/* Makes the slots fit @capacity, placing each entry again */
+static void
+resize (AguiIdIndex *index,
+        guint        capacity)
+{
+  guint old_capacity = index->capacity;
+  gpointer *old_slots = index->slots;
+  guint32 *old_hashes = index->hashes;
+
+  /* One block: the slots, then their hashes */
+  index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint32)));
+  index->hashes = (guint32 *) (index->slots + (gsize) capacity * index->width);
+  index->capacity = capacity;
+
+  for (guint i = 0; i < old_capacity; i++)
+    {
+      gpointer *slot;
+
+      if (old_hashes[i] == 0)
+        continue;
+
+      slot = place (index, old_hashes[i]);
+      memcpy (slot, old_slots + (gsize) i * index->width, index->width * sizeof (gpointer));
+    }
+
+  g_free (old_slots);
+}
+
+gboolean
+_agui_id_index_remove (AguiIdIndex *index,
+                       const char  *id)
+{
+  gpointer *slot = _agui_id_index_lookup (index, id);
+
+  if (slot == NULL)
+    return FALSE;
+
+  remove_at (index, (guint) ((slot - index->slots) / index->width));
+
+  /* A long run's table goes when its ids do */
+  if (index->n_items == 0)
+    _agui_id_index_clear (index);
+  else if (index->capacity > MIN_CAPACITY && index->n_items < index->capacity / 4)
+    resize (index, MAX (index->capacity / 2, MIN_CAPACITY));
+
+  return TRUE;
+}

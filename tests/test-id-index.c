@@ -1,0 +1,182 @@
+/* test-id-index.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Tandem developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#undef G_DISABLE_ASSERT
+
+#include "config.h"
+
+#include <string.h>
+
+#include "agui-id-index-private.h"
+#include "agui-util-private.h"
+
+/* AguiIdIndex against a GHashTable of the same entries: whatever is
+ * added, found or removed, in whatever order, the two agree. */
+
+typedef struct
+{
+  char *id;
+  int   value;
+} Item;
+
+static const char *
+item_key (gconstpointer item)
+{
+  return ((const Item *) item)->id;
+}
+
+static void
+assert_agrees (AguiIdIndex *index,
+               GHashTable  *reference,
+               GPtrArray   *items)
+{
+  g_assert_cmpuint (_agui_id_index_size (index), ==, g_hash_table_size (reference));
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      Item *item = g_ptr_array_index (items, i);
+      gpointer *slot = _agui_id_index_lookup (index, item->id);
+
+      if (g_hash_table_contains (reference, item->id))
+        {
+          g_assert_nonnull (slot);
+          g_assert_true (slot[0] == item);
+          g_assert_cmpint (GPOINTER_TO_INT (slot[1]), ==, item->value);
+        }
+      else
+        {
+          g_assert_null (slot);
+        }
+    }
+}
+
+static void
+test_add_find_remove (void)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new ();
+  g_autoptr(GHashTable) reference = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (28);
+  AguiIdIndex index;
+  gpointer *slot;
+  guint position = 0;
+  guint walked = 0;
+
+  _agui_id_index_init (&index, 2, item_key);
+  g_assert_null (_agui_id_index_lookup (&index, "none"));
+
+  /* ids that count up, as a long run's do, and an empty one */
+  for (int i = 0; i < 5000; i++)
+    {
+      Item *item = g_new0 (Item, 1);
+
+      item->id = i == 0 ? g_strdup ("") : g_strdup_printf ("%s%d", i % 2 ? "tc" : "t", i);
+      item->value = i;
+      g_ptr_array_add (items, item);
+    }
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      Item *item = g_ptr_array_index (items, i);
+
+      slot = _agui_id_index_insert (&index, item->id);
+      g_assert_null (slot[0]);
+      slot[0] = item;
+      slot[1] = GINT_TO_POINTER (item->value);
+      g_hash_table_add (reference, item->id);
+
+      /* a second insert finds the first */
+      g_assert_true (_agui_id_index_insert (&index, item->id) == slot);
+    }
+  assert_agrees (&index, reference, items);
+
+  while ((slot = _agui_id_index_next (&index, &position)))
+    walked++;
+  g_assert_cmpuint (walked, ==, items->len);
+
+  /* Removed at random, then some back: every entry still found where
+   * the shifts left it, none that went */
+  for (int round = 0; round < 4; round++)
+    {
+      for (guint i = 0; i < items->len; i++)
+        {
+          Item *item = g_ptr_array_index (items, g_rand_int_range (rand, 0, items->len));
+          gboolean present = g_hash_table_remove (reference, item->id);
+
+          g_assert_cmpint (_agui_id_index_remove (&index, item->id), ==, present);
+        }
+      assert_agrees (&index, reference, items);
+
+      for (guint i = 0; i < items->len / 3; i++)
+        {
+          Item *item = g_ptr_array_index (items, g_rand_int_range (rand, 0, items->len));
+
+          slot = _agui_id_index_insert (&index, item->id);
+          if (slot[0] == NULL)
+            {
+              slot[0] = item;
+              slot[1] = GINT_TO_POINTER (item->value);
+              g_hash_table_add (reference, item->id);
+            }
+        }
+      assert_agrees (&index, reference, items);
+    }
+
+  /* emptied, it lets go of its slots */
+  for (guint i = 0; i < items->len; i++)
+    _agui_id_index_remove (&index, ((Item *) g_ptr_array_index (items, i))->id);
+  g_assert_cmpuint (_agui_id_index_size (&index), ==, 0);
+  g_assert_null (index.slots);
+
+  _agui_id_index_clear (&index);
+  for (guint i = 0; i < items->len; i++)
+    {
+      Item *item = g_ptr_array_index (items, i);
+
+      g_free (item->id);
+      g_free (item);
+    }
+}
+
+static void
+test_ids_are_shared (void)
+{
+  g_autofree char *text = g_strdup ("tc100000");
+  char *first = _agui_id_new (text);
+  char *second = _agui_id_new ("tc100000");
+  char *other = _agui_id_new ("tc100001");
+
+  g_assert_cmpstr (first, ==, "tc100000");
+  g_assert_true (first == second);
+  g_assert_true (first != text);
+  g_assert_cmpstr (other, ==, "tc100001");
+  g_assert_null (_agui_id_new (NULL));
+
+  /* One release leaves the other holder's copy as it was... */
+  _agui_id_release (second);
+  g_assert_cmpstr (first, ==, "tc100000");
+  g_assert_true (_agui_id_new ("tc100000") == first);
+  _agui_id_release (first);
+  _agui_id_release (first);
+
+  /* ...and the last one makes the id anew */
+  first = _agui_id_new ("tc100000");
+  g_assert_cmpstr (first, ==, "tc100000");
+  _agui_id_release (first);
+  _agui_id_release (other);
+  _agui_id_release (NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/id-index/add-find-remove", test_add_find_remove);
+  g_test_add_func ("/id-index/ids-are-shared", test_ids_are_shared);
+
+  return g_test_run ();
+}
