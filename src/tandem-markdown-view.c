@@ -6,7 +6,6 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -14,6 +13,7 @@
 #include "tandem-display-text.h"
 #include "tandem-markdown-model.h"
 #include "tandem-markdown-view.h"
+#include "tandem-nested-scroll.h"
 
 /**
  * TandemMarkdownView:
@@ -123,47 +123,6 @@ tandem_markdown_code_block_copy (GtkWidget  *widget,
   self->copied_source_id = g_timeout_add_seconds (2, on_copied_timeout_cb, self);
 }
 
-/* GtkScrolledWindow's own step for a wheel notch, over @page pixels */
-#define WHEEL_STEP(page) (pow ((page), 2.0 / 3.0))
-/* and its factor for a touchpad's pixels */
-#define SURFACE_SCROLL_FACTOR 2.5
-
-/* The code scrolls sideways only: a turn of the wheel that is mostly
- * vertical goes on to the conversation, and only a sideways one
- * (Shift+wheel, a tilting wheel, a horizontal swipe) moves the code. */
-static gboolean
-on_code_scroll_cb (TandemMarkdownCodeBlock  *self,
-                   double                    dx,
-                   double                    dy,
-                   GtkEventControllerScroll *controller)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (self->scroller));
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double page = gtk_adjustment_get_page_size (adjustment);
-  double sideways = dx;
-  double across = dy;
-
-  /* Shift turns the wheel sideways, as in GtkScrolledWindow */
-  if (state & GDK_SHIFT_MASK)
-    {
-      sideways = dy;
-      across = dx;
-    }
-
-  if (sideways == 0 || fabs (across) > fabs (sideways))
-    return GDK_EVENT_PROPAGATE;
-  if (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment) <= page)
-    return GDK_EVENT_PROPAGATE;
-
-  if (gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL)
-    sideways *= WHEEL_STEP (page);
-  else
-    sideways *= SURFACE_SCROLL_FACTOR;
-  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + sideways);
-
-  return GDK_EVENT_STOP;
-}
-
 static void
 tandem_markdown_code_block_dispose (GObject *object)
 {
@@ -208,8 +167,6 @@ static void
 tandem_markdown_code_block_init (TandemMarkdownCodeBlock *self)
 {
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
-  g_autoptr(GListModel) controllers = NULL;
-  GtkEventController *scroll;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_widget_add_css_class (GTK_WIDGET (self), "md-code-block");
@@ -244,24 +201,10 @@ tandem_markdown_code_block_init (TandemMarkdownCodeBlock *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 
-  /* The wheel over the code scrolls the conversation. GTK 4.8's
-   * scrolled window keeps every turn of the wheel over it, vertical ones
-   * too, though it only scrolls sideways (later GTKs pass them on only
-   * while the code fits): the person reading a long answer got stuck on
-   * every code block. Its own scroll controllers are switched off, and
-   * ours moves the code sideways only, whatever the GTK. */
-  controllers = gtk_widget_observe_controllers (self->scroller);
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller))
-        gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_NONE);
-    }
-  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  gtk_event_controller_set_name (scroll, "code-sideways");
-  g_signal_connect_object (scroll, "scroll", G_CALLBACK (on_code_scroll_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (self->scroller, scroll);
+  /* The code scrolls sideways only: the wheel over it goes on to the
+   * conversation, unless turned sideways (Shift+wheel, a tilting wheel,
+   * a horizontal swipe) over code wider than the block. */
+  tandem_nested_scroll_pass_on (GTK_SCROLLED_WINDOW (self->scroller), GTK_ORIENTATION_HORIZONTAL);
 
   self->code_label = gtk_label_new (NULL);
   gtk_label_set_selectable (GTK_LABEL (self->code_label), TRUE);

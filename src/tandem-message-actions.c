@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tandem-message-actions.h"
+#include "tandem-nested-scroll.h"
 
 /**
  * TandemMessageActions:
@@ -177,6 +178,34 @@ update_time (TandemMessageActions *self)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self), full);
 }
 
+/* The conversation's list view gives each row its minimum height, and a
+ * scrolled window that may scroll has a minimum of a few pixels: the
+ * editor showed three lines of a long message. So while the text fits
+ * the editor does not scroll, and is as tall as the text; past the
+ * editor's largest height it scrolls, and is that tall. Either way the
+ * adjustment changes as the text crosses that height. */
+static void
+on_editor_vadjustment_changed_cb (GtkAdjustment     *adjustment,
+                                  GtkScrolledWindow *scroller)
+{
+  int largest = gtk_scrolled_window_get_max_content_height (scroller);
+  double text = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment);
+  GtkPolicyType policy;
+
+  gtk_scrolled_window_get_policy (scroller, NULL, &policy);
+  if (policy == GTK_POLICY_NEVER && text > largest)
+    {
+      gtk_scrolled_window_set_policy (scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_min_content_height (scroller, largest);
+    }
+  /* The text view's height is the page's, or more: all of it shown */
+  else if (policy != GTK_POLICY_NEVER && text <= gtk_adjustment_get_page_size (adjustment))
+    {
+      gtk_scrolled_window_set_min_content_height (scroller, -1);
+      gtk_scrolled_window_set_policy (scroller, GTK_POLICY_NEVER, GTK_POLICY_NEVER);
+    }
+}
+
 /* As in the composer: Enter sends, Shift+Enter starts a new line,
  * Escape leaves the message as it was. Before the text view, which
  * would take Enter for itself. */
@@ -202,6 +231,7 @@ static void
 ensure_editor (TandemMessageActions *self)
 {
   g_autoptr(GtkBuilder) builder = NULL;
+  GtkScrolledWindow *scroller;
   GtkEventController *keys;
 
   if (self->editor != NULL)
@@ -211,6 +241,13 @@ ensure_editor (TandemMessageActions *self)
   self->editor = GTK_WIDGET (gtk_builder_get_object (builder, "editor"));
   self->editor_view = GTK_TEXT_VIEW (gtk_builder_get_object (builder, "editor_view"));
   gtk_widget_set_parent (self->editor, GTK_WIDGET (self));
+
+  scroller = GTK_SCROLLED_WINDOW (gtk_builder_get_object (builder, "editor_scroller"));
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (scroller), "changed",
+                           G_CALLBACK (on_editor_vadjustment_changed_cb), scroller, 0);
+  /* A short message fits the editor: the wheel over it scrolls the
+   * conversation, and a long one's text scrolls only until its end. */
+  tandem_nested_scroll_pass_on (scroller, GTK_ORIENTATION_VERTICAL);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

@@ -504,7 +504,7 @@ code_scroll_controller (GtkWidget *scroller)
       found = controller;
     }
   g_assert_nonnull (found);
-  g_assert_cmpstr (gtk_event_controller_get_name (found), ==, "code-sideways");
+  g_assert_cmpstr (gtk_event_controller_get_name (found), ==, "nested-scroll");
 
   return found;
 }
@@ -567,6 +567,8 @@ test_code_scroll_sideways_only (Fixture       *f,
   g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), >, 0);
   g_assert_true (scroll_code (controller, -5, 0));
   g_assert_cmpfloat (gtk_adjustment_get_value (hadjustment), ==, 0);
+  /* At its start, a turn further back goes on */
+  g_assert_false (scroll_code (controller, -1, 0));
 }
 
 static void

@@ -990,6 +990,111 @@ test_edit (Fixture       *f,
   g_assert_cmpstr (switcher_text (first_row_of (f, "Tell me about cats")), ==, "1 / 2");
 }
 
+/* Whether @widget is laid out and drawn whole inside the transcript's
+ * viewport */
+static gboolean
+shows_whole (Fixture   *f,
+             GtkWidget *widget)
+{
+  GtkWidget *scroller = tandem_test_child (f->window, "transcript_scroller");
+  graphene_rect_t bounds;
+
+  return gtk_widget_is_drawable (widget) &&
+         gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+         bounds.size.height > 0 &&
+         bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller);
+}
+
+/* Turns the wheel down over the middle of @widget, through the X server
+ * (see tandem_test_wheel()), a notch a frame until @moved moves */
+static void
+wheel_down_until_moved (Fixture       *f,
+                        GtkWidget     *widget,
+                        GtkAdjustment *moved,
+                        const char    *what)
+{
+  double before = gtk_adjustment_get_value (moved);
+  gint64 deadline = g_get_monotonic_time () + TIMEOUT_MS * 1000;
+
+  while (gtk_adjustment_get_value (moved) < before + 1)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The wheel over the editor did not scroll %s", what);
+      tandem_test_wheel (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, 5, 0);
+      tandem_test_wait_for_frame (f->window);
+    }
+}
+
+static void
+test_edit_wheel (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkAdjustment *transcript = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autoptr(GPtrArray) scrollers = NULL;
+  GtkTextBuffer *buffer;
+  GtkTextIter start;
+  GtkAdjustment *editor;
+  GtkWidget *scroller;
+  double transcript_at;
+
+  g_test_summary ("The wheel over Edit and Resend's editor scrolls its text while the text can move, "
+                  "and the conversation when it fits or is at its end");
+
+  send_long_answer (f);
+  /* Back at the question, as the person's own scroll */
+  gtk_adjustment_set_value (transcript, 0);
+  tandem_window_user_scrolled (f->window);
+  press (first_row_of (f, "Write at length"), "message.edit");
+  scrollers = tandem_test_find_all (first_row_of (f, "Write at length"), GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_cmpuint (scrollers->len, ==, 1);
+  scroller = scrollers->pdata[0];
+  editor = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller))));
+
+  /* Taller than the editor: the wheel scrolls the text, not the
+   * conversation, which the person scrolled back to its start */
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (lines, "Line %u of a long question\n", i);
+  gtk_text_buffer_set_text (buffer, lines->str, -1);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  gtk_text_buffer_place_cursor (buffer, &start);
+  /* It shows as much of the text as it can, not a few lines */
+  agui_test_wait_until (gtk_widget_get_height (scroller) >= gtk_scrolled_window_get_max_content_height (GTK_SCROLLED_WINDOW (scroller)),
+                        "the editor grew to its largest height for a long text (%d pixels)",
+                        gtk_widget_get_height (scroller));
+  gtk_adjustment_set_value (transcript, 0);
+  tandem_window_user_scrolled (f->window);
+  agui_test_wait_until (gtk_adjustment_get_value (transcript) == 0 && shows_whole (f, scroller) &&
+                        gtk_widget_get_height (scroller) >= 200 &&
+                        gtk_adjustment_get_upper (editor) > gtk_adjustment_get_page_size (editor) + 100 &&
+                        gtk_adjustment_get_value (editor) == 0,
+                        "the editor, its text taller than it, was shown whole at the top");
+  transcript_at = gtk_adjustment_get_value (transcript);
+  wheel_down_until_moved (f, scroller, editor, "its text");
+  g_assert_cmpfloat (gtk_adjustment_get_value (transcript), ==, transcript_at);
+
+  /* At the text's end, the wheel goes on to the conversation */
+  gtk_adjustment_set_value (editor, gtk_adjustment_get_upper (editor) - gtk_adjustment_get_page_size (editor));
+  wheel_down_until_moved (f, scroller, transcript, "the conversation past the text's end");
+  g_assert_cmpfloat (gtk_adjustment_get_value (editor), ==,
+                     gtk_adjustment_get_upper (editor) - gtk_adjustment_get_page_size (editor));
+
+  /* Its text fits: the editor is as tall as its text, and the wheel
+   * scrolls the conversation */
+  gtk_text_buffer_set_text (buffer, "Write a little", -1);
+  agui_test_wait_until (gtk_widget_get_height (scroller) < 60, "the editor shrank to its one line (%d pixels)",
+                        gtk_widget_get_height (scroller));
+  gtk_adjustment_set_value (transcript, 0);
+  tandem_window_user_scrolled (f->window);
+  agui_test_wait_until (gtk_adjustment_get_value (transcript) == 0 &&
+                        gtk_adjustment_get_upper (editor) <= gtk_adjustment_get_page_size (editor) &&
+                        shows_whole (f, scroller),
+                        "the editor fitted its short text");
+  wheel_down_until_moved (f, scroller, transcript, "the conversation");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1012,6 +1117,7 @@ main (int   argc,
   ADD ("actions-above-jump", test_actions_above_jump);
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
+  ADD ("edit-wheel", test_edit_wheel);
 
   result = g_test_run ();
 
