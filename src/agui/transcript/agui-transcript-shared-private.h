@@ -41,32 +41,49 @@ typedef struct
   AguiJsonValue *notes;
 } AguiRecordExtra;
 
+/* A record's parts once it has two or more: the count, and room for the
+ * next power of two of it */
+typedef struct
+{
+  guint     n;
+  AguiPart *items[];
+} AguiRecordParts;
+
+/* 64 bytes, a slice size down from 80: a long run keeps two records per
+ * tool call. */
 struct _AguiRecord
 {
-  /* id and tool_call_id are from _agui_id_new() */
+  /* from _agui_id_new() */
   char        *id;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
   AguiJsonValue content;
-  char        *tool_call_id;
-  AguiRecordExtra *extra;      /* NULL until needed */
-  /* The parts, a reference each: the part itself while there is one (a
-   * call's message, a text's), else an array of the next power of two
-   * of n_parts. A GPtrArray and its block cost a call 64 bytes. */
+  /* A tool message has no row (it is drawn on its call) and any other
+   * message no tool call id: read with _agui_record_get_row () and
+   * _agui_record_get_tool_call_id (). */
   union
   {
-    AguiPart  *one;
-    AguiPart **many;
+    AguiSpeakerTurn *row;
+    char            *tool_call_id;  /* from _agui_id_new() */
+  } held;
+  AguiRecordExtra *extra;      /* NULL until needed */
+  /* The parts, a reference each: none (NULL), the part itself while
+   * there is one (a call's message, a text's), else, with parts_many,
+   * a list. A GPtrArray and its block cost a call 64 bytes, and a count
+   * in the record 16 more (a slice size). Read with
+   * _agui_record_get_n_parts () and _agui_record_part (). */
+  union
+  {
+    AguiPart        *one;
+    AguiRecordParts *many;
   } parts;
-  AguiSpeakerTurn *row;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
-  guint        n_parts;
   /* The small members last and together: a long run keeps a record or
    * two per tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
@@ -74,7 +91,26 @@ struct _AguiRecord
   guint        attempt_end : 1;
   guint        has_content : 1;
   guint        has_content_value : 1;
+  guint        parts_many : 1;
 };
+
+static inline AguiSpeakerTurn *
+_agui_record_get_row (AguiRecord *record)
+{
+  return record->role != AGUI_ROLE_TOOL ? record->held.row : NULL;
+}
+
+static inline const char *
+_agui_record_get_tool_call_id (AguiRecord *record)
+{
+  return record->role == AGUI_ROLE_TOOL ? record->held.tool_call_id : NULL;
+}
+
+static inline guint
+_agui_record_get_n_parts (AguiRecord *record)
+{
+  return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
+}
 
 /* A member of the record's extra, NULL without one */
 #define RECORD_GET(record, member) ((record)->extra != NULL ? (record)->extra->member : NULL)
@@ -96,12 +132,12 @@ void        _agui_record_free               (AguiRecord      *record);
 void        _agui_record_add_part           (AguiRecord      *record,
                                              gpointer         part);
 void        _agui_record_remove_last_part   (AguiRecord      *record);
-/* The part at @index, of n_parts */
+/* The part at @index, of _agui_record_get_n_parts () */
 static inline gpointer
 _agui_record_part (AguiRecord *record,
                    guint       index)
 {
-  return record->n_parts == 1 ? record->parts.one : record->parts.many[index];
+  return record->parts_many ? record->parts.many->items[index] : record->parts.one;
 }
 
 /* @metadata: (nullable): an object, taken, left null */

@@ -271,7 +271,7 @@ _agui_transcript_index_record (AguiTranscript *self,
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->n_parts; i++)
+      for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
         {
           AguiPart *part = _agui_record_part (record, i);
 
@@ -288,10 +288,10 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   AguiToolCallPart *part;
   g_autofree char *text = NULL;
 
-  if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
+  if (record->role != AGUI_ROLE_TOOL || _agui_record_get_tool_call_id (record) == NULL)
     return;
 
-  part = _agui_transcript_find_tool_call (self, record->tool_call_id, NULL);
+  part = _agui_transcript_find_tool_call (self, _agui_record_get_tool_call_id (record), NULL);
   if (part == NULL)
     return;
 
@@ -319,11 +319,9 @@ _agui_transcript_place_record (GPtrArray  *rows,
   AguiSpeakerTurn *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
   gboolean appended = FALSE;
 
+  /* a tool record holds its call's id where another holds its row */
   if (record->role == AGUI_ROLE_TOOL)
-    {
-      record->row = NULL;
-      return FALSE;
-    }
+    return FALSE;
 
   if (role_has_own_row (record->role) ||
       last == NULL || agui_speaker_turn_get_role (last) != AGUI_ROLE_ASSISTANT)
@@ -335,8 +333,8 @@ _agui_transcript_place_record (GPtrArray  *rows,
       appended = TRUE;
     }
 
-  record->row = last;
-  for (guint i = 0; i < record->n_parts; i++)
+  record->held.row = last;
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     _agui_speaker_turn_append_part (last, _agui_record_part (record, i));
 
   return appended;
@@ -1105,7 +1103,7 @@ _agui_transcript_mark_unanswered_calls (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
 
-      for (guint j = 0; j < record->n_parts; j++)
+      for (guint j = 0; j < _agui_record_get_n_parts (record); j++)
         {
           AguiPart *part = _agui_record_part (record, j);
           AguiToolCallPart *call;
