@@ -38,8 +38,11 @@ struct _AguiReducer
   AguiTranscript *transcript;
   GPtrArray      *warnings;
   /* Tool calls started in the current run, in order (AG-UI 13.4): ids
-   * borrowed from run_calls */
+   * borrowed from run_calls. Those answered since are dropped once they
+   * are half of it (n_run_answered of them), so that a long run of
+   * answered calls does not keep a pointer per call here. */
   GPtrArray      *run_tool_calls;
+  guint           n_run_answered;
   /* Every call id the current run started or answered, once, with
    * which in the pointer's low bits (RUN_CALL_*): a replayed
    * TOOL_CALL_START must not list its call twice, or a frontend tool
@@ -108,6 +111,33 @@ mark_run_call (AguiReducer  *self,
     *owned_id = run_call_key (slot[0]);
 
   return before;
+}
+
+/* Notes that the run answered @id, and drops the answered calls from
+ * run_tool_calls once they are half of it: each is dropped once, so
+ * this stays linear in the run's calls. */
+static void
+answer_run_call (AguiReducer *self,
+                 const char  *id)
+{
+  guint known = mark_run_call (self, id, RUN_CALL_ANSWERED, NULL);
+  guint kept = 0;
+
+  if ((known & (RUN_CALL_STARTED | RUN_CALL_ANSWERED)) == RUN_CALL_STARTED)
+    self->n_run_answered++;
+
+  if (self->n_run_answered < 32 || self->n_run_answered * 2 < self->run_tool_calls->len)
+    return;
+
+  for (guint i = 0; i < self->run_tool_calls->len; i++)
+    {
+      const char *call = g_ptr_array_index (self->run_tool_calls, i);
+
+      if ((run_call_flags (self, call) & RUN_CALL_ANSWERED) == 0)
+        self->run_tool_calls->pdata[kept++] = (gpointer) call;
+    }
+  g_ptr_array_set_size (self->run_tool_calls, kept);
+  self->n_run_answered = 0;
 }
 
 static void
@@ -326,6 +356,7 @@ apply_run_started (AguiReducer *self,
 
   clear_run_calls (self);
   g_ptr_array_set_size (self->run_tool_calls, 0);
+  self->n_run_answered = 0;
 
   g_free (self->thread_id);
   g_free (self->run_id);
@@ -510,9 +541,15 @@ apply_tool_call_start (AguiReducer *self,
   AguiToolCallPart *existing = NULL;
   AguiRecord *parent = NULL;
   const char *owned;
+  guint known;
 
-  if ((mark_run_call (self, id, RUN_CALL_STARTED, &owned) & RUN_CALL_STARTED) == 0)
-    g_ptr_array_add (self->run_tool_calls, (gpointer) owned);
+  known = mark_run_call (self, id, RUN_CALL_STARTED, &owned);
+  if ((known & RUN_CALL_STARTED) == 0)
+    {
+      g_ptr_array_add (self->run_tool_calls, (gpointer) owned);
+      if (known & RUN_CALL_ANSWERED)
+        self->n_run_answered++;
+    }
 
   if (_agui_transcript_lookup_tool_call (self->transcript, id, &existing) != NULL)
     {
@@ -568,7 +605,7 @@ apply_tool_call_result (AguiReducer *self,
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
   if (tool_call_id != NULL)
-    mark_run_call (self, tool_call_id, RUN_CALL_ANSWERED, NULL);
+    answer_run_call (self, tool_call_id);
 
   /* Only events the client made itself carry an error: schema
    * enforcement strips the member from anything an agent sends. */
