@@ -643,6 +643,67 @@ test_pending_after_results (void)
 }
 
 static void
+apply_printf (AguiReducer *reducer,
+              const char  *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static void
+apply_printf (AguiReducer *reducer,
+              const char  *format,
+              ...)
+{
+  g_autofree char *json = NULL;
+  va_list args;
+
+  va_start (args, format);
+  json = g_strdup_vprintf (format, args);
+  va_end (args);
+  apply (reducer, json);
+}
+
+static void
+test_pending_in_long_run (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) expected = NULL;
+  const char * const *pending;
+
+  g_test_summary ("In a run of many calls, most answered as they go, the unanswered "
+                  "ones end it pending, in the order they started, each once");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  for (guint i = 1; i <= 500; i++)
+    {
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i);
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc%u\"}", i);
+      /* every seventh call stays unanswered */
+      if (i % 7 != 0)
+        apply_printf (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r%u\",\"toolCallId\":\"tc%u\",\"content\":\"ok\"}", i, i);
+      else
+        {
+          g_autofree char *id = g_strdup_printf ("tc%u", i);
+
+          g_strv_builder_add (builder, id);
+        }
+      /* a start replayed for an answered call lists it no more, and one
+       * for an open call lists it only once */
+      if (i % 50 == 0)
+        {
+          apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i - 1);
+          apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i - 1 - (i - 1) % 7);
+        }
+    }
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  expected = g_strv_builder_end (builder);
+  g_assert_cmpuint (g_strv_length (expected), ==, 71);
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, (const char * const *) expected);
+}
+
+static void
 test_messages_snapshot (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -980,6 +1041,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
   g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
+  g_test_add_func ("/agui/reducer/pending-in-long-run", test_pending_in_long_run);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);

@@ -19,6 +19,9 @@
 
 /* Records */
 
+/* A long run keeps two per tool call: a word more is a slice size more */
+G_STATIC_ASSERT (sizeof (AguiRecord) <= 64);
+
 AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
