@@ -69,6 +69,10 @@ struct _AguiToolCallPart
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
 
+/* With AguiPart's 16 bytes of private data, 80: a word more is a slice
+ * size more per call */
+G_STATIC_ASSERT (sizeof (AguiToolCallPart) <= 64);
+
 static GQuark extra_quark;
 
 static void
