@@ -574,6 +574,51 @@ test_tool_call_arguments (void)
 }
 
 static void
+test_tool_call_holders (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiToolCallPart *own;
+
+  g_test_summary ("A call is found by its id wherever it is held: by the message made for it, "
+                  "by a message it was started under, after the parts of its message go, "
+                  "and a second call of an id never hides the first");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  /* a: the message of its own id; b under a; c under a message "b" made for it */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"a\",\"toolCallName\":\"fa\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"b\",\"toolCallName\":\"fb\",\"parentMessageId\":\"a\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"fc\",\"parentMessageId\":\"b\"}");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "a")), ==, "fa");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "b")), ==, "fb");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "c")), ==, "fc");
+  g_assert_null (agui_transcript_lookup_tool_call (transcript, "d"));
+
+  /* d's message, as loaded, holds a call of its id first and
+   * has content parts: text streamed to it takes the parts away */
+  messages = json_from_string ("[{\"id\":\"d\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}],"
+                               "\"toolCalls\":[{\"id\":\"d\",\"type\":\"function\",\"function\":{\"name\":\"fd\",\"arguments\":\"{}\"}},"
+                               "{\"id\":\"e\",\"type\":\"function\",\"function\":{\"name\":\"fe\",\"arguments\":\"{}\"}}]}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (messages), &error));
+  g_assert_no_error (error);
+  own = agui_transcript_lookup_tool_call (transcript, "d");
+  g_assert_nonnull (own);
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (own), ==, "fd");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"d\",\"delta\":\"y\"}");
+  g_assert_true (agui_transcript_lookup_tool_call (transcript, "d") == own);
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "e")), ==, "fe");
+
+  /* a second message "d" holding a call "d" does not hide the first */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"f\",\"toolCallName\":\"ff\",\"parentMessageId\":\"d\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"d\",\"content\":\"done\"}");
+  g_assert_true (agui_transcript_lookup_tool_call (transcript, "d") == own);
+  g_assert_cmpstr (agui_tool_call_part_get_result (own), ==, "done");
+}
+
+static void
 test_tool_call_replayed (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -1040,6 +1085,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
+  g_test_add_func ("/agui/reducer/tool-call-holders", test_tool_call_holders);
   g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
   g_test_add_func ("/agui/reducer/pending-in-long-run", test_pending_in_long_run);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);

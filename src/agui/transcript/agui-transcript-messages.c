@@ -133,6 +133,7 @@ static void
 clear_parts (AguiTranscript *self,
              AguiRecord     *record)
 {
+  _agui_transcript_keep_own_call (self, record);
   while (_agui_record_get_n_parts (record) > 0)
     {
       AguiPart *part = _agui_record_part (record, _agui_record_get_n_parts (record) - 1);

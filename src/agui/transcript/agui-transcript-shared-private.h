@@ -233,7 +233,14 @@ struct _AguiTranscript
 /* A slot of tool_calls_by_id holds its part (a reference), whose tool
  * call id (which never changes) is the slot's key, and the part's
  * record: a copy of the id per call was a tenth of a long run's memory,
- * and a block per entry another. */
+ * and a block per entry another.
+ *
+ * A call that its record holds under the record's own id (what a
+ * TOOL_CALL_START without a parent message makes: a message of the
+ * call's id, holding it first) has no slot: records_by_id finds it
+ * through its record, which holds a reference to it, and a long run of
+ * tool calls spares an entry a call (30 bytes). See
+ * _agui_transcript_index_tool_call (). */
 enum
 {
   TOOL_CALL_SLOT_PART,
@@ -241,18 +248,10 @@ enum
   TOOL_CALL_SLOT_WIDTH
 };
 
-static inline AguiToolCallPart *
-_agui_transcript_find_tool_call (AguiTranscript  *self,
-                                 const char      *tool_call_id,
-                                 AguiRecord     **record)
-{
-  gpointer *slot = tool_call_id != NULL ? _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id) : NULL;
-
-  if (record != NULL)
-    *record = slot != NULL ? slot[TOOL_CALL_SLOT_RECORD] : NULL;
-
-  return slot != NULL ? slot[TOOL_CALL_SLOT_PART] : NULL;
-}
+/* The first holder of @tool_call_id's call, and its record */
+AguiToolCallPart *_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                                   const char      *tool_call_id,
+                                                   AguiRecord     **record);
 
 static inline AguiRecord *
 _agui_transcript_find_record (AguiTranscript *self,
@@ -307,6 +306,10 @@ void        _agui_transcript_clear_indexes    (AguiTranscript   *self);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);
+/* Before @record's parts go while it stays: the call found through it
+ * gets a slot of its own, as every call keeps the one it was found by */
+void        _agui_transcript_keep_own_call    (AguiTranscript   *self,
+                                               AguiRecord       *record);
 void        _agui_transcript_index_record     (AguiTranscript   *self,
                                                AguiRecord       *record);
 void        _agui_transcript_link_tool_result (AguiTranscript   *self,

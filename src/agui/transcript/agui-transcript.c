@@ -238,6 +238,57 @@ _agui_transcript_clear_indexes (AguiTranscript *self)
   _agui_id_index_clear (&self->records_by_id);
 }
 
+/* The call @record holds under its own id: its first call, when that
+ * has the record's id (see tool_calls_by_id) */
+static AguiToolCallPart *
+own_call (AguiRecord *record)
+{
+  if (record->role != AGUI_ROLE_ASSISTANT || record->id == NULL)
+    return NULL;
+
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
+    {
+      AguiPart *part = _agui_record_part (record, i);
+
+      if (AGUI_IS_TOOL_CALL_PART (part))
+        {
+          const char *id = agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part));
+
+          return g_strcmp0 (id, record->id) == 0 ? AGUI_TOOL_CALL_PART (part) : NULL;
+        }
+    }
+
+  return NULL;
+}
+
+AguiToolCallPart *
+_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                 const char      *tool_call_id,
+                                 AguiRecord     **record)
+{
+  AguiToolCallPart *call = NULL;
+  AguiRecord *holder = NULL;
+  gpointer *slot;
+
+  if (tool_call_id == NULL)
+    ;
+  else if ((slot = _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id)) != NULL)
+    {
+      call = slot[TOOL_CALL_SLOT_PART];
+      holder = slot[TOOL_CALL_SLOT_RECORD];
+    }
+  else if ((holder = _agui_transcript_find_record (self, tool_call_id)) != NULL &&
+           (call = own_call (holder)) == NULL)
+    {
+      holder = NULL;
+    }
+
+  if (record != NULL)
+    *record = holder;
+
+  return call;
+}
+
 void
 _agui_transcript_index_tool_call (AguiTranscript   *self,
                                   AguiRecord       *record,
@@ -246,14 +297,35 @@ _agui_transcript_index_tool_call (AguiTranscript   *self,
   const char *id = agui_tool_call_part_get_tool_call_id (part);
   gpointer *slot;
 
-  if (id == NULL)
+  /* The first holder is found, as ever: with a slot, or through its
+   * record, whose own call does not change while the record is the
+   * first of its id (parts are only appended, or all cleared after
+   * _agui_transcript_keep_own_call ()) */
+  if (id == NULL ||
+      _agui_transcript_find_tool_call (self, id, NULL) != NULL ||
+      (_agui_transcript_find_record (self, id) == record && own_call (record) == part))
     return;
 
   slot = _agui_id_index_insert (&self->tool_calls_by_id, id);
-  if (slot[TOOL_CALL_SLOT_PART] != NULL)
+  slot[TOOL_CALL_SLOT_PART] = g_object_ref (part);
+  slot[TOOL_CALL_SLOT_RECORD] = record;
+}
+
+void
+_agui_transcript_keep_own_call (AguiTranscript *self,
+                                AguiRecord     *record)
+{
+  AguiToolCallPart *call;
+  gpointer *slot;
+
+  if (record->id == NULL ||
+      _agui_transcript_find_record (self, record->id) != record ||
+      (call = own_call (record)) == NULL ||
+      _agui_id_index_lookup (&self->tool_calls_by_id, record->id) != NULL)
     return;
 
-  slot[TOOL_CALL_SLOT_PART] = g_object_ref (part);
+  slot = _agui_id_index_insert (&self->tool_calls_by_id, record->id);
+  slot[TOOL_CALL_SLOT_PART] = g_object_ref (call);
   slot[TOOL_CALL_SLOT_RECORD] = record;
 }
 
