@@ -19,14 +19,16 @@ G_BEGIN_DECLS
  * asks the item for its key.
  *
  * A slot is @width pointers; an empty slot's first pointer is NULL.
- * Each slot's hash, beside them, spares a probe and a resize a look
- * into the items. */
+ * Each slot's tag (a byte of its hash), beside them, spares a probe a
+ * look into the items but for one in 255 of those it passes; a whole
+ * hash there was a third of a width-1 slot, and a long run of tool
+ * calls keeps seven entries a call in these tables. */
 typedef const char *(*AguiIdIndexKeyFunc) (gconstpointer item);
 
 typedef struct
 {
   gpointer           *slots;
-  guint32            *hashes;   /* each slot's hash; 0: empty */
+  guint8             *tags;     /* each slot's tag; 0: empty */
   guint               capacity; /* 0 with no slots yet */
   guint               n_items;
   guint               width;
