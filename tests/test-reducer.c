@@ -579,6 +579,7 @@ test_tool_call_holders (void)
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
   AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
   g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(JsonNode) plain = NULL;
   g_autoptr(GError) error = NULL;
   AguiToolCallPart *own;
 
@@ -595,6 +596,14 @@ test_tool_call_holders (void)
   g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "b")), ==, "fb");
   g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "c")), ==, "fc");
   g_assert_null (agui_transcript_lookup_tool_call (transcript, "d"));
+
+  /* the calls found before go with their messages */
+  g_assert_nonnull (agui_transcript_lookup_tool_call (transcript, "c"));
+  plain = json_from_string ("[{\"id\":\"u\",\"role\":\"user\",\"content\":\"hi\"}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (plain), &error));
+  g_assert_no_error (error);
+  g_assert_null (agui_transcript_lookup_tool_call (transcript, "c"));
 
   /* d's message, as loaded, holds a call of its id first and
    * has content parts: text streamed to it takes the parts away */

@@ -44,6 +44,29 @@ void      _agui_id_index_clear  (AguiIdIndex        *index);
 /* The slot of @id, or NULL */
 gpointer *_agui_id_index_lookup (AguiIdIndex        *index,
                                  const char         *id);
+/* @id's hash, for a caller that looks an id up in more than one table.
+ *
+ * g_str_hash() of ids that count up ("tc1", "tc2", …) lands in runs of
+ * neighbouring values, which linear probing turns into long clusters:
+ * mixed first (murmur3's finaliser), a probe stays a slot or two. */
+static inline guint
+_agui_id_index_hash (const char *id)
+{
+  guint h = g_str_hash (id);
+
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+
+  return h;
+}
+
+/* _agui_id_index_lookup () with @id's _agui_id_index_hash () */
+gpointer *_agui_id_index_lookup_hashed (AguiIdIndex *index,
+                                        const char  *id,
+                                        guint        hash);
 /* The slot of @id: its entry's when there is one, else an empty one,
  * which the caller fills (first pointer non-NULL, with an item whose key
  * is @id) before it touches the index again. */

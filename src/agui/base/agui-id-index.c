@@ -12,24 +12,6 @@
 
 #define MIN_CAPACITY 8
 
-/* g_str_hash() of ids that count up ("tc1", "tc2", …) lands in runs of
- * neighbouring values, which linear probing turns into long clusters:
- * mixed first (murmur3's finaliser), a probe stays a slot or two. */
-static inline guint
-hash_id (const char *id)
-{
-  guint h = g_str_hash (id);
-
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-
-  /* 0 marks an empty slot */
-  return h != 0 ? h : 1;
-}
-
 /* A slot's tag: a byte of the hash never 0 (an empty slot's), from its
  * low bits, which start () hardly uses, so that the neighbours of a
  * cluster do not share it */
@@ -110,7 +92,18 @@ _agui_id_index_lookup (AguiIdIndex *index,
   if (index->n_items == 0)
     return NULL;
 
-  return find (index, id, hash_id (id));
+  return find (index, id, _agui_id_index_hash (id));
+}
+
+gpointer *
+_agui_id_index_lookup_hashed (AguiIdIndex *index,
+                              const char  *id,
+                              guint        hash)
+{
+  if (index->n_items == 0)
+    return NULL;
+
+  return find (index, id, hash);
 }
 
 /* The first empty slot from @hash's, claimed, for a key no entry has */
@@ -144,7 +137,7 @@ gpointer *
 _agui_id_index_insert (AguiIdIndex *index,
                        const char  *id)
 {
-  guint hash = hash_id (id);
+  guint hash = _agui_id_index_hash (id);
   gpointer *slot;
 
   if (index->slots != NULL && (slot = find (index, id, hash)) != NULL)
@@ -196,7 +189,7 @@ remove_at (AguiIdIndex *index,
         break;
 
       /* an entry whose probe starts after the hole, up to it, stays */
-      home = start (index, hash_id (item_key (index, index->slots[(gsize) j * index->width])));
+      home = start (index, _agui_id_index_hash (item_key (index, index->slots[(gsize) j * index->width])));
       if (hole <= j ? (hole < home && home <= j) : (hole < home || home <= j))
         continue;
 
@@ -253,7 +246,7 @@ resize (AguiIdIndex *index,
       if (old_tags[i] == 0)
         continue;
 
-      slot = place (index, hash_id (item_key (index, old_slots[(gsize) i * index->width])));
+      slot = place (index, _agui_id_index_hash (item_key (index, old_slots[(gsize) i * index->width])));
       memcpy (slot, old_slots + (gsize) i * index->width, index->width * sizeof (gpointer));
     }
 

@@ -187,6 +187,11 @@ struct _AguiTranscript
    * keyed by the call's id (see ToolCallSlot). */
   AguiIdIndex   records_by_id;
   AguiIdIndex   tool_calls_by_id;
+  /* The call found last, and its record (borrowed): the arguments of a
+   * call stream in as a run of deltas, each looking it up. What finds
+   * an id changes only when the indexes are cleared, which forgets it. */
+  AguiToolCallPart *last_call;
+  AguiRecord       *last_call_record;
 
   /* The shared state is patched in its own compact tree; the JsonNode
    * agui_transcript_get_state () hands out is built from it on demand

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-activity-part-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch-private.h"
@@ -236,6 +238,8 @@ _agui_transcript_clear_indexes (AguiTranscript *self)
 
   _agui_id_index_clear (&self->tool_calls_by_id);
   _agui_id_index_clear (&self->records_by_id);
+  self->last_call = NULL;
+  self->last_call_record = NULL;
 }
 
 /* The call @record holds under its own id: its first call, when that
@@ -250,12 +254,10 @@ own_call (AguiRecord *record)
     {
       AguiPart *part = _agui_record_part (record, i);
 
+      /* both ids from _agui_id_new (): the same text, the same string */
       if (AGUI_IS_TOOL_CALL_PART (part))
-        {
-          const char *id = agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part));
-
-          return g_strcmp0 (id, record->id) == 0 ? AGUI_TOOL_CALL_PART (part) : NULL;
-        }
+        return agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part)) == record->id
+               ? AGUI_TOOL_CALL_PART (part) : NULL;
     }
 
   return NULL;
@@ -269,20 +271,40 @@ _agui_transcript_find_tool_call (AguiTranscript  *self,
   AguiToolCallPart *call = NULL;
   AguiRecord *holder = NULL;
   gpointer *slot;
+  guint hash;
 
   if (tool_call_id == NULL)
-    ;
-  else if ((slot = _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id)) != NULL)
+    goto out;
+
+  if (self->last_call != NULL &&
+      strcmp (agui_tool_call_part_get_tool_call_id (self->last_call), tool_call_id) == 0)
+    {
+      call = self->last_call;
+      holder = self->last_call_record;
+      goto out;
+    }
+
+  /* one hash for both tables: the lookups of a long run's calls are
+   * mostly of calls without a slot */
+  hash = _agui_id_index_hash (tool_call_id);
+  if ((slot = _agui_id_index_lookup_hashed (&self->tool_calls_by_id, tool_call_id, hash)) != NULL)
     {
       call = slot[TOOL_CALL_SLOT_PART];
       holder = slot[TOOL_CALL_SLOT_RECORD];
     }
-  else if ((holder = _agui_transcript_find_record (self, tool_call_id)) != NULL &&
-           (call = own_call (holder)) == NULL)
+  else if ((slot = _agui_id_index_lookup_hashed (&self->records_by_id, tool_call_id, hash)) != NULL &&
+           (call = own_call (slot[0])) != NULL)
     {
-      holder = NULL;
+      holder = slot[0];
     }
 
+  if (call != NULL)
+    {
+      self->last_call = call;
+      self->last_call_record = holder;
+    }
+
+out:
   if (record != NULL)
     *record = holder;
 
@@ -298,12 +320,11 @@ _agui_transcript_index_tool_call (AguiTranscript   *self,
   gpointer *slot;
 
   /* The first holder is found, as ever: with a slot, or through its
-   * record, whose own call does not change while the record is the
-   * first of its id (parts are only appended, or all cleared after
+   * record (@part itself, when it is its record's own call), whose own
+   * call does not change while the record is the first of its id (parts
+   * are only appended, or all cleared after
    * _agui_transcript_keep_own_call ()) */
-  if (id == NULL ||
-      _agui_transcript_find_tool_call (self, id, NULL) != NULL ||
-      (_agui_transcript_find_record (self, id) == record && own_call (record) == part))
+  if (id == NULL || _agui_transcript_find_tool_call (self, id, NULL) != NULL)
     return;
 
   slot = _agui_id_index_insert (&self->tool_calls_by_id, id);
