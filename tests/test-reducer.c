@@ -574,6 +574,60 @@ test_tool_call_arguments (void)
 }
 
 static void
+test_tool_call_holders (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(JsonNode) messages = NULL;
+  g_autoptr(JsonNode) plain = NULL;
+  g_autoptr(GError) error = NULL;
+  AguiToolCallPart *own;
+
+  g_test_summary ("A call is found by its id wherever it is held: by the message made for it, "
+                  "by a message it was started under, after the parts of its message go, "
+                  "and a second call of an id never hides the first");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  /* a: the message of its own id; b under a; c under a message "b" made for it */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"a\",\"toolCallName\":\"fa\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"b\",\"toolCallName\":\"fb\",\"parentMessageId\":\"a\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"fc\",\"parentMessageId\":\"b\"}");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "a")), ==, "fa");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "b")), ==, "fb");
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "c")), ==, "fc");
+  g_assert_null (agui_transcript_lookup_tool_call (transcript, "d"));
+
+  /* the calls found before go with their messages */
+  g_assert_nonnull (agui_transcript_lookup_tool_call (transcript, "c"));
+  plain = json_from_string ("[{\"id\":\"u\",\"role\":\"user\",\"content\":\"hi\"}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (plain), &error));
+  g_assert_no_error (error);
+  g_assert_null (agui_transcript_lookup_tool_call (transcript, "c"));
+
+  /* d's message, as loaded, holds a call of its id first and
+   * has content parts: text streamed to it takes the parts away */
+  messages = json_from_string ("[{\"id\":\"d\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}],"
+                               "\"toolCalls\":[{\"id\":\"d\",\"type\":\"function\",\"function\":{\"name\":\"fd\",\"arguments\":\"{}\"}},"
+                               "{\"id\":\"e\",\"type\":\"function\",\"function\":{\"name\":\"fe\",\"arguments\":\"{}\"}}]}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (messages), &error));
+  g_assert_no_error (error);
+  own = agui_transcript_lookup_tool_call (transcript, "d");
+  g_assert_nonnull (own);
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (own), ==, "fd");
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"d\",\"delta\":\"y\"}");
+  g_assert_true (agui_transcript_lookup_tool_call (transcript, "d") == own);
+  g_assert_cmpstr (agui_tool_call_part_get_tool_name (agui_transcript_lookup_tool_call (transcript, "e")), ==, "fe");
+
+  /* a second message "d" holding a call "d" does not hide the first */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"f\",\"toolCallName\":\"ff\",\"parentMessageId\":\"d\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"d\",\"content\":\"done\"}");
+  g_assert_true (agui_transcript_lookup_tool_call (transcript, "d") == own);
+  g_assert_cmpstr (agui_tool_call_part_get_result (own), ==, "done");
+}
+
+static void
 test_tool_call_replayed (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -640,6 +694,67 @@ test_pending_after_results (void)
   pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
   g_assert_cmpstrv (pending, ((const char * const []) { "tc6", NULL }));
   g_assert_cmpstr (agui_tool_call_part_get_result (agui_transcript_lookup_tool_call (transcript, "tc2")), ==, "2");
+}
+
+static void
+apply_printf (AguiReducer *reducer,
+              const char  *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static void
+apply_printf (AguiReducer *reducer,
+              const char  *format,
+              ...)
+{
+  g_autofree char *json = NULL;
+  va_list args;
+
+  va_start (args, format);
+  json = g_strdup_vprintf (format, args);
+  va_end (args);
+  apply (reducer, json);
+}
+
+static void
+test_pending_in_long_run (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) expected = NULL;
+  const char * const *pending;
+
+  g_test_summary ("In a run of many calls, most answered as they go, the unanswered "
+                  "ones end it pending, in the order they started, each once");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  for (guint i = 1; i <= 500; i++)
+    {
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i);
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc%u\"}", i);
+      /* every seventh call stays unanswered */
+      if (i % 7 != 0)
+        apply_printf (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r%u\",\"toolCallId\":\"tc%u\",\"content\":\"ok\"}", i, i);
+      else
+        {
+          g_autofree char *id = g_strdup_printf ("tc%u", i);
+
+          g_strv_builder_add (builder, id);
+        }
+      /* a start replayed for an answered call lists it no more, and one
+       * for an open call lists it only once */
+      if (i % 50 == 0)
+        {
+          apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i - 1);
+          apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc%u\",\"toolCallName\":\"clock\"}", i - 1 - (i - 1) % 7);
+        }
+    }
+  apply (reducer, "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+
+  expected = g_strv_builder_end (builder);
+  g_assert_cmpuint (g_strv_length (expected), ==, 71);
+  pending = agui_run_state_get_pending_tool_call_ids (agui_transcript_get_run_state (transcript));
+  g_assert_cmpstrv (pending, (const char * const *) expected);
 }
 
 static void
@@ -979,7 +1094,9 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-statuses", test_tool_statuses);
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
+  g_test_add_func ("/agui/reducer/tool-call-holders", test_tool_call_holders);
   g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
+  g_test_add_func ("/agui/reducer/pending-in-long-run", test_pending_in_long_run);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);
   g_test_add_func ("/agui/reducer/steps", test_steps);
   g_test_add_func ("/agui/reducer/interrupt-description", test_interrupt_description);

@@ -19,14 +19,16 @@ G_BEGIN_DECLS
  * asks the item for its key.
  *
  * A slot is @width pointers; an empty slot's first pointer is NULL.
- * Each slot's hash, beside them, spares a probe and a resize a look
- * into the items. */
+ * Each slot's tag (a byte of its hash), beside them, spares a probe a
+ * look into the items but for one in 255 of those it passes; a whole
+ * hash there was a third of a width-1 slot, and a long run of tool
+ * calls keeps seven entries a call in these tables. */
 typedef const char *(*AguiIdIndexKeyFunc) (gconstpointer item);
 
 typedef struct
 {
   gpointer           *slots;
-  guint32            *hashes;   /* each slot's hash; 0: empty */
+  guint8             *tags;     /* each slot's tag; 0: empty */
   guint               capacity; /* 0 with no slots yet */
   guint               n_items;
   guint               width;
@@ -42,6 +44,29 @@ void      _agui_id_index_clear  (AguiIdIndex        *index);
 /* The slot of @id, or NULL */
 gpointer *_agui_id_index_lookup (AguiIdIndex        *index,
                                  const char         *id);
+/* @id's hash, for a caller that looks an id up in more than one table.
+ *
+ * g_str_hash() of ids that count up ("tc1", "tc2", …) lands in runs of
+ * neighbouring values, which linear probing turns into long clusters:
+ * mixed first (murmur3's finaliser), a probe stays a slot or two. */
+static inline guint
+_agui_id_index_hash (const char *id)
+{
+  guint h = g_str_hash (id);
+
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+
+  return h;
+}
+
+/* _agui_id_index_lookup () with @id's _agui_id_index_hash () */
+gpointer *_agui_id_index_lookup_hashed (AguiIdIndex *index,
+                                        const char  *id,
+                                        guint        hash);
 /* The slot of @id: its entry's when there is one, else an empty one,
  * which the caller fills (first pointer non-NULL, with an item whose key
  * is @id) before it touches the index again. */

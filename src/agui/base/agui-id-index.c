@@ -12,22 +12,13 @@
 
 #define MIN_CAPACITY 8
 
-/* g_str_hash() of ids that count up ("tc1", "tc2", …) lands in runs of
- * neighbouring values, which linear probing turns into long clusters:
- * mixed first (murmur3's finaliser), a probe stays a slot or two. */
-static inline guint
-hash_id (const char *id)
+/* A slot's tag: a byte of the hash never 0 (an empty slot's), from its
+ * low bits, which start () hardly uses, so that the neighbours of a
+ * cluster do not share it */
+static inline guint8
+tag_of (guint hash)
 {
-  guint h = g_str_hash (id);
-
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-
-  /* 0 marks an empty slot */
-  return h != 0 ? h : 1;
+  return (guint8) (1 + hash % 255);
 }
 
 /* Where @hash's probe starts: its place in [0, capacity), by the high
@@ -62,7 +53,7 @@ void
 _agui_id_index_clear (AguiIdIndex *index)
 {
   g_clear_pointer (&index->slots, g_free);
-  index->hashes = NULL;
+  index->tags = NULL;
   index->capacity = 0;
   index->n_items = 0;
 }
@@ -74,15 +65,17 @@ find (AguiIdIndex *index,
       const char  *id,
       guint        hash)
 {
-  /* Each slot's hash is kept beside it: a probe reads the item's key (a
-   * step into the item, a cache miss in a long run) only when the hashes
+  guint8 tag = tag_of (hash);
+
+  /* Each slot's tag is kept beside it: a probe reads the item's key (a
+   * step into the item, a cache miss in a long run) only when the tags
    * match, and a resize never does. */
   for (guint i = start (index, hash);; i = i + 1 < index->capacity ? i + 1 : 0)
     {
-      if (index->hashes[i] == 0)
+      if (index->tags[i] == 0)
         return NULL;
 
-      if (index->hashes[i] == hash)
+      if (index->tags[i] == tag)
         {
           gpointer *slot = index->slots + (gsize) i * index->width;
 
@@ -99,7 +92,18 @@ _agui_id_index_lookup (AguiIdIndex *index,
   if (index->n_items == 0)
     return NULL;
 
-  return find (index, id, hash_id (id));
+  return find (index, id, _agui_id_index_hash (id));
+}
+
+gpointer *
+_agui_id_index_lookup_hashed (AguiIdIndex *index,
+                              const char  *id,
+                              guint        hash)
+{
+  if (index->n_items == 0)
+    return NULL;
+
+  return find (index, id, hash);
 }
 
 /* The first empty slot from @hash's, claimed, for a key no entry has */
@@ -109,10 +113,10 @@ place (AguiIdIndex *index,
 {
   guint i = start (index, hash);
 
-  while (index->hashes[i] != 0)
+  while (index->tags[i] != 0)
     i = i + 1 < index->capacity ? i + 1 : 0;
 
-  index->hashes[i] = hash;
+  index->tags[i] = tag_of (hash);
 
   return index->slots + (gsize) i * index->width;
 }
@@ -133,13 +137,13 @@ gpointer *
 _agui_id_index_insert (AguiIdIndex *index,
                        const char  *id)
 {
-  guint hash = hash_id (id);
+  guint hash = _agui_id_index_hash (id);
   gpointer *slot;
 
   if (index->slots != NULL && (slot = find (index, id, hash)) != NULL)
     return slot;
 
-  /* Kept at most four fifths full: probes compare hashes side by side,
+  /* Kept at most four fifths full: probes compare tags side by side,
    * mostly in one cache line, so a fuller table costs little time, and
    * a long run's tables are most of what it holds besides its records.
    * At seven eighths, a stream of short messages whose every delta
@@ -181,24 +185,34 @@ remove_at (AguiIdIndex *index,
       guint home;
 
       j = j + 1 < index->capacity ? j + 1 : 0;
-      if (index->hashes[j] == 0)
+      if (index->tags[j] == 0)
         break;
 
       /* an entry whose probe starts after the hole, up to it, stays */
-      home = start (index, index->hashes[j]);
+      home = start (index, _agui_id_index_hash (item_key (index, index->slots[(gsize) j * index->width])));
       if (hole <= j ? (hole < home && home <= j) : (hole < home || home <= j))
         continue;
 
-      index->hashes[hole] = index->hashes[j];
+      index->tags[hole] = index->tags[j];
       memcpy (index->slots + (gsize) hole * index->width,
               index->slots + (gsize) j * index->width,
               index->width * sizeof (gpointer));
       hole = j;
     }
 
-  index->hashes[hole] = 0;
+  index->tags[hole] = 0;
   memset (index->slots + (gsize) hole * index->width, 0, index->width * sizeof (gpointer));
   index->n_items--;
+}
+
+#define RESIZE_AHEAD 16
+
+static inline void
+prefetch (gconstpointer address)
+{
+#if defined(__GNUC__)
+  __builtin_prefetch (address);
+#endif
 }
 
 /* Makes the slots fit @capacity, placing each entry again */
@@ -208,21 +222,31 @@ resize (AguiIdIndex *index,
 {
   guint old_capacity = index->capacity;
   gpointer *old_slots = index->slots;
-  guint32 *old_hashes = index->hashes;
+  guint8 *old_tags = index->tags;
 
-  /* One block: the slots, then their hashes */
-  index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint32)));
-  index->hashes = (guint32 *) (index->slots + (gsize) capacity * index->width);
+  /* One block: the slots, then their tags. Each entry's hash is made
+   * again from its key: a look into each item, once a resize, where
+   * keeping the hashes took four bytes a slot for good. */
+  index->slots = g_malloc0 ((gsize) capacity * (index->width * sizeof (gpointer) + sizeof (guint8)));
+  index->tags = (guint8 *) (index->slots + (gsize) capacity * index->width);
   index->capacity = capacity;
 
   for (guint i = 0; i < old_capacity; i++)
     {
       gpointer *slot;
 
-      if (old_hashes[i] == 0)
+      /* The items are all over a long run's memory: each is asked
+       * for ahead of its turn, and its key once the item is in, so
+       * that the misses overlap rather than follow one another */
+      if (i + 2 * RESIZE_AHEAD < old_capacity && old_tags[i + 2 * RESIZE_AHEAD] != 0)
+        prefetch (old_slots[(gsize) (i + 2 * RESIZE_AHEAD) * index->width]);
+      if (i + RESIZE_AHEAD < old_capacity && old_tags[i + RESIZE_AHEAD] != 0)
+        prefetch (item_key (index, old_slots[(gsize) (i + RESIZE_AHEAD) * index->width]));
+
+      if (old_tags[i] == 0)
         continue;
 
-      slot = place (index, old_hashes[i]);
+      slot = place (index, _agui_id_index_hash (item_key (index, old_slots[(gsize) i * index->width])));
       memcpy (slot, old_slots + (gsize) i * index->width, index->width * sizeof (gpointer));
     }
 

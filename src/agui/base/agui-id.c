@@ -14,7 +14,8 @@
  * GRefString's 16-byte header put an id of eight characters (tc100000)
  * in a 48-byte block where a 4-byte count keeps it in 32, while GLib's
  * intern table, which grows to twice its entries, took 24 bytes a string
- * more than an AguiIdIndex's 12 at 53-80% full. From the slice
+ * more than an AguiIdIndex's 12 at 53-80% full (9 since it keeps a
+ * byte of each hash, not four). From the slice
  * allocator, which has no header to pay for, an id of up to eleven
  * characters takes 16 bytes.
  *

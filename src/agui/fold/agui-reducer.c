@@ -37,20 +37,20 @@ struct _AguiReducer
   GObject         parent_instance;
   AguiTranscript *transcript;
   GPtrArray      *warnings;
-  /* Tool calls started in the current run, in order, and the ones that got
-   * a result in it (AG-UI 13.4). */
+  /* Tool calls started in the current run, in order (AG-UI 13.4): ids
+   * borrowed from run_calls. Those answered since are dropped once they
+   * are half of it (n_run_answered of them), so that a long run of
+   * answered calls does not keep a pointer per call here. */
   GPtrArray      *run_tool_calls;
-  /* the same ids as run_tool_calls: a replayed TOOL_CALL_START must not
-   * list its call twice, or a frontend tool would run twice. A set of
-   * the ids themselves (AguiIdIndex), as run_results: a long run has an
-   * entry in each per call, which GHashTable's doubling left at 12 bytes
-   * a slot in as many as four slots an entry. */
-  AguiIdIndex     run_tool_call_ids;
-  /* Borrows its ids from run_tool_calls, or, for a result that came
-   * before its call started, from run_early_results: a long run has one
-   * of each per call, and a copy apiece was a third of the reducer's. */
-  AguiIdIndex     run_results;
-  GPtrArray      *run_early_results;
+  guint           n_run_answered;
+  /* Every call id the current run started or answered, once, with
+   * which in the pointer's low bits (RUN_CALL_*): a replayed
+   * TOOL_CALL_START must not list its call twice, or a frontend tool
+   * would run twice, and a call answered in the run is not pending. Holds
+   * a reference to each id. One table where there were two (started,
+   * answered): a long run has an entry per call, and the second table was
+   * 18 bytes of each call's. */
+  AguiIdIndex     run_calls;
   char           *thread_id;
   char           *run_id;
   /* the cap on the state's and each activity's size (0: none) */
@@ -58,6 +58,98 @@ struct _AguiReducer
 };
 
 G_DEFINE_FINAL_TYPE (AguiReducer, _agui_reducer, G_TYPE_OBJECT)
+
+/* What run_calls knows of a call, in its id's low bits: ids from
+ * _agui_id_new () follow a 4-byte count in a block aligned for any
+ * type, so those bits are free. */
+enum
+{
+  RUN_CALL_STARTED = 1 << 0,
+  RUN_CALL_ANSWERED = 1 << 1,
+  RUN_CALL_FLAGS = RUN_CALL_STARTED | RUN_CALL_ANSWERED
+};
+
+static const char *
+run_call_key (gconstpointer item)
+{
+  return (const char *) (GPOINTER_TO_SIZE (item) & ~(gsize) RUN_CALL_FLAGS);
+}
+
+static guint
+run_call_flags (AguiReducer *self,
+                const char  *id)
+{
+  gpointer *slot = _agui_id_index_lookup (&self->run_calls, id);
+
+  return slot != NULL ? GPOINTER_TO_SIZE (slot[0]) & RUN_CALL_FLAGS : 0;
+}
+
+/* Adds @flag to what run_calls knows of @id, returning what it knew
+ * before (0 for nothing); @owned: (out) (optional): its copy of @id */
+static guint
+mark_run_call (AguiReducer  *self,
+               const char   *id,
+               guint         flag,
+               const char  **owned_id)
+{
+  gpointer *slot = _agui_id_index_insert (&self->run_calls, id);
+  guint before = 0;
+
+  if (slot[0] == NULL)
+    {
+      char *owned = _agui_id_new (id);
+
+      g_assert ((GPOINTER_TO_SIZE (owned) & RUN_CALL_FLAGS) == 0);
+      slot[0] = owned;
+    }
+  else
+    {
+      before = GPOINTER_TO_SIZE (slot[0]) & RUN_CALL_FLAGS;
+    }
+  slot[0] = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (slot[0]) | flag);
+  if (owned_id != NULL)
+    *owned_id = run_call_key (slot[0]);
+
+  return before;
+}
+
+/* Notes that the run answered @id, and drops the answered calls from
+ * run_tool_calls once they are half of it: each is dropped once, so
+ * this stays linear in the run's calls. */
+static void
+answer_run_call (AguiReducer *self,
+                 const char  *id)
+{
+  guint known = mark_run_call (self, id, RUN_CALL_ANSWERED, NULL);
+  guint kept = 0;
+
+  if ((known & (RUN_CALL_STARTED | RUN_CALL_ANSWERED)) == RUN_CALL_STARTED)
+    self->n_run_answered++;
+
+  if (self->n_run_answered < 32 || self->n_run_answered * 2 < self->run_tool_calls->len)
+    return;
+
+  for (guint i = 0; i < self->run_tool_calls->len; i++)
+    {
+      const char *call = g_ptr_array_index (self->run_tool_calls, i);
+
+      if ((run_call_flags (self, call) & RUN_CALL_ANSWERED) == 0)
+        self->run_tool_calls->pdata[kept++] = (gpointer) call;
+    }
+  g_ptr_array_set_size (self->run_tool_calls, kept);
+  self->n_run_answered = 0;
+}
+
+static void
+clear_run_calls (AguiReducer *self)
+{
+  gpointer *slot;
+  guint position = 0;
+
+  while ((slot = _agui_id_index_next (&self->run_calls, &position)))
+    _agui_id_release ((char *) run_call_key (slot[0]));
+  _agui_id_index_clear (&self->run_calls);
+}
 
 enum {
   SIGNAL_WARNING,
@@ -107,10 +199,8 @@ _agui_reducer_finalize (GObject *object)
   AguiReducer *self = AGUI_REDUCER (object);
 
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  clear_run_calls (self);
   g_clear_pointer (&self->run_tool_calls, g_ptr_array_unref);
-  _agui_id_index_clear (&self->run_tool_call_ids);
-  _agui_id_index_clear (&self->run_results);
-  g_clear_pointer (&self->run_early_results, g_ptr_array_unref);
   g_clear_pointer (&self->thread_id, g_free);
   g_clear_pointer (&self->run_id, g_free);
 
@@ -144,10 +234,8 @@ static void
 _agui_reducer_init (AguiReducer *self)
 {
   self->warnings = g_ptr_array_new_with_free_func (g_free);
-  self->run_tool_calls = g_ptr_array_new_with_free_func ((GDestroyNotify) _agui_id_release);
-  _agui_id_index_init (&self->run_tool_call_ids, 1, NULL);
-  _agui_id_index_init (&self->run_results, 1, NULL);
-  self->run_early_results = g_ptr_array_new_with_free_func (g_free);
+  self->run_tool_calls = g_ptr_array_new ();
+  _agui_id_index_init (&self->run_calls, 1, run_call_key);
   self->max_state_size = AGUI_JSON_DOC_DEFAULT_MAX_SIZE;
 }
 
@@ -266,10 +354,9 @@ apply_run_started (AguiReducer *self,
   if (_agui_event_member_to_value (event, "input", &input))
     append_missing_messages (self, _agui_json_doc_get_array (&input, "messages"));
 
-  _agui_id_index_clear (&self->run_results);
-  _agui_id_index_clear (&self->run_tool_call_ids);
+  clear_run_calls (self);
   g_ptr_array_set_size (self->run_tool_calls, 0);
-  g_ptr_array_set_size (self->run_early_results, 0);
+  self->n_run_answered = 0;
 
   g_free (self->thread_id);
   g_free (self->run_id);
@@ -305,7 +392,7 @@ pending_tool_call_ids (AguiReducer         *self,
         {
           const char *id = g_ptr_array_index (self->run_tool_calls, i);
 
-          if (_agui_id_index_lookup (&self->run_results, id) == NULL)
+          if ((run_call_flags (self, id) & RUN_CALL_ANSWERED) == 0)
             g_strv_builder_add (builder, id);
         }
     }
@@ -453,15 +540,15 @@ apply_tool_call_start (AguiReducer *self,
   const char *parent_id = agui_event_get_string (event, "parentMessageId");
   AguiToolCallPart *existing = NULL;
   AguiRecord *parent = NULL;
-  gpointer *slot;
+  const char *owned;
+  guint known;
 
-  slot = _agui_id_index_insert (&self->run_tool_call_ids, id);
-  if (slot[0] == NULL)
+  known = mark_run_call (self, id, RUN_CALL_STARTED, &owned);
+  if ((known & RUN_CALL_STARTED) == 0)
     {
-      char *owned = _agui_id_new (id);
-
-      g_ptr_array_add (self->run_tool_calls, owned);
-      slot[0] = owned;
+      g_ptr_array_add (self->run_tool_calls, (gpointer) owned);
+      if (known & RUN_CALL_ANSWERED)
+        self->n_run_answered++;
     }
 
   if (_agui_transcript_lookup_tool_call (self->transcript, id, &existing) != NULL)
@@ -517,22 +604,8 @@ apply_tool_call_result (AguiReducer *self,
   if (_agui_transcript_lookup_record (self->transcript, message_id) != NULL)
     warn (self, "TOOL_CALL_RESULT adds a second message with the id '%s'", message_id);
 
-  if (tool_call_id != NULL && _agui_id_index_lookup (&self->run_results, tool_call_id) == NULL)
-    {
-      gpointer *started = _agui_id_index_lookup (&self->run_tool_call_ids, tool_call_id);
-      char *id;
-
-      if (started != NULL)
-        {
-          id = started[0];
-        }
-      else
-        {
-          id = g_strdup (tool_call_id);
-          g_ptr_array_add (self->run_early_results, id);
-        }
-      *_agui_id_index_insert (&self->run_results, id) = id;
-    }
+  if (tool_call_id != NULL)
+    answer_run_call (self, tool_call_id);
 
   /* Only events the client made itself carry an error: schema
    * enforcement strips the member from anything an agent sends. */

@@ -55,7 +55,7 @@ typedef struct
 
 /* Who opened each message or call: id → owner, a NULL owner being the
  * parent agent. That is nearly every id, and a long run has one or two
- * per tool call: those sit in a set of the ids themselves (a slot of 12
+ * per tool call: those sit in a set of the ids themselves (a slot of 9
  * bytes where a GHashTable's was 20), and only ids a subagent owns in a
  * table, which is read first. An id moved to the parent is taken out of
  * that table; one moved to a subagent shadows its entry in the set. The

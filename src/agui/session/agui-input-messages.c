@@ -308,11 +308,11 @@ make_key (Key        *key,
                  (RECORD_GET (record, name) ? HAS_NAME : 0) |
                  (RECORD_GET (record, subagent_run_id) ? HAS_SUBAGENT_RUN_ID : 0) |
                  (RECORD_GET (record, encrypted_value) ? HAS_ENCRYPTED_VALUE : 0) |
-                 (record->tool_call_id ? HAS_TOOL_CALL_ID : 0) |
+                 (_agui_record_get_tool_call_id (record) ? HAS_TOOL_CALL_ID : 0) |
                  (RECORD_GET (record, error) ? HAS_ERROR : 0) |
                  (record->has_content_value ? HAS_CONTENT : 0) |
                  (RECORD_GET (record, metadata) ? HAS_METADATA : 0);
-  head.n_parts = record->n_parts;
+  head.n_parts = _agui_record_get_n_parts (record);
   key_put (key, &head, sizeof head);
 
   if (record->id != NULL)
@@ -323,8 +323,8 @@ make_key (Key        *key,
     key_add_string (key, RECORD_GET (record, subagent_run_id));
   if (RECORD_GET (record, encrypted_value) != NULL)
     key_add_string (key, RECORD_GET (record, encrypted_value));
-  if (record->tool_call_id != NULL)
-    key_add_string (key, record->tool_call_id);
+  if (_agui_record_get_tool_call_id (record) != NULL)
+    key_add_string (key, _agui_record_get_tool_call_id (record));
   if (RECORD_GET (record, error) != NULL)
     key_add_string (key, RECORD_GET (record, error));
   if (record->has_content_value)
@@ -332,7 +332,7 @@ make_key (Key        *key,
   if (RECORD_GET (record, metadata) != NULL)
     key_add_metadata (key, RECORD_GET (record, metadata));
 
-  for (guint i = 0; i < record->n_parts && (key->out != NULL || key->same); i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (record) && (key->out != NULL || key->same); i++)
     {
       AguiPart *part = _agui_record_part (record, i);
 

@@ -29,8 +29,10 @@
  * arguments are parsed only when someone asks for them (a tree of a few
  * members costs more than the text it came from). */
 /* What few calls have, or only once someone asks: allocated with the
- * first of them (six pointers a call in a long run of calls that have
- * none was a fifth of each call's object) */
+ * first of them, and kept in the object's data (extra_quark), as the
+ * part's notes are: six pointers a call in a long run of calls that
+ * have none was a fifth of each call's object, and the pointer to them
+ * another 16 bytes (with it, a call was 96 bytes and not 80). */
 typedef struct
 {
   JsonNode           *parsed_arguments;
@@ -47,36 +49,31 @@ struct _AguiToolCallPart
   char               *tool_call_id;    /* from _agui_id_new() */
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
-  gsize               arguments_len;
   char               *result;          /* from the slice allocator */
-  ToolCallExtra      *extra;           /* NULL until needed */
-  AguiToolCallStatus  status : 8;
-  AguiAnswer          answer : 8;
-  guint               has_result : 1;
-  guint               awaiting_approval : 1;
-  guint               question_expired : 1;
-  guint               no_result : 1;
+  /* One word: a terabyte of arguments is past any frame's bound */
+  guint64             arguments_len : 40;
+  guint64             status : 8;      /* AguiToolCallStatus */
+  guint64             answer : 8;      /* AguiAnswer */
+  guint64             has_result : 1;
+  guint64             awaiting_approval : 1;
+  guint64             question_expired : 1;
+  guint64             no_result : 1;
   /* the arguments were finished: parsed_arguments is theirs once parsed */
-  guint               arguments_final : 1;
-  guint               arguments_parsed : 1;
+  guint64             arguments_final : 1;
+  guint64             arguments_parsed : 1;
   /* the arguments' block is exactly their length and a NUL (set whole,
    * or finished); otherwise, streaming, it is arguments_capacity () */
-  guint               arguments_exact : 1;
+  guint64             arguments_exact : 1;
+  guint64             has_extra : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AguiToolCallPart, agui_tool_call_part, AGUI_TYPE_PART)
 
-/* A member of the extra, NULL without one */
-#define EXTRA(self, member) ((self)->extra != NULL ? (self)->extra->member : NULL)
+/* With AguiPart's 16 bytes of private data, 80: a word more is a slice
+ * size more per call */
+G_STATIC_ASSERT (sizeof (AguiToolCallPart) <= 64);
 
-static ToolCallExtra *
-ensure_extra (AguiToolCallPart *self)
-{
-  if (self->extra == NULL)
-    self->extra = g_new0 (ToolCallExtra, 1);
-
-  return self->extra;
-}
+static GQuark extra_quark;
 
 static void
 extra_free (ToolCallExtra *extra)
@@ -90,6 +87,29 @@ extra_free (ToolCallExtra *extra)
   g_free (extra);
 }
 
+/* The extra, or NULL without one: has_extra spares the look into the
+ * object's data for the calls that have none */
+static inline ToolCallExtra *
+get_extra (AguiToolCallPart *self)
+{
+  return self->has_extra ? g_object_get_qdata (G_OBJECT (self), extra_quark) : NULL;
+}
+
+/* A member of the extra, NULL without one */
+#define EXTRA(self, member) ((self)->has_extra ? get_extra (self)->member : NULL)
+
+static ToolCallExtra *
+ensure_extra (AguiToolCallPart *self)
+{
+  if (!self->has_extra)
+    {
+      g_object_set_qdata_full (G_OBJECT (self), extra_quark, g_new0 (ToolCallExtra, 1), (GDestroyNotify) extra_free);
+      self->has_extra = TRUE;
+    }
+
+  return get_extra (self);
+}
+
 /* _agui_set_str() for a string of the extra at @offset, which a NULL
  * leaves unmade */
 static gboolean
@@ -97,7 +117,7 @@ set_extra_string (AguiToolCallPart *self,
                   gsize             offset,
                   const char       *value)
 {
-  if (self->extra == NULL && value == NULL)
+  if (!self->has_extra && value == NULL)
     return FALSE;
 
   return _agui_set_str (G_STRUCT_MEMBER_P (ensure_extra (self), offset), value);
@@ -199,7 +219,6 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->tool_name, _agui_id_release);
   g_clear_pointer (&self->arguments, g_free);
   set_result_text (self, NULL);
-  g_clear_pointer (&self->extra, extra_free);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
 }
@@ -263,6 +282,8 @@ static void
 agui_tool_call_part_class_init (AguiToolCallPartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  extra_quark = g_quark_from_static_string ("agui-tool-call-part-extra");
 
   object_class->finalize = agui_tool_call_part_finalize;
   object_class->get_property = agui_tool_call_part_get_property;
@@ -614,8 +635,8 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
       self->arguments_exact = TRUE;
     }
 
-  if (self->extra != NULL)
-    g_clear_pointer (&self->extra->parsed_arguments, json_node_unref);
+  if (self->has_extra)
+    g_clear_pointer (&get_extra (self)->parsed_arguments, json_node_unref);
   self->arguments_final = TRUE;
   self->arguments_parsed = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSED_ARGUMENTS]);

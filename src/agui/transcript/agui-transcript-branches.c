@@ -51,7 +51,7 @@ _agui_transcript_mark_attempt (AguiTranscript *self,
         continue;
 
       _agui_record_set_attempt (record, attempt, FALSE);
-      if (record->n_parts > 0)
+      if (_agui_record_get_n_parts (record) > 0)
         last = record;
     }
 
@@ -78,7 +78,7 @@ latest_shown_record (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i - 1);
 
-      if (record->n_parts > 0)
+      if (_agui_record_get_n_parts (record) > 0)
         return record;
     }
 
@@ -308,9 +308,9 @@ truncate_records (AguiTranscript *self,
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
 
-      if (record->row != NULL)
+      if (_agui_record_get_row (record) != NULL)
         for (guint r = 0; r < self->rows->len; r++)
-          if (g_ptr_array_index (self->rows, r) == record->row)
+          if (g_ptr_array_index (self->rows, r) == _agui_record_get_row (record))
             {
               first_row = r;
               break;

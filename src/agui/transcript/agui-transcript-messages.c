@@ -65,8 +65,8 @@ insert_tool_record (AguiTranscript *self,
   guint position = 0;
   gboolean found = FALSE;
 
-  if (record->tool_call_id != NULL)
-    holder = _agui_transcript_lookup_tool_call (self, record->tool_call_id, NULL);
+  if (_agui_record_get_tool_call_id (record) != NULL)
+    holder = _agui_transcript_lookup_tool_call (self, _agui_record_get_tool_call_id (record), NULL);
 
   /* From the end: the holder is nearly always the latest message, and a
    * search from the start made a long run of tool calls quadratic. */
@@ -125,20 +125,21 @@ add_part (AguiTranscript *self,
   if (AGUI_IS_TOOL_CALL_PART (part))
     _agui_transcript_index_tool_call (self, record, AGUI_TOOL_CALL_PART (part));
 
-  if (record->row != NULL)
-    _agui_speaker_turn_append_part (record->row, part);
+  if (_agui_record_get_row (record) != NULL)
+    _agui_speaker_turn_append_part (_agui_record_get_row (record), part);
 }
 
 static void
 clear_parts (AguiTranscript *self,
              AguiRecord     *record)
 {
-  while (record->n_parts > 0)
+  _agui_transcript_keep_own_call (self, record);
+  while (_agui_record_get_n_parts (record) > 0)
     {
-      AguiPart *part = _agui_record_part (record, record->n_parts - 1);
+      AguiPart *part = _agui_record_part (record, _agui_record_get_n_parts (record) - 1);
 
-      if (record->row != NULL)
-        _agui_speaker_turn_remove_part (record->row, part);
+      if (_agui_record_get_row (record) != NULL)
+        _agui_speaker_turn_remove_part (_agui_record_get_row (record), part);
       _agui_record_remove_last_part (record);
     }
 }
@@ -151,8 +152,8 @@ append_text (AguiTranscript *self,
              AguiRecord     *record,
              const char     *delta)
 {
-  AguiPart *last = record->n_parts > 0
-                   ? _agui_record_part (record, record->n_parts - 1) : NULL;
+  AguiPart *last = _agui_record_get_n_parts (record) > 0
+                   ? _agui_record_part (record, _agui_record_get_n_parts (record) - 1) : NULL;
 
   if (record->role == AGUI_ROLE_TOOL)
     {
@@ -410,7 +411,7 @@ _agui_transcript_add_tool_result (AguiTranscript *self,
 {
   AguiRecord *record = _agui_record_new (id, AGUI_ROLE_TOOL);
 
-  record->tool_call_id = _agui_id_new (tool_call_id);
+  record->held.tool_call_id = _agui_id_new (tool_call_id);
   RECORD_SET_STRING (record, subagent_run_id, subagent_run_id);
   if (content != NULL)
     {

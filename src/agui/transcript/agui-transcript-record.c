@@ -19,6 +19,9 @@
 
 /* Records */
 
+/* A long run keeps two per tool call: a word more is a slice size more */
+G_STATIC_ASSERT (sizeof (AguiRecord) <= 64);
+
 AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
@@ -81,47 +84,54 @@ _agui_record_free (AguiRecord *record)
   g_clear_pointer (&record->id, _agui_id_release);
   g_clear_pointer (&record->extra, record_extra_free);
   _agui_json_value_clear (&record->content);
-  g_clear_pointer (&record->tool_call_id, _agui_id_release);
-  while (record->n_parts > 0)
+  if (record->role == AGUI_ROLE_TOOL)
+    g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+  while (_agui_record_get_n_parts (record) > 0)
     _agui_record_remove_last_part (record);
   g_slice_free (AguiRecord, record);
+}
+
+static AguiRecordParts *
+record_parts_new (guint room)
+{
+  return g_malloc (sizeof (AguiRecordParts) + room * sizeof (AguiPart *));
 }
 
 void
 _agui_record_add_part (AguiRecord *record,
                        gpointer    part)
 {
-  guint n = record->n_parts;
+  guint n = _agui_record_get_n_parts (record);
 
   if (n == 0)
     {
       record->parts.one = part;
+      return;
     }
-  else
+
+  if (n == 1)
     {
-      if (n == 1)
-        {
-          AguiPart *first = record->parts.one;
+      AguiRecordParts *many = record_parts_new (2);
 
-          record->parts.many = g_new (AguiPart *, 2);
-          record->parts.many[0] = first;
-        }
-      else if ((n & (n - 1)) == 0)
-        {
-          /* full: the array holds the next power of two of n_parts */
-          record->parts.many = g_renew (AguiPart *, record->parts.many, (gsize) n * 2);
-        }
-
-      record->parts.many[n] = part;
+      many->items[0] = record->parts.one;
+      record->parts.many = many;
+      record->parts_many = TRUE;
+    }
+  else if ((n & (n - 1)) == 0)
+    {
+      /* full: the list has room for the next power of two of its count */
+      record->parts.many = g_realloc (record->parts.many,
+                                      sizeof (AguiRecordParts) + (gsize) n * 2 * sizeof (AguiPart *));
     }
 
-  record->n_parts = n + 1;
+  record->parts.many->items[n] = part;
+  record->parts.many->n = n + 1;
 }
 
 void
 _agui_record_remove_last_part (AguiRecord *record)
 {
-  guint n = record->n_parts;
+  guint n = _agui_record_get_n_parts (record);
 
   g_return_if_fail (n > 0);
 
@@ -131,18 +141,18 @@ _agui_record_remove_last_part (AguiRecord *record)
     }
   else if (n == 2)
     {
-      AguiPart *first = record->parts.many[0];
+      AguiRecordParts *many = record->parts.many;
 
-      g_object_unref (record->parts.many[1]);
-      g_free (record->parts.many);
-      record->parts.one = first;
+      g_object_unref (many->items[1]);
+      record->parts.one = many->items[0];
+      record->parts_many = FALSE;
+      g_free (many);
     }
   else
     {
-      g_object_unref (record->parts.many[n - 1]);
+      g_object_unref (record->parts.many->items[n - 1]);
+      record->parts.many->n = n - 1;
     }
-
-  record->n_parts = n - 1;
 }
 
 void
@@ -218,7 +228,7 @@ AguiPart *
 _agui_record_get_last_part (AguiRecord *record,
                             GType       type)
 {
-  for (guint i = record->n_parts; i > 0; i--)
+  for (guint i = _agui_record_get_n_parts (record); i > 0; i--)
     {
       AguiPart *part = _agui_record_part (record, i - 1);
 
@@ -377,7 +387,7 @@ record_new (const AguiJsonValue *message,
       break;
 
     case AGUI_ROLE_TOOL:
-      record->tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
+      record->held.tool_call_id = _agui_id_new (_agui_json_doc_get_string (message, "toolCallId"));
       RECORD_SET_STRING (record, error, _agui_json_doc_get_string (message, "error"));
       if (content != NULL)
         {
@@ -446,7 +456,7 @@ record_dup_text (AguiRecord *record)
 {
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < record->n_parts; i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     {
       AguiPart *part = _agui_record_part (record, i);
 
@@ -469,17 +479,17 @@ _agui_record_set_attempt (AguiRecord  *record,
   record->attempt = attempt;
   record->attempt_end = attempt != AGUI_ATTEMPT_NONE && attempt_end;
 
-  for (guint i = 0; i < record->n_parts; i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     _agui_part_set_attempt (_agui_record_part (record, i), attempt,
-                            record->attempt_end && i == record->n_parts - 1);
+                            record->attempt_end && i == _agui_record_get_n_parts (record) - 1);
 }
 
 /* Notes show after the record's last part */
 void
 _agui_record_sync_notes (AguiRecord *record)
 {
-  if (record->n_parts > 0)
-    _agui_part_set_notes (_agui_record_part (record, record->n_parts - 1), RECORD_GET (record, notes));
+  if (_agui_record_get_n_parts (record) > 0)
+    _agui_part_set_notes (_agui_record_part (record, _agui_record_get_n_parts (record) - 1), RECORD_GET (record, notes));
 }
 
 static gboolean
@@ -575,7 +585,7 @@ attempt_to_message (AguiRecord    *record,
           AguiToolCallPart *part = NULL;
           AguiJsonValue copy = AGUI_JSON_VALUE_INIT;
 
-          for (guint j = 0; j < record->n_parts; j++)
+          for (guint j = 0; j < _agui_record_get_n_parts (record); j++)
             if (AGUI_IS_TOOL_CALL_PART (_agui_record_part (record, j)) &&
                 g_strcmp0 (agui_tool_call_part_get_tool_call_id (_agui_record_part (record, j)), id) == 0)
               part = _agui_record_part (record, j);
@@ -647,7 +657,7 @@ set_tool_calls (AguiJsonDocObject *message,
 {
   AguiJsonDocArray *calls = NULL;
 
-  for (guint i = 0; i < record->n_parts; i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     {
       AguiPart *part = _agui_record_part (record, i);
       g_auto(AguiJsonValue) state = AGUI_JSON_VALUE_INIT;
@@ -706,7 +716,7 @@ _agui_record_to_message_value (AguiRecord    *record,
       break;
 
     case AGUI_ROLE_TOOL:
-      _agui_json_doc_set_string (message, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      _agui_json_doc_set_string (message, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       if (record->has_content_value)
         _agui_json_doc_set_copy (message, "content", &record->content);
       else
@@ -724,7 +734,7 @@ _agui_record_to_message_value (AguiRecord    *record,
         AguiActivityPart *part = NULL;
         const AguiJsonValue *content;
 
-        for (guint i = 0; i < record->n_parts; i++)
+        for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
           if (AGUI_IS_ACTIVITY_PART (_agui_record_part (record, i)))
             part = _agui_record_part (record, i);
 
@@ -788,7 +798,7 @@ record_is_plain (AguiRecord *record)
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->n_parts; i++)
+      for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
         {
           AguiPart *part = _agui_record_part (record, i);
 
@@ -856,7 +866,7 @@ append_tool_calls (GString    *out,
 {
   gboolean first = TRUE;
 
-  for (guint i = 0; i < record->n_parts; i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     {
       AguiPart *part = _agui_record_part (record, i);
       AguiToolCallPart *call;
@@ -948,7 +958,7 @@ _agui_record_append_message (AguiRecord *record,
       break;
 
     case AGUI_ROLE_TOOL:
-      append_string_member (out, level, "toolCallId", record->tool_call_id ? record->tool_call_id : "");
+      append_string_member (out, level, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       append_string_member (out, level, "content",
                             record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
       if (RECORD_GET (record, error))
@@ -982,14 +992,14 @@ void
 _agui_record_carry_local_state (AguiRecord *from,
                                 AguiRecord *to)
 {
-  for (guint i = 0; i < to->n_parts; i++)
+  for (guint i = 0; i < _agui_record_get_n_parts (to); i++)
     {
       AguiPart *part = _agui_record_part (to, i);
 
       if (!AGUI_IS_TOOL_CALL_PART (part))
         continue;
 
-      for (guint j = 0; j < from->n_parts; j++)
+      for (guint j = 0; j < _agui_record_get_n_parts (from); j++)
         {
           AguiPart *old = _agui_record_part (from, j);
 

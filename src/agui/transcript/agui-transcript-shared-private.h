@@ -41,32 +41,49 @@ typedef struct
   AguiJsonValue *notes;
 } AguiRecordExtra;
 
+/* A record's parts once it has two or more: the count, and room for the
+ * next power of two of it */
+typedef struct
+{
+  guint     n;
+  AguiPart *items[];
+} AguiRecordParts;
+
+/* 64 bytes, a slice size down from 80: a long run keeps two records per
+ * tool call. */
 struct _AguiRecord
 {
-  /* id and tool_call_id are from _agui_id_new() */
+  /* from _agui_id_new() */
   char        *id;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. */
   AguiJsonValue content;
-  char        *tool_call_id;
-  AguiRecordExtra *extra;      /* NULL until needed */
-  /* The parts, a reference each: the part itself while there is one (a
-   * call's message, a text's), else an array of the next power of two
-   * of n_parts. A GPtrArray and its block cost a call 64 bytes. */
+  /* A tool message has no row (it is drawn on its call) and any other
+   * message no tool call id: read with _agui_record_get_row () and
+   * _agui_record_get_tool_call_id (). */
   union
   {
-    AguiPart  *one;
-    AguiPart **many;
+    AguiSpeakerTurn *row;
+    char            *tool_call_id;  /* from _agui_id_new() */
+  } held;
+  AguiRecordExtra *extra;      /* NULL until needed */
+  /* The parts, a reference each: none (NULL), the part itself while
+   * there is one (a call's message, a text's), else, with parts_many,
+   * a list. A GPtrArray and its block cost a call 64 bytes, and a count
+   * in the record 16 more (a slice size). Read with
+   * _agui_record_get_n_parts () and _agui_record_part (). */
+  union
+  {
+    AguiPart        *one;
+    AguiRecordParts *many;
   } parts;
-  AguiSpeakerTurn *row;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
-  guint        n_parts;
   /* The small members last and together: a long run keeps a record or
    * two per tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
@@ -74,7 +91,26 @@ struct _AguiRecord
   guint        attempt_end : 1;
   guint        has_content : 1;
   guint        has_content_value : 1;
+  guint        parts_many : 1;
 };
+
+static inline AguiSpeakerTurn *
+_agui_record_get_row (AguiRecord *record)
+{
+  return record->role != AGUI_ROLE_TOOL ? record->held.row : NULL;
+}
+
+static inline const char *
+_agui_record_get_tool_call_id (AguiRecord *record)
+{
+  return record->role == AGUI_ROLE_TOOL ? record->held.tool_call_id : NULL;
+}
+
+static inline guint
+_agui_record_get_n_parts (AguiRecord *record)
+{
+  return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
+}
 
 /* A member of the record's extra, NULL without one */
 #define RECORD_GET(record, member) ((record)->extra != NULL ? (record)->extra->member : NULL)
@@ -96,12 +132,12 @@ void        _agui_record_free               (AguiRecord      *record);
 void        _agui_record_add_part           (AguiRecord      *record,
                                              gpointer         part);
 void        _agui_record_remove_last_part   (AguiRecord      *record);
-/* The part at @index, of n_parts */
+/* The part at @index, of _agui_record_get_n_parts () */
 static inline gpointer
 _agui_record_part (AguiRecord *record,
                    guint       index)
 {
-  return record->n_parts == 1 ? record->parts.one : record->parts.many[index];
+  return record->parts_many ? record->parts.many->items[index] : record->parts.one;
 }
 
 /* @metadata: (nullable): an object, taken, left null */
@@ -151,6 +187,11 @@ struct _AguiTranscript
    * keyed by the call's id (see ToolCallSlot). */
   AguiIdIndex   records_by_id;
   AguiIdIndex   tool_calls_by_id;
+  /* The call found last, and its record (borrowed): the arguments of a
+   * call stream in as a run of deltas, each looking it up. What finds
+   * an id changes only when the indexes are cleared, which forgets it. */
+  AguiToolCallPart *last_call;
+  AguiRecord       *last_call_record;
 
   /* The shared state is patched in its own compact tree; the JsonNode
    * agui_transcript_get_state () hands out is built from it on demand
@@ -197,7 +238,14 @@ struct _AguiTranscript
 /* A slot of tool_calls_by_id holds its part (a reference), whose tool
  * call id (which never changes) is the slot's key, and the part's
  * record: a copy of the id per call was a tenth of a long run's memory,
- * and a block per entry another. */
+ * and a block per entry another.
+ *
+ * A call that its record holds under the record's own id (what a
+ * TOOL_CALL_START without a parent message makes: a message of the
+ * call's id, holding it first) has no slot: records_by_id finds it
+ * through its record, which holds a reference to it, and a long run of
+ * tool calls spares an entry a call (a slot of 17 bytes at 53-80% full).
+ * See _agui_transcript_index_tool_call (). */
 enum
 {
   TOOL_CALL_SLOT_PART,
@@ -205,18 +253,10 @@ enum
   TOOL_CALL_SLOT_WIDTH
 };
 
-static inline AguiToolCallPart *
-_agui_transcript_find_tool_call (AguiTranscript  *self,
-                                 const char      *tool_call_id,
-                                 AguiRecord     **record)
-{
-  gpointer *slot = tool_call_id != NULL ? _agui_id_index_lookup (&self->tool_calls_by_id, tool_call_id) : NULL;
-
-  if (record != NULL)
-    *record = slot != NULL ? slot[TOOL_CALL_SLOT_RECORD] : NULL;
-
-  return slot != NULL ? slot[TOOL_CALL_SLOT_PART] : NULL;
-}
+/* The first holder of @tool_call_id's call, and its record */
+AguiToolCallPart *_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                                   const char      *tool_call_id,
+                                                   AguiRecord     **record);
 
 static inline AguiRecord *
 _agui_transcript_find_record (AguiTranscript *self,
@@ -271,6 +311,10 @@ void        _agui_transcript_clear_indexes    (AguiTranscript   *self);
 void        _agui_transcript_index_tool_call  (AguiTranscript   *self,
                                                AguiRecord       *record,
                                                AguiToolCallPart *part);
+/* Before @record's parts go while it stays: the call found through it
+ * gets a slot of its own, as every call keeps the one it was found by */
+void        _agui_transcript_keep_own_call    (AguiTranscript   *self,
+                                               AguiRecord       *record);
 void        _agui_transcript_index_record     (AguiTranscript   *self,
                                                AguiRecord       *record);
 void        _agui_transcript_link_tool_result (AguiTranscript   *self,

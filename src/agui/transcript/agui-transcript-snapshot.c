@@ -97,7 +97,7 @@ _agui_transcript_merge_snapshot (AguiTranscript      *self,
       if ((record->role == AGUI_ROLE_REASONING && !has_reasoning) ||
           (record->role == AGUI_ROLE_ACTIVITY &&
            !snapshot_owns_activity (metadata, has_activity,
-                                    record->n_parts > 0 && AGUI_IS_ACTIVITY_PART (_agui_record_part (record, 0))
+                                    _agui_record_get_n_parts (record) > 0 && AGUI_IS_ACTIVITY_PART (_agui_record_part (record, 0))
                                       ? agui_activity_part_get_activity_type (_agui_record_part (record, 0))
                                       : NULL)))
         {

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agui-activity-part-private.h"
 #include "agui-event-private.h"
 #include "agui-json-patch-private.h"
@@ -236,6 +238,77 @@ _agui_transcript_clear_indexes (AguiTranscript *self)
 
   _agui_id_index_clear (&self->tool_calls_by_id);
   _agui_id_index_clear (&self->records_by_id);
+  self->last_call = NULL;
+  self->last_call_record = NULL;
+}
+
+/* The call @record holds under its own id: its first call, when that
+ * has the record's id (see tool_calls_by_id) */
+static AguiToolCallPart *
+own_call (AguiRecord *record)
+{
+  if (record->role != AGUI_ROLE_ASSISTANT || record->id == NULL)
+    return NULL;
+
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
+    {
+      AguiPart *part = _agui_record_part (record, i);
+
+      /* both ids from _agui_id_new (): the same text, the same string */
+      if (AGUI_IS_TOOL_CALL_PART (part))
+        return agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part)) == record->id
+               ? AGUI_TOOL_CALL_PART (part) : NULL;
+    }
+
+  return NULL;
+}
+
+AguiToolCallPart *
+_agui_transcript_find_tool_call (AguiTranscript  *self,
+                                 const char      *tool_call_id,
+                                 AguiRecord     **record)
+{
+  AguiToolCallPart *call = NULL;
+  AguiRecord *holder = NULL;
+  gpointer *slot;
+  guint hash;
+
+  if (tool_call_id == NULL)
+    goto out;
+
+  if (self->last_call != NULL &&
+      strcmp (agui_tool_call_part_get_tool_call_id (self->last_call), tool_call_id) == 0)
+    {
+      call = self->last_call;
+      holder = self->last_call_record;
+      goto out;
+    }
+
+  /* one hash for both tables: the lookups of a long run's calls are
+   * mostly of calls without a slot */
+  hash = _agui_id_index_hash (tool_call_id);
+  if ((slot = _agui_id_index_lookup_hashed (&self->tool_calls_by_id, tool_call_id, hash)) != NULL)
+    {
+      call = slot[TOOL_CALL_SLOT_PART];
+      holder = slot[TOOL_CALL_SLOT_RECORD];
+    }
+  else if ((slot = _agui_id_index_lookup_hashed (&self->records_by_id, tool_call_id, hash)) != NULL &&
+           (call = own_call (slot[0])) != NULL)
+    {
+      holder = slot[0];
+    }
+
+  if (call != NULL)
+    {
+      self->last_call = call;
+      self->last_call_record = holder;
+    }
+
+out:
+  if (record != NULL)
+    *record = holder;
+
+  return call;
 }
 
 void
@@ -246,14 +319,34 @@ _agui_transcript_index_tool_call (AguiTranscript   *self,
   const char *id = agui_tool_call_part_get_tool_call_id (part);
   gpointer *slot;
 
-  if (id == NULL)
+  /* The first holder is found, as ever: with a slot, or through its
+   * record (@part itself, when it is its record's own call), whose own
+   * call does not change while the record is the first of its id (parts
+   * are only appended, or all cleared after
+   * _agui_transcript_keep_own_call ()) */
+  if (id == NULL || _agui_transcript_find_tool_call (self, id, NULL) != NULL)
     return;
 
   slot = _agui_id_index_insert (&self->tool_calls_by_id, id);
-  if (slot[TOOL_CALL_SLOT_PART] != NULL)
+  slot[TOOL_CALL_SLOT_PART] = g_object_ref (part);
+  slot[TOOL_CALL_SLOT_RECORD] = record;
+}
+
+void
+_agui_transcript_keep_own_call (AguiTranscript *self,
+                                AguiRecord     *record)
+{
+  AguiToolCallPart *call;
+  gpointer *slot;
+
+  if (record->id == NULL ||
+      _agui_transcript_find_record (self, record->id) != record ||
+      (call = own_call (record)) == NULL ||
+      _agui_id_index_lookup (&self->tool_calls_by_id, record->id) != NULL)
     return;
 
-  slot[TOOL_CALL_SLOT_PART] = g_object_ref (part);
+  slot = _agui_id_index_insert (&self->tool_calls_by_id, record->id);
+  slot[TOOL_CALL_SLOT_PART] = g_object_ref (call);
   slot[TOOL_CALL_SLOT_RECORD] = record;
 }
 
@@ -271,7 +364,7 @@ _agui_transcript_index_record (AguiTranscript *self,
 
   if (record->role == AGUI_ROLE_ASSISTANT)
     {
-      for (guint i = 0; i < record->n_parts; i++)
+      for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
         {
           AguiPart *part = _agui_record_part (record, i);
 
@@ -288,10 +381,10 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   AguiToolCallPart *part;
   g_autofree char *text = NULL;
 
-  if (record->role != AGUI_ROLE_TOOL || record->tool_call_id == NULL)
+  if (record->role != AGUI_ROLE_TOOL || _agui_record_get_tool_call_id (record) == NULL)
     return;
 
-  part = _agui_transcript_find_tool_call (self, record->tool_call_id, NULL);
+  part = _agui_transcript_find_tool_call (self, _agui_record_get_tool_call_id (record), NULL);
   if (part == NULL)
     return;
 
@@ -319,11 +412,9 @@ _agui_transcript_place_record (GPtrArray  *rows,
   AguiSpeakerTurn *last = rows->len > 0 ? g_ptr_array_index (rows, rows->len - 1) : NULL;
   gboolean appended = FALSE;
 
+  /* a tool record holds its call's id where another holds its row */
   if (record->role == AGUI_ROLE_TOOL)
-    {
-      record->row = NULL;
-      return FALSE;
-    }
+    return FALSE;
 
   if (role_has_own_row (record->role) ||
       last == NULL || agui_speaker_turn_get_role (last) != AGUI_ROLE_ASSISTANT)
@@ -335,8 +426,8 @@ _agui_transcript_place_record (GPtrArray  *rows,
       appended = TRUE;
     }
 
-  record->row = last;
-  for (guint i = 0; i < record->n_parts; i++)
+  record->held.row = last;
+  for (guint i = 0; i < _agui_record_get_n_parts (record); i++)
     _agui_speaker_turn_append_part (last, _agui_record_part (record, i));
 
   return appended;
@@ -1105,7 +1196,7 @@ _agui_transcript_mark_unanswered_calls (AguiTranscript *self)
     {
       AguiRecord *record = g_ptr_array_index (self->records, i);
 
-      for (guint j = 0; j < record->n_parts; j++)
+      for (guint j = 0; j < _agui_record_get_n_parts (record); j++)
         {
           AguiPart *part = _agui_record_part (record, j);
           AguiToolCallPart *call;
