@@ -329,6 +329,11 @@ free_slice_cb (gpointer user_data)
 static void
 unparent_later (GtkWidget *widget)
 {
+  /* Its block holds the conversation, which is saved as it goes: it
+   * must not wait for this */
+  if (TANDEM_IS_MESSAGE_ACTIONS (widget))
+    tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (widget), NULL);
+
   if (widgets_to_free == NULL)
     widgets_to_free = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -373,10 +378,15 @@ tandem_block_row_release (TandemBlockRow *self,
         }
     }
   g_clear_object (&self->block);
-  if (!keep_child)
+  if (!keep_child && self->child != NULL)
     {
+      /* Only what does nothing as it goes: a card or an agent's form
+       * keeps what the person did there as it is let go of */
+      if (TANDEM_IS_MESSAGE_ROW (self->child) || TANDEM_IS_MARKDOWN_VIEW (self->view))
+        unparent_later (g_steal_pointer (&self->child));
+      else
+        g_clear_pointer (&self->child, gtk_widget_unparent);
       self->view = NULL;
-      g_clear_pointer (&self->child, unparent_later);
     }
   if (!keep_actions)
     g_clear_pointer (&self->actions, unparent_later);

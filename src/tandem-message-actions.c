@@ -375,12 +375,15 @@ tandem_message_actions_new (TandemBlock *block)
 /**
  * tandem_message_actions_set_block:
  * @self: a message's actions
- * @block: the first block of another message
+ * @block: (nullable): the first block of another message, or %NULL for
+ *   a line let go of
  *
  * Makes the line say and do what it does for @block's message, for a
  * row of the transcript that draws another message in the same widgets:
  * building the line from its template is most of what a new row costs.
- * An edit open on the old message is closed.
+ * An edit open on the old message is closed. A line given no block is
+ * not shown again: it holds nothing of the conversation while it waits
+ * to be freed.
  */
 void
 tandem_message_actions_set_block (TandemMessageActions *self,
@@ -389,10 +392,12 @@ tandem_message_actions_set_block (TandemMessageActions *self,
   AguiRole role;
 
   g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
-  g_return_if_fail (TANDEM_IS_BLOCK (block));
+  g_return_if_fail (block == NULL || TANDEM_IS_BLOCK (block));
 
   set_editing (self, FALSE);
   g_set_object (&self->block, block);
+  if (block == NULL)
+    return;
 
   role = agui_speaker_turn_get_role (tandem_block_get_message (block));
   gtk_widget_set_visible (self->regenerate_button, role == AGUI_ROLE_ASSISTANT);
