@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <time.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-block-row.h"
@@ -27,10 +29,14 @@ static void tandem_window_check_reveal (TandemWindow  *self,
  * in. A fixed count was wrong on both sides: three a frame, paging
  * through 10,000 messages held the main thread 16-25 ms in some frame of
  * every walk here, and a fast machine could take many more. What a
- * block costs is learned from the frames that put some in, from the tick
- * that did to the end of the frame's paint, the whole frame counted
- * against the blocks (the scroll itself too: it errs towards fewer). */
+ * block costs is learned from the frames that put some in: the main
+ * thread's time from the tick that did to the end of the frame's paint,
+ * the whole frame counted against the blocks (the scroll itself too: it
+ * errs towards fewer). */
 #define REVEAL_BUDGET_US 6000
+/* At least two a frame, 120 blocks a second, however slow: reading back
+ * by the wheel must not crawl */
+#define REVEAL_MIN 2
 #define REVEAL_MAX 8
 /* Until a frame has told: what a block cost on a slow machine */
 #define REVEAL_FIRST_COST_US 2000
@@ -40,7 +46,19 @@ reveal_count (TandemWindow *self)
 {
   gint64 cost = self->reveal_cost_us > 0 ? self->reveal_cost_us : REVEAL_FIRST_COST_US;
 
-  return (guint) CLAMP (REVEAL_BUDGET_US / cost, 1, REVEAL_MAX);
+  return (guint) CLAMP (REVEAL_BUDGET_US / cost, REVEAL_MIN, REVEAL_MAX);
+}
+
+/* The main thread's own time: what the blocks cost it, not what other
+ * processes on a busy machine took meanwhile */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
 static gboolean
@@ -114,7 +132,7 @@ reveal_tick_cb (GtkWidget     *widget,
                 gpointer       user_data)
 {
   TandemWindow *self = user_data;
-  gint64 started = g_get_monotonic_time ();
+  gint64 started = thread_cpu_us ();
   guint shown = 0;
 
   self->reveal_tick = 0;
@@ -476,7 +494,7 @@ on_frame_after_paint_cb (TandemWindow  *self,
   if (self->reveal_shown == 0)
     return;
 
-  per_block = (g_get_monotonic_time () - self->reveal_started) / self->reveal_shown;
+  per_block = (thread_cpu_us () - self->reveal_started) / self->reveal_shown;
   self->reveal_cost_us = self->reveal_cost_us > 0 ? (3 * self->reveal_cost_us + per_block) / 4 : per_block;
   self->reveal_shown = 0;
 
