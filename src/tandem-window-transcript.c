@@ -23,21 +23,23 @@ static void tandem_window_check_reveal (TandemWindow  *self,
                                         GtkAdjustment *adjustment);
 
 /* Blocks put in at an edge of the window in one frame: as many as fit
- * in REVEAL_BUDGET_US of it. GTK 4.8's list view binds, measures and
- * lays out a row for each in the frame that puts it in, 1.5-2.5 ms apiece
- * on a slow machine; while the edge stays near, the next frame puts more
- * in. A fixed count was wrong on both sides: three a frame, paging
- * through 10,000 messages held the main thread 16-25 ms in some frame of
- * every walk here, and a fast machine could take many more. What a
- * block costs is learned from the frames that put some in: the main
+ * in REVEAL_BUDGET_US of it, two or three. GTK 4.8's list view binds,
+ * measures and lays out a row for each in the frame that puts it in,
+ * 1.5-2.5 ms apiece on a slow machine; while the edge stays near, the
+ * next frame puts more in. Three a frame, paging through 10,000 messages
+ * held the main thread 16-25 ms in some frame of every walk here. What
+ * a block costs is learned from the frames that put some in: the main
  * thread's time from the tick that did to the end of the frame's paint,
  * the whole frame counted against the blocks (the scroll itself too: it
- * errs towards fewer). */
+ * errs towards fewer). No more than three: a frame's cost is not as
+ * even as the average says (a row drawing another kind of block makes
+ * its widgets anew), and five or more at once, learned on a quiet
+ * machine, held opening a long conversation 18 ms. */
 #define REVEAL_BUDGET_US 6000
 /* At least two a frame, 120 blocks a second, however slow: reading back
  * by the wheel must not crawl */
 #define REVEAL_MIN 2
-#define REVEAL_MAX 8
+#define REVEAL_MAX 3
 /* Until a frame has told: what a block cost on a slow machine */
 #define REVEAL_FIRST_COST_US 2000
 
