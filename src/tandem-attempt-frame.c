@@ -360,21 +360,45 @@ tandem_attempt_frame_new (AguiPart  *part,
   g_return_val_if_fail (GTK_IS_WIDGET (child), NULL);
 
   self = g_object_new (TANDEM_TYPE_ATTEMPT_FRAME, NULL);
-  self->part = g_object_ref (part);
   self->child = child;
   self->child_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (GTK_BOX (self->child_box), child);
   gtk_box_prepend (GTK_BOX (self->box), self->child_box);
   gtk_box_append (GTK_BOX (self->box), self->mark);
   gtk_box_append (GTK_BOX (self->box), self->notes);
+  tandem_attempt_frame_set_part (self, part);
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * tandem_attempt_frame_set_part:
+ * @self: a frame
+ * @part: the part its child now draws
+ *
+ * Marks @part's attempt instead of the part's the frame was made for,
+ * for a row of the transcript that draws another block of the same kind
+ * in the same widgets. The frame is shown whole and unfolded until it is
+ * told otherwise.
+ */
+void
+tandem_attempt_frame_set_part (TandemAttemptFrame *self,
+                               AguiPart           *part)
+{
+  g_return_if_fail (TANDEM_IS_ATTEMPT_FRAME (self));
+  g_return_if_fail (AGUI_IS_PART (part));
+
+  if (self->part != NULL)
+    g_signal_handlers_disconnect_by_data (self->part, self);
+  g_set_object (&self->part, part);
+  self->hide_mark = FALSE;
+  self->collapsed = FALSE;
 
   g_signal_connect_object (part, "notify::attempt", G_CALLBACK (tandem_attempt_frame_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (part, "notify::attempt-end", G_CALLBACK (tandem_attempt_frame_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (part, "notify::notes", G_CALLBACK (tandem_attempt_frame_update_notes), self, G_CONNECT_SWAPPED);
   tandem_attempt_frame_update_notes (self);
   tandem_attempt_frame_update (self);
-
-  return GTK_WIDGET (self);
 }
 
 GtkWidget *

@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (TandemAttemptFrame, tandem_attempt_frame, TANDEM, ATTEMPT_
 
 GtkWidget  *tandem_attempt_frame_new           (AguiPart           *part,
                                                 GtkWidget          *child);
+void        tandem_attempt_frame_set_part      (TandemAttemptFrame *self,
+                                                AguiPart           *part);
 GtkWidget  *tandem_attempt_frame_get_child     (TandemAttemptFrame *self);
 const char *tandem_attempt_frame_get_mark_text (TandemAttemptFrame *self);
 void        tandem_attempt_frame_set_show_mark (TandemAttemptFrame *self,

@@ -269,8 +269,90 @@ on_user_parts_changed_cb (TandemBlockRow *self,
   update_accessible_label (self);
 }
 
+/* The row's style classes for @block (none for no block), changed only
+ * where they differ: a row drawing one block after another mostly keeps
+ * them, and each change has its style looked up again. */
 static void
-tandem_block_row_clear (TandemBlockRow *self)
+set_classes (TandemBlockRow *self,
+             TandemBlock    *block)
+{
+  static const char * const classes[] = { "user", "agent", "other", "first", "continued", "markdown" };
+  gboolean wanted[G_N_ELEMENTS (classes)] = { FALSE, };
+
+  if (block != NULL)
+    {
+      AguiRole role = agui_speaker_turn_get_role (tandem_block_get_message (block));
+
+      if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
+        wanted[0] = TRUE;
+      else if (role == AGUI_ROLE_ASSISTANT || role == AGUI_ROLE_ACTIVITY)
+        wanted[1] = TRUE;
+      else
+        wanted[2] = TRUE;
+      wanted[3] = tandem_block_get_first (block);
+      wanted[4] = tandem_block_get_continued (block);
+      wanted[5] = tandem_block_get_kind (block) == TANDEM_BLOCK_MARKDOWN;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      if (wanted[i] && !gtk_widget_has_css_class (GTK_WIDGET (self), classes[i]))
+        gtk_widget_add_css_class (GTK_WIDGET (self), classes[i]);
+      else if (!wanted[i] && gtk_widget_has_css_class (GTK_WIDGET (self), classes[i]))
+        gtk_widget_remove_css_class (GTK_WIDGET (self), classes[i]);
+    }
+}
+
+/* Widgets a row no longer needs are let go of from the main loop when it
+ * is idle, a few at a time, not in the frame that drops them: a jump far
+ * back (Home, a match of Find) has the list view give up a dozen rows or
+ * more at once, and tearing down their widgets there, action lines and
+ * all, was a third of that frame. */
+#define FREE_SLICE 4
+
+static GPtrArray *widgets_to_free;
+static guint free_id;
+
+static gboolean
+free_slice_cb (gpointer user_data)
+{
+  guint n = MIN (widgets_to_free->len, FREE_SLICE);
+
+  g_ptr_array_remove_range (widgets_to_free, 0, n);
+  if (widgets_to_free->len > 0)
+    return G_SOURCE_CONTINUE;
+
+  free_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+unparent_later (GtkWidget *widget)
+{
+  /* Its block holds the conversation, which is saved as it goes: it
+   * must not wait for this */
+  if (TANDEM_IS_MESSAGE_ACTIONS (widget))
+    tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (widget), NULL);
+
+  if (widgets_to_free == NULL)
+    widgets_to_free = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_ptr_array_add (widgets_to_free, g_object_ref (widget));
+  gtk_widget_unparent (widget);
+  if (free_id == 0)
+    {
+      free_id = g_idle_add_full (G_PRIORITY_LOW, free_slice_cb, NULL, NULL);
+      g_source_set_name_by_id (free_id, "[tandem] block row free");
+    }
+}
+
+/* Lets go of the block drawn: its signals, its ticks, what was made for
+ * it alone. The child drawing it and the action line are kept when
+ * @keep_child and @keep_actions say the next block reuses them. */
+static void
+tandem_block_row_release (TandemBlockRow *self,
+                          gboolean        keep_child,
+                          gboolean        keep_actions)
 {
   if (self->tick_id != 0)
     {
@@ -296,16 +378,28 @@ tandem_block_row_clear (TandemBlockRow *self)
         }
     }
   g_clear_object (&self->block);
-  self->view = NULL;
-  g_clear_pointer (&self->child, gtk_widget_unparent);
-  g_clear_pointer (&self->actions, gtk_widget_unparent);
-  g_clear_pointer (&self->floating, gtk_widget_unparent);
+  if (!keep_child && self->child != NULL)
+    {
+      /* Only what does nothing as it goes: a card or an agent's form
+       * keeps what the person did there as it is let go of */
+      if (TANDEM_IS_MESSAGE_ROW (self->child) || TANDEM_IS_MARKDOWN_VIEW (self->view))
+        unparent_later (g_steal_pointer (&self->child));
+      else
+        g_clear_pointer (&self->child, gtk_widget_unparent);
+      self->view = NULL;
+    }
+  if (!keep_actions)
+    g_clear_pointer (&self->actions, unparent_later);
+  g_clear_pointer (&self->floating, unparent_later);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+}
 
-  for (const char * const *c = (const char * const []) { "user", "agent", "other", "first", "continued", "markdown", NULL };
-       *c != NULL; c++)
-    gtk_widget_remove_css_class (GTK_WIDGET (self), *c);
+static void
+tandem_block_row_clear (TandemBlockRow *self)
+{
+  tandem_block_row_release (self, FALSE, FALSE);
+  set_classes (self, NULL);
 }
 
 static GtkWidget *
@@ -324,7 +418,6 @@ create_child (TandemBlockRow *self)
 
     case TANDEM_BLOCK_MARKDOWN:
       self->view = tandem_markdown_view_new ();
-      gtk_widget_add_css_class (GTK_WIDGET (self), "markdown");
       break;
 
     case TANDEM_BLOCK_TEXT:
@@ -1046,11 +1139,42 @@ tandem_block_row_get_block (TandemBlockRow *self)
   return self->block;
 }
 
+/* Whether the child drawing the block shown can draw @block instead: a
+ * person's message, or an agent's Markdown. GTK 4.8's list view keeps
+ * its rows and gives each the next item to draw as the person scrolls;
+ * building a row's widgets anew for each, their styles and their sizes
+ * with them, was most of what a frame of scrolling cost. */
+static gboolean
+can_reuse_child (TandemBlockRow *self,
+                 TandemBlock    *block)
+{
+  TandemBlockKind kind;
+
+  if (self->block == NULL || self->child == NULL || block == NULL)
+    return FALSE;
+
+  kind = tandem_block_get_kind (block);
+  return kind == tandem_block_get_kind (self->block) &&
+         (kind == TANDEM_BLOCK_USER || kind == TANDEM_BLOCK_MARKDOWN);
+}
+
+static gboolean
+wants_actions (TandemBlock *block)
+{
+  AguiRole role;
+
+  if (block == NULL || !tandem_block_get_first (block))
+    return FALSE;
+
+  role = agui_speaker_turn_get_role (tandem_block_get_message (block));
+  return role == AGUI_ROLE_USER || role == AGUI_ROLE_ASSISTANT;
+}
+
 void
 tandem_block_row_set_block (TandemBlockRow *self,
                             TandemBlock    *block)
 {
-  AguiRole role;
+  gboolean keep_child, keep_actions;
 
   g_return_if_fail (TANDEM_IS_BLOCK_ROW (self));
   g_return_if_fail (block == NULL || TANDEM_IS_BLOCK (block));
@@ -1058,34 +1182,40 @@ tandem_block_row_set_block (TandemBlockRow *self,
   if (self->block == block)
     return;
 
-  tandem_block_row_clear (self);
+  keep_child = can_reuse_child (self, block);
+  keep_actions = self->actions != NULL && wants_actions (block);
+  tandem_block_row_release (self, keep_child, keep_actions);
+  set_classes (self, block);
 
   if (block != NULL)
     {
       self->block = g_object_ref (block);
-      role = agui_speaker_turn_get_role (tandem_block_get_message (block));
 
-      if (tandem_block_get_kind (block) == TANDEM_BLOCK_USER)
-        gtk_widget_add_css_class (GTK_WIDGET (self), "user");
-      else if (role == AGUI_ROLE_ASSISTANT || role == AGUI_ROLE_ACTIVITY)
-        gtk_widget_add_css_class (GTK_WIDGET (self), "agent");
+      if (keep_child)
+        {
+          if (TANDEM_IS_MESSAGE_ROW (self->child))
+            tandem_message_row_set_message (TANDEM_MESSAGE_ROW (self->child), tandem_block_get_message (block));
+          else
+            tandem_attempt_frame_set_part (TANDEM_ATTEMPT_FRAME (self->child), tandem_block_get_part (block));
+          /* Hidden while the last message's edit was open */
+          gtk_widget_set_visible (self->child, TRUE);
+        }
       else
-        gtk_widget_add_css_class (GTK_WIDGET (self), "other");
-      if (tandem_block_get_first (block))
-        gtk_widget_add_css_class (GTK_WIDGET (self), "first");
-      if (tandem_block_get_continued (block))
-        gtk_widget_add_css_class (GTK_WIDGET (self), "continued");
-
-      self->child = create_child (self);
-      gtk_widget_set_parent (self->child, GTK_WIDGET (self));
-      if (TANDEM_IS_ATTEMPT_FRAME (self->child))
-        g_signal_connect_object (self->child, "toggle-collapsed", G_CALLBACK (on_toggle_collapsed_cb), self, G_CONNECT_SWAPPED);
+        {
+          self->child = create_child (self);
+          gtk_widget_set_parent (self->child, GTK_WIDGET (self));
+          if (TANDEM_IS_ATTEMPT_FRAME (self->child))
+            g_signal_connect_object (self->child, "toggle-collapsed", G_CALLBACK (on_toggle_collapsed_cb), self, G_CONNECT_SWAPPED);
+        }
       g_signal_connect_object (block, "notify::collapsed", G_CALLBACK (on_collapsed_changed_cb), self, G_CONNECT_SWAPPED);
       on_collapsed_changed_cb (self);
 
       /* Only a message's first block says what can be done with it */
-      if (tandem_block_get_first (block) &&
-          (role == AGUI_ROLE_USER || role == AGUI_ROLE_ASSISTANT))
+      if (keep_actions)
+        {
+          tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (self->actions), block);
+        }
+      else if (wants_actions (block))
         {
           self->actions = tandem_message_actions_new (block);
           gtk_widget_insert_before (self->actions, GTK_WIDGET (self), self->child);

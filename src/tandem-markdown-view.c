@@ -724,15 +724,12 @@ tandem_markdown_view_set_text (TandemMarkdownView *self,
 
   blocks = tandem_markdown_model_get_blocks (self->model);
 
-  if (rebuilt)
-    {
-      tandem_markdown_view_clear (self);
-      g_ptr_array_set_size (replaced, 0);
-    }
-  else if (first > 0)
-    {
-      previous = ((Block *) g_ptr_array_index (blocks, first - 1))->node->widget;
-    }
+  /* Text parsed anew (another block of the transcript given to this
+   * view's row, see tandem-block-row.c) is reconciled with the widgets
+   * of the old text like an append is: a paragraph's label takes the
+   * new paragraph's words instead of being made again. */
+  if (!rebuilt && first > 0)
+    previous = ((Block *) g_ptr_array_index (blocks, first - 1))->node->widget;
 
   self->blocks_built += reconcile_children (GTK_WIDGET (self), previous, replaced,
                                             blocks, first, get_block_node);

@@ -400,21 +400,49 @@ GtkWidget *
 tandem_message_actions_new (TandemBlock *block)
 {
   TandemMessageActions *self;
-  AguiRole role;
 
   g_return_val_if_fail (TANDEM_IS_BLOCK (block), NULL);
 
   self = g_object_new (TANDEM_TYPE_MESSAGE_ACTIONS, NULL);
-  self->block = g_object_ref (block);
+  tandem_message_actions_set_block (self, block);
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * tandem_message_actions_set_block:
+ * @self: a message's actions
+ * @block: (nullable): the first block of another message, or %NULL for
+ *   a line let go of
+ *
+ * Makes the line say and do what it does for @block's message, for a
+ * row of the transcript that draws another message in the same widgets:
+ * building the line from its template is most of what a new row costs.
+ * An edit open on the old message is closed. A line given no block is
+ * not shown again: it holds nothing of the conversation while it waits
+ * to be freed.
+ */
+void
+tandem_message_actions_set_block (TandemMessageActions *self,
+                                  TandemBlock          *block)
+{
+  AguiRole role;
+
+  g_return_if_fail (TANDEM_IS_MESSAGE_ACTIONS (self));
+  g_return_if_fail (block == NULL || TANDEM_IS_BLOCK (block));
+
+  set_editing (self, FALSE);
+  g_set_object (&self->block, block);
+  if (block == NULL)
+    return;
 
   role = agui_speaker_turn_get_role (tandem_block_get_message (block));
   gtk_widget_set_visible (self->regenerate_button, role == AGUI_ROLE_ASSISTANT);
   gtk_widget_set_visible (self->edit_button, role == AGUI_ROLE_USER);
-  gtk_widget_set_halign (self->bar, role == AGUI_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
+  if (!self->compact)
+    gtk_widget_set_halign (self->bar, role == AGUI_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
   update_branches (self);
   update_time (self);
-
-  return GTK_WIDGET (self);
 }
 
 gboolean

@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (TandemMessageActions, tandem_message_actions, TANDEM, MESS
 
 GtkWidget *tandem_message_actions_new         (TandemBlock          *block);
 GtkWidget *tandem_message_actions_new_column  (TandemBlock          *block);
+void       tandem_message_actions_set_block   (TandemMessageActions *self,
+                                               TandemBlock          *block);
 gboolean   tandem_message_actions_get_editing (TandemMessageActions *self);
 void       tandem_message_actions_begin_edit  (TandemMessageActions *self);
 void       tandem_message_actions_update_time (TandemMessageActions *self);

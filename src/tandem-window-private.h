@@ -38,7 +38,11 @@ G_BEGIN_DECLS
  * the frame that makes it about a millisecond: forty at once held the
  * main thread 50-80 ms on opening. */
 #define OPEN_BLOCKS 16
-#define REVEAL_BLOCKS 8
+/* A jump far back (Home, the scrollbar, a match of Find) shows this many
+ * blocks either side of the place jumped to at once, the rest as the
+ * person scrolls: the rows made for them are all laid out in the frame
+ * of the jump, and eight at once held it 16-25 ms. */
+#define REVEAL_BLOCKS 4
 /* How long a window closed during a run waits for its turn to be saved */
 #define CLOSE_TIMEOUT_S 10
 
@@ -59,6 +63,11 @@ struct _TandemWindow
   guint                 open_rest_id;  /* the rest of OPEN_BLOCKS, before the first frame */
   gboolean              reveal_front;
   gboolean              reveal_back;
+  /* What putting a block in at an edge costs the frame, as the last
+   * frames that did took (see tandem-window-transcript.c) */
+  gint64                reveal_started;
+  guint                 reveal_shown;
+  gint64                reveal_cost_us;
   guint                 close_timeout_id;  /* closed, waiting for the turns' save */
   gboolean              close_confirmed;   /* stopping the runs was agreed to */
   GtkWindow            *quit_dialog;

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <time.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-block-row.h"
@@ -20,13 +22,46 @@
 static void tandem_window_check_reveal (TandemWindow  *self,
                                         GtkAdjustment *adjustment);
 
-/* Blocks put in at an edge of the window in one frame: GTK 4.8's list
- * view makes and lays out a row for each at once, a millisecond or more
- * apiece; while the edge stays near, the next frame puts more in. Five a
- * frame, paging through 10,000 messages held the main thread 20-38 ms
- * in some frame of every walk; three, 13-16 ms, still 180 blocks a
- * second. */
-#define REVEAL_STEP 3
+/* Blocks put in at an edge of the window in one frame: as many as fit
+ * in REVEAL_BUDGET_US of it, two or three. GTK 4.8's list view binds,
+ * measures and lays out a row for each in the frame that puts it in,
+ * 1.5-2.5 ms apiece on a slow machine; while the edge stays near, the
+ * next frame puts more in. Three a frame, paging through 10,000 messages
+ * held the main thread 16-25 ms in some frame of every walk here. What
+ * a block costs is learned from the frames that put some in: the main
+ * thread's time from the tick that did to the end of the frame's paint,
+ * the whole frame counted against the blocks (the scroll itself too: it
+ * errs towards fewer). No more than three: a frame's cost is not as
+ * even as the average says (a row drawing another kind of block makes
+ * its widgets anew), and five or more at once, learned on a quiet
+ * machine, held opening a long conversation 18 ms. */
+#define REVEAL_BUDGET_US 6000
+/* At least two a frame, 120 blocks a second, however slow: reading back
+ * by the wheel must not crawl */
+#define REVEAL_MIN 2
+#define REVEAL_MAX 3
+/* Until a frame has told: what a block cost on a slow machine */
+#define REVEAL_FIRST_COST_US 2000
+
+static guint
+reveal_count (TandemWindow *self)
+{
+  gint64 cost = self->reveal_cost_us > 0 ? self->reveal_cost_us : REVEAL_FIRST_COST_US;
+
+  return (guint) CLAMP (REVEAL_BUDGET_US / cost, REVEAL_MIN, REVEAL_MAX);
+}
+
+/* The main thread's own time: what the blocks cost it, not what other
+ * processes on a busy machine took meanwhile */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 static gboolean
 is_at_bottom (GtkAdjustment *adjustment)
@@ -99,6 +134,7 @@ reveal_tick_cb (GtkWidget     *widget,
                 gpointer       user_data)
 {
   TandemWindow *self = user_data;
+  gint64 started = thread_cpu_us ();
   guint shown = 0;
 
   self->reveal_tick = 0;
@@ -107,12 +143,17 @@ reveal_tick_cb (GtkWidget     *widget,
 
   /* One edge a frame; the other one's turn comes after the layout */
   if (self->reveal_front)
-    shown += tandem_block_window_reveal (self->block_window, REVEAL_STEP);
+    shown += tandem_block_window_reveal (self->block_window, reveal_count (self));
   else if (self->reveal_back)
-    shown += tandem_block_window_reveal_after (self->block_window, REVEAL_STEP);
+    shown += tandem_block_window_reveal_after (self->block_window, reveal_count (self));
   self->reveal_front = self->reveal_back = FALSE;
   if (shown > 0)
-    self->relayout_pending = TRUE;
+    {
+      self->relayout_pending = TRUE;
+      /* Timed to the end of this frame (see on_frame_after_paint_cb()) */
+      self->reveal_started = started;
+      self->reveal_shown = shown;
+    }
 
   return G_SOURCE_REMOVE;
 }
@@ -443,19 +484,48 @@ on_frame_layout_cb (TandemWindow  *self,
     }
 }
 
+/* The end of a frame that put blocks in at an edge: what each cost it,
+ * averaged with the frames before, so that one slow frame (another
+ * process had the CPU) does not halve the next ones' count */
+static void
+on_frame_after_paint_cb (TandemWindow  *self,
+                         GdkFrameClock *clock)
+{
+  gint64 per_block;
+
+  if (self->reveal_shown == 0)
+    return;
+
+  per_block = (thread_cpu_us () - self->reveal_started) / self->reveal_shown;
+  self->reveal_cost_us = self->reveal_cost_us > 0 ? (3 * self->reveal_cost_us + per_block) / 4 : per_block;
+  self->reveal_shown = 0;
+
+  /* More, while the edge is still near. The adjustment's changes ask for
+   * them too, but a window whose blocks all fit in the view (a few
+   * around a place jumped to) does not change it as it grows: it would
+   * stay that short, and Page Down have nowhere to go. */
+  tandem_window_check_reveal (self, gtk_scrolled_window_get_vadjustment (self->transcript_scroller));
+}
+
 static void
 on_window_realize_cb (TandemWindow *self)
 {
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
   /* After GTK's own handler, which lays the window out */
-  g_signal_connect_object (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "layout",
-                           G_CALLBACK (on_frame_layout_cb), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (clock, "layout", G_CALLBACK (on_frame_layout_cb), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (clock, "after-paint", G_CALLBACK (on_frame_after_paint_cb), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 static void
 on_window_unrealize_cb (TandemWindow *self)
 {
-  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (GTK_WIDGET (self)),
-                                        on_frame_layout_cb, self);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  g_signal_handlers_disconnect_by_func (clock, on_frame_layout_cb, self);
+  g_signal_handlers_disconnect_by_func (clock, on_frame_after_paint_cb, self);
+  self->reveal_shown = 0;
 }
 
 /* The controllers that tell the person's scrolling from the list view's

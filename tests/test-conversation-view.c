@@ -1181,8 +1181,10 @@ test_reopen_read_back (Fixture       *f,
   }
 
   /* What the wheel does, again and again: up to the top of what is there,
-   * each turn once the last one's rows are drawn */
-  for (guint i = 0; i < 200 && !shows_text (f->window, first); i++)
+   * each turn once the last one's rows are drawn. Older blocks come in
+   * as many a frame as the frame has time for, two at least: 500 blocks
+   * may take 250 turns on a slow machine. */
+  for (guint i = 0; i < 400 && !shows_text (f->window, first); i++)
     {
       gtk_adjustment_set_value (vadjustment (f->window), 0);
       tandem_window_user_scrolled (f->window);

@@ -12,7 +12,9 @@
 
 #include "agui-test-server.h"
 #include "tandem-application.h"
+#include "tandem-block-list.h"
 #include "tandem-block-row.h"
+#include "tandem-message-row.h"
 #include "tandem-markdown-view.h"
 #include "tandem-message-actions.h"
 #include "tandem-test-window.h"
@@ -1095,6 +1097,98 @@ test_edit_wheel (Fixture       *f,
   wheel_down_until_moved (f, scroller, transcript, "the conversation");
 }
 
+/* The one widget of @type in @row's tree, or NULL; fails if more */
+static gpointer
+find_only (GtkWidget *row,
+           GType      type)
+{
+  g_autoptr(GPtrArray) found = tandem_test_find_all (row, type);
+
+  g_assert_cmpuint (found->len, <=, 1);
+  return found->len > 0 ? found->pdata[0] : NULL;
+}
+
+static TandemBlock *
+block_at (TandemBlockList *blocks,
+          guint            position)
+{
+  g_autoptr(TandemBlock) block = g_list_model_get_item (G_LIST_MODEL (blocks), position);
+
+  /* The list keeps it */
+  return block;
+}
+
+static void
+test_row_reuse (void)
+{
+  g_autoptr(AguiTranscript) transcript = agui_transcript_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(TandemBlockList) blocks = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *row = g_object_ref_sink (tandem_block_row_new ());
+  TandemMarkdownView *view;
+  GtkWidget *actions;
+  GtkWidget *message_row;
+
+  g_test_summary ("A row given another block of the same kind draws it in the same widgets, "
+                  "and one of another kind in its own");
+
+  g_assert_true (json_parser_load_from_data (parser,
+                                             "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Question one\"},"
+                                             "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"Answer **one**\"},"
+                                             "{\"id\":\"u2\",\"role\":\"user\",\"content\":\"Question two\"},"
+                                             "{\"id\":\"a2\",\"role\":\"assistant\",\"content\":\"Answer two\"}]",
+                                             -1, &error));
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (json_parser_get_root (parser)), &error));
+  g_assert_no_error (error);
+  blocks = tandem_block_list_new (transcript);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (blocks)), ==, 4);
+
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), block_at (blocks, 1));
+  view = find_only (row, TANDEM_TYPE_MARKDOWN_VIEW);
+  actions = find_only (row, TANDEM_TYPE_MESSAGE_ACTIONS);
+  g_assert_nonnull (view);
+  g_assert_nonnull (actions);
+  g_assert_cmpstr (tandem_markdown_view_get_text (view), ==, "Answer **one**");
+  g_assert_true (gtk_widget_has_css_class (row, "agent"));
+
+  /* Another answer: the same view and action line, saying the new one */
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), block_at (blocks, 3));
+  g_assert_true (find_only (row, TANDEM_TYPE_MARKDOWN_VIEW) == view);
+  g_assert_true (find_only (row, TANDEM_TYPE_MESSAGE_ACTIONS) == actions);
+  g_assert_cmpstr (tandem_markdown_view_get_text (view), ==, "Answer two");
+  g_assert_null (tandem_test_find_label (row, "Answer one"));
+
+  /* The person's message is drawn otherwise; its line is the same one */
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), block_at (blocks, 0));
+  g_assert_null (find_only (row, TANDEM_TYPE_MARKDOWN_VIEW));
+  message_row = find_only (row, TANDEM_TYPE_MESSAGE_ROW);
+  g_assert_nonnull (message_row);
+  g_assert_true (find_only (row, TANDEM_TYPE_MESSAGE_ACTIONS) == actions);
+  g_assert_nonnull (tandem_test_find_label (row, "Question one"));
+  g_assert_true (gtk_widget_has_css_class (row, "user"));
+  g_assert_false (gtk_widget_has_css_class (row, "agent"));
+  g_assert_false (gtk_widget_has_css_class (row, "markdown"));
+
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), block_at (blocks, 2));
+  g_assert_true (find_only (row, TANDEM_TYPE_MESSAGE_ROW) == message_row);
+  g_assert_nonnull (tandem_test_find_label (row, "Question two"));
+  g_assert_null (tandem_test_find_label (row, "Question one"));
+
+  /* Back to an answer: a view of its own again */
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), block_at (blocks, 1));
+  view = find_only (row, TANDEM_TYPE_MARKDOWN_VIEW);
+  g_assert_nonnull (view);
+  g_assert_cmpstr (tandem_markdown_view_get_text (view), ==, "Answer **one**");
+  g_assert_null (find_only (row, TANDEM_TYPE_MESSAGE_ROW));
+
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), NULL);
+  g_assert_null (gtk_widget_get_first_child (row));
+  g_assert_false (gtk_widget_has_css_class (row, "agent"));
+
+  g_object_unref (row);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1118,6 +1212,7 @@ main (int   argc,
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
   ADD ("edit-wheel", test_edit_wheel);
+  g_test_add_func ("/tandem/message-actions/row-reuse", test_row_reuse);
 
   result = g_test_run ();
 
