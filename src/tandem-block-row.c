@@ -388,8 +388,13 @@ tandem_block_row_release (TandemBlockRow *self,
         g_clear_pointer (&self->child, gtk_widget_unparent);
       self->view = NULL;
     }
-  if (!keep_actions)
-    g_clear_pointer (&self->actions, unparent_later);
+  if (!keep_actions && self->actions != NULL)
+    {
+      /* Letting go of its block closes an open editor: not this row's
+       * to hear any more */
+      g_signal_handlers_disconnect_by_data (self->actions, self);
+      g_clear_pointer (&self->actions, unparent_later);
+    }
   g_clear_pointer (&self->floating, unparent_later);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
