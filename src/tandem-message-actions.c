@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-message-actions.h"
@@ -45,6 +47,7 @@ struct _TandemMessageActions
   GtkWidget   *time_label;
   GtkWidget   *editor;       /* NULL until first asked for */
   GtkTextView *editor_view;
+  GtkScrolledWindow *editor_scroller;
   gboolean     compact;
 };
 
@@ -179,31 +182,23 @@ update_time (TandemMessageActions *self)
 }
 
 /* The conversation's list view gives each row its minimum height, and a
- * scrolled window that may scroll has a minimum of a few pixels: the
- * editor showed three lines of a long message. So while the text fits
- * the editor does not scroll, and is as tall as the text; past the
- * editor's largest height it scrolls, and is that tall. Either way the
- * adjustment changes as the text crosses that height. */
+ * scrolled window's minimum is a few pixels whatever its content: the
+ * editor showed three lines of a long message. Its minimum grows with
+ * the text it has shown, up to the editor's largest height. It does not
+ * shrink as the text does: the text view's adjustment never reads less
+ * than the height it was given, so only a text that overflows says its
+ * height. Opening the editor again starts it small. */
 static void
 on_editor_vadjustment_changed_cb (GtkAdjustment     *adjustment,
                                   GtkScrolledWindow *scroller)
 {
-  int largest = gtk_scrolled_window_get_max_content_height (scroller);
-  double text = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment);
-  GtkPolicyType policy;
+  int text = (int) ceil (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment));
+  int height = MIN (text, gtk_scrolled_window_get_max_content_height (scroller));
 
-  gtk_scrolled_window_get_policy (scroller, NULL, &policy);
-  if (policy == GTK_POLICY_NEVER && text > largest)
-    {
-      gtk_scrolled_window_set_policy (scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-      gtk_scrolled_window_set_min_content_height (scroller, largest);
-    }
-  /* The text view's height is the page's, or more: all of it shown */
-  else if (policy != GTK_POLICY_NEVER && text <= gtk_adjustment_get_page_size (adjustment))
-    {
-      gtk_scrolled_window_set_min_content_height (scroller, -1);
-      gtk_scrolled_window_set_policy (scroller, GTK_POLICY_NEVER, GTK_POLICY_NEVER);
-    }
+  /* Only text taller than the editor is its real height */
+  if (text > gtk_adjustment_get_page_size (adjustment) &&
+      height > gtk_scrolled_window_get_min_content_height (scroller))
+    gtk_scrolled_window_set_min_content_height (scroller, height);
 }
 
 /* As in the composer: Enter sends, Shift+Enter starts a new line,
@@ -231,7 +226,6 @@ static void
 ensure_editor (TandemMessageActions *self)
 {
   g_autoptr(GtkBuilder) builder = NULL;
-  GtkScrolledWindow *scroller;
   GtkEventController *keys;
 
   if (self->editor != NULL)
@@ -242,12 +236,12 @@ ensure_editor (TandemMessageActions *self)
   self->editor_view = GTK_TEXT_VIEW (gtk_builder_get_object (builder, "editor_view"));
   gtk_widget_set_parent (self->editor, GTK_WIDGET (self));
 
-  scroller = GTK_SCROLLED_WINDOW (gtk_builder_get_object (builder, "editor_scroller"));
-  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (scroller), "changed",
-                           G_CALLBACK (on_editor_vadjustment_changed_cb), scroller, 0);
+  self->editor_scroller = GTK_SCROLLED_WINDOW (gtk_builder_get_object (builder, "editor_scroller"));
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->editor_scroller), "changed",
+                           G_CALLBACK (on_editor_vadjustment_changed_cb), self->editor_scroller, 0);
   /* A short message fits the editor: the wheel over it scrolls the
    * conversation, and a long one's text scrolls only until its end. */
-  tandem_nested_scroll_pass_on (scroller, GTK_ORIENTATION_VERTICAL);
+  tandem_nested_scroll_pass_on (self->editor_scroller, GTK_ORIENTATION_VERTICAL);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -263,6 +257,8 @@ set_editing (TandemMessageActions *self,
     return;
 
   ensure_editor (self);
+  if (editing)
+    gtk_scrolled_window_set_min_content_height (self->editor_scroller, -1);
   gtk_widget_set_visible (self->editor, editing);
   gtk_widget_set_visible (self->bar, !editing);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
@@ -317,6 +313,7 @@ tandem_message_actions_dispose (GObject *object)
 
   g_clear_pointer (&self->editor, gtk_widget_unparent);
   self->editor_view = NULL;
+  self->editor_scroller = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TANDEM_TYPE_MESSAGE_ACTIONS);
   g_clear_object (&self->block);
 

@@ -968,6 +968,10 @@ test_edit (Fixture       *f,
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
   g_assert_cmpstr (text, ==, "Tell me about cats");
+  /* Its one line shown whole, not a sliver */
+  agui_test_wait_until (gtk_widget_get_height (gtk_widget_get_parent (editors->pdata[0])) >= 30,
+                        "the editor showed its line (%d pixels)",
+                        gtk_widget_get_height (gtk_widget_get_parent (editors->pdata[0])));
 
   gtk_text_buffer_set_text (buffer, "Tell me about dogs", -1);
   press (row, "editor.send");
@@ -1083,17 +1087,17 @@ test_edit_wheel (Fixture       *f,
   g_assert_cmpfloat (gtk_adjustment_get_value (editor), ==,
                      gtk_adjustment_get_upper (editor) - gtk_adjustment_get_page_size (editor));
 
-  /* Its text fits: the editor is as tall as its text, and the wheel
+  /* Opened again on the message's own line: it fits, and the wheel
    * scrolls the conversation */
-  gtk_text_buffer_set_text (buffer, "Write a little", -1);
-  agui_test_wait_until (gtk_widget_get_height (scroller) < 60, "the editor shrank to its one line (%d pixels)",
-                        gtk_widget_get_height (scroller));
+  press (first_row_of (f, "Write at length"), "editor.cancel");
   gtk_adjustment_set_value (transcript, 0);
   tandem_window_user_scrolled (f->window);
+  press (first_row_of (f, "Write at length"), "message.edit");
   agui_test_wait_until (gtk_adjustment_get_value (transcript) == 0 &&
+                        gtk_widget_get_height (scroller) < 100 &&
                         gtk_adjustment_get_upper (editor) <= gtk_adjustment_get_page_size (editor) &&
                         shows_whole (f, scroller),
-                        "the editor fitted its short text");
+                        "the editor opened small on its one line (%d pixels)", gtk_widget_get_height (scroller));
   wheel_down_until_moved (f, scroller, transcript, "the conversation");
 }
 
