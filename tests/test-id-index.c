@@ -169,6 +169,44 @@ test_ids_are_shared (void)
   _agui_id_release (NULL);
 }
 
+/* An id is shared by the holders that ask for it close together, not
+ * interned: once another id took its place, it is asked for anew as a
+ * copy of its own, equal in text, and each copy lives as long as its own
+ * holders. The other id is found by its place (the same one of the
+ * 4096 that agui-id.c keeps by g_str_hash ()). */
+static void
+test_ids_asked_for_apart (void)
+{
+  char *first = _agui_id_new ("tc100000");
+  char *again;
+  char *other = NULL;
+  char *copy;
+
+  for (guint i = 0; other == NULL; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("other%u", i);
+
+      if (g_str_hash (text) % 4096 == g_str_hash ("tc100000") % 4096)
+        other = _agui_id_new (text);
+    }
+
+  copy = _agui_id_new ("tc100000");
+  g_assert_true (copy != first);
+  g_assert_cmpstr (copy, ==, first);
+
+  /* the copy is the one shared now; the first lives on with its holder */
+  again = _agui_id_new ("tc100000");
+  g_assert_true (again == copy);
+  _agui_id_release (first);
+  g_assert_cmpstr (copy, ==, "tc100000");
+  g_assert_true (_agui_id_new ("tc100000") == copy);
+
+  _agui_id_release (copy);
+  _agui_id_release (copy);
+  _agui_id_release (again);
+  _agui_id_release (other);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -177,6 +215,7 @@ main (int   argc,
 
   g_test_add_func ("/id-index/add-find-remove", test_add_find_remove);
   g_test_add_func ("/id-index/ids-are-shared", test_ids_are_shared);
+  g_test_add_func ("/id-index/ids-asked-for-apart", test_ids_asked_for_apart);
 
   return g_test_run ();
 }

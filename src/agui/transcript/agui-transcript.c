@@ -254,10 +254,16 @@ own_call (AguiRecord *record)
     {
       AguiPart *part = _agui_record_part (record, i);
 
-      /* both ids from _agui_id_new (): the same text, the same string */
+      /* Both ids are from _agui_id_new (), which shares an id asked
+       * for close together but does not intern it: mostly the same
+       * string, which spares the comparison, not always. */
       if (AGUI_IS_TOOL_CALL_PART (part))
-        return agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part)) == record->id
-               ? AGUI_TOOL_CALL_PART (part) : NULL;
+        {
+          const char *call_id = agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part));
+
+          return call_id == record->id || g_strcmp0 (call_id, record->id) == 0
+                 ? AGUI_TOOL_CALL_PART (part) : NULL;
+        }
     }
 
   return NULL;
