@@ -20,7 +20,14 @@
 /* Records */
 
 /* A long run keeps two per tool call: a word more is a slice size more */
-G_STATIC_ASSERT (sizeof (AguiRecord) <= 64);
+G_STATIC_ASSERT (sizeof (AguiRecord) <= 48);
+
+/* A tool message's record has room for its content after it */
+static inline gsize
+record_size (AguiRole role)
+{
+  return sizeof (AguiRecord) + (role == AGUI_ROLE_TOOL ? sizeof (AguiJsonValue) : 0);
+}
 
 AguiRecord *
 _agui_record_new (const char *id,
@@ -28,7 +35,7 @@ _agui_record_new (const char *id,
 {
   /* from the slice allocator: there is one or two of these per tool
    * call, and malloc's header would round each up by a further 16 bytes */
-  AguiRecord *record = g_slice_new0 (AguiRecord);
+  AguiRecord *record = g_slice_alloc0 (record_size (role));
 
   record->id = _agui_id_new (id);
   record->role = role;
@@ -45,6 +52,7 @@ record_extra_free (AguiRecordExtra *extra)
   g_clear_pointer (&extra->metadata, _agui_json_doc_value_free);
   g_free (extra->error);
   g_clear_pointer (&extra->notes, _agui_json_doc_value_free);
+  _agui_json_value_clear (&extra->content);
   g_free (extra);
 }
 
@@ -83,12 +91,14 @@ _agui_record_free (AguiRecord *record)
 
   g_clear_pointer (&record->id, _agui_id_release);
   g_clear_pointer (&record->extra, record_extra_free);
-  _agui_json_value_clear (&record->content);
   if (record->role == AGUI_ROLE_TOOL)
-    g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+    {
+      _agui_json_value_clear (record->tool_content);
+      g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+    }
   while (_agui_record_get_n_parts (record) > 0)
     _agui_record_remove_last_part (record);
-  g_slice_free (AguiRecord, record);
+  g_slice_free1 (record_size (record->role), record);
 }
 
 static AguiRecordParts *
@@ -155,15 +165,23 @@ _agui_record_remove_last_part (AguiRecord *record)
     }
 }
 
+/* Where the record keeps its content (see tool_content), for a value to
+ * be put there: a record other than a tool message's gets an extra */
+static AguiJsonValue *
+content_slot (AguiRecord *record)
+{
+  return record->role == AGUI_ROLE_TOOL ? record->tool_content : &_agui_record_extra (record)->content;
+}
+
 void
 _agui_record_take_content (AguiRecord    *record,
                            AguiJsonValue *content)
 {
-  record->has_content_value = content != NULL;
   if (content != NULL)
-    _agui_json_value_move (&record->content, content);
-  else
-    _agui_json_value_clear (&record->content);
+    _agui_json_value_move (content_slot (record), content);
+  else if (record->has_content_value)
+    _agui_json_value_clear (content_slot (record));
+  record->has_content_value = content != NULL;
 }
 
 static void
@@ -171,7 +189,7 @@ set_content_string (AguiRecord *record,
                     const char *string)
 {
   record->has_content_value = TRUE;
-  _agui_json_value_set_string (&record->content, string, strlen (string));
+  _agui_json_value_set_string (content_slot (record), string, strlen (string));
 }
 
 void
@@ -341,8 +359,8 @@ record_new (const AguiJsonValue *message,
         {
           record->has_content = TRUE;
           record->has_content_value = TRUE;
-          take_or_copy (&record->content, content, take);
-          add_content_parts (record, &record->content);
+          take_or_copy (content_slot (record), content, take);
+          add_content_parts (record, _agui_record_get_content (record));
         }
       else if (content != NULL && _agui_json_value_is_string (content))
         {
@@ -392,7 +410,7 @@ record_new (const AguiJsonValue *message,
       if (content != NULL)
         {
           record->has_content_value = TRUE;
-          take_or_copy (&record->content, content, take);
+          take_or_copy (content_slot (record), content, take);
         }
       else
         {
@@ -708,7 +726,7 @@ _agui_record_to_message_value (AguiRecord    *record,
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
       if (record->has_content_value)
-        _agui_json_doc_set_copy (message, "content", &record->content);
+        _agui_json_doc_set_copy (message, "content", _agui_record_get_content (record));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         set_text_member (message, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
@@ -718,7 +736,7 @@ _agui_record_to_message_value (AguiRecord    *record,
     case AGUI_ROLE_TOOL:
       _agui_json_doc_set_string (message, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       if (record->has_content_value)
-        _agui_json_doc_set_copy (message, "content", &record->content);
+        _agui_json_doc_set_copy (message, "content", _agui_record_get_content (record));
       else
         _agui_json_doc_set_string (message, "content", "");
       if (RECORD_GET (record, error))
@@ -793,7 +811,7 @@ record_is_plain (AguiRecord *record)
       record->attempt != AGUI_ATTEMPT_NONE)
     return FALSE;
 
-  if (record->has_content_value && !_agui_json_value_is_string (&record->content))
+  if (record->has_content_value && !_agui_json_value_is_string (_agui_record_get_content (record)))
     return FALSE;
 
   if (record->role == AGUI_ROLE_ASSISTANT)
@@ -950,7 +968,7 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
       if (record->has_content_value)
-        append_string_member (out, level, "content", _agui_json_value_get_string (&record->content));
+        append_string_member (out, level, "content", _agui_json_value_get_string (_agui_record_get_content (record)));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         append_text_member (out, level, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
@@ -960,7 +978,7 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_TOOL:
       append_string_member (out, level, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       append_string_member (out, level, "content",
-                            record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
+                            record->has_content_value ? _agui_json_value_get_string (_agui_record_get_content (record)) : "");
       if (RECORD_GET (record, error))
         append_string_member (out, level, "error", RECORD_GET (record, error));
       break;

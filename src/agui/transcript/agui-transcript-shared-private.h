@@ -39,6 +39,9 @@ typedef struct
   /* What followed the record without being a message (see
    * AguiPart:notes): an array of the compact tree on the heap, or NULL */
   AguiJsonValue *notes;
+  /* The content of a message other than a tool's, when it keeps one
+   * (a parts array): see _agui_record_get_content () */
+  AguiJsonValue content;
 } AguiRecordExtra;
 
 /* A record's parts once it has two or more: the count, and room for the
@@ -49,16 +52,12 @@ typedef struct
   AguiPart *items[];
 } AguiRecordParts;
 
-/* 64 bytes, a slice size down from 80: a long run keeps two records per
- * tool call. */
+/* 48 bytes, and a tool message's 64 (with its content): a long run
+ * keeps two records per tool call, and each was 64, down from 80. */
 struct _AguiRecord
 {
   /* from _agui_id_new() */
   char        *id;
-  /* Tool messages, and messages whose content is a parts array, keep the
-   * content (when has_content_value); otherwise the text lives in the
-   * parts. */
-  AguiJsonValue content;
   /* A tool message has no row (it is drawn on its call) and any other
    * message no tool call id: read with _agui_record_get_row () and
    * _agui_record_get_tool_call_id (). */
@@ -92,6 +91,12 @@ struct _AguiRecord
   guint        has_content : 1;
   guint        has_content_value : 1;
   guint        parts_many : 1;
+  /* Tool messages, and messages whose content is a parts array, keep the
+   * content (when has_content_value); otherwise the text lives in the
+   * parts. A tool message, which always has it, keeps it here, after the
+   * record (which _agui_record_new () makes room for); any other keeps
+   * it in its extra. Read with _agui_record_get_content (). */
+  AguiJsonValue tool_content[];
 };
 
 static inline AguiSpeakerTurn *
@@ -110,6 +115,16 @@ static inline guint
 _agui_record_get_n_parts (AguiRecord *record)
 {
   return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
+}
+
+/* The record's content (see tool_content), NULL without one */
+static inline const AguiJsonValue *
+_agui_record_get_content (AguiRecord *record)
+{
+  if (!record->has_content_value)
+    return NULL;
+
+  return record->role == AGUI_ROLE_TOOL ? record->tool_content : &record->extra->content;
 }
 
 /* A member of the record's extra, NULL without one */

@@ -394,7 +394,7 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   if (part == NULL)
     return;
 
-  text = record->has_content_value ? content_to_text (&record->content) : NULL;
+  text = record->has_content_value ? content_to_text (_agui_record_get_content (record)) : NULL;
   _agui_tool_call_part_set_result (part, text, RECORD_GET (record, error));
 }
 
