@@ -49,11 +49,14 @@ struct _AguiToolCallPart
   char               *tool_call_id;    /* from _agui_id_new() */
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
-  char               *result;          /* from the slice allocator */
+  /* from the slice allocator, or, with result_lent, a tool message's
+   * (see _agui_tool_call_part_lend_result ()) */
+  char               *result;
   /* One word: a terabyte of arguments is past any frame's bound */
   guint64             arguments_len : 40;
-  guint64             status : 8;      /* AguiToolCallStatus */
-  guint64             answer : 8;      /* AguiAnswer */
+  guint64             status : 4;      /* AguiToolCallStatus */
+  guint64             answer : 4;      /* AguiAnswer */
+  guint64             result_lent : 1;
   guint64             has_result : 1;
   guint64             awaiting_approval : 1;
   guint64             question_expired : 1;
@@ -195,19 +198,27 @@ update_status (AguiToolCallPart *self)
 
 /* _agui_set_str() for the result, whose copy comes from the slice
  * allocator: most answers in a long run are short, and malloc's
- * smallest block (32 bytes) was twice the slice's */
+ * smallest block (32 bytes) was twice the slice's. @lent: @result is
+ * a tool message's, kept rather than copied, the same text or not. */
 static gboolean
 set_result_text (AguiToolCallPart *self,
-                 const char       *result)
+                 const char       *result,
+                 gboolean          lent)
 {
-  if (g_strcmp0 (self->result, result) == 0)
+  gboolean changed = g_strcmp0 (self->result, result) != 0;
+
+  if (!changed && !(lent && self->result != result))
     return FALSE;
 
-  if (self->result != NULL)
+  if (self->result != NULL && !self->result_lent)
     g_slice_free1 (strlen (self->result) + 1, self->result);
-  self->result = result != NULL ? g_slice_copy (strlen (result) + 1, result) : NULL;
+  if (lent || result == NULL)
+    self->result = (char *) result;
+  else
+    self->result = g_slice_copy (strlen (result) + 1, result);
+  self->result_lent = lent && result != NULL;
 
-  return TRUE;
+  return changed;
 }
 
 static void
@@ -218,7 +229,7 @@ agui_tool_call_part_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, _agui_id_release);
   g_clear_pointer (&self->tool_name, _agui_id_release);
   g_clear_pointer (&self->arguments, g_free);
-  set_result_text (self, NULL);
+  set_result_text (self, NULL, FALSE);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
 }
@@ -645,15 +656,14 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
   update_status (self);
 }
 
-void
-_agui_tool_call_part_set_result (AguiToolCallPart *self,
-                                 const char       *result,
-                                 const char       *error)
+static void
+apply_result (AguiToolCallPart *self,
+              const char       *result,
+              gboolean          lent,
+              const char       *error)
 {
-  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
-
   self->has_result = TRUE;
-  if (set_result_text (self, result))
+  if (set_result_text (self, result, lent))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
   if (set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, error), error))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
@@ -663,6 +673,40 @@ _agui_tool_call_part_set_result (AguiToolCallPart *self,
     _agui_part_set_complete (AGUI_PART (self), TRUE);
 
   update_status (self);
+}
+
+void
+_agui_tool_call_part_set_result (AguiToolCallPart *self,
+                                 const char       *result,
+                                 const char       *error)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  apply_result (self, result, FALSE, error);
+}
+
+void
+_agui_tool_call_part_lend_result (AguiToolCallPart *self,
+                                  const char       *result,
+                                  const char       *error)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  apply_result (self, result, TRUE, error);
+}
+
+void
+_agui_tool_call_part_take_back_result (AguiToolCallPart *self,
+                                       const char       *lent)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  /* the same text, the call's own now: nothing to notify */
+  if (self->result_lent && self->result == lent)
+    {
+      self->result = g_slice_copy (strlen (lent) + 1, lent);
+      self->result_lent = FALSE;
+    }
 }
 
 void

@@ -83,12 +83,27 @@ _agui_record_set_extra_string (AguiRecord *record,
     }
 }
 
+/* Takes back the text the tool message lent its call, if it did: the
+ * call keeps a copy of its own (see _agui_record_lend_result ()) */
+static void
+take_back_result (AguiRecord *record)
+{
+  if (!record->parts_lent)
+    return;
+
+  _agui_tool_call_part_take_back_result (record->parts.lent,
+                                         _agui_json_value_get_string (record->tool_content));
+  g_clear_object (&record->parts.lent);
+  record->parts_lent = FALSE;
+}
+
 void
 _agui_record_free (AguiRecord *record)
 {
   if (record == NULL)
     return;
 
+  take_back_result (record);
   g_clear_pointer (&record->id, _agui_id_release);
   g_clear_pointer (&record->extra, record_extra_free);
   if (record->role == AGUI_ROLE_TOOL)
@@ -111,7 +126,11 @@ void
 _agui_record_add_part (AguiRecord *record,
                        gpointer    part)
 {
-  guint n = _agui_record_get_n_parts (record);
+  guint n;
+
+  /* a tool message has none, but for one that has, the place is theirs */
+  take_back_result (record);
+  n = _agui_record_get_n_parts (record);
 
   if (n == 0)
     {
@@ -170,7 +189,41 @@ _agui_record_remove_last_part (AguiRecord *record)
 static AguiJsonValue *
 content_slot (AguiRecord *record)
 {
+  take_back_result (record);
+
   return record->role == AGUI_ROLE_TOOL ? record->tool_content : &_agui_record_extra (record)->content;
+}
+
+AguiJsonValue *
+_agui_record_edit_content (AguiRecord *record)
+{
+  return content_slot (record);
+}
+
+void
+_agui_record_lend_result (AguiRecord       *record,
+                          AguiToolCallPart *call)
+{
+  const AguiJsonValue *content = _agui_record_get_content (record);
+
+  g_return_if_fail (record->role == AGUI_ROLE_TOOL && content != NULL && _agui_json_value_is_string (content));
+
+  /* The call is held where the parts would be: a tool message made
+   * with parts (which only a caller of the private API could make) has
+   * no room for it, and lends nothing. */
+  if (_agui_record_get_n_parts (record) > 0)
+    {
+      _agui_tool_call_part_set_result (call, _agui_json_value_get_string (content), RECORD_GET (record, error));
+      return;
+    }
+
+  if (!record->parts_lent || record->parts.lent != call)
+    {
+      take_back_result (record);
+      record->parts.lent = g_object_ref (call);
+      record->parts_lent = TRUE;
+    }
+  _agui_tool_call_part_lend_result (call, _agui_json_value_get_string (content), RECORD_GET (record, error));
 }
 
 void

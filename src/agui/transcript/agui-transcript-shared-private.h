@@ -71,11 +71,14 @@ struct _AguiRecord
    * there is one (a call's message, a text's), else, with parts_many,
    * a list. A GPtrArray and its block cost a call 64 bytes, and a count
    * in the record 16 more (a slice size). Read with
-   * _agui_record_get_n_parts () and _agui_record_part (). */
+   * _agui_record_get_n_parts () and _agui_record_part (). A tool
+   * message has none: with parts_lent, it holds here the call it lent
+   * its text to (see _agui_record_lend_result ()). */
   union
   {
-    AguiPart        *one;
-    AguiRecordParts *many;
+    AguiPart         *one;
+    AguiRecordParts  *many;
+    AguiToolCallPart *lent;   /* a reference */
   } parts;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
@@ -91,6 +94,7 @@ struct _AguiRecord
   guint        has_content : 1;
   guint        has_content_value : 1;
   guint        parts_many : 1;
+  guint        parts_lent : 1;
   /* Tool messages, and messages whose content is a parts array, keep the
    * content (when has_content_value); otherwise the text lives in the
    * parts. A tool message, which always has it, keeps it here, after the
@@ -114,7 +118,7 @@ _agui_record_get_tool_call_id (AguiRecord *record)
 static inline guint
 _agui_record_get_n_parts (AguiRecord *record)
 {
-  return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
+  return record->parts_many ? record->parts.many->n : record->parts.one != NULL && !record->parts_lent;
 }
 
 /* The record's content (see tool_content), NULL without one */
@@ -164,6 +168,18 @@ AguiRecord *_agui_record_new_from_value     (const AguiJsonValue *message);
 /* Takes @content (leaving it null); NULL for none. */
 void        _agui_record_take_content       (AguiRecord      *record,
                                              AguiJsonValue   *content);
+/* The content to change in place, made a null value when there was none
+ * (a tool message's, or the extra's): whatever text it lent is taken
+ * back first */
+AguiJsonValue *_agui_record_edit_content    (AguiRecord      *record);
+/* Makes a tool message's text (its content, a string) @call's result,
+ * lent rather than copied: a long run answers a call per message, and
+ * the copy was a slice per call (a whole second copy of a long answer).
+ * The record holds @call until it takes the text back, which it does
+ * before its content changes or goes, so the call is never left with a
+ * freed text. */
+void        _agui_record_lend_result        (AguiRecord       *record,
+                                             AguiToolCallPart *call);
 
 /* Where a turn ended on a branch: its snapshot (empty without a store),
  * the run it ended on, and how many records the branch held then. */

@@ -384,6 +384,7 @@ void
 _agui_transcript_link_tool_result (AguiTranscript *self,
                                    AguiRecord     *record)
 {
+  const AguiJsonValue *content;
   AguiToolCallPart *part;
   g_autofree char *text = NULL;
 
@@ -394,7 +395,15 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   if (part == NULL)
     return;
 
-  text = record->has_content_value ? content_to_text (_agui_record_get_content (record)) : NULL;
+  /* A text answer is lent to the call; parts are made text for it */
+  content = _agui_record_get_content (record);
+  if (content != NULL && _agui_json_value_is_string (content))
+    {
+      _agui_record_lend_result (record, part);
+      return;
+    }
+
+  text = content != NULL ? content_to_text (content) : NULL;
   _agui_tool_call_part_set_result (part, text, RECORD_GET (record, error));
 }
 
