@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui-id-index-private.h"
+#include "agui-pool-private.h"
 #include "agui-util-private.h"
 
 /* AguiIdIndex against a GHashTable of the same entries: whatever is
@@ -207,6 +208,48 @@ test_ids_asked_for_apart (void)
   _agui_id_release (other);
 }
 
+/* The pool hands out distinct blocks of the size asked for, 8-byte
+ * aligned (the reducer keeps flags in an id's low bits), zeroed when
+ * asked, and the block freed last of a size first again; bigger blocks
+ * are malloc's. Under G_SLICE=always-malloc (valgrind's runs), and with
+ * AddressSanitizer, every block is malloc's, which promises no order. */
+static void
+test_pool (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  gboolean pooled = FALSE;
+#else
+  gboolean pooled = g_strrstr (g_getenv ("G_SLICE") ? g_getenv ("G_SLICE") : "", "always-malloc") == NULL;
+#endif
+  guint8 *blocks[AGUI_POOL_MAX_SIZE + 2];
+  guint8 *again;
+
+  g_assert_null (_agui_pool_alloc (0));
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    {
+      blocks[size] = _agui_pool_alloc0 (size);
+      g_assert_nonnull (blocks[size]);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (blocks[size]) % 8, ==, 0);
+      for (gsize i = 0; i < size; i++)
+        g_assert_cmpuint (blocks[size][i], ==, 0);
+      memset (blocks[size], (int) size, size);
+    }
+  /* none overlaps another */
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    for (gsize i = 0; i < size; i++)
+      g_assert_cmpuint (blocks[size][i], ==, (guint8) size);
+
+  _agui_pool_free (40, blocks[40]);
+  again = _agui_pool_alloc (37);
+  if (pooled)
+    g_assert_true (again == blocks[40]);
+  blocks[40] = again;
+
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    _agui_pool_free (size, blocks[size]);
+  _agui_pool_free (8, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -216,6 +259,7 @@ main (int   argc,
   g_test_add_func ("/id-index/add-find-remove", test_add_find_remove);
   g_test_add_func ("/id-index/ids-are-shared", test_ids_are_shared);
   g_test_add_func ("/id-index/ids-asked-for-apart", test_ids_asked_for_apart);
+  g_test_add_func ("/id-index/pool", test_pool);
 
   return g_test_run ();
 }

@@ -6,14 +6,15 @@
 
 #include "config.h"
 
+#include "agui-pool-private.h"
 #include "agui-util-private.h"
 
 /* Ids are shared here rather than with g_ref_string_new_intern (), for
  * their size: a long run holds one or two per tool call, and a
  * GRefString's 16-byte header put an id of eight characters (tc100000)
- * in a 48-byte block where a 4-byte count keeps it in 32. From the slice
- * allocator, which has no header to pay for, an id of up to eleven
- * characters takes 16 bytes.
+ * in a 48-byte block where a 4-byte count keeps it in 32. From the pool
+ * (agui-pool-private.h), which has no header to pay for, an id of up to
+ * eleven characters takes 16 bytes, and one of three 8.
  *
  * An id is shared by the holders that ask for it close together, not
  * interned: the ids made lately are kept by their hash (one each), and
@@ -75,7 +76,7 @@ _agui_id_new (const char *id)
   G_UNLOCK (ids);
 
   length = strlen (id);
-  made = g_slice_alloc (sizeof (Id) + length + 1);
+  made = _agui_pool_alloc (sizeof (Id) + length + 1);
   made->refs = 1;
   memcpy (made->str, id, length + 1);
 
@@ -106,7 +107,7 @@ _agui_id_release (char *id)
         *seen = NULL;
       G_UNLOCK (ids);
 
-      g_slice_free1 (sizeof (Id) + strlen (id) + 1, held);
+      _agui_pool_free (sizeof (Id) + strlen (id) + 1, held);
       return;
     }
   G_UNLOCK (ids);

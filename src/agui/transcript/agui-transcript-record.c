@@ -11,6 +11,7 @@
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-part-private.h"
+#include "agui-pool-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
@@ -33,9 +34,10 @@ AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
 {
-  /* from the slice allocator: there is one or two of these per tool
-   * call, and malloc's header would round each up by a further 16 bytes */
-  AguiRecord *record = g_slice_alloc0 (record_size (role));
+  /* from the pool: there is one or two of these per tool call, and
+   * malloc's header would round each up by a further 16 bytes, the
+   * slice allocator's pages by 9 */
+  AguiRecord *record = _agui_pool_alloc0 (record_size (role));
 
   record->id = _agui_id_new (id);
   record->role = role;
@@ -113,7 +115,7 @@ _agui_record_free (AguiRecord *record)
     }
   while (_agui_record_get_n_parts (record) > 0)
     _agui_record_remove_last_part (record);
-  g_slice_free1 (record_size (record->role), record);
+  _agui_pool_free (record_size (record->role), record);
 }
 
 static AguiRecordParts *
