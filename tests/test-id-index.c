@@ -170,6 +170,41 @@ test_ids_are_shared (void)
   _agui_id_release (NULL);
 }
 
+/* A long run's table, past half a million slots, grows by a quarter:
+ * at 820,000 entries it is between 64% and 80% full (growing by half,
+ * it would be 54%), and finds every entry. */
+static void
+test_large (void)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  AguiIdIndex index;
+
+  _agui_id_index_init (&index, 1, NULL);
+  for (guint i = 0; i < 820000; i++)
+    {
+      char *id = g_strdup_printf ("%s%u", i % 2 ? "tc" : "t", i);
+      gpointer *slot = _agui_id_index_insert (&index, id);
+
+      g_assert_null (slot[0]);
+      slot[0] = id;
+      g_ptr_array_add (ids, id);
+    }
+
+  g_assert_cmpuint (_agui_id_index_size (&index), ==, 820000);
+  g_assert_cmpuint ((guint64) index.capacity * 64, <=, (guint64) index.n_items * 100);
+  g_assert_cmpuint ((guint64) index.capacity * 80, >=, (guint64) index.n_items * 100);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gpointer *slot = _agui_id_index_lookup (&index, g_ptr_array_index (ids, i));
+
+      g_assert_nonnull (slot);
+      g_assert_true (slot[0] == g_ptr_array_index (ids, i));
+    }
+  g_assert_null (_agui_id_index_lookup (&index, "tc820000"));
+
+  _agui_id_index_clear (&index);
+}
+
 /* An id is shared by the holders that ask for it close together, not
  * interned: once another id took its place, it is asked for anew as a
  * copy of its own, equal in text, and each copy lives as long as its own
@@ -257,6 +292,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/id-index/add-find-remove", test_add_find_remove);
+  g_test_add_func ("/id-index/large", test_large);
   g_test_add_func ("/id-index/ids-are-shared", test_ids_are_shared);
   g_test_add_func ("/id-index/ids-asked-for-apart", test_ids_asked_for_apart);
   g_test_add_func ("/id-index/pool", test_pool);
