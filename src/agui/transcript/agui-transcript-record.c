@@ -20,15 +20,9 @@
 
 /* Records */
 
-/* A long run keeps two per tool call: a word more is a slice size more */
-G_STATIC_ASSERT (sizeof (AguiRecord) <= 48);
-
-/* A tool message's record has room for its content after it */
-static inline gsize
-record_size (AguiRole role)
-{
-  return sizeof (AguiRecord) + (role == AGUI_ROLE_TOOL ? sizeof (AguiJsonValue) : 0);
-}
+/* A long run keeps two per tool call: a word more is a word more each */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (AguiRecord, parts) + sizeof (gpointer) <= 48);
+G_STATIC_ASSERT (sizeof (AguiRecord) <= 56);
 
 AguiRecord *
 _agui_record_new (const char *id,
@@ -37,7 +31,7 @@ _agui_record_new (const char *id,
   /* from the pool: there is one or two of these per tool call, and
    * malloc's header would round each up by a further 16 bytes, the
    * slice allocator's pages by 9 */
-  AguiRecord *record = _agui_pool_alloc0 (record_size (role));
+  AguiRecord *record = _agui_pool_alloc0 (_agui_record_size (role));
 
   record->id = _agui_id_new (id);
   record->role = role;
@@ -86,17 +80,21 @@ _agui_record_set_extra_string (AguiRecord *record,
 }
 
 /* Takes back the text the tool message lent its call, if it did: the
- * call keeps a copy of its own (see _agui_record_lend_result ()) */
+ * call keeps a copy of its own (see _agui_record_lend_result ()), and
+ * the record its call's id again */
 static void
 take_back_result (AguiRecord *record)
 {
+  AguiToolCallPart *call;
+
   if (!record->parts_lent)
     return;
 
-  _agui_tool_call_part_take_back_result (record->parts.lent,
-                                         _agui_json_value_get_string (record->tool_content));
-  g_clear_object (&record->parts.lent);
+  call = record->held.lent;
+  _agui_tool_call_part_take_back_result (call, _agui_json_value_get_string (&record->parts.tool_content));
+  record->held.tool_call_id = _agui_id_new (agui_tool_call_part_get_tool_call_id (call));
   record->parts_lent = FALSE;
+  g_object_unref (call);
 }
 
 void
@@ -105,17 +103,17 @@ _agui_record_free (AguiRecord *record)
   if (record == NULL)
     return;
 
-  take_back_result (record);
   g_clear_pointer (&record->id, _agui_id_release);
   g_clear_pointer (&record->extra, record_extra_free);
   if (record->role == AGUI_ROLE_TOOL)
     {
-      _agui_json_value_clear (record->tool_content);
+      take_back_result (record);
+      _agui_json_value_clear (&record->parts.tool_content);
       g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
     }
   while (_agui_record_get_n_parts (record) > 0)
     _agui_record_remove_last_part (record);
-  _agui_pool_free (record_size (record->role), record);
+  _agui_pool_free (_agui_record_size (record->role), record);
 }
 
 static AguiRecordParts *
@@ -130,8 +128,15 @@ _agui_record_add_part (AguiRecord *record,
 {
   guint n;
 
-  /* a tool message has none, but for one that has, the place is theirs */
-  take_back_result (record);
+  /* A tool message has none (it is drawn on its call), and keeps its
+   * content where they would be: the schema lets no text start as one */
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      g_critical ("A tool message has no parts");
+      g_object_unref (part);
+      return;
+    }
+
   n = _agui_record_get_n_parts (record);
 
   if (n == 0)
@@ -193,7 +198,7 @@ content_slot (AguiRecord *record)
 {
   take_back_result (record);
 
-  return record->role == AGUI_ROLE_TOOL ? record->tool_content : &_agui_record_extra (record)->content;
+  return record->role == AGUI_ROLE_TOOL ? &record->parts.tool_content : &_agui_record_extra (record)->content;
 }
 
 AguiJsonValue *
@@ -210,19 +215,12 @@ _agui_record_lend_result (AguiRecord       *record,
 
   g_return_if_fail (record->role == AGUI_ROLE_TOOL && content != NULL && _agui_json_value_is_string (content));
 
-  /* The call is held where the parts would be: a tool message made
-   * with parts (which only a caller of the private API could make) has
-   * no room for it, and lends nothing. */
-  if (_agui_record_get_n_parts (record) > 0)
-    {
-      _agui_tool_call_part_set_result (call, _agui_json_value_get_string (content), RECORD_GET (record, error));
-      return;
-    }
-
-  if (!record->parts_lent || record->parts.lent != call)
+  /* The call is held in place of its id, which is the same */
+  if (!record->parts_lent || record->held.lent != call)
     {
       take_back_result (record);
-      record->parts.lent = g_object_ref (call);
+      g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+      record->held.lent = g_object_ref (call);
       record->parts_lent = TRUE;
     }
   _agui_tool_call_part_lend_result (call, _agui_json_value_get_string (content), RECORD_GET (record, error));

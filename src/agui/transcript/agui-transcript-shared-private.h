@@ -52,42 +52,34 @@ typedef struct
   AguiPart *items[];
 } AguiRecordParts;
 
-/* 48 bytes, and a tool message's 64 (with its content): a long run
- * keeps two records per tool call, and each was 64, down from 80. */
+/* 48 bytes, and a tool message's 56 (its content in place of the
+ * parts): a long run keeps two records per tool call, and each was 64,
+ * down from 80. Allocated at those sizes from the pool (see
+ * _agui_record_new ()): sizeof (AguiRecord) is a tool message's. */
 struct _AguiRecord
 {
   /* from _agui_id_new() */
   char        *id;
   /* A tool message has no row (it is drawn on its call) and any other
    * message no tool call id: read with _agui_record_get_row () and
-   * _agui_record_get_tool_call_id (). */
+   * _agui_record_get_tool_call_id (). A tool message that lent its text
+   * to its call (parts_lent, see _agui_record_lend_result ()) holds the
+   * call instead, whose id is the same. */
   union
   {
-    AguiSpeakerTurn *row;
-    char            *tool_call_id;  /* from _agui_id_new() */
+    AguiSpeakerTurn  *row;
+    char             *tool_call_id;  /* from _agui_id_new() */
+    AguiToolCallPart *lent;          /* a reference */
   } held;
   AguiRecordExtra *extra;      /* NULL until needed */
-  /* The parts, a reference each: none (NULL), the part itself while
-   * there is one (a call's message, a text's), else, with parts_many,
-   * a list. A GPtrArray and its block cost a call 64 bytes, and a count
-   * in the record 16 more (a slice size). Read with
-   * _agui_record_get_n_parts () and _agui_record_part (). A tool
-   * message has none: with parts_lent, it holds here the call it lent
-   * its text to (see _agui_record_lend_result ()). */
-  union
-  {
-    AguiPart         *one;
-    AguiRecordParts  *many;
-    AguiToolCallPart *lent;   /* a reference */
-  } parts;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
-  /* The small members last and together: a long run keeps a record or
-   * two per tool call, and padding between them was an eighth of each. */
+  /* The small members together: a long run keeps a record or two per
+   * tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
   AguiAttempt  attempt : 8;
   guint        attempt_end : 1;
@@ -95,13 +87,32 @@ struct _AguiRecord
   guint        has_content_value : 1;
   guint        parts_many : 1;
   guint        parts_lent : 1;
-  /* Tool messages, and messages whose content is a parts array, keep the
-   * content (when has_content_value); otherwise the text lives in the
-   * parts. A tool message, which always has it, keeps it here, after the
-   * record (which _agui_record_new () makes room for); any other keeps
-   * it in its extra. Read with _agui_record_get_content (). */
-  AguiJsonValue tool_content[];
+  /* Last, for a tool message's record is the longer. Any other message
+   * keeps its parts here, a reference each: none (NULL), the part itself
+   * while there is one (a call's message, a text's), else, with
+   * parts_many, a list (a GPtrArray and its block cost a call 64 bytes).
+   * Read with _agui_record_get_n_parts () and _agui_record_part ().
+   *
+   * A tool message has no parts, and keeps its content here instead,
+   * which it always has. Tool messages, and messages whose content is a
+   * parts array, keep the content (when has_content_value); otherwise
+   * the text lives in the parts. Any other message keeps it in its
+   * extra. Read with _agui_record_get_content (). */
+  union
+  {
+    AguiPart        *one;
+    AguiRecordParts *many;
+    AguiJsonValue    tool_content;
+  } parts;
 };
+
+/* The size of a record of @role (see AguiRecord) */
+static inline gsize
+_agui_record_size (AguiRole role)
+{
+  return role == AGUI_ROLE_TOOL ? sizeof (AguiRecord)
+                                : G_STRUCT_OFFSET (AguiRecord, parts) + sizeof (gpointer);
+}
 
 static inline AguiSpeakerTurn *
 _agui_record_get_row (AguiRecord *record)
@@ -112,13 +123,19 @@ _agui_record_get_row (AguiRecord *record)
 static inline const char *
 _agui_record_get_tool_call_id (AguiRecord *record)
 {
-  return record->role == AGUI_ROLE_TOOL ? record->held.tool_call_id : NULL;
+  if (record->role != AGUI_ROLE_TOOL)
+    return NULL;
+
+  return record->parts_lent ? agui_tool_call_part_get_tool_call_id (record->held.lent) : record->held.tool_call_id;
 }
 
 static inline guint
 _agui_record_get_n_parts (AguiRecord *record)
 {
-  return record->parts_many ? record->parts.many->n : record->parts.one != NULL && !record->parts_lent;
+  if (record->role == AGUI_ROLE_TOOL)
+    return 0;
+
+  return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
 }
 
 /* The record's content (see tool_content), NULL without one */
@@ -128,7 +145,7 @@ _agui_record_get_content (AguiRecord *record)
   if (!record->has_content_value)
     return NULL;
 
-  return record->role == AGUI_ROLE_TOOL ? record->tool_content : &record->extra->content;
+  return record->role == AGUI_ROLE_TOOL ? &record->parts.tool_content : &record->extra->content;
 }
 
 /* A member of the record's extra, NULL without one */
