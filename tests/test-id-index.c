@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agui-id-index-private.h"
+#include "agui-pool-private.h"
 #include "agui-util-private.h"
 
 /* AguiIdIndex against a GHashTable of the same entries: whatever is
@@ -169,6 +170,121 @@ test_ids_are_shared (void)
   _agui_id_release (NULL);
 }
 
+/* A long run's table, past half a million slots, grows by a quarter:
+ * at 820,000 entries it is between 64% and 80% full (growing by half,
+ * it would be 54%), and finds every entry. */
+static void
+test_large (void)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  AguiIdIndex index;
+
+  _agui_id_index_init (&index, 1, NULL);
+  for (guint i = 0; i < 820000; i++)
+    {
+      char *id = g_strdup_printf ("%s%u", i % 2 ? "tc" : "t", i);
+      gpointer *slot = _agui_id_index_insert (&index, id);
+
+      g_assert_null (slot[0]);
+      slot[0] = id;
+      g_ptr_array_add (ids, id);
+    }
+
+  g_assert_cmpuint (_agui_id_index_size (&index), ==, 820000);
+  g_assert_cmpuint ((guint64) index.capacity * 64, <=, (guint64) index.n_items * 100);
+  g_assert_cmpuint ((guint64) index.capacity * 80, >=, (guint64) index.n_items * 100);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gpointer *slot = _agui_id_index_lookup (&index, g_ptr_array_index (ids, i));
+
+      g_assert_nonnull (slot);
+      g_assert_true (slot[0] == g_ptr_array_index (ids, i));
+    }
+  g_assert_null (_agui_id_index_lookup (&index, "tc820000"));
+
+  _agui_id_index_clear (&index);
+}
+
+/* An id is shared by the holders that ask for it close together, not
+ * interned: once another id took its place, it is asked for anew as a
+ * copy of its own, equal in text, and each copy lives as long as its own
+ * holders. The other id is found by its place (the same one of the
+ * 4096 that agui-id.c keeps by g_str_hash ()). */
+static void
+test_ids_asked_for_apart (void)
+{
+  char *first = _agui_id_new ("tc100000");
+  char *again;
+  char *other = NULL;
+  char *copy;
+
+  for (guint i = 0; other == NULL; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("other%u", i);
+
+      if (g_str_hash (text) % 4096 == g_str_hash ("tc100000") % 4096)
+        other = _agui_id_new (text);
+    }
+
+  copy = _agui_id_new ("tc100000");
+  g_assert_true (copy != first);
+  g_assert_cmpstr (copy, ==, first);
+
+  /* the copy is the one shared now; the first lives on with its holder */
+  again = _agui_id_new ("tc100000");
+  g_assert_true (again == copy);
+  _agui_id_release (first);
+  g_assert_cmpstr (copy, ==, "tc100000");
+  g_assert_true (_agui_id_new ("tc100000") == copy);
+
+  _agui_id_release (copy);
+  _agui_id_release (copy);
+  _agui_id_release (again);
+  _agui_id_release (other);
+}
+
+/* The pool hands out distinct blocks of the size asked for, 8-byte
+ * aligned (the reducer keeps flags in an id's low bits), zeroed when
+ * asked, and the block freed last of a size first again; bigger blocks
+ * are malloc's. Under G_SLICE=always-malloc (valgrind's runs), and with
+ * AddressSanitizer, every block is malloc's, which promises no order. */
+static void
+test_pool (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  gboolean pooled = FALSE;
+#else
+  gboolean pooled = g_strrstr (g_getenv ("G_SLICE") ? g_getenv ("G_SLICE") : "", "always-malloc") == NULL;
+#endif
+  guint8 *blocks[AGUI_POOL_MAX_SIZE + 2];
+  guint8 *again;
+
+  g_assert_null (_agui_pool_alloc (0));
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    {
+      blocks[size] = _agui_pool_alloc0 (size);
+      g_assert_nonnull (blocks[size]);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (blocks[size]) % 8, ==, 0);
+      for (gsize i = 0; i < size; i++)
+        g_assert_cmpuint (blocks[size][i], ==, 0);
+      memset (blocks[size], (int) size, size);
+    }
+  /* none overlaps another */
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    for (gsize i = 0; i < size; i++)
+      g_assert_cmpuint (blocks[size][i], ==, (guint8) size);
+
+  _agui_pool_free (40, blocks[40]);
+  again = _agui_pool_alloc (37);
+  if (pooled)
+    g_assert_true (again == blocks[40]);
+  blocks[40] = again;
+
+  for (gsize size = 1; size <= AGUI_POOL_MAX_SIZE + 1; size++)
+    _agui_pool_free (size, blocks[size]);
+  _agui_pool_free (8, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -176,7 +292,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/id-index/add-find-remove", test_add_find_remove);
+  g_test_add_func ("/id-index/large", test_large);
   g_test_add_func ("/id-index/ids-are-shared", test_ids_are_shared);
+  g_test_add_func ("/id-index/ids-asked-for-apart", test_ids_asked_for_apart);
+  g_test_add_func ("/id-index/pool", test_pool);
 
   return g_test_run ();
 }

@@ -417,6 +417,11 @@ call_expired (gpointer data)
 }
 
 static void
+apply_printf (AguiReducer *reducer,
+              const char  *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static void
 count_notify_cb (GObject    *object,
                  GParamSpec *pspec,
                  gpointer    user_data)
@@ -628,6 +633,59 @@ test_tool_call_holders (void)
 }
 
 static void
+test_lent_result (void)
+{
+  g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
+  AguiTranscript *transcript = _agui_reducer_get_transcript (reducer);
+  g_autoptr(AguiToolCallPart) call = NULL;
+  g_autoptr(AguiToolCallPart) short_call = NULL;
+  g_autoptr(JsonNode) plain = NULL;
+  g_autoptr(GError) error = NULL;
+  guint notified = 0;
+
+  g_test_summary ("A call's result is its tool message's text, lent: it follows the "
+                  "message's text, and outlives the message as it was");
+
+  apply (reducer, "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc1\",\"toolCallName\":\"f\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"tc1\"}");
+  call = g_object_ref (agui_transcript_lookup_tool_call (transcript, "tc1"));
+  g_signal_connect (call, "notify::result", G_CALLBACK (count_notify_cb), &notified);
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"tc1\","
+                  "\"content\":\"an answer too long to sit inside its value\"}");
+  g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "an answer too long to sit inside its value");
+  g_assert_cmpuint (notified, ==, 1);
+
+  /* text streamed to the tool message (its id reused) changes the result */
+  apply (reducer, "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"r1\",\"delta\":\", and more\"}");
+  g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "an answer too long to sit inside its value, and more");
+  g_assert_cmpuint (notified, ==, 2);
+
+  /* a short answer lives inside its record */
+  apply (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"tc2\",\"toolCallName\":\"f\"}");
+  apply (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"tc2\",\"content\":\"short\"}");
+  short_call = g_object_ref (agui_transcript_lookup_tool_call (transcript, "tc2"));
+  g_assert_cmpstr (agui_tool_call_part_get_result (short_call), ==, "short");
+
+  /* the messages go; the calls keep their results, unchanged, while
+   * what the records took is made again for others */
+  plain = json_from_string ("[{\"id\":\"u\",\"role\":\"user\",\"content\":\"hi\"}]", &error);
+  g_assert_no_error (error);
+  g_assert_true (agui_transcript_load_messages (transcript, json_node_get_array (plain), &error));
+  g_assert_no_error (error);
+  g_assert_null (agui_transcript_lookup_tool_call (transcript, "tc1"));
+  for (guint i = 0; i < 100; i++)
+    {
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"x%u\",\"toolCallName\":\"f\"}", i);
+      apply_printf (reducer, "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"y%u\",\"toolCallId\":\"x%u\","
+                    "\"content\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}", i, i);
+    }
+  g_assert_cmpstr (agui_tool_call_part_get_result (call), ==, "an answer too long to sit inside its value, and more");
+  g_assert_cmpstr (agui_tool_call_part_get_result (short_call), ==, "short");
+  g_assert_cmpuint (notified, ==, 2);
+}
+
+static void
 test_tool_call_replayed (void)
 {
   g_autoptr(AguiReducer) reducer = _agui_reducer_new (NULL);
@@ -695,11 +753,6 @@ test_pending_after_results (void)
   g_assert_cmpstrv (pending, ((const char * const []) { "tc6", NULL }));
   g_assert_cmpstr (agui_tool_call_part_get_result (agui_transcript_lookup_tool_call (transcript, "tc2")), ==, "2");
 }
-
-static void
-apply_printf (AguiReducer *reducer,
-              const char  *format,
-              ...) G_GNUC_PRINTF (2, 3);
 
 static void
 apply_printf (AguiReducer *reducer,
@@ -1095,6 +1148,7 @@ main (int   argc,
   g_test_add_func ("/agui/reducer/tool-call-arguments", test_tool_call_arguments);
   g_test_add_func ("/agui/reducer/tool-call-replayed", test_tool_call_replayed);
   g_test_add_func ("/agui/reducer/tool-call-holders", test_tool_call_holders);
+  g_test_add_func ("/agui/reducer/lent-result", test_lent_result);
   g_test_add_func ("/agui/reducer/pending-after-results", test_pending_after_results);
   g_test_add_func ("/agui/reducer/pending-in-long-run", test_pending_in_long_run);
   g_test_add_func ("/agui/reducer/messages-snapshot", test_messages_snapshot);

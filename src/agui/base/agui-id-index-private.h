@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 /* An index of items by an id each item already holds (a record's id, a
- * call's id, an interned string itself), for the tables a long run
+ * call's id, a shared id itself), for the tables a long run
  * grows by one entry per message or call. A GHashTable spends a key, a
  * value and a hash per slot (20 bytes), and a separate block per entry
  * where the value is a pair; this keeps only the item (and, with a
@@ -73,8 +73,8 @@ gpointer *_agui_id_index_lookup_hashed (AguiIdIndex *index,
 gpointer *_agui_id_index_insert (AguiIdIndex        *index,
                                  const char         *id);
 /* Takes @id's entry out (the caller lets go of what it held); FALSE
- * when there is none. Unlike the other tables, the one of ids themselves
- * (agui-id.c) loses entries one by one. */
+ * when there is none. The tables of a run are cleared whole; this is
+ * for one whose entries go one by one. */
 gboolean  _agui_id_index_remove (AguiIdIndex        *index,
                                  const char         *id);
 /* Walks the full slots: start with *@position = 0; NULL at the end. */

@@ -123,14 +123,28 @@ place (AguiIdIndex *index,
 
 /* Makes half as many slots again (or the first): doubling left a long
  * run's tables between 40% and 80% full, growing by half keeps them
- * between 53% and 80% */
+ * between 53% and 80%. A table of half a million slots and more grows by a
+ * quarter, between 64% and 80% full: the tables of a long run of tool
+ * calls are a fifth of what it holds, and one more resize of a table
+ * that size costs a few milliseconds. */
+#define LARGE_CAPACITY (1u << 19)
+
 static void resize (AguiIdIndex *index,
                     guint        capacity);
 
 static void
 grow (AguiIdIndex *index)
 {
-  resize (index, index->capacity > 0 ? index->capacity + index->capacity / 2 : MIN_CAPACITY);
+  guint capacity = index->capacity;
+
+  if (capacity == 0)
+    capacity = MIN_CAPACITY;
+  else if (capacity < LARGE_CAPACITY)
+    capacity += capacity / 2;
+  else
+    capacity += capacity / 4;
+
+  resize (index, capacity);
 }
 
 gpointer *

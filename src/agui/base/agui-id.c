@@ -6,25 +6,34 @@
 
 #include "config.h"
 
-#include "agui-id-index-private.h"
+#include "agui-pool-private.h"
 #include "agui-util-private.h"
 
-/* Ids are interned here rather than with g_ref_string_new_intern (),
- * for their size: a long run holds one or two per tool call, and a
+/* Ids are shared here rather than with g_ref_string_new_intern (), for
+ * their size: a long run holds one or two per tool call, and a
  * GRefString's 16-byte header put an id of eight characters (tc100000)
- * in a 48-byte block where a 4-byte count keeps it in 32, while GLib's
- * intern table, which grows to twice its entries, took 24 bytes a string
- * more than an AguiIdIndex's 12 at 53-80% full (9 since it keeps a
- * byte of each hash, not four). From the slice
- * allocator, which has no header to pay for, an id of up to eleven
- * characters takes 16 bytes.
+ * in a 48-byte block where a 4-byte count keeps it in 32. From the pool
+ * (agui-pool-private.h), which has no header to pay for, an id of up to
+ * eleven characters takes 16 bytes, and one of three 8.
  *
- * One lock guards the table and every count. It also keeps clear of
+ * An id is shared by the holders that ask for it close together, not
+ * interned: the ids made lately are kept by their hash (one each), and
+ * an id asked for again while it is there is counted once more. The
+ * holders of an id are made within a few events of each other (the
+ * verifier, the reducer, the record and its call at a message's start;
+ * the tool message at its result), so they share it; one asked for much
+ * later may get a copy of its own, which only costs its 16 bytes. A table
+ * of every id, as this was, took 15 bytes an id for good (a slot of 9
+ * bytes at 53-80% full) and two ids a tool call: a tenth of a long run's
+ * memory. Nothing compares ids by their address (see own_call () in
+ * agui-transcript.c).
+ *
+ * One lock guards the ids kept and every count. It also keeps clear of
  * what GLib 2.74 got wrong with its own: g_ref_string_release() dropped
  * the count to zero and only then took the intern table's lock to remove
  * the string, so a lookup meanwhile could hand out a string about to be
- * freed (the restore folds on a worker and interns the very ids the main
- * thread is releasing). Here a release that reaches zero removes the id
+ * freed (the restore folds on a worker and shares the very ids the main
+ * thread is releasing). Here a release that reaches zero forgets the id
  * before any lookup can see it. */
 typedef struct
 {
@@ -35,22 +44,20 @@ typedef struct
 #define ID_OF(string) ((Id *) ((string) - G_STRUCT_OFFSET (Id, str)))
 
 G_LOCK_DEFINE_STATIC (ids);
-/* Of the ids' strings themselves (width 1, no key function) */
-static AguiIdIndex table = { .width = 1 };
 
-/* The ids made last, by their hash: a fold interns each id several times
- * in a few events (the parser, the verifier, the reducer, the record
- * and its call), and in a long run the table's slot for it is a cache
- * miss each time; this is not. */
-#define RECENT_SIZE 64
+/* The ids made lately, by their hash (32 KiB). g_str_hash () of ids
+ * that count up (tc1, tc2, …) lands in neighbouring places, so that a
+ * run's ids in flight do not push each other out. */
+#define RECENT_SIZE 4096
 static char *recent[RECENT_SIZE];
 
 char *
 _agui_id_new (const char *id)
 {
-  gpointer *slot;
+  gsize length;
   char *shared;
   char **seen;
+  Id *made;
 
   if (id == NULL)
     return NULL;
@@ -66,22 +73,16 @@ _agui_id_new (const char *id)
 
       return shared;
     }
+  G_UNLOCK (ids);
 
-  slot = _agui_id_index_insert (&table, id);
-  if (slot[0] == NULL)
-    {
-      gsize length = strlen (id);
-      Id *made = g_slice_alloc (sizeof (Id) + length + 1);
+  length = strlen (id);
+  made = _agui_pool_alloc (sizeof (Id) + length + 1);
+  made->refs = 1;
+  memcpy (made->str, id, length + 1);
 
-      made->refs = 1;
-      memcpy (made->str, id, length + 1);
-      slot[0] = made->str;
-    }
-  else
-    {
-      ID_OF ((char *) slot[0])->refs++;
-    }
-  shared = *seen = slot[0];
+  /* Kept in place of the one there, which its holders still have */
+  G_LOCK (ids);
+  shared = *seen = made->str;
   G_UNLOCK (ids);
 
   return shared;
@@ -104,8 +105,10 @@ _agui_id_release (char *id)
 
       if (*seen == id)
         *seen = NULL;
-      _agui_id_index_remove (&table, id);
-      g_slice_free1 (sizeof (Id) + strlen (id) + 1, held);
+      G_UNLOCK (ids);
+
+      _agui_pool_free (sizeof (Id) + strlen (id) + 1, held);
+      return;
     }
   G_UNLOCK (ids);
 }

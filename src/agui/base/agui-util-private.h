@@ -31,10 +31,11 @@ _agui_set_str (char       **str_pointer,
 
 /* Message and tool call ids are held by several owners at once (the
  * record, its parts, the indexes, the verifier), and a tool's name by
- * every call to it: one interned, counted string each instead of a copy
- * apiece. A long run of tool calls held eight copies of every call's id
- * and one of the name per call. Made and released only through these
- * two (see agui-id.c for why). */
+ * every call to it: one counted string shared by the holders that ask
+ * for it close together, instead of a copy apiece. A long run of tool
+ * calls held eight copies of every call's id and one of the name per
+ * call. Not interned: compare them with strcmp (). Made and released
+ * only through these two (see agui-id.c for why). */
 char *_agui_id_new     (const char *id);
 void  _agui_id_release (char       *id);
 

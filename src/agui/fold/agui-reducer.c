@@ -60,8 +60,8 @@ struct _AguiReducer
 G_DEFINE_FINAL_TYPE (AguiReducer, _agui_reducer, G_TYPE_OBJECT)
 
 /* What run_calls knows of a call, in its id's low bits: ids from
- * _agui_id_new () follow a 4-byte count in a block aligned for any
- * type, so those bits are free. */
+ * _agui_id_new () follow a 4-byte count in a block aligned to at least
+ * 8 bytes, so those bits are free. */
 enum
 {
   RUN_CALL_STARTED = 1 << 0,

@@ -328,7 +328,7 @@ make_key (Key        *key,
   if (RECORD_GET (record, error) != NULL)
     key_add_string (key, RECORD_GET (record, error));
   if (record->has_content_value)
-    key_add_value (key, &record->content);
+    key_add_value (key, _agui_record_get_content (record));
   if (RECORD_GET (record, metadata) != NULL)
     key_add_metadata (key, RECORD_GET (record, metadata));
 

@@ -24,6 +24,15 @@ void              _agui_tool_call_part_finish_arguments    (AguiToolCallPart   *
 void              _agui_tool_call_part_set_result          (AguiToolCallPart   *self,
                                                             const char         *result,
                                                             const char         *error);
+/* The same with @result lent, not copied: its owner (a tool message's
+ * record, see _agui_record_lend_result ()) keeps it as it is, and the
+ * call alive, until it takes it back */
+void              _agui_tool_call_part_lend_result         (AguiToolCallPart   *self,
+                                                            const char         *result,
+                                                            const char         *error);
+/* Copies the result if it is still @lent, before @lent changes or goes */
+void              _agui_tool_call_part_take_back_result    (AguiToolCallPart   *self,
+                                                            const char         *lent);
 void              _agui_tool_call_part_set_awaiting_approval (AguiToolCallPart *self,
                                                               gboolean          awaiting);
 void              _agui_tool_call_part_set_question_expired (AguiToolCallPart *self,

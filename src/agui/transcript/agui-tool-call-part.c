@@ -12,6 +12,7 @@
 #include "agui-json-doc-access-private.h"
 #include "agui-json-private.h"
 #include "agui-part-private.h"
+#include "agui-pool-private.h"
 #include "agui-tool-call-part-private.h"
 #include "agui-util-private.h"
 
@@ -49,11 +50,14 @@ struct _AguiToolCallPart
   char               *tool_call_id;    /* from _agui_id_new() */
   char               *tool_name;       /* from _agui_id_new() */
   char               *arguments;       /* NULL while empty */
-  char               *result;          /* from the slice allocator */
+  /* from the slice allocator, or, with result_lent, a tool message's
+   * (see _agui_tool_call_part_lend_result ()) */
+  char               *result;
   /* One word: a terabyte of arguments is past any frame's bound */
   guint64             arguments_len : 40;
-  guint64             status : 8;      /* AguiToolCallStatus */
-  guint64             answer : 8;      /* AguiAnswer */
+  guint64             status : 4;      /* AguiToolCallStatus */
+  guint64             answer : 4;      /* AguiAnswer */
+  guint64             result_lent : 1;
   guint64             has_result : 1;
   guint64             awaiting_approval : 1;
   guint64             question_expired : 1;
@@ -195,19 +199,56 @@ update_status (AguiToolCallPart *self)
 
 /* _agui_set_str() for the result, whose copy comes from the slice
  * allocator: most answers in a long run are short, and malloc's
- * smallest block (32 bytes) was twice the slice's */
+ * smallest block (32 bytes) was twice the slice's. @lent: @result is
+ * a tool message's, kept rather than copied, the same text or not. */
 static gboolean
 set_result_text (AguiToolCallPart *self,
-                 const char       *result)
+                 const char       *result,
+                 gboolean          lent)
 {
-  if (g_strcmp0 (self->result, result) == 0)
+  gboolean changed = g_strcmp0 (self->result, result) != 0;
+
+  if (!changed && !(lent && self->result != result))
     return FALSE;
 
-  if (self->result != NULL)
+  if (self->result != NULL && !self->result_lent)
     g_slice_free1 (strlen (self->result) + 1, self->result);
-  self->result = result != NULL ? g_slice_copy (strlen (result) + 1, result) : NULL;
+  if (lent || result == NULL)
+    self->result = (char *) result;
+  else
+    self->result = g_slice_copy (strlen (result) + 1, result);
+  self->result_lent = lent && result != NULL;
 
-  return TRUE;
+  return changed;
+}
+
+/* Arguments that are whole (set whole, or finished) are kept in a block
+ * of their size from the pool: those of most calls are a short object,
+ * and malloc put one of 25 bytes in a 48-byte chunk where the pool takes
+ * 32. While they stream, the block grows by doubling, from malloc. */
+static void
+free_arguments (AguiToolCallPart *self)
+{
+  if (self->arguments == NULL)
+    return;
+
+  if (self->arguments_exact)
+    _agui_pool_free (self->arguments_len + 1, self->arguments);
+  else
+    g_free (self->arguments);
+  self->arguments = NULL;
+}
+
+static char *
+exact_copy (const char *text,
+            gsize       length)
+{
+  char *copy = _agui_pool_alloc (length + 1);
+
+  memcpy (copy, text, length);
+  copy[length] = '\0';
+
+  return copy;
 }
 
 static void
@@ -217,8 +258,8 @@ agui_tool_call_part_finalize (GObject *object)
 
   g_clear_pointer (&self->tool_call_id, _agui_id_release);
   g_clear_pointer (&self->tool_name, _agui_id_release);
-  g_clear_pointer (&self->arguments, g_free);
-  set_result_text (self, NULL);
+  free_arguments (self);
+  set_result_text (self, NULL, FALSE);
 
   G_OBJECT_CLASS (agui_tool_call_part_parent_class)->finalize (object);
 }
@@ -592,13 +633,37 @@ _agui_tool_call_part_append_arguments (AguiToolCallPart *self,
     agui_tool_call_part_get_parsed_arguments (self);
 
   length = strlen (delta);
-  if (self->arguments_len + length + 1 > arguments_capacity (self))
+  if (self->arguments == NULL)
     {
-      self->arguments = g_realloc (self->arguments, grown_size (self->arguments_len + length + 1));
-      self->arguments_exact = FALSE;
+      /* Most arguments come whole, in one delta: kept as if finished,
+       * with no block to let go of at the end */
+      self->arguments = exact_copy (delta, length);
+      self->arguments_len = length;
+      self->arguments_exact = TRUE;
     }
-  memcpy (self->arguments + self->arguments_len, delta, length + 1);
-  self->arguments_len += length;
+  else
+    {
+      if (self->arguments_len + length + 1 > arguments_capacity (self))
+        {
+          gsize size = grown_size (self->arguments_len + length + 1);
+          char *grown;
+
+          if (self->arguments_exact)
+            {
+              grown = g_malloc (size);
+              memcpy (grown, self->arguments, self->arguments_len + 1);
+              free_arguments (self);
+            }
+          else
+            {
+              grown = g_realloc (self->arguments, size);
+            }
+          self->arguments = grown;
+          self->arguments_exact = FALSE;
+        }
+      memcpy (self->arguments + self->arguments_len, delta, length + 1);
+      self->arguments_len += length;
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
 
@@ -614,9 +679,9 @@ _agui_tool_call_part_set_arguments (AguiToolCallPart *self,
   if (self->arguments_final)
     agui_tool_call_part_get_parsed_arguments (self);
 
-  g_free (self->arguments);
+  free_arguments (self);
   self->arguments_len = arguments ? strlen (arguments) : 0;
-  self->arguments = self->arguments_len > 0 ? g_memdup2 (arguments, self->arguments_len + 1) : NULL;
+  self->arguments = self->arguments_len > 0 ? exact_copy (arguments, self->arguments_len) : NULL;
   self->arguments_exact = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
 }
@@ -631,7 +696,10 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
 
   if (self->arguments != NULL && !self->arguments_exact)
     {
-      self->arguments = g_realloc (self->arguments, self->arguments_len + 1);
+      char *exact = exact_copy (self->arguments, self->arguments_len);
+
+      free_arguments (self);
+      self->arguments = exact;
       self->arguments_exact = TRUE;
     }
 
@@ -645,15 +713,14 @@ _agui_tool_call_part_finish_arguments (AguiToolCallPart *self)
   update_status (self);
 }
 
-void
-_agui_tool_call_part_set_result (AguiToolCallPart *self,
-                                 const char       *result,
-                                 const char       *error)
+static void
+apply_result (AguiToolCallPart *self,
+              const char       *result,
+              gboolean          lent,
+              const char       *error)
 {
-  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
-
   self->has_result = TRUE;
-  if (set_result_text (self, result))
+  if (set_result_text (self, result, lent))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
   if (set_extra_string (self, G_STRUCT_OFFSET (ToolCallExtra, error), error))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
@@ -663,6 +730,40 @@ _agui_tool_call_part_set_result (AguiToolCallPart *self,
     _agui_part_set_complete (AGUI_PART (self), TRUE);
 
   update_status (self);
+}
+
+void
+_agui_tool_call_part_set_result (AguiToolCallPart *self,
+                                 const char       *result,
+                                 const char       *error)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  apply_result (self, result, FALSE, error);
+}
+
+void
+_agui_tool_call_part_lend_result (AguiToolCallPart *self,
+                                  const char       *result,
+                                  const char       *error)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  apply_result (self, result, TRUE, error);
+}
+
+void
+_agui_tool_call_part_take_back_result (AguiToolCallPart *self,
+                                       const char       *lent)
+{
+  g_return_if_fail (AGUI_IS_TOOL_CALL_PART (self));
+
+  /* the same text, the call's own now: nothing to notify */
+  if (self->result_lent && self->result == lent)
+    {
+      self->result = g_slice_copy (strlen (lent) + 1, lent);
+      self->result_lent = FALSE;
+    }
 }
 
 void

@@ -157,14 +157,15 @@ append_text (AguiTranscript *self,
 
   if (record->role == AGUI_ROLE_TOOL)
     {
+      AguiJsonValue *content = _agui_record_edit_content (record);
       g_autofree char *text = NULL;
 
       /* Only reachable when ids collide; the reference appends to string content. */
-      text = g_strconcat (record->has_content_value && _agui_json_value_is_string (&record->content)
-                            ? _agui_json_value_get_string (&record->content) : "",
+      text = g_strconcat (record->has_content_value && _agui_json_value_is_string (content)
+                            ? _agui_json_value_get_string (content) : "",
                           delta, NULL);
       record->has_content_value = TRUE;
-      _agui_json_value_set_string (&record->content, text, strlen (text));
+      _agui_json_value_set_string (content, text, strlen (text));
       _agui_transcript_link_tool_result (self, record);
       return;
     }

@@ -11,6 +11,7 @@
 #include "agui-json-private.h"
 #include "agui-media-part-private.h"
 #include "agui-part-private.h"
+#include "agui-pool-private.h"
 #include "agui-reasoning-part-private.h"
 #include "agui-text-part-private.h"
 #include "agui-tool-call-part-private.h"
@@ -19,16 +20,18 @@
 
 /* Records */
 
-/* A long run keeps two per tool call: a word more is a slice size more */
-G_STATIC_ASSERT (sizeof (AguiRecord) <= 64);
+/* A long run keeps two per tool call: a word more is a word more each */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (AguiRecord, parts) + sizeof (gpointer) <= 48);
+G_STATIC_ASSERT (sizeof (AguiRecord) <= 56);
 
 AguiRecord *
 _agui_record_new (const char *id,
                   AguiRole    role)
 {
-  /* from the slice allocator: there is one or two of these per tool
-   * call, and malloc's header would round each up by a further 16 bytes */
-  AguiRecord *record = g_slice_new0 (AguiRecord);
+  /* from the pool: there is one or two of these per tool call, and
+   * malloc's header would round each up by a further 16 bytes, the
+   * slice allocator's pages by 9 */
+  AguiRecord *record = _agui_pool_alloc0 (_agui_record_size (role));
 
   record->id = _agui_id_new (id);
   record->role = role;
@@ -45,6 +48,7 @@ record_extra_free (AguiRecordExtra *extra)
   g_clear_pointer (&extra->metadata, _agui_json_doc_value_free);
   g_free (extra->error);
   g_clear_pointer (&extra->notes, _agui_json_doc_value_free);
+  _agui_json_value_clear (&extra->content);
   g_free (extra);
 }
 
@@ -75,6 +79,24 @@ _agui_record_set_extra_string (AguiRecord *record,
     }
 }
 
+/* Takes back the text the tool message lent its call, if it did: the
+ * call keeps a copy of its own (see _agui_record_lend_result ()), and
+ * the record its call's id again */
+static void
+take_back_result (AguiRecord *record)
+{
+  AguiToolCallPart *call;
+
+  if (!record->parts_lent)
+    return;
+
+  call = record->held.lent;
+  _agui_tool_call_part_take_back_result (call, _agui_json_value_get_string (&record->parts.tool_content));
+  record->held.tool_call_id = _agui_id_new (agui_tool_call_part_get_tool_call_id (call));
+  record->parts_lent = FALSE;
+  g_object_unref (call);
+}
+
 void
 _agui_record_free (AguiRecord *record)
 {
@@ -83,12 +105,15 @@ _agui_record_free (AguiRecord *record)
 
   g_clear_pointer (&record->id, _agui_id_release);
   g_clear_pointer (&record->extra, record_extra_free);
-  _agui_json_value_clear (&record->content);
   if (record->role == AGUI_ROLE_TOOL)
-    g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+    {
+      take_back_result (record);
+      _agui_json_value_clear (&record->parts.tool_content);
+      g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+    }
   while (_agui_record_get_n_parts (record) > 0)
     _agui_record_remove_last_part (record);
-  g_slice_free (AguiRecord, record);
+  _agui_pool_free (_agui_record_size (record->role), record);
 }
 
 static AguiRecordParts *
@@ -101,7 +126,18 @@ void
 _agui_record_add_part (AguiRecord *record,
                        gpointer    part)
 {
-  guint n = _agui_record_get_n_parts (record);
+  guint n;
+
+  /* A tool message has none (it is drawn on its call), and keeps its
+   * content where they would be: the schema lets no text start as one */
+  if (record->role == AGUI_ROLE_TOOL)
+    {
+      g_critical ("A tool message has no parts");
+      g_object_unref (part);
+      return;
+    }
+
+  n = _agui_record_get_n_parts (record);
 
   if (n == 0)
     {
@@ -155,15 +191,50 @@ _agui_record_remove_last_part (AguiRecord *record)
     }
 }
 
+/* Where the record keeps its content (see tool_content), for a value to
+ * be put there: a record other than a tool message's gets an extra */
+static AguiJsonValue *
+content_slot (AguiRecord *record)
+{
+  take_back_result (record);
+
+  return record->role == AGUI_ROLE_TOOL ? &record->parts.tool_content : &_agui_record_extra (record)->content;
+}
+
+AguiJsonValue *
+_agui_record_edit_content (AguiRecord *record)
+{
+  return content_slot (record);
+}
+
+void
+_agui_record_lend_result (AguiRecord       *record,
+                          AguiToolCallPart *call)
+{
+  const AguiJsonValue *content = _agui_record_get_content (record);
+
+  g_return_if_fail (record->role == AGUI_ROLE_TOOL && content != NULL && _agui_json_value_is_string (content));
+
+  /* The call is held in place of its id, which is the same */
+  if (!record->parts_lent || record->held.lent != call)
+    {
+      take_back_result (record);
+      g_clear_pointer (&record->held.tool_call_id, _agui_id_release);
+      record->held.lent = g_object_ref (call);
+      record->parts_lent = TRUE;
+    }
+  _agui_tool_call_part_lend_result (call, _agui_json_value_get_string (content), RECORD_GET (record, error));
+}
+
 void
 _agui_record_take_content (AguiRecord    *record,
                            AguiJsonValue *content)
 {
-  record->has_content_value = content != NULL;
   if (content != NULL)
-    _agui_json_value_move (&record->content, content);
-  else
-    _agui_json_value_clear (&record->content);
+    _agui_json_value_move (content_slot (record), content);
+  else if (record->has_content_value)
+    _agui_json_value_clear (content_slot (record));
+  record->has_content_value = content != NULL;
 }
 
 static void
@@ -171,7 +242,7 @@ set_content_string (AguiRecord *record,
                     const char *string)
 {
   record->has_content_value = TRUE;
-  _agui_json_value_set_string (&record->content, string, strlen (string));
+  _agui_json_value_set_string (content_slot (record), string, strlen (string));
 }
 
 void
@@ -341,8 +412,8 @@ record_new (const AguiJsonValue *message,
         {
           record->has_content = TRUE;
           record->has_content_value = TRUE;
-          take_or_copy (&record->content, content, take);
-          add_content_parts (record, &record->content);
+          take_or_copy (content_slot (record), content, take);
+          add_content_parts (record, _agui_record_get_content (record));
         }
       else if (content != NULL && _agui_json_value_is_string (content))
         {
@@ -392,7 +463,7 @@ record_new (const AguiJsonValue *message,
       if (content != NULL)
         {
           record->has_content_value = TRUE;
-          take_or_copy (&record->content, content, take);
+          take_or_copy (content_slot (record), content, take);
         }
       else
         {
@@ -708,7 +779,7 @@ _agui_record_to_message_value (AguiRecord    *record,
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
       if (record->has_content_value)
-        _agui_json_doc_set_copy (message, "content", &record->content);
+        _agui_json_doc_set_copy (message, "content", _agui_record_get_content (record));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         set_text_member (message, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
@@ -718,7 +789,7 @@ _agui_record_to_message_value (AguiRecord    *record,
     case AGUI_ROLE_TOOL:
       _agui_json_doc_set_string (message, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       if (record->has_content_value)
-        _agui_json_doc_set_copy (message, "content", &record->content);
+        _agui_json_doc_set_copy (message, "content", _agui_record_get_content (record));
       else
         _agui_json_doc_set_string (message, "content", "");
       if (RECORD_GET (record, error))
@@ -793,7 +864,7 @@ record_is_plain (AguiRecord *record)
       record->attempt != AGUI_ATTEMPT_NONE)
     return FALSE;
 
-  if (record->has_content_value && !_agui_json_value_is_string (&record->content))
+  if (record->has_content_value && !_agui_json_value_is_string (_agui_record_get_content (record)))
     return FALSE;
 
   if (record->role == AGUI_ROLE_ASSISTANT)
@@ -950,7 +1021,7 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_DEVELOPER:
     case AGUI_ROLE_ASSISTANT:
       if (record->has_content_value)
-        append_string_member (out, level, "content", _agui_json_value_get_string (&record->content));
+        append_string_member (out, level, "content", _agui_json_value_get_string (_agui_record_get_content (record)));
       else if (record->has_content || record->role != AGUI_ROLE_ASSISTANT)
         append_text_member (out, level, record);
       if (record->role == AGUI_ROLE_ASSISTANT)
@@ -960,7 +1031,7 @@ _agui_record_append_message (AguiRecord *record,
     case AGUI_ROLE_TOOL:
       append_string_member (out, level, "toolCallId", _agui_record_get_tool_call_id (record) ? _agui_record_get_tool_call_id (record) : "");
       append_string_member (out, level, "content",
-                            record->has_content_value ? _agui_json_value_get_string (&record->content) : "");
+                            record->has_content_value ? _agui_json_value_get_string (_agui_record_get_content (record)) : "");
       if (RECORD_GET (record, error))
         append_string_member (out, level, "error", RECORD_GET (record, error));
       break;

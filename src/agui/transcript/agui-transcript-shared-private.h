@@ -39,6 +39,9 @@ typedef struct
   /* What followed the record without being a message (see
    * AguiPart:notes): an array of the compact tree on the heap, or NULL */
   AguiJsonValue *notes;
+  /* The content of a message other than a tool's, when it keeps one
+   * (a parts array): see _agui_record_get_content () */
+  AguiJsonValue content;
 } AguiRecordExtra;
 
 /* A record's parts once it has two or more: the count, and room for the
@@ -49,50 +52,67 @@ typedef struct
   AguiPart *items[];
 } AguiRecordParts;
 
-/* 64 bytes, a slice size down from 80: a long run keeps two records per
- * tool call. */
+/* 48 bytes, and a tool message's 56 (its content in place of the
+ * parts): a long run keeps two records per tool call, and each was 64,
+ * down from 80. Allocated at those sizes from the pool (see
+ * _agui_record_new ()): sizeof (AguiRecord) is a tool message's. */
 struct _AguiRecord
 {
   /* from _agui_id_new() */
   char        *id;
-  /* Tool messages, and messages whose content is a parts array, keep the
-   * content (when has_content_value); otherwise the text lives in the
-   * parts. */
-  AguiJsonValue content;
   /* A tool message has no row (it is drawn on its call) and any other
    * message no tool call id: read with _agui_record_get_row () and
-   * _agui_record_get_tool_call_id (). */
+   * _agui_record_get_tool_call_id (). A tool message that lent its text
+   * to its call (parts_lent, see _agui_record_lend_result ()) holds the
+   * call instead, whose id is the same. */
   union
   {
-    AguiSpeakerTurn *row;
-    char            *tool_call_id;  /* from _agui_id_new() */
+    AguiSpeakerTurn  *row;
+    char             *tool_call_id;  /* from _agui_id_new() */
+    AguiToolCallPart *lent;          /* a reference */
   } held;
   AguiRecordExtra *extra;      /* NULL until needed */
-  /* The parts, a reference each: none (NULL), the part itself while
-   * there is one (a call's message, a text's), else, with parts_many,
-   * a list. A GPtrArray and its block cost a call 64 bytes, and a count
-   * in the record 16 more (a slice size). Read with
-   * _agui_record_get_n_parts () and _agui_record_part (). */
-  union
-  {
-    AguiPart        *one;
-    AguiRecordParts *many;
-  } parts;
   /* When the record arrived (microseconds since the epoch); for a
    * restored thread, when its turn was written; 0 when unknown. */
   gint64       time;
   /* Which attempt (run) appended the record, to mark it when the run
    * fails or is stopped; 0 for records from a snapshot or a load. */
   guint        serial;
-  /* The small members last and together: a long run keeps a record or
-   * two per tool call, and padding between them was an eighth of each. */
+  /* The small members together: a long run keeps a record or two per
+   * tool call, and padding between them was an eighth of each. */
   AguiRole     role : 8;
   AguiAttempt  attempt : 8;
   guint        attempt_end : 1;
   guint        has_content : 1;
   guint        has_content_value : 1;
   guint        parts_many : 1;
+  guint        parts_lent : 1;
+  /* Last, for a tool message's record is the longer. Any other message
+   * keeps its parts here, a reference each: none (NULL), the part itself
+   * while there is one (a call's message, a text's), else, with
+   * parts_many, a list (a GPtrArray and its block cost a call 64 bytes).
+   * Read with _agui_record_get_n_parts () and _agui_record_part ().
+   *
+   * A tool message has no parts, and keeps its content here instead,
+   * which it always has. Tool messages, and messages whose content is a
+   * parts array, keep the content (when has_content_value); otherwise
+   * the text lives in the parts. Any other message keeps it in its
+   * extra. Read with _agui_record_get_content (). */
+  union
+  {
+    AguiPart        *one;
+    AguiRecordParts *many;
+    AguiJsonValue    tool_content;
+  } parts;
 };
+
+/* The size of a record of @role (see AguiRecord) */
+static inline gsize
+_agui_record_size (AguiRole role)
+{
+  return role == AGUI_ROLE_TOOL ? sizeof (AguiRecord)
+                                : G_STRUCT_OFFSET (AguiRecord, parts) + sizeof (gpointer);
+}
 
 static inline AguiSpeakerTurn *
 _agui_record_get_row (AguiRecord *record)
@@ -103,13 +123,29 @@ _agui_record_get_row (AguiRecord *record)
 static inline const char *
 _agui_record_get_tool_call_id (AguiRecord *record)
 {
-  return record->role == AGUI_ROLE_TOOL ? record->held.tool_call_id : NULL;
+  if (record->role != AGUI_ROLE_TOOL)
+    return NULL;
+
+  return record->parts_lent ? agui_tool_call_part_get_tool_call_id (record->held.lent) : record->held.tool_call_id;
 }
 
 static inline guint
 _agui_record_get_n_parts (AguiRecord *record)
 {
+  if (record->role == AGUI_ROLE_TOOL)
+    return 0;
+
   return record->parts_many ? record->parts.many->n : record->parts.one != NULL;
+}
+
+/* The record's content (see tool_content), NULL without one */
+static inline const AguiJsonValue *
+_agui_record_get_content (AguiRecord *record)
+{
+  if (!record->has_content_value)
+    return NULL;
+
+  return record->role == AGUI_ROLE_TOOL ? &record->parts.tool_content : &record->extra->content;
 }
 
 /* A member of the record's extra, NULL without one */
@@ -149,6 +185,18 @@ AguiRecord *_agui_record_new_from_value     (const AguiJsonValue *message);
 /* Takes @content (leaving it null); NULL for none. */
 void        _agui_record_take_content       (AguiRecord      *record,
                                              AguiJsonValue   *content);
+/* The content to change in place, made a null value when there was none
+ * (a tool message's, or the extra's): whatever text it lent is taken
+ * back first */
+AguiJsonValue *_agui_record_edit_content    (AguiRecord      *record);
+/* Makes a tool message's text (its content, a string) @call's result,
+ * lent rather than copied: a long run answers a call per message, and
+ * the copy was a slice per call (a whole second copy of a long answer).
+ * The record holds @call until it takes the text back, which it does
+ * before its content changes or goes, so the call is never left with a
+ * freed text. */
+void        _agui_record_lend_result        (AguiRecord       *record,
+                                             AguiToolCallPart *call);
 
 /* Where a turn ended on a branch: its snapshot (empty without a store),
  * the run it ended on, and how many records the branch held then. */

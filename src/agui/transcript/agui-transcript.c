@@ -254,10 +254,16 @@ own_call (AguiRecord *record)
     {
       AguiPart *part = _agui_record_part (record, i);
 
-      /* both ids from _agui_id_new (): the same text, the same string */
+      /* Both ids are from _agui_id_new (), which shares an id asked
+       * for close together but does not intern it: mostly the same
+       * string, which spares the comparison, not always. */
       if (AGUI_IS_TOOL_CALL_PART (part))
-        return agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part)) == record->id
-               ? AGUI_TOOL_CALL_PART (part) : NULL;
+        {
+          const char *call_id = agui_tool_call_part_get_tool_call_id (AGUI_TOOL_CALL_PART (part));
+
+          return call_id == record->id || g_strcmp0 (call_id, record->id) == 0
+                 ? AGUI_TOOL_CALL_PART (part) : NULL;
+        }
     }
 
   return NULL;
@@ -378,6 +384,7 @@ void
 _agui_transcript_link_tool_result (AguiTranscript *self,
                                    AguiRecord     *record)
 {
+  const AguiJsonValue *content;
   AguiToolCallPart *part;
   g_autofree char *text = NULL;
 
@@ -388,7 +395,15 @@ _agui_transcript_link_tool_result (AguiTranscript *self,
   if (part == NULL)
     return;
 
-  text = record->has_content_value ? content_to_text (&record->content) : NULL;
+  /* A text answer is lent to the call; parts are made text for it */
+  content = _agui_record_get_content (record);
+  if (content != NULL && _agui_json_value_is_string (content))
+    {
+      _agui_record_lend_result (record, part);
+      return;
+    }
+
+  text = content != NULL ? content_to_text (content) : NULL;
   _agui_tool_call_part_set_result (part, text, RECORD_GET (record, error));
 }
 
