@@ -318,7 +318,8 @@ free_slice_cb (gpointer user_data)
 {
   guint n = MIN (widgets_to_free->len, FREE_SLICE);
 
-  g_ptr_array_remove_range (widgets_to_free, 0, n);
+  /* From the end: no moving what is left down the array */
+  g_ptr_array_remove_range (widgets_to_free, widgets_to_free->len - n, n);
   if (widgets_to_free->len > 0)
     return G_SOURCE_CONTINUE;
 
