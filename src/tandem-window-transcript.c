@@ -128,6 +128,43 @@ is_at_latest (TandemWindow  *self,
   return is_at_bottom (adjustment) && shows_end (self);
 }
 
+/* Blocks the list view is given above the view, at most: in pages of
+ * the view. Kept when reading on: Page Up and the wheel have that much
+ * to go back to before older blocks are put in front again (which
+ * tandem_window_check_reveal() does under a page). */
+#define KEEP_PAGES_ABOVE 2
+
+/* Reading on, the blocks far above the view are taken out of the
+ * window: GTK 4.8's list view keeps a row for each of up to 200 items
+ * around its anchor, and a row put in or taken out anywhere has GTK
+ * style all of them again, every descendant (gtk_css_node_reposition()
+ * invalidates the parent's first child, and an invalidated node takes its
+ * children and later siblings with it). At 200 rows of 20-odd widgets,
+ * that was a third of each frame of a walk through a long conversation.
+ * No more than a frame puts in at the other edge, so a walk drops
+ * as many as it adds. */
+static guint
+drop_far_front (TandemWindow *self,
+                guint         most)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->block_window));
+  double block, excess;
+
+  if (n == 0 || page <= 0)
+    return 0;
+
+  /* The list view's estimate too, for rows it has not laid out */
+  block = gtk_adjustment_get_upper (adjustment) / n;
+  excess = value - KEEP_PAGES_ABOVE * page;
+  if (block <= 0 || excess < block)
+    return 0;
+
+  return tandem_block_window_drop_front (self->block_window, MIN (most, (guint) (excess / block)));
+}
+
 static gboolean
 reveal_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
@@ -145,7 +182,12 @@ reveal_tick_cb (GtkWidget     *widget,
   if (self->reveal_front)
     shown += tandem_block_window_reveal (self->block_window, reveal_count (self));
   else if (self->reveal_back)
-    shown += tandem_block_window_reveal_after (self->block_window, reveal_count (self));
+    {
+      guint count = reveal_count (self);
+
+      shown += tandem_block_window_reveal_after (self->block_window, count);
+      drop_far_front (self, count);
+    }
   self->reveal_front = self->reveal_back = FALSE;
   if (shown > 0)
     {
