@@ -570,13 +570,51 @@ on_window_unrealize_cb (TandemWindow *self)
   self->reveal_shown = 0;
 }
 
+/* A row for each block, made in code: a GtkBuilderListItemFactory parses
+ * its template again for every row it makes, and reading on through a
+ * long conversation makes a row or two in every frame (see
+ * drop_far_front ()) */
+static void
+on_row_setup_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item)
+{
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+  gtk_list_item_set_child (item, tandem_block_row_new ());
+}
+
+/* Not undone on unbind: a row handed the next block reuses what it drew
+ * the last one with (tandem_block_row_set_block ()) */
+static void
+on_row_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item)
+{
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (gtk_list_item_get_child (item)), gtk_list_item_get_item (item));
+}
+
+static void
+on_row_teardown_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *row = gtk_list_item_get_child (item);
+
+  if (row != NULL)
+    tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), NULL);
+}
+
 /* The controllers that tell the person's scrolling from the list view's
  * own, and the scrollbar that spans the whole conversation */
 void
 _tandem_window_init_transcript (TandemWindow *self)
 {
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   GtkEventController *controller;
   GtkAdjustment *adjustment;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (on_row_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_row_bind_cb), NULL);
+  g_signal_connect (factory, "teardown", G_CALLBACK (on_row_teardown_cb), NULL);
+  gtk_list_view_set_factory (self->transcript_view, factory);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
