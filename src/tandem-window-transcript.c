@@ -390,6 +390,12 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       /* The first message, however far back; and the focus on it, if a
        * message had it */
       tandem_keyboard_jumped_to_start (self->keyboard);
+      /* The conversation's first, not the oldest taken in so far of one
+       * just opened, whose older messages the block list still puts in
+       * front a slice at a time: the window on its start would keep
+       * showing the same blocks while they came in before it */
+      if (self->blocks != NULL)
+        tandem_block_list_take_all (self->blocks);
       if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
         {
           self->following = FALSE;
