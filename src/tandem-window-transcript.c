@@ -143,7 +143,7 @@ is_at_latest (TandemWindow  *self,
  * that was a third of each frame of a walk through a long conversation.
  * No more than a frame puts in at the other edge, so a walk drops
  * as many as it adds. */
-static guint
+static void
 drop_far_front (TandemWindow *self,
                 guint         most)
 {
@@ -154,15 +154,45 @@ drop_far_front (TandemWindow *self,
   double block, excess;
 
   if (n == 0 || page <= 0)
-    return 0;
+    return;
 
   /* The list view's estimate too, for rows it has not laid out */
   block = gtk_adjustment_get_upper (adjustment) / n;
   excess = value - KEEP_PAGES_ABOVE * page;
   if (block <= 0 || excess < block)
-    return 0;
+    return;
 
-  return tandem_block_window_drop_front (self->block_window, MIN (most, (guint) (excess / block)));
+  tandem_block_window_drop_front (self->block_window, MIN (most, (guint) (excess / block)));
+}
+
+/* Between frames, not in the one that put blocks in at the end: the list
+ * view tears down the rows of the blocks let go of at once, and that
+ * frame already makes the new ones. The next frame lays out both
+ * changes, from the adjustment as that frame laid it out. */
+static gboolean
+drop_far_front_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->drop_id = 0;
+  if (self->block_window != NULL)
+    drop_far_front (self, self->drop_count);
+  self->drop_count = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_drop_far_front (TandemWindow *self,
+                      guint         most)
+{
+  self->drop_count = MAX (self->drop_count, most);
+  /* Above the frames' priority: before the next one */
+  if (self->drop_id == 0)
+    {
+      self->drop_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, drop_far_front_cb, self, NULL);
+      g_source_set_name_by_id (self->drop_id, "[tandem] transcript drop far front");
+    }
 }
 
 static gboolean
@@ -186,7 +216,7 @@ reveal_tick_cb (GtkWidget     *widget,
       guint count = reveal_count (self);
 
       shown += tandem_block_window_reveal_after (self->block_window, count);
-      drop_far_front (self, count);
+      queue_drop_far_front (self, count);
     }
   self->reveal_front = self->reveal_back = FALSE;
   if (shown > 0)
