@@ -34,8 +34,11 @@ static void tandem_window_check_reveal (TandemWindow  *self,
  * errs towards fewer). No more than three: a frame's cost is not as
  * even as the average says (a row drawing another kind of block makes
  * its widgets anew), and five or more at once, learned on a quiet
- * machine, held opening a long conversation 18 ms. */
-#define REVEAL_BUDGET_US 6000
+ * machine, held opening a long conversation 18 ms. The budget is 4 ms,
+ * not 6: with the blocks far above the view let go of (drop_far_front ())
+ * a block costs the frame less, and on a quiet machine 6 ms let three in
+ * every frame of a walk, which held it 23-26 ms in some frame. */
+#define REVEAL_BUDGET_US 4000
 /* At least two a frame, 120 blocks a second, however slow: reading back
  * by the wheel must not crawl */
 #define REVEAL_MIN 2
