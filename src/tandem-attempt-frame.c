@@ -374,7 +374,8 @@ tandem_attempt_frame_new (AguiPart  *part,
 /**
  * tandem_attempt_frame_set_part:
  * @self: a frame
- * @part: the part its child now draws
+ * @part: (nullable): the part its child now draws, or %NULL while the
+ *   frame is kept aside for another row
  *
  * Marks @part's attempt instead of the part's the frame was made for,
  * for a row of the transcript that draws another block of the same kind
@@ -386,13 +387,16 @@ tandem_attempt_frame_set_part (TandemAttemptFrame *self,
                                AguiPart           *part)
 {
   g_return_if_fail (TANDEM_IS_ATTEMPT_FRAME (self));
-  g_return_if_fail (AGUI_IS_PART (part));
+  g_return_if_fail (part == NULL || AGUI_IS_PART (part));
 
   if (self->part != NULL)
     g_signal_handlers_disconnect_by_data (self->part, self);
   g_set_object (&self->part, part);
   self->hide_mark = FALSE;
   self->collapsed = FALSE;
+  /* Kept for another part (see tandem-block-row.c): drawn again then */
+  if (part == NULL)
+    return;
 
   g_signal_connect_object (part, "notify::attempt", G_CALLBACK (tandem_attempt_frame_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (part, "notify::attempt-end", G_CALLBACK (tandem_attempt_frame_update), self, G_CONNECT_SWAPPED);

@@ -318,7 +318,8 @@ free_slice_cb (gpointer user_data)
 {
   guint n = MIN (widgets_to_free->len, FREE_SLICE);
 
-  g_ptr_array_remove_range (widgets_to_free, 0, n);
+  /* From the end: no moving what is left down the array */
+  g_ptr_array_remove_range (widgets_to_free, widgets_to_free->len - n, n);
   if (widgets_to_free->len > 0)
     return G_SOURCE_CONTINUE;
 
@@ -327,13 +328,8 @@ free_slice_cb (gpointer user_data)
 }
 
 static void
-unparent_later (GtkWidget *widget)
+free_later (GtkWidget *widget)
 {
-  /* Its block holds the conversation, which is saved as it goes: it
-   * must not wait for this */
-  if (TANDEM_IS_MESSAGE_ACTIONS (widget))
-    tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (widget), NULL);
-
   if (widgets_to_free == NULL)
     widgets_to_free = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -344,6 +340,81 @@ unparent_later (GtkWidget *widget)
       free_id = g_idle_add_full (G_PRIORITY_LOW, free_slice_cb, NULL, NULL);
       g_source_set_name_by_id (free_id, "[tandem] block row free");
     }
+}
+
+/* A few widgets of the kinds every row has (a message's action line, a
+ * person's message, the frame around a Markdown view), let go of by one
+ * row and kept for the next row that needs one. Reading on through a
+ * long conversation, rows are let go of at one end while others are
+ * made at the other (see tandem_window's drop_far_front()): each action
+ * line made from its template anew was a third of what a new row cost.
+ * They hold no object of a conversation while kept (a Markdown view keeps
+ * its last text, whose labels the next one reuses). */
+#define SPARES_MAX 12
+
+static GPtrArray *spares;
+
+static gboolean
+is_spare_kind (GtkWidget *widget)
+{
+  /* An action line: a later block's column of them, another shape, is
+   * never kept (free_later ()) */
+  return TANDEM_IS_MESSAGE_ROW (widget) || TANDEM_IS_MESSAGE_ACTIONS (widget) ||
+         (TANDEM_IS_ATTEMPT_FRAME (widget) &&
+          TANDEM_IS_MARKDOWN_VIEW (tandem_attempt_frame_get_child (TANDEM_ATTEMPT_FRAME (widget))));
+}
+
+static void
+unparent_later (GtkWidget *widget)
+{
+  /* Its block holds the conversation, which is saved as it goes: it
+   * must not wait for this */
+  if (TANDEM_IS_MESSAGE_ACTIONS (widget))
+    tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (widget), NULL);
+
+  if (is_spare_kind (widget) && (spares == NULL || spares->len < SPARES_MAX))
+    {
+      if (TANDEM_IS_MESSAGE_ROW (widget))
+        tandem_message_row_set_message (TANDEM_MESSAGE_ROW (widget), NULL);
+      else if (TANDEM_IS_ATTEMPT_FRAME (widget))
+        tandem_attempt_frame_set_part (TANDEM_ATTEMPT_FRAME (widget), NULL);
+      if (spares == NULL)
+        spares = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (spares, g_object_ref (widget));
+      gtk_widget_unparent (widget);
+      return;
+    }
+
+  free_later (widget);
+}
+
+/* A spare widget that @is_wanted, or %NULL: (transfer full) */
+static GtkWidget *
+take_spare (gboolean (*is_wanted) (GtkWidget *widget))
+{
+  for (guint i = spares != NULL ? spares->len : 0; i > 0; i--)
+    if (is_wanted (spares->pdata[i - 1]))
+      return g_ptr_array_steal_index_fast (spares, i - 1);
+
+  return NULL;
+}
+
+static gboolean
+is_action_line (GtkWidget *widget)
+{
+  return TANDEM_IS_MESSAGE_ACTIONS (widget);
+}
+
+static gboolean
+is_message_row (GtkWidget *widget)
+{
+  return TANDEM_IS_MESSAGE_ROW (widget);
+}
+
+static gboolean
+is_markdown_frame (GtkWidget *widget)
+{
+  return TANDEM_IS_ATTEMPT_FRAME (widget);
 }
 
 /* Lets go of the block drawn: its signals, its ticks, what was made for
@@ -383,7 +454,11 @@ tandem_block_row_release (TandemBlockRow *self,
       /* Only what does nothing as it goes: a card or an agent's form
        * keeps what the person did there as it is let go of */
       if (TANDEM_IS_MESSAGE_ROW (self->child) || TANDEM_IS_MARKDOWN_VIEW (self->view))
-        unparent_later (g_steal_pointer (&self->child));
+        {
+          /* Another row may take it up */
+          g_signal_handlers_disconnect_by_data (self->child, self);
+          unparent_later (g_steal_pointer (&self->child));
+        }
       else
         g_clear_pointer (&self->child, gtk_widget_unparent);
       self->view = NULL;
@@ -395,7 +470,7 @@ tandem_block_row_release (TandemBlockRow *self,
       g_signal_handlers_disconnect_by_data (self->actions, self);
       g_clear_pointer (&self->actions, unparent_later);
     }
-  g_clear_pointer (&self->floating, unparent_later);
+  g_clear_pointer (&self->floating, free_later);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 }
@@ -417,11 +492,20 @@ create_child (TandemBlockRow *self)
   switch (tandem_block_get_kind (self->block))
     {
     case TANDEM_BLOCK_USER:
-      widget = tandem_message_row_new ();
+      widget = take_spare (is_message_row);
+      if (widget == NULL)
+        widget = g_object_ref_sink (tandem_message_row_new ());
       tandem_message_row_set_message (TANDEM_MESSAGE_ROW (widget), message);
       return widget;
 
     case TANDEM_BLOCK_MARKDOWN:
+      widget = take_spare (is_markdown_frame);
+      if (widget != NULL)
+        {
+          tandem_attempt_frame_set_part (TANDEM_ATTEMPT_FRAME (widget), tandem_block_get_part (self->block));
+          self->view = tandem_attempt_frame_get_child (TANDEM_ATTEMPT_FRAME (widget));
+          return widget;
+        }
       self->view = tandem_markdown_view_new ();
       break;
 
@@ -437,7 +521,7 @@ create_child (TandemBlockRow *self)
     }
 
   /* A failed or stopped attempt is marked on every block of it */
-  return tandem_attempt_frame_new (tandem_block_get_part (self->block), self->view);
+  return g_object_ref_sink (tandem_attempt_frame_new (tandem_block_get_part (self->block), self->view));
 }
 
 /* Message actions */
@@ -1207,7 +1291,11 @@ tandem_block_row_set_block (TandemBlockRow *self,
         }
       else
         {
-          self->child = create_child (self);
+          g_autoptr(GtkWidget) child = create_child (self);
+
+          /* A spare may have been hidden with its last message's edit */
+          gtk_widget_set_visible (child, TRUE);
+          self->child = child;
           gtk_widget_set_parent (self->child, GTK_WIDGET (self));
           if (TANDEM_IS_ATTEMPT_FRAME (self->child))
             g_signal_connect_object (self->child, "toggle-collapsed", G_CALLBACK (on_toggle_collapsed_cb), self, G_CONNECT_SWAPPED);
@@ -1222,7 +1310,13 @@ tandem_block_row_set_block (TandemBlockRow *self,
         }
       else if (wants_actions (block))
         {
-          self->actions = tandem_message_actions_new (block);
+          g_autoptr(GtkWidget) actions = take_spare (is_action_line);
+
+          if (actions != NULL)
+            tandem_message_actions_set_block (TANDEM_MESSAGE_ACTIONS (actions), block);
+          else
+            actions = g_object_ref_sink (tandem_message_actions_new (block));
+          self->actions = actions;
           gtk_widget_insert_before (self->actions, GTK_WIDGET (self), self->child);
           g_signal_connect_object (self->actions, "notify::editing", G_CALLBACK (on_editing_changed_cb),
                                    self, G_CONNECT_SWAPPED);

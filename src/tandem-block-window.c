@@ -354,6 +354,37 @@ tandem_block_window_reveal_after (TandemBlockWindow *self,
 }
 
 /**
+ * tandem_block_window_drop_front:
+ * @self: a window
+ * @count: how many of its first items to stop showing
+ *
+ * The window starts later: a person reading on towards the end has left
+ * its first items far behind, and the list view keeps a row, built,
+ * styled and laid out in every frame, for each item it is given (up to
+ * 200). The window keeps at least one item.
+ *
+ * Returns: how many were dropped
+ */
+guint
+tandem_block_window_drop_front (TandemBlockWindow *self,
+                                guint              count)
+{
+  guint n, dropped;
+
+  g_return_val_if_fail (TANDEM_IS_BLOCK_WINDOW (self), 0);
+
+  n = window_end (self) - self->offset;
+  dropped = n > 0 ? MIN (count, n - 1) : 0;
+  if (dropped == 0)
+    return 0;
+
+  self->offset += dropped;
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, dropped, 0);
+
+  return dropped;
+}
+
+/**
  * tandem_block_window_show_range:
  * @self: a window
  * @first: the position in the source of the first item to show

@@ -26,6 +26,8 @@ guint              tandem_block_window_reveal       (TandemBlockWindow *self,
                                                      guint              count);
 guint              tandem_block_window_reveal_after (TandemBlockWindow *self,
                                                      guint              count);
+guint              tandem_block_window_drop_front   (TandemBlockWindow *self,
+                                                     guint              count);
 gboolean           tandem_block_window_get_shows_end (TandemBlockWindow *self);
 void               tandem_block_window_show_range   (TandemBlockWindow *self,
                                                      guint              first,

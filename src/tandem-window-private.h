@@ -60,6 +60,8 @@ struct _TandemWindow
   TandemBlockList      *blocks;
   TandemBlockWindow    *block_window;  /* what the view shows of them */
   guint                 reveal_tick;
+  guint                 drop_id;       /* letting go of blocks far above, after a frame */
+  guint                 drop_count;
   guint                 open_rest_id;  /* the rest of OPEN_BLOCKS, before the first frame */
   gboolean              reveal_front;
   gboolean              reveal_back;

@@ -34,8 +34,11 @@ static void tandem_window_check_reveal (TandemWindow  *self,
  * errs towards fewer). No more than three: a frame's cost is not as
  * even as the average says (a row drawing another kind of block makes
  * its widgets anew), and five or more at once, learned on a quiet
- * machine, held opening a long conversation 18 ms. */
-#define REVEAL_BUDGET_US 6000
+ * machine, held opening a long conversation 18 ms. The budget is 4 ms,
+ * not 6: with the blocks far above the view let go of (drop_far_front ())
+ * a block costs the frame less, and on a quiet machine 6 ms let three in
+ * every frame of a walk, which held it 23-26 ms in some frame. */
+#define REVEAL_BUDGET_US 4000
 /* At least two a frame, 120 blocks a second, however slow: reading back
  * by the wheel must not crawl */
 #define REVEAL_MIN 2
@@ -128,6 +131,73 @@ is_at_latest (TandemWindow  *self,
   return is_at_bottom (adjustment) && shows_end (self);
 }
 
+/* Blocks the list view is given above the view, at most: in pages of
+ * the view. Kept when reading on: Page Up and the wheel have that much
+ * to go back to before older blocks are put in front again (which
+ * tandem_window_check_reveal() does under a page). */
+#define KEEP_PAGES_ABOVE 2
+
+/* Reading on, the blocks far above the view are taken out of the
+ * window: GTK 4.8's list view keeps a row for each of up to 200 items
+ * around its anchor, and a row put in or taken out anywhere has GTK
+ * style all of them again, every descendant (gtk_css_node_reposition()
+ * invalidates the parent's first child, and an invalidated node takes its
+ * children and later siblings with it). At 200 rows of 20-odd widgets,
+ * that was a third of each frame of a walk through a long conversation.
+ * No more than a frame puts in at the other edge, so a walk drops
+ * as many as it adds. */
+static void
+drop_far_front (TandemWindow *self,
+                guint         most)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->block_window));
+  double block, excess;
+
+  if (n == 0 || page <= 0)
+    return;
+
+  /* The list view's estimate too, for rows it has not laid out */
+  block = gtk_adjustment_get_upper (adjustment) / n;
+  excess = value - KEEP_PAGES_ABOVE * page;
+  if (block <= 0 || excess < block)
+    return;
+
+  tandem_block_window_drop_front (self->block_window, MIN (most, (guint) (excess / block)));
+}
+
+/* Between frames, not in the one that put blocks in at the end: the list
+ * view tears down the rows of the blocks let go of at once, and that
+ * frame already makes the new ones. The next frame lays out both
+ * changes, from the adjustment as that frame laid it out. */
+static gboolean
+drop_far_front_cb (gpointer user_data)
+{
+  TandemWindow *self = user_data;
+
+  self->drop_id = 0;
+  if (self->block_window != NULL)
+    drop_far_front (self, self->drop_count);
+  self->drop_count = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_drop_far_front (TandemWindow *self,
+                      guint         most)
+{
+  self->drop_count = MAX (self->drop_count, most);
+  /* Above the frames' priority: before the next one */
+  if (self->drop_id == 0)
+    {
+      self->drop_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, drop_far_front_cb, self, NULL);
+      g_source_set_name_by_id (self->drop_id, "[tandem] transcript drop far front");
+    }
+}
+
 static gboolean
 reveal_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
@@ -145,7 +215,12 @@ reveal_tick_cb (GtkWidget     *widget,
   if (self->reveal_front)
     shown += tandem_block_window_reveal (self->block_window, reveal_count (self));
   else if (self->reveal_back)
-    shown += tandem_block_window_reveal_after (self->block_window, reveal_count (self));
+    {
+      guint count = reveal_count (self);
+
+      shown += tandem_block_window_reveal_after (self->block_window, count);
+      queue_drop_far_front (self, count);
+    }
   self->reveal_front = self->reveal_back = FALSE;
   if (shown > 0)
     {
@@ -348,6 +423,12 @@ on_transcript_key_pressed_cb (TandemWindow          *self,
       /* The first message, however far back; and the focus on it, if a
        * message had it */
       tandem_keyboard_jumped_to_start (self->keyboard);
+      /* The conversation's first, not the oldest taken in so far of one
+       * just opened, whose older messages the block list still puts in
+       * front a slice at a time: the window on its start would keep
+       * showing the same blocks while they came in before it */
+      if (self->blocks != NULL)
+        tandem_block_list_take_all (self->blocks);
       if (self->block_window != NULL && tandem_block_window_get_offset (self->block_window) > 0)
         {
           self->following = FALSE;
@@ -528,13 +609,51 @@ on_window_unrealize_cb (TandemWindow *self)
   self->reveal_shown = 0;
 }
 
+/* A row for each block, made in code: a GtkBuilderListItemFactory parses
+ * its template again for every row it makes, and reading on through a
+ * long conversation makes a row or two in every frame (see
+ * drop_far_front ()) */
+static void
+on_row_setup_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item)
+{
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+  gtk_list_item_set_child (item, tandem_block_row_new ());
+}
+
+/* Not undone on unbind: a row handed the next block reuses what it drew
+ * the last one with (tandem_block_row_set_block ()) */
+static void
+on_row_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item)
+{
+  tandem_block_row_set_block (TANDEM_BLOCK_ROW (gtk_list_item_get_child (item)), gtk_list_item_get_item (item));
+}
+
+static void
+on_row_teardown_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *row = gtk_list_item_get_child (item);
+
+  if (row != NULL)
+    tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), NULL);
+}
+
 /* The controllers that tell the person's scrolling from the list view's
  * own, and the scrollbar that spans the whole conversation */
 void
 _tandem_window_init_transcript (TandemWindow *self)
 {
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   GtkEventController *controller;
   GtkAdjustment *adjustment;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (on_row_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_row_bind_cb), NULL);
+  g_signal_connect (factory, "teardown", G_CALLBACK (on_row_teardown_cb), NULL);
+  gtk_list_view_set_factory (self->transcript_view, factory);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);

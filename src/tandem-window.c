@@ -532,6 +532,7 @@ tandem_window_dispose (GObject *object)
   if (self->reveal_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
   self->reveal_tick = 0;
+  g_clear_handle_id (&self->drop_id, g_source_remove);
   g_clear_handle_id (&self->open_rest_id, g_source_remove);
 
   _tandem_window_flush_pending_deletes (self);

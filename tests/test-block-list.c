@@ -887,8 +887,8 @@ test_block_window_range (void)
   const char *names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
 
   g_test_summary ("A window moved far back shows a stretch of the list, grows at either edge, "
-                  "leaves out what comes after it until it reaches the end, and passes on every "
-                  "change as one exact items-changed");
+                  "lets go of its first items read past, leaves out what comes after it until it "
+                  "reaches the end, and passes on every change as one exact items-changed");
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -959,12 +959,39 @@ test_block_window_range (void)
   CHECK ("b c e x y h i j k l");
   g_assert_cmpuint (tandem_block_window_reveal_after (window, 1), ==, 0);
 
+  /* Read on, it lets go of its first items, and still follows the end */
+  g_assert_cmpuint (tandem_block_window_drop_front (window, 3), ==, 3);
+  CHECK ("x y h i j k l");
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 3);
+  g_assert_true (tandem_block_window_get_shows_end (window));
+  {
+    g_autoptr(GObject) item = named ("m");
+    g_list_store_append (store, item);
+  }
+  CHECK ("x y h i j k l m");
+
   /* Back to the tail */
   tandem_block_window_show_range (window, 1, 2);
   CHECK ("c e");
   tandem_block_window_show_tail (window, 3);
-  CHECK ("j k l");
+  CHECK ("k l m");
   g_assert_true (tandem_block_window_get_shows_end (window));
+
+  /* A stretch far back drops its first ones, keeps its end, never empties */
+  tandem_block_window_show_range (window, 2, 4);
+  CHECK ("e x y h");
+  g_assert_cmpuint (tandem_block_window_drop_front (window, 2), ==, 2);
+  CHECK ("y h");
+  g_assert_false (tandem_block_window_get_shows_end (window));
+  g_assert_cmpuint (tandem_block_window_reveal_after (window, 1), ==, 1);
+  CHECK ("y h i");
+  g_assert_cmpuint (tandem_block_window_drop_front (window, 10), ==, 2);
+  CHECK ("i");
+  g_assert_cmpuint (tandem_block_window_drop_front (window, 1), ==, 0);
+  CHECK ("i");
+  /* And grows in front again as the person reads back */
+  g_assert_cmpuint (tandem_block_window_reveal (window, 2), ==, 2);
+  CHECK ("y h i");
 #undef CHECK
 }
 

@@ -1210,6 +1210,105 @@ test_reopen_read_back (Fixture       *f,
   g_assert_true (shows_text (f->window, first));
 }
 
+/* Reading on from the start of a long conversation with Page Down, the
+ * blocks far above the view are let go of, so the list view keeps few
+ * rows (GTK 4.8 restyles all of them whenever one comes or goes); Page
+ * Up takes them in again, back to the first message. */
+static void
+test_page_down_lets_go (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("loopback", 500);
+  Opened opened = { f->window, thread_id };
+  const char *first = "Message number 1, **with** some Markdown.";
+  const char *later = "Message number 101, **with** some Markdown.";
+  TandemBlockWindow *window;
+  GtkEventController *keys;
+  gboolean handled = FALSE;
+  guint most_rows = 0;
+
+  g_test_summary ("Page Down through a long conversation keeps few rows; Page Up goes back to its start");
+
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  assert_shows_latest (f->window);
+  window = TANDEM_BLOCK_WINDOW (shown_blocks (f->window));
+  gtk_widget_grab_focus (tandem_test_child (f->window, "transcript_view"));
+  keys = find_transcript_keys (f->window);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+  g_assert_true (handled);
+  agui_test_wait_until (shows_text (f->window, first), "Home showed the first answer");
+
+  /* A press a frame, as held down, until message 101 shows */
+  for (guint i = 0; i < 2000 && !shows_text (f->window, later); i++)
+    {
+      g_autoptr(GPtrArray) rows = tandem_test_find_all (f->window, TANDEM_TYPE_BLOCK_ROW);
+
+      most_rows = MAX (most_rows, rows->len);
+      g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Down, 0, 0, &handled);
+      g_assert_true (handled);
+      tandem_test_wait_for_frame (f->window);
+    }
+  g_assert_true (shows_text (f->window, later));
+  /* Read past, the first blocks are let go of; the rows are a few pages'
+   * worth, not the list view's 200 */
+  agui_test_wait_until (tandem_block_window_get_offset (window) > 0, "blocks far above the view were let go of");
+  g_assert_cmpuint (most_rows, <, 100);
+  g_assert_false (shows_text (f->window, first));
+
+  /* Back up: they come in again, up to the first message */
+  for (guint i = 0; i < 2000 && !shows_text (f->window, first); i++)
+    {
+      g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Up, 0, 0, &handled);
+      g_assert_true (handled);
+      tandem_test_wait_for_frame (f->window);
+    }
+  g_assert_true (shows_text (f->window, first));
+  g_assert_cmpuint (tandem_block_window_get_offset (window), ==, 0);
+}
+
+/* Home pressed once while a long conversation just opened still takes in
+ * its older messages, a slice at a time from the main loop (see
+ * TandemBlockList): the view goes to the conversation's first message,
+ * not to the oldest one taken in so far, and stays there as the rest
+ * comes in. Whether a frame comes between two slices is the main loop's
+ * to say: with the slices run below the frames' priority, Home stayed on
+ * the oldest block of the first slices until it took them all in. */
+static void
+test_reopen_home_while_filling (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *thread_id = add_thread ("loopback", 5000);
+  Opened opened = { f->window, thread_id };
+  const char *first = "Message number 1, **with** some Markdown.";
+  GListModel *blocks;
+  guint taken_in;
+  gboolean handled = FALSE;
+
+  g_test_summary ("Home pressed while a long conversation still fills in goes to its first message");
+
+  tandem_window_open_thread (f->window, thread_id);
+  g_assert_true (agui_test_wait_for (thread_opened, &opened, TIMEOUT_MS));
+  blocks = tandem_block_window_get_source (TANDEM_BLOCK_WINDOW (shown_blocks (f->window)));
+  agui_test_wait_until (g_list_model_get_n_items (blocks) > 0, "the conversation's last messages were shown");
+
+  /* At once, before the main loop takes in the rest: what this is about */
+  taken_in = g_list_model_get_n_items (blocks);
+  g_assert_cmpuint (taken_in, <, 5000);
+  gtk_widget_grab_focus (tandem_test_child (f->window, "transcript_view"));
+  g_signal_emit_by_name (find_transcript_keys (f->window), "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+  g_assert_true (handled);
+
+  agui_test_wait_until (shows_text (f->window, first), "Home showed the conversation's first answer");
+  agui_test_wait_until (g_list_model_get_n_items (blocks) == 5000, "every message was taken in");
+  /* A few frames more: nothing put in front takes the view away */
+  for (guint i = 0; i < 5; i++)
+    tandem_test_wait_for_frame (f->window);
+  g_assert_true (shows_text (f->window, first));
+  g_assert_cmpuint (tandem_block_window_get_offset (TANDEM_BLOCK_WINDOW (shown_blocks (f->window))), ==, 0);
+}
+
 static void
 test_new_chat_agent (Fixture       *f,
                      gconstpointer  data)
@@ -1844,6 +1943,8 @@ main (int   argc,
   ADD ("agent/new-chat", test_new_chat_agent);
   ADD ("reopen-500", test_reopen_long);
   ADD ("reopen-read-back", test_reopen_read_back);
+  ADD ("reopen-home-while-filling", test_reopen_home_while_filling);
+  ADD ("page-down-lets-go", test_page_down_lets_go);
   ADD ("find-far-back", test_find_far_back);
   if (g_test_perf ())
     {

@@ -1230,7 +1230,7 @@ test_row_reuse (void)
   GtkWidget *message_row;
 
   g_test_summary ("A row given another block of the same kind draws it in the same widgets, "
-                  "and one of another kind in its own");
+                  "and one of another kind in its own; a new row takes up what another let go of");
 
   g_assert_true (json_parser_load_from_data (parser,
                                              "[{\"id\":\"u1\",\"role\":\"user\",\"content\":\"Question one\"},"
@@ -1284,6 +1284,31 @@ test_row_reuse (void)
   tandem_block_row_set_block (TANDEM_BLOCK_ROW (row), NULL);
   g_assert_null (gtk_widget_get_first_child (row));
   g_assert_false (gtk_widget_has_css_class (row, "agent"));
+
+  /* What a row let go of, the next new row takes up (the list view drops
+   * rows at one end while it makes others at the other), saying its own
+   * block: the action line, an answer's view, a person's message */
+  {
+    GtkWidget *answer = g_object_ref_sink (tandem_block_row_new ());
+    GtkWidget *question = g_object_ref_sink (tandem_block_row_new ());
+
+    tandem_block_row_set_block (TANDEM_BLOCK_ROW (answer), block_at (blocks, 3));
+    g_assert_true (find_only (answer, TANDEM_TYPE_MESSAGE_ACTIONS) == actions);
+    g_assert_true (find_only (answer, TANDEM_TYPE_MARKDOWN_VIEW) == view);
+    g_assert_cmpstr (tandem_markdown_view_get_text (view), ==, "Answer two");
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+
+    tandem_block_row_set_block (TANDEM_BLOCK_ROW (question), block_at (blocks, 2));
+    g_assert_true (find_only (question, TANDEM_TYPE_MESSAGE_ROW) == message_row);
+    g_assert_nonnull (tandem_test_find_label (question, "Question two"));
+    g_assert_null (tandem_test_find_label (question, "Question one"));
+    /* The line there is a new one: the only one let go of is in use */
+    g_assert_nonnull (find_only (question, TANDEM_TYPE_MESSAGE_ACTIONS));
+    g_assert_true (find_only (question, TANDEM_TYPE_MESSAGE_ACTIONS) != actions);
+
+    g_object_unref (answer);
+    g_object_unref (question);
+  }
 
   g_object_unref (row);
 }
