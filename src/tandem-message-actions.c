@@ -226,29 +226,44 @@ actions_allocate (GtkWidget *widget,
                   int        height,
                   int        baseline)
 {
-  TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (widget);
-
-  /* A line typed scrolls the text view to its cursor, animated, before
-   * the editor has grown to hold it, and GTK 4.8's text view leaves its
-   * page size alone while its adjustment animates: grown, it kept its old
-   * page and went on scrolling the first line out of sight. The editor
-   * gets its natural height, so a text no taller than its largest height
-   * fits it whole and has nothing to scroll: stopped here, before the
-   * text view is given its new size, it reads its page. */
-  if (self->editor != NULL && gtk_widget_should_layout (self->editor))
-    {
-      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->editor_scroller);
-      int text;
-
-      gtk_widget_measure (GTK_WIDGET (self->editor_view), GTK_ORIENTATION_VERTICAL, -1, NULL, &text, NULL, NULL);
-      /* Even at 0: an animation may have just begun there */
-      if (text <= gtk_scrolled_window_get_max_content_height (self->editor_scroller))
-        gtk_adjustment_set_value (adjustment, 0);
-    }
-
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
     if (gtk_widget_should_layout (child))
       gtk_widget_allocate (child, width, height, -1, NULL);
+}
+
+/* A line typed scrolls the text view to its cursor, animated, before
+ * the editor has grown to hold it, and GTK 4.8's text view leaves its
+ * page size alone while its adjustment animates: grown, it kept its old
+ * page and went on scrolling the first line out of sight. The editor
+ * gets its natural height, so a text no taller than its largest height
+ * fits it whole and has nothing to scroll: the animation is stopped at
+ * its first step, and the text view laid out again at the next frame's
+ * start reads its page. (Not while laying out: a value changed or a
+ * layout asked for then is not seen by widgets already placed.) */
+static gboolean
+relayout_editor_cb (GtkWidget     *view,
+                    GdkFrameClock *clock,
+                    gpointer       data)
+{
+  gtk_widget_queue_allocate (view);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_editor_value_changed_cb (TandemMessageActions *self,
+                            GtkAdjustment        *adjustment)
+{
+  int text;
+
+  if (gtk_adjustment_get_value (adjustment) == 0)
+    return;
+
+  gtk_widget_measure (GTK_WIDGET (self->editor_view), GTK_ORIENTATION_VERTICAL, -1, NULL, &text, NULL, NULL);
+  if (text <= gtk_scrolled_window_get_max_content_height (self->editor_scroller))
+    {
+      gtk_adjustment_set_value (adjustment, 0);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self->editor_view), relayout_editor_cb, NULL, NULL);
+    }
 }
 
 /* As in the composer: Enter sends, Shift+Enter starts a new line,
@@ -287,6 +302,8 @@ ensure_editor (TandemMessageActions *self)
   gtk_widget_set_parent (self->editor, GTK_WIDGET (self));
 
   self->editor_scroller = GTK_SCROLLED_WINDOW (gtk_builder_get_object (builder, "editor_scroller"));
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->editor_scroller), "value-changed",
+                           G_CALLBACK (on_editor_value_changed_cb), self, G_CONNECT_SWAPPED);
   /* A short message fits the editor: the wheel over it scrolls the
    * conversation, and a long one's text scrolls only until its end. */
   tandem_nested_scroll_pass_on (self->editor_scroller, GTK_ORIENTATION_VERTICAL);
