@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "tandem-message-actions.h"
@@ -179,91 +181,24 @@ update_time (TandemMessageActions *self)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self), full);
 }
 
-/* One of the line of buttons and the editor shows at a time, and takes
- * the whole widget. The conversation's list gives each row its minimum
- * height (GTK 4.8's list view with its default scroll policy), and a
+/* The conversation's list view gives each row its minimum height, and a
  * scrolled window's minimum is a few pixels whatever its content: the
- * editor showed three lines of a long message. Its natural height is
- * its text's, up to its largest (propagate-natural-height), so it is
- * asked for as its minimum too: it grows and shrinks with the text in
- * the same layout as the text changes, and its first line never scrolls
- * out of sight while the whole text fits. */
-static GtkSizeRequestMode
-actions_request_mode (GtkWidget *widget)
-{
-  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
-}
-
+ * editor showed three lines of a long message. Its minimum grows with
+ * the text it has shown, up to the editor's largest height. It does not
+ * shrink as the text does: the text view's adjustment never reads less
+ * than the height it was given, so only a text that overflows says its
+ * height. Opening the editor again starts it small. */
 static void
-actions_measure (GtkWidget      *widget,
-                 GtkOrientation  orientation,
-                 int             for_size,
-                 int            *minimum,
-                 int            *natural,
-                 int            *minimum_baseline,
-                 int            *natural_baseline)
+on_editor_vadjustment_changed_cb (GtkAdjustment     *adjustment,
+                                  GtkScrolledWindow *scroller)
 {
-  TandemMessageActions *self = TANDEM_MESSAGE_ACTIONS (widget);
+  int text = (int) ceil (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment));
+  int height = MIN (text, gtk_scrolled_window_get_max_content_height (scroller));
 
-  *minimum = *natural = 0;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      int child_minimum, child_natural;
-
-      if (!gtk_widget_should_layout (child))
-        continue;
-      gtk_widget_measure (child, orientation, for_size, &child_minimum, &child_natural, NULL, NULL);
-      if (child == self->editor && orientation == GTK_ORIENTATION_VERTICAL)
-        child_minimum = child_natural;
-      *minimum = MAX (*minimum, child_minimum);
-      *natural = MAX (*natural, child_natural);
-    }
-}
-
-static void
-actions_allocate (GtkWidget *widget,
-                  int        width,
-                  int        height,
-                  int        baseline)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (gtk_widget_should_layout (child))
-      gtk_widget_allocate (child, width, height, -1, NULL);
-}
-
-/* A line typed scrolls the text view to its cursor, animated, before
- * the editor has grown to hold it, and GTK 4.8's text view leaves its
- * page size alone while its adjustment animates: grown, it kept its old
- * page and went on scrolling the first line out of sight. The editor
- * gets its natural height, so a text no taller than its largest height
- * fits it whole and has nothing to scroll: the animation is stopped at
- * its first step, and the text view laid out again at the next frame's
- * start reads its page. (Not while laying out: a value changed or a
- * layout asked for then is not seen by widgets already placed.) */
-static gboolean
-relayout_editor_cb (GtkWidget     *view,
-                    GdkFrameClock *clock,
-                    gpointer       data)
-{
-  gtk_widget_queue_allocate (view);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_editor_value_changed_cb (TandemMessageActions *self,
-                            GtkAdjustment        *adjustment)
-{
-  int text;
-
-  if (gtk_adjustment_get_value (adjustment) == 0)
-    return;
-
-  gtk_widget_measure (GTK_WIDGET (self->editor_view), GTK_ORIENTATION_VERTICAL, -1, NULL, &text, NULL, NULL);
-  if (text <= gtk_scrolled_window_get_max_content_height (self->editor_scroller))
-    {
-      gtk_adjustment_set_value (adjustment, 0);
-      gtk_widget_add_tick_callback (GTK_WIDGET (self->editor_view), relayout_editor_cb, NULL, NULL);
-    }
+  /* Only text taller than the editor is its real height */
+  if (text > gtk_adjustment_get_page_size (adjustment) &&
+      height > gtk_scrolled_window_get_min_content_height (scroller))
+    gtk_scrolled_window_set_min_content_height (scroller, height);
 }
 
 /* As in the composer: Enter sends, Shift+Enter starts a new line,
@@ -302,8 +237,8 @@ ensure_editor (TandemMessageActions *self)
   gtk_widget_set_parent (self->editor, GTK_WIDGET (self));
 
   self->editor_scroller = GTK_SCROLLED_WINDOW (gtk_builder_get_object (builder, "editor_scroller"));
-  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->editor_scroller), "value-changed",
-                           G_CALLBACK (on_editor_value_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->editor_scroller), "changed",
+                           G_CALLBACK (on_editor_vadjustment_changed_cb), self->editor_scroller, 0);
   /* A short message fits the editor: the wheel over it scrolls the
    * conversation, and a long one's text scrolls only until its end. */
   tandem_nested_scroll_pass_on (self->editor_scroller, GTK_ORIENTATION_VERTICAL);
@@ -322,6 +257,8 @@ set_editing (TandemMessageActions *self,
     return;
 
   ensure_editor (self);
+  if (editing)
+    gtk_scrolled_window_set_min_content_height (self->editor_scroller, -1);
   gtk_widget_set_visible (self->editor, editing);
   gtk_widget_set_visible (self->bar, !editing);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
@@ -430,14 +367,13 @@ tandem_message_actions_class_init (TandemMessageActionsClass *klass)
   gtk_widget_class_install_action (widget_class, "editor.send", NULL, editor_send_action);
   gtk_widget_class_install_action (widget_class, "editor.cancel", NULL, editor_cancel_action);
 
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "messageactions");
 }
 
 static void
 tandem_message_actions_init (TandemMessageActions *self)
 {
-  gtk_widget_set_layout_manager (GTK_WIDGET (self),
-                                 gtk_custom_layout_new (actions_request_mode, actions_measure, actions_allocate));
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Built hidden so that setting their tooltips cost no round trip to
    * the display (see update_time()) */
@@ -446,6 +382,9 @@ tandem_message_actions_init (TandemMessageActions *self)
   gtk_widget_set_visible (self->copy_button, TRUE);
   gtk_widget_set_visible (self->regenerate_button, TRUE);
   gtk_widget_set_visible (self->edit_button, TRUE);
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
 }
 
 /**

@@ -1101,101 +1101,6 @@ test_edit_wheel (Fixture       *f,
   wheel_down_until_moved (f, scroller, transcript, "the conversation");
 }
 
-static gboolean
-ends_with_x (GtkTextBuffer *buffer)
-{
-  GtkTextIter end;
-
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  return gtk_text_iter_backward_char (&end) && gtk_text_iter_get_char (&end) == 'x';
-}
-
-/* Starts a new line in the focused editor and types a letter on it,
- * through the X server as a person does (Shift+Enter: Enter sends) */
-static void
-type_line (Fixture     *f,
-           GtkTextView *view)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  int lines = gtk_text_buffer_get_line_count (buffer);
-
-  tandem_test_press_key (GTK_WIDGET (view), GDK_KEY_Return, GDK_SHIFT_MASK);
-  tandem_test_press_key (GTK_WIDGET (view), GDK_KEY_x, 0);
-  agui_test_wait_until (gtk_text_buffer_get_line_count (buffer) == lines + 1 && ends_with_x (buffer),
-                        "the editor took a new line with its letter");
-  tandem_test_wait_for_frame (f->window);
-}
-
-static void
-test_edit_size (Fixture       *f,
-                gconstpointer  data)
-{
-  GtkAdjustment *transcript = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tandem_test_child (f->window, "transcript_scroller")));
-  g_autoptr(GPtrArray) scrollers = NULL;
-  GtkScrolledWindow *scroller;
-  GtkTextBuffer *buffer;
-  GtkTextView *view;
-  GtkAdjustment *editor;
-  GtkTextIter start, end;
-  int one_line, largest;
-
-  g_test_summary ("Edit and Resend's editor grows a line at a time with the text typed into it, "
-                  "its first line never scrolled out of sight while the text fits, and shrinks as lines go");
-
-  agui_test_server_push_response (f->server, ANSWER ("r1", "m1", "About cats"));
-  send (f, "Tell me about cats");
-  gtk_adjustment_set_value (transcript, 0);
-  tandem_window_user_scrolled (f->window);
-  press (first_row_of (f, "Tell me about cats"), "message.edit");
-  scrollers = tandem_test_find_all (first_row_of (f, "Tell me about cats"), GTK_TYPE_SCROLLED_WINDOW);
-  g_assert_cmpuint (scrollers->len, ==, 1);
-  scroller = scrollers->pdata[0];
-  editor = gtk_scrolled_window_get_vadjustment (scroller);
-  largest = gtk_scrolled_window_get_max_content_height (scroller);
-  view = GTK_TEXT_VIEW (gtk_scrolled_window_get_child (scroller));
-  buffer = gtk_text_view_get_buffer (view);
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_place_cursor (buffer, &end);
-  gtk_widget_grab_focus (GTK_WIDGET (view));
-  agui_test_wait_until (gtk_widget_get_height (GTK_WIDGET (scroller)) >= 30,
-                        "the editor showed its line (%d pixels)", gtk_widget_get_height (GTK_WIDGET (scroller)));
-  one_line = gtk_widget_get_height (GTK_WIDGET (scroller));
-
-  /* With each new line it grows to show the text whole, the first line
-   * at its top (an animation would move it over the next frames), until
-   * it reaches its largest height */
-  for (guint i = 0; gtk_widget_get_height (GTK_WIDGET (scroller)) < largest; i++)
-    {
-      g_assert_cmpuint (i, <, 40);
-      type_line (f, view);
-      agui_test_wait_until (gtk_widget_get_height (GTK_WIDGET (scroller)) >= largest ||
-                            gtk_adjustment_get_upper (editor) <= gtk_adjustment_get_page_size (editor),
-                            "the editor grew to show line %u whole", i + 2);
-      for (guint frame = 0; frame < 3; frame++)
-        {
-          if (gtk_widget_get_height (GTK_WIDGET (scroller)) < largest)
-            g_assert_cmpfloat (gtk_adjustment_get_value (editor), ==, 0);
-          tandem_test_wait_for_frame (f->window);
-        }
-    }
-  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (scroller)), >, one_line);
-
-  /* Past it, the text scrolls, following the cursor */
-  type_line (f, view);
-  agui_test_wait_until (gtk_adjustment_get_upper (editor) > gtk_adjustment_get_page_size (editor) &&
-                        gtk_adjustment_get_value (editor) > 0,
-                        "the editor's text scrolled to the cursor past its largest height (value %g)",
-                        gtk_adjustment_get_value (editor));
-
-  /* Back to one line: back to its first size */
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  gtk_text_buffer_delete (buffer, &start, &end);
-  gtk_text_buffer_insert_at_cursor (buffer, "Tell me about dogs", -1);
-  agui_test_wait_until (gtk_widget_get_height (GTK_WIDGET (scroller)) == one_line,
-                        "the editor shrank back to one line (%d pixels, %d at first)",
-                        gtk_widget_get_height (GTK_WIDGET (scroller)), one_line);
-}
-
 /* The one widget of @type in @row's tree, or NULL; fails if more */
 static gpointer
 find_only (GtkWidget *row,
@@ -1336,7 +1241,6 @@ main (int   argc,
   ADD ("regenerate", test_regenerate);
   ADD ("edit", test_edit);
   ADD ("edit-wheel", test_edit_wheel);
-  ADD ("edit-size", test_edit_size);
   g_test_add_func ("/tandem/message-actions/row-reuse", test_row_reuse);
 
   result = g_test_run ();
